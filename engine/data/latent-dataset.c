@@ -1,0 +1,317 @@
+/* latent-dataset.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-dataset"
+
+#include "latent-dataset.h"
+
+#include <math.h>
+
+struct _LatentDataset
+{
+  GObject parent_instance;
+
+  char    *name;
+  char    *source;
+  guint    n_rows;
+  guint    n_cols;
+  float   *data;
+  GStrv    column_names;
+
+  gint32  *labels;
+  guint    n_classes;
+  GStrv    class_names;
+
+  guint    width, height, channels;
+  gboolean single_image;
+
+  char    *hash;
+};
+
+G_DEFINE_TYPE (LatentDataset, latent_dataset, G_TYPE_OBJECT)
+G_DEFINE_QUARK (latent-data-error-quark, latent_data_error)
+
+static void
+latent_dataset_finalize (GObject *object)
+{
+  LatentDataset *self = LATENT_DATASET (object);
+
+  g_free (self->name);
+  g_free (self->source);
+  g_free (self->data);
+  g_strfreev (self->column_names);
+  g_free (self->labels);
+  g_strfreev (self->class_names);
+  g_free (self->hash);
+
+  G_OBJECT_CLASS (latent_dataset_parent_class)->finalize (object);
+}
+
+static void
+latent_dataset_class_init (LatentDatasetClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = latent_dataset_finalize;
+}
+
+static void
+latent_dataset_init (LatentDataset *self)
+{
+}
+
+/**
+ * latent_dataset_new:
+ *
+ * Creates a zero-filled dataset. Fails, without allocating, when the size is
+ * zero or above %LATENT_DATASET_MAX_VALUES, or when memory is short.
+ */
+LatentDataset *
+latent_dataset_new (const char  *name,
+                    guint        n_rows,
+                    guint        n_cols,
+                    GError     **error)
+{
+  g_autoptr(LatentDataset) self = NULL;
+  guint64 n_values = (guint64) n_rows * n_cols;
+
+  if (n_rows == 0 || n_cols == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                   "%s: no data (%u rows × %u columns)", name ? name : "dataset",
+                   n_rows, n_cols);
+      return NULL;
+    }
+  if (n_values > LATENT_DATASET_MAX_VALUES)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   "%s: %u rows × %u columns is above the limit of %" G_GUINT64_FORMAT " values",
+                   name ? name : "dataset", n_rows, n_cols, (guint64) LATENT_DATASET_MAX_VALUES);
+      return NULL;
+    }
+
+  self = g_object_new (LATENT_TYPE_DATASET, NULL);
+  self->name = g_strdup (name ? name : "dataset");
+  self->n_rows = n_rows;
+  self->n_cols = n_cols;
+  self->data = g_try_malloc0 (n_values * sizeof (float));
+  if (self->data == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   "%s: not enough memory for %u × %u values", self->name, n_rows, n_cols);
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+latent_dataset_get_name (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  return self->name;
+}
+
+void
+latent_dataset_set_name (LatentDataset *self,
+                         const char    *name)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  g_free (self->name);
+  self->name = g_strdup (name);
+}
+
+const char *
+latent_dataset_get_source (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  return self->source;
+}
+
+void
+latent_dataset_set_source (LatentDataset *self,
+                           const char    *source)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  g_free (self->source);
+  self->source = g_strdup (source);
+}
+
+guint
+latent_dataset_get_n_rows (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), 0);
+  return self->n_rows;
+}
+
+guint
+latent_dataset_get_n_cols (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), 0);
+  return self->n_cols;
+}
+
+float *
+latent_dataset_get_data (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  g_clear_pointer (&self->hash, g_free);
+  return self->data;
+}
+
+const float *
+latent_dataset_get_row (LatentDataset *self,
+                        guint          row)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  g_return_val_if_fail (row < self->n_rows, NULL);
+  return self->data + (gsize) row * self->n_cols;
+}
+
+void
+latent_dataset_set_column_names (LatentDataset *self,
+                                 GStrv          names)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  g_return_if_fail (names == NULL || g_strv_length (names) == self->n_cols);
+  g_strfreev (self->column_names);
+  self->column_names = g_strdupv (names);
+}
+
+const char *
+latent_dataset_get_column_name (LatentDataset *self,
+                                guint          col)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  if (self->column_names == NULL || col >= self->n_cols)
+    return NULL;
+  return self->column_names[col];
+}
+
+void
+latent_dataset_set_labels (LatentDataset *self,
+                           const gint32  *labels,
+                           guint          n_classes,
+                           GStrv          class_names)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  g_return_if_fail (class_names == NULL || g_strv_length (class_names) == n_classes);
+
+  g_clear_pointer (&self->labels, g_free);
+  g_clear_pointer (&self->class_names, g_strfreev);
+  g_clear_pointer (&self->hash, g_free);
+  self->n_classes = 0;
+  if (labels == NULL)
+    return;
+
+  for (guint i = 0; i < self->n_rows; i++)
+    g_return_if_fail (labels[i] >= 0 && (guint) labels[i] < n_classes);
+
+  self->labels = g_memdup2 (labels, sizeof (gint32) * self->n_rows);
+  self->n_classes = n_classes;
+  self->class_names = g_strdupv (class_names);
+}
+
+gboolean
+latent_dataset_has_labels (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), FALSE);
+  return self->labels != NULL;
+}
+
+const gint32 *
+latent_dataset_get_labels (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  return self->labels;
+}
+
+guint
+latent_dataset_get_n_classes (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), 0);
+  return self->n_classes;
+}
+
+const char *
+latent_dataset_get_class_name (LatentDataset *self,
+                               guint          klass)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  if (self->class_names == NULL || klass >= self->n_classes)
+    return NULL;
+  return self->class_names[klass];
+}
+
+void
+latent_dataset_set_image_shape (LatentDataset *self,
+                                guint          width,
+                                guint          height,
+                                guint          channels,
+                                gboolean       single_image)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  g_return_if_fail (single_image
+                    ? (guint64) width * height == self->n_rows && channels == self->n_cols
+                    : (guint64) width * height * channels == self->n_cols);
+  self->width = width;
+  self->height = height;
+  self->channels = channels;
+  self->single_image = single_image;
+  g_clear_pointer (&self->hash, g_free);
+}
+
+gboolean
+latent_dataset_get_image_shape (LatentDataset *self,
+                                guint         *width,
+                                guint         *height,
+                                guint         *channels,
+                                gboolean      *single_image)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), FALSE);
+  if (width) *width = self->width;
+  if (height) *height = self->height;
+  if (channels) *channels = self->channels;
+  if (single_image) *single_image = self->single_image;
+  return self->width > 0;
+}
+
+const char *
+latent_dataset_get_hash (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+
+  if (self->hash == NULL)
+    {
+      g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+      guint32 shape[6] = { self->n_rows, self->n_cols, self->width, self->height,
+                           self->channels, self->n_classes };
+
+      g_checksum_update (sum, (const guchar *) shape, sizeof shape);
+      g_checksum_update (sum, (const guchar *) self->data,
+                         (gsize) self->n_rows * self->n_cols * sizeof (float));
+      if (self->labels)
+        g_checksum_update (sum, (const guchar *) self->labels, self->n_rows * sizeof (gint32));
+      self->hash = g_strdup (g_checksum_get_string (sum));
+    }
+
+  return self->hash;
+}
+
+gboolean
+latent_dataset_check_finite (LatentDataset  *self,
+                             const char     *what,
+                             GError        **error)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), FALSE);
+
+  for (guint i = 0; i < self->n_rows; i++)
+    for (guint j = 0; j < self->n_cols; j++)
+      if (!isfinite (self->data[(gsize) i * self->n_cols + j]))
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
+                       "%s: row %u, column %u is not a finite number",
+                       what ? what : self->name, i + 1, j + 1);
+          return FALSE;
+        }
+  return TRUE;
+}

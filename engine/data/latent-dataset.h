@@ -1,0 +1,88 @@
+/* latent-dataset.h — a table of float32 rows, the input of every algorithm
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+#define LATENT_DATA_ERROR (latent_data_error_quark ())
+
+typedef enum {
+  LATENT_DATA_ERROR_IO,          /* the file could not be read */
+  LATENT_DATA_ERROR_EMPTY,       /* no rows */
+  LATENT_DATA_ERROR_PARSE,       /* malformed content; the message names line/column */
+  LATENT_DATA_ERROR_NOT_FINITE,  /* NaN or Inf */
+  LATENT_DATA_ERROR_TOO_LARGE,   /* above a stated size limit; nothing was allocated */
+  LATENT_DATA_ERROR_MISMATCH,    /* e.g. label count differs from row count */
+  LATENT_DATA_ERROR_UNSUPPORTED, /* unknown format */
+  LATENT_DATA_ERROR_INVALID,     /* bad generator or loader argument */
+} LatentDataError;
+
+GQuark latent_data_error_quark (void);
+
+/* Largest dataset any loader accepts: 2^31 bytes of float32 values. */
+#define LATENT_DATASET_MAX_VALUES ((guint64) 1 << 29)
+
+#define LATENT_TYPE_DATASET (latent_dataset_get_type ())
+G_DECLARE_FINAL_TYPE (LatentDataset, latent_dataset, LATENT, DATASET, GObject)
+
+LatentDataset *latent_dataset_new              (const char     *name,
+                                                guint           n_rows,
+                                                guint           n_cols,
+                                                GError        **error);
+const char    *latent_dataset_get_name         (LatentDataset  *self);
+void           latent_dataset_set_name         (LatentDataset  *self,
+                                                const char     *name);
+const char    *latent_dataset_get_source       (LatentDataset  *self);
+void           latent_dataset_set_source       (LatentDataset  *self,
+                                                const char     *source);
+guint          latent_dataset_get_n_rows       (LatentDataset  *self);
+guint          latent_dataset_get_n_cols       (LatentDataset  *self);
+/* Row-major, n_rows × n_cols. Writable until the dataset is handed to a run. */
+float         *latent_dataset_get_data         (LatentDataset  *self);
+const float   *latent_dataset_get_row          (LatentDataset  *self,
+                                                guint           row);
+
+/* Column names (NULL when the source had none). */
+void           latent_dataset_set_column_names (LatentDataset  *self,
+                                                GStrv           names);
+const char    *latent_dataset_get_column_name  (LatentDataset  *self,
+                                                guint           col);
+
+/* Labels: one class index in [0, n_classes) per row; class names optional. */
+void           latent_dataset_set_labels       (LatentDataset  *self,
+                                                const gint32   *labels,
+                                                guint           n_classes,
+                                                GStrv           class_names);
+gboolean       latent_dataset_has_labels       (LatentDataset  *self);
+const gint32  *latent_dataset_get_labels       (LatentDataset  *self);
+guint          latent_dataset_get_n_classes    (LatentDataset  *self);
+const char    *latent_dataset_get_class_name   (LatentDataset  *self,
+                                                guint           klass);
+
+/* Image shape: each row is a width × height × channels image (interleaved),
+ * or, when single_image is TRUE, the whole dataset is one image whose rows
+ * are its pixels (n_rows = width × height, n_cols = channels). */
+void           latent_dataset_set_image_shape  (LatentDataset  *self,
+                                                guint           width,
+                                                guint           height,
+                                                guint           channels,
+                                                gboolean        single_image);
+gboolean       latent_dataset_get_image_shape  (LatentDataset  *self,
+                                                guint          *width,
+                                                guint          *height,
+                                                guint          *channels,
+                                                gboolean       *single_image);
+
+/* SHA-256 over shape, values and labels; computed once, then cached. */
+const char    *latent_dataset_get_hash         (LatentDataset  *self);
+
+/* Rows that are not finite, for loaders: returns FALSE and names the first. */
+gboolean       latent_dataset_check_finite     (LatentDataset  *self,
+                                                const char     *what,
+                                                GError        **error);
+
+G_END_DECLS

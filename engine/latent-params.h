@@ -1,0 +1,80 @@
+/* latent-params.h — an algorithm's parameters, described once, used by the
+ * CLI, the experiment files and the window's parameter panel.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define LATENT_PARAM_ERROR (latent_param_error_quark ())
+
+typedef enum {
+  LATENT_PARAM_ERROR_UNKNOWN,   /* no parameter of that name */
+  LATENT_PARAM_ERROR_INVALID,   /* value does not parse, or is out of range */
+} LatentParamError;
+
+GQuark latent_param_error_quark (void);
+
+typedef enum {
+  LATENT_PARAM_INT,
+  LATENT_PARAM_DOUBLE,
+  LATENT_PARAM_CHOICE,   /* one of choices[], or "@PATH" when allow_file */
+  LATENT_PARAM_BOOL,
+} LatentParamType;
+
+typedef struct {
+  const char         *name;       /* as typed: "max-iterations" */
+  LatentParamType     type;
+  const char         *label;      /* translatable, for the window */
+  const char         *tooltip;    /* translatable */
+  double              min;        /* INT and DOUBLE */
+  double              max;
+  double              default_value;
+  const char         *default_choice;
+  const char * const *choices;    /* NULL-terminated, CHOICE only */
+  gboolean            allow_file; /* CHOICE: "@PATH" is accepted too */
+} LatentParamSpec;
+
+typedef struct _LatentParams LatentParams;
+
+LatentParams          *latent_params_new          (const LatentParamSpec *specs,
+                                                   guint                  n_specs);
+LatentParams          *latent_params_ref          (LatentParams          *self);
+void                   latent_params_unref        (LatentParams          *self);
+LatentParams          *latent_params_copy         (LatentParams          *self);
+
+guint                  latent_params_get_n_specs  (LatentParams          *self);
+const LatentParamSpec *latent_params_get_spec     (LatentParams          *self,
+                                                   guint                  i);
+
+/* "name=value" or name and value; errors name the parameter. */
+gboolean               latent_params_parse        (LatentParams          *self,
+                                                   const char            *assignment,
+                                                   GError               **error);
+gboolean               latent_params_set          (LatentParams          *self,
+                                                   const char            *name,
+                                                   const char            *value,
+                                                   GError               **error);
+
+gint64                 latent_params_get_int      (LatentParams          *self,
+                                                   const char            *name);
+double                 latent_params_get_double   (LatentParams          *self,
+                                                   const char            *name);
+gboolean               latent_params_get_bool     (LatentParams          *self,
+                                                   const char            *name);
+const char            *latent_params_get_choice   (LatentParams          *self,
+                                                   const char            *name);
+/* The value as it would be typed, e.g. for PNG metadata. */
+char                  *latent_params_to_string    (LatentParams          *self);
+JsonNode              *latent_params_to_json      (LatentParams          *self);
+gboolean               latent_params_set_from_json (LatentParams         *self,
+                                                   JsonObject            *object,
+                                                   GError               **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentParams, latent_params_unref)
+
+G_END_DECLS

@@ -1,0 +1,48 @@
+/* latent-snapshot.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-snapshot"
+
+#include "latent-snapshot.h"
+
+#include <math.h>
+
+LatentSnapshot *
+latent_snapshot_new (const char    *algorithm,
+                     LatentDataset *dataset,
+                     LatentParams  *params)
+{
+  LatentSnapshot *self = g_atomic_rc_box_new0 (LatentSnapshot);
+
+  self->algorithm = g_strdup (algorithm);
+  self->dataset = dataset ? g_object_ref (dataset) : NULL;
+  self->params = params ? latent_params_ref (params) : NULL;
+  self->objective = NAN;
+  return self;
+}
+
+LatentSnapshot *
+latent_snapshot_ref (LatentSnapshot *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+latent_snapshot_clear (LatentSnapshot *self)
+{
+  g_free (self->algorithm);
+  g_clear_object (&self->dataset);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_free (self->device);
+  g_free (self->labels);
+  g_free (self->means);
+  g_free (self->cluster_sizes);
+  g_free (self->message);
+}
+
+void
+latent_snapshot_unref (LatentSnapshot *self)
+{
+  g_atomic_rc_box_release_full (self, (GDestroyNotify) latent_snapshot_clear);
+}
