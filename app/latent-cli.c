@@ -1,0 +1,359 @@
+/* latent-cli.c — the headless Latent: the same engine and figures as the window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-cli"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+
+#include "latent-algorithm.h"
+#include "latent-catalog.h"
+#include "latent-cl.h"
+#include "latent-figure.h"
+#include "latent-result.h"
+#include "latent-run.h"
+
+enum {
+  EXIT_RUN_FAILED = 1,
+  EXIT_BAD_INPUT = 2,
+};
+
+typedef struct {
+  GMainLoop      *loop;
+  gboolean        progress;
+  const char     *objective_name;
+  GError         *error;
+} RunWatch;
+
+static int
+fail (int         status,
+      const char *format,
+      ...) G_GNUC_PRINTF (2, 3);
+
+static int
+fail (int         status,
+      const char *format,
+      ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_printerr ("latent-cli: %s\n", message);
+  return status;
+}
+
+/* Errors a person caused by what they typed or gave us exit 2. */
+static int
+status_for_error (const GError *error)
+{
+  if (error->domain == LATENT_DATA_ERROR || error->domain == LATENT_PARAM_ERROR ||
+      error->domain == G_OPTION_ERROR ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ||
+      g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_UNKNOWN) ||
+      g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER))
+    return EXIT_BAD_INPUT;
+  return EXIT_RUN_FAILED;
+}
+
+static void
+on_iteration (LatentRun             *run,
+              LatentIterationRecord *record,
+              RunWatch              *watch)
+{
+  if (watch->progress)
+    g_printerr ("iteration %u: %s %.8g (%.2f ms)\n", record->iteration,
+                watch->objective_name, record->objective, record->step_ms);
+}
+
+static void
+on_finished (LatentRun *run,
+             GError    *error,
+             RunWatch  *watch)
+{
+  if (error)
+    watch->error = g_error_copy (error);
+  g_main_loop_quit (watch->loop);
+}
+
+static gboolean
+parse_size (const char  *text,
+            int         *width,
+            int         *height,
+            GError     **error)
+{
+  guint64 w, h;
+  g_auto(GStrv) parts = g_strsplit (text, "x", 3);
+
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 16, 16384, &w, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 16, 16384, &h, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--size “%s”: expected WIDTHxHEIGHT, each 16 to 16384", text);
+      return FALSE;
+    }
+  *width = w;
+  *height = h;
+  return TRUE;
+}
+
+static LatentCl *
+open_device (const char  *device,
+             GError     **error)
+{
+  LatentDeviceChoice choice;
+  g_autoptr(GError) local_error = NULL;
+  LatentCl *cl;
+
+  if (!latent_device_choice_parse (device, &choice, error))
+    return NULL;
+  if (choice == LATENT_DEVICE_OFF)
+    return NULL;
+  cl = latent_cl_new (choice, &local_error);
+  if (cl == NULL)
+    {
+      if (choice != LATENT_DEVICE_AUTO)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "--device %s: %s",
+                       latent_device_choice_to_string (choice), local_error->message);
+          return NULL;
+        }
+      g_printerr ("latent-cli: %s; using the CPU reference path\n", local_error->message);
+    }
+  return cl;
+}
+
+static int
+command_run (int    argc,
+             char **argv)
+{
+  g_autofree char *data = NULL;
+  g_autofree char *labels = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *export_path = NULL;
+  g_autofree char *json_path = NULL;
+  g_autofree char *csv_path = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *figure = NULL;
+  g_auto(GStrv) param_args = NULL;
+  gint64 seed = 0;
+  int iterations = 0;
+  gboolean progress = FALSE;
+  const GOptionEntry entries[] = {
+    { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },
+    { "labels", 0, 0, G_OPTION_ARG_FILENAME, &labels, N_("A separate file of labels"), N_("PATH") },
+    { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &param_args, N_("Set a parameter"), N_("NAME=VALUE") },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Random seed (default 0)"), N_("N") },
+    { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations, N_("Iteration budget (max-iterations)"), N_("N") },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_("OpenCL device: auto, cpu, gpu or off"), N_("DEVICE") },
+    { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_path, N_("Write the figure (.png, .svg, .pdf)"), N_("FILE") },
+    { "figure", 0, 0, G_OPTION_ARG_STRING, &figure, N_("Figure kind: auto, scatter or images"), N_("KIND") },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Figure size in pixels (default 1200x900)"), N_("WxH") },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, N_("Write the result as JSON"), N_("FILE") },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one label per row as CSV"), N_("FILE") },
+    { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, N_("Print every iteration to stderr"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("ALGORITHM — run an algorithm on a dataset"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autoptr(LatentParams) params = NULL;
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(LatentRun) run = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  const LatentAlgorithm *algorithm;
+  LatentSnapshot *snapshot;
+  LatentFigureKind kind = LATENT_FIGURE_AUTO;
+  RunWatch watch = { 0 };
+  int width = 1200, height = 900;
+  gint64 start;
+  double total_ms;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Algorithms: kmeans"));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+  if (argc != 2)
+    return fail (EXIT_BAD_INPUT, "run: expected one ALGORITHM, e.g. “latent-cli run kmeans --data iris”");
+  if (data == NULL)
+    return fail (EXIT_BAD_INPUT, "run: --data is required");
+  if (seed < 0)
+    return fail (EXIT_BAD_INPUT, "--seed %" G_GINT64_FORMAT ": must not be negative", seed);
+  if (size && !parse_size (size, &width, &height, &error))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+  if (figure && g_str_equal (figure, "scatter"))
+    kind = LATENT_FIGURE_SCATTER;
+  else if (figure && g_str_equal (figure, "images"))
+    kind = LATENT_FIGURE_IMAGES;
+  else if (figure && !g_str_equal (figure, "auto"))
+    return fail (EXIT_BAD_INPUT, "--figure “%s”: expected auto, scatter or images", figure);
+  if (export_path && !g_str_has_suffix (export_path, ".png") && !g_str_has_suffix (export_path, ".svg") &&
+      !g_str_has_suffix (export_path, ".pdf"))
+    return fail (EXIT_BAD_INPUT, "--export %s: the name must end in .png, .svg or .pdf", export_path);
+
+  if (!(algorithm = latent_algorithm_lookup (argv[1], &error)))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+  params = latent_algorithm_new_params (algorithm);
+  for (guint i = 0; param_args && param_args[i]; i++)
+    if (!latent_params_parse (params, param_args[i], &error))
+      return fail (EXIT_BAD_INPUT, "%s", error->message);
+  if (iterations != 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%d", iterations);
+      if (!latent_params_set (params, "max-iterations", text, &error))
+        return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
+    }
+
+  if (!(dataset = latent_catalog_load (data, labels, &error)))
+    return fail (status_for_error (error), "%s", error->message);
+
+  cl = open_device (device, &error);
+  if (error)
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+
+  loop = g_main_loop_new (NULL, FALSE);
+  watch.loop = loop;
+  watch.progress = progress;
+  watch.objective_name = g_str_equal (algorithm->id, "kmeans") ? "inertia" : "objective";
+  start = g_get_monotonic_time ();
+  run = latent_run_new (algorithm, dataset, params, seed, cl);
+  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &watch);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &watch);
+  latent_run_play (run);
+  g_main_loop_run (loop);
+  total_ms = (g_get_monotonic_time () - start) / 1000.0;
+
+  if (watch.error)
+    {
+      int status = status_for_error (watch.error);
+      g_autofree char *message = g_strdup (watch.error->message);
+      g_clear_error (&watch.error);
+      return fail (status, "%s", message);
+    }
+
+  snapshot = latent_run_get_snapshot (run);
+  g_assert (snapshot != NULL && snapshot->final);
+  if (snapshot->message)
+    g_printerr ("latent-cli: %s\n", snapshot->message);
+
+  if (json_path && !latent_result_write_json (snapshot, latent_run_get_history (run),
+                                              latent_run_get_init_ms (run), total_ms, json_path, &error))
+    return fail (EXIT_RUN_FAILED, "--json %s", error->message);
+  if (csv_path && !latent_result_write_csv (snapshot, csv_path, &error))
+    return fail (EXIT_RUN_FAILED, "--csv %s", error->message);
+  if (export_path)
+    {
+      LatentFigureStyle style;
+
+      latent_figure_style_init (&style);
+      if (!latent_figure_export (snapshot, kind, &style, export_path, width, height, &error))
+        return fail (EXIT_RUN_FAILED, "--export: %s", error->message);
+    }
+
+  g_print ("%s on %s (%u × %u) on %s: %u iterations%s, %s %.8g, %.1f ms\n",
+           algorithm->id, latent_dataset_get_name (dataset),
+           latent_dataset_get_n_rows (dataset), latent_dataset_get_n_cols (dataset),
+           snapshot->device, snapshot->iteration, snapshot->converged ? " (converged)" : "",
+           watch.objective_name, snapshot->objective, total_ms);
+  if (snapshot->has_label_metrics)
+    g_print ("accuracy %.4f, ARI %.4f, NMI %.4f\n",
+             snapshot->metrics.accuracy, snapshot->metrics.ari, snapshot->metrics.nmi);
+  if (export_path)
+    g_print ("figure written to %s\n", export_path);
+  return 0;
+}
+
+static int
+command_devices (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) devices = latent_cl_list_devices (&error);
+  g_autoptr(LatentCl) chosen = NULL;
+
+  if (devices == NULL)
+    return fail (EXIT_RUN_FAILED, "%s", error->message);
+  if (devices->len == 0)
+    g_print ("No OpenCL device; algorithms run on the CPU reference path.\n");
+
+  chosen = latent_cl_new (LATENT_DEVICE_AUTO, NULL);
+  for (guint i = 0; i < devices->len; i++)
+    {
+      LatentClDeviceInfo *info = g_ptr_array_index (devices, i);
+      gboolean is_default = chosen && latent_cl_get_device (chosen) == info->device;
+
+      g_print ("%s%s — %s\n", is_default ? "* " : "  ", info->name, info->platform_name);
+      g_print ("    %s, driver %s, %s, %u compute units, %" G_GUINT64_FORMAT " MiB\n",
+               info->version, info->driver_version,
+               info->type & CL_DEVICE_TYPE_GPU ? "GPU" : info->type & CL_DEVICE_TYPE_CPU ? "CPU" : "other",
+               info->compute_units, info->global_mem_size >> 20);
+    }
+  if (chosen)
+    g_print ("* default (--device auto)\n");
+  return 0;
+}
+
+static int
+command_datasets (void)
+{
+  g_autoptr(GPtrArray) entries = latent_catalog_list ();
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      LatentCatalogEntry *entry = g_ptr_array_index (entries, i);
+
+      g_print ("%-20s %s%s%s\n", entry->name, _(entry->description),
+               entry->available ? "" : _(" (not installed)"),
+               entry->path ? "" : "");
+      if (entry->path && entry->available)
+        g_print ("%-20s %s\n", "", entry->path);
+    }
+  return 0;
+}
+
+static void
+usage (void)
+{
+  g_printerr ("Usage:\n"
+              "  latent-cli run ALGORITHM --data PATH [--labels PATH] [--param NAME=VALUE …]\n"
+              "                 [--seed N] [--iterations N] [--device auto|cpu|gpu|off]\n"
+              "                 [--export FIGURE.png|svg|pdf] [--size WxH] [--json RESULT.json]\n"
+              "                 [--csv RESULT.csv] [--progress]\n"
+              "  latent-cli devices\n"
+              "  latent-cli datasets\n"
+              "Run “latent-cli run --help” for details.\n");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_set_prgname ("latent-cli");
+
+  if (argc < 2)
+    {
+      usage ();
+      return EXIT_BAD_INPUT;
+    }
+  if (g_str_equal (argv[1], "run"))
+    return command_run (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "devices") && argc == 2)
+    return command_devices ();
+  if (g_str_equal (argv[1], "datasets") && argc == 2)
+    return command_datasets ();
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      usage ();
+      return 0;
+    }
+  usage ();
+  return fail (EXIT_BAD_INPUT, "unknown command “%s”", argv[1]);
+}

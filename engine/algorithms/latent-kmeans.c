@@ -1,0 +1,493 @@
+/* latent-kmeans.c — k-means: parameters, initialisation and the Lloyd update
+ *
+ * Both paths share everything here; they differ only in the assignment pass
+ * (nearest center, per-cluster sums), which is where the time goes.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-kmeans"
+
+#include "latent-kmeans-private.h"
+
+#include <cblas.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "latent-csv.h"
+#include "latent-metrics.h"
+
+static const char * const init_choices[] = { "kmeans++", "random", NULL };
+
+static const LatentParamSpec kmeans_params[] = {
+  { "k", LATENT_PARAM_INT, N_("Clusters"), N_("Number of clusters K"),
+    1, 65536, 3, NULL, NULL, FALSE },
+  { "init", LATENT_PARAM_CHOICE, N_("Initialisation"),
+    N_("k-means++ spreads the first centers out; random picks K rows; @FILE.csv reads them"),
+    0, 0, 0, "kmeans++", init_choices, TRUE },
+  { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
+    N_("Stop when the centers move less than this, relative to the data’s mean variance"),
+    0, 1, 1e-4, NULL, NULL, FALSE },
+  { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"),
+    N_("Stop after this many iterations"),
+    1, 100000, 300, NULL, NULL, FALSE },
+};
+
+static void
+pass_init (LatentKmeansPass *pass,
+           guint             k,
+           guint             d)
+{
+  pass->sums = g_new0 (double, (gsize) k * d);
+  pass->counts = g_new0 (guint, k);
+  pass->inertia = 0;
+}
+
+static double
+mean_column_variance (const float *x,
+                      guint        n,
+                      guint        d)
+{
+  g_autofree double *mean = g_new0 (double, d);
+  g_autofree double *m2 = g_new0 (double, d);
+  double total = 0;
+
+  /* Welford, so a large offset does not cancel the variance away. */
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < d; j++)
+      {
+        double v = x[(gsize) i * d + j];
+        double delta = v - mean[j];
+        mean[j] += delta / (i + 1);
+        m2[j] += delta * (v - mean[j]);
+      }
+  for (guint j = 0; j < d; j++)
+    total += m2[j] / n;
+  return total / d;
+}
+
+static gboolean
+init_from_file (LatentKmeans  *self,
+                const char    *path,
+                GError       **error)
+{
+  LatentCsvOptions options = { .label_column = "none" };
+  g_autoptr(LatentDataset) file = latent_csv_load (path, &options, error);
+  const float *c;
+
+  if (file == NULL)
+    return FALSE;
+  if (latent_dataset_get_n_rows (file) != self->k || latent_dataset_get_n_cols (file) != self->d)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   "parameter init: %s holds %u × %u values, expected k × columns = %u × %u",
+                   path, latent_dataset_get_n_rows (file), latent_dataset_get_n_cols (file),
+                   self->k, self->d);
+      return FALSE;
+    }
+  c = latent_dataset_get_data (file);
+  for (gsize i = 0; i < (gsize) self->k * self->d; i++)
+    self->centers[i] = c[i];
+  return TRUE;
+}
+
+static void
+init_random (LatentKmeans *self,
+             GRand        *rand)
+{
+  g_autofree guint *index = g_new (guint, self->n);
+
+  /* Partial Fisher–Yates: k distinct rows. */
+  for (guint i = 0; i < self->n; i++)
+    index[i] = i;
+  for (guint c = 0; c < self->k; c++)
+    {
+      guint j = c + g_rand_int_range (rand, 0, self->n - c);
+      guint t = index[c];
+      index[c] = index[j];
+      index[j] = t;
+      for (guint f = 0; f < self->d; f++)
+        self->centers[(gsize) c * self->d + f] = self->x[(gsize) index[c] * self->d + f];
+    }
+}
+
+static guint
+sample_by_weight (const double *weight,
+                  guint         n,
+                  double        total,
+                  GRand        *rand)
+{
+  double r = g_rand_double (rand) * total;
+  double acc = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      acc += weight[i];
+      if (acc > r)
+        return i;
+    }
+  return n - 1;
+}
+
+/* Greedy k-means++ (Arthur & Vassilvitskii, with 2 + ln k local trials as
+ * scikit-learn does): each new center is the best of a few candidates drawn
+ * with probability proportional to the squared distance to the nearest
+ * center so far. Distances to the candidates come from one matrix product. */
+static void
+init_kmeanspp (LatentKmeans *self,
+               GRand        *rand)
+{
+  const guint n = self->n, d = self->d;
+  const guint trials = 2 + (guint) log (self->k);
+  g_autofree double *closest = g_new (double, n);
+  g_autofree double *best_closest = g_new (double, n);
+  g_autofree double *trial_closest = g_new (double, n);
+  g_autofree float *row_norm = g_new (float, n);
+  g_autofree float *cand = g_new (float, (gsize) trials * d);
+  g_autofree float *dot = g_new (float, (gsize) n * trials);
+  double potential = 0;
+  guint first = g_rand_int_range (rand, 0, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double s = 0, t = 0;
+      for (guint f = 0; f < d; f++)
+        {
+          double v = self->x[(gsize) i * d + f];
+          double u = v - self->x[(gsize) first * d + f];
+          s += v * v;
+          t += u * u;
+        }
+      row_norm[i] = s;
+      closest[i] = t;
+      potential += t;
+    }
+  for (guint f = 0; f < d; f++)
+    self->centers[f] = self->x[(gsize) first * d + f];
+
+  for (guint c = 1; c < self->k; c++)
+    {
+      guint chosen[trials];
+      double best_potential = INFINITY;
+      guint best = 0;
+
+      for (guint t = 0; t < trials; t++)
+        {
+          chosen[t] = potential > 0 ? sample_by_weight (closest, n, potential, rand)
+                                    : (guint) g_rand_int_range (rand, 0, n);
+          memcpy (cand + (gsize) t * d, self->x + (gsize) chosen[t] * d, d * sizeof (float));
+        }
+      /* dot = X · candᵀ, n × trials */
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, n, trials, d,
+                   1.0f, self->x, d, cand, d, 0.0f, dot, trials);
+
+      for (guint t = 0; t < trials; t++)
+        {
+          double pot = 0;
+          double cn = row_norm[chosen[t]];
+
+          for (guint i = 0; i < n; i++)
+            {
+              double dd = MAX (0.0, row_norm[i] + cn - 2.0 * dot[(gsize) i * trials + t]);
+              trial_closest[i] = MIN (closest[i], dd);
+              pot += trial_closest[i];
+            }
+          if (pot < best_potential)
+            {
+              best_potential = pot;
+              best = chosen[t];
+              memcpy (best_closest, trial_closest, n * sizeof (double));
+            }
+        }
+      memcpy (closest, best_closest, n * sizeof (double));
+      potential = best_potential;
+      for (guint f = 0; f < d; f++)
+        self->centers[(gsize) c * d + f] = self->x[(gsize) best * d + f];
+    }
+}
+
+static void
+kmeans_free (gpointer data)
+{
+  LatentKmeans *self = data;
+
+  g_clear_pointer (&self->cl, latent_kmeans_cl_free);
+  g_clear_object (&self->dataset);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_free (self->centers);
+  g_free (self->labels);
+  g_free (self->dist);
+  g_free (self->pass.sums);
+  g_free (self->pass.counts);
+  g_free (self->device);
+  if (self->message)
+    g_string_free (self->message, TRUE);
+  g_free (self);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentKmeans, kmeans_free)
+
+static gboolean
+assign (LatentKmeans      *self,
+        LatentKmeansPass  *pass,
+        gboolean           accumulate,
+        GCancellable      *cancellable,
+        GError           **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->cl == NULL)
+    {
+      latent_kmeans_reference_assign (self, pass, accumulate);
+      return TRUE;
+    }
+  if (latent_kmeans_cl_assign (self->cl, self, pass, accumulate, cancellable, &local_error))
+    return TRUE;
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  /* A device failure mid-run: continue from the same centers on the reference. */
+  g_warning ("k-means: %s; continuing on the C reference path", local_error->message);
+  g_string_append_printf (self->message, _("OpenCL failed (%s); continuing on the CPU reference path"),
+                          local_error->message);
+  g_clear_pointer (&self->cl, latent_kmeans_cl_free);
+  g_free (self->device);
+  self->device = g_strdup (_("CPU reference"));
+  latent_kmeans_reference_assign (self, pass, accumulate);
+  return TRUE;
+}
+
+static gpointer
+kmeans_init (LatentDataset  *dataset,
+             LatentParams   *params,
+             guint64         seed,
+             LatentCl       *cl,
+             GError        **error)
+{
+  g_autoptr(LatentKmeans) self = g_new0 (LatentKmeans, 1);
+  g_autoptr(GRand) rand = NULL;
+  const char *init = latent_params_get_choice (params, "init");
+  gint64 k = latent_params_get_int (params, "k");
+  guint32 seed_words[2] = { (guint32) seed, (guint32) (seed >> 32) };
+
+  self->dataset = g_object_ref (dataset);
+  self->params = latent_params_ref (params);
+  self->seed = seed;
+  self->x = latent_dataset_get_data (dataset);
+  self->n = latent_dataset_get_n_rows (dataset);
+  self->d = latent_dataset_get_n_cols (dataset);
+  self->message = g_string_new (NULL);
+
+  if (k < 1 || (guint64) k > self->n)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   "parameter k: %" G_GINT64_FORMAT " clusters need at least as many rows, "
+                   "but %s has %u", k, latent_dataset_get_name (dataset), self->n);
+      return NULL;
+    }
+  self->k = k;
+  self->max_iterations = latent_params_get_int (params, "max-iterations");
+  self->tol = latent_params_get_double (params, "tol") * mean_column_variance (self->x, self->n, self->d);
+  self->centers = g_new0 (double, (gsize) self->k * self->d);
+  self->labels = g_new0 (gint32, self->n);
+  self->dist = g_new0 (float, self->n);
+  pass_init (&self->pass, self->k, self->d);
+
+  rand = g_rand_new_with_seed_array (seed_words, 2);
+  if (init[0] == '@')
+    {
+      if (!init_from_file (self, init + 1, error))
+        return NULL;
+    }
+  else if (g_str_equal (init, "random"))
+    init_random (self, rand);
+  else
+    init_kmeanspp (self, rand);
+
+  if (cl != NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      self->cl = latent_kmeans_cl_new (self, cl, &local_error);
+      if (self->cl == NULL)
+        {
+          /* The darktable policy: fall back to the reference path, say so. */
+          g_warning ("k-means: OpenCL unavailable, using the C reference: %s", local_error->message);
+          g_string_append_printf (self->message, _("OpenCL failed, running on the CPU reference path: %s"),
+                                  local_error->message);
+        }
+      else
+        self->device = latent_cl_describe (cl);
+    }
+  if (self->device == NULL)
+    self->device = g_strdup (_("CPU reference"));
+
+  /* Labels for the initial centers, so iteration 0 has something to show. */
+  if (!assign (self, &self->pass, FALSE, NULL, error))
+    return NULL;
+  self->inertia = self->pass.inertia;
+
+  return g_steal_pointer (&self);
+}
+
+
+/* Empty clusters take the rows farthest from their centers (as scikit-learn
+ * relocates them), so k stays k. */
+static void
+relocate_empty_clusters (LatentKmeans *self)
+{
+  LatentKmeansPass *pass = &self->pass;
+  guint n_empty = 0;
+
+  for (guint c = 0; c < self->k; c++)
+    if (pass->counts[c] == 0)
+      n_empty++;
+  if (n_empty == 0)
+    return;
+
+  for (guint c = 0; c < self->k; c++)
+    {
+      guint far = 0;
+      gint32 old;
+
+      if (pass->counts[c] != 0)
+        continue;
+      for (guint i = 1; i < self->n; i++)
+        if (self->dist[i] > self->dist[far])
+          far = i;
+      old = self->labels[far];
+      if (pass->counts[old] <= 1)
+        continue;   /* fewer distinct rows than clusters: nothing to move */
+      for (guint f = 0; f < self->d; f++)
+        {
+          double v = self->x[(gsize) far * self->d + f];
+          pass->sums[(gsize) old * self->d + f] -= v;
+          pass->sums[(gsize) c * self->d + f] = v;
+        }
+      pass->counts[old]--;
+      pass->counts[c] = 1;
+      self->labels[far] = c;
+      self->dist[far] = 0;
+    }
+  g_string_append_printf (self->message,
+                          g_dngettext (GETTEXT_PACKAGE, "%u empty cluster re-seeded from the farthest point. ",
+                                       "%u empty clusters re-seeded from the farthest points. ", n_empty),
+                          n_empty);
+}
+
+static gboolean
+kmeans_step (gpointer       data,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  LatentKmeans *self = data;
+  g_autofree gint32 *previous = g_memdup2 (self->labels, self->n * sizeof (gint32));
+  gboolean labels_stable = TRUE;
+  double shift = 0;
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  g_string_truncate (self->message, 0);
+  if (!assign (self, &self->pass, TRUE, cancellable, error))
+    return FALSE;
+  relocate_empty_clusters (self);
+
+  for (guint i = 0; i < self->n && labels_stable; i++)
+    labels_stable = previous[i] == self->labels[i];
+
+  for (guint c = 0; c < self->k; c++)
+    for (guint f = 0; f < self->d; f++)
+      {
+        gsize at = (gsize) c * self->d + f;
+        double mean = self->pass.counts[c] ? self->pass.sums[at] / self->pass.counts[c]
+                                           : self->centers[at];
+        shift += (mean - self->centers[at]) * (mean - self->centers[at]);
+        self->centers[at] = mean;
+      }
+
+  self->iteration++;
+  self->shift = shift;
+  self->inertia = self->pass.inertia;
+  self->converged = shift <= self->tol;
+  self->finished = self->converged || self->iteration >= self->max_iterations;
+
+  /* The labels and inertia reported at the end belong to the final centers. */
+  if (self->finished && !(labels_stable && self->iteration > 1))
+    {
+      if (!assign (self, &self->pass, FALSE, cancellable, error))
+        return FALSE;
+      self->inertia = self->pass.inertia;
+    }
+  return TRUE;
+}
+
+static LatentSnapshot *
+kmeans_snapshot (gpointer data)
+{
+  LatentKmeans *self = data;
+  LatentSnapshot *snap = latent_snapshot_new ("kmeans", self->dataset, self->params);
+
+  snap->seed = self->seed;
+  snap->device = g_strdup (self->device);
+  snap->iteration = self->iteration;
+  snap->converged = self->converged;
+  snap->final = self->finished;
+  snap->objective = self->inertia;
+  snap->n_rows = self->n;
+  snap->labels = g_memdup2 (self->labels, self->n * sizeof (gint32));
+  snap->k = self->k;
+  snap->n_cols = self->d;
+  snap->means = g_new (float, (gsize) self->k * self->d);
+  for (gsize i = 0; i < (gsize) self->k * self->d; i++)
+    snap->means[i] = self->centers[i];
+  snap->cluster_sizes = g_new0 (guint, self->k);
+  for (guint i = 0; i < self->n; i++)
+    snap->cluster_sizes[self->labels[i]]++;
+
+  if (latent_dataset_has_labels (self->dataset))
+    {
+      latent_metrics_compute (self->labels, self->k,
+                              latent_dataset_get_labels (self->dataset),
+                              latent_dataset_get_n_classes (self->dataset),
+                              self->n, &snap->metrics);
+      snap->has_label_metrics = TRUE;
+    }
+  if (self->message->len > 0)
+    snap->message = g_strdup (self->message->str);
+  return snap;
+}
+
+static double
+kmeans_objective (gpointer data)
+{
+  LatentKmeans *self = data;
+  return self->inertia;
+}
+
+static gboolean
+kmeans_converged (gpointer data)
+{
+  LatentKmeans *self = data;
+  return self->finished;
+}
+
+static const LatentAlgorithm kmeans_algorithm = {
+  .id = "kmeans",
+  .name = N_("k-means"),
+  .params = kmeans_params,
+  .n_params = G_N_ELEMENTS (kmeans_params),
+  .init = kmeans_init,
+  .step = kmeans_step,
+  .snapshot = kmeans_snapshot,
+  .objective = kmeans_objective,
+  .converged = kmeans_converged,
+  .free = kmeans_free,
+};
+
+const LatentAlgorithm *
+latent_kmeans_get_algorithm (void)
+{
+  return &kmeans_algorithm;
+}

@@ -1,0 +1,13 @@
+/* latent-kmeans.h — k-means clustering (Lloyd), OpenCL and C reference paths
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-algorithm.h"
+
+G_BEGIN_DECLS
+
+const LatentAlgorithm *latent_kmeans_get_algorithm (void);
+
+G_END_DECLS

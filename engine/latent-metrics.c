@@ -1,0 +1,473 @@
+/* latent-metrics.c — accuracy, ARI and NMI of a clustering against classes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-metrics"
+
+#include "latent-metrics.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Pair counts reach n², their products n⁴: exact 128-bit integers keep the
+ * ARI numerator free of cancellation, so random labelings (ARI near 0) still
+ * come out to the last digits. long double is the best we can do elsewhere. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 Wide;
+#else
+typedef long double Wide;
+#endif
+
+/* ---- assignment ------------------------------------------------------- */
+
+static gboolean
+costs_are_finite (const double *cost,
+                  gsize         count)
+{
+  for (gsize i = 0; i < count; i++)
+    if (!isfinite (cost[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static inline double
+cost_at (const double *cost,
+         guint         ld,
+         gboolean      transposed,
+         guint         i,
+         guint         j)
+{
+  return transposed ? cost[(gsize) j * ld + i] : cost[(gsize) i * ld + j];
+}
+
+/* Kuhn–Munkres by shortest augmenting paths with row and column potentials,
+ * for n rows ≤ m columns: each row is added by one Dijkstra-like search over
+ * reduced costs, O(n² m) in all. The matrix is read through cost_at() so the
+ * rows > cols case runs on the transpose without copying it.
+ *
+ * Returns m + 1 entries: [j] is the 1-based row given column j (1-based),
+ * or 0 when column j stays free; [0] is scratch. */
+static guint *
+solve_assignment (const double *cost,
+                  guint         ld,
+                  gboolean      transposed,
+                  guint         n,
+                  guint         m)
+{
+  g_autofree double *u = g_new0 (double, (gsize) n + 1);
+  g_autofree double *v = g_new0 (double, (gsize) m + 1);
+  g_autofree double *minv = g_new (double, (gsize) m + 1);
+  g_autofree guint *way = g_new0 (guint, (gsize) m + 1);
+  g_autofree gboolean *used = g_new (gboolean, (gsize) m + 1);
+  g_autofree guint *p = g_new0 (guint, (gsize) m + 1);
+
+  g_assert (n <= m);
+
+  for (guint i = 1; i <= n; i++)
+    {
+      guint j0 = 0;
+
+      /* Column 0 is a virtual column holding the row being inserted. */
+      p[0] = i;
+      for (guint j = 0; j <= m; j++)
+        {
+          minv[j] = INFINITY;
+          used[j] = FALSE;
+        }
+
+      do
+        {
+          guint i0 = p[j0];
+          guint j1 = 0;
+          double delta = INFINITY;
+
+          used[j0] = TRUE;
+          for (guint j = 1; j <= m; j++)
+            {
+              double cur;
+
+              if (used[j])
+                continue;
+
+              cur = cost_at (cost, ld, transposed, i0 - 1, j - 1) - u[i0] - v[j];
+              if (cur < minv[j])
+                {
+                  minv[j] = cur;
+                  way[j] = j0;
+                }
+              if (minv[j] < delta)
+                {
+                  delta = minv[j];
+                  j1 = j;
+                }
+            }
+
+          /* Finite costs and n ≤ m always leave a free column to reach. */
+          g_assert (j1 != 0);
+
+          for (guint j = 0; j <= m; j++)
+            {
+              if (used[j])
+                {
+                  u[p[j]] += delta;
+                  v[j] -= delta;
+                }
+              else
+                {
+                  minv[j] -= delta;
+                }
+            }
+          j0 = j1;
+        }
+      while (p[j0] != 0);
+
+      /* Flip the augmenting path back to the virtual column. */
+      do
+        {
+          guint j1 = way[j0];
+
+          p[j0] = p[j1];
+          j0 = j1;
+        }
+      while (j0 != 0);
+    }
+
+  return g_steal_pointer (&p);
+}
+
+double
+latent_hungarian (const double *cost,
+                  guint         rows,
+                  guint         cols,
+                  gint32       *assignment)
+{
+  g_autofree guint *p = NULL;
+  double total = 0.0;
+
+  g_return_val_if_fail (rows == 0 || assignment != NULL, NAN);
+  g_return_val_if_fail (rows == 0 || cols == 0 || cost != NULL, NAN);
+  g_return_val_if_fail (rows <= G_MAXINT32 && cols <= G_MAXINT32, NAN);
+  g_return_val_if_fail (costs_are_finite (cost, (gsize) rows * cols), NAN);
+
+  for (guint r = 0; r < rows; r++)
+    assignment[r] = -1;
+
+  if (rows == 0 || cols == 0)
+    return 0.0;
+
+  if (rows <= cols)
+    {
+      p = solve_assignment (cost, cols, FALSE, rows, cols);
+      for (guint j = 1; j <= cols; j++)
+        if (p[j] != 0)
+          assignment[p[j] - 1] = (gint32) (j - 1);
+    }
+  else
+    {
+      /* Rows of the transpose are our columns, its columns our rows. */
+      p = solve_assignment (cost, cols, TRUE, cols, rows);
+      for (guint j = 1; j <= rows; j++)
+        if (p[j] != 0)
+          assignment[j - 1] = (gint32) (p[j] - 1);
+    }
+
+  for (guint r = 0; r < rows; r++)
+    if (assignment[r] >= 0)
+      total += cost[(gsize) r * cols + (guint) assignment[r]];
+
+  return total;
+}
+
+/* ---- contingency table ------------------------------------------------ */
+
+typedef struct
+{
+  guint  n_clusters;
+  guint  n_classes;
+  guint  n;
+  guint *table;          /* n_clusters × n_classes, row-major */
+  guint *cluster_sizes;
+  guint *class_sizes;
+} Contingency;
+
+static void
+contingency_clear (Contingency *self)
+{
+  g_clear_pointer (&self->table, g_free);
+  g_clear_pointer (&self->cluster_sizes, g_free);
+  g_clear_pointer (&self->class_sizes, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Contingency, contingency_clear)
+
+static gboolean
+labels_in_range (const gint32 *labels,
+                 guint         n,
+                 guint         n_labels)
+{
+  for (guint i = 0; i < n; i++)
+    if (labels[i] < 0 || (guint) labels[i] >= n_labels)
+      return FALSE;
+  return TRUE;
+}
+
+/* Labels must have been checked with labels_in_range(). O(n + K·C). */
+static void
+contingency_init (Contingency  *self,
+                  const gint32 *clusters,
+                  guint         n_clusters,
+                  const gint32 *classes,
+                  guint         n_classes,
+                  guint         n)
+{
+  self->n_clusters = n_clusters;
+  self->n_classes = n_classes;
+  self->n = n;
+  self->table = g_new0 (guint, (gsize) n_clusters * n_classes);
+  self->cluster_sizes = g_new0 (guint, n_clusters);
+  self->class_sizes = g_new0 (guint, n_classes);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint k = (guint) clusters[i];
+      guint c = (guint) classes[i];
+
+      self->table[(gsize) k * n_classes + c]++;
+      self->cluster_sizes[k]++;
+      self->class_sizes[c]++;
+    }
+}
+
+static double
+contingency_accuracy (const Contingency *self,
+                      gint32            *mapping)
+{
+  gsize cells = (gsize) self->n_clusters * self->n_classes;
+  g_autofree double *cost = NULL;
+  g_autofree gint32 *assignment = NULL;
+  guint64 matched = 0;
+
+  if (self->n == 0)
+    {
+      for (guint k = 0; mapping != NULL && k < self->n_clusters; k++)
+        mapping[k] = -1;
+      /* Nothing to get wrong, as for scikit-learn's ARI and NMI of nothing. */
+      return 1.0;
+    }
+
+  /* Most matched points = least cost when a match costs minus its count. */
+  cost = g_new (double, cells);
+  for (gsize i = 0; i < cells; i++)
+    cost[i] = -(double) self->table[i];
+
+  assignment = g_new (gint32, self->n_clusters);
+  latent_hungarian (cost, self->n_clusters, self->n_classes, assignment);
+
+  for (guint k = 0; k < self->n_clusters; k++)
+    {
+      guint count = 0;
+
+      if (assignment[k] >= 0)
+        count = self->table[(gsize) k * self->n_classes + (guint) assignment[k]];
+      matched += count;
+
+      /* A class that shares no point with the cluster is no real match. */
+      if (mapping != NULL)
+        mapping[k] = count > 0 ? assignment[k] : -1;
+    }
+
+  return (double) matched / (double) self->n;
+}
+
+static guint64
+sum_of_squares (const guint *counts,
+                gsize        count)
+{
+  guint64 sum = 0;
+
+  for (gsize i = 0; i < count; i++)
+    sum += (guint64) counts[i] * counts[i];
+  return sum;
+}
+
+/* scikit-learn's pair-confusion form: tp, fp, fn, tn count ordered pairs of
+ * distinct points together in both partitions, in the clustering only, in
+ * the classes only, and in neither. */
+static double
+contingency_ari (const Contingency *self)
+{
+  guint64 n = self->n;
+  guint64 q = sum_of_squares (self->table, (gsize) self->n_clusters * self->n_classes);
+  guint64 sk = sum_of_squares (self->cluster_sizes, self->n_clusters);
+  guint64 sc = sum_of_squares (self->class_sizes, self->n_classes);
+  guint64 tp, fp, fn, tn;
+  Wide a, b;
+  double numerator, denominator;
+
+  /* No pair split by one partition and kept by the other: the partitions are
+   * the same (this covers n = 0 and both being a single cluster). */
+  if (sk == q && sc == q)
+    return 1.0;
+
+  tp = q - n;
+  fp = sk - q;
+  fn = sc - q;
+  tn = (n * n - sk) - fn;
+
+  a = (Wide) tp * tn;
+  b = (Wide) fn * fp;
+  numerator = a >= b ? (double) (a - b) : -(double) (b - a);
+  denominator = (double) ((Wide) (tp + fn) * (fn + tn))
+              + (double) ((Wide) (tp + fp) * (fp + tn));
+
+  return 2.0 * numerator / denominator;
+}
+
+static guint
+count_nonzero (const guint *counts,
+               guint        count)
+{
+  guint nonzero = 0;
+
+  for (guint i = 0; i < count; i++)
+    nonzero += counts[i] != 0;
+  return nonzero;
+}
+
+static double
+entropy (const guint *sizes,
+         guint        count,
+         guint        n)
+{
+  double h = 0.0;
+
+  for (guint i = 0; i < count; i++)
+    if (sizes[i] != 0)
+      h += ((double) sizes[i] / n) * log ((double) n / sizes[i]);
+  return h;
+}
+
+static double
+contingency_nmi (const Contingency *self)
+{
+  guint nk = count_nonzero (self->cluster_sizes, self->n_clusters);
+  guint nc = count_nonzero (self->class_sizes, self->n_classes);
+  double mi = 0.0;
+  double normaliser;
+
+  /* scikit-learn: both unsplit (or empty) is a perfect match; one unsplit
+   * and the other not shares no information. */
+  if ((nk == 1 && nc == 1) || (nk == 0 && nc == 0))
+    return 1.0;
+  if (nk <= 1 || nc <= 1)
+    return 0.0;
+
+  for (guint k = 0; k < self->n_clusters; k++)
+    {
+      const guint *row = self->table + (gsize) k * self->n_classes;
+
+      for (guint c = 0; c < self->n_classes; c++)
+        {
+          guint64 joint, outer;
+          double excess;
+
+          if (row[c] == 0)
+            continue;
+
+          /* ln (n_ij n / a_k b_c) as log1p of an exactly computed excess,
+           * rather than a difference of large logarithms that cancel: nearly
+           * independent labelings have every ratio close to 1. */
+          joint = (guint64) row[c] * self->n;
+          outer = (guint64) self->cluster_sizes[k] * self->class_sizes[c];
+          excess = joint >= outer ? (double) (joint - outer) : -(double) (outer - joint);
+          mi += ((double) row[c] / self->n) * log1p (excess / (double) outer);
+        }
+    }
+
+  if (mi <= 0.0)
+    return 0.0;
+
+  normaliser = 0.5 * (entropy (self->cluster_sizes, self->n_clusters, self->n)
+                      + entropy (self->class_sizes, self->n_classes, self->n));
+
+  /* Identical partitions may land an ulp above 1. */
+  return MIN (mi / normaliser, 1.0);
+}
+
+/* ---- public ----------------------------------------------------------- */
+
+double
+latent_metrics_accuracy (const gint32 *clusters,
+                         guint         n_clusters,
+                         const gint32 *classes,
+                         guint         n_classes,
+                         guint         n,
+                         gint32       *mapping)
+{
+  g_auto(Contingency) table = { 0 };
+
+  g_return_val_if_fail (n == 0 || (clusters != NULL && classes != NULL), NAN);
+  g_return_val_if_fail (labels_in_range (clusters, n, n_clusters), NAN);
+  g_return_val_if_fail (labels_in_range (classes, n, n_classes), NAN);
+
+  contingency_init (&table, clusters, n_clusters, classes, n_classes, n);
+  return contingency_accuracy (&table, mapping);
+}
+
+double
+latent_metrics_ari (const gint32 *clusters,
+                    guint         n_clusters,
+                    const gint32 *classes,
+                    guint         n_classes,
+                    guint         n)
+{
+  g_auto(Contingency) table = { 0 };
+
+  g_return_val_if_fail (n == 0 || (clusters != NULL && classes != NULL), NAN);
+  g_return_val_if_fail (labels_in_range (clusters, n, n_clusters), NAN);
+  g_return_val_if_fail (labels_in_range (classes, n, n_classes), NAN);
+
+  contingency_init (&table, clusters, n_clusters, classes, n_classes, n);
+  return contingency_ari (&table);
+}
+
+double
+latent_metrics_nmi (const gint32 *clusters,
+                    guint         n_clusters,
+                    const gint32 *classes,
+                    guint         n_classes,
+                    guint         n)
+{
+  g_auto(Contingency) table = { 0 };
+
+  g_return_val_if_fail (n == 0 || (clusters != NULL && classes != NULL), NAN);
+  g_return_val_if_fail (labels_in_range (clusters, n, n_clusters), NAN);
+  g_return_val_if_fail (labels_in_range (classes, n, n_classes), NAN);
+
+  contingency_init (&table, clusters, n_clusters, classes, n_classes, n);
+  return contingency_nmi (&table);
+}
+
+void
+latent_metrics_compute (const gint32       *clusters,
+                        guint               n_clusters,
+                        const gint32       *classes,
+                        guint               n_classes,
+                        guint               n,
+                        LatentLabelMetrics *out)
+{
+  g_auto(Contingency) table = { 0 };
+
+  g_return_if_fail (out != NULL);
+
+  *out = (LatentLabelMetrics) { NAN, NAN, NAN };
+
+  g_return_if_fail (n == 0 || (clusters != NULL && classes != NULL));
+  g_return_if_fail (labels_in_range (clusters, n, n_clusters));
+  g_return_if_fail (labels_in_range (classes, n, n_classes));
+
+  contingency_init (&table, clusters, n_clusters, classes, n_classes, n);
+  out->accuracy = contingency_accuracy (&table, NULL);
+  out->ari = contingency_ari (&table);
+  out->nmi = contingency_nmi (&table);
+}

@@ -1,0 +1,66 @@
+/* latent-metrics.h — how well clusters agree with known classes
+ *
+ * Accuracy after Hungarian matching of clusters to classes, the adjusted Rand
+ * index and normalised mutual information, with scikit-learn's conventions for
+ * the degenerate cases, plus the assignment solver they rest on.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "latent-snapshot.h"
+
+G_BEGIN_DECLS
+
+/* Minimum-cost assignment on a rows × cols cost matrix (row-major, finite
+ * doubles); rows and cols may differ. On return assignment[r] (rows entries)
+ * is the column given to row r, or -1 when rows > cols and r got none.
+ * Returns the total cost of the assignment. O(min² · max). */
+double latent_hungarian        (const double       *cost,
+                                guint               rows,
+                                guint               cols,
+                                gint32             *assignment);
+
+/* In all of these, clusters[i] lies in [0, n_clusters) and classes[i] in
+ * [0, n_classes) for i < n; anything else is a programmer error (a critical,
+ * and NAN is returned). Empty clusters or classes are allowed. */
+
+/* Fraction of points whose cluster is matched to their class, when each
+ * cluster is matched to at most one class and each class to at most one
+ * cluster so that the matched count is largest. Clusters left over count as
+ * wrong. mapping (nullable, n_clusters entries) receives the class matched
+ * to each cluster, or -1 when the cluster got no class or shares no point
+ * with the one it got. No points at all score 1.0. */
+double latent_metrics_accuracy (const gint32       *clusters,
+                                guint               n_clusters,
+                                const gint32       *classes,
+                                guint               n_classes,
+                                guint               n,
+                                gint32             *mapping);
+
+/* Adjusted Rand index; 1.0 for identical partitions (scikit-learn's rule). */
+double latent_metrics_ari      (const gint32       *clusters,
+                                guint               n_clusters,
+                                const gint32       *classes,
+                                guint               n_classes,
+                                guint               n);
+
+/* Normalised mutual information, arithmetic-mean normalisation (the default
+ * of scikit-learn's normalized_mutual_info_score, whose edge cases it follows). */
+double latent_metrics_nmi      (const gint32       *clusters,
+                                guint               n_clusters,
+                                const gint32       *classes,
+                                guint               n_classes,
+                                guint               n);
+
+/* All three at once, from one contingency table. */
+void   latent_metrics_compute  (const gint32       *clusters,
+                                guint               n_clusters,
+                                const gint32       *classes,
+                                guint               n_classes,
+                                guint               n,
+                                LatentLabelMetrics *out);
+
+G_END_DECLS

@@ -1,0 +1,183 @@
+/* latent-result.c — everything needed to check a run, as JSON (json-glib)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-result"
+
+#include "latent-result.h"
+
+#include <math.h>
+
+static void
+add_number (JsonBuilder *b,
+            const char  *name,
+            double       value)
+{
+  json_builder_set_member_name (b, name);
+  if (isfinite (value))
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+JsonNode *
+latent_result_to_json (LatentSnapshot *snap,
+                       const GArray   *history,
+                       double          init_ms,
+                       double          total_ms)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  LatentDataset *ds = snap->dataset;
+  double step_total = 0;
+
+  g_return_val_if_fail (snap != NULL, NULL);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "algorithm");
+  json_builder_add_string_value (b, snap->algorithm);
+
+  json_builder_set_member_name (b, "dataset");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, latent_dataset_get_name (ds));
+  json_builder_set_member_name (b, "source");
+  json_builder_add_string_value (b, latent_dataset_get_source (ds));
+  json_builder_set_member_name (b, "rows");
+  json_builder_add_int_value (b, latent_dataset_get_n_rows (ds));
+  json_builder_set_member_name (b, "columns");
+  json_builder_add_int_value (b, latent_dataset_get_n_cols (ds));
+  json_builder_set_member_name (b, "sha256");
+  json_builder_add_string_value (b, latent_dataset_get_hash (ds));
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "params");
+  json_builder_add_value (b, latent_params_to_json (snap->params));
+  json_builder_set_member_name (b, "seed");
+  json_builder_add_int_value (b, (gint64) snap->seed);
+  json_builder_set_member_name (b, "device");
+  json_builder_add_string_value (b, snap->device);
+  json_builder_set_member_name (b, "iterations");
+  json_builder_add_int_value (b, snap->iteration);
+  json_builder_set_member_name (b, "converged");
+  json_builder_add_boolean_value (b, snap->converged);
+
+  json_builder_set_member_name (b, "history");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < history->len; i++)
+    json_builder_add_double_value (b, g_array_index (history, LatentIterationRecord, i).objective);
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "labels");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < snap->n_rows; i++)
+    json_builder_add_int_value (b, snap->labels[i]);
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "centroids");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < snap->k; c++)
+    {
+      json_builder_begin_array (b);
+      for (guint f = 0; f < snap->n_cols; f++)
+        json_builder_add_double_value (b, snap->means[(gsize) c * snap->n_cols + f]);
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "cluster_sizes");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < snap->k; c++)
+    json_builder_add_int_value (b, snap->cluster_sizes[c]);
+  json_builder_end_array (b);
+
+  add_number (b, "inertia", snap->objective);
+
+  json_builder_set_member_name (b, "metrics");
+  if (snap->has_label_metrics)
+    {
+      json_builder_begin_object (b);
+      add_number (b, "accuracy", snap->metrics.accuracy);
+      add_number (b, "ari", snap->metrics.ari);
+      add_number (b, "nmi", snap->metrics.nmi);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  json_builder_set_member_name (b, "timings");
+  json_builder_begin_object (b);
+  add_number (b, "init_ms", init_ms);
+  add_number (b, "total_ms", total_ms);
+  json_builder_set_member_name (b, "iteration_ms");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < history->len; i++)
+    {
+      double ms = g_array_index (history, LatentIterationRecord, i).step_ms;
+      json_builder_add_double_value (b, ms);
+      step_total += ms;
+    }
+  json_builder_end_array (b);
+  add_number (b, "mean_iteration_ms", history->len ? step_total / history->len : NAN);
+  json_builder_end_object (b);
+
+  if (snap->message)
+    {
+      json_builder_set_member_name (b, "message");
+      json_builder_add_string_value (b, snap->message);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+gboolean
+latent_result_write_json (LatentSnapshot  *snapshot,
+                          const GArray    *history,
+                          double           init_ms,
+                          double           total_ms,
+                          const char      *path,
+                          GError         **error)
+{
+  g_autoptr(JsonNode) root = latent_result_to_json (snapshot, history, init_ms, total_ms);
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(GError) local_error = NULL;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, FALSE);
+  if (!json_generator_to_file (gen, path, &local_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+latent_result_write_csv (LatentSnapshot  *snap,
+                         const char      *path,
+                         GError         **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const gint32 *classes = latent_dataset_get_labels (snap->dataset);
+  g_autoptr(GError) local_error = NULL;
+
+  g_string_append (out, classes ? "row,cluster,class\n" : "row,cluster\n");
+  for (guint i = 0; i < snap->n_rows; i++)
+    {
+      if (classes)
+        {
+          const char *name = latent_dataset_get_class_name (snap->dataset, classes[i]);
+          if (name)
+            g_string_append_printf (out, "%u,%d,%s\n", i, snap->labels[i], name);
+          else
+            g_string_append_printf (out, "%u,%d,%d\n", i, snap->labels[i], classes[i]);
+        }
+      else
+        g_string_append_printf (out, "%u,%d\n", i, snap->labels[i]);
+    }
+  if (!g_file_set_contents (path, out->str, out->len, &local_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}

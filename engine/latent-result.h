@@ -1,0 +1,28 @@
+/* latent-result.h — a finished run written as JSON or CSV
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "latent-run.h"
+
+G_BEGIN_DECLS
+
+JsonNode *latent_result_to_json    (LatentSnapshot  *snapshot,
+                                    const GArray    *history,
+                                    double           init_ms,
+                                    double           total_ms);
+gboolean  latent_result_write_json (LatentSnapshot  *snapshot,
+                                    const GArray    *history,
+                                    double           init_ms,
+                                    double           total_ms,
+                                    const char      *path,
+                                    GError         **error);
+/* One line per row: row, cluster, and the class when the data has labels. */
+gboolean  latent_result_write_csv  (LatentSnapshot  *snapshot,
+                                    const char      *path,
+                                    GError         **error);
+
+G_END_DECLS

@@ -1,0 +1,432 @@
+/* latent-run.c — the worker thread that drives an algorithm
+ *
+ * The worker owns the algorithm state; nothing else touches it. Commands go
+ * in under a mutex; results come out through an outbox that the owner's main
+ * context drains. The worker builds a snapshot only when the previous one has
+ * been taken (or for the last iteration), so a fast algorithm is never slowed
+ * by copying results nobody will see.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-run"
+
+#include "latent-run.h"
+
+struct _LatentRun
+{
+  GObject                parent_instance;
+
+  const LatentAlgorithm *algorithm;
+  LatentDataset         *dataset;
+  LatentParams          *params;
+  guint64                seed;
+  LatentCl              *cl;
+  GMainContext          *context;
+  GThread               *thread;
+  GCancellable          *cancellable;
+
+  GMutex                 mutex;
+  GCond                  cond;
+  /* Guarded by mutex: commands … */
+  int                    steps_wanted;   /* -1: run freely */
+  gboolean               stop;
+  double                 per_second;
+  /* … and the outbox. */
+  GArray                *outbox_records;
+  LatentSnapshot        *outbox_snapshot;
+  GError                *outbox_error;
+  gboolean               outbox_finished;
+  GSource               *outbox_source;  /* holds no reference: dispose destroys it */
+  LatentRunState         worker_state;
+  double                 init_ms;
+
+  /* Main context only. */
+  LatentRunState         state;
+  LatentSnapshot        *snapshot;
+  GArray                *history;
+};
+
+G_DEFINE_FINAL_TYPE (LatentRun, latent_run, G_TYPE_OBJECT)
+
+enum { ITERATION, SNAPSHOT, FINISHED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static gboolean
+drain_outbox (gpointer data)
+{
+  /* A handler may drop the last reference to the run. */
+  g_autoptr(LatentRun) self = g_object_ref (data);
+  g_autoptr(GArray) records = NULL;
+  g_autoptr(LatentSnapshot) snapshot = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean finished;
+
+  g_mutex_lock (&self->mutex);
+  records = g_steal_pointer (&self->outbox_records);
+  self->outbox_records = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
+  snapshot = g_steal_pointer (&self->outbox_snapshot);
+  error = g_steal_pointer (&self->outbox_error);
+  finished = self->outbox_finished;
+  self->outbox_finished = FALSE;
+  g_clear_pointer (&self->outbox_source, g_source_unref);
+  self->state = self->worker_state;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->mutex);
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      LatentIterationRecord *record = &g_array_index (records, LatentIterationRecord, i);
+      g_array_append_val (self->history, *record);
+      g_signal_emit (self, signals[ITERATION], 0, record);
+    }
+  if (snapshot)
+    {
+      g_clear_pointer (&self->snapshot, latent_snapshot_unref);
+      self->snapshot = latent_snapshot_ref (snapshot);
+      g_signal_emit (self, signals[SNAPSHOT], 0, snapshot);
+    }
+  if (finished)
+    g_signal_emit (self, signals[FINISHED], 0, error);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Called with the mutex held. */
+static void
+schedule_drain (LatentRun *self)
+{
+  if (self->outbox_source)
+    return;
+  self->outbox_source = g_idle_source_new ();
+  g_source_set_priority (self->outbox_source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (self->outbox_source, drain_outbox, self, NULL);
+  g_source_set_static_name (self->outbox_source, "[latent] run outbox");
+  g_source_attach (self->outbox_source, self->context);
+}
+
+static void
+publish (LatentRun            *self,
+         gpointer              state,
+         gboolean              force,
+         double                step_ms,
+         double                elapsed_ms)
+{
+  LatentSnapshot *snapshot = NULL;
+  gboolean wanted;
+
+  g_mutex_lock (&self->mutex);
+  wanted = force || self->outbox_snapshot == NULL;
+  g_mutex_unlock (&self->mutex);
+  if (!wanted)
+    return;
+
+  /* Built outside the lock; it is ours alone until it enters the outbox. */
+  snapshot = self->algorithm->snapshot (state);
+  snapshot->step_ms = step_ms;
+  snapshot->elapsed_ms = elapsed_ms;
+
+  g_mutex_lock (&self->mutex);
+  g_clear_pointer (&self->outbox_snapshot, latent_snapshot_unref);
+  self->outbox_snapshot = snapshot;
+  schedule_drain (self);
+  g_mutex_unlock (&self->mutex);
+}
+
+static void
+finish (LatentRun      *self,
+        LatentRunState  state,
+        GError         *error)
+{
+  g_mutex_lock (&self->mutex);
+  self->worker_state = state;
+  self->outbox_error = error;
+  self->outbox_finished = TRUE;
+  schedule_drain (self);
+  g_mutex_unlock (&self->mutex);
+}
+
+static gpointer
+worker (gpointer data)
+{
+  LatentRun *self = data;
+  GError *error = NULL;
+  gpointer state;
+  gint64 start = g_get_monotonic_time ();
+  gint64 last_step = start;
+  guint iteration = 0;
+
+  state = self->algorithm->init (self->dataset, self->params, self->seed, self->cl, &error);
+  g_mutex_lock (&self->mutex);
+  self->init_ms = (g_get_monotonic_time () - start) / 1000.0;
+  g_mutex_unlock (&self->mutex);
+  if (state == NULL)
+    {
+      finish (self, LATENT_RUN_FAILED, error);
+      return NULL;
+    }
+
+  g_mutex_lock (&self->mutex);
+  self->worker_state = LATENT_RUN_PAUSED;
+  g_mutex_unlock (&self->mutex);
+  publish (self, state, TRUE, 0, self->init_ms);
+
+  for (;;)
+    {
+      gint64 t0, t1;
+      LatentIterationRecord record;
+      gboolean done;
+
+      g_mutex_lock (&self->mutex);
+      for (;;)
+        {
+          gint64 due;
+
+          if (self->stop)
+            break;
+          if (self->steps_wanted == 0)
+            {
+              self->worker_state = LATENT_RUN_PAUSED;
+              schedule_drain (self);
+              g_cond_wait (&self->cond, &self->mutex);
+              continue;
+            }
+          /* The speed limit, waited out so that pause and stop still answer. */
+          due = self->per_second > 0 ? last_step + (gint64) (G_USEC_PER_SEC / self->per_second) : 0;
+          if (due > g_get_monotonic_time ())
+            {
+              g_cond_wait_until (&self->cond, &self->mutex, due);
+              continue;
+            }
+          break;
+        }
+      if (self->stop)
+        {
+          g_mutex_unlock (&self->mutex);
+          finish (self, LATENT_RUN_STOPPED, NULL);
+          break;
+        }
+      if (self->steps_wanted > 0)
+        self->steps_wanted--;
+      self->worker_state = self->steps_wanted == 0 ? LATENT_RUN_PAUSED : LATENT_RUN_RUNNING;
+      g_mutex_unlock (&self->mutex);
+
+      t0 = g_get_monotonic_time ();
+      if (!self->algorithm->step (state, self->cancellable, &error))
+        {
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_clear_error (&error);
+              finish (self, LATENT_RUN_STOPPED, NULL);
+            }
+          else
+            finish (self, LATENT_RUN_FAILED, error);
+          break;
+        }
+      t1 = g_get_monotonic_time ();
+      last_step = t1;
+      done = self->algorithm->converged (state);
+
+      record.iteration = ++iteration;
+      record.objective = self->algorithm->objective (state);
+      record.step_ms = (t1 - t0) / 1000.0;
+      g_mutex_lock (&self->mutex);
+      g_array_append_val (self->outbox_records, record);
+      schedule_drain (self);
+      g_mutex_unlock (&self->mutex);
+
+      publish (self, state, done, record.step_ms, (t1 - start) / 1000.0);
+      if (done)
+        {
+          finish (self, LATENT_RUN_FINISHED, NULL);
+          break;
+        }
+    }
+
+  self->algorithm->free (state);
+  return NULL;
+}
+
+static void
+latent_run_dispose (GObject *object)
+{
+  LatentRun *self = LATENT_RUN (object);
+
+  if (self->thread)
+    {
+      /* Waits at most one iteration: the step checks the cancellable. */
+      latent_run_stop (self);
+      g_thread_join (g_steal_pointer (&self->thread));
+    }
+  if (self->outbox_source)
+    {
+      g_source_destroy (self->outbox_source);
+      g_clear_pointer (&self->outbox_source, g_source_unref);
+    }
+  G_OBJECT_CLASS (latent_run_parent_class)->dispose (object);
+}
+
+static void
+latent_run_finalize (GObject *object)
+{
+  LatentRun *self = LATENT_RUN (object);
+
+  g_clear_object (&self->dataset);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_clear_object (&self->cl);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->outbox_records, g_array_unref);
+  g_clear_pointer (&self->outbox_snapshot, latent_snapshot_unref);
+  g_clear_error (&self->outbox_error);
+  g_clear_pointer (&self->snapshot, latent_snapshot_unref);
+  g_clear_pointer (&self->history, g_array_unref);
+  g_mutex_clear (&self->mutex);
+  g_cond_clear (&self->cond);
+
+  G_OBJECT_CLASS (latent_run_parent_class)->finalize (object);
+}
+
+static void
+latent_run_class_init (LatentRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = latent_run_dispose;
+  object_class->finalize = latent_run_finalize;
+
+  signals[ITERATION] = g_signal_new ("iteration", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  signals[SNAPSHOT] = g_signal_new ("snapshot", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+}
+
+static void
+latent_run_init (LatentRun *self)
+{
+  g_mutex_init (&self->mutex);
+  g_cond_init (&self->cond);
+  self->cancellable = g_cancellable_new ();
+  self->outbox_records = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
+  self->history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
+  self->state = LATENT_RUN_INITIALISING;
+  self->worker_state = LATENT_RUN_INITIALISING;
+}
+
+LatentRun *
+latent_run_new (const LatentAlgorithm *algorithm,
+                LatentDataset         *dataset,
+                LatentParams          *params,
+                guint64                seed,
+                LatentCl              *cl)
+{
+  LatentRun *self;
+
+  g_return_val_if_fail (algorithm != NULL, NULL);
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+  g_return_val_if_fail (params != NULL, NULL);
+
+  self = g_object_new (LATENT_TYPE_RUN, NULL);
+  self->algorithm = algorithm;
+  self->dataset = g_object_ref (dataset);
+  self->params = latent_params_ref (params);
+  self->seed = seed;
+  self->cl = cl ? g_object_ref (cl) : NULL;
+  self->context = g_main_context_ref_thread_default ();
+  self->thread = g_thread_new ("latent-worker", worker, self);
+  return self;
+}
+
+static void
+command (LatentRun *self,
+         int        steps_wanted)
+{
+  g_mutex_lock (&self->mutex);
+  self->steps_wanted = steps_wanted;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->mutex);
+}
+
+void
+latent_run_play (LatentRun *self)
+{
+  g_return_if_fail (LATENT_IS_RUN (self));
+  command (self, -1);
+}
+
+void
+latent_run_pause (LatentRun *self)
+{
+  g_return_if_fail (LATENT_IS_RUN (self));
+  command (self, 0);
+}
+
+void
+latent_run_step (LatentRun *self)
+{
+  g_return_if_fail (LATENT_IS_RUN (self));
+  command (self, 1);
+}
+
+void
+latent_run_stop (LatentRun *self)
+{
+  g_return_if_fail (LATENT_IS_RUN (self));
+  g_mutex_lock (&self->mutex);
+  self->stop = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->mutex);
+  g_cancellable_cancel (self->cancellable);
+}
+
+void
+latent_run_set_speed (LatentRun *self,
+                      double     per_second)
+{
+  g_return_if_fail (LATENT_IS_RUN (self));
+  g_mutex_lock (&self->mutex);
+  self->per_second = MAX (0, per_second);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->mutex);
+}
+
+LatentRunState
+latent_run_get_state (LatentRun *self)
+{
+  g_return_val_if_fail (LATENT_IS_RUN (self), LATENT_RUN_FAILED);
+  return self->state;
+}
+
+LatentSnapshot *
+latent_run_get_snapshot (LatentRun *self)
+{
+  g_return_val_if_fail (LATENT_IS_RUN (self), NULL);
+  return self->snapshot;
+}
+
+const GArray *
+latent_run_get_history (LatentRun *self)
+{
+  g_return_val_if_fail (LATENT_IS_RUN (self), NULL);
+  return self->history;
+}
+
+double
+latent_run_get_init_ms (LatentRun *self)
+{
+  double ms;
+
+  g_return_val_if_fail (LATENT_IS_RUN (self), 0);
+  g_mutex_lock (&self->mutex);
+  ms = self->init_ms;
+  g_mutex_unlock (&self->mutex);
+  return ms;
+}
+
+const LatentAlgorithm *
+latent_run_get_algorithm (LatentRun *self)
+{
+  g_return_val_if_fail (LATENT_IS_RUN (self), NULL);
+  return self->algorithm;
+}

@@ -1,0 +1,55 @@
+/* latent-run.h — one algorithm running on a dataset, in a worker thread
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-algorithm.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LATENT_RUN_INITIALISING,
+  LATENT_RUN_PAUSED,
+  LATENT_RUN_RUNNING,
+  LATENT_RUN_FINISHED,   /* converged or out of iterations */
+  LATENT_RUN_STOPPED,    /* stopped by request */
+  LATENT_RUN_FAILED,
+} LatentRunState;
+
+/* What the history keeps for every iteration. */
+typedef struct {
+  guint  iteration;
+  double objective;
+  double step_ms;
+} LatentIterationRecord;
+
+#define LATENT_TYPE_RUN (latent_run_get_type ())
+G_DECLARE_FINAL_TYPE (LatentRun, latent_run, LATENT, RUN, GObject)
+
+/* The worker starts at once and initialises; it then waits for play or step.
+ * Signals are emitted in the thread-default main context of the caller:
+ *   ::iteration (LatentIterationRecord *) — every iteration, in order;
+ *   ::snapshot (LatentSnapshot *)         — the newest state, at most once per
+ *                                           main-context dispatch, always the last;
+ *   ::finished (GError *)                 — once, NULL error unless it failed. */
+LatentRun             *latent_run_new          (const LatentAlgorithm *algorithm,
+                                                LatentDataset         *dataset,
+                                                LatentParams          *params,
+                                                guint64                seed,
+                                                LatentCl              *cl);
+void                   latent_run_play         (LatentRun             *self);
+void                   latent_run_pause        (LatentRun             *self);
+void                   latent_run_step         (LatentRun             *self);
+void                   latent_run_stop         (LatentRun             *self);
+/* Iterations per second; 0 means as fast as possible. */
+void                   latent_run_set_speed    (LatentRun             *self,
+                                                double                 per_second);
+LatentRunState         latent_run_get_state    (LatentRun             *self);
+LatentSnapshot        *latent_run_get_snapshot (LatentRun             *self);
+/* Records delivered so far, in iteration order. */
+const GArray          *latent_run_get_history  (LatentRun             *self);
+double                 latent_run_get_init_ms  (LatentRun             *self);
+const LatentAlgorithm *latent_run_get_algorithm (LatentRun            *self);
+
+G_END_DECLS

@@ -1,0 +1,50 @@
+/* latent-test-util.h — fixed, seeded test data shared by the test programs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <math.h>
+
+#include "latent-dataset.h"
+
+/* A tiny LCG so the data never depends on a library's generator. */
+static inline double
+test_uniform (guint64 *state)
+{
+  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return ((*state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static inline double
+test_normal (guint64 *state)
+{
+  double u = test_uniform (state), v = test_uniform (state);
+  return sqrt (-2 * log (u)) * cos (2 * G_PI * v);
+}
+
+/* k well-separated isotropic blobs in d dimensions, n rows, labels = blob. */
+static inline LatentDataset *
+test_blobs (guint   n,
+            guint   d,
+            guint   k,
+            double  spread,
+            guint64 seed)
+{
+  LatentDataset *ds = latent_dataset_new ("test blobs", n, d, NULL);
+  float *x = latent_dataset_get_data (ds);
+  g_autofree double *centers = g_new (double, (gsize) k * d);
+  g_autofree gint32 *labels = g_new (gint32, n);
+  guint64 state = seed * 2654435761u + 1;
+
+  for (guint i = 0; i < k * d; i++)
+    centers[i] = 20 * test_uniform (&state) - 10;
+  for (guint i = 0; i < n; i++)
+    {
+      labels[i] = i % k;
+      for (guint f = 0; f < d; f++)
+        x[(gsize) i * d + f] = centers[(gsize) labels[i] * d + f] + spread * test_normal (&state);
+    }
+  latent_dataset_set_labels (ds, labels, k, NULL);
+  return ds;
+}

@@ -1,0 +1,103 @@
+/* test-kmeans-cl.c — the OpenCL k-means path against the C reference
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "latent-kmeans.h"
+#include "latent-test-util.h"
+
+static LatentCl *cl;
+
+static LatentSnapshot *
+fit (LatentDataset *ds,
+     const char    *k,
+     const char    *iterations,
+     LatentCl      *device,
+     GArray        *objectives)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(GError) error = NULL;
+  gpointer state;
+  LatentSnapshot *snap;
+
+  g_assert_true (latent_params_parse (params, k, NULL));
+  g_assert_true (latent_params_parse (params, iterations, NULL));
+  state = alg->init (ds, params, 3, device, &error);
+  g_assert_no_error (error);
+  while (!alg->converged (state))
+    {
+      double objective;
+      g_assert_true (alg->step (state, NULL, &error));
+      objective = alg->objective (state);
+      g_array_append_val (objectives, objective);
+    }
+  snap = alg->snapshot (state);
+  alg->free (state);
+  return snap;
+}
+
+/* Shapes chosen to hit every kernel variant and edge: vector widths 4, 8
+ * and 16, rows and clusters that are not multiples of the blocking. */
+static void
+test_agrees (gconstpointer data)
+{
+  const guint *shape = data;   /* n, d, k */
+  g_autoptr(LatentDataset) ds = NULL;
+  g_autofree char *k = g_strdup_printf ("k=%u", shape[2]);
+  g_autoptr(GArray) ref_obj = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) cl_obj = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(LatentSnapshot) ref = NULL;
+  g_autoptr(LatentSnapshot) dev = NULL;
+  guint differ = 0;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  ds = test_blobs (shape[0], shape[1], shape[2], 1.5, shape[0] + shape[1]);
+  ref = fit (ds, k, "max-iterations=20", NULL, ref_obj);
+  dev = fit (ds, k, "max-iterations=20", cl, cl_obj);
+
+  g_assert_cmpstr (ref->device, ==, "CPU reference");
+  g_assert_cmpstr (dev->device, !=, "CPU reference");
+  g_assert_null (dev->message);
+  g_assert_cmpuint (ref->iteration, ==, dev->iteration);
+  g_assert_cmpuint (ref_obj->len, ==, cl_obj->len);
+  for (guint i = 0; i < ref_obj->len; i++)
+    {
+      double a = g_array_index (ref_obj, double, i), b = g_array_index (cl_obj, double, i);
+      g_assert_cmpfloat (fabs (a - b), <=, 1e-5 * a + 1e-6);
+    }
+  for (guint i = 0; i < ref->n_rows; i++)
+    differ += ref->labels[i] != dev->labels[i];
+  g_assert_cmpuint (differ, ==, 0);
+  for (guint i = 0; i < ref->k * ref->n_cols; i++)
+    g_assert_cmpfloat (fabs (ref->means[i] - dev->means[i]), <=, 1e-4 * (1 + fabs (ref->means[i])));
+}
+
+int
+main (int argc, char **argv)
+{
+  static const guint shapes[][3] = {
+    { 1000, 2, 3 }, { 997, 4, 5 }, { 513, 7, 6 }, { 2048, 20, 10 },
+    { 1501, 100, 13 }, { 600, 784, 10 }, { 64, 3, 64 }, { 5, 2, 5 },
+  };
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+  if (cl == NULL)
+    g_test_message ("no OpenCL device: %s", error->message);
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/kmeans-cl/agrees/n%u-d%u-k%u",
+                                               shapes[i][0], shapes[i][1], shapes[i][2]);
+      g_test_add_data_func (path, shapes[i], test_agrees);
+    }
+  status = g_test_run ();
+  g_clear_object (&cl);
+  return status;
+}

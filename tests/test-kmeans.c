@@ -1,0 +1,255 @@
+/* test-kmeans.c — k-means on the C reference path
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+
+#include "latent-kmeans.h"
+#include "latent-metrics.h"
+#include "latent-test-util.h"
+
+typedef struct {
+  const LatentAlgorithm *alg;
+  gpointer               state;
+} Fit;
+
+static LatentSnapshot *
+fit (LatentDataset  *ds,
+     LatentParams   *params,
+     guint64         seed,
+     LatentCl       *cl,
+     GArray         *objectives)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(GError) error = NULL;
+  gpointer state = alg->init (ds, params, seed, cl, &error);
+  LatentSnapshot *snap;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (state);
+  while (!alg->converged (state))
+    {
+      double objective;
+      g_assert_true (alg->step (state, NULL, &error));
+      g_assert_no_error (error);
+      objective = alg->objective (state);
+      if (objectives)
+        g_array_append_val (objectives, objective);
+    }
+  snap = alg->snapshot (state);
+  alg->free (state);
+  return snap;
+}
+
+static LatentParams *
+params_with (const char *first, ...)
+{
+  LatentParams *params = latent_algorithm_new_params (latent_kmeans_get_algorithm ());
+  va_list args;
+
+  va_start (args, first);
+  for (const char *a = first; a; a = va_arg (args, const char *))
+    {
+      g_autoptr(GError) error = NULL;
+      g_assert_true (latent_params_parse (params, a, &error));
+      g_assert_no_error (error);
+    }
+  va_end (args);
+  return params;
+}
+
+static void
+test_recovers_blobs (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (600, 2, 3, 0.5, 1);
+  g_autoptr(LatentParams) params = params_with ("k=3", NULL);
+  g_autoptr(GArray) objectives = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(LatentSnapshot) snap = fit (ds, params, 7, NULL, objectives);
+
+  g_assert_true (snap->final);
+  g_assert_true (snap->converged);
+  g_assert_cmpuint (snap->k, ==, 3);
+  g_assert_true (snap->has_label_metrics);
+  g_assert_cmpfloat (snap->metrics.accuracy, ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (snap->metrics.ari, 1.0, 1e-12);
+  /* Lloyd never increases the objective. */
+  for (guint i = 1; i < objectives->len; i++)
+    g_assert_cmpfloat (g_array_index (objectives, double, i), <=,
+                       g_array_index (objectives, double, i - 1) * (1 + 1e-12));
+  /* Inertia of 600 points with σ = 0.5 in 2-D: about 600 × 2 × 0.25. */
+  g_assert_cmpfloat (snap->objective, >, 200);
+  g_assert_cmpfloat (snap->objective, <, 400);
+}
+
+static void
+test_inertia_matches_labels (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (500, 5, 4, 2.0, 3);
+  g_autoptr(LatentParams) params = params_with ("k=4", "init=random", NULL);
+  g_autoptr(LatentSnapshot) snap = fit (ds, params, 11, NULL, NULL);
+  const float *x = latent_dataset_get_data (ds);
+  double inertia = 0;
+
+  /* Labels are nearest centers and the inertia is their total distance. */
+  for (guint i = 0; i < snap->n_rows; i++)
+    {
+      double best = G_MAXDOUBLE;
+      gint32 label = -1;
+      for (guint c = 0; c < snap->k; c++)
+        {
+          double dd = 0;
+          for (guint f = 0; f < 5; f++)
+            {
+              double u = x[i * 5 + f] - snap->means[c * 5 + f];
+              dd += u * u;
+            }
+          if (dd < best)
+            best = dd, label = c;
+        }
+      g_assert_cmpint (label, ==, snap->labels[i]);
+      inertia += best;
+    }
+  g_assert_cmpfloat_with_epsilon (inertia, snap->objective, 1e-6 * inertia);
+}
+
+static void
+test_seeded (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (300, 3, 5, 3.0, 5);
+  g_autoptr(LatentParams) params = params_with ("k=5", NULL);
+  g_autoptr(LatentSnapshot) a = fit (ds, params, 42, NULL, NULL);
+  g_autoptr(LatentSnapshot) b = fit (ds, params, 42, NULL, NULL);
+  g_autoptr(LatentParams) once = params_with ("k=5", "max-iterations=1", NULL);
+  g_autoptr(LatentSnapshot) c = fit (ds, once, 42, NULL, NULL);
+  g_autoptr(LatentSnapshot) d = fit (ds, once, 43, NULL, NULL);
+
+  g_assert_cmpmem (a->labels, 300 * sizeof (gint32), b->labels, 300 * sizeof (gint32));
+  g_assert_cmpmem (a->means, 15 * sizeof (float), b->means, 15 * sizeof (float));
+  /* A different seed starts elsewhere. */
+  g_assert_true (memcmp (c->means, d->means, 15 * sizeof (float)) != 0);
+  g_assert_cmpuint (c->iteration, ==, 1);
+  g_assert_false (c->converged);
+}
+
+static void
+test_init_from_file (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (200, 2, 2, 0.3, 9);
+  g_autofree char *dir = g_dir_make_tmp ("latent-kmeans-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "centers.csv", NULL);
+  g_autofree char *assignment = g_strdup_printf ("init=@%s", path);
+  g_autoptr(LatentParams) params = params_with ("k=2", assignment, "max-iterations=1", NULL);
+  const float *x = latent_dataset_get_data (ds);
+  g_autofree char *text = g_strdup_printf ("%.9g,%.9g\n%.9g,%.9g\n", x[0], x[1], x[2], x[3]);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  double sum[2][2] = { { 0 } };
+  guint count[2] = { 0 };
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  snap = fit (ds, params, 0, NULL, NULL);
+
+  /* One Lloyd iteration from rows 0 and 1: centers are the means of the
+   * rows nearest to each. */
+  for (guint i = 0; i < 200; i++)
+    {
+      double d0 = pow (x[2 * i] - x[0], 2) + pow (x[2 * i + 1] - x[1], 2);
+      double d1 = pow (x[2 * i] - x[2], 2) + pow (x[2 * i + 1] - x[3], 2);
+      int c = d1 < d0;
+      sum[c][0] += x[2 * i];
+      sum[c][1] += x[2 * i + 1];
+      count[c]++;
+    }
+  for (int c = 0; c < 2; c++)
+    for (int f = 0; f < 2; f++)
+      g_assert_cmpfloat_with_epsilon (snap->means[2 * c + f], sum[c][f] / count[c], 1e-5);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_bad_parameters (void)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (10, 2, 2, 1.0, 1);
+  g_autoptr(LatentParams) params = params_with ("k=11", NULL);
+  g_autoptr(GError) error = NULL;
+  gpointer state;
+
+  state = alg->init (ds, params, 0, NULL, &error);
+  g_assert_null (state);
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_assert_nonnull (strstr (error->message, "parameter k"));
+  g_clear_error (&error);
+
+  g_assert_false (latent_params_parse (params, "k=0", &error));
+  g_assert_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "k"));
+  g_clear_error (&error);
+
+  g_assert_false (latent_params_parse (params, "clusters=3", &error));
+  g_assert_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_UNKNOWN);
+  g_assert_nonnull (strstr (error->message, "clusters"));
+  g_clear_error (&error);
+
+  g_assert_true (latent_params_parse (params, "k=3", NULL));
+  g_assert_true (latent_params_parse (params, "init=@/nonexistent/centers.csv", NULL));
+  state = alg->init (ds, params, 0, NULL, &error);
+  g_assert_null (state);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/centers.csv"));
+}
+
+static void
+test_empty_cluster_reseeded (void)
+{
+  /* Three tight groups, but the file starts two centers far away from all
+   * data: after the first assignment they are empty and must be re-seeded. */
+  g_autoptr(LatentDataset) ds = test_blobs (90, 2, 3, 0.1, 4);
+  g_autofree char *dir = g_dir_make_tmp ("latent-kmeans-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "centers.csv", NULL);
+  g_autofree char *assignment = g_strdup_printf ("init=@%s", path);
+  g_autoptr(LatentParams) params = params_with ("k=3", assignment, "max-iterations=1", NULL);
+  g_autoptr(LatentSnapshot) snap = NULL;
+
+  g_assert_true (g_file_set_contents (path, "0,0\n1000,1000\n-1000,1000\n", -1, NULL));
+  snap = fit (ds, params, 0, NULL, NULL);
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpuint (snap->cluster_sizes[c], >, 0);
+  g_assert_nonnull (snap->message);
+  g_assert_nonnull (strstr (snap->message, "2 empty clusters re-seeded"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_duplicate_rows (void)
+{
+  /* Fewer distinct rows than clusters: no crash, no NaN. */
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("dup", 20, 2, NULL);
+  g_autoptr(LatentParams) params = params_with ("k=5", NULL);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  float *x = latent_dataset_get_data (ds);
+
+  for (guint i = 0; i < 20; i++)
+    x[2 * i] = i % 2, x[2 * i + 1] = 0;
+  snap = fit (ds, params, 1, NULL, NULL);
+  g_assert_true (isfinite (snap->objective));
+  g_assert_cmpfloat (snap->objective, ==, 0);
+  for (guint i = 0; i < 10; i++)
+    g_assert_true (isfinite (snap->means[i]));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/kmeans/recovers-blobs", test_recovers_blobs);
+  g_test_add_func ("/kmeans/inertia-matches-labels", test_inertia_matches_labels);
+  g_test_add_func ("/kmeans/seeded", test_seeded);
+  g_test_add_func ("/kmeans/init-from-file", test_init_from_file);
+  g_test_add_func ("/kmeans/bad-parameters", test_bad_parameters);
+  g_test_add_func ("/kmeans/empty-cluster-reseeded", test_empty_cluster_reseeded);
+  g_test_add_func ("/kmeans/duplicate-rows", test_duplicate_rows);
+  return g_test_run ();
+}

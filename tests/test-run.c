@@ -1,0 +1,203 @@
+/* test-run.c — the worker thread: commands, snapshots, cancellation
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "latent-kmeans.h"
+#include "latent-run.h"
+#include "latent-test-util.h"
+
+typedef struct {
+  GMainLoop *loop;
+  guint      iterations;
+  guint      snapshots;
+  guint      last_iteration;
+  gboolean   finished;
+  GError    *error;
+} Watch;
+
+static void
+on_iteration (LatentRun *run, LatentIterationRecord *record, Watch *w)
+{
+  g_assert_cmpuint (record->iteration, ==, w->iterations + 1);
+  w->iterations++;
+}
+
+static void
+on_snapshot (LatentRun *run, LatentSnapshot *snap, Watch *w)
+{
+  /* Snapshots arrive in order, never from the future. */
+  g_assert_cmpuint (snap->iteration, >=, w->last_iteration);
+  g_assert_cmpuint (snap->iteration, <=, w->iterations);
+  w->last_iteration = snap->iteration;
+  w->snapshots++;
+  if (w->loop && snap->iteration > 0 && !snap->final)
+    g_main_loop_quit (w->loop);
+}
+
+static void
+on_finished (LatentRun *run, GError *error, Watch *w)
+{
+  w->finished = TRUE;
+  if (error)
+    w->error = g_error_copy (error);
+  if (w->loop)
+    g_main_loop_quit (w->loop);
+}
+
+static LatentRun *
+new_run (Watch *w, const char *k, const char *iterations, guint n)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (n, 2, 4, 2.0, 1);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  LatentRun *run;
+
+  g_assert_true (latent_params_parse (params, k, NULL));
+  g_assert_true (latent_params_parse (params, iterations, NULL));
+  g_assert_true (latent_params_parse (params, "tol=0", NULL));
+  run = latent_run_new (alg, ds, params, 1, NULL);
+  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), w);
+  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), w);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), w);
+  return run;
+}
+
+static void
+wait_until (gboolean *flag)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!*flag && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (*flag);
+}
+
+static void
+test_play_to_the_end (void)
+{
+  Watch w = { 0 };
+  g_autoptr(LatentRun) run = new_run (&w, "k=4", "max-iterations=30", 2000);
+  LatentSnapshot *snap;
+  const GArray *history;
+
+  latent_run_play (run);
+  wait_until (&w.finished);
+  g_assert_no_error (w.error);
+  g_assert_cmpint (latent_run_get_state (run), ==, LATENT_RUN_FINISHED);
+  snap = latent_run_get_snapshot (run);
+  g_assert_nonnull (snap);
+  g_assert_true (snap->final);
+  /* Every iteration is in the history; the last snapshot is the last one. */
+  history = latent_run_get_history (run);
+  g_assert_cmpuint (history->len, ==, w.iterations);
+  g_assert_cmpuint (snap->iteration, ==, w.iterations);
+  g_assert_cmpfloat (g_array_index (history, LatentIterationRecord, history->len - 1).objective,
+                     ==, snap->objective);
+  g_assert_cmpuint (w.snapshots, >=, 2);
+  g_assert_cmpuint (w.snapshots, <=, w.iterations + 1);
+}
+
+static void
+test_step_and_pause (void)
+{
+  Watch w = { 0 };
+  g_autoptr(LatentRun) run = new_run (&w, "k=4", "max-iterations=1000", 2000);
+
+  /* Initialisation alone: iteration 0, then the worker waits. */
+  while (w.snapshots == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (w.last_iteration, ==, 0);
+
+  for (guint i = 1; i <= 3; i++)
+    {
+      latent_run_step (run);
+      while (w.last_iteration < i)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpuint (w.iterations, ==, i);
+    }
+  /* Paused after stepping: nothing more happens. */
+  g_usleep (50 * 1000);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (w.iterations, ==, 3);
+  g_assert_cmpint (latent_run_get_state (run), ==, LATENT_RUN_PAUSED);
+  g_assert_false (w.finished);
+}
+
+static void
+test_stop_is_prompt (void)
+{
+  Watch w = { 0 };
+  g_autoptr(LatentRun) run = new_run (&w, "k=16", "max-iterations=100000", 50000);
+  gint64 t0;
+
+  /* A slow speed limit, then stop: the worker must not finish the budget. */
+  latent_run_set_speed (run, 20);
+  latent_run_play (run);
+  while (w.iterations < 2)
+    g_main_context_iteration (NULL, TRUE);
+  t0 = g_get_monotonic_time ();
+  latent_run_stop (run);
+  wait_until (&w.finished);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  g_assert_no_error (w.error);
+  g_assert_cmpint (latent_run_get_state (run), ==, LATENT_RUN_STOPPED);
+  g_assert_cmpuint (w.iterations, <, 100);
+}
+
+static void
+test_speed_limit (void)
+{
+  Watch w = { 0 };
+  g_autoptr(LatentRun) run = new_run (&w, "k=4", "max-iterations=6", 500);
+  gint64 t0 = g_get_monotonic_time ();
+
+  /* 6 iterations at 50 per second take at least 5 intervals of 20 ms. */
+  latent_run_set_speed (run, 50);
+  latent_run_play (run);
+  wait_until (&w.finished);
+  g_assert_cmpint (g_get_monotonic_time () - t0, >=, 100 * 1000);
+  g_assert_cmpuint (w.iterations, ==, 6);
+}
+
+static void
+test_failed_init (void)
+{
+  Watch w = { 0 };
+  g_autoptr(LatentRun) run = new_run (&w, "k=50", "max-iterations=10", 10);
+
+  latent_run_play (run);
+  wait_until (&w.finished);
+  g_assert_error (w.error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_assert_cmpint (latent_run_get_state (run), ==, LATENT_RUN_FAILED);
+  g_assert_cmpuint (w.iterations, ==, 0);
+  g_clear_error (&w.error);
+}
+
+static void
+test_drop_while_running (void)
+{
+  Watch w = { 0 };
+  LatentRun *run = new_run (&w, "k=16", "max-iterations=100000", 20000);
+
+  latent_run_play (run);
+  while (w.iterations < 1)
+    g_main_context_iteration (NULL, TRUE);
+  /* The last reference goes while the worker runs: it stops and joins. */
+  g_signal_handlers_disconnect_by_data (run, &w);
+  g_object_unref (run);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/run/play-to-the-end", test_play_to_the_end);
+  g_test_add_func ("/run/step-and-pause", test_step_and_pause);
+  g_test_add_func ("/run/stop-is-prompt", test_stop_is_prompt);
+  g_test_add_func ("/run/speed-limit", test_speed_limit);
+  g_test_add_func ("/run/failed-init", test_failed_init);
+  g_test_add_func ("/run/drop-while-running", test_drop_while_running);
+  return g_test_run ();
+}
