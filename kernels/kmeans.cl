@@ -10,9 +10,11 @@
  * work-items' sums, so each iteration reads the data exactly once.
  *
  * Layout: x is n × dp floats, row-major, dp a multiple of VEC with zero
- * padding; centers is kp × dp with kp a multiple of COLS (padding rows are
- * zero and never chosen). partial_sums is items × k × dp, partial_counts
- * items × k, partial_inertia one float per work-item.
+ * padding, so every row starts on a vector boundary and is read as vec_t
+ * (buffers are aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN); dv = dp / VEC.
+ * centers is kp × dp with kp a multiple of 4 (padding rows are zero and never
+ * chosen). partial_sums is items × k × dp, partial_counts items × k,
+ * partial_inertia one float per work-item.
  */
 
 #ifndef VEC
@@ -21,16 +23,10 @@
 
 #if VEC == 16
 typedef float16 vec_t;
-#define VLOAD vload16
-#define VSTORE vstore16
 #elif VEC == 8
 typedef float8 vec_t;
-#define VLOAD vload8
-#define VSTORE vstore8
 #else
 typedef float4 vec_t;
-#define VLOAD vload4
-#define VSTORE vstore4
 #endif
 
 /* The block is 4 rows × 4 centers: 16 vector accumulators plus 8 operands
@@ -58,32 +54,32 @@ hsum (vec_t v)
   } while (0)
 
 __kernel void
-kmeans_assign (__global const float *restrict x,
+kmeans_assign (__global const vec_t *restrict x,
                __global const float *restrict xnorm,
-               __global const float *restrict centers,
+               __global const vec_t *restrict centers,
                __global const float *restrict cnorm,
                __global int         *restrict labels,
                __global float       *restrict dist,
-               __global float       *restrict partial_sums,
+               __global vec_t       *restrict partial_sums,
                __global int         *restrict partial_counts,
                __global float       *restrict partial_inertia,
                const uint n,
                const uint k,
-               const uint dp,
+               const uint dv,
                const uint rows_per_item,
                const int accumulate)
 {
   const uint item = get_global_id (0);
   const uint begin = min (n, item * rows_per_item);
   const uint end = min (n, begin + rows_per_item);
-  __global float *sums = partial_sums + (size_t) item * k * dp;
+  __global vec_t *sums = partial_sums + (size_t) item * k * dv;
   __global int *counts = partial_counts + (size_t) item * k;
   float inertia = 0.0f;
 
   if (accumulate)
     {
-      for (uint i = 0; i < k * dp; i += VEC)
-        VSTORE ((vec_t) 0.0f, 0, sums + i);
+      for (uint i = 0; i < k * dv; i++)
+        sums[i] = 0.0f;
       for (uint c = 0; c < k; c++)
         counts[c] = 0;
     }
@@ -92,31 +88,29 @@ kmeans_assign (__global const float *restrict x,
     {
       /* Rows past the end repeat the last row; their results are dropped. */
       const uint r0 = i, r1 = min (i + 1, end - 1), r2 = min (i + 2, end - 1), r3 = min (i + 3, end - 1);
-      __global const float *x0 = x + (size_t) r0 * dp;
-      __global const float *x1 = x + (size_t) r1 * dp;
-      __global const float *x2 = x + (size_t) r2 * dp;
-      __global const float *x3 = x + (size_t) r3 * dp;
+      __global const vec_t *x0 = x + (size_t) r0 * dv;
+      __global const vec_t *x1 = x + (size_t) r1 * dv;
+      __global const vec_t *x2 = x + (size_t) r2 * dv;
+      __global const vec_t *x3 = x + (size_t) r3 * dv;
       const float xn0 = xnorm[r0], xn1 = xnorm[r1], xn2 = xnorm[r2], xn3 = xnorm[r3];
       float best0 = INFINITY, best1 = INFINITY, best2 = INFINITY, best3 = INFINITY;
       int label0 = 0, label1 = 0, label2 = 0, label3 = 0;
 
       for (uint c = 0; c < k; c += 4)
         {
-          __global const float *c0 = centers + (size_t) c * dp;
-          __global const float *c1 = c0 + dp;
-          __global const float *c2 = c1 + dp;
-          __global const float *c3 = c2 + dp;
+          __global const vec_t *c0 = centers + (size_t) c * dv;
+          __global const vec_t *c1 = c0 + dv;
+          __global const vec_t *c2 = c1 + dv;
+          __global const vec_t *c3 = c2 + dv;
           vec_t acc00 = 0.0f, acc01 = 0.0f, acc02 = 0.0f, acc03 = 0.0f;
           vec_t acc10 = 0.0f, acc11 = 0.0f, acc12 = 0.0f, acc13 = 0.0f;
           vec_t acc20 = 0.0f, acc21 = 0.0f, acc22 = 0.0f, acc23 = 0.0f;
           vec_t acc30 = 0.0f, acc31 = 0.0f, acc32 = 0.0f, acc33 = 0.0f;
 
-          for (uint j = 0; j < dp; j += VEC)
+          for (uint j = 0; j < dv; j++)
             {
-              const vec_t a0 = VLOAD (0, x0 + j), a1 = VLOAD (0, x1 + j);
-              const vec_t a2 = VLOAD (0, x2 + j), a3 = VLOAD (0, x3 + j);
-              const vec_t b0 = VLOAD (0, c0 + j), b1 = VLOAD (0, c1 + j);
-              const vec_t b2 = VLOAD (0, c2 + j), b3 = VLOAD (0, c3 + j);
+              const vec_t a0 = x0[j], a1 = x1[j], a2 = x2[j], a3 = x3[j];
+              const vec_t b0 = c0[j], b1 = c1[j], b2 = c2[j], b3 = c3[j];
 
               acc00 = fma (a0, b0, acc00); acc01 = fma (a0, b1, acc01);
               acc02 = fma (a0, b2, acc02); acc03 = fma (a0, b3, acc03);
@@ -143,17 +137,17 @@ kmeans_assign (__global const float *restrict x,
 
         for (uint r = 0; r < valid; r++)
           {
-            __global const float *row = x + (size_t) (i + r) * dp;
-            __global const float *center = centers + (size_t) labs[r] * dp;
+            __global const vec_t *row = x + (size_t) (i + r) * dv;
+            __global const vec_t *center = centers + (size_t) labs[r] * dv;
             vec_t diff2 = 0.0f;
             float exact;
 
             /* The expanded form picks the nearest center; the distance to it
              * is recomputed from differences, which do not cancel, so the
              * inertia keeps full float precision (cost: 1/k of the pass). */
-            for (uint j = 0; j < dp; j += VEC)
+            for (uint j = 0; j < dv; j++)
               {
-                const vec_t u = VLOAD (0, row + j) - VLOAD (0, center + j);
+                const vec_t u = row[j] - center[j];
                 diff2 = fma (u, u, diff2);
               }
             exact = hsum (diff2);
@@ -162,10 +156,10 @@ kmeans_assign (__global const float *restrict x,
             inertia += exact;
             if (accumulate)
               {
-                __global float *sum = sums + (size_t) labs[r] * dp;
+                __global vec_t *sum = sums + (size_t) labs[r] * dv;
 
-                for (uint j = 0; j < dp; j += VEC)
-                  VSTORE (VLOAD (0, sum + j) + VLOAD (0, row + j), 0, sum + j);
+                for (uint j = 0; j < dv; j++)
+                  sum[j] += row[j];
                 counts[labs[r]]++;
               }
           }
@@ -175,19 +169,19 @@ kmeans_assign (__global const float *restrict x,
   partial_inertia[item] = inertia;
 }
 
-/* One work-item per VEC-wide slice of the k × dp sums. */
+/* One work-item per vector of the k × dv sums. */
 __kernel void
-kmeans_reduce (__global const float *restrict partial_sums,
-               __global float       *restrict sums,
+kmeans_reduce (__global const vec_t *restrict partial_sums,
+               __global vec_t       *restrict sums,
                const uint items,
                const uint size)
 {
-  const uint at = get_global_id (0) * VEC;
+  const uint at = get_global_id (0);
   vec_t total = 0.0f;
 
   if (at >= size)
     return;
   for (uint g = 0; g < items; g++)
-    total += VLOAD (0, partial_sums + (size_t) g * size + at);
-  VSTORE (total, 0, sums + at);
+    total += partial_sums[(size_t) g * size + at];
+  sums[at] = total;
 }

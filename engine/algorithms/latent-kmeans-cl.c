@@ -178,10 +178,11 @@ latent_kmeans_cl_assign (LatentKmeansCl    *kcl,
                          GError           **error)
 {
   const guint n = self->n, k = self->k, d = self->d, dp = kcl->dp;
-  const cl_uint size = k * dp;
+  const cl_uint size = k * dp / kcl->vec;
+  const cl_uint dv = dp / kcl->vec;
   const cl_int acc = accumulate;
   gsize global = kcl->items, local = kcl->local;
-  gsize reduce_global = size / kcl->vec;
+  gsize reduce_global = size;
   cl_int err = CL_SUCCESS;
   guint arg = 0;
 
@@ -210,7 +211,7 @@ latent_kmeans_cl_assign (LatentKmeansCl    *kcl,
   SET_ARG (kcl->assign, kcl->partial_inertia);
   SET_ARG (kcl->assign, n);
   SET_ARG (kcl->assign, k);
-  SET_ARG (kcl->assign, dp);
+  SET_ARG (kcl->assign, dv);
   SET_ARG (kcl->assign, kcl->rows_per_item);
   SET_ARG (kcl->assign, acc);
   if (!latent_cl_check (err, "clSetKernelArg", "kmeans_assign", error))
@@ -244,7 +245,7 @@ latent_kmeans_cl_assign (LatentKmeansCl    *kcl,
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce, 1, NULL, &reduce_global, NULL, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_reduce", error))
         return FALSE;
-      err = clEnqueueReadBuffer (kcl->queue, kcl->sums, CL_FALSE, 0, (gsize) size * sizeof (float),
+      err = clEnqueueReadBuffer (kcl->queue, kcl->sums, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
                                  kcl->host_sums, 0, NULL, NULL);
       if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer (kcl->queue, kcl->partial_counts, CL_FALSE, 0,
