@@ -1,0 +1,112 @@
+/* latent-cl.h — the OpenCL runtime: devices, context, queues, cached programs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib-object.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+#define LATENT_CL_ERROR (latent_cl_error_quark ())
+
+typedef enum {
+  LATENT_CL_ERROR_NO_DEVICE, /* OpenCL switched off, or no device of the wanted kind */
+  LATENT_CL_ERROR_BUILD,     /* a program failed to build; the message holds the build log */
+  LATENT_CL_ERROR_CALL,      /* an OpenCL call returned an error code */
+} LatentClError;
+
+GQuark latent_cl_error_quark (void);
+
+typedef enum {
+  LATENT_DEVICE_AUTO,
+  LATENT_DEVICE_CPU,
+  LATENT_DEVICE_GPU,
+  LATENT_DEVICE_OFF,
+} LatentDeviceChoice;
+
+/* TEXT NULL → $LATENT_OPENCL → "auto". Bad values fail with G_IO_ERROR_INVALID_ARGUMENT. */
+gboolean    latent_device_choice_parse     (const char          *text,
+                                            LatentDeviceChoice  *choice,
+                                            GError             **error);
+const char *latent_device_choice_to_string (LatentDeviceChoice   choice);
+
+/* "CL_OUT_OF_RESOURCES" for -5; "CL_UNKNOWN_ERROR" for codes it does not know. */
+const char *latent_cl_error_name           (cl_int               code);
+
+/* TRUE when CODE is CL_SUCCESS; else sets "CALL (KERNEL): CL_NAME (code)"
+ * (the kernel part left out when KERNEL is NULL) and returns FALSE. */
+gboolean    latent_cl_check                (cl_int               code,
+                                            const char          *call,
+                                            const char          *kernel,
+                                            GError             **error);
+
+typedef struct {
+  char           *platform_name;
+  char           *platform_version;
+  char           *name;
+  char           *vendor;
+  char           *version;
+  char           *driver_version;
+  cl_device_type  type;
+  guint           compute_units;
+  guint64         global_mem_size;
+  guint64         local_mem_size;
+  guint64         max_alloc;
+  gsize           max_work_group_size;
+  gboolean        available;
+  gboolean        compiler_available;
+  cl_platform_id  platform;
+  cl_device_id    device;
+} LatentClDeviceInfo;
+
+void        latent_cl_device_info_free     (LatentClDeviceInfo  *info);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentClDeviceInfo, latent_cl_device_info_free)
+
+/* Every device of every platform, as LatentClDeviceInfo. No platform at all
+ * gives an empty array, not an error. */
+GPtrArray  *latent_cl_list_devices         (GError             **error);
+
+#define LATENT_TYPE_CL (latent_cl_get_type ())
+G_DECLARE_FINAL_TYPE (LatentCl, latent_cl, LATENT, CL, GObject)
+
+LatentCl                 *latent_cl_new            (LatentDeviceChoice   choice,
+                                                    GError             **error);
+cl_context                latent_cl_get_context    (LatentCl            *self);
+cl_device_id              latent_cl_get_device     (LatentCl            *self);
+/* The shared in-order queue (profiling enabled). */
+cl_command_queue          latent_cl_get_queue      (LatentCl            *self);
+/* A new in-order queue (profiling enabled); the caller releases it. */
+cl_command_queue          latent_cl_create_queue   (LatentCl            *self,
+                                                    GError             **error);
+const LatentClDeviceInfo *latent_cl_get_info       (LatentCl            *self);
+/* e.g. "PoCL 3.1 · pthread-skylake-avx512-AMD EPYC (CPU, 2 units)" */
+char                     *latent_cl_describe       (LatentCl            *self);
+
+/* NAME "kmeans" is /org/latent/Latent/kernels/kmeans.cl, prefixed with common.h.
+ * Built once per (source, options) and kept; the program belongs to SELF. */
+cl_program                latent_cl_get_program    (LatentCl            *self,
+                                                    const char          *name,
+                                                    const char          *options,
+                                                    GError             **error);
+/* Same as latent_cl_get_program() with an explicit SOURCE; NAME names it in
+ * diagnostics ("NAME.cl:3:7: error: …"). */
+cl_program                latent_cl_build_source   (LatentCl            *self,
+                                                    const char          *name,
+                                                    const char          *source,
+                                                    const char          *options,
+                                                    GError             **error);
+/* KERNEL from program PROGRAM (a resource name); the caller releases it. */
+cl_kernel                 latent_cl_create_kernel  (LatentCl            *self,
+                                                    const char          *program,
+                                                    const char          *options,
+                                                    const char          *kernel,
+                                                    GError             **error);
+/* Programs loaded from the disk cache since SELF was created. */
+guint                     latent_cl_get_cache_hits (LatentCl            *self);
+
+/* START→END time of a finished event in ms, 0 when profiling info is unavailable. */
+double                    latent_cl_event_ms       (cl_event             event);
+
+G_END_DECLS

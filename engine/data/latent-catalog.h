@@ -1,0 +1,35 @@
+/* latent-catalog.h — named datasets, and loading any dataset from a spec or a path
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-dataset.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *name;         /* "iris", "fashion-mnist", "fashion-mnist-test", "blobs", "moons", "rings" */
+  const char *description;  /* one line, marked with N_(): translate with g_dgettext (GETTEXT_PACKAGE, …) */
+  gboolean    available;    /* e.g. FALSE when the Debian package is not installed */
+  char       *path;         /* file it loads from, or NULL for generators */
+} LatentCatalogEntry;
+
+/* Of LatentCatalogEntry *, freed with the array. */
+GPtrArray     *latent_catalog_list              (void);
+/* $LATENT_FASHION_MNIST_DIR, else /usr/share/datasets/fashion-mnist; NULL when
+ * it holds no train-images file. */
+const char    *latent_catalog_fashion_mnist_dir (void);
+/* Looks in $LATENT_DATA_DIR, the source tree's data/, then the installed data
+ * directory; NULL when not found. */
+char          *latent_catalog_find_data_file    (const char  *basename);
+/* @spec: "iris", "fashion-mnist[:n=N]", "fashion-mnist-test[:n=N]",
+ * "blobs[:n=,k=,dims=,seed=]", "moons[:n=,noise=,seed=]",
+ * "rings[:n=,rings=,noise=,seed=]", or a CSV/TSV/IDX/PNG file.
+ * @labels_path (nullable): labels to attach (a one-column text/CSV file or an
+ * IDX label file); for IDX images a sibling label file is found otherwise. */
+LatentDataset *latent_catalog_load              (const char  *spec,
+                                                 const char  *labels_path,
+                                                 GError     **error);
+
+G_END_DECLS

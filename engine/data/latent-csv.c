@@ -1,0 +1,926 @@
+/* latent-csv.c — CSV/TSV reader: header detection, a label column, missing values
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-csv"
+
+#include "latent-csv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
+/* Reading -------------------------------------------------------------- */
+
+typedef struct {
+  const char *what;        /* path or name, for messages */
+  const char *p;
+  const char *end;
+  char        delim;
+  guint       line;        /* line of *p, 1-based */
+  guint       record_line; /* line where the current record starts */
+  GString    *cells;       /* the record's cells, each NUL-terminated */
+  GArray     *offsets;     /* guint: start of each cell in @cells */
+} CsvReader;
+
+static void
+csv_reader_init (CsvReader  *r,
+                 const char *what,
+                 const char *data,
+                 gsize       len,
+                 char        delim)
+{
+  r->what = what;
+  r->p = data;
+  r->end = data + len;
+  r->delim = delim;
+  r->line = 1;
+  r->record_line = 0;
+  r->cells = g_string_sized_new (256);
+  r->offsets = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  /* A UTF-8 byte order mark is not part of the first cell. */
+  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    r->p += 3;
+}
+
+static void
+csv_reader_clear (CsvReader *r)
+{
+  g_string_free (r->cells, TRUE);
+  g_array_unref (r->offsets);
+}
+
+static inline gboolean
+csv_is_space (const CsvReader *r,
+              char             c)
+{
+  return c == ' ' || c == '\r' || (c == '\t' && r->delim != '\t');
+}
+
+static inline guint
+csv_n_cells (const CsvReader *r)
+{
+  return r->offsets->len;
+}
+
+static inline const char *
+csv_cell (const CsvReader *r,
+          guint            i)
+{
+  return r->cells->str + g_array_index (r->offsets, guint, i);
+}
+
+static inline gsize
+csv_cell_len (const CsvReader *r,
+              guint            i)
+{
+  gsize start = g_array_index (r->offsets, guint, i);
+  gsize next = i + 1 < r->offsets->len ? g_array_index (r->offsets, guint, i + 1)
+                                       : r->cells->len;
+  return next - start - 1;
+}
+
+/* Reads one record. Returns 1, 0 at the end of the input, -1 on error.
+ * Blank lines and lines starting with '#' are skipped. */
+static int
+csv_reader_next (CsvReader  *r,
+                 GError    **error)
+{
+  for (;;)
+    {
+      const char *q = r->p;
+
+      while (q < r->end && csv_is_space (r, *q))
+        q++;
+      if (q >= r->end)
+        {
+          r->p = r->end;
+          return 0;
+        }
+      if (*q == '\n' || *q == '#')
+        {
+          const char *nl = memchr (q, '\n', r->end - q);
+          r->p = nl ? nl + 1 : r->end;
+          r->line++;
+          continue;
+        }
+      break;
+    }
+
+  r->record_line = r->line;
+  g_string_truncate (r->cells, 0);
+  g_array_set_size (r->offsets, 0);
+
+  for (;;)
+    {
+      guint offset = r->cells->len;
+
+      if (r->cells->len > G_MAXUINT / 2)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                       "%s:%u: the record is too long", r->what, r->record_line);
+          return -1;
+        }
+      g_array_append_val (r->offsets, offset);
+
+      while (r->p < r->end && csv_is_space (r, *r->p))
+        r->p++;
+
+      if (r->p < r->end && *r->p == '"')
+        {
+          guint opened = r->line;
+
+          r->p++;
+          for (;;)
+            {
+              if (r->p >= r->end)
+                {
+                  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                               "%s:%u: column %u: the quoted cell is never closed",
+                               r->what, opened, csv_n_cells (r));
+                  return -1;
+                }
+              if (*r->p == '"')
+                {
+                  if (r->p + 1 < r->end && r->p[1] == '"')
+                    {
+                      g_string_append_c (r->cells, '"');
+                      r->p += 2;
+                      continue;
+                    }
+                  r->p++;
+                  break;
+                }
+              if (*r->p == '\n')
+                r->line++;
+              g_string_append_c (r->cells, *r->p);
+              r->p++;
+            }
+          while (r->p < r->end && csv_is_space (r, *r->p))
+            r->p++;
+          if (r->p < r->end && *r->p != r->delim && *r->p != '\n')
+            {
+              g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                           "%s:%u: column %u: unexpected text after the closing quote",
+                           r->what, r->line, csv_n_cells (r));
+              return -1;
+            }
+        }
+      else
+        {
+          const char *s = r->p;
+          const char *e;
+
+          while (r->p < r->end && *r->p != r->delim && *r->p != '\n')
+            r->p++;
+          e = r->p;
+          while (e > s && csv_is_space (r, e[-1]))
+            e--;
+          g_string_append_len (r->cells, s, e - s);
+        }
+      g_string_append_c (r->cells, '\0');
+
+      if (r->p < r->end && *r->p == r->delim)
+        {
+          r->p++;
+          continue;
+        }
+      if (r->p < r->end && *r->p == '\n')
+        {
+          r->p++;
+          r->line++;
+        }
+      return 1;
+    }
+}
+
+/* Cells ---------------------------------------------------------------- */
+
+typedef enum {
+  CELL_NUMBER,
+  CELL_EMPTY,
+  CELL_NOT_NUMBER,
+  CELL_NOT_FINITE,
+} CellKind;
+
+static CellKind
+parse_number (const char *cell,
+              gsize       len,
+              double     *value)
+{
+  char *endptr = NULL;
+  double v;
+
+  if (len == 0)
+    return CELL_EMPTY;
+  v = g_ascii_strtod (cell, &endptr);
+  if (endptr != cell + len || endptr == cell)
+    return CELL_NOT_NUMBER;
+  if (value)
+    *value = v;
+  /* A finite double may still overflow the float the dataset stores. */
+  if (!isfinite (v) || !isfinite ((float) v))
+    return CELL_NOT_FINITE;
+  return CELL_NUMBER;
+}
+
+static gboolean
+is_number (const char *cell,
+           gsize       len)
+{
+  CellKind kind = parse_number (cell, len, NULL);
+  return kind == CELL_NUMBER || kind == CELL_NOT_FINITE;
+}
+
+/* Cell text for a message: valid UTF-8, not too long. */
+static char *
+quote_cell (const char *cell,
+            gsize       len)
+{
+  g_autofree char *valid = g_utf8_make_valid (cell, MIN (len, 64));
+
+  if (len > 64)
+    return g_strdup_printf ("“%s…”", valid);
+  return g_strdup_printf ("“%s”", valid);
+}
+
+static char *
+describe_column (GStrv header,
+                 guint col)
+{
+  if (header != NULL && header[col] != NULL && header[col][0] != '\0')
+    {
+      g_autofree char *name = quote_cell (header[col], strlen (header[col]));
+      return g_strdup_printf ("column %u (%s)", col + 1, name);
+    }
+  return g_strdup_printf ("column %u", col + 1);
+}
+
+static GStrv
+csv_record_to_strv (const CsvReader *r)
+{
+  GStrv strv = g_new0 (char *, csv_n_cells (r) + 1);
+
+  for (guint i = 0; i < csv_n_cells (r); i++)
+    strv[i] = g_strndup (csv_cell (r, i), csv_cell_len (r, i));
+  return strv;
+}
+
+/* Labels --------------------------------------------------------------- */
+
+/* Text labels number classes in order of first appearance; when every
+ * distinct text is an integer, classes are renumbered in integer order. */
+typedef struct {
+  GHashTable *index;  /* text → class + 1 */
+  GPtrArray  *names;
+} LabelMap;
+
+static void
+label_map_init (LabelMap *map)
+{
+  map->index = g_hash_table_new (g_str_hash, g_str_equal);
+  map->names = g_ptr_array_new_with_free_func (g_free);
+}
+
+static void
+label_map_clear (LabelMap *map)
+{
+  g_hash_table_unref (map->index);
+  g_ptr_array_unref (map->names);
+}
+
+static gint32
+label_map_add (LabelMap   *map,
+               const char *text)
+{
+  gpointer found = g_hash_table_lookup (map->index, text);
+  char *copy;
+
+  if (found != NULL)
+    return GPOINTER_TO_INT (found) - 1;
+  copy = g_strdup (text);
+  g_ptr_array_add (map->names, copy);
+  g_hash_table_insert (map->index, copy, GINT_TO_POINTER (map->names->len));
+  return map->names->len - 1;
+}
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+/* Rewrites @labels in place and returns the class names. */
+static GStrv
+label_map_finish (LabelMap *map,
+                  gint32   *labels,
+                  gsize     n_labels,
+                  guint    *n_classes)
+{
+  guint n = map->names->len;
+  g_autofree gint64 *values = g_new (gint64, n);
+  g_autofree gint64 *sorted = NULL;
+  g_autofree gint32 *rank = NULL;
+  GStrv names;
+  guint n_distinct = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *text = g_ptr_array_index (map->names, i);
+      if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, &values[i], NULL))
+        {
+          names = g_new0 (char *, n + 1);
+          for (guint j = 0; j < n; j++)
+            names[j] = g_strdup (g_ptr_array_index (map->names, j));
+          *n_classes = n;
+          return names;
+        }
+    }
+
+  sorted = g_memdup2 (values, sizeof (gint64) * n);
+  qsort (sorted, n, sizeof (gint64), compare_gint64);
+  for (guint i = 0; i < n; i++)
+    if (n_distinct == 0 || sorted[n_distinct - 1] != sorted[i])
+      sorted[n_distinct++] = sorted[i];
+
+  rank = g_new (gint32, n);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 *hit = bsearch (&values[i], sorted, n_distinct, sizeof (gint64), compare_gint64);
+      rank[i] = hit - sorted;
+    }
+  for (gsize i = 0; i < n_labels; i++)
+    labels[i] = rank[labels[i]];
+
+  names = g_new0 (char *, n_distinct + 1);
+  for (guint i = 0; i < n_distinct; i++)
+    names[i] = g_strdup_printf ("%" G_GINT64_FORMAT, sorted[i]);
+  *n_classes = n_distinct;
+  return names;
+}
+
+/* Layout --------------------------------------------------------------- */
+
+static gboolean
+has_suffix_nocase (const char *name,
+                   const char *suffix)
+{
+  gsize n = strlen (name), s = strlen (suffix);
+  return n >= s && g_ascii_strcasecmp (name + n - s, suffix) == 0;
+}
+
+static char
+guess_delimiter (const char *name,
+                 const char *data,
+                 gsize       len)
+{
+  const char *p = data, *end = data + len;
+
+  if (name != NULL && has_suffix_nocase (name, ".tsv"))
+    return '\t';
+
+  /* The first line that is neither blank nor a comment decides. */
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      const char *eol = nl ? nl : end;
+      const char *q = p;
+      gboolean tab = FALSE, comma = FALSE, semicolon = FALSE;
+
+      while (q < eol && g_ascii_isspace (*q))
+        q++;
+      if (q < eol && *q != '#')
+        {
+          for (; q < eol; q++)
+            {
+              tab |= *q == '\t';
+              comma |= *q == ',';
+              semicolon |= *q == ';';
+            }
+          if (tab && !comma)
+            return '\t';
+          if (semicolon && !comma)
+            return ';';
+          return ',';
+        }
+      p = eol + 1;
+    }
+  return ',';
+}
+
+/* -1 = automatic, -2 = none; otherwise the 0-based column. */
+#define LABEL_AUTO (-1)
+#define LABEL_NONE (-2)
+
+static gboolean
+resolve_label_column (const char  *what,
+                      const char  *spec,
+                      GStrv        first,
+                      guint        n_cols,
+                      int         *label_col,
+                      gboolean    *by_name,
+                      GError     **error)
+{
+  guint64 index;
+
+  *by_name = FALSE;
+  if (spec == NULL || spec[0] == '\0' || g_ascii_strcasecmp (spec, "auto") == 0)
+    {
+      *label_col = LABEL_AUTO;
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (spec, "none") == 0)
+    {
+      *label_col = LABEL_NONE;
+      return TRUE;
+    }
+  if (g_ascii_string_to_unsigned (spec, 10, 0, G_MAXUINT, &index, NULL))
+    {
+      if (index < 1 || index > n_cols)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                       "%s: label column %s is out of range (the file has %u columns)",
+                       what, spec, n_cols);
+          return FALSE;
+        }
+      *label_col = index - 1;
+      return TRUE;
+    }
+
+  for (guint i = 0; i < n_cols; i++)
+    if (strcmp (first[i], spec) == 0)
+      {
+        *label_col = i;
+        *by_name = TRUE;
+        return TRUE;
+      }
+  for (guint i = 0; i < n_cols; i++)
+    if (g_ascii_strcasecmp (first[i], spec) == 0)
+      {
+        *label_col = i;
+        *by_name = TRUE;
+        return TRUE;
+      }
+
+  {
+    g_autofree char *joined = g_strjoinv (", ", first);
+    g_autofree char *quoted = quote_cell (spec, strlen (spec));
+    g_autofree char *columns = g_utf8_make_valid (joined, MIN (strlen (joined), 200));
+    g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                 "%s: label column %s not found (columns: %s)", what, quoted, columns);
+  }
+  return FALSE;
+}
+
+static gboolean
+any_text (GStrv cells,
+          int   skip,
+          int   skip2)
+{
+  for (int i = 0; cells[i] != NULL; i++)
+    if (i != skip && i != skip2 && cells[i][0] != '\0' && !is_number (cells[i], strlen (cells[i])))
+      return TRUE;
+  return FALSE;
+}
+
+/* Parsing -------------------------------------------------------------- */
+
+static gboolean
+check_columns (const CsvReader  *r,
+               guint             n_cols,
+               GError          **error)
+{
+  if (csv_n_cells (r) == n_cols)
+    return TRUE;
+  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+               "%s:%u: expected %u column%s, found %u", r->what, r->record_line,
+               n_cols, n_cols == 1 ? "" : "s", csv_n_cells (r));
+  return FALSE;
+}
+
+static gboolean
+cell_error (const CsvReader  *r,
+            GStrv             header,
+            guint             col,
+            CellKind          kind,
+            GError          **error)
+{
+  g_autofree char *column = describe_column (header, col);
+  g_autofree char *text = quote_cell (csv_cell (r, col), csv_cell_len (r, col));
+
+  switch (kind)
+    {
+    case CELL_EMPTY:
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s:%u: %s is empty (missing value)", r->what, r->record_line, column);
+      break;
+    case CELL_NOT_FINITE:
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
+                   "%s:%u: %s: not a finite number (%s)", r->what, r->record_line, column, text);
+      break;
+    case CELL_NOT_NUMBER:
+    case CELL_NUMBER:
+    default:
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s:%u: %s: %s is not a number", r->what, r->record_line, column, text);
+      break;
+    }
+  return FALSE;
+}
+
+static LatentDataset *
+csv_parse (const char              *data,
+           gsize                    len,
+           const char              *what,
+           const char              *source,
+           const LatentCsvOptions  *options,
+           GError                 **error)
+{
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_auto(GStrv) first = NULL;
+  g_auto(GStrv) header = NULL;
+  g_autofree gint32 *labels = NULL;
+  g_autofree char *basename = g_path_get_basename (what);
+  CsvReader r;
+  LabelMap map;
+  guint n_cols, n_features;
+  guint64 n_rows = 0;
+  int label_col;
+  gboolean by_name, has_header;
+  char delim;
+  int status;
+  float *values;
+  guint row = 0;
+
+  delim = options && options->delimiter ? options->delimiter : guess_delimiter (what, data, len);
+  if (delim == '\n' || delim == '"' || delim == '\r')
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                   "%s: the delimiter cannot be a quote or a line break", what);
+      return NULL;
+    }
+
+  csv_reader_init (&r, what, data, len, delim);
+  label_map_init (&map);
+
+  /* First pass: the layout, the row count and the column count of every row,
+   * so that nothing is allocated for a file that is going to be refused. */
+  status = csv_reader_next (&r, &local_error);
+  if (status <= 0)
+    {
+      if (status == 0)
+        g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                     "%s: empty file", what);
+      goto fail;
+    }
+  first = csv_record_to_strv (&r);
+  n_cols = csv_n_cells (&r);
+
+  if (!resolve_label_column (what, options ? options->label_column : NULL,
+                             first, n_cols, &label_col, &by_name, &local_error))
+    goto fail;
+
+  if (by_name)
+    has_header = TRUE;
+  else if (label_col == LABEL_AUTO)
+    {
+      has_header = any_text (first, n_cols - 1, -1);
+      if (!has_header && n_cols > 1 && any_text (first, -1, -1))
+        {
+          /* Only the last cell is text: a header if the next row's is a number. */
+          CsvReader peek = r;
+          peek.cells = g_string_new (NULL);
+          peek.offsets = g_array_new (FALSE, FALSE, sizeof (guint));
+          if (csv_reader_next (&peek, NULL) == 1 && csv_n_cells (&peek) == n_cols)
+            has_header = is_number (csv_cell (&peek, n_cols - 1), csv_cell_len (&peek, n_cols - 1));
+          csv_reader_clear (&peek);
+        }
+    }
+  else
+    has_header = any_text (first, label_col, -1);
+
+  if (has_header)
+    {
+      header = g_steal_pointer (&first);
+      status = csv_reader_next (&r, &local_error);
+      if (status < 0)
+        goto fail;
+      if (status == 0)
+        {
+          g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                       "%s: no data rows (only a header)", what);
+          goto fail;
+        }
+      if (!check_columns (&r, n_cols, &local_error))
+        goto fail;
+    }
+
+  if (label_col == LABEL_AUTO)
+    {
+      /* The first data row decides: a text last cell makes the column labels. */
+      if (n_cols > 1 && csv_cell_len (&r, n_cols - 1) > 0 &&
+          !is_number (csv_cell (&r, n_cols - 1), csv_cell_len (&r, n_cols - 1)))
+        label_col = n_cols - 1;
+      else
+        label_col = LABEL_NONE;
+    }
+
+  n_features = label_col >= 0 ? n_cols - 1 : n_cols;
+  if (n_features == 0)
+    {
+      g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                   "%s: no columns left besides the label column %d", what, label_col + 1);
+      goto fail;
+    }
+
+  /* Count the rows and check their widths; @r holds the first data row. */
+  n_rows = 1;
+  while ((status = csv_reader_next (&r, &local_error)) == 1)
+    {
+      if (!check_columns (&r, n_cols, &local_error))
+        goto fail;
+      n_rows++;
+      if (n_rows > G_MAXUINT || n_rows * n_features > LATENT_DATASET_MAX_VALUES)
+        {
+          g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                       "%s:%u: more than %" G_GUINT64_FORMAT " values is above the limit of %"
+                       G_GUINT64_FORMAT, what, r.record_line, n_rows * n_features,
+                       (guint64) LATENT_DATASET_MAX_VALUES);
+          goto fail;
+        }
+    }
+  if (status < 0)
+    goto fail;
+
+  dataset = latent_dataset_new (basename, n_rows, n_features, &local_error);
+  if (dataset == NULL)
+    goto fail;
+  values = latent_dataset_get_data (dataset);
+  if (label_col >= 0)
+    labels = g_new (gint32, n_rows);
+
+  /* Second pass: the values. */
+  csv_reader_clear (&r);
+  csv_reader_init (&r, what, data, len, delim);
+  if (has_header && csv_reader_next (&r, &local_error) != 1)
+    goto fail;
+
+  while ((status = csv_reader_next (&r, &local_error)) == 1 && row < n_rows)
+    {
+      float *out = values + (gsize) row * n_features;
+
+      for (guint c = 0; c < n_cols; c++)
+        {
+          const char *cell = csv_cell (&r, c);
+          gsize cell_len = csv_cell_len (&r, c);
+          double v = 0;
+          CellKind kind;
+
+          if ((int) c == label_col)
+            {
+              if (cell_len == 0)
+                {
+                  cell_error (&r, header, c, CELL_EMPTY, &local_error);
+                  goto fail;
+                }
+              labels[row] = label_map_add (&map, cell);
+              continue;
+            }
+          kind = parse_number (cell, cell_len, &v);
+          if (kind != CELL_NUMBER)
+            {
+              cell_error (&r, header, c, kind, &local_error);
+              goto fail;
+            }
+          *out++ = (float) v;
+        }
+      row++;
+    }
+  if (status < 0)
+    goto fail;
+
+  if (labels != NULL)
+    {
+      guint n_classes = 0;
+      g_auto(GStrv) class_names = label_map_finish (&map, labels, n_rows, &n_classes);
+      latent_dataset_set_labels (dataset, labels, n_classes, class_names);
+    }
+
+  if (header != NULL)
+    {
+      g_auto(GStrv) names = g_new0 (char *, n_features + 1);
+      guint j = 0;
+
+      for (guint c = 0; c < n_cols; c++)
+        if ((int) c != label_col)
+          {
+            names[j] = header[c][0] != '\0' ? g_strdup (header[c])
+                                            : g_strdup_printf ("column %u", c + 1);
+            j++;
+          }
+      latent_dataset_set_column_names (dataset, names);
+    }
+
+  latent_dataset_set_source (dataset, source);
+  if (!latent_dataset_check_finite (dataset, what, &local_error))
+    goto fail;
+
+  csv_reader_clear (&r);
+  label_map_clear (&map);
+  return g_steal_pointer (&dataset);
+
+fail:
+  csv_reader_clear (&r);
+  label_map_clear (&map);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return NULL;
+}
+
+/* Files ---------------------------------------------------------------- */
+
+static GBytes *
+read_file (const char  *path,
+           GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GMappedFile) mapped = NULL;
+  struct stat st;
+  char *contents = NULL;
+  gsize length = 0;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                   "%s: %s", path, g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || S_ISDIR (st.st_mode))
+    {
+      int saved = S_ISDIR (st.st_mode) ? EISDIR : errno;
+      g_close (fd, NULL);
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                   "%s: %s", path, g_strerror (saved));
+      return NULL;
+    }
+
+  if (S_ISREG (st.st_mode))
+    {
+      /* Mapped, so a large file costs no copy. */
+      mapped = g_mapped_file_new_from_fd (fd, FALSE, &local_error);
+      g_close (fd, NULL);
+      if (mapped == NULL)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                       "%s: %s", path, local_error->message);
+          return NULL;
+        }
+      return g_mapped_file_get_bytes (mapped);
+    }
+
+  /* Pipes and devices cannot be mapped. */
+  g_close (fd, NULL);
+  if (!g_file_get_contents (path, &contents, &length, &local_error))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                   "%s: %s", path, local_error->message);
+      return NULL;
+    }
+  return g_bytes_new_take (contents, length);
+}
+
+/* Public --------------------------------------------------------------- */
+
+LatentDataset *
+latent_csv_load_bytes (GBytes                  *bytes,
+                       const char              *name,
+                       const LatentCsvOptions  *options,
+                       GError                 **error)
+{
+  gsize len = 0;
+  const char *data;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (name == NULL)
+    name = "data.csv";
+  data = g_bytes_get_data (bytes, &len);
+  return csv_parse (data ? data : "", len, name, name, options, error);
+}
+
+LatentDataset *
+latent_csv_load (const char              *path,
+                 const LatentCsvOptions  *options,
+                 GError                 **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  gsize len = 0;
+  const char *data;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  bytes = read_file (path, error);
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &len);
+  return csv_parse (data ? data : "", len, path, path, options, error);
+}
+
+gint32 *
+latent_csv_load_labels (const char  *path,
+                        guint       *n_labels,
+                        guint       *n_classes,
+                        GStrv       *class_names,
+                        GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GPtrArray) texts = NULL;
+  g_autofree gint32 *labels = NULL;
+  g_auto(GStrv) names = NULL;
+  CsvReader r;
+  LabelMap map;
+  const char *data;
+  gsize len = 0;
+  guint skip = 0;
+  guint classes = 0;
+  gboolean rest_integers = TRUE;
+  int status;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (n_labels != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  bytes = read_file (path, error);
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &len);
+
+  texts = g_ptr_array_new_with_free_func (g_free);
+  csv_reader_init (&r, path, data ? data : "", len, guess_delimiter (path, data ? data : "", len));
+  while ((status = csv_reader_next (&r, &local_error)) == 1)
+    {
+      if (!check_columns (&r, 1, &local_error))
+        break;
+      if (csv_cell_len (&r, 0) == 0)
+        {
+          cell_error (&r, NULL, 0, CELL_EMPTY, &local_error);
+          break;
+        }
+      if (texts->len >= LATENT_DATASET_MAX_VALUES)
+        {
+          g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                       "%s: more than %" G_GUINT64_FORMAT " labels", path,
+                       (guint64) LATENT_DATASET_MAX_VALUES);
+          break;
+        }
+      g_ptr_array_add (texts, g_strdup (csv_cell (&r, 0)));
+    }
+  csv_reader_clear (&r);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  /* A header is a text first line above integer labels. */
+  for (guint i = 1; i < texts->len && rest_integers; i++)
+    rest_integers = g_ascii_string_to_signed (g_ptr_array_index (texts, i), 10,
+                                              G_MININT64, G_MAXINT64, NULL, NULL);
+  if (texts->len > 1 && rest_integers &&
+      !g_ascii_string_to_signed (g_ptr_array_index (texts, 0), 10, G_MININT64, G_MAXINT64, NULL, NULL))
+    skip = 1;
+
+  if (texts->len <= skip)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                   "%s: %s", path, texts->len == 0 ? "empty file" : "no labels (only a header)");
+      return NULL;
+    }
+
+  label_map_init (&map);
+  labels = g_new (gint32, texts->len - skip);
+  for (guint i = skip; i < texts->len; i++)
+    labels[i - skip] = label_map_add (&map, g_ptr_array_index (texts, i));
+  names = label_map_finish (&map, labels, texts->len - skip, &classes);
+  label_map_clear (&map);
+
+  *n_labels = texts->len - skip;
+  if (n_classes)
+    *n_classes = classes;
+  if (class_names)
+    *class_names = g_steal_pointer (&names);
+  return g_steal_pointer (&labels);
+}

@@ -1,0 +1,36 @@
+/* latent-csv.h — CSV/TSV reader: header detection, a label column, missing values
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-dataset.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *label_column; /* column name, or 1-based index as text; NULL = automatic:
+                             * the last column if it is non-numeric; "none" = no labels */
+  char        delimiter;    /* 0 = automatic: tab for .tsv or when the first line has tabs
+                             * and no commas, ';' if only semicolons, else ',' */
+} LatentCsvOptions;
+
+LatentDataset *latent_csv_load        (const char              *path,
+                                       const LatentCsvOptions  *options,
+                                       GError                 **error);
+/* The same parser over bytes already in memory; @name is used in messages. */
+LatentDataset *latent_csv_load_bytes  (GBytes                  *bytes,
+                                       const char              *name,
+                                       const LatentCsvOptions  *options,
+                                       GError                 **error);
+
+/* A one-column label file (one label per line, optional header). Text labels
+ * become classes in order of first appearance; integer labels become classes
+ * in sorted order. Returns n_labels class indices; free with g_free(). */
+gint32        *latent_csv_load_labels (const char              *path,
+                                       guint                   *n_labels,
+                                       guint                   *n_classes,
+                                       GStrv                   *class_names,
+                                       GError                 **error);
+
+G_END_DECLS

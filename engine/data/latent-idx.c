@@ -1,0 +1,491 @@
+/* latent-idx.c — MNIST-style IDX files, plain or gzip-compressed
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-idx"
+
+#include "latent-idx.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#define IDX_CHUNK     (64 * 1024)
+#define IDX_MAX_DIMS  3
+#define IDX_UBYTE     0x08
+
+/* Reading ---------------------------------------------------------------- */
+
+/* Reads a file incrementally, through a gzip decompressor when the file starts
+ * with the gzip magic, so no size in the file is trusted before it is checked. */
+typedef struct {
+  const char *path;
+  FILE       *fp;
+  GConverter *gunzip;        /* NULL for a plain file */
+  guchar      in[IDX_CHUNK];
+  gsize       in_pos;
+  gsize       in_len;
+  gboolean    in_eof;
+  gboolean    finished;      /* the gzip stream has ended */
+  guint64     file_size;
+} IdxReader;
+
+static void
+idx_reader_free (IdxReader *r)
+{
+  if (r->fp != NULL)
+    fclose (r->fp);
+  g_clear_object (&r->gunzip);
+  g_free (r);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IdxReader, idx_reader_free)
+
+static gboolean
+idx_fill (IdxReader  *r,
+          GError    **error)
+{
+  gsize n;
+
+  /* Keep what the decompressor has not consumed yet. */
+  if (r->in_pos > 0)
+    {
+      memmove (r->in, r->in + r->in_pos, r->in_len - r->in_pos);
+      r->in_len -= r->in_pos;
+      r->in_pos = 0;
+    }
+  n = fread (r->in + r->in_len, 1, IDX_CHUNK - r->in_len, r->fp);
+  r->in_len += n;
+  if (r->in_len < IDX_CHUNK)
+    {
+      if (ferror (r->fp))
+        {
+          int saved = errno;
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                       "%s: %s", r->path, g_strerror (saved));
+          return FALSE;
+        }
+      r->in_eof = TRUE;
+    }
+  return TRUE;
+}
+
+static IdxReader *
+idx_reader_open (const char  *path,
+                 GError     **error)
+{
+  g_autoptr(IdxReader) r = g_new0 (IdxReader, 1);
+  struct stat st;
+
+  r->path = path;
+  r->fp = g_fopen (path, "rb");
+  if (r->fp == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                   "%s: %s", path, g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fileno (r->fp), &st) != 0 || S_ISDIR (st.st_mode))
+    {
+      int saved = S_ISDIR (st.st_mode) ? EISDIR : errno;
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                   "%s: %s", path, g_strerror (saved));
+      return NULL;
+    }
+  r->file_size = S_ISREG (st.st_mode) ? (guint64) st.st_size : 0;
+
+  if (!idx_fill (r, error))
+    return NULL;
+  if (r->in_len >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b)
+    r->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+
+  return g_steal_pointer (&r);
+}
+
+/* Reads up to @n bytes; *got < @n only at the end of the data. */
+static gboolean
+idx_read (IdxReader  *r,
+          guchar     *buf,
+          gsize       n,
+          gsize      *got,
+          GError    **error)
+{
+  gsize done = 0;
+
+  while (done < n)
+    {
+      g_autoptr(GError) local_error = NULL;
+      GConverterResult result;
+      gsize bytes_read = 0, bytes_written = 0;
+
+      if (r->in_pos == r->in_len && !r->in_eof)
+        {
+          if (!idx_fill (r, error))
+            return FALSE;
+          continue;
+        }
+
+      if (r->gunzip == NULL)
+        {
+          gsize take = MIN (n - done, r->in_len - r->in_pos);
+          if (take == 0)
+            break;
+          memcpy (buf + done, r->in + r->in_pos, take);
+          r->in_pos += take;
+          done += take;
+          continue;
+        }
+
+      if (r->finished)
+        break;
+      result = g_converter_convert (r->gunzip, r->in + r->in_pos, r->in_len - r->in_pos,
+                                    buf + done, n - done,
+                                    r->in_eof ? G_CONVERTER_INPUT_AT_END : G_CONVERTER_NO_FLAGS,
+                                    &bytes_read, &bytes_written, &local_error);
+      if (result == G_CONVERTER_ERROR)
+        {
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+            {
+              gsize before = r->in_len - r->in_pos;
+
+              /* A gzip stream cut short: the caller reports what is missing. */
+              if (r->in_eof)
+                {
+                  r->finished = TRUE;
+                  break;
+                }
+              if (!idx_fill (r, error))
+                return FALSE;
+              if (r->in_len - r->in_pos == before && !r->in_eof)
+                {
+                  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                               "%s: corrupt gzip data", r->path);
+                  return FALSE;
+                }
+              continue;
+            }
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                       "%s: corrupt gzip data (%s)", r->path, local_error->message);
+          return FALSE;
+        }
+      r->in_pos += bytes_read;
+      done += bytes_written;
+      if (result == G_CONVERTER_FINISHED)
+        r->finished = TRUE;
+    }
+
+  *got = done;
+  return TRUE;
+}
+
+/* Header ----------------------------------------------------------------- */
+
+typedef struct {
+  guint8  type;
+  guint   n_dims;
+  guint32 dims[IDX_MAX_DIMS];
+  guint64 n_values;      /* product of the dims, valid when !too_large */
+  guint64 header_size;
+} IdxHeader;
+
+static const char *
+idx_type_name (guint8 type)
+{
+  switch (type)
+    {
+    case 0x08: return "unsigned byte";
+    case 0x09: return "signed byte";
+    case 0x0B: return "short";
+    case 0x0C: return "int";
+    case 0x0D: return "float";
+    case 0x0E: return "double";
+    default:   return NULL;
+    }
+}
+
+static gboolean
+idx_read_header (IdxReader   *r,
+                 IdxHeader   *h,
+                 guint        min_dims,
+                 guint        max_dims,
+                 const char  *kind,
+                 GError     **error)
+{
+  guchar magic[4];
+  guchar raw[4 * IDX_MAX_DIMS];
+  g_autoptr(GString) shape = g_string_new (NULL);
+  gboolean overflow = FALSE;
+  gsize got = 0;
+
+  if (!idx_read (r, magic, sizeof magic, &got, error))
+    return FALSE;
+  if (got < sizeof magic)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, got == 0 ? LATENT_DATA_ERROR_EMPTY : LATENT_DATA_ERROR_PARSE,
+                   "%s: not an IDX file (only %" G_GSIZE_FORMAT " bytes)", r->path, got);
+      return FALSE;
+    }
+  if (magic[0] != 0 || magic[1] != 0 || idx_type_name (magic[2]) == NULL || magic[3] == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s: not an IDX file (magic %02x %02x %02x %02x)",
+                   r->path, magic[0], magic[1], magic[2], magic[3]);
+      return FALSE;
+    }
+
+  h->type = magic[2];
+  h->n_dims = magic[3];
+  if (h->n_dims < min_dims || h->n_dims > max_dims)
+    {
+      g_autofree char *expected = min_dims == max_dims
+                                  ? g_strdup_printf ("%u dimension%s", min_dims, min_dims == 1 ? "" : "s")
+                                  : g_strdup_printf ("%u to %u dimensions", min_dims, max_dims);
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s: an IDX %s file has %s, this one has %u",
+                   r->path, kind, expected, h->n_dims);
+      return FALSE;
+    }
+  if (h->type != IDX_UBYTE)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   "%s: IDX element type 0x%02X (%s) is not supported, only unsigned bytes (0x08)",
+                   r->path, h->type, idx_type_name (h->type));
+      return FALSE;
+    }
+
+  if (!idx_read (r, raw, 4 * h->n_dims, &got, error))
+    return FALSE;
+  if (got < 4 * h->n_dims)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s: truncated header (%u dimensions announced)", r->path, h->n_dims);
+      return FALSE;
+    }
+
+  h->n_values = 1;
+  for (guint i = 0; i < h->n_dims; i++)
+    {
+      const guchar *d = raw + 4 * i;
+
+      h->dims[i] = (guint32) d[0] << 24 | (guint32) d[1] << 16 | (guint32) d[2] << 8 | d[3];
+      g_string_append_printf (shape, "%s%u", i ? " × " : "", h->dims[i]);
+      if (h->dims[i] != 0 && h->n_values > G_MAXUINT64 / h->dims[i])
+        overflow = TRUE;
+      else
+        h->n_values *= h->dims[i];
+    }
+  h->header_size = 4 + 4 * h->n_dims;
+
+  for (guint i = 0; i < h->n_dims; i++)
+    if (h->dims[i] == 0)
+      {
+        g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                     "%s: no data (dimensions %s)", r->path, shape->str);
+        return FALSE;
+      }
+  if (overflow || h->n_values > LATENT_DATASET_MAX_VALUES)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   "%s: %s values is above the limit of %" G_GUINT64_FORMAT " values",
+                   r->path, shape->str, (guint64) LATENT_DATASET_MAX_VALUES);
+      return FALSE;
+    }
+
+  /* A plain file can be checked against its size before anything is allocated. */
+  if (r->gunzip == NULL && r->file_size >= h->header_size &&
+      r->file_size - h->header_size < h->n_values)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s: truncated: expected %" G_GUINT64_FORMAT " bytes of data, found %" G_GUINT64_FORMAT,
+                   r->path, h->n_values, r->file_size - h->header_size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+set_truncated (GError     **error,
+               const char  *path,
+               guint64      expected,
+               guint64      found)
+{
+  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+               "%s: truncated: expected %" G_GUINT64_FORMAT " bytes of data, found %" G_GUINT64_FORMAT,
+               path, expected, found);
+}
+
+/* Public ----------------------------------------------------------------- */
+
+gint32 *
+latent_idx_load_labels (const char  *labels_path,
+                        guint       *n_labels,
+                        GError     **error)
+{
+  g_autoptr(IdxReader) r = NULL;
+  g_autofree gint32 *labels = NULL;
+  g_autofree guchar *chunk = NULL;
+  IdxHeader h;
+  guint64 done = 0;
+
+  g_return_val_if_fail (labels_path != NULL, NULL);
+  g_return_val_if_fail (n_labels != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  r = idx_reader_open (labels_path, error);
+  if (r == NULL || !idx_read_header (r, &h, 1, 1, "label", error))
+    return NULL;
+
+  labels = g_try_new (gint32, h.n_values);
+  if (labels == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   "%s: not enough memory for %" G_GUINT64_FORMAT " labels", labels_path, h.n_values);
+      return NULL;
+    }
+
+  chunk = g_malloc (IDX_CHUNK);
+  while (done < h.n_values)
+    {
+      gsize want = MIN ((guint64) IDX_CHUNK, h.n_values - done);
+      gsize got = 0;
+
+      if (!idx_read (r, chunk, want, &got, error))
+        return NULL;
+      for (gsize i = 0; i < got; i++)
+        labels[done + i] = chunk[i];
+      done += got;
+      if (got < want)
+        {
+          set_truncated (error, labels_path, h.n_values, done);
+          return NULL;
+        }
+    }
+
+  *n_labels = h.n_values;
+  return g_steal_pointer (&labels);
+}
+
+static LatentDataset *
+idx_load_images (const char  *path,
+                 GError     **error)
+{
+  g_autoptr(IdxReader) r = NULL;
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autofree char *basename = g_path_get_basename (path);
+  g_autofree guchar *chunk = NULL;
+  float scale[256];
+  float *values;
+  guint64 features;
+  guint64 done = 0;
+  IdxHeader h;
+
+  r = idx_reader_open (path, error);
+  if (r == NULL || !idx_read_header (r, &h, 2, 3, "image", error))
+    return NULL;
+
+  features = h.n_values / h.dims[0];
+  dataset = latent_dataset_new (basename, h.dims[0], features, error);
+  if (dataset == NULL)
+    return NULL;
+  latent_dataset_set_source (dataset, path);
+  if (h.n_dims == 3)
+    latent_dataset_set_image_shape (dataset, h.dims[2], h.dims[1], 1, FALSE);
+
+  for (guint i = 0; i < 256; i++)
+    scale[i] = i / 255.0f;
+
+  values = latent_dataset_get_data (dataset);
+  chunk = g_malloc (IDX_CHUNK);
+  while (done < h.n_values)
+    {
+      gsize want = MIN ((guint64) IDX_CHUNK, h.n_values - done);
+      gsize got = 0;
+
+      if (!idx_read (r, chunk, want, &got, error))
+        return NULL;
+      for (gsize i = 0; i < got; i++)
+        values[done + i] = scale[chunk[i]];
+      done += got;
+      if (got < want)
+        {
+          set_truncated (error, path, h.n_values, done);
+          return NULL;
+        }
+    }
+
+  return g_steal_pointer (&dataset);
+}
+
+LatentDataset *
+latent_idx_load (const char  *images_path,
+                 const char  *labels_path,
+                 GError     **error)
+{
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autofree gint32 *labels = NULL;
+  guint n_labels = 0;
+  gint32 max_label = 0;
+
+  g_return_val_if_fail (images_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  dataset = idx_load_images (images_path, error);
+  if (dataset == NULL)
+    return NULL;
+  if (labels_path == NULL)
+    return g_steal_pointer (&dataset);
+
+  labels = latent_idx_load_labels (labels_path, &n_labels, error);
+  if (labels == NULL)
+    return NULL;
+  if (n_labels != latent_dataset_get_n_rows (dataset))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_MISMATCH,
+                   "%s has %u labels but %s has %u images",
+                   labels_path, n_labels, images_path, latent_dataset_get_n_rows (dataset));
+      return NULL;
+    }
+
+  /* Label values are bytes, so there are at most 256 classes. */
+  for (guint i = 0; i < n_labels; i++)
+    max_label = MAX (max_label, labels[i]);
+  latent_dataset_set_labels (dataset, labels, max_label + 1, NULL);
+
+  return g_steal_pointer (&dataset);
+}
+
+char *
+latent_idx_guess_labels_path (const char *images_path)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autoptr(GString) labels = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+
+  g_return_val_if_fail (images_path != NULL, NULL);
+
+  dir = g_path_get_dirname (images_path);
+  base = g_path_get_basename (images_path);
+  labels = g_string_new (base);
+  if (g_string_replace (labels, "images", "labels", 1) == 0)
+    return NULL;
+  g_string_replace (labels, "idx3", "idx1", 1);
+
+  first = g_build_filename (dir, labels->str, NULL);
+  if (g_file_test (first, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&first);
+
+  /* The label file may be compressed when the images are not, or the other way round. */
+  if (g_str_has_suffix (first, ".gz"))
+    second = g_strndup (first, strlen (first) - 3);
+  else
+    second = g_strconcat (first, ".gz", NULL);
+  if (g_file_test (second, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&second);
+  return NULL;
+}

@@ -1,0 +1,397 @@
+/* latent-projection.c — a dataset projected on two axes for drawing
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-projection"
+
+#include "latent-projection.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+
+/* The covariance is n_cols² doubles; above this it would not fit comfortably. */
+#define MAX_PCA_COLS 4096
+/* Rows per block: centred in float, multiplied by ssyrk, summed in double. */
+#define BLOCK_VALUES (1u << 20)
+
+struct _LatentProjection
+{
+  guint    n_rows;
+  guint    n_cols;
+  gboolean pca;
+  float   *mean;      /* n_cols */
+  float   *axes;      /* 2 × n_cols, unit length */
+  float   *points;    /* n_rows × 2 */
+  double   explained[2];
+  char    *labels[2];
+};
+
+static GMutex cache_lock;
+
+static void
+latent_projection_clear (LatentProjection *self)
+{
+  g_free (self->mean);
+  g_free (self->axes);
+  g_free (self->points);
+  g_free (self->labels[0]);
+  g_free (self->labels[1]);
+}
+
+LatentProjection *
+latent_projection_ref (LatentProjection *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+latent_projection_unref (LatentProjection *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, (GDestroyNotify) latent_projection_clear);
+}
+
+static gboolean
+allocate (LatentProjection  *self,
+          const char        *name,
+          GError           **error)
+{
+  self->mean = g_try_new0 (float, self->n_cols);
+  self->axes = g_try_new0 (float, 2 * (gsize) self->n_cols);
+  self->points = g_try_new0 (float, 2 * (gsize) self->n_rows);
+  if (self->mean == NULL || self->axes == NULL || self->points == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   "%s: not enough memory to project %u rows", name, self->n_rows);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Column means in double: float sums over 60,000 rows would lose digits. */
+static void
+column_means (const float *data,
+              guint        n_rows,
+              guint        n_cols,
+              double      *mean)
+{
+  for (guint j = 0; j < n_cols; j++)
+    mean[j] = 0.0;
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const float *row = data + (gsize) i * n_cols;
+      for (guint j = 0; j < n_cols; j++)
+        mean[j] += row[j];
+    }
+  for (guint j = 0; j < n_cols; j++)
+    mean[j] /= n_rows;
+}
+
+static void
+setup_identity (LatentProjection *self,
+                LatentDataset    *dataset,
+                const float      *data)
+{
+  g_autofree double *mean = g_new (double, self->n_cols);
+  double var[2] = { 0.0, 0.0 };
+  double total;
+
+  column_means (data, self->n_rows, self->n_cols, mean);
+  for (guint i = 0; i < self->n_rows; i++)
+    for (guint j = 0; j < self->n_cols; j++)
+      {
+        double d = data[(gsize) i * self->n_cols + j] - mean[j];
+        var[j] += d * d;
+      }
+  total = var[0] + var[1];
+
+  for (guint a = 0; a < 2; a++)
+    {
+      const char *name = latent_dataset_get_column_name (dataset, a);
+
+      if (a < self->n_cols)
+        {
+          self->axes[a * self->n_cols + a] = 1.0f;
+          self->explained[a] = total > 0.0 ? var[a] / total : 0.0;
+          self->labels[a] = name ? g_strdup (name) : g_strdup_printf ("column %u", a + 1);
+        }
+      else
+        self->labels[a] = g_strdup ("");
+    }
+
+  /* Copied, not computed, so the picture shows the exact values. */
+  for (guint i = 0; i < self->n_rows; i++)
+    {
+      self->points[2 * (gsize) i] = data[(gsize) i * self->n_cols];
+      self->points[2 * (gsize) i + 1] = self->n_cols > 1 ? data[(gsize) i * self->n_cols + 1] : 0.0f;
+    }
+}
+
+static guint
+block_rows (guint n_rows,
+            guint n_cols)
+{
+  return CLAMP (BLOCK_VALUES / n_cols, 1u, n_rows);
+}
+
+static void
+centre_block (const float  *data,
+              guint         first,
+              guint         rows,
+              guint         n_cols,
+              const double *mean,
+              float        *block)
+{
+  for (guint i = 0; i < rows; i++)
+    {
+      const float *row = data + (gsize) (first + i) * n_cols;
+      float *out = block + (gsize) i * n_cols;
+      for (guint j = 0; j < n_cols; j++)
+        out[j] = (float) (row[j] - mean[j]);
+    }
+}
+
+static gboolean
+setup_pca (LatentProjection  *self,
+           LatentDataset     *dataset,
+           const float       *data,
+           GError           **error)
+{
+  const guint n = self->n_rows, d = self->n_cols;
+  guint rows = block_rows (n, d);
+  g_autofree double *mean = g_new (double, d);
+  g_autofree double *cov = g_try_new0 (double, (gsize) d * d);
+  g_autofree float *partial = g_try_new (float, (gsize) d * d);
+  g_autofree float *block = g_try_new (float, (gsize) rows * d);
+  double eigenvalues[2], total = 0.0;
+  g_autofree double *z = NULL;
+  lapack_int isuppz[4], found = 0, info;
+
+  if (cov == NULL || partial == NULL || block == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   "%s: not enough memory for the %u × %u covariance",
+                   latent_dataset_get_name (dataset), d, d);
+      return FALSE;
+    }
+
+  column_means (data, n, d, mean);
+  for (guint j = 0; j < d; j++)
+    self->mean[j] = (float) mean[j];
+
+  /* Upper triangle of Xcᵀ Xc, block by block: float inside a block for speed,
+   * double across blocks so 60,000 rows of sums keep their precision. */
+  for (guint first = 0; first < n; first += rows)
+    {
+      guint m = MIN (rows, n - first);
+
+      centre_block (data, first, m, d, mean, block);
+      cblas_ssyrk (CblasRowMajor, CblasUpper, CblasTrans, d, m,
+                   1.0f, block, d, 0.0f, partial, d);
+      for (guint i = 0; i < d; i++)
+        for (guint j = i; j < d; j++)
+          cov[(gsize) i * d + j] += partial[(gsize) i * d + j];
+    }
+  for (guint i = 0; i < d; i++)
+    total += cov[(gsize) i * d + i];
+
+  z = g_new0 (double, (gsize) d * 2);
+  info = LAPACKE_dsyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', d, cov, d,
+                         0.0, 0.0, d - 1, d, 0.0, &found, eigenvalues, z, 2, isuppz);
+  if (info != 0 || found != 2)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                   "%s: the eigen-decomposition of the covariance failed (LAPACK dsyevr info %d)",
+                   latent_dataset_get_name (dataset), (int) info);
+      return FALSE;
+    }
+
+  /* dsyevr sorts ascending: column 1 is the largest eigenvalue. */
+  for (guint a = 0; a < 2; a++)
+    {
+      guint col = 1 - a;
+      float *axis = self->axes + (gsize) a * d;
+      double biggest = 0.0;
+
+      for (guint j = 0; j < d; j++)
+        if (fabs (z[(gsize) j * 2 + col]) > fabs (biggest))
+          biggest = z[(gsize) j * 2 + col];
+      /* Largest entry positive, so the picture does not flip between runs. */
+      for (guint j = 0; j < d; j++)
+        axis[j] = (float) (biggest < 0.0 ? -z[(gsize) j * 2 + col] : z[(gsize) j * 2 + col]);
+
+      self->explained[a] = total > 0.0 ? MAX (eigenvalues[col], 0.0) / total : 0.0;
+      self->labels[a] = g_strdup_printf ("PC %u (%.1f %%)", a + 1, 100.0 * self->explained[a]);
+    }
+
+  for (guint first = 0; first < n; first += rows)
+    {
+      guint m = MIN (rows, n - first);
+
+      centre_block (data, first, m, d, mean, block);
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, 2, d,
+                   1.0f, block, d, self->axes, d, 0.0f, self->points + 2 * (gsize) first, 2);
+    }
+
+  return TRUE;
+}
+
+LatentProjection *
+latent_projection_new (LatentDataset  *dataset,
+                       GError        **error)
+{
+  LatentProjection *self;
+  const float *data;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (latent_dataset_get_n_cols (dataset) > MAX_PCA_COLS)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   "%s: %u columns are too many to project on principal components (limit %u)",
+                   latent_dataset_get_name (dataset), latent_dataset_get_n_cols (dataset),
+                   MAX_PCA_COLS);
+      return NULL;
+    }
+
+  self = g_atomic_rc_box_new0 (LatentProjection);
+  self->n_rows = latent_dataset_get_n_rows (dataset);
+  self->n_cols = latent_dataset_get_n_cols (dataset);
+  self->pca = self->n_cols > 2;
+  /* get_row, not get_data: the latter marks the dataset as modified. */
+  data = latent_dataset_get_row (dataset, 0);
+
+  if (!allocate (self, latent_dataset_get_name (dataset), error))
+    {
+      latent_projection_unref (self);
+      return NULL;
+    }
+
+  if (!self->pca)
+    setup_identity (self, dataset, data);
+  else if (!setup_pca (self, dataset, data, error))
+    {
+      latent_projection_unref (self);
+      return NULL;
+    }
+
+  return self;
+}
+
+LatentProjection *
+latent_projection_get_for_dataset (LatentDataset *dataset)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(GError) error = NULL;
+  LatentProjection *self;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+
+  /* Held while computing, so a second thread waits instead of repeating it. */
+  locker = g_mutex_locker_new (&cache_lock);
+  self = g_object_get_data (G_OBJECT (dataset), "latent-projection");
+  if (self != NULL)
+    return latent_projection_ref (self);
+
+  self = latent_projection_new (dataset, &error);
+  if (self == NULL)
+    {
+      g_warning ("%s", error->message);
+      return NULL;
+    }
+  g_object_set_data_full (G_OBJECT (dataset), "latent-projection",
+                          latent_projection_ref (self),
+                          (GDestroyNotify) latent_projection_unref);
+  return self;
+}
+
+guint
+latent_projection_get_n_rows (LatentProjection *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_rows;
+}
+
+guint
+latent_projection_get_n_cols (LatentProjection *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_cols;
+}
+
+gboolean
+latent_projection_is_pca (LatentProjection *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->pca;
+}
+
+void
+latent_projection_apply (LatentProjection *self,
+                         const float      *row,
+                         float            *xy)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (row != NULL && xy != NULL);
+
+  if (!self->pca)
+    {
+      xy[0] = row[0];
+      xy[1] = self->n_cols > 1 ? row[1] : 0.0f;
+      return;
+    }
+
+  for (guint a = 0; a < 2; a++)
+    {
+      const float *axis = self->axes + (gsize) a * self->n_cols;
+      double sum = 0.0;
+
+      for (guint j = 0; j < self->n_cols; j++)
+        sum += ((double) row[j] - self->mean[j]) * axis[j];
+      xy[a] = (float) sum;
+    }
+}
+
+const float *
+latent_projection_get_points (LatentProjection *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->points;
+}
+
+const float *
+latent_projection_get_axis (LatentProjection *self,
+                            guint             axis)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (axis < 2, NULL);
+  return self->axes + (gsize) axis * self->n_cols;
+}
+
+const float *
+latent_projection_get_mean (LatentProjection *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->mean;
+}
+
+double
+latent_projection_get_explained (LatentProjection *self,
+                                 guint             axis)
+{
+  g_return_val_if_fail (self != NULL, 0.0);
+  g_return_val_if_fail (axis < 2, 0.0);
+  return self->explained[axis];
+}
+
+const char *
+latent_projection_get_axis_label (LatentProjection *self,
+                                  guint             axis)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (axis < 2, NULL);
+  return self->labels[axis];
+}

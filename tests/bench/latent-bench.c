@@ -1,0 +1,173 @@
+/* latent-bench.c — time algorithms in-process, print JSON lines
+ *
+ * Not a test: it asserts nothing about speed. The bench-*.py drivers run the peers
+ * in the same session and compare.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+#include "latent-algorithm.h"
+#include "latent-catalog.h"
+#include "latent-cl.h"
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+emit (JsonBuilder *b)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (gen, root);
+  text = json_generator_to_data (gen, NULL);
+  puts (text);
+  fflush (stdout);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *data = NULL;
+  g_autofree char *init = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *iterations = NULL;
+  int k = 10, repeat = 1;
+  const GOptionEntry entries[] = {
+    { "data", 0, 0, G_OPTION_ARG_STRING, &data, "Dataset spec", "SPEC" },
+    { "k", 0, 0, G_OPTION_ARG_INT, &k, "Clusters", "K" },
+    { "init", 0, 0, G_OPTION_ARG_STRING, &init, "kmeans++, random or @CENTERS.csv", "INIT" },
+    { "iterations", 0, 0, G_OPTION_ARG_STRING, &iterations, "Comma-separated iteration counts", "N,M" },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &device, "auto, cpu, gpu or off", "DEVICE" },
+    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Runs per iteration count", "R" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("kmeans");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autoptr(LatentCl) cl = NULL;
+  g_auto(GStrv) counts = NULL;
+  const LatentAlgorithm *algorithm;
+  LatentDeviceChoice choice;
+  g_autofree char *device_name = NULL;
+  gint64 t0;
+  double load_ms;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 ||
+      !(algorithm = latent_algorithm_lookup (argv[1], &error)) ||
+      !latent_device_choice_parse (device, &choice, &error))
+    {
+      g_printerr ("latent-bench: %s\n", error ? error->message : "usage: latent-bench kmeans --data SPEC …");
+      return 2;
+    }
+
+  t0 = g_get_monotonic_time ();
+  dataset = latent_catalog_load (data ? data : "fashion-mnist", NULL, &error);
+  if (dataset == NULL)
+    {
+      g_printerr ("latent-bench: %s\n", error->message);
+      return 2;
+    }
+  load_ms = (g_get_monotonic_time () - t0) / 1000.0;
+
+  if (choice != LATENT_DEVICE_OFF && !(cl = latent_cl_new (choice, &error)))
+    {
+      g_printerr ("latent-bench: %s\n", error->message);
+      return 1;
+    }
+  device_name = cl ? latent_cl_describe (cl) : g_strdup ("CPU reference");
+
+  counts = g_strsplit (iterations ? iterations : "5,25", ",", -1);
+  for (guint c = 0; counts[c]; c++)
+    for (int r = 0; r < repeat; r++)
+      {
+        g_autoptr(LatentParams) params = latent_algorithm_new_params (algorithm);
+        g_autoptr(JsonBuilder) b = json_builder_new ();
+        g_autofree char *k_text = g_strdup_printf ("%d", k);
+        g_autoptr(GArray) steps = g_array_new (FALSE, FALSE, sizeof (double));
+        gpointer state;
+        gint64 start, after_init, end;
+        guint done = 0;
+
+        if (!latent_params_set (params, "k", k_text, &error) ||
+            !latent_params_set (params, "init", init ? init : "kmeans++", &error) ||
+            !latent_params_set (params, "tol", "0", &error) ||
+            !latent_params_set (params, "max-iterations", counts[c], &error))
+          {
+            g_printerr ("latent-bench: %s\n", error->message);
+            return 2;
+          }
+
+        start = g_get_monotonic_time ();
+        state = algorithm->init (dataset, params, 0, cl, &error);
+        if (state == NULL)
+          {
+            g_printerr ("latent-bench: %s\n", error->message);
+            return 1;
+          }
+        after_init = g_get_monotonic_time ();
+        while (!algorithm->converged (state))
+          {
+            gint64 s = g_get_monotonic_time ();
+            double ms;
+
+            if (!algorithm->step (state, NULL, &error))
+              {
+                g_printerr ("latent-bench: %s\n", error->message);
+                return 1;
+              }
+            ms = (g_get_monotonic_time () - s) / 1000.0;
+            g_array_append_val (steps, ms);
+            done++;
+          }
+        end = g_get_monotonic_time ();
+
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "bench");
+        json_builder_add_string_value (b, algorithm->id);
+        json_builder_set_member_name (b, "impl");
+        json_builder_add_string_value (b, cl ? "latent-opencl" : "latent-reference");
+        json_builder_set_member_name (b, "device");
+        json_builder_add_string_value (b, device_name);
+        json_builder_set_member_name (b, "dataset");
+        json_builder_add_string_value (b, latent_dataset_get_name (dataset));
+        json_builder_set_member_name (b, "n");
+        json_builder_add_int_value (b, latent_dataset_get_n_rows (dataset));
+        json_builder_set_member_name (b, "d");
+        json_builder_add_int_value (b, latent_dataset_get_n_cols (dataset));
+        json_builder_set_member_name (b, "k");
+        json_builder_add_int_value (b, k);
+        json_builder_set_member_name (b, "iterations");
+        json_builder_add_int_value (b, done);
+        json_builder_set_member_name (b, "objective");
+        json_builder_add_double_value (b, algorithm->objective (state));
+        json_builder_set_member_name (b, "load_ms");
+        json_builder_add_double_value (b, load_ms);
+        json_builder_set_member_name (b, "init_ms");
+        json_builder_add_double_value (b, (after_init - start) / 1000.0);
+        json_builder_set_member_name (b, "total_ms");
+        json_builder_add_double_value (b, (end - start) / 1000.0);
+        json_builder_set_member_name (b, "iterations_ms");
+        json_builder_add_double_value (b, (end - after_init) / 1000.0);
+        if (steps->len > 0)
+          {
+            g_array_sort (steps, compare_double);
+            json_builder_set_member_name (b, "iteration_ms_median");
+            json_builder_add_double_value (b, g_array_index (steps, double, steps->len / 2));
+          }
+        json_builder_end_object (b);
+        emit (b);
+        algorithm->free (state);
+      }
+  return 0;
+}

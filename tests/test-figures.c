@@ -1,0 +1,938 @@
+/* test-figures.c — palette, 2-D projection, scatter and images figures, export
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <png.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include "latent-figure.h"
+#include "latent-palette.h"
+#include "latent-projection.h"
+
+/* Data generator ---------------------------------------------------------- */
+
+static double
+uniform (guint64 *state)
+{
+  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return ((*state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double
+normal (guint64 *state)
+{
+  double u = uniform (state), v = uniform (state);
+  return sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
+}
+
+static const char * const init_choices[] = { "k-means++", "random", NULL };
+static const LatentParamSpec test_specs[] = {
+  { "k", LATENT_PARAM_INT, "K", "clusters", 1, 1000, 3, NULL, NULL, FALSE },
+  { "init", LATENT_PARAM_CHOICE, "Initialisation", "how", 0, 0, 0, "k-means++", init_choices, FALSE },
+};
+
+/* k blobs in d dimensions; the snapshot's labels and means are the truth. */
+static LatentSnapshot *
+blobs_snapshot (guint    n,
+                guint    d,
+                guint    k,
+                gboolean clustered,
+                guint64  seed)
+{
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("blobs", n, d, NULL);
+  g_autoptr(LatentParams) params = latent_params_new (test_specs, G_N_ELEMENTS (test_specs));
+  float *x = latent_dataset_get_data (ds);
+  g_autofree double *centres = g_new (double, (gsize) k * d);
+  LatentSnapshot *snap;
+  guint64 state = seed;
+
+  for (guint i = 0; i < k * d; i++)
+    centres[i] = 20.0 * uniform (&state) - 10.0;
+  /* Fixed, well-separated centres in 2-D so pictures are predictable. */
+  if (d == 2 && k == 3)
+    {
+      static const double fixed[] = { 0, 0, 10, 0, 5, 8 };
+      memcpy (centres, fixed, sizeof fixed);
+    }
+
+  snap = latent_snapshot_new ("kmeans", ds, params);
+  snap->seed = 42;
+  snap->iteration = 12;
+  snap->objective = 123.5;
+  snap->n_rows = n;
+  snap->n_cols = d;
+  snap->k = k;
+  if (clustered)
+    {
+      snap->labels = g_new (gint32, n);
+      snap->means = g_new0 (float, (gsize) k * d);
+      snap->cluster_sizes = g_new0 (guint, k);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint c = i % k;
+      for (guint j = 0; j < d; j++)
+        x[(gsize) i * d + j] = centres[(gsize) c * d + j] + 0.8 * normal (&state);
+      if (clustered)
+        {
+          snap->labels[i] = c;
+          snap->cluster_sizes[c]++;
+          for (guint j = 0; j < d; j++)
+            snap->means[(gsize) c * d + j] += x[(gsize) i * d + j];
+        }
+    }
+  if (clustered)
+    for (guint c = 0; c < k; c++)
+      for (guint j = 0; j < d; j++)
+        snap->means[(gsize) c * d + j] /= snap->cluster_sizes[c];
+  return snap;
+}
+
+static cairo_surface_t *
+render (LatentSnapshot          *snap,
+        LatentFigureKind         kind,
+        const LatentFigureStyle *style,
+        int                      width,
+        int                      height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  latent_figure_render (snap, kind, style, cr, width, height);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static guint32
+pixel (cairo_surface_t *surface,
+       int              x,
+       int              y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
+  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
+  return ((const guint32 *) (data + (gsize) y * stride))[x];
+}
+
+static gboolean
+close_color (guint32 a,
+             guint32 b,
+             guint   tolerance)
+{
+  for (guint shift = 0; shift < 32; shift += 8)
+    if ((guint) ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
+      return FALSE;
+  return TRUE;
+}
+
+static guint
+count_color (cairo_surface_t *surface,
+             guint32          argb,
+             guint            tolerance)
+{
+  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+  guint n = 0;
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      n += close_color (pixel (surface, x, y), argb, tolerance);
+  return n;
+}
+
+static guint32
+background_argb (const LatentFigureStyle *style)
+{
+  double r, g, b;
+
+  latent_figure_style_get_background (style, &r, &g, &b);
+  return 0xff000000u | ((guint32) lround (r * 255) << 16) | ((guint32) lround (g * 255) << 8)
+         | (guint32) lround (b * 255);
+}
+
+/* Palette ----------------------------------------------------------------- */
+
+static void
+test_palette (void)
+{
+  for (guint i = 0; i < 40; i++)
+    {
+      double r, g, b;
+      guint32 argb = latent_palette_argb (i);
+
+      latent_palette_color (i, &r, &g, &b);
+      g_assert_cmpfloat (r, >=, 0.0);
+      g_assert_cmpfloat (r, <=, 1.0);
+      g_assert_cmpfloat (g, >=, 0.0);
+      g_assert_cmpfloat (b, <=, 1.0);
+      g_assert_cmphex (argb >> 24, ==, 0xff);
+      g_assert_cmphex ((argb >> 16) & 0xff, ==, (guint) lround (r * 255));
+      g_assert_cmphex ((argb >> 8) & 0xff, ==, (guint) lround (g * 255));
+      g_assert_cmphex (argb & 0xff, ==, (guint) lround (b * 255));
+    }
+
+  /* Clearly distinct among the first ten (sum of channel differences), and
+   * past the base palette still different from every earlier colour. */
+  for (guint i = 0; i < 30; i++)
+    for (guint j = 0; j < i; j++)
+      {
+        guint32 a = latent_palette_argb (i), b = latent_palette_argb (j);
+        int diff = ABS ((int) ((a >> 16) & 0xff) - (int) ((b >> 16) & 0xff))
+                   + ABS ((int) ((a >> 8) & 0xff) - (int) ((b >> 8) & 0xff))
+                   + ABS ((int) (a & 0xff) - (int) (b & 0xff));
+        g_assert_cmphex (a, !=, b);
+        if (i < 10)
+          g_assert_cmpint (diff, >=, 60);
+      }
+}
+
+/* Projection -------------------------------------------------------------- */
+
+static void
+test_projection_identity (void)
+{
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("two", 50, 2, NULL);
+  g_autoptr(LatentDataset) one = latent_dataset_new ("one", 20, 1, NULL);
+  g_autoptr(LatentProjection) p = NULL;
+  g_autoptr(LatentProjection) q = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *names[] = { "sepal length", "sepal width", NULL };
+  float *x = latent_dataset_get_data (ds);
+  guint64 state = 7;
+  const float *points;
+  float xy[2];
+
+  for (guint i = 0; i < 100; i++)
+    x[i] = 100.0f * (float) normal (&state) + 1e4f;
+  latent_dataset_set_column_names (ds, (GStrv) names);
+
+  p = latent_projection_new (ds, &error);
+  g_assert_no_error (error);
+  g_assert_false (latent_projection_is_pca (p));
+  points = latent_projection_get_points (p);
+  /* Exactly the values: no centring, no rounding. */
+  g_assert_cmpmem (points, 100 * sizeof (float), x, 100 * sizeof (float));
+  latent_projection_apply (p, x + 20, xy);
+  g_assert_cmpfloat (xy[0], ==, x[20]);
+  g_assert_cmpfloat (xy[1], ==, x[21]);
+  g_assert_cmpstr (latent_projection_get_axis_label (p, 0), ==, "sepal length");
+  g_assert_cmpstr (latent_projection_get_axis_label (p, 1), ==, "sepal width");
+  g_assert_cmpfloat_with_epsilon (latent_projection_get_explained (p, 0)
+                                  + latent_projection_get_explained (p, 1), 1.0, 1e-9);
+
+  x = latent_dataset_get_data (one);
+  for (guint i = 0; i < 20; i++)
+    x[i] = i * 0.5f;
+  q = latent_projection_new (one, &error);
+  g_assert_no_error (error);
+  points = latent_projection_get_points (q);
+  for (guint i = 0; i < 20; i++)
+    {
+      g_assert_cmpfloat (points[2 * i], ==, x[i]);
+      g_assert_cmpfloat (points[2 * i + 1], ==, 0.0f);
+    }
+  g_assert_cmpstr (latent_projection_get_axis_label (q, 0), ==, "column 1");
+  g_assert_cmpstr (latent_projection_get_axis_label (q, 1), ==, "");
+  g_assert_cmpfloat (latent_projection_get_explained (q, 0), ==, 1.0);
+  g_assert_cmpfloat (latent_projection_get_explained (q, 1), ==, 0.0);
+}
+
+static double
+cosine (const float  *a,
+        const double *b,
+        guint         n)
+{
+  double ab = 0, aa = 0, bb = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      ab += a[i] * b[i];
+      aa += (double) a[i] * a[i];
+      bb += b[i] * b[i];
+    }
+  return ab / sqrt (aa * bb);
+}
+
+static void
+test_projection_pca (void)
+{
+  const guint n = 4000, d = 5;
+  /* Far-off offset: the covariance must come from centred data. */
+  const double offset[] = { 100, -50, 30, 7, 1000 };
+  double u[] = { 1, 2, 0, -1, 0.5 }, w[] = { 0, 0, 1, 0, 0 };
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("line", n, d, NULL);
+  g_autoptr(LatentProjection) p = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree double *cov = g_new0 (double, d * d);
+  double mean[5] = { 0 }, norm = 0, u_var = 0, w_var = 0, total = 0;
+  float *x = latent_dataset_get_data (ds);
+  const float *points;
+  guint64 state = 11;
+
+  for (guint j = 0; j < d; j++)
+    norm += u[j] * u[j];
+  for (guint j = 0; j < d; j++)
+    u[j] /= sqrt (norm);
+  for (guint i = 0; i < n; i++)
+    {
+      double t = 5.0 * normal (&state), s = 2.0 * normal (&state);
+      for (guint j = 0; j < d; j++)
+        x[i * d + j] = offset[j] + t * u[j] + s * w[j] + 0.1 * normal (&state);
+    }
+
+  /* The expected explained fractions, from the sample itself. */
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < d; j++)
+      mean[j] += x[i * d + j] / (double) n;
+  for (guint i = 0; i < n; i++)
+    for (guint a = 0; a < d; a++)
+      for (guint b = 0; b < d; b++)
+        cov[a * d + b] += (x[i * d + a] - mean[a]) * (x[i * d + b] - mean[b]);
+  for (guint a = 0; a < d; a++)
+    {
+      total += cov[a * d + a];
+      for (guint b = 0; b < d; b++)
+        {
+          u_var += u[a] * cov[a * d + b] * u[b];
+          w_var += w[a] * cov[a * d + b] * w[b];
+        }
+    }
+
+  p = latent_projection_new (ds, &error);
+  g_assert_no_error (error);
+  g_assert_true (latent_projection_is_pca (p));
+  g_assert_cmpfloat (fabs (cosine (latent_projection_get_axis (p, 0), u, d)), >, 0.999);
+  g_assert_cmpfloat (fabs (cosine (latent_projection_get_axis (p, 1), w, d)), >, 0.999);
+  g_assert_cmpfloat_with_epsilon (latent_projection_get_explained (p, 0), u_var / total, 2e-3);
+  g_assert_cmpfloat_with_epsilon (latent_projection_get_explained (p, 1), w_var / total, 2e-3);
+  g_assert_true (g_str_has_prefix (latent_projection_get_axis_label (p, 0), "PC 1 ("));
+  g_assert_true (g_str_has_suffix (latent_projection_get_axis_label (p, 1), " %)"));
+  for (guint j = 0; j < d; j++)
+    g_assert_cmpfloat_with_epsilon (latent_projection_get_mean (p)[j], mean[j], 1e-3);
+
+  /* Sign convention: each axis's largest entry is positive. */
+  for (guint a = 0; a < 2; a++)
+    {
+      const float *axis = latent_projection_get_axis (p, a);
+      float biggest = 0;
+      for (guint j = 0; j < d; j++)
+        if (fabsf (axis[j]) > fabsf (biggest))
+          biggest = axis[j];
+      g_assert_cmpfloat (biggest, >, 0.0f);
+    }
+
+  /* Every stored point agrees with projecting its row, and is centred. */
+  points = latent_projection_get_points (p);
+  for (guint i = 0; i < n; i += 97)
+    {
+      float xy[2];
+      latent_projection_apply (p, x + i * d, xy);
+      g_assert_cmpfloat_with_epsilon (points[2 * i], xy[0], 1e-3);
+      g_assert_cmpfloat_with_epsilon (points[2 * i + 1], xy[1], 1e-3);
+    }
+}
+
+static gpointer
+get_projection_thread (gpointer data)
+{
+  return latent_projection_get_for_dataset (data);
+}
+
+static void
+test_projection_cache (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (3000, 20, 4, FALSE, 3);
+  LatentProjection *a, *b, *c;
+  GThread *t1, *t2;
+
+  /* Two threads asking at once get one projection, computed once. */
+  t1 = g_thread_new ("projection-1", get_projection_thread, snap->dataset);
+  t2 = g_thread_new ("projection-2", get_projection_thread, snap->dataset);
+  a = g_thread_join (t1);
+  b = g_thread_join (t2);
+  c = latent_projection_get_for_dataset (snap->dataset);
+  g_assert_nonnull (a);
+  g_assert_true (a == b);
+  g_assert_true (a == c);
+  g_assert_cmpuint (latent_projection_get_n_rows (a), ==, 3000);
+  latent_projection_unref (a);
+  latent_projection_unref (b);
+  latent_projection_unref (c);
+}
+
+/* Scatter ----------------------------------------------------------------- */
+
+static void
+test_scatter_colours (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  latent_figure_style_init (&style);
+  g_assert_cmpfloat (style.font_size, ==, 13.0);
+  g_assert_false (style.dark);
+  g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_SCATTER);
+  g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_IMAGES), ==, LATENT_FIGURE_SCATTER);
+
+  surface = render (snap, LATENT_FIGURE_AUTO, &style, 600, 450);
+  for (guint c = 0; c < 3; c++)
+    {
+      /* 50 points of 5 px discs, some overlapping, plus legend swatch and
+       * centroid fill. */
+      guint n = count_color (surface, latent_palette_argb (c), 0);
+      g_test_message ("cluster %u: %u pixels", c, n);
+      g_assert_cmpuint (n, >, 400);
+    }
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (3), 2), ==, 0);
+  g_assert_cmphex (pixel (surface, 1, 1), ==, background_argb (&style));
+  g_assert_cmphex (pixel (surface, 598, 448), ==, background_argb (&style));
+  cairo_surface_destroy (surface);
+
+  style.dark = TRUE;
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, 600, 450);
+  g_assert_cmphex (pixel (surface, 1, 1), ==, background_argb (&style));
+  g_assert_cmphex (background_argb (&style), !=, 0xffffffffu);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (2), 0), >, 400);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_scatter_centroids (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
+  const int width = 600, height = 450;
+  LatentFigureStyle style;
+  cairo_surface_t *with, *without;
+  double cx[3], cy[3], radius;
+  guint near[3] = { 0 }, far = 0;
+  float *means;
+
+  latent_figure_style_init (&style);
+  radius = style.font_size * 1.6;
+  for (guint c = 0; c < 3; c++)
+    g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
+                                                 snap->means[2 * c], snap->means[2 * c + 1],
+                                                 &cx[c], &cy[c]));
+  with = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  means = g_steal_pointer (&snap->means);
+  without = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  snap->means = means;
+
+  /* The markers are the only difference, and sit on the projected means. */
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      if (pixel (with, x, y) != pixel (without, x, y))
+        {
+          gboolean found = FALSE;
+          for (guint c = 0; c < 3; c++)
+            if (hypot (x + 0.5 - cx[c], y + 0.5 - cy[c]) < radius)
+              {
+                near[c]++;
+                found = TRUE;
+              }
+          far += !found;
+        }
+  g_assert_cmpuint (far, ==, 0);
+  for (guint c = 0; c < 3; c++)
+    {
+      g_assert_cmpuint (near[c], >, 40);
+      /* The marker's outline is the foreground colour, right beside the centre. */
+      g_assert_true (cx[c] > 0 && cx[c] < width && cy[c] > 0 && cy[c] < height);
+    }
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
+static void
+test_scatter_unlabelled (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, FALSE, 1);
+  g_autofree gint32 *classes = g_new (gint32, 150);
+  const char *names[] = { "a", "b", "c", NULL };
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint other = 0;
+
+  latent_figure_style_init (&style);
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, 500, 400);
+  for (guint c = 0; c < 10; c++)
+    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 0), ==, 0);
+  /* Grey points: pixels with r = g ≈ b that are neither background nor text. */
+  for (int y = 0; y < 400; y++)
+    for (int x = 0; x < 500; x++)
+      other += pixel (surface, x, y) != background_argb (&style);
+  g_assert_cmpuint (other, >, 1500);
+  cairo_surface_destroy (surface);
+
+  /* Before any iteration a labelled dataset is coloured by class. */
+  for (guint i = 0; i < 150; i++)
+    classes[i] = (i % 3 + 1) % 3;
+  latent_dataset_set_labels (snap->dataset, classes, 3, (GStrv) names);
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, 500, 400);
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 0), >, 300);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_scatter_many_clusters (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (3000, 6, 30, TRUE, 5);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  snap->has_label_metrics = TRUE;
+  snap->metrics.accuracy = 0.89;
+  snap->metrics.ari = 0.73;
+  snap->metrics.nmi = 0.76;
+  latent_figure_style_init (&style);
+  style.point_size = 3;
+  surface = render (snap, LATENT_FIGURE_AUTO, &style, 800, 600);
+  /* Clusters past the legend's twelve entries are still drawn in their colours. */
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 0), >, 50);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (29), 0), >, 50);
+  cairo_surface_destroy (surface);
+
+  /* Too small for a plot: only the background and title, no crash. */
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, 20, 20);
+  g_assert_false (latent_figure_scatter_locate (snap, &style, 20, 20, 0, 0, NULL, NULL));
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_scatter_timing (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (70000, 10, 10, TRUE, 9);
+  g_autoptr(LatentProjection) projection = NULL;
+  LatentFigureStyle style;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 900);
+  cairo_t *cr = cairo_create (surface);
+  gint64 start, best = G_MAXINT64;
+  guint drawn;
+
+  latent_figure_style_init (&style);
+  start = g_get_monotonic_time ();
+  projection = latent_projection_get_for_dataset (snap->dataset);
+  g_test_message ("projection of 70,000 × 10: %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
+
+  for (guint i = 0; i < 5; i++)
+    {
+      start = g_get_monotonic_time ();
+      latent_figure_scatter_render (snap, &style, cr, 1200, 900);
+      cairo_surface_flush (surface);
+      best = MIN (best, g_get_monotonic_time () - start);
+    }
+  g_test_message ("scatter of 70,000 points at 1200×900: %.2f ms (best of 5)", best / 1000.0);
+  cairo_destroy (cr);
+
+  drawn = 1200 * 900 - count_color (surface, background_argb (&style), 0);
+  g_assert_cmpuint (drawn, >, 20000);
+  cairo_surface_destroy (surface);
+}
+
+/* Images ------------------------------------------------------------------ */
+
+static LatentSnapshot *
+images_snapshot (guint w,
+                 guint h,
+                 guint n,
+                 guint k)
+{
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("tiny images", n, w * h, NULL);
+  float *x = latent_dataset_get_data (ds);
+  LatentSnapshot *snap;
+
+  for (guint i = 0; i < n * w * h; i++)
+    x[i] = (float) ((i * 7) % 16) / 15.0f;
+  latent_dataset_set_image_shape (ds, w, h, 1, FALSE);
+  snap = latent_snapshot_new ("kmeans", ds, NULL);
+  snap->iteration = 3;
+  snap->n_rows = n;
+  snap->n_cols = w * h;
+  snap->k = k;
+  snap->labels = g_new0 (gint32, n);
+  snap->cluster_sizes = g_new0 (guint, k);
+  snap->means = g_new (float, (gsize) k * w * h);
+  for (guint i = 0; i < n; i++)
+    {
+      snap->labels[i] = i % k;
+      snap->cluster_sizes[i % k]++;
+    }
+  for (guint c = 0; c < k; c++)
+    for (guint p = 0; p < w * h; p++)
+      snap->means[c * w * h + p] = (float) ((p + 5 * c) % (w * h)) / (w * h - 1);
+  return snap;
+}
+
+static void
+test_images_means (void)
+{
+  g_autoptr(LatentSnapshot) snap = images_snapshot (4, 4, 6, 2);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  latent_figure_style_init (&style);
+  g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_IMAGES);
+  surface = render (snap, LATENT_FIGURE_AUTO, &style, 400, 300);
+
+  for (guint c = 0; c < 2; c++)
+    {
+      double x, y, tw, th;
+
+      g_assert_true (latent_figure_images_locate (snap, &style, 400, 300, c, &x, &y, &tw, &th));
+      g_assert_cmpfloat (tw, >=, 40);
+      g_assert_cmpfloat (tw, ==, th);
+      for (guint py = 0; py < 4; py++)
+        for (guint px = 0; px < 4; px++)
+          {
+            guint32 p = pixel (surface, (int) (x + (px + 0.5) * tw / 4), (int) (y + (py + 0.5) * th / 4));
+            guint expected = (guint) lround (snap->means[c * 16 + py * 4 + px] * 255.0);
+            g_assert_true (close_color (p, 0xff000000u | expected << 16 | expected << 8 | expected, 1));
+          }
+      /* The frame around it is the cluster's colour. */
+      g_assert_true (close_color (pixel (surface, (int) x - 1, (int) (y + th / 2)),
+                                  latent_palette_argb (c), 2));
+    }
+  g_assert_false (latent_figure_images_locate (snap, &style, 400, 300, 2, NULL, NULL, NULL, NULL));
+  cairo_surface_destroy (surface);
+
+  /* Before the first iteration the dataset's first rows are shown instead. */
+  g_clear_pointer (&snap->means, g_free);
+  surface = render (snap, LATENT_FIGURE_IMAGES, &style, 400, 300);
+  {
+    double x, y, tw, th;
+    const float *row = latent_dataset_get_row (snap->dataset, 5);
+
+    g_assert_true (latent_figure_images_locate (snap, &style, 400, 300, 5, &x, &y, &tw, &th));
+    for (guint q = 0; q < 16; q++)
+      {
+        guint expected = (guint) lround (row[q] * 255.0);
+        guint32 p = pixel (surface, (int) (x + (q % 4 + 0.5) * tw / 4), (int) (y + (q / 4 + 0.5) * th / 4));
+        g_assert_true (close_color (p, 0xff000000u | expected << 16 | expected << 8 | expected, 1));
+      }
+  }
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_images_layout (void)
+{
+  static const guint ks[] = { 1, 2, 3, 7, 10, 25, 64, 100, 150 };
+  LatentFigureStyle style;
+
+  latent_figure_style_init (&style);
+  for (guint i = 0; i < G_N_ELEMENTS (ks); i++)
+    {
+      g_autoptr(LatentSnapshot) snap = images_snapshot (28, 28, MAX (ks[i], 2), ks[i]);
+      double area = 0, tw0 = 0;
+      g_autofree double *rects = g_new (double, 4 * ks[i]);
+      cairo_surface_t *surface;
+
+      for (guint c = 0; c < ks[i]; c++)
+        {
+          double *r = rects + 4 * c;
+          g_assert_true (latent_figure_images_locate (snap, &style, 800, 600, c, &r[0], &r[1], &r[2], &r[3]));
+          g_assert_cmpfloat (r[0], >=, 0);
+          g_assert_cmpfloat (r[1], >=, 0);
+          g_assert_cmpfloat (r[0] + r[2], <=, 800);
+          g_assert_cmpfloat (r[1] + r[3], <=, 600);
+          if (c == 0)
+            tw0 = r[2];
+          g_assert_cmpfloat (r[2], ==, tw0);
+          area += r[2] * r[3];
+          for (guint o = 0; o < c; o++)
+            {
+              double *s = rects + 4 * o;
+              gboolean apart = r[0] >= s[0] + s[2] || s[0] >= r[0] + r[2]
+                               || r[1] >= s[1] + s[3] || s[1] >= r[1] + r[3];
+              g_assert_true (apart);
+            }
+        }
+      g_test_message ("K = %u: tiles %.0f px, %.0f %% of the figure", ks[i], tw0, 100 * area / (800 * 600));
+      /* The grid uses the room: a fair share of the figure is image. */
+      g_assert_cmpfloat (area / (800 * 600), >, ks[i] <= 100 ? 0.2 : 0.1);
+
+      surface = render (snap, LATENT_FIGURE_IMAGES, &style, 800, 600);
+      g_assert_cmpuint (count_color (surface, latent_palette_argb (ks[i] - 1), 2), >, 0);
+      cairo_surface_destroy (surface);
+    }
+}
+
+/* Export ------------------------------------------------------------------ */
+
+typedef struct {
+  char *dir;
+} Tmp;
+
+static void
+tmp_setup (Tmp           *tmp,
+           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  tmp->dir = g_dir_make_tmp ("latent-figures-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+tmp_teardown (Tmp           *tmp,
+              gconstpointer  data)
+{
+  g_autoptr(GDir) dir = g_dir_open (tmp->dir, 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmp->dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (tmp->dir);
+  g_free (tmp->dir);
+}
+
+static guint
+count_files (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+typedef struct {
+  guint       width, height;
+  GHashTable *texts;
+  guint8      corner[4];
+} PngInfo;
+
+static gboolean
+read_png (const char *path,
+          PngInfo    *out)
+{
+  FILE *fp = fopen (path, "rb");
+  png_structp png;
+  png_infop info;
+  png_textp texts;
+  int n_texts = 0;
+  png_bytep row = NULL;
+
+  g_assert_nonnull (fp);
+  png = png_create_read_struct (PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  info = png_create_info_struct (png);
+  if (setjmp (png_jmpbuf (png)))
+    {
+      png_destroy_read_struct (&png, &info, NULL);
+      fclose (fp);
+      return FALSE;
+    }
+  png_init_io (png, fp);
+  png_read_info (png, info);
+  out->width = png_get_image_width (png, info);
+  out->height = png_get_image_height (png, info);
+  g_assert_cmpint (png_get_color_type (png, info), ==, PNG_COLOR_TYPE_RGB_ALPHA);
+  g_assert_cmpint (png_get_bit_depth (png, info), ==, 8);
+  png_get_text (png, info, &texts, &n_texts);
+  out->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (int i = 0; i < n_texts; i++)
+    g_hash_table_insert (out->texts, g_strdup (texts[i].key), g_strdup (texts[i].text));
+  row = g_malloc (png_get_rowbytes (png, info));
+  png_read_row (png, row, NULL);
+  memcpy (out->corner, row, 4);
+  g_free (row);
+  png_destroy_read_struct (&png, &info, NULL);
+  fclose (fp);
+  return TRUE;
+}
+
+static void
+test_export_png (Tmp           *tmp,
+                 gconstpointer  data)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
+  g_autofree char *path = g_build_filename (tmp->dir, "figure.png", NULL);
+  g_autofree char *upper = g_build_filename (tmp->dir, "FIGURE2.PNG", NULL);
+  g_autofree char *params = NULL;
+  g_autoptr(GError) error = NULL;
+  LatentFigureStyle style;
+  PngInfo info = { 0 };
+
+  latent_figure_style_init (&style);
+  g_assert_true (latent_params_set (snap->params, "init", "random", &error));
+  g_assert_no_error (error);
+  params = latent_params_to_string (snap->params);
+  latent_dataset_set_name (snap->dataset, "données");
+
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, path, 320, 240, &error));
+  g_assert_no_error (error);
+  g_assert_true (read_png (path, &info));
+  g_assert_cmpuint (info.width, ==, 320);
+  g_assert_cmpuint (info.height, ==, 240);
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "Software"), ==, "Latent");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:algorithm"), ==, "kmeans");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:params"), ==, params);
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:seed"), ==, "42");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:iteration"), ==, "12");
+  /* Not Latin-1: goes through iTXt and comes back as UTF-8. */
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:dataset"), ==, "données");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:dataset-hash"), ==,
+                   latent_dataset_get_hash (snap->dataset));
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "Title"), ==, "k-means · K = 3 · iteration 12");
+  g_assert_cmpmem (info.corner, 4, "\xff\xff\xff\xff", 4);
+  g_hash_table_unref (info.texts);
+
+  /* Replacing an existing file works; extension case does not matter. */
+  style.dark = TRUE;
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_SCATTER, &style, path, 64, 48, &error));
+  g_assert_no_error (error);
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_SCATTER, &style, upper, 16, 16, &error));
+  g_assert_no_error (error);
+  g_assert_true (read_png (path, &info));
+  g_assert_cmpuint (info.width, ==, 64);
+  g_assert_cmpuint (info.height, ==, 48);
+  g_assert_cmpmem (info.corner, 4, "\x1e\x1e\x20\xff", 4);
+  g_hash_table_unref (info.texts);
+  g_assert_cmpuint (count_files (tmp->dir), ==, 2);
+}
+
+static void
+assert_starts_with (const char *path,
+                    const char *a,
+                    const char *b)
+{
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpuint (length, >, 100);
+  g_assert_true (g_str_has_prefix (contents, a) || (b != NULL && g_str_has_prefix (contents, b)));
+}
+
+static void
+test_export_vector (Tmp           *tmp,
+                    gconstpointer  data)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
+  g_autoptr(LatentSnapshot) images = images_snapshot (4, 4, 6, 2);
+  g_autofree char *svg = g_build_filename (tmp->dir, "figure.svg", NULL);
+  g_autofree char *pdf = g_build_filename (tmp->dir, "figure.pdf", NULL);
+  g_autofree char *images_pdf = g_build_filename (tmp->dir, "means.pdf", NULL);
+  g_autoptr(GError) error = NULL;
+  LatentFigureStyle style;
+
+  latent_figure_style_init (&style);
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, svg, 600, 450, &error));
+  g_assert_no_error (error);
+  assert_starts_with (svg, "<?xml", "<svg");
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, pdf, 600, 450, &error));
+  g_assert_no_error (error);
+  assert_starts_with (pdf, "%PDF", NULL);
+  g_assert_true (latent_figure_export (images, LATENT_FIGURE_AUTO, &style, images_pdf, 600, 450, &error));
+  g_assert_no_error (error);
+  assert_starts_with (images_pdf, "%PDF", NULL);
+  g_assert_cmpuint (count_files (tmp->dir), ==, 3);
+}
+
+static void
+test_export_errors (Tmp           *tmp,
+                    gconstpointer  data)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
+  g_autofree char *bmp = g_build_filename (tmp->dir, "figure.bmp", NULL);
+  g_autofree char *bare = g_build_filename (tmp->dir, "figure", NULL);
+  g_autofree char *small = g_build_filename (tmp->dir, "small.png", NULL);
+  g_autofree char *file = g_build_filename (tmp->dir, "plain", NULL);
+  g_autofree char *below_file = g_build_filename (file, "figure.svg", NULL);
+  const char *missing = "/nonexistent-latent-directory/figure.png";
+  g_autoptr(GError) error = NULL;
+  LatentFigureStyle style;
+  g_autofree char *kept = NULL;
+
+  latent_figure_style_init (&style);
+
+  g_assert_false (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, bmp, 100, 100, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, bmp));
+  g_clear_error (&error);
+  g_assert_false (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, bare, 100, 100, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_FORMAT);
+  g_clear_error (&error);
+
+  g_assert_false (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, missing, 100, 100, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, missing));
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (file, "keep me", -1, NULL));
+  g_assert_false (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, below_file, 100, 100, &error));
+  g_assert_true (error != NULL && error->domain == G_IO_ERROR);
+  g_assert_nonnull (strstr (error->message, below_file));
+  g_clear_error (&error);
+
+  g_assert_false (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, small, 8, 8, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE);
+  g_assert_nonnull (strstr (error->message, "8 × 8"));
+  g_clear_error (&error);
+  g_assert_false (latent_figure_export (snap, LATENT_FIGURE_AUTO, &style, small, 100, 20000, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE);
+  g_assert_nonnull (strstr (error->message, "20000"));
+  g_clear_error (&error);
+
+  /* A failed export leaves nothing behind and touches nothing else. */
+  g_assert_cmpuint (count_files (tmp->dir), ==, 1);
+  g_assert_true (g_file_get_contents (file, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "keep me");
+}
+
+static void
+test_no_data (void)
+{
+  g_autoptr(LatentSnapshot) snap = latent_snapshot_new (NULL, NULL, NULL);
+  g_autofree char *title = latent_figure_dup_title (snap);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  latent_figure_style_init (&style);
+  g_assert_cmpstr (title, ==, "data");
+  surface = render (snap, LATENT_FIGURE_AUTO, &style, 300, 200);
+  g_assert_cmphex (pixel (surface, 0, 199), ==, background_argb (&style));
+  /* The title and the "No data" message are drawn. */
+  g_assert_cmpuint (count_color (surface, background_argb (&style), 0), <, 300 * 200);
+  cairo_surface_destroy (surface);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/figures/palette", test_palette);
+  g_test_add_func ("/figures/projection/identity", test_projection_identity);
+  g_test_add_func ("/figures/projection/pca", test_projection_pca);
+  g_test_add_func ("/figures/projection/cache", test_projection_cache);
+  g_test_add_func ("/figures/scatter/colours", test_scatter_colours);
+  g_test_add_func ("/figures/scatter/centroids", test_scatter_centroids);
+  g_test_add_func ("/figures/scatter/unlabelled", test_scatter_unlabelled);
+  g_test_add_func ("/figures/scatter/many-clusters", test_scatter_many_clusters);
+  g_test_add_func ("/figures/scatter/timing", test_scatter_timing);
+  g_test_add_func ("/figures/images/means", test_images_means);
+  g_test_add_func ("/figures/images/layout", test_images_layout);
+  g_test_add_func ("/figures/no-data", test_no_data);
+  g_test_add ("/figures/export/png", Tmp, NULL, tmp_setup, test_export_png, tmp_teardown);
+  g_test_add ("/figures/export/vector", Tmp, NULL, tmp_setup, test_export_vector, tmp_teardown);
+  g_test_add ("/figures/export/errors", Tmp, NULL, tmp_setup, test_export_errors, tmp_teardown);
+
+  return g_test_run ();
+}

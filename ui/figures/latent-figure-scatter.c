@@ -1,0 +1,707 @@
+/* latent-figure-scatter.c — the points, coloured by cluster, with centroids
+ *
+ * Points go straight into the pixels of an image surface (one cairo_arc per
+ * point would take a second for 70,000 points); axes, markers and text are
+ * ordinary Cairo paths on top.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-figure-scatter"
+
+#include "latent-figure.h"
+#include "latent-palette.h"
+#include "latent-projection.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_LEGEND_ENTRIES 12
+#define MAX_TICKS 16
+#define MIN_PLOT_SIZE 40.0
+/* Vector output gets the point layer at this many pixels per unit. */
+#define VECTOR_LAYER_SCALE 2.0
+
+typedef struct {
+  double values[MAX_TICKS];
+  guint  n;
+  int    decimals;
+} Ticks;
+
+typedef struct {
+  double   font;
+  double   header;                 /* y below the title lines */
+  double   plot_x, plot_y, plot_w, plot_h;
+  double   xmin, xmax, ymin, ymax;
+  Ticks    xticks, yticks;
+  gboolean legend;
+  double   legend_x;
+  double   swatch;
+  gboolean by_class;               /* no clustering yet: colour by class label */
+  guint    n_entries;              /* legend entries drawn, "… more" excluded */
+  guint    n_more;
+} Layout;
+
+static double
+auto_point_size (guint n)
+{
+  const double lo = log10 (150.0), hi = log10 (70000.0);
+  double t;
+
+  if (n <= 50)
+    return 6.0;
+  t = (log10 ((double) n) - lo) / (hi - lo);
+  return CLAMP (round (5.0 - 4.0 * t), 1.0, 5.0);
+}
+
+/* Dense clouds are blended so overlaps show density; sparse ones stay opaque. */
+static double
+auto_alpha (guint n)
+{
+  const double lo = log10 (3000.0), hi = log10 (70000.0);
+
+  if (n <= 3000)
+    return 1.0;
+  return CLAMP (1.0 - 0.45 * (log10 ((double) n) - lo) / (hi - lo), 0.55, 1.0);
+}
+
+static void
+nice_ticks (double  lo,
+            double  hi,
+            double  target,
+            Ticks  *ticks)
+{
+  double raw = (hi - lo) / MAX (target, 1.0);
+  double magnitude = pow (10.0, floor (log10 (raw)));
+  double step, first;
+  static const double steps[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
+
+  step = magnitude * 10.0;
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (magnitude * steps[i] >= raw)
+      {
+        step = magnitude * steps[i];
+        break;
+      }
+
+  ticks->n = 0;
+  ticks->decimals = MAX (0, (int) -floor (log10 (step) + 1e-9));
+  if (fabs (step / magnitude - 2.5) < 1e-9)
+    ticks->decimals++;
+  first = ceil (lo / step - 1e-9) * step;
+  for (double v = first; v <= hi + step * 1e-9 && ticks->n < MAX_TICKS; v += step)
+    /* Avoid "-0" from rounding noise. */
+    ticks->values[ticks->n++] = fabs (v) < step * 1e-9 ? 0.0 : v;
+}
+
+static void
+format_tick (double  value,
+             int     decimals,
+             char   *buf,
+             gsize   size)
+{
+  char tmp[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (fabs (value) >= 1e6)
+    g_ascii_formatd (tmp, sizeof tmp, "%.3g", value);
+  else
+    {
+      g_autofree char *fmt = g_strdup_printf ("%%.%df", decimals);
+      g_ascii_formatd (tmp, sizeof tmp, fmt, value);
+    }
+  /* A typographic minus lines up with the digits. */
+  if (tmp[0] == '-')
+    g_snprintf (buf, size, "−%s", tmp + 1);
+  else
+    g_strlcpy (buf, tmp, size);
+}
+
+static gboolean
+labels_usable (LatentSnapshot   *snapshot,
+               LatentProjection *projection)
+{
+  return snapshot->labels != NULL && snapshot->k > 0
+         && snapshot->n_rows == latent_projection_get_n_rows (projection);
+}
+
+static guint
+cluster_size (LatentSnapshot *snapshot,
+              guint           cluster)
+{
+  guint n = 0;
+
+  if (snapshot->cluster_sizes != NULL)
+    return snapshot->cluster_sizes[cluster];
+  for (guint i = 0; i < snapshot->n_rows; i++)
+    n += snapshot->labels[i] == (gint32) cluster;
+  return n;
+}
+
+static char *
+legend_text (LatentSnapshot *snapshot,
+             gboolean        by_class,
+             guint           entry)
+{
+  const char *name;
+
+  if (!by_class)
+    return g_strdup_printf ("cluster %u (n = %u)", entry + 1, cluster_size (snapshot, entry));
+  name = latent_dataset_get_class_name (snapshot->dataset, entry);
+  return name ? g_strdup (name) : g_strdup_printf ("class %u", entry + 1);
+}
+
+static void
+data_bounds (LatentProjection *projection,
+             Layout           *layout)
+{
+  const float *points = latent_projection_get_points (projection);
+  guint n = latent_projection_get_n_rows (projection);
+  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+  double pad;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double x = points[2 * (gsize) i], y = points[2 * (gsize) i + 1];
+      xmin = MIN (xmin, x);
+      xmax = MAX (xmax, x);
+      ymin = MIN (ymin, y);
+      ymax = MAX (ymax, y);
+    }
+
+  /* One value (or one column) still needs a visible range. */
+  if (!(xmax > xmin))
+    {
+      pad = MAX (fabs (xmin) * 0.5, 1.0);
+      xmin -= pad;
+      xmax += pad;
+    }
+  if (!(ymax > ymin))
+    {
+      pad = MAX (fabs (ymin) * 0.5, 1.0);
+      ymin -= pad;
+      ymax += pad;
+    }
+  pad = (xmax - xmin) * 0.04;
+  layout->xmin = xmin - pad;
+  layout->xmax = xmax + pad;
+  pad = (ymax - ymin) * 0.04;
+  layout->ymin = ymin - pad;
+  layout->ymax = ymax + pad;
+}
+
+static double
+text_width (cairo_t    *cr,
+            const char *text)
+{
+  cairo_text_extents_t ext;
+
+  cairo_text_extents (cr, text, &ext);
+  return ext.x_advance;
+}
+
+static double
+widest_tick (cairo_t     *cr,
+             const Ticks *ticks)
+{
+  double widest = 0.0;
+  char buf[64];
+
+  for (guint i = 0; i < ticks->n; i++)
+    {
+      format_tick (ticks->values[i], ticks->decimals, buf, sizeof buf);
+      widest = MAX (widest, text_width (cr, buf));
+    }
+  return widest;
+}
+
+static gboolean
+compute_layout (LatentSnapshot          *snapshot,
+                const LatentFigureStyle *style,
+                LatentProjection        *projection,
+                int                      width,
+                int                      height,
+                Layout                  *layout)
+{
+  cairo_t *cr = _latent_figure_measure_context (style);
+  const double f = MAX (style->font_size, 1.0);
+  double left, right, bottom, legend_w = 0.0;
+  guint n_labels = 0;
+
+  memset (layout, 0, sizeof *layout);
+  layout->font = f;
+  layout->swatch = round (f * 0.8);
+  layout->header = _latent_figure_header (NULL, snapshot, style, width);
+  data_bounds (projection, layout);
+
+  if (labels_usable (snapshot, projection))
+    n_labels = snapshot->k;
+  else if (latent_dataset_has_labels (snapshot->dataset))
+    {
+      layout->by_class = TRUE;
+      n_labels = latent_dataset_get_n_classes (snapshot->dataset);
+    }
+
+  if (n_labels > 0)
+    {
+      layout->n_entries = n_labels > MAX_LEGEND_ENTRIES + 1 ? MAX_LEGEND_ENTRIES : n_labels;
+      layout->n_more = n_labels - layout->n_entries;
+      legend_w = text_width (cr, layout->by_class ? "classes" : "clusters");
+      for (guint i = 0; i < layout->n_entries; i++)
+        {
+          g_autofree char *text = legend_text (snapshot, layout->by_class, i);
+          legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, text));
+        }
+      legend_w = MIN (legend_w, width * 0.3);
+      /* A legend that would squeeze the plot is left out. */
+      layout->legend = width - legend_w - f * 3 > width * 0.55;
+    }
+
+  /* Tick counts depend on the plot size and the margins on the tick labels:
+   * estimate with the whole figure, then measure the labels. */
+  nice_ticks (layout->ymin, layout->ymax, (height - layout->header) / (f * 3.5), &layout->yticks);
+  left = f + f * 1.2 + f * 0.5 + widest_tick (cr, &layout->yticks) + f * 0.4 + f * 0.3;
+  right = layout->legend ? legend_w + f * 2.5 : f * 1.5;
+  bottom = f * 0.4 + f * 1.2 + f * 0.4 + f * 1.2 + f * 0.8;
+
+  layout->plot_x = round (left);
+  layout->plot_y = round (layout->header);
+  layout->plot_w = floor (width - right - layout->plot_x);
+  layout->plot_h = floor (height - bottom - layout->plot_y);
+  layout->legend_x = layout->plot_x + layout->plot_w + f * 1.5;
+  cairo_destroy (cr);
+  if (layout->plot_w < MIN_PLOT_SIZE || layout->plot_h < MIN_PLOT_SIZE)
+    return FALSE;
+
+  nice_ticks (layout->xmin, layout->xmax, layout->plot_w / (f * 7.0), &layout->xticks);
+  nice_ticks (layout->ymin, layout->ymax, layout->plot_h / (f * 3.5), &layout->yticks);
+  return TRUE;
+}
+
+static inline double
+map_x (const Layout *layout,
+       double        x)
+{
+  return (x - layout->xmin) / (layout->xmax - layout->xmin) * layout->plot_w;
+}
+
+static inline double
+map_y (const Layout *layout,
+       double        y)
+{
+  return (layout->ymax - y) / (layout->ymax - layout->ymin) * layout->plot_h;
+}
+
+/* Premultiplied source-over of one constant colour. */
+static inline guint32
+blend (guint32 src,
+       guint32 dst,
+       guint   inv)
+{
+  guint32 rb = (dst & 0x00ff00ffu) * inv;
+  guint32 ag = ((dst >> 8) & 0x00ff00ffu) * inv;
+
+  rb = ((rb + ((rb >> 8) & 0x00ff00ffu) + 0x00800080u) >> 8) & 0x00ff00ffu;
+  ag = (ag + ((ag >> 8) & 0x00ff00ffu) + 0x00800080u) & 0xff00ff00u;
+  return src + (rb | ag);
+}
+
+static cairo_surface_t *
+draw_point_layer (LatentSnapshot          *snapshot,
+                  const LatentFigureStyle *style,
+                  LatentProjection        *projection,
+                  const Layout            *layout,
+                  double                   scale)
+{
+  const guint n = latent_projection_get_n_rows (projection);
+  const float *points = latent_projection_get_points (projection);
+  const gint32 *labels = NULL;
+  int w = (int) ceil (layout->plot_w * scale), h = (int) ceil (layout->plot_h * scale);
+  double sx = w / (layout->xmax - layout->xmin), sy = h / (layout->ymax - layout->ymin);
+  double point_size = style->point_size > 0 ? style->point_size : auto_point_size (n);
+  int size = MAX (1, (int) lround (point_size * scale));
+  guint alpha = (guint) lround (auto_alpha (n) * 255.0), inv = 255 - alpha;
+  g_autofree guint32 *colors = NULL;
+  g_autofree int *offsets = NULL;
+  guint n_colors, n_offsets = 0;
+  guint32 neutral;
+  cairo_surface_t *surface;
+  guint32 *pixels;
+  int stride;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    return surface;
+  cairo_surface_flush (surface);
+  pixels = (guint32 *) cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface) / 4;
+
+  if (labels_usable (snapshot, projection))
+    {
+      labels = snapshot->labels;
+      n_colors = snapshot->k;
+    }
+  else if (layout->by_class)
+    {
+      labels = latent_dataset_get_labels (snapshot->dataset);
+      n_colors = latent_dataset_get_n_classes (snapshot->dataset);
+    }
+  else
+    n_colors = 0;
+
+  /* Premultiplied once per colour, not once per point. */
+  colors = g_new (guint32, n_colors + 1);
+  for (guint c = 0; c <= n_colors; c++)
+    {
+      guint32 argb = c < n_colors ? latent_palette_argb (c) : (style->dark ? 0xff8c8c90u : 0xff8a8a8eu);
+      guint32 r = ((argb >> 16) & 0xff) * alpha / 255;
+      guint32 g = ((argb >> 8) & 0xff) * alpha / 255;
+      guint32 b = (argb & 0xff) * alpha / 255;
+      colors[c] = (alpha << 24) | (r << 16) | (g << 8) | b;
+    }
+  neutral = colors[n_colors];
+
+  /* Pixel offsets of one point's footprint: a square, or a disc from 4 px. */
+  offsets = g_new (int, 2 * size * size);
+  for (int dy = 0; dy < size; dy++)
+    for (int dx = 0; dx < size; dx++)
+      {
+        double cx = dx + 0.5 - size / 2.0, cy = dy + 0.5 - size / 2.0;
+        if (size < 4 || cx * cx + cy * cy <= size * size / 4.0 + 0.25)
+          {
+            offsets[2 * n_offsets] = dx - size / 2;
+            offsets[2 * n_offsets + 1] = dy - size / 2;
+            n_offsets++;
+          }
+      }
+
+  for (guint i = 0; i < n; i++)
+    {
+      int px = (int) floor ((points[2 * (gsize) i] - layout->xmin) * sx);
+      int py = (int) floor ((layout->ymax - points[2 * (gsize) i + 1]) * sy);
+      guint32 color = neutral;
+
+      if (labels != NULL && labels[i] >= 0 && (guint) labels[i] < n_colors)
+        color = colors[labels[i]];
+
+      if (size == 1)
+        {
+          if (px >= 0 && py >= 0 && px < w && py < h)
+            {
+              guint32 *p = pixels + (gsize) py * stride + px;
+              *p = alpha == 255 ? color : blend (color, *p, inv);
+            }
+          continue;
+        }
+      for (guint o = 0; o < n_offsets; o++)
+        {
+          int x = px + offsets[2 * o], y = py + offsets[2 * o + 1];
+          if (x >= 0 && y >= 0 && x < w && y < h)
+            {
+              guint32 *p = pixels + (gsize) y * stride + x;
+              *p = alpha == 255 ? color : blend (color, *p, inv);
+            }
+        }
+    }
+
+  cairo_surface_mark_dirty (surface);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  return surface;
+}
+
+/* Device pixels per user unit, so the layer is as sharp as the target. */
+static double
+layer_scale (cairo_t *cr)
+{
+  cairo_surface_t *target = cairo_get_target (cr);
+  double dx = 1.0, dy = 0.0, sx = 1.0, sy = 1.0;
+
+  if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE)
+    return VECTOR_LAYER_SCALE;
+  cairo_user_to_device_distance (cr, &dx, &dy);
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  return CLAMP (hypot (dx, dy) * sx, 0.25, 8.0);
+}
+
+static void
+set_color_mix (cairo_t                 *cr,
+               const LatentFigureStyle *style,
+               double                   strength)
+{
+  double fr, fg, fb, br, bg, bb;
+
+  latent_figure_style_get_foreground (style, &fr, &fg, &fb);
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_set_source_rgb (cr, br + (fr - br) * strength, bg + (fg - bg) * strength,
+                        bb + (fb - bb) * strength);
+}
+
+static void
+draw_grid (cairo_t                 *cr,
+           const LatentFigureStyle *style,
+           const Layout            *l)
+{
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  set_color_mix (cr, style, 0.08);
+  for (guint i = 0; i < l->xticks.n; i++)
+    {
+      double x = floor (l->plot_x + map_x (l, l->xticks.values[i])) + 0.5;
+      cairo_move_to (cr, x, l->plot_y);
+      cairo_line_to (cr, x, l->plot_y + l->plot_h);
+    }
+  for (guint i = 0; i < l->yticks.n; i++)
+    {
+      double y = floor (l->plot_y + map_y (l, l->yticks.values[i])) + 0.5;
+      cairo_move_to (cr, l->plot_x, y);
+      cairo_line_to (cr, l->plot_x + l->plot_w, y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_axes (cairo_t                 *cr,
+           const LatentFigureStyle *style,
+           LatentProjection        *projection,
+           const Layout            *l)
+{
+  const double f = l->font, tick = f * 0.4;
+  cairo_text_extents_t ext;
+  const char *label;
+  char buf[64];
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  set_color_mix (cr, style, 0.45);
+  cairo_rectangle (cr, l->plot_x - 0.5, l->plot_y - 0.5, l->plot_w + 1.0, l->plot_h + 1.0);
+  for (guint i = 0; i < l->xticks.n; i++)
+    {
+      double x = floor (l->plot_x + map_x (l, l->xticks.values[i])) + 0.5;
+      cairo_move_to (cr, x, l->plot_y + l->plot_h + 0.5);
+      cairo_rel_line_to (cr, 0, tick);
+    }
+  for (guint i = 0; i < l->yticks.n; i++)
+    {
+      double y = floor (l->plot_y + map_y (l, l->yticks.values[i])) + 0.5;
+      cairo_move_to (cr, l->plot_x - 0.5, y);
+      cairo_rel_line_to (cr, -tick, 0);
+    }
+  cairo_stroke (cr);
+
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  set_color_mix (cr, style, 0.75);
+  for (guint i = 0; i < l->xticks.n; i++)
+    {
+      format_tick (l->xticks.values[i], l->xticks.decimals, buf, sizeof buf);
+      cairo_text_extents (cr, buf, &ext);
+      cairo_move_to (cr, l->plot_x + map_x (l, l->xticks.values[i]) - ext.x_advance / 2.0,
+                     l->plot_y + l->plot_h + tick + f * 1.2);
+      cairo_show_text (cr, buf);
+    }
+  for (guint i = 0; i < l->yticks.n; i++)
+    {
+      format_tick (l->yticks.values[i], l->yticks.decimals, buf, sizeof buf);
+      cairo_text_extents (cr, buf, &ext);
+      cairo_move_to (cr, l->plot_x - tick - f * 0.3 - ext.x_advance,
+                     l->plot_y + map_y (l, l->yticks.values[i]) + f * 0.35);
+      cairo_show_text (cr, buf);
+    }
+
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  set_color_mix (cr, style, 0.9);
+  label = latent_projection_get_axis_label (projection, 0);
+  cairo_text_extents (cr, label, &ext);
+  cairo_move_to (cr, l->plot_x + (l->plot_w - ext.x_advance) / 2.0,
+                 l->plot_y + l->plot_h + tick + f * 1.2 + f * 1.6);
+  cairo_show_text (cr, label);
+
+  label = latent_projection_get_axis_label (projection, 1);
+  cairo_text_extents (cr, label, &ext);
+  cairo_move_to (cr, f * 1.9, l->plot_y + (l->plot_h + ext.x_advance) / 2.0);
+  cairo_rotate (cr, -G_PI / 2.0);
+  cairo_show_text (cr, label);
+  cairo_restore (cr);
+}
+
+static void
+draw_centroids (cairo_t                 *cr,
+                LatentSnapshot          *snapshot,
+                const LatentFigureStyle *style,
+                LatentProjection        *projection,
+                const Layout            *l)
+{
+  const double r = MAX (5.0, l->font * 0.6);
+  double br, bg, bb, fr, fg, fb;
+
+  if (snapshot->means == NULL || snapshot->k == 0
+      || snapshot->n_cols != latent_projection_get_n_cols (projection))
+    return;
+
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  latent_figure_style_get_foreground (style, &fr, &fg, &fb);
+  cairo_save (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+  for (guint c = 0; c < snapshot->k; c++)
+    {
+      float xy[2];
+      double x, y, cr_, cg, cb;
+
+      latent_projection_apply (projection, snapshot->means + (gsize) c * snapshot->n_cols, xy);
+      if (!isfinite (xy[0]) || !isfinite (xy[1]))
+        continue;
+      x = l->plot_x + map_x (l, xy[0]);
+      y = l->plot_y + map_y (l, xy[1]);
+
+      cairo_move_to (cr, x, y - r * 1.25);
+      cairo_line_to (cr, x + r, y);
+      cairo_line_to (cr, x, y + r * 1.25);
+      cairo_line_to (cr, x - r, y);
+      cairo_close_path (cr);
+
+      /* A halo in the background colour keeps the marker readable on top of
+       * points of its own colour. */
+      cairo_set_source_rgb (cr, br, bg, bb);
+      cairo_set_line_width (cr, 4.5);
+      cairo_stroke_preserve (cr);
+      latent_palette_color (c, &cr_, &cg, &cb);
+      cairo_set_source_rgb (cr, cr_, cg, cb);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, fr, fg, fb);
+      cairo_set_line_width (cr, 1.5);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_legend (cairo_t                 *cr,
+             LatentSnapshot          *snapshot,
+             const LatentFigureStyle *style,
+             const Layout            *l)
+{
+  const double f = l->font, line = f * 1.5;
+  double y = l->plot_y + f;
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 1.0, TRUE);
+  set_color_mix (cr, style, 1.0);
+  cairo_move_to (cr, l->legend_x, y);
+  cairo_show_text (cr, l->by_class ? "classes" : "clusters");
+  y += line * 0.4;
+
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  for (guint i = 0; i < l->n_entries && y + line <= l->plot_y + l->plot_h; i++)
+    {
+      g_autofree char *text = legend_text (snapshot, l->by_class, i);
+      double r, g, b;
+
+      y += line;
+      latent_palette_color (i, &r, &g, &b);
+      cairo_set_source_rgb (cr, r, g, b);
+      cairo_rectangle (cr, l->legend_x, y - f * 0.5 - l->swatch / 2.0, l->swatch, l->swatch);
+      cairo_fill (cr);
+      set_color_mix (cr, style, 1.0);
+      cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
+      cairo_show_text (cr, text);
+    }
+  if (l->n_more > 0)
+    {
+      g_autofree char *more = g_strdup_printf ("… and %u more", l->n_more);
+
+      y += line;
+      set_color_mix (cr, style, 0.6);
+      cairo_move_to (cr, l->legend_x, y - f * 0.5 + f * 0.35);
+      cairo_show_text (cr, more);
+    }
+  cairo_restore (cr);
+}
+
+void
+latent_figure_scatter_render (LatentSnapshot          *snapshot,
+                              const LatentFigureStyle *style,
+                              cairo_t                 *cr,
+                              int                      width,
+                              int                      height)
+{
+  g_autoptr(LatentProjection) projection = NULL;
+  cairo_surface_t *layer;
+  Layout layout;
+  double scale;
+
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  cairo_save (cr);
+  _latent_figure_paint_background (cr, style, width, height);
+  _latent_figure_header (cr, snapshot, style, width);
+
+  if (snapshot->dataset == NULL)
+    {
+      _latent_figure_message (cr, style, width, height, "No data");
+      cairo_restore (cr);
+      return;
+    }
+  projection = latent_projection_get_for_dataset (snapshot->dataset);
+  if (projection == NULL)
+    {
+      _latent_figure_message (cr, style, width, height, "This dataset cannot be projected to 2-D");
+      cairo_restore (cr);
+      return;
+    }
+  if (!compute_layout (snapshot, style, projection, width, height, &layout))
+    {
+      cairo_restore (cr);
+      return;
+    }
+
+  draw_grid (cr, style, &layout);
+
+  scale = layer_scale (cr);
+  layer = draw_point_layer (snapshot, style, projection, &layout, scale);
+  if (cairo_surface_status (layer) == CAIRO_STATUS_SUCCESS)
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, layout.plot_x, layout.plot_y, layout.plot_w, layout.plot_h);
+      cairo_clip (cr);
+      cairo_set_source_surface (cr, layer, layout.plot_x, layout.plot_y);
+      /* Points are already pixels: no smoothing between them. */
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+      cairo_paint (cr);
+      cairo_restore (cr);
+    }
+  cairo_surface_destroy (layer);
+
+  draw_axes (cr, style, projection, &layout);
+  draw_centroids (cr, snapshot, style, projection, &layout);
+  if (layout.legend)
+    draw_legend (cr, snapshot, style, &layout);
+  cairo_restore (cr);
+}
+
+gboolean
+latent_figure_scatter_locate (LatentSnapshot          *snapshot,
+                              const LatentFigureStyle *style,
+                              int                      width,
+                              int                      height,
+                              double                   x,
+                              double                   y,
+                              double                  *px,
+                              double                  *py)
+{
+  g_autoptr(LatentProjection) projection = NULL;
+  Layout layout;
+
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+  g_return_val_if_fail (style != NULL, FALSE);
+
+  if (snapshot->dataset == NULL)
+    return FALSE;
+  projection = latent_projection_get_for_dataset (snapshot->dataset);
+  if (projection == NULL
+      || !compute_layout (snapshot, style, projection, width, height, &layout))
+    return FALSE;
+
+  if (px) *px = layout.plot_x + map_x (&layout, x);
+  if (py) *py = layout.plot_y + map_y (&layout, y);
+  return TRUE;
+}
