@@ -295,11 +295,15 @@ latent_projection_get_for_dataset (LatentDataset *dataset)
   self = g_object_get_data (G_OBJECT (dataset), "latent-projection");
   if (self != NULL)
     return latent_projection_ref (self);
+  /* Failures are remembered too: figures ask every frame. */
+  if (g_object_get_data (G_OBJECT (dataset), "latent-projection-failed") != NULL)
+    return NULL;
 
   self = latent_projection_new (dataset, &error);
   if (self == NULL)
     {
       g_warning ("%s", error->message);
+      g_object_set_data (G_OBJECT (dataset), "latent-projection-failed", GINT_TO_POINTER (TRUE));
       return NULL;
     }
   g_object_set_data_full (G_OBJECT (dataset), "latent-projection",

@@ -1,20 +1,30 @@
-/* kmeans.cl — the k-means assignment pass and the per-cluster sums
+/* kmeans.cl — the k-means assignment pass, exact, with Hamerly's bounds
  *
- * kmeans_assign: each work-item owns a contiguous slice of rows. For every
- * block of ROWS rows it computes the squared distance to all centers as
- * |x|² + |c|² − 2 x·c, with the dot products held in ROWS × COLS vector
- * accumulators (explicit VEC-wide float vectors, so a CPU device such as
- * PoCL fills its SIMD lanes from one work-item), keeps the nearest center,
- * and — in the same pass, while the rows are still in cache — adds the rows
- * to the work-item's private per-cluster sums. kmeans_reduce then adds up the
- * work-items' sums, so each iteration reads the data exactly once.
+ * kmeans_assign is the full pass: every row against every center. For each
+ * block of 4 rows the squared distances to the centers come from
+ * |x|² + |c|² − 2 x·c, with the dot products in 4 × 4 vector accumulators
+ * (explicit VEC-wide vectors, so a CPU device such as PoCL fills its SIMD
+ * lanes from one work-item). The nearest center's distance is then
+ * recomputed from differences, which do not cancel. While the rows are still
+ * in cache, they are added to the work-item's own per-cluster sums, so the
+ * pass reads the data once.
+ *
+ * kmeans_hamerly gives the same assignment without visiting most rows: each
+ * row keeps an upper bound on the distance to its center and a lower bound
+ * on the distance to any other (Hamerly, 2010). When the centers move, the
+ * bounds move by at most as much; a row whose upper bound stays below both
+ * its lower bound and half the distance from its center to the nearest other
+ * center cannot change cluster and is skipped. Only rows that change cluster
+ * touch the per-cluster sums, which persist between passes.
  *
  * Layout: x is n × dp floats, row-major, dp a multiple of VEC with zero
  * padding, so every row starts on a vector boundary and is read as vec_t
  * (buffers are aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN); dv = dp / VEC.
  * centers is kp × dp with kp a multiple of 4 (padding rows are zero and never
- * chosen). partial_sums is items × k × dp, partial_counts items × k,
- * partial_inertia one float per work-item.
+ * chosen). Work-item g owns rows [g·rows_per_item, (g+1)·rows_per_item) and
+ * the slices g of partial_sums (items × k × dp), partial_counts (items × k),
+ * partial_sqnorm (items × k: Σ|x|² per cluster, for the inertia) and
+ * partial_inertia (items).
  */
 
 #ifndef VEC
@@ -29,8 +39,8 @@ typedef float8 vec_t;
 typedef float4 vec_t;
 #endif
 
-/* The block is 4 rows × 4 centers: 16 vector accumulators plus 8 operands
- * fit the 32 registers of AVX-512 without spilling. */
+/* Rounding slack for the bounds, relative to the squared norms involved. */
+#define SLACK 4e-7f
 
 static inline float
 hsum (vec_t v)
@@ -47,11 +57,131 @@ hsum (vec_t v)
   return c.x + c.y;
 }
 
-#define NEAREST(r, q)                                                     \
+static inline float
+exact_distance2 (__global const vec_t *restrict row,
+                 __global const vec_t *restrict center,
+                 const uint dv)
+{
+  vec_t acc = 0.0f;
+
+  for (uint j = 0; j < dv; j++)
+    {
+      const vec_t u = row[j] - center[j];
+      acc = fma (u, u, acc);
+    }
+  return hsum (acc);
+}
+
+#define CONSIDER(r, q)                                                    \
   do {                                                                    \
-    float dd = xn##r + cn##q - 2.0f * hsum (acc##r##q);                   \
-    if (c + q < k && dd < best##r) { best##r = dd; label##r = c + q; }    \
+    const float dd = xn##r + cn##q - 2.0f * hsum (acc##r##q);             \
+    if (c + q < k)                                                        \
+      {                                                                   \
+        if (dd < best[r]) { second[r] = best[r]; best[r] = dd; label[r] = c + q; } \
+        else if (dd < second[r]) second[r] = dd;                          \
+        if (keep_lowers)                                                  \
+          lw##r[c + q] = sqrt (fmax (dd - SLACK * (xn##r + cn##q), 0.0f)); \
+      }                                                                   \
   } while (0)
+
+/* Nearest and second-nearest center (squared, expanded form) of 4 rows,
+ * and with keep_lowers a lower bound on the distance to every center in
+ * lw0…lw3 (one row of k floats each). The block is 4 rows × 4 centers:
+ * 16 vector accumulators plus 8 operands fit the 32 registers of AVX-512. */
+static inline void
+nearest4 (__global const vec_t *restrict x0,
+          __global const vec_t *restrict x1,
+          __global const vec_t *restrict x2,
+          __global const vec_t *restrict x3,
+          const float xn0, const float xn1, const float xn2, const float xn3,
+          __global const vec_t *restrict centers,
+          __global const float *restrict cnorm,
+          const uint k,
+          const uint dv,
+          const int keep_lowers,
+          __global float *lw0,
+          __global float *lw1,
+          __global float *lw2,
+          __global float *lw3,
+          float *best,
+          float *second,
+          int *label)
+{
+  for (uint r = 0; r < 4; r++)
+    {
+      best[r] = INFINITY;
+      second[r] = INFINITY;
+      label[r] = 0;
+    }
+
+  for (uint c = 0; c < k; c += 4)
+    {
+      __global const vec_t *c0 = centers + (size_t) c * dv;
+      __global const vec_t *c1 = c0 + dv;
+      __global const vec_t *c2 = c1 + dv;
+      __global const vec_t *c3 = c2 + dv;
+      vec_t acc00 = 0.0f, acc01 = 0.0f, acc02 = 0.0f, acc03 = 0.0f;
+      vec_t acc10 = 0.0f, acc11 = 0.0f, acc12 = 0.0f, acc13 = 0.0f;
+      vec_t acc20 = 0.0f, acc21 = 0.0f, acc22 = 0.0f, acc23 = 0.0f;
+      vec_t acc30 = 0.0f, acc31 = 0.0f, acc32 = 0.0f, acc33 = 0.0f;
+
+      for (uint j = 0; j < dv; j++)
+        {
+          const vec_t a0 = x0[j], a1 = x1[j], a2 = x2[j], a3 = x3[j];
+          const vec_t b0 = c0[j], b1 = c1[j], b2 = c2[j], b3 = c3[j];
+
+          acc00 = fma (a0, b0, acc00); acc01 = fma (a0, b1, acc01);
+          acc02 = fma (a0, b2, acc02); acc03 = fma (a0, b3, acc03);
+          acc10 = fma (a1, b0, acc10); acc11 = fma (a1, b1, acc11);
+          acc12 = fma (a1, b2, acc12); acc13 = fma (a1, b3, acc13);
+          acc20 = fma (a2, b0, acc20); acc21 = fma (a2, b1, acc21);
+          acc22 = fma (a2, b2, acc22); acc23 = fma (a2, b3, acc23);
+          acc30 = fma (a3, b0, acc30); acc31 = fma (a3, b1, acc31);
+          acc32 = fma (a3, b2, acc32); acc33 = fma (a3, b3, acc33);
+        }
+
+      {
+        const float cn0 = cnorm[c], cn1 = cnorm[c + 1], cn2 = cnorm[c + 2], cn3 = cnorm[c + 3];
+        CONSIDER (0, 0); CONSIDER (0, 1); CONSIDER (0, 2); CONSIDER (0, 3);
+        CONSIDER (1, 0); CONSIDER (1, 1); CONSIDER (1, 2); CONSIDER (1, 3);
+        CONSIDER (2, 0); CONSIDER (2, 1); CONSIDER (2, 2); CONSIDER (2, 3);
+        CONSIDER (3, 0); CONSIDER (3, 1); CONSIDER (3, 2); CONSIDER (3, 3);
+      }
+    }
+}
+
+static inline void
+add_row (__global vec_t *restrict sum,
+         __global const vec_t *restrict row,
+         const uint dv)
+{
+  for (uint j = 0; j < dv; j++)
+    sum[j] += row[j];
+}
+
+static inline void
+move_row (__global vec_t *restrict from,
+          __global vec_t *restrict to,
+          __global const vec_t *restrict row,
+          const uint dv)
+{
+  for (uint j = 0; j < dv; j++)
+    {
+      const vec_t v = row[j];
+      from[j] -= v;
+      to[j] += v;
+    }
+}
+
+/* The lower bound from the second-nearest squared distance, less the
+ * rounding the expanded form can make. */
+static inline float
+lower_bound (const float second,
+             const float xn,
+             const float cnmax)
+{
+  return sqrt (fmax (second - SLACK * (xn + cnmax), 0.0f));
+}
 
 __kernel void
 kmeans_assign (__global const vec_t *restrict x,
@@ -60,20 +190,28 @@ kmeans_assign (__global const vec_t *restrict x,
                __global const float *restrict cnorm,
                __global int         *restrict labels,
                __global float       *restrict dist,
+               __global float       *restrict upper,
+               __global float       *restrict lower,
+               __global float       *restrict lowers,
                __global vec_t       *restrict partial_sums,
                __global int         *restrict partial_counts,
+               __global float       *restrict partial_sqnorm,
                __global float       *restrict partial_inertia,
                const uint n,
                const uint k,
+               const uint kl,
                const uint dv,
                const uint rows_per_item,
-               const int accumulate)
+               const float cnmax,
+               const int accumulate,
+               const int keep_lowers)
 {
   const uint item = get_global_id (0);
   const uint begin = min (n, item * rows_per_item);
   const uint end = min (n, begin + rows_per_item);
   __global vec_t *sums = partial_sums + (size_t) item * k * dv;
   __global int *counts = partial_counts + (size_t) item * k;
+  __global float *sqnorm = partial_sqnorm + (size_t) item * k;
   float inertia = 0.0f;
 
   if (accumulate)
@@ -81,92 +219,245 @@ kmeans_assign (__global const vec_t *restrict x,
       for (uint i = 0; i < k * dv; i++)
         sums[i] = 0.0f;
       for (uint c = 0; c < k; c++)
-        counts[c] = 0;
+        {
+          counts[c] = 0;
+          sqnorm[c] = 0.0f;
+        }
     }
 
   for (uint i = begin; i < end; i += 4)
     {
       /* Rows past the end repeat the last row; their results are dropped. */
       const uint r0 = i, r1 = min (i + 1, end - 1), r2 = min (i + 2, end - 1), r3 = min (i + 3, end - 1);
-      __global const vec_t *x0 = x + (size_t) r0 * dv;
-      __global const vec_t *x1 = x + (size_t) r1 * dv;
-      __global const vec_t *x2 = x + (size_t) r2 * dv;
-      __global const vec_t *x3 = x + (size_t) r3 * dv;
-      const float xn0 = xnorm[r0], xn1 = xnorm[r1], xn2 = xnorm[r2], xn3 = xnorm[r3];
-      float best0 = INFINITY, best1 = INFINITY, best2 = INFINITY, best3 = INFINITY;
-      int label0 = 0, label1 = 0, label2 = 0, label3 = 0;
+      const uint valid = min (4u, end - i);
+      float best[4], second[4];
+      int label[4];
 
-      for (uint c = 0; c < k; c += 4)
+      nearest4 (x + (size_t) r0 * dv, x + (size_t) r1 * dv, x + (size_t) r2 * dv, x + (size_t) r3 * dv,
+                xnorm[r0], xnorm[r1], xnorm[r2], xnorm[r3], centers, cnorm, k, dv,
+                keep_lowers, lowers + (size_t) r0 * kl, lowers + (size_t) r1 * kl,
+                lowers + (size_t) r2 * kl, lowers + (size_t) r3 * kl, best, second, label);
+
+      for (uint r = 0; r < valid; r++)
         {
-          __global const vec_t *c0 = centers + (size_t) c * dv;
-          __global const vec_t *c1 = c0 + dv;
-          __global const vec_t *c2 = c1 + dv;
-          __global const vec_t *c3 = c2 + dv;
-          vec_t acc00 = 0.0f, acc01 = 0.0f, acc02 = 0.0f, acc03 = 0.0f;
-          vec_t acc10 = 0.0f, acc11 = 0.0f, acc12 = 0.0f, acc13 = 0.0f;
-          vec_t acc20 = 0.0f, acc21 = 0.0f, acc22 = 0.0f, acc23 = 0.0f;
-          vec_t acc30 = 0.0f, acc31 = 0.0f, acc32 = 0.0f, acc33 = 0.0f;
+          const uint row = i + r;
+          __global const vec_t *xr = x + (size_t) row * dv;
+          const float d2 = exact_distance2 (xr, centers + (size_t) label[r] * dv, dv);
 
-          for (uint j = 0; j < dv; j++)
+          labels[row] = label[r];
+          dist[row] = d2;
+          upper[row] = sqrt (d2);
+          lower[row] = lower_bound (second[r], xnorm[row], cnmax);
+          inertia += d2;
+          if (accumulate)
             {
-              const vec_t a0 = x0[j], a1 = x1[j], a2 = x2[j], a3 = x3[j];
-              const vec_t b0 = c0[j], b1 = c1[j], b2 = c2[j], b3 = c3[j];
-
-              acc00 = fma (a0, b0, acc00); acc01 = fma (a0, b1, acc01);
-              acc02 = fma (a0, b2, acc02); acc03 = fma (a0, b3, acc03);
-              acc10 = fma (a1, b0, acc10); acc11 = fma (a1, b1, acc11);
-              acc12 = fma (a1, b2, acc12); acc13 = fma (a1, b3, acc13);
-              acc20 = fma (a2, b0, acc20); acc21 = fma (a2, b1, acc21);
-              acc22 = fma (a2, b2, acc22); acc23 = fma (a2, b3, acc23);
-              acc30 = fma (a3, b0, acc30); acc31 = fma (a3, b1, acc31);
-              acc32 = fma (a3, b2, acc32); acc33 = fma (a3, b3, acc33);
+              add_row (sums + (size_t) label[r] * dv, xr, dv);
+              counts[label[r]]++;
+              sqnorm[label[r]] += xnorm[row];
             }
-
-          {
-            const float cn0 = cnorm[c], cn1 = cnorm[c + 1], cn2 = cnorm[c + 2], cn3 = cnorm[c + 3];
-            NEAREST (0, 0); NEAREST (0, 1); NEAREST (0, 2); NEAREST (0, 3);
-            NEAREST (1, 0); NEAREST (1, 1); NEAREST (1, 2); NEAREST (1, 3);
-            NEAREST (2, 0); NEAREST (2, 1); NEAREST (2, 2); NEAREST (2, 3);
-            NEAREST (3, 0); NEAREST (3, 1); NEAREST (3, 2); NEAREST (3, 3);
-          }
         }
-
-      {
-        const uint valid = min (4u, end - i);
-        const int labs[4] = { label0, label1, label2, label3 };
-
-        for (uint r = 0; r < valid; r++)
-          {
-            __global const vec_t *row = x + (size_t) (i + r) * dv;
-            __global const vec_t *center = centers + (size_t) labs[r] * dv;
-            vec_t diff2 = 0.0f;
-            float exact;
-
-            /* The expanded form picks the nearest center; the distance to it
-             * is recomputed from differences, which do not cancel, so the
-             * inertia keeps full float precision (cost: 1/k of the pass). */
-            for (uint j = 0; j < dv; j++)
-              {
-                const vec_t u = row[j] - center[j];
-                diff2 = fma (u, u, diff2);
-              }
-            exact = hsum (diff2);
-            labels[i + r] = labs[r];
-            dist[i + r] = exact;
-            inertia += exact;
-            if (accumulate)
-              {
-                __global vec_t *sum = sums + (size_t) labs[r] * dv;
-
-                for (uint j = 0; j < dv; j++)
-                  sum[j] += row[j];
-                counts[labs[r]]++;
-              }
-          }
-      }
     }
 
   partial_inertia[item] = inertia;
+}
+
+/* move[c]: how far center c moved; move_max, move_second: the largest and
+ * second-largest moves, move_argmax: the center that moved most. half[c]:
+ * half the distance from center c to its nearest other center. */
+__kernel void
+kmeans_hamerly (__global const vec_t *restrict x,
+                __global const float *restrict xnorm,
+                __global const vec_t *restrict centers,
+                __global const float *restrict cnorm,
+                __global const float *restrict move,
+                __global const float *restrict half_gap,
+                __global int         *restrict labels,
+                __global float       *restrict upper,
+                __global float       *restrict lower,
+                __global vec_t       *restrict partial_sums,
+                __global int         *restrict partial_counts,
+                __global float       *restrict partial_sqnorm,
+                __global int         *restrict partial_visited,
+                const uint n,
+                const uint k,
+                const uint dv,
+                const uint rows_per_item,
+                const float cnmax,
+                const float move_max,
+                const float move_second,
+                const int move_argmax)
+{
+  const uint item = get_global_id (0);
+  const uint begin = min (n, item * rows_per_item);
+  const uint end = min (n, begin + rows_per_item);
+  __global vec_t *sums = partial_sums + (size_t) item * k * dv;
+  __global int *counts = partial_counts + (size_t) item * k;
+  __global float *sqnorm = partial_sqnorm + (size_t) item * k;
+  uint queue[4];
+  uint queued = 0, visited = 0;
+
+  for (uint i = begin; i <= end; i++)
+    {
+      if (i < end)
+        {
+          const int a = labels[i];
+          float u = upper[i] + move[a];
+          const float l = lower[i] - (a == move_argmax ? move_second : move_max);
+          const float m = fmax (half_gap[a], l);
+
+          if (u * (1.0f + SLACK) > m)
+            {
+              /* The bound is loose: tighten it with the true distance. */
+              u = sqrt (exact_distance2 (x + (size_t) i * dv, centers + (size_t) a * dv, dv));
+              visited++;
+            }
+          upper[i] = u;
+          lower[i] = l;
+          if (u * (1.0f + SLACK) <= m)
+            continue;
+          queue[queued++] = i;
+          visited += k;
+          if (queued < 4)
+            continue;
+        }
+      if (queued == 0)
+        continue;
+
+      {
+        const uint q0 = queue[0];
+        const uint q1 = queued > 1 ? queue[1] : q0;
+        const uint q2 = queued > 2 ? queue[2] : q0;
+        const uint q3 = queued > 3 ? queue[3] : q0;
+        float best[4], second[4];
+        int label[4];
+
+        nearest4 (x + (size_t) q0 * dv, x + (size_t) q1 * dv, x + (size_t) q2 * dv, x + (size_t) q3 * dv,
+                  xnorm[q0], xnorm[q1], xnorm[q2], xnorm[q3], centers, cnorm, k, dv,
+                  0, upper, upper, upper, upper, best, second, label);
+
+        for (uint r = 0; r < queued; r++)
+          {
+            const uint row = queue[r];
+            const int old = labels[row];
+            const int now = label[r];
+            __global const vec_t *xr = x + (size_t) row * dv;
+
+            upper[row] = sqrt (exact_distance2 (xr, centers + (size_t) now * dv, dv));
+            lower[row] = lower_bound (second[r], xnorm[row], cnmax);
+            if (now != old)
+              {
+                labels[row] = now;
+                move_row (sums + (size_t) old * dv, sums + (size_t) now * dv, xr, dv);
+                counts[old]--;
+                counts[now]++;
+                sqnorm[old] -= xnorm[row];
+                sqnorm[now] += xnorm[row];
+              }
+          }
+        queued = 0;
+      }
+    }
+
+  partial_visited[item] = visited;
+}
+
+/* Elkan's variant (2003) for larger k: a lower bound per row and center
+ * (lowers, n × kl with kl = k rounded up to 16), and the center-to-center
+ * distances (center_dist, k × kl, padding INFINITY), so a row is compared
+ * only with the few centers its bounds cannot rule out. Bounds are updated
+ * and tested 16 centers at a time; only a block with a candidate falls back
+ * to scalar code. Rows are visited one at a time; each distance is one
+ * vector pass over the row. */
+__kernel void
+kmeans_elkan (__global const vec_t *restrict x,
+              __global const float *restrict xnorm,
+              __global const vec_t *restrict centers,
+              __global const float *restrict move,
+              __global const float *restrict half_gap,
+              __global const float *restrict center_dist,
+              __global int         *restrict labels,
+              __global float       *restrict upper,
+              __global float       *restrict lowers,
+              __global vec_t       *restrict partial_sums,
+              __global int         *restrict partial_counts,
+              __global float       *restrict partial_sqnorm,
+              __global int         *restrict partial_visited,
+              const uint n,
+              const uint k,
+              const uint kl,
+              const uint dv,
+              const uint rows_per_item)
+{
+  const uint item = get_global_id (0);
+  const uint begin = min (n, item * rows_per_item);
+  const uint end = min (n, begin + rows_per_item);
+  __global vec_t *sums = partial_sums + (size_t) item * k * dv;
+  __global int *counts = partial_counts + (size_t) item * k;
+  __global float *sqnorm = partial_sqnorm + (size_t) item * k;
+  uint visited = 0;
+
+  for (uint i = begin; i < end; i++)
+    {
+      __global const vec_t *xr = x + (size_t) i * dv;
+      __global float *l = lowers + (size_t) i * kl;
+      const int old = labels[i];
+      int now = old;
+      float u = upper[i] + move[old];
+      bool tight = false;
+      /* A row closer to its center than half the gap to any other stays. */
+      const bool settled = u * (1.0f + SLACK) <= half_gap[old];
+
+      for (uint jc = 0; jc < kl; jc += 16)
+        {
+          const float16 lv = vload16 (0, l + jc) - vload16 (0, move + jc);
+
+          vstore16 (lv, 0, l + jc);
+          if (settled ||
+              !any (isgreater ((float16) (u * (1.0f + SLACK)),
+                               fmax (lv, 0.5f * vload16 (0, center_dist + (size_t) now * kl + jc)))))
+            continue;
+
+          for (uint j = jc; j < min (jc + 16, k); j++)
+            {
+              float z;
+
+              if (j == (uint) now)
+                continue;
+              z = fmax (l[j], 0.5f * center_dist[(size_t) now * kl + j]);
+              if (u * (1.0f + SLACK) <= z)
+                continue;
+              if (!tight)
+                {
+                  u = sqrt (exact_distance2 (xr, centers + (size_t) now * dv, dv));
+                  l[now] = u;
+                  tight = true;
+                  visited++;
+                  if (u * (1.0f + SLACK) <= z)
+                    continue;
+                }
+              l[j] = sqrt (exact_distance2 (xr, centers + (size_t) j * dv, dv));
+              visited++;
+              if (l[j] < u || (l[j] == u && j < (uint) now))
+                {
+                  now = j;
+                  u = l[j];
+                }
+            }
+        }
+
+      upper[i] = u;
+      if (now != old)
+        {
+          labels[i] = now;
+          move_row (sums + (size_t) old * dv, sums + (size_t) now * dv, xr, dv);
+          counts[old]--;
+          counts[now]++;
+          sqnorm[old] -= xnorm[i];
+          sqnorm[now] += xnorm[i];
+        }
+    }
+
+  partial_visited[item] = visited;
 }
 
 /* One work-item per vector of the k × dv sums. */

@@ -82,6 +82,7 @@ main (int argc, char **argv)
   static const guint shapes[][3] = {
     { 1000, 2, 3 }, { 997, 4, 5 }, { 513, 7, 6 }, { 2048, 20, 10 },
     { 1501, 100, 13 }, { 600, 784, 10 }, { 64, 3, 64 }, { 5, 2, 5 },
+    { 3000, 50, 40 }, { 4003, 33, 100 },
   };
   g_autoptr(GError) error = NULL;
   int status;

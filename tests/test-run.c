@@ -92,7 +92,8 @@ test_play_to_the_end (void)
   g_assert_cmpuint (snap->iteration, ==, w.iterations);
   g_assert_cmpfloat (g_array_index (history, LatentIterationRecord, history->len - 1).objective,
                      ==, snap->objective);
-  g_assert_cmpuint (w.snapshots, >=, 2);
+  /* Newest wins: a fast run may deliver only its last snapshot. */
+  g_assert_cmpuint (w.snapshots, >=, 1);
   g_assert_cmpuint (w.snapshots, <=, w.iterations + 1);
 }
 

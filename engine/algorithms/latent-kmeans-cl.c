@@ -1,8 +1,10 @@
 /* latent-kmeans-cl.c — the k-means assignment pass on an OpenCL device
  *
- * The rows go to the device once; each pass uploads the centers (k × d),
- * runs kmeans_assign and kmeans_reduce from kernels/kmeans.cl, and reads
- * back the labels, distances and the k × d sums.
+ * The rows go to the device once. Each pass uploads the centers, runs either
+ * the full pass (kmeans_assign) or, once bounds exist, the bounded pass
+ * (kmeans_hamerly), then kmeans_reduce, and reads back the labels and the
+ * k × d sums. Between passes the per-cluster sums stay on the device, owned
+ * per work-item, so a bounded pass only touches rows that change cluster.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,52 +12,84 @@
 
 #include "latent-kmeans-private.h"
 
+#include <cblas.h>
+#include <math.h>
+
 struct _LatentKmeansCl
 {
   LatentCl         *cl;
   cl_command_queue  queue;
   cl_kernel         assign;
+  cl_kernel         hamerly;
+  cl_kernel         elkan;
   cl_kernel         reduce;
-  guint             vec, dp, kp, items, rows_per_item;
+  guint             vec, dp, kp, kl, items, rows_per_item;
   gsize             local;
-  cl_mem            x, xnorm, centers, cnorm, labels, dist;
-  cl_mem            partial_sums, partial_counts, partial_inertia, sums;
-  float            *host_centers;    /* kp × dp */
-  float            *host_cnorm;      /* kp */
-  float            *host_sums;       /* k × dp */
-  gint32           *host_counts;     /* items × k */
-  float            *host_inertia;    /* items */
+  gboolean          bounds_valid;   /* device labels, bounds and sums agree */
+  gboolean          use_elkan;      /* a bound per row and center, for larger k */
+
+  cl_mem            x, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
+  cl_mem            partial_sums, partial_counts, partial_sqnorm, partial_inertia, partial_visited, sums;
+
+  double           *previous;       /* k × d: the centers of the last pass */
+  float            *host_centers;   /* kp × dp */
+  float            *host_cnorm;     /* kp */
+  float            *host_move;      /* k */
+  float            *host_half;      /* k */
+  float            *host_center_dist; /* k × k */
+  double           *gram;           /* k × k */
+  float            *host_sums;      /* k × dp */
+  gint32           *host_counts;    /* items × k */
+  float            *host_sqnorm;    /* items × k */
+  float            *host_inertia;   /* items */
+  gint32           *host_visited;   /* items */
 };
 
 void
 latent_kmeans_cl_free (LatentKmeansCl *kcl)
 {
   cl_mem *buffers[] = { &kcl->x, &kcl->xnorm, &kcl->centers, &kcl->cnorm, &kcl->labels,
-                        &kcl->dist, &kcl->partial_sums, &kcl->partial_counts,
-                        &kcl->partial_inertia, &kcl->sums };
+                        &kcl->dist, &kcl->upper, &kcl->lower, &kcl->lowers, &kcl->move,
+                        &kcl->half, &kcl->center_dist,
+                        &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
+                        &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums };
+  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->reduce };
 
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (*buffers[i])
       clReleaseMemObject (*buffers[i]);
-  if (kcl->assign)
-    clReleaseKernel (kcl->assign);
-  if (kcl->reduce)
-    clReleaseKernel (kcl->reduce);
+  for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
+    if (*kernels[i])
+      clReleaseKernel (*kernels[i]);
   if (kcl->queue)
     clReleaseCommandQueue (kcl->queue);
   g_clear_object (&kcl->cl);
+  g_free (kcl->previous);
   g_free (kcl->host_centers);
   g_free (kcl->host_cnorm);
+  g_free (kcl->host_move);
+  g_free (kcl->host_half);
+  g_free (kcl->host_center_dist);
+  g_free (kcl->gram);
   g_free (kcl->host_sums);
   g_free (kcl->host_counts);
+  g_free (kcl->host_sqnorm);
   g_free (kcl->host_inertia);
+  g_free (kcl->host_visited);
   g_free (kcl);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentKmeansCl, latent_kmeans_cl_free)
 
-static cl_mem
+void
+latent_kmeans_cl_invalidate (LatentKmeansCl *kcl)
+{
+  kcl->bounds_valid = FALSE;
+}
+
+static gboolean
 create_buffer (LatentKmeansCl  *kcl,
+               cl_mem          *mem,
                cl_mem_flags     flags,
                gsize            size,
                gpointer         host,
@@ -63,11 +97,9 @@ create_buffer (LatentKmeansCl  *kcl,
                GError         **error)
 {
   cl_int err = CL_SUCCESS;
-  cl_mem mem = clCreateBuffer (latent_cl_get_context (kcl->cl), flags, size, host, &err);
 
-  if (!latent_cl_check (err, "clCreateBuffer", what, error))
-    return NULL;
-  return mem;
+  *mem = clCreateBuffer (latent_cl_get_context (kcl->cl), flags, size, host, &err);
+  return latent_cl_check (err, "clCreateBuffer", what, error);
 }
 
 LatentKmeansCl *
@@ -77,19 +109,21 @@ latent_kmeans_cl_new (LatentKmeans  *self,
 {
   g_autoptr(LatentKmeansCl) kcl = g_new0 (LatentKmeansCl, 1);
   const LatentClDeviceInfo *info = latent_cl_get_info (cl);
+  const guint n = self->n, k = self->k;
   g_autofree char *options = NULL;
   g_autofree float *padded = NULL;
   g_autofree float *xnorm = NULL;
-  guint64 bytes;
+  guint64 partial_bytes;
 
   kcl->cl = g_object_ref (cl);
   /* Short rows waste less padding with narrower vectors. */
   kcl->vec = self->d >= 48 ? 16 : self->d > 4 ? 8 : 4;
   kcl->dp = (self->d + kcl->vec - 1) / kcl->vec * kcl->vec;
-  kcl->kp = (self->k + 3) / 4 * 4;
+  kcl->kp = (k + 3) / 4 * 4;
+  kcl->kl = (k + 15) / 16 * 16;
 
-  /* CPU devices run a work-group on one thread: one item per group, a few
-   * groups per core so the cores stay balanced. */
+  /* A CPU device runs a work-group on one thread: one item per group and a
+   * few groups per core keep the cores balanced. */
   if (info->type & CL_DEVICE_TYPE_CPU)
     {
       kcl->local = 1;
@@ -100,29 +134,34 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       kcl->local = 64;
       kcl->items = 64 * MAX (1, info->compute_units);
     }
-  kcl->rows_per_item = (self->n + kcl->items - 1) / kcl->items;
+  kcl->rows_per_item = (n + kcl->items - 1) / kcl->items;
   kcl->rows_per_item = (kcl->rows_per_item + 3) / 4 * 4;
-  kcl->items = (self->n + kcl->rows_per_item - 1) / kcl->rows_per_item;
+  kcl->items = (n + kcl->rows_per_item - 1) / kcl->rows_per_item;
   kcl->items = (kcl->items + kcl->local - 1) / kcl->local * kcl->local;
 
-  bytes = (guint64) kcl->items * self->k * kcl->dp * sizeof (float);
-  if (bytes > info->max_alloc || (guint64) self->n * kcl->dp * sizeof (float) > info->max_alloc)
+  partial_bytes = (guint64) kcl->items * k * kcl->dp * sizeof (float);
+  if (partial_bytes > info->max_alloc || (guint64) n * kcl->dp * sizeof (float) > info->max_alloc)
     {
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   "k-means: %u rows × %u columns with k = %u need more memory in one buffer than %s allows",
-                   self->n, self->d, self->k, info->name);
+                   "k-means: %u rows × %u columns with k = %u need a larger buffer than %s allows",
+                   n, self->d, k, info->name);
       return NULL;
     }
 
+  /* Elkan's bounds pay off from a few dozen clusters, while they fit. */
+  kcl->use_elkan = k >= 24 && (guint64) n * kcl->kl * sizeof (float) <= MIN (info->max_alloc, G_GUINT64_CONSTANT (1) << 30);
+
   options = g_strdup_printf ("-DVEC=%u", kcl->vec);
   if (!(kcl->assign = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_assign", error)) ||
+      !(kcl->hamerly = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_hamerly", error)) ||
+      !(kcl->elkan = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_elkan", error)) ||
       !(kcl->reduce = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_reduce", error)) ||
       !(kcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
 
-  padded = g_new0 (float, (gsize) self->n * kcl->dp);
-  xnorm = g_new (float, self->n);
-  for (guint i = 0; i < self->n; i++)
+  padded = g_new0 (float, (gsize) n * kcl->dp);
+  xnorm = g_new (float, n);
+  for (guint i = 0; i < n; i++)
     {
       double s = 0;
       for (guint f = 0; f < self->d; f++)
@@ -134,55 +173,142 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       xnorm[i] = s;
     }
 
+  kcl->previous = g_new0 (double, (gsize) k * self->d);
   kcl->host_centers = g_new0 (float, (gsize) kcl->kp * kcl->dp);
   kcl->host_cnorm = g_new0 (float, kcl->kp);
-  kcl->host_sums = g_new (float, (gsize) self->k * kcl->dp);
-  kcl->host_counts = g_new (gint32, (gsize) kcl->items * self->k);
+  kcl->host_move = g_new0 (float, kcl->kl);
+  kcl->host_half = g_new0 (float, k);
+  kcl->host_center_dist = g_new (float, (gsize) k * kcl->kl);
+  for (gsize i = 0; i < (gsize) k * kcl->kl; i++)
+    kcl->host_center_dist[i] = INFINITY;
+  kcl->gram = g_new0 (double, (gsize) k * k);
+  kcl->host_sums = g_new (float, (gsize) k * kcl->dp);
+  kcl->host_counts = g_new (gint32, (gsize) kcl->items * k);
+  kcl->host_sqnorm = g_new (float, (gsize) kcl->items * k);
   kcl->host_inertia = g_new (float, kcl->items);
+  kcl->host_visited = g_new (gint32, kcl->items);
 
-  if (!(kcl->x = create_buffer (kcl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                (gsize) self->n * kcl->dp * sizeof (float), padded, "x", error)) ||
-      !(kcl->xnorm = create_buffer (kcl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                    self->n * sizeof (float), xnorm, "xnorm", error)) ||
-      !(kcl->centers = create_buffer (kcl, CL_MEM_READ_ONLY,
-                                      (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error)) ||
-      !(kcl->cnorm = create_buffer (kcl, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error)) ||
-      !(kcl->labels = create_buffer (kcl, CL_MEM_WRITE_ONLY, self->n * sizeof (gint32), NULL, "labels", error)) ||
-      !(kcl->dist = create_buffer (kcl, CL_MEM_WRITE_ONLY, self->n * sizeof (float), NULL, "dist", error)) ||
-      !(kcl->partial_sums = create_buffer (kcl, CL_MEM_READ_WRITE, bytes, NULL, "partial_sums", error)) ||
-      !(kcl->partial_counts = create_buffer (kcl, CL_MEM_READ_WRITE,
-                                             (gsize) kcl->items * self->k * sizeof (gint32), NULL,
-                                             "partial_counts", error)) ||
-      !(kcl->partial_inertia = create_buffer (kcl, CL_MEM_READ_WRITE, kcl->items * sizeof (float),
-                                              NULL, "partial_inertia", error)) ||
-      !(kcl->sums = create_buffer (kcl, CL_MEM_READ_WRITE, (gsize) self->k * kcl->dp * sizeof (float),
-                                   NULL, "sums", error)))
+  if (!create_buffer (kcl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                      (gsize) n * kcl->dp * sizeof (float), padded, "x", error) ||
+      !create_buffer (kcl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                      n * sizeof (float), xnorm, "xnorm", error) ||
+      !create_buffer (kcl, &kcl->centers, CL_MEM_READ_ONLY,
+                      (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error) ||
+      !create_buffer (kcl, &kcl->cnorm, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
+      !create_buffer (kcl, &kcl->move, CL_MEM_READ_ONLY, kcl->kl * sizeof (float), NULL, "move", error) ||
+      !create_buffer (kcl, &kcl->half, CL_MEM_READ_ONLY, k * sizeof (float), NULL, "half", error) ||
+      !create_buffer (kcl, &kcl->labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
+      !create_buffer (kcl, &kcl->dist, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "dist", error) ||
+      !create_buffer (kcl, &kcl->upper, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "upper", error) ||
+      !create_buffer (kcl, &kcl->lower, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "lower", error) ||
+      !create_buffer (kcl, &kcl->lowers, CL_MEM_READ_WRITE,
+                      kcl->use_elkan ? (gsize) n * kcl->kl * sizeof (float) : sizeof (float), NULL, "lowers", error) ||
+      !create_buffer (kcl, &kcl->center_dist, CL_MEM_READ_ONLY, (gsize) k * kcl->kl * sizeof (float), NULL,
+                      "center_dist", error) ||
+      !create_buffer (kcl, &kcl->partial_sums, CL_MEM_READ_WRITE, partial_bytes, NULL, "partial_sums", error) ||
+      !create_buffer (kcl, &kcl->partial_counts, CL_MEM_READ_WRITE,
+                      (gsize) kcl->items * k * sizeof (gint32), NULL, "partial_counts", error) ||
+      !create_buffer (kcl, &kcl->partial_sqnorm, CL_MEM_READ_WRITE,
+                      (gsize) kcl->items * k * sizeof (float), NULL, "partial_sqnorm", error) ||
+      !create_buffer (kcl, &kcl->partial_inertia, CL_MEM_READ_WRITE,
+                      kcl->items * sizeof (float), NULL, "partial_inertia", error) ||
+      !create_buffer (kcl, &kcl->partial_visited, CL_MEM_READ_WRITE,
+                      kcl->items * sizeof (gint32), NULL, "partial_visited", error) ||
+      !create_buffer (kcl, &kcl->sums, CL_MEM_READ_WRITE,
+                      (gsize) k * kcl->dp * sizeof (float), NULL, "sums", error))
     return NULL;
+
+  if (kcl->use_elkan)
+    {
+      /* Padding columns of the bounds are read as vectors: make them zero. */
+      const float zero = 0;
+      cl_int err = clEnqueueFillBuffer (kcl->queue, kcl->lowers, &zero, sizeof zero, 0,
+                                        (gsize) n * kcl->kl * sizeof (float), 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueFillBuffer", "lowers", error))
+        return NULL;
+    }
 
   return g_steal_pointer (&kcl);
 }
 
-static gboolean
-cancelled (GCancellable  *cancellable,
-           GError       **error)
+/* How far each center moved since the last pass, and half the distance from
+ * each center to its nearest neighbour (from the Gram matrix, k × k). */
+static void
+prepare_bounds (LatentKmeansCl *kcl,
+                LatentKmeans   *self,
+                float          *move_max,
+                float          *move_second,
+                cl_int         *move_argmax)
 {
-  return g_cancellable_set_error_if_cancelled (cancellable, error);
+  const guint k = self->k, d = self->d;
+
+  *move_max = 0;
+  *move_second = 0;
+  *move_argmax = 0;
+  for (guint c = 0; c < k; c++)
+    {
+      double s = 0;
+      float m;
+
+      for (guint f = 0; f < d; f++)
+        {
+          double u = self->centers[(gsize) c * d + f] - kcl->previous[(gsize) c * d + f];
+          s += u * u;
+        }
+      /* Rounded up so the bounds stay bounds. */
+      m = (float) (sqrt (s) * (1 + 1e-6));
+      kcl->host_move[c] = m;
+      if (m > *move_max)
+        {
+          *move_second = *move_max;
+          *move_max = m;
+          *move_argmax = c;
+        }
+      else if (m > *move_second)
+        *move_second = m;
+    }
+
+  cblas_dsyrk (CblasRowMajor, CblasUpper, CblasNoTrans, k, d, 1.0, self->centers, d, 0.0, kcl->gram, k);
+  for (guint c = 0; c < k; c++)
+    {
+      double nearest = G_MAXDOUBLE;
+
+      for (guint o = 0; o < k; o++)
+        {
+          double g = c < o ? kcl->gram[(gsize) c * k + o] : kcl->gram[(gsize) o * k + c];
+          double d2 = kcl->gram[(gsize) c * k + c] + kcl->gram[(gsize) o * k + o] - 2 * g;
+          /* Rounded down, with slack for the cancellation in the Gram form. */
+          double dist = sqrt (MAX (0.0, d2 - 1e-9 * (kcl->gram[(gsize) c * k + c] + kcl->gram[(gsize) o * k + o])))
+                        * (1 - 1e-6);
+
+          kcl->host_center_dist[(gsize) c * kcl->kl + o] = o == c ? 0 : dist;
+          if (o != c)
+            nearest = MIN (nearest, dist);
+        }
+      kcl->host_half[c] = k > 1 ? 0.5 * nearest : G_MAXFLOAT;
+    }
 }
 
+#define SET_ARG(kernel, value) \
+  if (err == CL_SUCCESS) err = clSetKernelArg (kernel, arg++, sizeof (value), &(value))
+
 gboolean
-latent_kmeans_cl_assign (LatentKmeansCl    *kcl,
-                         LatentKmeans      *self,
-                         LatentKmeansPass  *pass,
-                         gboolean           accumulate,
-                         GCancellable      *cancellable,
-                         GError           **error)
+latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
+                         LatentKmeans         *self,
+                         LatentKmeansPass     *pass,
+                         LatentKmeansPassKind  kind,
+                         GCancellable         *cancellable,
+                         GError              **error)
 {
   const guint n = self->n, k = self->k, d = self->d, dp = kcl->dp;
-  const cl_uint size = k * dp / kcl->vec;
   const cl_uint dv = dp / kcl->vec;
-  const cl_int acc = accumulate;
-  gsize global = kcl->items, local = kcl->local;
-  gsize reduce_global = size;
+  const cl_uint size = k * dv;
+  const gboolean bounded = kind == LATENT_KMEANS_ACCUMULATE && kcl->bounds_valid;
+  const cl_int accumulate = kind != LATENT_KMEANS_LABELS;
+  const cl_int keep_lowers = accumulate && kcl->use_elkan;
+  gsize global = kcl->items, local = kcl->local, reduce_global = size;
+  float cnmax = 0, move_max, move_second;
+  cl_int move_argmax;
   cl_int err = CL_SUCCESS;
   guint arg = 0;
 
@@ -196,51 +322,128 @@ latent_kmeans_cl_assign (LatentKmeansCl    *kcl,
           s += (double) v * v;
         }
       kcl->host_cnorm[c] = s;
+      cnmax = MAX (cnmax, (float) s);
     }
 
-#define SET_ARG(kernel, value) \
-  if (err == CL_SUCCESS) err = clSetKernelArg (kernel, arg++, sizeof (value), &(value))
-  SET_ARG (kcl->assign, kcl->x);
-  SET_ARG (kcl->assign, kcl->xnorm);
-  SET_ARG (kcl->assign, kcl->centers);
-  SET_ARG (kcl->assign, kcl->cnorm);
-  SET_ARG (kcl->assign, kcl->labels);
-  SET_ARG (kcl->assign, kcl->dist);
-  SET_ARG (kcl->assign, kcl->partial_sums);
-  SET_ARG (kcl->assign, kcl->partial_counts);
-  SET_ARG (kcl->assign, kcl->partial_inertia);
-  SET_ARG (kcl->assign, n);
-  SET_ARG (kcl->assign, k);
-  SET_ARG (kcl->assign, dv);
-  SET_ARG (kcl->assign, kcl->rows_per_item);
-  SET_ARG (kcl->assign, acc);
-  if (!latent_cl_check (err, "clSetKernelArg", "kmeans_assign", error))
-    return FALSE;
-  arg = 0;
-  SET_ARG (kcl->reduce, kcl->partial_sums);
-  SET_ARG (kcl->reduce, kcl->sums);
-  SET_ARG (kcl->reduce, kcl->items);
-  SET_ARG (kcl->reduce, size);
-  if (!latent_cl_check (err, "clSetKernelArg", "kmeans_reduce", error))
-    return FALSE;
-#undef SET_ARG
-
-  if (cancelled (cancellable, error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   err = clEnqueueWriteBuffer (kcl->queue, kcl->centers, CL_FALSE, 0,
                               (gsize) kcl->kp * dp * sizeof (float), kcl->host_centers, 0, NULL, NULL);
   if (err == CL_SUCCESS)
     err = clEnqueueWriteBuffer (kcl->queue, kcl->cnorm, CL_FALSE, 0, kcl->kp * sizeof (float),
                                 kcl->host_cnorm, 0, NULL, NULL);
-  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans_assign", error))
+  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans", error))
     return FALSE;
 
-  err = clEnqueueNDRangeKernel (kcl->queue, kcl->assign, 1, NULL, &global, &local, 0, NULL, NULL);
-  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_assign", error))
-    return FALSE;
+  if (bounded)
+    {
+      prepare_bounds (kcl, self, &move_max, &move_second, &move_argmax);
+      err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, kcl->kl * sizeof (float),
+                                  kcl->host_move, 0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer (kcl->queue, kcl->half, CL_FALSE, 0, k * sizeof (float),
+                                    kcl->host_half, 0, NULL, NULL);
+      if (err == CL_SUCCESS && kcl->use_elkan)
+        err = clEnqueueWriteBuffer (kcl->queue, kcl->center_dist, CL_FALSE, 0, (gsize) k * kcl->kl * sizeof (float),
+                                    kcl->host_center_dist, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans_hamerly", error))
+        return FALSE;
+    }
+  if (bounded && kcl->use_elkan)
+    {
+      SET_ARG (kcl->elkan, kcl->x);
+      SET_ARG (kcl->elkan, kcl->xnorm);
+      SET_ARG (kcl->elkan, kcl->centers);
+      SET_ARG (kcl->elkan, kcl->move);
+      SET_ARG (kcl->elkan, kcl->half);
+      SET_ARG (kcl->elkan, kcl->center_dist);
+      SET_ARG (kcl->elkan, kcl->labels);
+      SET_ARG (kcl->elkan, kcl->upper);
+      SET_ARG (kcl->elkan, kcl->lowers);
+      SET_ARG (kcl->elkan, kcl->partial_sums);
+      SET_ARG (kcl->elkan, kcl->partial_counts);
+      SET_ARG (kcl->elkan, kcl->partial_sqnorm);
+      SET_ARG (kcl->elkan, kcl->partial_visited);
+      SET_ARG (kcl->elkan, n);
+      SET_ARG (kcl->elkan, k);
+      SET_ARG (kcl->elkan, kcl->kl);
+      SET_ARG (kcl->elkan, dv);
+      SET_ARG (kcl->elkan, kcl->rows_per_item);
+      if (!latent_cl_check (err, "clSetKernelArg", "kmeans_elkan", error))
+        return FALSE;
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->elkan, 1, NULL, &global, &local, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_elkan", error))
+        return FALSE;
+    }
+  else if (bounded)
+    {
+      SET_ARG (kcl->hamerly, kcl->x);
+      SET_ARG (kcl->hamerly, kcl->xnorm);
+      SET_ARG (kcl->hamerly, kcl->centers);
+      SET_ARG (kcl->hamerly, kcl->cnorm);
+      SET_ARG (kcl->hamerly, kcl->move);
+      SET_ARG (kcl->hamerly, kcl->half);
+      SET_ARG (kcl->hamerly, kcl->labels);
+      SET_ARG (kcl->hamerly, kcl->upper);
+      SET_ARG (kcl->hamerly, kcl->lower);
+      SET_ARG (kcl->hamerly, kcl->partial_sums);
+      SET_ARG (kcl->hamerly, kcl->partial_counts);
+      SET_ARG (kcl->hamerly, kcl->partial_sqnorm);
+      SET_ARG (kcl->hamerly, kcl->partial_visited);
+      SET_ARG (kcl->hamerly, n);
+      SET_ARG (kcl->hamerly, k);
+      SET_ARG (kcl->hamerly, dv);
+      SET_ARG (kcl->hamerly, kcl->rows_per_item);
+      SET_ARG (kcl->hamerly, cnmax);
+      SET_ARG (kcl->hamerly, move_max);
+      SET_ARG (kcl->hamerly, move_second);
+      SET_ARG (kcl->hamerly, move_argmax);
+      if (!latent_cl_check (err, "clSetKernelArg", "kmeans_hamerly", error))
+        return FALSE;
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->hamerly, 1, NULL, &global, &local, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_hamerly", error))
+        return FALSE;
+    }
+  else
+    {
+      SET_ARG (kcl->assign, kcl->x);
+      SET_ARG (kcl->assign, kcl->xnorm);
+      SET_ARG (kcl->assign, kcl->centers);
+      SET_ARG (kcl->assign, kcl->cnorm);
+      SET_ARG (kcl->assign, kcl->labels);
+      SET_ARG (kcl->assign, kcl->dist);
+      SET_ARG (kcl->assign, kcl->upper);
+      SET_ARG (kcl->assign, kcl->lower);
+      SET_ARG (kcl->assign, kcl->lowers);
+      SET_ARG (kcl->assign, kcl->partial_sums);
+      SET_ARG (kcl->assign, kcl->partial_counts);
+      SET_ARG (kcl->assign, kcl->partial_sqnorm);
+      SET_ARG (kcl->assign, kcl->partial_inertia);
+      SET_ARG (kcl->assign, n);
+      SET_ARG (kcl->assign, k);
+      SET_ARG (kcl->assign, kcl->kl);
+      SET_ARG (kcl->assign, dv);
+      SET_ARG (kcl->assign, kcl->rows_per_item);
+      SET_ARG (kcl->assign, cnmax);
+      SET_ARG (kcl->assign, accumulate);
+      SET_ARG (kcl->assign, keep_lowers);
+      if (!latent_cl_check (err, "clSetKernelArg", "kmeans_assign", error))
+        return FALSE;
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->assign, 1, NULL, &global, &local, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_assign", error))
+        return FALSE;
+    }
+
   if (accumulate)
     {
-      if (cancelled (cancellable, error))
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      arg = 0;
+      SET_ARG (kcl->reduce, kcl->partial_sums);
+      SET_ARG (kcl->reduce, kcl->sums);
+      SET_ARG (kcl->reduce, kcl->items);
+      SET_ARG (kcl->reduce, size);
+      if (!latent_cl_check (err, "clSetKernelArg", "kmeans_reduce", error))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce, 1, NULL, &reduce_global, NULL, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_reduce", error))
@@ -250,32 +453,59 @@ latent_kmeans_cl_assign (LatentKmeansCl    *kcl,
       if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer (kcl->queue, kcl->partial_counts, CL_FALSE, 0,
                                    (gsize) kcl->items * k * sizeof (gint32), kcl->host_counts, 0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer (kcl->queue, kcl->partial_sqnorm, CL_FALSE, 0,
+                                   (gsize) kcl->items * k * sizeof (float), kcl->host_sqnorm, 0, NULL, NULL);
     }
   if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (kcl->queue, kcl->partial_inertia, CL_FALSE, 0, kcl->items * sizeof (float),
-                               kcl->host_inertia, 0, NULL, NULL);
-  if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (kcl->queue, kcl->labels, CL_FALSE, 0, n * sizeof (gint32),
-                               self->labels, 0, NULL, NULL);
-  if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (kcl->queue, kcl->dist, CL_TRUE, 0, n * sizeof (float),
+    err = clEnqueueReadBuffer (kcl->queue, bounded ? kcl->partial_visited : kcl->partial_inertia, CL_FALSE, 0,
+                               kcl->items * sizeof (float), bounded ? (gpointer) kcl->host_visited
+                                                                    : (gpointer) kcl->host_inertia,
+                               0, NULL, NULL);
+  if (err == CL_SUCCESS && !bounded)
+    err = clEnqueueReadBuffer (kcl->queue, kcl->dist, CL_FALSE, 0, n * sizeof (float),
                                self->dist, 0, NULL, NULL);
-  if (!latent_cl_check (err, "clEnqueueReadBuffer", "kmeans_assign", error))
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (kcl->queue, kcl->labels, CL_TRUE, 0, n * sizeof (gint32),
+                               self->labels, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "kmeans", error))
     return FALSE;
 
+  pass->dist_exact = !bounded;
   pass->inertia = 0;
+  pass->visited = bounded ? 0 : n;
   for (guint g = 0; g < kcl->items; g++)
-    pass->inertia += kcl->host_inertia[g];
+    {
+      if (bounded)
+        pass->visited += kcl->host_visited[g];
+      else
+        pass->inertia += kcl->host_inertia[g];
+    }
   if (accumulate)
     {
       for (guint c = 0; c < k; c++)
         {
+          double sqnorm = 0, dot = 0;
+
           pass->counts[c] = 0;
           for (guint g = 0; g < kcl->items; g++)
-            pass->counts[c] += kcl->host_counts[(gsize) g * k + c];
+            {
+              pass->counts[c] += kcl->host_counts[(gsize) g * k + c];
+              sqnorm += kcl->host_sqnorm[(gsize) g * k + c];
+            }
           for (guint f = 0; f < d; f++)
-            pass->sums[(gsize) c * d + f] = kcl->host_sums[(gsize) c * dp + f];
+            {
+              pass->sums[(gsize) c * d + f] = kcl->host_sums[(gsize) c * dp + f];
+              dot += pass->sums[(gsize) c * d + f] * self->centers[(gsize) c * d + f];
+            }
+          /* A bounded pass skips rows, so its inertia comes from the
+           * per-cluster statistics: Σ|x − c|² = Σ|x|² − 2 c·Σx + n|c|². */
+          if (bounded)
+            pass->inertia += MAX (0.0, sqnorm - 2 * dot + pass->counts[c] * (double) kcl->host_cnorm[c]);
         }
+      memcpy (kcl->previous, self->centers, sizeof (double) * k * d);
     }
+  /* A labels-only pass leaves the device sums behind the labels. */
+  kcl->bounds_valid = accumulate;
   return TRUE;
 }

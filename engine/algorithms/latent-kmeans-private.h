@@ -10,11 +10,19 @@ G_BEGIN_DECLS
 
 typedef struct _LatentKmeansCl LatentKmeansCl;
 
+typedef enum {
+  LATENT_KMEANS_LABELS,       /* labels, distances and inertia only */
+  LATENT_KMEANS_ACCUMULATE,   /* also the per-cluster sums and counts */
+  LATENT_KMEANS_EXACT,        /* as ACCUMULATE, with every row's distance */
+} LatentKmeansPassKind;
+
 /* What one assignment pass produces, whichever path ran it. */
 typedef struct {
-  double  *sums;      /* k × d, per-cluster sums of the assigned rows */
-  guint   *counts;    /* k */
-  double   inertia;   /* Σ min squared distance */
+  double  *sums;        /* k × d, per-cluster sums of the assigned rows */
+  guint   *counts;      /* k */
+  double   inertia;     /* Σ min squared distance */
+  gboolean dist_exact;  /* self->dist holds every row's distance */
+  guint64  visited;     /* row–center distances computed (bounds skip the rest) */
 } LatentKmeansPass;
 
 typedef struct {
@@ -43,10 +51,10 @@ typedef struct {
 } LatentKmeans;
 
 /* An assignment pass: every row to its nearest center (self->labels,
- * self->dist, pass->inertia); with accumulate, also pass->sums and counts. */
-void             latent_kmeans_reference_assign (LatentKmeans     *self,
-                                                 LatentKmeansPass *pass,
-                                                 gboolean          accumulate);
+ * self->dist, pass->inertia), and the sums and counts unless kind is LABELS. */
+void             latent_kmeans_reference_assign (LatentKmeans        *self,
+                                                 LatentKmeansPass    *pass,
+                                                 LatentKmeansPassKind kind);
 
 LatentKmeansCl  *latent_kmeans_cl_new           (LatentKmeans     *self,
                                                  LatentCl         *cl,
@@ -54,9 +62,11 @@ LatentKmeansCl  *latent_kmeans_cl_new           (LatentKmeans     *self,
 gboolean         latent_kmeans_cl_assign        (LatentKmeansCl   *kcl,
                                                  LatentKmeans     *self,
                                                  LatentKmeansPass *pass,
-                                                 gboolean          accumulate,
+                                                 LatentKmeansPassKind kind,
                                                  GCancellable     *cancellable,
                                                  GError          **error);
+/* Host-side changes to labels or sums: the next pass starts from scratch. */
+void             latent_kmeans_cl_invalidate    (LatentKmeansCl   *kcl);
 void             latent_kmeans_cl_free          (LatentKmeansCl   *kcl);
 
 G_END_DECLS

@@ -10,13 +10,16 @@
 #include "latent-kmeans-private.h"
 
 void
-latent_kmeans_reference_assign (LatentKmeans     *self,
-                                LatentKmeansPass *pass,
-                                gboolean          accumulate)
+latent_kmeans_reference_assign (LatentKmeans        *self,
+                                LatentKmeansPass    *pass,
+                                LatentKmeansPassKind kind)
 {
   const guint n = self->n, d = self->d, k = self->k;
+  const gboolean accumulate = kind != LATENT_KMEANS_LABELS;
 
   pass->inertia = 0;
+  pass->dist_exact = TRUE;
+  pass->visited = (guint64) n * k;
   if (accumulate)
     {
       memset (pass->sums, 0, sizeof (double) * k * d);

@@ -227,20 +227,20 @@ kmeans_free (gpointer data)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentKmeans, kmeans_free)
 
 static gboolean
-assign (LatentKmeans      *self,
-        LatentKmeansPass  *pass,
-        gboolean           accumulate,
-        GCancellable      *cancellable,
+assign (LatentKmeans        *self,
+        LatentKmeansPass    *pass,
+        LatentKmeansPassKind kind,
+        GCancellable        *cancellable,
         GError           **error)
 {
   g_autoptr(GError) local_error = NULL;
 
   if (self->cl == NULL)
     {
-      latent_kmeans_reference_assign (self, pass, accumulate);
+      latent_kmeans_reference_assign (self, pass, kind);
       return TRUE;
     }
-  if (latent_kmeans_cl_assign (self->cl, self, pass, accumulate, cancellable, &local_error))
+  if (latent_kmeans_cl_assign (self->cl, self, pass, kind, cancellable, &local_error))
     return TRUE;
   if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -255,7 +255,7 @@ assign (LatentKmeans      *self,
   g_clear_pointer (&self->cl, latent_kmeans_cl_free);
   g_free (self->device);
   self->device = g_strdup (_("CPU reference"));
-  latent_kmeans_reference_assign (self, pass, accumulate);
+  latent_kmeans_reference_assign (self, pass, kind);
   return TRUE;
 }
 
@@ -325,7 +325,7 @@ kmeans_init (LatentDataset  *dataset,
     self->device = g_strdup (_("CPU reference"));
 
   /* Labels for the initial centers, so iteration 0 has something to show. */
-  if (!assign (self, &self->pass, FALSE, NULL, error))
+  if (!assign (self, &self->pass, LATENT_KMEANS_LABELS, NULL, error))
     return NULL;
   self->inertia = self->pass.inertia;
 
@@ -335,6 +335,15 @@ kmeans_init (LatentDataset  *dataset,
 
 /* Empty clusters take the rows farthest from their centers (as scikit-learn
  * relocates them), so k stays k. */
+static gboolean
+has_empty_cluster (LatentKmeans *self)
+{
+  for (guint c = 0; c < self->k; c++)
+    if (self->pass.counts[c] == 0)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 relocate_empty_clusters (LatentKmeans *self)
 {
@@ -344,8 +353,6 @@ relocate_empty_clusters (LatentKmeans *self)
   for (guint c = 0; c < self->k; c++)
     if (pass->counts[c] == 0)
       n_empty++;
-  if (n_empty == 0)
-    return;
 
   for (guint c = 0; c < self->k; c++)
     {
@@ -390,9 +397,18 @@ kmeans_step (gpointer       data,
   g_return_val_if_fail (!self->finished, FALSE);
 
   g_string_truncate (self->message, 0);
-  if (!assign (self, &self->pass, TRUE, cancellable, error))
+  if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, cancellable, error))
     return FALSE;
-  relocate_empty_clusters (self);
+  if (has_empty_cluster (self))
+    {
+      /* Relocation needs every row's distance; bounded passes skip some. */
+      if (!self->pass.dist_exact &&
+          !assign (self, &self->pass, LATENT_KMEANS_EXACT, cancellable, error))
+        return FALSE;
+      relocate_empty_clusters (self);
+      if (self->cl)
+        latent_kmeans_cl_invalidate (self->cl);
+    }
 
   for (guint i = 0; i < self->n && labels_stable; i++)
     labels_stable = previous[i] == self->labels[i];
@@ -408,6 +424,8 @@ kmeans_step (gpointer       data,
       }
 
   self->iteration++;
+  g_debug ("iteration %u: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " distances computed",
+           self->iteration, self->pass.visited, (guint64) self->n * self->k);
   self->shift = shift;
   self->inertia = self->pass.inertia;
   self->converged = shift <= self->tol;
@@ -416,7 +434,7 @@ kmeans_step (gpointer       data,
   /* The labels and inertia reported at the end belong to the final centers. */
   if (self->finished && !(labels_stable && self->iteration > 1))
     {
-      if (!assign (self, &self->pass, FALSE, cancellable, error))
+      if (!assign (self, &self->pass, LATENT_KMEANS_LABELS, cancellable, error))
         return FALSE;
       self->inertia = self->pass.inertia;
     }

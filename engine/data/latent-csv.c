@@ -42,10 +42,6 @@ csv_reader_init (CsvReader  *r,
   r->record_line = 0;
   r->cells = g_string_sized_new (256);
   r->offsets = g_array_new (FALSE, FALSE, sizeof (guint));
-
-  /* A UTF-8 byte order mark is not part of the first cell. */
-  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
-    r->p += 3;
 }
 
 static void
@@ -59,7 +55,8 @@ static inline gboolean
 csv_is_space (const CsvReader *r,
               char             c)
 {
-  return c == ' ' || c == '\r' || (c == '\t' && r->delim != '\t');
+  /* Whitespace is trimmed, unless it is what separates the cells. */
+  return c != r->delim && (c == ' ' || c == '\r' || c == '\t');
 }
 
 static inline guint
@@ -216,6 +213,14 @@ parse_number (const char *cell,
   char *endptr = NULL;
   double v;
 
+  /* Quoted cells keep their spaces; numbers do not need them. */
+  while (len > 0 && g_ascii_isspace (cell[len - 1]))
+    len--;
+  while (len > 0 && g_ascii_isspace (*cell))
+    {
+      cell++;
+      len--;
+    }
   if (len == 0)
     return CELL_EMPTY;
   v = g_ascii_strtod (cell, &endptr);
@@ -560,6 +565,13 @@ csv_parse (const char              *data,
   float *values;
   guint row = 0;
 
+  /* A UTF-8 byte order mark is not part of the first cell. */
+  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    {
+      data += 3;
+      len -= 3;
+    }
+
   delim = options && options->delimiter ? options->delimiter : guess_delimiter (what, data, len);
   if (delim == '\n' || delim == '"' || delim == '\r')
     {
@@ -592,7 +604,8 @@ csv_parse (const char              *data,
     has_header = TRUE;
   else if (label_col == LABEL_AUTO)
     {
-      has_header = any_text (first, n_cols - 1, -1);
+      /* The last cell may be a label; a single column cannot be. */
+      has_header = any_text (first, n_cols > 1 ? (int) n_cols - 1 : -1, -1);
       if (!has_header && n_cols > 1 && any_text (first, -1, -1))
         {
           /* Only the last cell is text: a header if the next row's is a number. */

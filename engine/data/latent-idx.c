@@ -182,13 +182,34 @@ idx_read (IdxReader  *r,
   return TRUE;
 }
 
+/* Reads on past the data of a gzip file, so that its CRC is checked too;
+ * trailing data is allowed but not read without end. */
+static gboolean
+idx_check_end (IdxReader  *r,
+               GError    **error)
+{
+  guchar scratch[4096];
+  gsize got = 0, total = 0;
+
+  if (r->gunzip == NULL)
+    return TRUE;
+  do
+    {
+      if (!idx_read (r, scratch, sizeof scratch, &got, error))
+        return FALSE;
+      total += got;
+    }
+  while (got == sizeof scratch && total < 1024 * 1024);
+  return TRUE;
+}
+
 /* Header ----------------------------------------------------------------- */
 
 typedef struct {
   guint8  type;
   guint   n_dims;
   guint32 dims[IDX_MAX_DIMS];
-  guint64 n_values;      /* product of the dims, valid when !too_large */
+  guint64 n_values;      /* product of the dims */
   guint64 header_size;
 } IdxHeader;
 
@@ -223,9 +244,14 @@ idx_read_header (IdxReader   *r,
 
   if (!idx_read (r, magic, sizeof magic, &got, error))
     return FALSE;
+  if (got == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, "%s: empty file", r->path);
+      return FALSE;
+    }
   if (got < sizeof magic)
     {
-      g_set_error (error, LATENT_DATA_ERROR, got == 0 ? LATENT_DATA_ERROR_EMPTY : LATENT_DATA_ERROR_PARSE,
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
                    "%s: not an IDX file (only %" G_GSIZE_FORMAT " bytes)", r->path, got);
       return FALSE;
     }
@@ -364,6 +390,8 @@ latent_idx_load_labels (const char  *labels_path,
           return NULL;
         }
     }
+  if (!idx_check_end (r, error))
+    return NULL;
 
   *n_labels = h.n_values;
   return g_steal_pointer (&labels);
@@ -416,6 +444,8 @@ idx_load_images (const char  *path,
           return NULL;
         }
     }
+  if (!idx_check_end (r, error))
+    return NULL;
 
   return g_steal_pointer (&dataset);
 }

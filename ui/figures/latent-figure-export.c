@@ -33,6 +33,7 @@ latent_figure_style_init (LatentFigureStyle *style)
   style->point_size = 0.0;
   style->dark = FALSE;
   style->trail_length = 0;
+  style->pixel_scale = 0.0;
 }
 
 void

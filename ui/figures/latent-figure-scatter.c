@@ -20,6 +20,8 @@
 #define MIN_PLOT_SIZE 40.0
 /* Vector output gets the point layer at this many pixels per unit. */
 #define VECTOR_LAYER_SCALE 2.0
+#define MAX_LAYER_SIZE 16384.0
+#define MAX_VECTOR_LAYER_SIZE 4096.0
 
 typedef struct {
   double values[MAX_TICKS];
@@ -37,6 +39,7 @@ typedef struct {
   double   legend_x;
   double   swatch;
   gboolean by_class;               /* no clustering yet: colour by class label */
+  gboolean compact;                /* legend says "1 (n = 50)" */
   guint    n_entries;              /* legend entries drawn, "… more" excluded */
   guint    n_more;
 } Layout;
@@ -87,10 +90,17 @@ nice_ticks (double  lo,
   ticks->decimals = MAX (0, (int) -floor (log10 (step) + 1e-9));
   if (fabs (step / magnitude - 2.5) < 1e-9)
     ticks->decimals++;
-  first = ceil (lo / step - 1e-9) * step;
-  for (double v = first; v <= hi + step * 1e-9 && ticks->n < MAX_TICKS; v += step)
-    /* Avoid "-0" from rounding noise. */
-    ticks->values[ticks->n++] = fabs (v) < step * 1e-9 ? 0.0 : v;
+  if (!(step > 0.0) || !isfinite (step))
+    return;
+  first = ceil (lo / step - 1e-9);
+  for (guint i = 0; i < MAX_TICKS; i++)
+    {
+      double v = (first + i) * step;
+      if (v > hi + step * 1e-9)
+        break;
+      /* Avoid "-0" from rounding noise. */
+      ticks->values[ticks->n++] = fabs (v) < step * 1e-9 ? 0.0 : v;
+    }
 }
 
 static void
@@ -139,10 +149,13 @@ cluster_size (LatentSnapshot *snapshot,
 static char *
 legend_text (LatentSnapshot *snapshot,
              gboolean        by_class,
+             gboolean        compact,
              guint           entry)
 {
   const char *name;
 
+  if (!by_class && compact)
+    return g_strdup_printf ("%u (n = %u)", entry + 1, cluster_size (snapshot, entry));
   if (!by_class)
     return g_strdup_printf ("cluster %u (n = %u)", entry + 1, cluster_size (snapshot, entry));
   name = latent_dataset_get_class_name (snapshot->dataset, entry);
@@ -161,12 +174,16 @@ data_bounds (LatentProjection *projection,
   for (guint i = 0; i < n; i++)
     {
       double x = points[2 * (gsize) i], y = points[2 * (gsize) i + 1];
+      if (!isfinite (x) || !isfinite (y))
+        continue;
       xmin = MIN (xmin, x);
       xmax = MAX (xmax, x);
       ymin = MIN (ymin, y);
       ymax = MAX (ymax, y);
     }
 
+  if (!isfinite (xmin))
+    xmin = xmax = ymin = ymax = 0.0;
   /* One value (or one column) still needs a visible range. */
   if (!(xmax > xmin))
     {
@@ -244,20 +261,31 @@ compute_layout (LatentSnapshot          *snapshot,
     {
       layout->n_entries = n_labels > MAX_LEGEND_ENTRIES + 1 ? MAX_LEGEND_ENTRIES : n_labels;
       layout->n_more = n_labels - layout->n_entries;
-      legend_w = text_width (cr, layout->by_class ? "classes" : "clusters");
-      for (guint i = 0; i < layout->n_entries; i++)
+      /* The long form, else a compact one; a legend that would squeeze the
+       * plot is left out. */
+      for (guint form = 0; form < 2 && !layout->legend; form++)
         {
-          g_autofree char *text = legend_text (snapshot, layout->by_class, i);
-          legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, text));
+          g_autofree char *more = g_strdup_printf ("… and %u more", layout->n_more);
+
+          layout->compact = form == 1;
+          _latent_figure_set_font (cr, style, 1.0, TRUE);
+          legend_w = text_width (cr, layout->by_class ? "classes" : "clusters");
+          _latent_figure_set_font (cr, style, 1.0, FALSE);
+          if (layout->n_more > 0)
+            legend_w = MAX (legend_w, text_width (cr, more));
+          for (guint i = 0; i < layout->n_entries; i++)
+            {
+              g_autofree char *text = legend_text (snapshot, layout->by_class, layout->compact, i);
+              legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, text));
+            }
+          layout->legend = legend_w + f * 2.5 <= width * 0.35;
         }
-      legend_w = MIN (legend_w, width * 0.3);
-      /* A legend that would squeeze the plot is left out. */
-      layout->legend = width - legend_w - f * 3 > width * 0.55;
     }
 
   /* Tick counts depend on the plot size and the margins on the tick labels:
    * estimate with the whole figure, then measure the labels. */
-  nice_ticks (layout->ymin, layout->ymax, (height - layout->header) / (f * 3.5), &layout->yticks);
+  nice_ticks (layout->ymin, layout->ymax, MAX ((height - layout->header) / (f * 3.5), 3.0),
+              &layout->yticks);
   left = f + f * 1.2 + f * 0.5 + widest_tick (cr, &layout->yticks) + f * 0.4 + f * 0.3;
   right = layout->legend ? legend_w + f * 2.5 : f * 1.5;
   bottom = f * 0.4 + f * 1.2 + f * 0.4 + f * 1.2 + f * 0.8;
@@ -271,8 +299,8 @@ compute_layout (LatentSnapshot          *snapshot,
   if (layout->plot_w < MIN_PLOT_SIZE || layout->plot_h < MIN_PLOT_SIZE)
     return FALSE;
 
-  nice_ticks (layout->xmin, layout->xmax, layout->plot_w / (f * 7.0), &layout->xticks);
-  nice_ticks (layout->ymin, layout->ymax, layout->plot_h / (f * 3.5), &layout->yticks);
+  nice_ticks (layout->xmin, layout->xmax, MAX (layout->plot_w / (f * 7.0), 3.0), &layout->xticks);
+  nice_ticks (layout->ymin, layout->ymax, MAX (layout->plot_h / (f * 3.5), 3.0), &layout->yticks);
   return TRUE;
 }
 
@@ -375,9 +403,16 @@ draw_point_layer (LatentSnapshot          *snapshot,
 
   for (guint i = 0; i < n; i++)
     {
-      int px = (int) floor ((points[2 * (gsize) i] - layout->xmin) * sx);
-      int py = (int) floor ((layout->ymax - points[2 * (gsize) i + 1]) * sy);
+      double fx = (points[2 * (gsize) i] - layout->xmin) * sx;
+      double fy = (layout->ymax - points[2 * (gsize) i + 1]) * sy;
       guint32 color = neutral;
+      int px, py;
+
+      /* Also keeps NaN out of the integer conversion. */
+      if (!(fx > -size && fx < w + size && fy > -size && fy < h + size))
+        continue;
+      px = (int) floor (fx);
+      py = (int) floor (fy);
 
       if (labels != NULL && labels[i] >= 0 && (guint) labels[i] < n_colors)
         color = colors[labels[i]];
@@ -409,16 +444,33 @@ draw_point_layer (LatentSnapshot          *snapshot,
 
 /* Device pixels per user unit, so the layer is as sharp as the target. */
 static double
-layer_scale (cairo_t *cr)
+layer_scale (cairo_t                 *cr,
+             const LatentFigureStyle *style)
 {
   cairo_surface_t *target = cairo_get_target (cr);
   double dx = 1.0, dy = 0.0, sx = 1.0, sy = 1.0;
 
+  if (style->pixel_scale > 0.0)
+    return CLAMP (style->pixel_scale, 0.25, 8.0);
+  /* PDF, SVG, recordings: no pixels to match, so a sharp enough layer. */
   if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE)
     return VECTOR_LAYER_SCALE;
   cairo_user_to_device_distance (cr, &dx, &dy);
   cairo_surface_get_device_scale (target, &sx, &sy);
   return CLAMP (hypot (dx, dy) * sx, 0.25, 8.0);
+}
+
+/* Cairo image surfaces stop at 32767 pixels a side; vector files need far
+ * fewer pixels for points than a 16384-pixel PNG does. */
+static double
+limit_layer_scale (cairo_t      *cr,
+                   double        scale,
+                   const Layout *layout)
+{
+  gboolean image = cairo_surface_get_type (cairo_get_target (cr)) == CAIRO_SURFACE_TYPE_IMAGE;
+  double limit = image ? MAX_LAYER_SIZE : MAX_VECTOR_LAYER_SIZE;
+
+  return MIN (scale, limit / MAX (layout->plot_w, layout->plot_h));
 }
 
 static void
@@ -591,7 +643,7 @@ draw_legend (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 1.0, FALSE);
   for (guint i = 0; i < l->n_entries && y + line <= l->plot_y + l->plot_h; i++)
     {
-      g_autofree char *text = legend_text (snapshot, l->by_class, i);
+      g_autofree char *text = legend_text (snapshot, l->by_class, l->compact, i);
       double r, g, b;
 
       y += line;
@@ -656,7 +708,7 @@ latent_figure_scatter_render (LatentSnapshot          *snapshot,
 
   draw_grid (cr, style, &layout);
 
-  scale = layer_scale (cr);
+  scale = limit_layer_scale (cr, layer_scale (cr, style), &layout);
   layer = draw_point_layer (snapshot, style, projection, &layout, scale);
   if (cairo_surface_status (layer) == CAIRO_STATUS_SUCCESS)
     {

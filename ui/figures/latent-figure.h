@@ -33,6 +33,10 @@ typedef struct {
   double   point_size;    /* px; 0 (the default) chooses from the point count */
   gboolean dark;          /* dark background */
   int      trail_length;  /* unused for now */
+  double   pixel_scale;   /* device pixels per unit for the point layer; 0 (the
+                           * default) reads it from an image target. Views
+                           * drawing through GTK (a recording surface) set it
+                           * from the widget's scale factor. */
 } LatentFigureStyle;
 
 typedef enum {

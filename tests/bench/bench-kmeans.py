@@ -1,0 +1,295 @@
+#!/usr/bin/python3
+# bench-kmeans.py — k-means on Fashion-MNIST: Latent (OpenCL, C reference) beside scikit-learn
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: /usr/bin/python3 tests/bench/bench-kmeans.py BUILD_DIR [--quick] [--k 10,100]
+#                         [--repeat 3] [--no-reference] [--no-pypi]
+#
+# A benchmark, not a test: it prints JSON lines on stdout (progress on stderr)
+# and fails only when something cannot run. Every implementation starts from
+# the same centers (scikit-learn's kmeans_plusplus, random_state=0, saved as
+# CSV) with tol = 0, runs 5 and 25 iterations, and the time per iteration is
+# (t25 − t5) / 20, so loading, set-up and the final assignment cancel out.
+# All of it runs in one session, so the ratios hold on a noisy machine.
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SOURCE_ROOT = HERE.parents[1]
+HELPER = HERE / "sklearn_kmeans.py"
+SETUP_VENV = SOURCE_ROOT / "tests" / "peers" / "setup-venv.sh"
+DEBIAN_PYTHON = "/usr/bin/python3"
+TIMEOUT_S = 3600
+
+ITERATIONS = (5, 25)
+# The C reference is the readable oracle, slow by design (≈ 7 s an iteration at
+# K = 100): fewer iterations and one run are enough to place it.
+REFERENCE_ITERATIONS = (1, 5)
+REFERENCE_REPEAT = 1
+
+
+def note(message):
+    print(f"bench-kmeans: {message}", file=sys.stderr, flush=True)
+
+
+def emit(record):
+    print(json.dumps(record), flush=True)
+
+
+def peer_env():
+    # numpy/OpenBLAS must pick their own kernels and cache sizes: settings
+    # meant for this machine's other programs would skew the peers.
+    env = dict(os.environ)
+    env.pop("OPENBLAS_CORETYPE", None)
+    env.pop("OPENBLAS_L2_SIZE", None)
+    return env
+
+
+def run(argv, env=None):
+    note("$ " + " ".join(str(a) for a in argv))
+    try:
+        proc = subprocess.run([str(a) for a in argv], capture_output=True, text=True,
+                              env=env, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"{argv[0]} took more than {TIMEOUT_S} s")
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(str(a) for a in argv)} exited {proc.returncode}:\n"
+                           f"{proc.stderr.strip()}")
+    return proc.stdout
+
+
+def json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+# --- machine facts ------------------------------------------------------------------------
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def mem_total_gib():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return round(int(line.split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    return None
+
+
+def os_name():
+    try:
+        with open("/etc/os-release") as f:
+            for line in f:
+                if line.startswith("PRETTY_NAME="):
+                    return line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    return None
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "-C", str(SOURCE_ROOT), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=10).stdout.strip() or None
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+# --- one record per implementation and K --------------------------------------------------
+
+def per_iteration(impl, k, n, d, counts, medians, runs, extra):
+    """(t_long − t_short) / (iterations between), and the GFLOP/s of the
+    distance computation it stands for (2·n·k·d per iteration)."""
+    (short, long_), (t_short, t_long) = counts, medians
+    ms = (t_long - t_short) / (long_ - short) if long_ > short else None
+    record = {
+        "bench": "kmeans", "impl": impl, "k": k, "n": n, "d": d,
+        "iterations": list(counts), "ms_median": list(medians), "runs_ms": runs,
+        "per_iteration_ms": ms,
+        "gflops": 2.0 * n * k * d / (ms / 1e3) / 1e9 if ms and ms > 0 else None,
+    }
+    record.update(extra)
+    return record
+
+
+def bench_latent(build_dir, spec, centers, k, device, counts, repeat):
+    bench = build_dir / "tests" / "bench" / "latent-bench"
+    cli = build_dir / "app" / "latent-cli"
+    impl = "latent-reference" if device == "off" else "latent-opencl"
+    if bench.is_file() and os.access(bench, os.X_OK):
+        lines = json_lines(run([bench, "kmeans", "--data", spec, "--k", k,
+                                "--init", f"@{centers}", "--iterations",
+                                ",".join(map(str, counts)), "--repeat", repeat,
+                                "--device", device]))
+        tool = "latent-bench"
+    elif cli.is_file() and os.access(cli, os.X_OK):
+        # Before latent-bench existed: the CLI's own timings (loading excluded).
+        lines = []
+        with tempfile.TemporaryDirectory(prefix="latent-bench-") as tmp:
+            out = Path(tmp) / "r.json"
+            for count in counts:
+                for _ in range(repeat):
+                    run([cli, "run", "kmeans", "--data", spec, "--param", f"k={k}",
+                         "--param", f"init=@{centers}", "--param", "tol=0",
+                         "--param", f"max-iterations={count}", "--device", device,
+                         "--json", out])
+                    r = json.loads(out.read_text())
+                    lines.append({"impl": impl, "device": r["device"], "n": r["dataset"]["rows"],
+                                  "d": r["dataset"]["columns"], "iterations": r["iterations"],
+                                  "max_iterations": count, "total_ms": r["timings"]["total_ms"],
+                                  "objective": r["inertia"]})
+        tool = "latent-cli"
+    else:
+        raise RuntimeError(f"neither {bench} nor {cli} is built")
+
+    # Both tools print the runs in order: every repeat of the first count, then the next.
+    if len(lines) != len(counts) * repeat:
+        raise RuntimeError(f"{tool} printed {len(lines)} results, expected {len(counts) * repeat}")
+    groups = [lines[i * repeat:(i + 1) * repeat] for i in range(len(counts))]
+    runs = [[line["total_ms"] for line in group] for group in groups]
+    first, last = groups[0][0], groups[-1][0]
+    # A run that converged before its budget is timed for what it did.
+    done = [group[0]["iterations"] for group in groups]
+    return per_iteration(first.get("impl", impl), k, first["n"], first["d"], done,
+                         [statistics.median(r) for r in runs], runs,
+                         {"device": first.get("device"), "tool": tool,
+                          "inertia": last.get("objective"), "load_ms": first.get("load_ms"),
+                          "iteration_ms_median": last.get("iteration_ms_median")})
+
+
+def bench_sklearn(python, flavour, data_dir, rows, centers, k, counts, repeat):
+    lines = json_lines(run([python, HELPER, "--data-dir", data_dir, "--rows", rows,
+                            "--centers", centers, "--iterations", ",".join(map(str, counts)),
+                            "--repeat", repeat], env=peer_env()))
+    if len(lines) != len(counts):
+        raise RuntimeError(f"{HELPER.name} under {python} printed {len(lines)} results, "
+                           f"expected {len(counts)}")
+    first = lines[0]
+    return per_iteration(f"sklearn-{first['sklearn']}-{flavour}", k, first["n"], first["d"],
+                         [line["n_iter"] for line in lines],
+                         [line["fit_ms_median"] for line in lines],
+                         [line["fit_ms"] for line in lines],
+                         {"python": first["python"], "numpy": first["numpy"],
+                          "executable": first["executable"], "threadpools": first["threadpools"],
+                          "inertia": lines[-1]["inertia"]})
+
+
+def pypi_python():
+    """The venv's python from setup-venv.sh (which creates it when needed)."""
+    proc = subprocess.run(["sh", str(SETUP_VENV)], capture_output=True, text=True,
+                          timeout=TIMEOUT_S)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{SETUP_VENV} failed:\n{proc.stderr.strip()}")
+    for line in proc.stderr.splitlines():
+        note(line)
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description="k-means benchmark: Latent beside scikit-learn")
+    parser.add_argument("build_dir", type=Path, help="a configured and built Meson build directory")
+    parser.add_argument("--quick", action="store_true", help="10000 rows instead of 60000 (smoke run)")
+    parser.add_argument("--k", default="10,100", help="comma-separated cluster counts (default 10,100)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the median counts")
+    parser.add_argument("--no-reference", action="store_true", help="skip Latent's C reference path")
+    parser.add_argument("--no-pypi", action="store_true", help="skip the PyPI scikit-learn (no venv)")
+    args = parser.parse_args()
+
+    build_dir = args.build_dir.resolve()
+    data_dir = Path(os.environ.get("LATENT_FASHION_MNIST_DIR") or "/usr/share/datasets/fashion-mnist")
+    if not any((data_dir / f).is_file() for f in ("train-images-idx3-ubyte.gz", "train-images-idx3-ubyte")):
+        note(f"Fashion-MNIST is not in {data_dir}: install the Debian package dataset-fashion-mnist "
+             "or set LATENT_FASHION_MNIST_DIR")
+        return 1
+    ks = [int(k) for k in args.k.split(",")]
+    rows = 10000 if args.quick else 60000
+    spec = f"fashion-mnist:n={rows}" if args.quick else "fashion-mnist"
+
+    peers = [(DEBIAN_PYTHON, "debian")]
+    if not args.no_pypi:
+        try:
+            peers.append((pypi_python(), "pypi"))
+        except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+            note(f"no PyPI scikit-learn: {e}")
+            emit({"bench": "kmeans-note", "note": f"PyPI scikit-learn skipped: {e}"})
+
+    emit({"bench": "machine", "cpu": cpu_model(), "nproc": os.cpu_count(),
+          "mem_total_gib": mem_total_gib(), "os": os_name(), "kernel": platform.release(),
+          "python": platform.python_version(), "latent_commit": git_commit(),
+          "build_dir": str(build_dir), "dataset": spec, "rows": rows, "quick": args.quick,
+          "repeat": args.repeat, "iterations": list(ITERATIONS),
+          "opencl_env": os.environ.get("LATENT_OPENCL"),
+          "openblas_env": {v: os.environ[v] for v in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
+                                                      "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+                           if v in os.environ}})
+
+    failed = False
+    with tempfile.TemporaryDirectory(prefix="latent-bench-kmeans-") as tmp:
+        for k in ks:
+            centers = Path(tmp) / f"centers-k{k}.csv"
+            run([DEBIAN_PYTHON, HELPER, "--data-dir", data_dir, "--rows", rows,
+                 "--make-centers", k, "--centers", centers], env=peer_env())
+
+            jobs = [("latent-opencl", lambda: bench_latent(build_dir, spec, centers, k, "auto",
+                                                           ITERATIONS, args.repeat))]
+            if not args.no_reference:
+                jobs.append(("latent-reference",
+                             lambda: bench_latent(build_dir, spec, centers, k, "off",
+                                                  REFERENCE_ITERATIONS, REFERENCE_REPEAT)))
+            for python, flavour in peers:
+                jobs.append((f"sklearn-{flavour}",
+                             lambda python=python, flavour=flavour:
+                             bench_sklearn(python, flavour, data_dir, rows, centers, k,
+                                           ITERATIONS, args.repeat)))
+
+            records = []
+            for name, job in jobs:
+                try:
+                    record = job()
+                except (RuntimeError, OSError, ValueError, KeyError) as e:
+                    note(f"{name}, K = {k}: {e}")
+                    emit({"bench": "kmeans-note", "impl": name, "k": k, "note": str(e)})
+                    failed = True
+                    continue
+                emit(record)
+                records.append(record)
+
+            def best(prefix):
+                timed = [r for r in records if r["impl"].startswith(prefix) and r["per_iteration_ms"]]
+                return min(timed, key=lambda r: r["per_iteration_ms"]) if timed else None
+
+            latent = next((r for r in records if r["impl"] == "latent-opencl" and r["per_iteration_ms"]),
+                          None) or best("latent-")
+            peer = best("sklearn-")
+            emit({"bench": "kmeans-summary", "k": k, "n": rows,
+                  "latent": latent["impl"] if latent else None,
+                  "latent_device": latent.get("device") if latent else None,
+                  "latent_ms": latent["per_iteration_ms"] if latent else None,
+                  "best_peer": peer["impl"] if peer else None,
+                  "best_peer_ms": peer["per_iteration_ms"] if peer else None,
+                  "speedup": (peer["per_iteration_ms"] / latent["per_iteration_ms"]
+                              if latent and peer else None)})
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

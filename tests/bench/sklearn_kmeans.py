@@ -1,0 +1,109 @@
+# sklearn_kmeans.py — times scikit-learn's Lloyd k-means on Fashion-MNIST, prints JSON lines
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Run by bench-kmeans.py under each Python that has a scikit-learn (Debian's,
+# the PyPI venv's), so every peer runs exactly this code:
+#
+#   python sklearn_kmeans.py --data-dir DIR --rows N --centers C.csv \
+#                            --iterations 5,25 --repeat 3
+#
+# One JSON line per iteration count: the fit() times of every repeat (after
+# one warm-up fit), their median, the iterations actually run and the inertia.
+#
+#   python sklearn_kmeans.py --data-dir DIR --rows N --make-centers K --centers C.csv
+#
+# writes the shared initial centers instead: kmeans_plusplus(X, K, random_state=0).
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+import sklearn
+from sklearn.cluster import KMeans, kmeans_plusplus
+
+
+def read_idx_images(data_dir, rows):
+    for name in ("train-images-idx3-ubyte.gz", "train-images-idx3-ubyte"):
+        path = os.path.join(data_dir, name)
+        if os.path.isfile(path):
+            opener = gzip.open if name.endswith(".gz") else open
+            with opener(path, "rb") as f:
+                pixels = np.frombuffer(f.read(), dtype=np.uint8, offset=16)
+            # Scaled as latent-cli scales them: uint8 / 255 in float32.
+            return pixels.reshape(-1, 784)[:rows].astype(np.float32) / np.float32(255)
+    sys.exit(f"sklearn_kmeans.py: no train-images-idx3-ubyte[.gz] in {data_dir}")
+
+
+def blas_info():
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return None
+    return [{key: pool.get(key) for key in ("user_api", "internal_api", "num_threads",
+                                            "version", "architecture")}
+            for pool in threadpool_info()]
+
+
+def fit_ms(x, centers, iterations):
+    km = KMeans(n_clusters=centers.shape[0], init=centers, n_init=1,
+                max_iter=iterations, tol=0, algorithm="lloyd")
+    start = time.perf_counter()
+    km.fit(x)
+    return (time.perf_counter() - start) * 1000, km
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--rows", type=int, default=60000)
+    parser.add_argument("--centers", required=True)
+    parser.add_argument("--iterations", default="5,25")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--make-centers", type=int, metavar="K")
+    args = parser.parse_args()
+
+    x = read_idx_images(args.data_dir, args.rows)
+    if args.make_centers:
+        centers, _ = kmeans_plusplus(x, args.make_centers, random_state=0)
+        # %.9g round-trips float32: every reader gets the same numbers.
+        np.savetxt(args.centers, centers, delimiter=",", fmt="%.9g")
+        return
+    centers = np.loadtxt(args.centers, delimiter=",", ndmin=2).astype(np.float32)
+    counts = [int(c) for c in args.iterations.split(",")]
+    facts = {
+        "sklearn": sklearn.__version__,
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+        "executable": sys.executable,
+        "threadpools": blas_info(),
+    }
+
+    # The first fit pays for imports, thread pools and page faults.
+    fit_ms(x, centers, counts[0])
+    for count in counts:
+        times = []
+        for _ in range(args.repeat):
+            ms, km = fit_ms(x, centers, count)
+            times.append(ms)
+        print(json.dumps({
+            "max_iter": count,
+            "n_iter": int(km.n_iter_),
+            "n": int(x.shape[0]),
+            "d": int(x.shape[1]),
+            "k": int(centers.shape[0]),
+            "fit_ms": times,
+            "fit_ms_median": statistics.median(times),
+            "inertia": float(km.inertia_),
+            **facts,
+        }), flush=True)
+
+
+if __name__ == "__main__":
+    main()
