@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+# test-cli.py — latent-cli as a person runs it: results read back, bad input refused.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+import zlib
+
+CLI = sys.argv.pop(1)
+FILES = os.path.join(os.environ.get("G_TEST_SRCDIR", os.path.dirname(__file__)), "files")
+
+
+def run(*args, timeout=300):
+    p = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout)
+    # Never a crash: a signal shows as a negative status.
+    assert p.returncode in (0, 1, 2), f"latent-cli {' '.join(args)} died: {p.returncode}\n{p.stderr}"
+    return p
+
+
+def read(path, mode="r"):
+    with open(path, mode) as f:
+        return f.read()
+
+
+def load_json(path):
+    return json.loads(read(path))
+
+
+def png_chunks(path):
+    data = read(path, "rb")
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, chunks = 8, []
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        crc, = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        assert zlib.crc32(kind + body) == crc, f"bad CRC in {kind}"
+        chunks.append((kind.decode(), body))
+        pos += 12 + length
+    return chunks
+
+
+def png_text(path):
+    text = {}
+    for kind, body in png_chunks(path):
+        if kind == "tEXt":
+            key, _, value = body.partition(b"\0")
+            text[key.decode("latin-1")] = value.decode("latin-1")
+    return text
+
+
+def png_size(path):
+    kind, body = png_chunks(path)[0]
+    assert kind == "IHDR"
+    return struct.unpack(">II", body[:8])
+
+
+def png_bytes(width, height):
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    raw = b"".join(b"\0" + bytes(width) for _ in range(min(height, 4)))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+class Results(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def test_iris_json_png_csv(self):
+        for device in ("auto", "off"):
+            with self.subTest(device=device):
+                p = run("run", "kmeans", "--data", "iris", "--param", "k=3", "--seed", "4",
+                        "--device", device, "--json", self.path("r.json"), "--csv", self.path("r.csv"),
+                        "--export", self.path("f.png"), "--size", "800x600")
+                self.assertEqual(p.returncode, 0, p.stderr)
+                r = load_json(self.path("r.json"))
+                self.assertEqual(r["algorithm"], "kmeans")
+                self.assertEqual(r["seed"], 4)
+                self.assertEqual(r["params"]["k"], 3)
+                self.assertEqual(r["dataset"]["rows"], 150)
+                self.assertEqual(len(r["labels"]), 150)
+                self.assertEqual(sorted(set(r["labels"])), [0, 1, 2])
+                self.assertEqual(len(r["centroids"]), 3)
+                self.assertTrue(all(len(c) == 4 for c in r["centroids"]))
+                self.assertEqual(sum(r["cluster_sizes"]), 150)
+                self.assertEqual(len(r["history"]), r["iterations"])
+                self.assertAlmostEqual(r["history"][-1], r["inertia"], places=6)
+                # Lloyd never increases the objective.
+                for a, b in zip(r["history"], r["history"][1:]):
+                    self.assertLessEqual(b, a * (1 + 1e-9))
+                self.assertTrue(r["converged"])
+                # k-means on Iris: the well-known optimum near 78.85.
+                self.assertLess(r["inertia"], 79.0)
+                self.assertGreater(r["metrics"]["accuracy"], 0.85)
+                self.assertEqual(len(r["timings"]["iteration_ms"]), r["iterations"])
+                if device == "off":
+                    self.assertEqual(r["device"], "CPU reference")
+
+                lines = read(self.path("r.csv")).splitlines()
+                self.assertEqual(lines[0], "row,cluster,class")
+                self.assertEqual(len(lines), 151)
+                self.assertEqual([int(l.split(",")[1]) for l in lines[1:]], r["labels"])
+
+                self.assertEqual(png_size(self.path("f.png")), (800, 600))
+                text = png_text(self.path("f.png"))
+                self.assertEqual(text["latent:algorithm"], "kmeans")
+                self.assertEqual(text["latent:seed"], "4")
+                self.assertEqual(text["latent:iteration"], str(r["iterations"]))
+                self.assertEqual(text["latent:dataset-hash"], r["dataset"]["sha256"])
+                self.assertIn("k=3", text["latent:params"])
+
+    def test_same_seed_same_result(self):
+        a = run("run", "kmeans", "--data", "blobs:n=2000,k=4,dims=3,seed=2", "--param", "k=4",
+                "--seed", "9", "--json", self.path("a.json"))
+        b = run("run", "kmeans", "--data", "blobs:n=2000,k=4,dims=3,seed=2", "--param", "k=4",
+                "--seed", "9", "--json", self.path("b.json"))
+        self.assertEqual((a.returncode, b.returncode), (0, 0))
+        ra, rb = load_json(self.path("a.json")), load_json(self.path("b.json"))
+        self.assertEqual(ra["labels"], rb["labels"])
+        self.assertEqual(ra["inertia"], rb["inertia"])
+        self.assertEqual(ra["dataset"]["sha256"], rb["dataset"]["sha256"])
+
+    def test_svg_pdf_and_progress(self):
+        p = run("run", "kmeans", "--data", "moons:n=500,seed=1", "--param", "k=2", "--progress",
+                "--export", self.path("f.svg"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("iteration 1: inertia", p.stderr)
+        self.assertTrue(read(self.path("f.svg"), "rb")[:200].lstrip().startswith((b"<?xml", b"<svg")))
+        p = run("run", "kmeans", "--data", "rings:n=500,seed=1", "--param", "k=3", "--export", self.path("f.pdf"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(read(self.path("f.pdf"), "rb")[:4], b"%PDF")
+
+    def test_init_from_file_and_iterations(self):
+        with open(self.path("c.csv"), "w") as f:
+            f.write("5.0,3.4,1.5,0.2\n5.9,2.8,4.4,1.4\n6.8,3.0,5.7,2.1\n")
+        p = run("run", "kmeans", "--data", "iris", "--param", "k=3", "--param", "init=@" + self.path("c.csv"),
+                "--iterations", "2", "--json", self.path("r.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        r = load_json(self.path("r.json"))
+        self.assertEqual(r["iterations"], 2)
+        self.assertEqual(r["params"]["max-iterations"], 2)
+
+    def test_devices_and_datasets(self):
+        p = run("devices")
+        self.assertEqual(p.returncode, 0)
+        self.assertTrue(p.stdout.strip())
+        p = run("datasets")
+        self.assertEqual(p.returncode, 0)
+        for name in ("iris", "fashion-mnist", "blobs", "moons", "rings"):
+            self.assertIn(name, p.stdout)
+
+
+class BadInput(unittest.TestCase):
+    """Each exits 2 with one line on stderr naming the file, line or parameter."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, data):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def refused(self, *args, expect=()):
+        p = run("run", "kmeans", *args)
+        self.assertEqual(p.returncode, 2, f"{args}: {p.stdout}{p.stderr}")
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertTrue(lines[0].startswith("latent-cli: "), lines[0])
+        for word in expect:
+            self.assertIn(word, lines[0])
+        return lines[0]
+
+    def test_csv(self):
+        self.refused("--data", os.path.join(FILES, "empty.csv"), expect=("empty.csv",))
+        self.refused("--data", os.path.join(FILES, "ragged.csv"), expect=("ragged.csv:4",))
+        self.refused("--data", os.path.join(FILES, "nonnumeric.csv"), expect=("nonnumeric.csv", "column"))
+        self.refused("--data", os.path.join(FILES, "nan.csv"), expect=("nan.csv", "finite"))
+        self.refused("--data", os.path.join(FILES, "inf.csv"), expect=("inf.csv", "finite"))
+        self.refused("--data", os.path.join(self.dir, "missing.csv"), expect=("missing.csv",))
+
+    def test_idx(self):
+        magic = self.write("bad-images-idx3-ubyte", b"\x00\x00\x09\x03" + bytes(12))
+        self.refused("--data", magic, expect=("bad-images-idx3-ubyte",))
+        trunc = self.write("t-images-idx3-ubyte", b"\x00\x00\x08\x03" + struct.pack(">III", 10, 28, 28) + bytes(100))
+        self.refused("--data", trunc, expect=("t-images-idx3-ubyte", "truncated"))
+        huge = self.write("h-images-idx3-ubyte", b"\x00\x00\x08\x03" + struct.pack(">III", 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF))
+        self.refused("--data", huge, expect=("h-images-idx3-ubyte",))
+        images = self.write("ok-images-idx3-ubyte", b"\x00\x00\x08\x03" + struct.pack(">III", 4, 2, 2) + bytes(range(16)))
+        labels = self.write("ok-labels-idx1-ubyte", b"\x00\x00\x08\x01" + struct.pack(">I", 3) + bytes(3))
+        self.refused("--data", images, "--labels", labels, expect=("ok-labels-idx1-ubyte",))
+
+    def test_png(self):
+        good = png_bytes(4, 4)
+        corrupt = bytearray(good)
+        corrupt[40] ^= 0xFF
+        self.refused("--data", self.write("corrupt.png", bytes(corrupt)), expect=("corrupt.png",))
+        self.refused("--data", self.write("cut.png", good[:30]), expect=("cut.png",))
+        self.refused("--data", self.write("huge.png", png_bytes(100000, 100000)), expect=("huge.png", "limit"))
+
+    def test_parameters(self):
+        self.refused("--data", "iris", "--param", "k=0", expect=("k",))
+        self.refused("--data", "iris", "--param", "k=-3", expect=("k",))
+        self.refused("--data", "iris", "--param", "k=151", expect=("parameter k",))
+        self.refused("--data", "iris", "--param", "clusters=3", expect=("clusters",))
+        self.refused("--data", "iris", "--param", "tol=abc", expect=("tol",))
+        self.refused("--data", "iris", "--param", "init=sideways", expect=("init",))
+        self.refused("--data", "iris", "--param", "init=@" + os.path.join(self.dir, "none.csv"), expect=("none.csv",))
+        self.refused("--data", "iris", "--device", "tpu", expect=("tpu",))
+        self.refused("--data", "iris", "--size", "5x5", expect=("--size",))
+        self.refused("--data", "iris", "--export", os.path.join(self.dir, "f.gif"), expect=("f.gif",))
+        self.refused("--data", "blobs:n=0", expect=("n",))
+
+    def test_arguments(self):
+        p = run("run", "clustering", "--data", "iris")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("clustering", p.stderr)
+        p = run("run", "kmeans")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--data", p.stderr)
+        p = subprocess.run([CLI, "frobnicate"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("frobnicate", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
