@@ -57,6 +57,68 @@ hsum (vec_t v)
   return c.x + c.y;
 }
 
+#if VEC == 16
+typedef uchar16 qvec_t;
+#define convert_vec convert_float16
+#define encode convert_uchar16_sat_rte
+#elif VEC == 8
+typedef uchar8 qvec_t;
+#define convert_vec convert_float8
+#define encode convert_uchar8_sat_rte
+#else
+typedef uchar4 qvec_t;
+#define convert_vec convert_float4
+#define encode convert_uchar4_sat_rte
+#endif
+
+static inline float
+hmin (vec_t v)
+{
+#if VEC == 16
+  float8 a = fmin (v.lo, v.hi);
+  float4 b = fmin (a.lo, a.hi);
+#elif VEC == 8
+  float4 b = fmin (v.lo, v.hi);
+#else
+  float4 b = v;
+#endif
+  float2 c = fmin (b.lo, b.hi);
+  return fmin (c.x, c.y);
+}
+
+/* A row of the 8-bit copy, decoded: x̃ = lo + q · step. The same
+ * expression encodes and decodes, so the stored error bound holds. */
+static inline vec_t
+decode (const qvec_t q,
+        const float2 range)
+{
+  return fma (convert_vec (q), (vec_t) range.y, (vec_t) range.x);
+}
+
+/* |x̃ − c| for the 8-bit copy x̃ of a row: a quarter of the memory traffic
+ * of the row itself. With e = |x − x̃|, the triangle inequality gives
+ * |x̃ − c| − e ≤ |x − c| ≤ |x̃ − c| + e. */
+static inline float
+copy_distance (__global const qvec_t *restrict row,
+               const float2 range,
+               __global const vec_t *restrict center,
+               const uint dv)
+{
+  vec_t acc = 0.0f;
+
+  for (uint j = 0; j < dv; j++)
+    {
+      const vec_t u = decode (row[j], range) - center[j];
+      acc = fma (u, u, acc);
+    }
+  return sqrt (hsum (acc));
+}
+
+#define UPPER_FROM_COPY(i, center) \
+  ((copy_distance (xq + (size_t) (i) * dv, xrange[i], (center), dv) + xerr[i]) * (1.0f + SLACK))
+#define LOWER_FROM_COPY(i, center) \
+  (fmax (copy_distance (xq + (size_t) (i) * dv, xrange[i], (center), dv) - xerr[i], 0.0f) * (1.0f - SLACK))
+
 static inline float
 exact_distance2 (__global const vec_t *restrict row,
                  __global const vec_t *restrict center,
@@ -266,6 +328,9 @@ kmeans_assign (__global const vec_t *restrict x,
  * half the distance from center c to its nearest other center. */
 __kernel void
 kmeans_hamerly (__global const vec_t *restrict x,
+                __global const qvec_t *restrict xq,
+                __global const float2 *restrict xrange,
+                __global const float *restrict xerr,
                 __global const float *restrict xnorm,
                 __global const vec_t *restrict centers,
                 __global const float *restrict cnorm,
@@ -308,7 +373,11 @@ kmeans_hamerly (__global const vec_t *restrict x,
           if (u * (1.0f + SLACK) > m)
             {
               /* The bound is loose: tighten it with the true distance. */
-              u = sqrt (exact_distance2 (x + (size_t) i * dv, centers + (size_t) a * dv, dv));
+              /* First from the cheap copy; if that cannot settle the row,
+               * the exact distance. */
+              u = UPPER_FROM_COPY (i, centers + (size_t) a * dv);
+              if (u * (1.0f + SLACK) > m)
+                u = sqrt (exact_distance2 (x + (size_t) i * dv, centers + (size_t) a * dv, dv));
               visited++;
             }
           upper[i] = u;
@@ -370,6 +439,9 @@ kmeans_hamerly (__global const vec_t *restrict x,
  * vector pass over the row. */
 __kernel void
 kmeans_elkan (__global const vec_t *restrict x,
+              __global const qvec_t *restrict xq,
+              __global const float2 *restrict xrange,
+              __global const float *restrict xerr,
               __global const float *restrict xnorm,
               __global const vec_t *restrict centers,
               __global const float *restrict move,
@@ -403,7 +475,7 @@ kmeans_elkan (__global const vec_t *restrict x,
       const int old = labels[i];
       int now = old;
       float u = upper[i] + move[old];
-      bool tight = false;
+      bool tight = false, tight_copy = false;
       /* A row closer to its center than half the gap to any other stays. */
       const bool settled = u * (1.0f + SLACK) <= half_gap[old];
 
@@ -426,17 +498,30 @@ kmeans_elkan (__global const vec_t *restrict x,
               z = fmax (l[j], 0.5f * center_dist[(size_t) now * kl + j]);
               if (u * (1.0f + SLACK) <= z)
                 continue;
+              /* Tighten from the 8-bit copy first; most rows end here. */
+              if (!tight_copy)
+                {
+                  u = UPPER_FROM_COPY (i, centers + (size_t) now * dv);
+                  tight_copy = true;
+                  visited++;
+                  if (u * (1.0f + SLACK) <= z)
+                    continue;
+                }
+              /* The copy's lower bound on |x − c_j| may rule j out too. */
+              l[j] = LOWER_FROM_COPY (i, centers + (size_t) j * dv);
+              visited++;
+              if (u * (1.0f + SLACK) <= l[j])
+                continue;
+              /* Too close to call from the copy: exact distances decide. */
               if (!tight)
                 {
                   u = sqrt (exact_distance2 (xr, centers + (size_t) now * dv, dv));
                   l[now] = u;
                   tight = true;
-                  visited++;
-                  if (u * (1.0f + SLACK) <= z)
+                  if (u * (1.0f + SLACK) <= l[j])
                     continue;
                 }
               l[j] = sqrt (exact_distance2 (xr, centers + (size_t) j * dv, dv));
-              visited++;
               if (l[j] < u || (l[j] == u && j < (uint) now))
                 {
                   now = j;
@@ -458,6 +543,77 @@ kmeans_elkan (__global const vec_t *restrict x,
     }
 
   partial_visited[item] = visited;
+}
+
+/* center_dist[c][o] = |c − o| rounded down (k × kl, padding INFINITY) and
+ * half_gap[c] = half the distance to the nearest other center. One
+ * work-item per center. */
+__kernel void
+kmeans_center_gaps (__global const vec_t *restrict centers,
+                    __global float       *restrict center_dist,
+                    __global float       *restrict half_gap,
+                    const uint k,
+                    const uint kl,
+                    const uint dv)
+{
+  const uint c = get_global_id (0);
+  float nearest = INFINITY;
+
+  if (c >= k)
+    return;
+  for (uint o = 0; o < kl; o++)
+    {
+      float d = INFINITY;
+
+      if (o == c)
+        d = 0.0f;
+      else if (o < k)
+        {
+          d = sqrt (exact_distance2 (centers + (size_t) c * dv, centers + (size_t) o * dv, dv)) * (1.0f - SLACK);
+          nearest = fmin (nearest, d);
+        }
+      center_dist[(size_t) c * kl + o] = d;
+    }
+  half_gap[c] = 0.5f * nearest;
+}
+
+/* The 8-bit copy of the rows used to tighten bounds cheaply: per row a range
+ * (lo, step) spanning its values and zero, the codes, and an upper bound on
+ * |x − x̃|. Rows of 8-bit images come back exact up to float rounding. One
+ * work-item per row. */
+__kernel void
+kmeans_quantize (__global const vec_t *restrict x,
+                 __global qvec_t      *restrict xq,
+                 __global float2      *restrict xrange,
+                 __global float       *restrict xerr,
+                 const uint n,
+                 const uint dv)
+{
+  const uint i = get_global_id (0);
+  __global const vec_t *row = x + (size_t) i * dv;
+  vec_t lo = 0.0f, hi = 0.0f, acc = 0.0f;
+  float2 range;
+
+  if (i >= n)
+    return;
+  for (uint j = 0; j < dv; j++)
+    {
+      lo = fmin (lo, row[j]);
+      hi = fmax (hi, row[j]);
+    }
+  range.x = hmin (lo);
+  range.y = (-hmin (-hi) - range.x) / 255.0f;
+  if (range.y == 0.0f)
+    range.y = 1.0f;
+  xrange[i] = range;
+  for (uint j = 0; j < dv; j++)
+    {
+      const qvec_t q = encode ((row[j] - range.x) / range.y);
+      const vec_t u = row[j] - decode (q, range);
+      xq[(size_t) i * dv + j] = q;
+      acc = fma (u, u, acc);
+    }
+  xerr[i] = sqrt (hsum (acc)) * (1.0f + SLACK) + FLT_MIN;
 }
 
 /* One work-item per vector of the k × dv sums. */

@@ -12,7 +12,6 @@
 
 #include "latent-kmeans-private.h"
 
-#include <cblas.h>
 #include <math.h>
 
 struct _LatentKmeansCl
@@ -22,22 +21,21 @@ struct _LatentKmeansCl
   cl_kernel         assign;
   cl_kernel         hamerly;
   cl_kernel         elkan;
+  cl_kernel         gaps;
   cl_kernel         reduce;
   guint             vec, dp, kp, kl, items, rows_per_item;
   gsize             local;
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
   gboolean          use_elkan;      /* a bound per row and center, for larger k */
 
-  cl_mem            x, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
+  cl_mem            x, xq, xrange, xerr, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
   cl_mem            partial_sums, partial_counts, partial_sqnorm, partial_inertia, partial_visited, sums;
 
   double           *previous;       /* k × d: the centers of the last pass */
   float            *host_centers;   /* kp × dp */
   float            *host_cnorm;     /* kp */
   float            *host_move;      /* k */
-  float            *host_half;      /* k */
-  float            *host_center_dist; /* k × k */
-  double           *gram;           /* k × k */
+
   float            *host_sums;      /* k × dp */
   gint32           *host_counts;    /* items × k */
   float            *host_sqnorm;    /* items × k */
@@ -48,12 +46,12 @@ struct _LatentKmeansCl
 void
 latent_kmeans_cl_free (LatentKmeansCl *kcl)
 {
-  cl_mem *buffers[] = { &kcl->x, &kcl->xnorm, &kcl->centers, &kcl->cnorm, &kcl->labels,
+  cl_mem *buffers[] = { &kcl->x, &kcl->xq, &kcl->xrange, &kcl->xerr, &kcl->xnorm, &kcl->centers, &kcl->cnorm, &kcl->labels,
                         &kcl->dist, &kcl->upper, &kcl->lower, &kcl->lowers, &kcl->move,
                         &kcl->half, &kcl->center_dist,
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
                         &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums };
-  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->reduce };
+  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce };
 
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (*buffers[i])
@@ -68,9 +66,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
   g_free (kcl->host_centers);
   g_free (kcl->host_cnorm);
   g_free (kcl->host_move);
-  g_free (kcl->host_half);
-  g_free (kcl->host_center_dist);
-  g_free (kcl->gram);
+
   g_free (kcl->host_sums);
   g_free (kcl->host_counts);
   g_free (kcl->host_sqnorm);
@@ -80,6 +76,9 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentKmeansCl, latent_kmeans_cl_free)
+
+#define SET_ARG(kernel, value) \
+  if (err == CL_SUCCESS) err = clSetKernelArg (kernel, arg++, sizeof (value), &(value))
 
 void
 latent_kmeans_cl_invalidate (LatentKmeansCl *kcl)
@@ -149,12 +148,13 @@ latent_kmeans_cl_new (LatentKmeans  *self,
     }
 
   /* Elkan's bounds pay off from a few dozen clusters, while they fit. */
-  kcl->use_elkan = k >= 24 && (guint64) n * kcl->kl * sizeof (float) <= MIN (info->max_alloc, G_GUINT64_CONSTANT (1) << 30);
+  kcl->use_elkan = k >= 2 && (guint64) n * kcl->kl * sizeof (float) <= MIN (info->max_alloc, G_GUINT64_CONSTANT (1) << 30);
 
   options = g_strdup_printf ("-DVEC=%u", kcl->vec);
   if (!(kcl->assign = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_assign", error)) ||
       !(kcl->hamerly = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_hamerly", error)) ||
       !(kcl->elkan = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_elkan", error)) ||
+      !(kcl->gaps = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_center_gaps", error)) ||
       !(kcl->reduce = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_reduce", error)) ||
       !(kcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
@@ -177,11 +177,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_centers = g_new0 (float, (gsize) kcl->kp * kcl->dp);
   kcl->host_cnorm = g_new0 (float, kcl->kp);
   kcl->host_move = g_new0 (float, kcl->kl);
-  kcl->host_half = g_new0 (float, k);
-  kcl->host_center_dist = g_new (float, (gsize) k * kcl->kl);
-  for (gsize i = 0; i < (gsize) k * kcl->kl; i++)
-    kcl->host_center_dist[i] = INFINITY;
-  kcl->gram = g_new0 (double, (gsize) k * k);
+
   kcl->host_sums = g_new (float, (gsize) k * kcl->dp);
   kcl->host_counts = g_new (gint32, (gsize) kcl->items * k);
   kcl->host_sqnorm = g_new (float, (gsize) kcl->items * k);
@@ -190,20 +186,23 @@ latent_kmeans_cl_new (LatentKmeans  *self,
 
   if (!create_buffer (kcl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                       (gsize) n * kcl->dp * sizeof (float), padded, "x", error) ||
+      !create_buffer (kcl, &kcl->xq, CL_MEM_READ_WRITE, (gsize) n * kcl->dp, NULL, "xq", error) ||
+      !create_buffer (kcl, &kcl->xrange, CL_MEM_READ_WRITE, n * sizeof (cl_float2), NULL, "xrange", error) ||
+      !create_buffer (kcl, &kcl->xerr, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "xerr", error) ||
       !create_buffer (kcl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                       n * sizeof (float), xnorm, "xnorm", error) ||
       !create_buffer (kcl, &kcl->centers, CL_MEM_READ_ONLY,
                       (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error) ||
       !create_buffer (kcl, &kcl->cnorm, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
       !create_buffer (kcl, &kcl->move, CL_MEM_READ_ONLY, kcl->kl * sizeof (float), NULL, "move", error) ||
-      !create_buffer (kcl, &kcl->half, CL_MEM_READ_ONLY, k * sizeof (float), NULL, "half", error) ||
+      !create_buffer (kcl, &kcl->half, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "half", error) ||
       !create_buffer (kcl, &kcl->labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
       !create_buffer (kcl, &kcl->dist, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "dist", error) ||
       !create_buffer (kcl, &kcl->upper, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "upper", error) ||
       !create_buffer (kcl, &kcl->lower, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "lower", error) ||
       !create_buffer (kcl, &kcl->lowers, CL_MEM_READ_WRITE,
                       kcl->use_elkan ? (gsize) n * kcl->kl * sizeof (float) : sizeof (float), NULL, "lowers", error) ||
-      !create_buffer (kcl, &kcl->center_dist, CL_MEM_READ_ONLY, (gsize) k * kcl->kl * sizeof (float), NULL,
+      !create_buffer (kcl, &kcl->center_dist, CL_MEM_READ_WRITE, (gsize) k * kcl->kl * sizeof (float), NULL,
                       "center_dist", error) ||
       !create_buffer (kcl, &kcl->partial_sums, CL_MEM_READ_WRITE, partial_bytes, NULL, "partial_sums", error) ||
       !create_buffer (kcl, &kcl->partial_counts, CL_MEM_READ_WRITE,
@@ -218,6 +217,28 @@ latent_kmeans_cl_new (LatentKmeans  *self,
                       (gsize) k * kcl->dp * sizeof (float), NULL, "sums", error))
     return NULL;
 
+  {
+    cl_kernel quantize = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_quantize", error);
+    const cl_uint dv = kcl->dp / kcl->vec;
+    gsize rows = n;
+    cl_int err = CL_SUCCESS;
+    guint arg = 0;
+
+    if (quantize == NULL)
+      return NULL;
+    SET_ARG (quantize, kcl->x);
+    SET_ARG (quantize, kcl->xq);
+    SET_ARG (quantize, kcl->xrange);
+    SET_ARG (quantize, kcl->xerr);
+    SET_ARG (quantize, n);
+    SET_ARG (quantize, dv);
+    if (err == CL_SUCCESS)
+      err = clEnqueueNDRangeKernel (kcl->queue, quantize, 1, NULL, &rows, NULL, 0, NULL, NULL);
+    clReleaseKernel (quantize);
+    if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_quantize", error))
+      return NULL;
+  }
+
   if (kcl->use_elkan)
     {
       /* Padding columns of the bounds are read as vectors: make them zero. */
@@ -231,14 +252,14 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   return g_steal_pointer (&kcl);
 }
 
-/* How far each center moved since the last pass, and half the distance from
- * each center to its nearest neighbour (from the Gram matrix, k × k). */
+/* How far each center moved since the last pass (rounded up, so the bounds
+ * stay bounds), and which moved most. */
 static void
-prepare_bounds (LatentKmeansCl *kcl,
-                LatentKmeans   *self,
-                float          *move_max,
-                float          *move_second,
-                cl_int         *move_argmax)
+prepare_moves (LatentKmeansCl *kcl,
+               LatentKmeans   *self,
+               float          *move_max,
+               float          *move_second,
+               cl_int         *move_argmax)
 {
   const guint k = self->k, d = self->d;
 
@@ -255,7 +276,6 @@ prepare_bounds (LatentKmeansCl *kcl,
           double u = self->centers[(gsize) c * d + f] - kcl->previous[(gsize) c * d + f];
           s += u * u;
         }
-      /* Rounded up so the bounds stay bounds. */
       m = (float) (sqrt (s) * (1 + 1e-6));
       kcl->host_move[c] = m;
       if (m > *move_max)
@@ -267,30 +287,7 @@ prepare_bounds (LatentKmeansCl *kcl,
       else if (m > *move_second)
         *move_second = m;
     }
-
-  cblas_dsyrk (CblasRowMajor, CblasUpper, CblasNoTrans, k, d, 1.0, self->centers, d, 0.0, kcl->gram, k);
-  for (guint c = 0; c < k; c++)
-    {
-      double nearest = G_MAXDOUBLE;
-
-      for (guint o = 0; o < k; o++)
-        {
-          double g = c < o ? kcl->gram[(gsize) c * k + o] : kcl->gram[(gsize) o * k + c];
-          double d2 = kcl->gram[(gsize) c * k + c] + kcl->gram[(gsize) o * k + o] - 2 * g;
-          /* Rounded down, with slack for the cancellation in the Gram form. */
-          double dist = sqrt (MAX (0.0, d2 - 1e-9 * (kcl->gram[(gsize) c * k + c] + kcl->gram[(gsize) o * k + o])))
-                        * (1 - 1e-6);
-
-          kcl->host_center_dist[(gsize) c * kcl->kl + o] = o == c ? 0 : dist;
-          if (o != c)
-            nearest = MIN (nearest, dist);
-        }
-      kcl->host_half[c] = k > 1 ? 0.5 * nearest : G_MAXFLOAT;
-    }
 }
-
-#define SET_ARG(kernel, value) \
-  if (err == CL_SUCCESS) err = clSetKernelArg (kernel, arg++, sizeof (value), &(value))
 
 gboolean
 latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
@@ -337,21 +334,32 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
 
   if (bounded)
     {
-      prepare_bounds (kcl, self, &move_max, &move_second, &move_argmax);
+      gsize gaps_global = k;
+      cl_uint kl = kcl->kl;
+
+      prepare_moves (kcl, self, &move_max, &move_second, &move_argmax);
       err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, kcl->kl * sizeof (float),
                                   kcl->host_move, 0, NULL, NULL);
-      if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer (kcl->queue, kcl->half, CL_FALSE, 0, k * sizeof (float),
-                                    kcl->host_half, 0, NULL, NULL);
-      if (err == CL_SUCCESS && kcl->use_elkan)
-        err = clEnqueueWriteBuffer (kcl->queue, kcl->center_dist, CL_FALSE, 0, (gsize) k * kcl->kl * sizeof (float),
-                                    kcl->host_center_dist, 0, NULL, NULL);
-      if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans_hamerly", error))
+      if (!latent_cl_check (err, "clEnqueueWriteBuffer", "move", error))
         return FALSE;
+      SET_ARG (kcl->gaps, kcl->centers);
+      SET_ARG (kcl->gaps, kcl->center_dist);
+      SET_ARG (kcl->gaps, kcl->half);
+      SET_ARG (kcl->gaps, k);
+      SET_ARG (kcl->gaps, kl);
+      SET_ARG (kcl->gaps, dv);
+      if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel (kcl->queue, kcl->gaps, 1, NULL, &gaps_global, NULL, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_center_gaps", error))
+        return FALSE;
+      arg = 0;
     }
   if (bounded && kcl->use_elkan)
     {
       SET_ARG (kcl->elkan, kcl->x);
+      SET_ARG (kcl->elkan, kcl->xq);
+      SET_ARG (kcl->elkan, kcl->xrange);
+      SET_ARG (kcl->elkan, kcl->xerr);
       SET_ARG (kcl->elkan, kcl->xnorm);
       SET_ARG (kcl->elkan, kcl->centers);
       SET_ARG (kcl->elkan, kcl->move);
@@ -378,6 +386,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   else if (bounded)
     {
       SET_ARG (kcl->hamerly, kcl->x);
+      SET_ARG (kcl->hamerly, kcl->xq);
+      SET_ARG (kcl->hamerly, kcl->xrange);
+      SET_ARG (kcl->hamerly, kcl->xerr);
       SET_ARG (kcl->hamerly, kcl->xnorm);
       SET_ARG (kcl->hamerly, kcl->centers);
       SET_ARG (kcl->hamerly, kcl->cnorm);

@@ -431,8 +431,9 @@ kmeans_step (gpointer       data,
   self->converged = shift <= self->tol;
   self->finished = self->converged || self->iteration >= self->max_iterations;
 
-  /* The labels and inertia reported at the end belong to the final centers. */
-  if (self->finished && !(labels_stable && self->iteration > 1))
+  /* The labels and inertia reported at the end belong to the final centers,
+   * and the inertia is summed from every row, not from bounds. */
+  if (self->finished && !(labels_stable && self->iteration > 1 && self->pass.dist_exact))
     {
       if (!assign (self, &self->pass, LATENT_KMEANS_LABELS, cancellable, error))
         return FALSE;

@@ -117,8 +117,8 @@ def git_commit():
 # --- one record per implementation and K --------------------------------------------------
 
 def per_iteration(impl, k, n, d, counts, medians, runs, extra):
-    """(t_long − t_short) / (iterations between), and the GFLOP/s of the
-    distance computation it stands for (2·n·k·d per iteration)."""
+    """(t_long − t_short) / (iterations between), and nominal GFLOP/s: the
+    2·n·k·d of a plain Lloyd iteration, even where bounds skip distances."""
     (short, long_), (t_short, t_long) = counts, medians
     ms = (t_long - t_short) / (long_ - short) if long_ > short else None
     record = {

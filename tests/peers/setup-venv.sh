@@ -20,7 +20,7 @@ for arg in "$@"; do
   case "$arg" in
     --upgrade) upgrade=yes ;;
     -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
-    *) echo "setup-venv.sh: unknown argument “$arg”" >&2; exit 2 ;;
+    *) echo "setup-venv.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
 
