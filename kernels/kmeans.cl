@@ -104,14 +104,23 @@ copy_distance (__global const qvec_t *restrict row,
                __global const vec_t *restrict center,
                const uint dv)
 {
-  vec_t acc = 0.0f;
+  vec_t acc0 = 0.0f, acc1 = 0.0f;
+  uint j = 0;
 
-  for (uint j = 0; j < dv; j++)
+  /* Two accumulators: one chain of dependent FMAs would wait on latency. */
+  for (; j + 1 < dv; j += 2)
+    {
+      const vec_t u0 = decode (row[j], range) - center[j];
+      const vec_t u1 = decode (row[j + 1], range) - center[j + 1];
+      acc0 = fma (u0, u0, acc0);
+      acc1 = fma (u1, u1, acc1);
+    }
+  if (j < dv)
     {
       const vec_t u = decode (row[j], range) - center[j];
-      acc = fma (u, u, acc);
+      acc0 = fma (u, u, acc0);
     }
-  return sqrt (hsum (acc));
+  return sqrt (hsum (acc0 + acc1));
 }
 
 #define UPPER_FROM_COPY(i, center) \
@@ -124,14 +133,22 @@ exact_distance2 (__global const vec_t *restrict row,
                  __global const vec_t *restrict center,
                  const uint dv)
 {
-  vec_t acc = 0.0f;
+  vec_t acc0 = 0.0f, acc1 = 0.0f;
+  uint j = 0;
 
-  for (uint j = 0; j < dv; j++)
+  for (; j + 1 < dv; j += 2)
+    {
+      const vec_t u0 = row[j] - center[j];
+      const vec_t u1 = row[j + 1] - center[j + 1];
+      acc0 = fma (u0, u0, acc0);
+      acc1 = fma (u1, u1, acc1);
+    }
+  if (j < dv)
     {
       const vec_t u = row[j] - center[j];
-      acc = fma (u, u, acc);
+      acc0 = fma (u, u, acc0);
     }
-  return hsum (acc);
+  return hsum (acc0 + acc1);
 }
 
 #define CONSIDER(r, q)                                                    \
@@ -142,7 +159,7 @@ exact_distance2 (__global const vec_t *restrict row,
         if (dd < best[r]) { second[r] = best[r]; best[r] = dd; label[r] = c + q; } \
         else if (dd < second[r]) second[r] = dd;                          \
         if (keep_lowers)                                                  \
-          lw##r[c + q] = sqrt (fmax (dd - SLACK * (xn##r + cn##q), 0.0f)); \
+          vstore_half_rtn (sqrt (fmax (dd - SLACK * (xn##r + cn##q), 0.0f)), c + q, lw##r); \
       }                                                                   \
   } while (0)
 
@@ -161,10 +178,10 @@ nearest4 (__global const vec_t *restrict x0,
           const uint k,
           const uint dv,
           const int keep_lowers,
-          __global float *lw0,
-          __global float *lw1,
-          __global float *lw2,
-          __global float *lw3,
+          __global half *lw0,
+          __global half *lw1,
+          __global half *lw2,
+          __global half *lw3,
           float *best,
           float *second,
           int *label)
@@ -254,7 +271,7 @@ kmeans_assign (__global const vec_t *restrict x,
                __global float       *restrict dist,
                __global float       *restrict upper,
                __global float       *restrict lower,
-               __global float       *restrict lowers,
+               __global half        *restrict lowers,
                __global vec_t       *restrict partial_sums,
                __global int         *restrict partial_counts,
                __global float       *restrict partial_sqnorm,
@@ -402,7 +419,8 @@ kmeans_hamerly (__global const vec_t *restrict x,
 
         nearest4 (x + (size_t) q0 * dv, x + (size_t) q1 * dv, x + (size_t) q2 * dv, x + (size_t) q3 * dv,
                   xnorm[q0], xnorm[q1], xnorm[q2], xnorm[q3], centers, cnorm, k, dv,
-                  0, upper, upper, upper, upper, best, second, label);
+                  0, (__global half *) upper, (__global half *) upper, (__global half *) upper,
+                  (__global half *) upper, best, second, label);
 
         for (uint r = 0; r < queued; r++)
           {
@@ -431,7 +449,7 @@ kmeans_hamerly (__global const vec_t *restrict x,
 }
 
 /* Elkan's variant (2003) for larger k: a lower bound per row and center
- * (lowers, n × kl with kl = k rounded up to 16), and the center-to-center
+ * (lowers, n × kl halves, rounded down, with kl = k rounded up to 16), and the center-to-center
  * distances (center_dist, k × kl, padding INFINITY), so a row is compared
  * only with the few centers its bounds cannot rule out. Bounds are updated
  * and tested 16 centers at a time; only a block with a candidate falls back
@@ -449,7 +467,7 @@ kmeans_elkan (__global const vec_t *restrict x,
               __global const float *restrict center_dist,
               __global int         *restrict labels,
               __global float       *restrict upper,
-              __global float       *restrict lowers,
+              __global half        *restrict lowers,
               __global vec_t       *restrict partial_sums,
               __global int         *restrict partial_counts,
               __global float       *restrict partial_sqnorm,
@@ -471,7 +489,7 @@ kmeans_elkan (__global const vec_t *restrict x,
   for (uint i = begin; i < end; i++)
     {
       __global const vec_t *xr = x + (size_t) i * dv;
-      __global float *l = lowers + (size_t) i * kl;
+      __global half *l = lowers + (size_t) i * kl;
       const int old = labels[i];
       int now = old;
       float u = upper[i] + move[old];
@@ -481,9 +499,10 @@ kmeans_elkan (__global const vec_t *restrict x,
 
       for (uint jc = 0; jc < kl; jc += 16)
         {
-          const float16 lv = vload16 (0, l + jc) - vload16 (0, move + jc);
+          /* Bounds are stored as halves rounded down: half the traffic. */
+          const float16 lv = vload_half16 (0, l + jc) - vload16 (0, move + jc);
 
-          vstore16 (lv, 0, l + jc);
+          vstore_half16_rtn (lv, 0, l + jc);
           if (settled ||
               !any (isgreater ((float16) (u * (1.0f + SLACK)),
                                fmax (lv, 0.5f * vload16 (0, center_dist + (size_t) now * kl + jc)))))
@@ -491,11 +510,11 @@ kmeans_elkan (__global const vec_t *restrict x,
 
           for (uint j = jc; j < min (jc + 16, k); j++)
             {
-              float z;
+              float z, lj;
 
               if (j == (uint) now)
                 continue;
-              z = fmax (l[j], 0.5f * center_dist[(size_t) now * kl + j]);
+              z = fmax (vload_half (j, l), 0.5f * center_dist[(size_t) now * kl + j]);
               if (u * (1.0f + SLACK) <= z)
                 continue;
               /* Tighten from the 8-bit copy first; most rows end here. */
@@ -508,24 +527,26 @@ kmeans_elkan (__global const vec_t *restrict x,
                     continue;
                 }
               /* The copy's lower bound on |x − c_j| may rule j out too. */
-              l[j] = LOWER_FROM_COPY (i, centers + (size_t) j * dv);
+              lj = LOWER_FROM_COPY (i, centers + (size_t) j * dv);
+              vstore_half_rtn (lj, j, l);
               visited++;
-              if (u * (1.0f + SLACK) <= l[j])
+              if (u * (1.0f + SLACK) <= lj)
                 continue;
               /* Too close to call from the copy: exact distances decide. */
               if (!tight)
                 {
                   u = sqrt (exact_distance2 (xr, centers + (size_t) now * dv, dv));
-                  l[now] = u;
+                  vstore_half_rtn (u, now, l);
                   tight = true;
-                  if (u * (1.0f + SLACK) <= l[j])
+                  if (u * (1.0f + SLACK) <= lj)
                     continue;
                 }
-              l[j] = sqrt (exact_distance2 (xr, centers + (size_t) j * dv, dv));
-              if (l[j] < u || (l[j] == u && j < (uint) now))
+              lj = sqrt (exact_distance2 (xr, centers + (size_t) j * dv, dv));
+              vstore_half_rtn (lj, j, l);
+              if (lj < u || (lj == u && j < (uint) now))
                 {
                   now = j;
-                  u = l[j];
+                  u = lj;
                 }
             }
         }

@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <stdio.h>
+
 #include "latent-kmeans.h"
 #include "latent-test-util.h"
 
@@ -41,9 +43,10 @@ fit (LatentDataset *ds,
 static void
 test_agrees (gconstpointer data)
 {
-  const guint *shape = data;   /* n, d, k */
+  guint shape[3];   /* n, d, k */
+  char bounds[16];
   g_autoptr(LatentDataset) ds = NULL;
-  g_autofree char *k = g_strdup_printf ("k=%u", shape[2]);
+  g_autofree char *k = NULL;
   g_autoptr(GArray) ref_obj = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cl_obj = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(LatentSnapshot) ref = NULL;
@@ -55,7 +58,11 @@ test_agrees (gconstpointer data)
       g_test_skip ("no OpenCL device");
       return;
     }
-  ds = test_blobs (shape[0], shape[1], shape[2], 1.5, shape[0] + shape[1]);
+  g_assert_cmpint (sscanf (data, "%u %u %u %15s", &shape[0], &shape[1], &shape[2], bounds), ==, 4);
+  g_setenv ("LATENT_KMEANS_BOUNDS", bounds, TRUE);
+  /* Overlapping blobs, so rows keep changing cluster and the bounds work. */
+  ds = test_blobs (shape[0], shape[1], shape[2], 4.0, shape[0] + shape[1]);
+  k = g_strdup_printf ("k=%u", shape[2]);
   ref = fit (ds, k, "max-iterations=20", NULL, ref_obj);
   dev = fit (ds, k, "max-iterations=20", cl, cl_obj);
 
@@ -79,6 +86,8 @@ test_agrees (gconstpointer data)
 int
 main (int argc, char **argv)
 {
+  /* Every pass full, Hamerly's two bounds per row, Elkan's k per row. */
+  static const char * const bounds[] = { "none", "hamerly", "elkan" };
   static const guint shapes[][3] = {
     { 1000, 2, 3 }, { 997, 4, 5 }, { 513, 7, 6 }, { 2048, 20, 10 },
     { 1501, 100, 13 }, { 600, 784, 10 }, { 64, 3, 64 }, { 5, 2, 5 },
@@ -93,11 +102,14 @@ main (int argc, char **argv)
     g_test_message ("no OpenCL device: %s", error->message);
 
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/kmeans-cl/agrees/n%u-d%u-k%u",
-                                               shapes[i][0], shapes[i][1], shapes[i][2]);
-      g_test_add_data_func (path, shapes[i], test_agrees);
-    }
+    for (guint b = 0; b < G_N_ELEMENTS (bounds); b++)
+      {
+        g_autofree char *path = g_strdup_printf ("/kmeans-cl/agrees/%s/n%u-d%u-k%u", bounds[b],
+                                                 shapes[i][0], shapes[i][1], shapes[i][2]);
+        g_test_add_data_func_full (path, g_strdup_printf ("%u %u %u %s", shapes[i][0], shapes[i][1],
+                                                          shapes[i][2], bounds[b]),
+                                   test_agrees, g_free);
+      }
   status = g_test_run ();
   g_clear_object (&cl);
   return status;

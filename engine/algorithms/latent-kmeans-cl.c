@@ -26,7 +26,8 @@ struct _LatentKmeansCl
   guint             vec, dp, kp, kl, items, rows_per_item;
   gsize             local;
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
-  gboolean          use_elkan;      /* a bound per row and center, for larger k */
+  gboolean          use_bounds;     /* skip rows whose cluster cannot change */
+  gboolean          use_elkan;      /* a bound per row and center, else two per row */
 
   cl_mem            x, xq, xrange, xerr, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
   cl_mem            partial_sums, partial_counts, partial_sqnorm, partial_inertia, partial_visited, sums;
@@ -112,6 +113,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   g_autofree char *options = NULL;
   g_autofree float *padded = NULL;
   g_autofree float *xnorm = NULL;
+  const char *bounds;
   guint64 partial_bytes;
 
   kcl->cl = g_object_ref (cl);
@@ -147,8 +149,13 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       return NULL;
     }
 
-  /* Elkan's bounds pay off from a few dozen clusters, while they fit. */
-  kcl->use_elkan = k >= 2 && (guint64) n * kcl->kl * sizeof (float) <= MIN (info->max_alloc, G_GUINT64_CONSTANT (1) << 30);
+  /* Elkan's bounds (n × k halves) while they fit, else Hamerly's (two per
+   * row). LATENT_KMEANS_BOUNDS=elkan|hamerly|none overrides, for tests and
+   * benchmarks; none makes every pass a full one. */
+  bounds = g_getenv ("LATENT_KMEANS_BOUNDS");
+  kcl->use_bounds = g_strcmp0 (bounds, "none") != 0;
+  kcl->use_elkan = g_strcmp0 (bounds, "hamerly") != 0 &&
+                   (guint64) n * kcl->kl * sizeof (cl_half) <= MIN (info->max_alloc, G_GUINT64_CONSTANT (1) << 30);
 
   options = g_strdup_printf ("-DVEC=%u", kcl->vec);
   if (!(kcl->assign = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_assign", error)) ||
@@ -201,7 +208,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       !create_buffer (kcl, &kcl->upper, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "upper", error) ||
       !create_buffer (kcl, &kcl->lower, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "lower", error) ||
       !create_buffer (kcl, &kcl->lowers, CL_MEM_READ_WRITE,
-                      kcl->use_elkan ? (gsize) n * kcl->kl * sizeof (float) : sizeof (float), NULL, "lowers", error) ||
+                      kcl->use_elkan ? (gsize) n * kcl->kl * sizeof (cl_half) : sizeof (cl_half), NULL, "lowers", error) ||
       !create_buffer (kcl, &kcl->center_dist, CL_MEM_READ_WRITE, (gsize) k * kcl->kl * sizeof (float), NULL,
                       "center_dist", error) ||
       !create_buffer (kcl, &kcl->partial_sums, CL_MEM_READ_WRITE, partial_bytes, NULL, "partial_sums", error) ||
@@ -242,9 +249,9 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   if (kcl->use_elkan)
     {
       /* Padding columns of the bounds are read as vectors: make them zero. */
-      const float zero = 0;
+      const cl_half zero = 0;
       cl_int err = clEnqueueFillBuffer (kcl->queue, kcl->lowers, &zero, sizeof zero, 0,
-                                        (gsize) n * kcl->kl * sizeof (float), 0, NULL, NULL);
+                                        (gsize) n * kcl->kl * sizeof (cl_half), 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueFillBuffer", "lowers", error))
         return NULL;
     }
@@ -517,6 +524,6 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       memcpy (kcl->previous, self->centers, sizeof (double) * k * d);
     }
   /* A labels-only pass leaves the device sums behind the labels. */
-  kcl->bounds_valid = accumulate;
+  kcl->bounds_valid = accumulate && kcl->use_bounds;
   return TRUE;
 }
