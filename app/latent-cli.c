@@ -306,9 +306,8 @@ command_datasets (void)
     {
       LatentCatalogEntry *entry = g_ptr_array_index (entries, i);
 
-      g_print ("%-20s %s%s%s\n", entry->name, _(entry->description),
-               entry->available ? "" : _(" (not installed)"),
-               entry->path ? "" : "");
+      g_print ("%-20s %s%s\n", entry->name, _(entry->description),
+               entry->available ? "" : _(" (not installed)"));
       if (entry->path && entry->available)
         g_print ("%-20s %s\n", "", entry->path);
     }

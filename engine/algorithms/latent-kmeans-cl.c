@@ -1,8 +1,9 @@
 /* latent-kmeans-cl.c — the k-means assignment pass on an OpenCL device
  *
  * The rows go to the device once. Each pass uploads the centers, runs either
- * the full pass (kmeans_assign) or, once bounds exist, the bounded pass
- * (kmeans_hamerly), then kmeans_reduce, and reads back the labels and the
+ * the full pass (kmeans_assign) or, once bounds exist, a bounded pass
+ * (kmeans_elkan, or kmeans_hamerly when Elkan's bounds do not fit), then
+ * kmeans_reduce, and reads back the labels and the
  * k × d sums. Between passes the per-cluster sums stay on the device, owned
  * per work-item, so a bounded pass only touches rows that change cluster.
  *
@@ -78,8 +79,27 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentKmeansCl, latent_kmeans_cl_free)
 
-#define SET_ARG(kernel, value) \
-  if (err == CL_SUCCESS) err = clSetKernelArg (kernel, arg++, sizeof (value), &(value))
+/* Sets a kernel's arguments from ARG (value) pairs, ended by ARG_END. */
+#define ARG(value) sizeof (value), (const void *) &(value)
+#define ARG_END ((gsize) 0)
+
+static gboolean
+set_args (cl_kernel    kernel,
+          const char  *name,
+          GError     **error,
+          ...)
+{
+  cl_int err = CL_SUCCESS;
+  cl_uint index = 0;
+  gsize size;
+  va_list args;
+
+  va_start (args, error);
+  while (err == CL_SUCCESS && (size = va_arg (args, gsize)) != 0)
+    err = clSetKernelArg (kernel, index++, size, va_arg (args, const void *));
+  va_end (args);
+  return latent_cl_check (err, "clSetKernelArg", name, error);
+}
 
 void
 latent_kmeans_cl_invalidate (LatentKmeansCl *kcl)
@@ -228,19 +248,17 @@ latent_kmeans_cl_new (LatentKmeans  *self,
     cl_kernel quantize = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_quantize", error);
     const cl_uint dv = kcl->dp / kcl->vec;
     gsize rows = n;
-    cl_int err = CL_SUCCESS;
-    guint arg = 0;
+    cl_int err;
 
     if (quantize == NULL)
       return NULL;
-    SET_ARG (quantize, kcl->x);
-    SET_ARG (quantize, kcl->xq);
-    SET_ARG (quantize, kcl->xrange);
-    SET_ARG (quantize, kcl->xerr);
-    SET_ARG (quantize, n);
-    SET_ARG (quantize, dv);
-    if (err == CL_SUCCESS)
-      err = clEnqueueNDRangeKernel (kcl->queue, quantize, 1, NULL, &rows, NULL, 0, NULL, NULL);
+    if (!set_args (quantize, "kmeans_quantize", error, ARG (kcl->x), ARG (kcl->xq), ARG (kcl->xrange),
+                   ARG (kcl->xerr), ARG (n), ARG (dv), ARG_END))
+      {
+        clReleaseKernel (quantize);
+        return NULL;
+      }
+    err = clEnqueueNDRangeKernel (kcl->queue, quantize, 1, NULL, &rows, NULL, 0, NULL, NULL);
     clReleaseKernel (quantize);
     if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_quantize", error))
       return NULL;
@@ -314,7 +332,6 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   float cnmax = 0, move_max, move_second;
   cl_int move_argmax;
   cl_int err = CL_SUCCESS;
-  guint arg = 0;
 
   for (guint c = 0; c < k; c++)
     {
@@ -349,42 +366,22 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
                                   kcl->host_move, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueWriteBuffer", "move", error))
         return FALSE;
-      SET_ARG (kcl->gaps, kcl->centers);
-      SET_ARG (kcl->gaps, kcl->center_dist);
-      SET_ARG (kcl->gaps, kcl->half);
-      SET_ARG (kcl->gaps, k);
-      SET_ARG (kcl->gaps, kl);
-      SET_ARG (kcl->gaps, dv);
-      if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel (kcl->queue, kcl->gaps, 1, NULL, &gaps_global, NULL, 0, NULL, NULL);
+      if (!set_args (kcl->gaps, "kmeans_center_gaps", error, ARG (kcl->centers), ARG (kcl->center_dist),
+                     ARG (kcl->half), ARG (k), ARG (kl), ARG (dv), ARG_END))
+        return FALSE;
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->gaps, 1, NULL, &gaps_global, NULL, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_center_gaps", error))
         return FALSE;
-      arg = 0;
     }
   if (bounded && kcl->use_elkan)
     {
-      SET_ARG (kcl->elkan, kcl->x);
-      SET_ARG (kcl->elkan, kcl->xq);
-      SET_ARG (kcl->elkan, kcl->xrange);
-      SET_ARG (kcl->elkan, kcl->xerr);
-      SET_ARG (kcl->elkan, kcl->xnorm);
-      SET_ARG (kcl->elkan, kcl->centers);
-      SET_ARG (kcl->elkan, kcl->move);
-      SET_ARG (kcl->elkan, kcl->half);
-      SET_ARG (kcl->elkan, kcl->center_dist);
-      SET_ARG (kcl->elkan, kcl->labels);
-      SET_ARG (kcl->elkan, kcl->upper);
-      SET_ARG (kcl->elkan, kcl->lowers);
-      SET_ARG (kcl->elkan, kcl->partial_sums);
-      SET_ARG (kcl->elkan, kcl->partial_counts);
-      SET_ARG (kcl->elkan, kcl->partial_sqnorm);
-      SET_ARG (kcl->elkan, kcl->partial_visited);
-      SET_ARG (kcl->elkan, n);
-      SET_ARG (kcl->elkan, k);
-      SET_ARG (kcl->elkan, kcl->kl);
-      SET_ARG (kcl->elkan, dv);
-      SET_ARG (kcl->elkan, kcl->rows_per_item);
-      if (!latent_cl_check (err, "clSetKernelArg", "kmeans_elkan", error))
+      if (!set_args (kcl->elkan, "kmeans_elkan", error,
+                     ARG (kcl->x), ARG (kcl->xq), ARG (kcl->xrange), ARG (kcl->xerr),
+                     ARG (kcl->xnorm), ARG (kcl->centers), ARG (kcl->move), ARG (kcl->half),
+                     ARG (kcl->center_dist), ARG (kcl->labels), ARG (kcl->upper),
+                     ARG (kcl->lowers), ARG (kcl->partial_sums), ARG (kcl->partial_counts),
+                     ARG (kcl->partial_sqnorm), ARG (kcl->partial_visited), ARG (n), ARG (k),
+                     ARG (kcl->kl), ARG (dv), ARG (kcl->rows_per_item), ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->elkan, 1, NULL, &global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_elkan", error))
@@ -392,31 +389,14 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     }
   else if (bounded)
     {
-      SET_ARG (kcl->hamerly, kcl->x);
-      SET_ARG (kcl->hamerly, kcl->xq);
-      SET_ARG (kcl->hamerly, kcl->xrange);
-      SET_ARG (kcl->hamerly, kcl->xerr);
-      SET_ARG (kcl->hamerly, kcl->xnorm);
-      SET_ARG (kcl->hamerly, kcl->centers);
-      SET_ARG (kcl->hamerly, kcl->cnorm);
-      SET_ARG (kcl->hamerly, kcl->move);
-      SET_ARG (kcl->hamerly, kcl->half);
-      SET_ARG (kcl->hamerly, kcl->labels);
-      SET_ARG (kcl->hamerly, kcl->upper);
-      SET_ARG (kcl->hamerly, kcl->lower);
-      SET_ARG (kcl->hamerly, kcl->partial_sums);
-      SET_ARG (kcl->hamerly, kcl->partial_counts);
-      SET_ARG (kcl->hamerly, kcl->partial_sqnorm);
-      SET_ARG (kcl->hamerly, kcl->partial_visited);
-      SET_ARG (kcl->hamerly, n);
-      SET_ARG (kcl->hamerly, k);
-      SET_ARG (kcl->hamerly, dv);
-      SET_ARG (kcl->hamerly, kcl->rows_per_item);
-      SET_ARG (kcl->hamerly, cnmax);
-      SET_ARG (kcl->hamerly, move_max);
-      SET_ARG (kcl->hamerly, move_second);
-      SET_ARG (kcl->hamerly, move_argmax);
-      if (!latent_cl_check (err, "clSetKernelArg", "kmeans_hamerly", error))
+      if (!set_args (kcl->hamerly, "kmeans_hamerly", error,
+                     ARG (kcl->x), ARG (kcl->xq), ARG (kcl->xrange), ARG (kcl->xerr),
+                     ARG (kcl->xnorm), ARG (kcl->centers), ARG (kcl->cnorm), ARG (kcl->move),
+                     ARG (kcl->half), ARG (kcl->labels), ARG (kcl->upper), ARG (kcl->lower),
+                     ARG (kcl->partial_sums), ARG (kcl->partial_counts),
+                     ARG (kcl->partial_sqnorm), ARG (kcl->partial_visited), ARG (n), ARG (k),
+                     ARG (dv), ARG (kcl->rows_per_item), ARG (cnmax), ARG (move_max),
+                     ARG (move_second), ARG (move_argmax), ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->hamerly, 1, NULL, &global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_hamerly", error))
@@ -424,28 +404,13 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     }
   else
     {
-      SET_ARG (kcl->assign, kcl->x);
-      SET_ARG (kcl->assign, kcl->xnorm);
-      SET_ARG (kcl->assign, kcl->centers);
-      SET_ARG (kcl->assign, kcl->cnorm);
-      SET_ARG (kcl->assign, kcl->labels);
-      SET_ARG (kcl->assign, kcl->dist);
-      SET_ARG (kcl->assign, kcl->upper);
-      SET_ARG (kcl->assign, kcl->lower);
-      SET_ARG (kcl->assign, kcl->lowers);
-      SET_ARG (kcl->assign, kcl->partial_sums);
-      SET_ARG (kcl->assign, kcl->partial_counts);
-      SET_ARG (kcl->assign, kcl->partial_sqnorm);
-      SET_ARG (kcl->assign, kcl->partial_inertia);
-      SET_ARG (kcl->assign, n);
-      SET_ARG (kcl->assign, k);
-      SET_ARG (kcl->assign, kcl->kl);
-      SET_ARG (kcl->assign, dv);
-      SET_ARG (kcl->assign, kcl->rows_per_item);
-      SET_ARG (kcl->assign, cnmax);
-      SET_ARG (kcl->assign, accumulate);
-      SET_ARG (kcl->assign, keep_lowers);
-      if (!latent_cl_check (err, "clSetKernelArg", "kmeans_assign", error))
+      if (!set_args (kcl->assign, "kmeans_assign", error,
+                     ARG (kcl->x), ARG (kcl->xnorm), ARG (kcl->centers), ARG (kcl->cnorm),
+                     ARG (kcl->labels), ARG (kcl->dist), ARG (kcl->upper), ARG (kcl->lower),
+                     ARG (kcl->lowers), ARG (kcl->partial_sums), ARG (kcl->partial_counts),
+                     ARG (kcl->partial_sqnorm), ARG (kcl->partial_inertia), ARG (n), ARG (k),
+                     ARG (kcl->kl), ARG (dv), ARG (kcl->rows_per_item), ARG (cnmax),
+                     ARG (accumulate), ARG (keep_lowers), ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->assign, 1, NULL, &global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_assign", error))
@@ -456,12 +421,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      arg = 0;
-      SET_ARG (kcl->reduce, kcl->partial_sums);
-      SET_ARG (kcl->reduce, kcl->sums);
-      SET_ARG (kcl->reduce, kcl->items);
-      SET_ARG (kcl->reduce, size);
-      if (!latent_cl_check (err, "clSetKernelArg", "kmeans_reduce", error))
+      if (!set_args (kcl->reduce, "kmeans_reduce", error,
+                     ARG (kcl->partial_sums), ARG (kcl->sums), ARG (kcl->items), ARG (size),
+                     ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce, 1, NULL, &reduce_global, NULL, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_reduce", error))
@@ -491,7 +453,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
 
   pass->dist_exact = !bounded;
   pass->inertia = 0;
-  pass->visited = bounded ? 0 : n;
+  pass->visited = bounded ? 0 : (guint64) n * k;
   for (guint g = 0; g < kcl->items; g++)
     {
       if (bounded)
