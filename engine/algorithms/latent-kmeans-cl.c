@@ -358,7 +358,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
 
   if (bounded)
     {
-      gsize gaps_global = k;
+      /* One center per work-item, spread over the groups like the rows. */
+      gsize gaps_global = (k + kcl->local - 1) / kcl->local * kcl->local;
       cl_uint kl = kcl->kl;
 
       prepare_moves (kcl, self, &move_max, &move_second, &move_argmax);
@@ -369,7 +370,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       if (!set_args (kcl->gaps, "kmeans_center_gaps", error, ARG (kcl->centers), ARG (kcl->center_dist),
                      ARG (kcl->half), ARG (k), ARG (kl), ARG (dv), ARG_END))
         return FALSE;
-      err = clEnqueueNDRangeKernel (kcl->queue, kcl->gaps, 1, NULL, &gaps_global, NULL, 0, NULL, NULL);
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->gaps, 1, NULL, &gaps_global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_center_gaps", error))
         return FALSE;
     }
