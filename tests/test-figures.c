@@ -436,6 +436,7 @@ test_scatter_centroids (void)
   float *means;
 
   latent_figure_style_init (&style);
+  style.voronoi = FALSE;   /* the regions would change with the means too */
   radius = style.font_size * 1.6;
   for (guint c = 0; c < 3; c++)
     g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
@@ -469,6 +470,55 @@ test_scatter_centroids (void)
     }
   cairo_surface_destroy (with);
   cairo_surface_destroy (without);
+}
+
+/* For 2-D data, each center's region is tinted towards its colour: near the
+ * four plot corners the tint is that of the nearest mean. */
+static void
+test_scatter_regions (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
+  const int width = 600, height = 450;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  double view[4], plot[4];
+  guint32 bg;
+
+  latent_figure_style_init (&style);
+  bg = background_argb (&style);
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  g_assert_true (latent_figure_scatter_bounds (snap, &style, width, height, view, plot));
+  for (guint corner = 0; corner < 4; corner++)
+    {
+      double fx = corner & 1 ? plot[0] + plot[2] - 3 : plot[0] + 3;
+      double fy = corner & 2 ? plot[1] + plot[3] - 3 : plot[1] + 3;
+      double x = view[0] + (fx - plot[0]) / plot[2] * (view[1] - view[0]);
+      double y = view[3] - (fy - plot[1]) / plot[3] * (view[3] - view[2]);
+      guint32 got = pixel (surface, (int) fx, (int) fy), want = latent_palette_argb (0);
+      double best = INFINITY;
+      int shift_best = 0;
+
+      for (guint c = 0; c < 3; c++)
+        {
+          double d = hypot (x - snap->means[2 * c], y - snap->means[2 * c + 1]);
+          if (d < best)
+            best = d, want = latent_palette_argb (c);
+        }
+      /* Not the background, and moved from it towards the wanted colour in
+       * every channel that differs clearly. */
+      g_assert_cmphex (got, !=, bg);
+      for (int shift = 0; shift < 24; shift += 8)
+        {
+          int b = (bg >> shift) & 0xff, w = (want >> shift) & 0xff, g = (got >> shift) & 0xff;
+          if (ABS (w - b) > 40)
+            {
+              g_assert_cmpint ((g - b) * (w - b), >, 0);
+              shift_best++;
+            }
+        }
+      g_assert_cmpint (shift_best, >, 0);
+    }
+  cairo_surface_destroy (surface);
 }
 
 static void
@@ -963,6 +1013,7 @@ main (int   argc,
   g_test_add_func ("/figures/projection/cache", test_projection_cache);
   g_test_add_func ("/figures/scatter/colours", test_scatter_colours);
   g_test_add_func ("/figures/scatter/centroids", test_scatter_centroids);
+  g_test_add_func ("/figures/scatter/regions", test_scatter_regions);
   g_test_add_func ("/figures/scatter/unlabelled", test_scatter_unlabelled);
   g_test_add_func ("/figures/scatter/many-clusters", test_scatter_many_clusters);
   g_test_add_func ("/figures/scatter/timing", test_scatter_timing);

@@ -34,6 +34,10 @@ latent_figure_style_init (LatentFigureStyle *style)
   style->dark = FALSE;
   style->trail_length = 0;
   style->pixel_scale = 0.0;
+  style->has_view = FALSE;
+  style->voronoi = TRUE;
+  style->trail = NULL;
+  style->n_trail = 0;
 }
 
 void

@@ -247,7 +247,15 @@ compute_layout (LatentSnapshot          *snapshot,
   layout->font = f;
   layout->swatch = round (f * 0.8);
   layout->header = _latent_figure_header (NULL, snapshot, style, width);
-  data_bounds (projection, layout);
+  if (style->has_view && style->view[1] > style->view[0] && style->view[3] > style->view[2])
+    {
+      layout->xmin = style->view[0];
+      layout->xmax = style->view[1];
+      layout->ymin = style->view[2];
+      layout->ymax = style->view[3];
+    }
+  else
+    data_bounds (projection, layout);
 
   if (labels_usable (snapshot, projection))
     n_labels = snapshot->k;
@@ -332,6 +340,67 @@ blend (guint32 src,
   return src + (rb | ag);
 }
 
+/* Each center's region (the points nearest to it) tinted with its colour, for
+ * data that is drawn without a projection: only then are the regions in the
+ * plane the true ones. */
+static void
+draw_regions (LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              LatentProjection        *projection,
+              const Layout            *layout,
+              guint32                 *pixels,
+              int                      stride,
+              int                      w,
+              int                      h)
+{
+  const guint k = snapshot->k;
+  const double tint = style->dark ? 0.16 : 0.10;
+  double br, bg, bb;
+  g_autofree guint32 *colors = NULL;
+
+  if (snapshot->means == NULL || k < 2 || k > 256 || snapshot->n_cols != 2 ||
+      latent_projection_is_pca (projection))
+    return;
+
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  colors = g_new (guint32, k);
+  for (guint c = 0; c < k; c++)
+    {
+      double r, g, b;
+
+      latent_palette_color (c, &r, &g, &b);
+      colors[c] = 0xff000000u
+                  | (guint32) lround ((br + (r - br) * tint) * 255) << 16
+                  | (guint32) lround ((bg + (g - bg) * tint) * 255) << 8
+                  | (guint32) lround ((bb + (b - bb) * tint) * 255);
+    }
+
+  for (int py = 0; py < h; py++)
+    {
+      double y = layout->ymax - (py + 0.5) / h * (layout->ymax - layout->ymin);
+
+      for (int px = 0; px < w; px++)
+        {
+          double x = layout->xmin + (px + 0.5) / w * (layout->xmax - layout->xmin);
+          double best = INFINITY;
+          guint nearest = 0;
+
+          for (guint c = 0; c < k; c++)
+            {
+              double dx = x - snapshot->means[2 * c], dy = y - snapshot->means[2 * c + 1];
+              double d = dx * dx + dy * dy;
+
+              if (d < best)
+                {
+                  best = d;
+                  nearest = c;
+                }
+            }
+          pixels[(gsize) py * stride + px] = colors[nearest];
+        }
+    }
+}
+
 static cairo_surface_t *
 draw_point_layer (LatentSnapshot          *snapshot,
                   const LatentFigureStyle *style,
@@ -386,6 +455,9 @@ draw_point_layer (LatentSnapshot          *snapshot,
       colors[c] = (alpha << 24) | (r << 16) | (g << 8) | b;
     }
   neutral = colors[n_colors];
+
+  if (style->voronoi)
+    draw_regions (snapshot, style, projection, layout, pixels, stride, w, h);
 
   /* Pixel offsets of one point's footprint: a square, or a disc from 4 px. */
   offsets = g_new (int, 2 * size * size);
@@ -574,6 +646,45 @@ draw_axes (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
+/* Where each center has been: a line through its earlier positions. */
+static void
+draw_trails (cairo_t                 *cr,
+             LatentSnapshot          *snapshot,
+             const LatentFigureStyle *style,
+             LatentProjection        *projection,
+             const Layout            *l)
+{
+  const gsize stride = (gsize) snapshot->k * snapshot->n_cols;
+
+  if (style->trail == NULL || style->n_trail == 0 || snapshot->means == NULL ||
+      snapshot->n_cols != latent_projection_get_n_cols (projection))
+    return;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, MAX (1.5, l->font * 0.14));
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint c = 0; c < snapshot->k; c++)
+    {
+      double r, g, b;
+      float xy[2];
+
+      for (guint t = 0; t <= style->n_trail; t++)
+        {
+          const float *mean = t < style->n_trail ? style->trail + t * stride + (gsize) c * snapshot->n_cols
+                                                 : snapshot->means + (gsize) c * snapshot->n_cols;
+
+          latent_projection_apply (projection, mean, xy);
+          if (!isfinite (xy[0]) || !isfinite (xy[1]))
+            continue;
+          cairo_line_to (cr, l->plot_x + map_x (l, xy[0]), l->plot_y + map_y (l, xy[1]));
+        }
+      latent_palette_color (c, &r, &g, &b);
+      cairo_set_source_rgba (cr, r, g, b, 0.85);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
 static void
 draw_centroids (cairo_t                 *cr,
                 LatentSnapshot          *snapshot,
@@ -724,7 +835,12 @@ latent_figure_scatter_render (LatentSnapshot          *snapshot,
   cairo_surface_destroy (layer);
 
   draw_axes (cr, style, projection, &layout);
+  cairo_save (cr);
+  cairo_rectangle (cr, layout.plot_x, layout.plot_y, layout.plot_w, layout.plot_h);
+  cairo_clip (cr);
+  draw_trails (cr, snapshot, style, projection, &layout);
   draw_centroids (cr, snapshot, style, projection, &layout);
+  cairo_restore (cr);
   if (layout.legend)
     draw_legend (cr, snapshot, style, &layout);
   cairo_restore (cr);
@@ -756,4 +872,74 @@ latent_figure_scatter_locate (LatentSnapshot          *snapshot,
   if (px) *px = layout.plot_x + map_x (&layout, x);
   if (py) *py = layout.plot_y + map_y (&layout, y);
   return TRUE;
+}
+
+gboolean
+latent_figure_scatter_bounds (LatentSnapshot          *snapshot,
+                              const LatentFigureStyle *style,
+                              int                      width,
+                              int                      height,
+                              double                  *view,
+                              double                  *plot)
+{
+  g_autoptr(LatentProjection) projection = NULL;
+  Layout layout;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, FALSE);
+
+  if (snapshot->dataset == NULL ||
+      !(projection = latent_projection_get_for_dataset (snapshot->dataset)) ||
+      !compute_layout (snapshot, style, projection, width, height, &layout))
+    return FALSE;
+  if (view)
+    {
+      view[0] = layout.xmin;
+      view[1] = layout.xmax;
+      view[2] = layout.ymin;
+      view[3] = layout.ymax;
+    }
+  if (plot)
+    {
+      plot[0] = layout.plot_x;
+      plot[1] = layout.plot_y;
+      plot[2] = layout.plot_w;
+      plot[3] = layout.plot_h;
+    }
+  return TRUE;
+}
+
+gint64
+latent_figure_scatter_pick (LatentSnapshot          *snapshot,
+                            const LatentFigureStyle *style,
+                            int                      width,
+                            int                      height,
+                            double                   x,
+                            double                   y,
+                            double                   radius)
+{
+  g_autoptr(LatentProjection) projection = NULL;
+  const float *points;
+  double best = radius * radius;
+  gint64 nearest = -1;
+  Layout layout;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, -1);
+
+  if (snapshot->dataset == NULL ||
+      !(projection = latent_projection_get_for_dataset (snapshot->dataset)) ||
+      !compute_layout (snapshot, style, projection, width, height, &layout))
+    return -1;
+  points = latent_projection_get_points (projection);
+  for (guint i = 0; i < latent_projection_get_n_rows (projection); i++)
+    {
+      double dx = layout.plot_x + map_x (&layout, points[2 * (gsize) i]) - x;
+      double dy = layout.plot_y + map_y (&layout, points[2 * (gsize) i + 1]) - y;
+
+      if (dx * dx + dy * dy <= best)
+        {
+          best = dx * dx + dy * dy;
+          nearest = i;
+        }
+    }
+  return nearest;
 }

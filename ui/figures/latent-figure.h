@@ -32,11 +32,17 @@ typedef struct {
   double   font_size;     /* px at scale 1, default 13 */
   double   point_size;    /* px; 0 (the default) chooses from the point count */
   gboolean dark;          /* dark background */
-  int      trail_length;  /* unused for now */
+  int      trail_length;  /* unused: the trail itself is below */
   double   pixel_scale;   /* device pixels per unit for the point layer; 0 (the
                            * default) reads it from an image target. Views
                            * drawing through GTK (a recording surface) set it
                            * from the widget's scale factor. */
+  /* Scatter only: */
+  gboolean has_view;      /* show this window of data coordinates (zoom, pan) */
+  double   view[4];       /* xmin, xmax, ymin, ymax */
+  gboolean voronoi;       /* tint each center's region, for 2-D data */
+  const float *trail;     /* earlier means, n_trail × k × n_cols, oldest first */
+  guint    n_trail;
 } LatentFigureStyle;
 
 typedef enum {
@@ -90,6 +96,21 @@ gboolean         latent_figure_scatter_locate  (LatentSnapshot          *snapsho
                                                 double                  *py);
 /* The rectangle of tile @index (a mean, or a sample before the first
  * iteration) in the images figure; FALSE when that tile is not drawn. */
+/* The data window the scatter shows (all the data unless style->has_view). */
+gboolean         latent_figure_scatter_bounds  (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                double                  *view,
+                                                double                  *plot);
+/* The row drawn nearest to figure position (x, y), within radius; -1 if none. */
+gint64           latent_figure_scatter_pick    (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                double                   x,
+                                                double                   y,
+                                                double                   radius);
 gboolean         latent_figure_images_locate   (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
