@@ -1,0 +1,203 @@
+/* latent-experiment.c — experiments as JSON (json-glib)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-experiment"
+
+#include "latent-experiment.h"
+
+#include "latent-dataset.h"
+
+#define FORMAT "latent-experiment"
+#define VERSION 1
+
+LatentExperiment *
+latent_experiment_new (const char            *dataset,
+                       const char            *labels,
+                       const LatentAlgorithm *algorithm,
+                       LatentParams          *params,
+                       guint64                seed,
+                       const char            *device)
+{
+  LatentExperiment *self = g_new0 (LatentExperiment, 1);
+
+  self->dataset = g_strdup (dataset);
+  self->labels = g_strdup (labels);
+  self->algorithm = algorithm;
+  self->params = latent_params_copy (params);
+  self->seed = seed;
+  self->device = g_strdup (device ? device : "auto");
+  return self;
+}
+
+void
+latent_experiment_free (LatentExperiment *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->dataset);
+  g_free (self->labels);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_free (self->device);
+  g_free (self);
+}
+
+gboolean
+latent_experiment_save (LatentExperiment  *self,
+                        const char        *path,
+                        GError           **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (self != NULL && path != NULL, FALSE);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, FORMAT);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, VERSION);
+  json_builder_set_member_name (b, "dataset");
+  json_builder_add_string_value (b, self->dataset);
+  json_builder_set_member_name (b, "labels");
+  if (self->labels)
+    json_builder_add_string_value (b, self->labels);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "algorithm");
+  json_builder_add_string_value (b, self->algorithm->id);
+  json_builder_set_member_name (b, "params");
+  json_builder_add_value (b, latent_params_to_json (self->params));
+  json_builder_set_member_name (b, "seed");
+  json_builder_add_int_value (b, (gint64) self->seed);
+  json_builder_set_member_name (b, "device");
+  json_builder_add_string_value (b, self->device);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  if (!json_generator_to_file (gen, path, &local_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+get_string (JsonObject  *object,
+            const char  *member,
+            gboolean     required,
+            const char  *path,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if (required)
+        g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                     "%s: “%s” is missing", path, member);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s: “%s” must be a string", path, member);
+      return NULL;
+    }
+  return json_node_get_string (node);
+}
+
+LatentExperiment *
+latent_experiment_load (const char  *path,
+                        GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(LatentExperiment) self = g_new0 (LatentExperiment, 1);
+  g_autoptr(GError) local_error = NULL;
+  JsonObject *root, *params;
+  const char *format, *algorithm, *dataset;
+  JsonNode *node;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!json_parser_load_from_file (parser, path, &local_error))
+    {
+      g_set_error (error, LATENT_DATA_ERROR,
+                   g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? LATENT_DATA_ERROR_IO
+                                                                                  : LATENT_DATA_ERROR_PARSE,
+                   "%s: %s", path, local_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s: not a Latent experiment (expected a JSON object)", path);
+      return NULL;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+
+  format = get_string (root, "format", TRUE, path, error);
+  if (format == NULL)
+    return NULL;
+  if (!g_str_equal (format, FORMAT) || json_object_get_int_member_with_default (root, "version", 0) != VERSION)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   "%s: not a Latent experiment of version %d", path, VERSION);
+      return NULL;
+    }
+  if (!(dataset = get_string (root, "dataset", TRUE, path, error)) ||
+      !(algorithm = get_string (root, "algorithm", TRUE, path, error)))
+    return NULL;
+  self->dataset = g_strdup (dataset);
+  self->labels = g_strdup (get_string (root, "labels", FALSE, path, &local_error));
+  if (local_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  self->device = g_strdup (get_string (root, "device", FALSE, path, &local_error));
+  if (local_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  if (self->device == NULL)
+    self->device = g_strdup ("auto");
+
+  if (!(self->algorithm = latent_algorithm_lookup (algorithm, &local_error)))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID, "%s: %s", path, local_error->message);
+      return NULL;
+    }
+  self->params = latent_algorithm_new_params (self->algorithm);
+  node = json_object_get_member (root, "params");
+  if (node && !JSON_NODE_HOLDS_NULL (node))
+    {
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE, "%s: “params” must be an object", path);
+          return NULL;
+        }
+      params = json_node_get_object (node);
+      if (!latent_params_set_from_json (self->params, params, &local_error))
+        {
+          g_set_error (error, LATENT_PARAM_ERROR, local_error->code, "%s: %s", path, local_error->message);
+          return NULL;
+        }
+    }
+  node = json_object_get_member (root, "seed");
+  if (node && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+               json_node_get_int (node) < 0))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   "%s: “seed” must be a whole number ≥ 0", path);
+      return NULL;
+    }
+  self->seed = node ? (guint64) json_node_get_int (node) : 0;
+  return g_steal_pointer (&self);
+}

@@ -1,0 +1,154 @@
+/* latent-application.c — the GtkApplication of the window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-application"
+
+#include "latent-application.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "latent-ui-resources.h"
+#include "latent-window.h"
+
+struct _LatentApplication
+{
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (LatentApplication, latent_application, GTK_TYPE_APPLICATION)
+
+static LatentWindow *
+get_window (LatentApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    window = GTK_WINDOW (latent_window_new (GTK_APPLICATION (self)));
+  return LATENT_WINDOW (window);
+}
+
+static void
+latent_application_activate (GApplication *app)
+{
+  gtk_window_present (GTK_WINDOW (get_window (LATENT_APPLICATION (app))));
+}
+
+/* latent FILE: open the window on that dataset. */
+static void
+latent_application_open (GApplication  *app,
+                         GFile        **files,
+                         int            n_files,
+                         const char    *hint)
+{
+  LatentWindow *window = get_window (LATENT_APPLICATION (app));
+  g_autofree char *path = n_files > 0 ? g_file_get_path (files[0]) : NULL;
+
+  if (path)
+    latent_window_load_dataset (window, path);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+on_about (GSimpleAction *action,
+          GVariant      *parameter,
+          gpointer       user_data)
+{
+  static const char *developers[] = { "The Latent developers", NULL };
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_show_about_dialog (window,
+                         "program-name", _("Latent"),
+                         "logo-icon-name", "org.latent.Latent",
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Watch machine-learning algorithms work, one iteration at a time"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", developers,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+on_quit (GSimpleAction *action,
+         GVariant      *parameter,
+         gpointer       user_data)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (user_data));
+
+  /* Closing the windows stores their size; the application then ends. */
+  for (GList *l = g_list_copy (windows); l; l = g_list_delete_link (l, l))
+    gtk_window_close (l->data);
+}
+
+static void
+on_preferences (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  GtkWidget *dialog = gtk_message_dialog_new (window, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE,
+                                              _("Preferences"));
+
+  /* Everything a person sets is kept as they set it: the device from the
+   * header bar, the speed, the last dataset and the window size. */
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("Latent remembers the device, the speed, the last dataset "
+                                              "and the window size by itself. Choose the device from the "
+                                              "header bar; set LATENT_OPENCL=off to start without OpenCL."));
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", on_about },
+  { "quit", on_quit },
+  { "preferences", on_preferences },
+};
+
+static void
+latent_application_startup (GApplication *app)
+{
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+    { "win.save-experiment", { "<Control>s", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
+  };
+
+  G_APPLICATION_CLASS (latent_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+  gtk_window_set_default_icon_name ("org.latent.Latent");
+}
+
+static void
+latent_application_class_init (LatentApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  /* A reference keeps the linker from dropping the templates' resource,
+   * which registers itself, from the static library. */
+  g_resources_register (latent_ui_get_resource ());
+
+  app_class->activate = latent_application_activate;
+  app_class->open = latent_application_open;
+  app_class->startup = latent_application_startup;
+}
+
+static void
+latent_application_init (LatentApplication *self)
+{
+}
+
+LatentApplication *
+latent_application_new (void)
+{
+  return g_object_new (LATENT_TYPE_APPLICATION,
+                       "application-id", "org.latent.Latent",
+                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       NULL);
+}

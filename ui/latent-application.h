@@ -1,0 +1,16 @@
+/* latent-application.h — the GtkApplication of the window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define LATENT_TYPE_APPLICATION (latent_application_get_type ())
+G_DECLARE_FINAL_TYPE (LatentApplication, latent_application, LATENT, APPLICATION, GtkApplication)
+
+LatentApplication *latent_application_new (void);
+
+G_END_DECLS

@@ -1,0 +1,218 @@
+/* latent-export-dialog.c — write the figure on screen to PNG, SVG or PDF
+ *
+ * Through the same renderer and exporter as latent-cli. The style is copied
+ * with the trail, so the file shows what the window showed.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-export-dialog"
+
+#include "latent-export-dialog.h"
+
+#include <glib/gi18n-lib.h>
+
+struct _LatentExportDialog
+{
+  GtkWindow          parent_instance;
+
+  GtkEntry          *name_entry;
+  GtkDropDown       *format_dropdown;
+  GtkSpinButton     *width_spin;
+  GtkSpinButton     *height_spin;
+  GtkLabel          *message_label;
+
+  LatentSnapshot    *snapshot;
+  LatentFigureStyle  style;
+  float             *trail;     /* our copy: the view may move on */
+};
+
+G_DEFINE_FINAL_TYPE (LatentExportDialog, latent_export_dialog, GTK_TYPE_WINDOW)
+
+static const char * const extensions[] = { ".png", ".svg", ".pdf" };
+
+static void
+show_message (LatentExportDialog *self,
+              const char         *message)
+{
+  gtk_label_set_text (self->message_label, message ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->message_label), message != NULL);
+}
+
+/* The extension follows the format, and the format the extension. */
+static void
+on_format_changed (LatentExportDialog *self)
+{
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
+  guint format = gtk_drop_down_get_selected (self->format_dropdown);
+  const char *dot = strrchr (name, '.');
+  g_autofree char *stem = dot ? g_strndup (name, dot - name) : g_strdup (name);
+  g_autofree char *renamed = NULL;
+
+  if (format >= G_N_ELEMENTS (extensions) || (dot && g_ascii_strcasecmp (dot, extensions[format]) == 0))
+    return;
+  renamed = g_strconcat (stem, extensions[format], NULL);
+  gtk_editable_set_text (GTK_EDITABLE (self->name_entry), renamed);
+}
+
+static void
+on_name_changed (LatentExportDialog *self)
+{
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
+  const char *dot = strrchr (name, '.');
+
+  show_message (self, NULL);
+  for (guint i = 0; dot && i < G_N_ELEMENTS (extensions); i++)
+    if (g_ascii_strcasecmp (dot, extensions[i]) == 0 && gtk_drop_down_get_selected (self->format_dropdown) != i)
+      gtk_drop_down_set_selected (self->format_dropdown, i);
+}
+
+static void
+on_chosen (GtkNativeDialog    *dialog,
+           int                 response,
+           LatentExportDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path)
+        gtk_editable_set_text (GTK_EDITABLE (self->name_entry), path);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_choose (LatentExportDialog *self)
+{
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export Figure"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                              _("_Select"), _("_Cancel"));
+  g_autofree char *base = g_path_get_basename (gtk_editable_get_text (GTK_EDITABLE (self->name_entry)));
+
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), base);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_export (LatentExportDialog *self)
+{
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (*name == '\0')
+    {
+      show_message (self, _("Give the file a name."));
+      return;
+    }
+  path = g_path_is_absolute (name) ? g_strdup (name)
+                                   : g_build_filename (g_get_user_special_dir (G_USER_DIRECTORY_PICTURES)
+                                                       ? g_get_user_special_dir (G_USER_DIRECTORY_PICTURES)
+                                                       : g_get_home_dir (), name, NULL);
+  if (!latent_figure_export (self->snapshot, LATENT_FIGURE_AUTO, &self->style, path,
+                             gtk_spin_button_get_value_as_int (self->width_spin),
+                             gtk_spin_button_get_value_as_int (self->height_spin), &error))
+    {
+      show_message (self, error->message);
+      return;
+    }
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+on_copy (LatentExportDialog *self)
+{
+  int width = gtk_spin_button_get_value_as_int (self->width_spin);
+  int height = gtk_spin_button_get_value_as_int (self->height_spin);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  cairo_t *cr;
+
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      show_message (self, _("Not enough memory for a figure of that size."));
+      cairo_surface_destroy (surface);
+      return;
+    }
+  cr = cairo_create (surface);
+  latent_figure_render (self->snapshot, LATENT_FIGURE_AUTO, &self->style, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  /* Cairo's ARGB32 is premultiplied native-endian: GDK's default format. */
+  bytes = g_bytes_new (cairo_image_surface_get_data (surface),
+                       (gsize) cairo_image_surface_get_stride (surface) * height);
+  texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes,
+                                    cairo_image_surface_get_stride (surface));
+  gdk_clipboard_set_texture (gtk_widget_get_clipboard (GTK_WIDGET (self)), texture);
+  cairo_surface_destroy (surface);
+  show_message (self, NULL);
+}
+
+static void
+latent_export_dialog_finalize (GObject *object)
+{
+  LatentExportDialog *self = LATENT_EXPORT_DIALOG (object);
+
+  g_clear_pointer (&self->snapshot, latent_snapshot_unref);
+  g_free (self->trail);
+  G_OBJECT_CLASS (latent_export_dialog_parent_class)->finalize (object);
+}
+
+static void
+latent_export_dialog_class_init (LatentExportDialogClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = latent_export_dialog_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/latent/Latent/latent-export-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, name_entry);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, format_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, width_spin);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, height_spin);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, message_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_format_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_name_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_choose);
+  gtk_widget_class_bind_template_callback (widget_class, on_export);
+  gtk_widget_class_bind_template_callback (widget_class, on_copy);
+  gtk_widget_class_bind_template_callback (widget_class, gtk_window_destroy);
+}
+
+static void
+latent_export_dialog_init (LatentExportDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+latent_export_dialog_new (GtkWindow               *parent,
+                          LatentSnapshot          *snapshot,
+                          const LatentFigureStyle *style,
+                          int                      width,
+                          int                      height)
+{
+  LatentExportDialog *self = g_object_new (LATENT_TYPE_EXPORT_DIALOG, "transient-for", parent, NULL);
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, NULL);
+
+  self->snapshot = latent_snapshot_ref (snapshot);
+  self->style = *style;
+  if (style->trail && style->n_trail)
+    {
+      self->trail = g_memdup2 (style->trail, sizeof (float) * style->n_trail * snapshot->k * snapshot->n_cols);
+      self->style.trail = self->trail;
+    }
+  /* The on-screen point layer resolution is the file's own business. */
+  self->style.pixel_scale = 0;
+  gtk_spin_button_set_value (self->width_spin, CLAMP (width, 16, 16384));
+  gtk_spin_button_set_value (self->height_spin, CLAMP (height, 16, 16384));
+  name = g_strdup_printf ("%s-%s-%u.png", latent_dataset_get_name (snapshot->dataset),
+                          snapshot->algorithm, snapshot->iteration);
+  g_strdelimit (name, "/\\:", '-');
+  gtk_editable_set_text (GTK_EDITABLE (self->name_entry), name);
+  return GTK_WIDGET (self);
+}

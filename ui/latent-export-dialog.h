@@ -1,0 +1,24 @@
+/* latent-export-dialog.h — write the figure on screen to PNG, SVG or PDF
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "latent-figure.h"
+
+G_BEGIN_DECLS
+
+#define LATENT_TYPE_EXPORT_DIALOG (latent_export_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (LatentExportDialog, latent_export_dialog, LATENT, EXPORT_DIALOG, GtkWindow)
+
+/* Exports exactly what the view draws: the snapshot in that style, at the
+ * on-screen size unless the person changes it. */
+GtkWidget *latent_export_dialog_new (GtkWindow               *parent,
+                                     LatentSnapshot          *snapshot,
+                                     const LatentFigureStyle *style,
+                                     int                      width,
+                                     int                      height);
+
+G_END_DECLS

@@ -1,0 +1,27 @@
+/* latent-figure-view.h — the live figure of a run, with zoom, pan and hover
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "latent-figure.h"
+
+G_BEGIN_DECLS
+
+#define LATENT_TYPE_FIGURE_VIEW (latent_figure_view_get_type ())
+G_DECLARE_FINAL_TYPE (LatentFigureView, latent_figure_view, LATENT, FIGURE_VIEW, GtkWidget)
+
+GtkWidget      *latent_figure_view_new          (void);
+/* Shows a snapshot; a later iteration of the same run extends the trails. */
+void            latent_figure_view_set_snapshot (LatentFigureView  *self,
+                                                 LatentSnapshot    *snapshot);
+LatentSnapshot *latent_figure_view_get_snapshot (LatentFigureView  *self);
+/* A new run or dataset: forget trails and zoom. */
+void            latent_figure_view_reset        (LatentFigureView  *self);
+/* What the view draws, for exporting exactly that. */
+void            latent_figure_view_get_style    (LatentFigureView  *self,
+                                                 LatentFigureStyle *style);
+
+G_END_DECLS

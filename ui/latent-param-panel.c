@@ -1,0 +1,302 @@
+/* latent-param-panel.c — controls built from an algorithm's parameter specs
+ *
+ * Nothing here knows a particular algorithm: each LatentParamSpec becomes a
+ * labelled spin button, drop-down or switch, so a new algorithm gets its
+ * panel for free.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-param-panel"
+
+#include "latent-param-panel.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+struct _LatentParamPanel
+{
+  GtkWidget     parent_instance;
+
+  GtkWidget    *grid;
+  LatentParams *params;
+  gboolean      updating;   /* setting controls from params: no ::changed */
+};
+
+G_DEFINE_FINAL_TYPE (LatentParamPanel, latent_param_panel, GTK_TYPE_WIDGET)
+
+enum { CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static const LatentParamSpec *
+spec_of (GtkWidget *control)
+{
+  return g_object_get_data (G_OBJECT (control), "latent-spec");
+}
+
+static void
+set_value (LatentParamPanel *self,
+           GtkWidget        *control,
+           const char       *text)
+{
+  const LatentParamSpec *spec = spec_of (control);
+  g_autoptr(GError) error = NULL;
+
+  if (self->updating)
+    return;
+  if (!latent_params_set (self->params, spec->name, text, &error))
+    {
+      /* The controls keep values in range, so this is a bug, not input. */
+      g_warning ("%s", error->message);
+      return;
+    }
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+on_spin_changed (GtkSpinButton    *spin,
+                 LatentParamPanel *self)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  set_value (self, GTK_WIDGET (spin), g_ascii_dtostr (buf, sizeof buf, gtk_spin_button_get_value (spin)));
+}
+
+static void
+on_switch_changed (GtkSwitch        *toggle,
+                   GParamSpec       *pspec,
+                   LatentParamPanel *self)
+{
+  set_value (self, GTK_WIDGET (toggle), gtk_switch_get_active (toggle) ? "true" : "false");
+}
+
+static void
+on_file_chosen (GtkNativeDialog  *dialog,
+                int               response,
+                GtkDropDown      *dropdown)
+{
+  LatentParamPanel *self = g_object_get_data (G_OBJECT (dropdown), "latent-panel");
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT &&
+      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
+    {
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *value = g_strconcat ("@", path, NULL);
+      set_value (self, GTK_WIDGET (dropdown), value);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_choice_changed (GtkDropDown      *dropdown,
+                   GParamSpec       *pspec,
+                   LatentParamPanel *self)
+{
+  const LatentParamSpec *spec = spec_of (GTK_WIDGET (dropdown));
+  guint selected = gtk_drop_down_get_selected (dropdown);
+  guint n_choices = g_strv_length ((char **) spec->choices);
+
+  if (self->updating)
+    return;
+  if (selected < n_choices)
+    {
+      set_value (self, GTK_WIDGET (dropdown), spec->choices[selected]);
+      return;
+    }
+
+  /* “From file…”: the value becomes @PATH. */
+  {
+    GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+    GtkFileChooserNative *dialog =
+      gtk_file_chooser_native_new (_("Choose a File"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+    g_object_set_data (G_OBJECT (dropdown), "latent-panel", self);
+    g_signal_connect (dialog, "response", G_CALLBACK (on_file_chosen), dropdown);
+    gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  }
+}
+
+/* Enough decimals to show the default and a step of a tenth of it. */
+static guint
+digits_for (const LatentParamSpec *spec)
+{
+  double v = fabs (spec->default_value);
+
+  if (spec->type == LATENT_PARAM_INT)
+    return 0;
+  if (v == 0)
+    return 3;
+  return CLAMP ((int) ceil (-log10 (v)) + 1, 2, 8);
+}
+
+static GtkWidget *
+make_control (LatentParamPanel      *self,
+              const LatentParamSpec *spec)
+{
+  GtkWidget *control = NULL;
+
+  switch (spec->type)
+    {
+    case LATENT_PARAM_INT:
+    case LATENT_PARAM_DOUBLE:
+      {
+        guint digits = digits_for (spec);
+        double step = spec->type == LATENT_PARAM_INT ? 1 : pow (10, -(double) digits);
+
+        control = gtk_spin_button_new_with_range (spec->min, spec->max, step);
+        gtk_spin_button_set_digits (GTK_SPIN_BUTTON (control), digits);
+        gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (control), TRUE);
+        g_signal_connect (control, "value-changed", G_CALLBACK (on_spin_changed), self);
+      }
+      break;
+
+    case LATENT_PARAM_BOOL:
+      control = gtk_switch_new ();
+      gtk_widget_set_halign (control, GTK_ALIGN_START);
+      g_signal_connect (control, "notify::active", G_CALLBACK (on_switch_changed), self);
+      break;
+
+    case LATENT_PARAM_CHOICE:
+      {
+        g_autoptr(GtkStringList) items = gtk_string_list_new ((const char * const *) spec->choices);
+
+        if (spec->allow_file)
+          gtk_string_list_append (items, _("From file…"));
+        control = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), NULL);
+        g_signal_connect (control, "notify::selected", G_CALLBACK (on_choice_changed), self);
+      }
+      break;
+    }
+
+  g_object_set_data (G_OBJECT (control), "latent-spec", (gpointer) spec);
+  gtk_widget_set_hexpand (control, TRUE);
+  gtk_widget_set_tooltip_text (control, _(spec->tooltip));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (control),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _(spec->label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _(spec->tooltip),
+                                  -1);
+  return control;
+}
+
+static void
+show_value (LatentParamPanel *self,
+            GtkWidget        *control)
+{
+  const LatentParamSpec *spec = spec_of (control);
+
+  switch (spec->type)
+    {
+    case LATENT_PARAM_INT:
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), latent_params_get_int (self->params, spec->name));
+      break;
+    case LATENT_PARAM_DOUBLE:
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), latent_params_get_double (self->params, spec->name));
+      break;
+    case LATENT_PARAM_BOOL:
+      gtk_switch_set_active (GTK_SWITCH (control), latent_params_get_bool (self->params, spec->name));
+      break;
+    case LATENT_PARAM_CHOICE:
+      {
+        const char *value = latent_params_get_choice (self->params, spec->name);
+        guint n = g_strv_length ((char **) spec->choices);
+        guint selected = n;   /* “From file…” */
+
+        for (guint i = 0; i < n; i++)
+          if (g_str_equal (spec->choices[i], value))
+            selected = i;
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (control), selected);
+      }
+      break;
+    }
+}
+
+void
+latent_param_panel_set_params (LatentParamPanel *self,
+                               LatentParams     *params)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (LATENT_IS_PARAM_PANEL (self));
+
+  if (params != self->params)
+    {
+      g_clear_pointer (&self->params, latent_params_unref);
+      self->params = params ? latent_params_ref (params) : NULL;
+      while ((child = gtk_widget_get_first_child (self->grid)))
+        gtk_grid_remove (GTK_GRID (self->grid), child);
+      if (params == NULL)
+        return;
+
+      self->updating = TRUE;
+      for (guint i = 0; i < latent_params_get_n_specs (params); i++)
+        {
+          const LatentParamSpec *spec = latent_params_get_spec (params, i);
+          GtkWidget *label = gtk_label_new (_(spec->label));
+          GtkWidget *control = make_control (self, spec);
+
+          gtk_label_set_xalign (GTK_LABEL (label), 0);
+          gtk_widget_add_css_class (label, "dim-label");
+          gtk_grid_attach (GTK_GRID (self->grid), label, 0, i, 1, 1);
+          gtk_grid_attach (GTK_GRID (self->grid), control, 1, i, 1, 1);
+          gtk_accessible_update_relation (GTK_ACCESSIBLE (control),
+                                          GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL,
+                                          -1);
+          show_value (self, control);
+        }
+      self->updating = FALSE;
+      return;
+    }
+
+  /* Same parameters, new values: refresh the controls quietly. */
+  self->updating = TRUE;
+  for (child = gtk_widget_get_first_child (self->grid); child; child = gtk_widget_get_next_sibling (child))
+    if (spec_of (child))
+      show_value (self, child);
+  self->updating = FALSE;
+}
+
+LatentParams *
+latent_param_panel_get_params (LatentParamPanel *self)
+{
+  g_return_val_if_fail (LATENT_IS_PARAM_PANEL (self), NULL);
+  return self->params;
+}
+
+static void
+latent_param_panel_dispose (GObject *object)
+{
+  LatentParamPanel *self = LATENT_PARAM_PANEL (object);
+
+  g_clear_pointer (&self->grid, gtk_widget_unparent);
+  g_clear_pointer (&self->params, latent_params_unref);
+  G_OBJECT_CLASS (latent_param_panel_parent_class)->dispose (object);
+}
+
+static void
+latent_param_panel_class_init (LatentParamPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = latent_param_panel_dispose;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "latentparampanel");
+
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+latent_param_panel_init (LatentParamPanel *self)
+{
+  self->grid = gtk_grid_new ();
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 6);
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
+  gtk_widget_set_parent (self->grid, GTK_WIDGET (self));
+}
+
+GtkWidget *
+latent_param_panel_new (void)
+{
+  return g_object_new (LATENT_TYPE_PARAM_PANEL, NULL);
+}

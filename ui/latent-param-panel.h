@@ -1,0 +1,22 @@
+/* latent-param-panel.h — controls built from an algorithm's parameter specs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "latent-params.h"
+
+G_BEGIN_DECLS
+
+#define LATENT_TYPE_PARAM_PANEL (latent_param_panel_get_type ())
+G_DECLARE_FINAL_TYPE (LatentParamPanel, latent_param_panel, LATENT, PARAM_PANEL, GtkWidget)
+
+GtkWidget    *latent_param_panel_new        (void);
+/* Shows a control per parameter; edits go into params, then ::changed. */
+void          latent_param_panel_set_params (LatentParamPanel *self,
+                                             LatentParams     *params);
+LatentParams *latent_param_panel_get_params (LatentParamPanel *self);
+
+G_END_DECLS

@@ -1,0 +1,19 @@
+/* latent-window.h — the main window: a dataset, an algorithm, a live run
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define LATENT_TYPE_WINDOW (latent_window_get_type ())
+G_DECLARE_FINAL_TYPE (LatentWindow, latent_window, LATENT, WINDOW, GtkApplicationWindow)
+
+LatentWindow *latent_window_new          (GtkApplication *application);
+/* A catalog spec or a path; errors show in the window, the old data stays. */
+void          latent_window_load_dataset (LatentWindow   *self,
+                                          const char     *spec);
+
+G_END_DECLS
