@@ -85,6 +85,7 @@ draw (LatentCurveView *self,
   latent_palette_color (0, &r, &g, &b);
   cairo_set_source_rgb (cr, r, g, b);
   cairo_set_line_width (cr, 1.8);
+  cairo_new_path (cr);
   for (guint i = 0; i < n; i++)
     {
       double v = g_array_index (self->values, double, i);

@@ -161,6 +161,7 @@ on_double_click (GtkGestureClick  *gesture,
                  double            y,
                  LatentFigureView *self)
 {
+  gtk_widget_grab_focus (GTK_WIDGET (self));
   if (n_press == 2 && self->has_view)
     {
       self->has_view = FALSE;
@@ -293,6 +294,8 @@ latent_figure_view_init (LatentFigureView *self)
   GtkGesture *drag, *click;
 
   self->trail = g_array_new (FALSE, FALSE, sizeof (float));
+  /* Focusable, so the run's keys work without a text field taking them. */
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);

@@ -958,6 +958,7 @@ latent_window_constructed (GObject *object)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "load-dataset")),
                                TRUE);
   latent_window_load_dataset (self, last && *last ? last : "blobs:n=1500,k=3,dims=2,seed=1");
+  gtk_widget_grab_focus (GTK_WIDGET (self->figure_view));
 }
 
 static gboolean
