@@ -11,6 +11,7 @@
 #include "latent-algorithm.h"
 #include "latent-catalog.h"
 #include "latent-cl.h"
+#include "latent-experiment.h"
 #include "latent-figure.h"
 #include "latent-result.h"
 #include "latent-run.h"
@@ -140,8 +141,9 @@ command_run (int    argc,
   g_autofree char *csv_path = NULL;
   g_autofree char *size = NULL;
   g_autofree char *figure = NULL;
+  g_autofree char *experiment_path = NULL;
   g_auto(GStrv) param_args = NULL;
-  gint64 seed = 0;
+  gint64 seed = -1;
   int iterations = 0;
   gboolean progress = FALSE;
   const GOptionEntry entries[] = {
@@ -157,6 +159,8 @@ command_run (int    argc,
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, N_("Write the result as JSON"), N_("FILE") },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one label per row as CSV"), N_("FILE") },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, N_("Print every iteration to stderr"), NULL },
+    { "experiment", 0, 0, G_OPTION_ARG_FILENAME, &experiment_path,
+      N_("Replay an experiment saved from the window; other options override it"), N_("FILE") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("ALGORITHM — run an algorithm on a dataset"));
@@ -166,7 +170,8 @@ command_run (int    argc,
   g_autoptr(LatentCl) cl = NULL;
   g_autoptr(LatentRun) run = NULL;
   g_autoptr(GMainLoop) loop = NULL;
-  const LatentAlgorithm *algorithm;
+  g_autoptr(LatentExperiment) experiment = NULL;
+  const LatentAlgorithm *algorithm = NULL;
   LatentSnapshot *snapshot;
   LatentFigureKind kind = LATENT_FIGURE_AUTO;
   RunWatch watch = { 0 };
@@ -178,12 +183,22 @@ command_run (int    argc,
   g_option_context_set_summary (context, _("Algorithms: kmeans"));
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
-  if (argc != 2)
+  if (experiment_path && !(experiment = latent_experiment_load (experiment_path, &error)))
+    return fail (status_for_error (error), "%s", error->message);
+  if (argc != 2 && !(argc == 1 && experiment))
     return fail (EXIT_BAD_INPUT, "run: expected one ALGORITHM, e.g. “latent-cli run kmeans --data iris”");
+  if (data == NULL && experiment)
+    data = g_strdup (experiment->dataset);
+  if (labels == NULL && experiment && experiment->labels)
+    labels = g_strdup (experiment->labels);
+  if (device == NULL && experiment)
+    device = g_strdup (experiment->device);
   if (data == NULL)
     return fail (EXIT_BAD_INPUT, "run: --data is required");
-  if (seed < 0)
+  if (seed < -1)
     return fail (EXIT_BAD_INPUT, "--seed %" G_GINT64_FORMAT ": must not be negative", seed);
+  if (seed == -1)
+    seed = experiment ? (gint64) experiment->seed : 0;
   if (size && !parse_size (size, &width, &height, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (figure && g_str_equal (figure, "scatter"))
@@ -196,9 +211,14 @@ command_run (int    argc,
       !g_str_has_suffix (export_path, ".pdf"))
     return fail (EXIT_BAD_INPUT, "--export %s: the name must end in .png, .svg or .pdf", export_path);
 
-  if (!(algorithm = latent_algorithm_lookup (argv[1], &error)))
+  if (argc == 2 && !(algorithm = latent_algorithm_lookup (argv[1], &error)))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
-  params = latent_algorithm_new_params (algorithm);
+  if (argc == 1)
+    algorithm = experiment->algorithm;
+  if (experiment && experiment->algorithm == algorithm)
+    params = latent_params_copy (experiment->params);
+  else
+    params = latent_algorithm_new_params (algorithm);
   for (guint i = 0; param_args && param_args[i]; i++)
     if (!latent_params_parse (params, param_args[i], &error))
       return fail (EXIT_BAD_INPUT, "%s", error->message);
@@ -322,6 +342,7 @@ usage (void)
               "                 [--seed N] [--iterations N] [--device auto|cpu|gpu|off]\n"
               "                 [--export FIGURE.png|svg|pdf] [--size WxH] [--json RESULT.json]\n"
               "                 [--csv RESULT.csv] [--progress]\n"
+              "  latent-cli run --experiment FILE.json [options that override it]\n"
               "  latent-cli devices\n"
               "  latent-cli datasets\n"
               "Run “latent-cli run --help” for details.\n");
@@ -332,7 +353,8 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* LATENT_LOCALEDIR: the build tree's catalogues, for uninstalled runs. */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("LATENT_LOCALEDIR") ? g_getenv ("LATENT_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname ("latent-cli");

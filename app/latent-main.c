@@ -16,7 +16,8 @@ main (int    argc,
   g_autoptr(LatentApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* LATENT_LOCALEDIR: the build tree's catalogues, for uninstalled runs. */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("LATENT_LOCALEDIR") ? g_getenv ("LATENT_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_application_name (_("Latent"));

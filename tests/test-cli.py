@@ -154,6 +154,25 @@ class Results(unittest.TestCase):
         self.assertEqual(r["iterations"], 2)
         self.assertEqual(r["params"]["max-iterations"], 2)
 
+    def test_experiment_replays_the_run(self):
+        with open(self.path("e.json"), "w") as f:
+            json.dump({"format": "latent-experiment", "version": 1, "dataset": "iris", "labels": None,
+                       "algorithm": "kmeans", "params": {"k": 4, "init": "random", "max-iterations": 50},
+                       "seed": 7, "device": "off"}, f)
+        a = run("run", "--experiment", self.path("e.json"), "--json", self.path("a.json"))
+        b = run("run", "kmeans", "--data", "iris", "--param", "k=4", "--param", "init=random",
+                "--param", "max-iterations=50", "--seed", "7", "--device", "off", "--json", self.path("b.json"))
+        self.assertEqual((a.returncode, b.returncode), (0, 0), a.stderr + b.stderr)
+        ra, rb = load_json(self.path("a.json")), load_json(self.path("b.json"))
+        self.assertEqual(ra["labels"], rb["labels"])
+        self.assertEqual(ra["inertia"], rb["inertia"])
+        self.assertEqual(ra["seed"], 7)
+        self.assertEqual(ra["params"]["k"], 4)
+        # Options on the command line win over the experiment.
+        c = run("run", "--experiment", self.path("e.json"), "--param", "k=2", "--json", self.path("c.json"))
+        self.assertEqual(c.returncode, 0, c.stderr)
+        self.assertEqual(load_json(self.path("c.json"))["params"]["k"], 2)
+
     def test_devices_and_datasets(self):
         p = run("devices")
         self.assertEqual(p.returncode, 0)
@@ -229,6 +248,14 @@ class BadInput(unittest.TestCase):
         self.refused("--data", "iris", "--size", "5x5", expect=("--size",))
         self.refused("--data", "iris", "--export", os.path.join(self.dir, "f.gif"), expect=("f.gif",))
         self.refused("--data", "blobs:n=0", expect=("n",))
+
+    def test_bad_experiment(self):
+        path = self.write("e.json", b'{"format": "latent-experiment", "version": 1, "dataset": "iris",'
+                                    b' "algorithm": "kmeans", "params": {"k": "many"}}')
+        p = run("run", "--experiment", path)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("e.json", p.stderr)
+        self.assertIn("parameter k", p.stderr)
 
     def test_arguments(self):
         p = run("run", "clustering", "--data", "iris")
