@@ -513,7 +513,10 @@ load_thread (GTask        *task,
       return;
     }
   /* The projection takes a while for wide data: not on the main thread. */
-  g_clear_pointer (&(LatentProjection *) { latent_projection_get_for_dataset (dataset) }, latent_projection_unref);
+  {
+    LatentProjection *projection = latent_projection_get_for_dataset (dataset);
+    g_clear_pointer (&projection, latent_projection_unref);
+  }
   g_task_return_pointer (task, dataset, g_object_unref);
 }
 
