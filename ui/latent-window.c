@@ -403,7 +403,7 @@ set_device (LatentWindow *self,
 
   if (choice != LATENT_DEVICE_OFF)
     {
-      self->cl = latent_cl_new (choice, &error);
+      self->cl = latent_cl_new_background (choice, &error);
       if (self->cl == NULL)
         show_error (self, error->message);
     }

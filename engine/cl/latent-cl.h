@@ -73,6 +73,11 @@ G_DECLARE_FINAL_TYPE (LatentCl, latent_cl, LATENT, CL, GObject)
 
 LatentCl                 *latent_cl_new            (LatentDeviceChoice   choice,
                                                     GError             **error);
+/* The same, for interactive programs: a CPU driver's worker threads (started
+ * by the first OpenCL call of the process) get a lower priority than the
+ * caller, so drawing is not kept waiting by a long kernel. */
+LatentCl                 *latent_cl_new_background (LatentDeviceChoice   choice,
+                                                    GError             **error);
 cl_context                latent_cl_get_context    (LatentCl            *self);
 cl_device_id              latent_cl_get_device     (LatentCl            *self);
 /* The shared in-order queue (profiling enabled). */

@@ -48,6 +48,8 @@ on_tick (GtkWidget     *widget,
     {
       double gap = (now - b->last_frame) / 1000.0;
       g_array_append_val (b->gaps, gap);
+      if (gap > 40 && g_getenv ("LATENT_BENCH_VERBOSE"))
+        g_printerr ("gap %.1f ms after %u iterations, %u snapshots\n", gap, b->iterations, b->snapshots);
     }
   b->last_frame = now;
   return G_SOURCE_CONTINUE;
@@ -101,7 +103,7 @@ bench_frames (const char *spec,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(LatentDataset) dataset = latent_catalog_load (spec, NULL, &error);
-  g_autoptr(LatentCl) cl = latent_cl_new (LATENT_DEVICE_AUTO, NULL);
+  g_autoptr(LatentCl) cl = latent_cl_new_background (LATENT_DEVICE_AUTO, NULL);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_kmeans_get_algorithm ());
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   Bench b = { 0 };
