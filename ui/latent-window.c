@@ -869,6 +869,7 @@ on_open_experiment_action (GSimpleAction *action,
 static const GActionEntry win_actions[] = {
   { "open", on_open_action },
   { "load-dataset", on_load_dataset_action, "s" },
+  { "load-installed", on_load_dataset_action, "s" },
   { "synthetic", on_synthetic_action, "s" },
   { "device", NULL, "s", "'auto'", on_device_action },
   { "run", on_run_action },
@@ -958,8 +959,9 @@ latent_window_constructed (GObject *object)
                                       g_variant_new_string (device ? device : "auto"));
   update_recent_menu (self);
 
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "load-dataset")),
-                               TRUE);
+  /* Fashion-MNIST is offered when Debian's dataset-fashion-mnist is there. */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "load-installed")),
+                               latent_catalog_fashion_mnist_dir () != NULL);
   latent_window_load_dataset (self, last && *last ? last : "blobs:n=1500,k=3,dims=2,seed=1");
   gtk_widget_grab_focus (GTK_WIDGET (self->figure_view));
 }
@@ -1063,8 +1065,6 @@ latent_window_init (LatentWindow *self)
   self->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) latent_snapshot_unref);
   self->follow = TRUE;
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "load-dataset")),
-                               TRUE);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
