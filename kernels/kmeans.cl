@@ -238,18 +238,34 @@ add_row (__global vec_t *restrict sum,
     sum[j] += row[j];
 }
 
+/* A row changes cluster: its label, and the work-item's sums, counts and
+ * squared norms of both clusters. */
 static inline void
-move_row (__global vec_t *restrict from,
-          __global vec_t *restrict to,
-          __global const vec_t *restrict row,
+move_row (const uint row,
+          const int from,
+          const int to,
+          __global const vec_t *restrict x,
+          const float xn,
+          __global int *restrict labels,
+          __global vec_t *restrict sums,
+          __global int *restrict counts,
+          __global float *restrict sqnorm,
           const uint dv)
 {
+  __global vec_t *a = sums + (size_t) from * dv;
+  __global vec_t *b = sums + (size_t) to * dv;
+
   for (uint j = 0; j < dv; j++)
     {
-      const vec_t v = row[j];
-      from[j] -= v;
-      to[j] += v;
+      const vec_t v = x[j];
+      a[j] -= v;
+      b[j] += v;
     }
+  labels[row] = to;
+  counts[from]--;
+  counts[to]++;
+  sqnorm[from] -= xn;
+  sqnorm[to] += xn;
 }
 
 /* The lower bound from the second-nearest squared distance, less the
@@ -432,14 +448,7 @@ kmeans_hamerly (__global const vec_t *restrict x,
             upper[row] = sqrt (exact_distance2 (xr, centers + (size_t) now * dv, dv));
             lower[row] = lower_bound (second[r], xnorm[row], cnmax);
             if (now != old)
-              {
-                labels[row] = now;
-                move_row (sums + (size_t) old * dv, sums + (size_t) now * dv, xr, dv);
-                counts[old]--;
-                counts[now]++;
-                sqnorm[old] -= xnorm[row];
-                sqnorm[now] += xnorm[row];
-              }
+              move_row (row, old, now, xr, xnorm[row], labels, sums, counts, sqnorm, dv);
           }
         queued = 0;
       }
@@ -553,14 +562,7 @@ kmeans_elkan (__global const vec_t *restrict x,
 
       upper[i] = u;
       if (now != old)
-        {
-          labels[i] = now;
-          move_row (sums + (size_t) old * dv, sums + (size_t) now * dv, xr, dv);
-          counts[old]--;
-          counts[now]++;
-          sqnorm[old] -= xnorm[i];
-          sqnorm[now] += xnorm[i];
-        }
+        move_row (i, old, now, xr, xnorm[i], labels, sums, counts, sqnorm, dv);
     }
 
   partial_visited[item] = visited;

@@ -564,19 +564,28 @@ latent_window_load_dataset (LatentWindow *self,
   update_status (self);
 }
 
+/* The path a file chooser was accepted with, or NULL. */
+static char *
+chosen_path (GtkNativeDialog *dialog,
+             int              response)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return NULL;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  return file ? g_file_get_path (file) : NULL;
+}
+
 static void
 on_open_response (GtkNativeDialog *dialog,
                   int              response,
                   LatentWindow    *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  g_autofree char *path = chosen_path (dialog, response);
 
-      if (path)
-        latent_window_load_dataset (self, path);
-    }
+  if (path)
+    latent_window_load_dataset (self, path);
   g_object_unref (dialog);
 }
 
@@ -784,16 +793,16 @@ on_save_experiment_response (GtkNativeDialog *dialog,
                              int              response,
                              LatentWindow    *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT && self->dataset_spec)
+  g_autofree char *path = chosen_path (dialog, response);
+
+  if (path && self->dataset_spec)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
       g_autoptr(LatentExperiment) experiment =
         latent_experiment_new (self->dataset_spec, NULL, self->algorithm, self->params,
                                (guint64) gtk_spin_button_get_value (self->seed_spin), self->device);
       g_autoptr(GError) error = NULL;
 
-      if (path && !latent_experiment_save (experiment, path, &error))
+      if (!latent_experiment_save (experiment, path, &error))
         show_error (self, error->message);
     }
   g_object_unref (dialog);
@@ -834,16 +843,16 @@ on_open_experiment_response (GtkNativeDialog *dialog,
                              int              response,
                              LatentWindow    *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
+  g_autofree char *path = chosen_path (dialog, response);
+
+  if (path)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
       g_autoptr(GError) error = NULL;
-      g_autoptr(LatentExperiment) experiment = path ? latent_experiment_load (path, &error) : NULL;
+      g_autoptr(LatentExperiment) experiment = latent_experiment_load (path, &error);
 
       if (experiment)
         apply_experiment (self, experiment);
-      else if (error)
+      else
         show_error (self, error->message);
     }
   g_object_unref (dialog);
