@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <sys/resource.h>
 #include <math.h>
 #include <string.h>
 
@@ -336,6 +337,38 @@ test_off (void)
   g_assert_null (cl);
   g_assert_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_NO_DEVICE);
   g_assert_cmpstr (error->message, ==, "OpenCL is switched off");
+}
+
+/* The interactive variant gives the same device and a working context, and
+ * leaves the caller's own priority alone. */
+static void
+test_background (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentCl) off = latent_cl_new_background (LATENT_DEVICE_OFF, &error);
+  g_autoptr(LatentCl) plain = NULL;
+  g_autoptr(LatentCl) cl = NULL;
+  g_autofree char *dir = g_build_filename (cache_root, "background", NULL);
+  int nice_before = getpriority (PRIO_PROCESS, 0);
+  float out[N_VALUES];
+  cl_program program;
+
+  g_assert_null (off);
+  g_assert_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_NO_DEVICE);
+  g_clear_error (&error);
+
+  plain = new_cl_or_skip ();
+  if (plain == NULL)
+    return;
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  cl = latent_cl_new_background (LATENT_DEVICE_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_true (latent_cl_get_device (cl) == latent_cl_get_device (plain));
+  g_assert_cmpint (getpriority (PRIO_PROCESS, 0), ==, nice_before);
+  program = latent_cl_build_source (cl, "vadd", vadd_source, NULL, &error);
+  g_assert_no_error (error);
+  run_binary_kernel (cl, program, "vadd", out);
+  check_vadd (out, 1.0f);
 }
 
 /* ---- devices ----------------------------------------------------------- */
@@ -897,6 +930,7 @@ main (int   argc,
   g_test_add_func ("/cl/choice/env", test_choice_env);
   g_test_add_func ("/cl/choice/to-string", test_choice_to_string);
   g_test_add_func ("/cl/device/off", test_off);
+  g_test_add_func ("/cl/device/background", test_background);
   g_test_add_func ("/cl/device/list", test_list_devices);
   g_test_add_func ("/cl/device/auto", test_new_auto);
   g_test_add_func ("/cl/device/missing-type", test_new_missing_type);
