@@ -62,7 +62,8 @@ on_name_changed (LatentExportDialog *self)
 
   show_message (self, NULL);
   for (guint i = 0; dot && i < G_N_ELEMENTS (extensions); i++)
-    if (g_ascii_strcasecmp (dot, extensions[i]) == 0 && gtk_drop_down_get_selected (self->format_dropdown) != i)
+    if (g_ascii_strcasecmp (dot, extensions[i]) == 0 &&
+        gtk_drop_down_get_selected (self->format_dropdown) != i)
       gtk_drop_down_set_selected (self->format_dropdown, i);
 }
 
@@ -203,7 +204,8 @@ latent_export_dialog_new (GtkWindow               *parent,
   self->style = *style;
   if (style->trail && style->n_trail)
     {
-      self->trail = g_memdup2 (style->trail, sizeof (float) * style->n_trail * snapshot->k * snapshot->n_cols);
+      self->trail = g_memdup2 (style->trail,
+                               sizeof (float) * style->n_trail * snapshot->k * snapshot->n_cols);
       self->style.trail = self->trail;
     }
   /* The on-screen point layer resolution is the file's own business. */

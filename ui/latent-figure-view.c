@@ -98,10 +98,12 @@ on_scroll (GtkEventControllerScroll *controller,
            LatentFigureView         *self)
 {
   double px, py, x, y, view[4], factor = pow (1.2, dy);
+  GdkEvent *event;
 
   if (!is_scatter (self))
     return FALSE;
-  if (!gdk_event_get_position (gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller)), &px, &py))
+  event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
+  if (!gdk_event_get_position (event, &px, &py))
     return FALSE;
   if (!to_data (self, px, py, &x, &y, view))
     return FALSE;

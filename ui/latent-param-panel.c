@@ -190,7 +190,8 @@ show_value (LatentParamPanel *self,
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), latent_params_get_int (self->params, spec->name));
       break;
     case LATENT_PARAM_DOUBLE:
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), latent_params_get_double (self->params, spec->name));
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (control),
+                                 latent_params_get_double (self->params, spec->name));
       break;
     case LATENT_PARAM_BOOL:
       gtk_switch_set_active (GTK_SWITCH (control), latent_params_get_bool (self->params, spec->name));

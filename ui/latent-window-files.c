@@ -1,0 +1,438 @@
+/* latent-window-files.c — what the window reads and writes: datasets,
+ * devices, exported figures and experiments
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-window"
+
+#include "latent-window-private.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "latent-catalog.h"
+#include "latent-experiment.h"
+#include "latent-export-dialog.h"
+#include "latent-projection.h"
+#include "latent-synthetic-dialog.h"
+
+#define RECENT_MAX 8
+
+/* Devices */
+
+void
+_latent_window_set_device (LatentWindow *self,
+            const char   *device)
+{
+  LatentDeviceChoice choice = LATENT_DEVICE_AUTO;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *label = NULL;
+
+  if (!latent_device_choice_parse (device, &choice, &error))
+    {
+      _latent_window_show_error (self, error->message);
+      device = "auto";
+    }
+  g_free (self->device);
+  self->device = g_strdup (device);
+  g_clear_object (&self->cl);
+  g_clear_pointer (&self->device_name, g_free);
+
+  if (choice != LATENT_DEVICE_OFF)
+    {
+      self->cl = latent_cl_new_background (choice, &error);
+      if (self->cl == NULL)
+        _latent_window_show_error (self, error->message);
+    }
+  if (self->cl)
+    {
+      const LatentClDeviceInfo *info = latent_cl_get_info (self->cl);
+      self->device_name = latent_cl_describe (self->cl);
+      label = g_strdup_printf ("%s", info->type & CL_DEVICE_TYPE_GPU ? _("GPU") : _("OpenCL CPU"));
+    }
+  else
+    {
+      self->device_name = g_strdup (_("CPU reference"));
+      label = g_strdup (_("CPU Reference"));
+    }
+  gtk_menu_button_set_label (self->device_button, label);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_button), self->device_name);
+  if (self->settings)
+    g_settings_set_string (self->settings, "device", self->device);
+}
+
+static void
+on_device_action (GSimpleAction *action,
+                  GVariant      *value,
+                  gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+
+  g_simple_action_set_state (action, value);
+  _latent_window_set_device (self, g_variant_get_string (value, NULL));
+  _latent_window_start_run (self, self->running);
+}
+
+/* Datasets */
+
+static void
+remember_recent (LatentWindow *self,
+                 const char   *spec)
+{
+  g_auto(GStrv) old = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) recent = NULL;
+  guint n = 1;
+
+  if (self->settings == NULL || !g_path_is_absolute (spec))
+    return;
+  old = g_settings_get_strv (self->settings, "recent-files");
+  g_strv_builder_add (builder, spec);
+  for (guint i = 0; old[i] && n < RECENT_MAX; i++)
+    if (!g_str_equal (old[i], spec))
+      {
+        g_strv_builder_add (builder, old[i]);
+        n++;
+      }
+  recent = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "recent-files", (const char * const *) recent);
+}
+
+void
+_latent_window_update_recent_menu (LatentWindow *self)
+{
+  g_auto(GStrv) recent = NULL;
+
+  g_menu_remove_all (self->recent_section);
+  if (self->settings == NULL)
+    return;
+  recent = g_settings_get_strv (self->settings, "recent-files");
+  for (guint i = 0; recent[i]; i++)
+    {
+      g_autofree char *base = g_path_get_basename (recent[i]);
+      g_autoptr(GMenuItem) item = g_menu_item_new (base, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.load-dataset", g_variant_new_string (recent[i]));
+      g_menu_append_item (self->recent_section, item);
+    }
+}
+
+static void
+install_dataset (LatentWindow  *self,
+                 LatentDataset *dataset,
+                 const char    *spec)
+{
+  g_set_object (&self->dataset, dataset);
+  g_free (self->dataset_spec);
+  self->dataset_spec = g_strdup (spec);
+  gtk_menu_button_set_label (self->dataset_button, latent_dataset_get_name (dataset));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec);
+  gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  if (self->settings)
+    g_settings_set_string (self->settings, "last-dataset", spec);
+  remember_recent (self, spec);
+  _latent_window_update_recent_menu (self);
+  _latent_window_start_run (self, FALSE);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  LatentDataset *dataset = latent_catalog_load (task_data, NULL, &error);
+
+  if (dataset == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* The projection takes a while for wide data: not on the main thread. */
+  {
+    LatentProjection *projection = latent_projection_get_for_dataset (dataset);
+    g_clear_pointer (&projection, latent_projection_unref);
+  }
+  g_task_return_pointer (task, dataset, g_object_unref);
+}
+
+static void
+on_loaded (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  LatentWindow *self = LATENT_WINDOW (source);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) dataset = g_task_propagate_pointer (G_TASK (result), &error);
+  const char *spec = g_task_get_task_data (G_TASK (result));
+
+  if (g_task_get_cancellable (G_TASK (result)) == self->loading)
+    g_clear_object (&self->loading);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (dataset == NULL)
+    {
+      /* The message names the file and line; what was loaded stays. */
+      _latent_window_show_error (self, error->message);
+      _latent_window_update_status (self);
+      return;
+    }
+  install_dataset (self, dataset, spec);
+}
+
+void
+latent_window_load_dataset (LatentWindow *self,
+                            const char   *spec)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (LATENT_IS_WINDOW (self));
+  g_return_if_fail (spec != NULL);
+
+  if (self->loading)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  self->loading = g_cancellable_new ();
+  task = g_task_new (self, self->loading, on_loaded, NULL);
+  g_task_set_task_data (task, g_strdup (spec), g_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, load_thread);
+  _latent_window_update_status (self);
+}
+
+/* The path a file chooser was accepted with, or NULL. */
+static char *
+chosen_path (GtkNativeDialog *dialog,
+             int              response)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return NULL;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  return file ? g_file_get_path (file) : NULL;
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog,
+                  int              response,
+                  LatentWindow    *self)
+{
+  g_autofree char *path = chosen_path (dialog, response);
+
+  if (path)
+    latent_window_load_dataset (self, path);
+  g_object_unref (dialog);
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *pattern,
+            ...)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  va_list args;
+
+  gtk_file_filter_set_name (filter, name);
+  va_start (args, pattern);
+  for (const char *p = pattern; p; p = va_arg (args, const char *))
+    gtk_file_filter_add_pattern (filter, p);
+  va_end (args);
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+static void
+on_open_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open Dataset"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                              _("_Open"), _("_Cancel"));
+
+  add_filter (GTK_FILE_CHOOSER (dialog), _("All datasets"), "*.csv", "*.tsv", "*.txt", "*.png",
+              "*-ubyte", "*-ubyte.gz", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("Tables (CSV, TSV)"), "*.csv", "*.tsv", "*.txt", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("Images (PNG)"), "*.png", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("MNIST-style IDX"), "*-ubyte", "*-ubyte.gz", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), "*", NULL);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_load_dataset_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  latent_window_load_dataset (user_data, g_variant_get_string (parameter, NULL));
+}
+
+static void
+on_synthetic_chosen (LatentSyntheticDialog *dialog,
+                     const char            *spec,
+                     LatentWindow          *self)
+{
+  latent_window_load_dataset (self, spec);
+}
+
+static void
+on_synthetic_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkWidget *dialog = latent_synthetic_dialog_new (GTK_WINDOW (self), g_variant_get_string (parameter, NULL));
+
+  g_signal_connect (dialog, "chosen", G_CALLBACK (on_synthetic_chosen), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         LatentWindow  *self)
+{
+  GSList *files;
+  g_autofree char *path = NULL;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = g_value_get_boxed (value);
+  if (files == NULL || !(path = g_file_get_path (files->data)))
+    return FALSE;
+  latent_window_load_dataset (self, path);
+  return TRUE;
+}
+
+/* Export and experiments */
+
+static void
+on_export_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentFigureStyle style;
+  GtkWidget *dialog;
+
+  if (frame == NULL)
+    return;
+  latent_figure_view_get_style (self->figure_view, &style);
+  dialog = latent_export_dialog_new (GTK_WINDOW (self), frame, &style,
+                                     gtk_widget_get_width (GTK_WIDGET (self->figure_view)),
+                                     gtk_widget_get_height (GTK_WIDGET (self->figure_view)));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_save_experiment_response (GtkNativeDialog *dialog,
+                             int              response,
+                             LatentWindow    *self)
+{
+  g_autofree char *path = chosen_path (dialog, response);
+
+  if (path && self->dataset_spec)
+    {
+      g_autoptr(LatentExperiment) experiment =
+        latent_experiment_new (self->dataset_spec, NULL, self->algorithm, self->params,
+                               (guint64) gtk_spin_button_get_value (self->seed_spin), self->device);
+      g_autoptr(GError) error = NULL;
+
+      if (!latent_experiment_save (experiment, path, &error))
+        _latent_window_show_error (self, error->message);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_save_experiment_action (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Save Experiment"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                              _("_Save"), _("_Cancel"));
+
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "experiment.json");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_experiment_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+apply_experiment (LatentWindow     *self,
+                  LatentExperiment *experiment)
+{
+  self->algorithm = experiment->algorithm;
+  g_clear_pointer (&self->params, latent_params_unref);
+  self->params = latent_params_ref (experiment->params);
+  latent_param_panel_set_params (self->param_panel, self->params);
+  g_signal_handlers_block_by_func (self->seed_spin, _latent_window_on_params_changed, self);
+  gtk_spin_button_set_value (self->seed_spin, experiment->seed);
+  g_signal_handlers_unblock_by_func (self->seed_spin, _latent_window_on_params_changed, self);
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "device",
+                                      g_variant_new_string (experiment->device));
+  latent_window_load_dataset (self, experiment->dataset);
+}
+
+static void
+on_open_experiment_response (GtkNativeDialog *dialog,
+                             int              response,
+                             LatentWindow    *self)
+{
+  g_autofree char *path = chosen_path (dialog, response);
+
+  if (path)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(LatentExperiment) experiment = latent_experiment_load (path, &error);
+
+      if (experiment)
+        apply_experiment (self, experiment);
+      else
+        _latent_window_show_error (self, error->message);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_open_experiment_action (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open Experiment"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                              _("_Open"), _("_Cancel"));
+
+  add_filter (GTK_FILE_CHOOSER (dialog), _("Experiments (JSON)"), "*.json", NULL);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_experiment_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static const GActionEntry file_actions[] = {
+  { "open", on_open_action },
+  { "load-dataset", on_load_dataset_action, "s" },
+  { "load-installed", on_load_dataset_action, "s" },
+  { "synthetic", on_synthetic_action, "s" },
+  { "device", NULL, "s", "'auto'", on_device_action },
+  { "export", on_export_action },
+  { "save-experiment", on_save_experiment_action },
+  { "open-experiment", on_open_experiment_action },
+};
+
+void
+_latent_window_init_files (LatentWindow *self)
+{
+  GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), file_actions, G_N_ELEMENTS (file_actions), self);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+}

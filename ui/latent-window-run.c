@@ -1,0 +1,347 @@
+/* latent-window-run.c — the window's run: controls, live updates, timeline
+ *
+ * The run's worker thread sends iterations and snapshots here through the
+ * main context; the window never waits for it. A run being replaced is
+ * stopped and let go: it is dropped when its worker says it has finished.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-window"
+
+#include "latent-window-private.h"
+
+#include <glib/gi18n-lib.h>
+
+/* Snapshots kept for the timeline, by the memory their copies take. */
+#define FRAMES_MAX_BYTES (96u << 20)
+
+/* Frames: the snapshots the timeline can go back to */
+
+static gsize
+frame_bytes (LatentSnapshot *frame)
+{
+  return sizeof *frame + (gsize) frame->n_rows * sizeof (gint32) +
+         (gsize) frame->k * frame->n_cols * sizeof (float);
+}
+
+static void
+keep_frame (LatentWindow   *self,
+            LatentSnapshot *frame)
+{
+  g_ptr_array_add (self->frames, latent_snapshot_ref (frame));
+  self->frames_bytes += frame_bytes (frame);
+  /* Over budget: drop the oldest, but keep the initial state. */
+  while (self->frames_bytes > FRAMES_MAX_BYTES && self->frames->len > 2)
+    {
+      self->frames_bytes -= frame_bytes (g_ptr_array_index (self->frames, 1));
+      g_ptr_array_remove_index (self->frames, 1);
+    }
+}
+
+static LatentSnapshot *
+frame_at (LatentWindow *self,
+          guint         iteration)
+{
+  LatentSnapshot *best = NULL;
+
+  /* Frames are in iteration order; the newest not after the asked one. */
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      LatentSnapshot *frame = g_ptr_array_index (self->frames, i);
+      if (frame->iteration > iteration && best)
+        break;
+      best = frame;
+    }
+  return best;
+}
+
+static void
+show_frame (LatentWindow   *self,
+            LatentSnapshot *frame)
+{
+  latent_figure_view_set_snapshot (self->figure_view, frame);
+  latent_curve_view_set_marker (self->curve_view, frame ? frame->iteration : 0);
+  _latent_window_update_status (self);
+  _latent_window_update_metrics (self);
+  _latent_window_update_actions (self);
+}
+
+void
+_latent_window_on_timeline_changed (LatentWindow *self)
+{
+  guint iteration = (guint) gtk_adjustment_get_value (self->timeline_adjustment);
+
+  if (self->scrubbing)
+    return;
+  self->follow = iteration >= self->iterations;
+  show_frame (self, frame_at (self, iteration));
+}
+
+static void
+move_timeline (LatentWindow *self,
+               guint         newest)
+{
+  self->scrubbing = TRUE;
+  gtk_adjustment_set_upper (self->timeline_adjustment, newest);
+  if (self->follow)
+    gtk_adjustment_set_value (self->timeline_adjustment, newest);
+  self->scrubbing = FALSE;
+}
+
+/* The run */
+
+static void
+on_run_iteration (LatentRun             *run,
+                  LatentIterationRecord *record,
+                  LatentWindow          *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  self->iterations = record->iteration;
+  latent_curve_view_append (self->curve_view, record->objective);
+  if (now - self->rate_time > G_USEC_PER_SEC / 2)
+    {
+      self->rate = (record->iteration - self->rate_iterations) * (double) G_USEC_PER_SEC /
+                   (now - self->rate_time);
+      self->rate_time = now;
+      self->rate_iterations = record->iteration;
+    }
+}
+
+static void
+on_run_snapshot (LatentRun      *run,
+                 LatentSnapshot *snapshot,
+                 LatentWindow   *self)
+{
+  keep_frame (self, snapshot);
+  move_timeline (self, snapshot->iteration);
+  if (self->follow)
+    show_frame (self, snapshot);
+  else
+    _latent_window_update_status (self);
+}
+
+static void
+on_run_finished (LatentRun    *run,
+                 GError       *error,
+                 LatentWindow *self)
+{
+  LatentSnapshot *last = latent_run_get_snapshot (run);
+
+  self->running = FALSE;
+  g_clear_pointer (&self->run_message, g_free);
+  if (error)
+    {
+      _latent_window_show_error (self, error->message);
+      self->run_message = g_strdup (_("failed"));
+    }
+  else if (latent_run_get_state (run) == LATENT_RUN_FINISHED)
+    self->run_message = g_strdup (last && last->converged ? _("converged") : _("iteration limit reached"));
+  _latent_window_update_status (self);
+  _latent_window_update_actions (self);
+}
+
+/* A replaced run stops within an iteration; it is let go when its worker
+ * reports, so the window never waits for it. */
+static void
+on_retired_finished (LatentRun *run,
+                     GError    *error,
+                     gpointer   user_data)
+{
+  g_signal_handlers_disconnect_by_func (run, on_retired_finished, NULL);
+  g_object_unref (run);
+}
+
+static void
+retire_run (LatentWindow *self)
+{
+  LatentRun *run = g_steal_pointer (&self->run);
+  LatentRunState state;
+
+  if (run == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (run, self);
+  state = latent_run_get_state (run);
+  if (state == LATENT_RUN_FINISHED || state == LATENT_RUN_STOPPED || state == LATENT_RUN_FAILED)
+    {
+      g_object_unref (run);
+      return;
+    }
+  g_signal_connect (run, "finished", G_CALLBACK (on_retired_finished), NULL);
+  latent_run_stop (run);
+}
+
+static void
+apply_speed (LatentWindow *self)
+{
+  double speed = gtk_check_button_get_active (self->fast_check)
+                 ? 0 : gtk_range_get_value (GTK_RANGE (self->speed_scale));
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->speed_scale), speed > 0);
+  if (self->run)
+    latent_run_set_speed (self->run, speed);
+  if (self->settings)
+    g_settings_set_double (self->settings, "speed", speed);
+}
+
+void
+_latent_window_on_speed_changed (LatentWindow *self)
+{
+  apply_speed (self);
+}
+
+void
+_latent_window_start_run (LatentWindow *self,
+           gboolean      play)
+{
+  retire_run (self);
+  g_ptr_array_set_size (self->frames, 0);
+  self->frames_bytes = 0;
+  self->follow = TRUE;
+  self->iterations = 0;
+  self->rate = 0;
+  self->rate_time = g_get_monotonic_time ();
+  self->rate_iterations = 0;
+  g_clear_pointer (&self->run_message, g_free);
+  latent_figure_view_reset (self->figure_view);
+  latent_curve_view_clear (self->curve_view,
+                           g_str_equal (self->algorithm->id, "kmeans") ? _("Inertia") : _("Objective"));
+  move_timeline (self, 0);
+
+  if (self->dataset == NULL)
+    return;
+  self->run = latent_run_new (self->algorithm, self->dataset, self->params,
+                              (guint64) gtk_spin_button_get_value (self->seed_spin), self->cl);
+  g_signal_connect (self->run, "iteration", G_CALLBACK (on_run_iteration), self);
+  g_signal_connect (self->run, "snapshot", G_CALLBACK (on_run_snapshot), self);
+  g_signal_connect (self->run, "finished", G_CALLBACK (on_run_finished), self);
+  apply_speed (self);
+  self->running = play;
+  if (play)
+    latent_run_play (self->run);
+  _latent_window_update_status (self);
+  _latent_window_update_actions (self);
+}
+
+void
+_latent_window_on_params_changed (LatentWindow *self)
+{
+  /* Idle: show the new initialisation; running: start over and go on. */
+  _latent_window_start_run (self, self->running);
+}
+
+/* Run controls */
+
+static void
+on_run_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+
+  if (self->run == NULL)
+    return;
+  self->running = TRUE;
+  self->follow = TRUE;
+  move_timeline (self, self->iterations);
+  latent_run_play (self->run);
+  _latent_window_update_status (self);
+  _latent_window_update_actions (self);
+}
+
+static void
+on_pause_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+
+  if (self->run == NULL)
+    return;
+  self->running = FALSE;
+  latent_run_pause (self->run);
+  _latent_window_update_status (self);
+  _latent_window_update_actions (self);
+}
+
+static void
+on_step_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+
+  if (self->run == NULL)
+    return;
+  self->running = FALSE;
+  self->follow = TRUE;
+  latent_run_step (self->run);
+  _latent_window_update_actions (self);
+}
+
+static void
+on_reset_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  _latent_window_start_run (user_data, FALSE);
+}
+
+static void
+on_toggle_run_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+
+  g_action_group_activate_action (G_ACTION_GROUP (self), self->running ? "pause" : "run", NULL);
+}
+
+/* Space, Right and Ctrl+R drive the run from anywhere in the window except
+ * where a person types text. */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                LatentWindow          *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GdkModifierType mods = state & gtk_accelerator_get_default_mod_mask ();
+  const char *action = NULL;
+
+  if (focus && (GTK_IS_TEXT (focus) || GTK_IS_EDITABLE (focus)))
+    return FALSE;
+  if (keyval == GDK_KEY_space && mods == 0)
+    action = "toggle-run";
+  else if (keyval == GDK_KEY_Right && mods == 0 && !GTK_IS_RANGE (focus))
+    action = "step";
+  else if ((keyval == GDK_KEY_r || keyval == GDK_KEY_R) && mods == GDK_CONTROL_MASK)
+    action = "reset";
+  if (action == NULL)
+    return FALSE;
+  g_action_group_activate_action (G_ACTION_GROUP (self), action, NULL);
+  return TRUE;
+}
+
+static const GActionEntry run_actions[] = {
+  { "run", on_run_action },
+  { "pause", on_pause_action },
+  { "step", on_step_action },
+  { "reset", on_reset_action },
+  { "toggle-run", on_toggle_run_action },
+};
+
+void
+_latent_window_init_run (LatentWindow *self)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  self->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) latent_snapshot_unref);
+  self->follow = TRUE;
+  g_action_map_add_action_entries (G_ACTION_MAP (self), run_actions, G_N_ELEMENTS (run_actions), self);
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+}
