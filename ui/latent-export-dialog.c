@@ -35,6 +35,9 @@ show_message (LatentExportDialog *self,
               const char         *message)
 {
   gtk_label_set_text (self->message_label, message ? message : "");
+  /* GTK 4.8 renames a label after its text; keep the name people look for. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->message_label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export Error"), -1);
   gtk_widget_set_visible (GTK_WIDGET (self->message_label), message != NULL);
 }
 

@@ -16,13 +16,24 @@
 
 G_DEFINE_FINAL_TYPE (LatentWindow, latent_window, GTK_TYPE_APPLICATION_WINDOW)
 
+/* GTK 4.8 makes a label's text its accessible name whenever the text is
+ * set; put the name back, so assistive technology finds the label by role. */
+static void
+set_label (GtkLabel   *label,
+           const char *text,
+           const char *name)
+{
+  gtk_label_set_text (label, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 /* Errors */
 
 void
 _latent_window_show_error (LatentWindow *self,
             const char   *message)
 {
-  gtk_label_set_text (self->error_label, message);
+  set_label (self->error_label, message, _("Error"));
   gtk_info_bar_set_revealed (self->error_bar, TRUE);
 }
 
@@ -49,7 +60,7 @@ _latent_window_update_status (LatentWindow *self)
 
   if (self->dataset == NULL)
     {
-      gtk_label_set_text (self->status_label, self->loading ? _("Loading…") : _("No data"));
+      set_label (self->status_label, self->loading ? _("Loading…") : _("No data"), _("Status"));
       return;
     }
   g_string_append_printf (s, "%s · %u × %u · %s", latent_dataset_get_name (self->dataset),
@@ -73,7 +84,7 @@ _latent_window_update_status (LatentWindow *self)
   g_string_append_printf (s, " · %s", self->device_name ? self->device_name : _("CPU reference"));
   if (frame && frame->message)
     g_string_append_printf (s, " · %s", frame->message);
-  gtk_label_set_text (self->status_label, s->str);
+  set_label (self->status_label, s->str, _("Status"));
 }
 
 void
@@ -89,7 +100,7 @@ _latent_window_update_metrics (LatentWindow *self)
                             frame->metrics.accuracy, frame->metrics.ari, frame->metrics.nmi);
   else
     text = g_strdup (_("The dataset has no labels to compare with."));
-  gtk_label_set_text (self->metrics_label, text);
+  set_label (self->metrics_label, text, _("Metrics"));
 }
 
 static void
