@@ -67,7 +67,7 @@ on_iteration (LatentRun             *run,
               RunWatch              *watch)
 {
   if (watch->progress)
-    g_printerr ("iteration %u: %s %.8g (%.2f ms)\n", record->iteration,
+    g_printerr (_("iteration %u: %s %.8g (%.2f ms)\n"), record->iteration,
                 watch->objective_name, record->objective, record->step_ms);
 }
 
@@ -95,7 +95,7 @@ parse_size (const char  *text,
       !g_ascii_string_to_unsigned (parts[1], 10, 16, 16384, &h, NULL))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--size “%s”: expected WIDTHxHEIGHT, each 16 to 16384", text);
+                   _("--size “%s”: expected WIDTHxHEIGHT, each 16 to 16384"), text);
       return FALSE;
     }
   *width = w;
@@ -124,7 +124,7 @@ open_device (const char  *device,
                        latent_device_choice_to_string (choice), local_error->message);
           return NULL;
         }
-      g_printerr ("latent-cli: %s; using the CPU reference path\n", local_error->message);
+      g_printerr (_("latent-cli: %s; using the CPU reference path\n"), local_error->message);
     }
   return cl;
 }
@@ -186,7 +186,7 @@ command_run (int    argc,
   if (experiment_path && !(experiment = latent_experiment_load (experiment_path, &error)))
     return fail (status_for_error (error), "%s", error->message);
   if (argc != 2 && !(argc == 1 && experiment))
-    return fail (EXIT_BAD_INPUT, "run: expected one ALGORITHM, e.g. “latent-cli run kmeans --data iris”");
+    return fail (EXIT_BAD_INPUT, "%s", _("run: expected one ALGORITHM, e.g. “latent-cli run kmeans --data iris”"));
   if (data == NULL && experiment)
     data = g_strdup (experiment->dataset);
   if (labels == NULL && experiment && experiment->labels)
@@ -194,9 +194,9 @@ command_run (int    argc,
   if (device == NULL && experiment)
     device = g_strdup (experiment->device);
   if (data == NULL)
-    return fail (EXIT_BAD_INPUT, "run: --data is required");
+    return fail (EXIT_BAD_INPUT, "%s", _("run: --data is required"));
   if (seed < -1)
-    return fail (EXIT_BAD_INPUT, "--seed %" G_GINT64_FORMAT ": must not be negative", seed);
+    return fail (EXIT_BAD_INPUT, _("--seed %lld: must not be negative"), (long long) seed);
   if (seed == -1)
     seed = experiment ? (gint64) experiment->seed : 0;
   if (size && !parse_size (size, &width, &height, &error))
@@ -206,10 +206,10 @@ command_run (int    argc,
   else if (figure && g_str_equal (figure, "images"))
     kind = LATENT_FIGURE_IMAGES;
   else if (figure && !g_str_equal (figure, "auto"))
-    return fail (EXIT_BAD_INPUT, "--figure “%s”: expected auto, scatter or images", figure);
+    return fail (EXIT_BAD_INPUT, _("--figure “%s”: expected auto, scatter or images"), figure);
   if (export_path && !g_str_has_suffix (export_path, ".png") && !g_str_has_suffix (export_path, ".svg") &&
       !g_str_has_suffix (export_path, ".pdf"))
-    return fail (EXIT_BAD_INPUT, "--export %s: the name must end in .png, .svg or .pdf", export_path);
+    return fail (EXIT_BAD_INPUT, _("--export %s: the name must end in .png, .svg or .pdf"), export_path);
 
   if (argc == 2 && !(algorithm = latent_algorithm_lookup (argv[1], &error)))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
@@ -239,7 +239,7 @@ command_run (int    argc,
   loop = g_main_loop_new (NULL, FALSE);
   watch.loop = loop;
   watch.progress = progress;
-  watch.objective_name = g_str_equal (algorithm->id, "kmeans") ? "inertia" : "objective";
+  watch.objective_name = g_str_equal (algorithm->id, "kmeans") ? _("inertia") : _("objective");
   start = g_get_monotonic_time ();
   run = latent_run_new (algorithm, dataset, params, seed, cl);
   g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &watch);
@@ -275,16 +275,20 @@ command_run (int    argc,
         return fail (EXIT_RUN_FAILED, "--export: %s", error->message);
     }
 
-  g_print ("%s on %s (%u × %u) on %s: %u iterations%s, %s %.8g, %.1f ms\n",
+  /* Translators: algorithm, dataset (rows × columns), device, iterations, “ (converged)”, objective, time */
+  g_print (g_dngettext (GETTEXT_PACKAGE, "%s on %s (%u × %u) on %s: %u iteration%s, %s %.8g, %.1f ms\n",
+                        "%s on %s (%u × %u) on %s: %u iterations%s, %s %.8g, %.1f ms\n", snapshot->iteration),
            algorithm->id, latent_dataset_get_name (dataset),
            latent_dataset_get_n_rows (dataset), latent_dataset_get_n_cols (dataset),
-           snapshot->device, snapshot->iteration, snapshot->converged ? " (converged)" : "",
+           snapshot->device ? _(snapshot->device) : "",   /* stored untranslated, for the JSON */
+           snapshot->iteration,
+           snapshot->converged ? _(" (converged)") : "",
            watch.objective_name, snapshot->objective, total_ms);
   if (snapshot->has_label_metrics)
-    g_print ("accuracy %.4f, ARI %.4f, NMI %.4f\n",
+    g_print (_("accuracy %.4f, ARI %.4f, NMI %.4f\n"),
              snapshot->metrics.accuracy, snapshot->metrics.ari, snapshot->metrics.nmi);
   if (export_path)
-    g_print ("figure written to %s\n", export_path);
+    g_print (_("figure written to %s\n"), export_path);
   return 0;
 }
 
@@ -298,7 +302,7 @@ command_devices (void)
   if (devices == NULL)
     return fail (EXIT_RUN_FAILED, "%s", error->message);
   if (devices->len == 0)
-    g_print ("No OpenCL device; algorithms run on the CPU reference path.\n");
+    g_print ("%s", _("No OpenCL device; algorithms run on the CPU reference path.\n"));
 
   chosen = latent_cl_new (LATENT_DEVICE_AUTO, NULL);
   for (guint i = 0; i < devices->len; i++)
@@ -307,13 +311,14 @@ command_devices (void)
       gboolean is_default = chosen && latent_cl_get_device (chosen) == info->device;
 
       g_print ("%s%s — %s\n", is_default ? "* " : "  ", info->name, info->platform_name);
-      g_print ("    %s, driver %s, %s, %u compute units, %" G_GUINT64_FORMAT " MiB\n",
+      g_print (g_dngettext (GETTEXT_PACKAGE, "    %s, driver %s, %s, %u compute unit, %llu MiB\n",
+                            "    %s, driver %s, %s, %u compute units, %llu MiB\n", info->compute_units),
                info->version, info->driver_version,
-               info->type & CL_DEVICE_TYPE_GPU ? "GPU" : info->type & CL_DEVICE_TYPE_CPU ? "CPU" : "other",
-               info->compute_units, info->global_mem_size >> 20);
+               info->type & CL_DEVICE_TYPE_GPU ? "GPU" : info->type & CL_DEVICE_TYPE_CPU ? "CPU" : _("other"),
+               info->compute_units, (unsigned long long) (info->global_mem_size >> 20));
     }
   if (chosen)
-    g_print ("* default (--device auto)\n");
+    g_print ("%s", _("* default (--device auto)\n"));
   return 0;
 }
 
@@ -337,15 +342,16 @@ command_datasets (void)
 static void
 usage (void)
 {
-  g_printerr ("Usage:\n"
-              "  latent-cli run ALGORITHM --data PATH [--labels PATH] [--param NAME=VALUE …]\n"
-              "                 [--seed N] [--iterations N] [--device auto|cpu|gpu|off]\n"
-              "                 [--export FIGURE.png|svg|pdf] [--size WxH] [--json RESULT.json]\n"
-              "                 [--csv RESULT.csv] [--progress]\n"
-              "  latent-cli run --experiment FILE.json [options that override it]\n"
-              "  latent-cli devices\n"
-              "  latent-cli datasets\n"
-              "Run “latent-cli run --help” for details.\n");
+  /* One string, so a translation can lay out the whole block. */
+  g_printerr ("%s", _("Usage:\n"
+                      "  latent-cli run ALGORITHM --data PATH [--labels PATH] [--param NAME=VALUE …]\n"
+                      "                 [--seed N] [--iterations N] [--device auto|cpu|gpu|off]\n"
+                      "                 [--export FIGURE.png|svg|pdf] [--size WxH] [--json RESULT.json]\n"
+                      "                 [--csv RESULT.csv] [--progress]\n"
+                      "  latent-cli run --experiment FILE.json [options that override it]\n"
+                      "  latent-cli devices\n"
+                      "  latent-cli datasets\n"
+                      "Run “latent-cli run --help” for details.\n"));
 }
 
 int
@@ -376,5 +382,5 @@ main (int    argc,
       return 0;
     }
   usage ();
-  return fail (EXIT_BAD_INPUT, "unknown command “%s”", argv[1]);
+  return fail (EXIT_BAD_INPUT, _("unknown command “%s”"), argv[1]);
 }

@@ -5,6 +5,9 @@
 #define G_LOG_DOMAIN "latent-algorithm"
 
 #include "latent-algorithm.h"
+
+#include <glib/gi18n-lib.h>
+
 #include "latent-kmeans.h"
 
 G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
@@ -35,7 +38,7 @@ latent_algorithm_lookup (const char  *id,
       g_string_append_printf (known, "%s%s", i ? ", " : "", all[i]->id);
     }
   g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_UNKNOWN,
-               "unknown algorithm “%s” (known: %s)", id, known->str);
+               _("unknown algorithm “%s” (known: %s)"), id, known->str);
   return NULL;
 }
 

@@ -8,6 +8,8 @@
 
 #include "latent-dataset.h"
 
+#include <glib/gi18n-lib.h>
+
 #define FORMAT "latent-experiment"
 #define VERSION 1
 
@@ -100,13 +102,13 @@ get_string (JsonObject  *object,
     {
       if (required)
         g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                     "%s: “%s” is missing", path, member);
+                     _("%s: “%s” is missing"), path, member);
       return NULL;
     }
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: “%s” must be a string", path, member);
+                   _("%s: “%s” must be a string"), path, member);
       return NULL;
     }
   return json_node_get_string (node);
@@ -136,7 +138,7 @@ latent_experiment_load (const char  *path,
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: not a Latent experiment (expected a JSON object)", path);
+                   _("%s: not a Latent experiment (expected a JSON object)"), path);
       return NULL;
     }
   root = json_node_get_object (json_parser_get_root (parser));
@@ -147,7 +149,7 @@ latent_experiment_load (const char  *path,
   if (!g_str_equal (format, FORMAT) || json_object_get_int_member_with_default (root, "version", 0) != VERSION)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   "%s: not a Latent experiment of version %d", path, VERSION);
+                   _("%s: not a Latent experiment of version %d"), path, VERSION);
       return NULL;
     }
   if (!(dataset = get_string (root, "dataset", TRUE, path, error)) ||
@@ -180,7 +182,7 @@ latent_experiment_load (const char  *path,
     {
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
-          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE, "%s: “params” must be an object", path);
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE, _("%s: “params” must be an object"), path);
           return NULL;
         }
       params = json_node_get_object (node);
@@ -195,7 +197,7 @@ latent_experiment_load (const char  *path,
                json_node_get_int (node) < 0))
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: “seed” must be a whole number ≥ 0", path);
+                   _("%s: “seed” must be a whole number ≥ 0"), path);
       return NULL;
     }
   self->seed = node ? (guint64) json_node_get_int (node) : 0;

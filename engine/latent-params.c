@@ -6,6 +6,7 @@
 
 #include "latent-params.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 struct _LatentParams
@@ -120,7 +121,7 @@ latent_params_set (LatentParams  *self,
     {
       g_autofree char *names = known_names (self);
       g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_UNKNOWN,
-                   "unknown parameter “%s” (known: %s)", name, names);
+                   _("unknown parameter “%s” (known: %s)"), name, names);
       return FALSE;
     }
   spec = &self->specs[i];
@@ -134,19 +135,19 @@ latent_params_set (LatentParams  *self,
       if (*value == '\0' || end == NULL || *end != '\0' || !isfinite (number))
         {
           g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                       "parameter %s: “%s” is not a number", name, value);
+                       _("parameter %s: “%s” is not a number"), name, value);
           return FALSE;
         }
       if (spec->type == LATENT_PARAM_INT && number != floor (number))
         {
           g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                       "parameter %s: “%s” is not a whole number", name, value);
+                       _("parameter %s: “%s” is not a whole number"), name, value);
           return FALSE;
         }
       if (number < spec->min || number > spec->max)
         {
           g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                       "parameter %s: %s is outside [%g, %g]", name, value, spec->min, spec->max);
+                       _("parameter %s: %s is outside [%g, %g]"), name, value, spec->min, spec->max);
           return FALSE;
         }
       self->numbers[i] = number;
@@ -160,7 +161,7 @@ latent_params_set (LatentParams  *self,
       else
         {
           g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                       "parameter %s: “%s” is not true or false", name, value);
+                       _("parameter %s: “%s” is not true or false"), name, value);
           return FALSE;
         }
       return TRUE;
@@ -177,7 +178,7 @@ latent_params_set (LatentParams  *self,
         {
           g_autofree char *list = g_strjoinv ("|", (char **) spec->choices);
           g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                       "parameter %s: “%s” is not one of %s%s", name, value, list,
+                       _("parameter %s: “%s” is not one of %s%s"), name, value, list,
                        spec->allow_file ? "|@FILE" : "");
           return FALSE;
         }
@@ -197,7 +198,7 @@ latent_params_parse (LatentParams  *self,
   if (eq == NULL || eq == assignment)
     {
       g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                   "parameter “%s”: expected NAME=VALUE", assignment);
+                   _("parameter “%s”: expected NAME=VALUE"), assignment);
       return FALSE;
     }
   name = g_strndup (assignment, eq - assignment);
@@ -324,7 +325,7 @@ latent_params_set_from_json (LatentParams  *self,
       if (!JSON_NODE_HOLDS_VALUE (node))
         {
           g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                       "parameter %s: expected a number, string or boolean", name);
+                       _("parameter %s: expected a number, string or boolean"), name);
           return FALSE;
         }
       switch (json_node_get_value_type (node))

@@ -37,6 +37,10 @@ typedef struct {
   const char         *default_choice;
   const char * const *choices;    /* NULL-terminated, CHOICE only */
   gboolean            allow_file; /* CHOICE: "@PATH" is accepted too */
+  /* CHOICE: what the window shows for each of choices[], marked with N_()
+   * and as many; NULL shows the values themselves. Values stay untranslated
+   * on the command line and in JSON. */
+  const char * const *choice_labels;
 } LatentParamSpec;
 
 typedef struct _LatentParams LatentParams;

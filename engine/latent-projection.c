@@ -7,6 +7,7 @@
 #include "latent-projection.h"
 
 #include <cblas.h>
+#include <glib/gi18n-lib.h>
 #include <lapacke.h>
 #include <math.h>
 
@@ -64,7 +65,7 @@ allocate (LatentProjection  *self,
   if (self->mean == NULL || self->axes == NULL || self->points == NULL)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   "%s: not enough memory to project %u rows", name, self->n_rows);
+                   _("%s: not enough memory to project %u rows"), name, self->n_rows);
       return FALSE;
     }
   return TRUE;
@@ -115,7 +116,7 @@ setup_identity (LatentProjection *self,
         {
           self->axes[a * self->n_cols + a] = 1.0f;
           self->explained[a] = total > 0.0 ? var[a] / total : 0.0;
-          self->labels[a] = name ? g_strdup (name) : g_strdup_printf ("column %u", a + 1);
+          self->labels[a] = name ? g_strdup (name) : g_strdup_printf (_("column %u"), a + 1);
         }
       else
         self->labels[a] = g_strdup ("");
@@ -172,7 +173,7 @@ setup_pca (LatentProjection  *self,
   if (cov == NULL || partial == NULL || block == NULL)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   "%s: not enough memory for the %u × %u covariance",
+                   _("%s: not enough memory for the %u × %u covariance"),
                    latent_dataset_get_name (dataset), d, d);
       return FALSE;
     }
@@ -203,7 +204,7 @@ setup_pca (LatentProjection  *self,
   if (info != 0 || found != 2)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "%s: the eigen-decomposition of the covariance failed (LAPACK dsyevr info %d)",
+                   _("%s: the eigen-decomposition of the covariance failed (LAPACK dsyevr info %d)"),
                    latent_dataset_get_name (dataset), (int) info);
       return FALSE;
     }
@@ -223,7 +224,7 @@ setup_pca (LatentProjection  *self,
         axis[j] = (float) (biggest < 0.0 ? -z[(gsize) j * 2 + col] : z[(gsize) j * 2 + col]);
 
       self->explained[a] = total > 0.0 ? MAX (eigenvalues[col], 0.0) / total : 0.0;
-      self->labels[a] = g_strdup_printf ("PC %u (%.1f %%)", a + 1, 100.0 * self->explained[a]);
+      self->labels[a] = g_strdup_printf (_("PC %u (%.1f %%)"), a + 1, 100.0 * self->explained[a]);
     }
 
   for (guint first = 0; first < n; first += rows)
@@ -251,7 +252,7 @@ latent_projection_new (LatentDataset  *dataset,
   if (latent_dataset_get_n_cols (dataset) > MAX_PCA_COLS)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   "%s: %u columns are too many to project on principal components (limit %u)",
+                   _("%s: %u columns are too many to project on principal components (limit %u)"),
                    latent_dataset_get_name (dataset), latent_dataset_get_n_cols (dataset),
                    MAX_PCA_COLS);
       return NULL;

@@ -22,6 +22,18 @@ struct _LatentCurveView
 
 G_DEFINE_FINAL_TYPE (LatentCurveView, latent_curve_view, GTK_TYPE_WIDGET)
 
+/* Shows TEXT at (X, Y) and frees it. */
+static void
+show_text (cairo_t *cr,
+           double   x,
+           double   y,
+           char    *text)
+{
+  cairo_move_to (cr, x, y);
+  cairo_show_text (cr, text);
+  g_free (text);
+}
+
 static void
 draw (LatentCurveView *self,
       cairo_t         *cr,
@@ -32,17 +44,16 @@ draw (LatentCurveView *self,
   const double w = width - left - right, h = height - top - bottom;
   double lo = INFINITY, hi = -INFINITY, r, g, b;
   guint n = self->values->len;
-  char text[64];
+  g_autofree char *title = NULL;   /* allocated: a translation may be longer than any fixed buffer */
 
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, 11);
   cairo_set_source_rgb (cr, 0.25, 0.25, 0.28);
-  g_snprintf (text, sizeof text, "%s%s", self->name ? self->name : "",
-              n ? "" : _(" — press Run to start"));
+  title = g_strconcat (self->name ? self->name : "", n ? "" : _(" — press Run to start"), NULL);
   cairo_move_to (cr, left, 14);
-  cairo_show_text (cr, text);
+  cairo_show_text (cr, title);
   if (n == 0 || w < 10 || h < 10)
     return;
 
@@ -69,18 +80,11 @@ draw (LatentCurveView *self,
   cairo_set_line_width (cr, 1);
   cairo_stroke (cr);
   cairo_set_source_rgb (cr, 0.35, 0.35, 0.38);
-  g_snprintf (text, sizeof text, "%.6g", hi);
-  cairo_move_to (cr, 4, top + 9);
-  cairo_show_text (cr, text);
-  g_snprintf (text, sizeof text, "%.6g", lo);
-  cairo_move_to (cr, 4, top + h);
-  cairo_show_text (cr, text);
-  g_snprintf (text, sizeof text, "%u", n);
-  cairo_move_to (cr, left + w - 20, top + h + 14);
-  cairo_show_text (cr, text);
-  g_snprintf (text, sizeof text, "last %.8g", g_array_index (self->values, double, n - 1));
-  cairo_move_to (cr, left + w * 0.45, 14);
-  cairo_show_text (cr, text);
+  show_text (cr, 4, top + 9, g_strdup_printf ("%.6g", hi));
+  show_text (cr, 4, top + h, g_strdup_printf ("%.6g", lo));
+  show_text (cr, left + w - 20, top + h + 14, g_strdup_printf ("%u", n));
+  show_text (cr, left + w * 0.45, 14,
+             g_strdup_printf (_("last %.8g"), g_array_index (self->values, double, n - 1)));
 
   latent_palette_color (0, &r, &g, &b);
   cairo_set_source_rgb (cr, r, g, b);

@@ -194,7 +194,7 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
 
   ds = self->snapshot->dataset;
   text = g_string_new (NULL);
-  g_string_append_printf (text, _("Row %" G_GINT64_FORMAT), row + 1);
+  g_string_append_printf (text, _("Row %u"), (guint) (row + 1));
   if (latent_dataset_has_labels (ds))
     {
       guint klass = latent_dataset_get_labels (ds)[row];

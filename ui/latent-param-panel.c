@@ -158,8 +158,11 @@ make_control (LatentParamPanel      *self,
 
     case LATENT_PARAM_CHOICE:
       {
-        g_autoptr(GtkStringList) items = gtk_string_list_new ((const char * const *) spec->choices);
+        g_autoptr(GtkStringList) items = gtk_string_list_new (NULL);
 
+        /* Labels for people; the values (on the CLI, in JSON) stay as they are. */
+        for (guint i = 0; spec->choices && spec->choices[i]; i++)
+          gtk_string_list_append (items, spec->choice_labels ? _(spec->choice_labels[i]) : spec->choices[i]);
         if (spec->allow_file)
           gtk_string_list_append (items, _("From file…"));
         control = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), NULL);

@@ -13,6 +13,7 @@
 
 #include "latent-kmeans-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 struct _LatentKmeansCl
@@ -164,7 +165,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   if (partial_bytes > info->max_alloc || (guint64) n * kcl->dp * sizeof (float) > info->max_alloc)
     {
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   "k-means: %u rows × %u columns with k = %u need a larger buffer than %s allows",
+                   _("k-means: %u rows × %u columns with k = %u need a larger buffer than %s allows"),
                    n, self->d, k, info->name);
       return NULL;
     }

@@ -16,14 +16,18 @@
 #include "latent-csv.h"
 #include "latent-metrics.h"
 
+/* Stored untranslated: it goes into result JSON; displays translate it. */
+#define LATENT_KMEANS_CPU_REFERENCE N_("CPU reference")
+
 static const char * const init_choices[] = { "kmeans++", "random", NULL };
+static const char * const init_labels[] = { N_("k-means++"), N_("Random rows"), NULL };
 
 static const LatentParamSpec kmeans_params[] = {
   { "k", LATENT_PARAM_INT, N_("Clusters"), N_("Number of clusters K"),
     1, 65536, 3, NULL, NULL, FALSE },
   { "init", LATENT_PARAM_CHOICE, N_("Initialisation"),
     N_("k-means++ spreads the first centers out; random picks K rows; @FILE.csv reads them"),
-    0, 0, 0, "kmeans++", init_choices, TRUE },
+    0, 0, 0, "kmeans++", init_choices, TRUE, init_labels },
   { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
     N_("Stop when the centers move less than this, relative to the data’s mean variance"),
     0, 1, 1e-4, NULL, NULL, FALSE },
@@ -79,7 +83,7 @@ init_from_file (LatentKmeans  *self,
   if (latent_dataset_get_n_rows (file) != self->k || latent_dataset_get_n_cols (file) != self->d)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   "parameter init: %s holds %u × %u values, expected k × columns = %u × %u",
+                   _("parameter init: %s holds %u × %u values, expected k × columns = %u × %u"),
                    path, latent_dataset_get_n_rows (file), latent_dataset_get_n_cols (file),
                    self->k, self->d);
       return FALSE;
@@ -254,7 +258,7 @@ assign (LatentKmeans        *self,
                           local_error->message);
   g_clear_pointer (&self->cl, latent_kmeans_cl_free);
   g_free (self->device);
-  self->device = g_strdup (_("CPU reference"));
+  self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
   latent_kmeans_reference_assign (self, pass, kind);
   return TRUE;
 }
@@ -283,8 +287,8 @@ kmeans_init (LatentDataset  *dataset,
   if (k < 1 || (guint64) k > self->n)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   "parameter k: %" G_GINT64_FORMAT " clusters need at least as many rows, "
-                   "but %s has %u", k, latent_dataset_get_name (dataset), self->n);
+                   _("parameter k: %lld clusters need at least as many rows, but %s has %u"),
+                   (long long) k, latent_dataset_get_name (dataset), self->n);
       return NULL;
     }
   self->k = k;
@@ -322,7 +326,7 @@ kmeans_init (LatentDataset  *dataset,
         self->device = latent_cl_describe (cl);
     }
   if (self->device == NULL)
-    self->device = g_strdup (_("CPU reference"));
+    self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
 
   /* Labels for the initial centers, so iteration 0 has something to show. */
   if (!assign (self, &self->pass, LATENT_KMEANS_LABELS, NULL, error))

@@ -7,6 +7,7 @@
 #include "latent-cl.h"
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -76,7 +77,7 @@ latent_device_choice_parse (const char          *text,
     }
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-               "device “%s” (from %s): expected auto, cpu, gpu or off", text, origin);
+               _("device “%s” (from %s): expected auto, cpu, gpu or off"), text, origin);
   return FALSE;
 }
 
@@ -343,6 +344,7 @@ latent_cl_list_devices (GError **error)
   return g_steal_pointer (&devices);
 }
 
+/* Untranslated, for logs and latent_cl_describe(); messages use _() on it. */
 static const char *
 device_type_name (cl_device_type type)
 {
@@ -351,8 +353,8 @@ device_type_name (cl_device_type type)
   if (type & CL_DEVICE_TYPE_CPU)
     return "CPU";
   if (type & CL_DEVICE_TYPE_ACCELERATOR)
-    return "accelerator";
-  return "other";
+    return N_("accelerator");
+  return N_("other");
 }
 
 /* ---- the object -------------------------------------------------------- */
@@ -486,10 +488,10 @@ describe_found (GPtrArray *devices)
 
       if (i > 0)
         g_string_append (found, ", ");
-      g_string_append_printf (found, "“%s” (%s, %s%s%s)",
-                              info->name, device_type_name (info->type), info->platform_name,
-                              info->available ? "" : ", unavailable",
-                              info->compiler_available ? "" : ", no compiler");
+      g_string_append_printf (found, _("“%s” (%s, %s%s%s)"),
+                              info->name, _(device_type_name (info->type)), info->platform_name,
+                              info->available ? "" : _(", unavailable"),
+                              info->compiler_available ? "" : _(", no compiler"));
     }
 
   return g_string_free (g_steal_pointer (&found), FALSE);
@@ -511,7 +513,7 @@ latent_cl_new (LatentDeviceChoice   choice,
   if (choice == LATENT_DEVICE_OFF)
     {
       g_set_error_literal (error, LATENT_CL_ERROR, LATENT_CL_ERROR_NO_DEVICE,
-                           "OpenCL is switched off");
+                           _("OpenCL is switched off"));
       return NULL;
     }
 
@@ -519,15 +521,15 @@ latent_cl_new (LatentDeviceChoice   choice,
   if (devices == NULL)
     {
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_NO_DEVICE,
-                   "Cannot list OpenCL devices: %s", local_error->message);
+                   _("Cannot list OpenCL devices: %s"), local_error->message);
       return NULL;
     }
 
   if (devices->len == 0)
     {
       g_set_error_literal (error, LATENT_CL_ERROR, LATENT_CL_ERROR_NO_DEVICE,
-                           "No OpenCL platform or device found "
-                           "(is an OpenCL driver such as pocl-opencl-icd installed?)");
+                           _("No OpenCL platform or device found "
+                             "(is an OpenCL driver such as pocl-opencl-icd installed?)"));
       return NULL;
     }
 
@@ -537,10 +539,10 @@ latent_cl_new (LatentDeviceChoice   choice,
     {
       g_autofree char *found = describe_found (devices);
       const char *wanted = choice == LATENT_DEVICE_CPU ? "CPU"
-                         : choice == LATENT_DEVICE_GPU ? "GPU" : "GPU or CPU";
+                         : choice == LATENT_DEVICE_GPU ? "GPU" : _("GPU or CPU");
 
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_NO_DEVICE,
-                   "No usable OpenCL %s device; found %s", wanted, found);
+                   _("No usable OpenCL %s device; found %s"), wanted, found);
       return NULL;
     }
 
@@ -940,10 +942,10 @@ build_from_source (LatentCl    *self,
     {
       if (*log != '\0')
         g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_BUILD,
-                     "%s: build failed:\n%s", file_name, log);
+                     _("%s: build failed:\n%s"), file_name, log);
       else
         g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_BUILD,
-                     "%s: build failed: %s (%d) with options “%s”",
+                     _("%s: build failed: %s (%d) with options “%s”"),
                      file_name, latent_cl_error_name (err), err, options);
       clReleaseProgram (program);
       return NULL;

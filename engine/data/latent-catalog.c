@@ -172,7 +172,7 @@ attach_labels (LatentDataset  *dataset,
   if (n_labels != latent_dataset_get_n_rows (dataset))
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_MISMATCH,
-                   "%s has %u labels but %s has %u rows", labels_path, n_labels,
+                   _("%s has %u labels but %s has %u rows"), labels_path, n_labels,
                    latent_dataset_get_source (dataset), latent_dataset_get_n_rows (dataset));
       return FALSE;
     }
@@ -213,7 +213,7 @@ load_file (const char  *path,
   else if (is_gzip (head, got))
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   "%s: a compressed file that is not an IDX file (only IDX files may be gzip-compressed)",
+                   _("%s: a compressed file that is not an IDX file (only IDX files may be gzip-compressed)"),
                    path);
       return NULL;
     }
@@ -227,7 +227,7 @@ load_file (const char  *path,
   else
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   "%s: unknown file format (Latent reads CSV, TSV, IDX and PNG files)", path);
+                   _("%s: unknown file format (Latent reads CSV, TSV, IDX and PNG files)"), path);
       return NULL;
     }
 
@@ -293,14 +293,14 @@ parse_options (const char  *dataset,
           for (Option *k = options; k->key != NULL; k++)
             g_string_append_printf (known, "%s%s", k == options ? "" : ", ", k->key);
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                       "%s: unknown option “%s” (known: %s)", dataset, key,
-                       known->len ? known->str : "none");
+                       _("%s: unknown option “%s” (known: %s)"), dataset, key,
+                       known->len ? known->str : _("none"));
           return FALSE;
         }
       if (value == NULL || value[0] == '\0')
         {
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                       "%s: option “%s” needs a value (%s=…)", dataset, key, key);
+                       _("%s: option “%s” needs a value (%s=…)"), dataset, key, key);
           return FALSE;
         }
 
@@ -312,7 +312,7 @@ parse_options (const char  *dataset,
           if (end == value || *end != '\0' || !isfinite (d))
             {
               g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                           "%s: option “%s”: “%s” is not a number", dataset, key, value);
+                           _("%s: option “%s”: “%s” is not a number"), dataset, key, value);
               return FALSE;
             }
           o->d = d;
@@ -324,8 +324,8 @@ parse_options (const char  *dataset,
           if (!g_ascii_string_to_unsigned (value, 10, 0, o->max, &o->u, &local_error))
             {
               g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                           "%s: option “%s”: “%s” is not a whole number from 0 to %" G_GUINT64_FORMAT,
-                           dataset, key, value, o->max);
+                           _("%s: option “%s”: “%s” is not a whole number from 0 to %llu"),
+                           dataset, key, value, (unsigned long long) o->max);
               return FALSE;
             }
         }
@@ -359,8 +359,8 @@ dataset_head (LatentDataset  *full,
   if (n->u == 0 || n->u > rows)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "%s: n (%" G_GUINT64_FORMAT ") must be between 1 and the %u rows available",
-                   what, n->u, rows);
+                   _("%s: n (%llu) must be between 1 and the %u rows available"),
+                   what, (unsigned long long) n->u, rows);
       return NULL;
     }
 
@@ -410,8 +410,9 @@ load_iris (const char  *options,
   path = latent_catalog_find_data_file ("iris.csv");
   if (path == NULL)
     {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "iris: the data file iris.csv was not found (set LATENT_DATA_DIR to the folder holding it)");
+      g_set_error_literal (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                           _("iris: the data file iris.csv was not found "
+                             "(set LATENT_DATA_DIR to the folder holding it)"));
       return NULL;
     }
   dataset = latent_csv_load (path, NULL, error);
@@ -448,8 +449,8 @@ load_fashion_mnist (const char  *name,
   if (images == NULL || labels == NULL)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: not installed (install the Debian package dataset-fashion-mnist, "
-                   "or set LATENT_FASHION_MNIST_DIR to a folder holding %s.gz and %s.gz)",
+                   _("%s: not installed (install the Debian package dataset-fashion-mnist, "
+                     "or set LATENT_FASHION_MNIST_DIR to a folder holding %s.gz and %s.gz)"),
                    name, images_stem, labels_stem);
       return NULL;
     }
@@ -598,8 +599,9 @@ latent_catalog_load (const char  *spec,
 
   if (spec[0] == '\0')
     {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "no dataset given (a file, or one of iris, fashion-mnist, fashion-mnist-test, blobs, moons, rings)");
+      g_set_error_literal (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                           _("no dataset given (a file, or one of iris, fashion-mnist, fashion-mnist-test, "
+                             "blobs, moons, rings)"));
       return NULL;
     }
 

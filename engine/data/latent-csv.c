@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 /* Reading -------------------------------------------------------------- */
@@ -120,7 +121,7 @@ csv_reader_next (CsvReader  *r,
       if (r->cells->len > G_MAXUINT / 2)
         {
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                       "%s:%u: the record is too long", r->what, r->record_line);
+                       _("%s:%u: the record is too long"), r->what, r->record_line);
           return -1;
         }
       g_array_append_val (r->offsets, offset);
@@ -138,7 +139,7 @@ csv_reader_next (CsvReader  *r,
               if (r->p >= r->end)
                 {
                   g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                               "%s:%u: column %u: the quoted cell is never closed",
+                               _("%s:%u: column %u: the quoted cell is never closed"),
                                r->what, opened, csv_n_cells (r));
                   return -1;
                 }
@@ -163,7 +164,7 @@ csv_reader_next (CsvReader  *r,
           if (r->p < r->end && *r->p != r->delim && *r->p != '\n')
             {
               g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                           "%s:%u: column %u: unexpected text after the closing quote",
+                           _("%s:%u: column %u: unexpected text after the closing quote"),
                            r->what, r->line, csv_n_cells (r));
               return -1;
             }
@@ -249,9 +250,10 @@ quote_cell (const char *cell,
 {
   g_autofree char *valid = g_utf8_make_valid (cell, MIN (len, 64));
 
+  /* Translatable: the quotes are the language's own. */
   if (len > 64)
-    return g_strdup_printf ("“%s…”", valid);
-  return g_strdup_printf ("“%s”", valid);
+    return g_strdup_printf (_("“%s…”"), valid);
+  return g_strdup_printf (_("“%s”"), valid);
 }
 
 static char *
@@ -261,9 +263,9 @@ describe_column (GStrv header,
   if (header != NULL && header[col] != NULL && header[col][0] != '\0')
     {
       g_autofree char *name = quote_cell (header[col], strlen (header[col]));
-      return g_strdup_printf ("column %u (%s)", col + 1, name);
+      return g_strdup_printf (_("column %u (%s)"), col + 1, name);
     }
-  return g_strdup_printf ("column %u", col + 1);
+  return g_strdup_printf (_("column %u"), col + 1);
 }
 
 static GStrv
@@ -451,7 +453,9 @@ resolve_label_column (const char  *what,
       if (index < 1 || index > n_cols)
         {
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                       "%s: label column %s is out of range (the file has %u columns)",
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "%s: label column %s is out of range (the file has %u column)",
+                                    "%s: label column %s is out of range (the file has %u columns)", n_cols),
                        what, spec, n_cols);
           return FALSE;
         }
@@ -479,7 +483,7 @@ resolve_label_column (const char  *what,
     g_autofree char *quoted = quote_cell (spec, strlen (spec));
     g_autofree char *columns = g_utf8_make_valid (joined, MIN (strlen (joined), 200));
     g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                 "%s: label column %s not found (columns: %s)", what, quoted, columns);
+                 _("%s: label column %s not found (columns: %s)"), what, quoted, columns);
   }
   return FALSE;
 }
@@ -505,8 +509,9 @@ check_columns (const CsvReader  *r,
   if (csv_n_cells (r) == n_cols)
     return TRUE;
   g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-               "%s:%u: expected %u column%s, found %u", r->what, r->record_line,
-               n_cols, n_cols == 1 ? "" : "s", csv_n_cells (r));
+               g_dngettext (GETTEXT_PACKAGE, "%s:%u: expected %u column, found %u",
+                            "%s:%u: expected %u columns, found %u", n_cols),
+               r->what, r->record_line, n_cols, csv_n_cells (r));
   return FALSE;
 }
 
@@ -524,17 +529,17 @@ cell_error (const CsvReader  *r,
     {
     case CELL_EMPTY:
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s:%u: %s is empty (missing value)", r->what, r->record_line, column);
+                   _("%s:%u: %s is empty (missing value)"), r->what, r->record_line, column);
       break;
     case CELL_NOT_FINITE:
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
-                   "%s:%u: %s: not a finite number (%s)", r->what, r->record_line, column, text);
+                   _("%s:%u: %s: not a finite number (%s)"), r->what, r->record_line, column, text);
       break;
     case CELL_NOT_NUMBER:
     case CELL_NUMBER:
     default:
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s:%u: %s: %s is not a number", r->what, r->record_line, column, text);
+                   _("%s:%u: %s: %s is not a number"), r->what, r->record_line, column, text);
       break;
     }
   return FALSE;
@@ -576,7 +581,7 @@ csv_parse (const char              *data,
   if (delim == '\n' || delim == '"' || delim == '\r')
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "%s: the delimiter cannot be a quote or a line break", what);
+                   _("%s: the delimiter cannot be a quote or a line break"), what);
       return NULL;
     }
 
@@ -590,7 +595,7 @@ csv_parse (const char              *data,
     {
       if (status == 0)
         g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
-                     "%s: empty file", what);
+                     _("%s: empty file"), what);
       goto fail;
     }
   first = csv_record_to_strv (&r);
@@ -629,7 +634,7 @@ csv_parse (const char              *data,
       if (status == 0)
         {
           g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
-                       "%s: no data rows (only a header)", what);
+                       _("%s: no data rows (only a header)"), what);
           goto fail;
         }
       if (!check_columns (&r, n_cols, &local_error))
@@ -650,7 +655,7 @@ csv_parse (const char              *data,
   if (n_features == 0)
     {
       g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "%s: no columns left besides the label column %d", what, label_col + 1);
+                   _("%s: no columns left besides the label column %d"), what, label_col + 1);
       goto fail;
     }
 
@@ -664,9 +669,9 @@ csv_parse (const char              *data,
       if (n_rows > G_MAXUINT || n_rows * n_features > LATENT_DATASET_MAX_VALUES)
         {
           g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                       "%s:%u: more than %" G_GUINT64_FORMAT " values is above the limit of %"
-                       G_GUINT64_FORMAT, what, r.record_line, n_rows * n_features,
-                       (guint64) LATENT_DATASET_MAX_VALUES);
+                       _("%s:%u: more than %llu values is above the limit of %llu"),
+                       what, r.record_line, (unsigned long long) (n_rows * n_features),
+                       (unsigned long long) LATENT_DATASET_MAX_VALUES);
           goto fail;
         }
     }
@@ -736,7 +741,7 @@ csv_parse (const char              *data,
         if ((int) c != label_col)
           {
             names[j] = header[c][0] != '\0' ? g_strdup (header[c])
-                                            : g_strdup_printf ("column %u", c + 1);
+                                            : g_strdup_printf (_("column %u"), c + 1);
             j++;
           }
       latent_dataset_set_column_names (dataset, names);
@@ -895,8 +900,8 @@ latent_csv_load_labels (const char  *path,
       if (texts->len >= LATENT_DATASET_MAX_VALUES)
         {
           g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                       "%s: more than %" G_GUINT64_FORMAT " labels", path,
-                       (guint64) LATENT_DATASET_MAX_VALUES);
+                       _("%s: more than %llu labels"), path,
+                       (unsigned long long) LATENT_DATASET_MAX_VALUES);
           break;
         }
       g_ptr_array_add (texts, g_strdup (csv_cell (&r, 0)));
@@ -919,7 +924,7 @@ latent_csv_load_labels (const char  *path,
   if (texts->len <= skip)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
-                   "%s: %s", path, texts->len == 0 ? "empty file" : "no labels (only a header)");
+                   "%s: %s", path, texts->len == 0 ? _("empty file") : _("no labels (only a header)"));
       return NULL;
     }
 

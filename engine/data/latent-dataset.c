@@ -6,6 +6,7 @@
 
 #include "latent-dataset.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 struct _LatentDataset
@@ -77,15 +78,15 @@ latent_dataset_new (const char  *name,
   if (n_rows == 0 || n_cols == 0)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
-                   "%s: no data (%u rows × %u columns)", name ? name : "dataset",
+                   _("%s: no data (%u rows × %u columns)"), name ? name : "dataset",
                    n_rows, n_cols);
       return NULL;
     }
   if (n_values > LATENT_DATASET_MAX_VALUES)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   "%s: %u rows × %u columns is above the limit of %" G_GUINT64_FORMAT " values",
-                   name ? name : "dataset", n_rows, n_cols, (guint64) LATENT_DATASET_MAX_VALUES);
+                   _("%s: %u rows × %u columns is above the limit of %llu values"),
+                   name ? name : "dataset", n_rows, n_cols, (unsigned long long) LATENT_DATASET_MAX_VALUES);
       return NULL;
     }
 
@@ -97,7 +98,7 @@ latent_dataset_new (const char  *name,
   if (self->data == NULL)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   "%s: not enough memory for %u × %u values", self->name, n_rows, n_cols);
+                   _("%s: not enough memory for %u × %u values"), self->name, n_rows, n_cols);
       return NULL;
     }
 
@@ -309,7 +310,7 @@ latent_dataset_check_finite (LatentDataset  *self,
       if (!isfinite (self->data[(gsize) i * self->n_cols + j]))
         {
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
-                       "%s: row %u, column %u is not a finite number",
+                       _("%s: row %u, column %u is not a finite number"),
                        what ? what : self->name, i + 1, j + 1);
           return FALSE;
         }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #define IDX_CHUNK     (64 * 1024)
@@ -163,13 +164,13 @@ idx_read (IdxReader  *r,
               if (r->in_len - r->in_pos == before && !r->in_eof)
                 {
                   g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                               "%s: corrupt gzip data", r->path);
+                               _("%s: corrupt gzip data"), r->path);
                   return FALSE;
                 }
               continue;
             }
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                       "%s: corrupt gzip data (%s)", r->path, local_error->message);
+                       _("%s: corrupt gzip data (%s)"), r->path, local_error->message);
           return FALSE;
         }
       r->in_pos += bytes_read;
@@ -203,6 +204,17 @@ idx_check_end (IdxReader  *r,
   return TRUE;
 }
 
+static void
+set_truncated (GError     **error,
+               const char  *path,
+               guint64      expected,
+               guint64      found)
+{
+  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+               _("%s: truncated: expected %llu bytes of data, found %llu"),
+               path, (unsigned long long) expected, (unsigned long long) found);
+}
+
 /* Header ----------------------------------------------------------------- */
 
 typedef struct {
@@ -233,7 +245,7 @@ idx_read_header (IdxReader   *r,
                  IdxHeader   *h,
                  guint        min_dims,
                  guint        max_dims,
-                 const char  *kind,
+                 gboolean     labels,
                  GError     **error)
 {
   guchar magic[4];
@@ -246,19 +258,19 @@ idx_read_header (IdxReader   *r,
     return FALSE;
   if (got == 0)
     {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, "%s: empty file", r->path);
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: empty file"), r->path);
       return FALSE;
     }
   if (got < sizeof magic)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: not an IDX file (only %" G_GSIZE_FORMAT " bytes)", r->path, got);
+                   _("%s: not an IDX file (only %zu bytes)"), r->path, (size_t) got);
       return FALSE;
     }
   if (magic[0] != 0 || magic[1] != 0 || idx_type_name (magic[2]) == NULL || magic[3] == 0)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: not an IDX file (magic %02x %02x %02x %02x)",
+                   _("%s: not an IDX file (magic %02x %02x %02x %02x)"),
                    r->path, magic[0], magic[1], magic[2], magic[3]);
       return FALSE;
     }
@@ -267,18 +279,24 @@ idx_read_header (IdxReader   *r,
   h->n_dims = magic[3];
   if (h->n_dims < min_dims || h->n_dims > max_dims)
     {
-      g_autofree char *expected = min_dims == max_dims
-                                  ? g_strdup_printf ("%u dimension%s", min_dims, min_dims == 1 ? "" : "s")
-                                  : g_strdup_printf ("%u to %u dimensions", min_dims, max_dims);
+      g_autofree char *expected = NULL;
+
+      if (min_dims == max_dims)
+        expected = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u dimension", "%u dimensions", min_dims),
+                                    min_dims);
+      else
+        expected = g_strdup_printf (_("%u to %u dimensions"), min_dims, max_dims);
+      /* Whole sentences, so a translation can inflect “label” and “image”. */
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: an IDX %s file has %s, this one has %u",
-                   r->path, kind, expected, h->n_dims);
+                   labels ? _("%s: an IDX label file has %s, this one has %u")
+                          : _("%s: an IDX image file has %s, this one has %u"),
+                   r->path, expected, h->n_dims);
       return FALSE;
     }
   if (h->type != IDX_UBYTE)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   "%s: IDX element type 0x%02X (%s) is not supported, only unsigned bytes (0x08)",
+                   _("%s: IDX element type 0x%02X (%s) is not supported, only unsigned bytes (0x08)"),
                    r->path, h->type, idx_type_name (h->type));
       return FALSE;
     }
@@ -288,7 +306,9 @@ idx_read_header (IdxReader   *r,
   if (got < 4 * h->n_dims)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: truncated header (%u dimensions announced)", r->path, h->n_dims);
+                   g_dngettext (GETTEXT_PACKAGE, "%s: truncated header (%u dimension announced)",
+                                "%s: truncated header (%u dimensions announced)", h->n_dims),
+                   r->path, h->n_dims);
       return FALSE;
     }
 
@@ -310,14 +330,14 @@ idx_read_header (IdxReader   *r,
     if (h->dims[i] == 0)
       {
         g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
-                     "%s: no data (dimensions %s)", r->path, shape->str);
+                     _("%s: no data (dimensions %s)"), r->path, shape->str);
         return FALSE;
       }
   if (overflow || h->n_values > LATENT_DATASET_MAX_VALUES)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   "%s: %s values is above the limit of %" G_GUINT64_FORMAT " values",
-                   r->path, shape->str, (guint64) LATENT_DATASET_MAX_VALUES);
+                   _("%s: %s values is above the limit of %llu values"),
+                   r->path, shape->str, (unsigned long long) LATENT_DATASET_MAX_VALUES);
       return FALSE;
     }
 
@@ -325,23 +345,10 @@ idx_read_header (IdxReader   *r,
   if (r->gunzip == NULL && r->file_size >= h->header_size &&
       r->file_size - h->header_size < h->n_values)
     {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: truncated: expected %" G_GUINT64_FORMAT " bytes of data, found %" G_GUINT64_FORMAT,
-                   r->path, h->n_values, r->file_size - h->header_size);
+      set_truncated (error, r->path, h->n_values, r->file_size - h->header_size);
       return FALSE;
     }
   return TRUE;
-}
-
-static void
-set_truncated (GError     **error,
-               const char  *path,
-               guint64      expected,
-               guint64      found)
-{
-  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-               "%s: truncated: expected %" G_GUINT64_FORMAT " bytes of data, found %" G_GUINT64_FORMAT,
-               path, expected, found);
 }
 
 /* Public ----------------------------------------------------------------- */
@@ -362,14 +369,14 @@ latent_idx_load_labels (const char  *labels_path,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   r = idx_reader_open (labels_path, error);
-  if (r == NULL || !idx_read_header (r, &h, 1, 1, "label", error))
+  if (r == NULL || !idx_read_header (r, &h, 1, 1, TRUE, error))
     return NULL;
 
   labels = g_try_new (gint32, h.n_values);
   if (labels == NULL)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   "%s: not enough memory for %" G_GUINT64_FORMAT " labels", labels_path, h.n_values);
+                   _("%s: not enough memory for %llu labels"), labels_path, (unsigned long long) h.n_values);
       return NULL;
     }
 
@@ -412,7 +419,7 @@ idx_load_images (const char  *path,
   IdxHeader h;
 
   r = idx_reader_open (path, error);
-  if (r == NULL || !idx_read_header (r, &h, 2, 3, "image", error))
+  if (r == NULL || !idx_read_header (r, &h, 2, 3, FALSE, error))
     return NULL;
 
   features = h.n_values / h.dims[0];
@@ -475,7 +482,7 @@ latent_idx_load (const char  *images_path,
   if (n_labels != latent_dataset_get_n_rows (dataset))
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_MISMATCH,
-                   "%s has %u labels but %s has %u images",
+                   _("%s has %u labels but %s has %u images"),
                    labels_path, n_labels, images_path, latent_dataset_get_n_rows (dataset));
       return NULL;
     }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <png.h>
 
@@ -72,7 +73,7 @@ check_pixels (const char  *path,
   if ((guint64) width * height <= LATENT_PNG_MAX_PIXELS)
     return TRUE;
   g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-               "%s: %u × %u pixels is above the limit of 8192 × 8192", path, width, height);
+               _("%s: %u × %u pixels is above the limit of 8192 × 8192"), path, width, height);
   return FALSE;
 }
 
@@ -95,13 +96,15 @@ convert_row (const guchar *src,
 static gboolean
 png_decode (PngReader *r)
 {
+  /* Channel names, shown as the axes of the scatter. */
   static const char * const names[5][5] = {
     { NULL },
-    { "grey", NULL },
-    { "grey", "alpha", NULL },
-    { "red", "green", "blue", NULL },
-    { "red", "green", "blue", "alpha", NULL },
+    { N_("grey"), NULL },
+    { N_("grey"), N_("alpha"), NULL },
+    { N_("red"), N_("green"), N_("blue"), NULL },
+    { N_("red"), N_("green"), N_("blue"), N_("alpha"), NULL },
   };
+  const char *translated[5] = { NULL };
   png_uint_32 width, height;
   int bit_depth, color_type, passes;
   guint channels;
@@ -135,7 +138,7 @@ png_decode (PngReader *r)
       rowbytes != (gsize) width * channels * (bit_depth / 8))
     {
       g_set_error (&r->error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   "%s: unsupported PNG layout (%u channels of %d bits)", r->path, channels, bit_depth);
+                   _("%s: unsupported PNG layout (%u channels of %d bits)"), r->path, channels, bit_depth);
       return FALSE;
     }
 
@@ -148,7 +151,7 @@ png_decode (PngReader *r)
   if (r->rows == NULL)
     {
       g_set_error (&r->error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   "%s: not enough memory for %u × %u pixels", r->path, width, height);
+                   _("%s: not enough memory for %u × %u pixels"), r->path, width, height);
       return FALSE;
     }
 
@@ -169,7 +172,9 @@ png_decode (PngReader *r)
   png_read_end (r->png, NULL);
 
   latent_dataset_set_image_shape (r->dataset, width, height, channels, TRUE);
-  latent_dataset_set_column_names (r->dataset, (GStrv) names[channels]);
+  for (guint c = 0; c < channels; c++)
+    translated[c] = _(names[channels][c]);
+  latent_dataset_set_column_names (r->dataset, (GStrv) translated);
   return TRUE;
 }
 
@@ -200,19 +205,19 @@ latent_png_load (const char  *path,
   got = fread (head, 1, sizeof head, r.fp);
   if (got == 0)
     {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, "%s: empty file", path);
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: empty file"), path);
       goto out;
     }
   if (got < 8 || png_sig_cmp (head, 0, 8) != 0)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: not a PNG file (bad signature)", path);
+                   _("%s: not a PNG file (bad signature)"), path);
       goto out;
     }
   if (got < sizeof head)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   "%s: truncated PNG (%" G_GSIZE_FORMAT " bytes)", path, got);
+                   _("%s: truncated PNG (%zu bytes)"), path, (size_t) got);
       goto out;
     }
   /* Refuse an enormous image before libpng allocates anything for it. */
@@ -233,7 +238,7 @@ latent_png_load (const char  *path,
   if (r.png == NULL || r.info == NULL)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: could not set up the PNG reader", path);
+                   _("%s: could not set up the PNG reader"), path);
       goto out;
     }
   png_init_io (r.png, r.fp);
@@ -247,10 +252,10 @@ latent_png_load (const char  *path,
     g_propagate_error (error, g_steal_pointer (&r.error));
   else if (feof (r.fp))
     g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                 "%s: truncated PNG (libpng: %s)", path, r.message ? r.message : "unknown error");
+                 _("%s: truncated PNG (libpng: %s)"), path, r.message ? r.message : _("unknown error"));
   else
     g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                 "%s: corrupt PNG (libpng: %s)", path, r.message ? r.message : "unknown error");
+                 _("%s: corrupt PNG (libpng: %s)"), path, r.message ? r.message : _("unknown error"));
 
   if (dataset != NULL)
     latent_dataset_set_source (dataset, path);

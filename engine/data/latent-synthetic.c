@@ -6,6 +6,7 @@
 
 #include "latent-synthetic.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -116,8 +117,8 @@ check_size (const char  *what,
   if ((guint64) n * dims <= LATENT_DATASET_MAX_VALUES)
     return TRUE;
   g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-               "%s: n × dims = %u × %u is above the limit of %" G_GUINT64_FORMAT " values",
-               what, n, dims, (guint64) LATENT_DATASET_MAX_VALUES);
+               _("%s: n × dims = %u × %u is above the limit of %llu values"),
+               what, n, dims, (unsigned long long) LATENT_DATASET_MAX_VALUES);
   return FALSE;
 }
 
@@ -129,7 +130,7 @@ check_noise (const char  *what,
   if (isfinite (noise) && noise >= 0)
     return TRUE;
   g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-               "%s: noise must be a finite number ≥ 0 (got %g)", what, noise);
+               _("%s: noise must be a finite number ≥ 0 (got %g)"), what, noise);
   return FALSE;
 }
 
@@ -224,26 +225,26 @@ latent_synthetic_blobs_with_truth (guint              n,
   if (n == 0 || dims == 0 || k == 0)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "blobs: %s must be at least 1", n == 0 ? "n" : dims == 0 ? "dims" : "k");
+                   _("blobs: %s must be at least 1"), n == 0 ? "n" : dims == 0 ? "dims" : "k");
       return NULL;
     }
   if (k > n)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "blobs: k (%u) is larger than n (%u)", k, n);
+                   _("blobs: k (%u) is larger than n (%u)"), k, n);
       return NULL;
     }
   if (dims > LATENT_SYNTHETIC_MAX_DIMS)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "blobs: dims (%u) is above the limit of %u", dims, LATENT_SYNTHETIC_MAX_DIMS);
+                   _("blobs: dims (%u) is above the limit of %u"), dims, LATENT_SYNTHETIC_MAX_DIMS);
       return NULL;
     }
   if ((guint64) k * dims * dims > LATENT_SYNTHETIC_MAX_COV_VALUES)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "blobs: k × dims² = %u × %u² covariance values is above the limit of %" G_GUINT64_FORMAT,
-                   k, dims, (guint64) LATENT_SYNTHETIC_MAX_COV_VALUES);
+                   _("blobs: k × dims² = %u × %u² covariance values is above the limit of %llu"),
+                   k, dims, (unsigned long long) LATENT_SYNTHETIC_MAX_COV_VALUES);
       return NULL;
     }
   if (!check_size ("blobs", n, dims, error))
@@ -378,7 +379,7 @@ latent_synthetic_moons (guint     n,
   if (n < 2)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "moons: n must be at least 2 (got %u)", n);
+                   _("moons: n must be at least 2 (got %u)"), n);
       return NULL;
     }
   if (!check_noise ("moons", noise, error) || !check_size ("moons", n, 2, error))
@@ -441,13 +442,13 @@ latent_synthetic_rings (guint     n,
   if (n == 0 || n_rings == 0)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "rings: %s must be at least 1", n == 0 ? "n" : "rings");
+                   _("rings: %s must be at least 1"), n == 0 ? "n" : "rings");
       return NULL;
     }
   if (n_rings > n)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   "rings: rings (%u) is larger than n (%u)", n_rings, n);
+                   _("rings: rings (%u) is larger than n (%u)"), n_rings, n);
       return NULL;
     }
   if (!check_noise ("rings", noise, error) || !check_size ("rings", n, 2, error))

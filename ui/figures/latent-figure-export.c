@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <png.h>
@@ -98,20 +99,20 @@ static const char *
 algorithm_title (const char *algorithm)
 {
   static const struct { const char *id, *title; } names[] = {
-    { "kmeans", "k-means" },
-    { "gmm", "GMM" },
-    { "pca", "PCA" },
-    { "ppca", "probabilistic PCA" },
-    { "fa", "factor analysis" },
-    { "wta", "WTA autoencoder" },
-    { "convolution", "convolution" },
+    { "kmeans", N_("k-means") },
+    { "gmm", N_("GMM") },
+    { "pca", N_("PCA") },
+    { "ppca", N_("probabilistic PCA") },
+    { "fa", N_("factor analysis") },
+    { "wta", N_("WTA autoencoder") },
+    { "convolution", N_("convolution") },
   };
 
   if (algorithm == NULL)
-    return "data";
+    return _("data");
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (g_str_equal (algorithm, names[i].id))
-      return names[i].title;
+      return _(names[i].title);
   return algorithm;
 }
 
@@ -126,9 +127,9 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
   if (snapshot->k > 0)
     g_string_append_printf (s, " · K = %u", snapshot->k);
   if (snapshot->algorithm != NULL)
-    g_string_append_printf (s, " · iteration %u", snapshot->iteration);
+    g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
   if (snapshot->converged)
-    g_string_append (s, " · converged");
+    g_string_append (s, _(" · converged"));
   return g_string_free (s, FALSE);
 }
 
@@ -189,12 +190,12 @@ dataset_line (LatentSnapshot *snapshot)
   LatentDataset *dataset = snapshot->dataset;
   GString *s = g_string_new (latent_dataset_get_name (dataset));
 
-  g_string_append_printf (s, " · %u points × %u dimensions",
+  g_string_append_printf (s, _(" · %u points × %u dimensions"),
                           latent_dataset_get_n_rows (dataset),
                           latent_dataset_get_n_cols (dataset));
   if (isfinite (snapshot->objective))
     g_string_append_printf (s, " · %s %.6g",
-                            g_strcmp0 (snapshot->algorithm, "kmeans") == 0 ? "inertia" : "objective",
+                            g_strcmp0 (snapshot->algorithm, "kmeans") == 0 ? _("inertia") : _("objective"),
                             snapshot->objective);
   return g_string_free (s, FALSE);
 }
@@ -214,7 +215,7 @@ _latent_figure_header (cairo_t                 *cr,
   if (snapshot->dataset != NULL)
     data_line = dataset_line (snapshot);
   if (snapshot->has_label_metrics)
-    metrics_line = g_strdup_printf ("accuracy %.2f · ARI %.2f · NMI %.2f",
+    metrics_line = g_strdup_printf (_("accuracy %.2f · ARI %.2f · NMI %.2f"),
                                     snapshot->metrics.accuracy, snapshot->metrics.ari,
                                     snapshot->metrics.nmi);
 
@@ -335,7 +336,7 @@ format_from_path (const char  *path,
         return (*format = FORMAT_PDF), TRUE;
     }
   g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_FORMAT,
-               "Cannot export “%s”: the name must end in .png, .svg or .pdf", path);
+               _("Cannot export “%s”: the name must end in .png, .svg or .pdf"), path);
   return FALSE;
 }
 
@@ -345,7 +346,7 @@ set_errno_error (GError     **error,
                  const char  *path)
 {
   g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-               "Could not write “%s”: %s", path, g_strerror (saved_errno));
+               _("Could not write “%s”: %s"), path, g_strerror (saved_errno));
 }
 
 /* A new file beside @path, so the final rename stays on one file system. */
@@ -411,7 +412,7 @@ check_cairo (cairo_status_t   status,
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_RENDER,
-                   "Could not draw “%s”: %s", path, cairo_status_to_string (status));
+                   _("Could not draw “%s”: %s"), path, cairo_status_to_string (status));
       return FALSE;
     }
   return TRUE;
@@ -667,8 +668,8 @@ write_png (LatentSnapshot          *snapshot,
         set_errno_error (error, sink->saved_errno, path);
       else
         g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_RENDER,
-                     "Could not write “%s”: %s", path,
-                     failure.message ? failure.message : "out of memory");
+                     _("Could not write “%s”: %s"), path,
+                     failure.message ? failure.message : _("out of memory"));
       g_free (failure.message);
       return FALSE;
     }
@@ -700,7 +701,7 @@ latent_figure_export (LatentSnapshot          *snapshot,
       || height < LATENT_FIGURE_MIN_SIZE || height > LATENT_FIGURE_MAX_SIZE)
     {
       g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE,
-                   "Cannot export “%s” at %d × %d: width and height must be between %d and %d",
+                   _("Cannot export “%s” at %d × %d: width and height must be between %d and %d"),
                    path, width, height, LATENT_FIGURE_MIN_SIZE, LATENT_FIGURE_MAX_SIZE);
       return FALSE;
     }

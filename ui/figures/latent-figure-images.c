@@ -10,6 +10,7 @@
 #include "latent-figure.h"
 #include "latent-palette.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -208,15 +209,15 @@ caption_text (LatentSnapshot *snapshot,
       if (snapshot->cluster_sizes == NULL && snapshot->labels != NULL)
         for (guint i = 0; i < snapshot->n_rows; i++)
           n += snapshot->labels[i] == (gint32) index;
-      return long_form ? g_strdup_printf ("cluster %u · n = %u", index + 1, n)
+      return long_form ? g_strdup_printf (_("cluster %u · n = %u"), index + 1, n)
                        : g_strdup_printf ("n = %u", n);
     }
 
   labels = latent_dataset_get_labels (snapshot->dataset);
   if (labels == NULL)
-    return g_strdup_printf ("row %u", index + 1);
+    return g_strdup_printf (_("row %u"), index + 1);
   name = latent_dataset_get_class_name (snapshot->dataset, labels[index]);
-  return name ? g_strdup (name) : g_strdup_printf ("class %d", labels[index] + 1);
+  return name ? g_strdup (name) : g_strdup_printf (_("class %d"), labels[index] + 1);
 }
 
 static void
@@ -315,7 +316,7 @@ latent_figure_images_render (LatentSnapshot          *snapshot,
   _latent_figure_header (cr, snapshot, style, width);
 
   if (!_latent_figure_dataset_has_image_rows (snapshot->dataset))
-    _latent_figure_message (cr, style, width, height, "The rows of this dataset are not images");
+    _latent_figure_message (cr, style, width, height, _("The rows of this dataset are not images"));
   else if (compute_layout (snapshot, style, width, height, &layout))
     {
       value_range (snapshot, &layout, &lo, &hi);

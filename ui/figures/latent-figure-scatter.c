@@ -12,6 +12,7 @@
 #include "latent-palette.h"
 #include "latent-projection.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -146,6 +147,13 @@ cluster_size (LatentSnapshot *snapshot,
   return n;
 }
 
+/* The legend's last line when it cannot list every entry. */
+static char *
+more_text (guint n_more)
+{
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %u more", "… and %u more", n_more), n_more);
+}
+
 static char *
 legend_text (LatentSnapshot *snapshot,
              gboolean        by_class,
@@ -157,9 +165,9 @@ legend_text (LatentSnapshot *snapshot,
   if (!by_class && compact)
     return g_strdup_printf ("%u (n = %u)", entry + 1, cluster_size (snapshot, entry));
   if (!by_class)
-    return g_strdup_printf ("cluster %u (n = %u)", entry + 1, cluster_size (snapshot, entry));
+    return g_strdup_printf (_("cluster %u (n = %u)"), entry + 1, cluster_size (snapshot, entry));
   name = latent_dataset_get_class_name (snapshot->dataset, entry);
-  return name ? g_strdup (name) : g_strdup_printf ("class %u", entry + 1);
+  return name ? g_strdup (name) : g_strdup_printf (_("class %u"), entry + 1);
 }
 
 static void
@@ -273,11 +281,11 @@ compute_layout (LatentSnapshot          *snapshot,
        * plot is left out. */
       for (guint form = 0; form < 2 && !layout->legend; form++)
         {
-          g_autofree char *more = g_strdup_printf ("… and %u more", layout->n_more);
+          g_autofree char *more = more_text (layout->n_more);
 
           layout->compact = form == 1;
           _latent_figure_set_font (cr, style, 1.0, TRUE);
-          legend_w = text_width (cr, layout->by_class ? "classes" : "clusters");
+          legend_w = text_width (cr, layout->by_class ? _("classes") : _("clusters"));
           _latent_figure_set_font (cr, style, 1.0, FALSE);
           if (layout->n_more > 0)
             legend_w = MAX (legend_w, text_width (cr, more));
@@ -748,7 +756,7 @@ draw_legend (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 1.0, TRUE);
   set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, l->legend_x, y);
-  cairo_show_text (cr, l->by_class ? "classes" : "clusters");
+  cairo_show_text (cr, l->by_class ? _("classes") : _("clusters"));
   y += line * 0.4;
 
   _latent_figure_set_font (cr, style, 1.0, FALSE);
@@ -768,7 +776,7 @@ draw_legend (cairo_t                 *cr,
     }
   if (l->n_more > 0)
     {
-      g_autofree char *more = g_strdup_printf ("… and %u more", l->n_more);
+      g_autofree char *more = more_text (l->n_more);
 
       y += line;
       set_color_mix (cr, style, 0.6);
@@ -800,14 +808,14 @@ latent_figure_scatter_render (LatentSnapshot          *snapshot,
 
   if (snapshot->dataset == NULL)
     {
-      _latent_figure_message (cr, style, width, height, "No data");
+      _latent_figure_message (cr, style, width, height, _("No data"));
       cairo_restore (cr);
       return;
     }
   projection = latent_projection_get_for_dataset (snapshot->dataset);
   if (projection == NULL)
     {
-      _latent_figure_message (cr, style, width, height, "This dataset cannot be projected to 2-D");
+      _latent_figure_message (cr, style, width, height, _("This dataset cannot be projected to 2-D"));
       cairo_restore (cr);
       return;
     }
