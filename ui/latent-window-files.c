@@ -46,7 +46,7 @@ _latent_window_set_device (LatentWindow *self,
   if (self->cl)
     {
       const LatentClDeviceInfo *info = latent_cl_get_info (self->cl);
-      self->device_name = latent_cl_describe (self->cl);
+      self->device_name = latent_cl_describe_for_display (self->cl);
       label = g_strdup_printf ("%s", info->type & CL_DEVICE_TYPE_GPU ? _("GPU") : _("OpenCL CPU"));
     }
   else

@@ -631,8 +631,10 @@ platform_short_name (const char *name)
   return name;
 }
 
-char *
-latent_cl_describe (LatentCl *self)
+/* Results record the English; the window shows the person's language. */
+static char *
+describe (LatentCl *self,
+          gboolean  translated)
 {
   const LatentClDeviceInfo *info;
   g_autofree char *driver = NULL;
@@ -642,12 +644,28 @@ latent_cl_describe (LatentCl *self)
   info = self->info;
   /* "3.1+debian" → "3.1": the packaging suffix says nothing to a person. */
   driver = g_strndup (info->driver_version, strcspn (info->driver_version, "+ ("));
-
+  if (translated)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s%s%s · %s (%s, %u unit)",
+                                         "%s%s%s · %s (%s, %u units)", info->compute_units),
+                            platform_short_name (info->platform_name), *driver ? " " : "", driver,
+                            info->name, _(device_type_name (info->type)), info->compute_units);
   return g_strdup_printf ("%s%s%s · %s (%s, %u %s)",
                           platform_short_name (info->platform_name),
                           *driver ? " " : "", driver,
                           info->name, device_type_name (info->type),
                           info->compute_units, info->compute_units == 1 ? "unit" : "units");
+}
+
+char *
+latent_cl_describe (LatentCl *self)
+{
+  return describe (self, FALSE);
+}
+
+char *
+latent_cl_describe_for_display (LatentCl *self)
+{
+  return describe (self, TRUE);
 }
 
 guint

@@ -88,6 +88,8 @@ cl_command_queue          latent_cl_create_queue   (LatentCl            *self,
 const LatentClDeviceInfo *latent_cl_get_info       (LatentCl            *self);
 /* e.g. "PoCL 3.1 · pthread-skylake-avx512-AMD EPYC (CPU, 2 units)" */
 char                     *latent_cl_describe       (LatentCl            *self);
+/* The same in the person's language, for display only. */
+char                     *latent_cl_describe_for_display (LatentCl *self);
 
 /* NAME "kmeans" is /org/latent/Latent/kernels/kmeans.cl, prefixed with common.h.
  * Built once per (source, options) and kept; the program belongs to SELF. */
