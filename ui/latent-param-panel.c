@@ -27,6 +27,9 @@ G_DEFINE_FINAL_TYPE (LatentParamPanel, latent_param_panel, GTK_TYPE_WIDGET)
 enum { CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+static void show_value (LatentParamPanel *self,
+                        GtkWidget        *control);
+
 static const LatentParamSpec *
 spec_of (GtkWidget *control)
 {
@@ -83,6 +86,13 @@ on_file_chosen (GtkNativeDialog  *dialog,
       g_autofree char *path = g_file_get_path (file);
       g_autofree char *value = g_strconcat ("@", path, NULL);
       set_value (self, GTK_WIDGET (dropdown), value);
+    }
+  else
+    {
+      /* Nothing chosen: the drop-down shows the value that still holds. */
+      self->updating = TRUE;
+      show_value (self, GTK_WIDGET (dropdown));
+      self->updating = FALSE;
     }
   g_object_unref (dialog);
 }
@@ -242,9 +252,6 @@ latent_param_panel_set_params (LatentParamPanel *self,
           gtk_widget_add_css_class (label, "dim-label");
           gtk_grid_attach (GTK_GRID (self->grid), label, 0, i, 1, 1);
           gtk_grid_attach (GTK_GRID (self->grid), control, 1, i, 1, 1);
-          gtk_accessible_update_relation (GTK_ACCESSIBLE (control),
-                                          GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL,
-                                          -1);
           show_value (self, control);
         }
       self->updating = FALSE;

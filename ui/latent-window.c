@@ -38,8 +38,7 @@ _latent_window_show_error (LatentWindow *self,
 }
 
 static void
-on_error_response (LatentWindow *self,
-                   int           response)
+on_error_dismissed (LatentWindow *self)
 {
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
 }
@@ -299,7 +298,7 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, timeline_adjustment);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, recent_section);
-  gtk_widget_class_bind_template_callback (widget_class, on_error_response);
+  gtk_widget_class_bind_template_callback (widget_class, on_error_dismissed);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_params_changed",
                                                 G_CALLBACK (_latent_window_on_params_changed));
   gtk_widget_class_bind_template_callback_full (widget_class, "on_speed_changed",

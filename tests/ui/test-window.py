@@ -1,0 +1,313 @@
+#!/usr/bin/python3
+# test-window.py — end-to-end test of Latent's window, driven as a person would
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Run under run-ui-test.sh, which provides the display, the buses and
+# $LATENT_EXECUTABLE. The accessible names used here ("Run", "Status", "Dataset",
+# "Clusters", "Figure", "Timeline", "Main Menu", "File Name", "Export", "Error")
+# are the window's contract with its users of assistive technology.
+
+import os
+import re
+import sys
+import time
+
+if not os.environ.get('LATENT_EXECUTABLE'):
+    # dogtail refuses to import outside an accessibility session; say why first.
+    print('SKIP: LATENT_EXECUTABLE is not set; run this through run-ui-test.sh')
+    sys.exit(77)
+
+import latent_ui as ui  # noqa: E402
+from latent_ui import Failure, log  # noqa: E402
+
+K = 3
+SOURCE_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+IRIS = os.path.join(SOURCE_DIR, 'data', 'iris.csv')
+SCRATCH = ui.scratch_dir()
+BAD_CSV = os.path.join(SCRATCH, 'ragged-rows.csv')
+EXPORT_PNG = os.path.join(SCRATCH, 'exported-figure.png')
+
+app = ui.App()
+_status = None
+
+
+def status_node():
+    """The status label. GtkLabel (4.8) renames itself after its text whenever the
+    text changes, so keep the node once found rather than searching again."""
+    global _status
+    if _status is not None and ui.role_of(_status) != '':
+        return _status
+    try:
+        _status = app.find(None, 'Status', timeout=5)
+    except Failure:
+        _status = bottom_label()
+        if _status is None:
+            raise Failure('no status label: nothing is named "Status" and no label '
+                          'spans the bottom of the window') from None
+        ui.violation(f'the status label is not named "Status" but {ui.name_of(_status)!r}: '
+                     'GTK 4.8 replaces a GtkLabel\'s accessible label with its text on every '
+                     'gtk_label_set_text; set the name again after setting the text')
+    return _status
+
+
+def bottom_label():
+    """The widest label along the bottom of the main window: where a status line is."""
+    _, _, width, _ = ui.extents_of(app.window)
+    labels = ui.find_all(app.window, lambda n: ui.role_of(n) == 'label'
+                         and ui.extents_of(n)[2] >= width / 2)
+    return max(labels, key=lambda n: ui.extents_of(n)[1], default=None)
+
+
+def status():
+    return ui.text_of(status_node())
+
+
+def iteration():
+    m = re.search(r'iteration (\d+)', status())
+    return int(m.group(1)) if m else None
+
+
+def wait_status(pattern, timeout, what):
+    return ui.wait_until(lambda: re.search(pattern, status()), timeout,
+                         lambda: f'{what} (status: {status()!r})')
+
+
+def dialog(other_than=()):
+    """The newest window of the application other than the main one."""
+    def pick():
+        found = [w for w in app.windows() if w != app.window and w not in other_than]
+        return found[-1] if found else None
+    return ui.wait_until(pick, 15, 'a dialog to open')
+
+
+def open_in_file_chooser(path):
+    """Dataset ▸ Open…, then type the path into the chooser's location entry."""
+    app.choose_menu_item('Dataset', 'Open…')
+    chooser = dialog()
+    log(f'  file chooser {ui.describe(chooser)}')
+    time.sleep(0.5)
+    ui.key_combo('<Control>l')
+
+    def location_entry():
+        entries = ui.find_all(chooser, lambda n: ui.role_of(n) in ('text', 'entry')
+                              and 'Search' not in ui.name_of(n)
+                              and 'Connect' not in ui.name_of(n))
+        return entries[0] if entries else None
+    entry = ui.wait_until(location_entry, 10, 'the location entry after ctrl+L')
+    log(f'  type {path!r} into {ui.describe(entry)}')
+    ui.set_text(entry, path)
+    button = ui.find(chooser, ('push button',), 'Open', pred=lambda n: ui.has_action(n, 'click'))
+    log(f'  press {ui.describe(button)}')
+    ui.click(button)
+    ui.wait_until(lambda: chooser not in app.windows(), 10, 'the file chooser to close')
+
+
+# ------------------------------------------------------------------------ steps
+
+def step_start():
+    app.start()
+    run = app.button('Run', timeout=30, what='a push button named "Run"')
+    log(f'  found {ui.describe(run)}')
+    text = ui.wait_until(lambda: status().strip(), 30, 'the status label to show something')
+    log(f'  status: {text!r}')
+    if re.search(r'no data', text, re.I):
+        raise Failure(f'the window opened without a dataset: status {text!r}')
+
+
+def step_open_iris():
+    if not os.path.exists(IRIS):
+        raise Failure(f'{IRIS} is missing from the source tree')
+    open_in_file_chooser(IRIS)
+    wait_status(r'(?i)iris', 30, 'the status to name the Iris dataset')
+    log(f'  status: {status()!r}')
+
+
+def step_set_k():
+    spin = app.find('spin button', 'Clusters', what='the spin button "Clusters"')
+    log(f'  {ui.describe(spin)} = {spin.value:g}, set to {K}')
+    ui.set_value(spin, K)
+
+
+def step_run():
+    app.press('Run')
+    wait_status(r'(?i)converged', 60, 'k-means to converge')
+    log(f'  status: {status()!r}')
+
+
+def step_figure_colours():
+    figure = app.find(None, 'Figure', what='the figure (accessible name "Figure")')
+    time.sleep(0.5)  # the frame clock draws the final snapshot
+    path = os.path.join(SCRATCH, 'figure.png')
+    app.screenshot(path, figure)
+    hist = ui.colour_histogram(path)
+    counts = [ui.count_near(hist, ui.PALETTE[i]) for i in range(K + 1)]
+    log(f'  figure {ui.screen_rect(figure)}: pixels near palette colours 0..{K}: {counts}')
+    missing = [i for i in range(K) if counts[i] <= 30]
+    if missing:
+        raise Failure(f'cluster colour(s) {missing} have 30 pixels or fewer in the figure '
+                      f'(counts {counts[:K]}); expected {K} clusters drawn')
+    if counts[K] > 5:
+        raise Failure(f'palette colour {K} (cluster {K + 1}) appears in {counts[K]} pixels, '
+                      f'but K = {K}')
+
+
+def step_timeline():
+    timeline = app.find('slider', 'Timeline', what='the slider "Timeline"')
+    log(f'  {ui.describe(timeline)} = {timeline.value:g} of [{timeline.minValue:g}, {timeline.maxValue:g}], set to 1')
+    ui.set_value(timeline, 1)
+    wait_status(r'iteration 1\b', 10, 'the status to show iteration 1')
+    log(f'  status: {status()!r}')
+
+
+def step_export():
+    if os.path.exists(EXPORT_PNG):
+        os.unlink(EXPORT_PNG)
+    app.choose_menu_item('Main Menu', 'Export…')
+    entry = app.find(('text', 'entry'), 'File Name', timeout=15,
+                     what='the entry "File Name" of the export dialog')
+    log(f'  type {EXPORT_PNG!r} into {ui.describe(entry)}')
+    ui.set_text(entry, EXPORT_PNG)
+    app.press('Export', pred=lambda n: ui.has_action(n, 'click'))
+
+    def written():
+        try:
+            return ui.read_png(EXPORT_PNG) if os.path.getsize(EXPORT_PNG) > 0 else None
+        except (OSError, Failure):
+            return None   # not there yet, or still being written
+    width, height, texts = ui.wait_until(written, 30, f'{EXPORT_PNG} to be written')
+    log(f'  {EXPORT_PNG}: {width}×{height}, {os.path.getsize(EXPORT_PNG)} bytes, '
+        f'metadata {sorted(texts)}')
+    if width <= 0 or height <= 0:
+        raise Failure(f'the exported PNG is {width}×{height}')
+    if texts.get('latent:algorithm') != 'kmeans':
+        raise Failure(f'latent:algorithm is {texts.get("latent:algorithm")!r}, expected "kmeans"')
+
+
+def step_bad_csv():
+    with open(BAD_CSV, 'w') as f:
+        f.write('a,b,c\n1,2,3\n4,5\n6,7,8\n')
+    before = status()
+    open_in_file_chooser(BAD_CSV)
+    name = os.path.basename(BAD_CSV)
+
+    def message():
+        for _, n in ui.walk(app.window):
+            text = ui.text_of(n)
+            # The loaders name lines as FILE:LINE:, as compilers do.
+            if name in text and re.search(r'line 3\b|:3:', text) and ui.is_showing(n):
+                return n
+        return None
+    label = ui.wait_until(message, 15, f'a message naming {name} and its line 3')
+    holder, node = None, label
+    while node is not None and ui.role_of(node) != 'frame':
+        if ui.name_of(node) == 'Error' or ui.role_of(node) == 'alert':
+            holder = node
+            break
+        node = ui._safe(lambda: node.parent)
+    if holder is None or ui.name_of(holder) != 'Error':
+        chain, node = [], label
+        while node is not None and ui.role_of(node) != 'frame':
+            chain.append(ui.describe(node))
+            node = ui._safe(lambda: node.parent)
+        ui.violation('the error message is not inside a node named "Error" (it sits in '
+                     + ' < '.join(chain[:4]) + '); name the GtkInfoBar "Error"; a GtkLabel '
+                     'loses its name to its text')
+    log(f'  error: {ui.text_of(label)!r}')
+    if 'iris' not in status().lower():
+        raise Failure(f'the previous dataset is gone: status {status()!r} (before: {before!r})')
+    log(f'  status still: {status()!r}')
+
+
+def step_keyboard():
+    app.focus_window()
+    ui.key_combo('<Control>r')
+    ui.wait_until(lambda: iteration() in (0, None) and 'converged' not in status().lower(), 10,
+                  lambda: f'ctrl+r to reset the run (status {status()!r})')
+    log(f'  after ctrl+r: {status()!r}')
+    start = iteration() or 0
+    # At the default speed Iris converges before a second Space could pause it;
+    # the slowest speed leaves time to see Space pause the run.
+    try:
+        speed = app.find('slider', 'Speed', timeout=3)
+    except Failure:
+        speed = None
+    if speed is not None:
+        log(f'  {ui.describe(speed)} = {speed.value:g}, set to its minimum {speed.minValue:g}')
+        ui.set_value(speed, speed.minValue)
+        app.focus_window()
+    for expected in (start + 1, start + 2):
+        ui.press_key('Right')
+        ui.wait_until(lambda: iteration() == expected, 10,
+                      lambda: f'Right to step to iteration {expected} (status {status()!r})')
+        time.sleep(0.5)
+        if iteration() != expected:
+            raise Failure(f'Right moved past iteration {expected}: status {status()!r}')
+        log(f'  after Right: {status()!r}')
+    ui.press_key('space')
+    ui.wait_until(lambda: (iteration() or 0) > start + 2 or 'converged' in status().lower(), 30,
+                  lambda: f'Space to run (status {status()!r})')
+    log(f'  after Space: {status()!r}')
+    if 'converged' in status().lower():
+        log('  converged before it could be paused; the pause is checked with the first Space only')
+        return
+    ui.press_key('space')
+    time.sleep(0.5)
+    paused = iteration()
+    time.sleep(2.0)
+    if iteration() != paused:
+        raise Failure(f'still running after the second Space: iteration {paused} → {iteration()}')
+    ui.press_key('Right')
+    ui.wait_until(lambda: iteration() == paused + 1, 10,
+                  lambda: f'Right to step from {paused} to {paused + 1} (status {status()!r})')
+    log(f'  paused at {paused}, Right → {iteration()}')
+
+
+def step_names():
+    controls = [n for _, n in ui.walk(app.window)
+                if ui.role_of(n) in ui.INTERACTIVE_ROLES and ui.is_showing(n)]
+    # "Clusters Clusters": a name given twice (label property and labelled-by
+    # relation) is read twice. GTK's own "_Open Open" for mnemonic buttons is not
+    # the application's doing and is left alone.
+    doubled = [n for n in controls if '_' not in ui.name_of(n)
+               and re.fullmatch(r'(.+) \1', ui.name_of(n))]
+    if doubled:
+        ui.violation('names said twice (set either the label property or the labelled-by '
+                     'relation, not both): ' + ', '.join(ui.describe(n) for n in doubled))
+    bad = ui.unnamed_controls(app.window)
+    if bad:
+        lines = []
+        for n in bad:
+            path, parent = [], ui._safe(lambda: n.parent)
+            while parent is not None and ui.role_of(parent) != 'application':
+                if ui.name_of(parent):
+                    path.append(ui.name_of(parent))
+                parent = ui._safe(lambda: parent.parent)
+            lines.append(f'  {ui.describe(n)} at {ui._safe(lambda: ui.extents_of(n))} '
+                         f'in {" / ".join(reversed(path))}')
+        raise Failure('controls without an accessible name (or only GTK\'s type name):\n'
+                      + '\n'.join(lines))
+    log(f'  all {len(controls)} visible controls have names')
+
+
+def main():
+    ui.run_steps('ui-window', app, [
+        ('start the window on its default dataset', step_start),
+        ('open data/iris.csv through Dataset ▸ Open…', step_open_iris),
+        (f'set Clusters to {K}', step_set_k),
+        ('press Run and wait for convergence', step_run),
+        (f'the figure shows {K} cluster colours and not a {K + 1}th', step_figure_colours),
+        ('scrub the Timeline back to iteration 1', step_timeline),
+        ('export a PNG through Main Menu ▸ Export…', step_export),
+        ('open a ragged CSV: an error, and Iris stays loaded', step_bad_csv),
+        ('keyboard: ctrl+r, Right, Space', step_keyboard),
+        ('every control has an accessible name', step_names),
+    ])
+    status_code = app.stop()
+    if status_code not in (0, None, -15):
+        log(f'note: the application exited with status {status_code} on SIGTERM')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
