@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "latent-preferences-dialog.h"
 #include "latent-ui-resources.h"
 #include "latent-window.h"
 
@@ -86,17 +87,22 @@ on_preferences (GSimpleAction *action,
                 gpointer       user_data)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
-  GtkWidget *dialog = gtk_message_dialog_new (window, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE,
-                                              _("Preferences"));
+  GSettings *settings = LATENT_IS_WINDOW (window) ? latent_window_get_settings (LATENT_WINDOW (window)) : NULL;
+  GtkWidget *dialog;
 
-  /* Everything a person sets is kept as they set it: the device from the
-   * header bar, the speed, the last dataset and the window size. */
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("Latent remembers the device, the speed, the last dataset "
-                                              "and the window size by itself. Choose the device from the "
-                                              "header bar; set LATENT_OPENCL=off to start without OpenCL."));
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  if (settings == NULL)
+    {
+      /* Uninstalled without GSETTINGS_SCHEMA_DIR: nothing could be kept. */
+      dialog = gtk_message_dialog_new (window, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                       GTK_MESSAGE_WARNING, GTK_BUTTONS_CLOSE, _("Preferences cannot be kept"));
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                                _("The settings schema org.latent.Latent is not installed. "
+                                                  "Install Latent, or start it with GSETTINGS_SCHEMA_DIR set "
+                                                  "to the build’s data folder."));
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+    }
+  else
+    dialog = latent_preferences_dialog_new (window, settings);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

@@ -183,6 +183,8 @@ latent_export_dialog_class_init (LatentExportDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_export);
   gtk_widget_class_bind_template_callback (widget_class, on_copy);
   gtk_widget_class_bind_template_callback (widget_class, gtk_window_destroy);
+  /* Escape closes, as in a dialog. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
 static void

@@ -24,6 +24,7 @@ struct _LatentFigureView
   guint           n_trail;
   guint           last_iteration;
 
+  gboolean        dark;
   gboolean        has_view;     /* zoomed or panned */
   double          view[4];
   double          drag_view[4];
@@ -39,6 +40,7 @@ latent_figure_view_get_style (LatentFigureView  *self,
 
   latent_figure_style_init (style);
   style->pixel_scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  style->dark = self->dark;
   style->has_view = self->has_view;
   memcpy (style->view, self->view, sizeof style->view);
   style->trail = self->n_trail ? (const float *) self->trail->data : NULL;
@@ -244,6 +246,16 @@ latent_figure_view_set_snapshot (LatentFigureView *self,
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   self->snapshot = snapshot ? latent_snapshot_ref (snapshot) : NULL;
   self->last_iteration = snapshot ? snapshot->iteration : 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+latent_figure_view_set_dark (LatentFigureView *self,
+                             gboolean          dark)
+{
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+
+  self->dark = !!dark;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

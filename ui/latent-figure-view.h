@@ -20,6 +20,8 @@ void            latent_figure_view_set_snapshot (LatentFigureView  *self,
 LatentSnapshot *latent_figure_view_get_snapshot (LatentFigureView  *self);
 /* A new run or dataset: forget trails and zoom. */
 void            latent_figure_view_reset        (LatentFigureView  *self);
+void            latent_figure_view_set_dark     (LatentFigureView  *self,
+                                                 gboolean           dark);
 /* What the view draws, for exporting exactly that. */
 void            latent_figure_view_get_style    (LatentFigureView  *self,
                                                  LatentFigureStyle *style);

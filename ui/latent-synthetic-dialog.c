@@ -75,6 +75,8 @@ latent_synthetic_dialog_class_init (LatentSyntheticDialogClass *klass)
   G_OBJECT_CLASS (klass)->finalize = latent_synthetic_dialog_finalize;
   signals[CHOSEN] = g_signal_new ("chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* Escape closes, as in a dialog. */
+  gtk_widget_class_add_binding_action (GTK_WIDGET_CLASS (klass), GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
 static void

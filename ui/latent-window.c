@@ -161,6 +161,30 @@ on_algorithm_selected (LatentWindow *self)
   _latent_window_start_run (self, FALSE);
 }
 
+GSettings *
+latent_window_get_settings (LatentWindow *self)
+{
+  g_return_val_if_fail (LATENT_IS_WINDOW (self), NULL);
+  return self->settings;
+}
+
+/* The preferences dialog edits the settings; the window follows. */
+static void
+on_setting_changed (GSettings    *settings,
+                    const char   *key,
+                    LatentWindow *self)
+{
+  if (g_str_equal (key, "dark-figures"))
+    latent_figure_view_set_dark (self->figure_view, g_settings_get_boolean (settings, key));
+  else if (g_str_equal (key, "device"))
+    {
+      g_autofree char *device = g_settings_get_string (settings, key);
+
+      if (g_strcmp0 (device, self->device) != 0)
+        g_action_group_change_action_state (G_ACTION_GROUP (self), "device", g_variant_new_string (device));
+    }
+}
+
 static void
 latent_window_constructed (GObject *object)
 {
@@ -197,6 +221,8 @@ latent_window_constructed (GObject *object)
           gtk_range_set_value (GTK_RANGE (self->speed_scale), speed);
       }
       device = g_settings_get_string (self->settings, "device");
+      latent_figure_view_set_dark (self->figure_view, g_settings_get_boolean (self->settings, "dark-figures"));
+      g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
       last = g_settings_get_string (self->settings, "last-dataset");
     }
   /* LATENT_OPENCL, when set, wins over the remembered device. */

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LatentWindow, latent_window, LATENT, WINDOW, GtkApplicationWindow)
 
 LatentWindow *latent_window_new          (GtkApplication *application);
+/* NULL when the settings schema is not installed. */
+GSettings    *latent_window_get_settings (LatentWindow   *self);
 /* A catalog spec or a path; errors show in the window, the old data stays. */
 void          latent_window_load_dataset (LatentWindow   *self,
                                           const char     *spec);
