@@ -510,20 +510,33 @@ kmeans_elkan (__global const vec_t *restrict x,
         {
           /* Bounds are stored as halves rounded down: half the traffic. */
           const float16 lv = vload_half16 (0, l + jc) - vload16 (0, move + jc);
+          float lanes[16];
 
-          vstore_half16_rtn (lv, 0, l + jc);
           if (settled ||
               !any (isgreater ((float16) (u * (1.0f + SLACK)),
                                fmax (lv, 0.5f * vload16 (0, center_dist + (size_t) now * kl + jc)))))
-            continue;
+            {
+              vstore_half16_rtn (lv, 0, l + jc);
+              continue;
+            }
 
+          /* A center of this block may be nearer: look at each, in private
+           * lanes, and store the block's bounds once at the end. */
+          vstore16 (lv, 0, lanes);
+#define SET_LOWER(c, value)                                    \
+          do {                                                 \
+            if ((uint) (c) >= jc && (uint) (c) < jc + 16)      \
+              lanes[(c) - jc] = (value);                       \
+            else                                               \
+              vstore_half_rtn ((value), (c), l);               \
+          } while (0)
           for (uint j = jc; j < min (jc + 16, k); j++)
             {
               float z, lj;
 
               if (j == (uint) now)
                 continue;
-              z = fmax (vload_half (j, l), 0.5f * center_dist[(size_t) now * kl + j]);
+              z = fmax (lanes[j - jc], 0.5f * center_dist[(size_t) now * kl + j]);
               if (u * (1.0f + SLACK) <= z)
                 continue;
               /* Tighten from the 8-bit copy first; most rows end here. */
@@ -537,7 +550,7 @@ kmeans_elkan (__global const vec_t *restrict x,
                 }
               /* The copy's lower bound on |x − c_j| may rule j out too. */
               lj = LOWER_FROM_COPY (i, centers + (size_t) j * dv);
-              vstore_half_rtn (lj, j, l);
+              lanes[j - jc] = lj;
               visited++;
               if (u * (1.0f + SLACK) <= lj)
                 continue;
@@ -545,19 +558,21 @@ kmeans_elkan (__global const vec_t *restrict x,
               if (!tight)
                 {
                   u = sqrt (exact_distance2 (xr, centers + (size_t) now * dv, dv));
-                  vstore_half_rtn (u, now, l);
+                  SET_LOWER (now, u);
                   tight = true;
                   if (u * (1.0f + SLACK) <= lj)
                     continue;
                 }
               lj = sqrt (exact_distance2 (xr, centers + (size_t) j * dv, dv));
-              vstore_half_rtn (lj, j, l);
+              lanes[j - jc] = lj;
               if (lj < u || (lj == u && j < (uint) now))
                 {
                   now = j;
                   u = lj;
                 }
             }
+#undef SET_LOWER
+          vstore_half16_rtn (vload16 (0, lanes), 0, l + jc);
         }
 
       upper[i] = u;
@@ -568,7 +583,8 @@ kmeans_elkan (__global const vec_t *restrict x,
   partial_visited[item] = visited;
 }
 
-/* center_dist[c][o] = |c − o| rounded down (k × kl, padding INFINITY) and
+/* center_dist[c][o] = |c − o| rounded down (k × kl; INFINITY on the
+ * diagonal and in the padding) and
  * half_gap[c] = half the distance to the nearest other center. One
  * work-item per center. */
 __kernel void
@@ -588,9 +604,9 @@ kmeans_center_gaps (__global const vec_t *restrict centers,
     {
       float d = INFINITY;
 
-      if (o == c)
-        d = 0.0f;
-      else if (o < k)
+      /* The center itself is never a rival: INFINITY keeps it out of the
+       * block test in kmeans_elkan. */
+      if (o < k && o != c)
         {
           d = sqrt (exact_distance2 (centers + (size_t) c * dv, centers + (size_t) o * dv, dv)) * (1.0f - SLACK);
           nearest = fmin (nearest, d);
