@@ -151,16 +151,21 @@ exact_distance2 (__global const vec_t *restrict row,
   return hsum (acc0 + acc1);
 }
 
-#define CONSIDER(r, q)                                                    \
-  do {                                                                    \
-    const float dd = xn##r + cn##q - 2.0f * hsum (acc##r##q);             \
-    if (c + q < k)                                                        \
-      {                                                                   \
-        if (dd < best[r]) { second[r] = best[r]; best[r] = dd; label[r] = c + q; } \
-        else if (dd < second[r]) second[r] = dd;                          \
-        if (keep_lowers)                                                  \
-          vstore_half_rtn (sqrt (fmax (dd - SLACK * (xn##r + cn##q), 0.0f)), c + q, lw##r); \
-      }                                                                   \
+/* Row r against the block's 4 centers: d holds the squared distances. */
+#define CONSIDER(r)                                                            \
+  do {                                                                         \
+    const float4 d = (float4) (xn##r) + cn                                     \
+                     - 2.0f * (float4) (hsum (acc##r##0), hsum (acc##r##1),    \
+                                        hsum (acc##r##2), hsum (acc##r##3));   \
+    const float dd[4] = { d.s0, d.s1, d.s2, d.s3 };                            \
+    for (uint q = 0; q < 4 && c + q < k; q++)                                  \
+      {                                                                        \
+        if (dd[q] < best[r]) { second[r] = best[r]; best[r] = dd[q]; label[r] = c + q; } \
+        else if (dd[q] < second[r]) second[r] = dd[q];                         \
+      }                                                                        \
+    /* One vector conversion for the 4 bounds (padding lanes are ignored). */  \
+    if (keep_lowers)                                                           \
+      vstore_half4_rtn (sqrt (fmax (d - SLACK * ((float4) (xn##r) + cn), 0.0f)), 0, lw##r + c); \
   } while (0)
 
 /* Nearest and second-nearest center (squared, expanded form) of 4 rows,
@@ -220,11 +225,11 @@ nearest4 (__global const vec_t *restrict x0,
         }
 
       {
-        const float cn0 = cnorm[c], cn1 = cnorm[c + 1], cn2 = cnorm[c + 2], cn3 = cnorm[c + 3];
-        CONSIDER (0, 0); CONSIDER (0, 1); CONSIDER (0, 2); CONSIDER (0, 3);
-        CONSIDER (1, 0); CONSIDER (1, 1); CONSIDER (1, 2); CONSIDER (1, 3);
-        CONSIDER (2, 0); CONSIDER (2, 1); CONSIDER (2, 2); CONSIDER (2, 3);
-        CONSIDER (3, 0); CONSIDER (3, 1); CONSIDER (3, 2); CONSIDER (3, 3);
+        const float4 cn = vload4 (0, cnorm + c);
+        CONSIDER (0);
+        CONSIDER (1);
+        CONSIDER (2);
+        CONSIDER (3);
       }
     }
 }

@@ -328,7 +328,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   const cl_uint size = k * dv;
   const gboolean bounded = kind == LATENT_KMEANS_ACCUMULATE && kcl->bounds_valid;
   const cl_int accumulate = kind != LATENT_KMEANS_LABELS;
-  const cl_int keep_lowers = accumulate && kcl->use_elkan;
+  const cl_int keep_lowers = accumulate && kcl->use_bounds && kcl->use_elkan;
   gsize global = kcl->items, local = kcl->local, reduce_global = size;
   float cnmax = 0, move_max, move_second;
   cl_int move_argmax;
