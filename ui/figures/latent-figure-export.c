@@ -200,6 +200,28 @@ dataset_line (LatentSnapshot *snapshot)
   return g_string_free (s, FALSE);
 }
 
+/* One line under the title, when there is something to say; the new y. */
+static double
+subtitle_line (cairo_t                 *cr,
+               const LatentFigureStyle *style,
+               double                   font,
+               double                   y,
+               const char              *text,
+               double                   strength)
+{
+  if (text == NULL)
+    return y;
+  y += font;
+  if (cr != NULL)
+    {
+      _latent_figure_set_font (cr, style, 1.0, FALSE);
+      set_text_color (cr, style, strength);
+      cairo_move_to (cr, font, y);
+      cairo_show_text (cr, text);
+    }
+  return y + font * 0.4;
+}
+
 double
 _latent_figure_header (cairo_t                 *cr,
                        LatentSnapshot          *snapshot,
@@ -233,31 +255,8 @@ _latent_figure_header (cairo_t                 *cr,
     }
   y += font * 0.45;
 
-  if (data_line != NULL)
-    {
-      y += font;
-      if (cr != NULL)
-        {
-          _latent_figure_set_font (cr, style, 1.0, FALSE);
-          set_text_color (cr, style, 0.7);
-          cairo_move_to (cr, font, y);
-          cairo_show_text (cr, data_line);
-        }
-      y += font * 0.4;
-    }
-
-  if (metrics_line != NULL)
-    {
-      y += font;
-      if (cr != NULL)
-        {
-          _latent_figure_set_font (cr, style, 1.0, FALSE);
-          set_text_color (cr, style, 0.85);
-          cairo_move_to (cr, font, y);
-          cairo_show_text (cr, metrics_line);
-        }
-      y += font * 0.4;
-    }
+  y = subtitle_line (cr, style, font, y, data_line, 0.7);
+  y = subtitle_line (cr, style, font, y, metrics_line, 0.85);
 
   if (cr != NULL)
     cairo_restore (cr);
