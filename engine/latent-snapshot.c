@@ -19,6 +19,9 @@ latent_snapshot_new (const char    *algorithm,
   self->dataset = dataset ? g_object_ref (dataset) : NULL;
   self->params = params ? latent_params_ref (params) : NULL;
   self->objective = NAN;
+  self->log_likelihood = NAN;
+  self->bic = NAN;
+  self->aic = NAN;
   return self;
 }
 
@@ -38,6 +41,9 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_free (self->labels);
   g_free (self->means);
   g_free (self->cluster_sizes);
+  g_free (self->weights);
+  g_free (self->covariances);
+  g_free (self->responsibilities);
   g_free (self->message);
 }
 

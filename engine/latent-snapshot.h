@@ -41,6 +41,16 @@ struct _LatentSnapshot
   float         *means;
   guint         *cluster_sizes;
 
+  /* Mixtures: weights (k), covariances (k × n_cols × n_cols, full matrices
+   * whatever the model), responsibilities (n_rows × k, or NULL when too big
+   * to keep), and the mean log-likelihood per row with BIC and AIC. */
+  float         *weights;
+  float         *covariances;
+  float         *responsibilities;
+  double         log_likelihood;
+  double         bic;
+  double         aic;
+
   gboolean       has_label_metrics;
   LatentLabelMetrics metrics;
 
