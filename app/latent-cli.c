@@ -239,7 +239,7 @@ command_run (int    argc,
   loop = g_main_loop_new (NULL, FALSE);
   watch.loop = loop;
   watch.progress = progress;
-  watch.objective_name = g_str_equal (algorithm->id, "kmeans") ? _("inertia") : _("objective");
+  watch.objective_name = _(algorithm->objective_name);
   start = g_get_monotonic_time ();
   run = latent_run_new (algorithm, dataset, params, seed, cl);
   g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &watch);

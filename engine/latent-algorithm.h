@@ -32,6 +32,7 @@ struct _LatentAlgorithm
 {
   const char            *id;          /* "kmeans", as typed on the command line */
   const char            *name;        /* translatable display name */
+  const char            *objective_name; /* translatable: what the history records */
   const LatentParamSpec *params;
   guint                  n_params;
 

@@ -20,6 +20,23 @@ add_number (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
+static void
+add_matrix (JsonBuilder *b,
+            const float *values,
+            guint        rows,
+            guint        cols)
+{
+  json_builder_begin_array (b);
+  for (guint r = 0; r < rows; r++)
+    {
+      json_builder_begin_array (b);
+      for (guint c = 0; c < cols; c++)
+        json_builder_add_double_value (b, values[(gsize) r * cols + c]);
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
+}
+
 JsonNode *
 latent_result_to_json (LatentSnapshot *snap,
                        const GArray   *history,
@@ -73,16 +90,30 @@ latent_result_to_json (LatentSnapshot *snap,
     json_builder_add_int_value (b, snap->labels[i]);
   json_builder_end_array (b);
 
-  json_builder_set_member_name (b, "centroids");
-  json_builder_begin_array (b);
-  for (guint c = 0; c < snap->k; c++)
+  /* k-means calls its means centroids; a mixture adds its other parameters. */
+  json_builder_set_member_name (b, snap->weights ? "means" : "centroids");
+  add_matrix (b, snap->means, snap->k, snap->n_cols);
+  if (snap->weights)
     {
+      json_builder_set_member_name (b, "covariances");
       json_builder_begin_array (b);
-      for (guint f = 0; f < snap->n_cols; f++)
-        json_builder_add_double_value (b, snap->means[(gsize) c * snap->n_cols + f]);
+      for (guint c = 0; c < snap->k; c++)
+        add_matrix (b, snap->covariances + (gsize) c * snap->n_cols * snap->n_cols, snap->n_cols, snap->n_cols);
       json_builder_end_array (b);
+      json_builder_set_member_name (b, "weights");
+      json_builder_begin_array (b);
+      for (guint c = 0; c < snap->k; c++)
+        json_builder_add_double_value (b, snap->weights[c]);
+      json_builder_end_array (b);
+      add_number (b, "log_likelihood", snap->log_likelihood);
+      add_number (b, "bic", snap->bic);
+      add_number (b, "aic", snap->aic);
+      if (snap->responsibilities && latent_params_get_bool (snap->params, "save-responsibilities"))
+        {
+          json_builder_set_member_name (b, "responsibilities");
+          add_matrix (b, snap->responsibilities, snap->n_rows, snap->k);
+        }
     }
-  json_builder_end_array (b);
 
   json_builder_set_member_name (b, "cluster_sizes");
   json_builder_begin_array (b);
@@ -90,7 +121,8 @@ latent_result_to_json (LatentSnapshot *snap,
     json_builder_add_int_value (b, snap->cluster_sizes[c]);
   json_builder_end_array (b);
 
-  add_number (b, "inertia", snap->objective);
+  if (snap->weights == NULL)
+    add_number (b, "inertia", snap->objective);
 
   json_builder_set_member_name (b, "metrics");
   if (snap->has_label_metrics)

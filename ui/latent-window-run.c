@@ -204,8 +204,7 @@ _latent_window_start_run (LatentWindow *self,
   self->rate_iterations = 0;
   g_clear_pointer (&self->run_message, g_free);
   latent_figure_view_reset (self->figure_view);
-  latent_curve_view_clear (self->curve_view,
-                           g_str_equal (self->algorithm->id, "kmeans") ? _("Inertia") : _("Objective"));
+  latent_curve_view_clear (self->curve_view, _(self->algorithm->objective_name));
   move_timeline (self, 0);
 
   if (self->dataset == NULL)

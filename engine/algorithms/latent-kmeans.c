@@ -499,6 +499,7 @@ kmeans_converged (gpointer data)
 static const LatentAlgorithm kmeans_algorithm = {
   .id = "kmeans",
   .name = N_("k-means"),
+  .objective_name = N_("inertia"),
   .params = kmeans_params,
   .n_params = G_N_ELEMENTS (kmeans_params),
   .init = kmeans_init,

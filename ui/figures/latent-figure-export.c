@@ -193,7 +193,9 @@ dataset_line (LatentSnapshot *snapshot)
   g_string_append_printf (s, _(" · %u points × %u dimensions"),
                           latent_dataset_get_n_rows (dataset),
                           latent_dataset_get_n_cols (dataset));
-  if (isfinite (snapshot->objective))
+  if (snapshot->weights && isfinite (snapshot->log_likelihood))
+    g_string_append_printf (s, _(" · log-likelihood %.5g · BIC %.6g"), snapshot->log_likelihood, snapshot->bic);
+  else if (isfinite (snapshot->objective))
     g_string_append_printf (s, " · %s %.6g",
                             g_strcmp0 (snapshot->algorithm, "kmeans") == 0 ? _("inertia") : _("objective"),
                             snapshot->objective);

@@ -1,0 +1,87 @@
+/* latent-gmm-private.h — state shared by the GMM paths
+ *
+ * Each EM iteration is two passes over the rows, on either path:
+ *   expect:  responsibilities r_ik from the current parameters, with
+ *            N_k = Σ_i r_ik, S_k = Σ_i r_ik x_i and Σ_i log p(x_i);
+ *   scatter: Σ_i r_ik (x_i − μ_k)(x_i − μ_k)ᵀ about the new means (only the
+ *            diagonal for diagonal and spherical models).
+ * The host does the rest: means, covariances with their Cholesky factors
+ * (LAPACKE), weights, and the handling of collapsed components.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-gmm.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LATENT_GMM_FULL,
+  LATENT_GMM_DIAG,
+  LATENT_GMM_SPHERICAL,
+} LatentGmmCovariance;
+
+typedef struct _LatentGmmCl LatentGmmCl;
+
+typedef struct {
+  double *nk;       /* k */
+  double *sx;       /* k × d */
+  double  loglik;   /* Σ_i log p(x_i) */
+} LatentGmmStats;
+
+typedef struct {
+  LatentDataset       *dataset;
+  LatentParams        *params;
+  guint64              seed;
+  const float         *x;           /* n × d */
+  guint                n, d, k;
+  LatentGmmCovariance  covariance;
+  double               reg;         /* added to the covariances' diagonals */
+  double               tol;         /* on the change of mean log-likelihood */
+  guint                max_iterations;
+
+  /* The model; covariances and factors are d × d whatever the type. */
+  double              *means;       /* k × d */
+  double              *covariances; /* k × d × d */
+  double              *chol;        /* k × d × d, lower L with L Lᵀ = Σ */
+  double              *log_det;     /* k, log |Σ_k| */
+  double              *weights;     /* k */
+
+  double              *resp;        /* n × k, of the last expect pass */
+  double              *scatter;     /* k × d × d */
+  LatentGmmStats       stats;
+
+  guint                iteration;
+  double               log_likelihood;   /* mean per row, before the last M-step */
+  gboolean             converged;
+  gboolean             finished;
+  GString             *message;
+
+  LatentGmmCl         *cl;
+  char                *device;
+} LatentGmm;
+
+void         latent_gmm_reference_expect  (LatentGmm      *self,
+                                           LatentGmmStats *stats);
+void         latent_gmm_reference_scatter (LatentGmm      *self,
+                                           const double   *means,
+                                           double         *scatter);
+
+LatentGmmCl *latent_gmm_cl_new            (LatentGmm      *self,
+                                           LatentCl       *cl,
+                                           GError        **error);
+gboolean     latent_gmm_cl_expect         (LatentGmmCl    *gcl,
+                                           LatentGmm      *self,
+                                           LatentGmmStats *stats,
+                                           GCancellable   *cancellable,
+                                           GError        **error);
+gboolean     latent_gmm_cl_scatter        (LatentGmmCl    *gcl,
+                                           LatentGmm      *self,
+                                           const double   *means,
+                                           double         *scatter,
+                                           GCancellable   *cancellable,
+                                           GError        **error);
+void         latent_gmm_cl_free           (LatentGmmCl    *gcl);
+
+G_END_DECLS

@@ -1,0 +1,675 @@
+/* latent-gmm.c — Gaussian mixtures by EM: parameters, initialisation and the
+ * M-step on the host
+ *
+ * Both paths share everything here; they differ in the two passes over the
+ * rows (latent-gmm-private.h). Covariances are kept as full d × d matrices
+ * for every model, factored by LAPACKE; a component that collapses is
+ * regularised or re-seeded and the snapshot says so, so no NaN spreads.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-gmm"
+
+#include "latent-gmm-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+#include <lapacke.h>
+#include <math.h>
+
+#include "latent-kmeans.h"
+#include "latent-metrics.h"
+
+/* Stored untranslated: it goes into result JSON; displays translate it. */
+#define LATENT_GMM_CPU_REFERENCE N_("CPU reference")
+
+/* Responsibilities are kept in snapshots up to this many values. */
+#define MAX_SNAPSHOT_RESPONSIBILITIES (4u << 20)
+
+static const char * const covariance_choices[] = { "full", "diag", "spherical", NULL };
+static const char * const covariance_labels[] = { N_("Full"), N_("Diagonal"), N_("Spherical"), NULL };
+static const char * const init_choices[] = { "kmeans", "random", NULL };
+static const char * const init_labels[] = { N_("k-means"), N_("Random responsibilities"), NULL };
+
+static const LatentParamSpec gmm_params[] = {
+  { "k", LATENT_PARAM_INT, N_("Components"), N_("Number of Gaussian components K"),
+    1, 1024, 3, NULL, NULL, FALSE },
+  { "covariance", LATENT_PARAM_CHOICE, N_("Covariance"),
+    N_("Full matrices, diagonal ones, or one variance per component"),
+    0, 0, 0, "full", covariance_choices, FALSE, covariance_labels },
+  { "reg", LATENT_PARAM_DOUBLE, N_("Regularisation"),
+    N_("Added to the diagonal of every covariance, so none is singular"),
+    0, 1, 1e-6, NULL, NULL, FALSE },
+  { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
+    N_("Stop when the mean log-likelihood per point changes less than this"),
+    0, 1, 1e-3, NULL, NULL, FALSE },
+  { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"),
+    N_("Stop after this many iterations"),
+    1, 100000, 100, NULL, NULL, FALSE },
+  { "init", LATENT_PARAM_CHOICE, N_("Initialisation"),
+    N_("k-means labels, random responsibilities, or @FILE.json with means, covariances and weights"),
+    0, 0, 0, "kmeans", init_choices, TRUE, init_labels },
+  { "save-responsibilities", LATENT_PARAM_BOOL, N_("Save responsibilities"),
+    N_("Write every row’s responsibilities into the JSON result"),
+    0, 1, 0, NULL, NULL, FALSE },
+};
+
+static void
+gmm_free (gpointer data)
+{
+  LatentGmm *self = data;
+
+  g_clear_pointer (&self->cl, latent_gmm_cl_free);
+  g_clear_object (&self->dataset);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_free (self->means);
+  g_free (self->covariances);
+  g_free (self->chol);
+  g_free (self->log_det);
+  g_free (self->weights);
+  g_free (self->resp);
+  g_free (self->scatter);
+  g_free (self->stats.nk);
+  g_free (self->stats.sx);
+  g_free (self->device);
+  if (self->message)
+    g_string_free (self->message, TRUE);
+  g_free (self);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentGmm, gmm_free)
+
+/* Free parameters of the model, for BIC and AIC. */
+static double
+n_parameters (LatentGmm *self)
+{
+  const double d = self->d, k = self->k;
+  double per_covariance = self->covariance == LATENT_GMM_FULL ? d * (d + 1) / 2
+                          : self->covariance == LATENT_GMM_DIAG ? d : 1;
+
+  return k * per_covariance + k * d + (k - 1);
+}
+
+static void
+fall_back (LatentGmm  *self,
+           GError     *error)
+{
+  /* The darktable policy: carry on with the reference path, and say so. */
+  g_warning ("GMM: %s; continuing on the C reference path", error->message);
+  g_string_append_printf (self->message, _("OpenCL failed (%s); continuing on the CPU reference path. "),
+                          error->message);
+  g_clear_pointer (&self->cl, latent_gmm_cl_free);
+  g_free (self->device);
+  self->device = g_strdup (LATENT_GMM_CPU_REFERENCE);
+}
+
+static gboolean
+expect (LatentGmm     *self,
+        GCancellable  *cancellable,
+        GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->cl && latent_gmm_cl_expect (self->cl, self, &self->stats, cancellable, &local_error))
+    return TRUE;
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (local_error)
+    fall_back (self, local_error);
+  latent_gmm_reference_expect (self, &self->stats);
+  return TRUE;
+}
+
+static gboolean
+scatter (LatentGmm     *self,
+         GCancellable  *cancellable,
+         GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->cl && latent_gmm_cl_scatter (self->cl, self, self->means, self->scatter, cancellable, &local_error))
+    return TRUE;
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (local_error)
+    fall_back (self, local_error);
+  latent_gmm_reference_scatter (self, self->means, self->scatter);
+  return TRUE;
+}
+
+/* Cholesky factor and log-determinant of component c. A matrix that is not
+ * positive definite gets more regularisation, tenfold each time. */
+static void
+factor (LatentGmm *self,
+        guint      c)
+{
+  const guint d = self->d;
+  double *cov = self->covariances + (gsize) c * d * d;
+  double *l = self->chol + (gsize) c * d * d;
+  double extra = MAX (self->reg, 1e-10) * 10;
+
+  for (guint attempt = 0; ; attempt++)
+    {
+      lapack_int info;
+
+      memcpy (l, cov, sizeof (double) * d * d);
+      info = LAPACKE_dpotrf (LAPACK_ROW_MAJOR, 'L', d, l, d);
+      if (info == 0)
+        break;
+      if (attempt == 12)
+        {
+          /* Hopeless: fall back to a unit sphere rather than NaN. */
+          memset (cov, 0, sizeof (double) * d * d);
+          for (guint i = 0; i < d; i++)
+            cov[(gsize) i * d + i] = 1;
+          memcpy (l, cov, sizeof (double) * d * d);
+          break;
+        }
+      for (guint i = 0; i < d; i++)
+        cov[(gsize) i * d + i] += extra;
+      extra *= 10;
+      if (attempt == 0)
+        g_string_append_printf (self->message, _("Component %u was singular and is regularised. "), c + 1);
+    }
+
+  self->log_det[c] = 0;
+  for (guint i = 0; i < d; i++)
+    {
+      /* dpotrf leaves the upper triangle alone: clear it for the passes. */
+      for (guint j = i + 1; j < d; j++)
+        l[(gsize) i * d + j] = 0;
+      self->log_det[c] += 2 * log (l[(gsize) i * d + i]);
+    }
+}
+
+/* Covariances from the scatter about the new means; then the factors. */
+static void
+set_covariances (LatentGmm *self)
+{
+  const guint d = self->d;
+
+  for (guint c = 0; c < self->k; c++)
+    {
+      const double nk = self->stats.nk[c];
+      const double *s = self->scatter + (gsize) c * d * d;
+      double *cov = self->covariances + (gsize) c * d * d;
+      double trace = 0;
+
+      memset (cov, 0, sizeof (double) * d * d);
+      for (guint a = 0; a < d; a++)
+        trace += s[(gsize) a * d + a] / nk;
+      for (guint a = 0; a < d; a++)
+        for (guint b = 0; b < d; b++)
+          {
+            if (self->covariance == LATENT_GMM_FULL)
+              cov[(gsize) a * d + b] = s[(gsize) a * d + b] / nk;
+            else if (a == b)
+              cov[(gsize) a * d + b] = self->covariance == LATENT_GMM_DIAG ? s[(gsize) a * d + a] / nk
+                                                                           : trace / d;
+          }
+      for (guint a = 0; a < d; a++)
+        cov[(gsize) a * d + a] += self->reg;
+      factor (self, c);
+    }
+}
+
+/* A component nobody belongs to has no mean to speak of: it starts again at
+ * the row it explains worst, with the data's spread. */
+static void
+reseed_empty (LatentGmm *self)
+{
+  const guint d = self->d, k = self->k;
+
+  for (guint c = 0; c < k; c++)
+    {
+      guint worst = 0;
+      double lowest = INFINITY;
+
+      if (self->stats.nk[c] >= 1e-6)
+        continue;
+      for (guint i = 0; i < self->n; i++)
+        {
+          double best = 0;
+          for (guint o = 0; o < k; o++)
+            best = MAX (best, self->resp[(gsize) i * k + o]);
+          if (best < lowest)
+            lowest = best, worst = i;
+        }
+      /* One row's worth of weight, at that row. */
+      self->stats.nk[c] = 1;
+      for (guint f = 0; f < d; f++)
+        self->stats.sx[(gsize) c * d + f] = self->x[(gsize) worst * d + f];
+      for (guint i = 0; i < self->n; i++)
+        self->resp[(gsize) i * k + c] = i == worst;
+      g_string_append_printf (self->message, _("Component %u had no points and is re-seeded. "), c + 1);
+    }
+}
+
+static void
+set_means_and_weights (LatentGmm *self)
+{
+  const guint d = self->d;
+  double total = 0;
+
+  for (guint c = 0; c < self->k; c++)
+    {
+      /* As scikit-learn: a tiny floor keeps empty components finite. */
+      self->stats.nk[c] += 10 * DBL_EPSILON;
+      total += self->stats.nk[c];
+      for (guint f = 0; f < d; f++)
+        self->means[(gsize) c * d + f] = self->stats.sx[(gsize) c * d + f] / self->stats.nk[c];
+    }
+  for (guint c = 0; c < self->k; c++)
+    self->weights[c] = self->stats.nk[c] / total;
+}
+
+/* The M-step from responsibilities in self->resp whose N_k and S_k are in
+ * self->stats. */
+static gboolean
+maximise (LatentGmm     *self,
+          GCancellable  *cancellable,
+          GError       **error)
+{
+  reseed_empty (self);
+  set_means_and_weights (self);
+  if (!scatter (self, cancellable, error))
+    return FALSE;
+  set_covariances (self);
+  return TRUE;
+}
+
+/* Initialisations give responsibilities; the host sums them once. */
+static gboolean
+maximise_from_host_resp (LatentGmm     *self,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  const guint d = self->d, k = self->k;
+
+  memset (self->stats.nk, 0, sizeof (double) * k);
+  memset (self->stats.sx, 0, sizeof (double) * k * d);
+  for (guint i = 0; i < self->n; i++)
+    for (guint c = 0; c < k; c++)
+      {
+        double r = self->resp[(gsize) i * k + c];
+        if (r == 0)
+          continue;
+        self->stats.nk[c] += r;
+        for (guint f = 0; f < d; f++)
+          self->stats.sx[(gsize) c * d + f] += r * self->x[(gsize) i * d + f];
+      }
+  /* The device has not seen these responsibilities: scatter on the host. */
+  reseed_empty (self);
+  set_means_and_weights (self);
+  latent_gmm_reference_scatter (self, self->means, self->scatter);
+  set_covariances (self);
+  return TRUE;
+}
+
+static gboolean
+init_kmeans (LatentGmm  *self,
+             LatentCl   *cl,
+             GError    **error)
+{
+  const LatentAlgorithm *kmeans = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (kmeans);
+  g_autofree char *k = g_strdup_printf ("%u", self->k);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  gpointer state;
+
+  if (!latent_params_set (params, "k", k, error))
+    return FALSE;
+  if (!(state = kmeans->init (self->dataset, params, self->seed, cl, error)))
+    return FALSE;
+  while (!kmeans->converged (state))
+    if (!kmeans->step (state, NULL, error))
+      {
+        kmeans->free (state);
+        return FALSE;
+      }
+  snap = kmeans->snapshot (state);
+  kmeans->free (state);
+
+  memset (self->resp, 0, sizeof (double) * self->n * self->k);
+  for (guint i = 0; i < self->n; i++)
+    self->resp[(gsize) i * self->k + snap->labels[i]] = 1;
+  return maximise_from_host_resp (self, NULL, error);
+}
+
+static gboolean
+init_random (LatentGmm *self)
+{
+  guint32 words[2] = { (guint32) self->seed, (guint32) (self->seed >> 32) };
+  g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 2);
+
+  for (guint i = 0; i < self->n; i++)
+    {
+      double *r = self->resp + (gsize) i * self->k, sum = 0;
+
+      for (guint c = 0; c < self->k; c++)
+        sum += r[c] = g_rand_double (rand);
+      for (guint c = 0; c < self->k; c++)
+        r[c] /= sum;
+    }
+  return maximise_from_host_resp (self, NULL, NULL);
+}
+
+static gboolean
+read_numbers (JsonNode    *node,
+              double      *out,
+              guint        count,
+              const char  *path,
+              const char  *member,
+              GError     **error)
+{
+  guint filled = 0;
+  GQueue todo = G_QUEUE_INIT;
+
+  /* Nested arrays, flattened in order. */
+  g_queue_push_tail (&todo, node);
+  while (!g_queue_is_empty (&todo))
+    {
+      JsonNode *n = g_queue_pop_head (&todo);
+
+      if (n && JSON_NODE_HOLDS_ARRAY (n))
+        {
+          JsonArray *a = json_node_get_array (n);
+          for (guint i = json_array_get_length (a); i > 0; i--)
+            g_queue_push_head (&todo, json_array_get_element (a, i - 1));
+        }
+      else if (n && JSON_NODE_HOLDS_VALUE (n) &&
+               (json_node_get_value_type (n) == G_TYPE_DOUBLE || json_node_get_value_type (n) == G_TYPE_INT64))
+        {
+          if (filled == count)
+            break;
+          out[filled++] = json_node_get_double (n);
+        }
+      else
+        break;
+    }
+  if (filled != count || !g_queue_is_empty (&todo))
+    {
+      g_queue_clear (&todo);
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter init: %s: “%s” must hold %u numbers"), path, member, count);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+init_from_file (LatentGmm   *self,
+                const char  *path,
+                GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  const guint d = self->d, k = self->k;
+  guint per_cov = self->covariance == LATENT_GMM_FULL ? d * d : self->covariance == LATENT_GMM_DIAG ? d : 1;
+  g_autofree double *covs = g_new (double, (gsize) k * per_cov);
+  JsonObject *root;
+  double total = 0;
+
+  if (!json_parser_load_from_file (parser, path, &local_error))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter init: %s: %s"), path, local_error->message);
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter init: %s: expected an object with means, covariances and weights"), path);
+      return FALSE;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (!read_numbers (json_object_get_member (root, "means"), self->means, k * d, path, "means", error) ||
+      !read_numbers (json_object_get_member (root, "covariances"), covs, k * per_cov, path, "covariances", error) ||
+      !read_numbers (json_object_get_member (root, "weights"), self->weights, k, path, "weights", error))
+    return FALSE;
+
+  for (guint c = 0; c < k; c++)
+    {
+      double *cov = self->covariances + (gsize) c * d * d;
+
+      if (!(self->weights[c] > 0))
+        {
+          g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                       _("parameter init: %s: weight %u is not positive"), path, c + 1);
+          return FALSE;
+        }
+      total += self->weights[c];
+      memset (cov, 0, sizeof (double) * d * d);
+      for (guint a = 0; a < d; a++)
+        for (guint b = 0; b < d; b++)
+          if (self->covariance == LATENT_GMM_FULL)
+            cov[(gsize) a * d + b] = covs[(gsize) c * per_cov + (gsize) a * d + b];
+          else if (a == b)
+            cov[(gsize) a * d + a] = covs[(gsize) c * per_cov + (self->covariance == LATENT_GMM_DIAG ? a : 0)];
+      factor (self, c);
+    }
+  for (guint c = 0; c < k; c++)
+    self->weights[c] /= total;
+  return TRUE;
+}
+
+static gpointer
+gmm_init (LatentDataset  *dataset,
+          LatentParams   *params,
+          guint64         seed,
+          LatentCl       *cl,
+          GError        **error)
+{
+  g_autoptr(LatentGmm) self = g_new0 (LatentGmm, 1);
+  const char *covariance = latent_params_get_choice (params, "covariance");
+  const char *init = latent_params_get_choice (params, "init");
+  gint64 k = latent_params_get_int (params, "k");
+  gsize kdd;
+
+  self->dataset = g_object_ref (dataset);
+  self->params = latent_params_ref (params);
+  self->seed = seed;
+  self->x = latent_dataset_get_data (dataset);
+  self->n = latent_dataset_get_n_rows (dataset);
+  self->d = latent_dataset_get_n_cols (dataset);
+  self->message = g_string_new (NULL);
+  self->covariance = g_str_equal (covariance, "diag") ? LATENT_GMM_DIAG
+                     : g_str_equal (covariance, "spherical") ? LATENT_GMM_SPHERICAL : LATENT_GMM_FULL;
+  self->reg = latent_params_get_double (params, "reg");
+  self->tol = latent_params_get_double (params, "tol");
+  self->max_iterations = latent_params_get_int (params, "max-iterations");
+  self->log_likelihood = NAN;
+
+  if (k < 1 || (guint64) k > self->n)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter k: %lld components need at least as many rows, but %s has %u"),
+                   (long long) k, latent_dataset_get_name (dataset), self->n);
+      return NULL;
+    }
+  if (self->covariance == LATENT_GMM_FULL && self->d > 512)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter covariance: full covariances of %u columns are too large; "
+                     "use diag or spherical, or fewer columns"), self->d);
+      return NULL;
+    }
+  self->k = k;
+  kdd = (gsize) self->k * self->d * self->d;
+  self->means = g_new0 (double, (gsize) self->k * self->d);
+  self->covariances = g_new0 (double, kdd);
+  self->chol = g_new0 (double, kdd);
+  self->scatter = g_new0 (double, kdd);
+  self->log_det = g_new0 (double, self->k);
+  self->weights = g_new0 (double, self->k);
+  self->resp = g_try_new0 (double, (gsize) self->n * self->k);
+  self->stats.nk = g_new0 (double, self->k);
+  self->stats.sx = g_new0 (double, (gsize) self->k * self->d);
+  if (self->resp == NULL)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter k: not enough memory for %u × %lld responsibilities"), self->n, (long long) k);
+      return NULL;
+    }
+
+  if (init[0] == '@')
+    {
+      if (!init_from_file (self, init + 1, error))
+        return NULL;
+    }
+  else if (g_str_equal (init, "random"))
+    init_random (self);
+  else if (!init_kmeans (self, cl, error))
+    return NULL;
+
+  if (cl != NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      self->cl = latent_gmm_cl_new (self, cl, &local_error);
+      if (self->cl == NULL)
+        fall_back (self, local_error);
+      else
+        self->device = latent_cl_describe (cl);
+    }
+  if (self->device == NULL)
+    self->device = g_strdup (LATENT_GMM_CPU_REFERENCE);
+
+  /* Responsibilities of the initial model, so iteration 0 has a picture. */
+  if (!expect (self, NULL, error))
+    return NULL;
+  self->log_likelihood = self->stats.loglik / self->n;
+  return g_steal_pointer (&self);
+}
+
+static gboolean
+gmm_step (gpointer       data,
+          GCancellable  *cancellable,
+          GError       **error)
+{
+  LatentGmm *self = data;
+  double previous = self->log_likelihood;
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  g_string_truncate (self->message, 0);
+  /* E-step with the current model, then the M-step: the log-likelihood of
+   * this iteration belongs to the model before it, as in scikit-learn. */
+  if (!expect (self, cancellable, error))
+    return FALSE;
+  self->log_likelihood = self->stats.loglik / self->n;
+  if (!maximise (self, cancellable, error))
+    return FALSE;
+
+  self->iteration++;
+  self->converged = self->iteration > 1 && fabs (self->log_likelihood - previous) < self->tol;
+  self->finished = self->converged || self->iteration >= self->max_iterations;
+
+  /* The responsibilities and labels reported at the end belong to the
+   * final model. */
+  if (self->finished && !expect (self, cancellable, error))
+    return FALSE;
+  return TRUE;
+}
+
+static LatentSnapshot *
+gmm_snapshot (gpointer data)
+{
+  LatentGmm *self = data;
+  LatentSnapshot *snap = latent_snapshot_new ("gmm", self->dataset, self->params);
+  const guint n = self->n, d = self->d, k = self->k;
+  gboolean keep = latent_params_get_bool (self->params, "save-responsibilities") ||
+                  (guint64) n * k <= MAX_SNAPSHOT_RESPONSIBILITIES;
+  double final_ll = self->stats.loglik / n, p = n_parameters (self);
+
+  snap->seed = self->seed;
+  snap->device = g_strdup (self->device);
+  snap->iteration = self->iteration;
+  snap->converged = self->converged;
+  snap->final = self->finished;
+  snap->objective = self->log_likelihood;
+  /* The scores of the model as it stands, from the last E-step. */
+  snap->log_likelihood = final_ll;
+  snap->bic = -2 * final_ll * n + p * log (n);
+  snap->aic = -2 * final_ll * n + 2 * p;
+
+  snap->n_rows = n;
+  snap->k = k;
+  snap->n_cols = d;
+  snap->labels = g_new (gint32, n);
+  snap->cluster_sizes = g_new0 (guint, k);
+  if (keep)
+    snap->responsibilities = g_new (float, (gsize) n * k);
+  for (guint i = 0; i < n; i++)
+    {
+      const double *r = self->resp + (gsize) i * k;
+      guint best = 0;
+
+      for (guint c = 0; c < k; c++)
+        {
+          if (r[c] > r[best])
+            best = c;
+          if (keep)
+            snap->responsibilities[(gsize) i * k + c] = r[c];
+        }
+      snap->labels[i] = best;
+      snap->cluster_sizes[best]++;
+    }
+  snap->means = g_new (float, (gsize) k * d);
+  for (gsize i = 0; i < (gsize) k * d; i++)
+    snap->means[i] = self->means[i];
+  snap->covariances = g_new (float, (gsize) k * d * d);
+  for (gsize i = 0; i < (gsize) k * d * d; i++)
+    snap->covariances[i] = self->covariances[i];
+  snap->weights = g_new (float, k);
+  for (guint c = 0; c < k; c++)
+    snap->weights[c] = self->weights[c];
+
+  if (latent_dataset_has_labels (self->dataset))
+    {
+      latent_metrics_compute (snap->labels, k, latent_dataset_get_labels (self->dataset),
+                              latent_dataset_get_n_classes (self->dataset), n, &snap->metrics);
+      snap->has_label_metrics = TRUE;
+    }
+  if (self->message->len > 0)
+    snap->message = g_strdup (self->message->str);
+  return snap;
+}
+
+static double
+gmm_objective (gpointer data)
+{
+  return ((LatentGmm *) data)->log_likelihood;
+}
+
+static gboolean
+gmm_converged (gpointer data)
+{
+  return ((LatentGmm *) data)->finished;
+}
+
+static const LatentAlgorithm gmm_algorithm = {
+  .id = "gmm",
+  .name = N_("Gaussian mixture (EM)"),
+  .objective_name = N_("mean log-likelihood"),
+  .params = gmm_params,
+  .n_params = G_N_ELEMENTS (gmm_params),
+  .init = gmm_init,
+  .step = gmm_step,
+  .snapshot = gmm_snapshot,
+  .objective = gmm_objective,
+  .converged = gmm_converged,
+  .free = gmm_free,
+};
+
+const LatentAlgorithm *
+latent_gmm_get_algorithm (void)
+{
+  return &gmm_algorithm;
+}

@@ -1,0 +1,49 @@
+/* latent-sweep.h — one model per K, scored by BIC and AIC, to choose K
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-algorithm.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint  k;
+  guint  iterations;
+  gboolean converged;
+  double log_likelihood;   /* mean per row */
+  double bic;
+  double aic;
+} LatentSweepPoint;
+
+typedef struct {
+  GArray *points;          /* LatentSweepPoint, by K */
+  guint   best_bic;        /* index of the smallest BIC */
+  guint   best_aic;
+} LatentSweep;
+
+/* "k=1..12" (or "1..12", or "3") into a range; errors name the parameter. */
+gboolean     latent_sweep_parse_range (const char             *text,
+                                       guint                  *first,
+                                       guint                  *last,
+                                       GError                **error);
+/* Fits the algorithm (which must report BIC) for K = first … last with the
+ * other parameters as given. progress (may be NULL) hears of each K. */
+LatentSweep *latent_sweep_run         (const LatentAlgorithm  *algorithm,
+                                       LatentDataset          *dataset,
+                                       LatentParams           *params,
+                                       guint64                 seed,
+                                       LatentCl               *cl,
+                                       guint                   first,
+                                       guint                   last,
+                                       void                  (*progress) (const LatentSweepPoint *point,
+                                                                          gpointer                user_data),
+                                       gpointer                user_data,
+                                       GCancellable           *cancellable,
+                                       GError                **error);
+void         latent_sweep_free        (LatentSweep            *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentSweep, latent_sweep_free)
+
+G_END_DECLS

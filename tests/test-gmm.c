@@ -1,0 +1,219 @@
+/* test-gmm.c — Gaussian mixtures on the C reference path
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "latent-gmm.h"
+#include "latent-metrics.h"
+#include "latent-synthetic.h"
+
+static LatentSnapshot *
+fit (LatentDataset *ds,
+     GArray        *history,
+     guint64        seed,
+     const char    *first,
+     ...)
+{
+  const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(GError) error = NULL;
+  gpointer state;
+  LatentSnapshot *snap;
+  va_list args;
+
+  va_start (args, first);
+  for (const char *a = first; a; a = va_arg (args, const char *))
+    g_assert_true (latent_params_parse (params, a, NULL));
+  va_end (args);
+
+  state = alg->init (ds, params, seed, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (state);
+  while (!alg->converged (state))
+    {
+      double ll;
+
+      g_assert_true (alg->step (state, NULL, &error));
+      g_assert_no_error (error);
+      ll = alg->objective (state);
+      if (history)
+        g_array_append_val (history, ll);
+    }
+  snap = alg->snapshot (state);
+  alg->free (state);
+  return snap;
+}
+
+static void
+assert_finite (LatentSnapshot *snap)
+{
+  const gsize d = snap->n_cols;
+
+  g_assert_true (isfinite (snap->log_likelihood));
+  g_assert_true (isfinite (snap->bic));
+  g_assert_true (isfinite (snap->aic));
+  for (gsize i = 0; i < snap->k * d; i++)
+    g_assert_true (isfinite (snap->means[i]));
+  for (gsize i = 0; i < snap->k * d * d; i++)
+    g_assert_true (isfinite (snap->covariances[i]));
+  for (guint c = 0; c < snap->k; c++)
+    g_assert_true (isfinite (snap->weights[c]) && snap->weights[c] >= 0);
+}
+
+/* Blobs drawn from a known mixture: the fitted means are the true ones,
+ * once components are matched to blobs. */
+static void
+test_recovers_mixture (gconstpointer data)
+{
+  const char *covariance = data;
+  g_autoptr(LatentBlobsTruth) truth = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) ds = latent_synthetic_blobs_with_truth (3000, 2, 3, 5, &truth, &error);
+  g_autofree char *cov = g_strdup_printf ("covariance=%s", covariance);
+  g_autoptr(GArray) history = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(LatentSnapshot) snap = NULL;
+  double cost[9];
+  gint32 match[3];
+  double weight_total = 0;
+
+  g_assert_no_error (error);
+  snap = fit (ds, history, 1, "k=3", cov, "tol=1e-6", NULL);
+  assert_finite (snap);
+  g_assert_true (snap->final);
+
+  for (guint c = 0; c < 3; c++)
+    for (guint t = 0; t < 3; t++)
+      cost[c * 3 + t] = hypot (snap->means[c * 2] - truth->means[t * 2],
+                               snap->means[c * 2 + 1] - truth->means[t * 2 + 1]);
+  latent_hungarian (cost, 3, 3, match);
+  for (guint c = 0; c < 3; c++)
+    {
+      /* Within a tenth of the blob's own spread: the Wishart covariances of
+       * the generator are of order one. */
+      g_assert_cmpfloat (cost[c * 3 + match[c]], <, 0.25);
+      weight_total += snap->weights[c];
+    }
+  g_assert_cmpfloat_with_epsilon (weight_total, 1.0, 1e-9);
+
+  /* EM never lowers the likelihood (up to rounding). */
+  for (guint i = 1; i < history->len; i++)
+    g_assert_cmpfloat (g_array_index (history, double, i), >=,
+                       g_array_index (history, double, i - 1) - 1e-9);
+  if (g_str_equal (covariance, "full"))
+    g_assert_cmpfloat (snap->metrics.accuracy, >, 0.95);
+
+  /* Diagonal models have no off-diagonal terms; spherical ones one variance. */
+  if (!g_str_equal (covariance, "full"))
+    for (guint c = 0; c < 3; c++)
+      {
+        const float *m = snap->covariances + c * 4;
+        g_assert_cmpfloat (m[1], ==, 0);
+        g_assert_cmpfloat (m[2], ==, 0);
+        if (g_str_equal (covariance, "spherical"))
+          g_assert_cmpfloat_with_epsilon (m[0], m[3], 1e-6 * m[0]);
+      }
+}
+
+static void
+test_information_criteria (void)
+{
+  g_autoptr(LatentDataset) ds = latent_synthetic_blobs (500, 2, 2, 3, NULL);
+  g_autoptr(LatentSnapshot) snap = fit (ds, NULL, 2, "k=2", NULL);
+  double ll_total = snap->log_likelihood * 500;
+  /* Full, 2 components in 2-D: 2 × 3 covariance terms, 2 × 2 means, 1 weight. */
+  double p = 11;
+
+  g_assert_cmpfloat_with_epsilon (snap->bic, -2 * ll_total + p * log (500), 1e-6 * fabs (snap->bic));
+  g_assert_cmpfloat_with_epsilon (snap->aic, -2 * ll_total + 2 * p, 1e-6 * fabs (snap->aic));
+}
+
+/* Degenerate data gives a regularised fit or a message, never NaN. */
+static void
+test_degenerate (void)
+{
+  g_autoptr(LatentDataset) same = latent_dataset_new ("same", 50, 3, NULL);
+  g_autoptr(LatentDataset) column = latent_synthetic_blobs (200, 3, 2, 4, NULL);
+  g_autoptr(LatentDataset) few = latent_synthetic_blobs (6, 2, 2, 5, NULL);
+  g_autoptr(LatentSnapshot) a = NULL, b = NULL, c = NULL, d = NULL;
+  float *x = latent_dataset_get_data (same);
+
+  for (guint i = 0; i < 150; i++)
+    x[i] = 1.5f;
+  a = fit (same, NULL, 1, "k=2", NULL);
+  assert_finite (a);
+
+  /* A constant column. */
+  x = latent_dataset_get_data (column);
+  for (guint i = 0; i < 200; i++)
+    x[i * 3 + 2] = 7;
+  b = fit (column, NULL, 1, "k=2", "covariance=full", NULL);
+  assert_finite (b);
+
+  /* As many components as points. */
+  c = fit (few, NULL, 1, "k=6", NULL);
+  assert_finite (c);
+  d = fit (few, NULL, 1, "k=6", "init=random", "covariance=spherical", NULL);
+  assert_finite (d);
+}
+
+static void
+test_init_from_file (void)
+{
+  g_autoptr(LatentDataset) ds = latent_synthetic_blobs (400, 2, 2, 6, NULL);
+  g_autofree char *dir = g_dir_make_tmp ("latent-gmm-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "start.json", NULL);
+  g_autofree char *init = g_strdup_printf ("init=@%s", path);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path,
+      "{\"means\": [[0, 0], [5, 5]], \"covariances\": [[[1, 0], [0, 1]], [[2, 0.5], [0.5, 1]]],"
+      " \"weights\": [1, 3]}", -1, NULL));
+  snap = fit (ds, NULL, 0, "k=2", init, "max-iterations=1", NULL);
+  assert_finite (snap);
+  g_assert_cmpuint (snap->iteration, ==, 1);
+
+  /* The wrong number of values names the file and the member. */
+  g_assert_true (g_file_set_contents (path, "{\"means\": [[0, 0]], \"covariances\": [], \"weights\": [1]}",
+                                      -1, NULL));
+  g_assert_true (latent_params_parse (params, init, NULL));
+  g_assert_true (latent_params_parse (params, "k=2", NULL));
+  g_assert_null (alg->init (ds, params, 0, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "start.json"));
+  g_assert_nonnull (strstr (error->message, "means"));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_bad_k (void)
+{
+  const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
+  g_autoptr(LatentDataset) ds = latent_synthetic_blobs (10, 2, 2, 1, NULL);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (latent_params_parse (params, "k=11", NULL));
+  g_assert_null (alg->init (ds, params, 0, NULL, &error));
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_assert_nonnull (strstr (error->message, "parameter k"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_data_func ("/gmm/recovers/full", "full", test_recovers_mixture);
+  g_test_add_data_func ("/gmm/recovers/diag", "diag", test_recovers_mixture);
+  g_test_add_data_func ("/gmm/recovers/spherical", "spherical", test_recovers_mixture);
+  g_test_add_func ("/gmm/information-criteria", test_information_criteria);
+  g_test_add_func ("/gmm/degenerate", test_degenerate);
+  g_test_add_func ("/gmm/init-from-file", test_init_from_file);
+  g_test_add_func ("/gmm/bad-k", test_bad_k);
+  return g_test_run ();
+}
