@@ -15,6 +15,7 @@
 #include "latent-figure.h"
 #include "latent-result.h"
 #include "latent-run.h"
+#include "latent-sweep.h"
 
 enum {
   EXIT_RUN_FAILED = 1,
@@ -292,6 +293,168 @@ command_run (int    argc,
   return 0;
 }
 
+static void
+on_sweep_point (const LatentSweepPoint *point,
+                gpointer                user_data)
+{
+  if (GPOINTER_TO_INT (user_data))
+    g_printerr (_("K = %u: log-likelihood %.6g, BIC %.8g, AIC %.8g (%u iterations)\n"),
+                point->k, point->log_likelihood, point->bic, point->aic, point->iterations);
+}
+
+static gboolean
+write_sweep_json (const LatentSweep  *sweep,
+                  const char         *algorithm,
+                  LatentDataset      *dataset,
+                  LatentParams       *params,
+                  gint64              seed,
+                  const char         *path,
+                  GError            **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "sweep");
+  json_builder_add_string_value (b, algorithm);
+  json_builder_set_member_name (b, "dataset");
+  json_builder_add_string_value (b, latent_dataset_get_name (dataset));
+  json_builder_set_member_name (b, "params");
+  json_builder_add_value (b, latent_params_to_json (params));
+  json_builder_set_member_name (b, "seed");
+  json_builder_add_int_value (b, seed);
+  json_builder_set_member_name (b, "points");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const LatentSweepPoint *p = &g_array_index (sweep->points, LatentSweepPoint, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "k");
+      json_builder_add_int_value (b, p->k);
+      json_builder_set_member_name (b, "log_likelihood");
+      json_builder_add_double_value (b, p->log_likelihood);
+      json_builder_set_member_name (b, "bic");
+      json_builder_add_double_value (b, p->bic);
+      json_builder_set_member_name (b, "aic");
+      json_builder_add_double_value (b, p->aic);
+      json_builder_set_member_name (b, "iterations");
+      json_builder_add_int_value (b, p->iterations);
+      json_builder_set_member_name (b, "converged");
+      json_builder_add_boolean_value (b, p->converged);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "best_k_bic");
+  json_builder_add_int_value (b, g_array_index (sweep->points, LatentSweepPoint, sweep->best_bic).k);
+  json_builder_set_member_name (b, "best_k_aic");
+  json_builder_add_int_value (b, g_array_index (sweep->points, LatentSweepPoint, sweep->best_aic).k);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  return json_generator_to_file (gen, path, error);
+}
+
+/* latent-cli sweep gmm --data … --param k=1..12: one fit per K, BIC and AIC. */
+static int
+command_sweep (int    argc,
+               char **argv)
+{
+  g_autofree char *data = NULL;
+  g_autofree char *labels = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *json_path = NULL;
+  g_autofree char *export_path = NULL;
+  g_autofree char *size = NULL;
+  g_auto(GStrv) param_args = NULL;
+  gint64 seed = 0;
+  gboolean progress = FALSE;
+  int width = 1200, height = 900;
+  const GOptionEntry entries[] = {
+    { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },
+    { "labels", 0, 0, G_OPTION_ARG_FILENAME, &labels, N_("A separate file of labels"), N_("PATH") },
+    { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &param_args,
+      N_("Set a parameter; k takes a range such as k=1..12"), N_("NAME=VALUE") },
+    { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_path, N_("Write the BIC/AIC figure (.png, .svg, .pdf)"), N_("FILE") },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Figure size in pixels (default 1200x900)"), N_("WxH") },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Random seed (default 0)"), N_("N") },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_("OpenCL device: auto, cpu, gpu or off"), N_("DEVICE") },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, N_("Write the scores as JSON"), N_("FILE") },
+    { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, N_("Print every K to stderr"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("ALGORITHM — choose K by BIC and AIC"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autoptr(LatentParams) params = NULL;
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(LatentSweep) sweep = NULL;
+  const LatentAlgorithm *algorithm;
+  guint first = 1, last = 8;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+  if (argc != 2)
+    return fail (EXIT_BAD_INPUT, _("sweep: expected one ALGORITHM, e.g. “latent-cli sweep gmm --data iris --param k=1..8”"));
+  if (data == NULL)
+    return fail (EXIT_BAD_INPUT, _("sweep: --data is required"));
+  if (seed < 0)
+    return fail (EXIT_BAD_INPUT, _("--seed %lld: must not be negative"), (long long) seed);
+  if (size && !parse_size (size, &width, &height, &error))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+  if (!(algorithm = latent_algorithm_lookup (argv[1], &error)))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+  if (!g_str_equal (algorithm->id, "gmm"))
+    return fail (EXIT_BAD_INPUT, _("sweep: %s has no BIC or AIC to compare; sweep gmm"), algorithm->id);
+
+  params = latent_algorithm_new_params (algorithm);
+  for (guint i = 0; param_args && param_args[i]; i++)
+    {
+      if (g_str_has_prefix (param_args[i], "k="))
+        {
+          if (!latent_sweep_parse_range (param_args[i], &first, &last, &error))
+            return fail (EXIT_BAD_INPUT, "%s", error->message);
+        }
+      else if (!latent_params_parse (params, param_args[i], &error))
+        return fail (EXIT_BAD_INPUT, "%s", error->message);
+    }
+  if (!(dataset = latent_catalog_load (data, labels, &error)))
+    return fail (status_for_error (error), "%s", error->message);
+  cl = open_device (device, &error);
+  if (error)
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+
+  sweep = latent_sweep_run (algorithm, dataset, params, seed, cl, first, last,
+                            on_sweep_point, GINT_TO_POINTER (progress), NULL, &error);
+  if (sweep == NULL)
+    return fail (status_for_error (error), "%s", error->message);
+  if (json_path && !write_sweep_json (sweep, algorithm->id, dataset, params, seed, json_path, &error))
+    return fail (EXIT_RUN_FAILED, "--json %s: %s", json_path, error->message);
+  if (export_path)
+    {
+      LatentFigureStyle style;
+
+      latent_figure_style_init (&style);
+      if (!latent_figure_sweep_export (sweep, &style, export_path, width, height, &error))
+        return fail (status_for_error (error), "--export: %s", error->message);
+    }
+
+  g_print (_("  K   log-likelihood             BIC             AIC\n"));
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const LatentSweepPoint *p = &g_array_index (sweep->points, LatentSweepPoint, i);
+      g_print ("%3u %16.6f %15.2f %15.2f%s\n", p->k, p->log_likelihood, p->bic, p->aic,
+               i == sweep->best_bic ? _("   ← best by BIC") : "");
+    }
+  g_print (_("best K: %u by BIC, %u by AIC\n"),
+           g_array_index (sweep->points, LatentSweepPoint, sweep->best_bic).k,
+           g_array_index (sweep->points, LatentSweepPoint, sweep->best_aic).k);
+  return 0;
+}
+
 static int
 command_devices (void)
 {
@@ -349,6 +512,9 @@ usage (void)
                       "                 [--export FIGURE.png|svg|pdf] [--size WxH] [--json RESULT.json]\n"
                       "                 [--csv RESULT.csv] [--progress]\n"
                       "  latent-cli run --experiment FILE.json [options that override it]\n"
+                      "  latent-cli sweep gmm --data PATH --param k=1..12 [--param NAME=VALUE …]\n"
+                      "                 [--seed N] [--device …] [--json SCORES.json] [--export FIGURE.png]\n"
+                      "                 [--progress]\n"
                       "  latent-cli devices\n"
                       "  latent-cli datasets\n"
                       "Run “latent-cli run --help” for details.\n"));
@@ -372,6 +538,8 @@ main (int    argc,
     }
   if (g_str_equal (argv[1], "run"))
     return command_run (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "sweep"))
+    return command_sweep (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "devices") && argc == 2)
     return command_devices ();
   if (g_str_equal (argv[1], "datasets") && argc == 2)

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "latent-gmm.h"
 #include "latent-kmeans.h"
 
 G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
@@ -15,10 +16,13 @@ G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
 const LatentAlgorithm * const *
 latent_algorithm_list (void)
 {
-  static const LatentAlgorithm *algorithms[2];
+  static const LatentAlgorithm *algorithms[3];
 
   if (algorithms[0] == NULL)
-    algorithms[0] = latent_kmeans_get_algorithm ();
+    {
+      algorithms[0] = latent_kmeans_get_algorithm ();
+      algorithms[1] = latent_gmm_get_algorithm ();
+    }
   return algorithms;
 }
 

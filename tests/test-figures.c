@@ -1,4 +1,5 @@
-/* test-figures.c — palette, 2-D projection, scatter and images figures, export
+/* test-figures.c — palette, 2-D projection, scatter and images figures (k-means
+ * and mixtures), the model-selection sweep figure, export
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -745,6 +746,455 @@ test_images_layout (void)
     }
 }
 
+/* Mixtures ---------------------------------------------------------------- */
+
+/* Three known components in 2-D: means, full covariances, weights. */
+static const double mix_means[3][2] = { { 0, 0 }, { 10, 0 }, { 5, 8 } };
+static const double mix_covs[3][3] = { { 4, 1.5, 1 }, { 1, 0, 1 }, { 0.5, 0, 2 } };  /* a, b, c of [a b; b c] */
+static const double mix_weights[3] = { 0.5, 0.3, 0.2 };
+/* The last row sits alone between components 0 and 1, half of each. */
+static const double mix_shared[2] = { 5, -4.5 };
+
+/* n rows from the components (one-hot responsibilities), then the shared row. */
+static LatentSnapshot *
+mixture_snapshot (guint n)
+{
+  const guint rows = n + 1, k = 3;
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("mixture", rows, 2, NULL);
+  float *x = latent_dataset_get_data (ds);
+  LatentSnapshot *snap = latent_snapshot_new ("gmm", ds, NULL);
+  guint64 state = 5;
+
+  snap->iteration = 7;
+  snap->n_rows = rows;
+  snap->n_cols = 2;
+  snap->k = k;
+  snap->labels = g_new (gint32, rows);
+  snap->cluster_sizes = g_new0 (guint, k);
+  snap->means = g_new (float, k * 2);
+  snap->weights = g_new (float, k);
+  snap->covariances = g_new (float, k * 4);
+  snap->responsibilities = g_new0 (float, (gsize) rows * k);
+  snap->log_likelihood = -3.25;
+  snap->bic = 1234.5;
+  snap->aic = 1200.25;
+
+  for (guint c = 0; c < k; c++)
+    {
+      const double *v = mix_covs[c];
+
+      snap->means[2 * c] = mix_means[c][0];
+      snap->means[2 * c + 1] = mix_means[c][1];
+      snap->weights[c] = mix_weights[c];
+      snap->covariances[4 * c] = v[0];
+      snap->covariances[4 * c + 1] = snap->covariances[4 * c + 2] = v[1];
+      snap->covariances[4 * c + 3] = v[2];
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint c = i % k;
+      const double *v = mix_covs[c];
+      /* Cholesky of [a b; b c]. */
+      double l11 = sqrt (v[0]), l21 = v[1] / l11, l22 = sqrt (v[2] - l21 * l21);
+      double z1 = normal (&state), z2 = normal (&state);
+
+      x[2 * i] = mix_means[c][0] + l11 * z1;
+      x[2 * i + 1] = mix_means[c][1] + l21 * z1 + l22 * z2;
+      snap->labels[i] = c;
+      snap->cluster_sizes[c]++;
+      snap->responsibilities[(gsize) i * k + c] = 1.0f;
+    }
+  x[2 * n] = mix_shared[0];
+  x[2 * n + 1] = mix_shared[1];
+  snap->labels[n] = 0;
+  snap->cluster_sizes[0]++;
+  snap->responsibilities[(gsize) n * k] = 0.5f;
+  snap->responsibilities[(gsize) n * k + 1] = 0.5f;
+  return snap;
+}
+
+/* The major (axis 0) or minor (axis 1) semi-axis of a component's 1σ ellipse,
+ * from the closed form of a symmetric 2 × 2 eigenproblem. */
+static void
+semi_axis (guint   c,
+           guint   axis,
+           double *dx,
+           double *dy)
+{
+  const double a = mix_covs[c][0], b = mix_covs[c][1], d = mix_covs[c][2];
+  double lambda = (a + d) / 2.0 + (axis == 0 ? 1.0 : -1.0) * sqrt ((a - d) * (a - d) / 4.0 + b * b);
+  double vx, vy, norm;
+
+  if (b != 0.0)
+    vx = b, vy = lambda - a;
+  else if ((a >= d) == (axis == 0))
+    vx = 1.0, vy = 0.0;
+  else
+    vx = 0.0, vy = 1.0;
+  norm = hypot (vx, vy);
+  *dx = vx / norm * sqrt (lambda);
+  *dy = vy / norm * sqrt (lambda);
+}
+
+/* Pixels along the 1σ and 2σ ellipses of every component with finite
+ * values, for "is this pixel near an ellipse". */
+static GArray *
+ellipse_pixels (LatentSnapshot          *snap,
+                const LatentFigureStyle *style,
+                int                      width,
+                int                      height,
+                guint                    only)
+{
+  GArray *pixels = g_array_new (FALSE, FALSE, sizeof (double) * 2);
+
+  for (guint c = 0; c < snap->k; c++)
+    {
+      double ax, ay, bx, by;
+
+      if (only != G_MAXUINT && c != only)
+        continue;
+      semi_axis (c, 0, &ax, &ay);
+      semi_axis (c, 1, &bx, &by);
+      for (guint sigma = 1; sigma <= 2; sigma++)
+        for (guint t = 0; t < 1440; t++)
+          {
+            double angle = 2 * G_PI * t / 1440, p[2];
+            double x = mix_means[c][0] + sigma * (ax * cos (angle) + bx * sin (angle));
+            double y = mix_means[c][1] + sigma * (ay * cos (angle) + by * sin (angle));
+
+            g_assert_true (latent_figure_scatter_locate (snap, style, width, height, x, y, &p[0], &p[1]));
+            g_array_append_val (pixels, p);
+          }
+    }
+  return pixels;
+}
+
+static double
+distance_to (const GArray *pixels,
+             double        x,
+             double        y)
+{
+  double best = INFINITY;
+
+  for (guint i = 0; i < pixels->len; i++)
+    {
+      const double *p = &g_array_index (pixels, double, 2 * i);
+      best = MIN (best, hypot (p[0] - x, p[1] - y));
+    }
+  return best;
+}
+
+static double
+color_distance (guint32 a,
+                guint32 b)
+{
+  double sum = 0.0;
+
+  for (int shift = 0; shift < 24; shift += 8)
+    {
+      double d = (double) ((a >> shift) & 0xff) - (double) ((b >> shift) & 0xff);
+      sum += d * d;
+    }
+  return sqrt (sum);
+}
+
+/* Within @radius of (x, y), a pixel the ellipses changed whose colour is
+ * nearer to component @c's than to the background or any other component's
+ * (a 1.5 px line is blended over two pixels). */
+static gboolean
+line_near (cairo_surface_t         *with,
+           cairo_surface_t         *without,
+           const LatentFigureStyle *style,
+           double                   x,
+           double                   y,
+           double                   radius,
+           guint                    c)
+{
+  for (int py = (int) floor (y - radius); py <= (int) ceil (y + radius); py++)
+    for (int px = (int) floor (x - radius); px <= (int) ceil (x + radius); px++)
+      {
+        guint32 p = pixel (with, px, py);
+        double mine = color_distance (p, latent_palette_argb (c));
+        gboolean nearest = mine < color_distance (p, background_argb (style));
+
+        if (hypot (px + 0.5 - x, py + 0.5 - y) > radius || p == pixel (without, px, py))
+          continue;
+        for (guint o = 0; o < 3; o++)
+          nearest &= o == c || mine < color_distance (p, latent_palette_argb (o));
+        if (nearest)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+/* Pixels in a rectangle that are not the background. */
+static guint
+count_ink (cairo_surface_t         *surface,
+           const LatentFigureStyle *style,
+           double                   x,
+           double                   y,
+           double                   w,
+           double                   h)
+{
+  guint n = 0;
+
+  for (int py = (int) y; py < (int) (y + h); py++)
+    for (int px = (int) x; px < (int) (x + w); px++)
+      n += pixel (surface, px, py) != background_argb (style);
+  return n;
+}
+
+static gboolean
+is_grey (guint32 p)
+{
+  int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+  return ABS (r - g) < 4 && ABS (g - b) < 6;
+}
+
+/* Each component's 1σ ellipse passes through mean + 1σ along both of its
+ * axes; the ellipses are the only thing the covariances add to the plot. */
+static void
+test_mixture_ellipses (void)
+{
+  g_autoptr(LatentSnapshot) snap = mixture_snapshot (300);
+  const int width = 700, height = 500;
+  g_autoptr(GArray) curves = NULL;
+  LatentFigureStyle style;
+  cairo_surface_t *with, *without;
+  double plot[4];
+  guint far = 0, near = 0;
+  float *covariances;
+
+  latent_figure_style_init (&style);
+  g_assert_true (latent_figure_scatter_bounds (snap, &style, width, height, NULL, plot));
+  with = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  covariances = g_steal_pointer (&snap->covariances);
+  without = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  snap->covariances = covariances;
+  curves = ellipse_pixels (snap, &style, width, height, G_MAXUINT);
+
+  /* Inside the plot (the legend gains a 1σ/2σ key), every changed pixel is
+   * on an ellipse or its halo. */
+  for (int y = (int) plot[1]; y < (int) (plot[1] + plot[3]); y++)
+    for (int x = (int) plot[0]; x < (int) (plot[0] + plot[2]); x++)
+      if (pixel (with, x, y) != pixel (without, x, y))
+        {
+          if (distance_to (curves, x + 0.5, y + 0.5) < 4.0)
+            near++;
+          else
+            far++;
+        }
+  g_test_message ("ellipse pixels: %u near the curves, %u elsewhere", near, far);
+  g_assert_cmpuint (far, ==, 0);
+  g_assert_cmpuint (near, >, 1000);
+
+  for (guint c = 0; c < 3; c++)
+    for (guint axis = 0; axis < 2; axis++)
+      for (int sign = -1; sign <= 1; sign += 2)
+        {
+          double dx, dy, px, py, qx, qy;
+
+          semi_axis (c, axis, &dx, &dy);
+          g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
+                                                       mix_means[c][0] + sign * dx,
+                                                       mix_means[c][1] + sign * dy, &px, &py));
+          /* The solid 1σ line in the component's colour, right there. */
+          g_assert_true (line_near (with, without, &style, px, py, 2.0, c));
+          /* Halfway to the 2σ ellipse nothing was added. */
+          g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
+                                                       mix_means[c][0] + 1.5 * sign * dx,
+                                                       mix_means[c][1] + 1.5 * sign * dy, &qx, &qy));
+          g_assert_cmphex (pixel (with, (int) qx, (int) qy), ==, pixel (without, (int) qx, (int) qy));
+        }
+
+  /* The means still carry their diamond. */
+  for (guint c = 0; c < 3; c++)
+    {
+      double px, py;
+
+      g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
+                                                   mix_means[c][0], mix_means[c][1], &px, &py));
+      g_assert_true (close_color (pixel (with, (int) px, (int) py), latent_palette_argb (c), 1));
+    }
+
+  /* Mixtures get no Voronoi regions: the plot's corners stay untinted. */
+  g_assert_true (style.voronoi);
+  g_assert_true (is_grey (pixel (with, (int) plot[0] + 3, (int) plot[1] + 3)));
+  g_assert_true (is_grey (pixel (with, (int) (plot[0] + plot[2]) - 3, (int) (plot[1] + plot[3]) - 3)));
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
+/* Points take Σ r_ik · palette(k): one-hot rows their component's colour,
+ * the half-and-half row a colour between the two. */
+static void
+test_mixture_shading (void)
+{
+  g_autoptr(LatentSnapshot) snap = mixture_snapshot (300);
+  const int width = 700, height = 500;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint32 got, a = latent_palette_argb (0), b = latent_palette_argb (1);
+  gboolean differs_a = FALSE, differs_b = FALSE;
+  double px, py;
+
+  latent_figure_style_init (&style);
+  style.point_size = 8;
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 0), >, 1000);
+
+  g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
+                                               mix_shared[0], mix_shared[1], &px, &py));
+  got = pixel (surface, (int) px, (int) py);
+  g_test_message ("palette 0 %06x, palette 1 %06x, half of each %06x", a & 0xffffff, b & 0xffffff, got & 0xffffff);
+  for (int shift = 0; shift < 24; shift += 8)
+    {
+      int ca = (a >> shift) & 0xff, cb = (b >> shift) & 0xff, cg = (got >> shift) & 0xff;
+
+      g_assert_cmpint (cg, >=, MIN (ca, cb));
+      g_assert_cmpint (cg, <=, MAX (ca, cb));
+      differs_a |= ABS (cg - ca) > 20;
+      differs_b |= ABS (cg - cb) > 20;
+    }
+  g_assert_true (differs_a && differs_b);
+  cairo_surface_destroy (surface);
+
+  /* Without responsibilities the row takes its label's colour. */
+  g_clear_pointer (&snap->responsibilities, g_free);
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  g_assert_cmphex (pixel (surface, (int) px, (int) py), ==, a);
+  cairo_surface_destroy (surface);
+}
+
+/* NaN and infinity in any mixture field skip what they touch, nothing more. */
+static void
+test_mixture_broken (void)
+{
+  g_autoptr(LatentSnapshot) snap = mixture_snapshot (300);
+  const int width = 700, height = 500;
+  g_autoptr(GArray) curve0 = NULL;
+  LatentFigureStyle style;
+  cairo_surface_t *with, *without;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("latent-figures-XXXXXX", &error);
+  g_autofree char *pdf = g_build_filename (dir, "broken.pdf", NULL);
+  g_autofree char *svg = g_build_filename (dir, "broken.svg", NULL);
+  double plot[4];
+  guint near0 = 0, other = 0;
+  float *covariances;
+
+  g_assert_no_error (error);
+  snap->covariances[4 * 1 + 3] = NAN;       /* component 2: broken covariance */
+  snap->means[2 * 2] = INFINITY;            /* component 3: mean at infinity */
+  snap->weights[1] = NAN;
+  snap->responsibilities[3 * 5] = NAN;      /* row 5: NaN, then a real 1 */
+  snap->responsibilities[3 * 7 + 1] = INFINITY;
+  snap->responsibilities[3 * 8 + 2] = -1.0f;
+  snap->log_likelihood = NAN;
+
+  latent_figure_style_init (&style);
+  g_assert_true (latent_figure_scatter_bounds (snap, &style, width, height, NULL, plot));
+  with = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  covariances = g_steal_pointer (&snap->covariances);
+  without = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  snap->covariances = covariances;
+  curve0 = ellipse_pixels (snap, &style, width, height, 0);
+
+  for (int y = (int) plot[1]; y < (int) (plot[1] + plot[3]); y++)
+    for (int x = (int) plot[0]; x < (int) (plot[0] + plot[2]); x++)
+      if (pixel (with, x, y) != pixel (without, x, y))
+        {
+          if (distance_to (curve0, x + 0.5, y + 0.5) < 4.0)
+            near0++;
+          else
+            other++;
+        }
+  /* Only the healthy component's ellipses are drawn. */
+  g_assert_cmpuint (near0, >, 500);
+  g_assert_cmpuint (other, ==, 0);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+
+  /* Covariances that overflow the page, or are not positive, or are all
+   * broken; every figure kind and format survives them. */
+  snap->covariances[0] = 1e30f;
+  snap->covariances[3] = 1e30f;
+  snap->covariances[4 * 2] = -5.0f;
+  with = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  cairo_surface_destroy (with);
+  for (guint i = 0; i < 12; i++)
+    snap->covariances[i] = NAN;
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_SCATTER, &style, pdf, 400, 300, &error));
+  g_assert_no_error (error);
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_SCATTER, &style, svg, 400, 300, &error));
+  g_assert_no_error (error);
+  g_unlink (pdf);
+  g_unlink (svg);
+  g_rmdir (dir);
+}
+
+/* One-column data: the ellipses flatten to segments on the x axis. */
+static void
+test_mixture_one_column (void)
+{
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("line", 60, 1, NULL);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  float *x = latent_dataset_get_data (ds);
+
+  for (guint i = 0; i < 60; i++)
+    x[i] = (i % 2 ? 5.0f : -5.0f) + (float) (i % 7) * 0.1f;
+  snap = latent_snapshot_new ("gmm", ds, NULL);
+  snap->n_rows = 60;
+  snap->n_cols = 1;
+  snap->k = 2;
+  snap->labels = g_new (gint32, 60);
+  snap->means = g_new (float, 2);
+  snap->weights = g_new (float, 2);
+  snap->covariances = g_new (float, 2);
+  for (guint i = 0; i < 60; i++)
+    snap->labels[i] = i % 2;
+  snap->means[0] = -4.7f, snap->means[1] = 5.3f;
+  snap->weights[0] = snap->weights[1] = 0.5f;
+  snap->covariances[0] = snap->covariances[1] = 0.04f;
+
+  latent_figure_style_init (&style);
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, 500, 300);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 0), >, 50);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_mixture_images (void)
+{
+  g_autoptr(LatentSnapshot) snap = images_snapshot (4, 4, 6, 3);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  snap->weights = g_new (float, 3);
+  snap->weights[0] = 0.5f;
+  snap->weights[1] = 0.25f;
+  snap->weights[2] = NAN;
+  latent_figure_style_init (&style);
+  g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_IMAGES);
+  surface = render (snap, LATENT_FIGURE_AUTO, &style, 400, 300);
+  for (guint c = 0; c < 3; c++)
+    {
+      double x, y, tw, th;
+
+      g_assert_true (latent_figure_images_locate (snap, &style, 400, 300, c, &x, &y, &tw, &th));
+      /* The means as images in frames of the component's colour. */
+      g_assert_true (close_color (pixel (surface, (int) x - 1, (int) (y + th / 2)),
+                                  latent_palette_argb (c), 2));
+      /* A caption under each, "component 3" even without a weight. */
+      g_assert_cmpuint (count_ink (surface, &style, x, y + th + 4, tw, style.font_size * 1.2), >, 10);
+    }
+  cairo_surface_destroy (surface);
+}
+
 /* Export ------------------------------------------------------------------ */
 
 typedef struct {
@@ -858,6 +1308,7 @@ test_export_png (Tmp           *tmp,
   g_assert_cmpuint (info.height, ==, 240);
   g_assert_cmpstr (g_hash_table_lookup (info.texts, "Software"), ==, "Latent");
   g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:algorithm"), ==, "kmeans");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:figure"), ==, "scatter");
   g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:params"), ==, params);
   g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:seed"), ==, "42");
   g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:iteration"), ==, "12");
@@ -972,6 +1423,282 @@ test_export_errors (Tmp           *tmp,
   g_assert_cmpstr (kept, ==, "keep me");
 }
 
+/* Sweep ------------------------------------------------------------------- */
+
+static const double sweep_bic[] = { 5000, 3000, 2200, 2000, 2100, 2300 };
+
+static LatentSweep *
+sweep_new (guint n)
+{
+  LatentSweep *sweep = g_new0 (LatentSweep, 1);
+
+  sweep->points = g_array_new (FALSE, TRUE, sizeof (LatentSweepPoint));
+  for (guint i = 0; i < n; i++)
+    {
+      LatentSweepPoint p = { 0 };
+
+      p.k = i + 1;
+      p.iterations = 10;
+      p.converged = TRUE;
+      p.bic = sweep_bic[i % G_N_ELEMENTS (sweep_bic)];
+      /* A smaller penalty: AIC lowest at K = 5. */
+      p.aic = p.bic - 40.0 * p.k * p.k;
+      p.log_likelihood = -p.bic / 1000.0;
+      g_array_append_val (sweep->points, p);
+    }
+  sweep->best_bic = 3;
+  sweep->best_aic = 4;
+  return sweep;
+}
+
+static cairo_surface_t *
+render_sweep (const LatentSweep       *sweep,
+              const LatentFigureStyle *style,
+              int                      width,
+              int                      height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  latent_figure_sweep_render (sweep, style, cr, width, height);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+typedef struct {
+  int x0, x1;      /* columns, inclusive */
+  int top, bottom; /* rows, inclusive */
+} Bar;
+
+/* Runs of columns holding @argb, each with the rows it spans; only runs
+ * whose bottom is the lowest seen (the bars, not the legend swatch). */
+static GArray *
+find_bars (cairo_surface_t *surface,
+           guint32          argb)
+{
+  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+  GArray *runs = g_array_new (FALSE, FALSE, sizeof (Bar));
+  GArray *bars = g_array_new (FALSE, FALSE, sizeof (Bar));
+  Bar run = { -1, -1, 0, 0 };
+  int lowest = -1;
+
+  for (int x = 0; x <= w; x++)
+    {
+      int top = -1, bottom = -1;
+
+      for (int y = 0; x < w && y < h; y++)
+        if (pixel (surface, x, y) == argb)
+          {
+            if (top < 0)
+              top = y;
+            bottom = y;
+          }
+      if (top >= 0 && run.x0 >= 0)
+        {
+          run.x1 = x;
+          run.top = MIN (run.top, top);
+          run.bottom = MAX (run.bottom, bottom);
+        }
+      else if (top >= 0)
+        run = (Bar) { x, x, top, bottom };
+      else if (run.x0 >= 0)
+        {
+          g_array_append_val (runs, run);
+          lowest = MAX (lowest, run.bottom);
+          run.x0 = -1;
+        }
+    }
+  for (guint i = 0; i < runs->len; i++)
+    if (g_array_index (runs, Bar, i).bottom == lowest)
+      g_array_append_val (bars, g_array_index (runs, Bar, i));
+  g_array_unref (runs);
+  return bars;
+}
+
+static void
+test_sweep_bars (void)
+{
+  g_autoptr(LatentSweep) sweep = sweep_new (6);
+  g_autoptr(GArray) bic = NULL;
+  g_autoptr(GArray) aic = NULL;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  double fr, fg, fb, slope;
+  guint32 fg_argb;
+
+  latent_figure_style_init (&style);
+  latent_figure_style_get_foreground (&style, &fr, &fg, &fb);
+  fg_argb = 0xff000000u | (guint32) lround (fr * 255) << 16 | (guint32) lround (fg * 255) << 8
+            | (guint32) lround (fb * 255);
+  surface = render_sweep (sweep, &style, 800, 500);
+  g_assert_cmphex (pixel (surface, 1, 1), ==, background_argb (&style));
+
+  bic = find_bars (surface, latent_palette_argb (0));
+  aic = find_bars (surface, latent_palette_argb (1));
+  g_assert_cmpuint (bic->len, ==, 6);
+  g_assert_cmpuint (aic->len, ==, 6);
+
+  /* Heights follow the values on one linear scale from a shared baseline. */
+  slope = (double) ((g_array_index (bic, Bar, 0).bottom - g_array_index (bic, Bar, 0).top)
+                    - (g_array_index (bic, Bar, 3).bottom - g_array_index (bic, Bar, 3).top))
+          / (sweep_bic[0] - sweep_bic[3]);
+  g_assert_cmpfloat (slope, >, 0.0);
+  for (guint i = 0; i < 6; i++)
+    {
+      const Bar *b = &g_array_index (bic, Bar, i), *a = &g_array_index (aic, Bar, i);
+      const LatentSweepPoint *p = &g_array_index (sweep->points, LatentSweepPoint, i);
+      double expected = (p->bic - p->aic) * slope;
+
+      /* BIC left of AIC in each group, groups left to right by K. */
+      g_assert_cmpint (b->x1, <, a->x0);
+      if (i > 0)
+        g_assert_cmpint (g_array_index (aic, Bar, i - 1).x1, <, b->x0);
+      g_assert_cmpint (b->bottom, ==, a->bottom);
+      g_assert_cmpint (b->top, >=, 0);
+      /* The shortest bar still shows. */
+      g_assert_cmpint (b->bottom - b->top, >, 5);
+      g_assert_cmpfloat (fabs ((a->top - b->top) - expected), <=, 2.0);
+      g_assert_cmpfloat (fabs ((b->bottom - b->top) - (g_array_index (bic, Bar, 3).bottom - g_array_index (bic, Bar, 3).top)
+                               - (p->bic - sweep_bic[3]) * slope), <=, 2.0);
+    }
+
+  /* The best K by BIC (the fourth group) is outlined, and no other bar. */
+  for (guint i = 0; i < 6; i++)
+    {
+      const Bar *b = &g_array_index (bic, Bar, i);
+      int y = (b->top + b->bottom) / 2;
+      gboolean outlined = close_color (pixel (surface, b->x0 - 1, y), fg_argb, 8)
+                          && close_color (pixel (surface, b->x1 + 1, y), fg_argb, 8)
+                          && close_color (pixel (surface, (b->x0 + b->x1) / 2, b->top - 1), fg_argb, 8);
+      g_assert_cmpint (outlined, ==, i == 3);
+    }
+  /* Its label sits above it: ink between the bar and the plot's top. */
+  {
+    const Bar *b = &g_array_index (bic, Bar, 3);
+    g_assert_cmpuint (count_ink (surface, &style, b->x0, b->top - 40, b->x1 - b->x0, 36), >, 20);
+  }
+  cairo_surface_destroy (surface);
+
+  /* Dark figures keep the bars and the outline, in light ink. */
+  style.dark = TRUE;
+  surface = render_sweep (sweep, &style, 800, 500);
+  g_assert_cmphex (pixel (surface, 1, 1), ==, background_argb (&style));
+  g_clear_pointer (&bic, g_array_unref);
+  bic = find_bars (surface, latent_palette_argb (0));
+  g_assert_cmpuint (bic->len, ==, 6);
+  cairo_surface_destroy (surface);
+}
+
+/* Failed fits (NaN, infinity), a best index past the end, no points at all,
+ * tiny sizes: drawn without the broken parts, never a crash. */
+static void
+test_sweep_broken (void)
+{
+  g_autoptr(LatentSweep) sweep = sweep_new (12);
+  g_autoptr(LatentSweep) empty = sweep_new (0);
+  g_autoptr(GArray) bic = NULL;
+  g_autoptr(GArray) aic = NULL;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  latent_figure_style_init (&style);
+  g_array_index (sweep->points, LatentSweepPoint, 2).bic = NAN;
+  g_array_index (sweep->points, LatentSweepPoint, 2).aic = INFINITY;
+  g_array_index (sweep->points, LatentSweepPoint, 7).aic = -INFINITY;
+  surface = render_sweep (sweep, &style, 900, 500);
+  bic = find_bars (surface, latent_palette_argb (0));
+  aic = find_bars (surface, latent_palette_argb (1));
+  g_assert_cmpuint (bic->len, ==, 11);
+  g_assert_cmpuint (aic->len, ==, 10);
+  cairo_surface_destroy (surface);
+
+  /* Large values, negative values, all equal. */
+  for (guint i = 0; i < 12; i++)
+    {
+      LatentSweepPoint *p = &g_array_index (sweep->points, LatentSweepPoint, i);
+      p->bic = -3.5e7 + i * 10.0;
+      p->aic = -3.5e7;
+    }
+  sweep->best_bic = 99;
+  surface = render_sweep (sweep, &style, 600, 400);
+  g_clear_pointer (&bic, g_array_unref);
+  bic = find_bars (surface, latent_palette_argb (0));
+  g_assert_cmpuint (bic->len, ==, 12);
+  cairo_surface_destroy (surface);
+
+  for (guint i = 0; i < 12; i++)
+    g_array_index (sweep->points, LatentSweepPoint, i).bic =
+      g_array_index (sweep->points, LatentSweepPoint, i).aic = NAN;
+  surface = render_sweep (sweep, &style, 600, 400);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 0), ==, 0);
+  cairo_surface_destroy (surface);
+
+  surface = render_sweep (empty, &style, 600, 400);
+  g_assert_cmphex (pixel (surface, 599, 399), ==, background_argb (&style));
+  cairo_surface_destroy (surface);
+  surface = render_sweep (sweep, &style, 20, 20);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_sweep_export (Tmp           *tmp,
+                   gconstpointer  data)
+{
+  g_autoptr(LatentSweep) sweep = sweep_new (6);
+  g_autofree char *png = g_build_filename (tmp->dir, "sweep.png", NULL);
+  g_autofree char *svg = g_build_filename (tmp->dir, "sweep.svg", NULL);
+  g_autofree char *pdf = g_build_filename (tmp->dir, "sweep.pdf", NULL);
+  g_autofree char *bmp = g_build_filename (tmp->dir, "sweep.bmp", NULL);
+  const char *missing = "/nonexistent-latent-directory/sweep.png";
+  g_autoptr(GError) error = NULL;
+  LatentFigureStyle style;
+  PngInfo info = { 0 };
+
+  latent_figure_style_init (&style);
+  g_assert_true (latent_figure_sweep_export (sweep, &style, png, 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (read_png (png, &info));
+  g_assert_cmpuint (info.width, ==, 640);
+  g_assert_cmpuint (info.height, ==, 400);
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "Software"), ==, "Latent");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:figure"), ==, "sweep");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "Title"), ==, "Model selection: BIC and AIC by K");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:sweep"), ==, "k=1..6");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:best-bic"), ==, "4");
+  g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:best-aic"), ==, "5");
+  g_assert_null (g_hash_table_lookup (info.texts, "latent:algorithm"));
+  g_assert_cmpmem (info.corner, 4, "\xff\xff\xff\xff", 4);
+  g_hash_table_unref (info.texts);
+
+  g_assert_true (latent_figure_sweep_export (sweep, &style, svg, 640, 400, &error));
+  g_assert_no_error (error);
+  assert_starts_with (svg, "<?xml", "<svg");
+  g_assert_true (latent_figure_sweep_export (sweep, &style, pdf, 640, 400, &error));
+  g_assert_no_error (error);
+  assert_starts_with (pdf, "%PDF", NULL);
+
+  g_assert_false (latent_figure_sweep_export (sweep, &style, bmp, 640, 400, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, bmp));
+  g_clear_error (&error);
+  g_assert_false (latent_figure_sweep_export (sweep, &style, png, 10, 400, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE);
+  g_assert_nonnull (strstr (error->message, "10 × 400"));
+  g_clear_error (&error);
+  g_assert_false (latent_figure_sweep_export (sweep, &style, missing, 640, 400, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, missing));
+  g_clear_error (&error);
+
+  /* The failed exports left the good one as it was, and nothing else. */
+  g_assert_cmpuint (count_files (tmp->dir), ==, 3);
+  g_assert_true (read_png (png, &info));
+  g_assert_cmpuint (info.width, ==, 640);
+  g_hash_table_unref (info.texts);
+}
+
 static void
 test_no_data (void)
 {
@@ -1019,10 +1746,18 @@ main (int   argc,
   g_test_add_func ("/figures/scatter/timing", test_scatter_timing);
   g_test_add_func ("/figures/images/means", test_images_means);
   g_test_add_func ("/figures/images/layout", test_images_layout);
+  g_test_add_func ("/figures/mixture/ellipses", test_mixture_ellipses);
+  g_test_add_func ("/figures/mixture/shading", test_mixture_shading);
+  g_test_add_func ("/figures/mixture/broken", test_mixture_broken);
+  g_test_add_func ("/figures/mixture/one-column", test_mixture_one_column);
+  g_test_add_func ("/figures/mixture/images", test_mixture_images);
+  g_test_add_func ("/figures/sweep/bars", test_sweep_bars);
+  g_test_add_func ("/figures/sweep/broken", test_sweep_broken);
   g_test_add_func ("/figures/no-data", test_no_data);
   g_test_add ("/figures/export/png", Tmp, NULL, tmp_setup, test_export_png, tmp_teardown);
   g_test_add ("/figures/export/vector", Tmp, NULL, tmp_setup, test_export_vector, tmp_teardown);
   g_test_add ("/figures/export/errors", Tmp, NULL, tmp_setup, test_export_errors, tmp_teardown);
+  g_test_add ("/figures/export/sweep", Tmp, NULL, tmp_setup, test_sweep_export, tmp_teardown);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */

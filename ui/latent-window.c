@@ -90,16 +90,17 @@ void
 _latent_window_update_metrics (LatentWindow *self)
 {
   LatentSnapshot *frame = _latent_window_shown_frame (self);
-  g_autofree char *text = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
 
-  if (frame == NULL)
-    text = g_strdup ("");
-  else if (frame->has_label_metrics)
-    text = g_strdup_printf (_("Accuracy %.4f\nAdjusted Rand index %.4f\nNormalised mutual information %.4f"),
+  if (frame && frame->weights)
+    g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
+                            frame->log_likelihood, frame->bic, frame->aic);
+  if (frame && frame->has_label_metrics)
+    g_string_append_printf (text, _("Accuracy %.4f\nAdjusted Rand index %.4f\nNormalised mutual information %.4f"),
                             frame->metrics.accuracy, frame->metrics.ari, frame->metrics.nmi);
-  else
-    text = g_strdup (_("The dataset has no labels to compare with."));
-  set_label (self->metrics_label, text, _("Metrics"));
+  else if (frame)
+    g_string_append (text, _("The dataset has no labels to compare with."));
+  set_label (self->metrics_label, text->str, _("Metrics"));
 }
 
 static void

@@ -171,10 +171,10 @@ _latent_figure_paint_background (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-static void
-set_text_color (cairo_t                 *cr,
-                const LatentFigureStyle *style,
-                double                   strength)
+void
+_latent_figure_set_color_mix (cairo_t                 *cr,
+                              const LatentFigureStyle *style,
+                              double                   strength)
 {
   double fr, fg, fb, br, bg, bb;
 
@@ -182,6 +182,68 @@ set_text_color (cairo_t                 *cr,
   latent_figure_style_get_background (style, &br, &bg, &bb);
   cairo_set_source_rgb (cr, br + (fr - br) * strength, bg + (fg - bg) * strength,
                         bb + (fb - bb) * strength);
+}
+
+void
+_latent_figure_nice_ticks (double             lo,
+                           double             hi,
+                           double             target,
+                           LatentFigureTicks *ticks)
+{
+  double raw = (hi - lo) / MAX (target, 1.0);
+  double magnitude = pow (10.0, floor (log10 (raw)));
+  double step, first;
+  static const double steps[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
+
+  ticks->n = 0;
+  ticks->decimals = 0;
+  if (!(raw > 0.0) || !isfinite (raw) || !isfinite (lo))
+    return;
+
+  step = magnitude * 10.0;
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (magnitude * steps[i] >= raw)
+      {
+        step = magnitude * steps[i];
+        break;
+      }
+
+  ticks->decimals = MAX (0, (int) -floor (log10 (step) + 1e-9));
+  if (fabs (step / magnitude - 2.5) < 1e-9)
+    ticks->decimals++;
+  if (!(step > 0.0) || !isfinite (step))
+    return;
+  first = ceil (lo / step - 1e-9);
+  for (guint i = 0; i < _LATENT_FIGURE_MAX_TICKS; i++)
+    {
+      double v = (first + i) * step;
+      if (v > hi + step * 1e-9)
+        break;
+      /* Avoid "-0" from rounding noise. */
+      ticks->values[ticks->n++] = fabs (v) < step * 1e-9 ? 0.0 : v;
+    }
+}
+
+void
+_latent_figure_format_tick (double  value,
+                            int     decimals,
+                            char   *buf,
+                            gsize   size)
+{
+  char tmp[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (fabs (value) >= 1e6)
+    g_ascii_formatd (tmp, sizeof tmp, "%.3g", value);
+  else
+    {
+      g_autofree char *fmt = g_strdup_printf ("%%.%df", decimals);
+      g_ascii_formatd (tmp, sizeof tmp, fmt, value);
+    }
+  /* A typographic minus lines up with the digits. */
+  if (tmp[0] == '-')
+    g_snprintf (buf, size, "−%s", tmp + 1);
+  else
+    g_strlcpy (buf, tmp, size);
 }
 
 static char *
@@ -217,7 +279,7 @@ subtitle_line (cairo_t                 *cr,
   if (cr != NULL)
     {
       _latent_figure_set_font (cr, style, 1.0, FALSE);
-      set_text_color (cr, style, strength);
+      _latent_figure_set_color_mix (cr, style, strength);
       cairo_move_to (cr, font, y);
       cairo_show_text (cr, text);
     }
@@ -251,7 +313,7 @@ _latent_figure_header (cairo_t                 *cr,
   if (cr != NULL)
     {
       _latent_figure_set_font (cr, style, 1.3, TRUE);
-      set_text_color (cr, style, 1.0);
+      _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, font, y);
       cairo_show_text (cr, title);
     }
@@ -277,7 +339,7 @@ _latent_figure_message (cairo_t                 *cr,
 
   cairo_save (cr);
   _latent_figure_set_font (cr, style, 1.0, FALSE);
-  set_text_color (cr, style, 0.6);
+  _latent_figure_set_color_mix (cr, style, 0.6);
   cairo_text_extents (cr, message, &ext);
   cairo_move_to (cr, (width - ext.width) / 2.0 - ext.x_bearing,
                  (height - ext.height) / 2.0 - ext.y_bearing);
@@ -313,6 +375,34 @@ latent_figure_render (LatentSnapshot          *snapshot,
 /* Export ------------------------------------------------------------------ */
 
 typedef enum { FORMAT_PNG, FORMAT_SVG, FORMAT_PDF } Format;
+
+/* What an export draws: a snapshot in one of its kinds, or a sweep. */
+typedef struct {
+  LatentSnapshot    *snapshot;
+  LatentFigureKind   kind;
+  const LatentSweep *sweep;
+} Figure;
+
+static void
+figure_render (const Figure            *figure,
+               const LatentFigureStyle *style,
+               cairo_t                 *cr,
+               int                      width,
+               int                      height)
+{
+  if (figure->sweep != NULL)
+    latent_figure_sweep_render (figure->sweep, style, cr, width, height);
+  else
+    latent_figure_render (figure->snapshot, figure->kind, style, cr, width, height);
+}
+
+static char *
+figure_dup_title (const Figure *figure)
+{
+  if (figure->sweep != NULL)
+    return g_strdup (_latent_figure_sweep_title ());
+  return latent_figure_dup_title (figure->snapshot);
+}
 
 typedef struct {
   FILE *fp;
@@ -420,8 +510,7 @@ check_cairo (cairo_status_t   status,
 }
 
 static gboolean
-write_vector (LatentSnapshot          *snapshot,
-              LatentFigureKind         kind,
+write_vector (const Figure            *figure,
               const LatentFigureStyle *style,
               Format                   format,
               Sink                    *sink,
@@ -445,14 +534,14 @@ write_vector (LatentSnapshot          *snapshot,
       surface = cairo_pdf_surface_create_for_stream (sink_write, sink, width, height);
       if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
         {
-          g_autofree char *title = latent_figure_dup_title (snapshot);
+          g_autofree char *title = figure_dup_title (figure);
           cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
           cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Latent");
         }
     }
 
   cr = cairo_create (surface);
-  latent_figure_render (snapshot, kind, style, cr, width, height);
+  figure_render (figure, style, cr, width, height);
   status = cairo_status (cr);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
@@ -531,17 +620,50 @@ add_text (GArray     *texts,
 }
 
 static void
-collect_texts (LatentSnapshot *snapshot,
-               GArray         *texts,
-               GPtrArray      *strings)
+collect_sweep_texts (const LatentSweep *sweep,
+                     GArray            *texts,
+                     GPtrArray         *strings)
+{
+  g_autofree char *range = NULL;
+  g_autofree char *best_bic = NULL;
+  g_autofree char *best_aic = NULL;
+  const LatentSweepPoint *points = (const LatentSweepPoint *) sweep->points->data;
+  guint n = sweep->points->len;
+
+  add_text (texts, strings, "Software", "Latent");
+  add_text (texts, strings, "Title", _latent_figure_sweep_title ());
+  add_text (texts, strings, "latent:figure", "sweep");
+  if (n == 0)
+    return;
+  range = g_strdup_printf ("k=%u..%u", points[0].k, points[n - 1].k);
+  add_text (texts, strings, "latent:sweep", range);
+  if (sweep->best_bic < n)
+    {
+      best_bic = g_strdup_printf ("%u", points[sweep->best_bic].k);
+      add_text (texts, strings, "latent:best-bic", best_bic);
+    }
+  if (sweep->best_aic < n)
+    {
+      best_aic = g_strdup_printf ("%u", points[sweep->best_aic].k);
+      add_text (texts, strings, "latent:best-aic", best_aic);
+    }
+}
+
+static void
+collect_snapshot_texts (LatentSnapshot   *snapshot,
+                        LatentFigureKind  kind,
+                        GArray           *texts,
+                        GPtrArray        *strings)
 {
   g_autofree char *title = latent_figure_dup_title (snapshot);
   g_autofree char *params = snapshot->params ? latent_params_to_string (snapshot->params) : NULL;
   g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, snapshot->seed);
   g_autofree char *iteration = g_strdup_printf ("%u", snapshot->iteration);
+  gboolean images = latent_figure_resolve_kind (snapshot, kind) == LATENT_FIGURE_IMAGES;
 
   add_text (texts, strings, "Software", "Latent");
   add_text (texts, strings, "Title", title);
+  add_text (texts, strings, "latent:figure", images ? "images" : "scatter");
   add_text (texts, strings, "latent:algorithm", snapshot->algorithm);
   add_text (texts, strings, "latent:params", params);
   add_text (texts, strings, "latent:seed", seed);
@@ -551,6 +673,17 @@ collect_texts (LatentSnapshot *snapshot,
       add_text (texts, strings, "latent:dataset", latent_dataset_get_name (snapshot->dataset));
       add_text (texts, strings, "latent:dataset-hash", latent_dataset_get_hash (snapshot->dataset));
     }
+}
+
+static void
+collect_texts (const Figure *figure,
+               GArray       *texts,
+               GPtrArray    *strings)
+{
+  if (figure->sweep != NULL)
+    collect_sweep_texts (figure->sweep, texts, strings);
+  else
+    collect_snapshot_texts (figure->snapshot, figure->kind, texts, strings);
 }
 
 /* Cairo keeps premultiplied native-endian ARGB; PNG wants straight RGBA bytes. */
@@ -625,8 +758,7 @@ encode_png (Sink            *sink,
 }
 
 static gboolean
-write_png (LatentSnapshot          *snapshot,
-           LatentFigureKind         kind,
+write_png (const Figure            *figure,
            const LatentFigureStyle *style,
            Sink                    *sink,
            const char              *path,
@@ -645,7 +777,7 @@ write_png (LatentSnapshot          *snapshot,
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cr = cairo_create (surface);
-  latent_figure_render (snapshot, kind, style, cr, width, height);
+  figure_render (figure, style, cr, width, height);
   status = cairo_status (cr);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
@@ -657,7 +789,7 @@ write_png (LatentSnapshot          *snapshot,
       return FALSE;
     }
 
-  collect_texts (snapshot, texts, strings);
+  collect_texts (figure, texts, strings);
   row = g_try_malloc ((gsize) width * 4);
   ok = row != NULL
        && encode_png (sink, surface, (png_text *) texts->data, texts->len, row, &failure);
@@ -677,24 +809,18 @@ write_png (LatentSnapshot          *snapshot,
   return TRUE;
 }
 
-gboolean
-latent_figure_export (LatentSnapshot          *snapshot,
-                      LatentFigureKind         kind,
-                      const LatentFigureStyle *style,
-                      const char              *path,
-                      int                      width,
-                      int                      height,
-                      GError                 **error)
+static gboolean
+export_figure (const Figure            *figure,
+               const LatentFigureStyle *style,
+               const char              *path,
+               int                      width,
+               int                      height,
+               GError                 **error)
 {
   g_autofree char *tmp_path = NULL;
   Sink sink = { NULL, 0 };
   Format format;
   gboolean ok;
-
-  g_return_val_if_fail (snapshot != NULL, FALSE);
-  g_return_val_if_fail (style != NULL, FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!format_from_path (path, &format, error))
     return FALSE;
@@ -712,9 +838,9 @@ latent_figure_export (LatentSnapshot          *snapshot,
     return FALSE;
 
   if (format == FORMAT_PNG)
-    ok = write_png (snapshot, kind, style, &sink, path, width, height, error);
+    ok = write_png (figure, style, &sink, path, width, height, error);
   else
-    ok = write_vector (snapshot, kind, style, format, &sink, path, width, height, error);
+    ok = write_vector (figure, style, format, &sink, path, width, height, error);
 
   /* fclose flushes: a full disk may only show here. */
   if (fclose (sink.fp) != 0 && ok)
@@ -730,4 +856,41 @@ latent_figure_export (LatentSnapshot          *snapshot,
   if (!ok)
     g_unlink (tmp_path);
   return ok;
+}
+
+gboolean
+latent_figure_export (LatentSnapshot          *snapshot,
+                      LatentFigureKind         kind,
+                      const LatentFigureStyle *style,
+                      const char              *path,
+                      int                      width,
+                      int                      height,
+                      GError                 **error)
+{
+  Figure figure = { .snapshot = snapshot, .kind = kind };
+
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+  g_return_val_if_fail (style != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return export_figure (&figure, style, path, width, height, error);
+}
+
+gboolean
+latent_figure_sweep_export (const LatentSweep       *sweep,
+                            const LatentFigureStyle *style,
+                            const char              *path,
+                            int                      width,
+                            int                      height,
+                            GError                 **error)
+{
+  Figure figure = { .sweep = sweep };
+
+  g_return_val_if_fail (sweep != NULL && sweep->points != NULL, FALSE);
+  g_return_val_if_fail (style != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return export_figure (&figure, style, path, width, height, error);
 }

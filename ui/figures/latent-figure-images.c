@@ -2,6 +2,7 @@
  *
  * Before the first iteration (no means yet) the figure shows the first rows
  * of the dataset instead, so a freshly loaded image dataset is recognisable.
+ * A mixture's means are captioned with their weights, not cluster sizes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -180,19 +181,6 @@ tile_surface (const float  *values,
   return surface;
 }
 
-static void
-set_color_mix (cairo_t                 *cr,
-               const LatentFigureStyle *style,
-               double                   strength)
-{
-  double fr, fg, fb, br, bg, bb;
-
-  latent_figure_style_get_foreground (style, &fr, &fg, &fb);
-  latent_figure_style_get_background (style, &br, &bg, &bb);
-  cairo_set_source_rgb (cr, br + (fr - br) * strength, bg + (fg - bg) * strength,
-                        bb + (fb - bb) * strength);
-}
-
 static char *
 caption_text (LatentSnapshot *snapshot,
               const Layout   *layout,
@@ -202,6 +190,17 @@ caption_text (LatentSnapshot *snapshot,
   const gint32 *labels;
   const char *name;
 
+  if (layout->means && snapshot->weights != NULL)
+    {
+      double w = snapshot->weights[index];
+
+      /* A broken weight is left out rather than printed as "nan". */
+      if (!isfinite (w))
+        return long_form ? g_strdup_printf (_("component %u"), index + 1)
+                         : g_strdup_printf ("%u", index + 1);
+      return long_form ? g_strdup_printf (_("component %u · w = %.2f"), index + 1, w)
+                       : g_strdup_printf ("w = %.2f", w);
+    }
   if (layout->means)
     {
       guint n = snapshot->cluster_sizes ? snapshot->cluster_sizes[index] : 0;
@@ -236,7 +235,7 @@ frame_color (cairo_t                 *cr,
     latent_palette_color (labels[index], &r, &g, &b);
   else
     {
-      set_color_mix (cr, style, 0.4);
+      _latent_figure_set_color_mix (cr, style, 0.4);
       return;
     }
   cairo_set_source_rgb (cr, r, g, b);
@@ -289,7 +288,7 @@ draw_tile (cairo_t                 *cr,
           text = caption_text (snapshot, layout, index, FALSE);
           cairo_text_extents (cr, text, &ext);
         }
-      set_color_mix (cr, style, 0.85);
+      _latent_figure_set_color_mix (cr, style, 0.85);
       cairo_move_to (cr, x + (layout->tile_w - ext.x_advance) / 2.0,
                      y + layout->tile_h + fw + layout->caption * 0.75);
       cairo_show_text (cr, text);

@@ -2,7 +2,8 @@
  *
  * Points go straight into the pixels of an image surface (one cairo_arc per
  * point would take a second for 70,000 points); axes, markers and text are
- * ordinary Cairo paths on top.
+ * ordinary Cairo paths on top. Mixtures shade each point by its
+ * responsibilities and add each component's 1σ and 2σ ellipses.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,7 +18,6 @@
 #include <string.h>
 
 #define MAX_LEGEND_ENTRIES 12
-#define MAX_TICKS 16
 #define MIN_PLOT_SIZE 40.0
 /* Vector output gets the point layer at this many pixels per unit. */
 #define VECTOR_LAYER_SCALE 2.0
@@ -25,21 +25,16 @@
 #define MAX_VECTOR_LAYER_SIZE 4096.0
 
 typedef struct {
-  double values[MAX_TICKS];
-  guint  n;
-  int    decimals;
-} Ticks;
-
-typedef struct {
   double   font;
   double   header;                 /* y below the title lines */
   double   plot_x, plot_y, plot_w, plot_h;
   double   xmin, xmax, ymin, ymax;
-  Ticks    xticks, yticks;
+  LatentFigureTicks xticks, yticks;
   gboolean legend;
   double   legend_x;
   double   swatch;
   gboolean by_class;               /* no clustering yet: colour by class label */
+  gboolean mixture;                /* components with weights, not clusters */
   gboolean compact;                /* legend says "1 (n = 50)" */
   guint    n_entries;              /* legend entries drawn, "… more" excluded */
   guint    n_more;
@@ -68,69 +63,25 @@ auto_alpha (guint n)
   return CLAMP (1.0 - 0.45 * (log10 ((double) n) - lo) / (hi - lo), 0.55, 1.0);
 }
 
-static void
-nice_ticks (double  lo,
-            double  hi,
-            double  target,
-            Ticks  *ticks)
-{
-  double raw = (hi - lo) / MAX (target, 1.0);
-  double magnitude = pow (10.0, floor (log10 (raw)));
-  double step, first;
-  static const double steps[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
-
-  step = magnitude * 10.0;
-  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
-    if (magnitude * steps[i] >= raw)
-      {
-        step = magnitude * steps[i];
-        break;
-      }
-
-  ticks->n = 0;
-  ticks->decimals = MAX (0, (int) -floor (log10 (step) + 1e-9));
-  if (fabs (step / magnitude - 2.5) < 1e-9)
-    ticks->decimals++;
-  if (!(step > 0.0) || !isfinite (step))
-    return;
-  first = ceil (lo / step - 1e-9);
-  for (guint i = 0; i < MAX_TICKS; i++)
-    {
-      double v = (first + i) * step;
-      if (v > hi + step * 1e-9)
-        break;
-      /* Avoid "-0" from rounding noise. */
-      ticks->values[ticks->n++] = fabs (v) < step * 1e-9 ? 0.0 : v;
-    }
-}
-
-static void
-format_tick (double  value,
-             int     decimals,
-             char   *buf,
-             gsize   size)
-{
-  char tmp[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (fabs (value) >= 1e6)
-    g_ascii_formatd (tmp, sizeof tmp, "%.3g", value);
-  else
-    {
-      g_autofree char *fmt = g_strdup_printf ("%%.%df", decimals);
-      g_ascii_formatd (tmp, sizeof tmp, fmt, value);
-    }
-  /* A typographic minus lines up with the digits. */
-  if (tmp[0] == '-')
-    g_snprintf (buf, size, "−%s", tmp + 1);
-  else
-    g_strlcpy (buf, tmp, size);
-}
-
 static gboolean
 labels_usable (LatentSnapshot   *snapshot,
                LatentProjection *projection)
 {
   return snapshot->labels != NULL && snapshot->k > 0
+         && snapshot->n_rows == latent_projection_get_n_rows (projection);
+}
+
+static gboolean
+is_mixture (LatentSnapshot *snapshot)
+{
+  return snapshot->weights != NULL && snapshot->k > 0;
+}
+
+static gboolean
+responsibilities_usable (LatentSnapshot   *snapshot,
+                         LatentProjection *projection)
+{
+  return is_mixture (snapshot) && snapshot->responsibilities != NULL
          && snapshot->n_rows == latent_projection_get_n_rows (projection);
 }
 
@@ -156,18 +107,37 @@ more_text (guint n_more)
 
 static char *
 legend_text (LatentSnapshot *snapshot,
-             gboolean        by_class,
-             gboolean        compact,
+             const Layout   *layout,
              guint           entry)
 {
+  const gboolean by_class = layout->by_class, compact = layout->compact;
   const char *name;
 
+  if (layout->mixture)
+    {
+      double w = snapshot->weights[entry];
+
+      /* A broken weight is left out rather than printed as "nan". */
+      if (!isfinite (w))
+        return compact ? g_strdup_printf ("%u", entry + 1)
+                       : g_strdup_printf (_("component %u"), entry + 1);
+      return compact ? g_strdup_printf ("%u (w = %.2f)", entry + 1, w)
+                     : g_strdup_printf (_("component %u (w = %.2f)"), entry + 1, w);
+    }
   if (!by_class && compact)
     return g_strdup_printf ("%u (n = %u)", entry + 1, cluster_size (snapshot, entry));
   if (!by_class)
     return g_strdup_printf (_("cluster %u (n = %u)"), entry + 1, cluster_size (snapshot, entry));
   name = latent_dataset_get_class_name (snapshot->dataset, entry);
   return name ? g_strdup (name) : g_strdup_printf (_("class %u"), entry + 1);
+}
+
+static const char *
+legend_title (const Layout *layout)
+{
+  if (layout->mixture)
+    return _("components");
+  return layout->by_class ? _("classes") : _("clusters");
 }
 
 static void
@@ -224,15 +194,15 @@ text_width (cairo_t    *cr,
 }
 
 static double
-widest_tick (cairo_t     *cr,
-             const Ticks *ticks)
+widest_tick (cairo_t                 *cr,
+             const LatentFigureTicks *ticks)
 {
   double widest = 0.0;
   char buf[64];
 
   for (guint i = 0; i < ticks->n; i++)
     {
-      format_tick (ticks->values[i], ticks->decimals, buf, sizeof buf);
+      _latent_figure_format_tick (ticks->values[i], ticks->decimals, buf, sizeof buf);
       widest = MAX (widest, text_width (cr, buf));
     }
   return widest;
@@ -265,7 +235,12 @@ compute_layout (LatentSnapshot          *snapshot,
   else
     data_bounds (projection, layout);
 
-  if (labels_usable (snapshot, projection))
+  if (is_mixture (snapshot))
+    {
+      layout->mixture = TRUE;
+      n_labels = snapshot->k;
+    }
+  else if (labels_usable (snapshot, projection))
     n_labels = snapshot->k;
   else if (latent_dataset_has_labels (snapshot->dataset))
     {
@@ -285,13 +260,13 @@ compute_layout (LatentSnapshot          *snapshot,
 
           layout->compact = form == 1;
           _latent_figure_set_font (cr, style, 1.0, TRUE);
-          legend_w = text_width (cr, layout->by_class ? _("classes") : _("clusters"));
+          legend_w = text_width (cr, legend_title (layout));
           _latent_figure_set_font (cr, style, 1.0, FALSE);
           if (layout->n_more > 0)
             legend_w = MAX (legend_w, text_width (cr, more));
           for (guint i = 0; i < layout->n_entries; i++)
             {
-              g_autofree char *text = legend_text (snapshot, layout->by_class, layout->compact, i);
+              g_autofree char *text = legend_text (snapshot, layout, i);
               legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, text));
             }
           layout->legend = legend_w + f * 2.5 <= width * 0.35;
@@ -300,7 +275,7 @@ compute_layout (LatentSnapshot          *snapshot,
 
   /* Tick counts depend on the plot size and the margins on the tick labels:
    * estimate with the whole figure, then measure the labels. */
-  nice_ticks (layout->ymin, layout->ymax, MAX ((height - layout->header) / (f * 3.5), 3.0),
+  _latent_figure_nice_ticks (layout->ymin, layout->ymax, MAX ((height - layout->header) / (f * 3.5), 3.0),
               &layout->yticks);
   left = f + f * 1.2 + f * 0.5 + widest_tick (cr, &layout->yticks) + f * 0.4 + f * 0.3;
   right = layout->legend ? legend_w + f * 2.5 : f * 1.5;
@@ -315,8 +290,8 @@ compute_layout (LatentSnapshot          *snapshot,
   if (layout->plot_w < MIN_PLOT_SIZE || layout->plot_h < MIN_PLOT_SIZE)
     return FALSE;
 
-  nice_ticks (layout->xmin, layout->xmax, MAX (layout->plot_w / (f * 7.0), 3.0), &layout->xticks);
-  nice_ticks (layout->ymin, layout->ymax, MAX (layout->plot_h / (f * 3.5), 3.0), &layout->yticks);
+  _latent_figure_nice_ticks (layout->xmin, layout->xmax, MAX (layout->plot_w / (f * 7.0), 3.0), &layout->xticks);
+  _latent_figure_nice_ticks (layout->ymin, layout->ymax, MAX (layout->plot_h / (f * 3.5), 3.0), &layout->yticks);
   return TRUE;
 }
 
@@ -366,8 +341,9 @@ draw_regions (LatentSnapshot          *snapshot,
   double br, bg, bb;
   g_autofree guint32 *colors = NULL;
 
+  /* Regions belong to k-means; a mixture's boundaries are not Voronoi cells. */
   if (snapshot->means == NULL || k < 2 || k > 256 || snapshot->n_cols != 2 ||
-      latent_projection_is_pca (projection))
+      is_mixture (snapshot) || latent_projection_is_pca (projection))
     return;
 
   latent_figure_style_get_background (style, &br, &bg, &bb);
@@ -409,6 +385,59 @@ draw_regions (LatentSnapshot          *snapshot,
     }
 }
 
+/* The palette squared: mixing in (roughly) linear light keeps a half-and-half
+ * point as bright as its parents instead of a muddy darker shade. */
+static float *
+linear_palette (guint k)
+{
+  float *lin = g_new (float, 3 * (gsize) k);
+
+  for (guint c = 0; c < k; c++)
+    {
+      double rgb[3];
+
+      latent_palette_color (c, &rgb[0], &rgb[1], &rgb[2]);
+      for (guint i = 0; i < 3; i++)
+        lin[3 * c + i] = (float) (rgb[i] * rgb[i]);
+    }
+  return lin;
+}
+
+/* Σ r_ik · palette(k) for one row, premultiplied by alpha; FALSE when the row
+ * has no usable responsibility (all zero, negative or not finite). */
+static gboolean
+mix_color (const float *resp,
+           const float *lin,
+           guint        k,
+           guint        alpha,
+           guint32     *color)
+{
+  float acc[3] = { 0.0f, 0.0f, 0.0f }, total = 0.0f;
+
+  for (guint c = 0; c < k; c++)
+    {
+      float r = resp[c];
+
+      if (!(r > 0.0f) || !isfinite (r))
+        continue;
+      total += r;
+      acc[0] += r * lin[3 * c];
+      acc[1] += r * lin[3 * c + 1];
+      acc[2] += r * lin[3 * c + 2];
+    }
+  if (!(total > 0.0f) || !isfinite (total))
+    return FALSE;
+
+  *color = alpha << 24;
+  for (guint i = 0; i < 3; i++)
+    {
+      /* Dividing by the total forgives rows that do not sum to one. */
+      float v = sqrtf (CLAMP (acc[i] / total, 0.0f, 1.0f));
+      *color |= (guint32) lrintf (v * alpha) << (16 - 8 * i);
+    }
+  return TRUE;
+}
+
 static cairo_surface_t *
 draw_point_layer (LatentSnapshot          *snapshot,
                   const LatentFigureStyle *style,
@@ -426,6 +455,8 @@ draw_point_layer (LatentSnapshot          *snapshot,
   guint alpha = (guint) lround (auto_alpha (n) * 255.0), inv = 255 - alpha;
   g_autofree guint32 *colors = NULL;
   g_autofree int *offsets = NULL;
+  g_autofree float *lin = NULL;
+  const float *resp = NULL;
   guint n_colors, n_offsets = 0;
   guint32 neutral;
   cairo_surface_t *surface;
@@ -463,6 +494,11 @@ draw_point_layer (LatentSnapshot          *snapshot,
       colors[c] = (alpha << 24) | (r << 16) | (g << 8) | b;
     }
   neutral = colors[n_colors];
+  if (responsibilities_usable (snapshot, projection))
+    {
+      resp = snapshot->responsibilities;
+      lin = linear_palette (snapshot->k);
+    }
 
   if (style->voronoi)
     draw_regions (snapshot, style, projection, layout, pixels, stride, w, h);
@@ -494,8 +530,9 @@ draw_point_layer (LatentSnapshot          *snapshot,
       px = (int) floor (fx);
       py = (int) floor (fy);
 
-      if (labels != NULL && labels[i] >= 0 && (guint) labels[i] < n_colors)
-        color = colors[labels[i]];
+      if (resp == NULL || !mix_color (resp + (gsize) i * snapshot->k, lin, snapshot->k, alpha, &color))
+        if (labels != NULL && labels[i] >= 0 && (guint) labels[i] < n_colors)
+          color = colors[labels[i]];
 
       if (size == 1)
         {
@@ -554,26 +591,13 @@ limit_layer_scale (cairo_t      *cr,
 }
 
 static void
-set_color_mix (cairo_t                 *cr,
-               const LatentFigureStyle *style,
-               double                   strength)
-{
-  double fr, fg, fb, br, bg, bb;
-
-  latent_figure_style_get_foreground (style, &fr, &fg, &fb);
-  latent_figure_style_get_background (style, &br, &bg, &bb);
-  cairo_set_source_rgb (cr, br + (fr - br) * strength, bg + (fg - bg) * strength,
-                        bb + (fb - bb) * strength);
-}
-
-static void
 draw_grid (cairo_t                 *cr,
            const LatentFigureStyle *style,
            const Layout            *l)
 {
   cairo_save (cr);
   cairo_set_line_width (cr, 1.0);
-  set_color_mix (cr, style, 0.08);
+  _latent_figure_set_color_mix (cr, style, 0.08);
   for (guint i = 0; i < l->xticks.n; i++)
     {
       double x = floor (l->plot_x + map_x (l, l->xticks.values[i])) + 0.5;
@@ -603,7 +627,7 @@ draw_axes (cairo_t                 *cr,
 
   cairo_save (cr);
   cairo_set_line_width (cr, 1.0);
-  set_color_mix (cr, style, 0.45);
+  _latent_figure_set_color_mix (cr, style, 0.45);
   cairo_rectangle (cr, l->plot_x - 0.5, l->plot_y - 0.5, l->plot_w + 1.0, l->plot_h + 1.0);
   for (guint i = 0; i < l->xticks.n; i++)
     {
@@ -620,10 +644,10 @@ draw_axes (cairo_t                 *cr,
   cairo_stroke (cr);
 
   _latent_figure_set_font (cr, style, 0.9, FALSE);
-  set_color_mix (cr, style, 0.75);
+  _latent_figure_set_color_mix (cr, style, 0.75);
   for (guint i = 0; i < l->xticks.n; i++)
     {
-      format_tick (l->xticks.values[i], l->xticks.decimals, buf, sizeof buf);
+      _latent_figure_format_tick (l->xticks.values[i], l->xticks.decimals, buf, sizeof buf);
       cairo_text_extents (cr, buf, &ext);
       cairo_move_to (cr, l->plot_x + map_x (l, l->xticks.values[i]) - ext.x_advance / 2.0,
                      l->plot_y + l->plot_h + tick + f * 1.2);
@@ -631,7 +655,7 @@ draw_axes (cairo_t                 *cr,
     }
   for (guint i = 0; i < l->yticks.n; i++)
     {
-      format_tick (l->yticks.values[i], l->yticks.decimals, buf, sizeof buf);
+      _latent_figure_format_tick (l->yticks.values[i], l->yticks.decimals, buf, sizeof buf);
       cairo_text_extents (cr, buf, &ext);
       cairo_move_to (cr, l->plot_x - tick - f * 0.3 - ext.x_advance,
                      l->plot_y + map_y (l, l->yticks.values[i]) + f * 0.35);
@@ -639,7 +663,7 @@ draw_axes (cairo_t                 *cr,
     }
 
   _latent_figure_set_font (cr, style, 1.0, FALSE);
-  set_color_mix (cr, style, 0.9);
+  _latent_figure_set_color_mix (cr, style, 0.9);
   label = latent_projection_get_axis_label (projection, 0);
   cairo_text_extents (cr, label, &ext);
   cairo_move_to (cr, l->plot_x + (l->plot_w - ext.x_advance) / 2.0,
@@ -689,6 +713,167 @@ draw_trails (cairo_t                 *cr,
       latent_palette_color (c, &r, &g, &b);
       cairo_set_source_rgba (cr, r, g, b, 0.85);
       cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+/* Paths past this many pixels overflow Cairo's fixed-point coordinates. */
+#define MAX_ELLIPSE_EXTENT 1e6
+
+/* P Σ Pᵀ: component @c's covariance seen in the plane of the two axes. FALSE
+ * when it holds a NaN or an infinity. */
+static gboolean
+projected_covariance (LatentSnapshot   *snapshot,
+                      LatentProjection *projection,
+                      guint             c,
+                      double            s[3])
+{
+  const guint d = snapshot->n_cols;
+  const float *cov = snapshot->covariances + (gsize) c * d * d;
+  const float *axis[2] = { latent_projection_get_axis (projection, 0),
+                           latent_projection_get_axis (projection, 1) };
+  double out[2][2] = { { 0.0, 0.0 }, { 0.0, 0.0 } };
+
+  for (guint a = 0; a < 2; a++)
+    for (guint b = a; b < 2; b++)
+      {
+        double sum = 0.0;
+
+        for (guint i = 0; i < d; i++)
+          {
+            double row = 0.0;
+
+            if (axis[a][i] == 0.0f)
+              continue;
+            for (guint j = 0; j < d; j++)
+              if (axis[b][j] != 0.0f)
+                row += (double) cov[(gsize) i * d + j] * axis[b][j];
+            sum += axis[a][i] * row;
+          }
+        out[a][b] = sum;
+      }
+  s[0] = out[0][0];
+  s[1] = out[0][1];
+  s[2] = out[1][1];
+  return isfinite (s[0]) && isfinite (s[1]) && isfinite (s[2]);
+}
+
+/* The symmetric 2 × 2 matrix [s0 s1; s1 s2] as V diag(λ) Vᵀ: the major axis
+ * angle and both eigenvalues, the larger first; tiny negative eigenvalues
+ * from rounding count as zero. */
+static void
+eigen_2x2 (const double  s[3],
+           double       *angle,
+           double       *major,
+           double       *minor)
+{
+  double mid = (s[0] + s[2]) / 2.0;
+  double radius = hypot ((s[0] - s[2]) / 2.0, s[1]);
+
+  *major = MAX (mid + radius, 0.0);
+  *minor = MAX (mid - radius, 0.0);
+  *angle = 0.5 * atan2 (2.0 * s[1], s[0] - s[2]);
+}
+
+/* The unit circle as eight cubic Béziers, each control point sent through
+ * the 2 × 2 map m and shifted to (x0, y0). Béziers survive any affine map, so
+ * this is the ellipse exactly as a transformed circle would be, and a flat
+ * ellipse (a one-column dataset) is a segment instead of a singular matrix. */
+static void
+ellipse_path (cairo_t      *cr,
+              const double  m[4],
+              double        x0,
+              double        y0)
+{
+  const guint n = 8;
+  const double h = 4.0 / 3.0 * tan (G_PI / (2.0 * n));
+
+#define MAP_X(u, v) (x0 + m[0] * (u) + m[1] * (v))
+#define MAP_Y(u, v) (y0 + m[2] * (u) + m[3] * (v))
+  cairo_new_sub_path (cr);
+  cairo_move_to (cr, MAP_X (1.0, 0.0), MAP_Y (1.0, 0.0));
+  for (guint i = 0; i < n; i++)
+    {
+      double a = 2.0 * G_PI * i / n, b = 2.0 * G_PI * (i + 1) / n;
+      double ca = cos (a), sa = sin (a), cb = cos (b), sb = sin (b);
+      double u1 = ca - h * sa, v1 = sa + h * ca;
+      double u2 = cb + h * sb, v2 = sb - h * cb;
+
+      cairo_curve_to (cr, MAP_X (u1, v1), MAP_Y (u1, v1), MAP_X (u2, v2), MAP_Y (u2, v2),
+                      MAP_X (cb, sb), MAP_Y (cb, sb));
+    }
+  cairo_close_path (cr);
+#undef MAP_X
+#undef MAP_Y
+}
+
+/* Each component's 1σ (solid) and 2σ (dashed) ellipse in its colour, over a
+ * halo in the background colour so they read on top of the points. */
+static void
+draw_ellipses (cairo_t                 *cr,
+               LatentSnapshot          *snapshot,
+               const LatentFigureStyle *style,
+               LatentProjection        *projection,
+               const Layout            *l)
+{
+  const double dash[] = { 6.0, 4.0 };
+  /* The halo's dashes reach 1 unit past each end of the line's. */
+  const double halo_dash[] = { 8.0, 2.0 };
+  const double sx = l->plot_w / (l->xmax - l->xmin), sy = l->plot_h / (l->ymax - l->ymin);
+  double br, bg, bb;
+
+  if (!is_mixture (snapshot) || snapshot->covariances == NULL || snapshot->means == NULL
+      || snapshot->n_cols != latent_projection_get_n_cols (projection))
+    return;
+
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_save (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint c = 0; c < snapshot->k; c++)
+    {
+      double s[3], angle, major, minor, r, g, b, x0, y0, a1, a2, m[4];
+      float xy[2];
+
+      latent_projection_apply (projection, snapshot->means + (gsize) c * snapshot->n_cols, xy);
+      if (!isfinite (xy[0]) || !isfinite (xy[1])
+          || !projected_covariance (snapshot, projection, c, s))
+        continue;
+      eigen_2x2 (s, &angle, &major, &minor);
+      x0 = l->plot_x + map_x (l, xy[0]);
+      y0 = l->plot_y + map_y (l, xy[1]);
+      a1 = sqrt (major);
+      a2 = sqrt (minor);
+
+      /* Unit circle → data (rotate, scale by the standard deviations) →
+       * pixels (scale, y pointing down). */
+      m[0] = sx * cos (angle) * a1;
+      m[1] = -sx * sin (angle) * a2;
+      m[2] = -sy * sin (angle) * a1;
+      m[3] = -sy * cos (angle) * a2;
+      if (!isfinite (m[0] + m[1] + m[2] + m[3])
+          || fabs (x0) + 2.0 * (fabs (m[0]) + fabs (m[1])) > MAX_ELLIPSE_EXTENT
+          || fabs (y0) + 2.0 * (fabs (m[2]) + fabs (m[3])) > MAX_ELLIPSE_EXTENT)
+        continue;
+
+      latent_palette_color (c, &r, &g, &b);
+      for (int sigma = 2; sigma >= 1; sigma--)
+        {
+          double ms[4] = { m[0] * sigma, m[1] * sigma, m[2] * sigma, m[3] * sigma };
+
+          ellipse_path (cr, ms, x0, y0);
+          cairo_set_source_rgba (cr, br, bg, bb, 0.75);
+          cairo_set_line_width (cr, 4.0);
+          if (sigma == 2)
+            cairo_set_dash (cr, halo_dash, G_N_ELEMENTS (halo_dash), 1.0);
+          cairo_stroke_preserve (cr);
+
+          cairo_set_source_rgb (cr, r, g, b);
+          cairo_set_line_width (cr, 1.5);
+          if (sigma == 2)
+            cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0.0);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0.0);
+        }
     }
   cairo_restore (cr);
 }
@@ -754,15 +939,15 @@ draw_legend (cairo_t                 *cr,
 
   cairo_save (cr);
   _latent_figure_set_font (cr, style, 1.0, TRUE);
-  set_color_mix (cr, style, 1.0);
+  _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, l->legend_x, y);
-  cairo_show_text (cr, l->by_class ? _("classes") : _("clusters"));
+  cairo_show_text (cr, legend_title (l));
   y += line * 0.4;
 
   _latent_figure_set_font (cr, style, 1.0, FALSE);
   for (guint i = 0; i < l->n_entries && y + line <= l->plot_y + l->plot_h; i++)
     {
-      g_autofree char *text = legend_text (snapshot, l->by_class, l->compact, i);
+      g_autofree char *text = legend_text (snapshot, l, i);
       double r, g, b;
 
       y += line;
@@ -770,7 +955,7 @@ draw_legend (cairo_t                 *cr,
       cairo_set_source_rgb (cr, r, g, b);
       cairo_rectangle (cr, l->legend_x, y - f * 0.5 - l->swatch / 2.0, l->swatch, l->swatch);
       cairo_fill (cr);
-      set_color_mix (cr, style, 1.0);
+      _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
       cairo_show_text (cr, text);
     }
@@ -779,9 +964,30 @@ draw_legend (cairo_t                 *cr,
       g_autofree char *more = more_text (l->n_more);
 
       y += line;
-      set_color_mix (cr, style, 0.6);
+      _latent_figure_set_color_mix (cr, style, 0.6);
       cairo_move_to (cr, l->legend_x, y - f * 0.5 + f * 0.35);
       cairo_show_text (cr, more);
+    }
+  /* What the two line styles of the ellipses mean. */
+  if (l->mixture && snapshot->covariances != NULL)
+    {
+      const double dash[] = { 6.0, 4.0 };
+
+      y += line * 0.3;
+      for (int sigma = 1; sigma <= 2 && y + line <= l->plot_y + l->plot_h; sigma++)
+        {
+          y += line;
+          _latent_figure_set_color_mix (cr, style, 0.75);
+          cairo_set_line_width (cr, 1.5);
+          cairo_set_dash (cr, dash, sigma == 2 ? G_N_ELEMENTS (dash) : 0, 0.0);
+          cairo_move_to (cr, l->legend_x, y - f * 0.5);
+          cairo_rel_line_to (cr, l->swatch * 2.0, 0.0);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0.0);
+          _latent_figure_set_color_mix (cr, style, 1.0);
+          cairo_move_to (cr, l->legend_x + l->swatch * 2.0 + f * 0.5, y - f * 0.5 + f * 0.35);
+          cairo_show_text (cr, sigma == 1 ? "1σ" : "2σ");
+        }
     }
   cairo_restore (cr);
 }
@@ -847,6 +1053,7 @@ latent_figure_scatter_render (LatentSnapshot          *snapshot,
   cairo_rectangle (cr, layout.plot_x, layout.plot_y, layout.plot_w, layout.plot_h);
   cairo_clip (cr);
   draw_trails (cr, snapshot, style, projection, &layout);
+  draw_ellipses (cr, snapshot, style, projection, &layout);
   draw_centroids (cr, snapshot, style, projection, &layout);
   cairo_restore (cr);
   if (layout.legend)

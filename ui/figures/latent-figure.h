@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "latent-snapshot.h"
+#include "latent-sweep.h"
 
 G_BEGIN_DECLS
 
@@ -94,8 +95,6 @@ gboolean         latent_figure_scatter_locate  (LatentSnapshot          *snapsho
                                                 double                   y,
                                                 double                  *px,
                                                 double                  *py);
-/* The rectangle of tile @index (a mean, or a sample before the first
- * iteration) in the images figure; FALSE when that tile is not drawn. */
 /* The data window the scatter shows (all the data unless style->has_view). */
 gboolean         latent_figure_scatter_bounds  (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
@@ -111,6 +110,8 @@ gint64           latent_figure_scatter_pick    (LatentSnapshot          *snapsho
                                                 double                   x,
                                                 double                   y,
                                                 double                   radius);
+/* The rectangle of tile @index (a mean, or a sample before the first
+ * iteration) in the images figure; FALSE when that tile is not drawn. */
 gboolean         latent_figure_images_locate   (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
@@ -125,6 +126,21 @@ gboolean         latent_figure_images_locate   (LatentSnapshot          *snapsho
  * temporary file beside @path, then renamed, so a failure leaves no half file. */
 gboolean         latent_figure_export          (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind,
+                                                const LatentFigureStyle *style,
+                                                const char              *path,
+                                                int                      width,
+                                                int                      height,
+                                                GError                 **error);
+
+/* Model selection: BIC and AIC of each K of a sweep as grouped bars, the
+ * best K by BIC outlined. Paints the whole rectangle like the others. */
+void             latent_figure_sweep_render    (const LatentSweep       *sweep,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+/* As latent_figure_export (); the PNG says "latent:figure" = "sweep". */
+gboolean         latent_figure_sweep_export    (const LatentSweep       *sweep,
                                                 const LatentFigureStyle *style,
                                                 const char              *path,
                                                 int                      width,
@@ -153,5 +169,29 @@ void             _latent_figure_message        (cairo_t                 *cr,
                                                 int                      height,
                                                 const char              *message);
 gboolean         _latent_figure_dataset_has_image_rows (LatentDataset  *dataset);
+/* "Model selection: BIC and AIC by K", translated. */
+const char      *_latent_figure_sweep_title    (void);
+/* The source set to background + (foreground − background) × strength. */
+void             _latent_figure_set_color_mix  (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   strength);
+
+/* Round tick values for an axis from lo to hi, about @target of them. */
+#define _LATENT_FIGURE_MAX_TICKS 16
+typedef struct {
+  double values[_LATENT_FIGURE_MAX_TICKS];
+  guint  n;
+  int    decimals;
+} LatentFigureTicks;
+
+void             _latent_figure_nice_ticks     (double                   lo,
+                                                double                   hi,
+                                                double                   target,
+                                                LatentFigureTicks       *ticks);
+/* "−1.5", "2e+06": a typographic minus, exponents past a million. */
+void             _latent_figure_format_tick    (double                   value,
+                                                int                      decimals,
+                                                char                    *buf,
+                                                gsize                    size);
 
 G_END_DECLS

@@ -1,0 +1,452 @@
+/* latent-gmm-cl.c — the two passes of GMM-EM on an OpenCL device
+ *
+ * The rows go to the device once, in blocks of LANES rows stored feature by
+ * feature (see kernels/gmm.cl). Each expect pass uploads the parameters as
+ * floats, runs gmm_expect and reads back the responsibilities and the
+ * per-work-item sums, which the host adds up in double. The
+ * responsibilities stay on the device for the scatter pass that follows.
+ * One program per (d, covariance type): with d known when building, the
+ * loops over features unroll.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-gmm"
+
+#include "latent-gmm-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+/* Up to this many features, d is compiled into the program. */
+#define MAX_DIMS 64
+/* Partial sums beyond this size make fewer, longer work-items. */
+#define PARTIAL_BUDGET (G_GUINT64_CONSTANT (256) << 20)
+
+struct _LatentGmmCl
+{
+  LatentCl         *cl;
+  cl_command_queue  queue;
+  cl_kernel         expect;
+  cl_kernel         scatter;
+  guint             lanes, nb, items, bpi, pairs;
+  gsize             local;
+  gboolean          resp_on_device;   /* an expect pass ran: scatter may follow */
+
+  cl_mem            x, means, factor, constant, resp, scratch;
+  cl_mem            part_nk, part_sx, part_ll, part_scatter;
+
+  float            *host_means;       /* k × d */
+  float            *host_factor;      /* k × d × d (full) or k × d */
+  float            *host_constant;    /* k */
+  float            *host_resp;        /* nb × k × lanes */
+  float            *host_nk;          /* items × k */
+  float            *host_sx;          /* items × k × d */
+  float            *host_ll;          /* items × 2 × lanes */
+  float            *host_scatter;     /* items × k × pairs */
+};
+
+void
+latent_gmm_cl_free (LatentGmmCl *gcl)
+{
+  cl_mem *buffers[] = { &gcl->x, &gcl->means, &gcl->factor, &gcl->constant, &gcl->resp, &gcl->scratch,
+                        &gcl->part_nk, &gcl->part_sx, &gcl->part_ll, &gcl->part_scatter };
+
+  if (gcl == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
+    if (*buffers[i])
+      clReleaseMemObject (*buffers[i]);
+  if (gcl->expect)
+    clReleaseKernel (gcl->expect);
+  if (gcl->scatter)
+    clReleaseKernel (gcl->scatter);
+  if (gcl->queue)
+    clReleaseCommandQueue (gcl->queue);
+  g_clear_object (&gcl->cl);
+  g_free (gcl->host_means);
+  g_free (gcl->host_factor);
+  g_free (gcl->host_constant);
+  g_free (gcl->host_resp);
+  g_free (gcl->host_nk);
+  g_free (gcl->host_sx);
+  g_free (gcl->host_ll);
+  g_free (gcl->host_scatter);
+  g_free (gcl);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentGmmCl, latent_gmm_cl_free)
+
+/* Sets a kernel's arguments from ARG (value) pairs, ended by ARG_END. */
+#define ARG(value) sizeof (value), (const void *) &(value)
+#define ARG_END ((gsize) 0)
+
+static gboolean
+set_args (cl_kernel    kernel,
+          const char  *name,
+          GError     **error,
+          ...)
+{
+  cl_int err = CL_SUCCESS;
+  cl_uint index = 0;
+  gsize size;
+  va_list args;
+
+  va_start (args, error);
+  while (err == CL_SUCCESS && (size = va_arg (args, gsize)) != 0)
+    err = clSetKernelArg (kernel, index++, size, va_arg (args, const void *));
+  va_end (args);
+  return latent_cl_check (err, "clSetKernelArg", name, error);
+}
+
+static gboolean
+create_buffer (LatentGmmCl  *gcl,
+               cl_mem       *mem,
+               cl_mem_flags  flags,
+               gsize         size,
+               gpointer      host,
+               const char   *what,
+               GError      **error)
+{
+  cl_int err = CL_SUCCESS;
+
+  *mem = clCreateBuffer (latent_cl_get_context (gcl->cl), flags, size, host, &err);
+  return latent_cl_check (err, "clCreateBuffer", what, error);
+}
+
+/* Rows per vector: a CPU device fills its SIMD lanes with 16 rows from one
+ * work-item; a GPU runs a row per work-item. LATENT_GMM_LANES=1|4|8|16
+ * overrides, so tests reach every variant on any device. */
+static guint
+choose_lanes (const LatentClDeviceInfo *info)
+{
+  const char *value = g_getenv ("LATENT_GMM_LANES");
+
+  if (value != NULL)
+    {
+      guint64 lanes = g_ascii_strtoull (value, NULL, 10);
+
+      if (lanes == 1 || lanes == 4 || lanes == 8 || lanes == 16)
+        return lanes;
+      g_warning ("LATENT_GMM_LANES=%s: expected 1, 4, 8 or 16; ignored", value);
+    }
+  return info->type & CL_DEVICE_TYPE_CPU ? 16 : 1;
+}
+
+LatentGmmCl *
+latent_gmm_cl_new (LatentGmm  *self,
+                   LatentCl   *cl,
+                   GError    **error)
+{
+  g_autoptr(LatentGmmCl) gcl = NULL;
+  const LatentClDeviceInfo *info;
+  const guint n = self ? self->n : 0, d = self ? self->d : 0, k = self ? self->k : 0;
+  const gboolean full = self && self->covariance == LATENT_GMM_FULL;
+  g_autofree char *options = NULL;
+  g_autofree float *blocked = NULL;
+  guint64 budget, partial_bytes, x_bytes, resp_bytes;
+  guint tile;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (LATENT_IS_CL (cl), NULL);
+  g_return_val_if_fail (self->x != NULL && n > 0 && d > 0 && k > 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  info = latent_cl_get_info (cl);
+  gcl = g_new0 (LatentGmmCl, 1);
+  gcl->cl = g_object_ref (cl);
+  gcl->lanes = choose_lanes (info);
+  gcl->nb = (n + gcl->lanes - 1) / gcl->lanes;
+  gcl->pairs = full ? d * (d + 1) / 2 : d;
+
+  /* A CPU device runs a work-group on one thread: one item per group and a
+   * few groups per core keep the cores balanced. */
+  if (info->type & CL_DEVICE_TYPE_CPU)
+    {
+      gcl->local = 1;
+      gcl->items = MAX (4, 8 * info->compute_units);
+      tile = 256;
+    }
+  else
+    {
+      gcl->local = 64;
+      gcl->items = 64 * MAX (1, info->compute_units);
+      tile = 32;
+    }
+
+  /* Each item keeps k × pairs partial sums: with many features, fewer items. */
+  budget = MIN (info->max_alloc, PARTIAL_BUDGET);
+  gcl->items = MIN (gcl->items, MAX (1, budget / ((guint64) k * MAX (gcl->pairs, d) * sizeof (float))));
+  gcl->bpi = (gcl->nb + gcl->items - 1) / gcl->items;
+  gcl->items = (gcl->nb + gcl->bpi - 1) / gcl->bpi;
+  gcl->items = (gcl->items + gcl->local - 1) / gcl->local * gcl->local;
+
+  partial_bytes = (guint64) gcl->items * k * MAX (gcl->pairs, d) * sizeof (float);
+  x_bytes = (guint64) gcl->nb * d * gcl->lanes * sizeof (float);
+  resp_bytes = (guint64) gcl->nb * k * gcl->lanes * sizeof (float);
+  if (partial_bytes > info->max_alloc || x_bytes > info->max_alloc || resp_bytes > info->max_alloc ||
+      (guint64) gcl->nb * gcl->lanes * k > G_MAXINT32)
+    {
+      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                   _("Gaussian mixture: %u rows × %u columns with k = %u need a larger buffer than %s allows"),
+                   n, d, k, info->name);
+      return NULL;
+    }
+
+  options = g_strdup_printf ("-DLANES=%u -DCOVARIANCE=%d -DTILE=%u", gcl->lanes, (int) self->covariance, tile);
+  if (d <= MAX_DIMS)
+    {
+      char *with_dims = g_strdup_printf ("%s -DDIMS=%u", options, d);
+
+      g_free (options);
+      options = with_dims;
+    }
+  if (!(gcl->expect = latent_cl_create_kernel (cl, "gmm", options, "gmm_expect", error)) ||
+      !(gcl->scatter = latent_cl_create_kernel (cl, "gmm", options, "gmm_scatter", error)) ||
+      !(gcl->queue = latent_cl_create_queue (cl, error)))
+    return NULL;
+
+  /* Rows to blocks of LANES, feature by feature; the padding rows stay 0. */
+  blocked = g_new0 (float, (gsize) gcl->nb * d * gcl->lanes);
+  for (guint i = 0; i < n; i++)
+    {
+      const guint b = i / gcl->lanes, lane = i % gcl->lanes;
+
+      for (guint f = 0; f < d; f++)
+        blocked[((gsize) b * d + f) * gcl->lanes + lane] = self->x[(gsize) i * d + f];
+    }
+
+  gcl->host_means = g_new0 (float, (gsize) k * d);
+  gcl->host_factor = g_new0 (float, full ? (gsize) k * d * d : (gsize) k * d);
+  gcl->host_constant = g_new0 (float, k);
+  gcl->host_resp = g_new (float, resp_bytes / sizeof (float));
+  gcl->host_nk = g_new (float, (gsize) gcl->items * k);
+  gcl->host_sx = g_new (float, (gsize) gcl->items * k * d);
+  gcl->host_ll = g_new (float, (gsize) gcl->items * 2 * gcl->lanes);
+  gcl->host_scatter = g_new (float, (gsize) gcl->items * k * gcl->pairs);
+
+  if (!create_buffer (gcl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x_bytes, blocked, "x", error) ||
+      !create_buffer (gcl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * sizeof (float), NULL, "means", error) ||
+      !create_buffer (gcl, &gcl->factor, CL_MEM_READ_ONLY,
+                      (full ? (gsize) k * d * d : (gsize) k * d) * sizeof (float), NULL, "factor", error) ||
+      !create_buffer (gcl, &gcl->constant, CL_MEM_READ_ONLY, k * sizeof (float), NULL, "constant", error) ||
+      !create_buffer (gcl, &gcl->resp, CL_MEM_READ_WRITE, resp_bytes, NULL, "resp", error) ||
+      /* Without DIMS the kernels keep a row's per-feature values here. */
+      !create_buffer (gcl, &gcl->scratch, CL_MEM_READ_WRITE,
+                      d <= MAX_DIMS ? sizeof (float) * gcl->lanes
+                                    : (gsize) gcl->items * d * gcl->lanes * sizeof (float),
+                      NULL, "scratch", error) ||
+      !create_buffer (gcl, &gcl->part_nk, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * sizeof (float), NULL,
+                      "part_nk", error) ||
+      !create_buffer (gcl, &gcl->part_sx, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * d * sizeof (float), NULL,
+                      "part_sx", error) ||
+      !create_buffer (gcl, &gcl->part_ll, CL_MEM_WRITE_ONLY, (gsize) gcl->items * 2 * gcl->lanes * sizeof (float),
+                      NULL, "part_ll", error) ||
+      !create_buffer (gcl, &gcl->part_scatter, CL_MEM_WRITE_ONLY,
+                      (gsize) gcl->items * k * gcl->pairs * sizeof (float), NULL, "part_scatter", error))
+    return NULL;
+
+  g_debug ("%u rows in %u blocks of %u, %u work-items of %u blocks, options “%s”",
+           n, gcl->nb, gcl->lanes, gcl->items, gcl->bpi, options);
+  return g_steal_pointer (&gcl);
+}
+
+/* The parameters as the kernel wants them: floats, the factor's diagonal
+ * inverted (a multiplication per feature instead of a division), and the
+ * row-independent part of each log-density folded into one constant. */
+static void
+prepare_parameters (LatentGmmCl *gcl,
+                    LatentGmm   *self)
+{
+  const guint d = self->d, k = self->k;
+  const double log_2pi = log (2 * G_PI);
+
+  for (guint c = 0; c < k; c++)
+    {
+      const double *l = self->chol + (gsize) c * d * d;
+      double constant = log (self->weights[c]) - 0.5 * (d * log_2pi + self->log_det[c]);
+
+      /* An empty component (weight 0) must lose, not poison the max. */
+      gcl->host_constant[c] = isfinite (constant) ? (float) constant : -1e30f;
+      for (guint f = 0; f < d; f++)
+        gcl->host_means[(gsize) c * d + f] = self->means[(gsize) c * d + f];
+
+      if (self->covariance == LATENT_GMM_FULL)
+        {
+          float *out = gcl->host_factor + (gsize) c * d * d;
+
+          for (guint a = 0; a < d; a++)
+            {
+              for (guint b = 0; b < a; b++)
+                out[(gsize) a * d + b] = l[(gsize) a * d + b];
+              out[(gsize) a * d + a] = 1.0 / l[(gsize) a * d + a];
+            }
+        }
+      else
+        for (guint a = 0; a < d; a++)
+          gcl->host_factor[(gsize) c * d + a] = 1.0 / l[(gsize) a * d + a];
+    }
+}
+
+gboolean
+latent_gmm_cl_expect (LatentGmmCl     *gcl,
+                      LatentGmm       *self,
+                      LatentGmmStats  *stats,
+                      GCancellable    *cancellable,
+                      GError         **error)
+{
+  const guint n = self ? self->n : 0, d = self ? self->d : 0, k = self ? self->k : 0;
+  const guint lanes = gcl ? gcl->lanes : 1;
+  const gboolean full = self && self->covariance == LATENT_GMM_FULL;
+  gsize global, local;
+  cl_int err;
+
+  g_return_val_if_fail (gcl != NULL && self != NULL && stats != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  global = gcl->items;
+  local = gcl->local;
+  gcl->resp_on_device = FALSE;
+  prepare_parameters (gcl, self);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  err = clEnqueueWriteBuffer (gcl->queue, gcl->means, CL_FALSE, 0, (gsize) k * d * sizeof (float),
+                              gcl->host_means, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueWriteBuffer (gcl->queue, gcl->factor, CL_FALSE, 0,
+                                (full ? (gsize) k * d * d : (gsize) k * d) * sizeof (float),
+                                gcl->host_factor, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueWriteBuffer (gcl->queue, gcl->constant, CL_FALSE, 0, k * sizeof (float),
+                                gcl->host_constant, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "gmm_expect", error))
+    return FALSE;
+
+  if (!set_args (gcl->expect, "gmm_expect", error,
+                 ARG (gcl->x), ARG (gcl->means), ARG (gcl->factor), ARG (gcl->constant),
+                 ARG (gcl->resp), ARG (gcl->part_nk), ARG (gcl->part_sx), ARG (gcl->part_ll),
+                 ARG (gcl->scratch), ARG (n), ARG (gcl->nb), ARG (d), ARG (k), ARG (gcl->bpi), ARG_END))
+    return FALSE;
+  gint64 T0 = g_get_monotonic_time (); clFinish (gcl->queue);
+  err = clEnqueueNDRangeKernel (gcl->queue, gcl->expect, 1, NULL, &global, &local, 0, NULL, NULL);
+  clFinish (gcl->queue); gint64 T1 = g_get_monotonic_time ();
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_expect", error))
+    return FALSE;
+
+  err = clEnqueueReadBuffer (gcl->queue, gcl->part_nk, CL_FALSE, 0, (gsize) gcl->items * k * sizeof (float),
+                             gcl->host_nk, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (gcl->queue, gcl->part_sx, CL_FALSE, 0, (gsize) gcl->items * k * d * sizeof (float),
+                               gcl->host_sx, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (gcl->queue, gcl->part_ll, CL_FALSE, 0,
+                               (gsize) gcl->items * 2 * lanes * sizeof (float), gcl->host_ll, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (gcl->queue, gcl->resp, CL_TRUE, 0, (gsize) gcl->nb * k * lanes * sizeof (float),
+                               gcl->host_resp, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "gmm_expect", error))
+    return FALSE;
+
+  gint64 T2 = g_get_monotonic_time ();
+  /* Blocks of LANES rows back to one row of k per row. */
+  for (guint b = 0; b < gcl->nb; b++)
+    {
+      const float *block = gcl->host_resp + (gsize) b * k * lanes;
+      const guint rows = MIN (lanes, n - b * lanes);
+
+      for (guint lane = 0; lane < rows; lane++)
+        {
+          double *row = self->resp + ((gsize) b * lanes + lane) * k;
+
+          for (guint c = 0; c < k; c++)
+            row[c] = block[(gsize) c * lanes + lane];
+        }
+    }
+
+  memset (stats->nk, 0, sizeof (double) * k);
+  memset (stats->sx, 0, sizeof (double) * k * d);
+  stats->loglik = 0;
+  for (guint g = 0; g < gcl->items; g++)
+    {
+      for (guint c = 0; c < k; c++)
+        stats->nk[c] += gcl->host_nk[(gsize) g * k + c];
+      for (guint i = 0; i < k * d; i++)
+        stats->sx[i] += gcl->host_sx[(gsize) g * k * d + i];
+      for (guint lane = 0; lane < lanes; lane++)
+        stats->loglik += (double) gcl->host_ll[((gsize) g * 2) * lanes + lane] +
+                         (double) gcl->host_ll[((gsize) g * 2 + 1) * lanes + lane];
+    }
+
+  gcl->resp_on_device = TRUE;
+  if (g_getenv ("GMM_T")) g_printerr ("expect: kernel %.2f read %.2f host %.2f\n", (T1-T0)/1e3, (T2-T1)/1e3, (g_get_monotonic_time()-T2)/1e3);
+  return TRUE;
+}
+
+gboolean
+latent_gmm_cl_scatter (LatentGmmCl   *gcl,
+                       LatentGmm     *self,
+                       const double  *means,
+                       double        *scatter,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  const guint d = self ? self->d : 0, k = self ? self->k : 0;
+  const gboolean full = self && self->covariance == LATENT_GMM_FULL;
+  gsize global, local;
+  cl_int err;
+
+  g_return_val_if_fail (gcl != NULL && self != NULL && means != NULL && scatter != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!gcl->resp_on_device)
+    {
+      g_set_error_literal (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                           _("Gaussian mixture: the scatter pass needs the responsibilities of an expect pass"));
+      return FALSE;
+    }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  global = gcl->items;
+  local = gcl->local;
+  for (gsize i = 0; i < (gsize) k * d; i++)
+    gcl->host_means[i] = means[i];
+  err = clEnqueueWriteBuffer (gcl->queue, gcl->means, CL_FALSE, 0, (gsize) k * d * sizeof (float),
+                              gcl->host_means, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "gmm_scatter", error))
+    return FALSE;
+
+  if (!set_args (gcl->scatter, "gmm_scatter", error,
+                 ARG (gcl->x), ARG (gcl->resp), ARG (gcl->means), ARG (gcl->part_scatter),
+                 ARG (gcl->scratch), ARG (gcl->nb), ARG (d), ARG (k), ARG (gcl->bpi), ARG_END))
+    return FALSE;
+  gint64 T0 = g_get_monotonic_time (); clFinish (gcl->queue);
+  err = clEnqueueNDRangeKernel (gcl->queue, gcl->scatter, 1, NULL, &global, &local, 0, NULL, NULL);
+  clFinish (gcl->queue); if (g_getenv ("GMM_T")) g_printerr ("scatter kernel %.2f\n", (g_get_monotonic_time()-T0)/1e3);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_scatter", error))
+    return FALSE;
+  err = clEnqueueReadBuffer (gcl->queue, gcl->part_scatter, CL_TRUE, 0,
+                             (gsize) gcl->items * k * gcl->pairs * sizeof (float), gcl->host_scatter, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "gmm_scatter", error))
+    return FALSE;
+
+  /* Packed lower triangles (or diagonals) back to k × d × d, mirrored. */
+  memset (scatter, 0, sizeof (double) * k * d * d);
+  for (guint c = 0; c < k; c++)
+    {
+      double *s = scatter + (gsize) c * d * d;
+      guint p = 0;
+
+      for (guint a = 0; a < d; a++)
+        for (guint b = full ? 0 : a; b <= a; b++, p++)
+          {
+            double total = 0;
+
+            for (guint g = 0; g < gcl->items; g++)
+              total += gcl->host_scatter[((gsize) g * k + c) * gcl->pairs + p];
+            s[(gsize) a * d + b] = total;
+            s[(gsize) b * d + a] = total;
+          }
+    }
+  return TRUE;
+}

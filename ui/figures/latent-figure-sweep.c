@@ -1,0 +1,452 @@
+/* latent-figure-sweep.c — model selection: BIC and AIC of a sweep over K
+ *
+ * Grouped bars, one group per K, BIC and AIC side by side, the best K by BIC
+ * outlined and named. BIC and AIC are only defined up to a constant shared by
+ * every K of one dataset, and with many rows they are large numbers whose
+ * differences are a few per cent of their size: bars from zero would all look
+ * alike. So the bars rise from the bottom of an axis that starts a little
+ * below the smallest value; their lengths show how much worse each K is than
+ * the best, which is the only thing the criteria mean, and the tick labels
+ * keep the true values.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-figure-sweep"
+
+#include "latent-figure.h"
+#include "latent-palette.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#define MIN_PLOT_SIZE 40.0
+/* Room below the smallest value and above the largest, as parts of the range. */
+#define BOTTOM_ROOM 0.10
+#define TOP_ROOM 0.18
+
+typedef struct {
+  double   font;
+  double   plot_x, plot_y, plot_w, plot_h;
+  double   lo, hi;              /* the value axis */
+  LatentFigureTicks ticks;
+  double   group_w, bar_w, gap;
+  guint    label_every;         /* K labels under every n-th group */
+  double   legend_x;
+} Layout;
+
+const char *
+_latent_figure_sweep_title (void)
+{
+  return _("Model selection: BIC and AIC by K");
+}
+
+static const LatentSweepPoint *
+sweep_point (const LatentSweep *sweep,
+             guint              index)
+{
+  return &g_array_index (sweep->points, LatentSweepPoint, index);
+}
+
+/* BIC (0) or AIC (1) of one point. */
+static double
+criterion (const LatentSweepPoint *point,
+           guint                   which)
+{
+  return which == 0 ? point->bic : point->aic;
+}
+
+static gboolean
+value_range (const LatentSweep *sweep,
+             double            *lo,
+             double            *hi)
+{
+  double mn = INFINITY, mx = -INFINITY, span;
+
+  for (guint i = 0; i < sweep->points->len; i++)
+    for (guint which = 0; which < 2; which++)
+      {
+        double v = criterion (sweep_point (sweep, i), which);
+
+        if (!isfinite (v))
+          continue;
+        mn = MIN (mn, v);
+        mx = MAX (mx, v);
+      }
+  if (!isfinite (mn))
+    return FALSE;
+
+  span = mx - mn;
+  /* One value, or all alike, still needs a visible range. */
+  if (!(span > fabs (mx) * 1e-12))
+    span = MAX (fabs (mx) * 0.05, 1.0);
+  *lo = mn - span * BOTTOM_ROOM;
+  *hi = mx + span * TOP_ROOM;
+  return isfinite (*lo) && isfinite (*hi) && *hi > *lo;
+}
+
+static double
+text_width (cairo_t    *cr,
+            const char *text)
+{
+  cairo_text_extents_t ext;
+
+  cairo_text_extents (cr, text, &ext);
+  return ext.x_advance;
+}
+
+static char *
+subtitle_text (const LatentSweep *sweep)
+{
+  guint n = sweep->points->len;
+
+  if (sweep->best_bic < n && sweep->best_aic < n)
+    return g_strdup_printf (_("Lower is better · best K = %u by BIC, %u by AIC"),
+                            sweep_point (sweep, sweep->best_bic)->k,
+                            sweep_point (sweep, sweep->best_aic)->k);
+  return g_strdup (_("Lower is better"));
+}
+
+static double
+header_height (const LatentFigureStyle *style)
+{
+  const double f = MAX (style->font_size, 1.0);
+
+  /* As _latent_figure_header (): title, one line under it, a gap. */
+  return f + f * 1.3 + f * 0.45 + f + f * 0.4 + f * 0.6;
+}
+
+static void
+draw_header (cairo_t                 *cr,
+             const LatentSweep       *sweep,
+             const LatentFigureStyle *style)
+{
+  const double f = MAX (style->font_size, 1.0);
+  g_autofree char *subtitle = subtitle_text (sweep);
+  double y = f + f * 1.3;
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 1.3, TRUE);
+  _latent_figure_set_color_mix (cr, style, 1.0);
+  cairo_move_to (cr, f, y);
+  cairo_show_text (cr, _latent_figure_sweep_title ());
+  y += f * 0.45 + f;
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.7);
+  cairo_move_to (cr, f, y);
+  cairo_show_text (cr, subtitle);
+  cairo_restore (cr);
+}
+
+static gboolean
+compute_layout (const LatentSweep       *sweep,
+                const LatentFigureStyle *style,
+                int                      width,
+                int                      height,
+                Layout                  *l)
+{
+  cairo_t *cr = _latent_figure_measure_context (style);
+  const double f = MAX (style->font_size, 1.0);
+  const guint n = sweep->points->len;
+  double widest = 0.0, legend_w, left, right, bottom, k_label = 0.0;
+  char buf[64];
+
+  memset (l, 0, sizeof *l);
+  l->font = f;
+  if (n == 0 || !value_range (sweep, &l->lo, &l->hi))
+    {
+      cairo_destroy (cr);
+      return FALSE;
+    }
+
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  _latent_figure_nice_ticks (l->lo, l->hi, MAX ((height - header_height (style)) / (f * 3.5), 3.0),
+                             &l->ticks);
+  for (guint i = 0; i < l->ticks.n; i++)
+    {
+      _latent_figure_format_tick (l->ticks.values[i], l->ticks.decimals, buf, sizeof buf);
+      widest = MAX (widest, text_width (cr, buf));
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_snprintf (buf, sizeof buf, "%u", sweep_point (sweep, i)->k);
+      k_label = MAX (k_label, text_width (cr, buf));
+    }
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  legend_w = round (f * 0.8) + f * 0.5 + MAX (text_width (cr, "BIC"), text_width (cr, "AIC"));
+  cairo_destroy (cr);
+
+  left = f + f * 1.2 + f * 0.5 + widest + f * 0.4 + f * 0.3;
+  right = legend_w + f * 2.5;
+  bottom = f * 0.4 + f * 1.2 + f * 0.4 + f * 1.2 + f * 0.8;
+  l->plot_x = round (left);
+  l->plot_y = round (header_height (style));
+  l->plot_w = floor (width - right - l->plot_x);
+  l->plot_h = floor (height - bottom - l->plot_y);
+  l->legend_x = l->plot_x + l->plot_w + f * 1.5;
+  if (l->plot_w < MIN_PLOT_SIZE || l->plot_h < MIN_PLOT_SIZE)
+    return FALSE;
+
+  /* Tick count from the real plot height, now that it is known; the axis
+   * then starts on a tick, so the value the bars rise from is labelled. */
+  _latent_figure_nice_ticks (l->lo, l->hi, MAX (l->plot_h / (f * 3.5), 3.0), &l->ticks);
+  if (l->ticks.n >= 2)
+    {
+      double step = l->ticks.values[1] - l->ticks.values[0];
+
+      l->lo = floor (l->lo / step + 1e-9) * step;
+      _latent_figure_nice_ticks (l->lo, l->hi, MAX (l->plot_h / (f * 3.5), 3.0), &l->ticks);
+    }
+
+  l->group_w = l->plot_w / n;
+  l->gap = MAX (1.0, round (l->group_w * 0.04));
+  l->bar_w = MIN (floor (l->group_w * 0.36), round (f * 3.0));
+  l->bar_w = MAX (l->bar_w, 1.0);
+  l->label_every = MAX (1u, (guint) ceil ((k_label + f) / l->group_w));
+  return TRUE;
+}
+
+static inline double
+map_value (const Layout *l,
+           double        v)
+{
+  return l->plot_y + (l->hi - v) / (l->hi - l->lo) * l->plot_h;
+}
+
+/* The bar of point @index, criterion @which, in whole pixels. */
+static void
+bar_rect (const Layout *l,
+          guint         index,
+          guint         which,
+          double        value,
+          double       *x,
+          double       *y,
+          double       *w,
+          double       *h)
+{
+  double centre = l->plot_x + (index + 0.5) * l->group_w;
+  double bottom = l->plot_y + l->plot_h;
+  double top = round (CLAMP (map_value (l, value), l->plot_y, bottom));
+
+  *x = which == 0 ? round (centre - l->gap / 2.0 - l->bar_w) : round (centre + l->gap / 2.0);
+  *w = l->bar_w;
+  *y = top;
+  *h = bottom - top;
+}
+
+static void
+draw_grid_and_axes (cairo_t                 *cr,
+                    const LatentSweep       *sweep,
+                    const LatentFigureStyle *style,
+                    const Layout            *l)
+{
+  const double f = l->font, tick = f * 0.4;
+  cairo_text_extents_t ext;
+  const char *label;
+  char buf[64];
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  _latent_figure_set_color_mix (cr, style, 0.08);
+  for (guint i = 0; i < l->ticks.n; i++)
+    {
+      double y = floor (map_value (l, l->ticks.values[i])) + 0.5;
+      cairo_move_to (cr, l->plot_x, y);
+      cairo_line_to (cr, l->plot_x + l->plot_w, y);
+    }
+  cairo_stroke (cr);
+
+  _latent_figure_set_color_mix (cr, style, 0.45);
+  cairo_rectangle (cr, l->plot_x - 0.5, l->plot_y - 0.5, l->plot_w + 1.0, l->plot_h + 1.0);
+  for (guint i = 0; i < l->ticks.n; i++)
+    {
+      double y = floor (map_value (l, l->ticks.values[i])) + 0.5;
+      cairo_move_to (cr, l->plot_x - 0.5, y);
+      cairo_rel_line_to (cr, -tick, 0);
+    }
+  for (guint i = 0; i < sweep->points->len; i += l->label_every)
+    {
+      double x = floor (l->plot_x + (i + 0.5) * l->group_w) + 0.5;
+      cairo_move_to (cr, x, l->plot_y + l->plot_h + 0.5);
+      cairo_rel_line_to (cr, 0, tick);
+    }
+  cairo_stroke (cr);
+
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.75);
+  for (guint i = 0; i < l->ticks.n; i++)
+    {
+      _latent_figure_format_tick (l->ticks.values[i], l->ticks.decimals, buf, sizeof buf);
+      cairo_text_extents (cr, buf, &ext);
+      cairo_move_to (cr, l->plot_x - tick - f * 0.3 - ext.x_advance,
+                     map_value (l, l->ticks.values[i]) + f * 0.35);
+      cairo_show_text (cr, buf);
+    }
+  for (guint i = 0; i < sweep->points->len; i += l->label_every)
+    {
+      g_snprintf (buf, sizeof buf, "%u", sweep_point (sweep, i)->k);
+      cairo_text_extents (cr, buf, &ext);
+      cairo_move_to (cr, l->plot_x + (i + 0.5) * l->group_w - ext.x_advance / 2.0,
+                     l->plot_y + l->plot_h + tick + f * 1.2);
+      cairo_show_text (cr, buf);
+    }
+
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.9);
+  label = _("number of components K");
+  cairo_text_extents (cr, label, &ext);
+  cairo_move_to (cr, l->plot_x + (l->plot_w - ext.x_advance) / 2.0,
+                 l->plot_y + l->plot_h + tick + f * 1.2 + f * 1.6);
+  cairo_show_text (cr, label);
+
+  label = _("information criterion");
+  cairo_text_extents (cr, label, &ext);
+  cairo_move_to (cr, f * 1.9, l->plot_y + (l->plot_h + ext.x_advance) / 2.0);
+  cairo_rotate (cr, -G_PI / 2.0);
+  cairo_show_text (cr, label);
+  cairo_restore (cr);
+}
+
+static void
+draw_bars (cairo_t                 *cr,
+           const LatentSweep       *sweep,
+           const Layout            *l)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, l->plot_x, l->plot_y, l->plot_w, l->plot_h);
+  cairo_clip (cr);
+  for (guint which = 0; which < 2; which++)
+    {
+      double r, g, b;
+
+      latent_palette_color (which, &r, &g, &b);
+      cairo_set_source_rgb (cr, r, g, b);
+      for (guint i = 0; i < sweep->points->len; i++)
+        {
+          double v = criterion (sweep_point (sweep, i), which), x, y, w, h;
+
+          /* A failed fit has no bar, and no say in the axis. */
+          if (!isfinite (v))
+            continue;
+          bar_rect (l, i, which, v, &x, &y, &w, &h);
+          cairo_rectangle (cr, x, y, w, h);
+        }
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+/* The best K by BIC: its bar outlined, and named above it. */
+static void
+draw_best (cairo_t                 *cr,
+           const LatentSweep       *sweep,
+           const LatentFigureStyle *style,
+           const Layout            *l)
+{
+  const double f = l->font;
+  const LatentSweepPoint *best;
+  g_autofree char *text = NULL;
+  cairo_text_extents_t ext;
+  double x, y, w, h, top, tx, ty, br, bg, bb;
+
+  if (sweep->best_bic >= sweep->points->len)
+    return;
+  best = sweep_point (sweep, sweep->best_bic);
+  if (!isfinite (best->bic))
+    return;
+
+  bar_rect (l, sweep->best_bic, 0, best->bic, &x, &y, &w, &h);
+  /* The label goes above both bars of the group. */
+  top = y;
+  if (isfinite (best->aic))
+    {
+      double ax, ay, aw, ah;
+
+      bar_rect (l, sweep->best_bic, 1, best->aic, &ax, &ay, &aw, &ah);
+      top = MIN (top, ay);
+    }
+  cairo_save (cr);
+  _latent_figure_set_color_mix (cr, style, 1.0);
+  cairo_set_line_width (cr, 2.0);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+  /* Outside the bar, so its colour stays whole; open at the axis. */
+  cairo_move_to (cr, x - 1.0, y + h);
+  cairo_line_to (cr, x - 1.0, y - 1.0);
+  cairo_line_to (cr, x + w + 1.0, y - 1.0);
+  cairo_line_to (cr, x + w + 1.0, y + h);
+  cairo_stroke (cr);
+
+  text = g_strdup_printf (_("best K = %u (BIC)"), best->k);
+  _latent_figure_set_font (cr, style, 1.0, TRUE);
+  cairo_text_extents (cr, text, &ext);
+  tx = CLAMP (x + w / 2.0 - ext.x_advance / 2.0, l->plot_x + f * 0.3,
+              l->plot_x + l->plot_w - ext.x_advance - f * 0.3);
+  ty = MAX (top - f * 0.6, l->plot_y + f * 1.2);
+  /* A halo keeps the label readable where it crosses a neighbour's bar. */
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_move_to (cr, tx, ty);
+  cairo_text_path (cr, text);
+  cairo_set_source_rgb (cr, br, bg, bb);
+  cairo_set_line_width (cr, 3.0);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_stroke (cr);
+  _latent_figure_set_color_mix (cr, style, 1.0);
+  cairo_move_to (cr, tx, ty);
+  cairo_show_text (cr, text);
+  cairo_restore (cr);
+}
+
+static void
+draw_legend (cairo_t                 *cr,
+             const LatentFigureStyle *style,
+             const Layout            *l)
+{
+  const double f = l->font, line = f * 1.5, swatch = round (f * 0.8);
+  double y = l->plot_y + f * 0.4;
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  for (guint which = 0; which < 2; which++)
+    {
+      double r, g, b;
+
+      y += line;
+      latent_palette_color (which, &r, &g, &b);
+      cairo_set_source_rgb (cr, r, g, b);
+      cairo_rectangle (cr, l->legend_x, y - f * 0.5 - swatch / 2.0, swatch, swatch);
+      cairo_fill (cr);
+      _latent_figure_set_color_mix (cr, style, 1.0);
+      cairo_move_to (cr, l->legend_x + swatch + f * 0.5, y - f * 0.5 + f * 0.35);
+      cairo_show_text (cr, which == 0 ? "BIC" : "AIC");
+    }
+  cairo_restore (cr);
+}
+
+void
+latent_figure_sweep_render (const LatentSweep       *sweep,
+                            const LatentFigureStyle *style,
+                            cairo_t                 *cr,
+                            int                      width,
+                            int                      height)
+{
+  Layout layout;
+
+  g_return_if_fail (sweep != NULL && sweep->points != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  cairo_save (cr);
+  _latent_figure_paint_background (cr, style, width, height);
+  draw_header (cr, sweep, style);
+
+  if (compute_layout (sweep, style, width, height, &layout))
+    {
+      draw_grid_and_axes (cr, sweep, style, &layout);
+      draw_bars (cr, sweep, &layout);
+      draw_best (cr, sweep, style, &layout);
+      draw_legend (cr, style, &layout);
+    }
+  else if (!value_range (sweep, &layout.lo, &layout.hi))
+    _latent_figure_message (cr, style, width, height, _("No model of this sweep has a BIC or AIC"));
+  cairo_restore (cr);
+}
