@@ -15,6 +15,7 @@ typedef struct {
   LatentGmmCovariance  covariance;
   gboolean             far;     /* a component away from the data, a row away from the components */
   guint                lanes;   /* 0: the device's choice */
+  gboolean             no_fp64; /* sum as a device without doubles does */
 } Case;
 
 static const char * const covariance_names[] = { "full", "diag", "spherical" };
@@ -203,6 +204,10 @@ test_agrees (gconstpointer data)
     }
   else
     g_unsetenv ("LATENT_GMM_LANES");
+  if (tc->no_fp64)
+    g_setenv ("LATENT_GMM_FP64", "0", TRUE);
+  else
+    g_unsetenv ("LATENT_GMM_FP64");
 
   gmm = make_gmm (tc);
   n = gmm->n, d = gmm->d, k = gmm->k;
@@ -307,7 +312,7 @@ test_agrees (gconstpointer data)
 static void
 test_errors (void)
 {
-  const Case tc = { 300, 3, 2, LATENT_GMM_FULL, FALSE, 0 };
+  const Case tc = { 300, 3, 2, LATENT_GMM_FULL, FALSE, 0, FALSE };
   g_autoptr(LatentGmm) gmm = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
@@ -319,6 +324,7 @@ test_errors (void)
       return;
     }
   g_unsetenv ("LATENT_GMM_LANES");
+  g_unsetenv ("LATENT_GMM_FP64");
   gmm = make_gmm (&tc);
   gcl = latent_gmm_cl_new (gmm, cl, &error);
   g_assert_no_error (error);
@@ -350,16 +356,16 @@ add_case (guint               n,
           guint               k,
           LatentGmmCovariance covariance,
           gboolean            far,
-          guint               lanes)
+          guint               lanes,
+          gboolean            no_fp64)
 {
   Case *tc = g_new (Case, 1);
   g_autofree char *path = NULL;
+  g_autofree char *lanes_part = lanes ? g_strdup_printf ("-lanes%u", lanes) : g_strdup ("");
 
-  *tc = (Case) { n, d, k, covariance, far, lanes };
-  path = g_strdup_printf ("/gmm-cl/agrees/%s/n%u-d%u-k%u%s%s", covariance_names[covariance], n, d, k,
-                          far ? "-far" : "", lanes == 0 ? "" : lanes == 1 ? "-lanes1"
-                                                          : lanes == 4 ? "-lanes4"
-                                                          : lanes == 8 ? "-lanes8" : "-lanes16");
+  *tc = (Case) { n, d, k, covariance, far, lanes, no_fp64 };
+  path = g_strdup_printf ("/gmm-cl/agrees/%s/n%u-d%u-k%u%s%s%s", covariance_names[covariance], n, d, k,
+                          far ? "-far" : "", lanes_part, no_fp64 ? "-float" : "");
   g_test_add_data_func_full (path, tc, test_agrees, g_free);
 }
 
@@ -381,21 +387,24 @@ main (int argc, char **argv)
       for (guint i = 0; i < G_N_ELEMENTS (dims); i++)
         for (guint j = 0; j < G_N_ELEMENTS (ks); j++)
           for (guint far = 0; far < 2; far++)
-            add_case (1001, dims[i], ks[j], t, far, 0);
+            add_case (1001, dims[i], ks[j], t, far, 0, FALSE);
       /* Every vector width, whatever the device would choose. */
       for (guint lanes = 1; lanes <= 16; lanes *= 2)
         if (lanes != 2)
           {
-            add_case (999, 7, 3, t, TRUE, lanes);
-            add_case (61, 33, 4, t, FALSE, lanes);
+            add_case (999, 7, 3, t, TRUE, lanes, FALSE);
+            add_case (61, 33, 4, t, FALSE, lanes, FALSE);
           }
+      /* The log-likelihood summed in float, as without cl_khr_fp64. */
+      add_case (20011, 5, 3, t, TRUE, 0, TRUE);
+      add_case (999, 7, 3, t, FALSE, 1, TRUE);
       /* d past the compiled-in sizes: loops over a runtime d, several tiles. */
-      add_case (301, 70, 3, t, TRUE, 0);
-      add_case (301, 70, 3, t, FALSE, 1);
-      add_case (77, 300, 2, t, FALSE, 0);
+      add_case (301, 70, 3, t, TRUE, 0, FALSE);
+      add_case (301, 70, 3, t, FALSE, 1, FALSE);
+      add_case (77, 300, 2, t, FALSE, 0, FALSE);
       /* Fewer rows than lanes, and a single row. */
-      add_case (5, 4, 2, t, FALSE, 0);
-      add_case (1, 3, 2, t, TRUE, 0);
+      add_case (5, 4, 2, t, FALSE, 0, FALSE);
+      add_case (1, 3, 2, t, TRUE, 0, FALSE);
     }
   g_test_add_func ("/gmm-cl/errors", test_errors);
 

@@ -18,6 +18,8 @@ struct _LatentCurveView
   char      *name;
   GArray    *values;    /* doubles; values[i] belongs to iteration i + 1 */
   guint      marker;
+  gboolean   rising;    /* every value so far ≥ the one before */
+  gboolean   falling;   /* every value so far ≤ the one before */
 };
 
 G_DEFINE_FINAL_TYPE (LatentCurveView, latent_curve_view, GTK_TYPE_WIDGET)
@@ -122,6 +124,24 @@ latent_curve_view_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
+/* What the curve shows, in words, for people who do not see it. */
+static void
+describe (LatentCurveView *self)
+{
+  guint n = self->values->len;
+  g_autofree char *text = NULL;
+
+  if (n == 0)
+    text = g_strdup (_("No iterations yet"));
+  else
+    text = g_strdup_printf (_("%s: %g at iteration 1, %g at iteration %u; %s"), self->name ? self->name : "",
+                            g_array_index (self->values, double, 0), g_array_index (self->values, double, n - 1),
+                            n, self->rising && self->falling ? _("unchanged")
+                               : self->rising ? _("rises at every iteration")
+                               : self->falling ? _("falls at every iteration") : _("goes up and down"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
 void
 latent_curve_view_clear (LatentCurveView *self,
                          const char      *name)
@@ -132,6 +152,8 @@ latent_curve_view_clear (LatentCurveView *self,
   self->name = g_strdup (name);
   g_array_set_size (self->values, 0);
   self->marker = 0;
+  self->rising = self->falling = TRUE;
+  describe (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -141,7 +163,14 @@ latent_curve_view_append (LatentCurveView *self,
 {
   g_return_if_fail (LATENT_IS_CURVE_VIEW (self));
 
+  if (self->values->len > 0)
+    {
+      double last = g_array_index (self->values, double, self->values->len - 1);
+      self->rising = self->rising && value >= last;
+      self->falling = self->falling && value <= last;
+    }
   g_array_append_val (self->values, value);
+  describe (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

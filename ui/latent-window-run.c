@@ -12,6 +12,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "latent-sweep-dialog.h"
+
 /* Snapshots kept for the timeline, by the memory their copies take. */
 #define FRAMES_MAX_BYTES (96u << 20)
 
@@ -323,7 +325,39 @@ on_key_pressed (GtkEventControllerKey *controller,
   return TRUE;
 }
 
+static void
+on_use_k (LatentSweepDialog *dialog,
+          guint              k,
+          LatentWindow      *self)
+{
+  g_autofree char *text = g_strdup_printf ("%u", k);
+
+  if (latent_params_set (self->params, "k", text, NULL))
+    {
+      latent_param_panel_set_params (self->param_panel, self->params);
+      _latent_window_start_run (self, FALSE);
+    }
+}
+
+/* Model selection: one fit per K in a dialog of its own. */
+static void
+on_sweep_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkWidget *dialog;
+
+  if (self->dataset == NULL)
+    return;
+  dialog = latent_sweep_dialog_new (GTK_WINDOW (self), self->algorithm, self->dataset, self->params,
+                                    (guint64) gtk_spin_button_get_value (self->seed_spin), self->cl);
+  g_signal_connect_object (dialog, "use-k", G_CALLBACK (on_use_k), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static const GActionEntry run_actions[] = {
+  { "sweep", on_sweep_action },
   { "run", on_run_action },
   { "pause", on_pause_action },
   { "step", on_step_action },

@@ -125,6 +125,8 @@ _latent_window_update_actions (LatentWindow *self)
   enable (self, "step", live);
   enable (self, "reset", self->dataset != NULL);
   enable (self, "export", _latent_window_shown_frame (self) != NULL);
+  /* Only mixtures have the BIC and AIC a sweep compares. */
+  enable (self, "sweep", self->dataset != NULL && g_str_equal (self->algorithm->id, "gmm"));
 }
 
 /* Set-up */

@@ -244,6 +244,40 @@ def step_bad_csv():
     log(f'  status still: {status()!r}')
 
 
+def step_gmm():
+    """Gaussian mixture on synthetic blobs: ellipses instead of regions, and a
+    log-likelihood that rises at every iteration."""
+    app.select_dropdown('Algorithm', 'Gaussian mixture (EM)')
+    app.choose_menu_item('Dataset', 'Gaussian Blobs')
+    app.press('Generate', pred=lambda n: ui.has_action(n, 'click'))
+    wait_status(r'blobs .*Gaussian mixture', 20, 'the blobs to load with the mixture model')
+    app.press('Run')
+    wait_status(r'(?i)converged|iteration limit', 60, 'EM to converge')
+    log(f'  status: {status()!r}')
+
+    curve = app.find(None, 'Objective', what='the curve (accessible name "Objective")')
+    description = ui._safe(lambda: curve.description) or ''
+    log(f'  curve: {description!r}')
+    if 'rises at every iteration' not in description:
+        raise Failure(f'the log-likelihood does not rise at every iteration: {description!r}')
+
+    figure = app.find(None, 'Figure', what='the figure')
+    time.sleep(0.5)
+    path = os.path.join(SCRATCH, 'figure-gmm.png')
+    app.screenshot(path, figure)
+    hist = ui.colour_histogram(path)
+    counts = [ui.count_near(hist, ui.PALETTE[i]) for i in range(4)]
+    log(f'  pixels near palette colours 0..3: {counts}')
+    # Three components in their colours (points and their 1σ/2σ ellipses),
+    # and no fourth.
+    if min(counts[:3]) <= 30 or counts[3] > 5:
+        raise Failure(f'expected 3 component colours and not a 4th: {counts}')
+    # The heading says "Metrics" too; the label under it holds the numbers.
+    texts = [ui.text_of(n) for n in ui.find_all(app.window, lambda n: ui.name_of(n) == 'Metrics')]
+    if not any('BIC' in t for t in texts):
+        raise Failure(f'the metrics do not show BIC: {texts!r}')
+
+
 def step_keyboard():
     app.focus_window()
     ui.key_combo('<Control>r')
@@ -327,6 +361,7 @@ def main():
         ('Preferences ▸ Dark figures darkens the figure', step_preferences),
         ('open a ragged CSV: an error, and Iris stays loaded', step_bad_csv),
         ('keyboard: ctrl+r, Right, Space', step_keyboard),
+        ('a Gaussian mixture on blobs: ellipses, rising log-likelihood', step_gmm),
         ('every control has an accessible name', step_names),
     ])
     status_code = app.stop()
