@@ -25,8 +25,10 @@
  * Options: LANES (1, 4, 8 or 16), COVARIANCE (0 full, 1 diagonal,
  * 2 spherical), DIMS (d known when building, so loops unroll and per-row
  * work lives in private arrays; without it d is a kernel argument and the
- * per-row arrays live in the scratch buffer, items × d vec_t), TILE (how
- * many sums a work-item keeps at once).
+ * per-row arrays live in the scratch buffer, items × 2d vec_t), TILE (how
+ * many sums a work-item keeps at once), UNROLL_MAX (the largest DIMS whose
+ * loops unroll fully), NO_FP64 (float sums even where double exists, to
+ * test the path of devices without cl_khr_fp64).
  */
 
 #ifndef LANES
@@ -70,7 +72,8 @@ typedef int ivec_t;
 
 /* The log-likelihood adds up a value per row: in double where the device
  * has it, else in float with Kahan's compensation. */
-#ifdef cl_khr_fp64
+#if defined (cl_khr_fp64) && !defined (NO_FP64)
+#define USE_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #if LANES == 16
 typedef double16 dvec_t;
@@ -104,7 +107,10 @@ typedef double dvec_t;
 
 /* Loops over a row's features unroll when d is known and small enough for
  * the code to stay in the instruction cache. */
-#if defined (DIMS) && DIMS <= 32
+#ifndef UNROLL_MAX
+#define UNROLL_MAX 64
+#endif
+#if defined (DIMS) && DIMS <= UNROLL_MAX
 #define UNROLL_ROWS _Pragma ("unroll")
 #else
 #define UNROLL_ROWS
@@ -141,8 +147,7 @@ mahalanobis (__global const vec_t *restrict xb,
 
 #if COVARIANCE == FULL
   /* Solve L z = x − μ row by row; f holds 1 / L_ii on its diagonal. Fully
-   * unrolled, z stays in registers and the rows' chains of FMAs overlap
-   * instead of each waiting on the latency of the last. */
+   * unrolled, z stays in registers and the rows' chains of FMAs overlap. */
   UNROLL_ROWS
   for (uint i = 0; i < D; i++)
     {
@@ -242,7 +247,7 @@ gmm_expect (__global const vec_t *restrict x,
 #else
   __global vec_t *z = scratch + (size_t) item * d;
 #endif
-#ifdef cl_khr_fp64
+#ifdef USE_FP64
   dvec_t ll = 0.0;
 #else
   vec_t ll = 0.0f, ll_carry = 0.0f;
@@ -285,7 +290,7 @@ gmm_expect (__global const vec_t *restrict x,
         rb[c] = select ((vec_t) (0.0f), rb[c] * scale, valid);
 
       lse = select ((vec_t) (0.0f), lse, valid);
-#ifdef cl_khr_fp64
+#ifdef USE_FP64
       ll += convert_dvec (lse);
 #else
       {
@@ -298,7 +303,7 @@ gmm_expect (__global const vec_t *restrict x,
 #endif
     }
 
-#ifdef cl_khr_fp64
+#ifdef USE_FP64
   {
     const vec_t hi = convert_vec (ll);
 
@@ -314,7 +319,14 @@ gmm_expect (__global const vec_t *restrict x,
   weighted_sums (x, resp, part_nk, part_sx, item, b0, b1, d, k);
 }
 
-/* part: items × k × pairs, pairs = d (d + 1) / 2 for FULL, else d. */
+/* Whole triangle in one tile, with d known: loops with constant bounds. */
+#if COVARIANCE == FULL && defined (DIMS) && DIMS * (DIMS + 1) / 2 <= TILE
+#define SINGLE_TILE
+#endif
+
+/* part: items × k × pairs, pairs = d (d + 1) / 2 for FULL, else d. Two
+ * blocks per update, so each private sum is loaded and stored once for two
+ * FMAs. */
 __kernel void
 gmm_scatter (__global const vec_t *restrict x,
              __global const vec_t *restrict resp,
@@ -332,54 +344,13 @@ gmm_scatter (__global const vec_t *restrict x,
 #if COVARIANCE == FULL
   const uint pairs = D * (D + 1) / 2;
 #ifdef DIMS
-  vec_t diff[DIMS];
+  vec_t diff0[DIMS], diff1[DIMS];
 #else
-  __global vec_t *diff = scratch + (size_t) item * d;
+  __global vec_t *diff0 = scratch + (size_t) item * 2 * d;
+  __global vec_t *diff1 = diff0 + d;
 #endif
 #else
   const uint pairs = D;
-#endif
-
-#if COVARIANCE == FULL && defined (DIMS) && DIMS * (DIMS + 1) / 2 <= TILE
-  /* The whole triangle fits one tile: loops with constant bounds, and two
-   * blocks per update, so each sum is loaded and stored half as often. */
-  for (uint c = 0; c < k; c++)
-    {
-      __global const float *mu = means + (size_t) c * D;
-      vec_t acc[DIMS * (DIMS + 1) / 2];
-
-      for (uint t = 0; t < pairs; t++)
-        acc[t] = 0.0f;
-      for (uint b = b0; b < b1; b += 2)
-        {
-          const vec_t r = resp[(size_t) b * k + c];
-          const vec_t r2 = b + 1 < b1 ? resp[(size_t) (b + 1) * k + c] : 0.0f;
-          __global const vec_t *xb = x + (size_t) b * D;
-          __global const vec_t *xb2 = x + (size_t) min (b + 1, b1 - 1) * D;
-          vec_t diff2[DIMS];
-
-          if (!ANY ((r != 0.0f) | (r2 != 0.0f)))
-            continue;
-          for (uint f = 0; f < DIMS; f++)
-            {
-              diff[f] = xb[f] - (vec_t) (mu[f]);
-              diff2[f] = xb2[f] - (vec_t) (mu[f]);
-            }
-#pragma unroll
-          for (uint a = 0, t = 0; a < DIMS; a++)
-            {
-              const vec_t ra = r * diff[a];
-              const vec_t ra2 = r2 * diff2[a];
-
-#pragma unroll
-              for (uint j = 0; j <= a; j++, t++)
-                acc[t] = fma (ra2, diff2[j], fma (ra, diff[j], acc[t]));
-            }
-        }
-      for (uint t = 0; t < pairs; t++)
-        part[((size_t) item * k + c) * pairs + t] = hsum (acc[t]);
-    }
-  return;
 #endif
 
   for (uint c = 0; c < k; c++)
@@ -391,7 +362,7 @@ gmm_scatter (__global const vec_t *restrict x,
         {
           const uint len = min ((uint) TILE, pairs - p0);
           vec_t acc[TILE];
-#if COVARIANCE == FULL
+#if COVARIANCE == FULL && !defined (SINGLE_TILE)
           /* The tile starts at (a0, s0) and ends in row a1. */
           uint a0 = 0, a1;
 
@@ -405,34 +376,59 @@ gmm_scatter (__global const vec_t *restrict x,
 
           for (uint t = 0; t < len; t++)
             acc[t] = 0.0f;
-          for (uint b = b0; b < b1; b++)
+          for (uint b = b0; b < b1; b += 2)
             {
-              const vec_t r = resp[(size_t) b * k + c];
-              __global const vec_t *xb = x + (size_t) b * D;
+              /* An odd last block pairs with itself, at weight 0. */
+              const vec_t r0 = resp[(size_t) b * k + c];
+              const vec_t r1 = b + 1 < b1 ? resp[(size_t) (b + 1) * k + c] : 0.0f;
+              __global const vec_t *x0 = x + (size_t) b * D;
+              __global const vec_t *x1 = x + (size_t) min (b + 1, b1 - 1) * D;
 
-              if (!ANY (r != 0.0f))
+              if (!ANY ((r0 != 0.0f) | (r1 != 0.0f)))
                 continue;
-#if COVARIANCE == FULL
+#if defined (SINGLE_TILE)
+              for (uint f = 0; f < DIMS; f++)
+                {
+                  diff0[f] = x0[f] - (vec_t) (mu[f]);
+                  diff1[f] = x1[f] - (vec_t) (mu[f]);
+                }
+#pragma unroll
+              for (uint a = 0, t = 0; a < DIMS; a++)
+                {
+                  const vec_t ra0 = r0 * diff0[a];
+                  const vec_t ra1 = r1 * diff1[a];
+
+#pragma unroll
+                  for (uint j = 0; j <= a; j++, t++)
+                    acc[t] = fma (ra1, diff1[j], fma (ra0, diff0[j], acc[t]));
+                }
+#elif COVARIANCE == FULL
               for (uint f = 0; f <= a1; f++)
-                diff[f] = xb[f] - (vec_t) (mu[f]);
+                {
+                  diff0[f] = x0[f] - (vec_t) (mu[f]);
+                  diff1[f] = x1[f] - (vec_t) (mu[f]);
+                }
               {
                 uint t = 0, s = s0;
 
                 for (uint a = a0; a <= a1; a++)
                   {
-                    const vec_t ra = r * diff[a];
+                    const vec_t ra0 = r0 * diff0[a];
+                    const vec_t ra1 = r1 * diff1[a];
                     const uint end = min (a + 1, s + len - t);
 
                     for (uint j = s; j < end; j++, t++)
-                      acc[t] = fma (ra, diff[j], acc[t]);
+                      acc[t] = fma (ra1, diff1[j], fma (ra0, diff0[j], acc[t]));
                     s = 0;
                   }
               }
 #else
               for (uint t = 0; t < len; t++)
                 {
-                  const vec_t u = xb[p0 + t] - (vec_t) (mu[p0 + t]);
-                  acc[t] = fma (r * u, u, acc[t]);
+                  const vec_t u0 = x0[p0 + t] - (vec_t) (mu[p0 + t]);
+                  const vec_t u1 = x1[p0 + t] - (vec_t) (mu[p0 + t]);
+
+                  acc[t] = fma (r1 * u1, u1, fma (r0 * u0, u0, acc[t]));
                 }
 #endif
             }

@@ -32,13 +32,12 @@ struct _LatentGmmCl
   gsize             local;
   gboolean          resp_on_device;   /* an expect pass ran: scatter may follow */
 
-  cl_mem            x, means, factor, constant, resp, scratch;
+  cl_mem            x, means, factor, offset, resp, scratch;
   cl_mem            part_nk, part_sx, part_ll, part_scatter;
 
   float            *host_means;       /* k × d */
   float            *host_factor;      /* k × d × d (full) or k × d */
-  float            *host_constant;    /* k */
-  float            *host_resp;        /* nb × k × lanes */
+  float            *host_offset;      /* k: log w − ½ (d log 2π + log |Σ|) */
   float            *host_nk;          /* items × k */
   float            *host_sx;          /* items × k × d */
   float            *host_ll;          /* items × 2 × lanes */
@@ -48,7 +47,7 @@ struct _LatentGmmCl
 void
 latent_gmm_cl_free (LatentGmmCl *gcl)
 {
-  cl_mem *buffers[] = { &gcl->x, &gcl->means, &gcl->factor, &gcl->constant, &gcl->resp, &gcl->scratch,
+  cl_mem *buffers[] = { &gcl->x, &gcl->means, &gcl->factor, &gcl->offset, &gcl->resp, &gcl->scratch,
                         &gcl->part_nk, &gcl->part_sx, &gcl->part_ll, &gcl->part_scatter };
 
   if (gcl == NULL)
@@ -65,8 +64,7 @@ latent_gmm_cl_free (LatentGmmCl *gcl)
   g_clear_object (&gcl->cl);
   g_free (gcl->host_means);
   g_free (gcl->host_factor);
-  g_free (gcl->host_constant);
-  g_free (gcl->host_resp);
+  g_free (gcl->host_offset);
   g_free (gcl->host_nk);
   g_free (gcl->host_sx);
   g_free (gcl->host_ll);
@@ -183,8 +181,9 @@ latent_gmm_cl_new (LatentGmm  *self,
   partial_bytes = (guint64) gcl->items * k * MAX (gcl->pairs, d) * sizeof (float);
   x_bytes = (guint64) gcl->nb * d * gcl->lanes * sizeof (float);
   resp_bytes = (guint64) gcl->nb * k * gcl->lanes * sizeof (float);
+  /* The kernels compare row numbers as int. */
   if (partial_bytes > info->max_alloc || x_bytes > info->max_alloc || resp_bytes > info->max_alloc ||
-      (guint64) gcl->nb * gcl->lanes * k > G_MAXINT32)
+      n > G_MAXINT32 - 16)
     {
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
                    _("Gaussian mixture: %u rows × %u columns with k = %u need a larger buffer than %s allows"),
@@ -192,7 +191,9 @@ latent_gmm_cl_new (LatentGmm  *self,
       return NULL;
     }
 
-  options = g_strdup_printf ("-DLANES=%u -DCOVARIANCE=%d -DTILE=%u", gcl->lanes, (int) self->covariance, tile);
+  /* LATENT_GMM_FP64=0 sums in float as on a device without doubles. */
+  options = g_strdup_printf ("-DLANES=%u -DCOVARIANCE=%d -DTILE=%u%s", gcl->lanes, (int) self->covariance, tile,
+                             g_strcmp0 (g_getenv ("LATENT_GMM_FP64"), "0") == 0 ? " -DNO_FP64" : "");
   if (d <= MAX_DIMS)
     {
       char *with_dims = g_strdup_printf ("%s -DDIMS=%u", options, d);
@@ -217,8 +218,7 @@ latent_gmm_cl_new (LatentGmm  *self,
 
   gcl->host_means = g_new0 (float, (gsize) k * d);
   gcl->host_factor = g_new0 (float, full ? (gsize) k * d * d : (gsize) k * d);
-  gcl->host_constant = g_new0 (float, k);
-  gcl->host_resp = g_new (float, resp_bytes / sizeof (float));
+  gcl->host_offset = g_new0 (float, k);
   gcl->host_nk = g_new (float, (gsize) gcl->items * k);
   gcl->host_sx = g_new (float, (gsize) gcl->items * k * d);
   gcl->host_ll = g_new (float, (gsize) gcl->items * 2 * gcl->lanes);
@@ -228,12 +228,12 @@ latent_gmm_cl_new (LatentGmm  *self,
       !create_buffer (gcl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * sizeof (float), NULL, "means", error) ||
       !create_buffer (gcl, &gcl->factor, CL_MEM_READ_ONLY,
                       (full ? (gsize) k * d * d : (gsize) k * d) * sizeof (float), NULL, "factor", error) ||
-      !create_buffer (gcl, &gcl->constant, CL_MEM_READ_ONLY, k * sizeof (float), NULL, "constant", error) ||
+      !create_buffer (gcl, &gcl->offset, CL_MEM_READ_ONLY, k * sizeof (float), NULL, "offset", error) ||
       !create_buffer (gcl, &gcl->resp, CL_MEM_READ_WRITE, resp_bytes, NULL, "resp", error) ||
-      /* Without DIMS the kernels keep a row's per-feature values here. */
+      /* Without DIMS the kernels keep two blocks' per-feature values here. */
       !create_buffer (gcl, &gcl->scratch, CL_MEM_READ_WRITE,
                       d <= MAX_DIMS ? sizeof (float) * gcl->lanes
-                                    : (gsize) gcl->items * d * gcl->lanes * sizeof (float),
+                                    : (gsize) gcl->items * 2 * d * gcl->lanes * sizeof (float),
                       NULL, "scratch", error) ||
       !create_buffer (gcl, &gcl->part_nk, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * sizeof (float), NULL,
                       "part_nk", error) ||
@@ -252,7 +252,7 @@ latent_gmm_cl_new (LatentGmm  *self,
 
 /* The parameters as the kernel wants them: floats, the factor's diagonal
  * inverted (a multiplication per feature instead of a division), and the
- * row-independent part of each log-density folded into one constant. */
+ * row-independent part of each log-density folded into one offset. */
 static void
 prepare_parameters (LatentGmmCl *gcl,
                     LatentGmm   *self)
@@ -263,10 +263,10 @@ prepare_parameters (LatentGmmCl *gcl,
   for (guint c = 0; c < k; c++)
     {
       const double *l = self->chol + (gsize) c * d * d;
-      double constant = log (self->weights[c]) - 0.5 * (d * log_2pi + self->log_det[c]);
+      const double offset = log (self->weights[c]) - 0.5 * (d * log_2pi + self->log_det[c]);
 
       /* An empty component (weight 0) must lose, not poison the max. */
-      gcl->host_constant[c] = isfinite (constant) ? (float) constant : -1e30f;
+      gcl->host_offset[c] = isfinite (offset) ? (float) offset : -1e30f;
       for (guint f = 0; f < d; f++)
         gcl->host_means[(gsize) c * d + f] = self->means[(gsize) c * d + f];
 
@@ -298,6 +298,7 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
   const guint lanes = gcl ? gcl->lanes : 1;
   const gboolean full = self && self->covariance == LATENT_GMM_FULL;
   gsize global, local;
+  float *mapped;
   cl_int err;
 
   g_return_val_if_fail (gcl != NULL && self != NULL && stats != NULL, FALSE);
@@ -317,19 +318,17 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
                                 (full ? (gsize) k * d * d : (gsize) k * d) * sizeof (float),
                                 gcl->host_factor, 0, NULL, NULL);
   if (err == CL_SUCCESS)
-    err = clEnqueueWriteBuffer (gcl->queue, gcl->constant, CL_FALSE, 0, k * sizeof (float),
-                                gcl->host_constant, 0, NULL, NULL);
+    err = clEnqueueWriteBuffer (gcl->queue, gcl->offset, CL_FALSE, 0, k * sizeof (float),
+                                gcl->host_offset, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueWriteBuffer", "gmm_expect", error))
     return FALSE;
 
   if (!set_args (gcl->expect, "gmm_expect", error,
-                 ARG (gcl->x), ARG (gcl->means), ARG (gcl->factor), ARG (gcl->constant),
+                 ARG (gcl->x), ARG (gcl->means), ARG (gcl->factor), ARG (gcl->offset),
                  ARG (gcl->resp), ARG (gcl->part_nk), ARG (gcl->part_sx), ARG (gcl->part_ll),
                  ARG (gcl->scratch), ARG (n), ARG (gcl->nb), ARG (d), ARG (k), ARG (gcl->bpi), ARG_END))
     return FALSE;
-  gint64 T0 = g_get_monotonic_time (); clFinish (gcl->queue);
   err = clEnqueueNDRangeKernel (gcl->queue, gcl->expect, 1, NULL, &global, &local, 0, NULL, NULL);
-  clFinish (gcl->queue); gint64 T1 = g_get_monotonic_time ();
   if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_expect", error))
     return FALSE;
 
@@ -341,17 +340,19 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
   if (err == CL_SUCCESS)
     err = clEnqueueReadBuffer (gcl->queue, gcl->part_ll, CL_FALSE, 0,
                                (gsize) gcl->items * 2 * lanes * sizeof (float), gcl->host_ll, 0, NULL, NULL);
-  if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (gcl->queue, gcl->resp, CL_TRUE, 0, (gsize) gcl->nb * k * lanes * sizeof (float),
-                               gcl->host_resp, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueReadBuffer", "gmm_expect", error))
     return FALSE;
+  /* Mapped, not read: on a CPU device the host reads the device's memory
+   * without a copy. The map waits for everything queued before it. */
+  mapped = clEnqueueMapBuffer (gcl->queue, gcl->resp, CL_TRUE, CL_MAP_READ, 0,
+                               (gsize) gcl->nb * k * lanes * sizeof (float), 0, NULL, NULL, &err);
+  if (!latent_cl_check (err, "clEnqueueMapBuffer", "gmm_expect", error))
+    return FALSE;
 
-  gint64 T2 = g_get_monotonic_time ();
   /* Blocks of LANES rows back to one row of k per row. */
   for (guint b = 0; b < gcl->nb; b++)
     {
-      const float *block = gcl->host_resp + (gsize) b * k * lanes;
+      const float *block = mapped + (gsize) b * k * lanes;
       const guint rows = MIN (lanes, n - b * lanes);
 
       for (guint lane = 0; lane < rows; lane++)
@@ -362,6 +363,10 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
             row[c] = block[(gsize) c * lanes + lane];
         }
     }
+
+  err = clEnqueueUnmapMemObject (gcl->queue, gcl->resp, mapped, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueUnmapMemObject", "gmm_expect", error))
+    return FALSE;
 
   memset (stats->nk, 0, sizeof (double) * k);
   memset (stats->sx, 0, sizeof (double) * k * d);
@@ -378,7 +383,6 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
     }
 
   gcl->resp_on_device = TRUE;
-  if (g_getenv ("GMM_T")) g_printerr ("expect: kernel %.2f read %.2f host %.2f\n", (T1-T0)/1e3, (T2-T1)/1e3, (g_get_monotonic_time()-T2)/1e3);
   return TRUE;
 }
 
@@ -420,9 +424,7 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
                  ARG (gcl->x), ARG (gcl->resp), ARG (gcl->means), ARG (gcl->part_scatter),
                  ARG (gcl->scratch), ARG (gcl->nb), ARG (d), ARG (k), ARG (gcl->bpi), ARG_END))
     return FALSE;
-  gint64 T0 = g_get_monotonic_time (); clFinish (gcl->queue);
   err = clEnqueueNDRangeKernel (gcl->queue, gcl->scatter, 1, NULL, &global, &local, 0, NULL, NULL);
-  clFinish (gcl->queue); if (g_getenv ("GMM_T")) g_printerr ("scatter kernel %.2f\n", (g_get_monotonic_time()-T0)/1e3);
   if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_scatter", error))
     return FALSE;
   err = clEnqueueReadBuffer (gcl->queue, gcl->part_scatter, CL_TRUE, 0,

@@ -221,10 +221,11 @@ set_covariances (LatentGmm *self)
 
 /* A component nobody belongs to has no mean to speak of: it starts again at
  * the row it explains worst, with the data's spread. */
-static void
+static gboolean
 reseed_empty (LatentGmm *self)
 {
   const guint d = self->d, k = self->k;
+  gboolean reseeded = FALSE;
 
   for (guint c = 0; c < k; c++)
     {
@@ -248,7 +249,9 @@ reseed_empty (LatentGmm *self)
       for (guint i = 0; i < self->n; i++)
         self->resp[(gsize) i * k + c] = i == worst;
       g_string_append_printf (self->message, _("Component %u had no points and is re-seeded. "), c + 1);
+      reseeded = TRUE;
     }
+  return reseeded;
 }
 
 static void
@@ -276,9 +279,14 @@ maximise (LatentGmm     *self,
           GCancellable  *cancellable,
           GError       **error)
 {
-  reseed_empty (self);
+  /* A re-seed changes responsibilities the device has not seen: then the
+   * host sums the scatter. */
+  gboolean host = reseed_empty (self);
+
   set_means_and_weights (self);
-  if (!scatter (self, cancellable, error))
+  if (host)
+    latent_gmm_reference_scatter (self, self->means, self->scatter);
+  else if (!scatter (self, cancellable, error))
     return FALSE;
   set_covariances (self);
   return TRUE;
