@@ -74,43 +74,6 @@ latent_gmm_cl_free (LatentGmmCl *gcl)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentGmmCl, latent_gmm_cl_free)
 
-/* Sets a kernel's arguments from ARG (value) pairs, ended by ARG_END. */
-#define ARG(value) sizeof (value), (const void *) &(value)
-#define ARG_END ((gsize) 0)
-
-static gboolean
-set_args (cl_kernel    kernel,
-          const char  *name,
-          GError     **error,
-          ...)
-{
-  cl_int err = CL_SUCCESS;
-  cl_uint index = 0;
-  gsize size;
-  va_list args;
-
-  va_start (args, error);
-  while (err == CL_SUCCESS && (size = va_arg (args, gsize)) != 0)
-    err = clSetKernelArg (kernel, index++, size, va_arg (args, const void *));
-  va_end (args);
-  return latent_cl_check (err, "clSetKernelArg", name, error);
-}
-
-static gboolean
-create_buffer (LatentGmmCl  *gcl,
-               cl_mem       *mem,
-               cl_mem_flags  flags,
-               gsize         size,
-               gpointer      host,
-               const char   *what,
-               GError      **error)
-{
-  cl_int err = CL_SUCCESS;
-
-  *mem = clCreateBuffer (latent_cl_get_context (gcl->cl), flags, size, host, &err);
-  return latent_cl_check (err, "clCreateBuffer", what, error);
-}
-
 /* Rows per vector: a CPU device fills its SIMD lanes with 16 rows from one
  * work-item; a GPU runs a row per work-item. LATENT_GMM_LANES=1|4|8|16
  * overrides, so tests reach every variant on any device. */
@@ -224,24 +187,24 @@ latent_gmm_cl_new (LatentGmm  *self,
   gcl->host_ll = g_new (float, (gsize) gcl->items * 2 * gcl->lanes);
   gcl->host_scatter = g_new (float, (gsize) gcl->items * k * gcl->pairs);
 
-  if (!create_buffer (gcl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x_bytes, blocked, "x", error) ||
-      !create_buffer (gcl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * sizeof (float), NULL, "means", error) ||
-      !create_buffer (gcl, &gcl->factor, CL_MEM_READ_ONLY,
+  if (!latent_cl_create_buffer (gcl->cl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x_bytes, blocked, "x", error) ||
+      !latent_cl_create_buffer (gcl->cl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * sizeof (float), NULL, "means", error) ||
+      !latent_cl_create_buffer (gcl->cl, &gcl->factor, CL_MEM_READ_ONLY,
                       (full ? (gsize) k * d * d : (gsize) k * d) * sizeof (float), NULL, "factor", error) ||
-      !create_buffer (gcl, &gcl->offset, CL_MEM_READ_ONLY, k * sizeof (float), NULL, "offset", error) ||
-      !create_buffer (gcl, &gcl->resp, CL_MEM_READ_WRITE, resp_bytes, NULL, "resp", error) ||
+      !latent_cl_create_buffer (gcl->cl, &gcl->offset, CL_MEM_READ_ONLY, k * sizeof (float), NULL, "offset", error) ||
+      !latent_cl_create_buffer (gcl->cl, &gcl->resp, CL_MEM_READ_WRITE, resp_bytes, NULL, "resp", error) ||
       /* Without DIMS the kernels keep two blocks' per-feature values here. */
-      !create_buffer (gcl, &gcl->scratch, CL_MEM_READ_WRITE,
+      !latent_cl_create_buffer (gcl->cl, &gcl->scratch, CL_MEM_READ_WRITE,
                       d <= MAX_DIMS ? sizeof (float) * gcl->lanes
                                     : (gsize) gcl->items * 2 * d * gcl->lanes * sizeof (float),
                       NULL, "scratch", error) ||
-      !create_buffer (gcl, &gcl->part_nk, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * sizeof (float), NULL,
+      !latent_cl_create_buffer (gcl->cl, &gcl->part_nk, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * sizeof (float), NULL,
                       "part_nk", error) ||
-      !create_buffer (gcl, &gcl->part_sx, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * d * sizeof (float), NULL,
+      !latent_cl_create_buffer (gcl->cl, &gcl->part_sx, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * d * sizeof (float), NULL,
                       "part_sx", error) ||
-      !create_buffer (gcl, &gcl->part_ll, CL_MEM_WRITE_ONLY, (gsize) gcl->items * 2 * gcl->lanes * sizeof (float),
+      !latent_cl_create_buffer (gcl->cl, &gcl->part_ll, CL_MEM_WRITE_ONLY, (gsize) gcl->items * 2 * gcl->lanes * sizeof (float),
                       NULL, "part_ll", error) ||
-      !create_buffer (gcl, &gcl->part_scatter, CL_MEM_WRITE_ONLY,
+      !latent_cl_create_buffer (gcl->cl, &gcl->part_scatter, CL_MEM_WRITE_ONLY,
                       (gsize) gcl->items * k * gcl->pairs * sizeof (float), NULL, "part_scatter", error))
     return NULL;
 
@@ -323,10 +286,10 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
   if (!latent_cl_check (err, "clEnqueueWriteBuffer", "gmm_expect", error))
     return FALSE;
 
-  if (!set_args (gcl->expect, "gmm_expect", error,
-                 ARG (gcl->x), ARG (gcl->means), ARG (gcl->factor), ARG (gcl->offset),
-                 ARG (gcl->resp), ARG (gcl->part_nk), ARG (gcl->part_sx), ARG (gcl->part_ll),
-                 ARG (gcl->scratch), ARG (n), ARG (gcl->nb), ARG (d), ARG (k), ARG (gcl->bpi), ARG_END))
+  if (!latent_cl_set_args (gcl->expect, "gmm_expect", error,
+                 LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->means), LATENT_CL_ARG (gcl->factor), LATENT_CL_ARG (gcl->offset),
+                 LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->part_nk), LATENT_CL_ARG (gcl->part_sx), LATENT_CL_ARG (gcl->part_ll),
+                 LATENT_CL_ARG (gcl->scratch), LATENT_CL_ARG (n), LATENT_CL_ARG (gcl->nb), LATENT_CL_ARG (d), LATENT_CL_ARG (k), LATENT_CL_ARG (gcl->bpi), LATENT_CL_ARG_END))
     return FALSE;
   err = clEnqueueNDRangeKernel (gcl->queue, gcl->expect, 1, NULL, &global, &local, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_expect", error))
@@ -420,9 +383,9 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
   if (!latent_cl_check (err, "clEnqueueWriteBuffer", "gmm_scatter", error))
     return FALSE;
 
-  if (!set_args (gcl->scatter, "gmm_scatter", error,
-                 ARG (gcl->x), ARG (gcl->resp), ARG (gcl->means), ARG (gcl->part_scatter),
-                 ARG (gcl->scratch), ARG (gcl->nb), ARG (d), ARG (k), ARG (gcl->bpi), ARG_END))
+  if (!latent_cl_set_args (gcl->scatter, "gmm_scatter", error,
+                 LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->means), LATENT_CL_ARG (gcl->part_scatter),
+                 LATENT_CL_ARG (gcl->scratch), LATENT_CL_ARG (gcl->nb), LATENT_CL_ARG (d), LATENT_CL_ARG (k), LATENT_CL_ARG (gcl->bpi), LATENT_CL_ARG_END))
     return FALSE;
   err = clEnqueueNDRangeKernel (gcl->queue, gcl->scatter, 1, NULL, &global, &local, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_scatter", error))

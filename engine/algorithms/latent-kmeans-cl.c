@@ -80,47 +80,10 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentKmeansCl, latent_kmeans_cl_free)
 
-/* Sets a kernel's arguments from ARG (value) pairs, ended by ARG_END. */
-#define ARG(value) sizeof (value), (const void *) &(value)
-#define ARG_END ((gsize) 0)
-
-static gboolean
-set_args (cl_kernel    kernel,
-          const char  *name,
-          GError     **error,
-          ...)
-{
-  cl_int err = CL_SUCCESS;
-  cl_uint index = 0;
-  gsize size;
-  va_list args;
-
-  va_start (args, error);
-  while (err == CL_SUCCESS && (size = va_arg (args, gsize)) != 0)
-    err = clSetKernelArg (kernel, index++, size, va_arg (args, const void *));
-  va_end (args);
-  return latent_cl_check (err, "clSetKernelArg", name, error);
-}
-
 void
 latent_kmeans_cl_invalidate (LatentKmeansCl *kcl)
 {
   kcl->bounds_valid = FALSE;
-}
-
-static gboolean
-create_buffer (LatentKmeansCl  *kcl,
-               cl_mem          *mem,
-               cl_mem_flags     flags,
-               gsize            size,
-               gpointer         host,
-               const char      *what,
-               GError         **error)
-{
-  cl_int err = CL_SUCCESS;
-
-  *mem = clCreateBuffer (latent_cl_get_context (kcl->cl), flags, size, host, &err);
-  return latent_cl_check (err, "clCreateBuffer", what, error);
 }
 
 LatentKmeansCl *
@@ -212,36 +175,36 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_inertia = g_new (float, kcl->items);
   kcl->host_visited = g_new (gint32, kcl->items);
 
-  if (!create_buffer (kcl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+  if (!latent_cl_create_buffer (kcl->cl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                       (gsize) n * kcl->dp * sizeof (float), padded, "x", error) ||
-      !create_buffer (kcl, &kcl->xq, CL_MEM_READ_WRITE, (gsize) n * kcl->dp, NULL, "xq", error) ||
-      !create_buffer (kcl, &kcl->xrange, CL_MEM_READ_WRITE, n * sizeof (cl_float2), NULL, "xrange", error) ||
-      !create_buffer (kcl, &kcl->xerr, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "xerr", error) ||
-      !create_buffer (kcl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+      !latent_cl_create_buffer (kcl->cl, &kcl->xq, CL_MEM_READ_WRITE, (gsize) n * kcl->dp, NULL, "xq", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->xrange, CL_MEM_READ_WRITE, n * sizeof (cl_float2), NULL, "xrange", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->xerr, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "xerr", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                       n * sizeof (float), xnorm, "xnorm", error) ||
-      !create_buffer (kcl, &kcl->centers, CL_MEM_READ_ONLY,
+      !latent_cl_create_buffer (kcl->cl, &kcl->centers, CL_MEM_READ_ONLY,
                       (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error) ||
-      !create_buffer (kcl, &kcl->cnorm, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
-      !create_buffer (kcl, &kcl->move, CL_MEM_READ_ONLY, kcl->kl * sizeof (float), NULL, "move", error) ||
-      !create_buffer (kcl, &kcl->half, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "half", error) ||
-      !create_buffer (kcl, &kcl->labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
-      !create_buffer (kcl, &kcl->dist, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "dist", error) ||
-      !create_buffer (kcl, &kcl->upper, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "upper", error) ||
-      !create_buffer (kcl, &kcl->lower, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "lower", error) ||
-      !create_buffer (kcl, &kcl->lowers, CL_MEM_READ_WRITE,
+      !latent_cl_create_buffer (kcl->cl, &kcl->cnorm, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->move, CL_MEM_READ_ONLY, kcl->kl * sizeof (float), NULL, "move", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->half, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "half", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->dist, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "dist", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->upper, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "upper", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->lower, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "lower", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->lowers, CL_MEM_READ_WRITE,
                       kcl->use_elkan ? (gsize) n * kcl->kl * sizeof (cl_half) : sizeof (cl_half), NULL, "lowers", error) ||
-      !create_buffer (kcl, &kcl->center_dist, CL_MEM_READ_WRITE, (gsize) k * kcl->kl * sizeof (float), NULL,
+      !latent_cl_create_buffer (kcl->cl, &kcl->center_dist, CL_MEM_READ_WRITE, (gsize) k * kcl->kl * sizeof (float), NULL,
                       "center_dist", error) ||
-      !create_buffer (kcl, &kcl->partial_sums, CL_MEM_READ_WRITE, partial_bytes, NULL, "partial_sums", error) ||
-      !create_buffer (kcl, &kcl->partial_counts, CL_MEM_READ_WRITE,
+      !latent_cl_create_buffer (kcl->cl, &kcl->partial_sums, CL_MEM_READ_WRITE, partial_bytes, NULL, "partial_sums", error) ||
+      !latent_cl_create_buffer (kcl->cl, &kcl->partial_counts, CL_MEM_READ_WRITE,
                       (gsize) kcl->items * k * sizeof (gint32), NULL, "partial_counts", error) ||
-      !create_buffer (kcl, &kcl->partial_sqnorm, CL_MEM_READ_WRITE,
+      !latent_cl_create_buffer (kcl->cl, &kcl->partial_sqnorm, CL_MEM_READ_WRITE,
                       (gsize) kcl->items * k * sizeof (float), NULL, "partial_sqnorm", error) ||
-      !create_buffer (kcl, &kcl->partial_inertia, CL_MEM_READ_WRITE,
+      !latent_cl_create_buffer (kcl->cl, &kcl->partial_inertia, CL_MEM_READ_WRITE,
                       kcl->items * sizeof (float), NULL, "partial_inertia", error) ||
-      !create_buffer (kcl, &kcl->partial_visited, CL_MEM_READ_WRITE,
+      !latent_cl_create_buffer (kcl->cl, &kcl->partial_visited, CL_MEM_READ_WRITE,
                       kcl->items * sizeof (gint32), NULL, "partial_visited", error) ||
-      !create_buffer (kcl, &kcl->sums, CL_MEM_READ_WRITE,
+      !latent_cl_create_buffer (kcl->cl, &kcl->sums, CL_MEM_READ_WRITE,
                       (gsize) k * kcl->dp * sizeof (float), NULL, "sums", error))
     return NULL;
 
@@ -253,8 +216,8 @@ latent_kmeans_cl_new (LatentKmeans  *self,
 
     if (quantize == NULL)
       return NULL;
-    if (!set_args (quantize, "kmeans_quantize", error, ARG (kcl->x), ARG (kcl->xq), ARG (kcl->xrange),
-                   ARG (kcl->xerr), ARG (n), ARG (dv), ARG_END))
+    if (!latent_cl_set_args (quantize, "kmeans_quantize", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->xrange),
+                   LATENT_CL_ARG (kcl->xerr), LATENT_CL_ARG (n), LATENT_CL_ARG (dv), LATENT_CL_ARG_END))
       {
         clReleaseKernel (quantize);
         return NULL;
@@ -368,8 +331,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
                                   kcl->host_move, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueWriteBuffer", "move", error))
         return FALSE;
-      if (!set_args (kcl->gaps, "kmeans_center_gaps", error, ARG (kcl->centers), ARG (kcl->center_dist),
-                     ARG (kcl->half), ARG (k), ARG (kl), ARG (dv), ARG_END))
+      if (!latent_cl_set_args (kcl->gaps, "kmeans_center_gaps", error, LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->center_dist),
+                     LATENT_CL_ARG (kcl->half), LATENT_CL_ARG (k), LATENT_CL_ARG (kl), LATENT_CL_ARG (dv), LATENT_CL_ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->gaps, 1, NULL, &gaps_global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_center_gaps", error))
@@ -377,13 +340,13 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     }
   if (bounded && kcl->use_elkan)
     {
-      if (!set_args (kcl->elkan, "kmeans_elkan", error,
-                     ARG (kcl->x), ARG (kcl->xq), ARG (kcl->xrange), ARG (kcl->xerr),
-                     ARG (kcl->xnorm), ARG (kcl->centers), ARG (kcl->move), ARG (kcl->half),
-                     ARG (kcl->center_dist), ARG (kcl->labels), ARG (kcl->upper),
-                     ARG (kcl->lowers), ARG (kcl->partial_sums), ARG (kcl->partial_counts),
-                     ARG (kcl->partial_sqnorm), ARG (kcl->partial_visited), ARG (n), ARG (k),
-                     ARG (kcl->kl), ARG (dv), ARG (kcl->rows_per_item), ARG_END))
+      if (!latent_cl_set_args (kcl->elkan, "kmeans_elkan", error,
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->xrange), LATENT_CL_ARG (kcl->xerr),
+                     LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->move), LATENT_CL_ARG (kcl->half),
+                     LATENT_CL_ARG (kcl->center_dist), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->upper),
+                     LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts),
+                     LATENT_CL_ARG (kcl->partial_sqnorm), LATENT_CL_ARG (kcl->partial_visited), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
+                     LATENT_CL_ARG (kcl->kl), LATENT_CL_ARG (dv), LATENT_CL_ARG (kcl->rows_per_item), LATENT_CL_ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->elkan, 1, NULL, &global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_elkan", error))
@@ -391,14 +354,14 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     }
   else if (bounded)
     {
-      if (!set_args (kcl->hamerly, "kmeans_hamerly", error,
-                     ARG (kcl->x), ARG (kcl->xq), ARG (kcl->xrange), ARG (kcl->xerr),
-                     ARG (kcl->xnorm), ARG (kcl->centers), ARG (kcl->cnorm), ARG (kcl->move),
-                     ARG (kcl->half), ARG (kcl->labels), ARG (kcl->upper), ARG (kcl->lower),
-                     ARG (kcl->partial_sums), ARG (kcl->partial_counts),
-                     ARG (kcl->partial_sqnorm), ARG (kcl->partial_visited), ARG (n), ARG (k),
-                     ARG (dv), ARG (kcl->rows_per_item), ARG (cnmax), ARG (move_max),
-                     ARG (move_second), ARG (move_argmax), ARG_END))
+      if (!latent_cl_set_args (kcl->hamerly, "kmeans_hamerly", error,
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->xrange), LATENT_CL_ARG (kcl->xerr),
+                     LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm), LATENT_CL_ARG (kcl->move),
+                     LATENT_CL_ARG (kcl->half), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->upper), LATENT_CL_ARG (kcl->lower),
+                     LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts),
+                     LATENT_CL_ARG (kcl->partial_sqnorm), LATENT_CL_ARG (kcl->partial_visited), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
+                     LATENT_CL_ARG (dv), LATENT_CL_ARG (kcl->rows_per_item), LATENT_CL_ARG (cnmax), LATENT_CL_ARG (move_max),
+                     LATENT_CL_ARG (move_second), LATENT_CL_ARG (move_argmax), LATENT_CL_ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->hamerly, 1, NULL, &global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_hamerly", error))
@@ -406,13 +369,13 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     }
   else
     {
-      if (!set_args (kcl->assign, "kmeans_assign", error,
-                     ARG (kcl->x), ARG (kcl->xnorm), ARG (kcl->centers), ARG (kcl->cnorm),
-                     ARG (kcl->labels), ARG (kcl->dist), ARG (kcl->upper), ARG (kcl->lower),
-                     ARG (kcl->lowers), ARG (kcl->partial_sums), ARG (kcl->partial_counts),
-                     ARG (kcl->partial_sqnorm), ARG (kcl->partial_inertia), ARG (n), ARG (k),
-                     ARG (kcl->kl), ARG (dv), ARG (kcl->rows_per_item), ARG (cnmax),
-                     ARG (accumulate), ARG (keep_lowers), ARG_END))
+      if (!latent_cl_set_args (kcl->assign, "kmeans_assign", error,
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm),
+                     LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->dist), LATENT_CL_ARG (kcl->upper), LATENT_CL_ARG (kcl->lower),
+                     LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts),
+                     LATENT_CL_ARG (kcl->partial_sqnorm), LATENT_CL_ARG (kcl->partial_inertia), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
+                     LATENT_CL_ARG (kcl->kl), LATENT_CL_ARG (dv), LATENT_CL_ARG (kcl->rows_per_item), LATENT_CL_ARG (cnmax),
+                     LATENT_CL_ARG (accumulate), LATENT_CL_ARG (keep_lowers), LATENT_CL_ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->assign, 1, NULL, &global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_assign", error))
@@ -423,9 +386,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      if (!set_args (kcl->reduce, "kmeans_reduce", error,
-                     ARG (kcl->partial_sums), ARG (kcl->sums), ARG (kcl->items), ARG (size),
-                     ARG_END))
+      if (!latent_cl_set_args (kcl->reduce, "kmeans_reduce", error,
+                     LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->items), LATENT_CL_ARG (size),
+                     LATENT_CL_ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce, 1, NULL, &reduce_global, NULL, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_reduce", error))

@@ -1139,3 +1139,37 @@ latent_cl_new_background (LatentDeviceChoice   choice,
     g_propagate_error (error, init.error);
   return self;
 }
+
+gboolean
+latent_cl_set_args (cl_kernel    kernel,
+                    const char  *name,
+                    GError     **error,
+                    ...)
+{
+  cl_int err = CL_SUCCESS;
+  cl_uint index = 0;
+  gsize size;
+  va_list args;
+
+  va_start (args, error);
+  while (err == CL_SUCCESS && (size = va_arg (args, gsize)) != 0)
+    err = clSetKernelArg (kernel, index++, size, va_arg (args, const void *));
+  va_end (args);
+  return latent_cl_check (err, "clSetKernelArg", name, error);
+}
+
+gboolean
+latent_cl_create_buffer (LatentCl      *self,
+                         cl_mem        *mem,
+                         cl_mem_flags   flags,
+                         gsize          size,
+                         gpointer       host,
+                         const char    *what,
+                         GError       **error)
+{
+  cl_int err = CL_SUCCESS;
+
+  g_return_val_if_fail (LATENT_IS_CL (self), FALSE);
+  *mem = clCreateBuffer (self->context, flags, size, host, &err);
+  return latent_cl_check (err, "clCreateBuffer", what, error);
+}

@@ -113,6 +113,23 @@ cl_kernel                 latent_cl_create_kernel  (LatentCl            *self,
 /* Programs loaded from the disk cache since SELF was created. */
 guint                     latent_cl_get_cache_hits (LatentCl            *self);
 
+/* Sets a kernel's arguments from LATENT_CL_ARG (value) pairs, ended by
+ * LATENT_CL_ARG_END; the error names the kernel. */
+#define LATENT_CL_ARG(value) sizeof (value), (const void *) &(value)
+#define LATENT_CL_ARG_END ((gsize) 0)
+gboolean                  latent_cl_set_args       (cl_kernel            kernel,
+                                                    const char          *name,
+                                                    GError             **error,
+                                                    ...);
+/* clCreateBuffer, the error naming what the buffer holds. */
+gboolean                  latent_cl_create_buffer  (LatentCl            *self,
+                                                    cl_mem              *mem,
+                                                    cl_mem_flags         flags,
+                                                    gsize                size,
+                                                    gpointer             host,
+                                                    const char          *what,
+                                                    GError             **error);
+
 /* START→END time of a finished event in ms, 0 when profiling info is unavailable. */
 double                    latent_cl_event_ms       (cl_event             event);
 
