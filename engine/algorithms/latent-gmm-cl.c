@@ -187,26 +187,27 @@ latent_gmm_cl_new (LatentGmm  *self,
   gcl->host_ll = g_new (float, (gsize) gcl->items * 2 * gcl->lanes);
   gcl->host_scatter = g_new (float, (gsize) gcl->items * k * gcl->pairs);
 
-  if (!latent_cl_create_buffer (gcl->cl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x_bytes, blocked, "x", error) ||
-      !latent_cl_create_buffer (gcl->cl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * sizeof (float), NULL, "means", error) ||
-      !latent_cl_create_buffer (gcl->cl, &gcl->factor, CL_MEM_READ_ONLY,
-                      (full ? (gsize) k * d * d : (gsize) k * d) * sizeof (float), NULL, "factor", error) ||
-      !latent_cl_create_buffer (gcl->cl, &gcl->offset, CL_MEM_READ_ONLY, k * sizeof (float), NULL, "offset", error) ||
-      !latent_cl_create_buffer (gcl->cl, &gcl->resp, CL_MEM_READ_WRITE, resp_bytes, NULL, "resp", error) ||
-      /* Without DIMS the kernels keep two blocks' per-feature values here. */
-      !latent_cl_create_buffer (gcl->cl, &gcl->scratch, CL_MEM_READ_WRITE,
-                      d <= MAX_DIMS ? sizeof (float) * gcl->lanes
-                                    : (gsize) gcl->items * 2 * d * gcl->lanes * sizeof (float),
-                      NULL, "scratch", error) ||
-      !latent_cl_create_buffer (gcl->cl, &gcl->part_nk, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * sizeof (float), NULL,
-                      "part_nk", error) ||
-      !latent_cl_create_buffer (gcl->cl, &gcl->part_sx, CL_MEM_WRITE_ONLY, (gsize) gcl->items * k * d * sizeof (float), NULL,
-                      "part_sx", error) ||
-      !latent_cl_create_buffer (gcl->cl, &gcl->part_ll, CL_MEM_WRITE_ONLY, (gsize) gcl->items * 2 * gcl->lanes * sizeof (float),
-                      NULL, "part_ll", error) ||
-      !latent_cl_create_buffer (gcl->cl, &gcl->part_scatter, CL_MEM_WRITE_ONLY,
-                      (gsize) gcl->items * k * gcl->pairs * sizeof (float), NULL, "part_scatter", error))
-    return NULL;
+  {
+    const gsize f = sizeof (float), items = gcl->items;
+    /* Without DIMS the kernels keep two blocks' per-feature values here. */
+    const gsize scratch = d <= MAX_DIMS ? f * gcl->lanes : items * 2 * d * gcl->lanes * f;
+    const gsize factor = full ? (gsize) k * d * d : (gsize) k * d;
+
+    if (!latent_cl_create_buffer (cl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x_bytes, blocked,
+                                  "x", error) ||
+        !latent_cl_create_buffer (cl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * f, NULL, "means", error) ||
+        !latent_cl_create_buffer (cl, &gcl->factor, CL_MEM_READ_ONLY, factor * f, NULL, "factor", error) ||
+        !latent_cl_create_buffer (cl, &gcl->offset, CL_MEM_READ_ONLY, k * f, NULL, "offset", error) ||
+        !latent_cl_create_buffer (cl, &gcl->resp, CL_MEM_READ_WRITE, resp_bytes, NULL, "resp", error) ||
+        !latent_cl_create_buffer (cl, &gcl->scratch, CL_MEM_READ_WRITE, scratch, NULL, "scratch", error) ||
+        !latent_cl_create_buffer (cl, &gcl->part_nk, CL_MEM_WRITE_ONLY, items * k * f, NULL, "part_nk", error) ||
+        !latent_cl_create_buffer (cl, &gcl->part_sx, CL_MEM_WRITE_ONLY, items * k * d * f, NULL, "part_sx", error) ||
+        !latent_cl_create_buffer (cl, &gcl->part_ll, CL_MEM_WRITE_ONLY, items * 2 * gcl->lanes * f, NULL,
+                                  "part_ll", error) ||
+        !latent_cl_create_buffer (cl, &gcl->part_scatter, CL_MEM_WRITE_ONLY, items * k * gcl->pairs * f, NULL,
+                                  "part_scatter", error))
+      return NULL;
+  }
 
   g_debug ("%u rows in %u blocks of %u, %u work-items of %u blocks, options “%s”",
            n, gcl->nb, gcl->lanes, gcl->items, gcl->bpi, options);
@@ -287,9 +288,11 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
     return FALSE;
 
   if (!latent_cl_set_args (gcl->expect, "gmm_expect", error,
-                 LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->means), LATENT_CL_ARG (gcl->factor), LATENT_CL_ARG (gcl->offset),
-                 LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->part_nk), LATENT_CL_ARG (gcl->part_sx), LATENT_CL_ARG (gcl->part_ll),
-                 LATENT_CL_ARG (gcl->scratch), LATENT_CL_ARG (n), LATENT_CL_ARG (gcl->nb), LATENT_CL_ARG (d), LATENT_CL_ARG (k), LATENT_CL_ARG (gcl->bpi), LATENT_CL_ARG_END))
+                           LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->means), LATENT_CL_ARG (gcl->factor),
+                           LATENT_CL_ARG (gcl->offset), LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->part_nk),
+                           LATENT_CL_ARG (gcl->part_sx), LATENT_CL_ARG (gcl->part_ll), LATENT_CL_ARG (gcl->scratch),
+                           LATENT_CL_ARG (n), LATENT_CL_ARG (gcl->nb), LATENT_CL_ARG (d), LATENT_CL_ARG (k),
+                           LATENT_CL_ARG (gcl->bpi), LATENT_CL_ARG_END))
     return FALSE;
   err = clEnqueueNDRangeKernel (gcl->queue, gcl->expect, 1, NULL, &global, &local, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_expect", error))
@@ -384,8 +387,9 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
     return FALSE;
 
   if (!latent_cl_set_args (gcl->scatter, "gmm_scatter", error,
-                 LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->means), LATENT_CL_ARG (gcl->part_scatter),
-                 LATENT_CL_ARG (gcl->scratch), LATENT_CL_ARG (gcl->nb), LATENT_CL_ARG (d), LATENT_CL_ARG (k), LATENT_CL_ARG (gcl->bpi), LATENT_CL_ARG_END))
+                           LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->means),
+                           LATENT_CL_ARG (gcl->part_scatter), LATENT_CL_ARG (gcl->scratch), LATENT_CL_ARG (gcl->nb),
+                           LATENT_CL_ARG (d), LATENT_CL_ARG (k), LATENT_CL_ARG (gcl->bpi), LATENT_CL_ARG_END))
     return FALSE;
   err = clEnqueueNDRangeKernel (gcl->queue, gcl->scatter, 1, NULL, &global, &local, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_scatter", error))

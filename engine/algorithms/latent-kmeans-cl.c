@@ -175,37 +175,37 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_inertia = g_new (float, kcl->items);
   kcl->host_visited = g_new (gint32, kcl->items);
 
-  if (!latent_cl_create_buffer (kcl->cl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                      (gsize) n * kcl->dp * sizeof (float), padded, "x", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->xq, CL_MEM_READ_WRITE, (gsize) n * kcl->dp, NULL, "xq", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->xrange, CL_MEM_READ_WRITE, n * sizeof (cl_float2), NULL, "xrange", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->xerr, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "xerr", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                      n * sizeof (float), xnorm, "xnorm", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->centers, CL_MEM_READ_ONLY,
-                      (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->cnorm, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->move, CL_MEM_READ_ONLY, kcl->kl * sizeof (float), NULL, "move", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->half, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "half", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->dist, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "dist", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->upper, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "upper", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->lower, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "lower", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->lowers, CL_MEM_READ_WRITE,
-                      kcl->use_elkan ? (gsize) n * kcl->kl * sizeof (cl_half) : sizeof (cl_half), NULL, "lowers", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->center_dist, CL_MEM_READ_WRITE, (gsize) k * kcl->kl * sizeof (float), NULL,
-                      "center_dist", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->partial_sums, CL_MEM_READ_WRITE, partial_bytes, NULL, "partial_sums", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->partial_counts, CL_MEM_READ_WRITE,
-                      (gsize) kcl->items * k * sizeof (gint32), NULL, "partial_counts", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->partial_sqnorm, CL_MEM_READ_WRITE,
-                      (gsize) kcl->items * k * sizeof (float), NULL, "partial_sqnorm", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->partial_inertia, CL_MEM_READ_WRITE,
-                      kcl->items * sizeof (float), NULL, "partial_inertia", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->partial_visited, CL_MEM_READ_WRITE,
-                      kcl->items * sizeof (gint32), NULL, "partial_visited", error) ||
-      !latent_cl_create_buffer (kcl->cl, &kcl->sums, CL_MEM_READ_WRITE,
-                      (gsize) k * kcl->dp * sizeof (float), NULL, "sums", error))
+  if (!latent_cl_create_buffer (cl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                (gsize) n * kcl->dp * sizeof (float), padded, "x", error) ||
+      !latent_cl_create_buffer (cl, &kcl->xq, CL_MEM_READ_WRITE, (gsize) n * kcl->dp, NULL, "xq", error) ||
+      !latent_cl_create_buffer (cl, &kcl->xrange, CL_MEM_READ_WRITE, n * sizeof (cl_float2), NULL, "xrange", error) ||
+      !latent_cl_create_buffer (cl, &kcl->xerr, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "xerr", error) ||
+      !latent_cl_create_buffer (cl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                n * sizeof (float), xnorm, "xnorm", error) ||
+      !latent_cl_create_buffer (cl, &kcl->centers, CL_MEM_READ_ONLY,
+                                (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error) ||
+      !latent_cl_create_buffer (cl, &kcl->cnorm, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
+      !latent_cl_create_buffer (cl, &kcl->move, CL_MEM_READ_ONLY, kcl->kl * sizeof (float), NULL, "move", error) ||
+      !latent_cl_create_buffer (cl, &kcl->half, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "half", error) ||
+      !latent_cl_create_buffer (cl, &kcl->labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
+      !latent_cl_create_buffer (cl, &kcl->dist, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "dist", error) ||
+      !latent_cl_create_buffer (cl, &kcl->upper, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "upper", error) ||
+      !latent_cl_create_buffer (cl, &kcl->lower, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "lower", error) ||
+      !latent_cl_create_buffer (cl, &kcl->lowers, CL_MEM_READ_WRITE,
+                                kcl->use_elkan ? (gsize) n * kcl->kl * sizeof (cl_half) : sizeof (cl_half), NULL, "lowers", error) ||
+      !latent_cl_create_buffer (cl, &kcl->center_dist, CL_MEM_READ_WRITE, (gsize) k * kcl->kl * sizeof (float), NULL,
+                                "center_dist", error) ||
+      !latent_cl_create_buffer (cl, &kcl->partial_sums, CL_MEM_READ_WRITE, partial_bytes, NULL, "partial_sums", error) ||
+      !latent_cl_create_buffer (cl, &kcl->partial_counts, CL_MEM_READ_WRITE,
+                                (gsize) kcl->items * k * sizeof (gint32), NULL, "partial_counts", error) ||
+      !latent_cl_create_buffer (cl, &kcl->partial_sqnorm, CL_MEM_READ_WRITE,
+                                (gsize) kcl->items * k * sizeof (float), NULL, "partial_sqnorm", error) ||
+      !latent_cl_create_buffer (cl, &kcl->partial_inertia, CL_MEM_READ_WRITE,
+                                kcl->items * sizeof (float), NULL, "partial_inertia", error) ||
+      !latent_cl_create_buffer (cl, &kcl->partial_visited, CL_MEM_READ_WRITE,
+                                kcl->items * sizeof (gint32), NULL, "partial_visited", error) ||
+      !latent_cl_create_buffer (cl, &kcl->sums, CL_MEM_READ_WRITE,
+                                (gsize) k * kcl->dp * sizeof (float), NULL, "sums", error))
     return NULL;
 
   {
