@@ -1,4 +1,7 @@
-/* kmeans.cl — the k-means assignment pass, exact, with Hamerly's bounds
+/* kmeans.cl — the k-means assignment pass: exact, and with bounds that skip
+ * the rows whose cluster cannot change
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * kmeans_assign is the full pass: every row against every center. For each
  * block of 4 rows the squared distances to the centers come from
@@ -7,15 +10,19 @@
  * lanes from one work-item). The nearest center's distance is then
  * recomputed from differences, which do not cancel. While the rows are still
  * in cache, they are added to the work-item's own per-cluster sums, so the
- * pass reads the data once.
+ * pass reads the data once. It also leaves the bounds the next passes use.
  *
- * kmeans_hamerly gives the same assignment without visiting most rows: each
- * row keeps an upper bound on the distance to its center and a lower bound
- * on the distance to any other (Hamerly, 2010). When the centers move, the
- * bounds move by at most as much; a row whose upper bound stays below both
- * its lower bound and half the distance from its center to the nearest other
- * center cannot change cluster and is skipped. Only rows that change cluster
- * touch the per-cluster sums, which persist between passes.
+ * kmeans_elkan (Elkan, 2003) gives the same assignment without visiting most
+ * rows: each row keeps an upper bound on the distance to its center and a
+ * lower bound on the distance to every other (halves, rounded down). When
+ * the centers move, the bounds move by at most as much; a center whose lower
+ * bound, or half its distance from the row's center, exceeds the upper bound
+ * cannot take the row. Bounds are tightened first from an 8-bit copy of the
+ * rows (kmeans_quantize), whose error |x − x̃| is known per row, so most rows
+ * cost a quarter of their bytes; only close calls read the floats. Only rows
+ * that change cluster touch the per-cluster sums, which persist between
+ * passes. kmeans_hamerly (Hamerly, 2010) keeps a single lower bound per row,
+ * for when Elkan's n × k bounds do not fit.
  *
  * Layout: x is n × dp floats, row-major, dp a multiple of VEC with zero
  * padding, so every row starts on a vector boundary and is read as vec_t
