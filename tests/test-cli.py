@@ -173,6 +173,35 @@ class Results(unittest.TestCase):
         self.assertEqual(c.returncode, 0, c.stderr)
         self.assertEqual(load_json(self.path("c.json"))["params"]["k"], 2)
 
+    def test_gmm_json_and_sweep(self):
+        p = run("run", "gmm", "--data", "iris", "--param", "k=3", "--param", "covariance=diag",
+                "--param", "save-responsibilities=true", "--json", self.path("g.json"),
+                "--export", self.path("g.png"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        r = load_json(self.path("g.json"))
+        self.assertEqual(r["algorithm"], "gmm")
+        self.assertEqual(len(r["means"]), 3)
+        self.assertEqual([len(c) for c in r["covariances"]], [4, 4, 4])
+        # Diagonal model: nothing off the diagonal.
+        self.assertTrue(all(c[a][b] == 0 for c in r["covariances"] for a in range(4) for b in range(4) if a != b))
+        self.assertAlmostEqual(sum(r["weights"]), 1.0, places=6)
+        self.assertEqual(len(r["responsibilities"]), 150)
+        self.assertTrue(all(abs(sum(row) - 1) < 1e-5 for row in r["responsibilities"]))
+        # EM never lowers the likelihood.
+        for a, b in zip(r["history"], r["history"][1:]):
+            self.assertGreaterEqual(b, a - 1e-9)
+        self.assertLess(r["bic"], 2e3)
+        self.assertEqual(png_text(self.path("g.png"))["latent:algorithm"], "gmm")
+
+        p = run("sweep", "gmm", "--data", "blobs:n=1500,k=3,dims=2,seed=4", "--param", "k=1..5",
+                "--json", self.path("s.json"), "--export", self.path("s.png"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        sweep = load_json(self.path("s.json"))
+        self.assertEqual([pt["k"] for pt in sweep["points"]], [1, 2, 3, 4, 5])
+        # Three blobs drawn from three Gaussians: BIC picks three.
+        self.assertEqual(sweep["best_k_bic"], 3)
+        self.assertEqual(png_text(self.path("s.png"))["latent:figure"], "sweep")
+
     def test_devices_and_datasets(self):
         p = run("devices")
         self.assertEqual(p.returncode, 0)
@@ -256,6 +285,15 @@ class BadInput(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("e.json", p.stderr)
         self.assertIn("parameter k", p.stderr)
+
+    def test_bad_sweep(self):
+        for arg, word in (("k=5..2", "k"), ("k=a..b", "k"), ("k=1..1000", "k")):
+            p = run("sweep", "gmm", "--data", "iris", "--param", arg)
+            self.assertEqual(p.returncode, 2, arg)
+            self.assertIn(word, p.stderr)
+        p = run("sweep", "kmeans", "--data", "iris", "--param", "k=1..3")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("kmeans", p.stderr)
 
     def test_arguments(self):
         p = run("run", "clustering", "--data", "iris")
