@@ -67,8 +67,9 @@ _latent_window_update_status (LatentWindow *self)
                           latent_dataset_get_n_cols (self->dataset), _(self->algorithm->name));
   if (frame)
     {
-      g_string_append_printf (s, _(" · iteration %u of %u · objective %.8g"),
-                              frame->iteration, self->iterations, frame->objective);
+      g_string_append_printf (s, _(" · iteration %u of %u · %s %.8g"),
+                              frame->iteration, self->iterations, _(self->algorithm->objective_name),
+                              frame->objective);
       if (self->running && self->rate > 0)
         g_string_append_printf (s, _(" · %.0f it/s"), self->rate);
     }
