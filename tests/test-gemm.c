@@ -1,0 +1,288 @@
+/* test-gemm.c — the OpenCL matrix product against a double-precision triple loop
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "test-gemm"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "latent-gemm.h"
+#include "latent-test-util.h"
+
+static LatentCl *cl;
+static LatentGemm *gemm;
+
+typedef struct {
+  gboolean trans_a, trans_b;
+  guint m, n, k;
+  guint pad;         /* extra elements per row beyond the width */
+  float alpha, beta;
+} Case;
+
+static cl_mem
+upload (const float *host,
+        gsize        count)
+{
+  g_autoptr(GError) error = NULL;
+  cl_mem mem = NULL;
+
+  g_assert_true (latent_cl_create_buffer (cl, &mem, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                          MAX (count, 1) * sizeof (float), (gpointer) host, "test", &error));
+  g_assert_no_error (error);
+  return mem;
+}
+
+static float *
+random_matrix (guint    rows,
+               guint    ld,
+               guint64 *state)
+{
+  float *x = g_new (float, MAX ((gsize) rows * ld, 1));
+
+  /* The padding holds values too: reading it would show. */
+  for (gsize i = 0; i < (gsize) rows * ld; i++)
+    x[i] = 2 * test_uniform (state) - 1;
+  return x;
+}
+
+/* Checks one product: every element of C within 1e-5 · sqrt(k) of the
+ * size of its terms, and C's padding untouched. */
+static void
+check_case (const Case *tc,
+            gboolean    syrk)
+{
+  const guint a_rows = tc->trans_a ? tc->k : tc->m, a_cols = tc->trans_a ? tc->m : tc->k;
+  const guint b_rows = tc->trans_b ? tc->n : tc->k, b_cols = tc->trans_b ? tc->k : tc->n;
+  const guint lda = a_cols + tc->pad, ldb = b_cols + tc->pad + 1, ldc = tc->n + tc->pad + 2;
+  guint64 state = tc->m * 7919u + tc->n * 104729u + tc->k + tc->pad;
+  g_autofree float *a = random_matrix (a_rows, lda, &state);
+  g_autofree float *b = syrk ? NULL : random_matrix (b_rows, ldb, &state);
+  g_autofree float *c = random_matrix (tc->m, ldc, &state);
+  g_autofree float *out = g_new (float, (gsize) tc->m * ldc);
+  g_autoptr(GError) error = NULL;
+  cl_command_queue queue = latent_cl_get_queue (cl);
+  cl_mem da, db = NULL, dc;
+  double worst = 0;
+  gboolean ok;
+
+  da = upload (a, (gsize) a_rows * lda);
+  dc = upload (c, (gsize) tc->m * ldc);
+  if (syrk)
+    ok = latent_gemm_syrk (gemm, queue, tc->n, tc->k, tc->alpha, da, lda, tc->beta, dc, ldc, NULL, &error);
+  else
+    {
+      db = upload (b, (gsize) b_rows * ldb);
+      ok = latent_gemm_run (gemm, queue, tc->trans_a, tc->trans_b, tc->m, tc->n, tc->k, tc->alpha,
+                            da, lda, db, ldb, tc->beta, dc, ldc, NULL, &error);
+    }
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpint (clEnqueueReadBuffer (queue, dc, CL_TRUE, 0, (gsize) tc->m * ldc * sizeof (float), out,
+                                        0, NULL, NULL), ==, CL_SUCCESS);
+
+  for (guint i = 0; i < tc->m; i++)
+    {
+      for (guint j = 0; j < tc->n; j++)
+        {
+          /* SYRK computes the upper triangle and mirrors it down. */
+          const double c0 = syrk ? c[(gsize) MIN (i, j) * ldc + MAX (i, j)] : c[(gsize) i * ldc + j];
+          double sum = 0, scale = 0, want, got = out[(gsize) i * ldc + j];
+
+          for (guint p = 0; p < tc->k; p++)
+            {
+              double x = tc->trans_a ? a[(gsize) p * lda + i] : a[(gsize) i * lda + p];
+              double y;
+
+              if (syrk)
+                y = a[(gsize) p * lda + j];
+              else
+                y = tc->trans_b ? b[(gsize) j * ldb + p] : b[(gsize) p * ldb + j];
+              sum += x * y;
+              scale += fabs (x * y);
+            }
+          want = tc->alpha * sum + tc->beta * c0;
+          scale = fabs (tc->alpha) * scale + fabs (tc->beta * c0) + 1e-30;
+          worst = MAX (worst, fabs (got - want) / scale);
+        }
+      for (guint j = tc->n; j < ldc; j++)
+        g_assert_cmpfloat (out[(gsize) i * ldc + j], ==, c[(gsize) i * ldc + j]);
+    }
+  g_assert_cmpfloat (worst, <=, 1e-5 * sqrt (MAX (tc->k, 1)));
+
+  clReleaseMemObject (da);
+  if (db)
+    clReleaseMemObject (db);
+  clReleaseMemObject (dc);
+}
+
+static const guint shapes[][3] = {
+  { 1, 1, 1 }, { 17, 5, 3 }, { 64, 64, 64 }, { 100, 37, 513 }, { 49, 129, 2 }, { 200, 50, 784 },
+};
+
+static void
+test_shapes (void)
+{
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    for (guint t = 0; t < 4; t++)
+      for (guint pad = 0; pad <= 3; pad += 3)
+        {
+          Case tc = { t & 1, t >> 1, shapes[s][0], shapes[s][1], shapes[s][2], pad, 0.75f, -0.5f };
+
+          g_test_message ("m %u n %u k %u trans %d%d pad %u", tc.m, tc.n, tc.k, tc.trans_a, tc.trans_b, pad);
+          check_case (&tc, FALSE);
+        }
+}
+
+/* The PCA-sized case: deep enough to take several launches over depth slices. */
+static void
+test_large (void)
+{
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  for (guint t = 0; t < 4; t++)
+    {
+      Case tc = { t & 1, t >> 1, 784, 784, 1000, 1, 1.5f, 0.25f };
+
+      check_case (&tc, FALSE);
+    }
+}
+
+/* Deep and narrow: 30 rows of C but a depth of many slices. */
+static void
+test_deep (void)
+{
+  Case tc = { TRUE, FALSE, 30, 45, 20000, 0, 2.0f, 1.0f };
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  check_case (&tc, FALSE);
+}
+
+/* beta = 0 must not read C, even when it holds NaN; k = 0 only scales. */
+static void
+test_beta_zero_and_empty (void)
+{
+  const float a[6] = { 1, 2, 3, 4, 5, 6 }, b[6] = { 1, 0, 0, 1, 1, 1 };
+  float c[4] = { NAN, NAN, NAN, NAN }, out[4];
+  g_autoptr(GError) error = NULL;
+  cl_command_queue queue;
+  cl_mem da, db, dc;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  queue = latent_cl_get_queue (cl);
+  da = upload (a, 6);
+  db = upload (b, 6);
+  dc = upload (c, 4);
+  /* [1 2 3; 4 5 6] · [1 0; 0 1; 1 1] = [4 5; 10 11] */
+  g_assert_true (latent_gemm_run (gemm, queue, FALSE, FALSE, 2, 2, 3, 2.0f, da, 3, db, 2, 0.0f, dc, 2, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (clEnqueueReadBuffer (queue, dc, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), ==, CL_SUCCESS);
+  g_assert_cmpfloat (out[0], ==, 8);
+  g_assert_cmpfloat (out[1], ==, 10);
+  g_assert_cmpfloat (out[2], ==, 20);
+  g_assert_cmpfloat (out[3], ==, 22);
+
+  g_assert_true (latent_gemm_run (gemm, queue, FALSE, FALSE, 2, 2, 0, 2.0f, da, 3, db, 2, 0.5f, dc, 2, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (clEnqueueReadBuffer (queue, dc, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), ==, CL_SUCCESS);
+  g_assert_cmpfloat (out[0], ==, 4);
+  g_assert_cmpfloat (out[3], ==, 11);
+
+  clReleaseMemObject (da);
+  clReleaseMemObject (db);
+  clReleaseMemObject (dc);
+}
+
+static void
+test_syrk (void)
+{
+  const guint sizes[][2] = { { 1, 1 }, { 7, 3 }, { 33, 100 }, { 200, 513 }, { 784, 3000 } };
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      Case tc = { TRUE, FALSE, sizes[s][0], sizes[s][0], sizes[s][1], s % 2 * 5, 0.5f, 2.0f };
+
+      check_case (&tc, TRUE);
+    }
+}
+
+/* Mistakes a caller can make come back as errors naming the parameter. */
+static void
+test_errors (void)
+{
+  const float x[4] = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  cl_command_queue queue;
+  cl_mem d;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  queue = latent_cl_get_queue (cl);
+  d = upload (x, 4);
+  g_assert_false (latent_gemm_run (gemm, queue, FALSE, FALSE, 2, 2, 2, 1, d, 1, d, 2, 0, d, 2, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "lda"));
+  g_clear_error (&error);
+
+  g_assert_false (latent_gemm_run (gemm, queue, FALSE, FALSE, 3, 2, 2, 1, d, 2, d, 2, 0, d, 2, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "A (3 × 2"));
+  g_clear_error (&error);
+
+  g_cancellable_cancel (cancellable);
+  g_assert_false (latent_gemm_syrk (gemm, queue, 2, 2, 1, d, 2, 0, d, 2, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  clReleaseMemObject (d);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+  if (cl != NULL)
+    {
+      gemm = latent_gemm_new (cl, &error);
+      g_assert_no_error (error);
+    }
+  g_test_add_func ("/gemm/shapes", test_shapes);
+  g_test_add_func ("/gemm/large", test_large);
+  g_test_add_func ("/gemm/deep", test_deep);
+  g_test_add_func ("/gemm/beta-zero-and-empty", test_beta_zero_and_empty);
+  g_test_add_func ("/gemm/syrk", test_syrk);
+  g_test_add_func ("/gemm/errors", test_errors);
+  status = g_test_run ();
+  g_clear_pointer (&gemm, latent_gemm_free);
+  g_clear_object (&cl);
+  return status;
+}
