@@ -1,0 +1,154 @@
+/* test-params.c — parameters as typed, checked, copied and written as JSON
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "latent-algorithm.h"
+
+static const char * const shapes[] = { "round", "square", NULL };
+static const char * const shape_labels[] = { "Round", "Square", NULL };
+
+static const LatentParamSpec specs[] = {
+  { "count", LATENT_PARAM_INT, "Count", "", 1, 100, 10 },
+  { "rate", LATENT_PARAM_DOUBLE, "Rate", "", 0, 1, 0.5 },
+  { "shape", LATENT_PARAM_CHOICE, "Shape", "", 0, 0, 0, "round", shapes, TRUE, shape_labels },
+  { "verbose", LATENT_PARAM_BOOL, "Verbose", "", 0, 1, 0 },
+};
+
+static LatentParams *
+new_params (void)
+{
+  return latent_params_new (specs, G_N_ELEMENTS (specs));
+}
+
+static void
+test_defaults_and_values (void)
+{
+  g_autoptr(LatentParams) p = new_params ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (latent_params_get_int (p, "count"), ==, 10);
+  g_assert_cmpfloat (latent_params_get_double (p, "rate"), ==, 0.5);
+  g_assert_cmpstr (latent_params_get_choice (p, "shape"), ==, "round");
+  g_assert_false (latent_params_get_bool (p, "verbose"));
+
+  g_assert_true (latent_params_parse (p, "count=42", &error));
+  g_assert_true (latent_params_parse (p, "rate=1e-3", &error));
+  g_assert_true (latent_params_parse (p, "shape=square", &error));
+  g_assert_true (latent_params_parse (p, "verbose=yes", &error));
+  g_assert_true (latent_params_parse (p, "shape=@/some/file.csv", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (latent_params_get_int (p, "count"), ==, 42);
+  g_assert_cmpfloat (latent_params_get_double (p, "rate"), ==, 1e-3);
+  g_assert_cmpstr (latent_params_get_choice (p, "shape"), ==, "@/some/file.csv");
+  g_assert_true (latent_params_get_bool (p, "verbose"));
+}
+
+static void
+expect_invalid (const char *assignment,
+                GQuark      domain,
+                int         code,
+                const char *fragment)
+{
+  g_autoptr(LatentParams) p = new_params ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = latent_params_to_string (p);
+  g_autofree char *after = NULL;
+
+  g_assert_false (latent_params_parse (p, assignment, &error));
+  g_assert_error (error, domain, code);
+  if (!strstr (error->message, fragment))
+    g_error ("“%s” does not mention “%s”", error->message, fragment);
+  /* A refused value changes nothing. */
+  after = latent_params_to_string (p);
+  g_assert_cmpstr (before, ==, after);
+}
+
+static void
+test_refused (void)
+{
+  expect_invalid ("colour=red", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_UNKNOWN, "colour");
+  expect_invalid ("count=0", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "count");
+  expect_invalid ("count=101", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "count");
+  expect_invalid ("count=2.5", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "whole");
+  expect_invalid ("count=", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "count");
+  expect_invalid ("rate=nan", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "rate");
+  expect_invalid ("rate=inf", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "rate");
+  expect_invalid ("rate=0.5x", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "rate");
+  expect_invalid ("shape=triangle", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "round|square|@FILE");
+  expect_invalid ("shape=@", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "shape");
+  expect_invalid ("verbose=maybe", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "verbose");
+  expect_invalid ("count", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "NAME=VALUE");
+  expect_invalid ("=3", LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID, "NAME=VALUE");
+}
+
+static void
+test_copy_and_json (void)
+{
+  g_autoptr(LatentParams) p = new_params ();
+  g_autoptr(LatentParams) copy = NULL;
+  g_autoptr(LatentParams) back = new_params ();
+  g_autoptr(JsonNode) json = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = NULL, *b = NULL;
+
+  g_assert_true (latent_params_parse (p, "count=7", NULL));
+  g_assert_true (latent_params_parse (p, "shape=square", NULL));
+  copy = latent_params_copy (p);
+  g_assert_true (latent_params_parse (p, "count=8", NULL));
+  /* The copy keeps its own values. */
+  g_assert_cmpint (latent_params_get_int (copy, "count"), ==, 7);
+
+  json = latent_params_to_json (copy);
+  g_assert_true (latent_params_set_from_json (back, json_node_get_object (json), &error));
+  g_assert_no_error (error);
+  a = latent_params_to_string (copy);
+  b = latent_params_to_string (back);
+  g_assert_cmpstr (a, ==, b);
+  g_assert_cmpstr (a, ==, "count=7 rate=0.5 shape=square verbose=false");
+}
+
+/* Every algorithm's specs are well formed: defaults in range, choices with
+ * as many labels, names unique. */
+static void
+test_algorithm_specs (void)
+{
+  const LatentAlgorithm * const *all = latent_algorithm_list ();
+
+  g_assert_nonnull (all[0]);
+  for (guint a = 0; all[a]; a++)
+    {
+      g_autoptr(LatentParams) p = latent_algorithm_new_params (all[a]);
+
+      g_assert_nonnull (all[a]->objective_name);
+      for (guint i = 0; i < all[a]->n_params; i++)
+        {
+          const LatentParamSpec *spec = &all[a]->params[i];
+
+          for (guint j = 0; j < i; j++)
+            g_assert_cmpstr (all[a]->params[j].name, !=, spec->name);
+          if (spec->type == LATENT_PARAM_INT || spec->type == LATENT_PARAM_DOUBLE)
+            {
+              g_assert_cmpfloat (spec->min, <=, spec->default_value);
+              g_assert_cmpfloat (spec->default_value, <=, spec->max);
+            }
+          if (spec->type == LATENT_PARAM_CHOICE)
+            {
+              g_assert_true (g_strv_contains (spec->choices, spec->default_choice));
+              if (spec->choice_labels)
+                g_assert_cmpuint (g_strv_length ((char **) spec->choice_labels), ==,
+                                  g_strv_length ((char **) spec->choices));
+            }
+        }
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/params/defaults-and-values", test_defaults_and_values);
+  g_test_add_func ("/params/refused", test_refused);
+  g_test_add_func ("/params/copy-and-json", test_copy_and_json);
+  g_test_add_func ("/params/algorithm-specs", test_algorithm_specs);
+  return g_test_run ();
+}
