@@ -11,6 +11,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "latent-ui-util.h"
+
 struct _LatentExportDialog
 {
   GtkWindow          parent_instance;
@@ -34,10 +36,7 @@ static void
 show_message (LatentExportDialog *self,
               const char         *message)
 {
-  gtk_label_set_text (self->message_label, message ? message : "");
-  /* GTK 4.8 renames a label after its text; keep the name people look for. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->message_label),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export Error"), -1);
+  latent_label_set_text (self->message_label, message ? message : "", _("Export Error"));
   gtk_widget_set_visible (GTK_WIDGET (self->message_label), message != NULL);
 }
 
@@ -71,31 +70,24 @@ on_name_changed (LatentExportDialog *self)
 }
 
 static void
-on_chosen (GtkNativeDialog    *dialog,
-           int                 response,
-           LatentExportDialog *self)
+on_chosen (const char *path,
+           gpointer    user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  LatentExportDialog *self = user_data;
 
-      if (path)
-        gtk_editable_set_text (GTK_EDITABLE (self->name_entry), path);
-    }
-  g_object_unref (dialog);
+  if (path)
+    gtk_editable_set_text (GTK_EDITABLE (self->name_entry), path);
 }
 
 static void
 on_choose (LatentExportDialog *self)
 {
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export Figure"), GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                              _("_Select"), _("_Cancel"));
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Export Figure"),
+                                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Select"),
+                                                         on_chosen, self);
   g_autofree char *base = g_path_get_basename (gtk_editable_get_text (GTK_EDITABLE (self->name_entry)));
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), base);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_chosen), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

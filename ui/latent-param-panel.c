@@ -13,6 +13,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "latent-ui-util.h"
+
 struct _LatentParamPanel
 {
   GtkWidget     parent_instance;
@@ -73,17 +75,14 @@ on_switch_changed (GtkSwitch        *toggle,
 }
 
 static void
-on_file_chosen (GtkNativeDialog  *dialog,
-                int               response,
-                GtkDropDown      *dropdown)
+on_file_chosen (const char *path,
+                gpointer    user_data)
 {
+  GtkDropDown *dropdown = user_data;
   LatentParamPanel *self = g_object_get_data (G_OBJECT (dropdown), "latent-panel");
-  g_autoptr(GFile) file = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT &&
-      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
+  if (path)
     {
-      g_autofree char *path = g_file_get_path (file);
       g_autofree char *value = g_strconcat ("@", path, NULL);
       set_value (self, GTK_WIDGET (dropdown), value);
     }
@@ -94,7 +93,6 @@ on_file_chosen (GtkNativeDialog  *dialog,
       show_value (self, GTK_WIDGET (dropdown));
       self->updating = FALSE;
     }
-  g_object_unref (dialog);
 }
 
 static void
@@ -118,10 +116,9 @@ on_choice_changed (GtkDropDown      *dropdown,
   {
     GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
     GtkFileChooserNative *dialog =
-      gtk_file_chooser_native_new (_("Choose a File"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+      latent_file_chooser_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Choose a File"),
+                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), on_file_chosen, dropdown);
     g_object_set_data (G_OBJECT (dropdown), "latent-panel", self);
-    g_signal_connect (dialog, "response", G_CALLBACK (on_file_chosen), dropdown);
     gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
   }
 }

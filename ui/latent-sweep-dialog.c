@@ -13,6 +13,7 @@
 
 #include "latent-figure.h"
 #include "latent-sweep.h"
+#include "latent-ui-util.h"
 
 struct _LatentSweepDialog
 {
@@ -50,10 +51,7 @@ static void
 set_progress (LatentSweepDialog *self,
               const char        *text)
 {
-  gtk_label_set_text (self->progress_label, text);
-  /* GTK 4.8 renames a label after its text; keep the name people look for. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_label),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Sweep Progress"), -1);
+  latent_label_set_text (self->progress_label, text, _("Sweep Progress"));
 }
 
 static gboolean
@@ -171,12 +169,10 @@ on_use (LatentSweepDialog *self)
 }
 
 static void
-on_export_chosen (GtkNativeDialog   *dialog,
-                  int                response,
-                  LatentSweepDialog *self)
+on_export_chosen (const char *path,
+                  gpointer    user_data)
 {
-  g_autoptr(GFile) file = response == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)) : NULL;
-  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  LatentSweepDialog *self = user_data;
   g_autoptr(GError) error = NULL;
   LatentFigureStyle style;
 
@@ -185,18 +181,16 @@ on_export_chosen (GtkNativeDialog   *dialog,
       !latent_figure_sweep_export (self->sweep, &style, path, gtk_widget_get_width (GTK_WIDGET (self->area)),
                                    gtk_widget_get_height (GTK_WIDGET (self->area)), &error))
     set_progress (self, error->message);
-  g_object_unref (dialog);
 }
 
 static void
 on_export (LatentSweepDialog *self)
 {
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export Figure"), GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                              _("_Export"), _("_Cancel"));
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Export Figure"),
+                                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                                                         on_export_chosen, self);
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "bic-aic.png");
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_chosen), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

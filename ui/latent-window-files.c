@@ -14,6 +14,7 @@
 #include "latent-export-dialog.h"
 #include "latent-projection.h"
 #include "latent-synthetic-dialog.h"
+#include "latent-ui-util.h"
 
 #define RECENT_MAX 8
 
@@ -200,29 +201,12 @@ latent_window_load_dataset (LatentWindow *self,
   _latent_window_update_status (self);
 }
 
-/* The path a file chooser was accepted with, or NULL. */
-static char *
-chosen_path (GtkNativeDialog *dialog,
-             int              response)
-{
-  g_autoptr(GFile) file = NULL;
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return NULL;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  return file ? g_file_get_path (file) : NULL;
-}
-
 static void
-on_open_response (GtkNativeDialog *dialog,
-                  int              response,
-                  LatentWindow    *self)
+on_open_chosen (const char *path,
+                gpointer    user_data)
 {
-  g_autofree char *path = chosen_path (dialog, response);
-
   if (path)
-    latent_window_load_dataset (self, path);
-  g_object_unref (dialog);
+    latent_window_load_dataset (user_data, path);
 }
 
 static void
@@ -248,9 +232,9 @@ on_open_action (GSimpleAction *action,
                 gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open Dataset"), GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                              _("_Open"), _("_Cancel"));
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Open Dataset"),
+                                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+                                                         on_open_chosen, self);
 
   add_filter (GTK_FILE_CHOOSER (dialog), _("All datasets"), "*.csv", "*.tsv", "*.txt", "*.png",
               "*-ubyte", "*-ubyte.gz", NULL);
@@ -258,7 +242,6 @@ on_open_action (GSimpleAction *action,
   add_filter (GTK_FILE_CHOOSER (dialog), _("Images (PNG)"), "*.png", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("MNIST-style IDX"), "*-ubyte", "*-ubyte.gz", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), "*", NULL);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
@@ -331,11 +314,10 @@ on_export_action (GSimpleAction *action,
 }
 
 static void
-on_save_experiment_response (GtkNativeDialog *dialog,
-                             int              response,
-                             LatentWindow    *self)
+on_save_experiment_chosen (const char *path,
+                           gpointer    user_data)
 {
-  g_autofree char *path = chosen_path (dialog, response);
+  LatentWindow *self = user_data;
 
   if (path && self->dataset_spec)
     {
@@ -347,7 +329,6 @@ on_save_experiment_response (GtkNativeDialog *dialog,
       if (!latent_experiment_save (experiment, path, &error))
         _latent_window_show_error (self, error->message);
     }
-  g_object_unref (dialog);
 }
 
 static void
@@ -356,12 +337,11 @@ on_save_experiment_action (GSimpleAction *action,
                            gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Save Experiment"), GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                              _("_Save"), _("_Cancel"));
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Save Experiment"),
+                                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"),
+                                                         on_save_experiment_chosen, self);
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "experiment.json");
-  g_signal_connect (dialog, "response", G_CALLBACK (on_save_experiment_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
@@ -382,11 +362,10 @@ apply_experiment (LatentWindow     *self,
 }
 
 static void
-on_open_experiment_response (GtkNativeDialog *dialog,
-                             int              response,
-                             LatentWindow    *self)
+on_open_experiment_chosen (const char *path,
+                           gpointer    user_data)
 {
-  g_autofree char *path = chosen_path (dialog, response);
+  LatentWindow *self = user_data;
 
   if (path)
     {
@@ -398,7 +377,6 @@ on_open_experiment_response (GtkNativeDialog *dialog,
       else
         _latent_window_show_error (self, error->message);
     }
-  g_object_unref (dialog);
 }
 
 static void
@@ -407,12 +385,11 @@ on_open_experiment_action (GSimpleAction *action,
                            gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open Experiment"), GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                              _("_Open"), _("_Cancel"));
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Open Experiment"),
+                                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+                                                         on_open_experiment_chosen, self);
 
   add_filter (GTK_FILE_CHOOSER (dialog), _("Experiments (JSON)"), "*.json", NULL);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_experiment_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

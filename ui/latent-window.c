@@ -13,19 +13,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "latent-catalog.h"
+#include "latent-ui-util.h"
 
 G_DEFINE_FINAL_TYPE (LatentWindow, latent_window, GTK_TYPE_APPLICATION_WINDOW)
-
-/* GTK 4.8 makes a label's text its accessible name whenever the text is
- * set; put the name back, so assistive technology finds the label by role. */
-static void
-set_label (GtkLabel   *label,
-           const char *text,
-           const char *name)
-{
-  gtk_label_set_text (label, text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-}
 
 /* Errors */
 
@@ -33,7 +23,7 @@ void
 _latent_window_show_error (LatentWindow *self,
             const char   *message)
 {
-  set_label (self->error_label, message, _("Error"));
+  latent_label_set_text (self->error_label, message, _("Error"));
   gtk_info_bar_set_revealed (self->error_bar, TRUE);
 }
 
@@ -59,7 +49,7 @@ _latent_window_update_status (LatentWindow *self)
 
   if (self->dataset == NULL)
     {
-      set_label (self->status_label, self->loading ? _("Loading…") : _("No data"), _("Status"));
+      latent_label_set_text (self->status_label, self->loading ? _("Loading…") : _("No data"), _("Status"));
       return;
     }
   g_string_append_printf (s, "%s · %u × %u · %s", latent_dataset_get_name (self->dataset),
@@ -84,7 +74,7 @@ _latent_window_update_status (LatentWindow *self)
   g_string_append_printf (s, " · %s", self->device_name ? self->device_name : _("CPU reference"));
   if (frame && frame->message)
     g_string_append_printf (s, " · %s", frame->message);
-  set_label (self->status_label, s->str, _("Status"));
+  latent_label_set_text (self->status_label, s->str, _("Status"));
 }
 
 void
@@ -101,7 +91,7 @@ _latent_window_update_metrics (LatentWindow *self)
                             frame->metrics.accuracy, frame->metrics.ari, frame->metrics.nmi);
   else if (frame)
     g_string_append (text, _("The dataset has no labels to compare with."));
-  set_label (self->metrics_label, text->str, _("Metrics"));
+  latent_label_set_text (self->metrics_label, text->str, _("Metrics"));
 }
 
 static void

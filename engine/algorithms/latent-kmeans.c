@@ -55,14 +55,18 @@ mean_column_variance (const float *x,
   g_autofree double *m2 = g_new0 (double, d);
   double total = 0;
 
-  /* Welford, so a large offset does not cancel the variance away. */
+  /* Two passes, means then squared deviations: a large offset does not
+   * cancel the variance away, and there is no division per value. */
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < d; j++)
+      mean[j] += x[(gsize) i * d + j];
+  for (guint j = 0; j < d; j++)
+    mean[j] /= n;
   for (guint i = 0; i < n; i++)
     for (guint j = 0; j < d; j++)
       {
-        double v = x[(gsize) i * d + j];
-        double delta = v - mean[j];
-        mean[j] += delta / (i + 1);
-        m2[j] += delta * (v - mean[j]);
+        double u = x[(gsize) i * d + j] - mean[j];
+        m2[j] += u * u;
       }
   for (guint j = 0; j < d; j++)
     total += m2[j] / n;

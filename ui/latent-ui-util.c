@@ -1,0 +1,59 @@
+/* latent-ui-util.c — two pieces of GTK plumbing every window needs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-ui"
+
+#include "latent-ui-util.h"
+
+#include <glib/gi18n-lib.h>
+
+void
+latent_label_set_text (GtkLabel   *label,
+                       const char *text,
+                       const char *name)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  gtk_label_set_text (label, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
+typedef struct {
+  LatentPathChosen chosen;
+  gpointer         user_data;
+} Answer;
+
+static void
+on_response (GtkNativeDialog *dialog,
+             int              response,
+             Answer          *answer)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (file)
+    path = g_file_get_path (file);
+  answer->chosen (path, answer->user_data);
+  g_object_unref (dialog);
+}
+
+GtkFileChooserNative *
+latent_file_chooser_new (GtkWindow            *parent,
+                         const char           *title,
+                         GtkFileChooserAction  action,
+                         const char           *accept,
+                         LatentPathChosen      chosen,
+                         gpointer              user_data)
+{
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, parent, action, accept, _("_Cancel"));
+  Answer *answer = g_new (Answer, 1);
+
+  answer->chosen = chosen;
+  answer->user_data = user_data;
+  g_signal_connect_data (dialog, "response", G_CALLBACK (on_response), answer,
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+  return dialog;
+}
