@@ -22,6 +22,8 @@ latent_snapshot_new (const char    *algorithm,
   self->log_likelihood = NAN;
   self->bic = NAN;
   self->aic = NAN;
+  self->total_variance = NAN;
+  self->reconstruction_error = NAN;
   return self;
 }
 
@@ -44,6 +46,15 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_free (self->weights);
   g_free (self->covariances);
   g_free (self->responsibilities);
+  g_free (self->components);
+  g_free (self->data_mean);
+  g_free (self->explained_variance);
+  g_free (self->explained_variance_ratio);
+  g_free (self->noise_variance);
+  g_free (self->projection);
+  g_free (self->example_rows);
+  g_free (self->reconstructions);
+  g_free (self->samples);
   g_free (self->message);
 }
 
