@@ -10,18 +10,22 @@
 
 #include "latent-gmm.h"
 #include "latent-kmeans.h"
+#include "latent-linear.h"
 
 G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
 
 const LatentAlgorithm * const *
 latent_algorithm_list (void)
 {
-  static const LatentAlgorithm *algorithms[3];
+  static const LatentAlgorithm *algorithms[6];
 
   if (algorithms[0] == NULL)
     {
       algorithms[0] = latent_kmeans_get_algorithm ();
       algorithms[1] = latent_gmm_get_algorithm ();
+      algorithms[2] = latent_pca_get_algorithm ();
+      algorithms[3] = latent_ppca_get_algorithm ();
+      algorithms[4] = latent_fa_get_algorithm ();
     }
   return algorithms;
 }

@@ -1,0 +1,279 @@
+/* latent-linear-cl.c — the linear models' passes on an OpenCL device
+ *
+ * The rows go to the device once and are shifted there by the mean of the
+ * first rows (kernels/linear.cl), which also sums them per column. The Gram
+ * product of the shifted rows (latent-gemm's SYRK) is the covariance up to
+ * a rank-one correction by the small remaining offset δ = mean − shift,
+ * applied on the host in double. The covariance stays on the device for
+ * the per-iteration products S · V, and the shifted rows for projections.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-linear"
+
+#include "latent-linear-private.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "latent-gemm.h"
+
+/* Rows whose mean becomes the shift. */
+#define SHIFT_ROWS 256
+
+struct _LatentLinearCl
+{
+  LatentCl          *cl;
+  LatentGemm        *gemm;
+  cl_command_queue   queue;
+  cl_kernel          shift;
+  guint              n, d;
+  const float       *x;
+  cl_mem             xs;      /* n × d, the shifted rows */
+  cl_mem             gram;    /* d × d, Xsᵀ Xs / n */
+  cl_mem             v, out;  /* d × m for cov_times */
+  guint              v_cols, out_cols;
+  cl_mem             et, z;   /* for project */
+  guint              et_cols, z_cols;
+  double            *delta;   /* d: mean − shift */
+};
+
+void
+latent_linear_cl_free (LatentLinearCl *lcl)
+{
+  cl_mem *buffers[] = { &lcl->xs, &lcl->gram, &lcl->v, &lcl->out, &lcl->et, &lcl->z };
+
+  if (lcl == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
+    if (*buffers[i])
+      clReleaseMemObject (*buffers[i]);
+  if (lcl->shift)
+    clReleaseKernel (lcl->shift);
+  if (lcl->queue)
+    clReleaseCommandQueue (lcl->queue);
+  g_clear_pointer (&lcl->gemm, latent_gemm_free);
+  g_clear_object (&lcl->cl);
+  g_free (lcl->delta);
+  g_free (lcl);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentLinearCl, latent_linear_cl_free)
+
+LatentLinearCl *
+latent_linear_cl_new (LatentCl     *cl,
+                      const float  *x,
+                      guint         n,
+                      guint         d,
+                      GError      **error)
+{
+  g_autoptr(LatentLinearCl) lcl = NULL;
+  const LatentClDeviceInfo *info;
+  guint64 bytes = (guint64) n * d * sizeof (float);
+
+  g_return_val_if_fail (LATENT_IS_CL (cl), NULL);
+  g_return_val_if_fail (x != NULL && n > 0 && d > 0, NULL);
+
+  info = latent_cl_get_info (cl);
+  if (bytes > info->max_alloc)
+    {
+      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                   _("%u rows × %u columns need a larger buffer than %s allows"), n, d, info->name);
+      return NULL;
+    }
+  lcl = g_new0 (LatentLinearCl, 1);
+  lcl->cl = g_object_ref (cl);
+  lcl->n = n;
+  lcl->d = d;
+  lcl->x = x;
+  lcl->delta = g_new0 (double, d);
+  if (!(lcl->gemm = latent_gemm_new (cl, error)) ||
+      !(lcl->shift = latent_cl_create_kernel (cl, "linear", NULL, "linear_shift", error)) ||
+      !(lcl->queue = latent_cl_create_queue (cl, error)) ||
+      !latent_cl_create_buffer (cl, &lcl->xs, CL_MEM_READ_WRITE, bytes, NULL, "shifted rows", error) ||
+      !latent_cl_create_buffer (cl, &lcl->gram, CL_MEM_READ_WRITE, (gsize) d * d * sizeof (float), NULL,
+                                "covariance", error))
+    return NULL;
+  return g_steal_pointer (&lcl);
+}
+
+gboolean
+latent_linear_cl_moments (LatentLinearCl  *lcl,
+                          double          *mean,
+                          double          *cov,
+                          GCancellable    *cancellable,
+                          GError         **error)
+{
+  const guint n = lcl->n, d = lcl->d, head = MIN (n, SHIFT_ROWS);
+  const guint units = MAX (1, latent_cl_get_info (lcl->cl)->compute_units);
+  /* Enough row blocks to keep every unit busy, few enough partials. */
+  const guint blocks = MIN (n, 16 * units), rows_per_item = (n + blocks - 1) / blocks;
+  const gsize global[2] = { (d + 15) / 16, (n + rows_per_item - 1) / rows_per_item };
+  g_autofree float *shift = g_new0 (float, d);
+  g_autofree float *partial = g_new (float, global[1] * d);
+  g_autofree float *gram = g_new (float, (gsize) d * d);
+  cl_mem x = NULL, shift_buf = NULL, partial_buf = NULL;
+  const float alpha = 1.0f / n;
+  gboolean ok;
+  cl_int err;
+
+  for (guint i = 0; i < head; i++)
+    for (guint a = 0; a < d; a++)
+      shift[a] += lcl->x[(gsize) i * d + a] / (float) head;
+
+  /* The rows are read once, from the dataset's own memory where the
+   * device allows; the kernel never writes them. */
+  ok = latent_cl_create_buffer (lcl->cl, &x, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+                                (gsize) n * d * sizeof (float), (gpointer) lcl->x, "rows", error) &&
+       latent_cl_create_buffer (lcl->cl, &shift_buf, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                d * sizeof (float), shift, "shift", error) &&
+       latent_cl_create_buffer (lcl->cl, &partial_buf, CL_MEM_WRITE_ONLY, global[1] * d * sizeof (float),
+                                NULL, "partial sums", error) &&
+       latent_cl_set_args (lcl->shift, "linear_shift", error,
+                           LATENT_CL_ARG (x), LATENT_CL_ARG (shift_buf), LATENT_CL_ARG (lcl->xs),
+                           LATENT_CL_ARG (partial_buf), LATENT_CL_ARG (n), LATENT_CL_ARG (d),
+                           LATENT_CL_ARG (rows_per_item), LATENT_CL_ARG_END) &&
+       latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, lcl->shift, 2, NULL, global, NULL, 0, NULL, NULL),
+                        "clEnqueueNDRangeKernel", "linear_shift", error) &&
+       latent_gemm_syrk (lcl->gemm, lcl->queue, d, n, alpha, lcl->xs, d, 0.0f, lcl->gram, d,
+                         cancellable, error);
+  if (ok)
+    {
+      err = clEnqueueReadBuffer (lcl->queue, partial_buf, CL_FALSE, 0, global[1] * d * sizeof (float),
+                                 partial, 0, NULL, NULL);
+      ok = latent_cl_check (err, "clEnqueueReadBuffer", "linear_shift", error);
+    }
+  if (ok)
+    {
+      err = clEnqueueReadBuffer (lcl->queue, lcl->gram, CL_TRUE, 0, (gsize) d * d * sizeof (float),
+                                 gram, 0, NULL, NULL);
+      ok = latent_cl_check (err, "clEnqueueReadBuffer", "gemm_syrk", error);
+    }
+  if (!ok)
+    clFinish (lcl->queue);
+  g_clear_pointer (&x, clReleaseMemObject);
+  g_clear_pointer (&shift_buf, clReleaseMemObject);
+  g_clear_pointer (&partial_buf, clReleaseMemObject);
+  if (!ok)
+    return FALSE;
+
+  for (guint a = 0; a < d; a++)
+    {
+      double sum = 0;
+
+      for (gsize b = 0; b < global[1]; b++)
+        sum += partial[b * d + a];
+      lcl->delta[a] = sum / n;
+      mean[a] = shift[a] + lcl->delta[a];
+    }
+  for (guint a = 0; a < d; a++)
+    for (guint b = 0; b < d; b++)
+      cov[(gsize) a * d + b] = gram[(gsize) a * d + b] - lcl->delta[a] * lcl->delta[b];
+  return TRUE;
+}
+
+/* A d × cols device buffer, grown when needed. */
+static gboolean
+ensure (LatentLinearCl  *lcl,
+        cl_mem          *buffer,
+        guint           *have,
+        guint            rows,
+        guint            cols,
+        const char      *what,
+        GError         **error)
+{
+  if (*buffer && *have >= cols)
+    return TRUE;
+  g_clear_pointer (buffer, clReleaseMemObject);
+  *have = 0;
+  if (!latent_cl_create_buffer (lcl->cl, buffer, CL_MEM_READ_WRITE, (gsize) rows * cols * sizeof (float),
+                                NULL, what, error))
+    return FALSE;
+  *have = cols;
+  return TRUE;
+}
+
+/* S · v = (Gram − δδᵀ) · v: the device multiplies by the Gram matrix, the
+ * host subtracts δ (δᵀ v). */
+gboolean
+latent_linear_cl_cov_times (LatentLinearCl  *lcl,
+                            const double    *v,
+                            guint            m,
+                            double          *out,
+                            GCancellable    *cancellable,
+                            GError         **error)
+{
+  const guint d = lcl->d;
+  g_autofree float *buf = g_new (float, (gsize) d * m);
+  g_autofree double *dv = g_new0 (double, m);
+  cl_int err;
+
+  for (gsize i = 0; i < (gsize) d * m; i++)
+    buf[i] = v[i];
+  if (!ensure (lcl, &lcl->v, &lcl->v_cols, d, m, "V", error) ||
+      !ensure (lcl, &lcl->out, &lcl->out_cols, d, m, "S·V", error))
+    return FALSE;
+  err = clEnqueueWriteBuffer (lcl->queue, lcl->v, CL_FALSE, 0, (gsize) d * m * sizeof (float), buf,
+                              0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "linear", error) ||
+      !latent_gemm_run (lcl->gemm, lcl->queue, FALSE, FALSE, d, m, d, 1.0f, lcl->gram, d, lcl->v, m,
+                        0.0f, lcl->out, m, cancellable, error))
+    {
+      clFinish (lcl->queue);
+      return FALSE;
+    }
+  err = clEnqueueReadBuffer (lcl->queue, lcl->out, CL_TRUE, 0, (gsize) d * m * sizeof (float), buf,
+                             0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "linear", error))
+    return FALSE;
+
+  for (guint a = 0; a < d; a++)
+    for (guint j = 0; j < m; j++)
+      dv[j] += lcl->delta[a] * v[(gsize) a * m + j];
+  for (guint a = 0; a < d; a++)
+    for (guint j = 0; j < m; j++)
+      out[(gsize) a * m + j] = buf[(gsize) a * m + j] - lcl->delta[a] * dv[j];
+  return TRUE;
+}
+
+/* (x − mean) · et = (x − shift) · et − δᵀ et, the last term on the host. */
+gboolean
+latent_linear_cl_project (LatentLinearCl  *lcl,
+                          const double    *et,
+                          guint            m,
+                          guint            dims,
+                          float           *z,
+                          GCancellable    *cancellable,
+                          GError         **error)
+{
+  const guint n = lcl->n, d = lcl->d;
+  g_autofree float *buf = g_new (float, (gsize) d * dims);
+  g_autofree double *offset = g_new0 (double, dims);
+  cl_int err;
+
+  for (guint a = 0; a < d; a++)
+    for (guint j = 0; j < dims; j++)
+      {
+        buf[(gsize) a * dims + j] = et[(gsize) a * m + j];
+        offset[j] += lcl->delta[a] * et[(gsize) a * m + j];
+      }
+  if (!ensure (lcl, &lcl->et, &lcl->et_cols, d, dims, "Eᵀ", error) ||
+      !ensure (lcl, &lcl->z, &lcl->z_cols, n, dims, "projection", error))
+    return FALSE;
+  err = clEnqueueWriteBuffer (lcl->queue, lcl->et, CL_FALSE, 0, (gsize) d * dims * sizeof (float), buf,
+                              0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "linear", error) ||
+      !latent_gemm_run (lcl->gemm, lcl->queue, FALSE, FALSE, n, dims, d, 1.0f, lcl->xs, d, lcl->et, dims,
+                        0.0f, lcl->z, dims, cancellable, error))
+    {
+      clFinish (lcl->queue);
+      return FALSE;
+    }
+  err = clEnqueueReadBuffer (lcl->queue, lcl->z, CL_TRUE, 0, (gsize) n * dims * sizeof (float), z,
+                             0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "linear", error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < dims; j++)
+      z[(gsize) i * dims + j] -= offset[j];
+  return TRUE;
+}

@@ -1,0 +1,150 @@
+/* latent-linear-private.h — state shared by PCA, probabilistic PCA and
+ * factor analysis, and by their two paths
+ *
+ * All three models are fitted from the sample covariance S (d × d, 1/n), so
+ * an iteration costs O(d²m) whatever the number of rows. The paths differ
+ * only in what touches S or the rows:
+ *   moments:    the mean and S, in one pass plus a Gram product;
+ *   cov_times:  S · V for a d × m matrix V, once per iteration;
+ *   project:    (x − mean) · Eᵀ for every row, for the snapshots.
+ * The host does the rest in double: eigenproblems and m × m solves with
+ * LAPACKE, the models' updates and their scores.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-algorithm.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LATENT_LINEAR_PCA,
+  LATENT_LINEAR_PPCA,
+  LATENT_LINEAR_FA,
+} LatentLinearModel;
+
+/* The covariance is d × d doubles on the host: a limit keeps it sane. */
+#define LATENT_LINEAR_MAX_COLS 4096
+
+typedef struct _LatentLinearCl LatentLinearCl;
+
+typedef struct {
+  LatentLinearModel  model;
+  const char        *id;
+  LatentDataset     *dataset;
+  LatentParams      *params;
+  guint64            seed;
+  const float       *x;            /* n × d */
+  guint              n, d, m;
+  double             tol;
+  guint              max_iterations;
+
+  double            *mean;         /* d */
+  double            *cov;          /* d × d, symmetric, 1/n */
+  double             total_variance;
+
+  /* The model. w is d × m, row-major: column j is component j (PCA: unit
+   * axes, orthonormal; PPCA and FA: loadings). psi is the noise variance
+   * of each column (PPCA: all σ²; PCA: the mean discarded variance). */
+  double            *w;
+  double            *psi;
+  double            *eigenvalues;  /* m: PCA's variances along w */
+  /* S · (what the model needs multiplied), d × m, kept from the last
+   * product: PCA S·w, PPCA S·w, FA S·Ψ⁻¹w. */
+  double            *sw;
+
+  guint              iteration;
+  double             log_likelihood;   /* mean per row, of the current model */
+  /* What the history records: PCA the share of the variance explained,
+   * the others the log-likelihood. */
+  double             objective;
+  double             change;           /* of the last step, for convergence */
+  gboolean           converged;
+  gboolean           finished;
+  GString           *message;
+
+  LatentLinearCl    *cl;
+  char              *device;
+} LatentLinear;
+
+/* Shared: validates the parameters against the data, computes the moments
+ * on the chosen path, allocates the model. */
+LatentLinear   *latent_linear_new              (LatentLinearModel  model,
+                                                const char        *id,
+                                                LatentDataset     *dataset,
+                                                LatentParams      *params,
+                                                guint64            seed,
+                                                LatentCl          *cl,
+                                                GError           **error);
+void            latent_linear_free             (gpointer           data);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentLinear, latent_linear_free)
+/* out (d × m) = S · v (d × m), on the device when there is one. */
+gboolean        latent_linear_cov_times        (LatentLinear      *self,
+                                                const double      *v,
+                                                double            *out,
+                                                GCancellable      *cancellable,
+                                                GError           **error);
+/* Orthonormal random start for w (seeded). */
+void            latent_linear_random_w         (LatentLinear      *self,
+                                                double             scale);
+LatentSnapshot *latent_linear_snapshot         (gpointer           data);
+double          latent_linear_objective        (gpointer           data);
+gboolean        latent_linear_converged        (gpointer           data);
+
+/* Host linear algebra on small row-major double matrices. */
+gboolean        latent_linear_orthonormalise   (double            *v,
+                                                guint              rows,
+                                                guint              cols);
+gboolean        latent_linear_solve_spd        (double            *a,
+                                                guint              n,
+                                                double            *b,
+                                                guint              nrhs,
+                                                double            *log_det);
+
+/* The paths. */
+void            latent_linear_reference_moments   (const float    *x,
+                                                   guint           n,
+                                                   guint           d,
+                                                   double         *mean,
+                                                   double         *cov);
+void            latent_linear_reference_cov_times (const double   *cov,
+                                                   guint           d,
+                                                   const double   *v,
+                                                   guint           m,
+                                                   double         *out);
+void            latent_linear_reference_project   (const float    *x,
+                                                   guint           n,
+                                                   guint           d,
+                                                   const double   *mean,
+                                                   const double   *et,
+                                                   guint           m,
+                                                   guint           dims,
+                                                   float          *z);
+
+LatentLinearCl *latent_linear_cl_new           (LatentCl          *cl,
+                                                const float       *x,
+                                                guint              n,
+                                                guint              d,
+                                                GError           **error);
+void            latent_linear_cl_free          (LatentLinearCl    *lcl);
+gboolean        latent_linear_cl_moments       (LatentLinearCl    *lcl,
+                                                double            *mean,
+                                                double            *cov,
+                                                GCancellable      *cancellable,
+                                                GError           **error);
+gboolean        latent_linear_cl_cov_times     (LatentLinearCl    *lcl,
+                                                const double      *v,
+                                                guint              m,
+                                                double            *out,
+                                                GCancellable      *cancellable,
+                                                GError           **error);
+gboolean        latent_linear_cl_project       (LatentLinearCl    *lcl,
+                                                const double      *et,
+                                                guint              m,
+                                                guint              dims,
+                                                float             *z,
+                                                GCancellable      *cancellable,
+                                                GError           **error);
+
+G_END_DECLS

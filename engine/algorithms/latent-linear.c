@@ -1,0 +1,646 @@
+/* latent-linear.c — what PCA, probabilistic PCA and factor analysis share:
+ * checking parameters, the moments, the path switch, and snapshots
+ *
+ * A snapshot describes every model the same way: an encoder E (m × d) gives
+ * a row's latent coordinates z = E (x − mean), a decoder D (d × m) maps them
+ * back, x̂ = mean + D z. With S the covariance, everything the views show
+ * follows from S and these two without another pass over the rows, except
+ * the projections themselves.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-linear"
+
+#include "latent-linear-private.h"
+
+#include <cblas.h>
+#include <glib/gi18n-lib.h>
+#include <lapacke.h>
+#include <math.h>
+
+/* Stored untranslated: it goes into result JSON; displays translate it. */
+#define CPU_REFERENCE N_("CPU reference")
+
+/* Projections of every component are kept up to this many values; beyond,
+ * and in snapshots taken while running, the first two. */
+#define MAX_SNAPSHOT_PROJECTION (4u << 20)
+#define N_EXAMPLES 8
+
+void
+latent_linear_free (gpointer data)
+{
+  LatentLinear *self = data;
+
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->cl, latent_linear_cl_free);
+  g_clear_object (&self->dataset);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_free (self->mean);
+  g_free (self->cov);
+  g_free (self->w);
+  g_free (self->psi);
+  g_free (self->eigenvalues);
+  g_free (self->sw);
+  g_free (self->device);
+  if (self->message)
+    g_string_free (self->message, TRUE);
+  g_free (self);
+}
+
+static void
+fall_back (LatentLinear *self,
+           GError       *error)
+{
+  /* The darktable policy: carry on with the reference path, and say so. */
+  g_warning ("%s: %s; continuing on the C reference path", self->id, error->message);
+  g_string_append_printf (self->message, _("OpenCL failed (%s); continuing on the CPU reference path. "),
+                          error->message);
+  g_clear_pointer (&self->cl, latent_linear_cl_free);
+  g_free (self->device);
+  self->device = g_strdup (CPU_REFERENCE);
+}
+
+static const char *
+model_name (LatentLinearModel model)
+{
+  switch (model)
+    {
+    case LATENT_LINEAR_PCA:
+      return _("PCA");
+    case LATENT_LINEAR_PPCA:
+      return _("Probabilistic PCA");
+    case LATENT_LINEAR_FA:
+    default:
+      return _("Factor analysis");
+    }
+}
+
+static gboolean
+check_shape (LatentLinearModel   model,
+             LatentDataset      *dataset,
+             guint               m,
+             GError            **error)
+{
+  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  const char *name = latent_dataset_get_name (dataset);
+
+  if (n < 2)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("%s needs at least 2 rows; “%s” has %u"), model_name (model), name, n);
+      return FALSE;
+    }
+  if (d > LATENT_LINEAR_MAX_COLS)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("%s works on the %u × %u covariance of “%s”: above the limit of %u columns"),
+                   model_name (model), d, d, name, LATENT_LINEAR_MAX_COLS);
+      return FALSE;
+    }
+  if (model == LATENT_LINEAR_PCA && m > d)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("components = %u is more than the %u columns of “%s”"), m, d, name);
+      return FALSE;
+    }
+  if (model != LATENT_LINEAR_PCA && m >= d)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("components = %u: %s needs fewer components than the %u columns of “%s”, "
+                     "or no variance is left for the noise"),
+                   m, model_name (model), d, name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+LatentLinear *
+latent_linear_new (LatentLinearModel   model,
+                   const char         *id,
+                   LatentDataset      *dataset,
+                   LatentParams       *params,
+                   guint64             seed,
+                   LatentCl           *cl,
+                   GError            **error)
+{
+  g_autoptr(LatentLinear) self = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const guint m = latent_params_get_int (params, "components");
+  guint n, d;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+  g_return_val_if_fail (params != NULL, NULL);
+
+  if (!check_shape (model, dataset, m, error))
+    return NULL;
+
+  self = g_new0 (LatentLinear, 1);
+  self->model = model;
+  self->id = id;
+  self->dataset = g_object_ref (dataset);
+  self->params = latent_params_ref (params);
+  self->seed = seed;
+  self->x = latent_dataset_get_data (dataset);
+  self->n = n = latent_dataset_get_n_rows (dataset);
+  self->d = d = latent_dataset_get_n_cols (dataset);
+  self->m = m;
+  self->tol = latent_params_get_double (params, "tol");
+  self->max_iterations = latent_params_get_int (params, "max-iterations");
+  self->message = g_string_new (NULL);
+  self->log_likelihood = NAN;
+  self->objective = NAN;
+  self->change = INFINITY;
+  self->mean = g_new (double, d);
+  self->cov = g_new (double, (gsize) d * d);
+  self->w = g_new0 (double, (gsize) d * m);
+  self->psi = g_new0 (double, d);
+  self->eigenvalues = g_new0 (double, m);
+  self->sw = g_new0 (double, (gsize) d * m);
+
+  if (cl)
+    {
+      self->device = latent_cl_describe (cl);
+      self->cl = latent_linear_cl_new (cl, self->x, n, d, &local_error);
+      if (self->cl && !latent_linear_cl_moments (self->cl, self->mean, self->cov, NULL, &local_error))
+        g_clear_pointer (&self->cl, latent_linear_cl_free);
+      if (local_error)
+        fall_back (self, local_error);
+    }
+  else
+    self->device = g_strdup (CPU_REFERENCE);
+  if (self->cl == NULL)
+    latent_linear_reference_moments (self->x, n, d, self->mean, self->cov);
+
+  self->total_variance = 0;
+  for (guint a = 0; a < d; a++)
+    self->total_variance += self->cov[(gsize) a * d + a];
+  if (!(self->total_variance > 0) || !isfinite (self->total_variance))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+                   _("Every row of “%s” is the same: there is no variance to explain"),
+                   latent_dataset_get_name (dataset));
+      return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+gboolean
+latent_linear_cov_times (LatentLinear  *self,
+                         const double  *v,
+                         double        *out,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->cl && latent_linear_cl_cov_times (self->cl, v, self->m, out, cancellable, &local_error))
+    return TRUE;
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (local_error)
+    fall_back (self, local_error);
+  latent_linear_reference_cov_times (self->cov, self->d, v, self->m, out);
+  return TRUE;
+}
+
+/* QR by Householder reflections (LAPACKE), keeping each column's direction:
+ * subspace iteration relies on column j staying near where it was. */
+gboolean
+latent_linear_orthonormalise (double *v,
+                              guint   rows,
+                              guint   cols)
+{
+  g_autofree double *tau = g_new (double, cols);
+  g_autofree double *r = g_new (double, cols);
+
+  if (LAPACKE_dgeqrf (LAPACK_ROW_MAJOR, rows, cols, v, cols, tau) != 0)
+    return FALSE;
+  for (guint j = 0; j < cols; j++)
+    r[j] = v[(gsize) j * cols + j];
+  if (LAPACKE_dorgqr (LAPACK_ROW_MAJOR, rows, cols, cols, v, cols, tau) != 0)
+    return FALSE;
+  for (guint j = 0; j < cols; j++)
+    if (r[j] < 0)
+      for (guint a = 0; a < rows; a++)
+        v[(gsize) a * cols + j] = -v[(gsize) a * cols + j];
+  return TRUE;
+}
+
+/* Solves A X = B for symmetric positive definite A (n × n, overwritten by
+ * its Cholesky factor); B (n × nrhs) becomes X. */
+gboolean
+latent_linear_solve_spd (double *a,
+                         guint   n,
+                         double *b,
+                         guint   nrhs,
+                         double *log_det)
+{
+  if (LAPACKE_dposv (LAPACK_ROW_MAJOR, 'L', n, nrhs, a, n, b, nrhs) != 0)
+    return FALSE;
+  if (log_det)
+    {
+      *log_det = 0;
+      for (guint i = 0; i < n; i++)
+        *log_det += 2 * log (a[(gsize) i * n + i]);
+    }
+  return TRUE;
+}
+
+void
+latent_linear_random_w (LatentLinear *self,
+                        double        scale)
+{
+  const guint32 words[2] = { self->seed & 0xffffffffu, self->seed >> 32 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 2);
+  const gsize size = (gsize) self->d * self->m;
+
+  for (gsize i = 0; i < size; i++)
+    {
+      /* Box–Muller: Gaussian entries give a uniformly random subspace. */
+      double u = g_rand_double_range (rand, DBL_MIN, 1), t = g_rand_double (rand);
+      self->w[i] = sqrt (-2 * log (u)) * cos (2 * G_PI * t);
+    }
+  latent_linear_orthonormalise (self->w, self->d, self->m);
+  for (gsize i = 0; i < size; i++)
+    self->w[i] *= scale;
+}
+
+double
+latent_linear_objective (gpointer data)
+{
+  LatentLinear *self = data;
+
+  return self->objective;
+}
+
+gboolean
+latent_linear_converged (gpointer data)
+{
+  return ((LatentLinear *) data)->finished;
+}
+
+/* ---- snapshots ---------------------------------------------------------- */
+
+/* c (rows × cols) = a (rows × inner) · b (inner × cols), or aᵀ · b. */
+static void
+product (gboolean      trans_a,
+         guint         rows,
+         guint         cols,
+         guint         inner,
+         const double *a,
+         const double *b,
+         double       *c)
+{
+  cblas_dgemm (CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, CblasNoTrans, rows, cols, inner,
+               1.0, a, trans_a ? rows : inner, b, cols, 0.0, c, cols);
+}
+
+/* PCA reports variances as scikit-learn does, with n − 1. */
+static double
+unbiased (LatentLinear *self)
+{
+  return self->model == LATENT_LINEAR_PCA ? (double) self->n / (self->n - 1) : 1.0;
+}
+
+/* The encoder as Eᵀ (d × m) and the decoder D (d × m) of the current model. */
+static gboolean
+coders (LatentLinear *self,
+        double       *et,
+        double       *dec)
+{
+  const guint d = self->d, m = self->m;
+  g_autofree double *mm = g_new (double, (gsize) m * m);
+  g_autofree double *rhs = NULL;
+
+  switch (self->model)
+    {
+    case LATENT_LINEAR_PCA:
+      {
+        const gboolean whiten = latent_params_get_bool (self->params, "whiten");
+
+        for (guint a = 0; a < d; a++)
+          for (guint j = 0; j < m; j++)
+            {
+              const double w = self->w[(gsize) a * m + j];
+              const double s = whiten ? sqrt (self->eigenvalues[j] * unbiased (self)) : 1;
+
+              et[(gsize) a * m + j] = s > 0 ? w / s : 0;
+              dec[(gsize) a * m + j] = w * s;
+            }
+        return TRUE;
+      }
+
+    case LATENT_LINEAR_PPCA:
+      {
+        /* E = M⁻¹ Wᵀ with M = WᵀW + σ²; D = W (WᵀW)⁻¹ M, so that D E is
+         * the orthogonal projection onto the span of W (Tipping & Bishop). */
+        const double sigma2 = self->psi[0];
+        g_autofree double *wtw = g_new (double, (gsize) m * m);
+
+        product (TRUE, m, m, d, self->w, self->w, wtw);
+        memcpy (mm, wtw, sizeof (double) * m * m);
+        for (guint j = 0; j < m; j++)
+          mm[(gsize) j * m + j] += sigma2;
+        /* Eᵀ = W M⁻¹: solve M Eᵀᵀ = Wᵀ, i.e. M X = Wᵀ with X = E. */
+        rhs = g_new (double, (gsize) m * d);
+        for (guint a = 0; a < d; a++)
+          for (guint j = 0; j < m; j++)
+            rhs[(gsize) j * d + a] = self->w[(gsize) a * m + j];
+        {
+          g_autofree double *mcopy = g_memdup2 (mm, sizeof (double) * m * m);
+
+          if (!latent_linear_solve_spd (mcopy, m, rhs, d, NULL))
+            return FALSE;
+        }
+        for (guint a = 0; a < d; a++)
+          for (guint j = 0; j < m; j++)
+            et[(gsize) a * m + j] = rhs[(gsize) j * d + a];
+        /* D = W (WᵀW)⁻¹ M: solve (WᵀW) Y = M, then W Y. */
+        if (!latent_linear_solve_spd (wtw, m, mm, m, NULL))
+          return FALSE;
+        product (FALSE, d, m, m, self->w, mm, dec);
+        return TRUE;
+      }
+
+    case LATENT_LINEAR_FA:
+    default:
+      {
+        /* E = M⁻¹ Wᵀ Ψ⁻¹ with M = I + Wᵀ Ψ⁻¹ W; D = W. */
+        g_autofree double *g = g_new (double, (gsize) d * m);
+
+        for (guint a = 0; a < d; a++)
+          for (guint j = 0; j < m; j++)
+            g[(gsize) a * m + j] = self->w[(gsize) a * m + j] / self->psi[a];
+        product (TRUE, m, m, d, self->w, g, mm);
+        for (guint j = 0; j < m; j++)
+          mm[(gsize) j * m + j] += 1;
+        rhs = g_new (double, (gsize) m * d);
+        for (guint a = 0; a < d; a++)
+          for (guint j = 0; j < m; j++)
+            rhs[(gsize) j * d + a] = g[(gsize) a * m + j];
+        if (!latent_linear_solve_spd (mm, m, rhs, d, NULL))
+          return FALSE;
+        for (guint a = 0; a < d; a++)
+          for (guint j = 0; j < m; j++)
+            et[(gsize) a * m + j] = rhs[(gsize) j * d + a];
+        memcpy (dec, self->w, sizeof (double) * d * m);
+        return TRUE;
+      }
+    }
+}
+
+/* Components in order of decreasing variance, each signed so that its
+ * largest entry is positive: the same picture every time, whatever sign
+ * or order the fit happened to take. */
+static void
+arrange (LatentLinear *self,
+         double       *variance,
+         guint        *order,
+         double       *sign)
+{
+  const guint d = self->d, m = self->m;
+
+  for (guint j = 0; j < m; j++)
+    {
+      double largest = 0;
+
+      variance[j] = 0;
+      sign[j] = 1;
+      for (guint a = 0; a < d; a++)
+        {
+          const double w = self->w[(gsize) a * m + j];
+
+          variance[j] += w * w;
+          if (fabs (w) > fabs (largest))
+            largest = w;
+        }
+      if (largest < 0)
+        sign[j] = -1;
+      if (self->model == LATENT_LINEAR_PCA)
+        variance[j] = self->eigenvalues[j] * unbiased (self);
+      order[j] = j;
+    }
+  /* Insertion sort: m is small. */
+  for (guint j = 1; j < m; j++)
+    for (guint i = j; i > 0 && variance[order[i]] > variance[order[i - 1]]; i--)
+      {
+        guint t = order[i];
+        order[i] = order[i - 1];
+        order[i - 1] = t;
+      }
+}
+
+/* Rows shown with their reconstructions: one of each class when there are
+ * labels, else rows spread evenly. */
+static guint
+pick_examples (LatentLinear *self,
+               gint32       *rows)
+{
+  const guint n = self->n;
+  guint count = 0;
+
+  if (latent_dataset_has_labels (self->dataset))
+    {
+      const gint32 *labels = latent_dataset_get_labels (self->dataset);
+      const guint classes = latent_dataset_get_n_classes (self->dataset);
+
+      for (guint c = 0; c < classes && count < N_EXAMPLES; c++)
+        for (guint i = 0; i < n; i++)
+          if (labels[i] == (gint32) c)
+            {
+              rows[count++] = i;
+              break;
+            }
+    }
+  if (count < MIN (N_EXAMPLES, 2))
+    {
+      count = MIN (n, N_EXAMPLES);
+      for (guint e = 0; e < count; e++)
+        rows[e] = (gint32) ((guint64) e * n / count);
+    }
+  return count;
+}
+
+static gboolean
+rows_are_images (LatentDataset *dataset)
+{
+  gboolean single = FALSE;
+
+  return latent_dataset_get_image_shape (dataset, NULL, NULL, NULL, &single) && !single;
+}
+
+/* Latent vectors from N(0, Σz), Σz = E S Eᵀ the covariance of the
+ * projections, mapped back through D. The draws are seeded the same in
+ * every snapshot, so the samples change only as the model does. */
+static void
+draw_samples (LatentLinear   *self,
+              const double   *sigma_z,
+              const double   *dec,
+              LatentSnapshot *snap)
+{
+  const guint d = self->d, m = self->m;
+  const guint32 words[2] = { (self->seed ^ 0x5a3) & 0xffffffffu, self->seed >> 32 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 2);
+  g_autofree double *l = g_memdup2 (sigma_z, sizeof (double) * m * m);
+  g_autofree double *z = g_new (double, m);
+  g_autofree double *e = g_new (double, m);
+  double jitter = 0;
+
+  for (guint j = 0; j < m; j++)
+    jitter = MAX (jitter, sigma_z[(gsize) j * m + j]);
+  for (guint j = 0; j < m; j++)
+    l[(gsize) j * m + j] += 1e-12 * jitter + DBL_MIN;
+  if (LAPACKE_dpotrf (LAPACK_ROW_MAJOR, 'L', m, l, m) != 0)
+    return;
+
+  snap->n_samples = rows_are_images (self->dataset) ? 16 : MIN (self->n, 500);
+  snap->samples = g_new (float, (gsize) snap->n_samples * d);
+  for (guint s = 0; s < snap->n_samples; s++)
+    {
+      for (guint j = 0; j < m; j++)
+        {
+          double u = g_rand_double_range (rand, DBL_MIN, 1), t = g_rand_double (rand);
+          e[j] = sqrt (-2 * log (u)) * cos (2 * G_PI * t);
+        }
+      for (guint j = 0; j < m; j++)
+        {
+          z[j] = 0;
+          for (guint i = 0; i <= j; i++)
+            z[j] += l[(gsize) j * m + i] * e[i];
+        }
+      for (guint a = 0; a < d; a++)
+        {
+          double v = self->mean[a];
+
+          for (guint j = 0; j < m; j++)
+            v += dec[(gsize) a * m + j] * z[j];
+          snap->samples[(gsize) s * d + a] = v;
+        }
+    }
+}
+
+static void
+fill_model (LatentLinear   *self,
+            LatentSnapshot *snap,
+            GCancellable   *cancellable)
+{
+  const guint n = self->n, d = self->d, m = self->m;
+  g_autofree double *et0 = g_new (double, (gsize) d * m);
+  g_autofree double *dec0 = g_new (double, (gsize) d * m);
+  g_autofree double *et = g_new (double, (gsize) d * m);
+  g_autofree double *dec = g_new (double, (gsize) d * m);
+  g_autofree double *s_et = g_new (double, (gsize) d * m);
+  g_autofree double *s_dec = g_new (double, (gsize) d * m);
+  g_autofree double *sigma_z = g_new (double, (gsize) m * m);
+  g_autofree double *dtd = g_new (double, (gsize) m * m);
+  g_autofree double *variance = g_new (double, m);
+  g_autofree double *sign = g_new (double, m);
+  g_autofree guint *order = g_new (guint, m);
+  g_autoptr(GError) error = NULL;
+  double cross = 0, kept = 0;
+
+  if (!coders (self, et0, dec0))
+    {
+      g_string_append (self->message, _("The model is singular; its projections are not shown. "));
+      return;
+    }
+  arrange (self, variance, order, sign);
+  snap->n_components = m;
+  snap->components = g_new (float, (gsize) m * d);
+  snap->explained_variance = g_new (double, m);
+  snap->explained_variance_ratio = g_new (double, m);
+  for (guint j = 0; j < m; j++)
+    {
+      const guint src = order[j];
+
+      snap->explained_variance[j] = variance[src];
+      snap->explained_variance_ratio[j] = variance[src] / (self->total_variance * unbiased (self));
+      for (guint a = 0; a < d; a++)
+        {
+          snap->components[(gsize) j * d + a] = sign[src] * self->w[(gsize) a * m + src];
+          et[(gsize) a * m + j] = sign[src] * et0[(gsize) a * m + src];
+          dec[(gsize) a * m + j] = sign[src] * dec0[(gsize) a * m + src];
+        }
+    }
+  snap->total_variance = self->total_variance * unbiased (self);
+  snap->data_mean = g_new (float, d);
+  for (guint a = 0; a < d; a++)
+    snap->data_mean[a] = self->mean[a];
+  snap->n_noise = self->model == LATENT_LINEAR_FA ? d : 1;
+  snap->noise_variance = g_new (double, snap->n_noise);
+  for (guint a = 0; a < snap->n_noise; a++)
+    snap->noise_variance[a] = self->psi[a];
+
+  /* E‖r‖² = tr S − 2 tr(E S D) + tr(DᵀD · E S Eᵀ), r = x − x̂, centred. */
+  cblas_dsymm (CblasRowMajor, CblasLeft, CblasUpper, d, m, 1.0, self->cov, d, et, m, 0.0, s_et, m);
+  cblas_dsymm (CblasRowMajor, CblasLeft, CblasUpper, d, m, 1.0, self->cov, d, dec, m, 0.0, s_dec, m);
+  product (TRUE, m, m, d, et, s_et, sigma_z);
+  product (TRUE, m, m, d, dec, dec, dtd);
+  for (gsize i = 0; i < (gsize) d * m; i++)
+    cross += et[i] * s_dec[i];
+  for (gsize i = 0; i < (gsize) m * m; i++)
+    kept += dtd[i] * sigma_z[i];
+  snap->reconstruction_error = MAX (0, self->total_variance - 2 * cross + kept) / d;
+
+  /* Projections: every component in the final snapshot, if not too many. */
+  snap->projection_dims = snap->final && (guint64) n * m <= MAX_SNAPSHOT_PROJECTION ? m : MIN (m, 2);
+  snap->projection = g_new (float, (gsize) n * snap->projection_dims);
+  if (self->cl == NULL ||
+      !latent_linear_cl_project (self->cl, et, m, snap->projection_dims, snap->projection, cancellable, &error))
+    {
+      if (error)
+        fall_back (self, error);
+      latent_linear_reference_project (self->x, n, d, self->mean, et, m, snap->projection_dims,
+                                       snap->projection);
+    }
+
+  snap->example_rows = g_new (gint32, N_EXAMPLES);
+  snap->n_examples = pick_examples (self, snap->example_rows);
+  snap->reconstructions = g_new (float, (gsize) snap->n_examples * d);
+  for (guint e = 0; e < snap->n_examples; e++)
+    {
+      const float *x = self->x + (gsize) snap->example_rows[e] * d;
+      g_autofree double *z = g_new0 (double, m);
+
+      for (guint a = 0; a < d; a++)
+        for (guint j = 0; j < m; j++)
+          z[j] += (x[a] - self->mean[a]) * et[(gsize) a * m + j];
+      for (guint a = 0; a < d; a++)
+        {
+          double v = self->mean[a];
+
+          for (guint j = 0; j < m; j++)
+            v += dec[(gsize) a * m + j] * z[j];
+          snap->reconstructions[(gsize) e * d + a] = v;
+        }
+    }
+  draw_samples (self, sigma_z, dec, snap);
+}
+
+LatentSnapshot *
+latent_linear_snapshot (gpointer data)
+{
+  LatentLinear *self = data;
+  LatentSnapshot *snap = latent_snapshot_new (self->id, self->dataset, self->params);
+
+  snap->seed = self->seed;
+  snap->iteration = self->iteration;
+  snap->converged = self->converged;
+  snap->final = self->finished;
+  snap->n_rows = self->n;
+  snap->n_cols = self->d;
+  snap->log_likelihood = self->log_likelihood;
+  /* PCA before it is solved has only its covariance to show. */
+  if (self->model != LATENT_LINEAR_PCA || self->iteration > 0 ||
+      g_strcmp0 (latent_params_get_choice (self->params, "method"), "iterative") == 0)
+    fill_model (self, snap, NULL);
+  snap->objective = self->objective;
+  snap->device = g_strdup (self->device);
+  if (self->message->len > 0)
+    snap->message = g_strdup (self->message->str);
+  return snap;
+}

@@ -1,0 +1,276 @@
+/* latent-pca.c — principal component analysis, exact or iterative
+ *
+ * Exact: the top eigenvectors of the covariance by LAPACKE's dsyevr, in one
+ * step. Iterative: subspace iteration with Rayleigh–Ritz on the covariance,
+ * one product S · W per step (on the device), so the components can be
+ * watched turning into place; it converges to the same axes.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-pca"
+
+#include "latent-linear-private.h"
+#include "latent-linear.h"
+
+#include <glib/gi18n-lib.h>
+#include <lapacke.h>
+#include <math.h>
+
+static const char * const method_choices[] = { "exact", "iterative", NULL };
+static const char * const method_labels[] = { N_("Exact"), N_("Iterative"), NULL };
+
+static const LatentParamSpec pca_params[] = {
+  { "components", LATENT_PARAM_INT, N_("Components"), N_("Number of principal components to keep"),
+    1, LATENT_LINEAR_MAX_COLS, 2, NULL, NULL, FALSE },
+  { "method", LATENT_PARAM_CHOICE, N_("Method"),
+    N_("Exact: one eigen-decomposition. Iterative: subspace iteration, every step shown"),
+    0, 0, 0, "exact", method_choices, FALSE, method_labels },
+  { "whiten", LATENT_PARAM_BOOL, N_("Whiten"),
+    N_("Scale the projections to unit variance along every component"),
+    0, 1, 0, NULL, NULL, FALSE },
+  { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
+    N_("Iterative: stop when no component turns by more than this (sine of the angle)"),
+    0, 1, 1e-5, NULL, NULL, FALSE },
+  { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"),
+    N_("Iterative: stop after this many iterations"),
+    1, 100000, 1000, NULL, NULL, FALSE },
+};
+
+/* The variance the discarded directions leave, per direction (as the
+ * noise of scikit-learn's PCA, with n − 1), and the log-likelihood of the
+ * probabilistic PCA model those numbers define: scikit-learn's score. */
+static void
+score (LatentLinear *self)
+{
+  const guint d = self->d, m = self->m;
+  const double unbiased = (double) self->n / (self->n - 1);
+  double kept = 0, sigma2, log_det, trace;
+
+  for (guint j = 0; j < m; j++)
+    kept += self->eigenvalues[j];
+  sigma2 = m < d ? MAX (0, self->total_variance - kept) / (d - m) * unbiased : 0;
+  self->psi[0] = sigma2;
+  self->objective = kept / self->total_variance;
+  if (!(sigma2 > 0))
+    {
+      self->log_likelihood = NAN;
+      return;
+    }
+  /* C = U diag(λ') Uᵀ + σ²(I − U Uᵀ) with λ' = max(λ·n/(n − 1), σ²). */
+  log_det = (d - m) * log (sigma2);
+  trace = (self->total_variance - kept) / sigma2;
+  for (guint j = 0; j < m; j++)
+    {
+      const double lambda = MAX (self->eigenvalues[j] * unbiased, sigma2);
+
+      log_det += log (lambda);
+      trace += self->eigenvalues[j] / lambda;
+    }
+  self->log_likelihood = -0.5 * (d * log (2 * G_PI) + log_det + trace);
+}
+
+/* Components without variance are real results of rank-deficient data:
+ * said once, not hidden. */
+static void
+note_rank (LatentLinear *self)
+{
+  const double floor = 1e-10 * MAX (self->eigenvalues[0], DBL_MIN) * self->d;
+  guint rank = 0;
+
+  for (guint j = 0; j < self->m; j++)
+    if (self->eigenvalues[j] > floor)
+      rank++;
+  if (rank < self->m)
+    g_string_append_printf (self->message,
+                            _("Only %u of the %u components carry variance: the data spans %u dimensions. "
+                              "The others are directions without variance. "),
+                            rank, self->m, rank);
+}
+
+static gboolean
+solve_exact (LatentLinear  *self,
+             GError       **error)
+{
+  const guint d = self->d, m = self->m;
+  g_autofree double *a = g_memdup2 (self->cov, sizeof (double) * d * d);
+  g_autofree double *values = g_new (double, d);
+  g_autofree double *vectors = g_new (double, (gsize) d * m);
+  g_autofree lapack_int *support = g_new (lapack_int, 2 * (gsize) d);
+  lapack_int found = 0, info;
+
+  /* Only the m largest: the reduction to tridiagonal form dominates, and
+   * no eigenvector beyond those is formed. */
+  info = LAPACKE_dsyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', d, a, d, 0, 0, d - m + 1, d, 0,
+                         &found, values, vectors, m, support);
+  if (info != 0 || found != (lapack_int) m)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+                   _("PCA: the eigensolver failed on the %u × %u covariance (LAPACK info %d)"),
+                   d, d, (int) info);
+      return FALSE;
+    }
+  /* dsyevr returns them in ascending order. */
+  for (guint j = 0; j < m; j++)
+    {
+      const guint src = m - 1 - j;
+
+      self->eigenvalues[j] = MAX (0, values[src]);
+      for (guint r = 0; r < d; r++)
+        self->w[(gsize) r * m + j] = vectors[(gsize) r * m + src];
+    }
+  return TRUE;
+}
+
+/* Rayleigh quotients of the current w, from self->sw = S · w. */
+static void
+rayleigh (LatentLinear *self)
+{
+  const guint d = self->d, m = self->m;
+
+  for (guint j = 0; j < m; j++)
+    {
+      double q = 0;
+
+      for (guint r = 0; r < d; r++)
+        q += self->w[(gsize) r * m + j] * self->sw[(gsize) r * m + j];
+      self->eigenvalues[j] = MAX (0, q);
+    }
+}
+
+/* One step of subspace iteration: the Ritz vectors of span(w), from
+ * H = wᵀ S w, are multiplied by S and orthonormalised. */
+static gboolean
+iterate (LatentLinear  *self,
+         GCancellable  *cancellable,
+         GError       **error)
+{
+  const guint d = self->d, m = self->m;
+  g_autofree double *h = g_new (double, (gsize) m * m);
+  g_autofree double *theta = g_new (double, m);
+  g_autofree double *ritz = g_new0 (double, (gsize) d * m);
+  g_autofree double *next = g_new0 (double, (gsize) d * m);
+  double change = 0;
+
+  for (guint i = 0; i < m; i++)
+    for (guint j = 0; j < m; j++)
+      {
+        double s = 0;
+        for (guint r = 0; r < d; r++)
+          s += self->w[(gsize) r * m + i] * self->sw[(gsize) r * m + j];
+        h[(gsize) i * m + j] = s;
+      }
+  if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', m, h, m, theta) != 0)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+                   _("PCA: the Rayleigh–Ritz step failed"));
+      return FALSE;
+    }
+  /* Ritz vectors w·V and their images S·w·V, largest value first. */
+  for (guint r = 0; r < d; r++)
+    for (guint j = 0; j < m; j++)
+      {
+        const guint src = m - 1 - j;
+        double a = 0, b = 0;
+
+        for (guint i = 0; i < m; i++)
+          {
+            a += self->w[(gsize) r * m + i] * h[(gsize) i * m + src];
+            b += self->sw[(gsize) r * m + i] * h[(gsize) i * m + src];
+          }
+        ritz[(gsize) r * m + j] = a;
+        next[(gsize) r * m + j] = b;
+      }
+  if (!latent_linear_orthonormalise (next, d, m))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+                   _("PCA: the subspace collapsed; the data may have fewer dimensions than components"));
+      return FALSE;
+    }
+  for (guint j = 0; j < m; j++)
+    {
+      double c = 0;
+
+      for (guint r = 0; r < d; r++)
+        c += ritz[(gsize) r * m + j] * next[(gsize) r * m + j];
+      change = MAX (change, sqrt (MAX (0, 1 - c * c)));
+    }
+  memcpy (self->w, next, sizeof (double) * d * m);
+  if (!latent_linear_cov_times (self, self->w, self->sw, cancellable, error))
+    return FALSE;
+  rayleigh (self);
+  self->change = change;
+  return TRUE;
+}
+
+static gpointer
+pca_init (LatentDataset  *dataset,
+          LatentParams   *params,
+          guint64         seed,
+          LatentCl       *cl,
+          GError        **error)
+{
+  g_autoptr(LatentLinear) self = NULL;
+
+  self = latent_linear_new (LATENT_LINEAR_PCA, "pca", dataset, params, seed, cl, error);
+  if (self == NULL)
+    return NULL;
+  if (g_str_equal (latent_params_get_choice (params, "method"), "iterative"))
+    {
+      latent_linear_random_w (self, 1);
+      if (!latent_linear_cov_times (self, self->w, self->sw, NULL, error))
+        return NULL;
+      rayleigh (self);
+      score (self);
+    }
+  return g_steal_pointer (&self);
+}
+
+static gboolean
+pca_step (gpointer       data,
+          GCancellable  *cancellable,
+          GError       **error)
+{
+  LatentLinear *self = data;
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  g_string_truncate (self->message, 0);
+  if (g_str_equal (latent_params_get_choice (self->params, "method"), "exact"))
+    {
+      if (!solve_exact (self, error))
+        return FALSE;
+      self->converged = TRUE;
+    }
+  else
+    {
+      if (!iterate (self, cancellable, error))
+        return FALSE;
+      self->converged = self->change < self->tol;
+    }
+  self->iteration++;
+  self->finished = self->converged || self->iteration >= self->max_iterations;
+  score (self);
+  if (self->finished)
+    note_rank (self);
+  return TRUE;
+}
+
+static const LatentAlgorithm pca_algorithm = {
+  .id = "pca",
+  .name = N_("Principal component analysis"),
+  .objective_name = N_("explained variance ratio"),
+  .params = pca_params,
+  .n_params = G_N_ELEMENTS (pca_params),
+  .init = pca_init,
+  .step = pca_step,
+  .snapshot = latent_linear_snapshot,
+  .objective = latent_linear_objective,
+  .converged = latent_linear_converged,
+  .free = latent_linear_free,
+};
+
+const LatentAlgorithm *
+latent_pca_get_algorithm (void)
+{
+  return &pca_algorithm;
+}

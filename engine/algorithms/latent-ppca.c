@@ -1,0 +1,206 @@
+/* latent-ppca.c — probabilistic PCA by expectation–maximisation
+ *
+ * Tipping & Bishop's EM, written on the sample covariance S: with
+ * M = WᵀW + σ²I,
+ *   W' = S W (σ²I + M⁻¹ Wᵀ S W)⁻¹,
+ *   σ²' = tr(S − S W M⁻¹ W'ᵀ) / d,
+ * one product S · W per step. The maximum-likelihood fixed point is the
+ * top eigenvectors scaled by √(λ − σ²), up to a rotation.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-ppca"
+
+#include "latent-linear-private.h"
+#include "latent-linear.h"
+
+#include <glib/gi18n-lib.h>
+#include <lapacke.h>
+#include <math.h>
+
+static const LatentParamSpec ppca_params[] = {
+  { "components", LATENT_PARAM_INT, N_("Components"), N_("Dimension of the latent space"),
+    1, LATENT_LINEAR_MAX_COLS, 2, NULL, NULL, FALSE },
+  { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
+    N_("Stop when the mean log-likelihood per row changes less than this"),
+    0, 1, 1e-6, NULL, NULL, FALSE },
+  { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"), N_("Stop after this many iterations"),
+    1, 100000, 1000, NULL, NULL, FALSE },
+};
+
+/* Mean log-likelihood per row of N(mean, WWᵀ + σ²I) on data with
+ * covariance S, from self->sw = S W:
+ *   −½ (d log 2π + (d − m) log σ² + log|M| + (tr S − tr(M⁻¹ Wᵀ S W)) / σ²). */
+static gboolean
+log_likelihood (LatentLinear *self,
+                double       *result)
+{
+  const guint d = self->d, m = self->m;
+  const double sigma2 = self->psi[0];
+  g_autofree double *mm = g_new (double, (gsize) m * m);
+  g_autofree double *wtsw = g_new (double, (gsize) m * m);
+  double log_det, trace = 0;
+
+  for (guint i = 0; i < m; i++)
+    for (guint j = 0; j < m; j++)
+      {
+        double a = 0, b = 0;
+        for (guint r = 0; r < d; r++)
+          {
+            a += self->w[(gsize) r * m + i] * self->w[(gsize) r * m + j];
+            b += self->w[(gsize) r * m + i] * self->sw[(gsize) r * m + j];
+          }
+        mm[(gsize) i * m + j] = a + (i == j ? sigma2 : 0);
+        wtsw[(gsize) i * m + j] = b;
+      }
+  if (!latent_linear_solve_spd (mm, m, wtsw, m, &log_det))
+    return FALSE;
+  for (guint j = 0; j < m; j++)
+    trace += wtsw[(gsize) j * m + j];
+  *result = -0.5 * (d * log (2 * G_PI) + (d - m) * log (sigma2) + log_det +
+                    (self->total_variance - trace) / sigma2);
+  return TRUE;
+}
+
+static gboolean
+singular (GError **error)
+{
+  g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+               _("Probabilistic PCA: the model became singular (no noise variance left)"));
+  return FALSE;
+}
+
+static gboolean
+update (LatentLinear *self,
+        GError      **error)
+{
+  const guint d = self->d, m = self->m;
+  const double sigma2 = self->psi[0];
+  g_autofree double *mm = g_new (double, (gsize) m * m);
+  g_autofree double *a = g_new (double, (gsize) m * m);
+  g_autofree double *swt = g_new (double, (gsize) m * d);
+  g_autofree lapack_int *pivots = g_new (lapack_int, m);
+  g_autofree double *next = g_new (double, (gsize) m * d);
+  double explained = 0;
+
+  /* M and M⁻¹ Swᵀ (m × d). */
+  for (guint i = 0; i < m; i++)
+    for (guint j = 0; j < m; j++)
+      {
+        double s = 0;
+        for (guint r = 0; r < d; r++)
+          s += self->w[(gsize) r * m + i] * self->w[(gsize) r * m + j];
+        mm[(gsize) i * m + j] = s + (i == j ? sigma2 : 0);
+      }
+  for (guint r = 0; r < d; r++)
+    for (guint j = 0; j < m; j++)
+      swt[(gsize) j * d + r] = self->sw[(gsize) r * m + j];
+  if (!latent_linear_solve_spd (mm, m, swt, d, NULL))
+    return singular (error);
+
+  /* A = σ²I + M⁻¹ Wᵀ S W; W' = S W A⁻¹, so W'ᵀ = A⁻ᵀ (S W)ᵀ. */
+  for (guint i = 0; i < m; i++)
+    for (guint j = 0; j < m; j++)
+      {
+        double s = 0;
+        for (guint r = 0; r < d; r++)
+          s += swt[(gsize) i * d + r] * self->w[(gsize) r * m + j];
+        /* stored transposed, for the solve with Aᵀ */
+        a[(gsize) j * m + i] = s + (i == j ? sigma2 : 0);
+      }
+  for (guint r = 0; r < d; r++)
+    for (guint j = 0; j < m; j++)
+      next[(gsize) j * d + r] = self->sw[(gsize) r * m + j];
+  if (LAPACKE_dgesv (LAPACK_ROW_MAJOR, m, d, a, m, pivots, next, d) != 0)
+    return singular (error);
+
+  /* σ²' = (tr S − tr(S W M⁻¹ W'ᵀ)) / d, with S W M⁻¹ = (M⁻¹ Swᵀ)ᵀ. */
+  for (guint r = 0; r < d; r++)
+    for (guint j = 0; j < m; j++)
+      {
+        self->w[(gsize) r * m + j] = next[(gsize) j * d + r];
+        explained += swt[(gsize) j * d + r] * next[(gsize) j * d + r];
+      }
+  self->psi[0] = (self->total_variance - explained) / d;
+  if (!(self->psi[0] > 0))
+    return singular (error);
+  return TRUE;
+}
+
+static gboolean
+refresh (LatentLinear  *self,
+         GCancellable  *cancellable,
+         GError       **error)
+{
+  double ll;
+
+  for (guint a = 1; a < self->d; a++)
+    self->psi[a] = self->psi[0];
+  if (!latent_linear_cov_times (self, self->w, self->sw, cancellable, error))
+    return FALSE;
+  if (!log_likelihood (self, &ll))
+    return singular (error);
+  self->change = ll - self->log_likelihood;
+  self->objective = self->log_likelihood = ll;
+  return TRUE;
+}
+
+static gpointer
+ppca_init (LatentDataset  *dataset,
+           LatentParams   *params,
+           guint64         seed,
+           LatentCl       *cl,
+           GError        **error)
+{
+  g_autoptr(LatentLinear) self = NULL;
+  double scale;
+
+  self = latent_linear_new (LATENT_LINEAR_PPCA, "ppca", dataset, params, seed, cl, error);
+  if (self == NULL)
+    return NULL;
+  /* A random subspace carrying the average variance, the rest noise. */
+  scale = self->total_variance / self->d;
+  latent_linear_random_w (self, sqrt (scale));
+  self->psi[0] = scale;
+  if (!refresh (self, NULL, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static gboolean
+ppca_step (gpointer       data,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  LatentLinear *self = data;
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  g_string_truncate (self->message, 0);
+  if (!update (self, error) || !refresh (self, cancellable, error))
+    return FALSE;
+  self->iteration++;
+  self->converged = fabs (self->change) < self->tol;
+  self->finished = self->converged || self->iteration >= self->max_iterations;
+  return TRUE;
+}
+
+static const LatentAlgorithm ppca_algorithm = {
+  .id = "ppca",
+  .name = N_("Probabilistic PCA (EM)"),
+  .objective_name = N_("mean log-likelihood"),
+  .params = ppca_params,
+  .n_params = G_N_ELEMENTS (ppca_params),
+  .init = ppca_init,
+  .step = ppca_step,
+  .snapshot = latent_linear_snapshot,
+  .objective = latent_linear_objective,
+  .converged = latent_linear_converged,
+  .free = latent_linear_free,
+};
+
+const LatentAlgorithm *
+latent_ppca_get_algorithm (void)
+{
+  return &ppca_algorithm;
+}
