@@ -1,0 +1,213 @@
+/* test-linear-cl.c — the OpenCL path of PCA, PPCA and factor analysis
+ * against the C reference, on fixed seeded data
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+
+#include "latent-linear.h"
+#include "latent-linear-private.h"
+#include "latent-test-util.h"
+
+static LatentCl *cl;
+
+/* Correlated rows far from the origin: the device must not lose the
+ * covariance to cancellation against the mean. */
+static LatentDataset *
+correlated (guint   n,
+            guint   d,
+            double  offset,
+            guint64 seed)
+{
+  LatentDataset *ds = latent_dataset_new ("correlated", n, d, NULL);
+  float *x = latent_dataset_get_data (ds);
+  guint64 state = seed * 7919 + 3;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double z1 = test_normal (&state), z2 = test_normal (&state);
+      for (guint a = 0; a < d; a++)
+        x[(gsize) i * d + a] = offset + (a % 5) + z1 * (1 + a % 3) + z2 * ((a % 2) ? 0.5 : -1) +
+                               0.3 * test_normal (&state);
+    }
+  return ds;
+}
+
+typedef struct {
+  guint  n, d;
+  double offset;
+} Shape;
+
+static void
+test_passes (gconstpointer data)
+{
+  const Shape *shape = data;
+  const guint n = shape->n, d = shape->d, m = MIN (d, 5);
+  g_autoptr(LatentDataset) ds = NULL;
+  g_autoptr(GError) error = NULL;
+  LatentLinearCl *lcl;
+  g_autofree double *mean = g_new (double, d), *mean_ref = g_new (double, d);
+  g_autofree double *cov = g_new (double, (gsize) d * d), *cov_ref = g_new (double, (gsize) d * d);
+  g_autofree double *v = g_new (double, (gsize) d * m);
+  g_autofree double *sv = g_new (double, (gsize) d * m), *sv_ref = g_new (double, (gsize) d * m);
+  g_autofree float *z = g_new (float, (gsize) n * m), *z_ref = g_new (float, (gsize) n * m);
+  guint64 state = 5;
+  double scale = 0, zscale = 0;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  ds = correlated (n, d, shape->offset, n + d);
+  lcl = latent_linear_cl_new (cl, latent_dataset_get_data (ds), n, d, &error);
+  g_assert_no_error (error);
+  g_assert_true (latent_linear_cl_moments (lcl, mean, cov, NULL, &error));
+  g_assert_no_error (error);
+  latent_linear_reference_moments (latent_dataset_get_data (ds), n, d, mean_ref, cov_ref);
+
+  for (guint a = 0; a < d; a++)
+    scale = MAX (scale, cov_ref[(gsize) a * d + a]);
+  for (guint a = 0; a < d; a++)
+    {
+      g_assert_cmpfloat_with_epsilon (mean[a], mean_ref[a], 1e-5 * (fabs (mean_ref[a]) + sqrt (scale)));
+      for (guint b = 0; b < d; b++)
+        g_assert_cmpfloat_with_epsilon (cov[(gsize) a * d + b], cov_ref[(gsize) a * d + b], 1e-5 * scale);
+    }
+
+  for (gsize i = 0; i < (gsize) d * m; i++)
+    v[i] = test_normal (&state);
+  g_assert_true (latent_linear_cl_cov_times (lcl, v, m, sv, NULL, &error));
+  g_assert_no_error (error);
+  latent_linear_reference_cov_times (cov_ref, d, v, m, sv_ref);
+  for (gsize i = 0; i < (gsize) d * m; i++)
+    g_assert_cmpfloat_with_epsilon (sv[i], sv_ref[i], 1e-5 * scale * sqrt (d) * 4);
+
+  /* Every component, then the first two only, as snapshots ask. */
+  for (guint dims = m; dims >= 1; dims = dims > 2 ? 2 : 0)
+    {
+      g_assert_true (latent_linear_cl_project (lcl, v, m, dims, z, NULL, &error));
+      g_assert_no_error (error);
+      latent_linear_reference_project (latent_dataset_get_data (ds), n, d, mean_ref, v, m, dims, z_ref);
+      zscale = 0;
+      for (gsize i = 0; i < (gsize) n * dims; i++)
+        zscale = MAX (zscale, fabs (z_ref[i]));
+      for (gsize i = 0; i < (gsize) n * dims; i++)
+        g_assert_cmpfloat_with_epsilon (z[i], z_ref[i], 1e-4 * (zscale + 1));
+    }
+  latent_linear_cl_free (lcl);
+}
+
+typedef struct {
+  const char *algorithm;
+  const char *params[3];
+  guint       iterations;
+} Model;
+
+static LatentSnapshot *
+run (const Model   *model,
+     LatentDataset *ds,
+     LatentCl      *device,
+     GArray        *history)
+{
+  const LatentAlgorithm *alg = latent_algorithm_lookup (model->algorithm, NULL);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(GError) error = NULL;
+  LatentSnapshot *snap;
+  gpointer state;
+
+  for (guint i = 0; i < G_N_ELEMENTS (model->params) && model->params[i]; i++)
+    g_assert_true (latent_params_parse (params, model->params[i], NULL));
+  state = alg->init (ds, params, 3, device, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < model->iterations && !alg->converged (state); i++)
+    {
+      double objective;
+
+      g_assert_true (alg->step (state, NULL, &error));
+      g_assert_no_error (error);
+      objective = alg->objective (state);
+      g_array_append_val (history, objective);
+    }
+  snap = alg->snapshot (state);
+  alg->free (state);
+  return snap;
+}
+
+static void
+test_models (gconstpointer data)
+{
+  const Model *model = data;
+  g_autoptr(LatentDataset) ds = correlated (3000, 40, 100, 9);
+  g_autoptr(GArray) h_cl = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) h_ref = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(LatentSnapshot) a = NULL, b = NULL;
+  const guint d = 40;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  a = run (model, ds, cl, h_cl);
+  b = run (model, ds, NULL, h_ref);
+  g_assert_cmpstr (b->device, ==, "CPU reference");
+  g_assert_cmpstr (a->device, !=, "CPU reference");
+  g_assert_null (a->message);
+
+  g_assert_cmpuint (h_cl->len, ==, h_ref->len);
+  for (guint i = 0; i < h_cl->len; i++)
+    g_assert_cmpfloat_with_epsilon (g_array_index (h_cl, double, i), g_array_index (h_ref, double, i),
+                                    1e-4 * fabs (g_array_index (h_ref, double, i)));
+  g_assert_cmpuint (a->n_components, ==, b->n_components);
+  for (guint j = 0; j < a->n_components; j++)
+    {
+      g_assert_cmpfloat_with_epsilon (a->explained_variance[j], b->explained_variance[j],
+                                      1e-4 * b->explained_variance[0]);
+      for (guint f = 0; f < d; f++)
+        g_assert_cmpfloat_with_epsilon (a->components[(gsize) j * d + f], b->components[(gsize) j * d + f],
+                                        2e-3 * sqrt (b->explained_variance[0]));
+    }
+  for (guint f = 0; f < a->n_noise; f++)
+    g_assert_cmpfloat_with_epsilon (a->noise_variance[f], b->noise_variance[f], 1e-3 * b->noise_variance[f]);
+  g_assert_cmpfloat_with_epsilon (a->log_likelihood, b->log_likelihood, 1e-4 * fabs (b->log_likelihood));
+  g_assert_cmpfloat_with_epsilon (a->reconstruction_error, b->reconstruction_error, 1e-3 * b->reconstruction_error);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const Shape shapes[] = {
+    { 2, 1, 0 }, { 17, 2, 0 }, { 100, 7, 1000 }, { 1000, 16, -50 }, { 5000, 33, 3 }, { 999, 70, 0 },
+    { 3001, 300, 10 },
+  };
+  static const Model models[] = {
+    { "pca", { "components=5" }, 1 },
+    { "pca", { "components=5", "method=iterative" }, 15 },
+    { "pca", { "components=3", "whiten=true" }, 1 },
+    { "ppca", { "components=2" }, 25 },
+    { "fa", { "components=2" }, 25 },
+  };
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+  if (cl == NULL)
+    g_test_message ("no OpenCL device: %s", error->message);
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/linear-cl/passes/%ux%u", shapes[i].n, shapes[i].d);
+      g_test_add_data_func (path, &shapes[i], test_passes);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/linear-cl/%s/%u", models[i].algorithm, i);
+      g_test_add_data_func (path, &models[i], test_models);
+    }
+  status = g_test_run ();
+  g_clear_object (&cl);
+  return status;
+}
