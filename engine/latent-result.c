@@ -37,6 +37,92 @@ add_matrix (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+static void
+add_clustering (JsonBuilder    *b,
+                LatentSnapshot *snap)
+{
+  json_builder_set_member_name (b, "labels");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < snap->n_rows; i++)
+    json_builder_add_int_value (b, snap->labels[i]);
+  json_builder_end_array (b);
+
+  /* k-means calls its means centroids; a mixture adds its other parameters. */
+  json_builder_set_member_name (b, snap->weights ? "means" : "centroids");
+  add_matrix (b, snap->means, snap->k, snap->n_cols);
+  if (snap->weights)
+    {
+      json_builder_set_member_name (b, "covariances");
+      json_builder_begin_array (b);
+      for (guint c = 0; c < snap->k; c++)
+        add_matrix (b, snap->covariances + (gsize) c * snap->n_cols * snap->n_cols, snap->n_cols, snap->n_cols);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "weights");
+      json_builder_begin_array (b);
+      for (guint c = 0; c < snap->k; c++)
+        json_builder_add_double_value (b, snap->weights[c]);
+      json_builder_end_array (b);
+      add_number (b, "log_likelihood", snap->log_likelihood);
+      add_number (b, "bic", snap->bic);
+      add_number (b, "aic", snap->aic);
+      if (snap->responsibilities && latent_params_get_bool (snap->params, "save-responsibilities"))
+        {
+          json_builder_set_member_name (b, "responsibilities");
+          add_matrix (b, snap->responsibilities, snap->n_rows, snap->k);
+        }
+    }
+
+  json_builder_set_member_name (b, "cluster_sizes");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < snap->k; c++)
+    json_builder_add_int_value (b, snap->cluster_sizes[c]);
+  json_builder_end_array (b);
+
+  if (snap->weights == NULL)
+    add_number (b, "inertia", snap->objective);
+}
+
+static void
+add_vector (JsonBuilder  *b,
+            const char   *name,
+            const double *values,
+            guint         n)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_double_value (b, values[i]);
+  json_builder_end_array (b);
+}
+
+/* PCA, PPCA and FA: the names scikit-learn uses where it has them. */
+static void
+add_linear (JsonBuilder    *b,
+            LatentSnapshot *snap)
+{
+  const guint m = snap->n_components, d = snap->n_cols;
+
+  json_builder_set_member_name (b, "components");
+  add_matrix (b, snap->components, m, d);
+  json_builder_set_member_name (b, "mean");
+  json_builder_begin_array (b);
+  for (guint a = 0; a < d; a++)
+    json_builder_add_double_value (b, snap->data_mean[a]);
+  json_builder_end_array (b);
+  add_vector (b, "explained_variance", snap->explained_variance, m);
+  add_vector (b, "explained_variance_ratio", snap->explained_variance_ratio, m);
+  add_number (b, "total_variance", snap->total_variance);
+  /* One σ² for PCA and PPCA, one ψ per column for factor analysis. */
+  if (snap->n_noise == 1)
+    add_number (b, "noise_variance", snap->noise_variance[0]);
+  else
+    add_vector (b, "noise_variance", snap->noise_variance, snap->n_noise);
+  add_number (b, "log_likelihood", snap->log_likelihood);
+  add_number (b, "reconstruction_error", snap->reconstruction_error);
+  json_builder_set_member_name (b, "projection");
+  add_matrix (b, snap->projection, snap->n_rows, snap->projection_dims);
+}
+
 JsonNode *
 latent_result_to_json (LatentSnapshot *snap,
                        const GArray   *history,
@@ -84,45 +170,10 @@ latent_result_to_json (LatentSnapshot *snap,
     json_builder_add_double_value (b, g_array_index (history, LatentIterationRecord, i).objective);
   json_builder_end_array (b);
 
-  json_builder_set_member_name (b, "labels");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < snap->n_rows; i++)
-    json_builder_add_int_value (b, snap->labels[i]);
-  json_builder_end_array (b);
-
-  /* k-means calls its means centroids; a mixture adds its other parameters. */
-  json_builder_set_member_name (b, snap->weights ? "means" : "centroids");
-  add_matrix (b, snap->means, snap->k, snap->n_cols);
-  if (snap->weights)
-    {
-      json_builder_set_member_name (b, "covariances");
-      json_builder_begin_array (b);
-      for (guint c = 0; c < snap->k; c++)
-        add_matrix (b, snap->covariances + (gsize) c * snap->n_cols * snap->n_cols, snap->n_cols, snap->n_cols);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "weights");
-      json_builder_begin_array (b);
-      for (guint c = 0; c < snap->k; c++)
-        json_builder_add_double_value (b, snap->weights[c]);
-      json_builder_end_array (b);
-      add_number (b, "log_likelihood", snap->log_likelihood);
-      add_number (b, "bic", snap->bic);
-      add_number (b, "aic", snap->aic);
-      if (snap->responsibilities && latent_params_get_bool (snap->params, "save-responsibilities"))
-        {
-          json_builder_set_member_name (b, "responsibilities");
-          add_matrix (b, snap->responsibilities, snap->n_rows, snap->k);
-        }
-    }
-
-  json_builder_set_member_name (b, "cluster_sizes");
-  json_builder_begin_array (b);
-  for (guint c = 0; c < snap->k; c++)
-    json_builder_add_int_value (b, snap->cluster_sizes[c]);
-  json_builder_end_array (b);
-
-  if (snap->weights == NULL)
-    add_number (b, "inertia", snap->objective);
+  if (snap->components)
+    add_linear (b, snap);
+  else if (snap->labels)
+    add_clustering (b, snap);
 
   json_builder_set_member_name (b, "metrics");
   if (snap->has_label_metrics)
@@ -192,19 +243,37 @@ latent_result_write_csv (LatentSnapshot  *snap,
   const gint32 *classes = latent_dataset_get_labels (snap->dataset);
   g_autoptr(GError) local_error = NULL;
 
-  g_string_append (out, classes ? "row,cluster,class\n" : "row,cluster\n");
+  /* One line per row: its cluster, or its latent coordinates. */
+  g_string_append (out, "row");
+  if (snap->components)
+    for (guint j = 0; j < snap->projection_dims; j++)
+      g_string_append_printf (out, ",z%u", j + 1);
+  else
+    g_string_append (out, ",cluster");
+  g_string_append (out, classes ? ",class\n" : "\n");
   for (guint i = 0; i < snap->n_rows; i++)
     {
+      g_string_append_printf (out, "%u", i);
+      if (snap->components)
+        for (guint j = 0; j < snap->projection_dims; j++)
+          {
+            char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+            g_string_append_c (out, ',');
+            g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g",
+                                                   snap->projection[(gsize) i * snap->projection_dims + j]));
+          }
+      else
+        g_string_append_printf (out, ",%d", snap->labels[i]);
       if (classes)
         {
           const char *name = latent_dataset_get_class_name (snap->dataset, classes[i]);
           if (name)
-            g_string_append_printf (out, "%u,%d,%s\n", i, snap->labels[i], name);
+            g_string_append_printf (out, ",%s", name);
           else
-            g_string_append_printf (out, "%u,%d,%d\n", i, snap->labels[i], classes[i]);
+            g_string_append_printf (out, ",%d", classes[i]);
         }
-      else
-        g_string_append_printf (out, "%u,%d\n", i, snap->labels[i]);
+      g_string_append_c (out, '\n');
     }
   if (!g_file_set_contents (path, out->str, out->len, &local_error))
     {
