@@ -5,8 +5,11 @@
  * mean of the factors is β (x − mean)):
  *   W' = S βᵀ (I − βW + β S βᵀ)⁻¹,
  *   Ψ' = diag(S − W' β S),
- * one product S · G per step (on the device), which also gives the
- * log-likelihood of the model it belongs to.
+ * one product S · G per step, which also gives the log-likelihood of the
+ * model it belongs to. That product runs in double on the host: near a
+ * Heywood case (a ψ going to zero, as on Iris) G grows without bound and
+ * float products cancel to noise. The device computes the covariance and
+ * the projections.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -157,7 +160,6 @@ update (LatentLinear *self,
 /* S G for the new model, and its log-likelihood. */
 static gboolean
 refresh (LatentLinear  *self,
-         GCancellable  *cancellable,
          GError       **error)
 {
   const guint d = self->d, m = self->m;
@@ -167,8 +169,7 @@ refresh (LatentLinear  *self,
   for (guint r = 0; r < d; r++)
     for (guint j = 0; j < m; j++)
       g[(gsize) r * m + j] = self->w[(gsize) r * m + j] / self->psi[r];
-  if (!latent_linear_cov_times (self, g, self->sw, cancellable, error))
-    return FALSE;
+  latent_linear_cov_times_double (self, g, self->sw);
   if (!log_likelihood (self, &ll))
     return singular (error);
   self->change = ll - self->log_likelihood;
@@ -195,7 +196,7 @@ fa_init (LatentDataset  *dataset,
   latent_linear_random_w (self, sqrt (self->total_variance / d));
   for (guint r = 0; r < d; r++)
     self->psi[r] = MAX (self->cov[(gsize) r * d + r], PSI_FLOOR * self->total_variance / d);
-  if (!refresh (self, NULL, error))
+  if (!refresh (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -210,7 +211,7 @@ fa_step (gpointer       data,
   g_return_val_if_fail (!self->finished, FALSE);
 
   g_string_truncate (self->message, 0);
-  if (!update (self, error) || !refresh (self, cancellable, error))
+  if (!update (self, error) || !refresh (self, error))
     return FALSE;
   self->iteration++;
   self->converged = fabs (self->change) < self->tol;

@@ -85,6 +85,12 @@ gboolean        latent_linear_cov_times        (LatentLinear      *self,
                                                 double            *out,
                                                 GCancellable      *cancellable,
                                                 GError           **error);
+/* The same in double on the host (OpenBLAS on the fast path, the plain
+ * loops on the reference path), for factor analysis: its products with
+ * Ψ⁻¹W lose every digit in float once a noise variance nears zero. */
+void            latent_linear_cov_times_double (LatentLinear      *self,
+                                                const double      *v,
+                                                double            *out);
 /* Orthonormal random start for w (seeded). */
 void            latent_linear_random_w         (LatentLinear      *self,
                                                 double             scale);

@@ -207,6 +207,18 @@ latent_linear_cov_times (LatentLinear  *self,
   return TRUE;
 }
 
+void
+latent_linear_cov_times_double (LatentLinear *self,
+                                const double *v,
+                                double       *out)
+{
+  if (self->cl)
+    cblas_dsymm (CblasRowMajor, CblasLeft, CblasUpper, self->d, self->m, 1.0, self->cov, self->d, v, self->m,
+                 0.0, out, self->m);
+  else
+    latent_linear_reference_cov_times (self->cov, self->d, v, self->m, out);
+}
+
 /* QR by Householder reflections (LAPACKE), keeping each column's direction:
  * subspace iteration relies on column j staying near where it was. */
 gboolean
