@@ -15,6 +15,9 @@
 #include <errno.h>
 #include <sys/resource.h>
 
+/* One frame at 60 Hz. */
+#define PUBLISH_INTERVAL_US (G_USEC_PER_SEC / 60)
+
 struct _LatentRun
 {
   GObject                parent_instance;
@@ -42,6 +45,7 @@ struct _LatentRun
   GSource               *outbox_source;  /* holds no reference: dispose destroys it */
   LatentRunState         worker_state;
   double                 init_ms;
+  gint64                 last_publish;   /* worker only */
 
   /* Main context only. */
   LatentRunState         state;
@@ -107,7 +111,7 @@ schedule_drain (LatentRun *self)
   g_source_attach (self->outbox_source, self->context);
 }
 
-static void
+static gboolean
 publish (LatentRun            *self,
          gpointer              state,
          gboolean              force,
@@ -115,13 +119,17 @@ publish (LatentRun            *self,
          double                elapsed_ms)
 {
   LatentSnapshot *snapshot = NULL;
+  gint64 now = g_get_monotonic_time ();
   gboolean wanted;
 
+  /* At most one a display frame: a snapshot can cost more than a step
+   * (the linear models project every row), and nobody sees more. */
   g_mutex_lock (&self->mutex);
-  wanted = force || self->outbox_snapshot == NULL;
+  wanted = force || (self->outbox_snapshot == NULL && now - self->last_publish >= PUBLISH_INTERVAL_US);
   g_mutex_unlock (&self->mutex);
   if (!wanted)
-    return;
+    return FALSE;
+  self->last_publish = now;
 
   /* Built outside the lock; it is ours alone until it enters the outbox. */
   snapshot = self->algorithm->snapshot (state);
@@ -133,6 +141,7 @@ publish (LatentRun            *self,
   self->outbox_snapshot = snapshot;
   schedule_drain (self);
   g_mutex_unlock (&self->mutex);
+  return TRUE;
 }
 
 static void
@@ -157,6 +166,8 @@ worker (gpointer data)
   gint64 start = g_get_monotonic_time ();
   gint64 last_step = start;
   guint iteration = 0;
+  gboolean unpublished = FALSE;
+  double last_step_ms = 0, last_elapsed_ms = 0;
 
   /* Below the thread that draws (Linux keeps nice values per thread): a
    * window stays smooth while the worker computes flat out. */
@@ -191,6 +202,15 @@ worker (gpointer data)
 
           if (self->stop)
             break;
+          if (self->steps_wanted == 0 && unpublished)
+            {
+              /* Pausing: the view must show where the run stopped. */
+              g_mutex_unlock (&self->mutex);
+              publish (self, state, TRUE, last_step_ms, last_elapsed_ms);
+              unpublished = FALSE;
+              g_mutex_lock (&self->mutex);
+              continue;
+            }
           if (self->steps_wanted == 0)
             {
               self->worker_state = LATENT_RUN_PAUSED;
@@ -242,7 +262,9 @@ worker (gpointer data)
       schedule_drain (self);
       g_mutex_unlock (&self->mutex);
 
-      publish (self, state, done, record.step_ms, (t1 - start) / 1000.0);
+      last_step_ms = record.step_ms;
+      last_elapsed_ms = (t1 - start) / 1000.0;
+      unpublished = !publish (self, state, done, last_step_ms, last_elapsed_ms);
       if (done)
         {
           finish (self, LATENT_RUN_FINISHED, NULL);
