@@ -6,6 +6,8 @@
 
 #include "latent-params.h"
 
+#include "latent-json.h"
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
@@ -295,7 +297,7 @@ latent_params_to_json (LatentParams *self)
           json_builder_add_int_value (b, (gint64) self->numbers[i]);
           break;
         case LATENT_PARAM_DOUBLE:
-          json_builder_add_double_value (b, self->numbers[i]);
+          latent_json_add_double (b, self->numbers[i]);
           break;
         case LATENT_PARAM_BOOL:
           json_builder_add_boolean_value (b, self->numbers[i] != 0);

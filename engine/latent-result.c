@@ -6,6 +6,8 @@
 
 #include "latent-result.h"
 
+#include "latent-json.h"
+
 #include <math.h>
 
 static void
@@ -14,10 +16,7 @@ add_number (JsonBuilder *b,
             double       value)
 {
   json_builder_set_member_name (b, name);
-  if (isfinite (value))
-    json_builder_add_double_value (b, value);
-  else
-    json_builder_add_null_value (b);
+  latent_json_add_double (b, value);
 }
 
 static void
@@ -31,7 +30,7 @@ add_matrix (JsonBuilder *b,
     {
       json_builder_begin_array (b);
       for (guint c = 0; c < cols; c++)
-        json_builder_add_double_value (b, values[(gsize) r * cols + c]);
+        latent_json_add_double (b, values[(gsize) r * cols + c]);
       json_builder_end_array (b);
     }
   json_builder_end_array (b);
@@ -60,7 +59,7 @@ add_clustering (JsonBuilder    *b,
       json_builder_set_member_name (b, "weights");
       json_builder_begin_array (b);
       for (guint c = 0; c < snap->k; c++)
-        json_builder_add_double_value (b, snap->weights[c]);
+        latent_json_add_double (b, snap->weights[c]);
       json_builder_end_array (b);
       add_number (b, "log_likelihood", snap->log_likelihood);
       add_number (b, "bic", snap->bic);
@@ -91,7 +90,7 @@ add_vector (JsonBuilder  *b,
   json_builder_set_member_name (b, name);
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
-    json_builder_add_double_value (b, values[i]);
+    latent_json_add_double (b, values[i]);
   json_builder_end_array (b);
 }
 
@@ -107,7 +106,7 @@ add_linear (JsonBuilder    *b,
   json_builder_set_member_name (b, "mean");
   json_builder_begin_array (b);
   for (guint a = 0; a < d; a++)
-    json_builder_add_double_value (b, snap->data_mean[a]);
+    latent_json_add_double (b, snap->data_mean[a]);
   json_builder_end_array (b);
   add_vector (b, "explained_variance", snap->explained_variance, m);
   add_vector (b, "explained_variance_ratio", snap->explained_variance_ratio, m);
@@ -167,7 +166,7 @@ latent_result_to_json (LatentSnapshot *snap,
   json_builder_set_member_name (b, "history");
   json_builder_begin_array (b);
   for (guint i = 0; i < history->len; i++)
-    json_builder_add_double_value (b, g_array_index (history, LatentIterationRecord, i).objective);
+    latent_json_add_double (b, g_array_index (history, LatentIterationRecord, i).objective);
   json_builder_end_array (b);
 
   if (snap->components)
@@ -196,7 +195,7 @@ latent_result_to_json (LatentSnapshot *snap,
   for (guint i = 0; i < history->len; i++)
     {
       double ms = g_array_index (history, LatentIterationRecord, i).step_ms;
-      json_builder_add_double_value (b, ms);
+      latent_json_add_double (b, ms);
       step_total += ms;
     }
   json_builder_end_array (b);

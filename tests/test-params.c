@@ -107,6 +107,38 @@ test_copy_and_json (void)
   g_assert_cmpstr (a, ==, "count=7 rate=0.5 shape=square verbose=false");
 }
 
+/* A tolerance of 1e-10 survives the trip through text: json-glib alone
+ * would write it as "1e-10.0", which no parser accepts. */
+static void
+test_json_text (void)
+{
+  static const double values[] = { 1e-10, 2e-5, 1e-6, 3e-300, 0.5, 0 };
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autoptr(LatentParams) p = new_params ();
+      g_autoptr(LatentParams) back = new_params ();
+      g_autoptr(JsonNode) json = NULL;
+      g_autofree char *text = NULL, *assignment = g_strdup_printf ("rate=%.17g", values[i]);
+      double got;
+
+      g_assert_true (latent_params_parse (p, assignment, NULL));
+      json = latent_params_to_json (p);
+      json_generator_set_root (gen, json);
+      text = json_generator_to_data (gen, NULL);
+      g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+      g_assert_no_error (error);
+      g_assert_true (latent_params_set_from_json (back, json_node_get_object (json_parser_get_root (parser)),
+                                                  &error));
+      g_assert_no_error (error);
+      got = latent_params_get_double (back, "rate");
+      g_assert_cmpfloat_with_epsilon (got, values[i], 4e-16 * values[i]);
+    }
+}
+
 /* Every algorithm's specs are well formed: defaults in range, choices with
  * as many labels, names unique. */
 static void
@@ -149,6 +181,7 @@ main (int argc, char **argv)
   g_test_add_func ("/params/defaults-and-values", test_defaults_and_values);
   g_test_add_func ("/params/refused", test_refused);
   g_test_add_func ("/params/copy-and-json", test_copy_and_json);
+  g_test_add_func ("/params/json-text", test_json_text);
   g_test_add_func ("/params/algorithm-specs", test_algorithm_specs);
   return g_test_run ();
 }
