@@ -201,6 +201,30 @@ fa_init (LatentDataset  *dataset,
   return g_steal_pointer (&self);
 }
 
+/* A noise variance on the floor makes the likelihood the floor's choice:
+ * say which columns. */
+static void
+note_floor (LatentLinear *self)
+{
+  const double floor = PSI_FLOOR * self->total_variance / self->d;
+  guint count = 0, first = 0;
+
+  for (guint r = 0; r < self->d; r++)
+    if (self->psi[r] <= floor * (1 + 1e-9) && count++ == 0)
+      first = r;
+  if (count > 0)
+    g_string_append_printf (self->message,
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "Column %u has no noise variance left: it is constant or explained "
+                                         "entirely by the factors, and the log-likelihood there depends on the "
+                                         "floor of 1e-6 of the mean variance. ",
+                                         "%u columns, the first %u, have no noise variance left: they are "
+                                         "constant or explained entirely by the factors, and the log-likelihood "
+                                         "there depends on the floor of 1e-6 of the mean variance. ",
+                                         count),
+                            count > 1 ? count : first + 1, first + 1);
+}
+
 static gboolean
 fa_step (gpointer       data,
          GCancellable  *cancellable,
@@ -216,6 +240,8 @@ fa_step (gpointer       data,
   self->iteration++;
   self->converged = fabs (self->change) < self->tol;
   self->finished = self->converged || self->iteration >= self->max_iterations;
+  if (self->finished)
+    note_floor (self);
   return TRUE;
 }
 
