@@ -33,6 +33,16 @@ emit (JsonBuilder *b)
   fflush (stdout);
 }
 
+static gboolean
+has_param (LatentParams *params,
+           const char   *name)
+{
+  for (guint i = 0; i < latent_params_get_n_specs (params); i++)
+    if (g_str_equal (latent_params_get_spec (params, i)->name, name))
+      return TRUE;
+  return FALSE;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -41,6 +51,7 @@ main (int    argc,
   g_autofree char *init = NULL;
   g_autofree char *device = NULL;
   g_autofree char *iterations = NULL;
+  g_auto(GStrv) extra = NULL;
   int k = 10, repeat = 1;
   const GOptionEntry entries[] = {
     { "data", 0, 0, G_OPTION_ARG_STRING, &data, "Dataset spec", "SPEC" },
@@ -49,6 +60,7 @@ main (int    argc,
     { "iterations", 0, 0, G_OPTION_ARG_STRING, &iterations, "Comma-separated iteration counts", "N,M" },
     { "device", 0, 0, G_OPTION_ARG_STRING, &device, "auto, cpu, gpu or off", "DEVICE" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Runs per iteration count", "R" },
+    { "param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &extra, "Any other parameter", "NAME=VALUE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("kmeans");
@@ -99,14 +111,22 @@ main (int    argc,
         gint64 start, after_init, end;
         guint done = 0;
 
-        if (!latent_params_set (params, "k", k_text, &error) ||
-            !latent_params_set (params, "init", init ? init : "kmeans++", &error) ||
+        /* --k and --init for the clustering algorithms; --param for all. */
+        if ((has_param (params, "k") && !latent_params_set (params, "k", k_text, &error)) ||
+            (has_param (params, "init") &&
+             !latent_params_set (params, "init", init ? init : "kmeans++", &error)) ||
             !latent_params_set (params, "tol", "0", &error) ||
             !latent_params_set (params, "max-iterations", counts[c], &error))
           {
             g_printerr ("latent-bench: %s\n", error->message);
             return 2;
           }
+        for (guint e = 0; extra && extra[e]; e++)
+          if (!latent_params_parse (params, extra[e], &error))
+            {
+              g_printerr ("latent-bench: %s\n", error->message);
+              return 2;
+            }
 
         start = g_get_monotonic_time ();
         state = algorithm->init (dataset, params, 0, cl, &error);

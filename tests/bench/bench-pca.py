@@ -1,0 +1,177 @@
+#!/usr/bin/python3
+# bench-pca.py — PCA and factor analysis on Fashion-MNIST against NumPy and
+# scikit-learn in the same run. Not a test.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: /usr/bin/python3 tests/bench/bench-pca.py BUILD_DIR [--repeat N] [--no-pypi]
+#
+# PCA: the training set, 60,000 × 784 float32, to 50 components. Latent's
+# time is initialisation plus the one exact step (moments on the device,
+# top-50 eigenproblem on the host) from latent-bench. The peers fit the same
+# float32 array already in memory:
+#   numpy-eigh:  centre, Xc.T @ Xc, eigh (the route scikit-learn >= 1.5 takes
+#                by default for this shape), Debian's NumPy and PyPI's;
+#   sklearn-randomized, sklearn-full: Debian's scikit-learn PCA;
+#   sklearn-default: the current scikit-learn from PyPI, its default solver.
+# Each reports the explained-variance ratio of its 50 components, so the
+# answers can be seen to match.
+#
+# Factor analysis: the first 10,000 training images, 10 factors, the same
+# number of iterations (tol = 0) for Latent's EM and scikit-learn's
+# FactorAnalysis (Debian's and PyPI's); time per iteration from the runs at
+# two iteration counts, (t(B) − t(A)) / (B − A), so set-up cancels.
+#
+# Prints JSON lines; the last one is the summary with the ratios to the
+# fastest peer.
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_PYTHON = Path.home() / ".cache" / "latent" / "peers-venv" / "bin" / "python"
+COMPONENTS, FACTORS, FA_ROWS, FA_COUNTS = 50, 10, 10000, (10, 40)
+
+PEER_SCRIPT = r"""
+import gzip, json, os, statistics, sys, time, warnings
+import numpy as np
+import sklearn
+from sklearn.decomposition import PCA, FactorAnalysis
+
+which, repeat, components, factors, fa_rows = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+fa_counts = [int(c) for c in sys.argv[6].split(",")]
+path = os.environ.get("LATENT_FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist")
+with gzip.open(os.path.join(path, "train-images-idx3-ubyte.gz")) as f:
+    x = (np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 784).astype(np.float32) / np.float32(255))
+
+def timed(fit):
+    fit()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fit()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000, out
+
+def eigh_route():
+    xc = x - x.mean(axis=0)
+    w, v = np.linalg.eigh(xc.T @ xc)
+    return float(w[::-1][:components].sum() / w.sum())
+
+def sklearn_fit(solver):
+    def fit():
+        p = PCA(components, svd_solver=solver, random_state=0).fit(x)
+        return float(p.explained_variance_ratio_.sum())
+    return fit
+
+cases = [("numpy-eigh", eigh_route)]
+if which == "debian":
+    cases += [("sklearn-randomized", sklearn_fit("randomized")), ("sklearn-full", sklearn_fit("full"))]
+else:
+    cases += [("sklearn-default", sklearn_fit("auto"))]
+for name, fit in cases:
+    ms, ratio = timed(fit)
+    print(json.dumps({"bench": "pca", "impl": f"{name}-{which}", "numpy": np.__version__,
+                      "sklearn": sklearn.__version__, "ms": ms, "explained_variance_ratio": ratio}), flush=True)
+
+xf = x[:fa_rows]
+per = {}
+for count in fa_counts:
+    def fit():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return FactorAnalysis(factors, tol=0, max_iter=count, random_state=0).fit(xf)
+    ms, fa = timed(fit)
+    per[count] = ms
+    assert fa.n_iter_ == count, fa.n_iter_
+a, b = fa_counts
+print(json.dumps({"bench": "fa", "impl": f"sklearn-{which}", "sklearn": sklearn.__version__,
+                  "iteration_ms": (per[b] - per[a]) / (b - a), "ms": per, "score": float(fa.score(xf))}), flush=True)
+"""
+
+
+def peer_env():
+    env = dict(os.environ)
+    env.pop("OPENBLAS_CORETYPE", None)
+    env.pop("OPENBLAS_L2_SIZE", None)
+    return env
+
+
+def lines(text):
+    return [json.loads(l) for l in text.splitlines() if l.startswith("{")]
+
+
+def latent(bench, args, repeat):
+    cmd = [str(bench)] + args + ["--repeat", str(repeat)]
+    p = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return lines(p.stdout)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build_dir")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-pypi", action="store_true")
+    args = parser.parse_args()
+    bench = Path(args.build_dir) / "tests" / "bench" / "latent-bench"
+    results = []
+
+    # One warm-up run builds and caches the kernels.
+    latent(bench, ["pca", "--data", "fashion-mnist", "--param", f"components={COMPONENTS}", "--iterations", "1"], 1)
+    runs = latent(bench, ["pca", "--data", "fashion-mnist", "--param", f"components={COMPONENTS}",
+                          "--iterations", "1"], args.repeat)
+    ours = {"bench": "pca", "impl": "latent-opencl", "ms": statistics.median(r["total_ms"] for r in runs),
+            "init_ms": statistics.median(r["init_ms"] for r in runs),
+            "explained_variance_ratio": runs[0]["objective"]}
+    print(json.dumps(ours), flush=True)
+    results.append(ours)
+
+    fa_times = {}
+    for count in FA_COUNTS:
+        runs = latent(bench, ["fa", "--data", f"fashion-mnist:n={FA_ROWS}", "--param", f"components={FACTORS}",
+                              "--iterations", str(count)], args.repeat)
+        fa_times[count] = statistics.median(r["total_ms"] for r in runs)
+    a, b = FA_COUNTS
+    fa = {"bench": "fa", "impl": "latent-opencl", "iteration_ms": (fa_times[b] - fa_times[a]) / (b - a),
+          "ms": fa_times}
+    print(json.dumps(fa), flush=True)
+    results.append(fa)
+
+    peers = [("debian", "/usr/bin/python3")]
+    if not args.no_pypi and VENV_PYTHON.exists():
+        peers.append(("pypi", str(VENV_PYTHON)))
+    for which, python in peers:
+        p = subprocess.run([python, "-c", PEER_SCRIPT, which, str(args.repeat), str(COMPONENTS), str(FACTORS),
+                            str(FA_ROWS), ",".join(map(str, FA_COUNTS))],
+                           capture_output=True, text=True, env=peer_env())
+        if p.returncode != 0:
+            print(f"bench-pca: {which} peers failed: {p.stderr[-2000:]}", file=sys.stderr)
+            continue
+        for line in lines(p.stdout):
+            print(json.dumps(line), flush=True)
+            results.append(line)
+
+    pca_peers = [r for r in results if r["bench"] == "pca" and not r["impl"].startswith("latent")]
+    fa_peers = [r for r in results if r["bench"] == "fa" and not r["impl"].startswith("latent")]
+    summary = {"summary": True}
+    if pca_peers:
+        best = min(pca_peers, key=lambda r: r["ms"])
+        summary["pca"] = {"latent_ms": ours["ms"], "best_peer": best["impl"], "best_peer_ms": best["ms"],
+                          "speedup": best["ms"] / ours["ms"],
+                          "speedups": {r["impl"]: r["ms"] / ours["ms"] for r in pca_peers}}
+    if fa_peers:
+        best = min(fa_peers, key=lambda r: r["iteration_ms"])
+        summary["fa"] = {"latent_iteration_ms": fa["iteration_ms"], "best_peer": best["impl"],
+                         "best_peer_iteration_ms": best["iteration_ms"],
+                         "speedup": best["iteration_ms"] / fa["iteration_ms"]}
+    print(json.dumps(summary), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
