@@ -13,6 +13,7 @@
 #include "latent-cl.h"
 #include "latent-experiment.h"
 #include "latent-figure.h"
+#include "latent-json.h"
 #include "latent-result.h"
 #include "latent-run.h"
 #include "latent-sweep.h"
@@ -155,7 +156,9 @@ command_run (int    argc,
     { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations, N_("Iteration budget (max-iterations)"), N_("N") },
     { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_("OpenCL device: auto, cpu, gpu or off"), N_("DEVICE") },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_path, N_("Write the figure (.png, .svg, .pdf)"), N_("FILE") },
-    { "figure", 0, 0, G_OPTION_ARG_STRING, &figure, N_("Figure kind: auto, scatter or images"), N_("KIND") },
+    { "figure", 0, 0, G_OPTION_ARG_STRING, &figure,
+      N_("Figure kind: auto, scatter, images, scree, components, biplot, reconstructions, samples or dots"),
+      N_("KIND") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Figure size in pixels (default 1200x900)"), N_("WxH") },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, N_("Write the result as JSON"), N_("FILE") },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one label per row as CSV"), N_("FILE") },
@@ -202,12 +205,12 @@ command_run (int    argc,
     seed = experiment ? (gint64) experiment->seed : 0;
   if (size && !parse_size (size, &width, &height, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
-  if (figure && g_str_equal (figure, "scatter"))
-    kind = LATENT_FIGURE_SCATTER;
-  else if (figure && g_str_equal (figure, "images"))
-    kind = LATENT_FIGURE_IMAGES;
-  else if (figure && !g_str_equal (figure, "auto"))
-    return fail (EXIT_BAD_INPUT, _("--figure “%s”: expected auto, scatter or images"), figure);
+  if (figure && !latent_figure_kind_from_string (figure, &kind))
+    {
+      g_autofree char *kinds = latent_figure_kind_dup_names ();
+
+      return fail (EXIT_BAD_INPUT, _("--figure “%s”: expected one of %s"), figure, kinds);
+    }
   if (export_path && !g_str_has_suffix (export_path, ".png") && !g_str_has_suffix (export_path, ".svg") &&
       !g_str_has_suffix (export_path, ".pdf"))
     return fail (EXIT_BAD_INPUT, _("--export %s: the name must end in .png, .svg or .pdf"), export_path);
@@ -271,7 +274,12 @@ command_run (int    argc,
     {
       LatentFigureStyle style;
 
+      g_autoptr(GError) unfit = NULL;
+
       latent_figure_style_init (&style);
+      /* Still written, saying why, so a script's file is there to look at. */
+      if (!latent_figure_kind_applies (snapshot, latent_figure_resolve_kind (snapshot, kind), &unfit))
+        g_printerr (_("latent-cli: --figure %s: %s\n"), latent_figure_kind_to_string (kind), unfit->message);
       if (!latent_figure_export (snapshot, kind, &style, export_path, width, height, &error))
         return fail (EXIT_RUN_FAILED, "--export: %s", error->message);
     }
@@ -334,11 +342,11 @@ write_sweep_json (const LatentSweep  *sweep,
       json_builder_set_member_name (b, "k");
       json_builder_add_int_value (b, p->k);
       json_builder_set_member_name (b, "log_likelihood");
-      json_builder_add_double_value (b, p->log_likelihood);
+      latent_json_add_double (b, p->log_likelihood);
       json_builder_set_member_name (b, "bic");
-      json_builder_add_double_value (b, p->bic);
+      latent_json_add_double (b, p->bic);
       json_builder_set_member_name (b, "aic");
-      json_builder_add_double_value (b, p->aic);
+      latent_json_add_double (b, p->aic);
       json_builder_set_member_name (b, "iterations");
       json_builder_add_int_value (b, p->iterations);
       json_builder_set_member_name (b, "converged");

@@ -1,5 +1,6 @@
 /* test-figures.c — palette, 2-D projection, scatter and images figures (k-means
- * and mixtures), the model-selection sweep figure, export
+ * and mixtures), the model-selection sweep figure, the figures of PCA, PPCA
+ * and FA, export
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -1716,6 +1717,651 @@ test_no_data (void)
   cairo_surface_destroy (surface);
 }
 
+/* PCA, PPCA and FA -------------------------------------------------------- */
+
+static const char * const class_names[] = { "alpha", "beta", "gamma", NULL };
+static const char * const column_names[] = { "length", "width", "depth", "mass", NULL };
+static const double linear_ratios[3] = { 0.5, 0.3, 0.2 };
+
+/* A known model: rows = mean + Σ z_k c_k (+ a little noise), with the
+ * components, ratios, latent coordinates, reconstructions and samples filled
+ * in as an algorithm would. Image data: 4 × 4 images, three orthogonal unit
+ * components (flat, left − right, top − bottom). Tabular: four named columns,
+ * two components, three named classes; row 0 lies furthest along both. */
+static LatentSnapshot *
+linear_snapshot (const char *algorithm,
+                 gboolean    images)
+{
+  const guint n = images ? 20 : 60, d = images ? 16 : 4, m = images ? 3 : 2;
+  g_autoptr(LatentDataset) ds = latent_dataset_new (images ? "tiny images" : "table", n, d, NULL);
+  g_autofree gint32 *labels = g_new (gint32, n);
+  float *x = latent_dataset_get_data (ds);
+  LatentSnapshot *snap;
+  guint64 state = 7;
+
+  snap = latent_snapshot_new (algorithm, ds, NULL);
+  snap->iteration = 5;
+  snap->converged = TRUE;
+  snap->n_rows = n;
+  snap->n_cols = d;
+  snap->n_components = m;
+  snap->components = g_new (float, (gsize) m * d);
+  snap->data_mean = g_new (float, d);
+  snap->explained_variance = g_new (double, m);
+  snap->explained_variance_ratio = g_new (double, m);
+  snap->total_variance = 4.0;
+  snap->n_noise = 1;
+  snap->noise_variance = g_new (double, 1);
+  snap->noise_variance[0] = 0.01;
+  snap->projection_dims = m;
+  snap->projection = g_new (float, (gsize) n * m);
+  snap->reconstruction_error = 0.0001;
+  snap->log_likelihood = -1.5;
+
+  for (guint j = 0; j < d; j++)
+    {
+      snap->data_mean[j] = images ? 0.5f : 5.0f + j;
+      if (images)
+        {
+          guint col = j % 4, row = j / 4;
+          snap->components[j] = 0.25f;
+          snap->components[d + j] = col < 2 ? 0.25f : -0.25f;
+          snap->components[2 * d + j] = row < 2 ? 0.25f : -0.25f;
+        }
+      else
+        {
+          snap->components[j] = 0.5f;
+          snap->components[d + j] = j % 2 == 0 ? 0.5f : -0.5f;
+        }
+    }
+  for (guint k = 0; k < m; k++)
+    {
+      snap->explained_variance_ratio[k] = images ? linear_ratios[k] : (k == 0 ? 0.7 : 0.25);
+      snap->explained_variance[k] = snap->explained_variance_ratio[k] * snap->total_variance;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      labels[i] = i % 3;
+      for (guint k = 0; k < m; k++)
+        {
+          double z = (images ? 0.12 : 1.0) * normal (&state) + (images ? 0.0 : 2.0 * labels[i] - 2.0);
+          /* Row 0 beyond every other row on both axes. */
+          if (i == 0)
+            z = images ? 0.6 : 8.0;
+          snap->projection[(gsize) i * m + k] = z;
+        }
+      for (guint j = 0; j < d; j++)
+        {
+          double v = snap->data_mean[j];
+          for (guint k = 0; k < m; k++)
+            v += snap->projection[(gsize) i * m + k] * snap->components[(gsize) k * d + j];
+          /* Pixels stay in 0–1, the scale images are drawn on. */
+          x[(gsize) i * d + j] = images ? CLAMP (v, 0.0, 1.0) : v + 0.02 * normal (&state);
+        }
+    }
+  latent_dataset_set_labels (ds, labels, 3, (GStrv) class_names);
+  if (images)
+    latent_dataset_set_image_shape (ds, 4, 4, 1, FALSE);
+  else
+    latent_dataset_set_column_names (ds, (GStrv) column_names);
+
+  snap->n_examples = 4;
+  snap->example_rows = g_new (gint32, 4);
+  snap->reconstructions = g_new (float, 4 * (gsize) d);
+  for (guint e = 0; e < 4; e++)
+    {
+      snap->example_rows[e] = 3 * e + 1;
+      for (guint j = 0; j < d; j++)
+        snap->reconstructions[e * d + j] = x[(gsize) snap->example_rows[e] * d + j] + (j % 2 ? 0.05f : -0.05f);
+    }
+  snap->n_samples = 8;
+  snap->samples = g_new (float, 8 * (gsize) d);
+  for (guint s = 0; s < 8; s++)
+    for (guint j = 0; j < d; j++)
+      {
+        double v = snap->data_mean[j];
+        for (guint k = 0; k < m; k++)
+          v += (images ? 0.12 : 1.5) * normal (&state) * snap->components[(gsize) k * d + j];
+        snap->samples[s * d + j] = v;
+      }
+  return snap;
+}
+
+/* Pixels of the whole figure that are not the background. */
+static guint
+count_all_ink (cairo_surface_t         *surface,
+               const LatentFigureStyle *style)
+{
+  return count_ink (surface, style, 0, 0, cairo_image_surface_get_width (surface),
+                    cairo_image_surface_get_height (surface));
+}
+
+/* Optionally keeps what the tests draw, to look at: LATENT_TEST_FIGURES=DIR. */
+static void
+keep_figure (cairo_surface_t *surface,
+             const char      *name)
+{
+  const char *dir = g_getenv ("LATENT_TEST_FIGURES");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL || *dir == '\0')
+    return;
+  path = g_strdup_printf ("%s/%s.png", dir, name);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+}
+
+static void
+test_linear_kinds (void)
+{
+  g_autoptr(LatentSnapshot) table = linear_snapshot ("pca", FALSE);
+  g_autoptr(LatentSnapshot) images = linear_snapshot ("ppca", TRUE);
+  g_autoptr(LatentSnapshot) kmeans = blobs_snapshot (150, 2, 3, TRUE, 1);
+  g_autoptr(LatentSnapshot) big = images_snapshot (28, 28, 4, 2);
+  g_autoptr(LatentSnapshot) early = latent_snapshot_new ("fa", table->dataset, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *names = latent_figure_kind_dup_names ();
+  LatentFigureKind kinds[LATENT_FIGURE_N_KINDS], kind = LATENT_FIGURE_DOTS;
+  static const LatentFigureKind table_kinds[] = {
+    LATENT_FIGURE_SCATTER, LATENT_FIGURE_SCREE, LATENT_FIGURE_COMPONENTS, LATENT_FIGURE_BIPLOT,
+    LATENT_FIGURE_RECONSTRUCTIONS, LATENT_FIGURE_SAMPLES, LATENT_FIGURE_DOTS,
+  };
+  guint n;
+
+  /* Names round-trip, and an unknown one changes nothing. */
+  for (LatentFigureKind k = 0; k < LATENT_FIGURE_N_KINDS; k++)
+    {
+      LatentFigureKind back = LATENT_FIGURE_N_KINDS;
+
+      g_assert_true (latent_figure_kind_from_string (latent_figure_kind_to_string (k), &back));
+      g_assert_cmpint (back, ==, k);
+      g_assert_nonnull (strstr (names, latent_figure_kind_to_string (k)));
+    }
+  g_assert_true (latent_figure_kind_from_string ("Scree", &kind));
+  g_assert_cmpint (kind, ==, LATENT_FIGURE_SCREE);
+  g_assert_false (latent_figure_kind_from_string ("pie", &kind));
+  g_assert_cmpint (kind, ==, LATENT_FIGURE_SCREE);
+  g_assert_cmpstr (names, ==, "auto, scatter, images, scree, components, biplot, reconstructions, samples, dots");
+
+  /* AUTO: components for image data, the projection otherwise; the images
+   * of a linear model are its components. Clustering is as it was. */
+  g_assert_cmpint (latent_figure_resolve_kind (images, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_COMPONENTS);
+  g_assert_cmpint (latent_figure_resolve_kind (images, LATENT_FIGURE_IMAGES), ==, LATENT_FIGURE_COMPONENTS);
+  g_assert_cmpint (latent_figure_resolve_kind (table, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_SCATTER);
+  g_assert_cmpint (latent_figure_resolve_kind (table, LATENT_FIGURE_IMAGES), ==, LATENT_FIGURE_SCATTER);
+  g_assert_cmpint (latent_figure_resolve_kind (table, LATENT_FIGURE_DOTS), ==, LATENT_FIGURE_DOTS);
+  g_assert_cmpint (latent_figure_resolve_kind (kmeans, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_SCATTER);
+  g_assert_cmpint (latent_figure_resolve_kind (big, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_IMAGES);
+  /* An inapplicable kind stays, to say why it draws nothing. */
+  g_assert_cmpint (latent_figure_resolve_kind (kmeans, LATENT_FIGURE_SCREE), ==, LATENT_FIGURE_SCREE);
+  /* Before its first components, a PCA run is already one. */
+  g_assert_cmpint (latent_figure_resolve_kind (early, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_SCATTER);
+
+  g_assert_cmpstr (latent_figure_kind_get_title (LATENT_FIGURE_SCATTER, table), ==, "Projection");
+  g_assert_cmpstr (latent_figure_kind_get_title (LATENT_FIGURE_SCATTER, kmeans), ==, "Scatter");
+  g_assert_cmpstr (latent_figure_kind_get_title (LATENT_FIGURE_SCREE, table), ==, "Scree plot");
+
+  n = latent_figure_list_kinds (table, kinds);
+  g_assert_cmpmem (kinds, n * sizeof *kinds, table_kinds, sizeof table_kinds);
+  n = latent_figure_list_kinds (early, kinds);
+  g_assert_cmpmem (kinds, n * sizeof *kinds, table_kinds, sizeof table_kinds);
+  /* 16 columns still make a biplot; images are never offered twice. */
+  n = latent_figure_list_kinds (images, kinds);
+  g_assert_cmpuint (n, ==, 7);
+  n = latent_figure_list_kinds (kmeans, kinds);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (kinds[0], ==, LATENT_FIGURE_SCATTER);
+  n = latent_figure_list_kinds (big, kinds);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (kinds[1], ==, LATENT_FIGURE_IMAGES);
+
+  /* Why not, in words. */
+  g_assert_false (latent_figure_kind_applies (kmeans, LATENT_FIGURE_SCREE, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+  g_assert_nonnull (strstr (error->message, "Scree plot"));
+  g_assert_nonnull (strstr (error->message, "PCA"));
+  g_clear_error (&error);
+  g_free (big->algorithm);
+  big->algorithm = g_strdup ("pca");
+  g_assert_false (latent_figure_kind_applies (big, LATENT_FIGURE_BIPLOT, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+  g_assert_nonnull (strstr (error->message, "784"));
+  g_clear_error (&error);
+  n = latent_figure_list_kinds (big, kinds);
+  g_assert_cmpuint (n, ==, 6);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (kinds[i], !=, LATENT_FIGURE_BIPLOT);
+  g_assert_true (latent_figure_kind_applies (table, LATENT_FIGURE_BIPLOT, &error));
+  g_assert_no_error (error);
+}
+
+/* Every kind, light and dark, from a dot to a poster, on both datasets; at
+ * a readable size each draws a good deal more than its header. */
+static void
+test_linear_render_all (void)
+{
+  static const int sizes[][2] = { { 16, 16 }, { 17, 300 }, { 300, 17 }, { 60, 45 }, { 320, 240 }, { 1200, 900 } };
+  const char *algorithms[] = { "pca", "ppca", "fa" };
+
+  for (guint a = 0; a < G_N_ELEMENTS (algorithms); a++)
+    for (gboolean images = FALSE; images <= TRUE; images++)
+      {
+        g_autoptr(LatentSnapshot) snap = linear_snapshot (algorithms[a], images);
+
+        for (LatentFigureKind kind = 0; kind < LATENT_FIGURE_N_KINDS; kind++)
+          for (gboolean dark = FALSE; dark <= TRUE; dark++)
+            for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+              {
+                LatentFigureStyle style;
+                cairo_surface_t *surface;
+                g_autofree char *name = NULL;
+                guint ink;
+
+                latent_figure_style_init (&style);
+                style.dark = dark;
+                surface = render (snap, kind, &style, sizes[s][0], sizes[s][1]);
+                ink = count_all_ink (surface, &style);
+                if (sizes[s][0] == 1200)
+                  {
+                    /* The header and axes alone are well under 2 % of the figure. */
+                    g_test_message ("%s %s %s: %.1f %% ink", algorithms[a], images ? "images" : "table",
+                                    latent_figure_kind_to_string (kind), 100.0 * ink / (1200 * 900));
+                    g_assert_cmpuint (ink, >, 1200 * 900 / 50);
+                    name = g_strdup_printf ("%s-%s-%s%s", algorithms[a], images ? "images" : "table",
+                                            latent_figure_kind_to_string (kind), dark ? "-dark" : "");
+                    keep_figure (surface, name);
+                  }
+                cairo_surface_destroy (surface);
+              }
+      }
+}
+
+static void
+test_linear_huge (void)
+{
+  g_autoptr(LatentSnapshot) table = linear_snapshot ("fa", FALSE);
+  g_autoptr(LatentSnapshot) images = linear_snapshot ("pca", TRUE);
+  LatentFigureStyle style;
+
+  /* Cairo's image surfaces stop at 32767 pixels a side; a recording surface
+   * takes the largest export without the memory. */
+  latent_figure_style_init (&style);
+  for (LatentFigureKind kind = LATENT_FIGURE_SCREE; kind < LATENT_FIGURE_N_KINDS; kind++)
+    for (guint i = 0; i < 2; i++)
+      {
+        cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+        cairo_t *cr = cairo_create (surface);
+
+        latent_figure_render (i ? images : table, kind, &style, cr, LATENT_FIGURE_MAX_SIZE, LATENT_FIGURE_MAX_SIZE);
+        g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+        cairo_destroy (cr);
+        cairo_surface_destroy (surface);
+      }
+}
+
+static void
+test_linear_projection (void)
+{
+  g_autoptr(LatentSnapshot) snap = linear_snapshot ("pca", FALSE);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  double view[4], plot[4], px, py;
+
+  latent_figure_style_init (&style);
+  g_assert_true (latent_figure_scatter_bounds (snap, &style, 800, 600, view, plot));
+  /* The window is the latent coordinates (row 0 at 8, 8), not the data's. */
+  g_assert_cmpfloat (view[1], >, 8.0);
+  g_assert_cmpfloat (view[1], <, 9.0);
+  g_assert_cmpfloat (view[3], >, 8.0);
+  g_assert_cmpfloat (view[3], <, 9.0);
+  g_assert_true (latent_figure_scatter_locate (snap, &style, 800, 600, 8.0, 8.0, &px, &py));
+  /* Top right, just inside the margin the plot keeps around the data. */
+  g_assert_cmpfloat (px, >, plot[0] + 0.9 * plot[2]);
+  g_assert_cmpfloat (px, <, plot[0] + plot[2]);
+  g_assert_cmpfloat (py, <, plot[1] + 0.1 * plot[3]);
+  g_assert_cmpfloat (py, >, plot[1]);
+  g_assert_cmpint (latent_figure_scatter_pick (snap, &style, 800, 600, px + 1, py - 1, 6.0), ==, 0);
+
+  surface = render (snap, LATENT_FIGURE_SCATTER, &style, 800, 600);
+  keep_figure (surface, "projection-800");
+  /* Row 0 is of class 0; every class has its colour. */
+  g_assert_true (close_color (pixel (surface, (int) px, (int) py), latent_palette_argb (0), 2));
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 2), >, 100);
+  cairo_surface_destroy (surface);
+
+  /* No classes: one colour, and the scatter still finds its rows. */
+  latent_dataset_set_labels (snap->dataset, NULL, 0, NULL);
+  surface = render (snap, LATENT_FIGURE_AUTO, &style, 800, 600);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 300);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), ==, 0);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (2), 2), ==, 0);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_linear_components (void)
+{
+  g_autoptr(LatentSnapshot) images = linear_snapshot ("pca", TRUE);
+  g_autoptr(LatentSnapshot) table = linear_snapshot ("pca", FALSE);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  for (gboolean dark = FALSE; dark <= TRUE; dark++)
+    {
+      guint32 plus = latent_palette_diverging_argb (1.0, dark), minus = latent_palette_diverging_argb (-1.0, dark);
+      guint n_plus, n_minus;
+
+      latent_figure_style_init (&style);
+      style.dark = dark;
+      /* Three tiles: all positive, half and half, half and half: twice as
+       * many pixels at the positive end as at the negative one. */
+      surface = render (images, LATENT_FIGURE_COMPONENTS, &style, 900, 500);
+      keep_figure (surface, dark ? "components-dark" : "components");
+      n_plus = count_color (surface, plus, 2);
+      n_minus = count_color (surface, minus, 2);
+      g_test_message ("positive %u, negative %u pixels", n_plus, n_minus);
+      g_assert_cmpuint (n_minus, >, 3000);
+      g_assert_cmpfloat ((double) n_plus / n_minus, >, 1.8);
+      g_assert_cmpfloat ((double) n_plus / n_minus, <, 2.2);
+      cairo_surface_destroy (surface);
+
+      /* Each tile on its own scale: halving one component changes nothing. */
+      for (guint j = 16; j < 32; j++)
+        images->components[j] *= 0.5f;
+      surface = render (images, LATENT_FIGURE_COMPONENTS, &style, 900, 500);
+      g_assert_cmpuint (count_color (surface, plus, 2), ==, n_plus);
+      cairo_surface_destroy (surface);
+      for (guint j = 16; j < 32; j++)
+        images->components[j] *= 2.0f;
+
+      /* Loadings: six cells of +0.5 and two of −0.5, the largest magnitude,
+       * so the two ends of the map at 3 : 1. */
+      surface = render (table, LATENT_FIGURE_COMPONENTS, &style, 900, 600);
+      keep_figure (surface, dark ? "loadings-dark" : "loadings");
+      n_plus = count_color (surface, plus, 2);
+      n_minus = count_color (surface, minus, 2);
+      g_test_message ("loadings: positive %u, negative %u pixels", n_plus, n_minus);
+      g_assert_cmpuint (n_minus, >, 2000);
+      g_assert_cmpfloat ((double) n_plus / n_minus, >, 2.6);
+      g_assert_cmpfloat ((double) n_plus / n_minus, <, 3.4);
+      cairo_surface_destroy (surface);
+    }
+}
+
+/* The first row (from the top) that is mostly the plot frame's colour. */
+static int
+frame_top (cairo_surface_t         *surface,
+           const LatentFigureStyle *style)
+{
+  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+  double fr, fg, fb, br, bg, bb;
+  guint32 frame;
+
+  latent_figure_style_get_foreground (style, &fr, &fg, &fb);
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  frame = 0xff000000u | (guint32) lround ((br + (fr - br) * 0.45) * 255) << 16
+          | (guint32) lround ((bg + (fg - bg) * 0.45) * 255) << 8 | (guint32) lround ((bb + (fb - bb) * 0.45) * 255);
+  for (int y = 0; y < h; y++)
+    {
+      int n = 0;
+
+      for (int x = 0; x < w; x++)
+        n += close_color (pixel (surface, x, y), frame, 3);
+      if (n > w / 3)
+        return y;
+    }
+  return -1;
+}
+
+/* The topmost row from @from down with a pixel of this colour. */
+static int
+topmost (cairo_surface_t *surface,
+         guint32          color,
+         int              from)
+{
+  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+
+  for (int y = from; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (close_color (pixel (surface, x, y), color, 2))
+        return y;
+  return -1;
+}
+
+static void
+test_linear_scree (void)
+{
+  g_autoptr(LatentSnapshot) snap = linear_snapshot ("pca", TRUE);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  int top, whole, half, bottom;
+
+  latent_figure_style_init (&style);
+  /* Ratios summing to one: the running sum ends on the top edge. */
+  surface = render (snap, LATENT_FIGURE_SCREE, &style, 800, 600);
+  keep_figure (surface, "scree-800");
+  top = frame_top (surface, &style);
+  /* Below the legend, which shows the line too. */
+  whole = topmost (surface, latent_palette_argb (1), top - 8);
+  g_assert_cmpint (top, >, 40);
+  g_test_message ("plot top %d, cumulative line top %d", top, whole);
+  /* A point of radius 4 around the top edge. */
+  g_assert_cmpint (whole, >=, top - 6);
+  g_assert_cmpint (whole, <=, top);
+  /* The bars: the largest is a tall one. */
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 800 * 600 / 50);
+  cairo_surface_destroy (surface);
+
+  /* Halved, it ends halfway up. */
+  for (guint k = 0; k < 3; k++)
+    snap->explained_variance_ratio[k] /= 2;
+  surface = render (snap, LATENT_FIGURE_SCREE, &style, 800, 600);
+  half = topmost (surface, latent_palette_argb (1), top - 8);
+  /* The bottom edge: the x axis line, found from the bars' lowest row. */
+  bottom = top;
+  for (int y = top; y < 600; y++)
+    for (int x = 0; x < 800; x++)
+      if (close_color (pixel (surface, x, y), latent_palette_argb (0), 2))
+        bottom = MAX (bottom, y);
+  g_test_message ("halved: cumulative line top %d, plot %d to %d", half, top, bottom);
+  g_assert_cmpint (abs ((half + 5) - (top + bottom) / 2), <=, 4);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_linear_dots (void)
+{
+  g_autoptr(LatentSnapshot) pca = linear_snapshot ("pca", TRUE);
+  g_autoptr(LatentSnapshot) fa = linear_snapshot ("fa", TRUE);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint32 diagonal, cross;
+  guint n_pca, n_fa;
+
+  latent_figure_style_init (&style);
+  /* FA's loadings need not be orthogonal: the second leans on the first,
+   * at a cosine of 0.6. */
+  for (guint j = 0; j < 16; j++)
+    fa->components[16 + j] = 0.6f * fa->components[j] + 0.8f * pca->components[16 + j];
+  diagonal = latent_palette_diverging_argb (1.0, FALSE);
+  cross = latent_palette_diverging_argb (0.6, FALSE);
+
+  surface = render (pca, LATENT_FIGURE_DOTS, &style, 700, 600);
+  keep_figure (surface, "dots-pca");
+  n_pca = count_color (surface, cross, 1);
+  /* Three cells on the diagonal, much larger than the colour bar. */
+  g_assert_cmpuint (count_color (surface, diagonal, 2), >, 3 * 5000);
+  cairo_surface_destroy (surface);
+  surface = render (fa, LATENT_FIGURE_DOTS, &style, 700, 600);
+  keep_figure (surface, "dots-fa");
+  n_fa = count_color (surface, cross, 1);
+  cairo_surface_destroy (surface);
+  g_test_message ("cos 0.6 pixels: PCA %u, FA %u", n_pca, n_fa);
+  /* Two cells of 0.6 (above and below the diagonal) for FA, none for PCA
+   * beyond the colour bar's sliver. */
+  g_assert_cmpuint (n_pca, <, 300);
+  g_assert_cmpuint (n_fa, >, n_pca + 2 * 5000);
+}
+
+/* Kinds that do not fit say so, instead of drawing another figure. */
+static void
+test_linear_messages (void)
+{
+  g_autoptr(LatentSnapshot) kmeans = blobs_snapshot (150, 2, 3, TRUE, 1);
+  g_autoptr(LatentSnapshot) big = images_snapshot (28, 28, 4, 2);
+  g_autoptr(LatentSnapshot) table = linear_snapshot ("pca", FALSE);
+  g_autoptr(LatentSnapshot) early = latent_snapshot_new ("ppca", table->dataset, NULL);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint ink;
+
+  latent_figure_style_init (&style);
+  for (LatentFigureKind kind = LATENT_FIGURE_SCREE; kind < LATENT_FIGURE_N_KINDS; kind++)
+    {
+      surface = render (kmeans, kind, &style, 600, 400);
+      if (kind == LATENT_FIGURE_SCREE)
+        keep_figure (surface, "message-scree-kmeans");
+      /* Not a single point: no cluster colours anywhere. */
+      for (guint c = 0; c < 3; c++)
+        g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 40), ==, 0);
+      /* Words in the middle of the figure. */
+      ink = 0;
+      for (int y = 180; y < 220; y++)
+        for (int x = 0; x < 600; x++)
+          ink += !close_color (pixel (surface, x, y), background_argb (&style), 0);
+      g_assert_cmpuint (ink, >, 100);
+      cairo_surface_destroy (surface);
+
+      /* A linear run before its first model: a message too. */
+      surface = render (early, kind, &style, 600, 400);
+      ink = 0;
+      for (int y = 180; y < 220; y++)
+        for (int x = 0; x < 600; x++)
+          ink += !close_color (pixel (surface, x, y), background_argb (&style), 0);
+      g_assert_cmpuint (ink, >, 100);
+      cairo_surface_destroy (surface);
+    }
+
+  g_free (big->algorithm);
+  big->algorithm = g_strdup ("pca");
+  surface = render (big, LATENT_FIGURE_BIPLOT, &style, 600, 400);
+  keep_figure (surface, "message-biplot-784");
+  for (guint c = 0; c < 2; c++)
+    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 40), ==, 0);
+  cairo_surface_destroy (surface);
+
+  /* Nothing to show yet: no examples, no samples, no ratios. */
+  g_clear_pointer (&table->reconstructions, g_free);
+  g_clear_pointer (&table->samples, g_free);
+  g_clear_pointer (&table->explained_variance_ratio, g_free);
+  for (LatentFigureKind kind = 0; kind < LATENT_FIGURE_N_KINDS; kind++)
+    {
+      surface = render (table, kind, &style, 400, 300);
+      cairo_surface_destroy (surface);
+    }
+}
+
+static void
+test_linear_examples (void)
+{
+  g_autoptr(LatentSnapshot) table = linear_snapshot ("ppca", FALSE);
+  g_autoptr(LatentSnapshot) images = linear_snapshot ("ppca", TRUE);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint32 ink;
+  guint with, without;
+
+  latent_figure_style_init (&style);
+  {
+    double r, g, b;
+
+    latent_figure_style_get_foreground (&style, &r, &g, &b);
+    ink = 0xff000000u | (guint32) lround (r * 255) << 16 | (guint32) lround (g * 255) << 8 | (guint32) lround (b * 255);
+  }
+
+  /* Reconstructions of tabular rows: both lines, in their two colours. */
+  surface = render (table, LATENT_FIGURE_RECONSTRUCTIONS, &style, 900, 600);
+  keep_figure (surface, "reconstructions-table");
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 500);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), >, 300);
+  cairo_surface_destroy (surface);
+
+  /* Image reconstructions: pairs of grey tiles, the rows framed in their
+   * class colours (rows 1, 4, 7, 10: classes 1, 1, 1, 1). */
+  surface = render (images, LATENT_FIGURE_RECONSTRUCTIONS, &style, 900, 600);
+  keep_figure (surface, "reconstructions-images");
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), >, 4 * 100);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), ==, 0);
+  cairo_surface_destroy (surface);
+
+  /* Samples over the rows: the crosses are the figure's ink colour. */
+  surface = render (table, LATENT_FIGURE_SAMPLES, &style, 900, 600);
+  keep_figure (surface, "samples-table");
+  with = count_color (surface, ink, 8);
+  cairo_surface_destroy (surface);
+  table->n_samples = 0;
+  surface = render (table, LATENT_FIGURE_SCATTER, &style, 900, 600);
+  without = count_color (surface, ink, 8);
+  cairo_surface_destroy (surface);
+  g_test_message ("ink pixels: with samples %u, without %u", with, without);
+  g_assert_cmpuint (with, >, without + 8 * 8);
+
+  /* Biplot: one arrow per column over the projection. */
+  surface = render (table, LATENT_FIGURE_SCATTER, &style, 900, 600);
+  without = count_all_ink (surface, &style);
+  cairo_surface_destroy (surface);
+  surface = render (table, LATENT_FIGURE_BIPLOT, &style, 900, 600);
+  keep_figure (surface, "biplot");
+  with = count_all_ink (surface, &style);
+  cairo_surface_destroy (surface);
+  g_assert_cmpuint (with, >, without + 4 * 100);
+
+  surface = render (images, LATENT_FIGURE_SAMPLES, &style, 900, 600);
+  keep_figure (surface, "samples-images");
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_linear_export (Tmp           *tmp,
+                    gconstpointer  data)
+{
+  g_autoptr(LatentSnapshot) snap = linear_snapshot ("pca", TRUE);
+  g_autoptr(GError) error = NULL;
+  LatentFigureStyle style;
+
+  latent_figure_style_init (&style);
+  for (LatentFigureKind kind = LATENT_FIGURE_SCATTER; kind < LATENT_FIGURE_N_KINDS; kind++)
+    {
+      const char *name = latent_figure_kind_to_string (kind);
+      g_autofree char *png = g_strdup_printf ("%s/%s.png", tmp->dir, name);
+      g_autofree char *svg = g_strdup_printf ("%s/%s.svg", tmp->dir, name);
+      g_autofree char *pdf = g_strdup_printf ("%s/%s.pdf", tmp->dir, name);
+      g_autofree char *title = NULL;
+      PngInfo info = { 0 };
+
+      g_assert_true (latent_figure_export (snap, kind, &style, png, 640, 480, &error));
+      g_assert_no_error (error);
+      g_assert_true (read_png (png, &info));
+      g_assert_cmpuint (info.width, ==, 640);
+      /* The images of a linear model are its components. */
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:figure"), ==,
+                       kind == LATENT_FIGURE_IMAGES ? "components" : name);
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:algorithm"), ==, "pca");
+      title = g_strdup_printf ("%s · PCA · 3 components · iteration 5 · converged",
+                               latent_figure_kind_get_title (latent_figure_resolve_kind (snap, kind), snap));
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "Title"), ==, title);
+      g_hash_table_unref (info.texts);
+
+      g_assert_true (latent_figure_export (snap, kind, &style, svg, 640, 480, &error));
+      g_assert_no_error (error);
+      assert_starts_with (svg, "<?xml", "<svg");
+      g_assert_true (latent_figure_export (snap, kind, &style, pdf, 640, 480, &error));
+      g_assert_no_error (error);
+      assert_starts_with (pdf, "%PDF", NULL);
+    }
+  g_assert_cmpuint (count_files (tmp->dir), ==, 3 * (LATENT_FIGURE_N_KINDS - 1));
+}
+
 /* fontconfig 2.14 leaks a little while parsing its configuration (nothing
  * points to it even before exit); not ours to fix. Read only under ASan. */
 const char *__lsan_default_suppressions (void);
@@ -1758,6 +2404,16 @@ main (int   argc,
   g_test_add ("/figures/export/vector", Tmp, NULL, tmp_setup, test_export_vector, tmp_teardown);
   g_test_add ("/figures/export/errors", Tmp, NULL, tmp_setup, test_export_errors, tmp_teardown);
   g_test_add ("/figures/export/sweep", Tmp, NULL, tmp_setup, test_sweep_export, tmp_teardown);
+  g_test_add_func ("/figures/linear/kinds", test_linear_kinds);
+  g_test_add_func ("/figures/linear/render-all", test_linear_render_all);
+  g_test_add_func ("/figures/linear/huge", test_linear_huge);
+  g_test_add_func ("/figures/linear/projection", test_linear_projection);
+  g_test_add_func ("/figures/linear/components", test_linear_components);
+  g_test_add_func ("/figures/linear/scree", test_linear_scree);
+  g_test_add_func ("/figures/linear/dots", test_linear_dots);
+  g_test_add_func ("/figures/linear/messages", test_linear_messages);
+  g_test_add_func ("/figures/linear/examples", test_linear_examples);
+  g_test_add ("/figures/linear/export", Tmp, NULL, tmp_setup, test_linear_export, tmp_teardown);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */

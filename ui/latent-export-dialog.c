@@ -1,7 +1,8 @@
 /* latent-export-dialog.c — write the figure on screen to PNG, SVG or PDF
  *
  * Through the same renderer and exporter as latent-cli. The style is copied
- * with the trail, so the file shows what the window showed.
+ * with the trail, and the figure kind read from the window's figure-kind
+ * action, so the file shows what the window showed.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +25,7 @@ struct _LatentExportDialog
   GtkLabel          *message_label;
 
   LatentSnapshot    *snapshot;
+  LatentFigureKind   kind;
   LatentFigureStyle  style;
   float             *trail;     /* our copy: the view may move on */
 };
@@ -107,7 +109,7 @@ on_export (LatentExportDialog *self)
                                    : g_build_filename (g_get_user_special_dir (G_USER_DIRECTORY_PICTURES)
                                                        ? g_get_user_special_dir (G_USER_DIRECTORY_PICTURES)
                                                        : g_get_home_dir (), name, NULL);
-  if (!latent_figure_export (self->snapshot, LATENT_FIGURE_AUTO, &self->style, path,
+  if (!latent_figure_export (self->snapshot, self->kind, &self->style, path,
                              gtk_spin_button_get_value_as_int (self->width_spin),
                              gtk_spin_button_get_value_as_int (self->height_spin), &error))
     {
@@ -134,7 +136,7 @@ on_copy (LatentExportDialog *self)
       return;
     }
   cr = cairo_create (surface);
-  latent_figure_render (self->snapshot, LATENT_FIGURE_AUTO, &self->style, cr, width, height);
+  latent_figure_render (self->snapshot, self->kind, &self->style, cr, width, height);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   /* Cairo's ARGB32 is premultiplied native-endian: GDK's default format. */
@@ -145,6 +147,21 @@ on_copy (LatentExportDialog *self)
   gdk_clipboard_set_texture (gtk_widget_get_clipboard (GTK_WIDGET (self)), texture);
   cairo_surface_destroy (surface);
   show_message (self, NULL);
+}
+
+/* The figure the parent window shows: the state of its win.figure-kind
+ * action, when it has one. */
+static LatentFigureKind
+shown_kind (GtkWindow *parent)
+{
+  g_autoptr(GVariant) state = NULL;
+  LatentFigureKind kind = LATENT_FIGURE_AUTO;
+
+  if (G_IS_ACTION_GROUP (parent) && g_action_group_has_action (G_ACTION_GROUP (parent), "figure-kind"))
+    state = g_action_group_get_action_state (G_ACTION_GROUP (parent), "figure-kind");
+  if (state != NULL && g_variant_is_of_type (state, G_VARIANT_TYPE_STRING))
+    latent_figure_kind_from_string (g_variant_get_string (state, NULL), &kind);
+  return kind;
 }
 
 static void
@@ -198,6 +215,7 @@ latent_export_dialog_new (GtkWindow               *parent,
   g_return_val_if_fail (snapshot != NULL && style != NULL, NULL);
 
   self->snapshot = latent_snapshot_ref (snapshot);
+  self->kind = latent_figure_resolve_kind (snapshot, shown_kind (parent));
   self->style = *style;
   if (style->trail && style->n_trail)
     {
@@ -209,8 +227,13 @@ latent_export_dialog_new (GtkWindow               *parent,
   self->style.pixel_scale = 0;
   gtk_spin_button_set_value (self->width_spin, CLAMP (width, 16, 16384));
   gtk_spin_button_set_value (self->height_spin, CLAMP (height, 16, 16384));
-  name = g_strdup_printf ("%s-%s-%u.png", latent_dataset_get_name (snapshot->dataset),
-                          snapshot->algorithm, snapshot->iteration);
+  /* Named after the figure too when the result has several. */
+  if (self->kind != latent_figure_resolve_kind (snapshot, LATENT_FIGURE_AUTO))
+    name = g_strdup_printf ("%s-%s-%u-%s.png", latent_dataset_get_name (snapshot->dataset),
+                            snapshot->algorithm, snapshot->iteration, latent_figure_kind_to_string (self->kind));
+  else
+    name = g_strdup_printf ("%s-%s-%u.png", latent_dataset_get_name (snapshot->dataset),
+                            snapshot->algorithm, snapshot->iteration);
   g_strdelimit (name, "/\\:", '-');
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), name);
   return GTK_WIDGET (self);

@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 #define LATENT_TYPE_EXPORT_DIALOG (latent_export_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (LatentExportDialog, latent_export_dialog, LATENT, EXPORT_DIALOG, GtkWindow)
 
-/* Exports exactly what the view draws: the snapshot in that style, at the
+/* Exports exactly what the view draws: the snapshot in that style, as the
+ * figure @parent's win.figure-kind action names (AUTO without one), at the
  * on-screen size unless the person changes it. */
 GtkWidget *latent_export_dialog_new (GtkWindow               *parent,
                                      LatentSnapshot          *snapshot,

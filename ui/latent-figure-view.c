@@ -20,6 +20,7 @@ struct _LatentFigureView
   GtkWidget       parent_instance;
 
   LatentSnapshot *snapshot;
+  LatentFigureKind kind;
   GArray         *trail;        /* floats: earlier means, TRAIL_LENGTH at most */
   guint           n_trail;
   guint           last_iteration;
@@ -31,6 +32,26 @@ struct _LatentFigureView
 };
 
 G_DEFINE_FINAL_TYPE (LatentFigureView, latent_figure_view, GTK_TYPE_WIDGET)
+
+G_DEFINE_ENUM_TYPE (LatentFigureKind, latent_figure_kind,
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_AUTO, "auto"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_SCATTER, "scatter"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_IMAGES, "images"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_SCREE, "scree"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_COMPONENTS, "components"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_BIPLOT, "biplot"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_RECONSTRUCTIONS, "reconstructions"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_SAMPLES, "samples"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_DOTS, "dots"))
+
+enum {
+  PROP_0,
+  PROP_KIND,
+  PROP_SNAPSHOT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 void
 latent_figure_view_get_style (LatentFigureView  *self,
@@ -60,15 +81,17 @@ latent_figure_view_snapshot (GtkWidget   *widget,
     return;
   latent_figure_view_get_style (self, &style);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  latent_figure_render (self->snapshot, LATENT_FIGURE_AUTO, &style, cr, width, height);
+  latent_figure_render (self->snapshot, self->kind, &style, cr, width, height);
   cairo_destroy (cr);
 }
 
+/* Figures laid out as the scatter: zoom, pan and hover work on them. */
 static gboolean
 is_scatter (LatentFigureView *self)
 {
-  return self->snapshot &&
-         latent_figure_resolve_kind (self->snapshot, LATENT_FIGURE_AUTO) == LATENT_FIGURE_SCATTER;
+  LatentFigureKind shown = latent_figure_view_get_shown_kind (self);
+
+  return self->snapshot && (shown == LATENT_FIGURE_SCATTER || shown == LATENT_FIGURE_BIPLOT);
 }
 
 /* Figure position → data coordinates, for the window now shown. */
@@ -209,6 +232,14 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
     }
   if (self->snapshot->labels && (guint64) row < self->snapshot->n_rows)
     g_string_append_printf (text, _(" · cluster %d"), self->snapshot->labels[row] + 1);
+  /* Where the row sits in the model's latent space, as plotted. */
+  if (self->snapshot->components && self->snapshot->projection && self->snapshot->projection_dims >= 2
+      && self->snapshot->n_rows == latent_dataset_get_n_rows (ds) && (guint64) row < self->snapshot->n_rows)
+    {
+      const float *z = self->snapshot->projection + (gsize) row * self->snapshot->projection_dims;
+
+      g_string_append_printf (text, " · (%.3g, %.3g)", z[0], z[1]);
+    }
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
 }
@@ -247,6 +278,38 @@ latent_figure_view_set_snapshot (LatentFigureView *self,
   self->snapshot = snapshot ? latent_snapshot_ref (snapshot) : NULL;
   self->last_iteration = snapshot ? snapshot->iteration : 0;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT]);
+}
+
+void
+latent_figure_view_set_kind (LatentFigureView *self,
+                             LatentFigureKind  kind)
+{
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+  g_return_if_fail (kind < LATENT_FIGURE_N_KINDS);
+
+  if (kind == self->kind)
+    return;
+  self->kind = kind;
+  self->has_view = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
+}
+
+LatentFigureKind
+latent_figure_view_get_kind (LatentFigureView *self)
+{
+  g_return_val_if_fail (LATENT_IS_FIGURE_VIEW (self), LATENT_FIGURE_AUTO);
+  return self->kind;
+}
+
+LatentFigureKind
+latent_figure_view_get_shown_kind (LatentFigureView *self)
+{
+  g_return_val_if_fail (LATENT_IS_FIGURE_VIEW (self), LATENT_FIGURE_AUTO);
+  if (self->snapshot == NULL)
+    return self->kind;
+  return latent_figure_resolve_kind (self->snapshot, self->kind);
 }
 
 void
@@ -276,6 +339,7 @@ latent_figure_view_reset (LatentFigureView *self)
   self->has_view = FALSE;
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT]);
 }
 
 static void
@@ -289,12 +353,62 @@ latent_figure_view_dispose (GObject *object)
 }
 
 static void
+latent_figure_view_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  LatentFigureView *self = LATENT_FIGURE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_KIND:
+      g_value_set_enum (value, self->kind);
+      break;
+    case PROP_SNAPSHOT:
+      g_value_set_pointer (value, self->snapshot);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+latent_figure_view_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  LatentFigureView *self = LATENT_FIGURE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_KIND:
+      latent_figure_view_set_kind (self, g_value_get_enum (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 latent_figure_view_class_init (LatentFigureViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = latent_figure_view_dispose;
+  object_class->get_property = latent_figure_view_get_property;
+  object_class->set_property = latent_figure_view_set_property;
+
+  properties[PROP_KIND] =
+    g_param_spec_enum ("kind", NULL, NULL, LATENT_TYPE_FIGURE_KIND, LATENT_FIGURE_AUTO,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The LatentSnapshot shown, or NULL; notified with each new one. */
+  properties[PROP_SNAPSHOT] =
+    g_param_spec_pointer ("snapshot", NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
   widget_class->snapshot = latent_figure_view_snapshot;
   widget_class->query_tooltip = latent_figure_view_query_tooltip;
   gtk_widget_class_set_css_name (widget_class, "latentfigureview");

@@ -10,6 +10,9 @@
 
 G_BEGIN_DECLS
 
+#define LATENT_TYPE_FIGURE_KIND (latent_figure_kind_get_type ())
+GType latent_figure_kind_get_type (void);
+
 #define LATENT_TYPE_FIGURE_VIEW (latent_figure_view_get_type ())
 G_DECLARE_FINAL_TYPE (LatentFigureView, latent_figure_view, LATENT, FIGURE_VIEW, GtkWidget)
 
@@ -25,5 +28,12 @@ void            latent_figure_view_set_dark     (LatentFigureView  *self,
 /* What the view draws, for exporting exactly that. */
 void            latent_figure_view_get_style    (LatentFigureView  *self,
                                                  LatentFigureStyle *style);
+/* The figure to draw of each snapshot (the "kind" property); AUTO by
+ * default. Zoom and pan belong to one figure, so a new kind forgets them. */
+void             latent_figure_view_set_kind    (LatentFigureView  *self,
+                                                 LatentFigureKind   kind);
+LatentFigureKind latent_figure_view_get_kind    (LatentFigureView  *self);
+/* The kind resolved against the snapshot shown: what is on screen. */
+LatentFigureKind latent_figure_view_get_shown_kind (LatentFigureView *self);
 
 G_END_DECLS

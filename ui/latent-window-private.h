@@ -25,6 +25,7 @@ struct _LatentWindow
   /* Template widgets */
   GtkMenuButton         *dataset_button;
   GtkDropDown           *algorithm_dropdown;
+  GtkDropDown           *view_dropdown;
   GtkMenuButton         *device_button;
   GtkInfoBar            *error_bar;
   GtkLabel              *error_label;
@@ -62,6 +63,11 @@ struct _LatentWindow
   guint                  rate_iterations;
   double                 rate;
   char                  *run_message;   /* converged, stopped, failed… */
+
+  /* The figures the View drop-down offers for the snapshot shown. */
+  LatentFigureKind       view_kinds[LATENT_FIGURE_N_KINDS];
+  guint                  n_view_kinds;
+  gboolean               listing_views; /* filling the drop-down from code */
 };
 
 /* latent-window.c */

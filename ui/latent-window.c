@@ -1,7 +1,8 @@
 /* latent-window.c — the main window: a dataset, an algorithm, a live run
  *
  * The window owns the current dataset, parameters and run. This file sets it
- * up and keeps the status line; latent-window-run.c drives the run and
+ * up and keeps the status line and the View drop-down (which figure of the
+ * result is shown); latent-window-run.c drives the run and
  * latent-window-files.c reads and writes what the person chooses.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,6 +12,7 @@
 #include "latent-window-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "latent-catalog.h"
 #include "latent-ui-util.h"
@@ -119,6 +121,116 @@ _latent_window_update_actions (LatentWindow *self)
   /* Only mixtures have the BIC and AIC a sweep compares. */
   enable (self, "sweep", self->dataset != NULL && g_str_equal (self->algorithm->id, "gmm"));
 }
+
+/* Views: the figures of the result shown. The choice is the stateful action
+ * win.figure-kind (a kind's name, "auto" at first), so the Export dialog
+ * exports what is on screen. */
+
+static guint
+view_index (LatentWindow     *self,
+            LatentFigureKind  kind)
+{
+  for (guint i = 0; i < self->n_view_kinds; i++)
+    if (self->view_kinds[i] == kind)
+      return i;
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The drop-down names the figure on screen, AUTO resolved. */
+static void
+select_shown_view (LatentWindow *self)
+{
+  guint index = view_index (self, latent_figure_view_get_shown_kind (self->figure_view));
+
+  if (index == GTK_INVALID_LIST_POSITION)
+    return;
+  self->listing_views = TRUE;
+  gtk_drop_down_set_selected (self->view_dropdown, index);
+  self->listing_views = FALSE;
+}
+
+static gboolean
+same_views (LatentWindow           *self,
+            const LatentFigureKind *kinds,
+            const char * const     *titles,
+            guint                   n)
+{
+  GListModel *model = gtk_drop_down_get_model (self->view_dropdown);
+
+  if (n != self->n_view_kinds || memcmp (kinds, self->view_kinds, n * sizeof *kinds) != 0
+      || model == NULL || g_list_model_get_n_items (model) != n)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), titles[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Each new frame may be of another algorithm or dataset: offer its figures.
+ * Only a change of the list touches the drop-down, so a run's frames cost a
+ * comparison each. */
+static void
+update_views (LatentWindow *self)
+{
+  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentFigureKind kinds[LATENT_FIGURE_N_KINDS], chosen;
+  const char *titles[LATENT_FIGURE_N_KINDS + 1] = { NULL };
+  guint n;
+
+  if (frame == NULL)
+    return;
+  n = latent_figure_list_kinds (frame, kinds);
+  for (guint i = 0; i < n; i++)
+    titles[i] = latent_figure_kind_get_title (kinds[i], frame);
+  if (!same_views (self, kinds, titles, n))
+    {
+      g_autoptr(GtkStringList) model = gtk_string_list_new (titles);
+
+      memcpy (self->view_kinds, kinds, n * sizeof *kinds);
+      self->n_view_kinds = n;
+      self->listing_views = TRUE;
+      gtk_drop_down_set_model (self->view_dropdown, G_LIST_MODEL (model));
+      self->listing_views = FALSE;
+      gtk_widget_set_sensitive (GTK_WIDGET (self->view_dropdown), n > 1);
+    }
+
+  /* A figure this result does not have: back to the automatic choice. */
+  chosen = latent_figure_view_get_kind (self->figure_view);
+  if (chosen != LATENT_FIGURE_AUTO
+      && view_index (self, latent_figure_resolve_kind (frame, chosen)) == GTK_INVALID_LIST_POSITION)
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "figure-kind", g_variant_new_string ("auto"));
+  select_shown_view (self);
+}
+
+static void
+on_view_selected (LatentWindow *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->view_dropdown);
+
+  if (self->listing_views || selected >= self->n_view_kinds)
+    return;
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "figure-kind",
+                                      g_variant_new_string (latent_figure_kind_to_string (self->view_kinds[selected])));
+}
+
+static void
+on_figure_kind_changed (GSimpleAction *action,
+                        GVariant      *state,
+                        gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  LatentFigureKind kind;
+
+  if (!latent_figure_kind_from_string (g_variant_get_string (state, NULL), &kind))
+    return;
+  g_simple_action_set_state (action, state);
+  latent_figure_view_set_kind (self->figure_view, kind);
+  select_shown_view (self);
+}
+
+static const GActionEntry view_actions[] = {
+  { "figure-kind", NULL, "s", "'auto'", on_figure_kind_changed },
+};
 
 /* Set-up */
 
@@ -304,6 +416,7 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/latent/Latent/latent-window.ui");
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, dataset_button);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, algorithm_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, view_dropdown);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, device_button);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, error_bar);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, error_label);
@@ -331,6 +444,9 @@ static void
 latent_window_init (LatentWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), view_actions, G_N_ELEMENTS (view_actions), self);
+  g_signal_connect_swapped (self->figure_view, "notify::snapshot", G_CALLBACK (update_views), self);
+  g_signal_connect_swapped (self->view_dropdown, "notify::selected", G_CALLBACK (on_view_selected), self);
   _latent_window_init_run (self);
   _latent_window_init_files (self);
 }

@@ -78,23 +78,6 @@ _latent_figure_dataset_has_image_rows (LatentDataset *dataset)
   return !single && (guint64) w * h * c == latent_dataset_get_n_cols (dataset);
 }
 
-LatentFigureKind
-latent_figure_resolve_kind (LatentSnapshot   *snapshot,
-                            LatentFigureKind  kind)
-{
-  gboolean images;
-
-  g_return_val_if_fail (snapshot != NULL, LATENT_FIGURE_SCATTER);
-
-  images = _latent_figure_dataset_has_image_rows (snapshot->dataset);
-  if (kind == LATENT_FIGURE_AUTO)
-    return images ? LATENT_FIGURE_IMAGES : LATENT_FIGURE_SCATTER;
-  /* Rows that are not images can only be shown as points. */
-  if (kind == LATENT_FIGURE_IMAGES && !images)
-    return LATENT_FIGURE_SCATTER;
-  return kind;
-}
-
 static const char *
 algorithm_title (const char *algorithm)
 {
@@ -126,6 +109,14 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
   s = g_string_new (algorithm_title (snapshot->algorithm));
   if (snapshot->k > 0)
     g_string_append_printf (s, " · K = %u", snapshot->k);
+  else if (snapshot->components != NULL && snapshot->n_components > 0 && g_strcmp0 (snapshot->algorithm, "fa") == 0)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u factor", " · %u factors",
+                                            snapshot->n_components),
+                            snapshot->n_components);
+  else if (snapshot->components != NULL && snapshot->n_components > 0)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u component", " · %u components",
+                                            snapshot->n_components),
+                            snapshot->n_components);
   if (snapshot->algorithm != NULL)
     g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
   if (snapshot->converged)
@@ -255,7 +246,20 @@ dataset_line (LatentSnapshot *snapshot)
   g_string_append_printf (s, _(" · %u points × %u dimensions"),
                           latent_dataset_get_n_rows (dataset),
                           latent_dataset_get_n_cols (dataset));
-  if (snapshot->weights && isfinite (snapshot->log_likelihood))
+  if (snapshot->components != NULL)
+    {
+      double explained = 0.0;
+
+      for (guint i = 0; snapshot->explained_variance_ratio && i < snapshot->n_components; i++)
+        explained += snapshot->explained_variance_ratio[i];
+      if (snapshot->explained_variance_ratio && isfinite (explained))
+        g_string_append_printf (s, _(" · %.1f %% of the variance"), 100.0 * explained);
+      if (isfinite (snapshot->reconstruction_error))
+        g_string_append_printf (s, _(" · reconstruction error %.4g"), snapshot->reconstruction_error);
+      if (isfinite (snapshot->log_likelihood))
+        g_string_append_printf (s, _(" · log-likelihood %.5g"), snapshot->log_likelihood);
+    }
+  else if (snapshot->weights && isfinite (snapshot->log_likelihood))
     g_string_append_printf (s, _(" · log-likelihood %.5g · BIC %.6g"), snapshot->log_likelihood, snapshot->bic);
   else if (isfinite (snapshot->objective))
     g_string_append_printf (s, " · %s %.6g",
@@ -264,11 +268,37 @@ dataset_line (LatentSnapshot *snapshot)
   return g_string_free (s, FALSE);
 }
 
+/* @text cut to @room with an ellipsis, so a narrow figure shows how its
+ * lines begin rather than losing their ends off the edge unannounced. */
+static char *
+fit_text (cairo_t    *cr,
+          const char *text,
+          double      room)
+{
+  cairo_text_extents_t ext;
+  glong n = g_utf8_strlen (text, -1);
+
+  cairo_text_extents (cr, text, &ext);
+  if (ext.x_advance <= room)
+    return g_strdup (text);
+  while (n-- > 1)
+    {
+      g_autofree char *head = g_utf8_substring (text, 0, n);
+      g_autofree char *cut = g_strconcat (g_strchomp (head), "…", NULL);
+
+      cairo_text_extents (cr, cut, &ext);
+      if (ext.x_advance <= room)
+        return g_steal_pointer (&cut);
+    }
+  return g_strdup ("…");
+}
+
 /* One line under the title, when there is something to say; the new y. */
 static double
 subtitle_line (cairo_t                 *cr,
                const LatentFigureStyle *style,
                double                   font,
+               int                      width,
                double                   y,
                const char              *text,
                double                   strength)
@@ -278,10 +308,13 @@ subtitle_line (cairo_t                 *cr,
   y += font;
   if (cr != NULL)
     {
+      g_autofree char *fitted = NULL;
+
       _latent_figure_set_font (cr, style, 1.0, FALSE);
       _latent_figure_set_color_mix (cr, style, strength);
+      fitted = fit_text (cr, text, width - 2.0 * font);
       cairo_move_to (cr, font, y);
-      cairo_show_text (cr, text);
+      cairo_show_text (cr, fitted);
     }
   return y + font * 0.4;
 }
@@ -292,8 +325,19 @@ _latent_figure_header (cairo_t                 *cr,
                        const LatentFigureStyle *style,
                        int                      width)
 {
+  return _latent_figure_header_named (cr, snapshot, style, width, NULL);
+}
+
+double
+_latent_figure_header_named (cairo_t                 *cr,
+                             LatentSnapshot          *snapshot,
+                             const LatentFigureStyle *style,
+                             int                      width,
+                             const char              *figure)
+{
   const double font = MAX (style->font_size, 1.0);
-  g_autofree char *title = latent_figure_dup_title (snapshot);
+  g_autofree char *run_title = latent_figure_dup_title (snapshot);
+  g_autofree char *title = figure ? g_strdup_printf ("%s · %s", figure, run_title) : g_strdup (run_title);
   g_autofree char *data_line = NULL;
   g_autofree char *metrics_line = NULL;
   double y = font;
@@ -312,20 +356,52 @@ _latent_figure_header (cairo_t                 *cr,
   y += font * 1.3;
   if (cr != NULL)
     {
+      g_autofree char *fitted = NULL;
+
       _latent_figure_set_font (cr, style, 1.3, TRUE);
       _latent_figure_set_color_mix (cr, style, 1.0);
+      fitted = fit_text (cr, title, width - 2.0 * font);
       cairo_move_to (cr, font, y);
-      cairo_show_text (cr, title);
+      cairo_show_text (cr, fitted);
     }
   y += font * 0.45;
 
-  y = subtitle_line (cr, style, font, y, data_line, 0.7);
-  y = subtitle_line (cr, style, font, y, metrics_line, 0.85);
+  y = subtitle_line (cr, style, font, width, y, data_line, 0.7);
+  y = subtitle_line (cr, style, font, width, y, metrics_line, 0.85);
 
   if (cr != NULL)
     cairo_restore (cr);
-  (void) width;
   return y + font * 0.6;
+}
+
+/* Words to lines no wider than @room (a word wider than that gets a line
+ * of its own). */
+static GPtrArray *
+wrap_words (cairo_t    *cr,
+            const char *text,
+            double      room)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      g_autofree char *longer = line->len ? g_strconcat (line->str, " ", words[i], NULL) : g_strdup (words[i]);
+      cairo_text_extents_t ext;
+
+      cairo_text_extents (cr, longer, &ext);
+      if (ext.x_advance > room && line->len > 0)
+        {
+          g_ptr_array_add (lines, g_strdup (line->str));
+          g_string_assign (line, words[i]);
+        }
+      else
+        g_string_assign (line, longer);
+    }
+  if (line->len > 0)
+    g_ptr_array_add (lines, g_strdup (line->str));
+  return lines;
 }
 
 void
@@ -335,15 +411,25 @@ _latent_figure_message (cairo_t                 *cr,
                         int                      height,
                         const char              *message)
 {
-  cairo_text_extents_t ext;
+  const double f = MAX (style->font_size, 1.0), line = f * 1.4;
+  g_autoptr(GPtrArray) lines = NULL;
+  double y;
 
   cairo_save (cr);
   _latent_figure_set_font (cr, style, 1.0, FALSE);
   _latent_figure_set_color_mix (cr, style, 0.6);
-  cairo_text_extents (cr, message, &ext);
-  cairo_move_to (cr, (width - ext.width) / 2.0 - ext.x_bearing,
-                 (height - ext.height) / 2.0 - ext.y_bearing);
-  cairo_show_text (cr, message);
+  /* Centred as a block, wrapped to the figure's width. */
+  lines = wrap_words (cr, message, width - 2.0 * f);
+  y = (height - line * lines->len) / 2.0 + f;
+  for (guint i = 0; i < lines->len; i++, y += line)
+    {
+      const char *text = g_ptr_array_index (lines, i);
+      cairo_text_extents_t ext;
+
+      cairo_text_extents (cr, text, &ext);
+      cairo_move_to (cr, (width - ext.x_advance) / 2.0, y);
+      cairo_show_text (cr, text);
+    }
   cairo_restore (cr);
 }
 
@@ -364,8 +450,27 @@ latent_figure_render (LatentSnapshot          *snapshot,
     case LATENT_FIGURE_IMAGES:
       latent_figure_images_render (snapshot, style, cr, width, height);
       break;
+    case LATENT_FIGURE_SCREE:
+      latent_figure_scree_render (snapshot, style, cr, width, height);
+      break;
+    case LATENT_FIGURE_COMPONENTS:
+      latent_figure_components_render (snapshot, style, cr, width, height);
+      break;
+    case LATENT_FIGURE_BIPLOT:
+      latent_figure_biplot_render (snapshot, style, cr, width, height);
+      break;
+    case LATENT_FIGURE_RECONSTRUCTIONS:
+      latent_figure_reconstructions_render (snapshot, style, cr, width, height);
+      break;
+    case LATENT_FIGURE_SAMPLES:
+      latent_figure_samples_render (snapshot, style, cr, width, height);
+      break;
+    case LATENT_FIGURE_DOTS:
+      latent_figure_dots_render (snapshot, style, cr, width, height);
+      break;
     case LATENT_FIGURE_AUTO:
     case LATENT_FIGURE_SCATTER:
+    case LATENT_FIGURE_N_KINDS:
     default:
       latent_figure_scatter_render (snapshot, style, cr, width, height);
       break;
@@ -396,12 +501,27 @@ figure_render (const Figure            *figure,
     latent_figure_render (figure->snapshot, figure->kind, style, cr, width, height);
 }
 
+/* As the figure's header says it: PCA, PPCA and FA have several figures,
+ * so theirs are named. */
+static char *
+snapshot_dup_title (LatentSnapshot   *snapshot,
+                    LatentFigureKind  kind)
+{
+  g_autofree char *title = latent_figure_dup_title (snapshot);
+
+  if (!_latent_figure_is_linear (snapshot))
+    return g_steal_pointer (&title);
+  return g_strdup_printf ("%s · %s",
+                          latent_figure_kind_get_title (latent_figure_resolve_kind (snapshot, kind), snapshot),
+                          title);
+}
+
 static char *
 figure_dup_title (const Figure *figure)
 {
   if (figure->sweep != NULL)
     return g_strdup (_latent_figure_sweep_title ());
-  return latent_figure_dup_title (figure->snapshot);
+  return snapshot_dup_title (figure->snapshot, figure->kind);
 }
 
 typedef struct {
@@ -655,15 +775,15 @@ collect_snapshot_texts (LatentSnapshot   *snapshot,
                         GArray           *texts,
                         GPtrArray        *strings)
 {
-  g_autofree char *title = latent_figure_dup_title (snapshot);
+  g_autofree char *title = snapshot_dup_title (snapshot, kind);
   g_autofree char *params = snapshot->params ? latent_params_to_string (snapshot->params) : NULL;
   g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, snapshot->seed);
   g_autofree char *iteration = g_strdup_printf ("%u", snapshot->iteration);
-  gboolean images = latent_figure_resolve_kind (snapshot, kind) == LATENT_FIGURE_IMAGES;
+  LatentFigureKind shown = latent_figure_resolve_kind (snapshot, kind);
 
   add_text (texts, strings, "Software", "Latent");
   add_text (texts, strings, "Title", title);
-  add_text (texts, strings, "latent:figure", images ? "images" : "scatter");
+  add_text (texts, strings, "latent:figure", latent_figure_kind_to_string (shown));
   add_text (texts, strings, "latent:algorithm", snapshot->algorithm);
   add_text (texts, strings, "latent:params", params);
   add_text (texts, strings, "latent:seed", seed);

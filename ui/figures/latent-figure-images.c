@@ -21,12 +21,7 @@ typedef struct {
   guint    img_w, img_h, channels;
   guint    n_tiles;
   gboolean means;         /* tiles are the snapshot's means, not dataset rows */
-  guint    cols, rows;
-  double   tile_w, tile_h; /* the image inside its frame */
-  double   frame;          /* frame line width */
-  double   caption;        /* height under each tile, 0 when there is no room */
-  double   x0, y0;         /* top-left of the first image */
-  double   pitch_x, pitch_y;
+  LatentFigureTileGrid grid;
 } Layout;
 
 static const float *
@@ -47,8 +42,7 @@ compute_layout (LatentSnapshot          *snapshot,
                 Layout                  *layout)
 {
   const double f = MAX (style->font_size, 1.0);
-  const double gap = round (f * 0.8);
-  double top, avail_w, avail_h, best = 0.0, aspect, scale;
+  double top;
   gboolean single;
 
   memset (layout, 0, sizeof *layout);
@@ -61,124 +55,24 @@ compute_layout (LatentSnapshot          *snapshot,
                   && snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset);
   layout->n_tiles = layout->means ? snapshot->k
                                   : MIN (latent_dataset_get_n_rows (snapshot->dataset), MAX_SAMPLES);
-  layout->frame = MAX (2.0, round (f * 0.2));
-  aspect = (double) layout->img_w / layout->img_h;
-
   top = _latent_figure_header (NULL, snapshot, style, width);
-  avail_w = width - 2.0 * f;
-  avail_h = height - top - f;
-
-  /* Try every column count and keep the one with the largest tiles; when even
-   * those are too small for a caption line, lay out again without captions. */
-  for (int pass = 0; pass < 2; pass++)
-    {
-      layout->caption = pass == 0 ? round (f * 1.5) : 0.0;
-      best = 0.0;
-      for (guint cols = 1; cols <= layout->n_tiles; cols++)
-        {
-          guint rows = (layout->n_tiles + cols - 1) / cols;
-          double cell_w = (avail_w - (cols - 1) * gap) / cols - 2 * layout->frame;
-          double cell_h = (avail_h - (rows - 1) * gap) / rows - 2 * layout->frame - layout->caption;
-          double w = MIN (cell_w, cell_h * aspect);
-
-          if (w > best)
-            {
-              best = w;
-              layout->cols = cols;
-              layout->rows = rows;
-            }
-        }
-      if (best / aspect >= f * 2.5)
-        break;
-    }
-  if (best <= 1.0)
-    return FALSE;
-
-  /* Whole multiples of the image size keep every source pixel the same size,
-   * unless rounding down would waste much of the room. */
-  scale = best / layout->img_w;
-  if (scale >= 1.0 && floor (scale) / scale >= 0.8)
-    scale = floor (scale);
-  layout->tile_w = layout->img_w * scale;
-  layout->tile_h = layout->img_h * scale;
-  layout->pitch_x = layout->tile_w + 2 * layout->frame + gap;
-  layout->pitch_y = layout->tile_h + 2 * layout->frame + layout->caption + gap;
-  layout->x0 = round (f + (avail_w - (layout->cols * layout->pitch_x - gap)) / 2.0 + layout->frame);
-  layout->y0 = round (top + (avail_h - (layout->rows * layout->pitch_y - gap)) / 2.0 + layout->frame);
-  layout->pitch_x = round (layout->pitch_x);
-  layout->pitch_y = round (layout->pitch_y);
-  return TRUE;
+  return _latent_figure_tile_grid (style, layout->img_w, layout->img_h, layout->n_tiles, 1,
+                                   f, top, width - 2.0 * f, height - top - f, &layout->grid);
 }
 
-/* One range for every tile, so tiles compare; chosen from the data's usual
- * scales (0–1, 0–255) so it does not jump between iterations. */
+/* One range for every tile, so tiles compare. */
 static void
 value_range (LatentSnapshot *snapshot,
              const Layout   *layout,
              double         *lo,
              double         *hi)
 {
-  const gsize n = (gsize) layout->img_w * layout->img_h * layout->channels;
-  double mn = INFINITY, mx = -INFINITY;
+  g_autofree const float **tiles = g_new (const float *, MAX (layout->n_tiles, 1u));
 
   for (guint t = 0; t < layout->n_tiles; t++)
-    {
-      const float *v = tile_values (snapshot, layout, t);
-      for (gsize i = 0; i < n; i++)
-        if (isfinite (v[i]))
-          {
-            mn = MIN (mn, v[i]);
-            mx = MAX (mx, v[i]);
-          }
-    }
-
-  if (!(mx >= mn))
-    *lo = 0.0, *hi = 1.0;
-  else if (mn >= 0.0 && mx <= 1.0)
-    *lo = 0.0, *hi = 1.0;
-  else if (mn >= 0.0 && mx <= 255.0)
-    *lo = 0.0, *hi = 255.0;
-  else
-    *lo = mn, *hi = mx > mn ? mx : mn + 1.0;
-}
-
-static cairo_surface_t *
-tile_surface (const float  *values,
-              const Layout *layout,
-              double        lo,
-              double        hi)
-{
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, layout->img_w, layout->img_h);
-  const guint c = layout->channels;
-  double k = 255.0 / (hi - lo);
-  guint32 *row;
-  int stride;
-
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    return surface;
-  cairo_surface_flush (surface);
-  stride = cairo_image_surface_get_stride (surface);
-
-  for (guint y = 0; y < layout->img_h; y++)
-    {
-      row = (guint32 *) (cairo_image_surface_get_data (surface) + (gsize) y * stride);
-      for (guint x = 0; x < layout->img_w; x++)
-        {
-          const float *p = values + ((gsize) y * layout->img_w + x) * c;
-          guint32 rgb[3];
-
-          for (guint i = 0; i < 3; i++)
-            {
-              /* Grey for one or two channels (the second being alpha). */
-              double v = p[c >= 3 ? i : 0];
-              v = isfinite (v) ? CLAMP ((v - lo) * k, 0.0, 255.0) : 0.0;
-              rgb[i] = (guint32) lround (v);
-            }
-          row[x] = 0xff000000u | (rgb[0] << 16) | (rgb[1] << 8) | rgb[2];
-        }
-    }
-  cairo_surface_mark_dirty (surface);
-  return surface;
+    tiles[t] = tile_values (snapshot, layout, t);
+  _latent_figure_image_range (tiles, layout->n_tiles,
+                              (gsize) layout->img_w * layout->img_h * layout->channels, lo, hi);
 }
 
 static char *
@@ -250,48 +144,25 @@ draw_tile (cairo_t                 *cr,
            double                   lo,
            double                   hi)
 {
-  double x = layout->x0 + (index % layout->cols) * layout->pitch_x;
-  double y = layout->y0 + (index / layout->cols) * layout->pitch_y;
-  double fw = layout->frame;
+  const LatentFigureTileGrid *g = &layout->grid;
   cairo_surface_t *image;
+  double x, y;
 
+  _latent_figure_tile_origin (g, index, 0, &x, &y);
   cairo_save (cr);
   frame_color (cr, snapshot, style, layout, index);
-  cairo_set_line_width (cr, fw);
-  cairo_rectangle (cr, x - fw / 2.0, y - fw / 2.0, layout->tile_w + fw, layout->tile_h + fw);
-  cairo_stroke (cr);
-
-  image = tile_surface (tile_values (snapshot, layout, index), layout, lo, hi);
-  if (cairo_surface_status (image) == CAIRO_STATUS_SUCCESS)
-    {
-      cairo_save (cr);
-      cairo_translate (cr, x, y);
-      cairo_scale (cr, layout->tile_w / layout->img_w, layout->tile_h / layout->img_h);
-      cairo_set_source_surface (cr, image, 0, 0);
-      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-      cairo_rectangle (cr, 0, 0, layout->img_w, layout->img_h);
-      cairo_fill (cr);
-      cairo_restore (cr);
-    }
+  image = _latent_figure_grey_tile (tile_values (snapshot, layout, index), layout->img_w,
+                                    layout->img_h, layout->channels, lo, hi);
+  _latent_figure_draw_tile (cr, image, x, y, g->tile_w, g->tile_h, g->frame);
   cairo_surface_destroy (image);
 
-  if (layout->caption > 0)
+  if (g->caption > 0)
     {
       g_autofree char *text = caption_text (snapshot, layout, index, TRUE);
-      cairo_text_extents_t ext;
+      g_autofree char *short_text = layout->means ? caption_text (snapshot, layout, index, FALSE) : NULL;
 
-      _latent_figure_set_font (cr, style, 0.9, FALSE);
-      cairo_text_extents (cr, text, &ext);
-      if (ext.x_advance > layout->tile_w + 2 * fw && layout->means)
-        {
-          g_free (text);
-          text = caption_text (snapshot, layout, index, FALSE);
-          cairo_text_extents (cr, text, &ext);
-        }
-      _latent_figure_set_color_mix (cr, style, 0.85);
-      cairo_move_to (cr, x + (layout->tile_w - ext.x_advance) / 2.0,
-                     y + layout->tile_h + fw + layout->caption * 0.75);
-      cairo_show_text (cr, text);
+      _latent_figure_tile_caption (cr, style, x - g->frame, y + g->tile_h + g->frame + g->caption * 0.75,
+                                   g->tile_w + 2 * g->frame, text, short_text);
     }
   cairo_restore (cr);
 }
@@ -337,15 +208,17 @@ latent_figure_images_locate (LatentSnapshot          *snapshot,
                              double                  *tile_height)
 {
   Layout layout;
+  double tx, ty;
 
   g_return_val_if_fail (snapshot != NULL, FALSE);
   g_return_val_if_fail (style != NULL, FALSE);
 
   if (!compute_layout (snapshot, style, width, height, &layout) || index >= layout.n_tiles)
     return FALSE;
-  if (x) *x = layout.x0 + (index % layout.cols) * layout.pitch_x;
-  if (y) *y = layout.y0 + (index / layout.cols) * layout.pitch_y;
-  if (tile_width) *tile_width = layout.tile_w;
-  if (tile_height) *tile_height = layout.tile_h;
+  _latent_figure_tile_origin (&layout.grid, index, 0, &tx, &ty);
+  if (x) *x = tx;
+  if (y) *y = ty;
+  if (tile_width) *tile_width = layout.grid.tile_w;
+  if (tile_height) *tile_height = layout.grid.tile_h;
   return TRUE;
 }

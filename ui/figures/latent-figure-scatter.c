@@ -3,7 +3,9 @@
  * Points go straight into the pixels of an image surface (one cairo_arc per
  * point would take a second for 70,000 points); axes, markers and text are
  * ordinary Cairo paths on top. Mixtures shade each point by its
- * responsibilities and add each component's 1σ and 2σ ellipses.
+ * responsibilities and add each component's 1σ and 2σ ellipses. PCA, PPCA
+ * and FA draw their own latent coordinates, coloured by class, and their
+ * other figures add crosses (samples) or arrows (a biplot) on top.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +26,18 @@
 #define MAX_LAYER_SIZE 16384.0
 #define MAX_VECTOR_LAYER_SIZE 4096.0
 
+/* The points drawn: the dataset's own 2-D projection, or the latent
+ * coordinates of a linear model. */
+typedef struct {
+  LatentProjection *projection;    /* NULL for latent coordinates */
+  const float      *xy;            /* row i at xy[i * stride], xy[i * stride + 1] */
+  gsize             stride;
+  guint             n;
+  char             *axis_label[2];
+  gboolean          linear;        /* PCA, PPCA, FA: no clusters to show */
+  const LatentScatterExtras *extras;
+} Points;
+
 typedef struct {
   double   font;
   double   header;                 /* y below the title lines */
@@ -38,7 +52,90 @@ typedef struct {
   gboolean compact;                /* legend says "1 (n = 50)" */
   guint    n_entries;              /* legend entries drawn, "… more" excluded */
   guint    n_more;
+  gboolean rows_entry;             /* one colour for every row, named in the legend */
+  gboolean extra_entry;            /* the crosses, named in the legend */
 } Layout;
+
+static void
+points_clear (Points *points)
+{
+  g_clear_pointer (&points->projection, latent_projection_unref);
+  g_clear_pointer (&points->axis_label[0], g_free);
+  g_clear_pointer (&points->axis_label[1], g_free);
+}
+
+/* FALSE (with nothing to clear) when there is nothing to draw; @message then
+ * says why, or is NULL when the figure is simply too small. */
+static gboolean
+points_init (Points                    *points,
+             LatentSnapshot            *snapshot,
+             const LatentScatterExtras *extras,
+             const char               **message)
+{
+  guint n_rows;
+
+  memset (points, 0, sizeof *points);
+  points->extras = extras;
+  *message = NULL;
+  if (snapshot->dataset == NULL)
+    {
+      *message = _("No data");
+      return FALSE;
+    }
+  n_rows = latent_dataset_get_n_rows (snapshot->dataset);
+  points->linear = _latent_figure_is_linear (snapshot);
+
+  if (extras != NULL && extras->points != NULL)
+    {
+      points->xy = extras->points;
+      points->stride = 2;
+      points->n = n_rows;
+    }
+  else if (points->linear && snapshot->projection != NULL && snapshot->projection_dims >= 2
+           && snapshot->n_rows == n_rows)
+    {
+      points->xy = snapshot->projection;
+      points->stride = snapshot->projection_dims;
+      points->n = n_rows;
+    }
+  if (points->xy != NULL)
+    {
+      gboolean own = points->xy == snapshot->projection;
+
+      points->axis_label[0] = _latent_figure_linear_axis_label (snapshot, 0, own);
+      points->axis_label[1] = _latent_figure_linear_axis_label (snapshot, 1, own);
+      return TRUE;
+    }
+
+  /* Before a linear model has coordinates, and for every clustering: the
+   * dataset's own view. */
+  points->projection = latent_projection_get_for_dataset (snapshot->dataset);
+  if (points->projection == NULL)
+    {
+      *message = _("This dataset cannot be projected to 2-D");
+      return FALSE;
+    }
+  points->xy = latent_projection_get_points (points->projection);
+  points->stride = 2;
+  points->n = latent_projection_get_n_rows (points->projection);
+  points->axis_label[0] = g_strdup (latent_projection_get_axis_label (points->projection, 0));
+  points->axis_label[1] = g_strdup (latent_projection_get_axis_label (points->projection, 1));
+  return TRUE;
+}
+
+static inline double
+point_x (const Points *points,
+         guint         i)
+{
+  return points->xy[(gsize) i * points->stride];
+}
+
+static inline double
+point_y (const Points *points,
+         guint         i)
+{
+  return points->xy[(gsize) i * points->stride + 1];
+}
 
 static double
 auto_point_size (guint n)
@@ -64,11 +161,11 @@ auto_alpha (guint n)
 }
 
 static gboolean
-labels_usable (LatentSnapshot   *snapshot,
-               LatentProjection *projection)
+labels_usable (LatentSnapshot *snapshot,
+               const Points   *points)
 {
-  return snapshot->labels != NULL && snapshot->k > 0
-         && snapshot->n_rows == latent_projection_get_n_rows (projection);
+  return !points->linear && snapshot->labels != NULL && snapshot->k > 0
+         && snapshot->n_rows == points->n;
 }
 
 static gboolean
@@ -78,11 +175,11 @@ is_mixture (LatentSnapshot *snapshot)
 }
 
 static gboolean
-responsibilities_usable (LatentSnapshot   *snapshot,
-                         LatentProjection *projection)
+responsibilities_usable (LatentSnapshot *snapshot,
+                         const Points   *points)
 {
   return is_mixture (snapshot) && snapshot->responsibilities != NULL
-         && snapshot->n_rows == latent_projection_get_n_rows (projection);
+         && snapshot->n_rows == points->n;
 }
 
 static guint
@@ -137,28 +234,46 @@ legend_title (const Layout *layout)
 {
   if (layout->mixture)
     return _("components");
+  if (layout->n_entries == 0)
+    return _("data");
   return layout->by_class ? _("classes") : _("clusters");
 }
 
-static void
-data_bounds (LatentProjection *projection,
-             Layout           *layout)
+static const char *
+rows_text (void)
 {
-  const float *points = latent_projection_get_points (projection);
-  guint n = latent_projection_get_n_rows (projection);
-  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-  double pad;
+  return _("rows");
+}
 
-  for (guint i = 0; i < n; i++)
-    {
-      double x = points[2 * (gsize) i], y = points[2 * (gsize) i + 1];
-      if (!isfinite (x) || !isfinite (y))
-        continue;
-      xmin = MIN (xmin, x);
-      xmax = MAX (xmax, x);
-      ymin = MIN (ymin, y);
-      ymax = MAX (ymax, y);
-    }
+static void
+grow_bounds (double  x,
+             double  y,
+             double *b)
+{
+  if (!isfinite (x) || !isfinite (y))
+    return;
+  b[0] = MIN (b[0], x);
+  b[1] = MAX (b[1], x);
+  b[2] = MIN (b[2], y);
+  b[3] = MAX (b[3], y);
+}
+
+static void
+data_bounds (const Points *points,
+             Layout       *layout)
+{
+  const LatentScatterExtras *extras = points->extras;
+  double b[4] = { INFINITY, -INFINITY, INFINITY, -INFINITY };
+  double xmin, xmax, ymin, ymax, pad;
+
+  for (guint i = 0; i < points->n; i++)
+    grow_bounds (point_x (points, i), point_y (points, i), b);
+  for (guint i = 0; extras && extras->extra && i < extras->n_extra; i++)
+    grow_bounds (extras->extra[2 * (gsize) i], extras->extra[2 * (gsize) i + 1], b);
+  xmin = b[0];
+  xmax = b[1];
+  ymin = b[2];
+  ymax = b[3];
 
   if (!isfinite (xmin))
     xmin = xmax = ymin = ymax = 0.0;
@@ -211,7 +326,7 @@ widest_tick (cairo_t                 *cr,
 static gboolean
 compute_layout (LatentSnapshot          *snapshot,
                 const LatentFigureStyle *style,
-                LatentProjection        *projection,
+                const Points            *points,
                 int                      width,
                 int                      height,
                 Layout                  *layout)
@@ -224,7 +339,7 @@ compute_layout (LatentSnapshot          *snapshot,
   memset (layout, 0, sizeof *layout);
   layout->font = f;
   layout->swatch = round (f * 0.8);
-  layout->header = _latent_figure_header (NULL, snapshot, style, width);
+  layout->header = _latent_figure_header_named (NULL, snapshot, style, width, NULL);
   if (style->has_view && style->view[1] > style->view[0] && style->view[3] > style->view[2])
     {
       layout->xmin = style->view[0];
@@ -233,22 +348,25 @@ compute_layout (LatentSnapshot          *snapshot,
       layout->ymax = style->view[3];
     }
   else
-    data_bounds (projection, layout);
+    data_bounds (points, layout);
 
   if (is_mixture (snapshot))
     {
       layout->mixture = TRUE;
       n_labels = snapshot->k;
     }
-  else if (labels_usable (snapshot, projection))
+  else if (labels_usable (snapshot, points))
     n_labels = snapshot->k;
   else if (latent_dataset_has_labels (snapshot->dataset))
     {
       layout->by_class = TRUE;
       n_labels = latent_dataset_get_n_classes (snapshot->dataset);
     }
+  layout->extra_entry = points->extras && points->extras->n_extra > 0 && points->extras->extra_name;
+  /* Rows in one colour need no legend, unless beside the crosses. */
+  layout->rows_entry = layout->extra_entry && n_labels == 0;
 
-  if (n_labels > 0)
+  if (n_labels > 0 || layout->extra_entry)
     {
       layout->n_entries = n_labels > MAX_LEGEND_ENTRIES + 1 ? MAX_LEGEND_ENTRIES : n_labels;
       layout->n_more = n_labels - layout->n_entries;
@@ -269,6 +387,10 @@ compute_layout (LatentSnapshot          *snapshot,
               g_autofree char *text = legend_text (snapshot, layout, i);
               legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, text));
             }
+          if (layout->rows_entry)
+            legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, rows_text ()));
+          if (layout->extra_entry)
+            legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, points->extras->extra_name));
           layout->legend = legend_w + f * 2.5 <= width * 0.35;
         }
     }
@@ -329,7 +451,7 @@ blend (guint32 src,
 static void
 draw_regions (LatentSnapshot          *snapshot,
               const LatentFigureStyle *style,
-              LatentProjection        *projection,
+              const Points            *points,
               const Layout            *layout,
               guint32                 *pixels,
               int                      stride,
@@ -343,7 +465,7 @@ draw_regions (LatentSnapshot          *snapshot,
 
   /* Regions belong to k-means; a mixture's boundaries are not Voronoi cells. */
   if (snapshot->means == NULL || k < 2 || k > 256 || snapshot->n_cols != 2 ||
-      is_mixture (snapshot) || latent_projection_is_pca (projection))
+      is_mixture (snapshot) || points->projection == NULL || latent_projection_is_pca (points->projection))
     return;
 
   latent_figure_style_get_background (style, &br, &bg, &bb);
@@ -441,12 +563,11 @@ mix_color (const float *resp,
 static cairo_surface_t *
 draw_point_layer (LatentSnapshot          *snapshot,
                   const LatentFigureStyle *style,
-                  LatentProjection        *projection,
+                  const Points            *points,
                   const Layout            *layout,
                   double                   scale)
 {
-  const guint n = latent_projection_get_n_rows (projection);
-  const float *points = latent_projection_get_points (projection);
+  const guint n = points->n;
   const gint32 *labels = NULL;
   int w = (int) ceil (layout->plot_w * scale), h = (int) ceil (layout->plot_h * scale);
   double sx = w / (layout->xmax - layout->xmin), sy = h / (layout->ymax - layout->ymin);
@@ -470,7 +591,7 @@ draw_point_layer (LatentSnapshot          *snapshot,
   pixels = (guint32 *) cairo_image_surface_get_data (surface);
   stride = cairo_image_surface_get_stride (surface) / 4;
 
-  if (labels_usable (snapshot, projection))
+  if (labels_usable (snapshot, points))
     {
       labels = snapshot->labels;
       n_colors = snapshot->k;
@@ -487,21 +608,25 @@ draw_point_layer (LatentSnapshot          *snapshot,
   colors = g_new (guint32, n_colors + 1);
   for (guint c = 0; c <= n_colors; c++)
     {
-      guint32 argb = c < n_colors ? latent_palette_argb (c) : (style->dark ? 0xff8c8c90u : 0xff8a8a8eu);
+      /* Unclustered rows are grey; a linear model's rows without classes
+       * are simply the data, in the first colour. */
+      guint32 argb = c < n_colors ? latent_palette_argb (c)
+                     : points->linear ? latent_palette_argb (0)
+                     : (style->dark ? 0xff8c8c90u : 0xff8a8a8eu);
       guint32 r = ((argb >> 16) & 0xff) * alpha / 255;
       guint32 g = ((argb >> 8) & 0xff) * alpha / 255;
       guint32 b = (argb & 0xff) * alpha / 255;
       colors[c] = (alpha << 24) | (r << 16) | (g << 8) | b;
     }
   neutral = colors[n_colors];
-  if (responsibilities_usable (snapshot, projection))
+  if (responsibilities_usable (snapshot, points))
     {
       resp = snapshot->responsibilities;
       lin = linear_palette (snapshot->k);
     }
 
   if (style->voronoi)
-    draw_regions (snapshot, style, projection, layout, pixels, stride, w, h);
+    draw_regions (snapshot, style, points, layout, pixels, stride, w, h);
 
   /* Pixel offsets of one point's footprint: a square, or a disc from 4 px. */
   offsets = g_new (int, 2 * size * size);
@@ -519,8 +644,8 @@ draw_point_layer (LatentSnapshot          *snapshot,
 
   for (guint i = 0; i < n; i++)
     {
-      double fx = (points[2 * (gsize) i] - layout->xmin) * sx;
-      double fy = (layout->ymax - points[2 * (gsize) i + 1]) * sy;
+      double fx = (point_x (points, i) - layout->xmin) * sx;
+      double fy = (layout->ymax - point_y (points, i)) * sy;
       guint32 color = neutral;
       int px, py;
 
@@ -617,7 +742,7 @@ draw_grid (cairo_t                 *cr,
 static void
 draw_axes (cairo_t                 *cr,
            const LatentFigureStyle *style,
-           LatentProjection        *projection,
+           const Points            *points,
            const Layout            *l)
 {
   const double f = l->font, tick = f * 0.4;
@@ -664,13 +789,13 @@ draw_axes (cairo_t                 *cr,
 
   _latent_figure_set_font (cr, style, 1.0, FALSE);
   _latent_figure_set_color_mix (cr, style, 0.9);
-  label = latent_projection_get_axis_label (projection, 0);
+  label = points->axis_label[0];
   cairo_text_extents (cr, label, &ext);
   cairo_move_to (cr, l->plot_x + (l->plot_w - ext.x_advance) / 2.0,
                  l->plot_y + l->plot_h + tick + f * 1.2 + f * 1.6);
   cairo_show_text (cr, label);
 
-  label = latent_projection_get_axis_label (projection, 1);
+  label = points->axis_label[1];
   cairo_text_extents (cr, label, &ext);
   cairo_move_to (cr, f * 1.9, l->plot_y + (l->plot_h + ext.x_advance) / 2.0);
   cairo_rotate (cr, -G_PI / 2.0);
@@ -928,10 +1053,82 @@ draw_centroids (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
+/* Smaller as they get many, so they do not hide the rows beneath. */
+static double
+cross_radius (const Layout *l,
+              guint         n)
+{
+  double scale = n <= 30 ? 0.4 : n <= 200 ? 0.3 : 0.22;
+
+  return MAX (2.5, round (l->font * scale));
+}
+
+/* A sample: an × in the foreground colour over a halo of the background, so
+ * it reads on points of any colour. */
+static void
+draw_cross (cairo_t                 *cr,
+            const LatentFigureStyle *style,
+            double                   x,
+            double                   y,
+            double                   r)
+{
+  double br, bg, bb;
+
+  cairo_save (cr);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_move_to (cr, x - r, y - r);
+  cairo_line_to (cr, x + r, y + r);
+  cairo_move_to (cr, x - r, y + r);
+  cairo_line_to (cr, x + r, y - r);
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_set_source_rgba (cr, br, bg, bb, 0.8);
+  cairo_set_line_width (cr, MAX (3.0, r * 0.8));
+  cairo_stroke_preserve (cr);
+  _latent_figure_set_color_mix (cr, style, 1.0);
+  cairo_set_line_width (cr, MAX (1.3, r * 0.3));
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_extras (cairo_t                 *cr,
+             const LatentFigureStyle *style,
+             const Points            *points,
+             const Layout            *l)
+{
+  const LatentScatterExtras *extras = points->extras;
+  LatentFigurePlot plot;
+
+  if (extras == NULL)
+    return;
+  for (guint i = 0; extras->extra && i < extras->n_extra; i++)
+    {
+      double x = extras->extra[2 * (gsize) i], y = extras->extra[2 * (gsize) i + 1];
+      double px, py;
+
+      if (!isfinite (x) || !isfinite (y))
+        continue;
+      px = l->plot_x + map_x (l, x);
+      py = l->plot_y + map_y (l, y);
+      /* Far outside a zoomed view: nothing to see, and Cairo would overflow. */
+      if (fabs (px) > 1e6 || fabs (py) > 1e6)
+        continue;
+      draw_cross (cr, style, px, py, cross_radius (l, extras->n_extra));
+    }
+  if (extras->overlay == NULL)
+    return;
+  plot = (LatentFigurePlot) { l->plot_x, l->plot_y, l->plot_w, l->plot_h,
+                              l->xmin, l->xmax, l->ymin, l->ymax };
+  cairo_save (cr);
+  extras->overlay (cr, style, &plot, extras->overlay_data);
+  cairo_restore (cr);
+}
+
 static void
 draw_legend (cairo_t                 *cr,
              LatentSnapshot          *snapshot,
              const LatentFigureStyle *style,
+             const Points            *points,
              const Layout            *l)
 {
   const double f = l->font, line = f * 1.5;
@@ -968,6 +1165,27 @@ draw_legend (cairo_t                 *cr,
       cairo_move_to (cr, l->legend_x, y - f * 0.5 + f * 0.35);
       cairo_show_text (cr, more);
     }
+  if (l->rows_entry && y + line <= l->plot_y + l->plot_h)
+    {
+      double r, g, b;
+
+      y += line;
+      latent_palette_color (0, &r, &g, &b);
+      cairo_set_source_rgb (cr, r, g, b);
+      cairo_rectangle (cr, l->legend_x, y - f * 0.5 - l->swatch / 2.0, l->swatch, l->swatch);
+      cairo_fill (cr);
+      _latent_figure_set_color_mix (cr, style, 1.0);
+      cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
+      cairo_show_text (cr, rows_text ());
+    }
+  if (l->extra_entry && y + line <= l->plot_y + l->plot_h)
+    {
+      y += line;
+      draw_cross (cr, style, l->legend_x + l->swatch / 2.0, y - f * 0.5, cross_radius (l, points->extras->n_extra));
+      _latent_figure_set_color_mix (cr, style, 1.0);
+      cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
+      cairo_show_text (cr, points->extras->extra_name);
+    }
   /* What the two line styles of the ellipses mean. */
   if (l->mixture && snapshot->covariances != NULL)
     {
@@ -992,41 +1210,45 @@ draw_legend (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
-latent_figure_scatter_render (LatentSnapshot          *snapshot,
-                              const LatentFigureStyle *style,
-                              cairo_t                 *cr,
-                              int                      width,
-                              int                      height)
+/* The header's figure name: the linear models have several figures. */
+static const char *
+figure_name (LatentSnapshot            *snapshot,
+             const LatentScatterExtras *extras)
 {
-  g_autoptr(LatentProjection) projection = NULL;
+  if (extras != NULL && extras->figure != NULL)
+    return extras->figure;
+  if (_latent_figure_is_linear (snapshot))
+    return latent_figure_kind_get_title (LATENT_FIGURE_SCATTER, snapshot);
+  return NULL;
+}
+
+void
+_latent_figure_scatter_render_extras (LatentSnapshot            *snapshot,
+                                      const LatentFigureStyle   *style,
+                                      const LatentScatterExtras *extras,
+                                      cairo_t                   *cr,
+                                      int                        width,
+                                      int                        height)
+{
   cairo_surface_t *layer;
+  const char *message;
+  Points points;
   Layout layout;
   double scale;
 
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
   cairo_save (cr);
   _latent_figure_paint_background (cr, style, width, height);
-  _latent_figure_header (cr, snapshot, style, width);
+  _latent_figure_header_named (cr, snapshot, style, width, figure_name (snapshot, extras));
 
-  if (snapshot->dataset == NULL)
+  if (!points_init (&points, snapshot, extras, &message))
     {
-      _latent_figure_message (cr, style, width, height, _("No data"));
+      _latent_figure_message (cr, style, width, height, message);
       cairo_restore (cr);
       return;
     }
-  projection = latent_projection_get_for_dataset (snapshot->dataset);
-  if (projection == NULL)
+  if (!compute_layout (snapshot, style, &points, width, height, &layout))
     {
-      _latent_figure_message (cr, style, width, height, _("This dataset cannot be projected to 2-D"));
-      cairo_restore (cr);
-      return;
-    }
-  if (!compute_layout (snapshot, style, projection, width, height, &layout))
-    {
+      points_clear (&points);
       cairo_restore (cr);
       return;
     }
@@ -1034,7 +1256,7 @@ latent_figure_scatter_render (LatentSnapshot          *snapshot,
   draw_grid (cr, style, &layout);
 
   scale = limit_layer_scale (cr, layer_scale (cr, style), &layout);
-  layer = draw_point_layer (snapshot, style, projection, &layout, scale);
+  layer = draw_point_layer (snapshot, style, &points, &layout, scale);
   if (cairo_surface_status (layer) == CAIRO_STATUS_SUCCESS)
     {
       cairo_save (cr);
@@ -1048,17 +1270,59 @@ latent_figure_scatter_render (LatentSnapshot          *snapshot,
     }
   cairo_surface_destroy (layer);
 
-  draw_axes (cr, style, projection, &layout);
+  draw_axes (cr, style, &points, &layout);
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot_x, layout.plot_y, layout.plot_w, layout.plot_h);
   cairo_clip (cr);
-  draw_trails (cr, snapshot, style, projection, &layout);
-  draw_ellipses (cr, snapshot, style, projection, &layout);
-  draw_centroids (cr, snapshot, style, projection, &layout);
+  /* Centres, their trails and ellipses live in the dataset's own view. */
+  if (points.projection != NULL)
+    {
+      draw_trails (cr, snapshot, style, points.projection, &layout);
+      draw_ellipses (cr, snapshot, style, points.projection, &layout);
+      draw_centroids (cr, snapshot, style, points.projection, &layout);
+    }
+  draw_extras (cr, style, &points, &layout);
   cairo_restore (cr);
   if (layout.legend)
-    draw_legend (cr, snapshot, style, &layout);
+    draw_legend (cr, snapshot, style, &points, &layout);
+  points_clear (&points);
   cairo_restore (cr);
+}
+
+void
+latent_figure_scatter_render (LatentSnapshot          *snapshot,
+                              const LatentFigureStyle *style,
+                              cairo_t                 *cr,
+                              int                      width,
+                              int                      height)
+{
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  _latent_figure_scatter_render_extras (snapshot, style, NULL, cr, width, height);
+}
+
+/* The plain scatter's points and layout, for hit tests; FALSE (with nothing
+ * to clear) when it draws no plot. */
+static gboolean
+scatter_layout (LatentSnapshot          *snapshot,
+                const LatentFigureStyle *style,
+                int                      width,
+                int                      height,
+                Points                  *points,
+                Layout                  *layout)
+{
+  const char *message;
+
+  if (!points_init (points, snapshot, NULL, &message))
+    return FALSE;
+  if (!compute_layout (snapshot, style, points, width, height, layout))
+    {
+      points_clear (points);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -1071,21 +1335,17 @@ latent_figure_scatter_locate (LatentSnapshot          *snapshot,
                               double                  *px,
                               double                  *py)
 {
-  g_autoptr(LatentProjection) projection = NULL;
+  Points points;
   Layout layout;
 
   g_return_val_if_fail (snapshot != NULL, FALSE);
   g_return_val_if_fail (style != NULL, FALSE);
 
-  if (snapshot->dataset == NULL)
+  if (!scatter_layout (snapshot, style, width, height, &points, &layout))
     return FALSE;
-  projection = latent_projection_get_for_dataset (snapshot->dataset);
-  if (projection == NULL
-      || !compute_layout (snapshot, style, projection, width, height, &layout))
-    return FALSE;
-
   if (px) *px = layout.plot_x + map_x (&layout, x);
   if (py) *py = layout.plot_y + map_y (&layout, y);
+  points_clear (&points);
   return TRUE;
 }
 
@@ -1097,14 +1357,12 @@ latent_figure_scatter_bounds (LatentSnapshot          *snapshot,
                               double                  *view,
                               double                  *plot)
 {
-  g_autoptr(LatentProjection) projection = NULL;
+  Points points;
   Layout layout;
 
   g_return_val_if_fail (snapshot != NULL && style != NULL, FALSE);
 
-  if (snapshot->dataset == NULL ||
-      !(projection = latent_projection_get_for_dataset (snapshot->dataset)) ||
-      !compute_layout (snapshot, style, projection, width, height, &layout))
+  if (!scatter_layout (snapshot, style, width, height, &points, &layout))
     return FALSE;
   if (view)
     {
@@ -1120,6 +1378,7 @@ latent_figure_scatter_bounds (LatentSnapshot          *snapshot,
       plot[2] = layout.plot_w;
       plot[3] = layout.plot_h;
     }
+  points_clear (&points);
   return TRUE;
 }
 
@@ -1132,23 +1391,19 @@ latent_figure_scatter_pick (LatentSnapshot          *snapshot,
                             double                   y,
                             double                   radius)
 {
-  g_autoptr(LatentProjection) projection = NULL;
-  const float *points;
   double best = radius * radius;
   gint64 nearest = -1;
+  Points points;
   Layout layout;
 
   g_return_val_if_fail (snapshot != NULL && style != NULL, -1);
 
-  if (snapshot->dataset == NULL ||
-      !(projection = latent_projection_get_for_dataset (snapshot->dataset)) ||
-      !compute_layout (snapshot, style, projection, width, height, &layout))
+  if (!scatter_layout (snapshot, style, width, height, &points, &layout))
     return -1;
-  points = latent_projection_get_points (projection);
-  for (guint i = 0; i < latent_projection_get_n_rows (projection); i++)
+  for (guint i = 0; i < points.n; i++)
     {
-      double dx = layout.plot_x + map_x (&layout, points[2 * (gsize) i]) - x;
-      double dy = layout.plot_y + map_y (&layout, points[2 * (gsize) i + 1]) - y;
+      double dx = layout.plot_x + map_x (&layout, point_x (&points, i)) - x;
+      double dy = layout.plot_y + map_y (&layout, point_y (&points, i)) - y;
 
       if (dx * dx + dy * dy <= best)
         {
@@ -1156,5 +1411,6 @@ latent_figure_scatter_pick (LatentSnapshot          *snapshot,
           nearest = i;
         }
     }
+  points_clear (&points);
   return nearest;
 }

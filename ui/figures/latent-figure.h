@@ -21,6 +21,7 @@ typedef enum {
   LATENT_FIGURE_ERROR_FORMAT,  /* the file extension names no known format */
   LATENT_FIGURE_ERROR_SIZE,    /* width or height outside the limits */
   LATENT_FIGURE_ERROR_RENDER,  /* Cairo or libpng failed (e.g. out of memory) */
+  LATENT_FIGURE_ERROR_KIND,    /* the figure kind does not apply to the snapshot */
 } LatentFigureError;
 
 GQuark latent_figure_error_quark (void);
@@ -46,11 +47,23 @@ typedef struct {
   guint    n_trail;
 } LatentFigureStyle;
 
+/* In the order a person is offered them. */
 typedef enum {
-  LATENT_FIGURE_AUTO,     /* IMAGES when the dataset's rows are images, else SCATTER */
-  LATENT_FIGURE_SCATTER,
-  LATENT_FIGURE_IMAGES,
+  LATENT_FIGURE_AUTO,            /* by algorithm and data; see latent_figure_resolve_kind () */
+  LATENT_FIGURE_SCATTER,         /* the rows as points; the projection for PCA, PPCA, FA */
+  LATENT_FIGURE_IMAGES,          /* the means of image data as images */
+  /* PCA, probabilistic PCA and factor analysis: */
+  LATENT_FIGURE_SCREE,           /* explained variance per component, and its sum */
+  LATENT_FIGURE_COMPONENTS,      /* components as images, or a loadings heat map */
+  LATENT_FIGURE_BIPLOT,          /* the projection with one arrow per column */
+  LATENT_FIGURE_RECONSTRUCTIONS, /* rows beside their reconstructions */
+  LATENT_FIGURE_SAMPLES,         /* rows drawn from the fitted model */
+  LATENT_FIGURE_DOTS,            /* cosines between the components */
+  LATENT_FIGURE_N_KINDS
 } LatentFigureKind;
+
+/* Biplots draw one arrow per column; past this many they are a tangle. */
+#define LATENT_FIGURE_BIPLOT_MAX_COLS 30
 
 void             latent_figure_style_init      (LatentFigureStyle       *style);
 void             latent_figure_style_get_background (const LatentFigureStyle *style,
@@ -62,9 +75,35 @@ void             latent_figure_style_get_foreground (const LatentFigureStyle *st
                                                 double                  *g,
                                                 double                  *b);
 
-/* AUTO resolved against the snapshot's dataset. */
+/* AUTO resolved against the snapshot: the components (image data) or the
+ * projection for PCA, PPCA and FA; otherwise the means as images (image
+ * data) or the scatter. IMAGES becomes COMPONENTS for PCA, PPCA and FA, and
+ * SCATTER for data whose rows are not images. Any other kind stays as it is,
+ * and draws a message saying why when it does not apply. */
 LatentFigureKind latent_figure_resolve_kind    (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind);
+/* "scree", "components"…: the names latent-cli and the PNG metadata use. */
+const char      *latent_figure_kind_to_string  (LatentFigureKind         kind);
+/* FALSE for a name that is none of them; @kind is then left alone. */
+gboolean         latent_figure_kind_from_string (const char             *name,
+                                                LatentFigureKind        *kind);
+/* "auto, scatter, images, scree, …", for messages. */
+char            *latent_figure_kind_dup_names  (void);
+/* What a person calls it, translated: "Scree plot", "Projection" (the
+ * scatter of PCA, PPCA or FA; "Scatter" otherwise). */
+const char      *latent_figure_kind_get_title  (LatentFigureKind         kind,
+                                                LatentSnapshot          *snapshot);
+/* Whether the kind fits this algorithm and dataset (a biplot, for example,
+ * wants at most LATENT_FIGURE_BIPLOT_MAX_COLS columns); the error says why
+ * not. A kind that fits may still have nothing to draw in an early snapshot:
+ * its figure then says so. */
+gboolean         latent_figure_kind_applies    (LatentSnapshot          *snapshot,
+                                                LatentFigureKind         kind,
+                                                GError                 **error);
+/* The kinds that apply, in menu order (AUTO excluded); returns how many.
+ * @kinds holds LATENT_FIGURE_N_KINDS. */
+guint            latent_figure_list_kinds      (LatentSnapshot          *snapshot,
+                                                LatentFigureKind        *kinds);
 /* "k-means · K = 3 · iteration 12" */
 char            *latent_figure_dup_title       (LatentSnapshot          *snapshot);
 
@@ -85,8 +124,44 @@ void             latent_figure_images_render   (LatentSnapshot          *snapsho
                                                 int                      width,
                                                 int                      height);
 
-/* Where the scatter figure draws the projected point (x, y), for hit tests and
- * tooltips; FALSE when it draws no plot (no data, or too small). */
+/* PCA, probabilistic PCA and factor analysis (latent-figure-linear*.c). Each
+ * draws a message instead when the snapshot is of another algorithm or lacks
+ * what the figure shows. */
+void             latent_figure_scree_render    (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+void             latent_figure_components_render (LatentSnapshot        *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+void             latent_figure_biplot_render   (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+void             latent_figure_reconstructions_render (LatentSnapshot   *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+void             latent_figure_samples_render  (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+void             latent_figure_dots_render     (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+
+/* Where the scatter figure draws the point (x, y), for hit tests and
+ * tooltips; FALSE when it draws no plot (no data, or too small). The points
+ * are the snapshot's latent coordinates for PCA, PPCA and FA, else the
+ * dataset's 2-D projection. The biplot shares this layout. */
 gboolean         latent_figure_scatter_locate  (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
@@ -163,6 +238,14 @@ double           _latent_figure_header         (cairo_t                 *cr,
                                                 LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
                                                 int                      width);
+/* The same with the figure's name first: "Scree plot · PCA · …". */
+double           _latent_figure_header_named   (cairo_t                 *cr,
+                                                LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                const char              *figure);
+/* PCA, PPCA or FA: the snapshot has components, or will have. */
+gboolean         _latent_figure_is_linear      (LatentSnapshot          *snapshot);
 void             _latent_figure_message        (cairo_t                 *cr,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
@@ -193,5 +276,122 @@ void             _latent_figure_format_tick    (double                   value,
                                                 int                      decimals,
                                                 char                    *buf,
                                                 gsize                    size);
+
+/* Image tiles (latent-figure-tiles.c) ------------------------------------- */
+
+/* A grid of cells, each @per_cell framed images side by side over a caption. */
+typedef struct {
+  guint  cols, rows;
+  guint  per_cell;
+  double tile_w, tile_h;   /* one image inside its frame */
+  double frame;            /* frame line width */
+  double inner;            /* between the images of one cell */
+  double caption;          /* height under each cell, 0 when there is no room */
+  double x0, y0;           /* top-left of the first image */
+  double pitch_x, pitch_y; /* from one cell to the next */
+} LatentFigureTileGrid;
+
+/* The largest tiles for @n_cells cells of img_w × img_h images in the
+ * rectangle; FALSE when they would be a pixel or less. */
+gboolean         _latent_figure_tile_grid      (const LatentFigureStyle *style,
+                                                guint                    img_w,
+                                                guint                    img_h,
+                                                guint                    n_cells,
+                                                guint                    per_cell,
+                                                double                   x,
+                                                double                   y,
+                                                double                   width,
+                                                double                   height,
+                                                LatentFigureTileGrid    *grid);
+/* Top-left of image @image (0 … per_cell − 1) of cell @cell. */
+void             _latent_figure_tile_origin    (const LatentFigureTileGrid *grid,
+                                                guint                    cell,
+                                                guint                    image,
+                                                double                  *x,
+                                                double                  *y);
+/* One range for a set of images (each n_values long), from their usual
+ * scales (0–1, 0–255) so it does not jump between iterations. */
+void             _latent_figure_image_range    (const float * const     *images,
+                                                guint                    n_images,
+                                                gsize                    n_values,
+                                                double                  *lo,
+                                                double                  *hi);
+/* Grey (one or two channels) or colour, lo → black, hi → white. */
+cairo_surface_t *_latent_figure_grey_tile      (const float             *values,
+                                                guint                    width,
+                                                guint                    height,
+                                                guint                    channels,
+                                                double                   lo,
+                                                double                   hi);
+/* −scale … 0 … +scale through the diverging map; channels are averaged. */
+cairo_surface_t *_latent_figure_diverging_tile (const float             *values,
+                                                guint                    width,
+                                                guint                    height,
+                                                guint                    channels,
+                                                double                   scale,
+                                                gboolean                 dark);
+/* The image scaled into (x, y, w, h) without smoothing, framed in the
+ * current source colour. */
+void             _latent_figure_draw_tile      (cairo_t                 *cr,
+                                                cairo_surface_t         *image,
+                                                double                   x,
+                                                double                   y,
+                                                double                   width,
+                                                double                   height,
+                                                double                   frame);
+/* Centred under a tile; @short_text replaces @text when it is too wide. */
+void             _latent_figure_tile_caption   (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   x,
+                                                double                   baseline,
+                                                double                   width,
+                                                const char              *text,
+                                                const char              *short_text);
+/* The diverging map as a bar, low end at the left (or bottom), with the
+ * three labels at its ends and middle. */
+void             _latent_figure_colorbar       (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   x,
+                                                double                   y,
+                                                double                   width,
+                                                double                   height,
+                                                const char              *low,
+                                                const char              *middle,
+                                                const char              *high);
+
+/* The scatter with more on it (latent-figure-scatter.c), for the figures of
+ * PCA, PPCA and FA --------------------------------------------------------- */
+
+typedef struct {
+  double x, y, width, height;      /* the plot, in figure units */
+  double xmin, xmax, ymin, ymax;   /* the data window it shows */
+} LatentFigurePlot;
+
+typedef void (*LatentFigureOverlay) (cairo_t                 *cr,
+                                     const LatentFigureStyle *style,
+                                     const LatentFigurePlot  *plot,
+                                     gpointer                 data);
+
+typedef struct {
+  const char          *figure;     /* its name in the header */
+  const float         *points;     /* n_rows × 2, instead of the rows' coordinates */
+  const float         *extra;      /* n_extra × 2, crosses the window also holds */
+  guint                n_extra;
+  const char          *extra_name; /* their legend entry */
+  LatentFigureOverlay  overlay;    /* drawn last, clipped to the plot */
+  gpointer             overlay_data;
+} LatentScatterExtras;
+
+void             _latent_figure_scatter_render_extras (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                const LatentScatterExtras *extras,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+/* "Component 1 (72.8 %)", "Factor 2 (…)": axis @axis of the latent space;
+ * @whitened adds so when the snapshot's coordinates are whitened. */
+char            *_latent_figure_linear_axis_label (LatentSnapshot      *snapshot,
+                                                guint                    axis,
+                                                gboolean                 whitened);
 
 G_END_DECLS

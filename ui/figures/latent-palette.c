@@ -61,3 +61,52 @@ latent_palette_argb (guint index)
          | ((guint32) lround (g * 255.0) << 8)
          | (guint32) lround (b * 255.0);
 }
+
+/* From the neutral outwards, evenly spaced: Tol's BuRd halves on light
+ * figures; on dark ones the same hues reversed in lightness, so strength
+ * still reads as distance from the background. */
+static const guint8 diverging_light[2][5][3] = {
+  { { 0xf7, 0xf7, 0xf7 }, { 0xd1, 0xe5, 0xf0 }, { 0x92, 0xc5, 0xde }, { 0x43, 0x93, 0xc3 }, { 0x21, 0x66, 0xac } },
+  { { 0xf7, 0xf7, 0xf7 }, { 0xfd, 0xdb, 0xc7 }, { 0xf4, 0xa5, 0x82 }, { 0xd6, 0x60, 0x4d }, { 0xb2, 0x18, 0x2b } },
+};
+static const guint8 diverging_dark[2][4][3] = {
+  { { 0x2a, 0x2a, 0x2e }, { 0x21, 0x66, 0xac }, { 0x43, 0x93, 0xc3 }, { 0x92, 0xc5, 0xde } },
+  { { 0x2a, 0x2a, 0x2e }, { 0xb2, 0x18, 0x2b }, { 0xd6, 0x60, 0x4d }, { 0xf4, 0xa5, 0x82 } },
+};
+
+void
+latent_palette_diverging (double    t,
+                          gboolean  dark,
+                          double   *r,
+                          double   *g,
+                          double   *b)
+{
+  const guint n = dark ? 4 : 5;
+  const guint8 (*stops)[3];
+  double a, pos;
+  guint i;
+
+  if (isnan (t))
+    t = 0.0;
+  t = CLAMP (t, -1.0, 1.0);
+  stops = dark ? diverging_dark[t > 0.0] : diverging_light[t > 0.0];
+  pos = fabs (t) * (n - 1);
+  i = MIN ((guint) pos, n - 2);
+  a = pos - i;
+  if (r) *r = (stops[i][0] + (stops[i + 1][0] - stops[i][0]) * a) / 255.0;
+  if (g) *g = (stops[i][1] + (stops[i + 1][1] - stops[i][1]) * a) / 255.0;
+  if (b) *b = (stops[i][2] + (stops[i + 1][2] - stops[i][2]) * a) / 255.0;
+}
+
+guint32
+latent_palette_diverging_argb (double   t,
+                               gboolean dark)
+{
+  double r, g, b;
+
+  latent_palette_diverging (t, dark, &r, &g, &b);
+  return 0xff000000u
+         | ((guint32) lround (r * 255.0) << 16)
+         | ((guint32) lround (g * 255.0) << 8)
+         | (guint32) lround (b * 255.0);
+}

@@ -18,4 +18,16 @@ void    latent_palette_color (guint   index,
 /* Premultiplied, opaque ARGB32 (as cairo stores it) for direct pixel writes. */
 guint32 latent_palette_argb  (guint   index);
 
+/* Diverging, for signed values: t = −1 blue, 0 neutral, +1 red (Paul Tol's
+ * colour-blind-safe BuRd). The neutral is near white, or near the
+ * background on dark figures, and colours grow away from it. t is clamped;
+ * NaN is neutral. */
+void    latent_palette_diverging      (double    t,
+                                       gboolean  dark,
+                                       double   *r,
+                                       double   *g,
+                                       double   *b);
+guint32 latent_palette_diverging_argb (double    t,
+                                       gboolean  dark);
+
 G_END_DECLS

@@ -1,0 +1,743 @@
+/* latent-figure-linear-examples.c — rows seen through PCA, PPCA and FA: the
+ * biplot, reconstructions beside their rows, and samples from the model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-figure-linear-examples"
+
+#include "latent-figure-linear-private.h"
+#include "latent-palette.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* Sample tiles shown at most. */
+#define MAX_SAMPLE_TILES 64
+/* Arrows reach this part of the point cloud's extent. */
+#define ARROW_REACH 0.85
+#define MIN_PANEL_SIZE 30.0
+
+/* Biplot ------------------------------------------------------------------ */
+
+typedef struct {
+  LatentSnapshot *snapshot;
+  guint           d;
+  double         *tips;       /* d × 2, in latent coordinates */
+} Arrows;
+
+static inline double
+plot_x (const LatentFigurePlot *p,
+        double                  x)
+{
+  return p->x + (x - p->xmin) / (p->xmax - p->xmin) * p->width;
+}
+
+static inline double
+plot_y (const LatentFigurePlot *p,
+        double                  y)
+{
+  return p->y + (p->ymax - y) / (p->ymax - p->ymin) * p->height;
+}
+
+static void
+draw_arrows (cairo_t                 *cr,
+             const LatentFigureStyle *style,
+             const LatentFigurePlot  *plot,
+             gpointer                 data)
+{
+  const Arrows *arrows = data;
+  const double f = MAX (style->font_size, 1.0), head = MAX (6.0, f * 0.65);
+  double ox = plot_x (plot, 0.0), oy = plot_y (plot, 0.0), br, bg, bb;
+  g_autofree double *placed = NULL;
+  guint n_placed = 0;
+
+  if (!isfinite (ox) || !isfinite (oy) || fabs (ox) > 1e6 || fabs (oy) > 1e6)
+    return;
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  /* Halos first, so no arrow's halo hides another arrow. */
+  for (int pass = 0; pass < 2; pass++)
+    for (guint j = 0; j < arrows->d; j++)
+      {
+        double tx = plot_x (plot, arrows->tips[2 * j]), ty = plot_y (plot, arrows->tips[2 * j + 1]);
+        double dx = tx - ox, dy = ty - oy, len = hypot (dx, dy), ux, uy, h;
+
+        if (!isfinite (len) || len < 1.0 || len > 1e6)
+          continue;
+        ux = dx / len;
+        uy = dy / len;
+        h = MIN (head, len * 0.5);
+        cairo_move_to (cr, ox, oy);
+        cairo_line_to (cr, tx - ux * h * 0.5, ty - uy * h * 0.5);
+        if (pass == 0)
+          {
+            cairo_set_source_rgba (cr, br, bg, bb, 0.8);
+            cairo_set_line_width (cr, 4.5);
+            cairo_stroke (cr);
+          }
+        else
+          {
+            _latent_figure_set_color_mix (cr, style, 0.85);
+            cairo_set_line_width (cr, 1.8);
+            cairo_stroke (cr);
+          }
+        cairo_move_to (cr, tx, ty);
+        cairo_line_to (cr, tx - ux * h - uy * h * 0.45, ty - uy * h + ux * h * 0.45);
+        cairo_line_to (cr, tx - ux * h + uy * h * 0.45, ty - uy * h - ux * h * 0.45);
+        cairo_close_path (cr);
+        if (pass == 0)
+          {
+            cairo_set_source_rgba (cr, br, bg, bb, 0.8);
+            cairo_set_line_width (cr, 3.0);
+            cairo_stroke (cr);
+          }
+        else
+          cairo_fill (cr);
+      }
+
+  /* Each column named just past its tip, on the side the arrow points to;
+   * a name that would cover an earlier one moves down (or up) past it. */
+  _latent_figure_set_font (cr, style, 0.95, TRUE);
+  placed = g_new (double, 4 * (gsize) arrows->d);
+  for (guint j = 0; j < arrows->d; j++)
+    {
+      const char *name = latent_dataset_get_column_name (arrows->snapshot->dataset, j);
+      g_autofree char *fallback = name ? NULL : g_strdup_printf (_("column %u"), j + 1);
+      double tx = plot_x (plot, arrows->tips[2 * j]), ty = plot_y (plot, arrows->tips[2 * j + 1]);
+      double dx = tx - ox, dy = ty - oy, len = hypot (dx, dy), w, x, y;
+      cairo_text_extents_t ext;
+
+      if (!isfinite (len) || len < 1.0 || len > 1e6)
+        continue;
+      cairo_text_extents (cr, name ? name : fallback, &ext);
+      w = ext.x_advance;
+      x = tx + dx / len * f * 0.5 - (dx < 0 ? w : 0.0);
+      y = ty + dy / len * f * 0.5 + (dy > 0 ? f * 0.8 : 0.0);
+      x = CLAMP (x, plot->x + 2.0, plot->x + plot->width - w - 2.0);
+      y = CLAMP (y, plot->y + f, plot->y + plot->height - 2.0);
+      for (guint tries = 0; tries < arrows->d; tries++)
+        {
+          gboolean clear = TRUE;
+
+          for (guint k = 0; k < n_placed && clear; k++)
+            clear = x + w <= placed[4 * k] || placed[4 * k] + placed[4 * k + 2] <= x
+                    || y <= placed[4 * k + 1] - f || placed[4 * k + 1] <= y - f;
+          if (clear)
+            break;
+          y += dy > 0 || y - f * 1.2 < plot->y + f ? f * 1.2 : -f * 1.2;
+        }
+      placed[4 * n_placed] = x;
+      placed[4 * n_placed + 1] = y;
+      placed[4 * n_placed + 2] = w;
+      n_placed++;
+      _latent_figure_set_color_mix (cr, style, 1.0);
+      _latent_figure_halo_text (cr, style, x, y, name ? name : fallback);
+    }
+}
+
+void
+latent_figure_biplot_render (LatentSnapshot          *snapshot,
+                             const LatentFigureStyle *style,
+                             cairo_t                 *cr,
+                             int                      width,
+                             int                      height)
+{
+  LatentScatterExtras extras = { 0 };
+  Arrows arrows = { snapshot, 0, NULL };
+  /* How far the points go: right, left, up, down of the origin. */
+  double reach[4] = { 0.0, 0.0, 0.0, 0.0 }, scale = INFINITY;
+  const guint dims = snapshot ? snapshot->projection_dims : 0;
+  gboolean whitened;
+  guint n;
+
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  cairo_save (cr);
+  /* The scatter paints the whole figure; anything else is a message. */
+  if (!latent_figure_kind_applies (snapshot, LATENT_FIGURE_BIPLOT, NULL))
+    {
+      _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_BIPLOT);
+      goto out;
+    }
+  if (!_latent_figure_linear_has_components (snapshot) || snapshot->projection == NULL || dims < 2
+      || snapshot->n_rows != latent_dataset_get_n_rows (snapshot->dataset))
+    {
+      _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_BIPLOT);
+      _latent_figure_message (cr, style, width, height, _("No projection in this snapshot yet"));
+      goto out;
+    }
+
+  /* PCA's scores go with unit axes, whitened scores with axes scaled by
+   * their standard deviations; PPCA's and FA's loadings W already are. */
+  whitened = _latent_figure_linear_whitened (snapshot);
+  arrows.d = latent_dataset_get_n_cols (snapshot->dataset);
+  arrows.tips = g_new (double, 2 * (gsize) arrows.d);
+  for (guint a = 0; a < 2; a++)
+    {
+      double factor = 1.0;
+
+      if (g_strcmp0 (snapshot->algorithm, "pca") == 0 && whitened && snapshot->explained_variance)
+        factor = sqrt (MAX (snapshot->explained_variance[a], 0.0));
+      for (guint j = 0; j < arrows.d; j++)
+        arrows.tips[2 * j + a] = snapshot->components[(gsize) a * arrows.d + j] * factor;
+    }
+
+  /* Scaled to the point cloud, every tip inside it on the side it points
+   * to: only directions and relative lengths mean anything on a biplot. */
+  n = latent_dataset_get_n_rows (snapshot->dataset);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = snapshot->projection[(gsize) i * dims], y = snapshot->projection[(gsize) i * dims + 1];
+
+      if (isfinite (x) && isfinite (y))
+        {
+          reach[0] = MAX (reach[0], x);
+          reach[1] = MAX (reach[1], -x);
+          reach[2] = MAX (reach[2], y);
+          reach[3] = MAX (reach[3], -y);
+        }
+    }
+  for (guint j = 0; j < 2 * arrows.d; j++)
+    {
+      double t = arrows.tips[j], room = reach[2 * (j % 2) + (t < 0.0)];
+
+      if (isfinite (t) && fabs (t) > 0.0 && room > 0.0)
+        scale = MIN (scale, ARROW_REACH * room / fabs (t));
+    }
+  if (!(scale > 0.0) || !isfinite (scale))
+    scale = 1.0;
+  for (guint j = 0; j < 2 * arrows.d; j++)
+    arrows.tips[j] *= scale;
+
+  extras.figure = latent_figure_kind_get_title (LATENT_FIGURE_BIPLOT, snapshot);
+  extras.overlay = draw_arrows;
+  extras.overlay_data = &arrows;
+  _latent_figure_scatter_render_extras (snapshot, style, &extras, cr, width, height);
+  g_free (arrows.tips);
+
+out:
+  cairo_restore (cr);
+}
+
+/* Shared by samples and reconstructions ----------------------------------- */
+
+/* The dataset's usual scale (0–1, 0–255…), from its first rows, so model
+ * output that overshoots it is clipped rather than rescaling everything. */
+static void
+dataset_range (LatentDataset *dataset,
+               double        *lo,
+               double        *hi)
+{
+  guint n = MIN (latent_dataset_get_n_rows (dataset), 64u);
+  g_autofree const float **rows = g_new (const float *, MAX (n, 1u));
+
+  for (guint i = 0; i < n; i++)
+    rows[i] = latent_dataset_get_row (dataset, i);
+  _latent_figure_image_range (rows, n, latent_dataset_get_n_cols (dataset), lo, hi);
+}
+
+static void
+footer_note (cairo_t                 *cr,
+             const LatentFigureStyle *style,
+             double                   y,
+             const char              *text)
+{
+  const double f = MAX (style->font_size, 1.0);
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.7);
+  cairo_move_to (cr, f, y);
+  cairo_show_text (cr, text);
+  cairo_restore (cr);
+}
+
+/* Samples ------------------------------------------------------------------- */
+
+static void
+draw_sample_tiles (cairo_t                 *cr,
+                   LatentSnapshot          *snapshot,
+                   const LatentFigureStyle *style,
+                   double                   top,
+                   int                      width,
+                   int                      height)
+{
+  const double f = MAX (style->font_size, 1.0), footer = f * 2.0;
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+  const guint n = MIN (snapshot->n_samples, MAX_SAMPLE_TILES);
+  LatentFigureTileGrid grid;
+  guint w, h, channels;
+  gboolean single;
+  double lo, hi;
+
+  latent_dataset_get_image_shape (snapshot->dataset, &w, &h, &channels, &single);
+  if (!_latent_figure_tile_grid (style, w, h, n, 1, f, top, width - 2.0 * f, height - top - f - footer, &grid))
+    return;
+  dataset_range (snapshot->dataset, &lo, &hi);
+  for (guint i = 0; i < n; i++)
+    {
+      cairo_surface_t *image = _latent_figure_grey_tile (snapshot->samples + (gsize) i * d, w, h, channels, lo, hi);
+      double x, y;
+
+      _latent_figure_tile_origin (&grid, i, 0, &x, &y);
+      cairo_save (cr);
+      _latent_figure_set_color_mix (cr, style, 0.3);
+      _latent_figure_draw_tile (cr, image, x, y, grid.tile_w, grid.tile_h, grid.frame);
+      cairo_restore (cr);
+      cairo_surface_destroy (image);
+      if (grid.caption > 0)
+        {
+          g_autofree char *caption = g_strdup_printf (_("sample %u"), i + 1);
+          g_autofree char *number = g_strdup_printf ("%u", i + 1);
+
+          _latent_figure_tile_caption (cr, style, x - grid.frame, y + grid.tile_h + grid.frame + grid.caption * 0.75,
+                                       grid.tile_w + 2 * grid.frame, caption, number);
+        }
+    }
+  footer_note (cr, style, height - f - f * 0.5,
+               _("Drawn from the fitted model: Gaussian latent vectors mapped back to pixels"));
+}
+
+/* Rows and samples alike projected on the first two components, as unit
+ * directions: samples live in data space, so both go through the same map. */
+static float *
+project_on_components (LatentSnapshot *snapshot,
+                       const float    *rows,
+                       guint           n)
+{
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+  float *xy = g_new (float, 2 * (gsize) n);
+  double norm[2] = { 0.0, 0.0 };
+
+  for (guint a = 0; a < 2; a++)
+    {
+      for (guint k = 0; k < d; k++)
+        norm[a] += (double) snapshot->components[(gsize) a * d + k] * snapshot->components[(gsize) a * d + k];
+      norm[a] = norm[a] > 0.0 ? 1.0 / sqrt (norm[a]) : 0.0;
+    }
+  for (guint i = 0; i < n; i++)
+    for (guint a = 0; a < 2; a++)
+      {
+        const float *c = snapshot->components + (gsize) a * d;
+        const float *row = rows + (gsize) i * d;
+        double s = 0.0;
+
+        for (guint k = 0; k < d; k++)
+          s += (row[k] - snapshot->data_mean[k]) * (double) c[k];
+        xy[2 * (gsize) i + a] = s * norm[a];
+      }
+  return xy;
+}
+
+void
+latent_figure_samples_render (LatentSnapshot          *snapshot,
+                              const LatentFigureStyle *style,
+                              cairo_t                 *cr,
+                              int                      width,
+                              int                      height)
+{
+  gboolean ready;
+  double top;
+
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  cairo_save (cr);
+  ready = latent_figure_kind_applies (snapshot, LATENT_FIGURE_SAMPLES, NULL)
+          && snapshot->samples != NULL && snapshot->n_samples > 0
+          && _latent_figure_linear_has_components (snapshot);
+  /* Samples over the rows: the scatter paints the whole figure itself. */
+  if (!ready || _latent_figure_dataset_has_image_rows (snapshot->dataset)
+      || snapshot->n_components < 2 || snapshot->data_mean == NULL)
+    {
+      top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_SAMPLES);
+      if (top < 0.0)
+        ;
+      else if (!ready)
+        _latent_figure_message (cr, style, width, height, _("No samples in this snapshot yet"));
+      else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+        draw_sample_tiles (cr, snapshot, style, top, width, height);
+      else
+        _latent_figure_message (cr, style, width, height,
+                                _("Samples are drawn on two components; this model has one"));
+    }
+  else
+    {
+      g_autofree float *points = project_on_components (snapshot, latent_dataset_get_data (snapshot->dataset),
+                                                        latent_dataset_get_n_rows (snapshot->dataset));
+      g_autofree float *samples = project_on_components (snapshot, snapshot->samples, snapshot->n_samples);
+      g_autofree char *name = g_strdup_printf (_("samples (%u)"), snapshot->n_samples);
+      LatentScatterExtras extras = {
+        .figure = latent_figure_kind_get_title (LATENT_FIGURE_SAMPLES, snapshot),
+        .points = points,
+        .extra = samples,
+        .n_extra = snapshot->n_samples,
+        .extra_name = name,
+      };
+
+      _latent_figure_scatter_render_extras (snapshot, style, &extras, cr, width, height);
+    }
+  cairo_restore (cr);
+}
+
+/* Reconstructions --------------------------------------------------------- */
+
+static double
+example_error (LatentSnapshot *snapshot,
+               guint           e)
+{
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+  const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
+  const float *rec = snapshot->reconstructions + (gsize) e * d;
+  double sum = 0.0;
+
+  for (guint k = 0; k < d; k++)
+    sum += ((double) row[k] - rec[k]) * ((double) row[k] - rec[k]);
+  return sum / MAX (d, 1u);
+}
+
+static char *
+example_title (LatentSnapshot *snapshot,
+               guint           e,
+               gboolean        long_form)
+{
+  const gint32 *labels = latent_dataset_get_labels (snapshot->dataset);
+  guint row = snapshot->example_rows[e];
+  const char *name = labels ? latent_dataset_get_class_name (snapshot->dataset, labels[row]) : NULL;
+  g_autofree char *klass = labels && name == NULL ? g_strdup_printf (_("class %d"), labels[row] + 1) : NULL;
+  double error = example_error (snapshot, e);
+
+  if (!long_form)
+    return g_strdup_printf (_("row %u"), row + 1);
+  if (labels)
+    return g_strdup_printf (_("row %u · %s · error %.3g"), row + 1, name ? name : klass, error);
+  return g_strdup_printf (_("row %u · error %.3g"), row + 1, error);
+}
+
+static void
+draw_reconstruction_tiles (cairo_t                 *cr,
+                           LatentSnapshot          *snapshot,
+                           const LatentFigureStyle *style,
+                           guint                    n,
+                           double                   top,
+                           int                      width,
+                           int                      height)
+{
+  const double f = MAX (style->font_size, 1.0), footer = f * 2.0;
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+  const gint32 *labels = latent_dataset_get_labels (snapshot->dataset);
+  LatentFigureTileGrid grid;
+  guint w, h, channels;
+  gboolean single;
+  double lo, hi;
+
+  latent_dataset_get_image_shape (snapshot->dataset, &w, &h, &channels, &single);
+  if (!_latent_figure_tile_grid (style, w, h, n, 2, f, top, width - 2.0 * f, height - top - f - footer, &grid))
+    return;
+  dataset_range (snapshot->dataset, &lo, &hi);
+  for (guint e = 0; e < n; e++)
+    {
+      guint row = snapshot->example_rows[e];
+      const float *values[2] = { latent_dataset_get_row (snapshot->dataset, row),
+                                 snapshot->reconstructions + (gsize) e * d };
+      double x = 0.0, y = 0.0;
+
+      for (guint i = 0; i < 2; i++)
+        {
+          cairo_surface_t *image = _latent_figure_grey_tile (values[i], w, h, channels, lo, hi);
+          double r, g, b;
+
+          _latent_figure_tile_origin (&grid, e, i, &x, &y);
+          cairo_save (cr);
+          /* The row wears its class colour; its reconstruction is the model's. */
+          if (i == 0 && labels != NULL)
+            {
+              latent_palette_color (labels[row], &r, &g, &b);
+              cairo_set_source_rgb (cr, r, g, b);
+            }
+          else
+            _latent_figure_set_color_mix (cr, style, 0.3);
+          _latent_figure_draw_tile (cr, image, x, y, grid.tile_w, grid.tile_h, grid.frame);
+          cairo_restore (cr);
+          cairo_surface_destroy (image);
+        }
+      if (grid.caption > 0)
+        {
+          g_autofree char *caption = example_title (snapshot, e, TRUE);
+          g_autofree char *short_caption = example_title (snapshot, e, FALSE);
+          double cell_w = 2 * (grid.tile_w + 2 * grid.frame) + grid.inner, x0, y0;
+
+          _latent_figure_tile_origin (&grid, e, 0, &x0, &y0);
+          _latent_figure_tile_caption (cr, style, x0 - grid.frame, y0 + grid.tile_h + grid.frame + grid.caption * 0.75,
+                                       cell_w, caption, short_caption);
+        }
+    }
+  footer_note (cr, style, height - f - f * 0.5, _("Each pair: the row, then its reconstruction"));
+}
+
+/* Non-image rows: one small panel per example, the row's values as a solid
+ * line and its reconstruction dashed, feature by feature. */
+typedef struct {
+  guint  cols, rows;
+  double x0, y0, w, h, gap;     /* panel grid */
+  double lo, hi;                /* shared value axis */
+} Panels;
+
+static void
+value_span (LatentSnapshot *snapshot,
+            guint           n,
+            double         *lo,
+            double         *hi)
+{
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+  double mn = INFINITY, mx = -INFINITY, pad;
+
+  for (guint e = 0; e < n; e++)
+    {
+      const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
+      const float *rec = snapshot->reconstructions + (gsize) e * d;
+
+      for (guint k = 0; k < d; k++)
+        {
+          if (isfinite (row[k]))
+            mn = MIN (mn, row[k]), mx = MAX (mx, row[k]);
+          if (isfinite (rec[k]))
+            mn = MIN (mn, rec[k]), mx = MAX (mx, rec[k]);
+        }
+    }
+  if (!isfinite (mn))
+    mn = 0.0, mx = 1.0;
+  if (!(mx > mn))
+    mn -= 0.5, mx += 0.5;
+  pad = (mx - mn) * 0.08;
+  *lo = mn - pad;
+  *hi = mx + pad;
+}
+
+static void
+draw_series (cairo_t      *cr,
+             const float  *values,
+             guint         d,
+             double        x0,
+             double        step,
+             double        y0,
+             double        h,
+             double        lo,
+             double        hi,
+             gboolean      dashed,
+             double        marker)
+{
+  const double dash[] = { 5.0, 3.0 };
+
+  cairo_new_path (cr);
+  for (guint k = 0; k < d; k++)
+    if (isfinite (values[k]))
+      cairo_line_to (cr, x0 + (k + 0.5) * step, y0 + (hi - values[k]) / (hi - lo) * h);
+  cairo_set_line_width (cr, 2.0);
+  cairo_set_dash (cr, dash, dashed ? 2 : 0, 0.0);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0.0);
+  if (marker <= 0.0)
+    return;
+  for (guint k = 0; k < d; k++)
+    {
+      double x, y;
+
+      if (!isfinite (values[k]))
+        continue;
+      x = x0 + (k + 0.5) * step;
+      y = y0 + (hi - values[k]) / (hi - lo) * h;
+      cairo_new_sub_path (cr);
+      if (dashed)
+        cairo_rectangle (cr, x - marker, y - marker, 2 * marker, 2 * marker);
+      else
+        cairo_arc (cr, x, y, marker, 0, 2 * G_PI);
+    }
+  cairo_fill (cr);
+}
+
+static void
+draw_reconstruction_panel (cairo_t                 *cr,
+                           LatentSnapshot          *snapshot,
+                           const LatentFigureStyle *style,
+                           const Panels            *p,
+                           guint                    e,
+                           gboolean                 bottom)
+{
+  const double f = MAX (style->font_size, 1.0), tick = f * 0.3;
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+  const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
+  double px = p->x0 + (e % p->cols) * (p->w + p->gap), py = p->y0 + (e / p->cols) * (p->h + p->gap);
+  double left = f * 3.6, names = bottom ? f * 1.4 : f * 0.4;
+  double x = round (px + left), y = round (py + f * 1.5), w = floor (p->w - left), h = floor (p->h - f * 1.5 - names);
+  double step, r, g, b;
+  g_autofree char *title = example_title (snapshot, e, TRUE);
+  LatentFigureTicks ticks;
+  char buf[64];
+
+  if (w < MIN_PANEL_SIZE || h < MIN_PANEL_SIZE / 2)
+    return;
+  step = w / d;
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.9, TRUE);
+  _latent_figure_set_color_mix (cr, style, 0.9);
+  cairo_move_to (cr, x, py + f);
+  cairo_show_text (cr, title);
+
+  _latent_figure_nice_ticks (p->lo, p->hi, MAX (h / (f * 2.5), 2.0), &ticks);
+  cairo_set_line_width (cr, 1.0);
+  _latent_figure_set_color_mix (cr, style, 0.08);
+  for (guint i = 0; i < ticks.n; i++)
+    {
+      double ty = floor (y + (p->hi - ticks.values[i]) / (p->hi - p->lo) * h) + 0.5;
+
+      cairo_move_to (cr, x, ty);
+      cairo_line_to (cr, x + w, ty);
+    }
+  cairo_stroke (cr);
+  _latent_figure_set_color_mix (cr, style, 0.45);
+  cairo_rectangle (cr, x - 0.5, y - 0.5, w + 1.0, h + 1.0);
+  cairo_stroke (cr);
+  _latent_figure_set_font (cr, style, 0.8, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.75);
+  for (guint i = 0; i < ticks.n; i++)
+    {
+      _latent_figure_format_tick (ticks.values[i], ticks.decimals, buf, sizeof buf);
+      cairo_move_to (cr, x - tick - _latent_figure_text_width (cr, buf),
+                     y + (p->hi - ticks.values[i]) / (p->hi - p->lo) * h + f * 0.3);
+      cairo_show_text (cr, buf);
+    }
+  /* Column names under the bottom panels, where they fit. */
+  for (guint k = 0; bottom && k < d; k++)
+    {
+      const char *name = latent_dataset_get_column_name (snapshot->dataset, k);
+      g_autofree char *label = name ? g_strdup (name) : g_strdup_printf ("%u", k + 1);
+      double tw = _latent_figure_text_width (cr, label);
+
+      if (tw + f * 0.3 > step)
+        {
+          g_free (label);
+          label = g_strdup_printf ("%u", k + 1);
+          tw = _latent_figure_text_width (cr, label);
+          if (tw + f * 0.3 > step && k % (guint) ceil ((tw + f * 0.3) / step) != 0)
+            continue;
+        }
+      cairo_move_to (cr, x + (k + 0.5) * step - tw / 2.0, y + h + f * 1.1);
+      cairo_show_text (cr, label);
+    }
+
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_clip (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  latent_palette_color (0, &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  draw_series (cr, row, d, x, step, y, h, p->lo, p->hi, FALSE, step >= 8.0 ? MAX (2.5, f * 0.25) : 0.0);
+  latent_palette_color (1, &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  draw_series (cr, snapshot->reconstructions + (gsize) e * d, d, x, step, y, h, p->lo, p->hi, TRUE,
+               step >= 8.0 ? MAX (2.0, f * 0.2) : 0.0);
+  cairo_restore (cr);
+}
+
+static void
+draw_reconstruction_panels (cairo_t                 *cr,
+                            LatentSnapshot          *snapshot,
+                            const LatentFigureStyle *style,
+                            guint                    n,
+                            double                   top,
+                            int                      width,
+                            int                      height)
+{
+  const double f = MAX (style->font_size, 1.0), swatch = round (f * 0.8);
+  const char *names[2] = { _("row"), _("reconstruction") };
+  double avail_w = width - 2.0 * f, avail_h, best = 0.0, x = f, y = top + f * 0.4;
+  Panels p = { .gap = round (f * 1.2) };
+
+  /* The legend line. */
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  for (guint i = 0; i < 2; i++)
+    {
+      double r, g, b;
+
+      latent_palette_color (i, &r, &g, &b);
+      cairo_set_source_rgb (cr, r, g, b);
+      cairo_set_line_width (cr, 2.0);
+      cairo_set_dash (cr, (const double[]) { 5.0, 3.0 }, i == 1 ? 2 : 0, 0.0);
+      cairo_move_to (cr, x, y + f * 0.5);
+      cairo_rel_line_to (cr, swatch * 2.0, 0);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0.0);
+      _latent_figure_set_color_mix (cr, style, 1.0);
+      cairo_move_to (cr, x + swatch * 2.0 + f * 0.5, y + f * 0.85);
+      cairo_show_text (cr, names[i]);
+      x += swatch * 2.0 + f * 0.5 + _latent_figure_text_width (cr, names[i]) + f * 1.5;
+    }
+  cairo_restore (cr);
+
+  p.y0 = round (top + f * 2.2);
+  p.x0 = f;
+  avail_h = height - p.y0 - f;
+  /* The grid whose panels are largest at about 3:2. */
+  for (guint cols = 1; cols <= n; cols++)
+    {
+      guint rows = (n + cols - 1) / cols;
+      double w = (avail_w - (cols - 1) * p.gap) / cols, h = (avail_h - (rows - 1) * p.gap) / rows;
+      double score = MIN (w / 1.5, h);
+
+      if (score > best)
+        {
+          best = score;
+          p.cols = cols;
+          p.rows = rows;
+          p.w = floor (w);
+          p.h = floor (h);
+        }
+    }
+  if (best < MIN_PANEL_SIZE)
+    return;
+  value_span (snapshot, n, &p.lo, &p.hi);
+  for (guint e = 0; e < n; e++)
+    draw_reconstruction_panel (cr, snapshot, style, &p, e, e + p.cols >= n);
+}
+
+void
+latent_figure_reconstructions_render (LatentSnapshot          *snapshot,
+                                      const LatentFigureStyle *style,
+                                      cairo_t                 *cr,
+                                      int                      width,
+                                      int                      height)
+{
+  guint n = 0, n_rows;
+  double top;
+
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  cairo_save (cr);
+  top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_RECONSTRUCTIONS);
+  if (top < 0.0)
+    goto out;
+  /* Only examples that name a row of this dataset. */
+  n_rows = latent_dataset_get_n_rows (snapshot->dataset);
+  if (snapshot->reconstructions != NULL && snapshot->example_rows != NULL
+      && (snapshot->n_cols == 0 || snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset)))
+    while (n < snapshot->n_examples && snapshot->example_rows[n] >= 0
+           && (guint) snapshot->example_rows[n] < n_rows)
+      n++;
+  if (n == 0)
+    _latent_figure_message (cr, style, width, height, _("No reconstructions in this snapshot yet"));
+  else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+    draw_reconstruction_tiles (cr, snapshot, style, n, top, width, height);
+  else
+    draw_reconstruction_panels (cr, snapshot, style, n, top, width, height);
+
+out:
+  cairo_restore (cr);
+}

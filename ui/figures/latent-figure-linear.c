@@ -1,0 +1,654 @@
+/* latent-figure-linear.c — the model figures of PCA, probabilistic PCA and
+ * factor analysis: the scree plot and the components
+ *
+ * The matrices (loadings, cosines between components) are in
+ * latent-figure-linear-matrices.c, the figures of rows (biplot,
+ * reconstructions, samples) in latent-figure-linear-examples.c.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-figure-linear"
+
+#include "latent-figure-linear-private.h"
+#include "latent-palette.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#define MIN_PLOT_SIZE 40.0
+
+/* Shared ------------------------------------------------------------------ */
+
+double
+_latent_figure_text_width (cairo_t    *cr,
+                           const char *text)
+{
+  cairo_text_extents_t ext;
+
+  cairo_text_extents (cr, text, &ext);
+  return ext.x_advance;
+}
+
+void
+_latent_figure_halo_text (cairo_t                 *cr,
+                          const LatentFigureStyle *style,
+                          double                   x,
+                          double                   y,
+                          const char              *text)
+{
+  double br, bg, bb;
+
+  cairo_save (cr);
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_move_to (cr, x, y);
+  cairo_text_path (cr, text);
+  cairo_set_source_rgba (cr, br, bg, bb, 0.85);
+  cairo_set_line_width (cr, 3.0);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  cairo_move_to (cr, x, y);
+  cairo_show_text (cr, text);
+}
+
+gboolean
+_latent_figure_linear_is_fa (LatentSnapshot *snapshot)
+{
+  return g_strcmp0 (snapshot->algorithm, "fa") == 0;
+}
+
+/* Only PCA has the parameter; other models' coordinates are never whitened. */
+gboolean
+_latent_figure_linear_whitened (LatentSnapshot *snapshot)
+{
+  LatentParams *params = snapshot->params;
+
+  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
+    {
+      const LatentParamSpec *spec = latent_params_get_spec (params, i);
+
+      if (g_str_equal (spec->name, "whiten") && spec->type == LATENT_PARAM_BOOL)
+        return latent_params_get_bool (params, "whiten");
+    }
+  return FALSE;
+}
+
+static double
+ratio (LatentSnapshot *snapshot,
+       guint           index)
+{
+  if (snapshot->explained_variance_ratio == NULL || index >= snapshot->n_components)
+    return NAN;
+  return snapshot->explained_variance_ratio[index];
+}
+
+char *
+_latent_figure_linear_axis_label (LatentSnapshot *snapshot,
+                                  guint           axis,
+                                  gboolean        own)
+{
+  double r = 100.0 * ratio (snapshot, axis);
+  gboolean fa = _latent_figure_linear_is_fa (snapshot);
+
+  /* Whole sentences, so each language orders them its own way. */
+  if (own && _latent_figure_linear_whitened (snapshot))
+    return isfinite (r) ? g_strdup_printf (_("Component %u (%.1f %%, whitened)"), axis + 1, r)
+                        : g_strdup_printf (_("Component %u (whitened)"), axis + 1);
+  if (fa)
+    return isfinite (r) ? g_strdup_printf (_("Factor %u (%.1f %%)"), axis + 1, r)
+                        : g_strdup_printf (_("Factor %u"), axis + 1);
+  return isfinite (r) ? g_strdup_printf (_("Component %u (%.1f %%)"), axis + 1, r)
+                      : g_strdup_printf (_("Component %u"), axis + 1);
+}
+
+char *
+_latent_figure_linear_component_name (LatentSnapshot *snapshot,
+                                      guint           index)
+{
+  /* Translators: short names of a principal component, a column of PPCA's
+   * loading matrix W, and a factor; %u counts from 1. */
+  if (_latent_figure_linear_is_fa (snapshot))
+    return g_strdup_printf (_("Factor %u"), index + 1);
+  if (g_strcmp0 (snapshot->algorithm, "ppca") == 0)
+    return g_strdup_printf (_("W %u"), index + 1);
+  return g_strdup_printf (_("PC %u"), index + 1);
+}
+
+char *
+_latent_figure_linear_component_caption (LatentSnapshot *snapshot,
+                                         guint           index)
+{
+  g_autofree char *name = _latent_figure_linear_component_name (snapshot, index);
+  double r = ratio (snapshot, index);
+
+  if (!isfinite (r))
+    return g_steal_pointer (&name);
+  return g_strdup_printf ("%s · %.1f %%", name, 100.0 * r);
+}
+
+gboolean
+_latent_figure_linear_has_components (LatentSnapshot *snapshot)
+{
+  return snapshot->components != NULL && snapshot->n_components > 0 && snapshot->dataset != NULL
+         && (snapshot->n_cols == 0 || snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset));
+}
+
+double
+_latent_figure_linear_begin (cairo_t                 *cr,
+                             LatentSnapshot          *snapshot,
+                             const LatentFigureStyle *style,
+                             int                      width,
+                             int                      height,
+                             LatentFigureKind         kind)
+{
+  g_autoptr(GError) error = NULL;
+  double top;
+
+  _latent_figure_paint_background (cr, style, width, height);
+  top = _latent_figure_header_named (cr, snapshot, style, width, latent_figure_kind_get_title (kind, snapshot));
+  if (!latent_figure_kind_applies (snapshot, kind, &error))
+    {
+      _latent_figure_message (cr, style, width, height, error->message);
+      return -1.0;
+    }
+  return top;
+}
+
+static void
+format_percent (double  value,
+                int     decimals,
+                char   *buf,
+                gsize   size)
+{
+  char number[64];
+
+  _latent_figure_format_tick (value, decimals, number, sizeof number);
+  g_snprintf (buf, size, "%s %%", number);
+}
+
+/* Scree plot -------------------------------------------------------------- */
+
+typedef struct {
+  double font;
+  double legend_y;
+  double plot_x, plot_y, plot_w, plot_h;
+  double hi;                     /* left axis top, in per cent */
+  double cum_hi;                 /* right axis top, in per cent (100 unless more) */
+  LatentFigureTicks ticks, cum_ticks;
+  double group_w, bar_w;
+  guint  label_every;
+} Scree;
+
+static gboolean
+scree_layout (LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              double                   top,
+              int                      width,
+              int                      height,
+              Scree                   *l)
+{
+  const double f = MAX (style->font_size, 1.0);
+  const guint m = snapshot->n_components;
+  cairo_t *cr = _latent_figure_measure_context (style);
+  double max_ratio = 0.0, sum = 0.0, left_w = 0.0, right_w = 0.0, widest_k, target;
+  char buf[64];
+
+  memset (l, 0, sizeof *l);
+  l->font = f;
+  for (guint i = 0; i < m; i++)
+    {
+      double r = ratio (snapshot, i);
+
+      if (!isfinite (r))
+        continue;
+      max_ratio = MAX (max_ratio, r);
+      sum += MAX (r, 0.0);
+    }
+  l->cum_hi = MAX (100.0, sum * 100.0);
+  /* Room for the labels over the bars, but never past all of it. */
+  l->hi = CLAMP (max_ratio * 100.0 * 1.12, 1e-6, 100.0);
+
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  _latent_figure_nice_ticks (0.0, l->hi, CLAMP ((height - top) / (f * 3.5), 3.0, 10.0), &l->ticks);
+  for (guint i = 0; i < l->ticks.n; i++)
+    {
+      format_percent (l->ticks.values[i], l->ticks.decimals, buf, sizeof buf);
+      left_w = MAX (left_w, _latent_figure_text_width (cr, buf));
+    }
+  format_percent (l->cum_hi, 0, buf, sizeof buf);
+  right_w = _latent_figure_text_width (cr, buf);
+  g_snprintf (buf, sizeof buf, "%u", m);
+  widest_k = _latent_figure_text_width (cr, buf);
+  cairo_destroy (cr);
+
+  l->legend_y = top + f * 0.4;
+  l->plot_x = round (f + f * 1.2 + f * 0.5 + left_w + f * 0.7);
+  l->plot_y = round (top + f * 2.4);
+  l->plot_w = floor (width - (f * 0.7 + right_w + f * 0.5 + f * 1.2 + f) - l->plot_x);
+  l->plot_h = floor (height - (f * 0.4 + f * 1.2 + f * 0.4 + f * 1.2 + f * 0.8) - l->plot_y);
+  if (l->plot_w < MIN_PLOT_SIZE || l->plot_h < MIN_PLOT_SIZE)
+    return FALSE;
+
+  /* At most ten ticks: the axis then ends on one, so its top is labelled. */
+  target = CLAMP (l->plot_h / (f * 3.5), 3.0, 10.0);
+  _latent_figure_nice_ticks (0.0, l->hi, target, &l->ticks);
+  if (l->ticks.n >= 2 && l->ticks.values[l->ticks.n - 1] < l->hi)
+    {
+      double step = l->ticks.values[1] - l->ticks.values[0];
+
+      l->hi = MIN (ceil (l->hi / step - 1e-9) * step, 100.0);
+      _latent_figure_nice_ticks (0.0, l->hi, target, &l->ticks);
+    }
+  _latent_figure_nice_ticks (0.0, l->cum_hi, target, &l->cum_ticks);
+
+  l->group_w = l->plot_w / m;
+  l->bar_w = MAX (1.0, MIN (floor (l->group_w * 0.7), round (f * 5.0)));
+  /* Every 1st, 2nd, 5th, 10th… component labelled, as many as fit. */
+  l->label_every = 1;
+  for (guint step = 1; l->label_every * l->group_w < widest_k + f; step++)
+    l->label_every = (step % 3 == 1 ? 2 : step % 3 == 2 ? 5 : 10) * (guint) pow (10, (step - 1) / 3);
+  return TRUE;
+}
+
+static double
+scree_y (const Scree *l,
+         double       percent,
+         double       hi)
+{
+  return l->plot_y + l->plot_h - percent / hi * l->plot_h;
+}
+
+/* Round numbers, and the first component when the next label is far. */
+static gboolean
+scree_labelled (const Scree *l,
+                guint        index)
+{
+  return (index + 1) % l->label_every == 0 || (index == 0 && l->label_every >= 5);
+}
+
+static void
+draw_scree_axes (cairo_t                 *cr,
+                 LatentSnapshot          *snapshot,
+                 const LatentFigureStyle *style,
+                 const Scree             *l)
+{
+  const double f = l->font, tick = f * 0.4;
+  const double right = l->plot_x + l->plot_w;
+  cairo_text_extents_t ext;
+  const char *label;
+  char buf[64];
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  _latent_figure_set_color_mix (cr, style, 0.08);
+  for (guint i = 0; i < l->ticks.n; i++)
+    {
+      double y = floor (scree_y (l, l->ticks.values[i], l->hi)) + 0.5;
+      cairo_move_to (cr, l->plot_x, y);
+      cairo_line_to (cr, right, y);
+    }
+  cairo_stroke (cr);
+
+  _latent_figure_set_color_mix (cr, style, 0.45);
+  cairo_rectangle (cr, l->plot_x - 0.5, l->plot_y - 0.5, l->plot_w + 1.0, l->plot_h + 1.0);
+  for (guint i = 0; i < l->ticks.n; i++)
+    {
+      cairo_move_to (cr, l->plot_x - 0.5, floor (scree_y (l, l->ticks.values[i], l->hi)) + 0.5);
+      cairo_rel_line_to (cr, -tick, 0);
+    }
+  for (guint i = 0; i < l->cum_ticks.n; i++)
+    {
+      cairo_move_to (cr, right + 0.5, floor (scree_y (l, l->cum_ticks.values[i], l->cum_hi)) + 0.5);
+      cairo_rel_line_to (cr, tick, 0);
+    }
+  for (guint i = 0; i < snapshot->n_components; i++)
+    {
+      if (!scree_labelled (l, i))
+        continue;
+      cairo_move_to (cr, floor (l->plot_x + (i + 0.5) * l->group_w) + 0.5, l->plot_y + l->plot_h + 0.5);
+      cairo_rel_line_to (cr, 0, tick);
+    }
+  cairo_stroke (cr);
+
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.75);
+  for (guint i = 0; i < l->ticks.n; i++)
+    {
+      format_percent (l->ticks.values[i], l->ticks.decimals, buf, sizeof buf);
+      cairo_text_extents (cr, buf, &ext);
+      cairo_move_to (cr, l->plot_x - tick - f * 0.3 - ext.x_advance,
+                     scree_y (l, l->ticks.values[i], l->hi) + f * 0.35);
+      cairo_show_text (cr, buf);
+    }
+  for (guint i = 0; i < l->cum_ticks.n; i++)
+    {
+      format_percent (l->cum_ticks.values[i], l->cum_ticks.decimals, buf, sizeof buf);
+      cairo_move_to (cr, right + tick + f * 0.3, scree_y (l, l->cum_ticks.values[i], l->cum_hi) + f * 0.35);
+      cairo_show_text (cr, buf);
+    }
+  for (guint i = 0; i < snapshot->n_components; i++)
+    {
+      if (!scree_labelled (l, i))
+        continue;
+      g_snprintf (buf, sizeof buf, "%u", i + 1);
+      cairo_text_extents (cr, buf, &ext);
+      cairo_move_to (cr, l->plot_x + (i + 0.5) * l->group_w - ext.x_advance / 2.0,
+                     l->plot_y + l->plot_h + tick + f * 1.2);
+      cairo_show_text (cr, buf);
+    }
+
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.9);
+  label = _latent_figure_linear_is_fa (snapshot) ? _("factor") : _("component");
+  cairo_text_extents (cr, label, &ext);
+  cairo_move_to (cr, l->plot_x + (l->plot_w - ext.x_advance) / 2.0,
+                 l->plot_y + l->plot_h + tick + f * 1.2 + f * 1.6);
+  cairo_show_text (cr, label);
+
+  cairo_save (cr);
+  label = _("explained variance");
+  cairo_text_extents (cr, label, &ext);
+  cairo_move_to (cr, f * 1.9, l->plot_y + (l->plot_h + ext.x_advance) / 2.0);
+  cairo_rotate (cr, -G_PI / 2.0);
+  cairo_show_text (cr, label);
+  cairo_restore (cr);
+
+  /* Turned the other way, reading down the right side. */
+  label = _("cumulative");
+  cairo_text_extents (cr, label, &ext);
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  format_percent (l->cum_hi, 0, buf, sizeof buf);
+  {
+    double x = right + tick + f * 0.3 + _latent_figure_text_width (cr, buf) + f * 0.5;
+
+    _latent_figure_set_font (cr, style, 1.0, FALSE);
+    cairo_move_to (cr, x, l->plot_y + (l->plot_h - ext.x_advance) / 2.0);
+    cairo_rotate (cr, G_PI / 2.0);
+    cairo_show_text (cr, label);
+  }
+  cairo_restore (cr);
+}
+
+/* Swatches and names above the plot, and the noise the model keeps aside. */
+static void
+draw_scree_legend (cairo_t                 *cr,
+                   LatentSnapshot          *snapshot,
+                   const LatentFigureStyle *style,
+                   const Scree             *l)
+{
+  const double f = l->font, swatch = round (f * 0.8), y = l->legend_y + f * 0.5;
+  const char *bars = _latent_figure_linear_is_fa (snapshot) ? _("each factor") : _("each component"), *line = _("cumulative");
+  double x = l->plot_x, r, g, b;
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  latent_palette_color (0, &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_rectangle (cr, x, y - swatch / 2.0, swatch, swatch);
+  cairo_fill (cr);
+  _latent_figure_set_color_mix (cr, style, 1.0);
+  cairo_move_to (cr, x + swatch + f * 0.5, y + f * 0.35);
+  cairo_show_text (cr, bars);
+  x += swatch + f * 0.5 + _latent_figure_text_width (cr, bars) + f * 1.5;
+
+  latent_palette_color (1, &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_set_line_width (cr, 2.0);
+  cairo_move_to (cr, x, y);
+  cairo_rel_line_to (cr, swatch * 2.0, 0);
+  cairo_stroke (cr);
+  cairo_arc (cr, x + swatch, y, MAX (3.0, f * 0.3), 0, 2 * G_PI);
+  cairo_fill (cr);
+  _latent_figure_set_color_mix (cr, style, 1.0);
+  cairo_move_to (cr, x + swatch * 2.0 + f * 0.5, y + f * 0.35);
+  cairo_show_text (cr, line);
+
+  if (snapshot->noise_variance != NULL && snapshot->n_noise > 0)
+    {
+      g_autofree char *noise = NULL;
+      double mean = 0.0;
+
+      for (guint i = 0; i < snapshot->n_noise; i++)
+        mean += snapshot->noise_variance[i];
+      mean /= snapshot->n_noise;
+      noise = snapshot->n_noise == 1 ? g_strdup_printf (_("noise variance %.3g"), mean)
+                                     : g_strdup_printf (_("mean noise variance %.3g"), mean);
+      _latent_figure_set_color_mix (cr, style, 0.7);
+      cairo_move_to (cr, l->plot_x + l->plot_w - _latent_figure_text_width (cr, noise), y + f * 0.35);
+      if (isfinite (mean))
+        cairo_show_text (cr, noise);
+    }
+  cairo_restore (cr);
+}
+
+void
+latent_figure_scree_render (LatentSnapshot          *snapshot,
+                            const LatentFigureStyle *style,
+                            cairo_t                 *cr,
+                            int                      width,
+                            int                      height)
+{
+  const guint m = snapshot ? snapshot->n_components : 0;
+  double top, cum = 0.0, r, g, b, last_x = 0.0, last_y = 0.0;
+  char buf[64];
+  Scree l;
+
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  cairo_save (cr);
+  top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_SCREE);
+  if (top < 0.0)
+    goto out;
+  if (m == 0 || snapshot->explained_variance_ratio == NULL)
+    {
+      _latent_figure_message (cr, style, width, height, _("No explained variance in this snapshot yet"));
+      goto out;
+    }
+  if (!scree_layout (snapshot, style, top, width, height, &l))
+    goto out;
+
+  draw_scree_legend (cr, snapshot, style, &l);
+  draw_scree_axes (cr, snapshot, style, &l);
+
+  /* Bars, clipped: a negative ratio (a broken fit) stays inside. */
+  cairo_save (cr);
+  cairo_rectangle (cr, l.plot_x, l.plot_y, l.plot_w, l.plot_h);
+  cairo_clip (cr);
+  latent_palette_color (0, &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  for (guint i = 0; i < m; i++)
+    {
+      double v = ratio (snapshot, i) * 100.0, x, y;
+
+      if (!isfinite (v) || v <= 0.0)
+        continue;
+      x = round (l.plot_x + (i + 0.5) * l.group_w - l.bar_w / 2.0);
+      y = round (CLAMP (scree_y (&l, v, l.hi), l.plot_y, l.plot_y + l.plot_h));
+      cairo_rectangle (cr, x, y, l.bar_w, l.plot_y + l.plot_h - y);
+    }
+  cairo_fill (cr);
+  cairo_restore (cr);
+
+  /* Each bar's share, where it fits: inside the top of a tall bar (the
+   * running sum starts on that top), else above it. */
+  _latent_figure_set_font (cr, style, 0.85, FALSE);
+  for (guint i = 0; i < m; i++)
+    {
+      double v = ratio (snapshot, i) * 100.0, w, top_y, x;
+
+      if (!isfinite (v) || v <= 0.0)
+        continue;
+      format_percent (v, 1, buf, sizeof buf);
+      w = _latent_figure_text_width (cr, buf);
+      if (w + l.font * 0.3 > l.group_w)
+        break;
+      top_y = scree_y (&l, v, l.hi);
+      x = l.plot_x + (i + 0.5) * l.group_w - w / 2.0;
+      if (l.plot_y + l.plot_h - top_y >= l.font * 2.2 && w + l.font * 0.4 <= l.bar_w)
+        {
+          cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+          cairo_move_to (cr, x, top_y + l.font * 1.4);
+          cairo_show_text (cr, buf);
+        }
+      else
+        {
+          _latent_figure_set_color_mix (cr, style, 0.8);
+          _latent_figure_halo_text (cr, style, x, top_y - l.font * 0.4, buf);
+        }
+    }
+
+  /* The running sum, on the right axis; not clipped, so the last point of a
+   * model that explains everything sits whole on the top edge. */
+  latent_palette_color (1, &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_set_line_width (cr, 2.0);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  /* Text leaves a current point behind; the line starts afresh. */
+  cairo_new_path (cr);
+  for (guint i = 0; i < m; i++)
+    {
+      double v = ratio (snapshot, i);
+
+      if (isfinite (v))
+        cum += MAX (v, 0.0);
+      last_x = l.plot_x + (i + 0.5) * l.group_w;
+      last_y = scree_y (&l, cum * 100.0, l.cum_hi);
+      cairo_line_to (cr, last_x, last_y);
+    }
+  cairo_stroke (cr);
+  /* Points only while they stay apart. */
+  if (l.group_w >= l.font * 0.9)
+    {
+      double running = 0.0;
+
+      for (guint i = 0; i < m; i++)
+        {
+          double v = ratio (snapshot, i);
+
+          if (isfinite (v))
+            running += MAX (v, 0.0);
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, l.plot_x + (i + 0.5) * l.group_w, scree_y (&l, running * 100.0, l.cum_hi),
+                     MAX (3.0, l.font * 0.3), 0, 2 * G_PI);
+        }
+      cairo_fill (cr);
+    }
+
+  /* The total, under the last point: the line rises to it from the left. */
+  format_percent (cum * 100.0, 1, buf, sizeof buf);
+  _latent_figure_set_font (cr, style, 0.9, TRUE);
+  cairo_set_source_rgb (cr, r, g, b);
+  {
+    double w = _latent_figure_text_width (cr, buf);
+    double x = CLAMP (last_x - w / 2.0, l.plot_x + l.font * 0.3, l.plot_x + l.plot_w - w - l.font * 0.3);
+    double y = CLAMP (last_y + l.font * 1.7, l.plot_y + l.font * 1.2, l.plot_y + l.plot_h - l.font * 0.4);
+
+    _latent_figure_halo_text (cr, style, x, y, buf);
+  }
+
+out:
+  cairo_restore (cr);
+}
+
+/* Components as images, each on its own symmetric scale. */
+static void
+draw_component_tiles (cairo_t                 *cr,
+                      LatentSnapshot          *snapshot,
+                      const LatentFigureStyle *style,
+                      double                   top,
+                      int                      width,
+                      int                      height)
+{
+  const double f = MAX (style->font_size, 1.0);
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+  const guint n = MIN (snapshot->n_components, _LATENT_FIGURE_MAX_COMPONENT_TILES);
+  const double footer = f * 3.4;
+  const char *scale_note = _("each component on its own scale");
+  LatentFigureTileGrid grid;
+  guint w, h, channels;
+  gboolean single;
+  double bar_w, bar_x, bar_y;
+
+  latent_dataset_get_image_shape (snapshot->dataset, &w, &h, &channels, &single);
+  if (!_latent_figure_tile_grid (style, w, h, n, 1, f, top, width - 2.0 * f, height - top - f - footer, &grid))
+    return;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const float *values = snapshot->components + (gsize) i * d;
+      cairo_surface_t *image;
+      double scale = 0.0, x, y;
+
+      for (guint j = 0; j < d; j++)
+        if (isfinite (values[j]))
+          scale = MAX (scale, fabs (values[j]));
+      _latent_figure_tile_origin (&grid, i, 0, &x, &y);
+      image = _latent_figure_diverging_tile (values, w, h, channels, scale, style->dark);
+      cairo_save (cr);
+      _latent_figure_set_color_mix (cr, style, 0.3);
+      _latent_figure_draw_tile (cr, image, x, y, grid.tile_w, grid.tile_h, grid.frame);
+      cairo_restore (cr);
+      cairo_surface_destroy (image);
+      if (grid.caption > 0)
+        {
+          g_autofree char *caption = _latent_figure_linear_component_caption (snapshot, i);
+          g_autofree char *name = _latent_figure_linear_component_name (snapshot, i);
+
+          _latent_figure_tile_caption (cr, style, x - grid.frame, y + grid.tile_h + grid.frame + grid.caption * 0.75,
+                                       grid.tile_w + 2 * grid.frame, caption, name);
+        }
+    }
+
+  /* One colour bar explains every tile: their scales differ, their map not. */
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  bar_w = MIN (f * 14.0, width * 0.3);
+  /* Just under the grid, or at the foot of the figure when that is nearer. */
+  bar_y = round (MIN (grid.y0 - grid.frame + grid.rows * grid.pitch_y - round (f * 0.8) + f * 0.9,
+                      height - f - footer + f * 0.9));
+  bar_x = round ((width - bar_w - f - _latent_figure_text_width (cr, scale_note)) / 2.0);
+  if (bar_x < f)
+    bar_x = f;
+  _latent_figure_colorbar (cr, style, bar_x, bar_y, bar_w, round (f * 0.8), _("−max"), "0", _("+max"));
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.7);
+  cairo_move_to (cr, bar_x + bar_w + f * 1.2, bar_y + f * 0.7);
+  cairo_show_text (cr, scale_note);
+  if (n < snapshot->n_components)
+    {
+      g_autofree char *more = g_strdup_printf (_("the first %u of %u components"), n, snapshot->n_components);
+
+      cairo_move_to (cr, f, bar_y + f * 0.7);
+      cairo_show_text (cr, more);
+    }
+  cairo_restore (cr);
+}
+
+void
+latent_figure_components_render (LatentSnapshot          *snapshot,
+                                 const LatentFigureStyle *style,
+                                 cairo_t                 *cr,
+                                 int                      width,
+                                 int                      height)
+{
+  double top;
+
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  cairo_save (cr);
+  top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_COMPONENTS);
+  if (top < 0.0)
+    ;
+  else if (!_latent_figure_linear_has_components (snapshot))
+    _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));
+  else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+    draw_component_tiles (cr, snapshot, style, top, width, height);
+  else
+    _latent_figure_linear_draw_loadings (cr, snapshot, style, top, width, height);
+  cairo_restore (cr);
+}
