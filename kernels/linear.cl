@@ -1,6 +1,7 @@
 /* linear.cl — the one pass over the rows that PCA, PPCA and factor analysis
- * make before the Gram product: shift every row by a vector close to the
- * mean, and sum the shifted values per column
+ * make before the Gram product: sum the rows per column after shifting
+ * them by a vector close to the mean, and write the shifted rows (when
+ * out is to be used, i.e. write != 0)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -20,7 +21,8 @@ linear_shift (__global const float *LATENT_RESTRICT x,
               __global float *LATENT_RESTRICT partial,
               const uint n,
               const uint d,
-              const uint rows_per_item)
+              const uint rows_per_item,
+              const uint write)
 {
   const uint col = get_global_id (0) * 16;
   const uint block = get_global_id (1);
@@ -39,7 +41,8 @@ linear_shift (__global const float *LATENT_RESTRICT x,
         {
           const float16 v = vload16 (0, x + (ulong) i * d + col) - s;
 
-          vstore16 (v, 0, out + (ulong) i * d + col);
+          if (write)
+            vstore16 (v, 0, out + (ulong) i * d + col);
           sum += v;
         }
       vstore16 (sum, 0, partial + (ulong) block * d + col);
@@ -54,7 +57,8 @@ linear_shift (__global const float *LATENT_RESTRICT x,
             {
               const float v = x[(ulong) i * d + c] - shift[c];
 
-              out[(ulong) i * d + c] = v;
+              if (write)
+                out[(ulong) i * d + c] = v;
               sum += v;
             }
           partial[(ulong) block * d + c] = sum;

@@ -1,10 +1,12 @@
 /* latent-linear-cl.c — the linear models' passes on an OpenCL device
  *
- * The rows go to the device once and are shifted there by the mean of the
- * first rows (kernels/linear.cl), which also sums them per column. The Gram
- * product of the shifted rows (latent-gemm's SYRK) is the covariance up to
- * a rank-one correction by the small remaining offset δ = mean − shift,
- * applied on the host in double. The covariance stays on the device for
+ * The device reads the rows in place (the dataset's memory is aligned for
+ * it) and sums them per column (kernels/linear.cl). The Gram product
+ * (latent-gemm's SYRK) is the covariance up to a rank-one correction by the
+ * mean, δ δᵀ, applied on the host in double. When the mean is large beside
+ * the spread, that correction would cancel most digits of a float Gram
+ * matrix: then the kernel first writes the rows shifted by the mean of the
+ * first rows, and δ is the small remaining offset. The covariance stays on the device for
  * the per-iteration products S · V, and the shifted rows for projections.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,6 +21,9 @@
 
 /* Rows whose mean becomes the shift. */
 #define SHIFT_ROWS 256
+/* Shift when |mean|² exceeds this many times the total variance: beyond
+ * it the correction would cost more than a digit of the float Gram matrix. */
+#define SHIFT_RATIO 8.0
 
 struct _LatentLinearCl
 {
@@ -28,7 +33,7 @@ struct _LatentLinearCl
   cl_kernel          shift;
   guint              n, d;
   const float       *x;
-  cl_mem             xs;      /* n × d, the shifted rows */
+  cl_mem             xs;      /* n × d: the rows, shifted or in place */
   cl_mem             gram;    /* d × d, Xsᵀ Xs / n */
   cl_mem             v, out;  /* d × m for cov_times */
   guint              v_cols, out_cols;
@@ -89,7 +94,6 @@ latent_linear_cl_new (LatentCl     *cl,
   if (!(lcl->gemm = latent_gemm_new (cl, error)) ||
       !(lcl->shift = latent_cl_create_kernel (cl, "linear", NULL, "linear_shift", error)) ||
       !(lcl->queue = latent_cl_create_queue (cl, error)) ||
-      !latent_cl_create_buffer (cl, &lcl->xs, CL_MEM_READ_WRITE, bytes, NULL, "shifted rows", error) ||
       !latent_cl_create_buffer (cl, &lcl->gram, CL_MEM_READ_WRITE, (gsize) d * d * sizeof (float), NULL,
                                 "covariance", error))
     return NULL;
@@ -109,29 +113,46 @@ latent_linear_cl_moments (LatentLinearCl  *lcl,
   const guint blocks = MIN (n, 16 * units), rows_per_item = (n + blocks - 1) / blocks;
   const gsize global[2] = { (d + 15) / 16, (n + rows_per_item - 1) / rows_per_item };
   g_autofree float *shift = g_new0 (float, d);
+  g_autofree double *head_mean = g_new0 (double, d);
   g_autofree float *partial = g_new (float, global[1] * d);
   g_autofree float *gram = g_new (float, (gsize) d * d);
-  cl_mem x = NULL, shift_buf = NULL, partial_buf = NULL;
+  cl_mem x = NULL, source, shift_buf = NULL, partial_buf = NULL;
   const float alpha = 1.0f / n;
+  double offset = 0, spread = 0;
+  guint write;
   gboolean ok;
   cl_int err;
 
   for (guint i = 0; i < head; i++)
     for (guint a = 0; a < d; a++)
-      shift[a] += lcl->x[(gsize) i * d + a] / (float) head;
+      head_mean[a] += lcl->x[(gsize) i * d + a] / (double) head;
+  for (guint i = 0; i < head; i++)
+    for (guint a = 0; a < d; a++)
+      spread += (lcl->x[(gsize) i * d + a] - head_mean[a]) * (lcl->x[(gsize) i * d + a] - head_mean[a]) / head;
+  for (guint a = 0; a < d; a++)
+    offset += head_mean[a] * head_mean[a];
+  write = offset > SHIFT_RATIO * spread;
+  if (write)
+    for (guint a = 0; a < d; a++)
+      shift[a] = head_mean[a];
 
-  /* The rows are read once, from the dataset's own memory where the
-   * device allows; the kernel never writes them. */
   ok = latent_cl_create_buffer (lcl->cl, &x, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
                                 (gsize) n * d * sizeof (float), (gpointer) lcl->x, "rows", error) &&
+       (!write || latent_cl_create_buffer (lcl->cl, &lcl->xs, CL_MEM_READ_WRITE, (gsize) n * d * sizeof (float),
+                                           NULL, "shifted rows", error)) &&
        latent_cl_create_buffer (lcl->cl, &shift_buf, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 d * sizeof (float), shift, "shift", error) &&
        latent_cl_create_buffer (lcl->cl, &partial_buf, CL_MEM_WRITE_ONLY, global[1] * d * sizeof (float),
-                                NULL, "partial sums", error) &&
+                                NULL, "partial sums", error);
+  /* In place, the rows themselves are what the products read. */
+  if (ok && !write)
+    lcl->xs = g_steal_pointer (&x);
+  source = write ? x : lcl->xs;
+  ok = ok &&
        latent_cl_set_args (lcl->shift, "linear_shift", error,
-                           LATENT_CL_ARG (x), LATENT_CL_ARG (shift_buf), LATENT_CL_ARG (lcl->xs),
+                           LATENT_CL_ARG (source), LATENT_CL_ARG (shift_buf), LATENT_CL_ARG (lcl->xs),
                            LATENT_CL_ARG (partial_buf), LATENT_CL_ARG (n), LATENT_CL_ARG (d),
-                           LATENT_CL_ARG (rows_per_item), LATENT_CL_ARG_END) &&
+                           LATENT_CL_ARG (rows_per_item), LATENT_CL_ARG (write), LATENT_CL_ARG_END) &&
        latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, lcl->shift, 2, NULL, global, NULL, 0, NULL, NULL),
                         "clEnqueueNDRangeKernel", "linear_shift", error) &&
        latent_gemm_syrk (lcl->gemm, lcl->queue, d, n, alpha, lcl->xs, d, 0.0f, lcl->gram, d,

@@ -8,6 +8,9 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdlib.h>
+
+#define DATA_ALIGNMENT 128
 
 struct _LatentDataset
 {
@@ -40,7 +43,7 @@ latent_dataset_finalize (GObject *object)
 
   g_free (self->name);
   g_free (self->source);
-  g_free (self->data);
+  free (self->data);
   g_strfreev (self->column_names);
   g_free (self->labels);
   g_strfreev (self->class_names);
@@ -94,7 +97,12 @@ latent_dataset_new (const char  *name,
   self->name = g_strdup (name ? name : "dataset");
   self->n_rows = n_rows;
   self->n_cols = n_cols;
-  self->data = g_try_malloc0 (n_values * sizeof (float));
+  /* Aligned as OpenCL devices want their host memory (PoCL: 128 bytes),
+   * so a device can read the rows in place instead of copying them. */
+  if (posix_memalign ((void **) &self->data, DATA_ALIGNMENT, MAX (n_values, 1) * sizeof (float)) != 0)
+    self->data = NULL;
+  else
+    memset (self->data, 0, n_values * sizeof (float));
   if (self->data == NULL)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
