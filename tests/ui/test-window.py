@@ -278,6 +278,55 @@ def step_gmm():
         raise Failure(f'the metrics do not show BIC: {texts!r}')
 
 
+def count_reds_blues(path):
+    """Pixels of the diverging map's reds and blues (Paul Tol's BuRd, light)."""
+    hist = ui.colour_histogram(path)
+    reds = sum(ui.count_near(hist, c, 12) for c in ((0xb2, 0x18, 0x2b), (0xd6, 0x60, 0x4d), (0xf4, 0xa5, 0x82)))
+    blues = sum(ui.count_near(hist, c, 12) for c in ((0x21, 0x66, 0xac), (0x43, 0x93, 0xc3), (0x92, 0xc5, 0xde)))
+    return reds, blues
+
+
+def step_pca():
+    """PCA on Fashion-MNIST (Iris when it is not installed): the scree plot,
+    then the components as images (a loadings heat map for Iris)."""
+    fashion = os.path.isdir('/usr/share/datasets/fashion-mnist')
+    app.select_dropdown('Algorithm', 'Principal component analysis')
+    if fashion:
+        app.choose_menu_item('Dataset', 'Fashion-MNIST, first 10,000')
+        wait_status(r'(?i)fashion.*principal', 60, 'Fashion-MNIST to load with PCA')
+    else:
+        open_in_file_chooser(IRIS)
+        wait_status(r'(?i)iris.*principal', 30, 'Iris to load with PCA')
+    components = 16 if fashion else 3
+    spin = app.find('spin button', 'Components', what='the spin button "Components"')
+    ui.set_value(spin, components)
+    app.press('Run')
+    wait_status(r'(?i)converged', 60, 'PCA to finish')
+    log(f'  status: {status()!r}')
+    figure = app.find(None, 'Figure', what='the figure')
+
+    app.select_dropdown('View', 'Scree plot')
+    time.sleep(0.7)
+    path = os.path.join(SCRATCH, 'figure-scree.png')
+    app.screenshot(path, figure)
+    hist = ui.colour_histogram(path)
+    bars, line = ui.count_near(hist, ui.PALETTE[0]), ui.count_near(hist, ui.PALETTE[1])
+    log(f'  scree plot: {bars} px of bars (palette 0), {line} px of the cumulative line (palette 1)')
+    # One bar per component and the cumulative line over them.
+    if bars < 40 * components or line < 100:
+        raise Failure(f'the scree plot is not drawn: {bars} px of bars, {line} px of line')
+
+    app.select_dropdown('View', 'Components' if fashion else 'Loadings')
+    time.sleep(0.7)
+    path = os.path.join(SCRATCH, 'figure-components.png')
+    app.screenshot(path, figure)
+    reds, blues = count_reds_blues(path)
+    log(f'  components: {reds} px of positive (red) weights, {blues} px of negative (blue)')
+    # Principal axes of centred data have weights of both signs.
+    if reds < 200 or blues < 200:
+        raise Failure(f'the components are not drawn in both signs: {reds} red, {blues} blue px')
+
+
 def step_keyboard():
     app.focus_window()
     ui.key_combo('<Control>r')
@@ -362,6 +411,7 @@ def main():
         ('open a ragged CSV: an error, and Iris stays loaded', step_bad_csv),
         ('keyboard: ctrl+r, Right, Space', step_keyboard),
         ('a Gaussian mixture on blobs: ellipses, rising log-likelihood', step_gmm),
+        ('PCA: the scree plot and the components as images', step_pca),
         ('every control has an accessible name', step_names),
     ])
     status_code = app.stop()
