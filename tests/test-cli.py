@@ -202,6 +202,43 @@ class Results(unittest.TestCase):
         self.assertEqual(sweep["best_k_bic"], 3)
         self.assertEqual(png_text(self.path("s.png"))["latent:figure"], "sweep")
 
+    def test_linear_models(self):
+        p = run("run", "pca", "--data", "iris", "--param", "components=2", "--json", self.path("p.json"),
+                "--csv", self.path("p.csv"), "--export", self.path("scree.png"), "--figure", "scree")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        r = load_json(self.path("p.json"))
+        self.assertEqual(r["algorithm"], "pca")
+        self.assertEqual([len(c) for c in r["components"]], [4, 4])
+        # Orthonormal components, decreasing variance, ratios below one.
+        dots = [[sum(a * b for a, b in zip(u, v)) for v in r["components"]] for u in r["components"]]
+        for i in range(2):
+            for j in range(2):
+                self.assertAlmostEqual(dots[i][j], 1.0 if i == j else 0.0, places=5)
+        self.assertGreater(r["explained_variance"][0], r["explained_variance"][1])
+        self.assertTrue(0.9 < sum(r["explained_variance_ratio"]) < 1.0)
+        self.assertEqual(len(r["projection"]), 150)
+        self.assertEqual(len(r["projection"][0]), 2)
+        self.assertEqual(len(r["mean"]), 4)
+        self.assertIsInstance(r["noise_variance"], float)
+        self.assertLess(r["log_likelihood"], 0)
+        self.assertEqual(read(self.path("p.csv")).splitlines()[0], "row,z1,z2,class")
+        self.assertEqual(png_text(self.path("scree.png"))["latent:figure"], "scree")
+
+        p = run("run", "fa", "--data", "iris", "--param", "components=1", "--json", self.path("f.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        r = load_json(self.path("f.json"))
+        self.assertEqual(len(r["noise_variance"]), 4)
+        for a, b in zip(r["history"], r["history"][1:]):
+            self.assertGreaterEqual(b, a - 1e-9)
+
+        # Too many components, and a figure kind that does not exist.
+        p = run("run", "ppca", "--data", "iris", "--param", "components=4")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("components = 4", p.stderr)
+        p = run("run", "pca", "--data", "iris", "--export", self.path("x.png"), "--figure", "pie")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("scree", p.stderr)
+
     def test_devices_and_datasets(self):
         p = run("devices")
         self.assertEqual(p.returncode, 0)
