@@ -46,6 +46,7 @@ struct _LatentRun
   LatentRunState         worker_state;
   double                 init_ms;
   gint64                 last_publish;   /* worker only */
+  gint64                 publish_interval;
 
   /* Main context only. */
   LatentRunState         state;
@@ -122,10 +123,12 @@ publish (LatentRun            *self,
   gint64 now = g_get_monotonic_time ();
   gboolean wanted;
 
-  /* At most one a display frame: a snapshot can cost more than a step
-   * (the linear models project every row), and nobody sees more. */
+  /* At most one a display frame, and no more than a third of the worker's
+   * time: a snapshot can cost more than a step (the linear models project
+   * every row), and nobody sees more. */
   g_mutex_lock (&self->mutex);
-  wanted = force || (self->outbox_snapshot == NULL && now - self->last_publish >= PUBLISH_INTERVAL_US);
+  wanted = force || (self->outbox_snapshot == NULL &&
+                     now - self->last_publish >= MAX (PUBLISH_INTERVAL_US, self->publish_interval));
   g_mutex_unlock (&self->mutex);
   if (!wanted)
     return FALSE;
@@ -133,6 +136,7 @@ publish (LatentRun            *self,
 
   /* Built outside the lock; it is ours alone until it enters the outbox. */
   snapshot = self->algorithm->snapshot (state);
+  self->publish_interval = 3 * (g_get_monotonic_time () - now);
   snapshot->step_ms = step_ms;
   snapshot->elapsed_ms = elapsed_ms;
 
