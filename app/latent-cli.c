@@ -12,8 +12,10 @@
 #include "latent-catalog.h"
 #include "latent-cl.h"
 #include "latent-experiment.h"
+#include "latent-filter.h"
 #include "latent-figure.h"
 #include "latent-json.h"
+#include "latent-png-save.h"
 #include "latent-result.h"
 #include "latent-run.h"
 #include "latent-sweep.h"
@@ -55,7 +57,7 @@ static int
 status_for_error (const GError *error)
 {
   if (error->domain == LATENT_DATA_ERROR || error->domain == LATENT_PARAM_ERROR ||
-      error->domain == G_OPTION_ERROR ||
+      error->domain == G_OPTION_ERROR || error->domain == LATENT_FILTER_ERROR ||
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ||
       g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_UNKNOWN) ||
       g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER))
@@ -131,6 +133,26 @@ open_device (const char  *device,
   return cl;
 }
 
+/* The filtered image itself, as the input was stored. */
+static gboolean
+write_output (LatentSnapshot  *snapshot,
+              const char      *path,
+              GError         **error)
+{
+  guint width, height, channels, depth = latent_dataset_get_bit_depth (snapshot->dataset);
+  const char * const text[] = { "Software", "Latent", NULL };
+
+  if (snapshot->image == NULL ||
+      !latent_dataset_get_image_shape (snapshot->dataset, &width, &height, &channels, NULL))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s gives no image to write (only convolve does)"), snapshot->algorithm);
+      return FALSE;
+    }
+  return latent_png_save (path, snapshot->image, width, height, channels, LATENT_PNG_INTERLEAVED,
+                          depth == 16 ? 16 : 8, text, error);
+}
+
 static int
 command_run (int    argc,
              char **argv)
@@ -141,6 +163,7 @@ command_run (int    argc,
   g_autofree char *export_path = NULL;
   g_autofree char *json_path = NULL;
   g_autofree char *csv_path = NULL;
+  g_autofree char *output_path = NULL;
   g_autofree char *size = NULL;
   g_autofree char *figure = NULL;
   g_autofree char *experiment_path = NULL;
@@ -162,6 +185,8 @@ command_run (int    argc,
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Figure size in pixels (default 1200x900)"), N_("WxH") },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, N_("Write the result as JSON"), N_("FILE") },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one label per row as CSV"), N_("FILE") },
+    { "output", 0, 0, G_OPTION_ARG_FILENAME, &output_path,
+      N_("Write the filtered image as PNG, with the input’s size, channels and bit depth (convolve)"), N_("FILE") },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, N_("Print every iteration to stderr"), NULL },
     { "experiment", 0, 0, G_OPTION_ARG_FILENAME, &experiment_path,
       N_("Replay an experiment saved from the window; other options override it"), N_("FILE") },
@@ -270,6 +295,8 @@ command_run (int    argc,
     return fail (EXIT_RUN_FAILED, "--json %s", error->message);
   if (csv_path && !latent_result_write_csv (snapshot, csv_path, &error))
     return fail (EXIT_RUN_FAILED, "--csv %s", error->message);
+  if (output_path && !write_output (snapshot, output_path, &error))
+    return fail (EXIT_RUN_FAILED, "--output %s", error->message);
   if (export_path)
     {
       LatentFigureStyle style;

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "latent-convolve.h"
 #include "latent-gmm.h"
 #include "latent-kmeans.h"
 #include "latent-linear.h"
@@ -17,7 +18,7 @@ G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
 const LatentAlgorithm * const *
 latent_algorithm_list (void)
 {
-  static const LatentAlgorithm *algorithms[6];
+  static const LatentAlgorithm *algorithms[7];
 
   if (algorithms[0] == NULL)
     {
@@ -26,6 +27,7 @@ latent_algorithm_list (void)
       algorithms[2] = latent_pca_get_algorithm ();
       algorithms[3] = latent_ppca_get_algorithm ();
       algorithms[4] = latent_fa_get_algorithm ();
+      algorithms[5] = latent_convolve_get_algorithm ();
     }
   return algorithms;
 }

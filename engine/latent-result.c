@@ -8,6 +8,7 @@
 
 #include "latent-json.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 static void
@@ -122,6 +123,25 @@ add_linear (JsonBuilder    *b,
   add_matrix (b, snap->projection, snap->n_rows, snap->projection_dims);
 }
 
+/* Convolution: the kernel, the method that ran, and the race. */
+static void
+add_filter (JsonBuilder    *b,
+            LatentSnapshot *snap)
+{
+  json_builder_set_member_name (b, "kernel");
+  add_matrix (b, snap->kernel, snap->kernel_size, snap->kernel_size);
+  json_builder_set_member_name (b, "method");
+  json_builder_add_string_value (b, snap->method);
+  json_builder_set_member_name (b, "method_ms");
+  json_builder_begin_object (b);
+  for (guint i = 0; snap->method_names && snap->method_names[i]; i++)
+    {
+      json_builder_set_member_name (b, snap->method_names[i]);
+      latent_json_add_double (b, snap->method_ms[i]);
+    }
+  json_builder_end_object (b);
+}
+
 JsonNode *
 latent_result_to_json (LatentSnapshot *snap,
                        const GArray   *history,
@@ -171,6 +191,8 @@ latent_result_to_json (LatentSnapshot *snap,
 
   if (snap->components)
     add_linear (b, snap);
+  else if (snap->image)
+    add_filter (b, snap);
   else if (snap->labels)
     add_clustering (b, snap);
 
@@ -242,6 +264,12 @@ latent_result_write_csv (LatentSnapshot  *snap,
   const gint32 *classes = latent_dataset_get_labels (snap->dataset);
   g_autoptr(GError) local_error = NULL;
 
+  if (snap->components == NULL && snap->labels == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: %s gives no value per row to write"), path, snap->algorithm);
+      return FALSE;
+    }
   /* One line per row: its cluster, or its latent coordinates. */
   g_string_append (out, "row");
   if (snap->components)

@@ -55,6 +55,11 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_free (self->example_rows);
   g_free (self->reconstructions);
   g_free (self->samples);
+  g_free (self->image);
+  g_free (self->kernel);
+  g_free (self->method);
+  g_strfreev (self->method_names);
+  g_free (self->method_ms);
   g_free (self->message);
 }
 

@@ -82,6 +82,18 @@ struct _LatentSnapshot
   guint          n_samples;
   float         *samples;           /* n_samples × n_cols */
 
+  /* Image filters: the filtered image, pixels interleaved as the dataset's
+   * (its image shape says width, height and channels); the kernel applied
+   * (kernel_size², the X kernel of a gradient magnitude); the method that
+   * ran; and, for each method raced on the image at the start, its name
+   * and milliseconds per pass. */
+  float         *image;
+  guint          kernel_size;
+  float         *kernel;
+  char          *method;
+  GStrv          method_names;
+  double        *method_ms;
+
   gboolean       has_label_metrics;
   LatentLabelMetrics metrics;
 

@@ -69,6 +69,28 @@ def png_bytes(width, height):
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
+def rgb_png(width, height, depth=8):
+    """A colour gradient, RGB, 8 or 16 bits."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    top = 255 if depth == 8 else 65535
+    fmt = ">%dB" if depth == 8 else ">%dH"
+    rows = []
+    for y in range(height):
+        values = []
+        for x in range(width):
+            values += [top * x // max(1, width - 1), top * y // max(1, height - 1), top * ((x + y) % 7) // 6]
+        rows.append(b"\0" + struct.pack(fmt % len(values), *values))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+
+
+def png_header(path):
+    """(width, height, bit depth, colour type) from the IHDR chunk."""
+    data = read(path, "rb")
+    return struct.unpack(">IIBB", data[16:26])
+
+
 class Results(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -239,6 +261,28 @@ class Results(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("scree", p.stderr)
 
+    def test_convolve(self):
+        for depth in (8, 16):
+            image = self.path(f"in{depth}.png")
+            with open(image, "wb") as f:
+                f.write(rgb_png(37, 23, depth))
+            out, result = self.path(f"out{depth}.png"), self.path(f"c{depth}.json")
+            p = run("run", "convolve", "--data", image, "--param", "filter=gaussian", "--param", "sigma=1.5",
+                    "--param", "border=wrap", "--param", "iterations=3", "--output", out, "--json", result,
+                    "--export", self.path(f"fig{depth}.png"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            # The same size, channels and bit depth as the input.
+            self.assertEqual(png_header(out), (37, 23, depth, 2))
+            r = load_json(result)
+            self.assertEqual(r["iterations"], 3)
+            self.assertEqual(len(r["kernel"]), len(r["kernel"][0]))
+            self.assertAlmostEqual(sum(map(sum, r["kernel"])), 1.0, places=5)
+            self.assertIn(r["method"], r["method_ms"])
+            self.assertIn("separable", r["method_ms"])
+            # Repeated blurring changes the image less every pass.
+            self.assertGreater(r["history"][0], r["history"][1])
+            self.assertGreater(r["history"][1], r["history"][2])
+
     def test_devices_and_datasets(self):
         p = run("devices")
         self.assertEqual(p.returncode, 0)
@@ -301,6 +345,32 @@ class BadInput(unittest.TestCase):
         self.refused("--data", self.write("corrupt.png", bytes(corrupt)), expect=("corrupt.png",))
         self.refused("--data", self.write("cut.png", good[:30]), expect=("cut.png",))
         self.refused("--data", self.write("huge.png", png_bytes(100000, 100000)), expect=("huge.png", "limit"))
+
+    def test_convolve_refusals(self):
+        image = self.write("in.png", rgb_png(8, 6))
+
+        def refused(*params, expect=()):
+            args = ["run", "convolve", "--data", image]
+            for param in params:
+                args += ["--param", param]
+            p = run(*args)
+            self.assertEqual(p.returncode, 2, f"{params}: {p.stderr}")
+            for word in expect:
+                self.assertIn(word, p.stderr)
+
+        refused("size=4", expect=("size",))
+        refused("size=0", "filter=box", "size=33", expect=("size",))
+        refused("filter=@" + self.write("bad.txt", b"1 2 3\n4 x 6\n7 8 9\n"), expect=("bad.txt:2",))
+        refused("filter=@" + self.write("zero.txt", b"0 0 0\n0 0 0\n0 0 0\n"), "normalize=true",
+                expect=("normalize",))
+        refused("filter=@" + os.path.join(self.dir, "missing.txt"), expect=("missing.txt",))
+        refused("filter=laplacian", "method=separable", expect=("separable",))
+        p = run("run", "convolve", "--data", "iris")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("image", p.stderr)
+        p = run("run", "kmeans", "--data", "iris", "--output", os.path.join(self.dir, "x.png"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("--output", p.stderr)
 
     def test_parameters(self):
         self.refused("--data", "iris", "--param", "k=0", expect=("k",))

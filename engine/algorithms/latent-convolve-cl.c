@@ -6,17 +6,25 @@
 
 #include "latent-convolve.h"
 
-#include <stdio.h>
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-/* kernels/convolve.cl: output rows per work-item of the direct and tiled
- * kernels and of the separable column pass; 16 pixels across each. */
-#define CONV_ROWS 4
-#define CONV_SEP_ROWS 4
+/* The tunables of kernels/convolve.cl, passed as build options so the
+ * host's sizes and the kernels' agree: 16-pixel vectors; a direct or tiled
+ * work-item's ROWS rows of COLS vectors; the separable row pass's step of
+ * SEP_VECTORS vectors and its ring of row-filtered rows. */
 #define CONV_VEC 16
+#define CONV_ROWS 4
+#define CONV_COLS 2
+#define CONV_BW (CONV_COLS * CONV_VEC)
+#define CONV_SEP_VECTORS 8
+#define CONV_SEP_W (CONV_SEP_VECTORS * CONV_VEC)
+#define CONV_SEP_RING 64
 
 #define MAX_TAPS (LATENT_FILTER_MAX_SIZE * LATENT_FILTER_MAX_SIZE)
+
+static guint fft_length (LatentConvolveCl *self, guint width, int radius);
 
 struct _LatentConvolveCl
 {
@@ -26,9 +34,12 @@ struct _LatentConvolveCl
   cl_kernel         tiled;
   cl_kernel         separable;
   cl_kernel         magnitude;
+  cl_kernel         fft_rows;
+  cl_kernel         fft_apply;
   gboolean          cpu;
   guint64           local_mem;
   gsize             max_group;
+  guint             units;
   guint64           max_alloc;
 
   /* The image on the device: image[current] holds it, the other is the
@@ -37,6 +48,8 @@ struct _LatentConvolveCl
   cl_mem            image[2];
   guint             current;
   cl_mem            gradient[2];  /* gx, gy of a magnitude filter */
+  cl_mem            scratch;      /* the separable kernel's rings */
+  gsize             scratch_floats;
 
   /* Weights as last written to the device, per kernel of the filter:
    * the full kernel and the two factors, divisor folded in. */
@@ -47,6 +60,21 @@ struct _LatentConvolveCl
   float             host_row[2][LATENT_FILTER_MAX_SIZE];
   float             host_column[2][LATENT_FILTER_MAX_SIZE];
   gboolean          uploaded;
+
+  /* The fft method: transform length, segments per row, groups of 32
+   * rows, and the buffers for this image size; the spectra of the kernels
+   * of the filter (of fft_kernel_size, fft_kernel_count of them) while
+   * fft_kernel_valid. */
+  guint             fft_n;
+  guint             fft_segments;
+  guint             fft_groups;
+  cl_mem            fft_twiddle;
+  cl_mem            fft_re;
+  cl_mem            fft_im;
+  cl_mem            fft_kernel[2];
+  guint             fft_kernel_size;
+  guint             fft_kernel_count;
+  gboolean          fft_kernel_valid;
 };
 
 static void
@@ -65,6 +93,15 @@ release_image (LatentConvolveCl *self)
       release_mem (&self->image[i]);
       release_mem (&self->gradient[i]);
     }
+  release_mem (&self->scratch);
+  self->scratch_floats = 0;
+  release_mem (&self->fft_twiddle);
+  release_mem (&self->fft_re);
+  release_mem (&self->fft_im);
+  release_mem (&self->fft_kernel[0]);
+  release_mem (&self->fft_kernel[1]);
+  self->fft_n = 0;
+  self->fft_kernel_valid = FALSE;
   self->width = self->height = self->channels = 0;
 }
 
@@ -88,6 +125,10 @@ latent_convolve_cl_free (LatentConvolveCl *self)
     clReleaseKernel (self->separable);
   if (self->magnitude)
     clReleaseKernel (self->magnitude);
+  if (self->fft_rows)
+    clReleaseKernel (self->fft_rows);
+  if (self->fft_apply)
+    clReleaseKernel (self->fft_apply);
   if (self->queue)
     clReleaseCommandQueue (self->queue);
   g_clear_object (&self->cl);
@@ -111,15 +152,18 @@ latent_convolve_cl_new (LatentCl  *cl,
   self->cpu = (info->type & CL_DEVICE_TYPE_CPU) != 0;
   self->local_mem = info->local_mem_size;
   self->max_group = MAX (1, info->max_work_group_size);
+  self->units = MAX (1, info->compute_units);
   self->max_alloc = info->max_alloc;
 
-  options = g_strdup_printf ("-DROWS=%d -DSEP_ROWS=%d -DMAX_RADIUS=%d",
-                             CONV_ROWS, CONV_SEP_ROWS, LATENT_FILTER_MAX_SIZE / 2);
+  options = g_strdup_printf ("-DROWS=%d -DCOLS=%d -DSEP_VECTORS=%d -DMAX_RADIUS=%d",
+                             CONV_ROWS, CONV_COLS, CONV_SEP_VECTORS, LATENT_FILTER_MAX_SIZE / 2);
   if (!(self->queue = latent_cl_create_queue (cl, error)) ||
       !(self->direct = latent_cl_create_kernel (cl, "convolve", options, "convolve_direct", error)) ||
       !(self->tiled = latent_cl_create_kernel (cl, "convolve", options, "convolve_tiled", error)) ||
       !(self->separable = latent_cl_create_kernel (cl, "convolve", options, "convolve_separable", error)) ||
-      !(self->magnitude = latent_cl_create_kernel (cl, "convolve", options, "convolve_magnitude", error)))
+      !(self->magnitude = latent_cl_create_kernel (cl, "convolve", options, "convolve_magnitude", error)) ||
+      !(self->fft_rows = latent_cl_create_kernel (cl, "convolve", options, "convolve_fft_rows", error)) ||
+      !(self->fft_apply = latent_cl_create_kernel (cl, "convolve", options, "convolve_fft_apply", error)))
     return NULL;
 
   for (guint i = 0; i < 2; i++)
@@ -133,6 +177,14 @@ latent_convolve_cl_new (LatentCl  *cl,
   return g_steal_pointer (&self);
 }
 
+/* Measured with tests/bench/bench-convolve.py on PoCL (2 AVX-512 cores,
+ * 640 × 480 and 3840 × 2160). A 3 × 3 kernel is memory-bound: on a large
+ * image direct, which reads the image once, is fastest; on one that stays
+ * in the caches the separable kernel is. Separable wins from 5 × 5 on. For
+ * full kernels the fft's cost grows with the size and direct's with its
+ * square; they cross near 15 × 15. Other devices get the kernel shaped for
+ * them (work-groups sharing a tile in local memory): the separable and fft
+ * kernels give each work-item a long stretch of work, which suits a CPU. */
 LatentConvolveMethod
 latent_convolve_cl_choose (LatentConvolveCl   *self,
                            const LatentFilter *filter,
@@ -144,8 +196,15 @@ latent_convolve_cl_choose (LatentConvolveCl   *self,
   g_return_val_if_fail (self != NULL, LATENT_CONVOLVE_DIRECT);
   g_return_val_if_fail (filter != NULL, LATENT_CONVOLVE_DIRECT);
 
-  if (latent_filter_is_separable (filter) && size > 3)
-    return LATENT_CONVOLVE_SEPARABLE;
+  if (size == 1)
+    return LATENT_CONVOLVE_DIRECT;
+  if (!self->cpu)
+    return LATENT_CONVOLVE_TILED;
+  if (latent_filter_is_separable (filter))
+    return size > 3 || (guint64) width * height <= (1u << 20) ? LATENT_CONVOLVE_SEPARABLE
+                                                              : LATENT_CONVOLVE_DIRECT;
+  if (size >= 17 && fft_length (self, width, size / 2) > 0)
+    return LATENT_CONVOLVE_FFT;
   return LATENT_CONVOLVE_DIRECT;
 }
 
@@ -170,9 +229,10 @@ latent_convolve_cl_upload (LatentConvolveCl  *self,
   if (self->max_alloc > 0 && bytes > self->max_alloc)
     {
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   _("image: %u × %u pixels of %u channels need %" G_GUINT64_FORMAT " MiB, above the "
-                     "OpenCL device's largest buffer (%" G_GUINT64_FORMAT " MiB)"),
-                   width, height, channels, (guint64) bytes >> 20, self->max_alloc >> 20);
+                   _("image: %u × %u pixels of %u channels need %llu MiB, above the "
+                     "OpenCL device's largest buffer (%llu MiB)"),
+                   width, height, channels, (unsigned long long) (bytes >> 20),
+                   (unsigned long long) (self->max_alloc >> 20));
       return FALSE;
     }
 
@@ -249,18 +309,19 @@ upload_weights (LatentConvolveCl    *self,
           memcmp (column, self->host_column[k], sizeof column) == 0)
         continue;
 
-      /* Blocking: the host copies are compared with on the next pass. */
+      /* Whole arrays, zeros after the kernel included, so that equal host
+       * copies mean equal device buffers whatever the size. Blocking: the
+       * host copies are compared with on the next pass. */
+      self->fft_kernel_valid = FALSE;
       memcpy (self->host_weights[k], w, sizeof w);
       memcpy (self->host_row[k], row, sizeof row);
       memcpy (self->host_column[k], column, sizeof column);
-      err = clEnqueueWriteBuffer (self->queue, self->weights[k], CL_TRUE, 0, taps * sizeof (float),
-                                  w, 0, NULL, NULL);
+      err = clEnqueueWriteBuffer (self->queue, self->weights[k], CL_TRUE, 0, sizeof w, w, 0, NULL, NULL);
       if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer (self->queue, self->row[k], CL_TRUE, 0, size * sizeof (float),
-                                    row, 0, NULL, NULL);
+        err = clEnqueueWriteBuffer (self->queue, self->row[k], CL_TRUE, 0, sizeof row, row, 0, NULL, NULL);
       if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer (self->queue, self->column[k], CL_TRUE, 0, size * sizeof (float),
-                                    column, 0, NULL, NULL);
+        err = clEnqueueWriteBuffer (self->queue, self->column[k], CL_TRUE, 0, sizeof column, column,
+                                    0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueWriteBuffer", "convolve weights", error))
         {
           self->uploaded = FALSE;
@@ -286,17 +347,21 @@ enqueue (LatentConvolveCl  *self,
   return latent_cl_check (err, "clEnqueueNDRangeKernel", name, error);
 }
 
-static const gsize *
-dev_local (gsize *global)
+
+static gboolean
+ensure_scratch (LatentConvolveCl  *self,
+                gsize              floats,
+                GError           **error)
 {
-  static gsize local[3];
-  const char *v = g_getenv ("CONV_LOCAL");
-  if (!v) return NULL;
-  sscanf (v, "%zu,%zu", &local[0], &local[1]);
-  local[2] = 1;
-  global[0] = (global[0] + local[0] - 1) / local[0] * local[0];
-  global[1] = (global[1] + local[1] - 1) / local[1] * local[1];
-  return local;
+  if (self->scratch_floats >= floats)
+    return TRUE;
+  release_mem (&self->scratch);
+  self->scratch_floats = 0;
+  if (!latent_cl_create_buffer (self->cl, &self->scratch, CL_MEM_READ_WRITE, floats * sizeof (float),
+                                NULL, "separable rows", error))
+    return FALSE;
+  self->scratch_floats = floats;
+  return TRUE;
 }
 
 static gsize
@@ -304,6 +369,26 @@ round_up (gsize n,
           gsize m)
 {
   return (n + m - 1) / m * m;
+}
+
+/* CPU: groups of up to 64 work-items across and 4 down, so each group is
+ * enough work to be worth scheduling (a CPU driver runs a group on one
+ * thread; single-item groups cost up to half the time of a 3 × 3 pass) and
+ * consecutive ones read neighbouring memory. GLOBAL is rounded up to a
+ * multiple; NULL (the driver's choice) on other devices. */
+static const gsize *
+row_groups (LatentConvolveCl *self,
+            gsize            *global,
+            gsize            *local)
+{
+  if (!self->cpu)
+    return NULL;
+  local[0] = (global[0] + (global[0] + 63) / 64 - 1) / ((global[0] + 63) / 64);
+  local[1] = MIN (4, global[1]);
+  local[2] = 1;
+  global[0] = round_up (global[0], local[0]);
+  global[1] = round_up (global[1], local[1]);
+  return local;
 }
 
 /* The largest group (lx, ly) up to the preferred one whose local memory,
@@ -329,9 +414,9 @@ fit_group (LatentConvolveCl  *self,
     return FALSE;
   kernel_max = MIN (kernel_max, self->max_group);
 
-  /* CPU: big tiles amortise the apron; a GPU: 64 work-items. */
-  *lx = self->cpu ? 4 : 4;
-  *ly = self->cpu ? 16 : 16;
+  /* 64 work-items, a tile of 128 × 64 outputs, or less to fit. */
+  *lx = 4;
+  *ly = 16;
   while ((*lx) * (*ly) > kernel_max || bytes_for (*lx, *ly, radius) > self->local_mem)
     {
       if (*ly > 1)
@@ -344,9 +429,9 @@ fit_group (LatentConvolveCl  *self,
   if (bytes_for (*lx, *ly, radius) > self->local_mem || (*lx) * (*ly) > kernel_max)
     {
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   _("%s: the OpenCL device's local memory (%" G_GUINT64_FORMAT " bytes) cannot hold "
+                   _("%s: the OpenCL device's local memory (%llu bytes) cannot hold "
                      "one tile of a %d × %d kernel; use the direct method"),
-                   name, self->local_mem, 2 * radius + 1, 2 * radius + 1);
+                   name, (unsigned long long) self->local_mem, 2 * radius + 1, 2 * radius + 1);
       return FALSE;
     }
   return TRUE;
@@ -357,17 +442,193 @@ tiled_bytes (gsize lx,
              gsize ly,
              int   radius)
 {
-  const gsize pitch = round_up (lx * CONV_VEC + 2 * radius, CONV_VEC);
+  const gsize pitch = round_up (lx * CONV_BW + 2 * radius, CONV_VEC);
 
   return (ly * CONV_ROWS + 2 * radius) * pitch * sizeof (float);
 }
 
-static gsize
-separable_bytes (gsize lx,
-                 gsize ly,
-                 int   radius)
+/* ---- fft ---------------------------------------------------------------- */
+
+/* Rows per fft work-item: 16 lanes, two rows per complex transform. */
+#define FFT_ROWS 32
+
+/* The transform length for a WIDTH-wide image and radius R: the power of
+ * two from 64 to 2048 whose segments (n − 2r outputs each) cost least,
+ * counting the spectral products (n/2 + 1 bins × (2r + 1) kernel rows) and
+ * the transforms (n log₂ n), and whose ping-pong buffers fit in local
+ * memory. 0 when none does. */
+static guint
+fft_length (LatentConvolveCl *self,
+            guint             width,
+            int               radius)
 {
-  return (ly * CONV_SEP_ROWS + 2 * radius) * lx * CONV_VEC * sizeof (float);
+  double best_cost = G_MAXDOUBLE;
+  guint best = 0;
+
+  for (guint n = 64; n <= 2048; n *= 2)
+    {
+      const guint seg = n - 2 * radius;
+      guint segments, log2n = 0;
+      double cost;
+
+      if ((int) n <= 4 * radius || (guint64) 4 * n * 16 * sizeof (float) > self->local_mem)
+        continue;
+      while ((1u << log2n) < n)
+        log2n++;
+      segments = (width + seg - 1) / seg;
+      cost = segments * ((n / 2 + 1) * (2.0 * radius + 1) * 4 + 2.5 * n * log2n);
+      if (cost < best_cost)
+        {
+          best_cost = cost;
+          best = n;
+        }
+    }
+  return best;
+}
+
+/* Buffers for transforms of length N of the current image. */
+static gboolean
+fft_prepare (LatentConvolveCl  *self,
+             guint              n,
+             int                radius,
+             GError           **error)
+{
+  const guint seg = n - 2 * radius;
+  const guint segments = (self->width + seg - 1) / seg;
+  const guint groups = (self->height + FFT_ROWS - 1) / FFT_ROWS;
+  const gsize spectra = (gsize) segments * (n / 2 + 1) * groups * FFT_ROWS;
+  g_autofree cl_float2 *tw = NULL;
+
+  if (n == self->fft_n && segments == self->fft_segments)
+    return TRUE;
+
+  release_mem (&self->fft_twiddle);
+  release_mem (&self->fft_re);
+  release_mem (&self->fft_im);
+  release_mem (&self->fft_kernel[0]);
+  release_mem (&self->fft_kernel[1]);
+  self->fft_n = 0;
+  self->fft_kernel_valid = FALSE;
+
+  /* Twiddles in double, rounded once. */
+  tw = g_new (cl_float2, n);
+  for (guint m = 0; m < n; m++)
+    {
+      tw[m].s[0] = (float) cos (-2 * G_PI * m / n);
+      tw[m].s[1] = (float) sin (-2 * G_PI * m / n);
+    }
+  if (!latent_cl_create_buffer (self->cl, &self->fft_twiddle, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                n * sizeof (cl_float2), tw, "fft twiddles", error) ||
+      !latent_cl_create_buffer (self->cl, &self->fft_re, CL_MEM_READ_WRITE, spectra * sizeof (float),
+                                NULL, "row spectra", error) ||
+      !latent_cl_create_buffer (self->cl, &self->fft_im, CL_MEM_READ_WRITE, spectra * sizeof (float),
+                                NULL, "row spectra", error))
+    return FALSE;
+  for (guint k = 0; k < 2; k++)
+    if (!latent_cl_create_buffer (self->cl, &self->fft_kernel[k], CL_MEM_READ_ONLY,
+                                  (gsize) (n / 2 + 1) * LATENT_FILTER_MAX_SIZE * sizeof (cl_float2),
+                                  NULL, "kernel spectra", error))
+      return FALSE;
+  self->fft_n = n;
+  self->fft_segments = segments;
+  self->fft_groups = groups;
+  return TRUE;
+}
+
+/* K_ky[f] = Σ_i w[ky][i] · e^{+2πi f i / n} / n, from the weights on the
+ * device (divisor folded in), as kspec[f · k + ky]: the conjugate spectrum
+ * of each kernel row, which turns the product into a correlation. */
+static gboolean
+fft_kernel_spectra (LatentConvolveCl  *self,
+                    guint              kernels,
+                    guint              size,
+                    GError           **error)
+{
+  const guint n = self->fft_n, bins = n / 2 + 1;
+  g_autofree cl_float2 *spec = g_new (cl_float2, (gsize) bins * size);
+  g_autofree double *c = g_new (double, n);
+  g_autofree double *s = g_new (double, n);
+
+  /* The weights compared equal to the last ones may still be of another
+   * size (a 1 × 1 kernel and a 3 × 3 one with zeros after its first tap). */
+  if (self->fft_kernel_valid && self->fft_kernel_size == size && self->fft_kernel_count >= kernels)
+    return TRUE;
+  for (guint m = 0; m < n; m++)
+    {
+      c[m] = cos (2 * G_PI * m / n);
+      s[m] = sin (2 * G_PI * m / n);
+    }
+  for (guint k = 0; k < kernels; k++)
+    {
+      cl_int err;
+
+      for (guint f = 0; f < bins; f++)
+        for (guint ky = 0; ky < size; ky++)
+          {
+            double re = 0, im = 0;
+
+            for (guint i = 0; i < size; i++)
+              {
+                const double w = self->host_weights[k][ky * size + i];
+                const guint m = (guint) (((guint64) f * i) % n);
+                re += w * c[m];
+                im += w * s[m];
+              }
+            spec[f * size + ky].s[0] = (float) (re / n);
+            spec[f * size + ky].s[1] = (float) (im / n);
+          }
+      err = clEnqueueWriteBuffer (self->queue, self->fft_kernel[k], CL_TRUE, 0,
+                                  (gsize) bins * size * sizeof (cl_float2), spec, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kernel spectra", error))
+        return FALSE;
+    }
+  self->fft_kernel_size = size;
+  self->fft_kernel_count = kernels;
+  self->fft_kernel_valid = TRUE;
+  return TRUE;
+}
+
+static gboolean
+fft_correlate (LatentConvolveCl  *self,
+               guint              k,
+               int                radius,
+               int                border,
+               float              offset,
+               cl_mem             src,
+               cl_mem             dst,
+               GError           **error)
+{
+  const int width = self->width, height = self->height;
+  const int n = self->fft_n, hp = self->fft_groups * FFT_ROWS;
+  const gsize global[3] = { self->fft_groups, self->fft_segments, 1 };
+  const gsize local[3] = { 1, 1, 1 };
+  const gsize local_bytes = (gsize) 4 * n * 16 * sizeof (float);
+
+  /* One plane at a time: the spectra buffer holds one. */
+  for (guint c = 0; c < self->channels; c++)
+    {
+      const cl_ulong plane = (cl_ulong) c * width * height;
+
+      if (!latent_cl_set_args (self->fft_rows, "convolve_fft_rows", error,
+                               LATENT_CL_ARG (src), LATENT_CL_ARG (plane),
+                               LATENT_CL_ARG (width), LATENT_CL_ARG (height),
+                               LATENT_CL_ARG (radius), LATENT_CL_ARG (border), LATENT_CL_ARG (n),
+                               LATENT_CL_ARG (self->fft_twiddle), LATENT_CL_ARG (self->fft_re),
+                               LATENT_CL_ARG (self->fft_im), LATENT_CL_ARG (hp),
+                               local_bytes, (const void *) NULL, LATENT_CL_ARG_END) ||
+          !enqueue (self, self->fft_rows, "convolve_fft_rows", global, local, error) ||
+          !latent_cl_set_args (self->fft_apply, "convolve_fft_apply", error,
+                               LATENT_CL_ARG (dst), LATENT_CL_ARG (plane),
+                               LATENT_CL_ARG (width), LATENT_CL_ARG (height),
+                               LATENT_CL_ARG (radius), LATENT_CL_ARG (border), LATENT_CL_ARG (n),
+                               LATENT_CL_ARG (self->fft_twiddle), LATENT_CL_ARG (self->fft_re),
+                               LATENT_CL_ARG (self->fft_im), LATENT_CL_ARG (hp),
+                               LATENT_CL_ARG (self->fft_kernel[k]), LATENT_CL_ARG (offset),
+                               local_bytes, (const void *) NULL, LATENT_CL_ARG_END) ||
+          !enqueue (self, self->fft_apply, "convolve_fft_apply", global, local, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* One correlation of image SRC with kernel K of the filter into DST. */
@@ -388,7 +649,7 @@ correlate (LatentConvolveCl      *self,
   switch (method)
     {
     case LATENT_CONVOLVE_DIRECT:
-      global[0] = (width + CONV_VEC - 1) / CONV_VEC;
+      global[0] = (width + CONV_BW - 1) / CONV_BW;
       global[1] = (height + CONV_ROWS - 1) / CONV_ROWS;
       global[2] = self->channels;
       return latent_cl_set_args (self->direct, "convolve_direct", error,
@@ -397,13 +658,13 @@ correlate (LatentConvolveCl      *self,
                                  LATENT_CL_ARG (radius), LATENT_CL_ARG (border),
                                  LATENT_CL_ARG (self->weights[k]), LATENT_CL_ARG (offset),
                                  LATENT_CL_ARG_END) &&
-             enqueue (self, self->direct, "convolve_direct", global, dev_local (global), error);
+             enqueue (self, self->direct, "convolve_direct", global, row_groups (self, global, local), error);
 
     case LATENT_CONVOLVE_TILED:
       if (!fit_group (self, self->tiled, "convolve_tiled", tiled_bytes, radius, &local[0], &local[1], error))
         return FALSE;
       local[2] = 1;
-      global[0] = round_up ((width + CONV_VEC - 1) / CONV_VEC, local[0]);
+      global[0] = round_up ((width + CONV_BW - 1) / CONV_BW, local[0]);
       global[1] = round_up ((height + CONV_ROWS - 1) / CONV_ROWS, local[1]);
       global[2] = self->channels;
       return latent_cl_set_args (self->tiled, "convolve_tiled", error,
@@ -416,22 +677,37 @@ correlate (LatentConvolveCl      *self,
              enqueue (self, self->tiled, "convolve_tiled", global, local, error);
 
     case LATENT_CONVOLVE_SEPARABLE:
-      if (!fit_group (self, self->separable, "convolve_separable", separable_bytes, radius,
-                      &local[0], &local[1], error))
-        return FALSE;
-      local[2] = 1;
-      global[0] = round_up ((width + CONV_VEC - 1) / CONV_VEC, local[0]);
-      global[1] = round_up ((height + CONV_SEP_ROWS - 1) / CONV_SEP_ROWS, local[1]);
-      global[2] = self->channels;
-      return latent_cl_set_args (self->separable, "convolve_separable", error,
-                                 LATENT_CL_ARG (src), LATENT_CL_ARG (dst),
-                                 LATENT_CL_ARG (width), LATENT_CL_ARG (height),
-                                 LATENT_CL_ARG (radius), LATENT_CL_ARG (border),
-                                 LATENT_CL_ARG (self->row[k]), LATENT_CL_ARG (self->column[k]),
-                                 LATENT_CL_ARG (offset),
-                                 separable_bytes (local[0], local[1], radius), (const void *) NULL,
-                                 LATENT_CL_ARG_END) &&
-             enqueue (self, self->separable, "convolve_separable", global, local, error);
+      {
+        const int pitch = round_up (width, CONV_SEP_W);
+        const int planes = self->channels;
+        /* About eight bands per compute unit (at most 64: each has its
+         * ring), each at least twice the kernel's height, as its first 2r
+         * rows are filtered twice. */
+        const int most = MIN (8 * (int) self->units, 64);
+        const int rows = MAX ((height + most - 1) / most, 4 * radius + 1);
+        /* Each band's ring, then its line for pieces at the edges. */
+        const cl_ulong stride = CONV_SEP_RING * (cl_ulong) pitch + CONV_SEP_W + LATENT_FILTER_MAX_SIZE + CONV_VEC;
+        const gsize bands = (height + rows - 1) / rows;
+
+        if (!ensure_scratch (self, bands * stride, error))
+          return FALSE;
+        global[0] = bands;
+        global[1] = 1;
+        global[2] = 1;
+        local[0] = local[1] = local[2] = 1;
+        return latent_cl_set_args (self->separable, "convolve_separable", error,
+                                   LATENT_CL_ARG (src), LATENT_CL_ARG (dst),
+                                   LATENT_CL_ARG (width), LATENT_CL_ARG (height),
+                                   LATENT_CL_ARG (radius), LATENT_CL_ARG (border),
+                                   LATENT_CL_ARG (self->row[k]), LATENT_CL_ARG (self->column[k]),
+                                   LATENT_CL_ARG (offset), LATENT_CL_ARG (rows), LATENT_CL_ARG (planes),
+                                   LATENT_CL_ARG (pitch), LATENT_CL_ARG (self->scratch),
+                                   LATENT_CL_ARG (stride), LATENT_CL_ARG_END) &&
+               enqueue (self, self->separable, "convolve_separable", global, self->cpu ? local : NULL, error);
+      }
+
+    case LATENT_CONVOLVE_FFT:
+      return fft_correlate (self, k, radius, border, offset, src, dst, error);
 
     case LATENT_CONVOLVE_AUTO:
     default:
@@ -454,7 +730,7 @@ one_pass (LatentConvolveCl      *self,
     {
       const gsize bytes = (gsize) self->width * self->height * self->channels * sizeof (float);
       const cl_ulong n = (cl_ulong) self->width * self->height * self->channels;
-      const gsize global[3] = { (n + CONV_VEC - 1) / CONV_VEC, 1, 1 };
+      gsize global[3] = { (n + CONV_VEC - 1) / CONV_VEC, 1, 1 }, local[3];
 
       for (guint i = 0; i < 2; i++)
         if (self->gradient[i] == NULL &&
@@ -467,7 +743,7 @@ one_pass (LatentConvolveCl      *self,
                                LATENT_CL_ARG (self->gradient[0]), LATENT_CL_ARG (self->gradient[1]),
                                LATENT_CL_ARG (dst), LATENT_CL_ARG (n), LATENT_CL_ARG (offset),
                                LATENT_CL_ARG_END) ||
-          !enqueue (self, self->magnitude, "convolve_magnitude", global, NULL, error))
+          !enqueue (self, self->magnitude, "convolve_magnitude", global, row_groups (self, global, local), error))
         return FALSE;
     }
   else if (!correlate (self, method, 0, radius, border, offset, src, dst, error))
@@ -509,6 +785,24 @@ latent_convolve_cl_pass (LatentConvolveCl      *self,
     }
   if (!upload_weights (self, filter, error))
     return FALSE;
+  if (method == LATENT_CONVOLVE_FFT)
+    {
+      const int radius = latent_filter_get_size (filter) / 2;
+      const guint n = fft_length (self, self->width, radius);
+
+      if (n == 0)
+        {
+          g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                       _("method: the OpenCL device's local memory (%llu bytes) is too "
+                         "small for the fft method with a %u × %u kernel; use direct"),
+                       (unsigned long long) self->local_mem, latent_filter_get_size (filter), latent_filter_get_size (filter));
+          return FALSE;
+        }
+      if (!fft_prepare (self, n, radius, error) ||
+          !fft_kernel_spectra (self, latent_filter_is_magnitude (filter) ? 2 : 1,
+                               latent_filter_get_size (filter), error))
+        return FALSE;
+    }
 
   start = g_get_monotonic_time ();
   for (guint p = 0; p < passes; p++)

@@ -12,7 +12,7 @@
 #include "latent-png.h"
 
 static const char * const border_names[] = { "clamp", "mirror", "wrap", "zero" };
-static const char * const method_names[] = { "auto", "direct", "tiled", "separable" };
+static const char * const method_names[] = { "auto", "direct", "tiled", "separable", "fft" };
 
 gboolean
 latent_border_parse (const char    *text,
@@ -91,7 +91,7 @@ latent_convolve_method_parse (const char            *text,
         return TRUE;
       }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-               _("method: unknown method “%s” (expected auto, direct, tiled or separable)"), text);
+               _("method: unknown method “%s” (expected auto, direct, tiled, separable or fft)"), text);
   return FALSE;
 }
 

@@ -23,6 +23,7 @@
 
 #include <gio/gio.h>
 
+#include "latent-algorithm.h"
 #include "latent-cl.h"
 #include "latent-filter.h"
 
@@ -35,14 +36,19 @@ typedef enum {
   LATENT_BORDER_ZERO,
 } LatentBorder;
 
+/* The OpenCL implementations (kernels/convolve.cl). All give the same
+ * result within float rounding; they differ in speed. */
 typedef enum {
-  LATENT_CONVOLVE_AUTO,
-  LATENT_CONVOLVE_DIRECT,
-  LATENT_CONVOLVE_TILED,
-  LATENT_CONVOLVE_SEPARABLE,
+  LATENT_CONVOLVE_AUTO,       /* the fastest for the device, kernel and size */
+  LATENT_CONVOLVE_DIRECT,     /* every tap, 16 × ROWS outputs per work-item */
+  LATENT_CONVOLVE_TILED,      /* every tap, from a tile loaded into local memory */
+  LATENT_CONVOLVE_SEPARABLE,  /* a row pass and a column pass; rank-1 kernels only */
+  /* Rows through the FFT, kernel rows as spectral products summed down the
+   * kernel: for large full kernels on a CPU device. */
+  LATENT_CONVOLVE_FFT,
 } LatentConvolveMethod;
 
-#define LATENT_CONVOLVE_N_METHODS 4
+#define LATENT_CONVOLVE_N_METHODS 5
 
 /* "clamp", "mirror", "wrap", "zero"; errors name the parameter "border". */
 gboolean     latent_border_parse              (const char            *text,
@@ -55,7 +61,7 @@ gint         latent_border_index              (LatentBorder           border,
                                                gint64                 p,
                                                guint                  len);
 
-/* "auto", "direct", "tiled", "separable"; errors name "method". */
+/* "auto", "direct", "tiled", "separable", "fft"; errors name "method". */
 gboolean     latent_convolve_method_parse     (const char            *text,
                                                LatentConvolveMethod  *method,
                                                GError               **error);
@@ -147,5 +153,8 @@ gboolean             latent_convolve_cl_run      (LatentConvolveCl      *self,
                                                   double                *ms_out,
                                                   GCancellable          *cancellable,
                                                   GError               **error);
+
+/* The algorithm: one pass of the filter per iteration (latent-convolve.c). */
+const LatentAlgorithm *latent_convolve_get_algorithm (void);
 
 G_END_DECLS

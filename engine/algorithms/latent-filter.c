@@ -848,8 +848,8 @@ latent_filter_load (const char  *path,
   if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > MAX_FILE_BYTES)
     {
       g_set_error (error, LATENT_FILTER_ERROR, LATENT_FILTER_ERROR_IO,
-                   _("%s: %" G_GINT64_FORMAT " bytes is too large for a kernel file"),
-                   path, (gint64) st.st_size);
+                   _("%s: %lld bytes is too large for a kernel file"),
+                   path, (long long) st.st_size);
       return NULL;
     }
   if (!g_file_get_contents (path, &contents, &length, &local_error))

@@ -29,6 +29,7 @@ struct _LatentDataset
 
   guint    width, height, channels;
   gboolean single_image;
+  guint    bit_depth;
 
   char    *hash;
 };
@@ -323,4 +324,19 @@ latent_dataset_check_finite (LatentDataset  *self,
           return FALSE;
         }
   return TRUE;
+}
+
+void
+latent_dataset_set_bit_depth (LatentDataset *self,
+                              guint          bit_depth)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  self->bit_depth = bit_depth;
+}
+
+guint
+latent_dataset_get_bit_depth (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), 0);
+  return self->bit_depth;
 }

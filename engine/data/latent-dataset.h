@@ -77,6 +77,11 @@ gboolean       latent_dataset_get_image_shape  (LatentDataset  *self,
                                                 guint          *channels,
                                                 gboolean       *single_image);
 
+/* Bits per value of the source image (8 or 16), 0 when it was no image:
+ * results written as images keep it. */
+void           latent_dataset_set_bit_depth    (LatentDataset  *self,
+                                                guint           bit_depth);
+guint          latent_dataset_get_bit_depth    (LatentDataset  *self);
 /* SHA-256 over shape, values and labels; computed once, then cached. */
 const char    *latent_dataset_get_hash         (LatentDataset  *self);
 

@@ -172,6 +172,7 @@ png_decode (PngReader *r)
   png_read_end (r->png, NULL);
 
   latent_dataset_set_image_shape (r->dataset, width, height, channels, TRUE);
+  latent_dataset_set_bit_depth (r->dataset, bit_depth);
   for (guint c = 0; c < channels; c++)
     translated[c] = _(names[channels][c]);
   latent_dataset_set_column_names (r->dataset, (GStrv) translated);

@@ -1,0 +1,350 @@
+/* latent-convolve.c — image convolution as an algorithm: one pass of the
+ * filter per iteration
+ *
+ * The dataset is one image (a PNG: its rows are its pixels). Initialisation
+ * builds the filter from the parameters and races every OpenCL method that
+ * can run it once on the image, so the person sees what each costs; "auto"
+ * then takes the fastest. Each step applies the filter once more to the
+ * result of the last (repeat mode), on the device without a round trip;
+ * snapshots read the image back.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-convolve"
+
+#include "latent-convolve.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+/* Stored untranslated: it goes into result JSON; displays translate it. */
+#define CPU_REFERENCE N_("CPU reference")
+
+static const char * const filter_choices[] = {
+  "gaussian", "box", "sharpen", "unsharp", "sobel-x", "sobel-y", "gradient", "laplacian", "emboss", "motion", NULL
+};
+static const char * const filter_labels[] = {
+  N_("Gaussian blur"), N_("Box blur"), N_("Sharpen"), N_("Unsharp mask"), N_("Sobel X"), N_("Sobel Y"),
+  N_("Gradient magnitude"), N_("Laplacian"), N_("Emboss"), N_("Motion blur"), NULL
+};
+static const char * const border_choices[] = { "mirror", "clamp", "wrap", "zero", NULL };
+static const char * const border_labels[] = { N_("Mirror"), N_("Clamp"), N_("Wrap"), N_("Zero"), NULL };
+static const char * const method_choices[] = { "auto", "direct", "tiled", "separable", "fft", NULL };
+static const char * const method_labels[] = {
+  N_("Fastest"), N_("Direct 2-D"), N_("Tiled 2-D"), N_("Separable"), N_("FFT"), NULL
+};
+
+static const LatentParamSpec convolve_params[] = {
+  { "filter", LATENT_PARAM_CHOICE, N_("Filter"), N_("A preset, or @FILE.txt with a kernel of your own"),
+    0, 0, 0, "gaussian", filter_choices, TRUE, filter_labels },
+  { "size", LATENT_PARAM_INT, N_("Size"),
+    N_("Kernel width and height, odd, 1 to 31; 0 chooses from σ (Gaussian, unsharp) or the preset"),
+    0, LATENT_FILTER_MAX_SIZE, 0, NULL, NULL, FALSE },
+  { "sigma", LATENT_PARAM_DOUBLE, N_("σ"), N_("Gaussian and unsharp mask: the blur’s standard deviation in pixels"),
+    0.05, 50, 2, NULL, NULL, FALSE },
+  { "amount", LATENT_PARAM_DOUBLE, N_("Amount"), N_("Unsharp mask: how much of the detail to add back"),
+    0, 20, 1, NULL, NULL, FALSE },
+  { "angle", LATENT_PARAM_DOUBLE, N_("Angle"), N_("Motion blur: direction in degrees, counter-clockwise"),
+    -360, 360, 0, NULL, NULL, FALSE },
+  { "normalize", LATENT_PARAM_BOOL, N_("Normalise"),
+    N_("Divide by the sum of the weights, so a flat image stays flat"),
+    0, 1, 0, NULL, NULL, FALSE },
+  { "border", LATENT_PARAM_CHOICE, N_("Border"), N_("What lies beyond the edges of the image"),
+    0, 0, 0, "mirror", border_choices, FALSE, border_labels },
+  { "method", LATENT_PARAM_CHOICE, N_("Method"),
+    N_("The OpenCL implementation; Fastest takes the quickest in the race at the start"),
+    0, 0, 0, "auto", method_choices, FALSE, method_labels },
+  { "iterations", LATENT_PARAM_INT, N_("Passes"), N_("Apply the filter this many times, each pass to the last result"),
+    1, 10000, 1, NULL, NULL, FALSE },
+};
+
+typedef struct {
+  LatentDataset        *dataset;
+  LatentParams         *params;
+  guint64               seed;
+  guint                 width, height, channels;
+  LatentFilter         *filter;
+  LatentBorder          border;
+  LatentConvolveMethod  method;
+
+  float                *planes;     /* the current image, planar */
+  float                *previous;   /* the one before the last pass */
+  guint                 iteration, passes;
+  double                change;     /* RMS change of the last pass */
+  double                pass_ms;
+
+  GPtrArray            *raced;      /* method names */
+  GArray               *raced_ms;
+  GString              *message;
+
+  LatentConvolveCl     *cl;
+  char                 *device;
+} LatentConvolve;
+
+static void
+convolve_free (gpointer data)
+{
+  LatentConvolve *self = data;
+
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->cl, latent_convolve_cl_free);
+  g_clear_object (&self->dataset);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_clear_pointer (&self->filter, latent_filter_free);
+  g_free (self->planes);
+  g_free (self->previous);
+  g_clear_pointer (&self->raced, g_ptr_array_unref);
+  g_clear_pointer (&self->raced_ms, g_array_unref);
+  g_free (self->device);
+  if (self->message)
+    g_string_free (self->message, TRUE);
+  g_free (self);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentConvolve, convolve_free)
+
+static LatentFilter *
+make_filter (LatentParams  *params,
+             GError       **error)
+{
+  const char *name = latent_params_get_choice (params, "filter");
+  g_autoptr(LatentFilter) filter = NULL;
+
+  if (name[0] == '@')
+    filter = latent_filter_load (name + 1, error);
+  else
+    filter = latent_filter_new_preset (name, latent_params_get_int (params, "size"),
+                                       latent_params_get_double (params, "sigma"),
+                                       latent_params_get_double (params, "amount"),
+                                       latent_params_get_double (params, "angle"), error);
+  if (filter == NULL)
+    return NULL;
+  if (latent_params_get_bool (params, "normalize") && !latent_filter_normalise (filter, error))
+    return NULL;
+  return g_steal_pointer (&filter);
+}
+
+static void
+fall_back (LatentConvolve *self,
+           GError         *error)
+{
+  g_warning ("convolve: %s; continuing on the C reference path", error->message);
+  g_string_append_printf (self->message, _("OpenCL failed (%s); continuing on the CPU reference path. "),
+                          error->message);
+  g_clear_pointer (&self->cl, latent_convolve_cl_free);
+  g_free (self->device);
+  self->device = g_strdup (CPU_REFERENCE);
+}
+
+/* One pass of every method that can run the filter, from the original
+ * image; the image is uploaded again afterwards. */
+static gboolean
+race (LatentConvolve  *self,
+      GError         **error)
+{
+  static const LatentConvolveMethod methods[] = {
+    LATENT_CONVOLVE_DIRECT, LATENT_CONVOLVE_TILED, LATENT_CONVOLVE_SEPARABLE, LATENT_CONVOLVE_FFT,
+  };
+  LatentConvolveMethod fastest = LATENT_CONVOLVE_AUTO;
+  double best = INFINITY;
+
+  for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+      double ms = NAN;
+
+      if (methods[i] == LATENT_CONVOLVE_SEPARABLE && !latent_filter_is_separable (self->filter))
+        continue;
+      if (!latent_convolve_cl_upload (self->cl, self->planes, self->width, self->height, self->channels, error))
+        return FALSE;
+      /* Once to build and warm up, once to time. */
+      if (!latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &ms, NULL, &local_error) ||
+          !latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &ms, NULL, &local_error))
+        {
+          g_debug ("%s: %s", latent_convolve_method_to_string (methods[i]), local_error->message);
+          continue;
+        }
+      g_ptr_array_add (self->raced, (gpointer) latent_convolve_method_to_string (methods[i]));
+      g_array_append_val (self->raced_ms, ms);
+      if (ms < best)
+        best = ms, fastest = methods[i];
+    }
+  if (self->method == LATENT_CONVOLVE_AUTO)
+    self->method = fastest != LATENT_CONVOLVE_AUTO ? fastest : latent_convolve_cl_choose (self->cl, self->filter,
+                                                                                         self->width, self->height);
+  return latent_convolve_cl_upload (self->cl, self->planes, self->width, self->height, self->channels, error);
+}
+
+static gpointer
+convolve_init (LatentDataset  *dataset,
+               LatentParams   *params,
+               guint64         seed,
+               LatentCl       *cl,
+               GError        **error)
+{
+  g_autoptr(LatentConvolve) self = g_new0 (LatentConvolve, 1);
+  gboolean single = FALSE;
+  gsize values;
+
+  if (!latent_dataset_get_image_shape (dataset, &self->width, &self->height, &self->channels, &single) || !single)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("Convolution filters an image: “%s” is not one (open a PNG)"),
+                   latent_dataset_get_name (dataset));
+      return NULL;
+    }
+  if (!latent_convolve_check_image (self->width, self->height, self->channels, error))
+    return NULL;
+
+  self->dataset = g_object_ref (dataset);
+  self->params = latent_params_ref (params);
+  self->seed = seed;
+  self->message = g_string_new (NULL);
+  self->raced = g_ptr_array_new ();
+  self->raced_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  self->passes = latent_params_get_int (params, "iterations");
+  if (!(self->filter = make_filter (params, error)) ||
+      !latent_border_parse (latent_params_get_choice (params, "border"), &self->border, error) ||
+      !latent_convolve_method_parse (latent_params_get_choice (params, "method"), &self->method, error))
+    return NULL;
+  if (self->method == LATENT_CONVOLVE_SEPARABLE && !latent_filter_is_separable (self->filter))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("method = separable: the %s kernel is not separable (not the product of a column and a row)"),
+                   latent_filter_get_name (self->filter));
+      return NULL;
+    }
+
+  values = (gsize) self->width * self->height * self->channels;
+  self->planes = g_new (float, values);
+  self->previous = g_new (float, values);
+  latent_convolve_planar_from_interleaved (latent_dataset_get_data (dataset), self->planes,
+                                           (gsize) self->width * self->height, self->channels);
+  if (cl)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      self->device = latent_cl_describe (cl);
+      if (!(self->cl = latent_convolve_cl_new (cl, &local_error)) || !race (self, &local_error))
+        fall_back (self, local_error);
+    }
+  else
+    self->device = g_strdup (CPU_REFERENCE);
+  if (self->cl == NULL && self->method == LATENT_CONVOLVE_AUTO)
+    self->method = LATENT_CONVOLVE_DIRECT;
+  return g_steal_pointer (&self);
+}
+
+static gboolean
+convolve_step (gpointer       data,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  LatentConvolve *self = data;
+  const gsize values = (gsize) self->width * self->height * self->channels;
+  g_autoptr(GError) local_error = NULL;
+  gint64 start = g_get_monotonic_time ();
+  double sum = 0;
+
+  g_return_val_if_fail (self->iteration < self->passes, FALSE);
+
+  g_string_truncate (self->message, 0);
+  memcpy (self->previous, self->planes, values * sizeof (float));
+  /* The pass runs on the image already on the device; reading it back
+   * gives the snapshot its picture and the pass its change. */
+  if (self->cl && !(latent_convolve_cl_pass (self->cl, self->filter, self->border, self->method, 1,
+                                             &self->pass_ms, cancellable, &local_error) &&
+                    latent_convolve_cl_download (self->cl, self->planes, &local_error)))
+    {
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      fall_back (self, local_error);
+      memcpy (self->planes, self->previous, values * sizeof (float));
+    }
+  if (self->cl == NULL)
+    {
+      if (!latent_convolve_reference (self->filter, self->border, self->previous, self->planes, self->width,
+                                      self->height, self->channels, error))
+        return FALSE;
+      self->pass_ms = (g_get_monotonic_time () - start) / 1000.0;
+    }
+  for (gsize i = 0; i < values; i++)
+    {
+      const double delta = (double) self->planes[i] - self->previous[i];
+      sum += delta * delta;
+    }
+  self->change = sqrt (sum / values);
+  self->iteration++;
+  return TRUE;
+}
+
+static LatentSnapshot *
+convolve_snapshot (gpointer data)
+{
+  LatentConvolve *self = data;
+  LatentSnapshot *snap = latent_snapshot_new ("convolve", self->dataset, self->params);
+  const guint size = latent_filter_get_size (self->filter);
+  const gsize pixels = (gsize) self->width * self->height;
+
+  snap->seed = self->seed;
+  snap->iteration = self->iteration;
+  snap->final = snap->converged = self->iteration >= self->passes;
+  snap->objective = self->iteration > 0 ? self->change : NAN;
+  snap->n_rows = latent_dataset_get_n_rows (self->dataset);
+  snap->n_cols = self->channels;
+  snap->device = g_strdup (self->device);
+  snap->image = g_new (float, pixels * self->channels);
+  latent_convolve_interleaved_from_planar (self->planes, snap->image, pixels, self->channels);
+  snap->kernel_size = size;
+  snap->kernel = g_memdup2 (latent_filter_get_weights (self->filter), sizeof (float) * size * size);
+  snap->method = g_strdup (self->cl ? latent_convolve_method_to_string (self->method) : "reference");
+  snap->method_names = g_new0 (char *, self->raced->len + 1);
+  snap->method_ms = g_new (double, self->raced->len + 1);
+  for (guint i = 0; i < self->raced->len; i++)
+    {
+      snap->method_names[i] = g_strdup (g_ptr_array_index (self->raced, i));
+      snap->method_ms[i] = g_array_index (self->raced_ms, double, i);
+    }
+  snap->step_ms = self->pass_ms;
+  if (self->message->len > 0)
+    snap->message = g_strdup (self->message->str);
+  return snap;
+}
+
+static double
+convolve_objective (gpointer data)
+{
+  return ((LatentConvolve *) data)->change;
+}
+
+static gboolean
+convolve_converged (gpointer data)
+{
+  LatentConvolve *self = data;
+
+  return self->iteration >= self->passes;
+}
+
+static const LatentAlgorithm convolve_algorithm = {
+  .id = "convolve",
+  .name = N_("Convolution filter"),
+  .objective_name = N_("change per pass (RMS)"),
+  .params = convolve_params,
+  .n_params = G_N_ELEMENTS (convolve_params),
+  .init = convolve_init,
+  .step = convolve_step,
+  .snapshot = convolve_snapshot,
+  .objective = convolve_objective,
+  .converged = convolve_converged,
+  .free = convolve_free,
+};
+
+const LatentAlgorithm *
+latent_convolve_get_algorithm (void)
+{
+  return &convolve_algorithm;
+}
