@@ -1,6 +1,6 @@
 /* test-figures.c — palette, 2-D projection, scatter and images figures (k-means
  * and mixtures), the model-selection sweep figure, the figures of PCA, PPCA
- * and FA, export
+ * and FA, the filter and kernel figures of a convolution, export
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <string.h>
 
+#include "latent-algorithm.h"
 #include "latent-figure.h"
 #include "latent-palette.h"
 #include "latent-projection.h"
@@ -1880,7 +1881,8 @@ test_linear_kinds (void)
   g_assert_cmpint (kind, ==, LATENT_FIGURE_SCREE);
   g_assert_false (latent_figure_kind_from_string ("pie", &kind));
   g_assert_cmpint (kind, ==, LATENT_FIGURE_SCREE);
-  g_assert_cmpstr (names, ==, "auto, scatter, images, scree, components, biplot, reconstructions, samples, dots");
+  g_assert_cmpstr (names, ==, "auto, scatter, images, scree, components, biplot, reconstructions, samples, dots, "
+                   "filter, kernel");
 
   /* AUTO: components for image data, the projection otherwise; the images
    * of a linear model are its components. Clustering is as it was. */
@@ -1947,7 +1949,8 @@ test_linear_render_all (void)
       {
         g_autoptr(LatentSnapshot) snap = linear_snapshot (algorithms[a], images);
 
-        for (LatentFigureKind kind = 0; kind < LATENT_FIGURE_N_KINDS; kind++)
+        /* Their own figures; the filter's only say they are not theirs. */
+        for (LatentFigureKind kind = 0; kind <= LATENT_FIGURE_DOTS; kind++)
           for (gboolean dark = FALSE; dark <= TRUE; dark++)
             for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
               {
@@ -2362,6 +2365,557 @@ test_linear_export (Tmp           *tmp,
   g_assert_cmpuint (count_files (tmp->dir), ==, 3 * (LATENT_FIGURE_N_KINDS - 1));
 }
 
+/* Convolution ------------------------------------------------------------- */
+
+static const float sobel_x[9] = { -1, 0, 1, -2, 0, 2, -1, 0, 1 };
+static const float blur3[9] = { 1 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 4 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 1 / 16.f };
+
+/* What the test images hold at (x, y): a gradient before, its mirror after. */
+static float
+before_value (guint x,
+              guint y,
+              guint c,
+              guint w,
+              guint h)
+{
+  return c == 0 ? (float) x / (w - 1) : c == 1 ? (float) y / (h - 1) : c == 2 ? 0.25f : 1.0f;
+}
+
+static float
+after_value (guint x,
+             guint y,
+             guint c,
+             guint w,
+             guint h)
+{
+  return c == 0 ? 1.0f - (float) x / (w - 1) : c == 1 ? 1.0f - (float) y / (h - 1) : c == 2 ? 0.75f : 1.0f;
+}
+
+/* A convolution of a w × h gradient by hand: the result is the mirrored
+ * gradient, whatever the kernel says, so each side can be told apart. */
+static LatentSnapshot *
+filter_snapshot (guint        w,
+                 guint        h,
+                 guint        channels,
+                 const float *kernel)
+{
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("gradient.png", w * h, channels, NULL);
+  const LatentAlgorithm *convolve = latent_algorithm_lookup ("convolve", NULL);
+  g_autoptr(LatentParams) params = NULL;
+  float *x = latent_dataset_get_data (ds);
+  LatentSnapshot *snap;
+  static const char * const methods[] = { "direct", "tiled", "separable", NULL };
+
+  g_assert_nonnull (convolve);
+  params = latent_algorithm_new_params (convolve);
+  g_assert_true (latent_params_set (params, "iterations", "5", NULL));
+  latent_dataset_set_image_shape (ds, w, h, channels, TRUE);
+  snap = latent_snapshot_new ("convolve", ds, params);
+  snap->iteration = 3;
+  snap->n_rows = w * h;
+  snap->n_cols = channels;
+  snap->objective = 0.0125;
+  snap->image = g_new (float, (gsize) w * h * channels);
+  for (guint py = 0; py < h; py++)
+    for (guint px = 0; px < w; px++)
+      for (guint c = 0; c < channels; c++)
+        {
+          gsize at = ((gsize) py * w + px) * channels + c;
+
+          x[at] = before_value (px, py, channels <= 2 && c == 1 ? 3 : c, w, h);
+          snap->image[at] = after_value (px, py, channels <= 2 && c == 1 ? 3 : c, w, h);
+        }
+  snap->kernel_size = 3;
+  snap->kernel = g_memdup2 (kernel, 9 * sizeof (float));
+  snap->method = g_strdup ("separable");
+  snap->method_names = g_strdupv ((char **) methods);
+  snap->method_ms = g_new (double, 3);
+  snap->method_ms[0] = 4.0;
+  snap->method_ms[1] = 3.0;
+  snap->method_ms[2] = 1.0;
+  snap->step_ms = 1.2;
+  return snap;
+}
+
+static guint32
+rgb_argb (float r,
+          float g,
+          float b)
+{
+  return 0xff000000u | ((guint32) (r * 255.0f + 0.5f) << 16) | ((guint32) (g * 255.0f + 0.5f) << 8)
+         | (guint32) (b * 255.0f + 0.5f);
+}
+
+/* The colour figure position (fx, fy) should have when it shows image pixel
+ * (ix, iy) of the original or the result (RGB images). */
+static guint32
+expected_argb (gboolean after,
+               guint    ix,
+               guint    iy,
+               guint    w,
+               guint    h)
+{
+  float (*value) (guint, guint, guint, guint, guint) = after ? after_value : before_value;
+
+  return rgb_argb (value (ix, iy, 0, w, h), value (ix, iy, 1, w, h), value (ix, iy, 2, w, h));
+}
+
+/* The image pixel under figure position (fx, fy) of panel @panel. */
+static void
+image_pixel_at (const LatentFigureFilterLayout *layout,
+                guint                           panel,
+                double                          fx,
+                double                          fy,
+                guint                          *ix,
+                guint                          *iy)
+{
+  const double *p = layout->panels[panel];
+  const double *v = layout->view;
+
+  *ix = (guint) floor (v[0] + (fx + 0.5 - p[0]) / p[2] * (v[1] - v[0]));
+  *iy = (guint) floor (v[2] + (fy + 0.5 - p[1]) / p[3] * (v[3] - v[2]));
+}
+
+static void
+test_filter_kinds (void)
+{
+  g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, 3, blur3);
+  g_autoptr(LatentSnapshot) kmeans = blobs_snapshot (150, 2, 3, TRUE, 1);
+  g_autoptr(GError) error = NULL;
+  LatentFigureKind kinds[LATENT_FIGURE_N_KINDS], kind = LATENT_FIGURE_AUTO;
+  g_autofree char *title = latent_figure_dup_title (snap);
+  guint n;
+
+  g_assert_true (latent_figure_is_filter (snap));
+  g_assert_false (latent_figure_is_filter (kmeans));
+  g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_FILTER);
+  g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_KERNEL), ==, LATENT_FIGURE_KERNEL);
+  g_assert_true (latent_figure_kind_from_string ("kernel", &kind));
+  g_assert_cmpint (kind, ==, LATENT_FIGURE_KERNEL);
+  g_assert_cmpstr (latent_figure_kind_to_string (LATENT_FIGURE_FILTER), ==, "filter");
+  g_assert_cmpstr (latent_figure_kind_get_title (LATENT_FIGURE_FILTER, snap), ==, "Filter");
+
+  /* Only the filter and the kernel, in that order. */
+  n = latent_figure_list_kinds (snap, kinds);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (kinds[0], ==, LATENT_FIGURE_FILTER);
+  g_assert_cmpint (kinds[1], ==, LATENT_FIGURE_KERNEL);
+  n = latent_figure_list_kinds (kmeans, kinds);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (kinds[i], <, LATENT_FIGURE_FILTER);
+
+  /* Why not, in words, both ways. */
+  g_assert_false (latent_figure_kind_applies (snap, LATENT_FIGURE_SCATTER, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+  g_assert_nonnull (strstr (error->message, "Scatter"));
+  g_assert_nonnull (strstr (error->message, "convolution"));
+  g_clear_error (&error);
+  g_assert_false (latent_figure_kind_applies (kmeans, LATENT_FIGURE_KERNEL, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+  g_assert_nonnull (strstr (error->message, "Kernel"));
+  g_clear_error (&error);
+  g_assert_true (latent_figure_kind_applies (snap, LATENT_FIGURE_FILTER, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (title, ==, "convolution · Gaussian blur σ = 2 · pass 3 of 5");
+}
+
+/* Every size from a dot to a poster, light and dark, split or not. */
+static void
+test_filter_render (void)
+{
+  static const int sizes[][2] = { { 16, 16 }, { 17, 300 }, { 300, 17 }, { 60, 45 }, { 320, 240 }, { 1200, 900 } };
+  static const guint channels[] = { 1, 2, 3, 4 };
+
+  for (guint c = 0; c < G_N_ELEMENTS (channels); c++)
+    {
+      g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, channels[c], c % 2 ? sobel_x : blur3);
+
+      for (LatentFigureKind kind = LATENT_FIGURE_FILTER; kind <= LATENT_FIGURE_KERNEL; kind++)
+        for (guint variant = 0; variant < 4; variant++)
+          for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+            {
+              LatentFigureStyle style;
+              cairo_surface_t *surface;
+
+              latent_figure_style_init (&style);
+              style.dark = variant & 1;
+              style.split = variant & 2 ? 0.3 : -1.0;
+              surface = render (snap, kind, &style, sizes[s][0], sizes[s][1]);
+              if (sizes[s][0] == 1200)
+                {
+                  g_autofree char *name = g_strdup_printf ("filter-%s-%uch-%u", latent_figure_kind_to_string (kind),
+                                                           channels[c], variant);
+                  guint ink = count_all_ink (surface, &style);
+
+                  /* The images, or the kernel's cells, fill much of it. */
+                  g_test_message ("%s: %.1f %% ink", name, 100.0 * ink / (1200 * 900));
+                  g_assert_cmpuint (ink, >, 1200 * 900 / 10);
+                  keep_figure (surface, name);
+                }
+              cairo_surface_destroy (surface);
+            }
+    }
+}
+
+static void
+test_filter_side_by_side (void)
+{
+  g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, 3, blur3);
+  LatentFigureFilterLayout layout;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint checked = 0;
+
+  latent_figure_style_init (&style);
+  g_assert_true (latent_figure_filter_layout (snap, &style, 900, 500, &layout));
+  g_assert_cmpuint (layout.n_panels, ==, 2);
+  g_assert_cmpuint (layout.image_width, ==, 40);
+  g_assert_cmpfloat (layout.view[1], ==, 40.0);
+  g_assert_cmpfloat (layout.view[3], ==, 30.0);
+  /* The same size, one beside the other, the aspect of the image. */
+  g_assert_cmpfloat (layout.panels[0][2], ==, layout.panels[1][2]);
+  g_assert_cmpfloat (layout.panels[0][1], ==, layout.panels[1][1]);
+  g_assert_cmpfloat (layout.panels[1][0], >=, layout.panels[0][0] + layout.panels[0][2]);
+  g_assert_cmpfloat (fabs (layout.panels[0][2] / layout.panels[0][3] - 40.0 / 30.0), <, 0.02);
+
+  surface = render (snap, LATENT_FIGURE_FILTER, &style, 900, 500);
+  keep_figure (surface, "filter-side-by-side");
+  /* Magnified, so every figure pixel is one image pixel's colour exactly. */
+  for (guint panel = 0; panel < 2; panel++)
+    for (double fy = layout.panels[panel][1] + 3; fy < layout.panels[panel][1] + layout.panels[panel][3] - 3; fy += 17)
+      for (double fx = layout.panels[panel][0] + 3; fx < layout.panels[panel][0] + layout.panels[panel][2] - 3; fx += 23)
+        {
+          guint ix, iy;
+
+          image_pixel_at (&layout, panel, fx, fy, &ix, &iy);
+          g_assert_cmphex (pixel (surface, (int) fx, (int) fy), ==, expected_argb (panel == 1, ix, iy, 40, 30));
+          checked++;
+        }
+  g_assert_cmpuint (checked, >, 100);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_filter_split (void)
+{
+  g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, 3, blur3);
+  LatentFigureFilterLayout layout;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  const double *p;
+  guint ix, iy;
+
+  latent_figure_style_init (&style);
+  style.split = 0.5;
+  g_assert_true (latent_figure_filter_layout (snap, &style, 900, 500, &layout));
+  g_assert_cmpuint (layout.n_panels, ==, 1);
+  p = layout.panels[0];
+  surface = render (snap, LATENT_FIGURE_FILTER, &style, 900, 500);
+  keep_figure (surface, "filter-split");
+
+  /* Before left of the line, after right of it, anywhere down the image. */
+  for (double fy = p[1] + 2; fy < p[1] + p[3] - 2; fy += 11)
+    {
+      double left = p[0] + p[2] * 0.25, right = p[0] + p[2] * 0.75;
+
+      image_pixel_at (&layout, 0, left, fy, &ix, &iy);
+      g_assert_cmphex (pixel (surface, (int) left, (int) fy), ==, expected_argb (FALSE, ix, iy, 40, 30));
+      image_pixel_at (&layout, 0, right, fy, &ix, &iy);
+      g_assert_cmphex (pixel (surface, (int) right, (int) fy), ==, expected_argb (TRUE, ix, iy, 40, 30));
+    }
+  /* The line itself is white, in the middle, clear of the handle. */
+  g_assert_cmphex (pixel (surface, (int) round (p[0] + p[2] * 0.5), (int) (p[1] + 3)), ==, 0xffffffff);
+  cairo_surface_destroy (surface);
+
+  /* All the way over: one side only. */
+  style.split = 0.0;
+  surface = render (snap, LATENT_FIGURE_FILTER, &style, 900, 500);
+  image_pixel_at (&layout, 0, p[0] + p[2] * 0.3, p[1] + 5, &ix, &iy);
+  g_assert_cmphex (pixel (surface, (int) (p[0] + p[2] * 0.3), (int) (p[1] + 5)), ==, expected_argb (TRUE, ix, iy, 40, 30));
+  cairo_surface_destroy (surface);
+  style.split = 1.0;
+  surface = render (snap, LATENT_FIGURE_FILTER, &style, 900, 500);
+  image_pixel_at (&layout, 0, p[0] + p[2] * 0.7, p[1] + 5, &ix, &iy);
+  g_assert_cmphex (pixel (surface, (int) (p[0] + p[2] * 0.7), (int) (p[1] + 5)), ==, expected_argb (FALSE, ix, iy, 40, 30));
+  cairo_surface_destroy (surface);
+}
+
+/* Zoomed to a window of the image: that window fills the panel, pixel by pixel. */
+static void
+test_filter_zoom (void)
+{
+  g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, 3, blur3);
+  LatentFigureFilterLayout layout;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  const double *p;
+  guint ix, iy;
+
+  latent_figure_style_init (&style);
+  style.has_view = TRUE;
+  style.view[0] = 12.0;
+  style.view[1] = 20.0;
+  style.view[2] = 9.0;
+  style.view[3] = 15.0;
+  g_assert_true (latent_figure_filter_layout (snap, &style, 1000, 600, &layout));
+  g_assert_cmpmem (layout.view, sizeof layout.view, style.view, sizeof style.view);
+  p = layout.panels[1];
+  surface = render (snap, LATENT_FIGURE_FILTER, &style, 1000, 600);
+  keep_figure (surface, "filter-zoom");
+  /* The corners of the result's panel are the window's corner pixels, and
+   * a pixel of the image spans many of the figure's. */
+  g_assert_cmphex (pixel (surface, (int) p[0] + 2, (int) p[1] + 2), ==, expected_argb (TRUE, 12, 9, 40, 30));
+  g_assert_cmphex (pixel (surface, (int) (p[0] + p[2]) - 3, (int) (p[1] + p[3]) - 3), ==,
+                   expected_argb (TRUE, 19, 14, 40, 30));
+  image_pixel_at (&layout, 1, p[0] + p[2] / 2.0, p[1] + p[3] / 2.0, &ix, &iy);
+  g_assert_cmpuint (ix, ==, 16);
+  g_assert_cmpuint (iy, ==, 12);
+  g_assert_cmpfloat (p[2] / 8.0, >, 20.0);
+  cairo_surface_destroy (surface);
+}
+
+/* The diverging map: Sobel's weights in both signs, a blur's in one. */
+static void
+test_filter_kernel_colours (void)
+{
+  g_autoptr(LatentSnapshot) sobel = filter_snapshot (40, 30, 3, sobel_x);
+  g_autoptr(LatentSnapshot) blur = filter_snapshot (40, 30, 3, blur3);
+  const guint32 red = latent_palette_diverging_argb (1.0, FALSE), blue = latent_palette_diverging_argb (-1.0, FALSE);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint reds, blues;
+
+  latent_figure_style_init (&style);
+  surface = render (sobel, LATENT_FIGURE_KERNEL, &style, 800, 600);
+  keep_figure (surface, "kernel-sobel");
+  reds = count_color (surface, red, 2);
+  blues = count_color (surface, blue, 2);
+  g_test_message ("Sobel X: %u px of +2, %u px of −2", reds, blues);
+  /* One cell of +2 and one of −2, each a good square. */
+  g_assert_cmpuint (reds, >, 2000);
+  g_assert_cmpuint (blues, >, 2000);
+  g_assert_cmpuint (reds, <, 3 * blues);
+  g_assert_cmpuint (blues, <, 3 * reds);
+  cairo_surface_destroy (surface);
+
+  /* The small map beside the images too. */
+  surface = render (sobel, LATENT_FIGURE_FILTER, &style, 1200, 700);
+  g_assert_cmpuint (count_color (surface, red, 2), >, 100);
+  g_assert_cmpuint (count_color (surface, blue, 2), >, 100);
+  cairo_surface_destroy (surface);
+
+  surface = render (blur, LATENT_FIGURE_KERNEL, &style, 800, 600);
+  keep_figure (surface, "kernel-blur");
+  g_assert_cmpuint (count_color (surface, red, 2), >, 2000);
+  /* No negative weight: blue only in the colour bar, a strip. */
+  g_assert_cmpuint (count_color (surface, blue, 2), <, 400);
+  cairo_surface_destroy (surface);
+}
+
+/* One bar per method raced, the one that ran in the first palette colour. */
+static void
+test_filter_timings (void)
+{
+  g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, 3, blur3);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint ran;
+
+  latent_figure_style_init (&style);
+  surface = render (snap, LATENT_FIGURE_KERNEL, &style, 900, 600);
+  ran = count_color (surface, latent_palette_argb (0), 0);
+  g_assert_cmpuint (ran, >, 30);
+  cairo_surface_destroy (surface);
+
+  /* The reference path races nothing: no bar, and nothing breaks. */
+  g_clear_pointer (&snap->method_names, g_strfreev);
+  g_clear_pointer (&snap->method_ms, g_free);
+  g_free (snap->method);
+  snap->method = g_strdup ("reference");
+  surface = render (snap, LATENT_FIGURE_KERNEL, &style, 900, 600);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 0), ==, 0);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_filter_surface (void)
+{
+  g_autoptr(LatentSnapshot) grey = filter_snapshot (4, 3, 1, blur3);
+  g_autoptr(LatentSnapshot) rgba = filter_snapshot (4, 3, 4, blur3);
+  g_autoptr(LatentSnapshot) kmeans = blobs_snapshot (150, 2, 3, TRUE, 1);
+  cairo_surface_t *surface;
+  const guint32 *data;
+
+  /* Grey 1/3 at (1, 0), before: one byte in each of r, g, b. */
+  surface = latent_figure_filter_surface (grey, FALSE);
+  g_assert_nonnull (surface);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 4);
+  g_assert_cmpint (cairo_image_surface_get_format (surface), ==, CAIRO_FORMAT_RGB24);
+  data = (const guint32 *) cairo_image_surface_get_data (surface);
+  g_assert_cmphex (data[1] & 0xffffff, ==, 0x555555);
+  cairo_surface_destroy (surface);
+
+  /* Alpha premultiplied, values past 1 clipped. */
+  rgba->image[0] = 2.0f;   /* red of (0, 0) */
+  rgba->image[3] = 0.5f;   /* its alpha */
+  rgba->image[1] = 0.5f;
+  rgba->image[2] = -1.0f;
+  surface = latent_figure_filter_surface (rgba, TRUE);
+  g_assert_cmpint (cairo_image_surface_get_format (surface), ==, CAIRO_FORMAT_ARGB32);
+  data = (const guint32 *) cairo_image_surface_get_data (surface);
+  g_assert_cmphex (data[0], ==, 0x80804000);
+  cairo_surface_destroy (surface);
+
+  g_assert_null (latent_figure_filter_surface (kmeans, TRUE));
+  g_clear_pointer (&grey->image, g_free);
+  g_assert_null (latent_figure_filter_surface (grey, TRUE));
+}
+
+/* Nothing to show, or not the filter's figure: a message, never a crash. */
+static void
+test_filter_messages (void)
+{
+  g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, 3, blur3);
+  g_autoptr(LatentSnapshot) early = latent_snapshot_new ("convolve", snap->dataset, snap->params);
+  g_autoptr(LatentSnapshot) kmeans = blobs_snapshot (150, 2, 3, TRUE, 1);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  latent_figure_style_init (&style);
+  for (LatentFigureKind kind = 0; kind < LATENT_FIGURE_N_KINDS; kind++)
+    {
+      LatentSnapshot *snaps[] = { snap, early, kmeans };
+
+      for (guint i = 0; i < G_N_ELEMENTS (snaps); i++)
+        {
+          gboolean own = kind == LATENT_FIGURE_AUTO || kind >= LATENT_FIGURE_FILTER;
+          guint ink = 0;
+
+          /* What draws something is tested above. */
+          if ((snaps[i] == kmeans && kind < LATENT_FIGURE_FILTER) || (snaps[i] == snap && own))
+            continue;
+          surface = render (snaps[i], kind, &style, 600, 400);
+          /* Words across the middle; no images, so no colour of theirs. */
+          for (int y = 180; y < 220; y++)
+            for (int x = 0; x < 600; x++)
+              ink += !close_color (pixel (surface, x, y), background_argb (&style), 0);
+          g_assert_cmpuint (ink, >, 100);
+          g_assert_cmpuint (count_color (surface, expected_argb (TRUE, 0, 0, 40, 30), 0), ==, 0);
+          cairo_surface_destroy (surface);
+        }
+    }
+}
+
+/* A 4K photograph draws right once its surfaces are made. */
+static void
+test_filter_large (void)
+{
+  g_autoptr(LatentSnapshot) snap = filter_snapshot (3840, 2160, 3, blur3);
+  cairo_surface_t *target = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 800);
+  LatentFigureFilterLayout layout;
+  LatentFigureStyle style;
+  gint64 start, best = G_MAXINT64;
+  cairo_t *cr;
+  guint ix, iy;
+
+  latent_figure_style_init (&style);
+  start = g_get_monotonic_time ();
+  style.before = latent_figure_filter_surface (snap, FALSE);
+  style.after = latent_figure_filter_surface (snap, TRUE);
+  g_test_message ("3840 × 2160 RGB to two surfaces: %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
+  for (guint split = 0; split < 2; split++)
+    {
+      style.split = split ? 0.5 : -1.0;
+      best = G_MAXINT64;
+      for (guint i = 0; i < 5; i++)
+        {
+          start = g_get_monotonic_time ();
+          cr = cairo_create (target);
+          latent_figure_filter_render (snap, &style, cr, 1200, 800);
+          cairo_destroy (cr);
+          cairo_surface_flush (target);
+          best = MIN (best, g_get_monotonic_time () - start);
+        }
+      /* Reported, not asserted: speed belongs to tests/bench. */
+      g_test_message ("3840 × 2160 %s at 1200 × 800: %.2f ms (best of 5)", split ? "split" : "side by side",
+                      best / 1000.0);
+    }
+  /* Shrunk from halved copies, the colours are still the image's. */
+  style.split = -1.0;
+  cr = cairo_create (target);
+  latent_figure_filter_render (snap, &style, cr, 1200, 800);
+  cairo_destroy (cr);
+  cairo_surface_flush (target);
+  g_assert_true (latent_figure_filter_layout (snap, &style, 1200, 800, &layout));
+  for (guint panel = 0; panel < 2; panel++)
+    {
+      double fx = layout.panels[panel][0] + layout.panels[panel][2] * 0.4;
+      double fy = layout.panels[panel][1] + layout.panels[panel][3] * 0.6;
+
+      image_pixel_at (&layout, panel, fx, fy, &ix, &iy);
+      g_assert_true (close_color (pixel (target, (int) fx, (int) fy), expected_argb (panel, ix, iy, 3840, 2160), 3));
+    }
+  keep_figure (target, "filter-4k");
+  cairo_surface_destroy (style.before);
+  cairo_surface_destroy (style.after);
+  cairo_surface_destroy (target);
+}
+
+static void
+test_filter_export (Tmp           *tmp,
+                    gconstpointer  data)
+{
+  g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, 3, sobel_x);
+  g_autoptr(GError) error = NULL;
+  LatentFigureStyle style;
+
+  latent_figure_style_init (&style);
+  g_assert_true (latent_params_set (snap->params, "filter", "sobel-x", &error));
+  for (LatentFigureKind kind = LATENT_FIGURE_AUTO; kind <= LATENT_FIGURE_KERNEL; kind++)
+    {
+      const char *name;
+      g_autofree char *png = NULL, *svg = NULL, *pdf = NULL, *title = NULL;
+      PngInfo info = { 0 };
+
+      if (kind != LATENT_FIGURE_AUTO && kind < LATENT_FIGURE_FILTER)
+        continue;
+      name = latent_figure_kind_to_string (kind);
+      png = g_strdup_printf ("%s/%s.png", tmp->dir, name);
+      svg = g_strdup_printf ("%s/%s.svg", tmp->dir, name);
+      pdf = g_strdup_printf ("%s/%s.pdf", tmp->dir, name);
+      g_assert_true (latent_figure_export (snap, kind, &style, png, 640, 480, &error));
+      g_assert_no_error (error);
+      g_assert_true (read_png (png, &info));
+      g_assert_cmpuint (info.width, ==, 640);
+      g_assert_cmpuint (info.height, ==, 480);
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:figure"), ==,
+                       kind == LATENT_FIGURE_AUTO ? "filter" : name);
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:algorithm"), ==, "convolve");
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:iteration"), ==, "3");
+      title = g_strdup_printf ("%s · convolution · Sobel X · pass 3 of 5", kind == LATENT_FIGURE_KERNEL ? "Kernel" : "Filter");
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "Title"), ==, title);
+      g_hash_table_unref (info.texts);
+
+      g_assert_true (latent_figure_export (snap, kind, &style, svg, 640, 480, &error));
+      g_assert_no_error (error);
+      assert_starts_with (svg, "<?xml", "<svg");
+      g_assert_true (latent_figure_export (snap, kind, &style, pdf, 640, 480, &error));
+      g_assert_no_error (error);
+      assert_starts_with (pdf, "%PDF", NULL);
+    }
+  /* The split, zoomed, goes to a file as on screen. */
+  g_autofree char *split = g_strdup_printf ("%s/split.svg", tmp->dir);
+
+  style.split = 0.4;
+  style.has_view = TRUE;
+  style.view[0] = 4, style.view[1] = 24, style.view[2] = 3, style.view[3] = 18;
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_FILTER, &style, split, 800, 600, &error));
+  g_assert_no_error (error);
+  assert_starts_with (split, "<?xml", "<svg");
+  g_assert_cmpuint (count_files (tmp->dir), ==, 10);
+}
+
 /* fontconfig 2.14 leaks a little while parsing its configuration (nothing
  * points to it even before exit); not ours to fix. Read only under ASan. */
 const char *__lsan_default_suppressions (void);
@@ -2414,6 +2968,17 @@ main (int   argc,
   g_test_add_func ("/figures/linear/messages", test_linear_messages);
   g_test_add_func ("/figures/linear/examples", test_linear_examples);
   g_test_add ("/figures/linear/export", Tmp, NULL, tmp_setup, test_linear_export, tmp_teardown);
+  g_test_add_func ("/figures/filter/kinds", test_filter_kinds);
+  g_test_add_func ("/figures/filter/render", test_filter_render);
+  g_test_add_func ("/figures/filter/side-by-side", test_filter_side_by_side);
+  g_test_add_func ("/figures/filter/split", test_filter_split);
+  g_test_add_func ("/figures/filter/zoom", test_filter_zoom);
+  g_test_add_func ("/figures/filter/kernel-colours", test_filter_kernel_colours);
+  g_test_add_func ("/figures/filter/timings", test_filter_timings);
+  g_test_add_func ("/figures/filter/surface", test_filter_surface);
+  g_test_add_func ("/figures/filter/messages", test_filter_messages);
+  g_test_add_func ("/figures/filter/large", test_filter_large);
+  g_test_add ("/figures/filter/export", Tmp, NULL, tmp_setup, test_filter_export, tmp_teardown);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */

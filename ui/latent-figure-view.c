@@ -2,7 +2,9 @@
  *
  * Drawing is the same Cairo renderer the CLI and the export use. A new
  * snapshot only queues a draw, so however fast the worker publishes, the
- * view draws at most once per frame.
+ * view draws at most once per frame. The scatter zooms in data
+ * coordinates; the filter figure in the image's pixels, with a split line
+ * that drags.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +16,16 @@
 #include <math.h>
 
 #define TRAIL_LENGTH 40
+/* Closer than this to the split line, a drag moves the line. */
+#define SPLIT_GRAB 12.0
+/* The filter figure zooms in until an image pixel is this many figure units. */
+#define MAX_PIXEL_SIZE 64.0
+
+typedef enum {
+  DRAG_NONE,
+  DRAG_PAN,
+  DRAG_SPLIT,
+} DragMode;
 
 struct _LatentFigureView
 {
@@ -29,6 +41,16 @@ struct _LatentFigureView
   gboolean        has_view;     /* zoomed or panned */
   double          view[4];
   double          drag_view[4];
+
+  /* The filter figure: where the split is, what a drag moves, and the
+   * images as surfaces, made once for each dataset and snapshot. */
+  double          split;
+  DragMode        drag_mode;
+  double          drag_x;
+  cairo_surface_t *before;
+  LatentDataset  *before_dataset;
+  cairo_surface_t *after;
+  LatentSnapshot *after_snapshot; /* not a reference: only compared */
 };
 
 G_DEFINE_FINAL_TYPE (LatentFigureView, latent_figure_view, GTK_TYPE_WIDGET)
@@ -42,16 +64,59 @@ G_DEFINE_ENUM_TYPE (LatentFigureKind, latent_figure_kind,
   G_DEFINE_ENUM_VALUE (LATENT_FIGURE_BIPLOT, "biplot"),
   G_DEFINE_ENUM_VALUE (LATENT_FIGURE_RECONSTRUCTIONS, "reconstructions"),
   G_DEFINE_ENUM_VALUE (LATENT_FIGURE_SAMPLES, "samples"),
-  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_DOTS, "dots"))
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_DOTS, "dots"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_FILTER, "filter"),
+  G_DEFINE_ENUM_VALUE (LATENT_FIGURE_KERNEL, "kernel"))
 
 enum {
   PROP_0,
   PROP_KIND,
   PROP_SNAPSHOT,
+  PROP_SPLIT,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* The filter figure is on screen: the images, not the scatter, zoom. */
+static gboolean
+is_filter (LatentFigureView *self)
+{
+  return self->snapshot && latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_FILTER;
+}
+
+static void
+clear_surfaces (LatentFigureView *self)
+{
+  g_clear_pointer (&self->before, cairo_surface_destroy);
+  g_clear_object (&self->before_dataset);
+  g_clear_pointer (&self->after, cairo_surface_destroy);
+  self->after_snapshot = NULL;
+}
+
+/* Turning millions of pixels into a surface is the costly part of a draw:
+ * once per dataset for the original, once per snapshot for the result. */
+static void
+update_surfaces (LatentFigureView *self)
+{
+  if (self->snapshot == NULL)
+    {
+      clear_surfaces (self);
+      return;
+    }
+  if (self->before == NULL || self->before_dataset != self->snapshot->dataset)
+    {
+      g_clear_pointer (&self->before, cairo_surface_destroy);
+      g_set_object (&self->before_dataset, self->snapshot->dataset);
+      self->before = latent_figure_filter_surface (self->snapshot, FALSE);
+    }
+  if (self->after == NULL || self->after_snapshot != self->snapshot)
+    {
+      g_clear_pointer (&self->after, cairo_surface_destroy);
+      self->after_snapshot = self->snapshot;
+      self->after = latent_figure_filter_surface (self->snapshot, TRUE);
+    }
+}
 
 void
 latent_figure_view_get_style (LatentFigureView  *self,
@@ -66,6 +131,13 @@ latent_figure_view_get_style (LatentFigureView  *self,
   memcpy (style->view, self->view, sizeof style->view);
   style->trail = self->n_trail ? (const float *) self->trail->data : NULL;
   style->n_trail = self->n_trail;
+  style->split = self->split;
+  if (is_filter (self))
+    {
+      update_surfaces (self);
+      style->before = self->before;
+      style->after = self->after;
+    }
 }
 
 static void
@@ -116,6 +188,171 @@ to_data (LatentFigureView *self,
   return TRUE;
 }
 
+/* The filter figure ------------------------------------------------------- */
+
+static gboolean
+filter_layout (LatentFigureView         *self,
+               LatentFigureFilterLayout *layout)
+{
+  LatentFigureStyle style;
+
+  latent_figure_view_get_style (self, &style);
+  return latent_figure_filter_layout (self->snapshot, &style, gtk_widget_get_width (GTK_WIDGET (self)),
+                                      gtk_widget_get_height (GTK_WIDGET (self)), layout);
+}
+
+/* The panel under (x, y), and the image position there; −1 if none. */
+static int
+filter_pick (const LatentFigureFilterLayout *layout,
+             double                          x,
+             double                          y,
+             double                         *ix,
+             double                         *iy)
+{
+  for (guint i = 0; i < layout->n_panels; i++)
+    {
+      const double *p = layout->panels[i];
+
+      if (x >= p[0] && x < p[0] + p[2] && y >= p[1] && y < p[1] + p[3])
+        {
+          *ix = layout->view[0] + (x - p[0]) / p[2] * (layout->view[1] - layout->view[0]);
+          *iy = layout->view[2] + (y - p[1]) / p[3] * (layout->view[3] - layout->view[2]);
+          return i;
+        }
+    }
+  return -1;
+}
+
+/* A window inside the image, as large as it at most; the whole image is no
+ * zoom at all. */
+static void
+set_filter_view (LatentFigureView               *self,
+                 const LatentFigureFilterLayout *layout,
+                 const double                   *view)
+{
+  const double iw = layout->image_width, ih = layout->image_height;
+  double w = view[1] - view[0], h = view[3] - view[2], x0 = view[0], y0 = view[2];
+
+  if (w >= iw - 1e-9 || h >= ih - 1e-9)
+    {
+      self->has_view = FALSE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  x0 = CLAMP (x0, 0.0, iw - w);
+  y0 = CLAMP (y0, 0.0, ih - h);
+  self->view[0] = x0;
+  self->view[1] = x0 + w;
+  self->view[2] = y0;
+  self->view[3] = y0 + h;
+  self->has_view = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Zoom by @factor (below 1 closer) about the image point (x, y). */
+static void
+filter_zoom (LatentFigureView               *self,
+             const LatentFigureFilterLayout *layout,
+             double                          x,
+             double                          y,
+             double                          factor)
+{
+  const double *v = layout->view;
+  double view[4];
+
+  /* No closer than MAX_PIXEL_SIZE units a pixel. */
+  factor = MAX (factor, layout->panels[0][2] / MAX_PIXEL_SIZE / (v[1] - v[0]));
+  view[0] = x - (x - v[0]) * factor;
+  view[1] = x + (v[1] - x) * factor;
+  view[2] = y - (y - v[2]) * factor;
+  view[3] = y + (v[3] - y) * factor;
+  set_filter_view (self, layout, view);
+}
+
+static double
+split_x (LatentFigureView               *self,
+         const LatentFigureFilterLayout *layout)
+{
+  return layout->panels[0][0] + CLAMP (self->split, 0.0, 1.0) * layout->panels[0][2];
+}
+
+static void
+move_split (LatentFigureView               *self,
+            const LatentFigureFilterLayout *layout,
+            double                          x)
+{
+  latent_figure_view_set_split (self, CLAMP ((x - layout->panels[0][0]) / layout->panels[0][2], 0.0, 1.0));
+}
+
+static gboolean
+on_filter_scroll (LatentFigureView *self,
+                  double            px,
+                  double            py,
+                  double            dy)
+{
+  LatentFigureFilterLayout layout;
+  double x, y;
+
+  if (!filter_layout (self, &layout) || filter_pick (&layout, px, py, &x, &y) < 0)
+    return FALSE;
+  filter_zoom (self, &layout, x, y, pow (1.2, dy));
+  return TRUE;
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                LatentFigureView      *self)
+{
+  LatentFigureFilterLayout layout;
+  const double *v = layout.view;
+
+  if (!is_filter (self) || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) || !filter_layout (self, &layout))
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+      filter_zoom (self, &layout, (v[0] + v[1]) / 2.0, (v[2] + v[3]) / 2.0, 1 / 1.5);
+      return TRUE;
+    case GDK_KEY_minus:
+    case GDK_KEY_KP_Subtract:
+      filter_zoom (self, &layout, (v[0] + v[1]) / 2.0, (v[2] + v[3]) / 2.0, 1.5);
+      return TRUE;
+    case GDK_KEY_0:
+    case GDK_KEY_KP_0:
+      self->has_view = FALSE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return TRUE;
+    case GDK_KEY_1:
+    case GDK_KEY_KP_1:
+      latent_figure_view_zoom_actual (self);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           LatentFigureView         *self)
+{
+  LatentFigureFilterLayout layout;
+  const char *cursor = NULL;
+
+  /* The split line says it can be moved. */
+  if (is_filter (self) && self->split >= 0.0 && filter_layout (self, &layout) && layout.n_panels == 1
+      && fabs (x - split_x (self, &layout)) <= SPLIT_GRAB
+      && y >= layout.panels[0][1] && y < layout.panels[0][1] + layout.panels[0][3])
+    cursor = "col-resize";
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), cursor);
+}
+
 static gboolean
 on_scroll (GtkEventControllerScroll *controller,
            double                    dx,
@@ -125,11 +362,13 @@ on_scroll (GtkEventControllerScroll *controller,
   double px, py, x, y, view[4], factor = pow (1.2, dy);
   GdkEvent *event;
 
-  if (!is_scatter (self))
+  if (!is_scatter (self) && !is_filter (self))
     return FALSE;
   event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
   if (!gdk_event_get_position (event, &px, &py))
     return FALSE;
+  if (is_filter (self))
+    return on_filter_scroll (self, px, py, dy);
   if (!to_data (self, px, py, &x, &y, view))
     return FALSE;
 
@@ -149,10 +388,59 @@ on_drag_begin (GtkGestureDrag   *gesture,
                double            y,
                LatentFigureView *self)
 {
+  LatentFigureFilterLayout layout;
   double dx, dy;
 
+  self->drag_mode = DRAG_NONE;
+  if (is_filter (self) && filter_layout (self, &layout))
+    {
+      /* The split line moves when grabbed, or from anywhere while there is
+       * nothing to pan; otherwise a zoomed image pans. */
+      if (self->split >= 0.0 && (fabs (x - split_x (self, &layout)) <= SPLIT_GRAB || !self->has_view)
+          && filter_pick (&layout, x, y, &dx, &dy) >= 0)
+        {
+          self->drag_mode = DRAG_SPLIT;
+          self->drag_x = x;
+          move_split (self, &layout, x);
+          return;
+        }
+      if (self->has_view && filter_pick (&layout, x, y, &dx, &dy) >= 0)
+        {
+          self->drag_mode = DRAG_PAN;
+          memcpy (self->drag_view, layout.view, sizeof self->drag_view);
+          return;
+        }
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
   if (!is_scatter (self) || !to_data (self, x, y, &dx, &dy, self->drag_view))
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+  else
+    self->drag_mode = DRAG_PAN;
+}
+
+static void
+on_filter_drag_update (LatentFigureView *self,
+                       double            offset_x,
+                       double            offset_y)
+{
+  LatentFigureFilterLayout layout;
+  double view[4], sx, sy;
+
+  if (!filter_layout (self, &layout))
+    return;
+  if (self->drag_mode == DRAG_SPLIT)
+    {
+      move_split (self, &layout, self->drag_x + offset_x);
+      return;
+    }
+  sx = (self->drag_view[1] - self->drag_view[0]) / layout.panels[0][2];
+  sy = (self->drag_view[3] - self->drag_view[2]) / layout.panels[0][3];
+  view[0] = self->drag_view[0] - offset_x * sx;
+  view[1] = self->drag_view[1] - offset_x * sx;
+  view[2] = self->drag_view[2] - offset_y * sy;
+  view[3] = self->drag_view[3] - offset_y * sy;
+  set_filter_view (self, &layout, view);
 }
 
 static void
@@ -164,6 +452,13 @@ on_drag_update (GtkGestureDrag   *gesture,
   LatentFigureStyle style;
   double plot[4], view[4];
 
+  if (self->drag_mode == DRAG_NONE)
+    return;
+  if (is_filter (self))
+    {
+      on_filter_drag_update (self, offset_x, offset_y);
+      return;
+    }
   latent_figure_view_get_style (self, &style);
   if (!latent_figure_scatter_bounds (self->snapshot, &style, gtk_widget_get_width (GTK_WIDGET (self)),
                                      gtk_widget_get_height (GTK_WIDGET (self)), view, plot))
@@ -196,6 +491,48 @@ on_double_click (GtkGestureClick  *gesture,
     }
 }
 
+static void
+append_values (GString     *text,
+               const float *values,
+               guint        channels)
+{
+  for (guint c = 0; c < channels; c++)
+    g_string_append_printf (text, c ? " %.3f" : "%.3f", values[c]);
+}
+
+/* Zoomed to pixels, a person reads their values: before and after. */
+static gboolean
+filter_tooltip (LatentFigureView *self,
+                int               x,
+                int               y,
+                GtkTooltip       *tooltip)
+{
+  LatentFigureFilterLayout layout;
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint width, height, channels;
+  gboolean single;
+  double ix, iy;
+  gsize at;
+
+  if (!filter_layout (self, &layout) || filter_pick (&layout, x, y, &ix, &iy) < 0
+      || !latent_dataset_get_image_shape (self->snapshot->dataset, &width, &height, &channels, &single)
+      || ix < 0 || iy < 0 || ix >= width || iy >= height)
+    return FALSE;
+  at = ((gsize) iy * width + (gsize) ix) * channels;
+  /* Translators: a pixel's position in the image, counted from 0 at the top left. */
+  g_string_append_printf (text, _("Pixel %u, %u"), (guint) ix, (guint) iy);
+  g_string_append (text, "\n");
+  g_string_append_printf (text, "%s: ", _("Original"));
+  append_values (text, latent_dataset_get_data (self->snapshot->dataset) + at, channels);
+  if (self->snapshot->image)
+    {
+      g_string_append_printf (text, "\n%s: ", _("Result"));
+      append_values (text, self->snapshot->image + at, channels);
+    }
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
 static gboolean
 latent_figure_view_query_tooltip (GtkWidget  *widget,
                                   int         x,
@@ -209,6 +546,8 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
   g_autoptr(GString) text = NULL;
   gint64 row;
 
+  if (!keyboard && is_filter (self))
+    return filter_tooltip (self, x, y, tooltip);
   if (keyboard || !is_scatter (self))
     return FALSE;
   latent_figure_view_get_style (self, &style);
@@ -274,6 +613,8 @@ latent_figure_view_set_snapshot (LatentFigureView *self,
       self->n_trail = 0;
     }
 
+  g_clear_pointer (&self->after, cairo_surface_destroy);
+  self->after_snapshot = NULL;
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   self->snapshot = snapshot ? latent_snapshot_ref (snapshot) : NULL;
   self->last_iteration = snapshot ? snapshot->iteration : 0;
@@ -322,6 +663,51 @@ latent_figure_view_set_dark (LatentFigureView *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+void
+latent_figure_view_set_split (LatentFigureView *self,
+                              double            split)
+{
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+
+  split = split < 0.0 || isnan (split) ? -1.0 : MIN (split, 1.0);
+  if (split == self->split)
+    return;
+  self->split = split;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPLIT]);
+}
+
+double
+latent_figure_view_get_split (LatentFigureView *self)
+{
+  g_return_val_if_fail (LATENT_IS_FIGURE_VIEW (self), -1.0);
+  return self->split;
+}
+
+void
+latent_figure_view_zoom_actual (LatentFigureView *self)
+{
+  LatentFigureFilterLayout layout;
+  double cx, cy, w, h, view[4];
+  int scale;
+
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+
+  if (!is_filter (self) || !filter_layout (self, &layout))
+    return;
+  /* One image pixel to one pixel of the screen, about the centre shown. */
+  scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  cx = (layout.view[0] + layout.view[1]) / 2.0;
+  cy = (layout.view[2] + layout.view[3]) / 2.0;
+  w = layout.panels[0][2] * scale;
+  h = layout.panels[0][3] * scale;
+  view[0] = cx - w / 2.0;
+  view[1] = cx + w / 2.0;
+  view[2] = cy - h / 2.0;
+  view[3] = cy + h / 2.0;
+  set_filter_view (self, &layout, view);
+}
+
 LatentSnapshot *
 latent_figure_view_get_snapshot (LatentFigureView *self)
 {
@@ -337,6 +723,7 @@ latent_figure_view_reset (LatentFigureView *self)
   g_array_set_size (self->trail, 0);
   self->n_trail = 0;
   self->has_view = FALSE;
+  clear_surfaces (self);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT]);
@@ -347,6 +734,7 @@ latent_figure_view_dispose (GObject *object)
 {
   LatentFigureView *self = LATENT_FIGURE_VIEW (object);
 
+  clear_surfaces (self);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   g_clear_pointer (&self->trail, g_array_unref);
   G_OBJECT_CLASS (latent_figure_view_parent_class)->dispose (object);
@@ -368,6 +756,9 @@ latent_figure_view_get_property (GObject    *object,
     case PROP_SNAPSHOT:
       g_value_set_pointer (value, self->snapshot);
       break;
+    case PROP_SPLIT:
+      g_value_set_double (value, self->split);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -385,6 +776,9 @@ latent_figure_view_set_property (GObject      *object,
     {
     case PROP_KIND:
       latent_figure_view_set_kind (self, g_value_get_enum (value));
+      break;
+    case PROP_SPLIT:
+      latent_figure_view_set_split (self, g_value_get_double (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -407,6 +801,11 @@ latent_figure_view_class_init (LatentFigureViewClass *klass)
   /* The LatentSnapshot shown, or NULL; notified with each new one. */
   properties[PROP_SNAPSHOT] =
     g_param_spec_pointer ("snapshot", NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* The filter figure: the split at this fraction of the image, or side
+   * by side below 0. */
+  properties[PROP_SPLIT] =
+    g_param_spec_double ("split", NULL, NULL, -1.0, 1.0, -1.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   widget_class->snapshot = latent_figure_view_snapshot;
@@ -418,10 +817,11 @@ latent_figure_view_class_init (LatentFigureViewClass *klass)
 static void
 latent_figure_view_init (LatentFigureView *self)
 {
-  GtkEventController *scroll;
+  GtkEventController *scroll, *motion, *keys;
   GtkGesture *drag, *click;
 
   self->trail = g_array_new (FALSE, FALSE, sizeof (float));
+  self->split = -1.0;
   /* Focusable, so the run's keys work without a text field taking them. */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -440,6 +840,15 @@ latent_figure_view_init (LatentFigureView *self)
   click = gtk_gesture_click_new ();
   g_signal_connect (click, "pressed", G_CALLBACK (on_double_click), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
+  /* + − 0 1 zoom the images for those who do not scroll. */
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
 }
 
 GtkWidget *

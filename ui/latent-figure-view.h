@@ -35,5 +35,13 @@ void             latent_figure_view_set_kind    (LatentFigureView  *self,
 LatentFigureKind latent_figure_view_get_kind    (LatentFigureView  *self);
 /* The kind resolved against the snapshot shown: what is on screen. */
 LatentFigureKind latent_figure_view_get_shown_kind (LatentFigureView *self);
+/* The filter figure (the "split" property): the original left of a line at
+ * this fraction of the image, the result right of it; below 0, side by
+ * side. Dragging the line changes it. */
+void             latent_figure_view_set_split   (LatentFigureView  *self,
+                                                 double             split);
+double           latent_figure_view_get_split   (LatentFigureView  *self);
+/* The filter figure: one pixel of the image to one of the screen. */
+void             latent_figure_view_zoom_actual (LatentFigureView  *self);
 
 G_END_DECLS

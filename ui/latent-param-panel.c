@@ -2,7 +2,8 @@
  *
  * Nothing here knows a particular algorithm: each LatentParamSpec becomes a
  * labelled spin button, drop-down or switch, so a new algorithm gets its
- * panel for free.
+ * panel for free. A choice that takes "@PATH" offers a file, and an editor
+ * of the window's own when one is added (the convolution's kernel).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +13,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "latent-ui-util.h"
 
@@ -22,11 +24,28 @@ struct _LatentParamPanel
   GtkWidget    *grid;
   LatentParams *params;
   gboolean      updating;   /* setting controls from params: no ::changed */
+  GHashTable   *editors;    /* parameter name → Editor */
 };
+
+/* A dialog of the window's own for a parameter that takes "@PATH". */
+typedef struct {
+  char *label;
+  char *dir;                /* files it writes; their values show as its item */
+} Editor;
+
+static void
+editor_free (gpointer data)
+{
+  Editor *editor = data;
+
+  g_free (editor->label);
+  g_free (editor->dir);
+  g_free (editor);
+}
 
 G_DEFINE_FINAL_TYPE (LatentParamPanel, latent_param_panel, GTK_TYPE_WIDGET)
 
-enum { CHANGED, N_SIGNALS };
+enum { CHANGED, EDIT, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void show_value (LatentParamPanel *self,
@@ -111,6 +130,13 @@ on_choice_changed (GtkDropDown      *dropdown,
       set_value (self, GTK_WIDGET (dropdown), spec->choices[selected]);
       return;
     }
+  if (selected == n_choices + 1)
+    {
+      /* The window's editor; it sets the value, or the panel shows the
+       * old one again. */
+      g_signal_emit (self, signals[EDIT], 0, spec->name);
+      return;
+    }
 
   /* “From file…”: the value becomes @PATH. */
   {
@@ -172,6 +198,8 @@ make_control (LatentParamPanel      *self,
           gtk_string_list_append (items, spec->choice_labels ? _(spec->choice_labels[i]) : spec->choices[i]);
         if (spec->allow_file)
           gtk_string_list_append (items, _("From file…"));
+        if (spec->allow_file && g_hash_table_contains (self->editors, spec->name))
+          gtk_string_list_append (items, ((Editor *) g_hash_table_lookup (self->editors, spec->name))->label);
         control = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), NULL);
         g_signal_connect (control, "notify::selected", G_CALLBACK (on_choice_changed), self);
       }
@@ -211,10 +239,16 @@ show_value (LatentParamPanel *self,
         const char *value = latent_params_get_choice (self->params, spec->name);
         guint n = g_strv_length ((char **) spec->choices);
         guint selected = n;   /* “From file…” */
+        Editor *editor = g_hash_table_lookup (self->editors, spec->name);
 
         for (guint i = 0; i < n; i++)
           if (g_str_equal (spec->choices[i], value))
             selected = i;
+        /* What the editor wrote is shown as the editor's. */
+        if (selected == n && editor && editor->dir && value[0] == '@'
+            && g_str_has_prefix (value + 1, editor->dir) && value[1 + strlen (editor->dir)] == G_DIR_SEPARATOR)
+          selected = n + 1;
+        gtk_widget_set_tooltip_text (control, value[0] == '@' ? value + 1 : _(spec->tooltip));
         gtk_drop_down_set_selected (GTK_DROP_DOWN (control), selected);
       }
       break;
@@ -263,6 +297,23 @@ latent_param_panel_set_params (LatentParamPanel *self,
   self->updating = FALSE;
 }
 
+void
+latent_param_panel_add_editor (LatentParamPanel *self,
+                               const char       *name,
+                               const char       *label,
+                               const char       *dir)
+{
+  Editor *editor;
+
+  g_return_if_fail (LATENT_IS_PARAM_PANEL (self));
+  g_return_if_fail (name != NULL && label != NULL);
+
+  editor = g_new0 (Editor, 1);
+  editor->label = g_strdup (label);
+  editor->dir = g_strdup (dir);
+  g_hash_table_replace (self->editors, g_strdup (name), editor);
+}
+
 LatentParams *
 latent_param_panel_get_params (LatentParamPanel *self)
 {
@@ -277,6 +328,7 @@ latent_param_panel_dispose (GObject *object)
 
   g_clear_pointer (&self->grid, gtk_widget_unparent);
   g_clear_pointer (&self->params, latent_params_unref);
+  g_clear_pointer (&self->editors, g_hash_table_unref);
   G_OBJECT_CLASS (latent_param_panel_parent_class)->dispose (object);
 }
 
@@ -292,11 +344,15 @@ latent_param_panel_class_init (LatentParamPanelClass *klass)
 
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* ::edit (const char *name): the person chose the editor's item. */
+  signals[EDIT] = g_signal_new ("edit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
 latent_param_panel_init (LatentParamPanel *self)
 {
+  self->editors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, editor_free);
   self->grid = gtk_grid_new ();
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 6);
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);

@@ -18,5 +18,13 @@ GtkWidget    *latent_param_panel_new        (void);
 void          latent_param_panel_set_params (LatentParamPanel *self,
                                              LatentParams     *params);
 LatentParams *latent_param_panel_get_params (LatentParamPanel *self);
+/* A choice parameter @name that takes "@PATH" also offers @label, which
+ * emits ::edit (const char *name) for the window to open its editor; a
+ * value naming a file in @dir (may be NULL) shows as that item. Takes
+ * effect on the next new parameters. */
+void          latent_param_panel_add_editor (LatentParamPanel *self,
+                                             const char       *name,
+                                             const char       *label,
+                                             const char       *dir);
 
 G_END_DECLS

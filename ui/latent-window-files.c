@@ -70,7 +70,7 @@ on_device_action (GSimpleAction *action,
 
   g_simple_action_set_state (action, value);
   _latent_window_set_device (self, g_variant_get_string (value, NULL));
-  _latent_window_start_run (self, self->running);
+  _latent_window_restart (self, self->running);
 }
 
 /* Datasets */
@@ -132,7 +132,7 @@ install_dataset (LatentWindow  *self,
     g_settings_set_string (self->settings, "last-dataset", spec);
   remember_recent (self, spec);
   _latent_window_update_recent_menu (self);
-  _latent_window_start_run (self, FALSE);
+  _latent_window_restart (self, FALSE);
 }
 
 static void
@@ -307,6 +307,8 @@ on_export_action (GSimpleAction *action,
   if (frame == NULL)
     return;
   latent_figure_view_get_style (self->figure_view, &style);
+  /* The view's images are its own to free; the export makes its own. */
+  style.before = style.after = NULL;
   dialog = latent_export_dialog_new (GTK_WINDOW (self), frame, &style,
                                      gtk_widget_get_width (GTK_WIDGET (self->figure_view)),
                                      gtk_widget_get_height (GTK_WIDGET (self->figure_view)));

@@ -22,8 +22,10 @@
 static gsize
 frame_bytes (LatentSnapshot *frame)
 {
-  return sizeof *frame + (gsize) frame->n_rows * sizeof (gint32) +
-         (gsize) frame->k * frame->n_cols * sizeof (float);
+  /* A filtered photograph is the largest part of a frame by far. */
+  return sizeof *frame + (frame->labels ? (gsize) frame->n_rows * sizeof (gint32) : 0) +
+         (gsize) frame->k * frame->n_cols * sizeof (float) +
+         (frame->image ? (gsize) frame->n_rows * frame->n_cols * sizeof (float) : 0);
 }
 
 static void
@@ -110,6 +112,17 @@ on_run_iteration (LatentRun             *run,
     }
 }
 
+/* Shows the newest frame if the last run's picture is still held. */
+static void
+release_hold (LatentWindow *self)
+{
+  if (!self->holding)
+    return;
+  self->holding = FALSE;
+  if (self->frames->len > 0)
+    show_frame (self, g_ptr_array_index (self->frames, self->frames->len - 1));
+}
+
 static void
 on_run_snapshot (LatentRun      *run,
                  LatentSnapshot *snapshot,
@@ -117,6 +130,13 @@ on_run_snapshot (LatentRun      *run,
 {
   keep_frame (self, snapshot);
   move_timeline (self, snapshot->iteration);
+  /* The original again between two results would flash. */
+  if (self->holding && snapshot->iteration == 0 && !snapshot->final)
+    {
+      _latent_window_update_status (self);
+      return;
+    }
+  self->holding = FALSE;
   if (self->follow)
     show_frame (self, snapshot);
   else
@@ -131,12 +151,16 @@ on_run_finished (LatentRun    *run,
   LatentSnapshot *last = latent_run_get_snapshot (run);
 
   self->running = FALSE;
+  release_hold (self);
   g_clear_pointer (&self->run_message, g_free);
   if (error)
     {
       _latent_window_show_error (self, error->message);
       self->run_message = g_strdup (_("failed"));
     }
+  else if (latent_run_get_state (run) == LATENT_RUN_FINISHED && last && latent_figure_is_filter (last))
+    /* Passes do not converge: they are all done. */
+    self->run_message = g_strdup (_("done"));
   else if (latent_run_get_state (run) == LATENT_RUN_FINISHED)
     self->run_message = g_strdup (last && last->converged ? _("converged") : _("iteration limit reached"));
   _latent_window_update_status (self);
@@ -192,9 +216,10 @@ _latent_window_on_speed_changed (LatentWindow *self)
   apply_speed (self);
 }
 
-void
-_latent_window_start_run (LatentWindow *self,
-           gboolean      play)
+static void
+start_run (LatentWindow *self,
+           gboolean      play,
+           gboolean      hold)
 {
   retire_run (self);
   g_ptr_array_set_size (self->frames, 0);
@@ -205,7 +230,10 @@ _latent_window_start_run (LatentWindow *self,
   self->rate_time = g_get_monotonic_time ();
   self->rate_iterations = 0;
   g_clear_pointer (&self->run_message, g_free);
-  latent_figure_view_reset (self->figure_view);
+  /* Held, the picture and its zoom stay until the new run's first pass. */
+  self->holding = hold;
+  if (!hold)
+    latent_figure_view_reset (self->figure_view);
   latent_curve_view_clear (self->curve_view, _(self->algorithm->objective_name));
   move_timeline (self, 0);
 
@@ -225,10 +253,31 @@ _latent_window_start_run (LatentWindow *self,
 }
 
 void
+_latent_window_start_run (LatentWindow *self,
+                          gboolean      play)
+{
+  start_run (self, play, FALSE);
+}
+
+void
+_latent_window_restart (LatentWindow *self,
+                        gboolean      play)
+{
+  LatentSnapshot *shown = _latent_window_shown_frame (self);
+  gboolean instant = _latent_window_is_instant (self);
+
+  /* An instant algorithm goes to its result at once; over the same image
+   * the last result stays up until the new one comes. */
+  start_run (self, play || instant,
+             instant && shown && self->dataset && shown->dataset == self->dataset
+             && g_strcmp0 (shown->algorithm, self->algorithm->id) == 0);
+}
+
+void
 _latent_window_on_params_changed (LatentWindow *self)
 {
   /* Idle: show the new initialisation; running: start over and go on. */
-  _latent_window_start_run (self, self->running);
+  _latent_window_restart (self, self->running);
 }
 
 /* Run controls */
@@ -242,6 +291,12 @@ on_run_action (GSimpleAction *action,
 
   if (self->run == NULL)
     return;
+  /* All passes done: Run shows them again, from the original. */
+  if (latent_run_get_state (self->run) == LATENT_RUN_FINISHED && _latent_window_is_instant (self))
+    {
+      _latent_window_start_run (self, TRUE);
+      return;
+    }
   self->running = TRUE;
   self->follow = TRUE;
   move_timeline (self, self->iterations);
@@ -260,6 +315,7 @@ on_pause_action (GSimpleAction *action,
   if (self->run == NULL)
     return;
   self->running = FALSE;
+  release_hold (self);
   latent_run_pause (self->run);
   _latent_window_update_status (self);
   _latent_window_update_actions (self);

@@ -54,10 +54,22 @@ _latent_window_update_status (LatentWindow *self)
       latent_label_set_text (self->status_label, self->loading ? _("Loading…") : _("No data"), _("Status"));
       return;
     }
-  g_string_append_printf (s, "%s · %u × %u · %s", latent_dataset_get_name (self->dataset),
-                          latent_dataset_get_n_rows (self->dataset),
-                          latent_dataset_get_n_cols (self->dataset), _(self->algorithm->name));
-  if (frame)
+  {
+    guint width, height, channels;
+    gboolean single = FALSE;
+
+    /* An image is its size; a table its rows and columns. */
+    if (latent_dataset_get_image_shape (self->dataset, &width, &height, &channels, &single) && single)
+      g_string_append_printf (s, "%s · %u × %u px · %s", latent_dataset_get_name (self->dataset),
+                              width, height, _(self->algorithm->name));
+    else
+      g_string_append_printf (s, "%s · %u × %u · %s", latent_dataset_get_name (self->dataset),
+                              latent_dataset_get_n_rows (self->dataset),
+                              latent_dataset_get_n_cols (self->dataset), _(self->algorithm->name));
+  }
+  if (frame && latent_figure_is_filter (frame))
+    _latent_window_append_filter_status (self, frame, s);
+  else if (frame)
     {
       g_string_append_printf (s, _(" · iteration %u of %u · %s %.8g"),
                               frame->iteration, self->iterations, _(self->algorithm->objective_name),
@@ -85,6 +97,12 @@ _latent_window_update_metrics (LatentWindow *self)
   LatentSnapshot *frame = _latent_window_shown_frame (self);
   g_autoptr(GString) text = g_string_new (NULL);
 
+  if (frame && latent_figure_is_filter (frame))
+    {
+      _latent_window_append_filter_metrics (self, frame, text);
+      latent_label_set_text (self->metrics_label, text->str, _("Metrics"));
+      return;
+    }
   if (frame && frame->weights)
     g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
                             frame->log_likelihood, frame->bic, frame->aic);
@@ -112,14 +130,19 @@ _latent_window_update_actions (LatentWindow *self)
   LatentRunState state = self->run ? latent_run_get_state (self->run) : LATENT_RUN_FAILED;
   gboolean live = state == LATENT_RUN_PAUSED || state == LATENT_RUN_RUNNING ||
                   state == LATENT_RUN_INITIALISING;
+  LatentSnapshot *frame = _latent_window_shown_frame (self);
 
-  enable (self, "run", live && !self->running);
+  /* A finished instant run plays its passes again from the original. */
+  enable (self, "run", (live && !self->running) ||
+                       (state == LATENT_RUN_FINISHED && _latent_window_is_instant (self)));
   enable (self, "pause", live && self->running);
   enable (self, "step", live);
   enable (self, "reset", self->dataset != NULL);
   enable (self, "export", _latent_window_shown_frame (self) != NULL);
   /* Only mixtures have the BIC and AIC a sweep compares. */
   enable (self, "sweep", self->dataset != NULL && g_str_equal (self->algorithm->id, "gmm"));
+  enable (self, "save-image", frame != NULL && frame->image != NULL);
+  enable (self, "edit-kernel", g_str_equal (self->algorithm->id, "convolve"));
 }
 
 /* Views: the figures of the result shown. The choice is the stateful action
@@ -177,6 +200,7 @@ update_views (LatentWindow *self)
   const char *titles[LATENT_FIGURE_N_KINDS + 1] = { NULL };
   guint n;
 
+  _latent_window_update_filter_bar (self);
   if (frame == NULL)
     return;
   n = latent_figure_list_kinds (frame, kinds);
@@ -226,6 +250,7 @@ on_figure_kind_changed (GSimpleAction *action,
   g_simple_action_set_state (action, state);
   latent_figure_view_set_kind (self->figure_view, kind);
   select_shown_view (self);
+  _latent_window_update_filter_bar (self);
 }
 
 static const GActionEntry view_actions[] = {
@@ -264,7 +289,8 @@ on_algorithm_selected (LatentWindow *self)
   g_clear_pointer (&self->params, latent_params_unref);
   self->params = latent_algorithm_new_params (self->algorithm);
   latent_param_panel_set_params (self->param_panel, self->params);
-  _latent_window_start_run (self, FALSE);
+  _latent_window_update_filter_bar (self);
+  _latent_window_restart (self, FALSE);
 }
 
 GSettings *
@@ -431,6 +457,10 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, timeline_adjustment);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, split_check);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, split_scale);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, split_adjustment);
   gtk_widget_class_bind_template_callback (widget_class, on_error_dismissed);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_params_changed",
                                                 G_CALLBACK (_latent_window_on_params_changed));
@@ -438,6 +468,10 @@ latent_window_class_init (LatentWindowClass *klass)
                                                 G_CALLBACK (_latent_window_on_speed_changed));
   gtk_widget_class_bind_template_callback_full (widget_class, "on_timeline_changed",
                                                 G_CALLBACK (_latent_window_on_timeline_changed));
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_split_changed",
+                                                G_CALLBACK (_latent_window_on_split_changed));
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_actual_size",
+                                                G_CALLBACK (_latent_window_on_actual_size));
 }
 
 static void
@@ -449,6 +483,7 @@ latent_window_init (LatentWindow *self)
   g_signal_connect_swapped (self->view_dropdown, "notify::selected", G_CALLBACK (on_view_selected), self);
   _latent_window_init_run (self);
   _latent_window_init_files (self);
+  _latent_window_init_filter (self);
 }
 
 LatentWindow *

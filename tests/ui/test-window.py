@@ -5,11 +5,13 @@
 #
 # Run under run-ui-test.sh, which provides the display, the buses and
 # $LATENT_EXECUTABLE. The accessible names used here ("Run", "Status", "Dataset",
-# "Clusters", "Figure", "Timeline", "Main Menu", "File Name", "Export", "Error")
-# are the window's contract with its users of assistive technology.
+# "Clusters", "Figure", "Timeline", "Main Menu", "File Name", "Export", "Error",
+# "σ", "Passes", "Speed") are the window's contract with its users of assistive
+# technology.
 
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -371,6 +373,102 @@ def step_keyboard():
     log(f'  paused at {paused}, Right → {iteration()}')
 
 
+def raw_rgb(path):
+    """(width, height, bytes) of an image as 8-bit RGB."""
+    width, height = ui.image_size(path)
+    data = subprocess.run([ui.CONVERT, path, '-alpha', 'off', '-depth', '8', 'rgb:-'],
+                          check=True, capture_output=True).stdout
+    return width, height, data
+
+
+def changed_pixels(a, b):
+    """Pixels of two same-size screenshots that differ by more than a little."""
+    wa, ha, da = raw_rgb(a)
+    wb, hb, db = raw_rgb(b)
+    if (wa, ha) != (wb, hb):
+        return wa * ha
+    return sum(1 for i in range(0, len(da), 3)
+               if max(abs(da[i] - db[i]), abs(da[i + 1] - db[i + 1]), abs(da[i + 2] - db[i + 2])) > 8)
+
+
+def passes():
+    """(pass, of) from a convolution's status line, or None."""
+    m = re.search(r'pass (\d+) of (\d+)', status())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def step_convolve():
+    """Convolution of a photograph: the result at once when σ changes, the
+    passes of repeat mode counted in the status, the filtered image saved."""
+    photo = os.path.join(SCRATCH, 'photo.png')
+    saved = os.path.join(SCRATCH, 'photo-filtered.png')
+    subprocess.run([ui.CONVERT, '-seed', '7', '-size', '320x240', 'plasma:fractal', 'PNG24:' + photo],
+                   check=True, capture_output=True)
+    app.select_dropdown('Algorithm', 'Convolution filter')
+    open_in_file_chooser(photo)
+    wait_status(r'photo\.png .*Convolution filter.* pass 1 of 1', 30,
+                'the photo to load and be filtered without pressing Run')
+    log(f'  status: {status()!r}')
+    app.select_dropdown('Filter', 'Gaussian blur')
+    figure = app.find(None, 'Figure', what='the figure')
+    time.sleep(0.7)
+    before = app.screenshot(os.path.join(SCRATCH, 'figure-sigma-before.png'), figure)
+
+    sigma = app.find('spin button', 'σ', what='the spin button "σ"')
+    log(f'  {ui.describe(sigma)} = {sigma.value:g}, set to 6')
+    ui.set_value(sigma, 6)
+
+    def changed():
+        after = app.screenshot(os.path.join(SCRATCH, 'figure-sigma-after.png'), figure)
+        n = changed_pixels(before, after)
+        return n if n > 2000 else None
+    n = ui.wait_until(changed, 15, 'the figure to change with σ (without pressing Run)')
+    log(f'  σ = 6: {n} pixels of the figure changed; status {status()!r}')
+
+    # Slow enough to see every pass go by.
+    speed = app.find('slider', 'Speed', what='the slider "Speed"')
+    ui.set_value(speed, 4)
+    spin = app.find('spin button', 'Passes', what='the spin button "Passes"')
+    ui.set_value(spin, 5)
+    wait_status(r'pass 5 of 5 .*done', 30, 'the five passes to run after Passes changed')
+    app.press('Run')
+    seen = set()
+
+    def fifth():
+        p = passes()
+        if p:
+            seen.add(p[0])
+        return p == (5, 5) and 'done' in status()
+    ui.wait_until(fifth, 30, lambda: f'Run to reach pass 5 of 5 (status {status()!r})')
+    log(f'  passes seen after Run: {sorted(seen)}; status {status()!r}')
+    if len(seen - {5}) < 2:
+        raise Failure(f'the pass counter did not advance through the passes: saw {sorted(seen)}')
+
+    app.choose_menu_item('Main Menu', 'Save Filtered Image…')
+    chooser = dialog()
+    entry = ui.wait_until(lambda: next(iter(ui.find_all(chooser, lambda n: ui.role_of(n) in ('text', 'entry')
+                                                        and 'Search' not in ui.name_of(n))), None),
+                          10, 'the name entry of the save dialog')
+    log(f'  type {saved!r} into {ui.describe(entry)}')
+    ui.set_text(entry, saved)
+    button = ui.find(chooser, ('push button',), 'Save', pred=lambda n: ui.has_action(n, 'click'))
+    ui.click(button)
+    ui.wait_until(lambda: chooser not in app.windows(), 10, 'the save dialog to close')
+
+    def written():
+        try:
+            return ui.read_png(saved) if os.path.getsize(saved) > 0 else None
+        except (OSError, Failure):
+            return None
+    width, height, texts = ui.wait_until(written, 15, f'{saved} to be written')
+    log(f'  {saved}: {width}×{height}, {os.path.getsize(saved)} bytes')
+    if (width, height) != (320, 240):
+        raise Failure(f'the filtered image is {width}×{height}, the photo 320×240')
+    if changed_pixels(photo, saved) < 320 * 240 // 4:
+        raise Failure('the saved image is the photo itself, not filtered')
+    ui.set_value(speed, 10)
+
+
 def step_names():
     controls = [n for _, n in ui.walk(app.window)
                 if ui.role_of(n) in ui.INTERACTIVE_ROLES and ui.is_showing(n)]
@@ -412,6 +510,8 @@ def main():
         ('keyboard: ctrl+r, Right, Space', step_keyboard),
         ('a Gaussian mixture on blobs: ellipses, rising log-likelihood', step_gmm),
         ('PCA: the scree plot and the components as images', step_pca),
+        ('convolution: σ changes the result at once, five passes, the filtered image saved',
+         step_convolve),
         ('every control has an accessible name', step_names),
     ])
     status_code = app.stop()

@@ -39,6 +39,9 @@ latent_figure_style_init (LatentFigureStyle *style)
   style->voronoi = TRUE;
   style->trail = NULL;
   style->n_trail = 0;
+  style->split = -1.0;
+  style->before = NULL;
+  style->after = NULL;
 }
 
 void
@@ -88,7 +91,7 @@ algorithm_title (const char *algorithm)
     { "ppca", N_("probabilistic PCA") },
     { "fa", N_("factor analysis") },
     { "wta", N_("WTA autoencoder") },
-    { "convolution", N_("convolution") },
+    { "convolve", N_("convolution") },
   };
 
   if (algorithm == NULL)
@@ -107,6 +110,20 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
   g_return_val_if_fail (snapshot != NULL, NULL);
 
   s = g_string_new (algorithm_title (snapshot->algorithm));
+  if (latent_figure_is_filter (snapshot))
+    {
+      g_autofree char *filter = _latent_figure_filter_describe (snapshot);
+      guint passes = _latent_figure_filter_passes (snapshot);
+
+      if (filter)
+        g_string_append_printf (s, " · %s", filter);
+      /* Every pass is an iteration; "converged" would say nothing more. */
+      if (passes > 0)
+        g_string_append_printf (s, _(" · pass %u of %u"), snapshot->iteration, passes);
+      else
+        g_string_append_printf (s, _(" · pass %u"), snapshot->iteration);
+      return g_string_free (s, FALSE);
+    }
   if (snapshot->k > 0)
     g_string_append_printf (s, " · K = %u", snapshot->k);
   else if (snapshot->components != NULL && snapshot->n_components > 0 && g_strcmp0 (snapshot->algorithm, "fa") == 0)
@@ -242,11 +259,24 @@ dataset_line (LatentSnapshot *snapshot)
 {
   LatentDataset *dataset = snapshot->dataset;
   GString *s = g_string_new (latent_dataset_get_name (dataset));
+  guint width, height, channels;
+  gboolean single = FALSE;
 
-  g_string_append_printf (s, _(" · %u points × %u dimensions"),
-                          latent_dataset_get_n_rows (dataset),
-                          latent_dataset_get_n_cols (dataset));
-  if (snapshot->components != NULL)
+  /* A photograph is a size, not a count of points. */
+  if (latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) && single)
+    g_string_append_printf (s, " · %u × %u", width, height);
+  else
+    g_string_append_printf (s, _(" · %u points × %u dimensions"),
+                            latent_dataset_get_n_rows (dataset),
+                            latent_dataset_get_n_cols (dataset));
+  if (latent_figure_is_filter (snapshot))
+    {
+      if (snapshot->method != NULL)
+        g_string_append_printf (s, " · %s", _latent_figure_filter_method_label (snapshot, snapshot->method));
+      if (snapshot->iteration > 0 && isfinite (snapshot->objective))
+        g_string_append_printf (s, _(" · RMS change of the last pass %.4g"), snapshot->objective);
+    }
+  else if (snapshot->components != NULL)
     {
       double explained = 0.0;
 
@@ -445,8 +475,27 @@ latent_figure_render (LatentSnapshot          *snapshot,
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
-  switch (latent_figure_resolve_kind (snapshot, kind))
+  kind = latent_figure_resolve_kind (snapshot, kind);
+  /* The rows of a filtered image are its pixels: millions of them, and no
+   * scatter to see in them. */
+  if (latent_figure_is_filter (snapshot) && kind != LATENT_FIGURE_FILTER && kind != LATENT_FIGURE_KERNEL)
     {
+      g_autoptr(GError) error = NULL;
+
+      _latent_figure_paint_background (cr, style, width, height);
+      _latent_figure_header_named (cr, snapshot, style, width, latent_figure_kind_get_title (kind, snapshot));
+      if (!latent_figure_kind_applies (snapshot, kind, &error))
+        _latent_figure_message (cr, style, width, height, error->message);
+      return;
+    }
+  switch (kind)
+    {
+    case LATENT_FIGURE_FILTER:
+      latent_figure_filter_render (snapshot, style, cr, width, height);
+      break;
+    case LATENT_FIGURE_KERNEL:
+      latent_figure_kernel_render (snapshot, style, cr, width, height);
+      break;
     case LATENT_FIGURE_IMAGES:
       latent_figure_images_render (snapshot, style, cr, width, height);
       break;
@@ -509,7 +558,7 @@ snapshot_dup_title (LatentSnapshot   *snapshot,
 {
   g_autofree char *title = latent_figure_dup_title (snapshot);
 
-  if (!_latent_figure_is_linear (snapshot))
+  if (!_latent_figure_is_linear (snapshot) && !latent_figure_is_filter (snapshot))
     return g_steal_pointer (&title);
   return g_strdup_printf ("%s · %s",
                           latent_figure_kind_get_title (latent_figure_resolve_kind (snapshot, kind), snapshot),

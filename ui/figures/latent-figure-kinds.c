@@ -22,6 +22,8 @@ static const struct {
   [LATENT_FIGURE_RECONSTRUCTIONS] = { "reconstructions", N_("Reconstructions") },
   [LATENT_FIGURE_SAMPLES] = { "samples", N_("Samples") },
   [LATENT_FIGURE_DOTS] = { "dots", N_("Component dot products") },
+  [LATENT_FIGURE_FILTER] = { "filter", N_("Filter") },
+  [LATENT_FIGURE_KERNEL] = { "kernel", N_("Kernel") },
 };
 
 gboolean
@@ -41,7 +43,13 @@ _latent_figure_is_linear (LatentSnapshot *snapshot)
 static gboolean
 is_linear_kind (LatentFigureKind kind)
 {
-  return kind >= LATENT_FIGURE_SCREE && kind < LATENT_FIGURE_N_KINDS;
+  return kind >= LATENT_FIGURE_SCREE && kind <= LATENT_FIGURE_DOTS;
+}
+
+static gboolean
+is_filter_kind (LatentFigureKind kind)
+{
+  return kind == LATENT_FIGURE_FILTER || kind == LATENT_FIGURE_KERNEL;
 }
 
 LatentFigureKind
@@ -54,6 +62,9 @@ latent_figure_resolve_kind (LatentSnapshot   *snapshot,
 
   images = _latent_figure_dataset_has_image_rows (snapshot->dataset);
   linear = _latent_figure_is_linear (snapshot);
+  /* A filtered image has its own figures; the others say why not. */
+  if (kind == LATENT_FIGURE_AUTO && latent_figure_is_filter (snapshot))
+    return LATENT_FIGURE_FILTER;
   switch (kind)
     {
     case LATENT_FIGURE_AUTO:
@@ -133,7 +144,22 @@ latent_figure_kind_applies (LatentSnapshot    *snapshot,
   g_return_val_if_fail (kind < LATENT_FIGURE_N_KINDS, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (kind == LATENT_FIGURE_AUTO || kind == LATENT_FIGURE_SCATTER)
+  if (kind == LATENT_FIGURE_AUTO)
+    return TRUE;
+  if (latent_figure_is_filter (snapshot) != is_filter_kind (kind))
+    {
+      if (is_filter_kind (kind))
+        /* Translators: the first %s is a figure, such as "Kernel". */
+        g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+                     _("%s: only for a convolution filter"), latent_figure_kind_get_title (kind, snapshot));
+      else
+        /* Translators: the first %s is a figure, such as "Scatter". */
+        g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+                     _("%s: not for a convolution filter, whose figures are the filter and the kernel"),
+                     latent_figure_kind_get_title (kind, snapshot));
+      return FALSE;
+    }
+  if (kind == LATENT_FIGURE_SCATTER || is_filter_kind (kind))
     return TRUE;
   if (snapshot->dataset == NULL)
     {

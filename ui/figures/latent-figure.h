@@ -45,6 +45,16 @@ typedef struct {
   gboolean voronoi;       /* tint each center's region, for 2-D data */
   const float *trail;     /* earlier means, n_trail × k × n_cols, oldest first */
   guint    n_trail;
+  /* Filter only. has_view and view above then window the image, in its
+   * pixels: x from the left, y from the top (xmin, xmax, ymin, ymax). */
+  double   split;         /* 0–1: one image, the original left of a line at
+                           * this fraction of its width and the result right
+                           * of it; below 0 (the default): side by side */
+  /* The original and the result as latent_figure_filter_surface () makes
+   * them, when a view keeps them between draws; NULL (the default) makes
+   * them for each draw. Borrowed: the style does not hold a reference. */
+  cairo_surface_t *before;
+  cairo_surface_t *after;
 } LatentFigureStyle;
 
 /* In the order a person is offered them. */
@@ -59,6 +69,9 @@ typedef enum {
   LATENT_FIGURE_RECONSTRUCTIONS, /* rows beside their reconstructions */
   LATENT_FIGURE_SAMPLES,         /* rows drawn from the fitted model */
   LATENT_FIGURE_DOTS,            /* cosines between the components */
+  /* Convolution: */
+  LATENT_FIGURE_FILTER,          /* the image before and after, the kernel, the time per pass */
+  LATENT_FIGURE_KERNEL,          /* the kernel large, with its values, and the time per pass */
   LATENT_FIGURE_N_KINDS
 } LatentFigureKind;
 
@@ -75,9 +88,9 @@ void             latent_figure_style_get_foreground (const LatentFigureStyle *st
                                                 double                  *g,
                                                 double                  *b);
 
-/* AUTO resolved against the snapshot: the components (image data) or the
- * projection for PCA, PPCA and FA; otherwise the means as images (image
- * data) or the scatter. IMAGES becomes COMPONENTS for PCA, PPCA and FA, and
+/* AUTO resolved against the snapshot: the filter for a convolution; the
+ * components (image data) or the projection for PCA, PPCA and FA; otherwise
+ * the means as images (image data) or the scatter. IMAGES becomes COMPONENTS for PCA, PPCA and FA, and
  * SCATTER for data whose rows are not images. Any other kind stays as it is,
  * and draws a message saying why when it does not apply. */
 LatentFigureKind latent_figure_resolve_kind    (LatentSnapshot          *snapshot,
@@ -157,6 +170,44 @@ void             latent_figure_dots_render     (LatentSnapshot          *snapsho
                                                 cairo_t                 *cr,
                                                 int                      width,
                                                 int                      height);
+
+/* Convolution (latent-figure-filter.c). Each draws a message instead when
+ * the snapshot is not of a convolution or has no image. */
+void             latent_figure_filter_render   (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+void             latent_figure_kernel_render   (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+/* The original image (the dataset's, @filtered FALSE) or the snapshot's
+ * result as an image surface, one pixel per pixel, values clipped to 0–1;
+ * NULL when the snapshot has no such image. For views that keep it in
+ * style->before and style->after; free with cairo_surface_destroy (). */
+cairo_surface_t *latent_figure_filter_surface  (LatentSnapshot          *snapshot,
+                                                gboolean                 filtered);
+
+/* Where the filter figure draws its images, for views that zoom, pan and
+ * move the split. */
+typedef struct {
+  guint  n_panels;         /* 2 side by side; 1 for the split view */
+  double panels[2][4];     /* x, y, width, height: the original, then the result */
+  double view[4];          /* the window of the image they show, in its pixels
+                            * (xmin, xmax, ymin, ymax; y from the top) */
+  guint  image_width, image_height;
+} LatentFigureFilterLayout;
+
+/* FALSE when the figure draws no image (no image, or too small). */
+gboolean         latent_figure_filter_layout   (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                LatentFigureFilterLayout *layout);
+/* A convolution's snapshot, or one with an image. */
+gboolean         latent_figure_is_filter       (LatentSnapshot          *snapshot);
 
 /* Where the scatter figure draws the point (x, y), for hit tests and
  * tooltips; FALSE when it draws no plot (no data, or too small). The points
@@ -246,6 +297,14 @@ double           _latent_figure_header_named   (cairo_t                 *cr,
                                                 const char              *figure);
 /* PCA, PPCA or FA: the snapshot has components, or will have. */
 gboolean         _latent_figure_is_linear      (LatentSnapshot          *snapshot);
+/* A convolution's filter as a person says it: "Gaussian blur σ = 2",
+ * "kernel sharpen.txt"; NULL without a filter parameter. */
+char            *_latent_figure_filter_describe (LatentSnapshot         *snapshot);
+/* "Separable" for "separable", "CPU reference" for "reference". */
+const char      *_latent_figure_filter_method_label (LatentSnapshot     *snapshot,
+                                                const char              *method);
+/* The passes a convolution makes (its iterations parameter), 0 if unknown. */
+guint            _latent_figure_filter_passes  (LatentSnapshot          *snapshot);
 void             _latent_figure_message        (cairo_t                 *cr,
                                                 const LatentFigureStyle *style,
                                                 int                      width,

@@ -1,0 +1,341 @@
+/* latent-window-filter.c — what convolution adds to the window: the split
+ * between before and after, the kernel editor, the filtered image saved
+ * (as the source: its channels and bit depth), and its passes in the
+ * status line
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-window"
+
+#include "latent-window-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "latent-filter.h"
+#include "latent-kernel-dialog.h"
+#include "latent-png-save.h"
+#include "latent-ui-util.h"
+
+gboolean
+_latent_window_is_instant (LatentWindow *self)
+{
+  /* A convolution is a few passes of milliseconds each: an edit shows its
+   * result at once, as a photo editor's would. */
+  return self->algorithm != NULL && g_str_equal (self->algorithm->id, "convolve");
+}
+
+static gboolean
+is_convolve (LatentWindow *self)
+{
+  return self->algorithm != NULL && g_str_equal (self->algorithm->id, "convolve");
+}
+
+static gboolean
+has_param (LatentParams *params,
+           const char   *name)
+{
+  for (guint i = 0; params && i < latent_params_get_n_specs (params); i++)
+    if (g_str_equal (latent_params_get_spec (params, i)->name, name))
+      return TRUE;
+  return FALSE;
+}
+
+/* The status line and the metrics ------------------------------------------- */
+
+static double
+ms_per_pass (LatentSnapshot *frame)
+{
+  /* The race's time of the method that ran is the kernel's own; the last
+   * step's wall time also holds reading the image back. */
+  for (guint i = 0; frame->method_names && frame->method_ms && frame->method_names[i]; i++)
+    if (g_strcmp0 (frame->method_names[i], frame->method) == 0 && isfinite (frame->method_ms[i]))
+      return frame->method_ms[i];
+  return frame->step_ms;
+}
+
+void
+_latent_window_append_filter_status (LatentWindow   *self,
+                                     LatentSnapshot *frame,
+                                     GString        *text)
+{
+  double ms = ms_per_pass (frame);
+
+  g_string_append_printf (text, _(" · pass %u of %u"), frame->iteration,
+                          has_param (frame->params, "iterations")
+                          ? (guint) latent_params_get_int (frame->params, "iterations") : frame->iteration);
+  if (frame->method)
+    g_string_append_printf (text, " · %s", _latent_figure_filter_method_label (frame, frame->method));
+  if (ms > 0 && isfinite (ms))
+    g_string_append_printf (text, _(" · %.3g ms per pass"), ms);
+}
+
+void
+_latent_window_append_filter_metrics (LatentWindow   *self,
+                                      LatentSnapshot *frame,
+                                      GString        *text)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *filter = _latent_figure_filter_describe (frame);
+
+  if (filter)
+    g_ptr_array_add (lines, g_strdup_printf (_("Filter: %s"), filter));
+  if (frame->kernel)
+    g_ptr_array_add (lines, g_strdup_printf (_("Kernel %u × %u"), frame->kernel_size, frame->kernel_size));
+  if (frame->iteration > 0 && isfinite (frame->objective))
+    g_ptr_array_add (lines, g_strdup_printf (_("RMS change of the last pass %.4g"), frame->objective));
+  for (guint i = 0; frame->method_names && frame->method_ms && frame->method_names[i]; i++)
+    {
+      const char *name = _latent_figure_filter_method_label (frame, frame->method_names[i]);
+
+      if (g_strcmp0 (frame->method_names[i], frame->method) == 0)
+        /* Translators: "Separable: 2.1 ms per pass, used"; the method that ran. */
+        g_ptr_array_add (lines, g_strdup_printf (_("%s: %.3g ms per pass, used"), name, frame->method_ms[i]));
+      else
+        g_ptr_array_add (lines, g_strdup_printf (_("%s: %.3g ms per pass"), name, frame->method_ms[i]));
+    }
+  g_ptr_array_add (lines, NULL);
+  {
+    g_autofree char *joined = g_strjoinv ("\n", (char **) lines->pdata);
+    g_string_append (text, joined);
+  }
+}
+
+/* The split ------------------------------------------------------------------- */
+
+void
+_latent_window_update_filter_bar (LatentWindow *self)
+{
+  gboolean filter = latent_figure_view_get_shown_kind (self->figure_view) == LATENT_FIGURE_FILTER;
+
+  gtk_widget_set_visible (self->filter_bar, is_convolve (self));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->split_check), filter);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->split_scale),
+                            filter && gtk_check_button_get_active (self->split_check));
+}
+
+void
+_latent_window_on_split_changed (LatentWindow *self)
+{
+  gboolean split = gtk_check_button_get_active (self->split_check);
+
+  if (self->splitting)
+    return;
+  latent_figure_view_set_split (self->figure_view,
+                                split ? gtk_adjustment_get_value (self->split_adjustment) / 100.0 : -1.0);
+  _latent_window_update_filter_bar (self);
+}
+
+/* A drag on the figure moves the scale, and the scale the line. */
+static void
+on_view_split (LatentWindow *self)
+{
+  double split = latent_figure_view_get_split (self->figure_view);
+
+  self->splitting = TRUE;
+  gtk_check_button_set_active (self->split_check, split >= 0.0);
+  if (split >= 0.0)
+    gtk_adjustment_set_value (self->split_adjustment, round (split * 1000.0) / 10.0);
+  self->splitting = FALSE;
+  _latent_window_update_filter_bar (self);
+}
+
+void
+_latent_window_on_actual_size (LatentWindow *self)
+{
+  latent_figure_view_zoom_actual (self->figure_view);
+  gtk_widget_grab_focus (GTK_WIDGET (self->figure_view));
+}
+
+/* The kernel editor -------------------------------------------------------------- */
+
+/* The filter the parameters make, as the engine makes it; NULL when they
+ * make none (the run says why). */
+static LatentFilter *
+current_filter (LatentWindow *self)
+{
+  const char *name = latent_params_get_choice (self->params, "filter");
+  g_autoptr(LatentFilter) filter = NULL;
+
+  if (name == NULL)
+    return NULL;
+  if (name[0] == '@')
+    filter = latent_filter_load (name + 1, NULL);
+  else
+    filter = latent_filter_new_preset (name, latent_params_get_int (self->params, "size"),
+                                       latent_params_get_double (self->params, "sigma"),
+                                       latent_params_get_double (self->params, "amount"),
+                                       latent_params_get_double (self->params, "angle"), NULL);
+  if (filter && latent_params_get_bool (self->params, "normalize"))
+    latent_filter_normalise (filter, NULL);
+  return g_steal_pointer (&filter);
+}
+
+static void
+on_kernel_applied (LatentKernelDialog *dialog,
+                   const char         *path,
+                   LatentWindow       *self)
+{
+  g_autofree char *value = g_strconcat ("@", path, NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* The dialog has normalised already, or was asked not to. */
+  if (!latent_params_set (self->params, "filter", value, &error) ||
+      !latent_params_set (self->params, "normalize", "false", &error))
+    {
+      _latent_window_show_error (self, error->message);
+      return;
+    }
+  latent_param_panel_set_params (self->param_panel, self->params);
+  _latent_window_restart (self, self->running);
+}
+
+/* Closed either way: the drop-down shows the value that holds. */
+static void
+on_kernel_dialog_destroyed (LatentWindow *self)
+{
+  latent_param_panel_set_params (self->param_panel, self->params);
+}
+
+static void
+open_kernel_editor (LatentWindow *self)
+{
+  g_autoptr(LatentFilter) filter = NULL;
+  GtkWidget *dialog;
+
+  if (!is_convolve (self) || !has_param (self->params, "filter"))
+    return;
+  filter = current_filter (self);
+  dialog = latent_kernel_dialog_new (GTK_WINDOW (self), filter);
+  g_signal_connect_object (dialog, "applied", G_CALLBACK (on_kernel_applied), self, 0);
+  g_signal_connect_object (dialog, "destroy", G_CALLBACK (on_kernel_dialog_destroyed), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_edit_kernel_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  open_kernel_editor (user_data);
+}
+
+static void
+on_param_edit (LatentParamPanel *panel,
+               const char       *name,
+               LatentWindow     *self)
+{
+  if (g_str_equal (name, "filter"))
+    open_kernel_editor (self);
+}
+
+/* Saving the filtered image -------------------------------------------------------- */
+
+typedef struct {
+  LatentWindow   *window;
+  LatentSnapshot *frame;
+} SaveImage;
+
+static void
+save_image_free (SaveImage *save)
+{
+  g_object_unref (save->window);
+  latent_snapshot_unref (save->frame);
+  g_free (save);
+}
+
+static void
+on_save_image_chosen (const char *chosen,
+                      gpointer    user_data)
+{
+  SaveImage *save = user_data;
+  LatentSnapshot *frame = save->frame;
+  g_autofree char *base = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *params = NULL;
+  g_autofree char *iteration = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr(GError) error = NULL;
+  guint width, height, channels, depth = latent_dataset_get_bit_depth (frame->dataset);
+  gboolean single;
+
+  if (chosen == NULL)
+    {
+      save_image_free (save);
+      return;
+    }
+  /* A name without an extension is a PNG all the same. */
+  base = g_path_get_basename (chosen);
+  path = strchr (base, '.') ? g_strdup (chosen) : g_strconcat (chosen, ".png", NULL);
+  params = frame->params ? latent_params_to_string (frame->params) : g_strdup ("");
+  iteration = g_strdup_printf ("%u", frame->iteration);
+  title = latent_figure_dup_title (frame);
+  {
+    const char * const text[] = {
+      "Software", "Latent",
+      "Title", title,
+      "latent:algorithm", frame->algorithm,
+      "latent:params", params,
+      "latent:iteration", iteration,
+      NULL,
+    };
+
+    if (!latent_dataset_get_image_shape (frame->dataset, &width, &height, &channels, &single)
+        || !latent_png_save (path, frame->image, width, height, channels, LATENT_PNG_INTERLEAVED,
+                             depth == 16 ? 16 : 8, text, &error))
+      _latent_window_show_error (save->window, error ? error->message : _("The result is not an image"));
+  }
+  save_image_free (save);
+}
+
+static void
+on_save_image_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *stem = NULL;
+  g_autofree char *name = NULL;
+  SaveImage *save;
+  const char *dot;
+
+  if (frame == NULL || frame->image == NULL)
+    return;
+  /* What is shown now is what is saved, whatever the run does meanwhile. */
+  save = g_new (SaveImage, 1);
+  save->window = g_object_ref (self);
+  save->frame = latent_snapshot_ref (frame);
+  dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Save Filtered Image"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                    _("_Save"), on_save_image_chosen, save);
+  gtk_file_filter_set_name (filter, _("Images (PNG)"));
+  gtk_file_filter_add_pattern (filter, "*.png");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  stem = g_strdup (latent_dataset_get_name (frame->dataset));
+  if ((dot = strrchr (stem, '.')) != NULL)
+    stem[dot - stem] = '\0';
+  name = g_strdup_printf ("%s-filtered.png", stem);
+  g_strdelimit (name, "/\\:", '-');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static const GActionEntry filter_actions[] = {
+  { "edit-kernel", on_edit_kernel_action },
+  { "save-image", on_save_image_action },
+};
+
+void
+_latent_window_init_filter (LatentWindow *self)
+{
+  g_autofree char *kernels = g_build_filename (g_get_user_cache_dir (), "latent", "kernels", NULL);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), filter_actions, G_N_ELEMENTS (filter_actions), self);
+  /* Kernels typed in the editor are files there (latent_kernel_file_save ()). */
+  latent_param_panel_add_editor (self->param_panel, "filter", _("Custom…"), kernels);
+  g_signal_connect (self->param_panel, "edit", G_CALLBACK (on_param_edit), self);
+  g_signal_connect_swapped (self->figure_view, "notify::split", G_CALLBACK (on_view_split), self);
+}
