@@ -279,6 +279,13 @@ class Results(unittest.TestCase):
             self.assertAlmostEqual(sum(map(sum, r["kernel"])), 1.0, places=5)
             self.assertIn(r["method"], r["method_ms"])
             self.assertIn("separable", r["method_ms"])
+            # A kernel of one's own, from a file.
+            kernel = self.path("k.txt")
+            with open(kernel, "w") as f:
+                f.write("0 -1 0\n-1 4 -1\n0 -1 0\noffset = 0.5\n")
+            p = run("run", "convolve", "--data", image, "--param", f"kernel=@{kernel}", "--json", self.path("k.json"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(load_json(self.path("k.json"))["kernel"], [[0, -1, 0], [-1, 4, -1], [0, -1, 0]])
             # Repeated blurring changes the image less every pass.
             self.assertGreater(r["history"][0], r["history"][1])
             self.assertGreater(r["history"][1], r["history"][2])

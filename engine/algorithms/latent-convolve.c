@@ -27,6 +27,8 @@ static const char * const filter_labels[] = {
   N_("Gaussian blur"), N_("Box blur"), N_("Sharpen"), N_("Unsharp mask"), N_("Sobel X"), N_("Sobel Y"),
   N_("Gradient magnitude"), N_("Laplacian"), N_("Emboss"), N_("Motion blur"), NULL
 };
+static const char * const kernel_choices[] = { "none", NULL };
+static const char * const kernel_labels[] = { N_("None"), NULL };
 static const char * const border_choices[] = { "mirror", "clamp", "wrap", "zero", NULL };
 static const char * const border_labels[] = { N_("Mirror"), N_("Clamp"), N_("Wrap"), N_("Zero"), NULL };
 static const char * const method_choices[] = { "auto", "direct", "tiled", "separable", "fft", NULL };
@@ -37,6 +39,9 @@ static const char * const method_labels[] = {
 static const LatentParamSpec convolve_params[] = {
   { "filter", LATENT_PARAM_CHOICE, N_("Filter"), N_("A preset, or @FILE.txt with a kernel of your own"),
     0, 0, 0, "gaussian", filter_choices, TRUE, filter_labels },
+  { "kernel", LATENT_PARAM_CHOICE, N_("Kernel file"),
+    N_("@FILE.txt: a kernel of your own, used instead of the filter"),
+    0, 0, 0, "none", kernel_choices, TRUE, kernel_labels },
   { "size", LATENT_PARAM_INT, N_("Size"),
     N_("Kernel width and height, odd, 1 to 31; 0 chooses from σ (Gaussian, unsharp) or the preset"),
     0, LATENT_FILTER_MAX_SIZE, 0, NULL, NULL, FALSE },
@@ -109,9 +114,13 @@ make_filter (LatentParams  *params,
              GError       **error)
 {
   const char *name = latent_params_get_choice (params, "filter");
+  const char *file = latent_params_get_choice (params, "kernel");
   g_autoptr(LatentFilter) filter = NULL;
 
-  if (name[0] == '@')
+  /* kernel=@FILE.txt wins; filter=@FILE.txt says the same. */
+  if (file[0] == '@')
+    filter = latent_filter_load (file + 1, error);
+  else if (name[0] == '@')
     filter = latent_filter_load (name + 1, error);
   else
     filter = latent_filter_new_preset (name, latent_params_get_int (params, "size"),
