@@ -254,7 +254,10 @@ command_run (int    argc,
   if (iterations != 0)
     {
       g_autofree char *text = g_strdup_printf ("%d", iterations);
-      if (!latent_params_set (params, "max-iterations", text, &error))
+      /* convolve counts passes in "iterations". */
+      const char *name = g_str_equal (algorithm->id, "convolve") ? "iterations" : "max-iterations";
+
+      if (!latent_params_set (params, name, text, &error))
         return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
     }
 

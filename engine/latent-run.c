@@ -364,7 +364,9 @@ latent_run_new (const LatentAlgorithm *algorithm,
   self = g_object_new (LATENT_TYPE_RUN, NULL);
   self->algorithm = algorithm;
   self->dataset = g_object_ref (dataset);
-  self->params = latent_params_ref (params);
+  /* Its own copy: the window edits its parameters while a replaced run
+   * may still be working from them. */
+  self->params = latent_params_copy (params);
   self->seed = seed;
   self->cl = cl ? g_object_ref (cl) : NULL;
   self->context = g_main_context_ref_thread_default ();

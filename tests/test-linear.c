@@ -289,6 +289,18 @@ test_ppca_closed_form (void)
           }
         g_assert_cmpfloat_with_epsilon (got, expect, 1e-5 * values[0]);
       }
+  /* Whatever the random start, the columns come out orthogonal. */
+  {
+    double dot = 0, n0 = 0, n1 = 0;
+    for (guint a = 0; a < d; a++)
+      {
+        dot += (double) snap->components[a] * snap->components[d + a];
+        n0 += (double) snap->components[a] * snap->components[a];
+        n1 += (double) snap->components[d + a] * snap->components[d + a];
+      }
+    g_assert_cmpfloat (fabs (dot), <, 1e-5 * sqrt (n0 * n1));
+    g_assert_cmpfloat (n0, >=, n1);
+  }
   /* Its log-likelihood, from the eigenvalues alone. */
   for (guint a = 0; a < d; a++)
     total += cov[(gsize) a * d + a];

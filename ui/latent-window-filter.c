@@ -182,6 +182,7 @@ on_kernel_applied (LatentKernelDialog *dialog,
 
   /* The dialog has normalised already, or was asked not to. */
   if (!latent_params_set (self->params, "filter", value, &error) ||
+      !latent_params_set (self->params, "kernel", "none", &error) ||
       !latent_params_set (self->params, "normalize", "false", &error))
     {
       _latent_window_show_error (self, error->message);

@@ -80,7 +80,8 @@ typedef struct {
 
   GPtrArray            *raced;      /* method names */
   GArray               *raced_ms;
-  GString              *message;
+  GString              *message;    /* of the last step */
+  char                 *fallback;   /* why the run left OpenCL; kept */
 
   LatentConvolveCl     *cl;
   char                 *device;
@@ -102,6 +103,7 @@ convolve_free (gpointer data)
   g_clear_pointer (&self->raced, g_ptr_array_unref);
   g_clear_pointer (&self->raced_ms, g_array_unref);
   g_free (self->device);
+  g_free (self->fallback);
   if (self->message)
     g_string_free (self->message, TRUE);
   g_free (self);
@@ -139,8 +141,9 @@ fall_back (LatentConvolve *self,
            GError         *error)
 {
   g_warning ("convolve: %s; continuing on the C reference path", error->message);
-  g_string_append_printf (self->message, _("OpenCL failed (%s); continuing on the CPU reference path. "),
-                          error->message);
+  g_free (self->fallback);
+  self->fallback = g_strdup_printf (_("OpenCL failed (%s); continuing on the CPU reference path. "),
+                                    error->message);
   g_clear_pointer (&self->cl, latent_convolve_cl_free);
   g_free (self->device);
   self->device = g_strdup (CPU_REFERENCE);
@@ -319,8 +322,8 @@ convolve_snapshot (gpointer data)
       snap->method_ms[i] = g_array_index (self->raced_ms, double, i);
     }
   snap->step_ms = self->pass_ms;
-  if (self->message->len > 0)
-    snap->message = g_strdup (self->message->str);
+  if (self->fallback || self->message->len > 0)
+    snap->message = g_strconcat (self->fallback ? self->fallback : "", self->message->str, NULL);
   return snap;
 }
 

@@ -45,13 +45,16 @@ struct _LatentLinearCl
 void
 latent_linear_cl_free (LatentLinearCl *lcl)
 {
-  cl_mem *buffers[] = { &lcl->xs, &lcl->gram, &lcl->v, &lcl->out, &lcl->et, &lcl->z };
-
   if (lcl == NULL)
     return;
-  for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
-    if (*buffers[i])
-      clReleaseMemObject (*buffers[i]);
+  if (lcl->queue)
+    clFinish (lcl->queue);
+  g_clear_pointer (&lcl->xs, clReleaseMemObject);
+  g_clear_pointer (&lcl->gram, clReleaseMemObject);
+  g_clear_pointer (&lcl->v, clReleaseMemObject);
+  g_clear_pointer (&lcl->out, clReleaseMemObject);
+  g_clear_pointer (&lcl->et, clReleaseMemObject);
+  g_clear_pointer (&lcl->z, clReleaseMemObject);
   if (lcl->shift)
     clReleaseKernel (lcl->shift);
   if (lcl->queue)
@@ -245,7 +248,11 @@ latent_linear_cl_cov_times (LatentLinearCl  *lcl,
   err = clEnqueueReadBuffer (lcl->queue, lcl->out, CL_TRUE, 0, (gsize) d * m * sizeof (float), buf,
                              0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueReadBuffer", "linear", error))
-    return FALSE;
+    {
+      /* The upload from buf may still be pending. */
+      clFinish (lcl->queue);
+      return FALSE;
+    }
 
   for (guint a = 0; a < d; a++)
     for (guint j = 0; j < m; j++)
@@ -292,7 +299,10 @@ latent_linear_cl_project (LatentLinearCl  *lcl,
   err = clEnqueueReadBuffer (lcl->queue, lcl->z, CL_TRUE, 0, (gsize) n * dims * sizeof (float), z,
                              0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueReadBuffer", "linear", error))
-    return FALSE;
+    {
+      clFinish (lcl->queue);
+      return FALSE;
+    }
   for (guint i = 0; i < n; i++)
     for (guint j = 0; j < dims; j++)
       z[(gsize) i * dims + j] -= offset[j];

@@ -62,7 +62,8 @@ typedef struct {
   double             change;           /* of the last step, for convergence */
   gboolean           converged;
   gboolean           finished;
-  GString           *message;
+  GString           *message;    /* of the last step */
+  char              *fallback;   /* why the run left OpenCL; kept */
 
   LatentLinearCl    *cl;
   char              *device;

@@ -43,6 +43,7 @@ latent_linear_free (gpointer data)
   g_free (self->eigenvalues);
   g_free (self->sw);
   g_free (self->device);
+  g_free (self->fallback);
   if (self->message)
     g_string_free (self->message, TRUE);
   g_free (self);
@@ -54,8 +55,9 @@ fall_back (LatentLinear *self,
 {
   /* The darktable policy: carry on with the reference path, and say so. */
   g_warning ("%s: %s; continuing on the C reference path", self->id, error->message);
-  g_string_append_printf (self->message, _("OpenCL failed (%s); continuing on the CPU reference path. "),
-                          error->message);
+  g_free (self->fallback);
+  self->fallback = g_strdup_printf (_("OpenCL failed (%s); continuing on the CPU reference path. "),
+                                    error->message);
   g_clear_pointer (&self->cl, latent_linear_cl_free);
   g_free (self->device);
   self->device = g_strdup (CPU_REFERENCE);
@@ -175,7 +177,14 @@ latent_linear_new (LatentLinearModel   model,
   self->total_variance = 0;
   for (guint a = 0; a < d; a++)
     self->total_variance += self->cov[(gsize) a * d + a];
-  if (!(self->total_variance > 0) || !isfinite (self->total_variance))
+  if (!isfinite (self->total_variance))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+                   _("“%s” holds values too large or not finite: its variance overflows"),
+                   latent_dataset_get_name (dataset));
+      return NULL;
+    }
+  if (!(self->total_variance > 0))
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
                    _("Every row of “%s” is the same: there is no variance to explain"),
@@ -262,6 +271,15 @@ latent_linear_solve_spd (double *a,
   return TRUE;
 }
 
+/* A standard normal draw (Box–Muller). */
+static double
+gaussian (GRand *rand)
+{
+  double u = g_rand_double_range (rand, DBL_MIN, 1), t = g_rand_double (rand);
+
+  return sqrt (-2 * log (u)) * cos (2 * G_PI * t);
+}
+
 void
 latent_linear_random_w (LatentLinear *self,
                         double        scale)
@@ -270,12 +288,9 @@ latent_linear_random_w (LatentLinear *self,
   g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 2);
   const gsize size = (gsize) self->d * self->m;
 
+  /* Gaussian entries give a uniformly random subspace. */
   for (gsize i = 0; i < size; i++)
-    {
-      /* Box–Muller: Gaussian entries give a uniformly random subspace. */
-      double u = g_rand_double_range (rand, DBL_MIN, 1), t = g_rand_double (rand);
-      self->w[i] = sqrt (-2 * log (u)) * cos (2 * G_PI * t);
-    }
+    self->w[i] = gaussian (rand);
   latent_linear_orthonormalise (self->w, self->d, self->m);
   for (gsize i = 0; i < size; i++)
     self->w[i] *= scale;
@@ -514,10 +529,7 @@ draw_samples (LatentLinear   *self,
   for (guint s = 0; s < snap->n_samples; s++)
     {
       for (guint j = 0; j < m; j++)
-        {
-          double u = g_rand_double_range (rand, DBL_MIN, 1), t = g_rand_double (rand);
-          e[j] = sqrt (-2 * log (u)) * cos (2 * G_PI * t);
-        }
+        e[j] = gaussian (rand);
       for (guint j = 0; j < m; j++)
         {
           z[j] = 0;
@@ -652,7 +664,7 @@ latent_linear_snapshot (gpointer data)
     fill_model (self, snap, NULL);
   snap->objective = self->objective;
   snap->device = g_strdup (self->device);
-  if (self->message->len > 0)
-    snap->message = g_strdup (self->message->str);
+  if (self->fallback || self->message->len > 0)
+    snap->message = g_strconcat (self->fallback ? self->fallback : "", self->message->str, NULL);
   return snap;
 }

@@ -70,6 +70,40 @@ singular (GError **error)
   return FALSE;
 }
 
+/* W and W·R give the same model for any rotation R; with R the
+ * eigenvectors of WᵀW the columns are orthogonal, the scaled principal
+ * axes, whatever the random start. */
+static gboolean
+align (LatentLinear *self)
+{
+  const guint d = self->d, m = self->m;
+  g_autofree double *wtw = g_new (double, (gsize) m * m);
+  g_autofree double *values = g_new (double, m);
+  g_autofree double *row = g_new (double, m);
+
+  for (guint i = 0; i < m; i++)
+    for (guint j = 0; j < m; j++)
+      {
+        double s = 0;
+        for (guint r = 0; r < d; r++)
+          s += self->w[(gsize) r * m + i] * self->w[(gsize) r * m + j];
+        wtw[(gsize) i * m + j] = s;
+      }
+  if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', m, wtw, m, values) != 0)
+    return TRUE;  /* unrotated is still the same model */
+  for (guint r = 0; r < d; r++)
+    {
+      for (guint j = 0; j < m; j++)
+        {
+          row[j] = 0;
+          for (guint i = 0; i < m; i++)
+            row[j] += self->w[(gsize) r * m + i] * wtw[(gsize) i * m + (m - 1 - j)];
+        }
+      memcpy (self->w + (gsize) r * m, row, sizeof (double) * m);
+    }
+  return TRUE;
+}
+
 static gboolean
 update (LatentLinear *self,
         GError      **error)
@@ -124,7 +158,7 @@ update (LatentLinear *self,
   self->psi[0] = (self->total_variance - explained) / d;
   if (!(self->psi[0] > 0))
     return singular (error);
-  return TRUE;
+  return align (self);
 }
 
 static gboolean
