@@ -199,16 +199,25 @@ store_block (__global float *LATENT_RESTRICT dst,
           store_vec (dst + (y0 + j) * width + x0 + c * VEC, acc[j][c] + offset, width - x0 - c * VEC);
 }
 
+/* Built once more with FIXED_RADIUS = 1: a 3 × 3 kernel, the most common,
+ * with every loop over the kernel unrolled. */
 __kernel void
 convolve_direct (__global const float *LATENT_RESTRICT src,
                  __global float *LATENT_RESTRICT dst,
                  const int width,
                  const int height,
+#ifdef FIXED_RADIUS
+                 const int radius_arg,
+#else
                  const int radius,
+#endif
                  const int border,
                  __global const float *LATENT_RESTRICT weights,
                  const float offset)
 {
+#ifdef FIXED_RADIUS
+  const int radius = FIXED_RADIUS;
+#endif
   const int x0 = get_global_id (0) * BW;
   const int y0 = get_global_id (1) * ROWS;
   const ulong plane = (ulong) get_global_id (2) * width * height;

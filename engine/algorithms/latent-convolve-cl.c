@@ -31,6 +31,7 @@ struct _LatentConvolveCl
   LatentCl         *cl;
   cl_command_queue  queue;
   cl_kernel         direct;
+  cl_kernel         direct3;   /* radius 1 compiled in */
   cl_kernel         tiled;
   cl_kernel         separable;
   cl_kernel         magnitude;
@@ -119,6 +120,8 @@ latent_convolve_cl_free (LatentConvolveCl *self)
     }
   if (self->direct)
     clReleaseKernel (self->direct);
+  if (self->direct3)
+    clReleaseKernel (self->direct3);
   if (self->tiled)
     clReleaseKernel (self->tiled);
   if (self->separable)
@@ -141,6 +144,7 @@ latent_convolve_cl_new (LatentCl  *cl,
 {
   g_autoptr(LatentConvolveCl) self = NULL;
   g_autofree char *options = NULL;
+  g_autofree char *options3 = NULL;
   const LatentClDeviceInfo *info;
 
   g_return_val_if_fail (LATENT_IS_CL (cl), NULL);
@@ -159,6 +163,8 @@ latent_convolve_cl_new (LatentCl  *cl,
                              CONV_ROWS, CONV_COLS, CONV_SEP_VECTORS, LATENT_FILTER_MAX_SIZE / 2);
   if (!(self->queue = latent_cl_create_queue (cl, error)) ||
       !(self->direct = latent_cl_create_kernel (cl, "convolve", options, "convolve_direct", error)) ||
+      !(options3 = g_strconcat (options, " -DFIXED_RADIUS=1", NULL)) ||
+      !(self->direct3 = latent_cl_create_kernel (cl, "convolve", options3, "convolve_direct", error)) ||
       !(self->tiled = latent_cl_create_kernel (cl, "convolve", options, "convolve_tiled", error)) ||
       !(self->separable = latent_cl_create_kernel (cl, "convolve", options, "convolve_separable", error)) ||
       !(self->magnitude = latent_cl_create_kernel (cl, "convolve", options, "convolve_magnitude", error)) ||
@@ -645,6 +651,7 @@ correlate (LatentConvolveCl      *self,
 {
   const int width = self->width, height = self->height;
   gsize global[3], local[3];
+  cl_kernel kernel;
 
   switch (method)
     {
@@ -652,13 +659,14 @@ correlate (LatentConvolveCl      *self,
       global[0] = (width + CONV_BW - 1) / CONV_BW;
       global[1] = (height + CONV_ROWS - 1) / CONV_ROWS;
       global[2] = self->channels;
-      return latent_cl_set_args (self->direct, "convolve_direct", error,
+      kernel = radius == 1 ? self->direct3 : self->direct;
+      return latent_cl_set_args (kernel, "convolve_direct", error,
                                  LATENT_CL_ARG (src), LATENT_CL_ARG (dst),
                                  LATENT_CL_ARG (width), LATENT_CL_ARG (height),
                                  LATENT_CL_ARG (radius), LATENT_CL_ARG (border),
                                  LATENT_CL_ARG (self->weights[k]), LATENT_CL_ARG (offset),
                                  LATENT_CL_ARG_END) &&
-             enqueue (self, self->direct, "convolve_direct", global, row_groups (self, global, local), error);
+             enqueue (self, kernel, "convolve_direct", global, row_groups (self, global, local), error);
 
     case LATENT_CONVOLVE_TILED:
       if (!fit_group (self, self->tiled, "convolve_tiled", tiled_bytes, radius, &local[0], &local[1], error))
