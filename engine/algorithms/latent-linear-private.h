@@ -97,6 +97,9 @@ void            latent_linear_random_w         (LatentLinear      *self,
                                                 double             scale);
 LatentSnapshot *latent_linear_snapshot         (gpointer           data);
 double          latent_linear_objective        (gpointer           data);
+/* After an EM step: count it, converged when the log-likelihood moved
+ * less than tol. */
+void            latent_linear_end_em_step      (LatentLinear      *self);
 gboolean        latent_linear_converged        (gpointer           data);
 
 /* Host linear algebra on small row-major double matrices. */

@@ -296,6 +296,14 @@ latent_linear_random_w (LatentLinear *self,
     self->w[i] *= scale;
 }
 
+void
+latent_linear_end_em_step (LatentLinear *self)
+{
+  self->iteration++;
+  self->converged = fabs (self->change) < self->tol;
+  self->finished = self->converged || self->iteration >= self->max_iterations;
+}
+
 double
 latent_linear_objective (gpointer data)
 {

@@ -213,9 +213,7 @@ ppca_step (gpointer       data,
   g_string_truncate (self->message, 0);
   if (!update (self, error) || !refresh (self, cancellable, error))
     return FALSE;
-  self->iteration++;
-  self->converged = fabs (self->change) < self->tol;
-  self->finished = self->converged || self->iteration >= self->max_iterations;
+  latent_linear_end_em_step (self);
   return TRUE;
 }
 

@@ -434,6 +434,27 @@ wrap_words (cairo_t    *cr,
   return lines;
 }
 
+double
+_latent_figure_begin (cairo_t                 *cr,
+                             LatentSnapshot          *snapshot,
+                             const LatentFigureStyle *style,
+                             int                      width,
+                             int                      height,
+                             LatentFigureKind         kind)
+{
+  g_autoptr(GError) error = NULL;
+  double top;
+
+  _latent_figure_paint_background (cr, style, width, height);
+  top = _latent_figure_header_named (cr, snapshot, style, width, latent_figure_kind_get_title (kind, snapshot));
+  if (!latent_figure_kind_applies (snapshot, kind, &error))
+    {
+      _latent_figure_message (cr, style, width, height, error->message);
+      return -1.0;
+    }
+  return top;
+}
+
 void
 _latent_figure_message (cairo_t                 *cr,
                         const LatentFigureStyle *style,

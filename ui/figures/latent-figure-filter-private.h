@@ -9,14 +9,6 @@
 
 G_BEGIN_DECLS
 
-/* Background and header named after @kind; the y below the header, or −1
- * after drawing why @kind does not fit the snapshot. */
-double      _latent_figure_filter_begin      (cairo_t                 *cr,
-                                              LatentSnapshot          *snapshot,
-                                              const LatentFigureStyle *style,
-                                              int                      width,
-                                              int                      height,
-                                              LatentFigureKind         kind);
 /* The largest |weight|, the ends of the colour map (1 for an all-zero kernel). */
 double      _latent_figure_kernel_scale      (const float             *weights,
                                               guint                    size);

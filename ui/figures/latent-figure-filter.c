@@ -642,7 +642,7 @@ latent_figure_filter_render (LatentSnapshot          *snapshot,
   g_return_if_fail (cr != NULL);
 
   cairo_save (cr);
-  if (_latent_figure_filter_begin (cr, snapshot, style, width, height, LATENT_FIGURE_FILTER) < 0.0)
+  if (_latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_FILTER) < 0.0)
     goto out;
   if (!image_shape (snapshot, &iw, &ih, &channels) || snapshot->image == NULL)
     {

@@ -419,28 +419,6 @@ _latent_figure_filter_timings (cairo_t                 *cr,
   return used;
 }
 
-/* Shared by both figures: background and header, or why nothing is drawn. */
-double
-_latent_figure_filter_begin (cairo_t                 *cr,
-                             LatentSnapshot          *snapshot,
-                             const LatentFigureStyle *style,
-                             int                      width,
-                             int                      height,
-                             LatentFigureKind         kind)
-{
-  g_autoptr(GError) error = NULL;
-  double top;
-
-  _latent_figure_paint_background (cr, style, width, height);
-  top = _latent_figure_header_named (cr, snapshot, style, width, latent_figure_kind_get_title (kind, snapshot));
-  if (!latent_figure_kind_applies (snapshot, kind, &error))
-    {
-      _latent_figure_message (cr, style, width, height, error->message);
-      return -1.0;
-    }
-  return top;
-}
-
 /* The kernel figure ---------------------------------------------------------- */
 
 /* "sum 1 · separable (rank 1)": what a person asks of a kernel. */
@@ -485,7 +463,7 @@ latent_figure_kernel_render (LatentSnapshot          *snapshot,
   g_return_if_fail (cr != NULL);
 
   cairo_save (cr);
-  top = _latent_figure_filter_begin (cr, snapshot, style, width, height, LATENT_FIGURE_KERNEL);
+  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_KERNEL);
   if (top < 0.0)
     goto out;
   if (snapshot->kernel == NULL || snapshot->kernel_size == 0)

@@ -160,13 +160,13 @@ latent_figure_biplot_render (LatentSnapshot          *snapshot,
   /* The scatter paints the whole figure; anything else is a message. */
   if (!latent_figure_kind_applies (snapshot, LATENT_FIGURE_BIPLOT, NULL))
     {
-      _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_BIPLOT);
+      _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_BIPLOT);
       goto out;
     }
   if (!_latent_figure_linear_has_components (snapshot) || snapshot->projection == NULL || dims < 2
       || snapshot->n_rows != latent_dataset_get_n_rows (snapshot->dataset))
     {
-      _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_BIPLOT);
+      _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_BIPLOT);
       _latent_figure_message (cr, style, width, height, _("No projection in this snapshot yet"));
       goto out;
     }
@@ -355,7 +355,7 @@ latent_figure_samples_render (LatentSnapshot          *snapshot,
   if (!ready || _latent_figure_dataset_has_image_rows (snapshot->dataset)
       || snapshot->n_components < 2 || snapshot->data_mean == NULL)
     {
-      top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_SAMPLES);
+      top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_SAMPLES);
       if (top < 0.0)
         ;
       else if (!ready)
@@ -721,7 +721,7 @@ latent_figure_reconstructions_render (LatentSnapshot          *snapshot,
   g_return_if_fail (cr != NULL);
 
   cairo_save (cr);
-  top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_RECONSTRUCTIONS);
+  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_RECONSTRUCTIONS);
   if (top < 0.0)
     goto out;
   /* Only examples that name a row of this dataset. */

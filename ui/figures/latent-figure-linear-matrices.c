@@ -276,7 +276,7 @@ latent_figure_dots_render (LatentSnapshot          *snapshot,
   g_return_if_fail (cr != NULL);
 
   cairo_save (cr);
-  top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_DOTS);
+  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_DOTS);
   if (top < 0.0)
     goto out;
   if (!_latent_figure_linear_has_components (snapshot))

@@ -11,14 +11,6 @@ G_BEGIN_DECLS
 /* Components drawn as tiles at most; more are summed up in a line. */
 #define _LATENT_FIGURE_MAX_COMPONENT_TILES 100
 
-/* Background and header named after @kind; the y below the header, or −1
- * after drawing why @kind does not fit the snapshot. */
-double      _latent_figure_linear_begin      (cairo_t                 *cr,
-                                              LatentSnapshot          *snapshot,
-                                              const LatentFigureStyle *style,
-                                              int                      width,
-                                              int                      height,
-                                              LatentFigureKind         kind);
 /* "PC 1", "W 1" (PPCA) or "Factor 1" (FA). */
 char       *_latent_figure_linear_component_name (LatentSnapshot      *snapshot,
                                               guint                    index);

@@ -134,27 +134,6 @@ _latent_figure_linear_has_components (LatentSnapshot *snapshot)
          && (snapshot->n_cols == 0 || snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset));
 }
 
-double
-_latent_figure_linear_begin (cairo_t                 *cr,
-                             LatentSnapshot          *snapshot,
-                             const LatentFigureStyle *style,
-                             int                      width,
-                             int                      height,
-                             LatentFigureKind         kind)
-{
-  g_autoptr(GError) error = NULL;
-  double top;
-
-  _latent_figure_paint_background (cr, style, width, height);
-  top = _latent_figure_header_named (cr, snapshot, style, width, latent_figure_kind_get_title (kind, snapshot));
-  if (!latent_figure_kind_applies (snapshot, kind, &error))
-    {
-      _latent_figure_message (cr, style, width, height, error->message);
-      return -1.0;
-    }
-  return top;
-}
-
 static void
 format_percent (double  value,
                 int     decimals,
@@ -439,7 +418,7 @@ latent_figure_scree_render (LatentSnapshot          *snapshot,
   g_return_if_fail (cr != NULL);
 
   cairo_save (cr);
-  top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_SCREE);
+  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_SCREE);
   if (top < 0.0)
     goto out;
   if (m == 0 || snapshot->explained_variance_ratio == NULL)
@@ -641,7 +620,7 @@ latent_figure_components_render (LatentSnapshot          *snapshot,
   g_return_if_fail (cr != NULL);
 
   cairo_save (cr);
-  top = _latent_figure_linear_begin (cr, snapshot, style, width, height, LATENT_FIGURE_COMPONENTS);
+  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_COMPONENTS);
   if (top < 0.0)
     ;
   else if (!_latent_figure_linear_has_components (snapshot))

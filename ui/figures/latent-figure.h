@@ -305,6 +305,14 @@ const char      *_latent_figure_filter_method_label (LatentSnapshot     *snapsho
                                                 const char              *method);
 /* The passes a convolution makes (its iterations parameter), 0 if unknown. */
 guint            _latent_figure_filter_passes  (LatentSnapshot          *snapshot);
+/* Background and header titled after KIND; -1 after drawing why KIND does
+ * not apply to the snapshot, else the y below the header. */
+double           _latent_figure_begin          (cairo_t                 *cr,
+                                                LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                LatentFigureKind         kind);
 void             _latent_figure_message        (cairo_t                 *cr,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
