@@ -254,9 +254,12 @@ command_run (int    argc,
   if (iterations != 0)
     {
       g_autofree char *text = g_strdup_printf ("%d", iterations);
-      /* convolve counts passes in "iterations". */
-      const char *name = g_str_equal (algorithm->id, "convolve") ? "iterations" : "max-iterations";
+      /* The budget, or the passes of an algorithm that counts them. */
+      const char *name = "max-iterations";
 
+      for (guint i = 0; i < algorithm->n_params; i++)
+        if (g_str_equal (algorithm->params[i].name, "iterations"))
+          name = "iterations";
       if (!latent_params_set (params, name, text, &error))
         return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
     }

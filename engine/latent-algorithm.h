@@ -35,6 +35,9 @@ struct _LatentAlgorithm
   const char            *objective_name; /* translatable: what the history records */
   const LatentParamSpec *params;
   guint                  n_params;
+  /* A whole run takes about as long as a person waits for a click (a
+   * filter's few passes): the window runs it again on every change. */
+  gboolean               instant;
 
   /* cl is NULL for the C reference path. */
   gpointer        (*init)      (LatentDataset  *dataset,

@@ -21,9 +21,8 @@
 gboolean
 _latent_window_is_instant (LatentWindow *self)
 {
-  /* A convolution is a few passes of milliseconds each: an edit shows its
-   * result at once, as a photo editor's would. */
-  return self->algorithm != NULL && g_str_equal (self->algorithm->id, "convolve");
+  /* An edit shows its result at once, as a photo editor's would. */
+  return self->algorithm != NULL && self->algorithm->instant;
 }
 
 static gboolean

@@ -347,6 +347,7 @@ static const LatentAlgorithm convolve_algorithm = {
   .objective_name = N_("change per pass (RMS)"),
   .params = convolve_params,
   .n_params = G_N_ELEMENTS (convolve_params),
+  .instant = TRUE,
   .init = convolve_init,
   .step = convolve_step,
   .snapshot = convolve_snapshot,
