@@ -255,11 +255,8 @@ command_run (int    argc,
     {
       g_autofree char *text = g_strdup_printf ("%d", iterations);
       /* The budget, or the passes of an algorithm that counts them. */
-      const char *name = "max-iterations";
+      const char *name = latent_params_has (params, "iterations") ? "iterations" : "max-iterations";
 
-      for (guint i = 0; i < algorithm->n_params; i++)
-        if (g_str_equal (algorithm->params[i].name, "iterations"))
-          name = "iterations";
       if (!latent_params_set (params, name, text, &error))
         return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
     }

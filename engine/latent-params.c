@@ -98,6 +98,15 @@ find_spec (LatentParams *self,
   return -1;
 }
 
+gboolean
+latent_params_has (LatentParams *self,
+                   const char   *name)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  return find_spec (self, name) >= 0;
+}
+
 static char *
 known_names (LatentParams *self)
 {

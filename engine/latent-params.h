@@ -54,6 +54,9 @@ LatentParams          *latent_params_copy         (LatentParams          *self);
 guint                  latent_params_get_n_specs  (LatentParams          *self);
 const LatentParamSpec *latent_params_get_spec     (LatentParams          *self,
                                                    guint                  i);
+/* TRUE when the parameters have one called NAME. */
+gboolean               latent_params_has          (LatentParams          *self,
+                                                   const char            *name);
 
 /* "name=value" or name and value; errors name the parameter. */
 gboolean               latent_params_parse        (LatentParams          *self,

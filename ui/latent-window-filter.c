@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "latent-convolve.h"
 #include "latent-filter.h"
 #include "latent-kernel-dialog.h"
 #include "latent-png-save.h"
@@ -29,16 +30,6 @@ static gboolean
 is_convolve (LatentWindow *self)
 {
   return self->algorithm != NULL && g_str_equal (self->algorithm->id, "convolve");
-}
-
-static gboolean
-has_param (LatentParams *params,
-           const char   *name)
-{
-  for (guint i = 0; params && i < latent_params_get_n_specs (params); i++)
-    if (g_str_equal (latent_params_get_spec (params, i)->name, name))
-      return TRUE;
-  return FALSE;
 }
 
 /* The status line and the metrics ------------------------------------------- */
@@ -62,7 +53,7 @@ _latent_window_append_filter_status (LatentWindow   *self,
   double ms = ms_per_pass (frame);
 
   g_string_append_printf (text, _(" · pass %u of %u"), frame->iteration,
-                          has_param (frame->params, "iterations")
+                          frame->params && latent_params_has (frame->params, "iterations")
                           ? (guint) latent_params_get_int (frame->params, "iterations") : frame->iteration);
   if (frame->method)
     g_string_append_printf (text, " · %s", _latent_figure_filter_method_label (frame, frame->method));
@@ -149,28 +140,6 @@ _latent_window_on_actual_size (LatentWindow *self)
 
 /* The kernel editor -------------------------------------------------------------- */
 
-/* The filter the parameters make, as the engine makes it; NULL when they
- * make none (the run says why). */
-static LatentFilter *
-current_filter (LatentWindow *self)
-{
-  const char *name = latent_params_get_choice (self->params, "filter");
-  g_autoptr(LatentFilter) filter = NULL;
-
-  if (name == NULL)
-    return NULL;
-  if (name[0] == '@')
-    filter = latent_filter_load (name + 1, NULL);
-  else
-    filter = latent_filter_new_preset (name, latent_params_get_int (self->params, "size"),
-                                       latent_params_get_double (self->params, "sigma"),
-                                       latent_params_get_double (self->params, "amount"),
-                                       latent_params_get_double (self->params, "angle"), NULL);
-  if (filter && latent_params_get_bool (self->params, "normalize"))
-    latent_filter_normalise (filter, NULL);
-  return g_steal_pointer (&filter);
-}
-
 static void
 on_kernel_applied (LatentKernelDialog *dialog,
                    const char         *path,
@@ -204,9 +173,10 @@ open_kernel_editor (LatentWindow *self)
   g_autoptr(LatentFilter) filter = NULL;
   GtkWidget *dialog;
 
-  if (!is_convolve (self) || !has_param (self->params, "filter"))
+  if (!is_convolve (self) || !latent_params_has (self->params, "filter"))
     return;
-  filter = current_filter (self);
+  /* NULL when the parameters make none: the run says why. */
+  filter = latent_convolve_filter_from_params (self->params, NULL);
   dialog = latent_kernel_dialog_new (GTK_WINDOW (self), filter);
   g_signal_connect_object (dialog, "applied", G_CALLBACK (on_kernel_applied), self, 0);
   g_signal_connect_object (dialog, "destroy", G_CALLBACK (on_kernel_dialog_destroyed), self, G_CONNECT_SWAPPED);

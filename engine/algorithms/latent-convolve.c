@@ -111,9 +111,9 @@ convolve_free (gpointer data)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentConvolve, convolve_free)
 
-static LatentFilter *
-make_filter (LatentParams  *params,
-             GError       **error)
+LatentFilter *
+latent_convolve_filter_from_params (LatentParams  *params,
+                                    GError       **error)
 {
   const char *name = latent_params_get_choice (params, "filter");
   const char *file = latent_params_get_choice (params, "kernel");
@@ -149,8 +149,8 @@ fall_back (LatentConvolve *self,
   self->device = g_strdup (CPU_REFERENCE);
 }
 
-/* One pass of every method that can run the filter, from the original
- * image; the image is uploaded again afterwards. */
+/* One timed pass of every method that can run the filter; the fastest
+ * is what "auto" runs. */
 static gboolean
 race (LatentConvolve  *self,
       GError         **error)
@@ -161,6 +161,10 @@ race (LatentConvolve  *self,
   LatentConvolveMethod fastest = LATENT_CONVOLVE_AUTO;
   double best = INFINITY;
 
+  /* A pass costs the same whatever the pixels: the methods filter one
+   * upload in turn, and the original goes up again once at the end. */
+  if (!latent_convolve_cl_upload (self->cl, self->planes, self->width, self->height, self->channels, error))
+    return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
     {
       g_autoptr(GError) local_error = NULL;
@@ -168,8 +172,6 @@ race (LatentConvolve  *self,
 
       if (methods[i] == LATENT_CONVOLVE_SEPARABLE && !latent_filter_is_separable (self->filter))
         continue;
-      if (!latent_convolve_cl_upload (self->cl, self->planes, self->width, self->height, self->channels, error))
-        return FALSE;
       /* Once to build and warm up, once to time. */
       if (!latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &ms, NULL, &local_error) ||
           !latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &ms, NULL, &local_error))
@@ -216,7 +218,7 @@ convolve_init (LatentDataset  *dataset,
   self->raced = g_ptr_array_new ();
   self->raced_ms = g_array_new (FALSE, FALSE, sizeof (double));
   self->passes = latent_params_get_int (params, "iterations");
-  if (!(self->filter = make_filter (params, error)) ||
+  if (!(self->filter = latent_convolve_filter_from_params (params, error)) ||
       !latent_border_parse (latent_params_get_choice (params, "border"), &self->border, error) ||
       !latent_convolve_method_parse (latent_params_get_choice (params, "method"), &self->method, error))
     return NULL;

@@ -55,14 +55,7 @@ inner (LatentLinear *self,
   for (guint r = 0; r < d; r++)
     for (guint j = 0; j < m; j++)
       g[(gsize) r * m + j] = self->w[(gsize) r * m + j] / self->psi[r];
-  for (guint i = 0; i < m; i++)
-    for (guint j = 0; j < m; j++)
-      {
-        double s = 0;
-        for (guint r = 0; r < d; r++)
-          s += self->w[(gsize) r * m + i] * g[(gsize) r * m + j];
-        mm[(gsize) i * m + j] = s + (i == j);
-      }
+  latent_linear_inner (self, self->w, g, 1, mm);
 }
 
 /* Mean log-likelihood per row of N(mean, WWᵀ + Ψ), from self->sw = S G:
@@ -78,14 +71,7 @@ log_likelihood (LatentLinear *self,
   double log_det, trace = 0, sum = 0;
 
   inner (self, g, mm);
-  for (guint i = 0; i < m; i++)
-    for (guint j = 0; j < m; j++)
-      {
-        double s = 0;
-        for (guint r = 0; r < d; r++)
-          s += g[(gsize) r * m + i] * self->sw[(gsize) r * m + j];
-        gtsg[(gsize) i * m + j] = s;
-      }
+  latent_linear_inner (self, g, self->sw, 0, gtsg);
   if (!latent_linear_solve_spd (mm, m, gtsg, m, &log_det))
     return FALSE;
   for (guint j = 0; j < m; j++)

@@ -102,7 +102,16 @@ double          latent_linear_objective        (gpointer           data);
 void            latent_linear_end_em_step      (LatentLinear      *self);
 gboolean        latent_linear_converged        (gpointer           data);
 
+/* n / (n − 1) for PCA, which reports variances as scikit-learn does; 1
+ * for the maximum-likelihood models. */
+double          latent_linear_unbiased         (LatentLinear      *self);
 /* Host linear algebra on small row-major double matrices. */
+/* out (m × m) = aᵀ b for two d × m matrices, plus diagonal on its diagonal. */
+void            latent_linear_inner            (LatentLinear      *self,
+                                                const double      *a,
+                                                const double      *b,
+                                                double             diagonal,
+                                                double            *out);
 gboolean        latent_linear_orthonormalise   (double            *v,
                                                 guint              rows,
                                                 guint              cols);

@@ -334,9 +334,20 @@ product (gboolean      trans_a,
                1.0, a, trans_a ? rows : inner, b, cols, 0.0, c, cols);
 }
 
-/* PCA reports variances as scikit-learn does, with n − 1. */
-static double
-unbiased (LatentLinear *self)
+void
+latent_linear_inner (LatentLinear *self,
+                     const double *a,
+                     const double *b,
+                     double        diagonal,
+                     double       *out)
+{
+  product (TRUE, self->m, self->m, self->d, a, b, out);
+  for (guint j = 0; j < self->m; j++)
+    out[(gsize) j * self->m + j] += diagonal;
+}
+
+double
+latent_linear_unbiased (LatentLinear *self)
 {
   return self->model == LATENT_LINEAR_PCA ? (double) self->n / (self->n - 1) : 1.0;
 }
@@ -361,7 +372,7 @@ coders (LatentLinear *self,
           for (guint j = 0; j < m; j++)
             {
               const double w = self->w[(gsize) a * m + j];
-              const double s = whiten ? sqrt (self->eigenvalues[j] * unbiased (self)) : 1;
+              const double s = whiten ? sqrt (self->eigenvalues[j] * latent_linear_unbiased (self)) : 1;
 
               et[(gsize) a * m + j] = s > 0 ? w / s : 0;
               dec[(gsize) a * m + j] = w * s;
@@ -410,9 +421,7 @@ coders (LatentLinear *self,
         for (guint a = 0; a < d; a++)
           for (guint j = 0; j < m; j++)
             g[(gsize) a * m + j] = self->w[(gsize) a * m + j] / self->psi[a];
-        product (TRUE, m, m, d, self->w, g, mm);
-        for (guint j = 0; j < m; j++)
-          mm[(gsize) j * m + j] += 1;
+        latent_linear_inner (self, self->w, g, 1, mm);
         rhs = g_new (double, (gsize) m * d);
         for (guint a = 0; a < d; a++)
           for (guint j = 0; j < m; j++)
@@ -456,7 +465,7 @@ arrange (LatentLinear *self,
       if (largest < 0)
         sign[j] = -1;
       if (self->model == LATENT_LINEAR_PCA)
-        variance[j] = self->eigenvalues[j] * unbiased (self);
+        variance[j] = self->eigenvalues[j] * latent_linear_unbiased (self);
       order[j] = j;
     }
   /* Insertion sort: m is small. */
@@ -590,7 +599,7 @@ fill_model (LatentLinear   *self,
       const guint src = order[j];
 
       snap->explained_variance[j] = variance[src];
-      snap->explained_variance_ratio[j] = variance[src] / (self->total_variance * unbiased (self));
+      snap->explained_variance_ratio[j] = variance[src] / (self->total_variance * latent_linear_unbiased (self));
       for (guint a = 0; a < d; a++)
         {
           snap->components[(gsize) j * d + a] = sign[src] * self->w[(gsize) a * m + src];
@@ -598,7 +607,7 @@ fill_model (LatentLinear   *self,
           dec[(gsize) a * m + j] = sign[src] * dec0[(gsize) a * m + src];
         }
     }
-  snap->total_variance = self->total_variance * unbiased (self);
+  snap->total_variance = self->total_variance * latent_linear_unbiased (self);
   snap->data_mean = g_new (float, d);
   for (guint a = 0; a < d; a++)
     snap->data_mean[a] = self->mean[a];

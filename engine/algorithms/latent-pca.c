@@ -46,7 +46,7 @@ static void
 score (LatentLinear *self)
 {
   const guint d = self->d, m = self->m;
-  const double unbiased = (double) self->n / (self->n - 1);
+  const double unbiased = latent_linear_unbiased (self);
   double kept = 0, sigma2, log_det, trace;
 
   for (guint j = 0; j < m; j++)
@@ -177,14 +177,7 @@ iterate (LatentLinear  *self,
   g_autofree double *next = g_new0 (double, (gsize) d * m);
   double change = 0;
 
-  for (guint i = 0; i < m; i++)
-    for (guint j = 0; j < m; j++)
-      {
-        double s = 0;
-        for (guint r = 0; r < d; r++)
-          s += self->w[(gsize) r * m + i] * self->sw[(gsize) r * m + j];
-        h[(gsize) i * m + j] = s;
-      }
+  latent_linear_inner (self, self->w, self->sw, 0, h);
   if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', m, h, m, theta) != 0)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,

@@ -41,18 +41,8 @@ log_likelihood (LatentLinear *self,
   g_autofree double *wtsw = g_new (double, (gsize) m * m);
   double log_det, trace = 0;
 
-  for (guint i = 0; i < m; i++)
-    for (guint j = 0; j < m; j++)
-      {
-        double a = 0, b = 0;
-        for (guint r = 0; r < d; r++)
-          {
-            a += self->w[(gsize) r * m + i] * self->w[(gsize) r * m + j];
-            b += self->w[(gsize) r * m + i] * self->sw[(gsize) r * m + j];
-          }
-        mm[(gsize) i * m + j] = a + (i == j ? sigma2 : 0);
-        wtsw[(gsize) i * m + j] = b;
-      }
+  latent_linear_inner (self, self->w, self->w, sigma2, mm);
+  latent_linear_inner (self, self->w, self->sw, 0, wtsw);
   if (!latent_linear_solve_spd (mm, m, wtsw, m, &log_det))
     return FALSE;
   for (guint j = 0; j < m; j++)
@@ -81,14 +71,7 @@ align (LatentLinear *self)
   g_autofree double *values = g_new (double, m);
   g_autofree double *row = g_new (double, m);
 
-  for (guint i = 0; i < m; i++)
-    for (guint j = 0; j < m; j++)
-      {
-        double s = 0;
-        for (guint r = 0; r < d; r++)
-          s += self->w[(gsize) r * m + i] * self->w[(gsize) r * m + j];
-        wtw[(gsize) i * m + j] = s;
-      }
+  latent_linear_inner (self, self->w, self->w, 0, wtw);
   if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', m, wtw, m, values) != 0)
     return TRUE;  /* unrotated is still the same model */
   for (guint r = 0; r < d; r++)
@@ -118,14 +101,7 @@ update (LatentLinear *self,
   double explained = 0;
 
   /* M and M⁻¹ Swᵀ (m × d). */
-  for (guint i = 0; i < m; i++)
-    for (guint j = 0; j < m; j++)
-      {
-        double s = 0;
-        for (guint r = 0; r < d; r++)
-          s += self->w[(gsize) r * m + i] * self->w[(gsize) r * m + j];
-        mm[(gsize) i * m + j] = s + (i == j ? sigma2 : 0);
-      }
+  latent_linear_inner (self, self->w, self->w, sigma2, mm);
   for (guint r = 0; r < d; r++)
     for (guint j = 0; j < m; j++)
       swt[(gsize) j * d + r] = self->sw[(gsize) r * m + j];

@@ -33,16 +33,6 @@ emit (JsonBuilder *b)
   fflush (stdout);
 }
 
-static gboolean
-has_param (LatentParams *params,
-           const char   *name)
-{
-  for (guint i = 0; i < latent_params_get_n_specs (params); i++)
-    if (g_str_equal (latent_params_get_spec (params, i)->name, name))
-      return TRUE;
-  return FALSE;
-}
-
 int
 main (int    argc,
       char **argv)
@@ -112,8 +102,8 @@ main (int    argc,
         guint done = 0;
 
         /* --k and --init for the clustering algorithms; --param for all. */
-        if ((has_param (params, "k") && !latent_params_set (params, "k", k_text, &error)) ||
-            (has_param (params, "init") &&
+        if ((latent_params_has (params, "k") && !latent_params_set (params, "k", k_text, &error)) ||
+            (latent_params_has (params, "init") &&
              !latent_params_set (params, "init", init ? init : "kmeans++", &error)) ||
             !latent_params_set (params, "tol", "0", &error) ||
             !latent_params_set (params, "max-iterations", counts[c], &error))
