@@ -90,7 +90,6 @@ algorithm_title (const char *algorithm)
     { "pca", N_("PCA") },
     { "ppca", N_("probabilistic PCA") },
     { "fa", N_("factor analysis") },
-    { "wta", N_("WTA autoencoder") },
     { "convolve", N_("convolution") },
   };
 
