@@ -8,7 +8,7 @@
 #include <locale.h>
 #include <stdio.h>
 
-#include "latent-algorithm.h"
+#include "latent-registry.h"
 #include "latent-catalog.h"
 #include "latent-cl.h"
 #include "latent-experiment.h"
@@ -17,7 +17,6 @@
 #include "latent-json.h"
 #include "latent-png-save.h"
 #include "latent-result.h"
-#include "latent-run.h"
 #include "latent-sweep.h"
 
 enum {
@@ -25,12 +24,6 @@ enum {
   EXIT_BAD_INPUT = 2,
 };
 
-typedef struct {
-  GMainLoop      *loop;
-  gboolean        progress;
-  const char     *objective_name;
-  GError         *error;
-} RunWatch;
 
 static int
 fail (int         status,
@@ -66,23 +59,30 @@ status_for_error (const GError *error)
 }
 
 static void
-on_iteration (LatentRun             *run,
-              LatentIterationRecord *record,
-              RunWatch              *watch)
+on_iteration (const LatentIterationRecord *record,
+              gpointer                     user_data)
 {
-  if (watch->progress)
-    g_printerr (_("iteration %u: %s %.8g (%.2f ms)\n"), record->iteration,
-                watch->objective_name, record->objective, record->step_ms);
+  const char *objective_name = user_data;
+
+  g_printerr (_("iteration %u: %s %.8g (%.2f ms)\n"), record->iteration,
+              objective_name, record->objective, record->step_ms);
 }
 
-static void
-on_finished (LatentRun *run,
-             GError    *error,
-             RunWatch  *watch)
+/* "  kmeans     k-means (figures: scatter, images)", one line each. */
+static char *
+dup_algorithm_summary (void)
 {
-  if (error)
-    watch->error = g_error_copy (error);
-  g_main_loop_quit (watch->loop);
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  GString *out = g_string_new (_("Algorithms:"));
+
+  for (guint i = 0; all[i]; i++)
+    {
+      g_autofree char *figures = g_strjoinv (", ", (char **) all[i]->figures);
+
+      /* Translators: algorithm id, its title, the figures it offers */
+      g_string_append_printf (out, _("\n  %-10s %s (figures: %s)"), all[i]->id, _(all[i]->title), figures);
+    }
+  return g_string_free (out, FALSE);
 }
 
 static gboolean
@@ -146,7 +146,7 @@ write_output (LatentSnapshot  *snapshot,
       !latent_dataset_get_image_shape (snapshot->dataset, &width, &height, &channels, NULL))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("%s gives no image to write (only convolve does)"), snapshot->algorithm);
+                   _("%s gives no image to write (only convolve does)"), snapshot->algorithm->id);
       return FALSE;
     }
   return latent_png_save (path, snapshot->image, width, height, channels, LATENT_PNG_INTERLEAVED,
@@ -180,7 +180,7 @@ command_run (int    argc,
     { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_("OpenCL device: auto, cpu, gpu or off"), N_("DEVICE") },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_path, N_("Write the figure (.png, .svg, .pdf)"), N_("FILE") },
     { "figure", 0, 0, G_OPTION_ARG_STRING, &figure,
-      N_("Figure kind: auto, scatter, images, scree, components, biplot, reconstructions, samples or dots"),
+      N_("Figure kind: auto, or one the algorithm offers (listed above)"),
       N_("KIND") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Figure size in pixels (default 1200x900)"), N_("WxH") },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, N_("Write the result as JSON"), N_("FILE") },
@@ -197,19 +197,17 @@ command_run (int    argc,
   g_autoptr(LatentDataset) dataset = NULL;
   g_autoptr(LatentParams) params = NULL;
   g_autoptr(LatentCl) cl = NULL;
-  g_autoptr(LatentRun) run = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(LatentFit) fit = NULL;
   g_autoptr(LatentExperiment) experiment = NULL;
+  g_autofree char *summary = dup_algorithm_summary ();
   const LatentAlgorithm *algorithm = NULL;
+  const char *objective_name;
   LatentSnapshot *snapshot;
   LatentFigureKind kind = LATENT_FIGURE_AUTO;
-  RunWatch watch = { 0 };
   int width = 1200, height = 900;
-  gint64 start;
-  double total_ms;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context, _("Algorithms: kmeans"));
+  g_option_context_set_summary (context, summary);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (experiment_path && !(experiment = latent_experiment_load (experiment_path, &error)))
@@ -240,7 +238,7 @@ command_run (int    argc,
       !g_str_has_suffix (export_path, ".pdf"))
     return fail (EXIT_BAD_INPUT, _("--export %s: the name must end in .png, .svg or .pdf"), export_path);
 
-  if (argc == 2 && !(algorithm = latent_algorithm_lookup (argv[1], &error)))
+  if (argc == 2 && !(algorithm = latent_registry_lookup (argv[1], &error)))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (argc == 1)
     algorithm = experiment->algorithm;
@@ -268,33 +266,18 @@ command_run (int    argc,
   if (error)
     return fail (EXIT_BAD_INPUT, "%s", error->message);
 
-  loop = g_main_loop_new (NULL, FALSE);
-  watch.loop = loop;
-  watch.progress = progress;
-  watch.objective_name = _(algorithm->objective_name);
-  start = g_get_monotonic_time ();
-  run = latent_run_new (algorithm, dataset, params, seed, cl);
-  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &watch);
-  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &watch);
-  latent_run_play (run);
-  g_main_loop_run (loop);
-  total_ms = (g_get_monotonic_time () - start) / 1000.0;
+  objective_name = _(algorithm->objective_name);
+  fit = latent_algorithm_fit (algorithm, dataset, params, seed, cl,
+                              progress ? on_iteration : NULL, (gpointer) objective_name, NULL, &error);
+  if (fit == NULL)
+    return fail (status_for_error (error), "%s", error->message);
 
-  if (watch.error)
-    {
-      int status = status_for_error (watch.error);
-      g_autofree char *message = g_strdup (watch.error->message);
-      g_clear_error (&watch.error);
-      return fail (status, "%s", message);
-    }
-
-  snapshot = latent_run_get_snapshot (run);
-  g_assert (snapshot != NULL && snapshot->final);
+  snapshot = fit->snapshot;
   if (snapshot->message)
     g_printerr ("latent-cli: %s\n", snapshot->message);
 
-  if (json_path && !latent_result_write_json (snapshot, latent_run_get_history (run),
-                                              latent_run_get_init_ms (run), total_ms, json_path, &error))
+  if (json_path && !latent_result_write_json (snapshot, fit->history, fit->init_ms, fit->total_ms,
+                                              json_path, &error))
     return fail (EXIT_RUN_FAILED, "--json %s", error->message);
   if (csv_path && !latent_result_write_csv (snapshot, csv_path, &error))
     return fail (EXIT_RUN_FAILED, "--csv %s", error->message);
@@ -322,7 +305,7 @@ command_run (int    argc,
            snapshot->device ? _(snapshot->device) : "",   /* stored untranslated, for the JSON */
            snapshot->iteration,
            snapshot->converged ? _(" (converged)") : "",
-           watch.objective_name, snapshot->objective, total_ms);
+           objective_name, snapshot->objective, fit->total_ms);
   if (snapshot->has_label_metrics)
     g_print (_("accuracy %.4f, ARI %.4f, NMI %.4f\n"),
              snapshot->metrics.accuracy, snapshot->metrics.ari, snapshot->metrics.nmi);
@@ -429,6 +412,7 @@ command_sweep (int    argc,
   g_autoptr(LatentParams) params = NULL;
   g_autoptr(LatentCl) cl = NULL;
   g_autoptr(LatentSweep) sweep = NULL;
+  g_autofree char *swept = NULL;
   const LatentAlgorithm *algorithm;
   guint first = 1, last = 8;
 
@@ -443,17 +427,18 @@ command_sweep (int    argc,
     return fail (EXIT_BAD_INPUT, _("--seed %lld: must not be negative"), (long long) seed);
   if (size && !parse_size (size, &width, &height, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
-  if (!(algorithm = latent_algorithm_lookup (argv[1], &error)))
+  if (!(algorithm = latent_registry_lookup (argv[1], &error)))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
-  if (!g_str_equal (algorithm->id, "gmm"))
-    return fail (EXIT_BAD_INPUT, _("sweep: %s has no BIC or AIC to compare; sweep gmm"), algorithm->id);
+  if (algorithm->sweep_param == NULL)
+    return fail (EXIT_BAD_INPUT, _("sweep: %s has no score such as BIC to compare across runs"), algorithm->id);
 
   params = latent_algorithm_new_params (algorithm);
+  swept = g_strconcat (algorithm->sweep_param, "=", NULL);
   for (guint i = 0; param_args && param_args[i]; i++)
     {
-      if (g_str_has_prefix (param_args[i], "k="))
+      if (g_str_has_prefix (param_args[i], swept))
         {
-          if (!latent_sweep_parse_range (param_args[i], &first, &last, &error))
+          if (!latent_sweep_parse_range (params, algorithm->sweep_param, param_args[i], &first, &last, &error))
             return fail (EXIT_BAD_INPUT, "%s", error->message);
         }
       else if (!latent_params_parse (params, param_args[i], &error))

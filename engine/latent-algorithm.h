@@ -1,13 +1,17 @@
 /* latent-algorithm.h — the contract every algorithm implements
  *
- * An algorithm is a table of functions over an opaque state. The worker
- * (latent-run.c) knows algorithms only through this table.
+ * An algorithm is a table: what it is (its names, family, capabilities, the
+ * figures it offers, how its results are written) and the functions over an
+ * opaque state that run it. The worker (latent-run.c), the CLI, the figures
+ * and the window know algorithms only through this table; the list of them
+ * is latent-registry.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "latent-cl.h"
 #include "latent-dataset.h"
@@ -26,19 +30,46 @@ typedef enum {
 
 GQuark latent_algorithm_error_quark (void);
 
-typedef struct _LatentAlgorithm LatentAlgorithm;
+typedef enum {
+  /* A whole run takes about as long as a person waits for a click (a
+   * filter's few passes): the window runs it again on every change. */
+  LATENT_ALGORITHM_INSTANT    = 1 << 0,
+  /* Learns from the labels; wants a test set. */
+  LATENT_ALGORITHM_SUPERVISED = 1 << 1,
+  /* Its result maps rows to features another algorithm can learn from. */
+  LATENT_ALGORITHM_ENCODER    = 1 << 2,
+} LatentAlgorithmFlags;
+
+/* What the history keeps for every iteration. */
+typedef struct {
+  guint  iteration;
+  double objective;
+  double step_ms;
+} LatentIterationRecord;
 
 struct _LatentAlgorithm
 {
   const char            *id;          /* "kmeans", as typed on the command line */
-  const char            *name;        /* translatable display name */
+  const char            *title;       /* translatable: "k-means", "probabilistic PCA" */
+  const char            *short_title; /* translatable, for figure titles: "GMM" */
   const char            *objective_name; /* translatable: what the history records */
+  LatentFamily           family;      /* which snapshot fields its results fill */
+  LatentAlgorithmFlags   flags;
+  /* The integer parameter a sweep varies (choosing K by BIC and AIC), or
+   * NULL when the algorithm has no score to compare across it. */
+  const char            *sweep_param;
+  /* The figures it offers, by the names latent-cli --figure takes, in the
+   * order a person is offered them; NULL-terminated. */
+  const char * const    *figures;
   const LatentParamSpec *params;
   guint                  n_params;
-  /* A whole run takes about as long as a person waits for a click (a
-   * filter's few passes): the window runs it again on every change. */
-  gboolean               instant;
 
+  /* Optional: whether @params fit @dataset (k ≤ rows, components ≤
+   * columns…); the error names the parameter. init calls it too, so the
+   * window can say so before a run. */
+  gboolean        (*check)     (LatentDataset  *dataset,
+                                LatentParams   *params,
+                                GError        **error);
   /* cl is NULL for the C reference path. */
   gpointer        (*init)      (LatentDataset  *dataset,
                                 LatentParams   *params,
@@ -56,11 +87,68 @@ struct _LatentAlgorithm
    * budget is spent. */
   gboolean        (*converged) (gpointer        state);
   void            (*free)      (gpointer        state);
+
+  /* Adds the result's own members to the open result object of
+   * latent_result_to_json (the common ones are written already). */
+  void            (*write_json) (LatentSnapshot *snapshot,
+                                 JsonBuilder    *builder);
+  /* Optional, for latent-cli --csv: the columns after "row" (",z1,z2"),
+   * then each row's values (",0.5,1.25"). NULL: no value per row. */
+  void            (*write_csv_header) (LatentSnapshot *snapshot,
+                                       GString        *out);
+  void            (*write_csv_row)    (LatentSnapshot *snapshot,
+                                       guint           row,
+                                       GString        *out);
 };
 
-const LatentAlgorithm         *latent_algorithm_lookup     (const char             *id,
-                                                            GError                **error);
-const LatentAlgorithm * const *latent_algorithm_list       (void);
-LatentParams                  *latent_algorithm_new_params (const LatentAlgorithm  *algorithm);
+static inline gboolean
+latent_algorithm_has_flag (const LatentAlgorithm *algorithm,
+                           LatentAlgorithmFlags   flag)
+{
+  return (algorithm->flags & flag) != 0;
+}
+
+LatentParams *latent_algorithm_new_params (const LatentAlgorithm  *algorithm);
+/* The algorithm's check, when it has one. */
+gboolean      latent_algorithm_check      (const LatentAlgorithm  *algorithm,
+                                           LatentDataset          *dataset,
+                                           LatentParams           *params,
+                                           GError                **error);
+/* Whether the algorithm offers the figure called @name. */
+gboolean      latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
+                                           const char             *name);
+
+/* Called after every iteration of latent_algorithm_fit. */
+typedef void (*LatentFitFunc) (const LatentIterationRecord *record,
+                               gpointer                     user_data);
+
+/* A run to the end, without a worker: what a fit returns. */
+typedef struct {
+  LatentSnapshot *snapshot;   /* the final one */
+  GArray         *history;    /* LatentIterationRecord, one per iteration */
+  double          init_ms;
+  double          total_ms;   /* initialisation included */
+} LatentFit;
+
+/* Initialises, steps until converged, and snapshots the end: the loop the
+ * CLI, the sweep, the benchmarks and the tests share. @progress may be
+ * NULL. */
+LatentFit    *latent_algorithm_fit        (const LatentAlgorithm  *algorithm,
+                                           LatentDataset          *dataset,
+                                           LatentParams           *params,
+                                           guint64                 seed,
+                                           LatentCl               *cl,
+                                           LatentFitFunc           progress,
+                                           gpointer                user_data,
+                                           GCancellable           *cancellable,
+                                           GError                **error);
+/* The same loop on a state already initialised, without a snapshot. */
+gboolean      latent_algorithm_run_state  (const LatentAlgorithm  *algorithm,
+                                           gpointer                state,
+                                           GCancellable           *cancellable,
+                                           GError                **error);
+void          latent_fit_free             (LatentFit              *fit);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentFit, latent_fit_free)
 
 G_END_DECLS

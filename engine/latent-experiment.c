@@ -6,6 +6,7 @@
 
 #include "latent-experiment.h"
 
+#include "latent-registry.h"
 #include "latent-dataset.h"
 
 #include <glib/gi18n-lib.h>
@@ -171,7 +172,7 @@ latent_experiment_load (const char  *path,
   if (self->device == NULL)
     self->device = g_strdup ("auto");
 
-  if (!(self->algorithm = latent_algorithm_lookup (algorithm, &local_error)))
+  if (!(self->algorithm = latent_registry_lookup (algorithm, &local_error)))
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID, "%s: %s", path, local_error->message);
       return NULL;

@@ -26,3 +26,63 @@ latent_json_add_double (JsonBuilder *builder,
     value = nextafter (value, 0);
   json_builder_add_double_value (builder, value);
 }
+
+void
+latent_json_add_number_member (JsonBuilder *builder,
+                               const char  *name,
+                               double       value)
+{
+  json_builder_set_member_name (builder, name);
+  latent_json_add_double (builder, value);
+}
+
+void
+latent_json_add_vector_member (JsonBuilder  *builder,
+                               const char   *name,
+                               const double *values,
+                               guint         n)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n; i++)
+    latent_json_add_double (builder, values[i]);
+  json_builder_end_array (builder);
+}
+
+void
+latent_json_add_matrix (JsonBuilder *builder,
+                        const float *values,
+                        guint        rows,
+                        guint        cols)
+{
+  json_builder_begin_array (builder);
+  for (guint r = 0; r < rows; r++)
+    {
+      json_builder_begin_array (builder);
+      for (guint c = 0; c < cols; c++)
+        latent_json_add_double (builder, values[(gsize) r * cols + c]);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+void
+latent_json_add_matrix_member (JsonBuilder *builder,
+                               const char  *name,
+                               const float *values,
+                               guint        rows,
+                               guint        cols)
+{
+  json_builder_set_member_name (builder, name);
+  latent_json_add_matrix (builder, values, rows, cols);
+}
+
+void
+latent_csv_append_float (GString *out,
+                         float    value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (out, ',');
+  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g", value));
+}

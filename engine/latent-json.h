@@ -16,4 +16,26 @@ G_BEGIN_DECLS
 void latent_json_add_double (JsonBuilder *builder,
                              double       value);
 
+/* A member NAME holding a number, an array of N numbers, or ROWS arrays of
+ * COLS numbers (row-major), each through latent_json_add_double (). */
+void latent_json_add_number_member (JsonBuilder  *builder,
+                                    const char   *name,
+                                    double        value);
+void latent_json_add_vector_member (JsonBuilder  *builder,
+                                    const char   *name,
+                                    const double *values,
+                                    guint         n);
+void latent_json_add_matrix        (JsonBuilder  *builder,
+                                    const float  *values,
+                                    guint         rows,
+                                    guint         cols);
+void latent_json_add_matrix_member (JsonBuilder  *builder,
+                                    const char   *name,
+                                    const float  *values,
+                                    guint         rows,
+                                    guint         cols);
+/* ",0.5" per value, as CSV wants numbers: the C locale, 9 digits. */
+void latent_csv_append_float       (GString      *out,
+                                    float         value);
+
 G_END_DECLS

@@ -117,6 +117,120 @@ known_names (LatentParams *self)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+static int
+find_spec_or_fail (LatentParams  *self,
+                   const char    *name,
+                   GError       **error)
+{
+  int i = find_spec (self, name);
+
+  if (i < 0)
+    {
+      g_autofree char *names = known_names (self);
+      g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_UNKNOWN,
+                   _("unknown parameter “%s” (known: %s)"), name, names);
+    }
+  return i;
+}
+
+/* The one place a number is held against its parameter's bounds. */
+static gboolean
+set_number (LatentParams  *self,
+            int            i,
+            double         number,
+            const char    *text,
+            GError       **error)
+{
+  const LatentParamSpec *spec = &self->specs[i];
+
+  if (spec->type == LATENT_PARAM_INT && number != floor (number))
+    {
+      g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
+                   _("parameter %s: “%s” is not a whole number"), spec->name, text);
+      return FALSE;
+    }
+  if (number < spec->min || number > spec->max)
+    {
+      g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
+                   _("parameter %s: %s is outside [%g, %g]"), spec->name, text, spec->min, spec->max);
+      return FALSE;
+    }
+  self->numbers[i] = number;
+  return TRUE;
+}
+
+static gboolean
+set_typed (LatentParams     *self,
+           const char       *name,
+           LatentParamType   type,
+           double            number,
+           GError          **error)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+  int i = find_spec_or_fail (self, name, error);
+
+  if (i < 0)
+    return FALSE;
+  /* A caller's mistake, not a person's. */
+  g_return_val_if_fail (self->specs[i].type == type, FALSE);
+  g_ascii_formatd (text, sizeof text, "%.17g", number);
+  return set_number (self, i, number, text, error);
+}
+
+gboolean
+latent_params_set_int (LatentParams  *self,
+                       const char    *name,
+                       gint64         value,
+                       GError       **error)
+{
+  return set_typed (self, name, LATENT_PARAM_INT, (double) value, error);
+}
+
+gboolean
+latent_params_set_double (LatentParams  *self,
+                          const char    *name,
+                          double         value,
+                          GError       **error)
+{
+  if (!isfinite (value))
+    {
+      g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
+                   _("parameter %s: “%g” is not a number"), name, value);
+      return FALSE;
+    }
+  return set_typed (self, name, LATENT_PARAM_DOUBLE, value, error);
+}
+
+gboolean
+latent_params_set_bool (LatentParams  *self,
+                        const char    *name,
+                        gboolean       value,
+                        GError       **error)
+{
+  int i = find_spec_or_fail (self, name, error);
+
+  if (i < 0)
+    return FALSE;
+  g_return_val_if_fail (self->specs[i].type == LATENT_PARAM_BOOL, FALSE);
+  self->numbers[i] = value ? 1 : 0;
+  return TRUE;
+}
+
+gboolean
+latent_params_get_range (LatentParams *self,
+                         const char   *name,
+                         double       *min,
+                         double       *max)
+{
+  int i = find_spec (self, name);
+
+  if (i < 0 || (self->specs[i].type != LATENT_PARAM_INT && self->specs[i].type != LATENT_PARAM_DOUBLE))
+    return FALSE;
+  *min = self->specs[i].min;
+  *max = self->specs[i].max;
+  return TRUE;
+}
+
 gboolean
 latent_params_set (LatentParams  *self,
                    const char    *name,
@@ -124,17 +238,12 @@ latent_params_set (LatentParams  *self,
                    GError       **error)
 {
   const LatentParamSpec *spec;
-  int i = find_spec (self, name);
+  int i = find_spec_or_fail (self, name, error);
   char *end = NULL;
   double number;
 
   if (i < 0)
-    {
-      g_autofree char *names = known_names (self);
-      g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_UNKNOWN,
-                   _("unknown parameter “%s” (known: %s)"), name, names);
-      return FALSE;
-    }
+    return FALSE;
   spec = &self->specs[i];
   value = value ? value : "";
 
@@ -149,20 +258,7 @@ latent_params_set (LatentParams  *self,
                        _("parameter %s: “%s” is not a number"), name, value);
           return FALSE;
         }
-      if (spec->type == LATENT_PARAM_INT && number != floor (number))
-        {
-          g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                       _("parameter %s: “%s” is not a whole number"), name, value);
-          return FALSE;
-        }
-      if (number < spec->min || number > spec->max)
-        {
-          g_set_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID,
-                       _("parameter %s: %s is outside [%g, %g]"), name, value, spec->min, spec->max);
-          return FALSE;
-        }
-      self->numbers[i] = number;
-      return TRUE;
+      return set_number (self, i, number, value, error);
 
     case LATENT_PARAM_BOOL:
       if (g_str_equal (value, "true") || g_str_equal (value, "1") || g_str_equal (value, "yes"))

@@ -67,6 +67,26 @@ gboolean               latent_params_set          (LatentParams          *self,
                                                    const char            *value,
                                                    GError               **error);
 
+/* Typed: the value is held against the same bounds as a typed one. Setting
+ * a parameter as another type than its own is a programming error. */
+gboolean               latent_params_set_int      (LatentParams          *self,
+                                                   const char            *name,
+                                                   gint64                 value,
+                                                   GError               **error);
+gboolean               latent_params_set_double   (LatentParams          *self,
+                                                   const char            *name,
+                                                   double                 value,
+                                                   GError               **error);
+gboolean               latent_params_set_bool     (LatentParams          *self,
+                                                   const char            *name,
+                                                   gboolean               value,
+                                                   GError               **error);
+/* The bounds of an INT or DOUBLE parameter; FALSE for any other. */
+gboolean               latent_params_get_range    (LatentParams          *self,
+                                                   const char            *name,
+                                                   double                *min,
+                                                   double                *max);
+
 gint64                 latent_params_get_int      (LatentParams          *self,
                                                    const char            *name);
 double                 latent_params_get_double   (LatentParams          *self,

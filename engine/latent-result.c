@@ -11,137 +11,6 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-static void
-add_number (JsonBuilder *b,
-            const char  *name,
-            double       value)
-{
-  json_builder_set_member_name (b, name);
-  latent_json_add_double (b, value);
-}
-
-static void
-add_matrix (JsonBuilder *b,
-            const float *values,
-            guint        rows,
-            guint        cols)
-{
-  json_builder_begin_array (b);
-  for (guint r = 0; r < rows; r++)
-    {
-      json_builder_begin_array (b);
-      for (guint c = 0; c < cols; c++)
-        latent_json_add_double (b, values[(gsize) r * cols + c]);
-      json_builder_end_array (b);
-    }
-  json_builder_end_array (b);
-}
-
-static void
-add_clustering (JsonBuilder    *b,
-                LatentSnapshot *snap)
-{
-  json_builder_set_member_name (b, "labels");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < snap->n_rows; i++)
-    json_builder_add_int_value (b, snap->labels[i]);
-  json_builder_end_array (b);
-
-  /* k-means calls its means centroids; a mixture adds its other parameters. */
-  json_builder_set_member_name (b, snap->weights ? "means" : "centroids");
-  add_matrix (b, snap->means, snap->k, snap->n_cols);
-  if (snap->weights)
-    {
-      json_builder_set_member_name (b, "covariances");
-      json_builder_begin_array (b);
-      for (guint c = 0; c < snap->k; c++)
-        add_matrix (b, snap->covariances + (gsize) c * snap->n_cols * snap->n_cols, snap->n_cols, snap->n_cols);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "weights");
-      json_builder_begin_array (b);
-      for (guint c = 0; c < snap->k; c++)
-        latent_json_add_double (b, snap->weights[c]);
-      json_builder_end_array (b);
-      add_number (b, "log_likelihood", snap->log_likelihood);
-      add_number (b, "bic", snap->bic);
-      add_number (b, "aic", snap->aic);
-      if (snap->responsibilities && latent_params_get_bool (snap->params, "save-responsibilities"))
-        {
-          json_builder_set_member_name (b, "responsibilities");
-          add_matrix (b, snap->responsibilities, snap->n_rows, snap->k);
-        }
-    }
-
-  json_builder_set_member_name (b, "cluster_sizes");
-  json_builder_begin_array (b);
-  for (guint c = 0; c < snap->k; c++)
-    json_builder_add_int_value (b, snap->cluster_sizes[c]);
-  json_builder_end_array (b);
-
-  if (snap->weights == NULL)
-    add_number (b, "inertia", snap->objective);
-}
-
-static void
-add_vector (JsonBuilder  *b,
-            const char   *name,
-            const double *values,
-            guint         n)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n; i++)
-    latent_json_add_double (b, values[i]);
-  json_builder_end_array (b);
-}
-
-/* PCA, PPCA and FA: the names scikit-learn uses where it has them. */
-static void
-add_linear (JsonBuilder    *b,
-            LatentSnapshot *snap)
-{
-  const guint m = snap->n_components, d = snap->n_cols;
-
-  json_builder_set_member_name (b, "components");
-  add_matrix (b, snap->components, m, d);
-  json_builder_set_member_name (b, "mean");
-  json_builder_begin_array (b);
-  for (guint a = 0; a < d; a++)
-    latent_json_add_double (b, snap->data_mean[a]);
-  json_builder_end_array (b);
-  add_vector (b, "explained_variance", snap->explained_variance, m);
-  add_vector (b, "explained_variance_ratio", snap->explained_variance_ratio, m);
-  add_number (b, "total_variance", snap->total_variance);
-  /* One σ² for PCA and PPCA, one ψ per column for factor analysis. */
-  if (snap->n_noise == 1)
-    add_number (b, "noise_variance", snap->noise_variance[0]);
-  else
-    add_vector (b, "noise_variance", snap->noise_variance, snap->n_noise);
-  add_number (b, "log_likelihood", snap->log_likelihood);
-  add_number (b, "reconstruction_error", snap->reconstruction_error);
-  json_builder_set_member_name (b, "projection");
-  add_matrix (b, snap->projection, snap->n_rows, snap->projection_dims);
-}
-
-/* Convolution: the kernel, the method that ran, and the race. */
-static void
-add_filter (JsonBuilder    *b,
-            LatentSnapshot *snap)
-{
-  json_builder_set_member_name (b, "kernel");
-  add_matrix (b, snap->kernel, snap->kernel_size, snap->kernel_size);
-  json_builder_set_member_name (b, "method");
-  json_builder_add_string_value (b, snap->method);
-  json_builder_set_member_name (b, "method_ms");
-  json_builder_begin_object (b);
-  for (guint i = 0; snap->method_names && snap->method_names[i]; i++)
-    {
-      json_builder_set_member_name (b, snap->method_names[i]);
-      latent_json_add_double (b, snap->method_ms[i]);
-    }
-  json_builder_end_object (b);
-}
-
 JsonNode *
 latent_result_to_json (LatentSnapshot *snap,
                        const GArray   *history,
@@ -156,7 +25,7 @@ latent_result_to_json (LatentSnapshot *snap,
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "algorithm");
-  json_builder_add_string_value (b, snap->algorithm);
+  json_builder_add_string_value (b, snap->algorithm->id);
 
   json_builder_set_member_name (b, "dataset");
   json_builder_begin_object (b);
@@ -189,20 +58,15 @@ latent_result_to_json (LatentSnapshot *snap,
     latent_json_add_double (b, g_array_index (history, LatentIterationRecord, i).objective);
   json_builder_end_array (b);
 
-  if (snap->components)
-    add_linear (b, snap);
-  else if (snap->image)
-    add_filter (b, snap);
-  else if (snap->labels)
-    add_clustering (b, snap);
+  snap->algorithm->write_json (snap, b);
 
   json_builder_set_member_name (b, "metrics");
   if (snap->has_label_metrics)
     {
       json_builder_begin_object (b);
-      add_number (b, "accuracy", snap->metrics.accuracy);
-      add_number (b, "ari", snap->metrics.ari);
-      add_number (b, "nmi", snap->metrics.nmi);
+      latent_json_add_number_member (b, "accuracy", snap->metrics.accuracy);
+      latent_json_add_number_member (b, "ari", snap->metrics.ari);
+      latent_json_add_number_member (b, "nmi", snap->metrics.nmi);
       json_builder_end_object (b);
     }
   else
@@ -210,8 +74,8 @@ latent_result_to_json (LatentSnapshot *snap,
 
   json_builder_set_member_name (b, "timings");
   json_builder_begin_object (b);
-  add_number (b, "init_ms", init_ms);
-  add_number (b, "total_ms", total_ms);
+  latent_json_add_number_member (b, "init_ms", init_ms);
+  latent_json_add_number_member (b, "total_ms", total_ms);
   json_builder_set_member_name (b, "iteration_ms");
   json_builder_begin_array (b);
   for (guint i = 0; i < history->len; i++)
@@ -221,7 +85,7 @@ latent_result_to_json (LatentSnapshot *snap,
       step_total += ms;
     }
   json_builder_end_array (b);
-  add_number (b, "mean_iteration_ms", history->len ? step_total / history->len : NAN);
+  latent_json_add_number_member (b, "mean_iteration_ms", history->len ? step_total / history->len : NAN);
   json_builder_end_object (b);
 
   if (snap->message)
@@ -264,34 +128,20 @@ latent_result_write_csv (LatentSnapshot  *snap,
   const gint32 *classes = latent_dataset_get_labels (snap->dataset);
   g_autoptr(GError) local_error = NULL;
 
-  if (snap->components == NULL && snap->labels == NULL)
+  if (snap->algorithm->write_csv_row == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("%s: %s gives no value per row to write"), path, snap->algorithm);
+                   _("%s: %s gives no value per row to write"), path, snap->algorithm->id);
       return FALSE;
     }
-  /* One line per row: its cluster, or its latent coordinates. */
+  /* One line per row: what the algorithm gives it, and its class. */
   g_string_append (out, "row");
-  if (snap->components)
-    for (guint j = 0; j < snap->projection_dims; j++)
-      g_string_append_printf (out, ",z%u", j + 1);
-  else
-    g_string_append (out, ",cluster");
+  snap->algorithm->write_csv_header (snap, out);
   g_string_append (out, classes ? ",class\n" : "\n");
   for (guint i = 0; i < snap->n_rows; i++)
     {
       g_string_append_printf (out, "%u", i);
-      if (snap->components)
-        for (guint j = 0; j < snap->projection_dims; j++)
-          {
-            char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-            g_string_append_c (out, ',');
-            g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g",
-                                                   snap->projection[(gsize) i * snap->projection_dims + j]));
-          }
-      else
-        g_string_append_printf (out, ",%d", snap->labels[i]);
+      snap->algorithm->write_csv_row (snap, i, out);
       if (classes)
         {
           const char *name = latent_dataset_get_class_name (snap->dataset, classes[i]);

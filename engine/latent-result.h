@@ -6,7 +6,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "latent-run.h"
+#include "latent-algorithm.h"
 
 G_BEGIN_DECLS
 

@@ -178,7 +178,7 @@ worker (gpointer data)
   if (setpriority (PRIO_PROCESS, 0, 5) != 0)
     g_debug ("could not lower the worker's priority: %s", g_strerror (errno));
 
-  state = self->algorithm->init (self->dataset, self->params, self->seed, self->cl, &error);
+  state = self->algorithm->init (self->dataset, self->params, self->seed, latent_cl_usable (self->cl), &error);
   g_mutex_lock (&self->mutex);
   self->init_ms = (g_get_monotonic_time () - start) / 1000.0;
   g_mutex_unlock (&self->mutex);
@@ -458,11 +458,4 @@ latent_run_get_init_ms (LatentRun *self)
   ms = self->init_ms;
   g_mutex_unlock (&self->mutex);
   return ms;
-}
-
-const LatentAlgorithm *
-latent_run_get_algorithm (LatentRun *self)
-{
-  g_return_val_if_fail (LATENT_IS_RUN (self), NULL);
-  return self->algorithm;
 }

@@ -17,13 +17,6 @@ typedef enum {
   LATENT_RUN_FAILED,
 } LatentRunState;
 
-/* What the history keeps for every iteration. */
-typedef struct {
-  guint  iteration;
-  double objective;
-  double step_ms;
-} LatentIterationRecord;
-
 #define LATENT_TYPE_RUN (latent_run_get_type ())
 G_DECLARE_FINAL_TYPE (LatentRun, latent_run, LATENT, RUN, GObject)
 
@@ -50,6 +43,5 @@ LatentSnapshot        *latent_run_get_snapshot (LatentRun             *self);
 /* Records delivered so far, in iteration order. */
 const GArray          *latent_run_get_history  (LatentRun             *self);
 double                 latent_run_get_init_ms  (LatentRun             *self);
-const LatentAlgorithm *latent_run_get_algorithm (LatentRun            *self);
 
 G_END_DECLS

@@ -6,16 +6,22 @@
 
 #include "latent-snapshot.h"
 
+#include "latent-algorithm.h"
+
 #include <math.h>
+#include <string.h>
 
 LatentSnapshot *
-latent_snapshot_new (const char    *algorithm,
-                     LatentDataset *dataset,
-                     LatentParams  *params)
+latent_snapshot_new (const LatentAlgorithm *algorithm,
+                     LatentDataset         *dataset,
+                     LatentParams          *params)
 {
-  LatentSnapshot *self = g_atomic_rc_box_new0 (LatentSnapshot);
+  LatentSnapshot *self;
 
-  self->algorithm = g_strdup (algorithm);
+  g_return_val_if_fail (algorithm != NULL, NULL);
+
+  self = g_atomic_rc_box_new0 (LatentSnapshot);
+  self->algorithm = algorithm;
   self->dataset = dataset ? g_object_ref (dataset) : NULL;
   self->params = params ? latent_params_ref (params) : NULL;
   self->objective = NAN;
@@ -36,7 +42,6 @@ latent_snapshot_ref (LatentSnapshot *self)
 static void
 latent_snapshot_clear (LatentSnapshot *self)
 {
-  g_free (self->algorithm);
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
   g_free (self->device);
@@ -67,4 +72,55 @@ void
 latent_snapshot_unref (LatentSnapshot *self)
 {
   g_atomic_rc_box_release_full (self, (GDestroyNotify) latent_snapshot_clear);
+}
+
+LatentFamily
+latent_snapshot_get_family (LatentSnapshot *self)
+{
+  return self->algorithm->family;
+}
+
+const char *
+latent_snapshot_get_algorithm_id (LatentSnapshot *self)
+{
+  return self->algorithm->id;
+}
+
+static gsize
+string_size (const char *s)
+{
+  return s ? strlen (s) + 1 : 0;
+}
+
+gsize
+latent_snapshot_get_size (LatentSnapshot *self)
+{
+  const gsize rows = self->n_rows, cols = self->n_cols, k = self->k, m = self->n_components;
+  gsize size = sizeof *self;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  /* Each array counted only when present: its length is what the
+   * producer allocated for it. */
+  if (self->labels) size += rows * sizeof (gint32);
+  if (self->means) size += k * cols * sizeof (float);
+  if (self->cluster_sizes) size += k * sizeof (guint);
+  if (self->weights) size += k * sizeof (float);
+  if (self->covariances) size += k * cols * cols * sizeof (float);
+  if (self->responsibilities) size += rows * k * sizeof (float);
+  if (self->components) size += m * cols * sizeof (float);
+  if (self->data_mean) size += cols * sizeof (float);
+  if (self->explained_variance) size += m * sizeof (double);
+  if (self->explained_variance_ratio) size += m * sizeof (double);
+  if (self->noise_variance) size += self->n_noise * sizeof (double);
+  if (self->projection) size += rows * self->projection_dims * sizeof (float);
+  if (self->example_rows) size += self->n_examples * sizeof (gint32);
+  if (self->reconstructions) size += (gsize) self->n_examples * cols * sizeof (float);
+  if (self->samples) size += (gsize) self->n_samples * cols * sizeof (float);
+  if (self->image) size += rows * cols * sizeof (float);
+  if (self->kernel) size += (gsize) self->kernel_size * self->kernel_size * sizeof (float);
+  for (guint i = 0; self->method_names && self->method_names[i]; i++)
+    size += sizeof (char *) + string_size (self->method_names[i]) + sizeof (double);
+  size += string_size (self->device) + string_size (self->method) + string_size (self->message);
+  return size;
 }

@@ -18,11 +18,22 @@ typedef struct {
   double nmi;       /* normalised mutual information (arithmetic mean) */
 } LatentLabelMetrics;
 
+/* Which of the fields below an algorithm's snapshots fill. */
+typedef enum {
+  LATENT_FAMILY_CLUSTERS,   /* labels, means, cluster sizes (k-means) */
+  LATENT_FAMILY_MIXTURE,    /* the same, and weights, covariances, responsibilities, BIC/AIC */
+  LATENT_FAMILY_LINEAR,     /* components, projection, reconstructions, samples (PCA, PPCA, FA) */
+  LATENT_FAMILY_FILTER,     /* the filtered image, its kernel and the method race */
+} LatentFamily;
+
+typedef struct _LatentAlgorithm LatentAlgorithm;   /* latent-algorithm.h */
 typedef struct _LatentSnapshot LatentSnapshot;
 
 struct _LatentSnapshot
 {
-  char          *algorithm;    /* "kmeans" */
+  /* The algorithm that made it: its id, titles and family. Registered
+   * algorithms live as long as the program. */
+  const LatentAlgorithm *algorithm;
   LatentDataset *dataset;      /* the data the run works on */
   LatentParams  *params;
   guint64        seed;
@@ -102,11 +113,18 @@ struct _LatentSnapshot
   char          *message;      /* something the person should know, or NULL */
 };
 
-LatentSnapshot *latent_snapshot_new   (const char     *algorithm,
-                                       LatentDataset  *dataset,
-                                       LatentParams   *params);
-LatentSnapshot *latent_snapshot_ref   (LatentSnapshot *self);
-void            latent_snapshot_unref (LatentSnapshot *self);
+LatentSnapshot *latent_snapshot_new      (const LatentAlgorithm *algorithm,
+                                          LatentDataset         *dataset,
+                                          LatentParams          *params);
+LatentSnapshot *latent_snapshot_ref      (LatentSnapshot        *self);
+void            latent_snapshot_unref    (LatentSnapshot        *self);
+/* Its algorithm's family. */
+LatentFamily    latent_snapshot_get_family (LatentSnapshot      *self);
+/* The algorithm's id, "kmeans". */
+const char     *latent_snapshot_get_algorithm_id (LatentSnapshot *self);
+/* Bytes the snapshot holds itself, every array counted (not the dataset or
+ * parameters it shares): what keeping it in a history costs. */
+gsize           latent_snapshot_get_size (LatentSnapshot        *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentSnapshot, latent_snapshot_unref)
 

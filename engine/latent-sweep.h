@@ -23,8 +23,11 @@ typedef struct {
   guint   best_aic;
 } LatentSweep;
 
-/* "k=1..12" (or "1..12", or "3") into a range; errors name the parameter. */
-gboolean     latent_sweep_parse_range (const char             *text,
+/* "k=1..12" (or "1..12", or "3") into a range of parameter @name (the
+ * algorithm's sweep_param), within its bounds in @params; errors name it. */
+gboolean     latent_sweep_parse_range (LatentParams           *params,
+                                       const char             *name,
+                                       const char             *text,
                                        guint                  *first,
                                        guint                  *last,
                                        GError                **error);

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 
+#include "latent-registry.h"
 #include "latent-linear.h"
 #include "latent-linear-private.h"
 #include "latent-test-util.h"
@@ -110,7 +111,7 @@ run (const Model   *model,
      LatentCl      *device,
      GArray        *history)
 {
-  const LatentAlgorithm *alg = latent_algorithm_lookup (model->algorithm, NULL);
+  const LatentAlgorithm *alg = latent_registry_lookup (model->algorithm, NULL);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
   g_autoptr(GError) error = NULL;
   LatentSnapshot *snap;

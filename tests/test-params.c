@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "latent-registry.h"
 #include "latent-algorithm.h"
 
 static const char * const shapes[] = { "round", "square", NULL };
@@ -144,7 +145,7 @@ test_json_text (void)
 static void
 test_algorithm_specs (void)
 {
-  const LatentAlgorithm * const *all = latent_algorithm_list ();
+  const LatentAlgorithm * const *all = latent_registry_list ();
 
   g_assert_nonnull (all[0]);
   for (guint a = 0; all[a]; a++)

@@ -230,10 +230,10 @@ latent_export_dialog_new (GtkWindow               *parent,
   /* Named after the figure too when the result has several. */
   if (self->kind != latent_figure_resolve_kind (snapshot, LATENT_FIGURE_AUTO))
     name = g_strdup_printf ("%s-%s-%u-%s.png", latent_dataset_get_name (snapshot->dataset),
-                            snapshot->algorithm, snapshot->iteration, latent_figure_kind_to_string (self->kind));
+                            snapshot->algorithm->id, snapshot->iteration, latent_figure_kind_to_string (self->kind));
   else
     name = g_strdup_printf ("%s-%s-%u.png", latent_dataset_get_name (snapshot->dataset),
-                            snapshot->algorithm, snapshot->iteration);
+                            snapshot->algorithm->id, snapshot->iteration);
   g_strdelimit (name, "/\\:", '-');
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), name);
   return GTK_WIDGET (self);

@@ -23,7 +23,7 @@ gboolean
 _latent_window_is_instant (LatentWindow *self)
 {
   /* An edit shows its result at once, as a photo editor's would. */
-  return self->algorithm != NULL && self->algorithm->instant;
+  return self->algorithm != NULL && latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_INSTANT);
 }
 
 static gboolean
@@ -245,7 +245,7 @@ on_save_image_chosen (const char *chosen,
     const char * const text[] = {
       "Software", "Latent",
       "Title", title,
-      "latent:algorithm", frame->algorithm,
+      "latent:algorithm", frame->algorithm->id,
       "latent:params", params,
       "latent:iteration", iteration,
       NULL,

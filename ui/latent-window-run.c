@@ -270,7 +270,7 @@ _latent_window_restart (LatentWindow *self,
    * the last result stays up until the new one comes. */
   start_run (self, play || instant,
              instant && shown && self->dataset && shown->dataset == self->dataset
-             && g_strcmp0 (shown->algorithm, self->algorithm->id) == 0);
+             && shown->algorithm == self->algorithm);
 }
 
 void

@@ -11,6 +11,7 @@
 
 #include "latent-window-private.h"
 
+#include "latent-registry.h"
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -61,11 +62,11 @@ _latent_window_update_status (LatentWindow *self)
     /* An image is its size; a table its rows and columns. */
     if (latent_dataset_get_image_shape (self->dataset, &width, &height, &channels, &single) && single)
       g_string_append_printf (s, "%s · %u × %u px · %s", latent_dataset_get_name (self->dataset),
-                              width, height, _(self->algorithm->name));
+                              width, height, _(self->algorithm->title));
     else
       g_string_append_printf (s, "%s · %u × %u · %s", latent_dataset_get_name (self->dataset),
                               latent_dataset_get_n_rows (self->dataset),
-                              latent_dataset_get_n_cols (self->dataset), _(self->algorithm->name));
+                              latent_dataset_get_n_cols (self->dataset), _(self->algorithm->title));
   }
   if (frame && latent_figure_is_filter (frame))
     _latent_window_append_filter_status (self, frame, s);
@@ -280,7 +281,7 @@ open_settings (void)
 static void
 on_algorithm_selected (LatentWindow *self)
 {
-  const LatentAlgorithm * const *all = latent_algorithm_list ();
+  const LatentAlgorithm * const *all = latent_registry_list ();
   guint selected = gtk_drop_down_get_selected (self->algorithm_dropdown);
 
   if (all[selected] == NULL || all[selected] == self->algorithm)
@@ -322,14 +323,14 @@ latent_window_constructed (GObject *object)
 {
   LatentWindow *self = LATENT_WINDOW (object);
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
-  const LatentAlgorithm * const *all = latent_algorithm_list ();
+  const LatentAlgorithm * const *all = latent_registry_list ();
   g_autofree char *device = NULL;
   g_autofree char *last = NULL;
 
   G_OBJECT_CLASS (latent_window_parent_class)->constructed (object);
 
   for (guint i = 0; all[i]; i++)
-    gtk_string_list_append (names, _(all[i]->name));
+    gtk_string_list_append (names, _(all[i]->title));
   gtk_drop_down_set_model (self->algorithm_dropdown, G_LIST_MODEL (names));
   g_signal_connect_swapped (self->algorithm_dropdown, "notify::selected",
                             G_CALLBACK (on_algorithm_selected), self);

@@ -17,6 +17,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "latent-json.h"
+
 /* Stored untranslated: it goes into result JSON; displays translate it. */
 #define CPU_REFERENCE N_("CPU reference")
 
@@ -84,8 +86,11 @@ typedef struct {
   char                 *fallback;   /* why the run left OpenCL; kept */
 
   LatentConvolveCl     *cl;
+  LatentCl             *runtime;    /* the device cl runs on, where failures count */
   char                 *device;
 } LatentConvolve;
+
+static const LatentAlgorithm convolve_algorithm;
 
 static void
 convolve_free (gpointer data)
@@ -95,6 +100,7 @@ convolve_free (gpointer data)
   if (self == NULL)
     return;
   g_clear_pointer (&self->cl, latent_convolve_cl_free);
+  g_clear_object (&self->runtime);
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
   g_clear_pointer (&self->filter, latent_filter_free);
@@ -138,13 +144,12 @@ latent_convolve_filter_from_params (LatentParams  *params,
 
 static void
 fall_back (LatentConvolve *self,
-           GError         *error)
+           const GError   *error)
 {
-  g_warning ("convolve: %s; continuing on the C reference path", error->message);
   g_free (self->fallback);
-  self->fallback = g_strdup_printf (_("OpenCL failed (%s); continuing on the CPU reference path. "),
-                                    error->message);
+  self->fallback = latent_cl_fall_back (self->runtime, "convolve", error);
   g_clear_pointer (&self->cl, latent_convolve_cl_free);
+  g_clear_object (&self->runtime);
   g_free (self->device);
   self->device = g_strdup (CPU_REFERENCE);
 }
@@ -190,6 +195,24 @@ race (LatentConvolve  *self,
   return latent_convolve_cl_upload (self->cl, self->planes, self->width, self->height, self->channels, error);
 }
 
+static gboolean
+convolve_check (LatentDataset  *dataset,
+                LatentParams   *params,
+                GError        **error)
+{
+  guint width, height, channels;
+  gboolean single = FALSE;
+
+  if (!latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) || !single)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("Convolution filters an image: “%s” is not one (open a PNG)"),
+                   latent_dataset_get_name (dataset));
+      return FALSE;
+    }
+  return latent_convolve_check_image (width, height, channels, error);
+}
+
 static gpointer
 convolve_init (LatentDataset  *dataset,
                LatentParams   *params,
@@ -198,18 +221,11 @@ convolve_init (LatentDataset  *dataset,
                GError        **error)
 {
   g_autoptr(LatentConvolve) self = g_new0 (LatentConvolve, 1);
-  gboolean single = FALSE;
   gsize values;
 
-  if (!latent_dataset_get_image_shape (dataset, &self->width, &self->height, &self->channels, &single) || !single)
-    {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("Convolution filters an image: “%s” is not one (open a PNG)"),
-                   latent_dataset_get_name (dataset));
-      return NULL;
-    }
-  if (!latent_convolve_check_image (self->width, self->height, self->channels, error))
+  if (!convolve_check (dataset, params, error))
     return NULL;
+  latent_dataset_get_image_shape (dataset, &self->width, &self->height, &self->channels, NULL);
 
   self->dataset = g_object_ref (dataset);
   self->params = latent_params_ref (params);
@@ -239,6 +255,7 @@ convolve_init (LatentDataset  *dataset,
     {
       g_autoptr(GError) local_error = NULL;
 
+      self->runtime = g_object_ref (cl);
       self->device = latent_cl_describe (cl);
       if (!(self->cl = latent_convolve_cl_new (cl, &local_error)) || !race (self, &local_error))
         fall_back (self, local_error);
@@ -300,7 +317,7 @@ static LatentSnapshot *
 convolve_snapshot (gpointer data)
 {
   LatentConvolve *self = data;
-  LatentSnapshot *snap = latent_snapshot_new ("convolve", self->dataset, self->params);
+  LatentSnapshot *snap = latent_snapshot_new (&convolve_algorithm, self->dataset, self->params);
   const guint size = latent_filter_get_size (self->filter);
   const gsize pixels = (gsize) self->width * self->height;
 
@@ -343,19 +360,41 @@ convolve_converged (gpointer data)
   return self->iteration >= self->passes;
 }
 
+/* The kernel, the method that ran, and the race. */
+static void
+convolve_write_json (LatentSnapshot *snap,
+                     JsonBuilder    *b)
+{
+  latent_json_add_matrix_member (b, "kernel", snap->kernel, snap->kernel_size, snap->kernel_size);
+  json_builder_set_member_name (b, "method");
+  json_builder_add_string_value (b, snap->method);
+  json_builder_set_member_name (b, "method_ms");
+  json_builder_begin_object (b);
+  for (guint i = 0; snap->method_names && snap->method_names[i]; i++)
+    latent_json_add_number_member (b, snap->method_names[i], snap->method_ms[i]);
+  json_builder_end_object (b);
+}
+
+static const char * const convolve_figures[] = { "filter", "kernel", NULL };
+
 static const LatentAlgorithm convolve_algorithm = {
   .id = "convolve",
-  .name = N_("Convolution filter"),
+  .title = N_("Convolution filter"),
+  .short_title = N_("convolution"),
   .objective_name = N_("change per pass (RMS)"),
+  .family = LATENT_FAMILY_FILTER,
+  .flags = LATENT_ALGORITHM_INSTANT,
+  .figures = convolve_figures,
   .params = convolve_params,
   .n_params = G_N_ELEMENTS (convolve_params),
-  .instant = TRUE,
+  .check = convolve_check,
   .init = convolve_init,
   .step = convolve_step,
   .snapshot = convolve_snapshot,
   .objective = convolve_objective,
   .converged = convolve_converged,
   .free = convolve_free,
+  .write_json = convolve_write_json,
 };
 
 const LatentAlgorithm *

@@ -163,6 +163,16 @@ refresh (LatentLinear  *self,
   return TRUE;
 }
 
+static const LatentAlgorithm fa_algorithm;
+
+static gboolean
+fa_check (LatentDataset  *dataset,
+            LatentParams   *params,
+            GError        **error)
+{
+  return latent_linear_check (LATENT_LINEAR_FA, dataset, params, error);
+}
+
 static gpointer
 fa_init (LatentDataset  *dataset,
          LatentParams   *params,
@@ -173,7 +183,7 @@ fa_init (LatentDataset  *dataset,
   g_autoptr(LatentLinear) self = NULL;
   guint d;
 
-  self = latent_linear_new (LATENT_LINEAR_FA, "fa", dataset, params, seed, cl, error);
+  self = latent_linear_new (LATENT_LINEAR_FA, &fa_algorithm, dataset, params, seed, cl, error);
   if (self == NULL)
     return NULL;
   d = self->d;
@@ -231,16 +241,24 @@ fa_step (gpointer       data,
 
 static const LatentAlgorithm fa_algorithm = {
   .id = "fa",
-  .name = N_("Factor analysis (EM)"),
+  .title = N_("Factor analysis (EM)"),
+  .short_title = N_("factor analysis"),
   .objective_name = N_("mean log-likelihood"),
+  .family = LATENT_FAMILY_LINEAR,
+  .flags = LATENT_ALGORITHM_ENCODER,
+  .figures = latent_linear_figures,
   .params = fa_params,
   .n_params = G_N_ELEMENTS (fa_params),
+  .check = fa_check,
   .init = fa_init,
   .step = fa_step,
   .snapshot = latent_linear_snapshot,
   .objective = latent_linear_objective,
   .converged = latent_linear_converged,
   .free = latent_linear_free,
+  .write_json = latent_linear_write_json,
+  .write_csv_header = latent_linear_write_csv_header,
+  .write_csv_row = latent_linear_write_csv_row,
 };
 
 const LatentAlgorithm *

@@ -59,6 +59,7 @@ typedef struct {
   GString             *message;
 
   LatentGmmCl         *cl;
+  LatentCl            *runtime;   /* the device cl runs on, where failures count */
   char                *device;
 } LatentGmm;
 

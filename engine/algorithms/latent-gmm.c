@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "latent-kmeans.h"
+#include "latent-json.h"
 #include "latent-metrics.h"
 
 /* Stored untranslated: it goes into result JSON; displays translate it. */
@@ -25,6 +26,8 @@
 
 /* Responsibilities are kept in snapshots up to this many values. */
 #define MAX_SNAPSHOT_RESPONSIBILITIES (4u << 20)
+/* Past this many columns a full covariance per component no longer fits. */
+#define MAX_FULL_COLUMNS 512
 
 static const char * const covariance_choices[] = { "full", "diag", "spherical", NULL };
 static const char * const covariance_labels[] = { N_("Full"), N_("Diagonal"), N_("Spherical"), NULL };
@@ -54,12 +57,15 @@ static const LatentParamSpec gmm_params[] = {
     0, 1, 0, NULL, NULL, FALSE },
 };
 
+static const LatentAlgorithm gmm_algorithm;
+
 static void
 gmm_free (gpointer data)
 {
   LatentGmm *self = data;
 
   g_clear_pointer (&self->cl, latent_gmm_cl_free);
+  g_clear_object (&self->runtime);
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
   g_free (self->means);
@@ -91,14 +97,15 @@ n_parameters (LatentGmm *self)
 }
 
 static void
-fall_back (LatentGmm  *self,
-           GError     *error)
+fall_back (LatentGmm    *self,
+           const GError *error)
 {
   /* The darktable policy: carry on with the reference path, and say so. */
-  g_warning ("GMM: %s; continuing on the C reference path", error->message);
-  g_string_append_printf (self->message, _("OpenCL failed (%s); continuing on the CPU reference path. "),
-                          error->message);
+  g_autofree char *why = latent_cl_fall_back (self->runtime, "GMM", error);
+
+  g_string_append (self->message, why);
   g_clear_pointer (&self->cl, latent_gmm_cl_free);
+  g_clear_object (&self->runtime);
   g_free (self->device);
   self->device = g_strdup (LATENT_GMM_CPU_REFERENCE);
 }
@@ -327,22 +334,13 @@ init_kmeans (LatentGmm  *self,
 {
   const LatentAlgorithm *kmeans = latent_kmeans_get_algorithm ();
   g_autoptr(LatentParams) params = latent_algorithm_new_params (kmeans);
-  g_autofree char *k = g_strdup_printf ("%u", self->k);
-  g_autoptr(LatentSnapshot) snap = NULL;
-  gpointer state;
+  g_autoptr(LatentFit) fit = NULL;
+  LatentSnapshot *snap;
 
-  if (!latent_params_set (params, "k", k, error))
+  if (!latent_params_set_int (params, "k", self->k, error) ||
+      !(fit = latent_algorithm_fit (kmeans, self->dataset, params, self->seed, cl, NULL, NULL, NULL, error)))
     return FALSE;
-  if (!(state = kmeans->init (self->dataset, params, self->seed, cl, error)))
-    return FALSE;
-  while (!kmeans->converged (state))
-    if (!kmeans->step (state, NULL, error))
-      {
-        kmeans->free (state);
-        return FALSE;
-      }
-  snap = kmeans->snapshot (state);
-  kmeans->free (state);
+  snap = fit->snapshot;
 
   memset (self->resp, 0, sizeof (double) * self->n * self->k);
   for (guint i = 0; i < self->n; i++)
@@ -467,6 +465,25 @@ init_from_file (LatentGmm   *self,
   return TRUE;
 }
 
+static gboolean
+gmm_check (LatentDataset  *dataset,
+           LatentParams   *params,
+           GError        **error)
+{
+  guint d = latent_dataset_get_n_cols (dataset);
+
+  if (!latent_clusters_check_k (dataset, params, _("components"), error))
+    return FALSE;
+  if (g_str_equal (latent_params_get_choice (params, "covariance"), "full") && d > MAX_FULL_COLUMNS)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter covariance: full covariances of %u columns are too large; "
+                     "use diag or spherical, or fewer columns"), d);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gpointer
 gmm_init (LatentDataset  *dataset,
           LatentParams   *params,
@@ -494,20 +511,8 @@ gmm_init (LatentDataset  *dataset,
   self->max_iterations = latent_params_get_int (params, "max-iterations");
   self->log_likelihood = NAN;
 
-  if (k < 1 || (guint64) k > self->n)
-    {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("parameter k: %lld components need at least as many rows, but %s has %u"),
-                   (long long) k, latent_dataset_get_name (dataset), self->n);
-      return NULL;
-    }
-  if (self->covariance == LATENT_GMM_FULL && self->d > 512)
-    {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("parameter covariance: full covariances of %u columns are too large; "
-                     "use diag or spherical, or fewer columns"), self->d);
-      return NULL;
-    }
+  if (!gmm_check (dataset, params, error))
+    return NULL;
   self->k = k;
   kdd = (gsize) self->k * self->d * self->d;
   self->means = g_new0 (double, (gsize) self->k * self->d);
@@ -540,6 +545,7 @@ gmm_init (LatentDataset  *dataset,
     {
       g_autoptr(GError) local_error = NULL;
 
+      self->runtime = g_object_ref (cl);
       self->cl = latent_gmm_cl_new (self, cl, &local_error);
       if (self->cl == NULL)
         fall_back (self, local_error);
@@ -590,7 +596,7 @@ static LatentSnapshot *
 gmm_snapshot (gpointer data)
 {
   LatentGmm *self = data;
-  LatentSnapshot *snap = latent_snapshot_new ("gmm", self->dataset, self->params);
+  LatentSnapshot *snap = latent_snapshot_new (&gmm_algorithm, self->dataset, self->params);
   const guint n = self->n, d = self->d, k = self->k;
   gboolean keep = latent_params_get_bool (self->params, "save-responsibilities") ||
                   (guint64) n * k <= MAX_SNAPSHOT_RESPONSIBILITIES;
@@ -662,18 +668,53 @@ gmm_converged (gpointer data)
   return ((LatentGmm *) data)->finished;
 }
 
+static void
+gmm_write_json (LatentSnapshot *snap,
+                JsonBuilder    *b)
+{
+  const gsize dd = (gsize) snap->n_cols * snap->n_cols;
+
+  latent_clusters_write_json (snap, b);
+  latent_json_add_matrix_member (b, "means", snap->means, snap->k, snap->n_cols);
+  json_builder_set_member_name (b, "covariances");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < snap->k; c++)
+    latent_json_add_matrix (b, snap->covariances + c * dd, snap->n_cols, snap->n_cols);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "weights");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < snap->k; c++)
+    latent_json_add_double (b, snap->weights[c]);
+  json_builder_end_array (b);
+  latent_json_add_number_member (b, "log_likelihood", snap->log_likelihood);
+  latent_json_add_number_member (b, "bic", snap->bic);
+  latent_json_add_number_member (b, "aic", snap->aic);
+  if (snap->responsibilities && latent_params_get_bool (snap->params, "save-responsibilities"))
+    latent_json_add_matrix_member (b, "responsibilities", snap->responsibilities, snap->n_rows, snap->k);
+}
+
+static const char * const gmm_figures[] = { "scatter", "images", NULL };
+
 static const LatentAlgorithm gmm_algorithm = {
   .id = "gmm",
-  .name = N_("Gaussian mixture (EM)"),
+  .title = N_("Gaussian mixture (EM)"),
+  .short_title = N_("GMM"),
   .objective_name = N_("mean log-likelihood"),
+  .family = LATENT_FAMILY_MIXTURE,
+  .sweep_param = "k",
+  .figures = gmm_figures,
   .params = gmm_params,
   .n_params = G_N_ELEMENTS (gmm_params),
+  .check = gmm_check,
   .init = gmm_init,
   .step = gmm_step,
   .snapshot = gmm_snapshot,
   .objective = gmm_objective,
   .converged = gmm_converged,
   .free = gmm_free,
+  .write_json = gmm_write_json,
+  .write_csv_header = latent_clusters_write_csv_header,
+  .write_csv_row = latent_clusters_write_csv_row,
 };
 
 const LatentAlgorithm *

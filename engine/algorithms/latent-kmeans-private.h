@@ -47,6 +47,7 @@ typedef struct {
   GString        *message;
 
   LatentKmeansCl *cl;         /* NULL: reference path */
+  LatentCl       *runtime;    /* the device cl runs on, where failures count */
   char           *device;
 } LatentKmeans;
 

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "latent-csv.h"
+#include "latent-json.h"
 #include "latent-metrics.h"
 
 /* Stored untranslated: it goes into result JSON; displays translate it. */
@@ -227,12 +228,30 @@ kmeans_free (gpointer data)
   g_free (self->pass.sums);
   g_free (self->pass.counts);
   g_free (self->device);
+  g_clear_object (&self->runtime);
   if (self->message)
     g_string_free (self->message, TRUE);
   g_free (self);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentKmeans, kmeans_free)
+
+static const LatentAlgorithm kmeans_algorithm;
+
+/* The darktable policy: the run goes on from where it is on the reference
+ * path, and says so. */
+static void
+fall_back (LatentKmeans *self,
+           const GError *error)
+{
+  g_autofree char *why = latent_cl_fall_back (self->runtime, "k-means", error);
+
+  g_string_append (self->message, why);
+  g_clear_pointer (&self->cl, latent_kmeans_cl_free);
+  g_clear_object (&self->runtime);
+  g_free (self->device);
+  self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
+}
 
 static gboolean
 assign (LatentKmeans        *self,
@@ -257,14 +276,17 @@ assign (LatentKmeans        *self,
     }
 
   /* A device failure mid-run: continue from the same centers on the reference. */
-  g_warning ("k-means: %s; continuing on the C reference path", local_error->message);
-  g_string_append_printf (self->message, _("OpenCL failed (%s); continuing on the CPU reference path"),
-                          local_error->message);
-  g_clear_pointer (&self->cl, latent_kmeans_cl_free);
-  g_free (self->device);
-  self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
+  fall_back (self, local_error);
   latent_kmeans_reference_assign (self, pass, kind);
   return TRUE;
+}
+
+static gboolean
+kmeans_check (LatentDataset  *dataset,
+              LatentParams   *params,
+              GError        **error)
+{
+  return latent_clusters_check_k (dataset, params, _("clusters"), error);
 }
 
 static gpointer
@@ -288,13 +310,8 @@ kmeans_init (LatentDataset  *dataset,
   self->d = latent_dataset_get_n_cols (dataset);
   self->message = g_string_new (NULL);
 
-  if (k < 1 || (guint64) k > self->n)
-    {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("parameter k: %lld clusters need at least as many rows, but %s has %u"),
-                   (long long) k, latent_dataset_get_name (dataset), self->n);
-      return NULL;
-    }
+  if (!kmeans_check (dataset, params, error))
+    return NULL;
   self->k = k;
   self->max_iterations = latent_params_get_int (params, "max-iterations");
   self->tol = latent_params_get_double (params, "tol") * mean_column_variance (self->x, self->n, self->d);
@@ -318,14 +335,10 @@ kmeans_init (LatentDataset  *dataset,
     {
       g_autoptr(GError) local_error = NULL;
 
+      self->runtime = g_object_ref (cl);
       self->cl = latent_kmeans_cl_new (self, cl, &local_error);
       if (self->cl == NULL)
-        {
-          /* The darktable policy: fall back to the reference path, say so. */
-          g_warning ("k-means: OpenCL unavailable, using the C reference: %s", local_error->message);
-          g_string_append_printf (self->message, _("OpenCL failed, running on the CPU reference path: %s"),
-                                  local_error->message);
-        }
+        fall_back (self, local_error);
       else
         self->device = latent_cl_describe (cl);
     }
@@ -454,7 +467,7 @@ static LatentSnapshot *
 kmeans_snapshot (gpointer data)
 {
   LatentKmeans *self = data;
-  LatentSnapshot *snap = latent_snapshot_new ("kmeans", self->dataset, self->params);
+  LatentSnapshot *snap = latent_snapshot_new (&kmeans_algorithm, self->dataset, self->params);
 
   snap->seed = self->seed;
   snap->device = g_strdup (self->device);
@@ -500,22 +513,93 @@ kmeans_converged (gpointer data)
   return self->finished;
 }
 
+static void
+kmeans_write_json (LatentSnapshot *snap,
+                   JsonBuilder    *b)
+{
+  latent_clusters_write_json (snap, b);
+  latent_json_add_matrix_member (b, "centroids", snap->means, snap->k, snap->n_cols);
+  latent_json_add_number_member (b, "inertia", snap->objective);
+}
+
+static const char * const kmeans_figures[] = { "scatter", "images", NULL };
+
 static const LatentAlgorithm kmeans_algorithm = {
   .id = "kmeans",
-  .name = N_("k-means"),
+  .title = N_("k-means"),
+  .short_title = N_("k-means"),
   .objective_name = N_("inertia"),
+  .family = LATENT_FAMILY_CLUSTERS,
+  .figures = kmeans_figures,
   .params = kmeans_params,
   .n_params = G_N_ELEMENTS (kmeans_params),
+  .check = kmeans_check,
   .init = kmeans_init,
   .step = kmeans_step,
   .snapshot = kmeans_snapshot,
   .objective = kmeans_objective,
   .converged = kmeans_converged,
   .free = kmeans_free,
+  .write_json = kmeans_write_json,
+  .write_csv_header = latent_clusters_write_csv_header,
+  .write_csv_row = latent_clusters_write_csv_row,
 };
 
 const LatentAlgorithm *
 latent_kmeans_get_algorithm (void)
 {
   return &kmeans_algorithm;
+}
+
+/* ---- what k-means and the mixtures share ------------------------------- */
+
+gboolean
+latent_clusters_check_k (LatentDataset  *dataset,
+                         LatentParams   *params,
+                         const char     *what,
+                         GError        **error)
+{
+  gint64 k = latent_params_get_int (params, "k");
+  guint n = latent_dataset_get_n_rows (dataset);
+
+  if (k < 1 || (guint64) k > n)
+    {
+      /* Translators: k, what there are k of ("clusters"), the dataset, its rows */
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter k: %lld %s need at least as many rows, but %s has %u"),
+                   (long long) k, what, latent_dataset_get_name (dataset), n);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+latent_clusters_write_json (LatentSnapshot *snap,
+                            JsonBuilder    *b)
+{
+  json_builder_set_member_name (b, "labels");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < snap->n_rows; i++)
+    json_builder_add_int_value (b, snap->labels[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "cluster_sizes");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < snap->k; c++)
+    json_builder_add_int_value (b, snap->cluster_sizes[c]);
+  json_builder_end_array (b);
+}
+
+void
+latent_clusters_write_csv_header (LatentSnapshot *snap,
+                                  GString        *out)
+{
+  g_string_append (out, ",cluster");
+}
+
+void
+latent_clusters_write_csv_row (LatentSnapshot *snap,
+                               guint           row,
+                               GString        *out)
+{
+  g_string_append_printf (out, ",%d", snap->labels[row]);
 }

@@ -31,7 +31,8 @@ typedef struct _LatentLinearCl LatentLinearCl;
 
 typedef struct {
   LatentLinearModel  model;
-  const char        *id;
+  const LatentAlgorithm *algorithm;
+  LatentCl          *runtime;      /* the device cl runs on, where failures count */
   LatentDataset     *dataset;
   LatentParams      *params;
   guint64            seed;
@@ -71,14 +72,28 @@ typedef struct {
 
 /* Shared: validates the parameters against the data, computes the moments
  * on the chosen path, allocates the model. */
+/* Whether @params fit @dataset for @model: rows, columns, components. */
+gboolean        latent_linear_check            (LatentLinearModel  model,
+                                                LatentDataset     *dataset,
+                                                LatentParams      *params,
+                                                GError           **error);
 LatentLinear   *latent_linear_new              (LatentLinearModel  model,
-                                                const char        *id,
+                                                const LatentAlgorithm *algorithm,
                                                 LatentDataset     *dataset,
                                                 LatentParams      *params,
                                                 guint64            seed,
                                                 LatentCl          *cl,
                                                 GError           **error);
 void            latent_linear_free             (gpointer           data);
+/* The result members and CSV columns the three models share. */
+void            latent_linear_write_json       (LatentSnapshot    *snapshot,
+                                                JsonBuilder       *builder);
+void            latent_linear_write_csv_header (LatentSnapshot    *snapshot,
+                                                GString           *out);
+void            latent_linear_write_csv_row    (LatentSnapshot    *snapshot,
+                                                guint              row,
+                                                GString           *out);
+extern const char * const latent_linear_figures[];
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentLinear, latent_linear_free)
 /* out (d × m) = S · v (d × m), on the device when there is one. */
 gboolean        latent_linear_cov_times        (LatentLinear      *self,

@@ -18,6 +18,8 @@
 #include <lapacke.h>
 #include <math.h>
 
+#include "latent-json.h"
+
 /* Stored untranslated: it goes into result JSON; displays translate it. */
 #define CPU_REFERENCE N_("CPU reference")
 
@@ -34,6 +36,7 @@ latent_linear_free (gpointer data)
   if (self == NULL)
     return;
   g_clear_pointer (&self->cl, latent_linear_cl_free);
+  g_clear_object (&self->runtime);
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
   g_free (self->mean);
@@ -51,14 +54,13 @@ latent_linear_free (gpointer data)
 
 static void
 fall_back (LatentLinear *self,
-           GError       *error)
+           const GError *error)
 {
   /* The darktable policy: carry on with the reference path, and say so. */
-  g_warning ("%s: %s; continuing on the C reference path", self->id, error->message);
   g_free (self->fallback);
-  self->fallback = g_strdup_printf (_("OpenCL failed (%s); continuing on the CPU reference path. "),
-                                    error->message);
+  self->fallback = latent_cl_fall_back (self->runtime, self->algorithm->id, error);
   g_clear_pointer (&self->cl, latent_linear_cl_free);
+  g_clear_object (&self->runtime);
   g_free (self->device);
   self->device = g_strdup (CPU_REFERENCE);
 }
@@ -78,12 +80,13 @@ model_name (LatentLinearModel model)
     }
 }
 
-static gboolean
-check_shape (LatentLinearModel   model,
-             LatentDataset      *dataset,
-             guint               m,
-             GError            **error)
+gboolean
+latent_linear_check (LatentLinearModel   model,
+                     LatentDataset      *dataset,
+                     LatentParams       *params,
+                     GError            **error)
 {
+  const guint m = latent_params_get_int (params, "components");
   const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
   const char *name = latent_dataset_get_name (dataset);
 
@@ -118,8 +121,8 @@ check_shape (LatentLinearModel   model,
 }
 
 LatentLinear *
-latent_linear_new (LatentLinearModel   model,
-                   const char         *id,
+latent_linear_new (LatentLinearModel      model,
+                   const LatentAlgorithm *algorithm,
                    LatentDataset      *dataset,
                    LatentParams       *params,
                    guint64             seed,
@@ -134,12 +137,12 @@ latent_linear_new (LatentLinearModel   model,
   g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
   g_return_val_if_fail (params != NULL, NULL);
 
-  if (!check_shape (model, dataset, m, error))
+  if (!latent_linear_check (model, dataset, params, error))
     return NULL;
 
   self = g_new0 (LatentLinear, 1);
   self->model = model;
-  self->id = id;
+  self->algorithm = algorithm;
   self->dataset = g_object_ref (dataset);
   self->params = latent_params_ref (params);
   self->seed = seed;
@@ -162,6 +165,7 @@ latent_linear_new (LatentLinearModel   model,
 
   if (cl)
     {
+      self->runtime = g_object_ref (cl);
       self->device = latent_cl_describe (cl);
       self->cl = latent_linear_cl_new (cl, self->x, n, d, &local_error);
       if (self->cl && !latent_linear_cl_moments (self->cl, self->mean, self->cov, NULL, &local_error))
@@ -666,7 +670,7 @@ LatentSnapshot *
 latent_linear_snapshot (gpointer data)
 {
   LatentLinear *self = data;
-  LatentSnapshot *snap = latent_snapshot_new (self->id, self->dataset, self->params);
+  LatentSnapshot *snap = latent_snapshot_new (self->algorithm, self->dataset, self->params);
 
   snap->seed = self->seed;
   snap->iteration = self->iteration;
@@ -684,4 +688,54 @@ latent_linear_snapshot (gpointer data)
   if (self->fallback || self->message->len > 0)
     snap->message = g_strconcat (self->fallback ? self->fallback : "", self->message->str, NULL);
   return snap;
+}
+
+const char * const latent_linear_figures[] = {
+  "scatter", "scree", "components", "biplot", "reconstructions", "samples", "dots", NULL
+};
+
+/* The names scikit-learn uses where it has them. */
+void
+latent_linear_write_json (LatentSnapshot *snap,
+                          JsonBuilder    *b)
+{
+  const guint m = snap->n_components, d = snap->n_cols;
+
+  /* PCA before its first step has no model yet. */
+  if (snap->components == NULL)
+    return;
+  latent_json_add_matrix_member (b, "components", snap->components, m, d);
+  json_builder_set_member_name (b, "mean");
+  json_builder_begin_array (b);
+  for (guint a = 0; a < d; a++)
+    latent_json_add_double (b, snap->data_mean[a]);
+  json_builder_end_array (b);
+  latent_json_add_vector_member (b, "explained_variance", snap->explained_variance, m);
+  latent_json_add_vector_member (b, "explained_variance_ratio", snap->explained_variance_ratio, m);
+  latent_json_add_number_member (b, "total_variance", snap->total_variance);
+  /* One σ² for PCA and PPCA, one ψ per column for factor analysis. */
+  if (snap->n_noise == 1)
+    latent_json_add_number_member (b, "noise_variance", snap->noise_variance[0]);
+  else
+    latent_json_add_vector_member (b, "noise_variance", snap->noise_variance, snap->n_noise);
+  latent_json_add_number_member (b, "log_likelihood", snap->log_likelihood);
+  latent_json_add_number_member (b, "reconstruction_error", snap->reconstruction_error);
+  latent_json_add_matrix_member (b, "projection", snap->projection, snap->n_rows, snap->projection_dims);
+}
+
+void
+latent_linear_write_csv_header (LatentSnapshot *snap,
+                                GString        *out)
+{
+  for (guint j = 0; j < snap->projection_dims; j++)
+    g_string_append_printf (out, ",z%u", j + 1);
+}
+
+void
+latent_linear_write_csv_row (LatentSnapshot *snap,
+                             guint           row,
+                             GString        *out)
+{
+  for (guint j = 0; j < snap->projection_dims; j++)
+    latent_csv_append_float (out, snap->projection[(gsize) row * snap->projection_dims + j]);
 }

@@ -221,6 +221,16 @@ iterate (LatentLinear  *self,
   return TRUE;
 }
 
+static const LatentAlgorithm pca_algorithm;
+
+static gboolean
+pca_check (LatentDataset  *dataset,
+             LatentParams   *params,
+             GError        **error)
+{
+  return latent_linear_check (LATENT_LINEAR_PCA, dataset, params, error);
+}
+
 static gpointer
 pca_init (LatentDataset  *dataset,
           LatentParams   *params,
@@ -230,7 +240,7 @@ pca_init (LatentDataset  *dataset,
 {
   g_autoptr(LatentLinear) self = NULL;
 
-  self = latent_linear_new (LATENT_LINEAR_PCA, "pca", dataset, params, seed, cl, error);
+  self = latent_linear_new (LATENT_LINEAR_PCA, &pca_algorithm, dataset, params, seed, cl, error);
   if (self == NULL)
     return NULL;
   if (g_str_equal (latent_params_get_choice (params, "method"), "iterative"))
@@ -276,16 +286,24 @@ pca_step (gpointer       data,
 
 static const LatentAlgorithm pca_algorithm = {
   .id = "pca",
-  .name = N_("Principal component analysis"),
+  .title = N_("Principal component analysis"),
+  .short_title = N_("PCA"),
   .objective_name = N_("explained variance ratio"),
+  .family = LATENT_FAMILY_LINEAR,
+  .flags = LATENT_ALGORITHM_ENCODER,
+  .figures = latent_linear_figures,
   .params = pca_params,
   .n_params = G_N_ELEMENTS (pca_params),
+  .check = pca_check,
   .init = pca_init,
   .step = pca_step,
   .snapshot = latent_linear_snapshot,
   .objective = latent_linear_objective,
   .converged = latent_linear_converged,
   .free = latent_linear_free,
+  .write_json = latent_linear_write_json,
+  .write_csv_header = latent_linear_write_csv_header,
+  .write_csv_row = latent_linear_write_csv_row,
 };
 
 const LatentAlgorithm *

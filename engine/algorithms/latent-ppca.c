@@ -155,6 +155,16 @@ refresh (LatentLinear  *self,
   return TRUE;
 }
 
+static const LatentAlgorithm ppca_algorithm;
+
+static gboolean
+ppca_check (LatentDataset  *dataset,
+              LatentParams   *params,
+              GError        **error)
+{
+  return latent_linear_check (LATENT_LINEAR_PPCA, dataset, params, error);
+}
+
 static gpointer
 ppca_init (LatentDataset  *dataset,
            LatentParams   *params,
@@ -165,7 +175,7 @@ ppca_init (LatentDataset  *dataset,
   g_autoptr(LatentLinear) self = NULL;
   double scale;
 
-  self = latent_linear_new (LATENT_LINEAR_PPCA, "ppca", dataset, params, seed, cl, error);
+  self = latent_linear_new (LATENT_LINEAR_PPCA, &ppca_algorithm, dataset, params, seed, cl, error);
   if (self == NULL)
     return NULL;
   /* A random subspace carrying the average variance, the rest noise. */
@@ -195,16 +205,24 @@ ppca_step (gpointer       data,
 
 static const LatentAlgorithm ppca_algorithm = {
   .id = "ppca",
-  .name = N_("Probabilistic PCA (EM)"),
+  .title = N_("Probabilistic PCA (EM)"),
+  .short_title = N_("probabilistic PCA"),
   .objective_name = N_("mean log-likelihood"),
+  .family = LATENT_FAMILY_LINEAR,
+  .flags = LATENT_ALGORITHM_ENCODER,
+  .figures = latent_linear_figures,
   .params = ppca_params,
   .n_params = G_N_ELEMENTS (ppca_params),
+  .check = ppca_check,
   .init = ppca_init,
   .step = ppca_step,
   .snapshot = latent_linear_snapshot,
   .objective = latent_linear_objective,
   .converged = latent_linear_converged,
   .free = latent_linear_free,
+  .write_json = latent_linear_write_json,
+  .write_csv_header = latent_linear_write_csv_header,
+  .write_csv_row = latent_linear_write_csv_row,
 };
 
 const LatentAlgorithm *

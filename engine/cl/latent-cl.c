@@ -35,7 +35,12 @@ struct _LatentCl
   GMutex              lock;      /* guards programs; held across a build */
   GHashTable         *programs;  /* cache key (hex) → cl_program */
   guint               cache_hits;
+  gint                failures;  /* atomic: OpenCL paths that fell back */
 };
+
+/* Test hook: how many more successful calls latent_cl_check reports as
+ * failures (atomic). */
+static gint injected_failures;
 
 G_DEFINE_TYPE (LatentCl, latent_cl, G_TYPE_OBJECT)
 G_DEFINE_QUARK (latent-cl-error-quark, latent_cl_error)
@@ -179,6 +184,9 @@ latent_cl_check (cl_int       code,
 {
   g_return_val_if_fail (call != NULL, FALSE);
 
+  if (code == CL_SUCCESS && g_atomic_int_get (&injected_failures) > 0 &&
+      g_atomic_int_add (&injected_failures, -1) > 0)
+    code = CL_OUT_OF_RESOURCES;
   if (code == CL_SUCCESS)
     return TRUE;
 
@@ -189,6 +197,47 @@ latent_cl_check (cl_int       code,
     g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL, "%s: %s (%d)",
                  call, latent_cl_error_name (code), code);
   return FALSE;
+}
+
+void
+latent_cl_inject_failures (guint n)
+{
+  g_atomic_int_set (&injected_failures, (gint) MIN (n, G_MAXINT));
+}
+
+/* ---- failures and the fall-back ---------------------------------------- */
+
+char *
+latent_cl_fall_back (LatentCl     *self,
+                     const char   *algorithm,
+                     const GError *error)
+{
+  guint failures;
+
+  g_return_val_if_fail (LATENT_IS_CL (self) && algorithm != NULL && error != NULL, NULL);
+
+  failures = g_atomic_int_add (&self->failures, 1) + 1;
+  /* A message, not a warning: a failing device is the person's situation,
+   * not Latent's bug, and the run says so itself. */
+  g_message ("%s: %s; continuing on the C reference path", algorithm, error->message);
+  if (failures == LATENT_CL_MAX_FAILURES)
+    g_message ("%u OpenCL failures: OpenCL is off until Latent restarts", failures);
+  return g_strdup_printf (_("OpenCL failed (%s); continuing on the CPU reference path. "), error->message);
+}
+
+guint
+latent_cl_get_failures (LatentCl *self)
+{
+  g_return_val_if_fail (LATENT_IS_CL (self), 0);
+  return g_atomic_int_get (&self->failures);
+}
+
+LatentCl *
+latent_cl_usable (LatentCl *self)
+{
+  if (self == NULL || g_atomic_int_get (&self->failures) >= LATENT_CL_MAX_FAILURES)
+    return NULL;
+  return self;
 }
 
 /* ---- devices ----------------------------------------------------------- */

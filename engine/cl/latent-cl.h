@@ -130,6 +130,22 @@ gboolean                  latent_cl_create_buffer  (LatentCl            *self,
                                                     const char          *what,
                                                     GError             **error);
 
+/* The darktable policy, in one place: an OpenCL path that fails mid-run
+ * carries on with the reference path and says so. Each call counts one
+ * failure on @self and returns the sentence the run shows; after
+ * LATENT_CL_MAX_FAILURES, latent_cl_usable () gives NULL, so new runs take
+ * the reference path for the rest of the session. */
+#define LATENT_CL_MAX_FAILURES 3
+char                     *latent_cl_fall_back      (LatentCl            *self,
+                                                    const char          *algorithm,
+                                                    const GError        *error);
+guint                     latent_cl_get_failures   (LatentCl            *self);
+/* @self, or NULL when it is NULL or OpenCL is off after repeated failures. */
+LatentCl                 *latent_cl_usable         (LatentCl            *self);
+/* For tests: the next @n calls latent_cl_check sees succeed fail instead,
+ * with CL_OUT_OF_RESOURCES. */
+void                      latent_cl_inject_failures (guint              n);
+
 /* START→END time of a finished event in ms, 0 when profiling info is unavailable. */
 double                    latent_cl_event_ms       (cl_event             event);
 

@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 
+#include "latent-registry.h"
 #include "latent-algorithm.h"
 #include "latent-catalog.h"
 #include "latent-cl.h"
@@ -66,7 +67,7 @@ main (int    argc,
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 ||
-      !(algorithm = latent_algorithm_lookup (argv[1], &error)) ||
+      !(algorithm = latent_registry_lookup (argv[1], &error)) ||
       !latent_device_choice_parse (device, &choice, &error))
     {
       g_printerr ("latent-bench: %s\n", error ? error->message : "usage: latent-bench kmeans --data SPEC …");

@@ -6,6 +6,7 @@
 #define G_LOG_DOMAIN "latent-figure-export"
 
 #include "latent-figure.h"
+#include "latent-figure-linear-private.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -81,26 +82,6 @@ _latent_figure_dataset_has_image_rows (LatentDataset *dataset)
   return !single && (guint64) w * h * c == latent_dataset_get_n_cols (dataset);
 }
 
-static const char *
-algorithm_title (const char *algorithm)
-{
-  static const struct { const char *id, *title; } names[] = {
-    { "kmeans", N_("k-means") },
-    { "gmm", N_("GMM") },
-    { "pca", N_("PCA") },
-    { "ppca", N_("probabilistic PCA") },
-    { "fa", N_("factor analysis") },
-    { "convolve", N_("convolution") },
-  };
-
-  if (algorithm == NULL)
-    return _("data");
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (g_str_equal (algorithm, names[i].id))
-      return _(names[i].title);
-  return algorithm;
-}
-
 char *
 latent_figure_dup_title (LatentSnapshot *snapshot)
 {
@@ -108,7 +89,7 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
 
   g_return_val_if_fail (snapshot != NULL, NULL);
 
-  s = g_string_new (algorithm_title (snapshot->algorithm));
+  s = g_string_new (_(snapshot->algorithm->short_title));
   if (latent_figure_is_filter (snapshot))
     {
       g_autofree char *filter = _latent_figure_filter_describe (snapshot);
@@ -125,7 +106,7 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
     }
   if (snapshot->k > 0)
     g_string_append_printf (s, " · K = %u", snapshot->k);
-  else if (snapshot->components != NULL && snapshot->n_components > 0 && g_strcmp0 (snapshot->algorithm, "fa") == 0)
+  else if (snapshot->components != NULL && snapshot->n_components > 0 && _latent_figure_linear_is_fa (snapshot))
     g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u factor", " · %u factors",
                                             snapshot->n_components),
                             snapshot->n_components);
@@ -292,7 +273,7 @@ dataset_line (LatentSnapshot *snapshot)
     g_string_append_printf (s, _(" · log-likelihood %.5g · BIC %.6g"), snapshot->log_likelihood, snapshot->bic);
   else if (isfinite (snapshot->objective))
     g_string_append_printf (s, " · %s %.6g",
-                            g_strcmp0 (snapshot->algorithm, "kmeans") == 0 ? _("inertia") : _("objective"),
+                            _(snapshot->algorithm->objective_name),
                             snapshot->objective);
   return g_string_free (s, FALSE);
 }
@@ -853,7 +834,7 @@ collect_snapshot_texts (LatentSnapshot   *snapshot,
   add_text (texts, strings, "Software", "Latent");
   add_text (texts, strings, "Title", title);
   add_text (texts, strings, "latent:figure", latent_figure_kind_to_string (shown));
-  add_text (texts, strings, "latent:algorithm", snapshot->algorithm);
+  add_text (texts, strings, "latent:algorithm", snapshot->algorithm->id);
   add_text (texts, strings, "latent:params", params);
   add_text (texts, strings, "latent:seed", seed);
   add_text (texts, strings, "latent:iteration", iteration);

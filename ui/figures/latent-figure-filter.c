@@ -28,7 +28,7 @@ gboolean
 latent_figure_is_filter (LatentSnapshot *snapshot)
 {
   g_return_val_if_fail (snapshot != NULL, FALSE);
-  return snapshot->image != NULL || g_strcmp0 (snapshot->algorithm, "convolve") == 0;
+  return snapshot->image != NULL || g_strcmp0 (snapshot->algorithm->id, "convolve") == 0;
 }
 
 /* The dataset is one image whose rows are its pixels. */

@@ -29,15 +29,7 @@ static const struct {
 gboolean
 _latent_figure_is_linear (LatentSnapshot *snapshot)
 {
-  static const char * const ids[] = { "pca", "ppca", "fa" };
-
-  if (snapshot->components != NULL)
-    return TRUE;
-  /* Before its first components a run of these already is one of them. */
-  for (guint i = 0; snapshot->algorithm != NULL && i < G_N_ELEMENTS (ids); i++)
-    if (g_str_equal (snapshot->algorithm, ids[i]))
-      return TRUE;
-  return FALSE;
+  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_LINEAR;
 }
 
 static gboolean

@@ -180,7 +180,7 @@ latent_figure_biplot_render (LatentSnapshot          *snapshot,
     {
       double factor = 1.0;
 
-      if (g_strcmp0 (snapshot->algorithm, "pca") == 0 && whitened && snapshot->explained_variance)
+      if (g_strcmp0 (snapshot->algorithm->id, "pca") == 0 && whitened && snapshot->explained_variance)
         factor = sqrt (MAX (snapshot->explained_variance[a], 0.0));
       for (guint j = 0; j < arrows.d; j++)
         arrows.tips[2 * j + a] = snapshot->components[(gsize) a * arrows.d + j] * factor;

@@ -55,7 +55,7 @@ _latent_figure_halo_text (cairo_t                 *cr,
 gboolean
 _latent_figure_linear_is_fa (LatentSnapshot *snapshot)
 {
-  return g_strcmp0 (snapshot->algorithm, "fa") == 0;
+  return g_strcmp0 (snapshot->algorithm->id, "fa") == 0;
 }
 
 /* Only PCA has the parameter; other models' coordinates are never whitened. */
@@ -110,7 +110,7 @@ _latent_figure_linear_component_name (LatentSnapshot *snapshot,
    * loading matrix W, and a factor; %u counts from 1. */
   if (_latent_figure_linear_is_fa (snapshot))
     return g_strdup_printf (_("Factor %u"), index + 1);
-  if (g_strcmp0 (snapshot->algorithm, "ppca") == 0)
+  if (g_strcmp0 (snapshot->algorithm->id, "ppca") == 0)
     return g_strdup_printf (_("W %u"), index + 1);
   return g_strdup_printf (_("PC %u"), index + 1);
 }

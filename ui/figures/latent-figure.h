@@ -10,6 +10,7 @@
 #include <cairo.h>
 #include <glib.h>
 
+#include "latent-algorithm.h"
 #include "latent-snapshot.h"
 #include "latent-sweep.h"
 
