@@ -251,11 +251,10 @@ command_run (int    argc,
       return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (iterations != 0)
     {
-      g_autofree char *text = g_strdup_printf ("%d", iterations);
       /* The budget, or the passes of an algorithm that counts them. */
       const char *name = latent_params_has (params, "iterations") ? "iterations" : "max-iterations";
 
-      if (!latent_params_set (params, name, text, &error))
+      if (!latent_params_set_int (params, name, iterations, &error))
         return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
     }
 

@@ -60,6 +60,7 @@ typedef struct {
 
   LatentGmmCl         *cl;
   LatentCl            *runtime;   /* the device cl runs on, where failures count */
+  char                *fallback;  /* why the run left OpenCL; kept to the end */
   char                *device;
 } LatentGmm;
 

@@ -78,6 +78,7 @@ gmm_free (gpointer data)
   g_free (self->stats.nk);
   g_free (self->stats.sx);
   g_free (self->device);
+  g_free (self->fallback);
   if (self->message)
     g_string_free (self->message, TRUE);
   g_free (self);
@@ -103,7 +104,8 @@ fall_back (LatentGmm    *self,
   /* The darktable policy: carry on with the reference path, and say so. */
   g_autofree char *why = latent_cl_fall_back (self->runtime, "GMM", error);
 
-  g_string_append (self->message, why);
+  g_free (self->fallback);
+  self->fallback = g_steal_pointer (&why);
   g_clear_pointer (&self->cl, latent_gmm_cl_free);
   g_clear_object (&self->runtime);
   g_free (self->device);
@@ -651,8 +653,8 @@ gmm_snapshot (gpointer data)
                               latent_dataset_get_n_classes (self->dataset), n, &snap->metrics);
       snap->has_label_metrics = TRUE;
     }
-  if (self->message->len > 0)
-    snap->message = g_strdup (self->message->str);
+  if (self->fallback || self->message->len > 0)
+    snap->message = g_strconcat (self->fallback ? self->fallback : "", self->message->str, NULL);
   return snap;
 }
 

@@ -48,6 +48,7 @@ typedef struct {
 
   LatentKmeansCl *cl;         /* NULL: reference path */
   LatentCl       *runtime;    /* the device cl runs on, where failures count */
+  char           *fallback;  /* why the run left OpenCL; kept to the end */
   char           *device;
 } LatentKmeans;
 

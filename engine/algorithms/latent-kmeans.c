@@ -228,6 +228,7 @@ kmeans_free (gpointer data)
   g_free (self->pass.sums);
   g_free (self->pass.counts);
   g_free (self->device);
+  g_free (self->fallback);
   g_clear_object (&self->runtime);
   if (self->message)
     g_string_free (self->message, TRUE);
@@ -246,7 +247,8 @@ fall_back (LatentKmeans *self,
 {
   g_autofree char *why = latent_cl_fall_back (self->runtime, "k-means", error);
 
-  g_string_append (self->message, why);
+  g_free (self->fallback);
+  self->fallback = g_steal_pointer (&why);
   g_clear_pointer (&self->cl, latent_kmeans_cl_free);
   g_clear_object (&self->runtime);
   g_free (self->device);
@@ -494,8 +496,8 @@ kmeans_snapshot (gpointer data)
                               self->n, &snap->metrics);
       snap->has_label_metrics = TRUE;
     }
-  if (self->message->len > 0)
-    snap->message = g_strdup (self->message->str);
+  if (self->fallback || self->message->len > 0)
+    snap->message = g_strconcat (self->fallback ? self->fallback : "", self->message->str, NULL);
   return snap;
 }
 

@@ -1,0 +1,205 @@
+/* test-algorithm.c — the registry, what algorithms declare, the fit loop,
+ * snapshot sizes and typed parameters
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "latent-registry.h"
+#include "latent-sweep.h"
+#include "latent-test-util.h"
+
+static void
+test_registry (void)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GError) error = NULL;
+  guint n = 0;
+
+  for (; all[n]; n++)
+    {
+      const LatentAlgorithm *a = all[n];
+
+      g_assert_true (g_hash_table_add (ids, (gpointer) a->id));
+      g_assert_true (latent_registry_lookup (a->id, NULL) == a);
+      g_assert_nonnull (a->title);
+      g_assert_nonnull (a->short_title);
+      g_assert_nonnull (a->objective_name);
+      g_assert_nonnull (a->init);
+      g_assert_nonnull (a->step);
+      g_assert_nonnull (a->snapshot);
+      g_assert_nonnull (a->write_json);
+      /* Header and rows come together, or neither. */
+      g_assert_true ((a->write_csv_header == NULL) == (a->write_csv_row == NULL));
+      g_assert_nonnull (a->figures);
+      g_assert_nonnull (a->figures[0]);
+      g_assert_true (latent_algorithm_offers_figure (a, a->figures[0]));
+      g_assert_false (latent_algorithm_offers_figure (a, "no-such-figure"));
+      if (a->sweep_param)
+        {
+          g_autoptr(LatentParams) params = latent_algorithm_new_params (a);
+          double min, max;
+
+          g_assert_true (latent_params_get_range (params, a->sweep_param, &min, &max));
+        }
+    }
+  g_assert_cmpuint (n, >=, 6);
+
+  g_assert_null (latent_registry_lookup ("nope", &error));
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_UNKNOWN);
+  g_assert_nonnull (strstr (error->message, "kmeans, gmm"));
+}
+
+static void
+record_iteration (const LatentIterationRecord *record,
+                  gpointer                     user_data)
+{
+  guint *calls = user_data;
+
+  g_assert_cmpuint (record->iteration, ==, *calls + 1);
+  (*calls)++;
+}
+
+static void
+test_fit (void)
+{
+  const LatentAlgorithm *kmeans = latent_registry_lookup ("kmeans", NULL);
+  g_autoptr(LatentDataset) ds = test_blobs (300, 2, 3, 1.0, 2);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (kmeans);
+  g_autoptr(LatentFit) fit = NULL;
+  g_autoptr(GError) error = NULL;
+  guint calls = 0;
+
+  g_assert_true (latent_params_set_int (params, "k", 3, NULL));
+  fit = latent_algorithm_fit (kmeans, ds, params, 1, NULL, record_iteration, &calls, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (fit->snapshot->final);
+  g_assert_true (fit->snapshot->algorithm == kmeans);
+  g_assert_cmpuint (fit->history->len, ==, fit->snapshot->iteration);
+  g_assert_cmpuint (calls, ==, fit->history->len);
+  g_assert_cmpfloat (g_array_index (fit->history, LatentIterationRecord, calls - 1).objective, ==,
+                     fit->snapshot->objective);
+  g_assert_cmpfloat (fit->total_ms, >=, fit->init_ms);
+
+  /* The algorithm's check refuses before anything runs, naming the parameter. */
+  g_assert_true (latent_params_set_int (params, "k", 301, NULL));
+  g_assert_false (latent_algorithm_check (kmeans, ds, params, &error));
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_assert_nonnull (strstr (error->message, "parameter k"));
+  g_clear_error (&error);
+  g_assert_null (latent_algorithm_fit (kmeans, ds, params, 1, NULL, NULL, NULL, NULL, &error));
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+}
+
+/* Every array a snapshot holds is counted, the covariances of a mixture
+ * above all (a diagonal GMM on Fashion-MNIST carries 24.6 MB of them). */
+static void
+test_snapshot_size (void)
+{
+  const LatentAlgorithm *gmm = latent_registry_lookup ("gmm", NULL);
+  const LatentAlgorithm *pca = latent_registry_lookup ("pca", NULL);
+  const guint n = 240, d = 12, k = 3;
+  g_autoptr(LatentDataset) ds = test_blobs (n, d, k, 1.0, 4);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (gmm);
+  g_autoptr(LatentParams) pca_params = latent_algorithm_new_params (pca);
+  g_autoptr(LatentFit) fit = NULL;
+  g_autoptr(LatentFit) linear = NULL;
+  LatentSnapshot *snap;
+  gsize expected, m;
+
+  g_assert_true (latent_params_set_int (params, "k", k, NULL));
+  g_assert_true (latent_params_set (params, "covariance", "diag", NULL));
+  fit = latent_algorithm_fit (gmm, ds, params, 1, NULL, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (fit);
+  snap = fit->snapshot;
+  g_assert_nonnull (snap->covariances);
+  g_assert_nonnull (snap->responsibilities);
+  expected = sizeof (LatentSnapshot)
+             + n * sizeof (gint32)                     /* labels */
+             + k * d * sizeof (float)                  /* means */
+             + k * sizeof (guint)                      /* cluster sizes */
+             + k * sizeof (float)                      /* weights */
+             + (gsize) k * d * d * sizeof (float)      /* covariances */
+             + (gsize) n * k * sizeof (float)          /* responsibilities */
+             + strlen (snap->device) + 1
+             + (snap->message ? strlen (snap->message) + 1 : 0);
+  g_assert_cmpuint (latent_snapshot_get_size (snap), ==, expected);
+
+  g_assert_true (latent_params_set_int (pca_params, "components", 3, NULL));
+  linear = latent_algorithm_fit (pca, ds, pca_params, 1, NULL, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (linear);
+  snap = linear->snapshot;
+  m = snap->n_components;
+  g_assert_cmpuint (m, ==, 3);
+  g_assert_nonnull (snap->projection);
+  g_assert_nonnull (snap->samples);
+  /* At least the components, the projection, the reconstructions and the
+   * samples, which the old budget left out. */
+  g_assert_cmpuint (latent_snapshot_get_size (snap), >=,
+                    sizeof (LatentSnapshot) + m * d * sizeof (float)
+                    + (gsize) n * snap->projection_dims * sizeof (float)
+                    + (gsize) snap->n_examples * d * sizeof (float)
+                    + (gsize) snap->n_samples * d * sizeof (float));
+}
+
+static void
+test_typed_params (void)
+{
+  const LatentAlgorithm *gmm = latent_registry_lookup ("gmm", NULL);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (gmm);
+  g_autoptr(GError) error = NULL;
+  double min = 0, max = 0;
+  guint first = 0, last = 0;
+
+  g_assert_true (latent_params_set_int (params, "k", 7, &error));
+  g_assert_cmpint (latent_params_get_int (params, "k"), ==, 7);
+  g_assert_true (latent_params_set_double (params, "tol", 1e-4, &error));
+  g_assert_cmpfloat (latent_params_get_double (params, "tol"), ==, 1e-4);
+  g_assert_true (latent_params_set_bool (params, "save-responsibilities", TRUE, &error));
+  g_assert_true (latent_params_get_bool (params, "save-responsibilities"));
+
+  /* The same bounds as a typed value, stated once in the spec. */
+  g_assert_true (latent_params_get_range (params, "k", &min, &max));
+  g_assert_false (latent_params_set_int (params, "k", (gint64) max + 1, &error));
+  g_assert_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "parameter k"));
+  g_clear_error (&error);
+  g_assert_false (latent_params_set (params, "k", "0", &error));
+  g_assert_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (latent_params_set_double (params, "tol", NAN, &error));
+  g_assert_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (latent_params_set_int (params, "nope", 1, &error));
+  g_assert_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_UNKNOWN);
+  g_clear_error (&error);
+  g_assert_cmpint (latent_params_get_int (params, "k"), ==, 7);
+
+  /* A sweep asks nothing a single run refuses. */
+  g_assert_true (latent_sweep_parse_range (params, "k", "k=2..5", &first, &last, &error));
+  g_assert_cmpuint (first, ==, 2);
+  g_assert_cmpuint (last, ==, 5);
+  g_assert_false (latent_sweep_parse_range (params, "k", "k=0..3", &first, &last, &error));
+  g_assert_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID);
+  g_clear_error (&error);
+  {
+    g_autofree char *beyond = g_strdup_printf ("k=%u..%u", (guint) max, (guint) max + 1);
+
+    g_assert_false (latent_sweep_parse_range (params, "k", beyond, &first, &last, &error));
+    g_assert_error (error, LATENT_PARAM_ERROR, LATENT_PARAM_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "outside"));
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/algorithm/registry", test_registry);
+  g_test_add_func ("/algorithm/fit", test_fit);
+  g_test_add_func ("/algorithm/snapshot-size", test_snapshot_size);
+  g_test_add_func ("/algorithm/typed-params", test_typed_params);
+  return g_test_run ();
+}

@@ -1,0 +1,157 @@
+/* test-fallback.c — an OpenCL failure mid-run: the run carries on with the
+ * reference path from where it was, says so, and repeated failures switch
+ * OpenCL off for the session
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "latent-registry.h"
+#include "latent-test-util.h"
+
+static LatentCl *cl;
+
+typedef struct {
+  const char *algorithm;
+  const char *param;     /* one setting that makes a run of several steps */
+} Case;
+
+static const Case cases[] = {
+  { "kmeans", "k=4" },
+  { "gmm", "k=4" },
+  { "ppca", "components=2" },
+};
+
+static LatentFit *
+fit_case (const Case    *c,
+          LatentDataset *ds,
+          LatentCl      *device,
+          guint          fail_after_init)
+{
+  const LatentAlgorithm *alg = latent_registry_lookup (c->algorithm, NULL);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(GError) error = NULL;
+  LatentFit *fit = g_new0 (LatentFit, 1);
+  gpointer state;
+
+  g_assert_true (latent_params_parse (params, c->param, NULL));
+  g_assert_true (latent_params_set_int (params, "max-iterations", 30, NULL));
+  state = alg->init (ds, params, 5, latent_cl_usable (device), &error);
+  g_assert_no_error (error);
+  /* The failure comes at the first OpenCL call of the first step. */
+  latent_cl_inject_failures (fail_after_init);
+  g_assert_true (latent_algorithm_run_state (alg, state, NULL, &error));
+  g_assert_no_error (error);
+  latent_cl_inject_failures (0);
+  fit->snapshot = alg->snapshot (state);
+  alg->free (state);
+  return fit;
+}
+
+static void
+test_fall_back (gconstpointer data)
+{
+  const Case *c = data;
+  g_autoptr(LatentDataset) ds = test_blobs (400, 6, 4, 1.0, 11);
+  g_autoptr(LatentCl) device = NULL;
+  g_autoptr(LatentFit) reference = NULL;
+  g_autoptr(LatentFit) failed = NULL;
+  LatentSnapshot *ref, *snap;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  /* A device of its own: the failures it counts are this test's. */
+  device = latent_cl_new (LATENT_DEVICE_AUTO, NULL);
+  g_assert_nonnull (device);
+
+  reference = fit_case (c, ds, NULL, 0);
+  failed = fit_case (c, ds, device, 1);
+  ref = reference->snapshot;
+  snap = failed->snapshot;
+
+  g_assert_cmpuint (latent_cl_get_failures (device), ==, 1);
+  g_assert_nonnull (snap->message);
+  g_assert_nonnull (strstr (snap->message, "OpenCL failed"));
+  g_assert_nonnull (strstr (snap->message, "CL_OUT_OF_RESOURCES"));
+  g_assert_nonnull (strstr (snap->message, "CPU reference"));
+  g_assert_cmpstr (snap->device, ==, "CPU reference");
+  /* It went on to the end, to the reference path's answer. */
+  g_assert_true (snap->final);
+  g_assert_cmpfloat_with_epsilon (snap->objective, ref->objective, 1e-3 * MAX (1.0, fabs (ref->objective)));
+  if (ref->labels)
+    {
+      guint differ = 0;
+
+      for (guint i = 0; i < ref->n_rows; i++)
+        differ += ref->labels[i] != snap->labels[i];
+      g_assert_cmpuint (differ, ==, 0);
+    }
+}
+
+static void
+test_switch_off (void)
+{
+  const Case *c = &cases[0];
+  g_autoptr(LatentDataset) ds = test_blobs (300, 4, 4, 1.0, 3);
+  g_autoptr(LatentCl) device = NULL;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  device = latent_cl_new (LATENT_DEVICE_AUTO, NULL);
+  g_assert_nonnull (device);
+
+  for (guint i = 1; i <= LATENT_CL_MAX_FAILURES; i++)
+    {
+      g_autoptr(LatentFit) fit = NULL;
+
+      g_assert_true (latent_cl_usable (device) == device);
+      fit = fit_case (c, ds, device, 1);
+      g_assert_cmpuint (latent_cl_get_failures (device), ==, i);
+      g_assert_cmpstr (fit->snapshot->device, ==, "CPU reference");
+    }
+  /* Off for the rest of the session: new runs start on the reference
+   * path, with nothing failing and nothing more counted. */
+  g_assert_null (latent_cl_usable (device));
+  {
+    const LatentAlgorithm *alg = latent_registry_lookup (c->algorithm, NULL);
+    g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(LatentFit) fit = NULL;
+
+    g_assert_true (latent_params_parse (params, c->param, NULL));
+    fit = latent_algorithm_fit (alg, ds, params, 1, device, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (fit->snapshot->device, ==, "CPU reference");
+    g_assert_null (fit->snapshot->message);
+    g_assert_cmpuint (latent_cl_get_failures (device), ==, LATENT_CL_MAX_FAILURES);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  /* The fall-back reports itself with g_message, which must not be fatal. */
+  cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+  if (cl == NULL)
+    g_test_message ("no OpenCL device: %s", error->message);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/fallback/mid-run/%s", cases[i].algorithm);
+      g_test_add_data_func (path, &cases[i], test_fall_back);
+    }
+  g_test_add_func ("/fallback/switch-off", test_switch_off);
+  status = g_test_run ();
+  g_clear_object (&cl);
+  return status;
+}
