@@ -76,13 +76,3 @@ latent_json_add_matrix_member (JsonBuilder *builder,
   json_builder_set_member_name (builder, name);
   latent_json_add_matrix (builder, values, rows, cols);
 }
-
-void
-latent_csv_append_float (GString *out,
-                         float    value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_string_append_c (out, ',');
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g", value));
-}

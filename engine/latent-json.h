@@ -34,8 +34,5 @@ void latent_json_add_matrix_member (JsonBuilder  *builder,
                                     const float  *values,
                                     guint         rows,
                                     guint         cols);
-/* ",0.5" per value, as CSV wants numbers: the C locale, 9 digits. */
-void latent_csv_append_float       (GString      *out,
-                                    float         value);
 
 G_END_DECLS

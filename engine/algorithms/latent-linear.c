@@ -737,5 +737,12 @@ latent_linear_write_csv_row (LatentSnapshot *snap,
                              GString        *out)
 {
   for (guint j = 0; j < snap->projection_dims; j++)
-    latent_csv_append_float (out, snap->projection[(gsize) row * snap->projection_dims + j]);
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      /* The C locale, and enough digits to read back the same float. */
+      g_string_append_c (out, ',');
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g",
+                                             snap->projection[(gsize) row * snap->projection_dims + j]));
+    }
 }
