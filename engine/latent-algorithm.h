@@ -38,6 +38,8 @@ typedef enum {
   LATENT_ALGORITHM_SUPERVISED = 1 << 1,
   /* Its result maps rows to features another algorithm can learn from. */
   LATENT_ALGORITHM_ENCODER    = 1 << 2,
+  /* Its components are factors (factor analysis): figures say so. */
+  LATENT_ALGORITHM_FACTORS    = 1 << 3,
 } LatentAlgorithmFlags;
 
 /* What the history keeps for every iteration. */
@@ -61,6 +63,9 @@ struct _LatentAlgorithm
   /* The figures it offers, by the names latent-cli --figure takes, in the
    * order a person is offered them; NULL-terminated. */
   const char * const    *figures;
+  /* Linear models: one component as figures name it, %u counting from 1
+   * (translatable: "PC %u", "W %u", "Factor %u"); NULL for others. */
+  const char            *component_name;
   const LatentParamSpec *params;
   guint                  n_params;
 

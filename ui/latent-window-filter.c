@@ -56,7 +56,7 @@ _latent_window_append_filter_status (LatentWindow   *self,
                           frame->params && latent_params_has (frame->params, "iterations")
                           ? (guint) latent_params_get_int (frame->params, "iterations") : frame->iteration);
   if (frame->method)
-    g_string_append_printf (text, " · %s", _latent_figure_filter_method_label (frame, frame->method));
+    g_string_append_printf (text, " · %s", latent_figure_filter_method_label (frame, frame->method));
   if (ms > 0 && isfinite (ms))
     g_string_append_printf (text, _(" · %.3g ms per pass"), ms);
 }
@@ -67,7 +67,7 @@ _latent_window_append_filter_metrics (LatentWindow   *self,
                                       GString        *text)
 {
   g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *filter = _latent_figure_filter_describe (frame);
+  g_autofree char *filter = latent_figure_filter_describe (frame);
 
   if (filter)
     g_ptr_array_add (lines, g_strdup_printf (_("Filter: %s"), filter));
@@ -77,7 +77,7 @@ _latent_window_append_filter_metrics (LatentWindow   *self,
     g_ptr_array_add (lines, g_strdup_printf (_("RMS change of the last pass %.4g"), frame->objective));
   for (guint i = 0; frame->method_names && frame->method_ms && frame->method_names[i]; i++)
     {
-      const char *name = _latent_figure_filter_method_label (frame, frame->method_names[i]);
+      const char *name = latent_figure_filter_method_label (frame, frame->method_names[i]);
 
       if (g_strcmp0 (frame->method_names[i], frame->method) == 0)
         /* Translators: "Separable: 2.1 ms per pass, used"; the method that ran. */

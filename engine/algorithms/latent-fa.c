@@ -245,8 +245,10 @@ static const LatentAlgorithm fa_algorithm = {
   .short_title = N_("factor analysis"),
   .objective_name = N_("mean log-likelihood"),
   .family = LATENT_FAMILY_LINEAR,
-  .flags = LATENT_ALGORITHM_ENCODER,
+  .flags = LATENT_ALGORITHM_ENCODER | LATENT_ALGORITHM_FACTORS,
   .figures = latent_linear_figures,
+  /* Translators: a factor of factor analysis; %u counts from 1. */
+  .component_name = N_("Factor %u"),
   .params = fa_params,
   .n_params = G_N_ELEMENTS (fa_params),
   .check = fa_check,

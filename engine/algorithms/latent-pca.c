@@ -292,6 +292,8 @@ static const LatentAlgorithm pca_algorithm = {
   .family = LATENT_FAMILY_LINEAR,
   .flags = LATENT_ALGORITHM_ENCODER,
   .figures = latent_linear_figures,
+  /* Translators: a principal component, short; %u counts from 1. */
+  .component_name = N_("PC %u"),
   .params = pca_params,
   .n_params = G_N_ELEMENTS (pca_params),
   .check = pca_check,

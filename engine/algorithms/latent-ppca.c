@@ -211,6 +211,8 @@ static const LatentAlgorithm ppca_algorithm = {
   .family = LATENT_FAMILY_LINEAR,
   .flags = LATENT_ALGORITHM_ENCODER,
   .figures = latent_linear_figures,
+  /* Translators: a column of the loading matrix W, short; %u counts from 1. */
+  .component_name = N_("W %u"),
   .params = ppca_params,
   .n_params = G_N_ELEMENTS (ppca_params),
   .check = ppca_check,

@@ -4,8 +4,7 @@
  */
 #pragma once
 
-#include "latent-figure.h"
-#include "latent-figure-linear-private.h"
+#include "latent-figure-private.h"
 
 G_BEGIN_DECLS
 

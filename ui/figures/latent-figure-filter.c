@@ -28,7 +28,7 @@ gboolean
 latent_figure_is_filter (LatentSnapshot *snapshot)
 {
   g_return_val_if_fail (snapshot != NULL, FALSE);
-  return snapshot->image != NULL || g_strcmp0 (snapshot->algorithm->id, "convolve") == 0;
+  return snapshot->image != NULL || latent_snapshot_get_family (snapshot) == LATENT_FAMILY_FILTER;
 }
 
 /* The dataset is one image whose rows are its pixels. */
@@ -332,12 +332,6 @@ typedef struct {
   LatentFigureFilterLayout images;
 } Layout;
 
-static const char *
-filter_title (void)
-{
-  return latent_figure_kind_get_title (LATENT_FIGURE_FILTER, NULL);
-}
-
 static gboolean
 valid_view (const LatentFigureStyle *style)
 {
@@ -361,7 +355,7 @@ layout_compute (LatentSnapshot          *snapshot,
 
   memset (l, 0, sizeof *l);
   l->f = f;
-  l->top = _latent_figure_header_named (NULL, snapshot, style, width, filter_title ());
+  l->top = _latent_figure_header (NULL, snapshot, style, width, NULL);
   l->caption = round (f * 1.6);
   l->bottom = height - f * 0.7;
 
@@ -632,18 +626,27 @@ latent_figure_filter_render (LatentSnapshot          *snapshot,
                              int                      width,
                              int                      height)
 {
+  g_return_if_fail (snapshot != NULL);
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (cr != NULL);
+
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_FILTER, style, cr, width, height);
+}
+
+void
+_latent_figure_filter_draw (LatentSnapshot          *snapshot,
+                            const LatentFigureStyle *style,
+                            cairo_t                 *cr,
+                            double                   top,
+                            int                      width,
+                            int                      height)
+{
   cairo_surface_t *before = NULL, *after = NULL;
   g_autofree char *caption = NULL;
   guint iw, ih, channels = 0;
   Layout l;
 
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
   cairo_save (cr);
-  if (_latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_FILTER) < 0.0)
-    goto out;
   if (!image_shape (snapshot, &iw, &ih, &channels) || snapshot->image == NULL)
     {
       _latent_figure_message (cr, style, width, height, _("No filtered image in this snapshot yet"));

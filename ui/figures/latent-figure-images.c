@@ -8,7 +8,7 @@
  */
 #define G_LOG_DOMAIN "latent-figure-images"
 
-#include "latent-figure.h"
+#include "latent-figure-private.h"
 #include "latent-palette.h"
 
 #include <glib/gi18n-lib.h>
@@ -55,7 +55,7 @@ compute_layout (LatentSnapshot          *snapshot,
                   && snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset);
   layout->n_tiles = layout->means ? snapshot->k
                                   : MIN (latent_dataset_get_n_rows (snapshot->dataset), MAX_SAMPLES);
-  top = _latent_figure_header (NULL, snapshot, style, width);
+  top = _latent_figure_header (NULL, snapshot, style, width, NULL);
   return _latent_figure_tile_grid (style, layout->img_w, layout->img_h, layout->n_tiles, 1,
                                    f, top, width - 2.0 * f, height - top - f, &layout->grid);
 }
@@ -174,26 +174,31 @@ latent_figure_images_render (LatentSnapshot          *snapshot,
                              int                      width,
                              int                      height)
 {
-  Layout layout;
-  double lo, hi;
-
   g_return_if_fail (snapshot != NULL);
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
-  cairo_save (cr);
-  _latent_figure_paint_background (cr, style, width, height);
-  _latent_figure_header (cr, snapshot, style, width);
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_IMAGES, style, cr, width, height);
+}
 
-  if (!_latent_figure_dataset_has_image_rows (snapshot->dataset))
-    _latent_figure_message (cr, style, width, height, _("The rows of this dataset are not images"));
-  else if (compute_layout (snapshot, style, width, height, &layout))
+void
+_latent_figure_images_draw (LatentSnapshot          *snapshot,
+                            const LatentFigureStyle *style,
+                            cairo_t                 *cr,
+                            double                   top,
+                            int                      width,
+                            int                      height)
+{
+  Layout layout;
+  double lo, hi;
+
+  /* The layout places the tiles itself, so views can find them. */
+  if (compute_layout (snapshot, style, width, height, &layout))
     {
       value_range (snapshot, &layout, &lo, &hi);
       for (guint i = 0; i < layout.n_tiles; i++)
         draw_tile (cr, snapshot, style, &layout, i, lo, hi);
     }
-  cairo_restore (cr);
 }
 
 gboolean

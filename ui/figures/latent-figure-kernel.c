@@ -7,12 +7,17 @@
 #define G_LOG_DOMAIN "latent-figure-kernel"
 
 #include "latent-figure-filter-private.h"
-#include "latent-filter.h"
 #include "latent-palette.h"
 
 #include <glib/gi18n-lib.h>
+#include <lapacke.h>
 #include <math.h>
 #include <string.h>
+
+/* A kernel is separable when the rest after its best rank-1 part is at most
+ * this fraction of it: the engine's LATENT_FILTER_SEPARABLE_TOLERANCE, the
+ * test that decides whether the separable method may run. */
+#define SEPARABLE_TOLERANCE 1e-6
 
 /* Names ---------------------------------------------------------------------- */
 
@@ -45,8 +50,8 @@ choice_label (LatentParams *params,
 }
 
 const char *
-_latent_figure_filter_method_label (LatentSnapshot *snapshot,
-                                    const char     *method)
+latent_figure_filter_method_label (LatentSnapshot *snapshot,
+                                   const char     *method)
 {
   if (g_strcmp0 (method, "reference") == 0)
     return _("CPU reference");
@@ -77,7 +82,7 @@ filter_value (LatentSnapshot *snapshot)
 }
 
 char *
-_latent_figure_filter_describe (LatentSnapshot *snapshot)
+latent_figure_filter_describe (LatentSnapshot *snapshot)
 {
   const char *value = filter_value (snapshot);
   const char *label;
@@ -360,7 +365,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
   if (n == 0)
     {
       /* The reference path: its own time, once it has made a pass. */
-      const char *method = _latent_figure_filter_method_label (snapshot, snapshot->method ? snapshot->method
+      const char *method = latent_figure_filter_method_label (snapshot, snapshot->method ? snapshot->method
                                                                                          : "reference");
       g_autofree char *ms = format_ms (snapshot->step_ms);
       g_autofree char *text = snapshot->iteration > 0 && snapshot->step_ms > 0
@@ -380,7 +385,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
       /* The one that ran is in bold: measured so. */
       _latent_figure_set_font (cr, style, 0.9, TRUE);
       widest_name = MAX (widest_name,
-                         _latent_figure_text_width (cr, _latent_figure_filter_method_label (snapshot,
+                         _latent_figure_text_width (cr, latent_figure_filter_method_label (snapshot,
                                                                                             snapshot->method_names[i])));
       _latent_figure_set_font (cr, style, 0.9, FALSE);
       widest_value = MAX (widest_value, _latent_figure_text_width (cr, value));
@@ -401,7 +406,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
       _latent_figure_set_font (cr, style, 0.9, ran);
       _latent_figure_set_color_mix (cr, style, ran ? 1.0 : 0.7);
       cairo_move_to (cr, x, baseline);
-      cairo_show_text (cr, _latent_figure_filter_method_label (snapshot, snapshot->method_names[i]));
+      cairo_show_text (cr, latent_figure_filter_method_label (snapshot, snapshot->method_names[i]));
       if (bar_w >= f && w > 0.0)
         {
           if (ran)
@@ -421,21 +426,53 @@ _latent_figure_filter_timings (cairo_t                 *cr,
 
 /* The kernel figure ---------------------------------------------------------- */
 
+/* Whether the kernel is a column times a row, by the singular values of the
+ * same LAPACK call the engine makes, so figure and engine agree. */
+static gboolean
+kernel_is_separable (const float *weights,
+                     guint        size)
+{
+  const gsize n = (gsize) size * size;
+  g_autofree double *a = g_new (double, n);
+  g_autofree double *s = g_new (double, size);
+  g_autofree double *u = g_new (double, n);
+  g_autofree double *vt = g_new (double, n);
+  g_autofree double *superb = g_new (double, size);
+  double total = 0.0, rest = 0.0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      a[i] = weights[i];
+      total += a[i] * a[i];
+    }
+  /* All zeros: rank 0, a zero column times a zero row. */
+  if (total == 0.0)
+    return TRUE;
+  if (LAPACKE_dgesvd (LAPACK_ROW_MAJOR, 'S', 'S', size, size, a, size, s, u, size, vt, size, superb) != 0)
+    return FALSE;
+  for (guint i = 1; i < size; i++)
+    rest += s[i] * s[i];
+  return sqrt (rest / total) <= SEPARABLE_TOLERANCE;
+}
+
 /* "sum 1 · separable (rank 1)": what a person asks of a kernel. */
 static char *
 kernel_facts (LatentSnapshot *snapshot)
 {
   const guint size = snapshot->kernel_size;
-  g_autoptr(LatentFilter) filter = latent_filter_new (size, snapshot->kernel, 1.0, 0.0, NULL);
   g_autofree char *sum_text = NULL;
+  gboolean finite = TRUE;
   double sum = 0.0;
 
   for (guint i = 0; i < size * size; i++)
-    sum += snapshot->kernel[i];
+    {
+      sum += snapshot->kernel[i];
+      finite = finite && isfinite (snapshot->kernel[i]);
+    }
   sum_text = _latent_figure_kernel_weight_label (sum);
-  if (filter == NULL)
+  if (!finite)
     return g_strdup_printf (_("sum of the weights %s"), sum_text);
-  if (size > 1 && latent_filter_is_separable (filter))
+  if (size > 1 && kernel_is_separable (snapshot->kernel, size))
     /* Translators: a kernel that is a column times a row, e.g. "a 13-tap column times a 13-tap row". */
     return g_strdup_printf (_("sum of the weights %s · separable: a %u-tap column times a %u-tap row"),
                             sum_text, size, size);
@@ -451,21 +488,29 @@ latent_figure_kernel_render (LatentSnapshot          *snapshot,
                              int                      width,
                              int                      height)
 {
-  const double f = MAX (style->font_size, 1.0);
-  g_autofree char *heading = NULL, *facts = NULL, *low = NULL, *high = NULL;
-  double top, avail_w, avail_h, side, cell, x0, y0, bar_w, bar_h, right_w, label_w, scale;
-  gboolean beside;
-  guint size, every = 1;
-  char buf[32];
-
   g_return_if_fail (snapshot != NULL);
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_KERNEL, style, cr, width, height);
+}
+
+void
+_latent_figure_kernel_draw (LatentSnapshot          *snapshot,
+                            const LatentFigureStyle *style,
+                            cairo_t                 *cr,
+                            double                   top,
+                            int                      width,
+                            int                      height)
+{
+  const double f = MAX (style->font_size, 1.0);
+  g_autofree char *heading = NULL, *facts = NULL, *low = NULL, *high = NULL;
+  double avail_w, avail_h, side, cell, x0, y0, bar_w, bar_h, right_w, label_w, scale;
+  gboolean beside;
+  guint size, every = 1;
+  char buf[32];
+
   cairo_save (cr);
-  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_KERNEL);
-  if (top < 0.0)
-    goto out;
   if (snapshot->kernel == NULL || snapshot->kernel_size == 0)
     {
       _latent_figure_message (cr, style, width, height, _("No kernel in this snapshot yet"));

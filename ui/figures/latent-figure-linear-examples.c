@@ -144,35 +144,39 @@ latent_figure_biplot_render (LatentSnapshot          *snapshot,
                              int                      width,
                              int                      height)
 {
-  LatentScatterExtras extras = { 0 };
-  Arrows arrows = { snapshot, 0, NULL };
-  /* How far the points go: right, left, up, down of the origin. */
-  double reach[4] = { 0.0, 0.0, 0.0, 0.0 }, scale = INFINITY;
-  const guint dims = snapshot ? snapshot->projection_dims : 0;
-  gboolean whitened;
-  guint n;
-
   g_return_if_fail (snapshot != NULL);
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
-  cairo_save (cr);
-  /* The scatter paints the whole figure; anything else is a message. */
-  if (!latent_figure_kind_applies (snapshot, LATENT_FIGURE_BIPLOT, NULL))
-    {
-      _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_BIPLOT);
-      goto out;
-    }
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_BIPLOT, style, cr, width, height);
+}
+
+void
+_latent_figure_biplot_draw (LatentSnapshot          *snapshot,
+                            const LatentFigureStyle *style,
+                            cairo_t                 *cr,
+                            double                   top,
+                            int                      width,
+                            int                      height)
+{
+  LatentScatterExtras extras = { 0 };
+  Arrows arrows = { snapshot, 0, NULL };
+  /* How far the points go: right, left, up, down of the origin. */
+  double reach[4] = { 0.0, 0.0, 0.0, 0.0 }, scale = INFINITY;
+  const guint dims = snapshot->projection_dims;
+  gboolean whitened;
+  guint n;
+
   if (!_latent_figure_linear_has_components (snapshot) || snapshot->projection == NULL || dims < 2
       || snapshot->n_rows != latent_dataset_get_n_rows (snapshot->dataset))
     {
-      _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_BIPLOT);
       _latent_figure_message (cr, style, width, height, _("No projection in this snapshot yet"));
-      goto out;
+      return;
     }
 
   /* PCA's scores go with unit axes, whitened scores with axes scaled by
-   * their standard deviations; PPCA's and FA's loadings W already are. */
+   * their standard deviations; PPCA's and FA's loadings W already are (and
+   * only PCA whitens). */
   whitened = _latent_figure_linear_whitened (snapshot);
   arrows.d = latent_dataset_get_n_cols (snapshot->dataset);
   arrows.tips = g_new (double, 2 * (gsize) arrows.d);
@@ -180,7 +184,7 @@ latent_figure_biplot_render (LatentSnapshot          *snapshot,
     {
       double factor = 1.0;
 
-      if (g_strcmp0 (snapshot->algorithm->id, "pca") == 0 && whitened && snapshot->explained_variance)
+      if (whitened && snapshot->explained_variance)
         factor = sqrt (MAX (snapshot->explained_variance[a], 0.0));
       for (guint j = 0; j < arrows.d; j++)
         arrows.tips[2 * j + a] = snapshot->components[(gsize) a * arrows.d + j] * factor;
@@ -213,14 +217,10 @@ latent_figure_biplot_render (LatentSnapshot          *snapshot,
   for (guint j = 0; j < 2 * arrows.d; j++)
     arrows.tips[j] *= scale;
 
-  extras.figure = latent_figure_kind_get_title (LATENT_FIGURE_BIPLOT, snapshot);
   extras.overlay = draw_arrows;
   extras.overlay_data = &arrows;
-  _latent_figure_scatter_render_extras (snapshot, style, &extras, cr, width, height);
+  _latent_figure_scatter_draw_extras (snapshot, style, &extras, cr, width, height);
   g_free (arrows.tips);
-
-out:
-  cairo_restore (cr);
 }
 
 /* Shared by samples and reconstructions ----------------------------------- */
@@ -340,49 +340,47 @@ latent_figure_samples_render (LatentSnapshot          *snapshot,
                               int                      width,
                               int                      height)
 {
-  gboolean ready;
-  double top;
-
   g_return_if_fail (snapshot != NULL);
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
-  cairo_save (cr);
-  ready = latent_figure_kind_applies (snapshot, LATENT_FIGURE_SAMPLES, NULL)
-          && snapshot->samples != NULL && snapshot->n_samples > 0
-          && _latent_figure_linear_has_components (snapshot);
-  /* Samples over the rows: the scatter paints the whole figure itself. */
-  if (!ready || _latent_figure_dataset_has_image_rows (snapshot->dataset)
-      || snapshot->n_components < 2 || snapshot->data_mean == NULL)
-    {
-      top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_SAMPLES);
-      if (top < 0.0)
-        ;
-      else if (!ready)
-        _latent_figure_message (cr, style, width, height, _("No samples in this snapshot yet"));
-      else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
-        draw_sample_tiles (cr, snapshot, style, top, width, height);
-      else
-        _latent_figure_message (cr, style, width, height,
-                                _("Samples are drawn on two components; this model has one"));
-    }
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_SAMPLES, style, cr, width, height);
+}
+
+void
+_latent_figure_samples_draw (LatentSnapshot          *snapshot,
+                             const LatentFigureStyle *style,
+                             cairo_t                 *cr,
+                             double                   top,
+                             int                      width,
+                             int                      height)
+{
+  gboolean ready = snapshot->samples != NULL && snapshot->n_samples > 0
+                   && _latent_figure_linear_has_components (snapshot);
+
+  if (!ready)
+    _latent_figure_message (cr, style, width, height, _("No samples in this snapshot yet"));
+  else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+    draw_sample_tiles (cr, snapshot, style, top, width, height);
+  else if (snapshot->n_components < 2 || snapshot->data_mean == NULL)
+    _latent_figure_message (cr, style, width, height,
+                            _("Samples are drawn on two components; this model has one"));
   else
     {
+      /* Samples over the rows. */
       g_autofree float *points = project_on_components (snapshot, latent_dataset_get_data (snapshot->dataset),
                                                         latent_dataset_get_n_rows (snapshot->dataset));
       g_autofree float *samples = project_on_components (snapshot, snapshot->samples, snapshot->n_samples);
       g_autofree char *name = g_strdup_printf (_("samples (%u)"), snapshot->n_samples);
       LatentScatterExtras extras = {
-        .figure = latent_figure_kind_get_title (LATENT_FIGURE_SAMPLES, snapshot),
         .points = points,
         .extra = samples,
         .n_extra = snapshot->n_samples,
         .extra_name = name,
       };
 
-      _latent_figure_scatter_render_extras (snapshot, style, &extras, cr, width, height);
+      _latent_figure_scatter_draw_extras (snapshot, style, &extras, cr, width, height);
     }
-  cairo_restore (cr);
 }
 
 /* Reconstructions --------------------------------------------------------- */
@@ -569,7 +567,7 @@ draw_reconstruction_panel (cairo_t                 *cr,
                            guint                    e,
                            gboolean                 bottom)
 {
-  const double f = MAX (style->font_size, 1.0), tick = f * 0.3;
+  const double f = MAX (style->font_size, 1.0);
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
   const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
   double px = p->x0 + (e % p->cols) * (p->w + p->gap), py = p->y0 + (e / p->cols) * (p->h + p->gap);
@@ -577,8 +575,10 @@ draw_reconstruction_panel (cairo_t                 *cr,
   double x = round (px + left), y = round (py + f * 1.5), w = floor (p->w - left), h = floor (p->h - f * 1.5 - names);
   double step, r, g, b;
   g_autofree char *title = example_title (snapshot, e, TRUE);
+  g_auto(GStrv) labels = NULL;
+  double at[_LATENT_FIGURE_MAX_TICKS];
   LatentFigureTicks ticks;
-  char buf[64];
+  LatentFigureAxes axes;
 
   if (w < MIN_PANEL_SIZE || h < MIN_PANEL_SIZE / 2)
     return;
@@ -590,28 +590,19 @@ draw_reconstruction_panel (cairo_t                 *cr,
   cairo_show_text (cr, title);
 
   _latent_figure_nice_ticks (p->lo, p->hi, MAX (h / (f * 2.5), 2.0), &ticks);
-  cairo_set_line_width (cr, 1.0);
-  _latent_figure_set_color_mix (cr, style, 0.08);
+  labels = _latent_figure_tick_labels (&ticks);
   for (guint i = 0; i < ticks.n; i++)
-    {
-      double ty = floor (y + (p->hi - ticks.values[i]) / (p->hi - p->lo) * h) + 0.5;
-
-      cairo_move_to (cr, x, ty);
-      cairo_line_to (cr, x + w, ty);
-    }
-  cairo_stroke (cr);
-  _latent_figure_set_color_mix (cr, style, 0.45);
-  cairo_rectangle (cr, x - 0.5, y - 0.5, w + 1.0, h + 1.0);
-  cairo_stroke (cr);
+    at[i] = y + (p->hi - ticks.values[i]) / (p->hi - p->lo) * h;
+  /* Small panels: no marks, smaller labels. */
+  _latent_figure_axes_init (&axes, style, x, y, w, h);
+  axes.tick = 0.0;
+  axes.label_scale = 0.8;
+  axes.label_rise = 0.3;
+  axes.left = (LatentFigureAxis) { ticks.n, at, (const char * const *) labels, TRUE };
+  _latent_figure_draw_grid (cr, style, &axes);
+  _latent_figure_draw_axes (cr, style, &axes);
   _latent_figure_set_font (cr, style, 0.8, FALSE);
   _latent_figure_set_color_mix (cr, style, 0.75);
-  for (guint i = 0; i < ticks.n; i++)
-    {
-      _latent_figure_format_tick (ticks.values[i], ticks.decimals, buf, sizeof buf);
-      cairo_move_to (cr, x - tick - _latent_figure_text_width (cr, buf),
-                     y + (p->hi - ticks.values[i]) / (p->hi - p->lo) * h + f * 0.3);
-      cairo_show_text (cr, buf);
-    }
   /* Column names under the bottom panels, where they fit. */
   for (guint k = 0; bottom && k < d; k++)
     {
@@ -713,17 +704,23 @@ latent_figure_reconstructions_render (LatentSnapshot          *snapshot,
                                       int                      width,
                                       int                      height)
 {
-  guint n = 0, n_rows;
-  double top;
-
   g_return_if_fail (snapshot != NULL);
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
-  cairo_save (cr);
-  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_RECONSTRUCTIONS);
-  if (top < 0.0)
-    goto out;
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_RECONSTRUCTIONS, style, cr, width, height);
+}
+
+void
+_latent_figure_reconstructions_draw (LatentSnapshot          *snapshot,
+                                     const LatentFigureStyle *style,
+                                     cairo_t                 *cr,
+                                     double                   top,
+                                     int                      width,
+                                     int                      height)
+{
+  guint n = 0, n_rows;
+
   /* Only examples that name a row of this dataset. */
   n_rows = latent_dataset_get_n_rows (snapshot->dataset);
   if (snapshot->reconstructions != NULL && snapshot->example_rows != NULL
@@ -737,7 +734,4 @@ latent_figure_reconstructions_render (LatentSnapshot          *snapshot,
     draw_reconstruction_tiles (cr, snapshot, style, n, top, width, height);
   else
     draw_reconstruction_panels (cr, snapshot, style, n, top, width, height);
-
-out:
-  cairo_restore (cr);
 }

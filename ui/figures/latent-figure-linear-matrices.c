@@ -264,21 +264,29 @@ latent_figure_dots_render (LatentSnapshot          *snapshot,
                            int                      width,
                            int                      height)
 {
-  g_autofree double *cosines = NULL;
-  g_autofree double *norms = NULL;
-  g_autofree char *note = NULL;
-  Heatmap hm = { 0 };
-  double top, worst = 0.0;
-  guint m, d;
-
   g_return_if_fail (snapshot != NULL);
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_DOTS, style, cr, width, height);
+}
+
+void
+_latent_figure_dots_draw (LatentSnapshot          *snapshot,
+                          const LatentFigureStyle *style,
+                          cairo_t                 *cr,
+                          double                   top,
+                          int                      width,
+                          int                      height)
+{
+  g_autofree double *cosines = NULL;
+  g_autofree double *norms = NULL;
+  g_autofree char *note = NULL;
+  Heatmap hm = { 0 };
+  double worst = 0.0;
+  guint m, d;
+
   cairo_save (cr);
-  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_DOTS);
-  if (top < 0.0)
-    goto out;
   if (!_latent_figure_linear_has_components (snapshot))
     {
       _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));

@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "latent-figure.h"
+#include "latent-figure-private.h"
 
 G_BEGIN_DECLS
 
@@ -19,7 +19,8 @@ char       *_latent_figure_linear_component_caption (LatentSnapshot   *snapshot,
                                               guint                    index);
 /* Factor analysis: its components are called factors. */
 gboolean    _latent_figure_linear_is_fa      (LatentSnapshot          *snapshot);
-/* PCA asked to whiten its coordinates (unit variance along each axis). */
+/* Asked to whiten its coordinates (unit variance along each axis): only
+ * PCA has the parameter. */
 gboolean    _latent_figure_linear_whitened   (LatentSnapshot          *snapshot);
 /* The snapshot's components fit its dataset: n_components rows of n_cols. */
 gboolean    _latent_figure_linear_has_components (LatentSnapshot      *snapshot);
@@ -30,13 +31,5 @@ void        _latent_figure_linear_draw_loadings (cairo_t              *cr,
                                               double                   top,
                                               int                      width,
                                               int                      height);
-double      _latent_figure_text_width        (cairo_t                 *cr,
-                                              const char              *text);
-/* A label in the foreground colour over a halo of the background. */
-void        _latent_figure_halo_text         (cairo_t                 *cr,
-                                              const LatentFigureStyle *style,
-                                              double                   x,
-                                              double                   y,
-                                              const char              *text);
 
 G_END_DECLS

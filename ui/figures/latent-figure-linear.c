@@ -20,42 +20,10 @@
 
 /* Shared ------------------------------------------------------------------ */
 
-double
-_latent_figure_text_width (cairo_t    *cr,
-                           const char *text)
-{
-  cairo_text_extents_t ext;
-
-  cairo_text_extents (cr, text, &ext);
-  return ext.x_advance;
-}
-
-void
-_latent_figure_halo_text (cairo_t                 *cr,
-                          const LatentFigureStyle *style,
-                          double                   x,
-                          double                   y,
-                          const char              *text)
-{
-  double br, bg, bb;
-
-  cairo_save (cr);
-  latent_figure_style_get_background (style, &br, &bg, &bb);
-  cairo_move_to (cr, x, y);
-  cairo_text_path (cr, text);
-  cairo_set_source_rgba (cr, br, bg, bb, 0.85);
-  cairo_set_line_width (cr, 3.0);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-  cairo_move_to (cr, x, y);
-  cairo_show_text (cr, text);
-}
-
 gboolean
 _latent_figure_linear_is_fa (LatentSnapshot *snapshot)
 {
-  return g_strcmp0 (snapshot->algorithm->id, "fa") == 0;
+  return latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS);
 }
 
 /* Only PCA has the parameter; other models' coordinates are never whitened. */
@@ -106,13 +74,13 @@ char *
 _latent_figure_linear_component_name (LatentSnapshot *snapshot,
                                       guint           index)
 {
-  /* Translators: short names of a principal component, a column of PPCA's
-   * loading matrix W, and a factor; %u counts from 1. */
-  if (_latent_figure_linear_is_fa (snapshot))
-    return g_strdup_printf (_("Factor %u"), index + 1);
-  if (g_strcmp0 (snapshot->algorithm->id, "ppca") == 0)
-    return g_strdup_printf (_("W %u"), index + 1);
-  return g_strdup_printf (_("PC %u"), index + 1);
+  const char *name = snapshot->algorithm->component_name;
+
+  /* The algorithm names its components ("PC %u"), from its own catalogue
+   * entry; a model without a name for them gets PCA's. */
+  if (name == NULL)
+    return g_strdup_printf (_("PC %u"), index + 1);
+  return g_strdup_printf (_(name), index + 1);
 }
 
 char *
@@ -155,6 +123,7 @@ typedef struct {
   double hi;                     /* left axis top, in per cent */
   double cum_hi;                 /* right axis top, in per cent (100 unless more) */
   LatentFigureTicks ticks, cum_ticks;
+  double cum_w;                  /* the right axis' widest label */
   double group_w, bar_w;
   guint  label_every;
 } Scree;
@@ -196,7 +165,7 @@ scree_layout (LatentSnapshot          *snapshot,
       left_w = MAX (left_w, _latent_figure_text_width (cr, buf));
     }
   format_percent (l->cum_hi, 0, buf, sizeof buf);
-  right_w = _latent_figure_text_width (cr, buf);
+  right_w = l->cum_w = _latent_figure_text_width (cr, buf);
   g_snprintf (buf, sizeof buf, "%u", m);
   widest_k = _latent_figure_text_width (cr, buf);
   cairo_destroy (cr);
@@ -246,107 +215,56 @@ scree_labelled (const Scree *l,
   return (index + 1) % l->label_every == 0 || (index == 0 && l->label_every >= 5);
 }
 
+/* Percentages for the tick labels of an axis. */
+static GStrv
+percent_labels (const LatentFigureTicks *ticks)
+{
+  GStrv labels = g_new0 (char *, ticks->n + 1);
+  char buf[64];
+
+  for (guint i = 0; i < ticks->n; i++)
+    {
+      format_percent (ticks->values[i], ticks->decimals, buf, sizeof buf);
+      labels[i] = g_strdup (buf);
+    }
+  return labels;
+}
+
 static void
 draw_scree_axes (cairo_t                 *cr,
                  LatentSnapshot          *snapshot,
                  const LatentFigureStyle *style,
                  const Scree             *l)
 {
-  const double f = l->font, tick = f * 0.4;
-  const double right = l->plot_x + l->plot_w;
-  cairo_text_extents_t ext;
-  const char *label;
-  char buf[64];
+  const guint m = snapshot->n_components;
+  g_auto(GStrv) left_labels = percent_labels (&l->ticks);
+  g_auto(GStrv) right_labels = percent_labels (&l->cum_ticks);
+  g_autoptr(GPtrArray) numbers = g_ptr_array_new_with_free_func (g_free);
+  g_autofree double *left_at = g_new (double, l->ticks.n);
+  g_autofree double *right_at = g_new (double, l->cum_ticks.n);
+  g_autofree double *bottom_at = g_new (double, MAX (m, 1));
+  LatentFigureAxes axes;
 
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.0);
-  _latent_figure_set_color_mix (cr, style, 0.08);
+  _latent_figure_axes_init (&axes, style, l->plot_x, l->plot_y, l->plot_w, l->plot_h);
   for (guint i = 0; i < l->ticks.n; i++)
-    {
-      double y = floor (scree_y (l, l->ticks.values[i], l->hi)) + 0.5;
-      cairo_move_to (cr, l->plot_x, y);
-      cairo_line_to (cr, right, y);
-    }
-  cairo_stroke (cr);
-
-  _latent_figure_set_color_mix (cr, style, 0.45);
-  cairo_rectangle (cr, l->plot_x - 0.5, l->plot_y - 0.5, l->plot_w + 1.0, l->plot_h + 1.0);
-  for (guint i = 0; i < l->ticks.n; i++)
-    {
-      cairo_move_to (cr, l->plot_x - 0.5, floor (scree_y (l, l->ticks.values[i], l->hi)) + 0.5);
-      cairo_rel_line_to (cr, -tick, 0);
-    }
+    left_at[i] = scree_y (l, l->ticks.values[i], l->hi);
   for (guint i = 0; i < l->cum_ticks.n; i++)
-    {
-      cairo_move_to (cr, right + 0.5, floor (scree_y (l, l->cum_ticks.values[i], l->cum_hi)) + 0.5);
-      cairo_rel_line_to (cr, tick, 0);
-    }
-  for (guint i = 0; i < snapshot->n_components; i++)
-    {
-      if (!scree_labelled (l, i))
-        continue;
-      cairo_move_to (cr, floor (l->plot_x + (i + 0.5) * l->group_w) + 0.5, l->plot_y + l->plot_h + 0.5);
-      cairo_rel_line_to (cr, 0, tick);
-    }
-  cairo_stroke (cr);
+    right_at[i] = scree_y (l, l->cum_ticks.values[i], l->cum_hi);
+  for (guint i = 0; i < m; i++)
+    if (scree_labelled (l, i))
+      {
+        bottom_at[numbers->len] = l->plot_x + (i + 0.5) * l->group_w;
+        g_ptr_array_add (numbers, g_strdup_printf ("%u", i + 1));
+      }
 
-  _latent_figure_set_font (cr, style, 0.9, FALSE);
-  _latent_figure_set_color_mix (cr, style, 0.75);
-  for (guint i = 0; i < l->ticks.n; i++)
-    {
-      format_percent (l->ticks.values[i], l->ticks.decimals, buf, sizeof buf);
-      cairo_text_extents (cr, buf, &ext);
-      cairo_move_to (cr, l->plot_x - tick - f * 0.3 - ext.x_advance,
-                     scree_y (l, l->ticks.values[i], l->hi) + f * 0.35);
-      cairo_show_text (cr, buf);
-    }
-  for (guint i = 0; i < l->cum_ticks.n; i++)
-    {
-      format_percent (l->cum_ticks.values[i], l->cum_ticks.decimals, buf, sizeof buf);
-      cairo_move_to (cr, right + tick + f * 0.3, scree_y (l, l->cum_ticks.values[i], l->cum_hi) + f * 0.35);
-      cairo_show_text (cr, buf);
-    }
-  for (guint i = 0; i < snapshot->n_components; i++)
-    {
-      if (!scree_labelled (l, i))
-        continue;
-      g_snprintf (buf, sizeof buf, "%u", i + 1);
-      cairo_text_extents (cr, buf, &ext);
-      cairo_move_to (cr, l->plot_x + (i + 0.5) * l->group_w - ext.x_advance / 2.0,
-                     l->plot_y + l->plot_h + tick + f * 1.2);
-      cairo_show_text (cr, buf);
-    }
-
-  _latent_figure_set_font (cr, style, 1.0, FALSE);
-  _latent_figure_set_color_mix (cr, style, 0.9);
-  label = _latent_figure_linear_is_fa (snapshot) ? _("factor") : _("component");
-  cairo_text_extents (cr, label, &ext);
-  cairo_move_to (cr, l->plot_x + (l->plot_w - ext.x_advance) / 2.0,
-                 l->plot_y + l->plot_h + tick + f * 1.2 + f * 1.6);
-  cairo_show_text (cr, label);
-
-  cairo_save (cr);
-  label = _("explained variance");
-  cairo_text_extents (cr, label, &ext);
-  cairo_move_to (cr, f * 1.9, l->plot_y + (l->plot_h + ext.x_advance) / 2.0);
-  cairo_rotate (cr, -G_PI / 2.0);
-  cairo_show_text (cr, label);
-  cairo_restore (cr);
-
-  /* Turned the other way, reading down the right side. */
-  label = _("cumulative");
-  cairo_text_extents (cr, label, &ext);
-  _latent_figure_set_font (cr, style, 0.9, FALSE);
-  format_percent (l->cum_hi, 0, buf, sizeof buf);
-  {
-    double x = right + tick + f * 0.3 + _latent_figure_text_width (cr, buf) + f * 0.5;
-
-    _latent_figure_set_font (cr, style, 1.0, FALSE);
-    cairo_move_to (cr, x, l->plot_y + (l->plot_h - ext.x_advance) / 2.0);
-    cairo_rotate (cr, G_PI / 2.0);
-    cairo_show_text (cr, label);
-  }
-  cairo_restore (cr);
+  axes.left = (LatentFigureAxis) { l->ticks.n, left_at, (const char * const *) left_labels, TRUE,
+                                   _("explained variance") };
+  axes.right = (LatentFigureAxis) { l->cum_ticks.n, right_at, (const char * const *) right_labels, FALSE,
+                                    _("cumulative"), l->cum_w };
+  axes.bottom = (LatentFigureAxis) { numbers->len, bottom_at, (const char * const *) numbers->pdata, FALSE,
+                                     _latent_figure_linear_is_fa (snapshot) ? _("factor") : _("component") };
+  _latent_figure_draw_grid (cr, style, &axes);
+  _latent_figure_draw_axes (cr, style, &axes);
 }
 
 /* Swatches and names above the plot, and the noise the model keeps aside. */
@@ -408,19 +326,27 @@ latent_figure_scree_render (LatentSnapshot          *snapshot,
                             int                      width,
                             int                      height)
 {
-  const guint m = snapshot ? snapshot->n_components : 0;
-  double top, cum = 0.0, r, g, b, last_x = 0.0, last_y = 0.0;
-  char buf[64];
-  Scree l;
-
   g_return_if_fail (snapshot != NULL);
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_SCREE, style, cr, width, height);
+}
+
+void
+_latent_figure_scree_draw (LatentSnapshot          *snapshot,
+                           const LatentFigureStyle *style,
+                           cairo_t                 *cr,
+                           double                   top,
+                           int                      width,
+                           int                      height)
+{
+  const guint m = snapshot->n_components;
+  double cum = 0.0, r, g, b, last_x = 0.0, last_y = 0.0;
+  char buf[64];
+  Scree l;
+
   cairo_save (cr);
-  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_SCREE);
-  if (top < 0.0)
-    goto out;
   if (m == 0 || snapshot->explained_variance_ratio == NULL)
     {
       _latent_figure_message (cr, style, width, height, _("No explained variance in this snapshot yet"));
@@ -613,17 +539,23 @@ latent_figure_components_render (LatentSnapshot          *snapshot,
                                  int                      width,
                                  int                      height)
 {
-  double top;
-
   g_return_if_fail (snapshot != NULL);
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_COMPONENTS, style, cr, width, height);
+}
+
+void
+_latent_figure_components_draw (LatentSnapshot          *snapshot,
+                                const LatentFigureStyle *style,
+                                cairo_t                 *cr,
+                                double                   top,
+                                int                      width,
+                                int                      height)
+{
   cairo_save (cr);
-  top = _latent_figure_begin (cr, snapshot, style, width, height, LATENT_FIGURE_COMPONENTS);
-  if (top < 0.0)
-    ;
-  else if (!_latent_figure_linear_has_components (snapshot))
+  if (!_latent_figure_linear_has_components (snapshot))
     _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));
   else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
     draw_component_tiles (cr, snapshot, style, top, width, height);

@@ -11,7 +11,7 @@
  */
 #define G_LOG_DOMAIN "latent-figure-scatter"
 
-#include "latent-figure.h"
+#include "latent-figure-private.h"
 #include "latent-palette.h"
 #include "latent-projection.h"
 
@@ -299,16 +299,6 @@ data_bounds (const Points *points,
 }
 
 static double
-text_width (cairo_t    *cr,
-            const char *text)
-{
-  cairo_text_extents_t ext;
-
-  cairo_text_extents (cr, text, &ext);
-  return ext.x_advance;
-}
-
-static double
 widest_tick (cairo_t                 *cr,
              const LatentFigureTicks *ticks)
 {
@@ -318,7 +308,7 @@ widest_tick (cairo_t                 *cr,
   for (guint i = 0; i < ticks->n; i++)
     {
       _latent_figure_format_tick (ticks->values[i], ticks->decimals, buf, sizeof buf);
-      widest = MAX (widest, text_width (cr, buf));
+      widest = MAX (widest, _latent_figure_text_width (cr, buf));
     }
   return widest;
 }
@@ -339,7 +329,7 @@ compute_layout (LatentSnapshot          *snapshot,
   memset (layout, 0, sizeof *layout);
   layout->font = f;
   layout->swatch = round (f * 0.8);
-  layout->header = _latent_figure_header_named (NULL, snapshot, style, width, NULL);
+  layout->header = _latent_figure_header (NULL, snapshot, style, width, NULL);
   if (style->has_view && style->view[1] > style->view[0] && style->view[3] > style->view[2])
     {
       layout->xmin = style->view[0];
@@ -378,19 +368,19 @@ compute_layout (LatentSnapshot          *snapshot,
 
           layout->compact = form == 1;
           _latent_figure_set_font (cr, style, 1.0, TRUE);
-          legend_w = text_width (cr, legend_title (layout));
+          legend_w = _latent_figure_text_width (cr, legend_title (layout));
           _latent_figure_set_font (cr, style, 1.0, FALSE);
           if (layout->n_more > 0)
-            legend_w = MAX (legend_w, text_width (cr, more));
+            legend_w = MAX (legend_w, _latent_figure_text_width (cr, more));
           for (guint i = 0; i < layout->n_entries; i++)
             {
               g_autofree char *text = legend_text (snapshot, layout, i);
-              legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, text));
+              legend_w = MAX (legend_w, layout->swatch + f * 0.5 + _latent_figure_text_width (cr, text));
             }
           if (layout->rows_entry)
-            legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, rows_text ()));
+            legend_w = MAX (legend_w, layout->swatch + f * 0.5 + _latent_figure_text_width (cr, rows_text ()));
           if (layout->extra_entry)
-            legend_w = MAX (legend_w, layout->swatch + f * 0.5 + text_width (cr, points->extras->extra_name));
+            legend_w = MAX (legend_w, layout->swatch + f * 0.5 + _latent_figure_text_width (cr, points->extras->extra_name));
           layout->legend = legend_w + f * 2.5 <= width * 0.35;
         }
     }
@@ -715,92 +705,33 @@ limit_layer_scale (cairo_t      *cr,
   return MIN (scale, limit / MAX (layout->plot_w, layout->plot_h));
 }
 
+/* The plot's axes: the data's ticks below and to the left, with grid lines. */
 static void
-draw_grid (cairo_t                 *cr,
-           const LatentFigureStyle *style,
-           const Layout            *l)
+draw_frame (cairo_t                 *cr,
+            const LatentFigureStyle *style,
+            const Points            *points,
+            const Layout            *l,
+            gboolean                 grid)
 {
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.0);
-  _latent_figure_set_color_mix (cr, style, 0.08);
+  g_auto(GStrv) x_labels = _latent_figure_tick_labels (&l->xticks);
+  g_auto(GStrv) y_labels = _latent_figure_tick_labels (&l->yticks);
+  double x_at[_LATENT_FIGURE_MAX_TICKS], y_at[_LATENT_FIGURE_MAX_TICKS];
+  LatentFigureAxes axes;
+
   for (guint i = 0; i < l->xticks.n; i++)
-    {
-      double x = floor (l->plot_x + map_x (l, l->xticks.values[i])) + 0.5;
-      cairo_move_to (cr, x, l->plot_y);
-      cairo_line_to (cr, x, l->plot_y + l->plot_h);
-    }
+    x_at[i] = l->plot_x + map_x (l, l->xticks.values[i]);
   for (guint i = 0; i < l->yticks.n; i++)
-    {
-      double y = floor (l->plot_y + map_y (l, l->yticks.values[i])) + 0.5;
-      cairo_move_to (cr, l->plot_x, y);
-      cairo_line_to (cr, l->plot_x + l->plot_w, y);
-    }
-  cairo_stroke (cr);
-  cairo_restore (cr);
-}
-
-static void
-draw_axes (cairo_t                 *cr,
-           const LatentFigureStyle *style,
-           const Points            *points,
-           const Layout            *l)
-{
-  const double f = l->font, tick = f * 0.4;
-  cairo_text_extents_t ext;
-  const char *label;
-  char buf[64];
-
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.0);
-  _latent_figure_set_color_mix (cr, style, 0.45);
-  cairo_rectangle (cr, l->plot_x - 0.5, l->plot_y - 0.5, l->plot_w + 1.0, l->plot_h + 1.0);
-  for (guint i = 0; i < l->xticks.n; i++)
-    {
-      double x = floor (l->plot_x + map_x (l, l->xticks.values[i])) + 0.5;
-      cairo_move_to (cr, x, l->plot_y + l->plot_h + 0.5);
-      cairo_rel_line_to (cr, 0, tick);
-    }
-  for (guint i = 0; i < l->yticks.n; i++)
-    {
-      double y = floor (l->plot_y + map_y (l, l->yticks.values[i])) + 0.5;
-      cairo_move_to (cr, l->plot_x - 0.5, y);
-      cairo_rel_line_to (cr, -tick, 0);
-    }
-  cairo_stroke (cr);
-
-  _latent_figure_set_font (cr, style, 0.9, FALSE);
-  _latent_figure_set_color_mix (cr, style, 0.75);
-  for (guint i = 0; i < l->xticks.n; i++)
-    {
-      _latent_figure_format_tick (l->xticks.values[i], l->xticks.decimals, buf, sizeof buf);
-      cairo_text_extents (cr, buf, &ext);
-      cairo_move_to (cr, l->plot_x + map_x (l, l->xticks.values[i]) - ext.x_advance / 2.0,
-                     l->plot_y + l->plot_h + tick + f * 1.2);
-      cairo_show_text (cr, buf);
-    }
-  for (guint i = 0; i < l->yticks.n; i++)
-    {
-      _latent_figure_format_tick (l->yticks.values[i], l->yticks.decimals, buf, sizeof buf);
-      cairo_text_extents (cr, buf, &ext);
-      cairo_move_to (cr, l->plot_x - tick - f * 0.3 - ext.x_advance,
-                     l->plot_y + map_y (l, l->yticks.values[i]) + f * 0.35);
-      cairo_show_text (cr, buf);
-    }
-
-  _latent_figure_set_font (cr, style, 1.0, FALSE);
-  _latent_figure_set_color_mix (cr, style, 0.9);
-  label = points->axis_label[0];
-  cairo_text_extents (cr, label, &ext);
-  cairo_move_to (cr, l->plot_x + (l->plot_w - ext.x_advance) / 2.0,
-                 l->plot_y + l->plot_h + tick + f * 1.2 + f * 1.6);
-  cairo_show_text (cr, label);
-
-  label = points->axis_label[1];
-  cairo_text_extents (cr, label, &ext);
-  cairo_move_to (cr, f * 1.9, l->plot_y + (l->plot_h + ext.x_advance) / 2.0);
-  cairo_rotate (cr, -G_PI / 2.0);
-  cairo_show_text (cr, label);
-  cairo_restore (cr);
+    y_at[i] = l->plot_y + map_y (l, l->yticks.values[i]);
+  _latent_figure_axes_init (&axes, style, l->plot_x, l->plot_y, l->plot_w, l->plot_h);
+  axes.bottom = (LatentFigureAxis) { l->xticks.n, x_at, (const char * const *) x_labels, TRUE,
+                                     points->axis_label[0] };
+  axes.left = (LatentFigureAxis) { l->yticks.n, y_at, (const char * const *) y_labels, TRUE,
+                                   points->axis_label[1] };
+  /* The grid goes under the points, the rest over them. */
+  if (grid)
+    _latent_figure_draw_grid (cr, style, &axes);
+  else
+    _latent_figure_draw_axes (cr, style, &axes);
 }
 
 /* Where each center has been: a line through its earlier positions. */
@@ -1210,25 +1141,13 @@ draw_legend (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-/* The header's figure name: the linear models have several figures. */
-static const char *
-figure_name (LatentSnapshot            *snapshot,
-             const LatentScatterExtras *extras)
-{
-  if (extras != NULL && extras->figure != NULL)
-    return extras->figure;
-  if (_latent_figure_is_linear (snapshot))
-    return latent_figure_kind_get_title (LATENT_FIGURE_SCATTER, snapshot);
-  return NULL;
-}
-
 void
-_latent_figure_scatter_render_extras (LatentSnapshot            *snapshot,
-                                      const LatentFigureStyle   *style,
-                                      const LatentScatterExtras *extras,
-                                      cairo_t                   *cr,
-                                      int                        width,
-                                      int                        height)
+_latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
+                                    const LatentFigureStyle   *style,
+                                    const LatentScatterExtras *extras,
+                                    cairo_t                   *cr,
+                                    int                        width,
+                                    int                        height)
 {
   cairo_surface_t *layer;
   const char *message;
@@ -1237,9 +1156,6 @@ _latent_figure_scatter_render_extras (LatentSnapshot            *snapshot,
   double scale;
 
   cairo_save (cr);
-  _latent_figure_paint_background (cr, style, width, height);
-  _latent_figure_header_named (cr, snapshot, style, width, figure_name (snapshot, extras));
-
   if (!points_init (&points, snapshot, extras, &message))
     {
       _latent_figure_message (cr, style, width, height, message);
@@ -1253,7 +1169,7 @@ _latent_figure_scatter_render_extras (LatentSnapshot            *snapshot,
       return;
     }
 
-  draw_grid (cr, style, &layout);
+  draw_frame (cr, style, &points, &layout, TRUE);
 
   scale = limit_layer_scale (cr, layer_scale (cr, style), &layout);
   layer = draw_point_layer (snapshot, style, &points, &layout, scale);
@@ -1270,7 +1186,7 @@ _latent_figure_scatter_render_extras (LatentSnapshot            *snapshot,
     }
   cairo_surface_destroy (layer);
 
-  draw_axes (cr, style, &points, &layout);
+  draw_frame (cr, style, &points, &layout, FALSE);
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot_x, layout.plot_y, layout.plot_w, layout.plot_h);
   cairo_clip (cr);
@@ -1300,7 +1216,18 @@ latent_figure_scatter_render (LatentSnapshot          *snapshot,
   g_return_if_fail (style != NULL);
   g_return_if_fail (cr != NULL);
 
-  _latent_figure_scatter_render_extras (snapshot, style, NULL, cr, width, height);
+  _latent_figure_render_kind (snapshot, LATENT_FIGURE_SCATTER, style, cr, width, height);
+}
+
+void
+_latent_figure_scatter_draw (LatentSnapshot          *snapshot,
+                             const LatentFigureStyle *style,
+                             cairo_t                 *cr,
+                             double                   top,
+                             int                      width,
+                             int                      height)
+{
+  _latent_figure_scatter_draw_extras (snapshot, style, NULL, cr, width, height);
 }
 
 /* The plain scatter's points and layout, for hit tests; FALSE (with nothing

@@ -13,7 +13,7 @@
  */
 #define G_LOG_DOMAIN "latent-figure-sweep"
 
-#include "latent-figure.h"
+#include "latent-figure-private.h"
 #include "latent-palette.h"
 
 #include <glib/gi18n-lib.h>
@@ -85,16 +85,6 @@ value_range (const LatentSweep *sweep,
   return isfinite (*lo) && isfinite (*hi) && *hi > *lo;
 }
 
-static double
-text_width (cairo_t    *cr,
-            const char *text)
-{
-  cairo_text_extents_t ext;
-
-  cairo_text_extents (cr, text, &ext);
-  return ext.x_advance;
-}
-
 static char *
 subtitle_text (const LatentSweep *sweep)
 {
@@ -107,35 +97,16 @@ subtitle_text (const LatentSweep *sweep)
   return g_strdup (_("Lower is better"));
 }
 
+/* The heading every figure has: the title, one line under it. */
 static double
-header_height (const LatentFigureStyle *style)
-{
-  const double f = MAX (style->font_size, 1.0);
-
-  /* As _latent_figure_header (): title, one line under it, a gap. */
-  return f + f * 1.3 + f * 0.45 + f + f * 0.4 + f * 0.6;
-}
-
-static void
 draw_header (cairo_t                 *cr,
              const LatentSweep       *sweep,
-             const LatentFigureStyle *style)
+             const LatentFigureStyle *style,
+             int                      width)
 {
-  const double f = MAX (style->font_size, 1.0);
   g_autofree char *subtitle = subtitle_text (sweep);
-  double y = f + f * 1.3;
 
-  cairo_save (cr);
-  _latent_figure_set_font (cr, style, 1.3, TRUE);
-  _latent_figure_set_color_mix (cr, style, 1.0);
-  cairo_move_to (cr, f, y);
-  cairo_show_text (cr, _latent_figure_sweep_title ());
-  y += f * 0.45 + f;
-  _latent_figure_set_font (cr, style, 1.0, FALSE);
-  _latent_figure_set_color_mix (cr, style, 0.7);
-  cairo_move_to (cr, f, y);
-  cairo_show_text (cr, subtitle);
-  cairo_restore (cr);
+  return _latent_figure_heading (cr, style, width, _latent_figure_sweep_title (), subtitle, NULL);
 }
 
 static gboolean
@@ -148,7 +119,7 @@ compute_layout (const LatentSweep       *sweep,
   cairo_t *cr = _latent_figure_measure_context (style);
   const double f = MAX (style->font_size, 1.0);
   const guint n = sweep->points->len;
-  double widest = 0.0, legend_w, left, right, bottom, k_label = 0.0;
+  double widest = 0.0, legend_w, left, right, bottom, k_label = 0.0, top;
   char buf[64];
 
   memset (l, 0, sizeof *l);
@@ -160,27 +131,27 @@ compute_layout (const LatentSweep       *sweep,
     }
 
   _latent_figure_set_font (cr, style, 0.9, FALSE);
-  _latent_figure_nice_ticks (l->lo, l->hi, MAX ((height - header_height (style)) / (f * 3.5), 3.0),
-                             &l->ticks);
+  top = draw_header (NULL, sweep, style, width);
+  _latent_figure_nice_ticks (l->lo, l->hi, MAX ((height - top) / (f * 3.5), 3.0), &l->ticks);
   for (guint i = 0; i < l->ticks.n; i++)
     {
       _latent_figure_format_tick (l->ticks.values[i], l->ticks.decimals, buf, sizeof buf);
-      widest = MAX (widest, text_width (cr, buf));
+      widest = MAX (widest, _latent_figure_text_width (cr, buf));
     }
   for (guint i = 0; i < n; i++)
     {
       g_snprintf (buf, sizeof buf, "%u", sweep_point (sweep, i)->k);
-      k_label = MAX (k_label, text_width (cr, buf));
+      k_label = MAX (k_label, _latent_figure_text_width (cr, buf));
     }
   _latent_figure_set_font (cr, style, 1.0, FALSE);
-  legend_w = round (f * 0.8) + f * 0.5 + MAX (text_width (cr, "BIC"), text_width (cr, "AIC"));
+  legend_w = round (f * 0.8) + f * 0.5 + MAX (_latent_figure_text_width (cr, "BIC"), _latent_figure_text_width (cr, "AIC"));
   cairo_destroy (cr);
 
   left = f + f * 1.2 + f * 0.5 + widest + f * 0.4 + f * 0.3;
   right = legend_w + f * 2.5;
   bottom = f * 0.4 + f * 1.2 + f * 0.4 + f * 1.2 + f * 0.8;
   l->plot_x = round (left);
-  l->plot_y = round (header_height (style));
+  l->plot_y = round (top);
   l->plot_w = floor (width - right - l->plot_x);
   l->plot_h = floor (height - bottom - l->plot_y);
   l->legend_x = l->plot_x + l->plot_w + f * 1.5;
@@ -240,71 +211,27 @@ draw_grid_and_axes (cairo_t                 *cr,
                     const LatentFigureStyle *style,
                     const Layout            *l)
 {
-  const double f = l->font, tick = f * 0.4;
-  cairo_text_extents_t ext;
-  const char *label;
-  char buf[64];
+  const guint n = sweep->points->len;
+  g_auto(GStrv) values = _latent_figure_tick_labels (&l->ticks);
+  g_autoptr(GPtrArray) ks = g_ptr_array_new_with_free_func (g_free);
+  g_autofree double *k_at = g_new (double, n);
+  double value_at[_LATENT_FIGURE_MAX_TICKS];
+  LatentFigureAxes axes;
 
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.0);
-  _latent_figure_set_color_mix (cr, style, 0.08);
   for (guint i = 0; i < l->ticks.n; i++)
+    value_at[i] = map_value (l, l->ticks.values[i]);
+  for (guint i = 0; i < n; i += l->label_every)
     {
-      double y = floor (map_value (l, l->ticks.values[i])) + 0.5;
-      cairo_move_to (cr, l->plot_x, y);
-      cairo_line_to (cr, l->plot_x + l->plot_w, y);
+      k_at[ks->len] = l->plot_x + (i + 0.5) * l->group_w;
+      g_ptr_array_add (ks, g_strdup_printf ("%u", sweep_point (sweep, i)->k));
     }
-  cairo_stroke (cr);
-
-  _latent_figure_set_color_mix (cr, style, 0.45);
-  cairo_rectangle (cr, l->plot_x - 0.5, l->plot_y - 0.5, l->plot_w + 1.0, l->plot_h + 1.0);
-  for (guint i = 0; i < l->ticks.n; i++)
-    {
-      double y = floor (map_value (l, l->ticks.values[i])) + 0.5;
-      cairo_move_to (cr, l->plot_x - 0.5, y);
-      cairo_rel_line_to (cr, -tick, 0);
-    }
-  for (guint i = 0; i < sweep->points->len; i += l->label_every)
-    {
-      double x = floor (l->plot_x + (i + 0.5) * l->group_w) + 0.5;
-      cairo_move_to (cr, x, l->plot_y + l->plot_h + 0.5);
-      cairo_rel_line_to (cr, 0, tick);
-    }
-  cairo_stroke (cr);
-
-  _latent_figure_set_font (cr, style, 0.9, FALSE);
-  _latent_figure_set_color_mix (cr, style, 0.75);
-  for (guint i = 0; i < l->ticks.n; i++)
-    {
-      _latent_figure_format_tick (l->ticks.values[i], l->ticks.decimals, buf, sizeof buf);
-      cairo_text_extents (cr, buf, &ext);
-      cairo_move_to (cr, l->plot_x - tick - f * 0.3 - ext.x_advance,
-                     map_value (l, l->ticks.values[i]) + f * 0.35);
-      cairo_show_text (cr, buf);
-    }
-  for (guint i = 0; i < sweep->points->len; i += l->label_every)
-    {
-      g_snprintf (buf, sizeof buf, "%u", sweep_point (sweep, i)->k);
-      cairo_text_extents (cr, buf, &ext);
-      cairo_move_to (cr, l->plot_x + (i + 0.5) * l->group_w - ext.x_advance / 2.0,
-                     l->plot_y + l->plot_h + tick + f * 1.2);
-      cairo_show_text (cr, buf);
-    }
-
-  _latent_figure_set_font (cr, style, 1.0, FALSE);
-  _latent_figure_set_color_mix (cr, style, 0.9);
-  label = _("number of components K");
-  cairo_text_extents (cr, label, &ext);
-  cairo_move_to (cr, l->plot_x + (l->plot_w - ext.x_advance) / 2.0,
-                 l->plot_y + l->plot_h + tick + f * 1.2 + f * 1.6);
-  cairo_show_text (cr, label);
-
-  label = _("information criterion");
-  cairo_text_extents (cr, label, &ext);
-  cairo_move_to (cr, f * 1.9, l->plot_y + (l->plot_h + ext.x_advance) / 2.0);
-  cairo_rotate (cr, -G_PI / 2.0);
-  cairo_show_text (cr, label);
-  cairo_restore (cr);
+  _latent_figure_axes_init (&axes, style, l->plot_x, l->plot_y, l->plot_w, l->plot_h);
+  axes.left = (LatentFigureAxis) { l->ticks.n, value_at, (const char * const *) values, TRUE,
+                                   _("information criterion") };
+  axes.bottom = (LatentFigureAxis) { ks->len, k_at, (const char * const *) ks->pdata, FALSE,
+                                     _("number of components K") };
+  _latent_figure_draw_grid (cr, style, &axes);
+  _latent_figure_draw_axes (cr, style, &axes);
 }
 
 static void
@@ -437,7 +364,7 @@ latent_figure_sweep_render (const LatentSweep       *sweep,
 
   cairo_save (cr);
   _latent_figure_paint_background (cr, style, width, height);
-  draw_header (cr, sweep, style);
+  draw_header (cr, sweep, style, width);
 
   if (compute_layout (sweep, style, width, height, &layout))
     {

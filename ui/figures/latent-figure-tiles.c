@@ -9,7 +9,7 @@
  */
 #define G_LOG_DOMAIN "latent-figure-tiles"
 
-#include "latent-figure.h"
+#include "latent-figure-private.h"
 #include "latent-palette.h"
 
 #include <math.h>

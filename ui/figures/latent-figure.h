@@ -35,7 +35,6 @@ typedef struct {
   double   font_size;     /* px at scale 1, default 13 */
   double   point_size;    /* px; 0 (the default) chooses from the point count */
   gboolean dark;          /* dark background */
-  int      trail_length;  /* unused: the trail itself is below */
   double   pixel_scale;   /* device pixels per unit for the point layer; 0 (the
                            * default) reads it from an image target. Views
                            * drawing through GTK (a recording surface) set it
@@ -209,6 +208,13 @@ gboolean         latent_figure_filter_layout   (LatentSnapshot          *snapsho
                                                 LatentFigureFilterLayout *layout);
 /* A convolution's snapshot, or one with an image. */
 gboolean         latent_figure_is_filter       (LatentSnapshot          *snapshot);
+/* A convolution's filter as a person says it: "Gaussian blur σ = 2",
+ * "kernel sharpen.txt"; NULL without a filter parameter. */
+char            *latent_figure_filter_describe (LatentSnapshot          *snapshot);
+/* How a person names a convolution method: "Separable" for "separable",
+ * "CPU reference" for "reference". */
+const char      *latent_figure_filter_method_label (LatentSnapshot      *snapshot,
+                                                const char              *method);
 
 /* Where the scatter figure draws the point (x, y), for hit tests and
  * tooltips; FALSE when it draws no plot (no data, or too small). The points
@@ -273,193 +279,5 @@ gboolean         latent_figure_sweep_export    (const LatentSweep       *sweep,
                                                 int                      width,
                                                 int                      height,
                                                 GError                 **error);
-
-/* Shared by the renderers (latent-figure-export.c); not for views. */
-cairo_t         *_latent_figure_measure_context (const LatentFigureStyle *style);
-void             _latent_figure_set_font       (cairo_t                 *cr,
-                                                const LatentFigureStyle *style,
-                                                double                   scale,
-                                                gboolean                 bold);
-void             _latent_figure_paint_background (cairo_t               *cr,
-                                                const LatentFigureStyle *style,
-                                                int                      width,
-                                                int                      height);
-/* Title, dataset line and metrics line; returns the y below them. Draws only
- * when @cr is not NULL, so layout code can ask for the height alone. */
-double           _latent_figure_header         (cairo_t                 *cr,
-                                                LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                int                      width);
-/* The same with the figure's name first: "Scree plot · PCA · …". */
-double           _latent_figure_header_named   (cairo_t                 *cr,
-                                                LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                int                      width,
-                                                const char              *figure);
-/* PCA, PPCA or FA: the snapshot has components, or will have. */
-gboolean         _latent_figure_is_linear      (LatentSnapshot          *snapshot);
-/* A convolution's filter as a person says it: "Gaussian blur σ = 2",
- * "kernel sharpen.txt"; NULL without a filter parameter. */
-char            *_latent_figure_filter_describe (LatentSnapshot         *snapshot);
-/* "Separable" for "separable", "CPU reference" for "reference". */
-const char      *_latent_figure_filter_method_label (LatentSnapshot     *snapshot,
-                                                const char              *method);
-/* The passes a convolution makes (its iterations parameter), 0 if unknown. */
-guint            _latent_figure_filter_passes  (LatentSnapshot          *snapshot);
-/* Background and header titled after KIND; -1 after drawing why KIND does
- * not apply to the snapshot, else the y below the header. */
-double           _latent_figure_begin          (cairo_t                 *cr,
-                                                LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                int                      width,
-                                                int                      height,
-                                                LatentFigureKind         kind);
-void             _latent_figure_message        (cairo_t                 *cr,
-                                                const LatentFigureStyle *style,
-                                                int                      width,
-                                                int                      height,
-                                                const char              *message);
-gboolean         _latent_figure_dataset_has_image_rows (LatentDataset  *dataset);
-/* "Model selection: BIC and AIC by K", translated. */
-const char      *_latent_figure_sweep_title    (void);
-/* The source set to background + (foreground − background) × strength. */
-void             _latent_figure_set_color_mix  (cairo_t                 *cr,
-                                                const LatentFigureStyle *style,
-                                                double                   strength);
-
-/* Round tick values for an axis from lo to hi, about @target of them. */
-#define _LATENT_FIGURE_MAX_TICKS 16
-typedef struct {
-  double values[_LATENT_FIGURE_MAX_TICKS];
-  guint  n;
-  int    decimals;
-} LatentFigureTicks;
-
-void             _latent_figure_nice_ticks     (double                   lo,
-                                                double                   hi,
-                                                double                   target,
-                                                LatentFigureTicks       *ticks);
-/* "−1.5", "2e+06": a typographic minus, exponents past a million. */
-void             _latent_figure_format_tick    (double                   value,
-                                                int                      decimals,
-                                                char                    *buf,
-                                                gsize                    size);
-
-/* Image tiles (latent-figure-tiles.c) ------------------------------------- */
-
-/* A grid of cells, each @per_cell framed images side by side over a caption. */
-typedef struct {
-  guint  cols, rows;
-  guint  per_cell;
-  double tile_w, tile_h;   /* one image inside its frame */
-  double frame;            /* frame line width */
-  double inner;            /* between the images of one cell */
-  double caption;          /* height under each cell, 0 when there is no room */
-  double x0, y0;           /* top-left of the first image */
-  double pitch_x, pitch_y; /* from one cell to the next */
-} LatentFigureTileGrid;
-
-/* The largest tiles for @n_cells cells of img_w × img_h images in the
- * rectangle; FALSE when they would be a pixel or less. */
-gboolean         _latent_figure_tile_grid      (const LatentFigureStyle *style,
-                                                guint                    img_w,
-                                                guint                    img_h,
-                                                guint                    n_cells,
-                                                guint                    per_cell,
-                                                double                   x,
-                                                double                   y,
-                                                double                   width,
-                                                double                   height,
-                                                LatentFigureTileGrid    *grid);
-/* Top-left of image @image (0 … per_cell − 1) of cell @cell. */
-void             _latent_figure_tile_origin    (const LatentFigureTileGrid *grid,
-                                                guint                    cell,
-                                                guint                    image,
-                                                double                  *x,
-                                                double                  *y);
-/* One range for a set of images (each n_values long), from their usual
- * scales (0–1, 0–255) so it does not jump between iterations. */
-void             _latent_figure_image_range    (const float * const     *images,
-                                                guint                    n_images,
-                                                gsize                    n_values,
-                                                double                  *lo,
-                                                double                  *hi);
-/* Grey (one or two channels) or colour, lo → black, hi → white. */
-cairo_surface_t *_latent_figure_grey_tile      (const float             *values,
-                                                guint                    width,
-                                                guint                    height,
-                                                guint                    channels,
-                                                double                   lo,
-                                                double                   hi);
-/* −scale … 0 … +scale through the diverging map; channels are averaged. */
-cairo_surface_t *_latent_figure_diverging_tile (const float             *values,
-                                                guint                    width,
-                                                guint                    height,
-                                                guint                    channels,
-                                                double                   scale,
-                                                gboolean                 dark);
-/* The image scaled into (x, y, w, h) without smoothing, framed in the
- * current source colour. */
-void             _latent_figure_draw_tile      (cairo_t                 *cr,
-                                                cairo_surface_t         *image,
-                                                double                   x,
-                                                double                   y,
-                                                double                   width,
-                                                double                   height,
-                                                double                   frame);
-/* Centred under a tile; @short_text replaces @text when it is too wide. */
-void             _latent_figure_tile_caption   (cairo_t                 *cr,
-                                                const LatentFigureStyle *style,
-                                                double                   x,
-                                                double                   baseline,
-                                                double                   width,
-                                                const char              *text,
-                                                const char              *short_text);
-/* The diverging map as a bar, low end at the left (or bottom), with the
- * three labels at its ends and middle. */
-void             _latent_figure_colorbar       (cairo_t                 *cr,
-                                                const LatentFigureStyle *style,
-                                                double                   x,
-                                                double                   y,
-                                                double                   width,
-                                                double                   height,
-                                                const char              *low,
-                                                const char              *middle,
-                                                const char              *high);
-
-/* The scatter with more on it (latent-figure-scatter.c), for the figures of
- * PCA, PPCA and FA --------------------------------------------------------- */
-
-typedef struct {
-  double x, y, width, height;      /* the plot, in figure units */
-  double xmin, xmax, ymin, ymax;   /* the data window it shows */
-} LatentFigurePlot;
-
-typedef void (*LatentFigureOverlay) (cairo_t                 *cr,
-                                     const LatentFigureStyle *style,
-                                     const LatentFigurePlot  *plot,
-                                     gpointer                 data);
-
-typedef struct {
-  const char          *figure;     /* its name in the header */
-  const float         *points;     /* n_rows × 2, instead of the rows' coordinates */
-  const float         *extra;      /* n_extra × 2, crosses the window also holds */
-  guint                n_extra;
-  const char          *extra_name; /* their legend entry */
-  LatentFigureOverlay  overlay;    /* drawn last, clipped to the plot */
-  gpointer             overlay_data;
-} LatentScatterExtras;
-
-void             _latent_figure_scatter_render_extras (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                const LatentScatterExtras *extras,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-/* "Component 1 (72.8 %)", "Factor 2 (…)": axis @axis of the latent space;
- * @whitened adds so when the snapshot's coordinates are whitened. */
-char            *_latent_figure_linear_axis_label (LatentSnapshot      *snapshot,
-                                                guint                    axis,
-                                                gboolean                 whitened);
 
 G_END_DECLS

@@ -1,0 +1,570 @@
+/* latent-figure-draw.c — what every figure draws the same way: styles,
+ * text, headers, messages and axes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-figure-draw"
+
+#include "latent-figure-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#define FONT_FAMILY "sans-serif"
+
+void
+latent_figure_style_init (LatentFigureStyle *style)
+{
+  g_return_if_fail (style != NULL);
+
+  style->font_size = 13.0;
+  style->point_size = 0.0;
+  style->dark = FALSE;
+  style->pixel_scale = 0.0;
+  style->has_view = FALSE;
+  style->voronoi = TRUE;
+  style->trail = NULL;
+  style->n_trail = 0;
+  style->split = -1.0;
+  style->before = NULL;
+  style->after = NULL;
+}
+
+void
+latent_figure_style_get_background (const LatentFigureStyle *style,
+                                    double                  *r,
+                                    double                  *g,
+                                    double                  *b)
+{
+  gboolean dark = style != NULL && style->dark;
+
+  *r = dark ? 0x1e / 255.0 : 1.0;
+  *g = dark ? 0x1e / 255.0 : 1.0;
+  *b = dark ? 0x20 / 255.0 : 1.0;
+}
+
+void
+latent_figure_style_get_foreground (const LatentFigureStyle *style,
+                                    double                  *r,
+                                    double                  *g,
+                                    double                  *b)
+{
+  gboolean dark = style != NULL && style->dark;
+
+  *r = dark ? 0.92 : 0.14;
+  *g = dark ? 0.92 : 0.14;
+  *b = dark ? 0.92 : 0.16;
+}
+
+cairo_t *
+_latent_figure_measure_context (const LatentFigureStyle *style)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_surface_destroy (surface);
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  return cr;
+}
+
+void
+_latent_figure_set_font (cairo_t                 *cr,
+                         const LatentFigureStyle *style,
+                         double                   scale,
+                         gboolean                 bold)
+{
+  cairo_select_font_face (cr, FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
+                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, MAX (style->font_size, 1.0) * scale);
+}
+
+void
+_latent_figure_paint_background (cairo_t                 *cr,
+                                 const LatentFigureStyle *style,
+                                 int                      width,
+                                 int                      height)
+{
+  double r, g, b;
+
+  latent_figure_style_get_background (style, &r, &g, &b);
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+void
+_latent_figure_set_color_mix (cairo_t                 *cr,
+                              const LatentFigureStyle *style,
+                              double                   strength)
+{
+  double fr, fg, fb, br, bg, bb;
+
+  latent_figure_style_get_foreground (style, &fr, &fg, &fb);
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_set_source_rgb (cr, br + (fr - br) * strength, bg + (fg - bg) * strength,
+                        bb + (fb - bb) * strength);
+}
+
+void
+_latent_figure_nice_ticks (double             lo,
+                           double             hi,
+                           double             target,
+                           LatentFigureTicks *ticks)
+{
+  double raw = (hi - lo) / MAX (target, 1.0);
+  double magnitude = pow (10.0, floor (log10 (raw)));
+  double step, first;
+  static const double steps[] = { 1.0, 2.0, 2.5, 5.0, 10.0 };
+
+  ticks->n = 0;
+  ticks->decimals = 0;
+  if (!(raw > 0.0) || !isfinite (raw) || !isfinite (lo))
+    return;
+
+  step = magnitude * 10.0;
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (magnitude * steps[i] >= raw)
+      {
+        step = magnitude * steps[i];
+        break;
+      }
+
+  ticks->decimals = MAX (0, (int) -floor (log10 (step) + 1e-9));
+  if (fabs (step / magnitude - 2.5) < 1e-9)
+    ticks->decimals++;
+  if (!(step > 0.0) || !isfinite (step))
+    return;
+  first = ceil (lo / step - 1e-9);
+  for (guint i = 0; i < _LATENT_FIGURE_MAX_TICKS; i++)
+    {
+      double v = (first + i) * step;
+      if (v > hi + step * 1e-9)
+        break;
+      /* Avoid "-0" from rounding noise. */
+      ticks->values[ticks->n++] = fabs (v) < step * 1e-9 ? 0.0 : v;
+    }
+}
+
+void
+_latent_figure_format_tick (double  value,
+                            int     decimals,
+                            char   *buf,
+                            gsize   size)
+{
+  char tmp[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (fabs (value) >= 1e6)
+    g_ascii_formatd (tmp, sizeof tmp, "%.3g", value);
+  else
+    {
+      g_autofree char *fmt = g_strdup_printf ("%%.%df", decimals);
+      g_ascii_formatd (tmp, sizeof tmp, fmt, value);
+    }
+  /* A typographic minus lines up with the digits. */
+  if (tmp[0] == '-')
+    g_snprintf (buf, size, "−%s", tmp + 1);
+  else
+    g_strlcpy (buf, tmp, size);
+}
+
+double
+_latent_figure_text_width (cairo_t    *cr,
+                           const char *text)
+{
+  cairo_text_extents_t ext;
+
+  cairo_text_extents (cr, text, &ext);
+  return ext.x_advance;
+}
+
+void
+_latent_figure_halo_text (cairo_t                 *cr,
+                          const LatentFigureStyle *style,
+                          double                   x,
+                          double                   y,
+                          const char              *text)
+{
+  double br, bg, bb;
+
+  cairo_save (cr);
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_move_to (cr, x, y);
+  cairo_text_path (cr, text);
+  cairo_set_source_rgba (cr, br, bg, bb, 0.85);
+  cairo_set_line_width (cr, 3.0);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  cairo_move_to (cr, x, y);
+  cairo_show_text (cr, text);
+}
+
+/* Headers ------------------------------------------------------------------ */
+
+static char *
+dataset_line (LatentSnapshot *snapshot)
+{
+  LatentDataset *dataset = snapshot->dataset;
+  GString *s = g_string_new (latent_dataset_get_name (dataset));
+  guint width, height, channels;
+  gboolean single = FALSE;
+
+  /* A photograph is a size, not a count of points. */
+  if (latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) && single)
+    g_string_append_printf (s, " · %u × %u", width, height);
+  else
+    g_string_append_printf (s, _(" · %u points × %u dimensions"),
+                            latent_dataset_get_n_rows (dataset),
+                            latent_dataset_get_n_cols (dataset));
+  if (latent_figure_is_filter (snapshot))
+    {
+      if (snapshot->method != NULL)
+        g_string_append_printf (s, " · %s", latent_figure_filter_method_label (snapshot, snapshot->method));
+      if (snapshot->iteration > 0 && isfinite (snapshot->objective))
+        g_string_append_printf (s, _(" · RMS change of the last pass %.4g"), snapshot->objective);
+    }
+  else if (snapshot->components != NULL)
+    {
+      double explained = 0.0;
+
+      for (guint i = 0; snapshot->explained_variance_ratio && i < snapshot->n_components; i++)
+        explained += snapshot->explained_variance_ratio[i];
+      if (snapshot->explained_variance_ratio && isfinite (explained))
+        g_string_append_printf (s, _(" · %.1f %% of the variance"), 100.0 * explained);
+      if (isfinite (snapshot->reconstruction_error))
+        g_string_append_printf (s, _(" · reconstruction error %.4g"), snapshot->reconstruction_error);
+      if (isfinite (snapshot->log_likelihood))
+        g_string_append_printf (s, _(" · log-likelihood %.5g"), snapshot->log_likelihood);
+    }
+  else if (snapshot->weights && isfinite (snapshot->log_likelihood))
+    g_string_append_printf (s, _(" · log-likelihood %.5g · BIC %.6g"), snapshot->log_likelihood, snapshot->bic);
+  else if (isfinite (snapshot->objective))
+    g_string_append_printf (s, " · %s %.6g",
+                            _(snapshot->algorithm->objective_name),
+                            snapshot->objective);
+  return g_string_free (s, FALSE);
+}
+
+/* @text cut to @room with an ellipsis, so a narrow figure shows how its
+ * lines begin rather than losing their ends off the edge unannounced. */
+static char *
+fit_text (cairo_t    *cr,
+          const char *text,
+          double      room)
+{
+  cairo_text_extents_t ext;
+  glong n = g_utf8_strlen (text, -1);
+
+  cairo_text_extents (cr, text, &ext);
+  if (ext.x_advance <= room)
+    return g_strdup (text);
+  while (n-- > 1)
+    {
+      g_autofree char *head = g_utf8_substring (text, 0, n);
+      g_autofree char *cut = g_strconcat (g_strchomp (head), "…", NULL);
+
+      cairo_text_extents (cr, cut, &ext);
+      if (ext.x_advance <= room)
+        return g_steal_pointer (&cut);
+    }
+  return g_strdup ("…");
+}
+
+/* One line under the title, when there is something to say; the new y. */
+static double
+subtitle_line (cairo_t                 *cr,
+               const LatentFigureStyle *style,
+               double                   font,
+               int                      width,
+               double                   y,
+               const char              *text,
+               double                   strength)
+{
+  if (text == NULL)
+    return y;
+  y += font;
+  if (cr != NULL)
+    {
+      g_autofree char *fitted = NULL;
+
+      _latent_figure_set_font (cr, style, 1.0, FALSE);
+      _latent_figure_set_color_mix (cr, style, strength);
+      fitted = fit_text (cr, text, width - 2.0 * font);
+      cairo_move_to (cr, font, y);
+      cairo_show_text (cr, fitted);
+    }
+  return y + font * 0.4;
+}
+
+double
+_latent_figure_heading (cairo_t                 *cr,
+                        const LatentFigureStyle *style,
+                        int                      width,
+                        const char              *title,
+                        const char              *line,
+                        const char              *second_line)
+{
+  const double font = MAX (style->font_size, 1.0);
+  double y = font;
+
+  if (cr != NULL)
+    cairo_save (cr);
+
+  /* Baselines sit one ascent below each line's top. */
+  y += font * 1.3;
+  if (cr != NULL)
+    {
+      g_autofree char *fitted = NULL;
+
+      _latent_figure_set_font (cr, style, 1.3, TRUE);
+      _latent_figure_set_color_mix (cr, style, 1.0);
+      fitted = fit_text (cr, title, width - 2.0 * font);
+      cairo_move_to (cr, font, y);
+      cairo_show_text (cr, fitted);
+    }
+  y += font * 0.45;
+
+  y = subtitle_line (cr, style, font, width, y, line, 0.7);
+  y = subtitle_line (cr, style, font, width, y, second_line, 0.85);
+
+  if (cr != NULL)
+    cairo_restore (cr);
+  return y + font * 0.6;
+}
+
+double
+_latent_figure_header (cairo_t                 *cr,
+                       LatentSnapshot          *snapshot,
+                       const LatentFigureStyle *style,
+                       int                      width,
+                       const char              *figure)
+{
+  g_autofree char *run_title = latent_figure_dup_title (snapshot);
+  g_autofree char *title = figure ? g_strdup_printf ("%s · %s", figure, run_title) : g_strdup (run_title);
+  g_autofree char *data_line = NULL;
+  g_autofree char *metrics_line = NULL;
+
+  if (snapshot->dataset != NULL)
+    data_line = dataset_line (snapshot);
+  if (snapshot->has_label_metrics)
+    metrics_line = g_strdup_printf (_("accuracy %.2f · ARI %.2f · NMI %.2f"),
+                                    snapshot->metrics.accuracy, snapshot->metrics.ari,
+                                    snapshot->metrics.nmi);
+  return _latent_figure_heading (cr, style, width, title, data_line, metrics_line);
+}
+
+static GPtrArray *
+wrap_words (cairo_t    *cr,
+            const char *text,
+            double      room)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      g_autofree char *longer = line->len ? g_strconcat (line->str, " ", words[i], NULL) : g_strdup (words[i]);
+      cairo_text_extents_t ext;
+
+      cairo_text_extents (cr, longer, &ext);
+      if (ext.x_advance > room && line->len > 0)
+        {
+          g_ptr_array_add (lines, g_strdup (line->str));
+          g_string_assign (line, words[i]);
+        }
+      else
+        g_string_assign (line, longer);
+    }
+  if (line->len > 0)
+    g_ptr_array_add (lines, g_strdup (line->str));
+  return lines;
+}
+void
+_latent_figure_message (cairo_t                 *cr,
+                        const LatentFigureStyle *style,
+                        int                      width,
+                        int                      height,
+                        const char              *message)
+{
+  const double f = MAX (style->font_size, 1.0), line = f * 1.4;
+  g_autoptr(GPtrArray) lines = NULL;
+  double y;
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.6);
+  /* Centred as a block, wrapped to the figure's width. */
+  lines = wrap_words (cr, message, width - 2.0 * f);
+  y = (height - line * lines->len) / 2.0 + f;
+  for (guint i = 0; i < lines->len; i++, y += line)
+    {
+      const char *text = g_ptr_array_index (lines, i);
+      cairo_text_extents_t ext;
+
+      cairo_text_extents (cr, text, &ext);
+      cairo_move_to (cr, (width - ext.x_advance) / 2.0, y);
+      cairo_show_text (cr, text);
+    }
+  cairo_restore (cr);
+}
+
+/* Axes ------------------------------------------------------------------- */
+
+GStrv
+_latent_figure_tick_labels (const LatentFigureTicks *ticks)
+{
+  GStrv labels = g_new0 (char *, ticks->n + 1);
+  char buf[64];
+
+  for (guint i = 0; i < ticks->n; i++)
+    {
+      _latent_figure_format_tick (ticks->values[i], ticks->decimals, buf, sizeof buf);
+      labels[i] = g_strdup (buf);
+    }
+  return labels;
+}
+
+void
+_latent_figure_axes_init (LatentFigureAxes        *axes,
+                          const LatentFigureStyle *style,
+                          double                   x,
+                          double                   y,
+                          double                   width,
+                          double                   height)
+{
+  const double f = MAX (style->font_size, 1.0);
+
+  memset (axes, 0, sizeof *axes);
+  axes->x = x;
+  axes->y = y;
+  axes->width = width;
+  axes->height = height;
+  axes->tick = f * 0.4;
+  axes->label_scale = 0.9;
+  axes->label_rise = 0.35;
+}
+
+/* Lines sit on pixel centres, so one unit wide they stay sharp. */
+static inline double
+crisp (double at)
+{
+  return floor (at) + 0.5;
+}
+
+void
+_latent_figure_draw_grid (cairo_t                 *cr,
+                          const LatentFigureStyle *style,
+                          const LatentFigureAxes  *axes)
+{
+  const LatentFigureAxis *bottom = &axes->bottom, *left = &axes->left, *right = &axes->right;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  _latent_figure_set_color_mix (cr, style, 0.08);
+  for (guint i = 0; bottom->grid && i < bottom->n; i++)
+    {
+      cairo_move_to (cr, crisp (bottom->at[i]), axes->y);
+      cairo_line_to (cr, crisp (bottom->at[i]), axes->y + axes->height);
+    }
+  for (guint i = 0; left->grid && i < left->n; i++)
+    {
+      cairo_move_to (cr, axes->x, crisp (left->at[i]));
+      cairo_line_to (cr, axes->x + axes->width, crisp (left->at[i]));
+    }
+  for (guint i = 0; right->grid && i < right->n; i++)
+    {
+      cairo_move_to (cr, axes->x, crisp (right->at[i]));
+      cairo_line_to (cr, axes->x + axes->width, crisp (right->at[i]));
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+_latent_figure_draw_axes (cairo_t                 *cr,
+                          const LatentFigureStyle *style,
+                          const LatentFigureAxes  *axes)
+{
+  const double f = MAX (style->font_size, 1.0), tick = axes->tick;
+  const double right = axes->x + axes->width, bottom = axes->y + axes->height;
+  const LatentFigureAxis *l = &axes->left, *r = &axes->right, *b = &axes->bottom;
+  cairo_text_extents_t ext;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  _latent_figure_set_color_mix (cr, style, 0.45);
+  cairo_rectangle (cr, axes->x - 0.5, axes->y - 0.5, axes->width + 1.0, axes->height + 1.0);
+  for (guint i = 0; tick > 0.0 && i < b->n; i++)
+    {
+      cairo_move_to (cr, crisp (b->at[i]), bottom + 0.5);
+      cairo_rel_line_to (cr, 0, tick);
+    }
+  for (guint i = 0; tick > 0.0 && i < l->n; i++)
+    {
+      cairo_move_to (cr, axes->x - 0.5, crisp (l->at[i]));
+      cairo_rel_line_to (cr, -tick, 0);
+    }
+  for (guint i = 0; tick > 0.0 && i < r->n; i++)
+    {
+      cairo_move_to (cr, right + 0.5, crisp (r->at[i]));
+      cairo_rel_line_to (cr, tick, 0);
+    }
+  cairo_stroke (cr);
+
+  _latent_figure_set_font (cr, style, axes->label_scale, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.75);
+  for (guint i = 0; l->labels && i < l->n; i++)
+    {
+      if (l->labels[i] == NULL)
+        continue;
+      cairo_text_extents (cr, l->labels[i], &ext);
+      cairo_move_to (cr, axes->x - tick - f * 0.3 - ext.x_advance, l->at[i] + f * axes->label_rise);
+      cairo_show_text (cr, l->labels[i]);
+    }
+  for (guint i = 0; r->labels && i < r->n; i++)
+    {
+      if (r->labels[i] == NULL)
+        continue;
+      cairo_move_to (cr, right + tick + f * 0.3, r->at[i] + f * axes->label_rise);
+      cairo_show_text (cr, r->labels[i]);
+    }
+  for (guint i = 0; b->labels && i < b->n; i++)
+    {
+      if (b->labels[i] == NULL)
+        continue;
+      cairo_text_extents (cr, b->labels[i], &ext);
+      cairo_move_to (cr, b->at[i] - ext.x_advance / 2.0, bottom + tick + f * 1.2);
+      cairo_show_text (cr, b->labels[i]);
+    }
+
+  _latent_figure_set_font (cr, style, 1.0, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.9);
+  if (b->title != NULL)
+    {
+      cairo_text_extents (cr, b->title, &ext);
+      cairo_move_to (cr, axes->x + (axes->width - ext.x_advance) / 2.0, bottom + tick + f * 1.2 + f * 1.6);
+      cairo_show_text (cr, b->title);
+    }
+  if (l->title != NULL)
+    {
+      cairo_save (cr);
+      cairo_text_extents (cr, l->title, &ext);
+      cairo_move_to (cr, f * 1.9, axes->y + (axes->height + ext.x_advance) / 2.0);
+      cairo_rotate (cr, -G_PI / 2.0);
+      cairo_show_text (cr, l->title);
+      cairo_restore (cr);
+    }
+  if (r->title != NULL)
+    {
+      /* Turned the other way, reading down the right side. */
+      cairo_text_extents (cr, r->title, &ext);
+      cairo_move_to (cr, right + tick + f * 0.3 + r->room + f * 0.5, axes->y + (axes->height - ext.x_advance) / 2.0);
+      cairo_rotate (cr, G_PI / 2.0);
+      cairo_show_text (cr, r->title);
+    }
+  cairo_restore (cr);
+}

@@ -1,0 +1,340 @@
+/* latent-figure-private.h — what the figures share and views never call
+ *
+ * Drawing helpers (latent-figure-draw.c), the dispatcher's table of figure
+ * kinds (latent-figure-kinds.c), image tiles (latent-figure-tiles.c) and the
+ * scatter's extras for other figures (latent-figure-scatter.c). Figure files
+ * include this header; it includes no figure file's header.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-figure.h"
+
+G_BEGIN_DECLS
+
+/* Text and colour (latent-figure-draw.c) ----------------------------------- */
+
+cairo_t         *_latent_figure_measure_context (const LatentFigureStyle *style);
+void             _latent_figure_set_font       (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   scale,
+                                                gboolean                 bold);
+void             _latent_figure_paint_background (cairo_t               *cr,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height);
+/* The source set to background + (foreground − background) × strength. */
+void             _latent_figure_set_color_mix  (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   strength);
+double           _latent_figure_text_width     (cairo_t                 *cr,
+                                                const char              *text);
+/* A label in the current source over a halo of the background. */
+void             _latent_figure_halo_text      (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   x,
+                                                double                   y,
+                                                const char              *text);
+/* @message centred in the figure, wrapped to its width. */
+void             _latent_figure_message        (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                const char              *message);
+
+/* Headers (latent-figure-draw.c) ------------------------------------------- */
+
+/* A bold title and up to two lines under it (NULL ones left out), each cut
+ * to the width; returns the y below them. Draws only when @cr is not NULL,
+ * so layout code can ask for the height alone. */
+double           _latent_figure_heading        (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                const char              *title,
+                                                const char              *line,
+                                                const char              *second_line);
+/* A snapshot's heading: @figure (the figure's name, or NULL), the run's
+ * title, the dataset line and the metrics line. Its height does not depend
+ * on @figure. */
+double           _latent_figure_header         (cairo_t                 *cr,
+                                                LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                const char              *figure);
+
+/* Axes (latent-figure-draw.c) ---------------------------------------------- */
+
+/* Round tick values for an axis from lo to hi, about @target of them. */
+#define _LATENT_FIGURE_MAX_TICKS 16
+typedef struct {
+  double values[_LATENT_FIGURE_MAX_TICKS];
+  guint  n;
+  int    decimals;
+} LatentFigureTicks;
+
+void             _latent_figure_nice_ticks     (double                   lo,
+                                                double                   hi,
+                                                double                   target,
+                                                LatentFigureTicks       *ticks);
+/* "−1.5", "2e+06": a typographic minus, exponents past a million. */
+void             _latent_figure_format_tick    (double                   value,
+                                                int                      decimals,
+                                                char                    *buf,
+                                                gsize                    size);
+
+/* One side of a plot's frame: marks at positions along it, each labelled. */
+typedef struct {
+  guint               n;
+  const double       *at;       /* n positions in figure units, unrounded */
+  const char * const *labels;   /* n labels (a NULL one is left out), or NULL */
+  gboolean            grid;     /* a faint line across the plot at each mark */
+  const char         *title;    /* what the axis shows, or NULL */
+  double              room;     /* right side: the width its labels were
+                                 * given; its title stands beyond it */
+} LatentFigureAxis;
+
+/* A plot's frame and the axes on three of its sides. */
+typedef struct {
+  double           x, y, width, height;  /* the plot, inside its frame */
+  double           tick;                 /* the marks' length; 0 draws none */
+  double           label_scale;          /* tick labels' font size, × the style's */
+  double           label_rise;           /* left and right labels' baseline below
+                                          * their mark, × the font size */
+  LatentFigureAxis left, right, bottom;
+} LatentFigureAxes;
+
+/* Fills @axes with the usual plot: marks of f × 0.4, labels at 0.9 of the
+ * font, no sides. */
+void             _latent_figure_axes_init      (LatentFigureAxes        *axes,
+                                                const LatentFigureStyle *style,
+                                                double                   x,
+                                                double                   y,
+                                                double                   width,
+                                                double                   height);
+/* The faint lines across the plot, under what it shows. */
+void             _latent_figure_draw_grid      (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                const LatentFigureAxes  *axes);
+/* The frame, the marks, their labels and the axes' titles: the left title
+ * reads upwards by the figure's left edge, the right one downwards. */
+void             _latent_figure_draw_axes      (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                const LatentFigureAxes  *axes);
+/* The labels of @ticks, formatted as _latent_figure_format_tick () does;
+ * free with g_strfreev (). */
+GStrv            _latent_figure_tick_labels    (const LatentFigureTicks *ticks);
+
+/* Kinds and the dispatcher (latent-figure-kinds.c) ------------------------- */
+
+/* What a figure draws below the header the dispatcher drew, at @top; only
+ * called when the kind applies to the snapshot. */
+typedef void (*LatentFigureDrawFunc) (LatentSnapshot          *snapshot,
+                                      const LatentFigureStyle *style,
+                                      cairo_t                 *cr,
+                                      double                   top,
+                                      int                      width,
+                                      int                      height);
+
+/* Background, header, then the kind's figure or why it does not apply; the
+ * kind as it is, unresolved. What each latent_figure_<kind>_render does. */
+void             _latent_figure_render_kind    (LatentSnapshot          *snapshot,
+                                                LatentFigureKind         kind,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+/* Whether figure titles name the figure: the algorithm offers more than the
+ * scatter and the images of its data, so a person needs telling which. */
+gboolean         _latent_figure_names_kind     (LatentSnapshot          *snapshot);
+/* The snapshot's results are a linear model's (PCA, PPCA, FA). */
+gboolean         _latent_figure_is_linear      (LatentSnapshot          *snapshot);
+gboolean         _latent_figure_dataset_has_image_rows (LatentDataset  *dataset);
+
+/* Each kind's figure, in the dispatcher's table (LatentFigureDrawFunc). */
+void             _latent_figure_scatter_draw (LatentSnapshot          *snapshot,
+                                              const LatentFigureStyle *style,
+                                              cairo_t                 *cr,
+                                              double                   top,
+                                              int                      width,
+                                              int                      height);
+void             _latent_figure_images_draw (LatentSnapshot          *snapshot,
+                                             const LatentFigureStyle *style,
+                                             cairo_t                 *cr,
+                                             double                   top,
+                                             int                      width,
+                                             int                      height);
+void             _latent_figure_scree_draw (LatentSnapshot          *snapshot,
+                                            const LatentFigureStyle *style,
+                                            cairo_t                 *cr,
+                                            double                   top,
+                                            int                      width,
+                                            int                      height);
+void             _latent_figure_components_draw (LatentSnapshot          *snapshot,
+                                                 const LatentFigureStyle *style,
+                                                 cairo_t                 *cr,
+                                                 double                   top,
+                                                 int                      width,
+                                                 int                      height);
+void             _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
+                                             const LatentFigureStyle *style,
+                                             cairo_t                 *cr,
+                                             double                   top,
+                                             int                      width,
+                                             int                      height);
+void             _latent_figure_reconstructions_draw (LatentSnapshot          *snapshot,
+                                                      const LatentFigureStyle *style,
+                                                      cairo_t                 *cr,
+                                                      double                   top,
+                                                      int                      width,
+                                                      int                      height);
+void             _latent_figure_samples_draw (LatentSnapshot          *snapshot,
+                                              const LatentFigureStyle *style,
+                                              cairo_t                 *cr,
+                                              double                   top,
+                                              int                      width,
+                                              int                      height);
+void             _latent_figure_dots_draw (LatentSnapshot          *snapshot,
+                                           const LatentFigureStyle *style,
+                                           cairo_t                 *cr,
+                                           double                   top,
+                                           int                      width,
+                                           int                      height);
+void             _latent_figure_filter_draw (LatentSnapshot          *snapshot,
+                                             const LatentFigureStyle *style,
+                                             cairo_t                 *cr,
+                                             double                   top,
+                                             int                      width,
+                                             int                      height);
+void             _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
+                                             const LatentFigureStyle *style,
+                                             cairo_t                 *cr,
+                                             double                   top,
+                                             int                      width,
+                                             int                      height);
+
+/* Titles (latent-figure-kernel.c, latent-figure-sweep.c) ------------------- */
+
+/* The passes a convolution makes (its iterations parameter), 0 if unknown. */
+guint            _latent_figure_filter_passes  (LatentSnapshot          *snapshot);
+/* "Model selection: BIC and AIC by K", translated. */
+const char      *_latent_figure_sweep_title    (void);
+
+/* Image tiles (latent-figure-tiles.c) -------------------------------------- */
+
+/* A grid of cells, each @per_cell framed images side by side over a caption. */
+typedef struct {
+  guint  cols, rows;
+  guint  per_cell;
+  double tile_w, tile_h;   /* one image inside its frame */
+  double frame;            /* frame line width */
+  double inner;            /* between the images of one cell */
+  double caption;          /* height under each cell, 0 when there is no room */
+  double x0, y0;           /* top-left of the first image */
+  double pitch_x, pitch_y; /* from one cell to the next */
+} LatentFigureTileGrid;
+
+/* The largest tiles for @n_cells cells of img_w × img_h images in the
+ * rectangle; FALSE when they would be a pixel or less. */
+gboolean         _latent_figure_tile_grid      (const LatentFigureStyle *style,
+                                                guint                    img_w,
+                                                guint                    img_h,
+                                                guint                    n_cells,
+                                                guint                    per_cell,
+                                                double                   x,
+                                                double                   y,
+                                                double                   width,
+                                                double                   height,
+                                                LatentFigureTileGrid    *grid);
+/* Top-left of image @image (0 … per_cell − 1) of cell @cell. */
+void             _latent_figure_tile_origin    (const LatentFigureTileGrid *grid,
+                                                guint                    cell,
+                                                guint                    image,
+                                                double                  *x,
+                                                double                  *y);
+/* One range for a set of images (each n_values long), from their usual
+ * scales (0–1, 0–255) so it does not jump between iterations. */
+void             _latent_figure_image_range    (const float * const     *images,
+                                                guint                    n_images,
+                                                gsize                    n_values,
+                                                double                  *lo,
+                                                double                  *hi);
+/* Grey (one or two channels) or colour, lo → black, hi → white. */
+cairo_surface_t *_latent_figure_grey_tile      (const float             *values,
+                                                guint                    width,
+                                                guint                    height,
+                                                guint                    channels,
+                                                double                   lo,
+                                                double                   hi);
+/* −scale … 0 … +scale through the diverging map; channels are averaged. */
+cairo_surface_t *_latent_figure_diverging_tile (const float             *values,
+                                                guint                    width,
+                                                guint                    height,
+                                                guint                    channels,
+                                                double                   scale,
+                                                gboolean                 dark);
+/* The image scaled into (x, y, w, h) without smoothing, framed in the
+ * current source colour. */
+void             _latent_figure_draw_tile      (cairo_t                 *cr,
+                                                cairo_surface_t         *image,
+                                                double                   x,
+                                                double                   y,
+                                                double                   width,
+                                                double                   height,
+                                                double                   frame);
+/* Centred under a tile; @short_text replaces @text when it is too wide. */
+void             _latent_figure_tile_caption   (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   x,
+                                                double                   baseline,
+                                                double                   width,
+                                                const char              *text,
+                                                const char              *short_text);
+/* The diverging map as a bar, low end at the left (or bottom), with the
+ * three labels at its ends and middle. */
+void             _latent_figure_colorbar       (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   x,
+                                                double                   y,
+                                                double                   width,
+                                                double                   height,
+                                                const char              *low,
+                                                const char              *middle,
+                                                const char              *high);
+
+/* The scatter with more on it (latent-figure-scatter.c), for the figures of
+ * PCA, PPCA and FA --------------------------------------------------------- */
+
+typedef struct {
+  double x, y, width, height;      /* the plot, in figure units */
+  double xmin, xmax, ymin, ymax;   /* the data window it shows */
+} LatentFigurePlot;
+
+typedef void (*LatentFigureOverlay) (cairo_t                 *cr,
+                                     const LatentFigureStyle *style,
+                                     const LatentFigurePlot  *plot,
+                                     gpointer                 data);
+
+typedef struct {
+  const float         *points;     /* n_rows × 2, instead of the rows' coordinates */
+  const float         *extra;      /* n_extra × 2, crosses the window also holds */
+  guint                n_extra;
+  const char          *extra_name; /* their legend entry */
+  LatentFigureOverlay  overlay;    /* drawn last, clipped to the plot */
+  gpointer             overlay_data;
+} LatentScatterExtras;
+
+/* The scatter below a header already drawn. */
+void             _latent_figure_scatter_draw_extras (LatentSnapshot      *snapshot,
+                                                const LatentFigureStyle *style,
+                                                const LatentScatterExtras *extras,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+/* "Component 1 (72.8 %)", "Factor 2 (…)": axis @axis of the latent space;
+ * @whitened adds so when the snapshot's coordinates are whitened. */
+char            *_latent_figure_linear_axis_label (LatentSnapshot      *snapshot,
+                                                guint                    axis,
+                                                gboolean                 whitened);
+
+G_END_DECLS
