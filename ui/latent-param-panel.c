@@ -3,7 +3,9 @@
  * Nothing here knows a particular algorithm: each LatentParamSpec becomes a
  * labelled spin button, drop-down or switch, so a new algorithm gets its
  * panel for free. A choice that takes "@PATH" offers a file, and an editor
- * of the window's own when one is added (the convolution's kernel).
+ * of the window's own when one is added (the convolution's kernel). Given
+ * the algorithm and the dataset, the numbers stop where the algorithm's own
+ * check would refuse them, so no run has to fail to say so.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,6 +27,10 @@ struct _LatentParamPanel
   LatentParams *params;
   gboolean      updating;   /* setting controls from params: no ::changed */
   GHashTable   *editors;    /* parameter name → Editor */
+
+  /* What bounds the numbers besides their specs; may be NULL. */
+  const LatentAlgorithm *algorithm;
+  LatentDataset         *dataset;
 };
 
 /* A dialog of the window's own for a parameter that takes "@PATH". */
@@ -50,6 +56,7 @@ static guint signals[N_SIGNALS];
 
 static void show_value (LatentParamPanel *self,
                         GtkWidget        *control);
+static void apply_limits (LatentParamPanel *self);
 
 static const LatentParamSpec *
 spec_of (GtkWidget *control)
@@ -286,10 +293,13 @@ latent_param_panel_set_params (LatentParamPanel *self,
           show_value (self, control);
         }
       self->updating = FALSE;
+      apply_limits (self);
       return;
     }
 
-  /* Same parameters, new values: refresh the controls quietly. */
+  /* Same parameters, new values: refresh the controls quietly, the
+   * bounds first so that no value is clamped to the old ones. */
+  apply_limits (self);
   self->updating = TRUE;
   for (child = gtk_widget_get_first_child (self->grid); child; child = gtk_widget_get_next_sibling (child))
     if (spec_of (child))
@@ -314,11 +324,95 @@ latent_param_panel_add_editor (LatentParamPanel *self,
   g_hash_table_replace (self->editors, g_strdup (name), editor);
 }
 
-LatentParams *
-latent_param_panel_get_params (LatentParamPanel *self)
+static gboolean
+takes (const LatentAlgorithm *algorithm,
+       LatentDataset         *dataset,
+       LatentParams          *probe,
+       const char            *name,
+       gint64                 value)
 {
-  g_return_val_if_fail (LATENT_IS_PARAM_PANEL (self), NULL);
-  return self->params;
+  return latent_params_set_int (probe, name, value, NULL) &&
+         latent_algorithm_check (algorithm, dataset, probe, NULL);
+}
+
+gint64
+latent_param_panel_max_int (const LatentAlgorithm *algorithm,
+                            LatentDataset         *dataset,
+                            LatentParams          *params,
+                            const char            *name)
+{
+  g_autoptr(LatentParams) probe = NULL;
+  double min, max;
+  gint64 lo, hi;
+
+  g_return_val_if_fail (algorithm != NULL && LATENT_IS_DATASET (dataset) && params != NULL, 0);
+  if (!latent_params_get_range (params, name, &min, &max))
+    g_return_val_if_reached (0);
+
+  lo = (gint64) ceil (min);
+  hi = (gint64) floor (max);
+  probe = latent_params_copy (params);
+  /* Taken at the top, or refused even at the bottom (not an image, too
+   * many columns): the check puts no bound on this one. */
+  if (takes (algorithm, dataset, probe, name, hi) || !takes (algorithm, dataset, probe, name, lo))
+    return hi;
+  /* The checks bound from above (k ≤ rows): find where. */
+  while (hi - lo > 1)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+
+      if (takes (algorithm, dataset, probe, name, mid))
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The parameters are the algorithm's own: the check reads them by name. */
+static gboolean
+params_of (LatentParams          *params,
+           const LatentAlgorithm *algorithm)
+{
+  return algorithm && algorithm->n_params > 0 && latent_params_get_n_specs (params) == algorithm->n_params
+         && latent_params_get_spec (params, 0) == &algorithm->params[0];
+}
+
+static void
+apply_limits (LatentParamPanel *self)
+{
+  gboolean checked = self->params && self->dataset && params_of (self->params, self->algorithm);
+
+  if (self->params == NULL)
+    return;
+  self->updating = TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (self->grid); child; child = gtk_widget_get_next_sibling (child))
+    {
+      const LatentParamSpec *spec = spec_of (child);
+      double upper;
+
+      if (spec == NULL || spec->type != LATENT_PARAM_INT)
+        continue;
+      upper = checked ? (double) latent_param_panel_max_int (self->algorithm, self->dataset, self->params, spec->name)
+                      : spec->max;
+      /* A value past the bound stays until changed: the check names it. */
+      upper = MAX (upper, (double) latent_params_get_int (self->params, spec->name));
+      gtk_spin_button_set_range (GTK_SPIN_BUTTON (child), spec->min, upper);
+    }
+  self->updating = FALSE;
+}
+
+void
+latent_param_panel_set_limits (LatentParamPanel      *self,
+                               const LatentAlgorithm *algorithm,
+                               LatentDataset         *dataset)
+{
+  g_return_if_fail (LATENT_IS_PARAM_PANEL (self));
+  g_return_if_fail (dataset == NULL || LATENT_IS_DATASET (dataset));
+
+  self->algorithm = algorithm;
+  g_set_object (&self->dataset, dataset);
+  apply_limits (self);
 }
 
 static void
@@ -329,6 +423,7 @@ latent_param_panel_dispose (GObject *object)
   g_clear_pointer (&self->grid, gtk_widget_unparent);
   g_clear_pointer (&self->params, latent_params_unref);
   g_clear_pointer (&self->editors, g_hash_table_unref);
+  g_clear_object (&self->dataset);
   G_OBJECT_CLASS (latent_param_panel_parent_class)->dispose (object);
 }
 

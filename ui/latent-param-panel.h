@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "latent-params.h"
+#include "latent-algorithm.h"
 
 G_BEGIN_DECLS
 
@@ -17,7 +17,13 @@ GtkWidget    *latent_param_panel_new        (void);
 /* Shows a control per parameter; edits go into params, then ::changed. */
 void          latent_param_panel_set_params (LatentParamPanel *self,
                                              LatentParams     *params);
-LatentParams *latent_param_panel_get_params (LatentParamPanel *self);
+/* The numbers go no further than @algorithm's check takes for @dataset
+ * (k up to the rows, components up to the columns), the other values as
+ * shown; a value already past that stays, for the check to name. NULL
+ * for either: the specs' bounds alone. Follows every later set_params. */
+void          latent_param_panel_set_limits (LatentParamPanel      *self,
+                                             const LatentAlgorithm *algorithm,
+                                             LatentDataset         *dataset);
 /* A choice parameter @name that takes "@PATH" also offers @label, which
  * emits ::edit (const char *name) for the window to open its editor; a
  * value naming a file in @dir (may be NULL) shows as that item. Takes
@@ -26,5 +32,13 @@ void          latent_param_panel_add_editor (LatentParamPanel *self,
                                              const char       *name,
                                              const char       *label,
                                              const char       *dir);
+
+/* The largest value of the integer parameter @name that @algorithm's check
+ * takes for @dataset, the other values as in @params; its spec's maximum
+ * where the check does not bound it. */
+gint64        latent_param_panel_max_int    (const LatentAlgorithm *algorithm,
+                                             LatentDataset         *dataset,
+                                             LatentParams          *params,
+                                             const char            *name);
 
 G_END_DECLS

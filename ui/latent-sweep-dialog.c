@@ -1,7 +1,9 @@
 /* latent-sweep-dialog.c — fit a mixture for each K and compare BIC and AIC
  *
- * The fits run in a thread (GTask); each finished K is posted back to the
- * main context, and closing the dialog cancels what is left.
+ * K is whichever integer parameter the algorithm sweeps (its sweep_param),
+ * between its spec's bounds and no further than its check takes for the
+ * data. The fits run in a thread (GTask); each finished K is posted back to
+ * the main context, and closing the dialog cancels what is left.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "latent-figure.h"
+#include "latent-param-panel.h"
 #include "latent-sweep.h"
 #include "latent-ui-util.h"
 
@@ -275,8 +278,17 @@ latent_sweep_dialog_new (GtkWindow             *parent,
                          guint64                seed,
                          LatentCl              *cl)
 {
-  LatentSweepDialog *self = g_object_new (LATENT_TYPE_SWEEP_DIALOG, "transient-for", parent, NULL);
+  LatentSweepDialog *self;
+  double min, max;
 
+  g_return_val_if_fail (algorithm != NULL && algorithm->sweep_param != NULL, NULL);
+  g_return_val_if_fail (latent_params_get_range (params, algorithm->sweep_param, &min, &max), NULL);
+
+  self = g_object_new (LATENT_TYPE_SWEEP_DIALOG, "transient-for", parent, NULL);
+  /* No K the fit would refuse (more components than rows). */
+  max = latent_param_panel_max_int (algorithm, dataset, params, algorithm->sweep_param);
+  gtk_spin_button_set_range (self->first_spin, min, MAX (min, max));
+  gtk_spin_button_set_range (self->last_spin, min, MAX (min, max));
   self->algorithm = algorithm;
   self->dataset = g_object_ref (dataset);
   /* A copy: the window's parameters may change while this runs. */

@@ -20,8 +20,8 @@
 
 /* Devices */
 
-void
-_latent_window_set_device (LatentWindow *self,
+static void
+set_device (LatentWindow *self,
             const char   *device)
 {
   LatentDeviceChoice choice = LATENT_DEVICE_AUTO;
@@ -69,7 +69,7 @@ on_device_action (GSimpleAction *action,
   LatentWindow *self = user_data;
 
   g_simple_action_set_state (action, value);
-  _latent_window_set_device (self, g_variant_get_string (value, NULL));
+  set_device (self, g_variant_get_string (value, NULL));
   _latent_window_restart (self, self->running);
 }
 
@@ -351,10 +351,7 @@ static void
 apply_experiment (LatentWindow     *self,
                   LatentExperiment *experiment)
 {
-  self->algorithm = experiment->algorithm;
-  g_clear_pointer (&self->params, latent_params_unref);
-  self->params = latent_params_ref (experiment->params);
-  latent_param_panel_set_params (self->param_panel, self->params);
+  _latent_window_set_algorithm (self, experiment->algorithm, experiment->params);
   g_signal_handlers_block_by_func (self->seed_spin, _latent_window_on_params_changed, self);
   gtk_spin_button_set_value (self->seed_spin, experiment->seed);
   g_signal_handlers_unblock_by_func (self->seed_spin, _latent_window_on_params_changed, self);

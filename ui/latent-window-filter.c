@@ -1,7 +1,7 @@
-/* latent-window-filter.c — what convolution adds to the window: the split
- * between before and after, the kernel editor, the filtered image saved
- * (as the source: its channels and bit depth), and its passes in the
- * status line
+/* latent-window-filter.c — what an image filter (convolution) adds to the
+ * window: the split between before and after, the kernel editor, the
+ * filtered image saved (as the source: its channels and bit depth), and its
+ * passes in the status line
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,17 +19,10 @@
 #include "latent-png-save.h"
 #include "latent-ui-util.h"
 
-gboolean
-_latent_window_is_instant (LatentWindow *self)
-{
-  /* An edit shows its result at once, as a photo editor's would. */
-  return self->algorithm != NULL && latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_INSTANT);
-}
-
 static gboolean
-is_convolve (LatentWindow *self)
+is_filter (LatentWindow *self)
 {
-  return self->algorithm != NULL && g_str_equal (self->algorithm->id, "convolve");
+  return self->algorithm != NULL && self->algorithm->family == LATENT_FAMILY_FILTER;
 }
 
 /* The status line and the metrics ------------------------------------------- */
@@ -99,7 +92,7 @@ _latent_window_update_filter_bar (LatentWindow *self)
 {
   gboolean filter = latent_figure_view_get_shown_kind (self->figure_view) == LATENT_FIGURE_FILTER;
 
-  gtk_widget_set_visible (self->filter_bar, is_convolve (self));
+  gtk_widget_set_visible (self->filter_bar, is_filter (self));
   gtk_widget_set_sensitive (GTK_WIDGET (self->split_check), filter);
   gtk_widget_set_sensitive (GTK_WIDGET (self->split_scale),
                             filter && gtk_check_button_get_active (self->split_check));
@@ -173,7 +166,7 @@ open_kernel_editor (LatentWindow *self)
   g_autoptr(LatentFilter) filter = NULL;
   GtkWidget *dialog;
 
-  if (!is_convolve (self) || !latent_params_has (self->params, "filter"))
+  if (!is_filter (self) || !latent_params_has (self->params, "filter"))
     return;
   /* NULL when the parameters make none: the run says why. */
   filter = latent_convolve_filter_from_params (self->params, NULL);

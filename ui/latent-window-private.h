@@ -1,10 +1,16 @@
 /* latent-window-private.h — what the window's files share
  *
- * The window is split by job: latent-window.c (set-up, status line, errors),
- * latent-window-run.c (the run, its controls and the timeline),
- * latent-window-files.c (datasets, devices, export and experiments) and
- * latent-window-filter.c (what convolution adds: the split, the kernel
- * editor, the filtered image saved).
+ * The window is split by job: latent-window.c (the core: the state, set-up,
+ * the status line, errors, which actions apply), latent-window-run.c (the
+ * run, its controls and the timeline), latent-window-files.c (datasets,
+ * devices, export and experiments) and latent-window-filter.c (what a filter
+ * adds: the split, the kernel editor, the filtered image saved).
+ *
+ * Calls point one way, so each part can be read, and changed, alone: the
+ * three parts call only functions of latent-window.c (the first block
+ * below), never each other; latent-window.c calls into the parts through
+ * the blocks after it. A part that needs another's work asks the core,
+ * which passes it on (a restart: the core decides, the run part runs).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -73,6 +79,9 @@ struct _LatentWindow
    * first new pass replaces it, so an edit does not flash the original. */
   gboolean               holding;
   gboolean               splitting;     /* setting the split controls from code */
+  /* The error bar says why the algorithm's check refused the parameters:
+   * it goes when a change makes them fit. */
+  gboolean               params_refused;
 
   /* The figures the View drop-down offers for the snapshot shown. */
   LatentFigureKind       view_kinds[LATENT_FIGURE_N_KINDS];
@@ -80,30 +89,39 @@ struct _LatentWindow
   gboolean               listing_views; /* filling the drop-down from code */
 };
 
-/* latent-window.c */
+/* latent-window.c: what the parts may call */
 void            _latent_window_show_error          (LatentWindow *self,
                                                     const char   *message);
 void            _latent_window_update_status       (LatentWindow *self);
 void            _latent_window_update_metrics      (LatentWindow *self);
 void            _latent_window_update_actions      (LatentWindow *self);
 LatentSnapshot *_latent_window_shown_frame         (LatentWindow *self);
-
-/* latent-window-run.c */
-void            _latent_window_init_run            (LatentWindow *self);
-void            _latent_window_start_run           (LatentWindow *self,
-                                                    gboolean      play);
+/* Runs so quick that an edit runs them to the end (convolution). */
+gboolean        _latent_window_is_instant          (LatentWindow *self);
+/* Whether the algorithm's check takes the parameters for the dataset; if
+ * not, the error bar says why. */
+gboolean        _latent_window_check_params        (LatentWindow *self);
+/* A new algorithm with its parameters; the caller starts the new run. */
+void            _latent_window_set_algorithm       (LatentWindow          *self,
+                                                    const LatentAlgorithm *algorithm,
+                                                    LatentParams          *params);
 /* After a change of data, algorithm, parameters or device: a new run,
  * playing if @play or the algorithm is instant. */
 void            _latent_window_restart             (LatentWindow *self,
                                                     gboolean      play);
 void            _latent_window_on_params_changed   (LatentWindow *self);
+
+/* latent-window-run.c: called by latent-window.c only */
+void            _latent_window_init_run            (LatentWindow *self);
+/* A new run; @hold keeps the picture shown until its first new frame. */
+void            _latent_window_run_start           (LatentWindow *self,
+                                                    gboolean      play,
+                                                    gboolean      hold);
 void            _latent_window_on_timeline_changed (LatentWindow *self);
 void            _latent_window_on_speed_changed    (LatentWindow *self);
 
-/* latent-window-filter.c */
+/* latent-window-filter.c: called by latent-window.c only */
 void            _latent_window_init_filter         (LatentWindow *self);
-/* Runs so quick that an edit runs them to the end (convolution). */
-gboolean        _latent_window_is_instant          (LatentWindow *self);
 /* The filter bar follows the algorithm and the figure shown. */
 void            _latent_window_update_filter_bar   (LatentWindow *self);
 /* " · pass 3 of 5 · Separable · 2.05 ms per pass" */
@@ -116,10 +134,8 @@ void            _latent_window_append_filter_metrics (LatentWindow  *self,
 void            _latent_window_on_split_changed    (LatentWindow *self);
 void            _latent_window_on_actual_size      (LatentWindow *self);
 
-/* latent-window-files.c */
+/* latent-window-files.c: called by latent-window.c only */
 void            _latent_window_init_files          (LatentWindow *self);
-void            _latent_window_set_device          (LatentWindow *self,
-                                                    const char   *device);
 void            _latent_window_update_recent_menu  (LatentWindow *self);
 
 G_END_DECLS

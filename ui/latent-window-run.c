@@ -19,25 +19,18 @@
 
 /* Frames: the snapshots the timeline can go back to */
 
-static gsize
-frame_bytes (LatentSnapshot *frame)
-{
-  /* A filtered photograph is the largest part of a frame by far. */
-  return sizeof *frame + (frame->labels ? (gsize) frame->n_rows * sizeof (gint32) : 0) +
-         (gsize) frame->k * frame->n_cols * sizeof (float) +
-         (frame->image ? (gsize) frame->n_rows * frame->n_cols * sizeof (float) : 0);
-}
-
 static void
 keep_frame (LatentWindow   *self,
             LatentSnapshot *frame)
 {
   g_ptr_array_add (self->frames, latent_snapshot_ref (frame));
-  self->frames_bytes += frame_bytes (frame);
+  /* Every array counts: a diagonal mixture's covariances weigh more than
+   * its labels and means. */
+  self->frames_bytes += latent_snapshot_get_size (frame);
   /* Over budget: drop the oldest, but keep the initial state. */
   while (self->frames_bytes > FRAMES_MAX_BYTES && self->frames->len > 2)
     {
-      self->frames_bytes -= frame_bytes (g_ptr_array_index (self->frames, 1));
+      self->frames_bytes -= latent_snapshot_get_size (g_ptr_array_index (self->frames, 1));
       g_ptr_array_remove_index (self->frames, 1);
     }
 }
@@ -158,7 +151,8 @@ on_run_finished (LatentRun    *run,
       _latent_window_show_error (self, error->message);
       self->run_message = g_strdup (_("failed"));
     }
-  else if (latent_run_get_state (run) == LATENT_RUN_FINISHED && last && latent_figure_is_filter (last))
+  else if (latent_run_get_state (run) == LATENT_RUN_FINISHED && last
+           && latent_snapshot_get_family (last) == LATENT_FAMILY_FILTER)
     /* Passes do not converge: they are all done. */
     self->run_message = g_strdup (_("done"));
   else if (latent_run_get_state (run) == LATENT_RUN_FINISHED)
@@ -216,10 +210,10 @@ _latent_window_on_speed_changed (LatentWindow *self)
   apply_speed (self);
 }
 
-static void
-start_run (LatentWindow *self,
-           gboolean      play,
-           gboolean      hold)
+void
+_latent_window_run_start (LatentWindow *self,
+                          gboolean      play,
+                          gboolean      hold)
 {
   retire_run (self);
   g_ptr_array_set_size (self->frames, 0);
@@ -239,6 +233,16 @@ start_run (LatentWindow *self,
 
   if (self->dataset == NULL)
     return;
+  /* Parameters that do not fit the data fail here, not in a worker. */
+  if (!_latent_window_check_params (self))
+    {
+      self->holding = FALSE;
+      latent_figure_view_reset (self->figure_view);
+      self->run_message = g_strdup (_("failed"));
+      _latent_window_update_status (self);
+      _latent_window_update_actions (self);
+      return;
+    }
   self->run = latent_run_new (self->algorithm, self->dataset, self->params,
                               (guint64) gtk_spin_button_get_value (self->seed_spin), self->cl);
   g_signal_connect (self->run, "iteration", G_CALLBACK (on_run_iteration), self);
@@ -250,34 +254,6 @@ start_run (LatentWindow *self,
     latent_run_play (self->run);
   _latent_window_update_status (self);
   _latent_window_update_actions (self);
-}
-
-void
-_latent_window_start_run (LatentWindow *self,
-                          gboolean      play)
-{
-  start_run (self, play, FALSE);
-}
-
-void
-_latent_window_restart (LatentWindow *self,
-                        gboolean      play)
-{
-  LatentSnapshot *shown = _latent_window_shown_frame (self);
-  gboolean instant = _latent_window_is_instant (self);
-
-  /* An instant algorithm goes to its result at once; over the same image
-   * the last result stays up until the new one comes. */
-  start_run (self, play || instant,
-             instant && shown && self->dataset && shown->dataset == self->dataset
-             && shown->algorithm == self->algorithm);
-}
-
-void
-_latent_window_on_params_changed (LatentWindow *self)
-{
-  /* Idle: show the new initialisation; running: start over and go on. */
-  _latent_window_restart (self, self->running);
 }
 
 /* Run controls */
@@ -294,7 +270,7 @@ on_run_action (GSimpleAction *action,
   /* All passes done: Run shows them again, from the original. */
   if (latent_run_get_state (self->run) == LATENT_RUN_FINISHED && _latent_window_is_instant (self))
     {
-      _latent_window_start_run (self, TRUE);
+      _latent_window_run_start (self, TRUE, FALSE);
       return;
     }
   self->running = TRUE;
@@ -341,7 +317,7 @@ on_reset_action (GSimpleAction *action,
                  GVariant      *parameter,
                  gpointer       user_data)
 {
-  _latent_window_start_run (user_data, FALSE);
+  _latent_window_run_start (user_data, FALSE, FALSE);
 }
 
 static void
@@ -381,17 +357,18 @@ on_key_pressed (GtkEventControllerKey *controller,
   return TRUE;
 }
 
+/* The best value of the parameter the sweep varied. */
 static void
 on_use_k (LatentSweepDialog *dialog,
           guint              k,
           LatentWindow      *self)
 {
-  g_autofree char *text = g_strdup_printf ("%u", k);
+  const char *name = self->algorithm->sweep_param;
 
-  if (latent_params_set (self->params, "k", text, NULL))
+  if (name && latent_params_set_int (self->params, name, k, NULL))
     {
       latent_param_panel_set_params (self->param_panel, self->params);
-      _latent_window_start_run (self, FALSE);
+      _latent_window_run_start (self, FALSE, FALSE);
     }
 }
 

@@ -1,9 +1,12 @@
 /* latent-window.c — the main window: a dataset, an algorithm, a live run
  *
- * The window owns the current dataset, parameters and run. This file sets it
- * up and keeps the status line and the View drop-down (which figure of the
- * result is shown); latent-window-run.c drives the run and
- * latent-window-files.c reads and writes what the person chooses.
+ * The window owns the current dataset, parameters and run. This file, the
+ * core, holds that state: it sets it up, changes the algorithm, decides when
+ * a new run starts, and keeps the status line, the actions and the View
+ * drop-down (which figure of the result is shown). latent-window-run.c
+ * drives the run, latent-window-files.c reads and writes what the person
+ * chooses, latent-window-filter.c adds what a filter needs; they call only
+ * this file (latent-window-private.h says why).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,16 +27,38 @@ G_DEFINE_FINAL_TYPE (LatentWindow, latent_window, GTK_TYPE_APPLICATION_WINDOW)
 
 void
 _latent_window_show_error (LatentWindow *self,
-            const char   *message)
+                           const char   *message)
 {
   latent_label_set_text (self->error_label, message, _("Error"));
   gtk_info_bar_set_revealed (self->error_bar, TRUE);
+  self->params_refused = FALSE;
 }
 
 static void
 on_error_dismissed (LatentWindow *self)
 {
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  self->params_refused = FALSE;
+}
+
+/* Whether the algorithm's check takes the parameters for the dataset; if
+ * not, the error bar says why before any run starts. */
+gboolean
+_latent_window_check_params (LatentWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->dataset && !latent_algorithm_check (self->algorithm, self->dataset, self->params, &error))
+    {
+      _latent_window_show_error (self, error->message);
+      self->params_refused = TRUE;
+      return FALSE;
+    }
+  /* Put right: the refusal goes; any other error stays until dismissed. */
+  if (self->params_refused)
+    gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  self->params_refused = FALSE;
+  return TRUE;
 }
 
 /* Status */
@@ -68,7 +93,7 @@ _latent_window_update_status (LatentWindow *self)
                               latent_dataset_get_n_rows (self->dataset),
                               latent_dataset_get_n_cols (self->dataset), _(self->algorithm->title));
   }
-  if (frame && latent_figure_is_filter (frame))
+  if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_FILTER)
     _latent_window_append_filter_status (self, frame, s);
   else if (frame)
     {
@@ -98,13 +123,13 @@ _latent_window_update_metrics (LatentWindow *self)
   LatentSnapshot *frame = _latent_window_shown_frame (self);
   g_autoptr(GString) text = g_string_new (NULL);
 
-  if (frame && latent_figure_is_filter (frame))
+  if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_FILTER)
     {
       _latent_window_append_filter_metrics (self, frame, text);
       latent_label_set_text (self->metrics_label, text->str, _("Metrics"));
       return;
     }
-  if (frame && frame->weights)
+  if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_MIXTURE)
     g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
                             frame->log_likelihood, frame->bic, frame->aic);
   if (frame && frame->has_label_metrics)
@@ -140,10 +165,43 @@ _latent_window_update_actions (LatentWindow *self)
   enable (self, "step", live);
   enable (self, "reset", self->dataset != NULL);
   enable (self, "export", _latent_window_shown_frame (self) != NULL);
-  /* Only mixtures have the BIC and AIC a sweep compares. */
-  enable (self, "sweep", self->dataset != NULL && g_str_equal (self->algorithm->id, "gmm"));
+  /* Only an algorithm with a score to compare across a parameter sweeps it
+   * (a mixture's BIC and AIC across K). */
+  enable (self, "sweep", self->dataset != NULL && self->algorithm->sweep_param != NULL);
   enable (self, "save-image", frame != NULL && frame->image != NULL);
-  enable (self, "edit-kernel", g_str_equal (self->algorithm->id, "convolve"));
+  enable (self, "edit-kernel", self->algorithm->family == LATENT_FAMILY_FILTER);
+}
+
+/* Runs */
+
+gboolean
+_latent_window_is_instant (LatentWindow *self)
+{
+  /* An edit shows its result at once, as a photo editor's would. */
+  return self->algorithm != NULL && latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_INSTANT);
+}
+
+void
+_latent_window_restart (LatentWindow *self,
+                        gboolean      play)
+{
+  LatentSnapshot *shown = _latent_window_shown_frame (self);
+  gboolean instant = _latent_window_is_instant (self);
+
+  /* How far each value may go depends on the data and the other values. */
+  latent_param_panel_set_limits (self->param_panel, self->algorithm, self->dataset);
+  /* An instant algorithm goes to its result at once; over the same image
+   * the last result stays up until the new one comes. */
+  _latent_window_run_start (self, play || instant,
+                            instant && shown && self->dataset && shown->dataset == self->dataset
+                            && shown->algorithm == self->algorithm);
+}
+
+void
+_latent_window_on_params_changed (LatentWindow *self)
+{
+  /* Idle: show the new initialisation; running: start over and go on. */
+  _latent_window_restart (self, self->running);
 }
 
 /* Views: the figures of the result shown. The choice is the stateful action
@@ -278,19 +336,40 @@ open_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+void
+_latent_window_set_algorithm (LatentWindow          *self,
+                              const LatentAlgorithm *algorithm,
+                              LatentParams          *params)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+
+  self->algorithm = algorithm;
+  latent_params_ref (params);
+  g_clear_pointer (&self->params, latent_params_unref);
+  self->params = params;
+  latent_param_panel_set_params (self->param_panel, self->params);
+  /* The drop-down names it (an experiment opened sets it too); its
+   * handler then finds nothing new. */
+  for (guint i = 0; all[i]; i++)
+    if (all[i] == algorithm)
+      gtk_drop_down_set_selected (self->algorithm_dropdown, i);
+  _latent_window_update_filter_bar (self);
+}
+
 static void
 on_algorithm_selected (LatentWindow *self)
 {
   const LatentAlgorithm * const *all = latent_registry_list ();
   guint selected = gtk_drop_down_get_selected (self->algorithm_dropdown);
+  g_autoptr(LatentParams) params = NULL;
+  guint n = 0;
 
-  if (all[selected] == NULL || all[selected] == self->algorithm)
+  while (all[n])
+    n++;
+  if (selected >= n || all[selected] == self->algorithm)
     return;
-  self->algorithm = all[selected];
-  g_clear_pointer (&self->params, latent_params_unref);
-  self->params = latent_algorithm_new_params (self->algorithm);
-  latent_param_panel_set_params (self->param_panel, self->params);
-  _latent_window_update_filter_bar (self);
+  params = latent_algorithm_new_params (all[selected]);
+  _latent_window_set_algorithm (self, all[selected], params);
   _latent_window_restart (self, FALSE);
 }
 
@@ -334,9 +413,10 @@ latent_window_constructed (GObject *object)
   gtk_drop_down_set_model (self->algorithm_dropdown, G_LIST_MODEL (names));
   g_signal_connect_swapped (self->algorithm_dropdown, "notify::selected",
                             G_CALLBACK (on_algorithm_selected), self);
-  self->algorithm = all[0];
-  self->params = latent_algorithm_new_params (self->algorithm);
-  latent_param_panel_set_params (self->param_panel, self->params);
+  {
+    g_autoptr(LatentParams) params = latent_algorithm_new_params (all[0]);
+    _latent_window_set_algorithm (self, all[0], params);
+  }
 
   self->settings = open_settings ();
   if (self->settings)
