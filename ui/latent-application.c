@@ -6,7 +6,9 @@
 
 #include "latent-application.h"
 
+#include <glib-unix.h>
 #include <glib/gi18n-lib.h>
+#include <signal.h>
 
 #include "latent-preferences-dialog.h"
 #include "latent-ui-resources.h"
@@ -15,6 +17,8 @@
 struct _LatentApplication
 {
   GtkApplication parent_instance;
+
+  guint          terminate_sources[2];   /* SIGTERM, SIGINT */
 };
 
 G_DEFINE_FINAL_TYPE (LatentApplication, latent_application, GTK_TYPE_APPLICATION)
@@ -106,6 +110,15 @@ on_preferences (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Asked to end (a session logging out, Ctrl+C, a test): as Quit does, so
+ * the windows keep their size and stop their runs before the process ends. */
+static gboolean
+on_terminate (gpointer user_data)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (user_data), "quit", NULL);
+  return G_SOURCE_CONTINUE;
+}
+
 static const GActionEntry app_actions[] = {
   { "about", on_about },
   { "quit", on_quit },
@@ -129,6 +142,18 @@ latent_application_startup (GApplication *app)
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
   gtk_window_set_default_icon_name ("org.latent.Latent");
+  LATENT_APPLICATION (app)->terminate_sources[0] = g_unix_signal_add (SIGTERM, on_terminate, app);
+  LATENT_APPLICATION (app)->terminate_sources[1] = g_unix_signal_add (SIGINT, on_terminate, app);
+}
+
+static void
+latent_application_shutdown (GApplication *app)
+{
+  LatentApplication *self = LATENT_APPLICATION (app);
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->terminate_sources); i++)
+    g_clear_handle_id (&self->terminate_sources[i], g_source_remove);
+  G_APPLICATION_CLASS (latent_application_parent_class)->shutdown (app);
 }
 
 static void
@@ -143,6 +168,7 @@ latent_application_class_init (LatentApplicationClass *klass)
   app_class->activate = latent_application_activate;
   app_class->open = latent_application_open;
   app_class->startup = latent_application_startup;
+  app_class->shutdown = latent_application_shutdown;
 }
 
 static void

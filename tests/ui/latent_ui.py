@@ -527,6 +527,9 @@ class App:
         return self
 
     def stop(self):
+        """Asks the application to quit (SIGTERM, which it handles as Quit) and
+        returns its exit status: 0 when it ended by itself, negative when a signal
+        ended it (a crash on the way out, or the kill after 10 s)."""
         if self.process is None:
             return None
         if self.process.poll() is None:
