@@ -9,6 +9,14 @@
 #include "latent-metrics.h"
 #include "latent-synthetic.h"
 
+static void
+append_objective (const LatentIterationRecord *record,
+                  gpointer                     user_data)
+{
+  if (user_data != NULL)
+    g_array_append_val ((GArray *) user_data, record->objective);
+}
+
 static LatentSnapshot *
 fit (LatentDataset *ds,
      GArray        *history,
@@ -19,8 +27,7 @@ fit (LatentDataset *ds,
   const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
   g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
   g_autoptr(GError) error = NULL;
-  gpointer state;
-  LatentSnapshot *snap;
+  g_autoptr(LatentFit) result = NULL;
   va_list args;
 
   va_start (args, first);
@@ -28,22 +35,10 @@ fit (LatentDataset *ds,
     g_assert_true (latent_params_parse (params, a, NULL));
   va_end (args);
 
-  state = alg->init (ds, params, seed, NULL, &error);
+  result = latent_algorithm_fit (alg, ds, params, seed, NULL, append_objective, history, NULL, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (state);
-  while (!alg->converged (state))
-    {
-      double ll;
-
-      g_assert_true (alg->step (state, NULL, &error));
-      g_assert_no_error (error);
-      ll = alg->objective (state);
-      if (history)
-        g_array_append_val (history, ll);
-    }
-  snap = alg->snapshot (state);
-  alg->free (state);
-  return snap;
+  g_assert_nonnull (result);
+  return g_steal_pointer (&result->snapshot);
 }
 
 static void

@@ -9,6 +9,13 @@
 
 static LatentCl *cl;
 
+static void
+append_objective (const LatentIterationRecord *record,
+                  gpointer                     user_data)
+{
+  g_array_append_val ((GArray *) user_data, record->objective);
+}
+
 static LatentSnapshot *
 fit (LatentDataset *ds,
      const char    *k,
@@ -19,23 +26,14 @@ fit (LatentDataset *ds,
   const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
   g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
   g_autoptr(GError) error = NULL;
-  gpointer state;
-  LatentSnapshot *snap;
+  g_autoptr(LatentFit) result = NULL;
 
   g_assert_true (latent_params_parse (params, k, NULL));
   g_assert_true (latent_params_parse (params, iterations, NULL));
-  state = alg->init (ds, params, 3, device, &error);
+  result = latent_algorithm_fit (alg, ds, params, 3, device, append_objective, objectives, NULL, &error);
   g_assert_no_error (error);
-  while (!alg->converged (state))
-    {
-      double objective;
-      g_assert_true (alg->step (state, NULL, &error));
-      objective = alg->objective (state);
-      g_array_append_val (objectives, objective);
-    }
-  snap = alg->snapshot (state);
-  alg->free (state);
-  return snap;
+  g_assert_nonnull (result);
+  return g_steal_pointer (&result->snapshot);
 }
 
 /* Shapes chosen to hit every kernel variant and edge: vector widths 4, 8

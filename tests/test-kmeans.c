@@ -8,10 +8,13 @@
 #include "latent-metrics.h"
 #include "latent-test-util.h"
 
-typedef struct {
-  const LatentAlgorithm *alg;
-  gpointer               state;
-} Fit;
+static void
+append_objective (const LatentIterationRecord *record,
+                  gpointer                     user_data)
+{
+  if (user_data != NULL)
+    g_array_append_val ((GArray *) user_data, record->objective);
+}
 
 static LatentSnapshot *
 fit (LatentDataset  *ds,
@@ -20,25 +23,14 @@ fit (LatentDataset  *ds,
      LatentCl       *cl,
      GArray         *objectives)
 {
-  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
   g_autoptr(GError) error = NULL;
-  gpointer state = alg->init (ds, params, seed, cl, &error);
-  LatentSnapshot *snap;
+  g_autoptr(LatentFit) result = latent_algorithm_fit (latent_kmeans_get_algorithm (), ds, params,
+                                                      seed, cl, append_objective, objectives,
+                                                      NULL, &error);
 
   g_assert_no_error (error);
-  g_assert_nonnull (state);
-  while (!alg->converged (state))
-    {
-      double objective;
-      g_assert_true (alg->step (state, NULL, &error));
-      g_assert_no_error (error);
-      objective = alg->objective (state);
-      if (objectives)
-        g_array_append_val (objectives, objective);
-    }
-  snap = alg->snapshot (state);
-  alg->free (state);
-  return snap;
+  g_assert_nonnull (result);
+  return g_steal_pointer (&result->snapshot);
 }
 
 static LatentParams *

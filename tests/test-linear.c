@@ -83,6 +83,15 @@ spectrum (const double *cov,
   return values;
 }
 
+static void
+append_objective (const LatentIterationRecord *record,
+                  gpointer                     user_data)
+{
+  if (user_data != NULL)
+    g_array_append_val ((GArray *) user_data, record->objective);
+}
+
+/* NULL, with @error set, when the parameters do not fit the data. */
 static LatentSnapshot *
 fit_full (const LatentAlgorithm *alg,
           LatentDataset         *ds,
@@ -92,8 +101,7 @@ fit_full (const LatentAlgorithm *alg,
           ...)
 {
   g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
-  gpointer state;
-  LatentSnapshot *snap;
+  g_autoptr(LatentFit) result = NULL;
   va_list args;
 
   va_start (args, first);
@@ -101,21 +109,8 @@ fit_full (const LatentAlgorithm *alg,
     g_assert_true (latent_params_parse (params, a, NULL));
   va_end (args);
 
-  state = alg->init (ds, params, 11, NULL, error);
-  if (state == NULL)
-    return NULL;
-  while (!alg->converged (state))
-    {
-      double objective;
-
-      g_assert_true (alg->step (state, NULL, error));
-      objective = alg->objective (state);
-      if (history)
-        g_array_append_val (history, objective);
-    }
-  snap = alg->snapshot (state);
-  alg->free (state);
-  return snap;
+  result = latent_algorithm_fit (alg, ds, params, 11, NULL, append_objective, history, NULL, error);
+  return result != NULL ? g_steal_pointer (&result->snapshot) : NULL;
 }
 
 #define fit(alg, ds, history, ...) fit_full (alg, ds, history, NULL, __VA_ARGS__, NULL)

@@ -45,10 +45,9 @@ on_finished (LatentRun *run, GError *error, Watch *w)
 }
 
 static LatentRun *
-new_run (Watch *w, const char *k, const char *iterations, guint n)
+new_run_on (Watch *w, LatentDataset *ds, const char *k, const char *iterations)
 {
   const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
-  g_autoptr(LatentDataset) ds = test_blobs (n, 2, 4, 2.0, 1);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
   LatentRun *run;
 
@@ -60,6 +59,14 @@ new_run (Watch *w, const char *k, const char *iterations, guint n)
   g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), w);
   g_signal_connect (run, "finished", G_CALLBACK (on_finished), w);
   return run;
+}
+
+static LatentRun *
+new_run (Watch *w, const char *k, const char *iterations, guint n)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (n, 2, 4, 2.0, 1);
+
+  return new_run_on (w, ds, k, iterations);
 }
 
 static void
@@ -178,16 +185,44 @@ static void
 test_drop_while_running (void)
 {
   Watch w = { 0 };
-  LatentRun *run = new_run (&w, "k=16", "max-iterations=100000", 20000);
+  LatentDataset *ds = test_blobs (20000, 2, 4, 2.0, 1);
+  LatentRun *run = new_run_on (&w, ds, "k=16", "max-iterations=100000");
+  Watch before;
+  gint64 t0, deadline;
 
+  /* The worker holds the dataset, and so does every snapshot: once the run
+   * is gone, none of them may be left. */
+  g_object_add_weak_pointer (G_OBJECT (run), (gpointer *) &run);
+  g_object_add_weak_pointer (G_OBJECT (ds), (gpointer *) &ds);
+  g_object_unref (ds);
+
+  /* At 20 a second the budget would take more than an hour. */
+  latent_run_set_speed (run, 20);
   latent_run_play (run);
-  while (w.iterations < 1)
+  while (w.iterations < 2)
     g_main_context_iteration (NULL, TRUE);
-  /* The last reference goes while the worker runs: it stops and joins. */
-  g_signal_handlers_disconnect_by_data (run, &w);
+
+  /* The last reference goes while the worker runs: it stops and joins
+   * within an iteration, and the run is finalised at once. */
+  t0 = g_get_monotonic_time ();
   g_object_unref (run);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  g_assert_null (run);
+  g_assert_null (ds);
+
+  /* What the worker had queued is dropped, not delivered. */
+  before = w;
+  deadline = g_get_monotonic_time () + 100 * 1000;
+  while (g_get_monotonic_time () < deadline)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5 * 1000);
+    }
+  g_assert_cmpuint (w.iterations, ==, before.iterations);
+  g_assert_cmpuint (w.snapshots, ==, before.snapshots);
+  g_assert_false (w.finished);
+  g_assert_null (w.error);
 }
 
 int

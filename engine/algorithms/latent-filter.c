@@ -253,29 +253,6 @@ latent_filter_new (guint         size,
                       NULL, divisor, offset);
 }
 
-LatentFilter *
-latent_filter_new_magnitude (guint         size,
-                             const float  *weights_x,
-                             const float  *weights_y,
-                             double        divisor,
-                             double        offset,
-                             GError      **error)
-{
-  const gsize bytes = (gsize) size * size * sizeof (float);
-
-  g_return_val_if_fail ((weights_x != NULL && weights_y != NULL) || size == 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (!check_size (size, "size", error) ||
-      !check_weights (size, weights_x, "kernel X", error) ||
-      !check_weights (size, weights_y, "kernel Y", error) ||
-      !check_divisor (divisor, error) ||
-      !check_offset (offset, error))
-    return NULL;
-  return filter_take ("magnitude", size, g_memdup2 (weights_x, bytes), g_memdup2 (weights_y, bytes),
-                      divisor, offset);
-}
-
 /* ---- presets ---------------------------------------------------------- */
 
 static LatentFilter *

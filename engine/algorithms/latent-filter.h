@@ -69,13 +69,6 @@ LatentFilter *latent_filter_new          (guint               size,
                                           double              divisor,
                                           double              offset,
                                           GError            **error);
-/* sqrt (gx² + gy²) + offset with gx, gy the correlations with X and Y. */
-LatentFilter *latent_filter_new_magnitude (guint              size,
-                                          const float        *weights_x,
-                                          const float        *weights_y,
-                                          double              divisor,
-                                          double              offset,
-                                          GError            **error);
 LatentFilter *latent_filter_copy         (const LatentFilter *self);
 void          latent_filter_free         (LatentFilter       *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentFilter, latent_filter_free)

@@ -173,7 +173,8 @@ bench_frames (const char *spec,
   g_main_loop_unref (b.loop);
 }
 
-/* The figure view's own drawing of 70,000 points, at its on-screen size. */
+/* The figure view's own drawing of 70,000 points, at its on-screen size,
+ * against the design's budget of one frame. */
 static void
 bench_scatter (void)
 {
@@ -183,16 +184,16 @@ bench_scatter (void)
   g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
-  gpointer state;
+  g_autoptr(LatentFit) fit = NULL;
   LatentSnapshot *snapshot;
   LatentFigureStyle style;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 900);
 
   latent_params_parse (params, "k=5", NULL);
-  state = alg->init (dataset, params, 1, NULL, &error);
+  latent_params_parse (params, "max-iterations=1", NULL);
+  fit = latent_algorithm_fit (alg, dataset, params, 1, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  alg->step (state, NULL, NULL);
-  snapshot = alg->snapshot (state);
+  snapshot = fit->snapshot;
   latent_figure_style_init (&style);
   for (int i = 0; i < 30; i++)
     {
@@ -217,11 +218,10 @@ bench_scatter (void)
   json_builder_add_string_value (builder, "1200x900");
   add (builder, "median_ms", g_array_index (times, double, times->len / 2));
   add (builder, "max_ms", g_array_index (times, double, times->len - 1));
+  add (builder, "budget_ms", 16.0);
   json_builder_end_object (builder);
   emit (builder);
 
-  latent_snapshot_unref (snapshot);
-  alg->free (state);
   cairo_surface_destroy (surface);
 }
 
