@@ -1946,6 +1946,52 @@ test_linear_kinds (void)
   g_assert_no_error (error);
 }
 
+/* Each algorithm's figures list is what the figures offer: known names, the
+ * menu in its order, AUTO one of them, and the others refused in words. */
+static void
+test_kinds_registry (void)
+{
+  const LatentAlgorithm * const *algorithms = latent_registry_list ();
+
+  for (guint a = 0; algorithms[a] != NULL; a++)
+    {
+      const LatentAlgorithm *algorithm = algorithms[a];
+      g_autoptr(LatentSnapshot) snap = blobs_snapshot (90, 4, 3, FALSE, 1);
+      LatentFigureKind kinds[LATENT_FIGURE_N_KINDS], kind;
+      guint n, next = 0;
+
+      snap->algorithm = algorithm;
+      g_assert_nonnull (algorithm->figures);
+      for (guint i = 0; algorithm->figures[i] != NULL; i++)
+        g_assert_true (latent_figure_kind_from_string (algorithm->figures[i], NULL));
+
+      n = latent_figure_list_kinds (snap, kinds);
+      g_assert_cmpuint (n, >, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          const char *name = latent_figure_kind_to_string (kinds[i]);
+
+          while (algorithm->figures[next] != NULL && !g_str_equal (algorithm->figures[next], name))
+            next++;
+          g_assert_nonnull (algorithm->figures[next]);
+        }
+      kind = latent_figure_resolve_kind (snap, LATENT_FIGURE_AUTO);
+      g_assert_true (latent_algorithm_offers_figure (algorithm, latent_figure_kind_to_string (kind)));
+
+      for (kind = LATENT_FIGURE_SCATTER; kind < LATENT_FIGURE_N_KINDS; kind++)
+        {
+          g_autoptr(GError) error = NULL;
+
+          if (kind == LATENT_FIGURE_IMAGES
+              || latent_algorithm_offers_figure (algorithm, latent_figure_kind_to_string (kind)))
+            continue;
+          g_assert_false (latent_figure_kind_applies (snap, kind, &error));
+          g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+          g_assert_nonnull (strstr (error->message, latent_figure_kind_get_title (kind, snap)));
+        }
+    }
+}
+
 /* Every kind, light and dark, from a dot to a poster, on both datasets; at
  * a readable size each draws a good deal more than its header. */
 static void
@@ -2968,6 +3014,7 @@ main (int   argc,
   g_test_add ("/figures/export/errors", Tmp, NULL, tmp_setup, test_export_errors, tmp_teardown);
   g_test_add ("/figures/export/sweep", Tmp, NULL, tmp_setup, test_sweep_export, tmp_teardown);
   g_test_add_func ("/figures/linear/kinds", test_linear_kinds);
+  g_test_add_func ("/figures/kinds/registry", test_kinds_registry);
   g_test_add_func ("/figures/linear/render-all", test_linear_render_all);
   g_test_add_func ("/figures/linear/huge", test_linear_huge);
   g_test_add_func ("/figures/linear/projection", test_linear_projection);
