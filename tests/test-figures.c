@@ -600,35 +600,51 @@ test_scatter_many_clusters (void)
   cairo_surface_destroy (surface);
 }
 
+/* The 16 ms frame budget for 70,000 points is measured, not asserted:
+ * latent-bench-ui prints it ("scatter-redraw"). What makes it reachable is
+ * checked here on any machine: the points go through one pixel buffer, not
+ * a path each, so a vector export holds an image and only the subpaths of
+ * the axes, markers and text. */
 static void
 test_scatter_timing (void)
 {
-  g_autoptr(LatentSnapshot) snap = blobs_snapshot (70000, 10, 10, TRUE, 9);
-  g_autoptr(LatentProjection) projection = NULL;
+  const guint n = 70000;
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (n, 10, 10, TRUE, 9);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("latent-scatter-XXXXXX", &error);
+  g_autofree char *svg = NULL;
+  g_autofree char *text = NULL;
   LatentFigureStyle style;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 900);
   cairo_t *cr = cairo_create (surface);
-  gint64 start, best = G_MAXINT64;
-  guint drawn;
+  guint drawn, images = 0, subpaths = 0;
 
+  g_assert_no_error (error);
   latent_figure_style_init (&style);
-  start = g_get_monotonic_time ();
-  projection = latent_projection_get_for_dataset (snap->dataset);
-  g_test_message ("projection of 70,000 × 10: %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
 
-  for (guint i = 0; i < 5; i++)
-    {
-      start = g_get_monotonic_time ();
-      latent_figure_scatter_render (snap, &style, cr, 1200, 900);
-      cairo_surface_flush (surface);
-      best = MIN (best, g_get_monotonic_time () - start);
-    }
-  g_test_message ("scatter of 70,000 points at 1200×900: %.2f ms (best of 5)", best / 1000.0);
+  latent_figure_scatter_render (snap, &style, cr, 1200, 900);
   cairo_destroy (cr);
-
   drawn = 1200 * 900 - count_color (surface, background_argb (&style), 0);
   g_assert_cmpuint (drawn, >, 20000);
   cairo_surface_destroy (surface);
+
+  /* Cairo writes every subpath as "M x y …" and images as base64, which
+   * has no spaces. */
+  svg = g_build_filename (dir, "scatter.svg", NULL);
+  g_assert_true (latent_figure_export (snap, LATENT_FIGURE_SCATTER, &style, svg, 1200, 900, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &text, NULL, &error));
+  g_assert_no_error (error);
+  for (const char *p = text; (p = strstr (p, "<image")) != NULL; p++)
+    images++;
+  for (const char *p = text; (p = strstr (p, "M ")) != NULL; p++)
+    subpaths++;
+  g_test_message ("SVG of %u points: %u images, %u subpaths", n, images, subpaths);
+  g_assert_cmpuint (images, >=, 1);
+  g_assert_cmpuint (subpaths, <, n / 20);
+
+  g_unlink (svg);
+  g_rmdir (dir);
 }
 
 /* Images ------------------------------------------------------------------ */
