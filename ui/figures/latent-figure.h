@@ -88,11 +88,12 @@ void             latent_figure_style_get_foreground (const LatentFigureStyle *st
                                                 double                  *g,
                                                 double                  *b);
 
-/* AUTO resolved against the snapshot: the filter for a convolution; the
- * components (image data) or the projection for PCA, PPCA and FA; otherwise
- * the means as images (image data) or the scatter. IMAGES becomes COMPONENTS for PCA, PPCA and FA, and
- * SCATTER for data whose rows are not images. Any other kind stays as it is,
- * and draws a message saying why when it does not apply. */
+/* AUTO resolved against the snapshot: for image data the algorithm's images
+ * (its means, or the components of PCA, PPCA and FA), otherwise the first
+ * figure of its list (the scatter, the filter). IMAGES becomes COMPONENTS
+ * for an algorithm that offers components and no images, and SCATTER for
+ * data whose rows are not images. Any other kind stays as it is, and draws
+ * a message saying why when it does not apply. */
 LatentFigureKind latent_figure_resolve_kind    (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind);
 /* "scree", "components"…: the names latent-cli and the PNG metadata use. */
@@ -113,8 +114,8 @@ const char      *latent_figure_kind_get_title  (LatentFigureKind         kind,
 gboolean         latent_figure_kind_applies    (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind,
                                                 GError                 **error);
-/* The kinds that apply, in menu order (AUTO excluded); returns how many.
- * @kinds holds LATENT_FIGURE_N_KINDS. */
+/* The kinds that apply, in the order of the algorithm's figures list (AUTO
+ * excluded); returns how many. @kinds holds LATENT_FIGURE_N_KINDS. */
 guint            latent_figure_list_kinds      (LatentSnapshot          *snapshot,
                                                 LatentFigureKind        *kinds);
 /* "k-means · K = 3 · iteration 12" */
