@@ -1741,8 +1741,9 @@ test_catalog_generators (void)
   g_autoptr(LatentDataset) defaults = catalog_ok ("blobs");
   g_autoptr(LatentDataset) moons = catalog_ok ("moons");
   g_autoptr(LatentDataset) moons_direct = latent_synthetic_moons (1000, 0.1, 1, NULL);
-  g_autoptr(LatentDataset) rings = catalog_ok ("rings: n = 90 , rings=2,noise=0.5,seed=18446744073709551615");
-  g_autoptr(LatentDataset) rings_direct = latent_synthetic_rings (90, 2, 0.5, G_MAXUINT64, NULL);
+  /* The largest seed a parameter holds exactly, 2⁵³ − 1. */
+  g_autoptr(LatentDataset) rings = catalog_ok ("rings: n = 90 , rings=2,noise=0.5,seed=9007199254740991");
+  g_autoptr(LatentDataset) rings_direct = latent_synthetic_rings (90, 2, 0.5, G_GUINT64_CONSTANT (9007199254740991), NULL);
 
   g_assert_cmpstr (latent_dataset_get_hash (blobs), ==, latent_dataset_get_hash (direct));
   g_assert_cmpuint (latent_dataset_get_n_rows (defaults), ==, 1500);
@@ -1750,6 +1751,70 @@ test_catalog_generators (void)
   g_assert_cmpuint (latent_dataset_get_n_classes (defaults), ==, 3);
   g_assert_cmpstr (latent_dataset_get_hash (moons), ==, latent_dataset_get_hash (moons_direct));
   g_assert_cmpstr (latent_dataset_get_hash (rings), ==, latent_dataset_get_hash (rings_direct));
+}
+
+/* The spec parser holds each option of a generator to the bounds of the
+ * generator's table, which the window's dialog shows too: it takes each
+ * bound and refuses the nearest number beyond. An unknown option after the
+ * one tried tells whether the parser got past it, so nothing of half a
+ * billion points is drawn. */
+static void
+test_catalog_generator_bounds (void)
+{
+  static const char * const generators[] = { "blobs", "moons", "rings" };
+
+  for (guint g = 0; g < G_N_ELEMENTS (generators); g++)
+    {
+      g_autoptr(GString) mins = g_string_new (generators[g]);
+      g_autoptr(LatentDataset) smallest = NULL;
+      g_autoptr(GError) error = NULL;
+      const LatentParamSpec *specs;
+      guint n_specs = 0;
+
+      specs = latent_synthetic_get_specs (generators[g], &n_specs);
+      g_assert_nonnull (specs);
+      g_assert_cmpuint (n_specs, >, 0);
+      for (guint i = 0; i < n_specs; i++)
+        {
+          const LatentParamSpec *spec = &specs[i];
+          gboolean whole = spec->type == LATENT_PARAM_INT;
+          const double values[] = {
+            spec->min, spec->max,
+            whole ? spec->min - 1 : nextafter (spec->min, -INFINITY),
+            whole ? spec->max + 1 : nextafter (spec->max, INFINITY),
+          };
+          g_autofree char *refused = g_strdup_printf ("option “%s”:", spec->name);
+
+          g_assert_true (whole || spec->type == LATENT_PARAM_DOUBLE);
+          g_assert_cmpfloat (spec->min, <=, spec->default_value);
+          g_assert_cmpfloat (spec->default_value, <=, spec->max);
+          for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+            {
+              char text[G_ASCII_DTOSTR_BUF_SIZE];
+              g_autofree char *spec_text = NULL;
+              LatentDataset *ds;
+
+              g_ascii_dtostr (text, sizeof text, values[v]);
+              spec_text = g_strdup_printf ("%s:%s=%s,no-such-option=1", generators[g], spec->name, text);
+              g_test_message ("spec “%s”", spec_text);
+              ds = latent_catalog_load (spec_text, NULL, &error);
+              g_assert_null (ds);
+              if (v < 2)
+                assert_error (error, LATENT_DATA_ERROR_INVALID, "unknown option “no-such-option”");
+              else
+                assert_error (error, LATENT_DATA_ERROR_INVALID, refused);
+              g_clear_error (&error);
+            }
+          g_string_append_printf (mins, "%s%s=%.17g", i == 0 ? ":" : ",", spec->name, spec->min);
+        }
+
+      /* The lower bounds together are data the generator draws. */
+      g_test_message ("spec “%s”", mins->str);
+      smallest = latent_catalog_load (mins->str, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (smallest);
+    }
+  g_assert_null (latent_synthetic_get_specs ("iris", &(guint) { 0 }));
 }
 
 static void
@@ -1772,7 +1837,8 @@ test_catalog_bad_specs (Fixture       *f,
     { "blobs:n=10,k=20", LATENT_DATA_ERROR_INVALID, "k (20)" },
     { "moons:noise=lots", LATENT_DATA_ERROR_INVALID, "option “noise”" },
     { "moons:noise=-1", LATENT_DATA_ERROR_INVALID, "noise" },
-    { "rings:rings=0", LATENT_DATA_ERROR_INVALID, "rings must be" },
+    { "rings:rings=0", LATENT_DATA_ERROR_INVALID, "option “rings”" },
+    { "rings:seed=18446744073709551615", LATENT_DATA_ERROR_INVALID, "option “seed”" },
     { "iris:n=0", LATENT_DATA_ERROR_INVALID, "n (0)" },
     { "iris:n=151", LATENT_DATA_ERROR_INVALID, "150 rows" },
     { "iris:k=3", LATENT_DATA_ERROR_INVALID, "unknown option “k”" },
@@ -2013,6 +2079,7 @@ main (int   argc,
   g_test_add_func ("/loaders/catalog/list", test_catalog_list);
   g_test_add_func ("/loaders/catalog/iris", test_catalog_iris);
   g_test_add_func ("/loaders/catalog/generators", test_catalog_generators);
+  g_test_add_func ("/loaders/catalog/generator-bounds", test_catalog_generator_bounds);
   ADD ("/loaders/catalog/bad-specs", test_catalog_bad_specs);
   ADD ("/loaders/catalog/files", test_catalog_files);
   ADD ("/loaders/catalog/data-dir", test_catalog_data_dir);

@@ -1,8 +1,9 @@
 /* latent-synthetic-dialog.c — choose a synthetic generator's parameters
  *
- * The generators' parameters are described like an algorithm's, so the same
- * parameter panel shows them; the result is a catalog spec such as
- * "blobs:n=1500,k=3,dims=2,seed=1".
+ * The generators' options are described like an algorithm's parameters, by
+ * the engine's own table (latent_synthetic_get_specs), so the same panel
+ * shows them with the bounds the spec parser holds them to; the result is a
+ * catalog spec such as "blobs:n=1500,k=3,dims=2,seed=1".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "latent-param-panel.h"
+#include "latent-synthetic.h"
 
 struct _LatentSyntheticDialog
 {
@@ -26,26 +28,6 @@ G_DEFINE_FINAL_TYPE (LatentSyntheticDialog, latent_synthetic_dialog, GTK_TYPE_WI
 
 enum { CHOSEN, N_SIGNALS };
 static guint signals[N_SIGNALS];
-
-static const LatentParamSpec blobs_specs[] = {
-  { "n", LATENT_PARAM_INT, N_("Points"), N_("How many points to draw"), 2, 1000000, 1500 },
-  { "k", LATENT_PARAM_INT, N_("Blobs"), N_("Gaussian components, each with its own covariance"), 1, 100, 3 },
-  { "dims", LATENT_PARAM_INT, N_("Dimensions"), N_("Columns of the data"), 1, 1024, 2 },
-  { "seed", LATENT_PARAM_INT, N_("Seed"), N_("The same seed gives the same data"), 0, 2147483647, 1 },
-};
-
-static const LatentParamSpec moons_specs[] = {
-  { "n", LATENT_PARAM_INT, N_("Points"), N_("How many points to draw"), 2, 1000000, 1000 },
-  { "noise", LATENT_PARAM_DOUBLE, N_("Noise"), N_("Standard deviation of the noise"), 0, 10, 0.1 },
-  { "seed", LATENT_PARAM_INT, N_("Seed"), N_("The same seed gives the same data"), 0, 2147483647, 1 },
-};
-
-static const LatentParamSpec rings_specs[] = {
-  { "n", LATENT_PARAM_INT, N_("Points"), N_("How many points to draw"), 2, 1000000, 1000 },
-  { "rings", LATENT_PARAM_INT, N_("Rings"), N_("Concentric circles"), 1, 20, 3 },
-  { "noise", LATENT_PARAM_DOUBLE, N_("Noise"), N_("Standard deviation of the noise"), 0, 10, 0.05 },
-  { "seed", LATENT_PARAM_INT, N_("Seed"), N_("The same seed gives the same data"), 0, 2147483647, 1 },
-};
 
 static void
 on_generate (LatentSyntheticDialog *self)
@@ -96,24 +78,21 @@ latent_synthetic_dialog_new (GtkWindow  *parent,
   GtkWidget *panel = latent_param_panel_new ();
   GtkWidget *generate = gtk_button_new_with_mnemonic (_("_Generate"));
   GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  const LatentParamSpec *specs;
   const char *title;
+  guint n_specs;
 
   if (g_str_equal (generator, "moons"))
-    {
-      self->params = latent_params_new (moons_specs, G_N_ELEMENTS (moons_specs));
-      title = _("Two Moons");
-    }
+    title = _("Two Moons");
   else if (g_str_equal (generator, "rings"))
-    {
-      self->params = latent_params_new (rings_specs, G_N_ELEMENTS (rings_specs));
-      title = _("Concentric Rings");
-    }
+    title = _("Concentric Rings");
   else
     {
       generator = "blobs";
-      self->params = latent_params_new (blobs_specs, G_N_ELEMENTS (blobs_specs));
       title = _("Gaussian Blobs");
     }
+  specs = latent_synthetic_get_specs (generator, &n_specs);
+  self->params = latent_params_new (specs, n_specs);
   self->generator = g_strdup (generator);
 
   gtk_window_set_title (GTK_WINDOW (self), title);

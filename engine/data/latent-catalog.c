@@ -240,34 +240,48 @@ load_file (const char  *path,
 
 /* Options ---------------------------------------------------------------- */
 
-typedef struct {
-  const char *key;
-  gboolean    is_double;
-  guint64     max;        /* for whole numbers */
-  guint64     u;
-  double      d;
-  gboolean    set;
-} Option;
-
-static Option *
-find_option (Option     *options,
-             const char *key)
+/* @value against the bounds of @name in @params, in the catalog's words. */
+static gboolean
+set_option (const char    *dataset,
+            LatentParams  *params,
+            const char    *name,
+            const char    *value,
+            GError       **error)
 {
-  for (Option *o = options; o->key != NULL; o++)
-    if (strcmp (o->key, key) == 0)
-      return o;
-  return NULL;
+  const LatentParamSpec *spec = NULL;
+  char min[G_ASCII_DTOSTR_BUF_SIZE], max[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (latent_params_set (params, name, value, NULL))
+    return TRUE;
+  for (guint i = 0; spec == NULL; i++)
+    if (g_str_equal (latent_params_get_spec (params, i)->name, name))
+      spec = latent_params_get_spec (params, i);
+  g_ascii_formatd (min, sizeof min, "%.15g", spec->min);
+  g_ascii_formatd (max, sizeof max, "%.15g", spec->max);
+  if (spec->type == LATENT_PARAM_INT)
+    g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                 _("%s: option “%s”: “%s” is not a whole number from %s to %s"),
+                 dataset, name, value, min, max);
+  else
+    g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                 _("%s: option “%s”: “%s” is not a number from %s to %s"),
+                 dataset, name, value, min, max);
+  return FALSE;
 }
 
-/* "n=100,seed=3" into @options (terminated by a NULL key). */
+/* "n=100,seed=3" into @params; bit i of @given says whether the i-th
+ * option was given. */
 static gboolean
-parse_options (const char  *dataset,
-               const char  *text,
-               Option      *options,
-               GError     **error)
+parse_options (const char    *dataset,
+               const char    *text,
+               LatentParams  *params,
+               guint64       *given,
+               GError       **error)
 {
   g_auto(GStrv) items = NULL;
 
+  if (given != NULL)
+    *given = 0;
   if (text == NULL || text[0] == '\0')
     return TRUE;
 
@@ -277,7 +291,6 @@ parse_options (const char  *dataset,
       g_autofree char *key = NULL;
       const char *value;
       char *eq;
-      Option *o;
 
       g_strstrip (items[i]);
       if (items[i][0] == '\0')
@@ -286,12 +299,12 @@ parse_options (const char  *dataset,
       key = g_strstrip (g_strndup (items[i], eq ? (gsize) (eq - items[i]) : strlen (items[i])));
       value = eq ? g_strstrip (eq + 1) : NULL;
 
-      o = find_option (options, key);
-      if (o == NULL)
+      if (!latent_params_has (params, key))
         {
           g_autoptr(GString) known = g_string_new (NULL);
-          for (Option *k = options; k->key != NULL; k++)
-            g_string_append_printf (known, "%s%s", k == options ? "" : ", ", k->key);
+          for (guint j = 0; j < latent_params_get_n_specs (params); j++)
+            g_string_append_printf (known, "%s%s", j == 0 ? "" : ", ",
+                                    latent_params_get_spec (params, j)->name);
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
                        _("%s: unknown option “%s” (known: %s)"), dataset, key,
                        known->len ? known->str : _("none"));
@@ -303,72 +316,54 @@ parse_options (const char  *dataset,
                        _("%s: option “%s” needs a value (%s=…)"), dataset, key, key);
           return FALSE;
         }
-
-      if (o->is_double)
-        {
-          char *end = NULL;
-          double d = g_ascii_strtod (value, &end);
-
-          if (end == value || *end != '\0' || !isfinite (d))
-            {
-              g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                           _("%s: option “%s”: “%s” is not a number"), dataset, key, value);
-              return FALSE;
-            }
-          o->d = d;
-        }
-      else
-        {
-          g_autoptr(GError) local_error = NULL;
-
-          if (!g_ascii_string_to_unsigned (value, 10, 0, o->max, &o->u, &local_error))
-            {
-              g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                           _("%s: option “%s”: “%s” is not a whole number from 0 to %llu"),
-                           dataset, key, value, (unsigned long long) o->max);
-              return FALSE;
-            }
-        }
-      o->set = TRUE;
+      if (!set_option (dataset, params, key, value, error))
+        return FALSE;
+      for (guint j = 0; given != NULL && j < latent_params_get_n_specs (params); j++)
+        if (g_str_equal (latent_params_get_spec (params, j)->name, key))
+          *given |= G_GUINT64_CONSTANT (1) << j;
     }
   return TRUE;
 }
 
-#define OPT_UINT(name, def)   { name, FALSE, G_MAXUINT, def, 0, FALSE }
-#define OPT_SEED(def)         { "seed", FALSE, G_MAXUINT64, def, 0, FALSE }
-#define OPT_DOUBLE(name, def) { name, TRUE, 0, 0, def, FALSE }
-#define OPT_END               { NULL, FALSE, 0, 0, 0, FALSE }
+/* The files' one option: how many of their first rows to keep (checked
+ * against the rows there are). No window shows it. */
+static const LatentParamSpec head_specs[] = {
+  { "n", LATENT_PARAM_INT, NULL, NULL, 0, (double) LATENT_DATASET_MAX_VALUES, 0 },
+};
 
 /* Built-ins -------------------------------------------------------------- */
 
-/* The first @n rows, with everything that describes them. */
+/* The first @n rows, with everything that describes them; all of them
+ * when @n was not given. */
 static LatentDataset *
 dataset_head (LatentDataset  *full,
-              const Option   *n,
+              LatentParams   *options,
+              guint64         given,
               const char     *what,
               GError        **error)
 {
   g_autoptr(LatentDataset) head = NULL;
   guint rows = latent_dataset_get_n_rows (full);
   guint cols = latent_dataset_get_n_cols (full);
+  gint64 n = latent_params_get_int (options, "n");
   guint width, height, channels;
   gboolean single;
 
-  if (!n->set || n->u == rows)
+  if (!(given & 1) || n == rows)
     return g_object_ref (full);
-  if (n->u == 0 || n->u > rows)
+  if (n == 0 || n > rows)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
                    _("%s: n (%llu) must be between 1 and the %u rows available"),
-                   what, (unsigned long long) n->u, rows);
+                   what, (unsigned long long) n, rows);
       return NULL;
     }
 
-  head = latent_dataset_new (latent_dataset_get_name (full), n->u, cols, error);
+  head = latent_dataset_new (latent_dataset_get_name (full), n, cols, error);
   if (head == NULL)
     return NULL;
   memcpy (latent_dataset_get_data (head), latent_dataset_get_data (full),
-          sizeof (float) * n->u * cols);
+          sizeof (float) * n * cols);
   latent_dataset_set_source (head, latent_dataset_get_source (full));
 
   if (latent_dataset_get_column_name (full, 0) != NULL)
@@ -401,11 +396,12 @@ static LatentDataset *
 load_iris (const char  *options,
            GError     **error)
 {
-  Option opts[] = { OPT_UINT ("n", 0), OPT_END };
+  g_autoptr(LatentParams) opts = latent_params_new (head_specs, G_N_ELEMENTS (head_specs));
   g_autoptr(LatentDataset) dataset = NULL;
   g_autofree char *path = NULL;
+  guint64 given;
 
-  if (!parse_options ("iris", options, opts, error))
+  if (!parse_options ("iris", options, opts, &given, error))
     return NULL;
   path = latent_catalog_find_data_file ("iris.csv");
   if (path == NULL)
@@ -419,7 +415,7 @@ load_iris (const char  *options,
   if (dataset == NULL)
     return NULL;
   latent_dataset_set_name (dataset, "iris");
-  return dataset_head (dataset, &opts[0], "iris", error);
+  return dataset_head (dataset, opts, given, "iris", error);
 }
 
 static LatentDataset *
@@ -428,7 +424,7 @@ load_fashion_mnist (const char  *name,
                     const char  *options,
                     GError     **error)
 {
-  Option opts[] = { OPT_UINT ("n", 0), OPT_END };
+  g_autoptr(LatentParams) opts = latent_params_new (head_specs, G_N_ELEMENTS (head_specs));
   g_autoptr(LatentDataset) dataset = NULL;
   g_autofree char *images_stem = g_strconcat (prefix, "-images-idx3-ubyte", NULL);
   g_autofree char *labels_stem = g_strconcat (prefix, "-labels-idx1-ubyte", NULL);
@@ -436,8 +432,9 @@ load_fashion_mnist (const char  *name,
   g_autofree char *labels = NULL;
   g_autofree gint32 *copy = NULL;
   const char *dir;
+  guint64 given;
 
-  if (!parse_options (name, options, opts, error))
+  if (!parse_options (name, options, opts, &given, error))
     return NULL;
 
   dir = latent_catalog_fashion_mnist_dir ();
@@ -467,41 +464,25 @@ load_fashion_mnist (const char  *name,
                         sizeof (gint32) * latent_dataset_get_n_rows (dataset));
       latent_dataset_set_labels (dataset, copy, 10, (GStrv) fashion_mnist_classes);
     }
-  return dataset_head (dataset, &opts[0], name, error);
+  return dataset_head (dataset, opts, given, name, error);
 }
 
+/* Blobs, moons or rings, their options held to the generator's own specs. */
 static LatentDataset *
-load_blobs (const char  *options,
-            GError     **error)
+load_synthetic (const char  *name,
+                const char  *options,
+                GError     **error)
 {
-  Option opts[] = { OPT_UINT ("n", 1500), OPT_UINT ("k", 3), OPT_UINT ("dims", 2), OPT_SEED (1), OPT_END };
+  g_autoptr(LatentParams) params = NULL;
+  const LatentParamSpec *specs;
+  guint n_specs;
 
-  if (!parse_options ("blobs", options, opts, error))
+  specs = latent_synthetic_get_specs (name, &n_specs);
+  g_return_val_if_fail (specs != NULL, NULL);
+  params = latent_params_new (specs, n_specs);
+  if (!parse_options (name, options, params, NULL, error))
     return NULL;
-  return latent_synthetic_blobs (opts[0].u, opts[2].u, opts[1].u, opts[3].u, error);
-}
-
-static LatentDataset *
-load_moons (const char  *options,
-            GError     **error)
-{
-  Option opts[] = { OPT_UINT ("n", 1000), OPT_DOUBLE ("noise", 0.1), OPT_SEED (1), OPT_END };
-
-  if (!parse_options ("moons", options, opts, error))
-    return NULL;
-  return latent_synthetic_moons (opts[0].u, opts[1].d, opts[2].u, error);
-}
-
-static LatentDataset *
-load_rings (const char  *options,
-            GError     **error)
-{
-  Option opts[] = { OPT_UINT ("n", 1000), OPT_UINT ("rings", 3), OPT_DOUBLE ("noise", 0.05),
-                    OPT_SEED (1), OPT_END };
-
-  if (!parse_options ("rings", options, opts, error))
-    return NULL;
-  return latent_synthetic_rings (opts[0].u, opts[1].u, opts[2].d, opts[3].u, error);
+  return latent_synthetic_generate (name, params, error);
 }
 
 static const char * const builtin_names[] = {
@@ -519,13 +500,7 @@ load_builtin (const char  *name,
     return load_fashion_mnist (name, "train", options, error);
   if (strcmp (name, "fashion-mnist-test") == 0)
     return load_fashion_mnist (name, "t10k", options, error);
-  if (strcmp (name, "blobs") == 0)
-    return load_blobs (options, error);
-  if (strcmp (name, "moons") == 0)
-    return load_moons (options, error);
-  if (strcmp (name, "rings") == 0)
-    return load_rings (options, error);
-  g_return_val_if_reached (NULL);
+  return load_synthetic (name, options, error);
 }
 
 /* Public ----------------------------------------------------------------- */

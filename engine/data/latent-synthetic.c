@@ -478,3 +478,94 @@ latent_synthetic_rings (guint     n,
   finish_2d (dataset, labels, n_rings, "ring", source);
   return g_steal_pointer (&dataset);
 }
+
+/* Options ---------------------------------------------------------------- */
+
+/* Moons and rings have two columns. */
+#define MAX_N_2D  ((double) (LATENT_DATASET_MAX_VALUES / 2))
+/* The largest whole number a parameter holds exactly (2⁵³ − 1). */
+#define MAX_SEED  9007199254740991.0
+/* Far more than any figure shows, and the points stay finite in float. */
+#define MAX_NOISE 1e6
+
+static const LatentParamSpec blobs_specs[] = {
+  { "n", LATENT_PARAM_INT, N_("Points"), N_("How many points to draw"),
+    1, (double) LATENT_DATASET_MAX_VALUES, 1500 },
+  { "k", LATENT_PARAM_INT, N_("Blobs"), N_("Gaussian components, each with its own covariance"),
+    1, (double) LATENT_SYNTHETIC_MAX_COV_VALUES, 3 },
+  { "dims", LATENT_PARAM_INT, N_("Dimensions"), N_("Columns of the data"),
+    1, LATENT_SYNTHETIC_MAX_DIMS, 2 },
+  { "seed", LATENT_PARAM_INT, N_("Seed"), N_("The same seed gives the same data"),
+    0, MAX_SEED, 1 },
+};
+
+static const LatentParamSpec moons_specs[] = {
+  { "n", LATENT_PARAM_INT, N_("Points"), N_("How many points to draw"),
+    2, MAX_N_2D, 1000 },
+  { "noise", LATENT_PARAM_DOUBLE, N_("Noise"), N_("Standard deviation of the noise"),
+    0, MAX_NOISE, 0.1 },
+  { "seed", LATENT_PARAM_INT, N_("Seed"), N_("The same seed gives the same data"),
+    0, MAX_SEED, 1 },
+};
+
+static const LatentParamSpec rings_specs[] = {
+  { "n", LATENT_PARAM_INT, N_("Points"), N_("How many points to draw"),
+    1, MAX_N_2D, 1000 },
+  { "rings", LATENT_PARAM_INT, N_("Rings"), N_("Concentric circles"),
+    1, MAX_N_2D, 3 },
+  { "noise", LATENT_PARAM_DOUBLE, N_("Noise"), N_("Standard deviation of the noise"),
+    0, MAX_NOISE, 0.05 },
+  { "seed", LATENT_PARAM_INT, N_("Seed"), N_("The same seed gives the same data"),
+    0, MAX_SEED, 1 },
+};
+
+const LatentParamSpec *
+latent_synthetic_get_specs (const char *generator,
+                            guint      *n_specs)
+{
+  g_return_val_if_fail (generator != NULL, NULL);
+  g_return_val_if_fail (n_specs != NULL, NULL);
+
+  if (g_str_equal (generator, "blobs"))
+    {
+      *n_specs = G_N_ELEMENTS (blobs_specs);
+      return blobs_specs;
+    }
+  if (g_str_equal (generator, "moons"))
+    {
+      *n_specs = G_N_ELEMENTS (moons_specs);
+      return moons_specs;
+    }
+  if (g_str_equal (generator, "rings"))
+    {
+      *n_specs = G_N_ELEMENTS (rings_specs);
+      return rings_specs;
+    }
+  *n_specs = 0;
+  return NULL;
+}
+
+LatentDataset *
+latent_synthetic_generate (const char    *generator,
+                           LatentParams  *params,
+                           GError       **error)
+{
+  guint n;
+
+  g_return_val_if_fail (generator != NULL && params != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n = (guint) latent_params_get_int (params, "n");
+  if (g_str_equal (generator, "blobs"))
+    return latent_synthetic_blobs (n, (guint) latent_params_get_int (params, "dims"),
+                                   (guint) latent_params_get_int (params, "k"),
+                                   (guint64) latent_params_get_int (params, "seed"), error);
+  if (g_str_equal (generator, "moons"))
+    return latent_synthetic_moons (n, latent_params_get_double (params, "noise"),
+                                   (guint64) latent_params_get_int (params, "seed"), error);
+  if (g_str_equal (generator, "rings"))
+    return latent_synthetic_rings (n, (guint) latent_params_get_int (params, "rings"),
+                                   latent_params_get_double (params, "noise"),
+                                   (guint64) latent_params_get_int (params, "seed"), error);
+  g_return_val_if_reached (NULL);
+}

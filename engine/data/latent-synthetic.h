@@ -5,12 +5,25 @@
 #pragma once
 
 #include "latent-dataset.h"
+#include "latent-params.h"
 
 G_BEGIN_DECLS
 
 /* Blobs need a covariance per component; these bound the work and memory. */
 #define LATENT_SYNTHETIC_MAX_DIMS        1024
 #define LATENT_SYNTHETIC_MAX_COV_VALUES  ((guint64) 1 << 24)
+
+/* The options of the generator called @generator ("blobs", "moons",
+ * "rings") with each one's bounds and default, stated once: the catalog's
+ * spec parser ("blobs:n=2000,k=4") and the window's dialog hold values to
+ * them. NULL for another name. What depends on two options (k ≤ n, n × dims
+ * values, k × dims² covariance values) the generator itself checks. */
+const LatentParamSpec *latent_synthetic_get_specs (const char    *generator,
+                                                   guint         *n_specs);
+/* Draws the dataset @generator makes with @params (built on its specs). */
+LatentDataset *latent_synthetic_generate (const char    *generator,
+                                          LatentParams  *params,
+                                          GError       **error);
 
 /* k Gaussian components with means uniform in [-10, 10]^dims and Wishart
  * covariances; equal weights (component sizes differ by at most one). */
