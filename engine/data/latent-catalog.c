@@ -256,8 +256,8 @@ set_option (const char    *dataset,
   for (guint i = 0; spec == NULL; i++)
     if (g_str_equal (latent_params_get_spec (params, i)->name, name))
       spec = latent_params_get_spec (params, i);
-  g_ascii_formatd (min, sizeof min, "%.15g", spec->min);
-  g_ascii_formatd (max, sizeof max, "%.15g", spec->max);
+  g_ascii_formatd (min, sizeof min, "%.17g", spec->min);
+  g_ascii_formatd (max, sizeof max, "%.17g", spec->max);
   if (spec->type == LATENT_PARAM_INT)
     g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
                  _("%s: option “%s”: “%s” is not a whole number from %s to %s"),
