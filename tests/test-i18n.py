@@ -272,7 +272,8 @@ def check_compiled(build_dir):
                    LATENT_LOCALEDIR=localedir)
         p = run(cli, 'run', '--help', env=env, timeout=60)
         check('latent-cli run --help speaks German with LATENT_LOCALEDIR',
-              'Algorithmen: kmeans' in p.stdout, p.stdout + p.stderr)
+              'Algorithmen:' in p.stdout and 'k-Means (Abbildungen: scatter' in p.stdout,
+              p.stdout + p.stderr)
 
 
 def check_merged_data(build_dir):
