@@ -111,6 +111,9 @@ latent_convolve_cl_free (LatentConvolveCl *self)
 {
   if (self == NULL)
     return;
+  /* A pass that failed half-way may leave copies queued from host arrays. */
+  if (self->queue)
+    clFinish (self->queue);
   release_image (self);
   for (guint i = 0; i < 2; i++)
     {

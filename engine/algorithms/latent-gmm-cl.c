@@ -47,11 +47,16 @@ struct _LatentGmmCl
 void
 latent_gmm_cl_free (LatentGmmCl *gcl)
 {
+  if (gcl == NULL)
+    return;
+
   cl_mem *buffers[] = { &gcl->x, &gcl->means, &gcl->factor, &gcl->offset, &gcl->resp, &gcl->scratch,
                         &gcl->part_nk, &gcl->part_sx, &gcl->part_ll, &gcl->part_scatter };
 
-  if (gcl == NULL)
-    return;
+  /* A step that failed half-way may leave copies queued from host arrays:
+   * they must land before the arrays go. */
+  if (gcl->queue)
+    clFinish (gcl->queue);
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (*buffers[i])
       clReleaseMemObject (*buffers[i]);

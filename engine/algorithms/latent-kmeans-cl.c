@@ -56,6 +56,10 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
                         &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums };
   cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce };
 
+  /* A step that failed half-way may leave copies queued from our host
+   * arrays: they must land before the arrays go. */
+  if (kcl->queue)
+    clFinish (kcl->queue);
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (*buffers[i])
       clReleaseMemObject (*buffers[i]);
