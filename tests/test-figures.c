@@ -622,7 +622,7 @@ test_scatter_timing (void)
   g_assert_no_error (error);
   latent_figure_style_init (&style);
 
-  latent_figure_scatter_render (snap, &style, cr, 1200, 900);
+  latent_figure_render (snap, LATENT_FIGURE_SCATTER, &style, cr, 1200, 900);
   cairo_destroy (cr);
   drawn = 1200 * 900 - count_color (surface, background_argb (&style), 0);
   g_assert_cmpuint (drawn, >, 20000);
@@ -2903,7 +2903,7 @@ test_filter_large (void)
         {
           start = g_get_monotonic_time ();
           cr = cairo_create (target);
-          latent_figure_filter_render (snap, &style, cr, 1200, 800);
+          latent_figure_render (snap, LATENT_FIGURE_FILTER, &style, cr, 1200, 800);
           cairo_destroy (cr);
           cairo_surface_flush (target);
           best = MIN (best, g_get_monotonic_time () - start);
@@ -2915,7 +2915,7 @@ test_filter_large (void)
   /* Shrunk from halved copies, the colours are still the image's. */
   style.split = -1.0;
   cr = cairo_create (target);
-  latent_figure_filter_render (snap, &style, cr, 1200, 800);
+  latent_figure_render (snap, LATENT_FIGURE_FILTER, &style, cr, 1200, 800);
   cairo_destroy (cr);
   cairo_surface_flush (target);
   g_assert_true (latent_figure_filter_layout (snap, &style, 1200, 800, &layout));

@@ -620,20 +620,6 @@ draw_footer (cairo_t                 *cr,
 }
 
 void
-latent_figure_filter_render (LatentSnapshot          *snapshot,
-                             const LatentFigureStyle *style,
-                             cairo_t                 *cr,
-                             int                      width,
-                             int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_FILTER, style, cr, width, height);
-}
-
-void
 _latent_figure_filter_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,

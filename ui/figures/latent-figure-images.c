@@ -168,20 +168,6 @@ draw_tile (cairo_t                 *cr,
 }
 
 void
-latent_figure_images_render (LatentSnapshot          *snapshot,
-                             const LatentFigureStyle *style,
-                             cairo_t                 *cr,
-                             int                      width,
-                             int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_IMAGES, style, cr, width, height);
-}
-
-void
 _latent_figure_images_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,

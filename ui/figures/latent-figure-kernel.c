@@ -482,20 +482,6 @@ kernel_facts (LatentSnapshot *snapshot)
 }
 
 void
-latent_figure_kernel_render (LatentSnapshot          *snapshot,
-                             const LatentFigureStyle *style,
-                             cairo_t                 *cr,
-                             int                      width,
-                             int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_KERNEL, style, cr, width, height);
-}
-
-void
 _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,

@@ -138,20 +138,6 @@ draw_arrows (cairo_t                 *cr,
 }
 
 void
-latent_figure_biplot_render (LatentSnapshot          *snapshot,
-                             const LatentFigureStyle *style,
-                             cairo_t                 *cr,
-                             int                      width,
-                             int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_BIPLOT, style, cr, width, height);
-}
-
-void
 _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,
@@ -331,20 +317,6 @@ project_on_components (LatentSnapshot *snapshot,
         xy[2 * (gsize) i + a] = s * norm[a];
       }
   return xy;
-}
-
-void
-latent_figure_samples_render (LatentSnapshot          *snapshot,
-                              const LatentFigureStyle *style,
-                              cairo_t                 *cr,
-                              int                      width,
-                              int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_SAMPLES, style, cr, width, height);
 }
 
 void
@@ -695,20 +667,6 @@ draw_reconstruction_panels (cairo_t                 *cr,
   value_span (snapshot, n, &p.lo, &p.hi);
   for (guint e = 0; e < n; e++)
     draw_reconstruction_panel (cr, snapshot, style, &p, e, e + p.cols >= n);
-}
-
-void
-latent_figure_reconstructions_render (LatentSnapshot          *snapshot,
-                                      const LatentFigureStyle *style,
-                                      cairo_t                 *cr,
-                                      int                      width,
-                                      int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_RECONSTRUCTIONS, style, cr, width, height);
 }
 
 void

@@ -258,20 +258,6 @@ _latent_figure_linear_draw_loadings (cairo_t                 *cr,
 /* Cosines between components ------------------------------------------------ */
 
 void
-latent_figure_dots_render (LatentSnapshot          *snapshot,
-                           const LatentFigureStyle *style,
-                           cairo_t                 *cr,
-                           int                      width,
-                           int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_DOTS, style, cr, width, height);
-}
-
-void
 _latent_figure_dots_draw (LatentSnapshot          *snapshot,
                           const LatentFigureStyle *style,
                           cairo_t                 *cr,

@@ -320,20 +320,6 @@ draw_scree_legend (cairo_t                 *cr,
 }
 
 void
-latent_figure_scree_render (LatentSnapshot          *snapshot,
-                            const LatentFigureStyle *style,
-                            cairo_t                 *cr,
-                            int                      width,
-                            int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_SCREE, style, cr, width, height);
-}
-
-void
 _latent_figure_scree_draw (LatentSnapshot          *snapshot,
                            const LatentFigureStyle *style,
                            cairo_t                 *cr,
@@ -530,20 +516,6 @@ draw_component_tiles (cairo_t                 *cr,
       cairo_show_text (cr, more);
     }
   cairo_restore (cr);
-}
-
-void
-latent_figure_components_render (LatentSnapshot          *snapshot,
-                                 const LatentFigureStyle *style,
-                                 cairo_t                 *cr,
-                                 int                      width,
-                                 int                      height)
-{
-  g_return_if_fail (snapshot != NULL);
-  g_return_if_fail (style != NULL);
-  g_return_if_fail (cr != NULL);
-
-  _latent_figure_render_kind (snapshot, LATENT_FIGURE_COMPONENTS, style, cr, width, height);
 }
 
 void

@@ -121,65 +121,10 @@ guint            latent_figure_list_kinds      (LatentSnapshot          *snapsho
 /* "k-means · K = 3 · iteration 12" */
 char            *latent_figure_dup_title       (LatentSnapshot          *snapshot);
 
+/* The figure of @kind (resolved as latent_figure_resolve_kind () does),
+ * header and all; a kind that does not apply draws why not. */
 void             latent_figure_render          (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-void             latent_figure_scatter_render  (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-void             latent_figure_images_render   (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-
-/* PCA, probabilistic PCA and factor analysis (latent-figure-linear*.c). Each
- * draws a message instead when the snapshot is of another algorithm or lacks
- * what the figure shows. */
-void             latent_figure_scree_render    (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-void             latent_figure_components_render (LatentSnapshot        *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-void             latent_figure_biplot_render   (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-void             latent_figure_reconstructions_render (LatentSnapshot   *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-void             latent_figure_samples_render  (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-void             latent_figure_dots_render     (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-
-/* Convolution (latent-figure-filter.c). Each draws a message instead when
- * the snapshot is not of a convolution or has no image. */
-void             latent_figure_filter_render   (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                int                      width,
-                                                int                      height);
-void             latent_figure_kernel_render   (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
                                                 cairo_t                 *cr,
                                                 int                      width,
