@@ -7,6 +7,8 @@
 
 #include "latent-algorithm.h"
 
+#include <math.h>
+
 G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
 
 LatentParams *
@@ -14,6 +16,13 @@ latent_algorithm_new_params (const LatentAlgorithm *algorithm)
 {
   g_return_val_if_fail (algorithm != NULL, NULL);
   return latent_params_new (algorithm->params, algorithm->n_params);
+}
+
+LatentFamily
+latent_snapshot_get_family (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL && snapshot->algorithm != NULL, LATENT_FAMILY_CLUSTERS);
+  return snapshot->algorithm->family;
 }
 
 gboolean
@@ -26,24 +35,57 @@ latent_algorithm_check (const LatentAlgorithm  *algorithm,
   return algorithm->check == NULL || algorithm->check (dataset, params, error);
 }
 
+static gboolean
+takes (const LatentAlgorithm *algorithm,
+       LatentDataset         *dataset,
+       LatentParams          *probe,
+       const char            *name,
+       gint64                 value)
+{
+  return latent_params_set_int (probe, name, value, NULL) &&
+         latent_algorithm_check (algorithm, dataset, probe, NULL);
+}
+
+gint64
+latent_algorithm_max_int (const LatentAlgorithm *algorithm,
+                          LatentDataset         *dataset,
+                          LatentParams          *params,
+                          const char            *name)
+{
+  g_autoptr(LatentParams) probe = NULL;
+  double min, max;
+  gint64 lo, hi;
+
+  g_return_val_if_fail (algorithm != NULL && LATENT_IS_DATASET (dataset) && params != NULL, 0);
+
+  if (!latent_params_get_range (params, name, &min, &max))
+    g_return_val_if_reached (0);
+  lo = (gint64) ceil (min);
+  hi = (gint64) floor (max);
+  probe = latent_params_copy (params);
+  /* Taken at the top, or refused even at the bottom (not an image, too
+   * many columns): the check puts no bound on this one. */
+  if (takes (algorithm, dataset, probe, name, hi) || !takes (algorithm, dataset, probe, name, lo))
+    return hi;
+  /* The checks bound from above (k ≤ rows): find where. */
+  while (hi - lo > 1)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+
+      if (takes (algorithm, dataset, probe, name, mid))
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 gboolean
 latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
                                 const char            *name)
 {
   g_return_val_if_fail (algorithm != NULL && name != NULL, FALSE);
   return algorithm->figures != NULL && g_strv_contains ((const char * const *) algorithm->figures, name);
-}
-
-gboolean
-latent_algorithm_run_state (const LatentAlgorithm  *algorithm,
-                            gpointer                state,
-                            GCancellable           *cancellable,
-                            GError                **error)
-{
-  while (!algorithm->converged (state))
-    if (!algorithm->step (state, cancellable, error))
-      return FALSE;
-  return TRUE;
 }
 
 void

@@ -114,11 +114,20 @@ latent_algorithm_has_flag (const LatentAlgorithm *algorithm,
 }
 
 LatentParams *latent_algorithm_new_params (const LatentAlgorithm  *algorithm);
+/* The family of the algorithm that made @snapshot. */
+LatentFamily  latent_snapshot_get_family  (LatentSnapshot         *snapshot);
 /* The algorithm's check, when it has one. */
 gboolean      latent_algorithm_check      (const LatentAlgorithm  *algorithm,
                                            LatentDataset          *dataset,
                                            LatentParams           *params,
                                            GError                **error);
+/* The largest value of the integer parameter @name that the check takes
+ * for @dataset, the other values as in @params (k up to the rows); its
+ * spec's maximum where the check puts no bound on it. For spin buttons. */
+gint64        latent_algorithm_max_int    (const LatentAlgorithm  *algorithm,
+                                           LatentDataset          *dataset,
+                                           LatentParams           *params,
+                                           const char             *name);
 /* Whether the algorithm offers the figure called @name. */
 gboolean      latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
                                            const char             *name);
@@ -145,11 +154,6 @@ LatentFit    *latent_algorithm_fit        (const LatentAlgorithm  *algorithm,
                                            LatentCl               *cl,
                                            LatentFitFunc           progress,
                                            gpointer                user_data,
-                                           GCancellable           *cancellable,
-                                           GError                **error);
-/* The same loop on a state already initialised, without a snapshot. */
-gboolean      latent_algorithm_run_state  (const LatentAlgorithm  *algorithm,
-                                           gpointer                state,
                                            GCancellable           *cancellable,
                                            GError                **error);
 void          latent_fit_free             (LatentFit              *fit);

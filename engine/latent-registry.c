@@ -43,8 +43,9 @@ latent_registry_list (void)
   return algorithms;
 }
 
-char *
-latent_registry_dup_ids (void)
+/* "kmeans, gmm, …", for messages. */
+static char *
+dup_ids (void)
 {
   const LatentAlgorithm * const *all = latent_registry_list ();
   GString *ids = g_string_new (NULL);
@@ -66,7 +67,7 @@ latent_registry_lookup (const char  *id,
   for (guint i = 0; all[i]; i++)
     if (g_str_equal (all[i]->id, id))
       return all[i];
-  known = latent_registry_dup_ids ();
+  known = dup_ids ();
   g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_UNKNOWN,
                _("unknown algorithm “%s” (known: %s)"), id, known);
   return NULL;

@@ -13,7 +13,5 @@ const LatentAlgorithm * const *latent_registry_list   (void);
 /* The error lists the known ids. */
 const LatentAlgorithm         *latent_registry_lookup (const char  *id,
                                                        GError     **error);
-/* "kmeans, gmm, …", for help and messages. */
-char                          *latent_registry_dup_ids (void);
 
 G_END_DECLS

@@ -6,8 +6,6 @@
 
 #include "latent-snapshot.h"
 
-#include "latent-algorithm.h"
-
 #include <math.h>
 #include <string.h>
 
@@ -74,18 +72,6 @@ latent_snapshot_unref (LatentSnapshot *self)
   g_atomic_rc_box_release_full (self, (GDestroyNotify) latent_snapshot_clear);
 }
 
-LatentFamily
-latent_snapshot_get_family (LatentSnapshot *self)
-{
-  return self->algorithm->family;
-}
-
-const char *
-latent_snapshot_get_algorithm_id (LatentSnapshot *self)
-{
-  return self->algorithm->id;
-}
-
 static gsize
 string_size (const char *s)
 {
@@ -95,10 +81,14 @@ string_size (const char *s)
 gsize
 latent_snapshot_get_size (LatentSnapshot *self)
 {
-  const gsize rows = self->n_rows, cols = self->n_cols, k = self->k, m = self->n_components;
-  gsize size = sizeof *self;
+  gsize rows, cols, k, m, size = sizeof *self;
 
   g_return_val_if_fail (self != NULL, 0);
+
+  rows = self->n_rows;
+  cols = self->n_cols;
+  k = self->k;
+  m = self->n_components;
 
   /* Each array counted only when present: its length is what the
    * producer allocated for it. */

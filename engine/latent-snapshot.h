@@ -118,10 +118,6 @@ LatentSnapshot *latent_snapshot_new      (const LatentAlgorithm *algorithm,
                                           LatentParams          *params);
 LatentSnapshot *latent_snapshot_ref      (LatentSnapshot        *self);
 void            latent_snapshot_unref    (LatentSnapshot        *self);
-/* Its algorithm's family. */
-LatentFamily    latent_snapshot_get_family (LatentSnapshot      *self);
-/* The algorithm's id, "kmeans". */
-const char     *latent_snapshot_get_algorithm_id (LatentSnapshot *self);
 /* Bytes the snapshot holds itself, every array counted (not the dataset or
  * parameters it shares): what keeping it in a history costs. */
 gsize           latent_snapshot_get_size (LatentSnapshot        *self);

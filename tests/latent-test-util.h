@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "latent-algorithm.h"
 #include "latent-dataset.h"
 
 /* A tiny LCG so the data never depends on a library's generator. */
@@ -47,4 +48,14 @@ test_blobs (guint   n,
     }
   latent_dataset_set_labels (ds, labels, k, NULL);
   return ds;
+}
+
+/* A LatentFitFunc: each iteration's objective onto the GArray of doubles
+ * in @user_data (NULL: none kept). */
+static inline void
+test_append_objective (const LatentIterationRecord *record,
+                       gpointer                     user_data)
+{
+  if (user_data != NULL)
+    g_array_append_val ((GArray *) user_data, record->objective);
 }

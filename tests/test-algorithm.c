@@ -29,6 +29,9 @@ test_registry (void)
       g_assert_nonnull (a->init);
       g_assert_nonnull (a->step);
       g_assert_nonnull (a->snapshot);
+      g_assert_nonnull (a->objective);
+      g_assert_nonnull (a->converged);
+      g_assert_nonnull (a->free);
       g_assert_nonnull (a->write_json);
       /* Header and rows come together, or neither. */
       g_assert_true ((a->write_csv_header == NULL) == (a->write_csv_row == NULL));
@@ -134,13 +137,23 @@ test_snapshot_size (void)
   g_assert_cmpuint (m, ==, 3);
   g_assert_nonnull (snap->projection);
   g_assert_nonnull (snap->samples);
-  /* At least the components, the projection, the reconstructions and the
-   * samples, which the old budget left out. */
-  g_assert_cmpuint (latent_snapshot_get_size (snap), >=,
-                    sizeof (LatentSnapshot) + m * d * sizeof (float)
-                    + (gsize) n * snap->projection_dims * sizeof (float)
-                    + (gsize) snap->n_examples * d * sizeof (float)
-                    + (gsize) snap->n_samples * d * sizeof (float));
+  g_assert_null (snap->labels);
+  /* The components, the projection, the reconstructions and the samples,
+   * which the old budget left out, and the rest. */
+  expected = sizeof (LatentSnapshot)
+             + m * d * sizeof (float)                                  /* components */
+             + d * sizeof (float)                                      /* mean */
+             + 2 * m * sizeof (double)                                 /* variances and ratios */
+             + snap->n_noise * sizeof (double)
+             + (gsize) n * snap->projection_dims * sizeof (float)
+             + snap->n_examples * sizeof (gint32)
+             + (gsize) snap->n_examples * d * sizeof (float)           /* reconstructions */
+             + (gsize) snap->n_samples * d * sizeof (float)
+             + strlen (snap->device) + 1
+             + (snap->message ? strlen (snap->message) + 1 : 0);
+  g_assert_cmpuint (snap->n_examples, >, 0);
+  g_assert_cmpuint (snap->n_samples, >, 0);
+  g_assert_cmpuint (latent_snapshot_get_size (snap), ==, expected);
 }
 
 static void

@@ -42,29 +42,33 @@ dataset_for (const Case *c)
   return ds;
 }
 
+/* After the first step, the next OpenCL enqueue fails. */
+static void
+fail_after_first (const LatentIterationRecord *record,
+                  gpointer                     user_data)
+{
+  if (record->iteration == 1 && GPOINTER_TO_INT (user_data))
+    latent_cl_inject_failures (1);
+}
+
 static LatentFit *
 fit_case (const Case    *c,
           LatentDataset *ds,
           LatentCl      *device,
-          guint          fail_after_init)
+          gboolean       fail)
 {
   const LatentAlgorithm *alg = latent_registry_lookup (c->algorithm, NULL);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
   g_autoptr(GError) error = NULL;
-  LatentFit *fit = g_new0 (LatentFit, 1);
-  gpointer state;
+  LatentFit *fit;
 
   g_assert_true (latent_params_parse (params, c->param, NULL));
   g_assert_true (latent_params_set_int (params, c->budget, g_str_equal (c->budget, "iterations") ? 3 : 30, NULL));
-  state = alg->init (ds, params, 5, latent_cl_usable (device), &error);
-  g_assert_no_error (error);
-  /* The failure comes at the first OpenCL call of the first step. */
-  latent_cl_inject_failures (fail_after_init);
-  g_assert_true (latent_algorithm_run_state (alg, state, NULL, &error));
+  fit = latent_algorithm_fit (alg, ds, params, 5, device, fail_after_first, GINT_TO_POINTER (fail), NULL, &error);
   g_assert_no_error (error);
   latent_cl_inject_failures (0);
-  fit->snapshot = alg->snapshot (state);
-  alg->free (state);
+  /* It failed mid-run, not at the last step. */
+  g_assert_cmpuint (fit->history->len, >=, 2);
   return fit;
 }
 
@@ -87,8 +91,8 @@ test_fall_back (gconstpointer data)
   device = latent_cl_new (LATENT_DEVICE_AUTO, NULL);
   g_assert_nonnull (device);
 
-  reference = fit_case (c, ds, NULL, 0);
-  failed = fit_case (c, ds, device, 1);
+  reference = fit_case (c, ds, NULL, FALSE);
+  failed = fit_case (c, ds, device, TRUE);
   ref = reference->snapshot;
   snap = failed->snapshot;
 
@@ -134,7 +138,7 @@ test_switch_off (void)
       g_autoptr(LatentFit) fit = NULL;
 
       g_assert_true (latent_cl_usable (device) == device);
-      fit = fit_case (c, ds, device, 1);
+      fit = fit_case (c, ds, device, TRUE);
       g_assert_cmpuint (latent_cl_get_failures (device), ==, i);
       g_assert_cmpstr (fit->snapshot->device, ==, "CPU reference");
     }

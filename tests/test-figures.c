@@ -606,7 +606,7 @@ test_scatter_many_clusters (void)
  * a path each, so a vector export holds an image and only the subpaths of
  * the axes, markers and text. */
 static void
-test_scatter_timing (void)
+test_scatter_one_buffer (void)
 {
   const guint n = 70000;
   g_autoptr(LatentSnapshot) snap = blobs_snapshot (n, 10, 10, TRUE, 9);
@@ -3014,7 +3014,7 @@ main (int   argc,
   g_test_add_func ("/figures/scatter/regions", test_scatter_regions);
   g_test_add_func ("/figures/scatter/unlabelled", test_scatter_unlabelled);
   g_test_add_func ("/figures/scatter/many-clusters", test_scatter_many_clusters);
-  g_test_add_func ("/figures/scatter/timing", test_scatter_timing);
+  g_test_add_func ("/figures/scatter/one-buffer", test_scatter_one_buffer);
   g_test_add_func ("/figures/images/means", test_images_means);
   g_test_add_func ("/figures/images/layout", test_images_layout);
   g_test_add_func ("/figures/mixture/ellipses", test_mixture_ellipses);

@@ -8,14 +8,7 @@
 #include "latent-gmm.h"
 #include "latent-metrics.h"
 #include "latent-synthetic.h"
-
-static void
-append_objective (const LatentIterationRecord *record,
-                  gpointer                     user_data)
-{
-  if (user_data != NULL)
-    g_array_append_val ((GArray *) user_data, record->objective);
-}
+#include "latent-test-util.h"
 
 static LatentSnapshot *
 fit (LatentDataset *ds,
@@ -35,7 +28,7 @@ fit (LatentDataset *ds,
     g_assert_true (latent_params_parse (params, a, NULL));
   va_end (args);
 
-  result = latent_algorithm_fit (alg, ds, params, seed, NULL, append_objective, history, NULL, &error);
+  result = latent_algorithm_fit (alg, ds, params, seed, NULL, test_append_objective, history, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (result);
   return g_steal_pointer (&result->snapshot);

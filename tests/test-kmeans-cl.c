@@ -9,13 +9,6 @@
 
 static LatentCl *cl;
 
-static void
-append_objective (const LatentIterationRecord *record,
-                  gpointer                     user_data)
-{
-  g_array_append_val ((GArray *) user_data, record->objective);
-}
-
 static LatentSnapshot *
 fit (LatentDataset *ds,
      const char    *k,
@@ -30,7 +23,7 @@ fit (LatentDataset *ds,
 
   g_assert_true (latent_params_parse (params, k, NULL));
   g_assert_true (latent_params_parse (params, iterations, NULL));
-  result = latent_algorithm_fit (alg, ds, params, 3, device, append_objective, objectives, NULL, &error);
+  result = latent_algorithm_fit (alg, ds, params, 3, device, test_append_objective, objectives, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (result);
   return g_steal_pointer (&result->snapshot);

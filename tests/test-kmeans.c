@@ -8,14 +8,6 @@
 #include "latent-metrics.h"
 #include "latent-test-util.h"
 
-static void
-append_objective (const LatentIterationRecord *record,
-                  gpointer                     user_data)
-{
-  if (user_data != NULL)
-    g_array_append_val ((GArray *) user_data, record->objective);
-}
-
 static LatentSnapshot *
 fit (LatentDataset  *ds,
      LatentParams   *params,
@@ -25,7 +17,7 @@ fit (LatentDataset  *ds,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(LatentFit) result = latent_algorithm_fit (latent_kmeans_get_algorithm (), ds, params,
-                                                      seed, cl, append_objective, objectives,
+                                                      seed, cl, test_append_objective, objectives,
                                                       NULL, &error);
 
   g_assert_no_error (error);

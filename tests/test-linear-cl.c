@@ -104,13 +104,6 @@ typedef struct {
   const char *params[4];
 } Model;
 
-static void
-append_objective (const LatentIterationRecord *record,
-                  gpointer                     user_data)
-{
-  g_array_append_val ((GArray *) user_data, record->objective);
-}
-
 static LatentSnapshot *
 run (const Model   *model,
      LatentDataset *ds,
@@ -124,7 +117,7 @@ run (const Model   *model,
 
   for (guint i = 0; i < G_N_ELEMENTS (model->params) && model->params[i]; i++)
     g_assert_true (latent_params_parse (params, model->params[i], NULL));
-  result = latent_algorithm_fit (alg, ds, params, 3, device, append_objective, history, NULL, &error);
+  result = latent_algorithm_fit (alg, ds, params, 3, device, test_append_objective, history, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (result);
   return g_steal_pointer (&result->snapshot);

@@ -83,14 +83,6 @@ spectrum (const double *cov,
   return values;
 }
 
-static void
-append_objective (const LatentIterationRecord *record,
-                  gpointer                     user_data)
-{
-  if (user_data != NULL)
-    g_array_append_val ((GArray *) user_data, record->objective);
-}
-
 /* NULL, with @error set, when the parameters do not fit the data. */
 static LatentSnapshot *
 fit_full (const LatentAlgorithm *alg,
@@ -109,7 +101,7 @@ fit_full (const LatentAlgorithm *alg,
     g_assert_true (latent_params_parse (params, a, NULL));
   va_end (args);
 
-  result = latent_algorithm_fit (alg, ds, params, 11, NULL, append_objective, history, NULL, error);
+  result = latent_algorithm_fit (alg, ds, params, 11, NULL, test_append_objective, history, NULL, error);
   return result != NULL ? g_steal_pointer (&result->snapshot) : NULL;
 }
 

@@ -324,51 +324,6 @@ latent_param_panel_add_editor (LatentParamPanel *self,
   g_hash_table_replace (self->editors, g_strdup (name), editor);
 }
 
-static gboolean
-takes (const LatentAlgorithm *algorithm,
-       LatentDataset         *dataset,
-       LatentParams          *probe,
-       const char            *name,
-       gint64                 value)
-{
-  return latent_params_set_int (probe, name, value, NULL) &&
-         latent_algorithm_check (algorithm, dataset, probe, NULL);
-}
-
-gint64
-latent_param_panel_max_int (const LatentAlgorithm *algorithm,
-                            LatentDataset         *dataset,
-                            LatentParams          *params,
-                            const char            *name)
-{
-  g_autoptr(LatentParams) probe = NULL;
-  double min, max;
-  gint64 lo, hi;
-
-  g_return_val_if_fail (algorithm != NULL && LATENT_IS_DATASET (dataset) && params != NULL, 0);
-  if (!latent_params_get_range (params, name, &min, &max))
-    g_return_val_if_reached (0);
-
-  lo = (gint64) ceil (min);
-  hi = (gint64) floor (max);
-  probe = latent_params_copy (params);
-  /* Taken at the top, or refused even at the bottom (not an image, too
-   * many columns): the check puts no bound on this one. */
-  if (takes (algorithm, dataset, probe, name, hi) || !takes (algorithm, dataset, probe, name, lo))
-    return hi;
-  /* The checks bound from above (k ≤ rows): find where. */
-  while (hi - lo > 1)
-    {
-      gint64 mid = lo + (hi - lo) / 2;
-
-      if (takes (algorithm, dataset, probe, name, mid))
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* The parameters are the algorithm's own: the check reads them by name. */
 static gboolean
 params_of (LatentParams          *params,
@@ -393,7 +348,7 @@ apply_limits (LatentParamPanel *self)
 
       if (spec == NULL || spec->type != LATENT_PARAM_INT)
         continue;
-      upper = checked ? (double) latent_param_panel_max_int (self->algorithm, self->dataset, self->params, spec->name)
+      upper = checked ? (double) latent_algorithm_max_int (self->algorithm, self->dataset, self->params, spec->name)
                       : spec->max;
       /* A value past the bound stays until changed: the check names it. */
       upper = MAX (upper, (double) latent_params_get_int (self->params, spec->name));

@@ -33,12 +33,4 @@ void          latent_param_panel_add_editor (LatentParamPanel *self,
                                              const char       *label,
                                              const char       *dir);
 
-/* The largest value of the integer parameter @name that @algorithm's check
- * takes for @dataset, the other values as in @params; its spec's maximum
- * where the check does not bound it. */
-gint64        latent_param_panel_max_int    (const LatentAlgorithm *algorithm,
-                                             LatentDataset         *dataset,
-                                             LatentParams          *params,
-                                             const char            *name);
-
 G_END_DECLS

@@ -14,7 +14,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "latent-figure.h"
-#include "latent-param-panel.h"
 #include "latent-sweep.h"
 #include "latent-ui-util.h"
 
@@ -282,11 +281,12 @@ latent_sweep_dialog_new (GtkWindow             *parent,
   double min, max;
 
   g_return_val_if_fail (algorithm != NULL && algorithm->sweep_param != NULL, NULL);
-  g_return_val_if_fail (latent_params_get_range (params, algorithm->sweep_param, &min, &max), NULL);
+  if (!latent_params_get_range (params, algorithm->sweep_param, &min, &max))
+    g_return_val_if_reached (NULL);
 
   self = g_object_new (LATENT_TYPE_SWEEP_DIALOG, "transient-for", parent, NULL);
   /* No K the fit would refuse (more components than rows). */
-  max = latent_param_panel_max_int (algorithm, dataset, params, algorithm->sweep_param);
+  max = latent_algorithm_max_int (algorithm, dataset, params, algorithm->sweep_param);
   gtk_spin_button_set_range (self->first_spin, min, MAX (min, max));
   gtk_spin_button_set_range (self->last_spin, min, MAX (min, max));
   self->algorithm = algorithm;
@@ -296,4 +296,11 @@ latent_sweep_dialog_new (GtkWindow             *parent,
   self->seed = seed;
   self->cl = cl ? g_object_ref (cl) : NULL;
   return GTK_WIDGET (self);
+}
+
+const LatentAlgorithm *
+latent_sweep_dialog_get_algorithm (LatentSweepDialog *self)
+{
+  g_return_val_if_fail (LATENT_IS_SWEEP_DIALOG (self), NULL);
+  return self->algorithm;
 }

@@ -21,4 +21,7 @@ GtkWidget *latent_sweep_dialog_new (GtkWindow             *parent,
                                     guint64                seed,
                                     LatentCl              *cl);
 
+/* The algorithm it compares runs of. */
+const LatentAlgorithm *latent_sweep_dialog_get_algorithm (LatentSweepDialog *self);
+
 G_END_DECLS

@@ -13,7 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "latent-convolve.h"
 #include "latent-filter.h"
 #include "latent-kernel-dialog.h"
 #include "latent-png-save.h"
@@ -169,7 +168,7 @@ open_kernel_editor (LatentWindow *self)
   if (!is_filter (self) || !latent_params_has (self->params, "filter"))
     return;
   /* NULL when the parameters make none: the run says why. */
-  filter = latent_convolve_filter_from_params (self->params, NULL);
+  filter = latent_filter_new_from_params (self->params, NULL);
   dialog = latent_kernel_dialog_new (GTK_WINDOW (self), filter);
   g_signal_connect_object (dialog, "applied", G_CALLBACK (on_kernel_applied), self, 0);
   g_signal_connect_object (dialog, "destroy", G_CALLBACK (on_kernel_dialog_destroyed), self, G_CONNECT_SWAPPED);

@@ -365,6 +365,9 @@ on_use_k (LatentSweepDialog *dialog,
 {
   const char *name = self->algorithm->sweep_param;
 
+  /* The person may have moved on to another algorithm meanwhile. */
+  if (latent_sweep_dialog_get_algorithm (dialog) != self->algorithm)
+    return;
   if (name && latent_params_set_int (self->params, name, k, NULL))
     {
       latent_param_panel_set_params (self->param_panel, self->params);

@@ -117,31 +117,6 @@ convolve_free (gpointer data)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentConvolve, convolve_free)
 
-LatentFilter *
-latent_convolve_filter_from_params (LatentParams  *params,
-                                    GError       **error)
-{
-  const char *name = latent_params_get_choice (params, "filter");
-  const char *file = latent_params_get_choice (params, "kernel");
-  g_autoptr(LatentFilter) filter = NULL;
-
-  /* kernel=@FILE.txt wins; filter=@FILE.txt says the same. */
-  if (file[0] == '@')
-    filter = latent_filter_load (file + 1, error);
-  else if (name[0] == '@')
-    filter = latent_filter_load (name + 1, error);
-  else
-    filter = latent_filter_new_preset (name, latent_params_get_int (params, "size"),
-                                       latent_params_get_double (params, "sigma"),
-                                       latent_params_get_double (params, "amount"),
-                                       latent_params_get_double (params, "angle"), error);
-  if (filter == NULL)
-    return NULL;
-  if (latent_params_get_bool (params, "normalize") && !latent_filter_normalise (filter, error))
-    return NULL;
-  return g_steal_pointer (&filter);
-}
-
 static void
 fall_back (LatentConvolve *self,
            const GError   *error)
@@ -234,7 +209,7 @@ convolve_init (LatentDataset  *dataset,
   self->raced = g_ptr_array_new ();
   self->raced_ms = g_array_new (FALSE, FALSE, sizeof (double));
   self->passes = latent_params_get_int (params, "iterations");
-  if (!(self->filter = latent_convolve_filter_from_params (params, error)) ||
+  if (!(self->filter = latent_filter_new_from_params (params, error)) ||
       !latent_border_parse (latent_params_get_choice (params, "border"), &self->border, error) ||
       !latent_convolve_method_parse (latent_params_get_choice (params, "method"), &self->method, error))
     return NULL;

@@ -154,12 +154,6 @@ gboolean             latent_convolve_cl_run      (LatentConvolveCl      *self,
                                                   GCancellable          *cancellable,
                                                   GError               **error);
 
-/* The filter the convolve parameters describe (kernel=@FILE, filter=@FILE
- * or a preset with its size, sigma, amount and angle; normalised when
- * asked), as a run and the window's kernel editor both need it. */
-LatentFilter        *latent_convolve_filter_from_params (LatentParams  *params,
-                                                         GError       **error);
-
 /* The algorithm: one pass of the filter per iteration (latent-convolve.c). */
 const LatentAlgorithm *latent_convolve_get_algorithm (void);
 

@@ -1024,3 +1024,28 @@ latent_filter_get_factors (const LatentFilter  *self,
   *row = self->row[kernel];
   return TRUE;
 }
+
+LatentFilter *
+latent_filter_new_from_params (LatentParams  *params,
+                               GError       **error)
+{
+  const char *name = latent_params_get_choice (params, "filter");
+  const char *file = latent_params_get_choice (params, "kernel");
+  g_autoptr(LatentFilter) filter = NULL;
+
+  /* kernel=@FILE.txt wins; filter=@FILE.txt says the same. */
+  if (file[0] == '@')
+    filter = latent_filter_load (file + 1, error);
+  else if (name[0] == '@')
+    filter = latent_filter_load (name + 1, error);
+  else
+    filter = latent_filter_new_preset (name, latent_params_get_int (params, "size"),
+                                       latent_params_get_double (params, "sigma"),
+                                       latent_params_get_double (params, "amount"),
+                                       latent_params_get_double (params, "angle"), error);
+  if (filter == NULL)
+    return NULL;
+  if (latent_params_get_bool (params, "normalize") && !latent_filter_normalise (filter, error))
+    return NULL;
+  return g_steal_pointer (&filter);
+}

@@ -35,6 +35,8 @@
 
 #include <glib-object.h>
 
+#include "latent-params.h"
+
 G_BEGIN_DECLS
 
 #define LATENT_FILTER_ERROR (latent_filter_error_quark ())
@@ -174,5 +176,12 @@ gboolean      latent_filter_get_factors   (const LatentFilter *self,
                                            guint               kernel,
                                            const float       **column,
                                            const float       **row);
+
+/* The filter the convolution's parameters describe (kernel=@FILE,
+ * filter=@FILE or a preset with its size, sigma, amount and angle;
+ * normalised when asked), as a run and the window's kernel editor both
+ * need it. */
+LatentFilter *latent_filter_new_from_params (LatentParams  *params,
+                                             GError       **error);
 
 G_END_DECLS

@@ -676,7 +676,7 @@ gmm_write_json (LatentSnapshot *snap,
 {
   const gsize dd = (gsize) snap->n_cols * snap->n_cols;
 
-  latent_clusters_write_json (snap, b);
+  latent_clusters_write_labels (snap, b);
   latent_json_add_matrix_member (b, "means", snap->means, snap->k, snap->n_cols);
   json_builder_set_member_name (b, "covariances");
   json_builder_begin_array (b);
@@ -693,6 +693,7 @@ gmm_write_json (LatentSnapshot *snap,
   latent_json_add_number_member (b, "aic", snap->aic);
   if (snap->responsibilities && latent_params_get_bool (snap->params, "save-responsibilities"))
     latent_json_add_matrix_member (b, "responsibilities", snap->responsibilities, snap->n_rows, snap->k);
+  latent_clusters_write_sizes (snap, b);
 }
 
 static const char * const gmm_figures[] = { "scatter", "images", NULL };

@@ -519,8 +519,9 @@ static void
 kmeans_write_json (LatentSnapshot *snap,
                    JsonBuilder    *b)
 {
-  latent_clusters_write_json (snap, b);
+  latent_clusters_write_labels (snap, b);
   latent_json_add_matrix_member (b, "centroids", snap->means, snap->k, snap->n_cols);
+  latent_clusters_write_sizes (snap, b);
   latent_json_add_number_member (b, "inertia", snap->objective);
 }
 
@@ -576,14 +577,20 @@ latent_clusters_check_k (LatentDataset  *dataset,
 }
 
 void
-latent_clusters_write_json (LatentSnapshot *snap,
-                            JsonBuilder    *b)
+latent_clusters_write_labels (LatentSnapshot *snap,
+                              JsonBuilder    *b)
 {
   json_builder_set_member_name (b, "labels");
   json_builder_begin_array (b);
   for (guint i = 0; i < snap->n_rows; i++)
     json_builder_add_int_value (b, snap->labels[i]);
   json_builder_end_array (b);
+}
+
+void
+latent_clusters_write_sizes (LatentSnapshot *snap,
+                             JsonBuilder    *b)
+{
   json_builder_set_member_name (b, "cluster_sizes");
   json_builder_begin_array (b);
   for (guint c = 0; c < snap->k; c++)

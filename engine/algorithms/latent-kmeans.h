@@ -16,7 +16,9 @@ gboolean latent_clusters_check_k          (LatentDataset   *dataset,
                                            LatentParams    *params,
                                            const char      *what,
                                            GError         **error);
-void     latent_clusters_write_json       (LatentSnapshot  *snapshot,
+void     latent_clusters_write_labels     (LatentSnapshot  *snapshot,
+                                           JsonBuilder     *builder);
+void     latent_clusters_write_sizes      (LatentSnapshot  *snapshot,
                                            JsonBuilder     *builder);
 void     latent_clusters_write_csv_header (LatentSnapshot  *snapshot,
                                            GString         *out);

@@ -38,9 +38,21 @@ struct _LatentCl
   gint                failures;  /* atomic: OpenCL paths that fell back */
 };
 
-/* Test hook: how many more successful calls latent_cl_check reports as
+/* Test hook: how many more successful enqueues latent_cl_check reports as
  * failures (atomic). */
 static gint injected_failures;
+
+static gboolean
+take_injected_failure (void)
+{
+  gint left;
+
+  do
+    if ((left = g_atomic_int_get (&injected_failures)) <= 0)
+      return FALSE;
+  while (!g_atomic_int_compare_and_exchange (&injected_failures, left, left - 1));
+  return TRUE;
+}
 
 G_DEFINE_TYPE (LatentCl, latent_cl, G_TYPE_OBJECT)
 G_DEFINE_QUARK (latent-cl-error-quark, latent_cl_error)
@@ -184,8 +196,7 @@ latent_cl_check (cl_int       code,
 {
   g_return_val_if_fail (call != NULL, FALSE);
 
-  if (code == CL_SUCCESS && g_atomic_int_get (&injected_failures) > 0 &&
-      g_atomic_int_add (&injected_failures, -1) > 0)
+  if (code == CL_SUCCESS && g_str_has_prefix (call, "clEnqueue") && take_injected_failure ())
     code = CL_OUT_OF_RESOURCES;
   if (code == CL_SUCCESS)
     return TRUE;
@@ -216,10 +227,14 @@ latent_cl_fall_back (LatentCl     *self,
 
   g_return_val_if_fail (LATENT_IS_CL (self) && algorithm != NULL && error != NULL, NULL);
 
-  failures = g_atomic_int_add (&self->failures, 1) + 1;
   /* A message, not a warning: a failing device is the person's situation,
    * not Latent's bug, and the run says so itself. */
   g_message ("%s: %s; continuing on the C reference path", algorithm, error->message);
+  /* Only a device that failed a call counts: data too large for it, or a
+   * kernel it cannot build, say nothing about the next run. */
+  if (!g_error_matches (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL))
+    return g_strdup_printf (_("OpenCL failed (%s); continuing on the CPU reference path. "), error->message);
+  failures = g_atomic_int_add (&self->failures, 1) + 1;
   if (failures == LATENT_CL_MAX_FAILURES)
     g_message ("%u OpenCL failures: OpenCL is off until Latent restarts", failures);
   return g_strdup_printf (_("OpenCL failed (%s); continuing on the CPU reference path. "), error->message);

@@ -130,11 +130,11 @@ gboolean                  latent_cl_create_buffer  (LatentCl            *self,
                                                     const char          *what,
                                                     GError             **error);
 
-/* The darktable policy, in one place: an OpenCL path that fails mid-run
- * carries on with the reference path and says so. Each call counts one
- * failure on @self and returns the sentence the run shows; after
- * LATENT_CL_MAX_FAILURES, latent_cl_usable () gives NULL, so new runs take
- * the reference path for the rest of the session. */
+/* The darktable policy, in one place: an OpenCL path that fails carries on
+ * with the reference path and says so. Returns the sentence the run shows;
+ * a failed call (LATENT_CL_ERROR_CALL) counts one failure on @self, and
+ * after LATENT_CL_MAX_FAILURES latent_cl_usable () gives NULL, so new runs
+ * take the reference path for the rest of the session. */
 #define LATENT_CL_MAX_FAILURES 3
 char                     *latent_cl_fall_back      (LatentCl            *self,
                                                     const char          *algorithm,
@@ -142,8 +142,8 @@ char                     *latent_cl_fall_back      (LatentCl            *self,
 guint                     latent_cl_get_failures   (LatentCl            *self);
 /* @self, or NULL when it is NULL or OpenCL is off after repeated failures. */
 LatentCl                 *latent_cl_usable         (LatentCl            *self);
-/* For tests: the next @n calls latent_cl_check sees succeed fail instead,
- * with CL_OUT_OF_RESOURCES. */
+/* For tests: the next @n enqueue calls latent_cl_check sees succeed are
+ * reported as failed with CL_OUT_OF_RESOURCES. */
 void                      latent_cl_inject_failures (guint              n);
 
 /* START→END time of a finished event in ms, 0 when profiling info is unavailable. */

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# What may include what (docs/ARCHITECTURE.md), checked on the sources: no
+# header includes itself through others, only the registry among the
+# engine's top-level files knows the algorithms, the figures know no
+# algorithm, the engine knows no GTK, and the window's three parts call
+# only into latent-window.c, never into each other.
+
+import os
+import re
+import sys
+
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
+
+failures = 0
+count = 0
+
+
+def check(name, ok, detail=''):
+    global failures, count
+    count += 1
+    print(f'{"ok" if ok else "not ok"} {count} - {name}')
+    if not ok:
+        failures += 1
+        for line in str(detail).splitlines():
+            print(f'# {line}')
+
+
+def sources(*folders):
+    for folder in folders:
+        for root, _, files in os.walk(os.path.join(SRC, folder)):
+            for f in sorted(files):
+                if f.endswith(('.c', '.h')):
+                    yield os.path.relpath(os.path.join(root, f), SRC)
+
+
+def includes(path):
+    with open(os.path.join(SRC, path), encoding='utf-8') as f:
+        return [(kind, name) for kind, name in INCLUDE.findall(f.read())]
+
+
+code = list(sources('engine', 'ui', 'app'))
+by_name = {}
+for path in code:
+    by_name.setdefault(os.path.basename(path), path)
+algorithm_headers = {os.path.basename(p) for p in sources('engine/algorithms') if p.endswith('.h')}
+
+# 1. No circle of quoted includes among the project's headers.
+graph = {p: [by_name[n] for k, n in includes(p) if k == '"' and n in by_name]
+         for p in code if p.endswith('.h')}
+cycles = []
+
+
+def visit(node, stack, seen):
+    if node in stack:
+        cycles.append(' → '.join(stack[stack.index(node):] + [node]))
+        return
+    if node in seen:
+        return
+    seen.add(node)
+    for nxt in graph.get(node, []):
+        visit(nxt, stack + [node], seen)
+
+
+seen = set()
+for header in graph:
+    visit(header, [], seen)
+check('no header includes itself through others', not cycles, '\n'.join(cycles))
+
+# 2. Only the registry, among the engine's top-level files, includes algorithms.
+leaks = [f'{p}: {n}' for p in code if os.path.dirname(p) == 'engine'
+         and os.path.basename(p) not in ('latent-registry.c',)
+         for k, n in includes(p) if n in algorithm_headers]
+check('only latent-registry.c of engine/ includes algorithm headers', not leaks, '\n'.join(leaks))
+
+# 3. Data and device code know nothing above latent-params and latent-json.
+allowed_low = {'latent-params.h', 'latent-json.h'}
+upper = {os.path.basename(p) for p in code if os.path.dirname(p) == 'engine'} - allowed_low
+leaks = [f'{p}: {n}' for p in code if p.startswith(('engine/data/', 'engine/cl/'))
+         for k, n in includes(p) if n in upper or n in algorithm_headers]
+check('engine/data and engine/cl include no higher floor', not leaks, '\n'.join(leaks))
+
+# 4. The engine never includes GTK or the window's headers.
+ui_headers = {os.path.basename(p) for p in sources('ui') if p.endswith('.h')}
+leaks = [f'{p}: {n}' for p in code if p.startswith('engine/')
+         for k, n in includes(p) if n.startswith('gtk/') or n in ui_headers]
+check('engine/ includes no GTK and no ui/ header', not leaks, '\n'.join(leaks))
+
+# 5. Figures include no algorithm header; the window no private figure header.
+leaks = [f'{p}: {n}' for p in code if p.startswith('ui/figures/')
+         for k, n in includes(p) if n in algorithm_headers]
+check('ui/figures includes no algorithm header', not leaks, '\n'.join(leaks))
+leaks = [f'{p}: {n}' for p in code if p.startswith('ui/') and not p.startswith('ui/figures/')
+         for k, n in includes(p) if n.startswith('latent-figure') and n.endswith('-private.h')]
+check('the window includes only latent-figure.h of the figures', not leaks, '\n'.join(leaks))
+
+# 6. The window's parts call latent-window.c, never each other.
+parts = ['ui/latent-window-run.c', 'ui/latent-window-files.c', 'ui/latent-window-filter.c']
+text = {p: open(os.path.join(SRC, p), encoding='utf-8').read() for p in parts}
+defined = {p: set(re.findall(r'^(_latent_window_\w+)\s*\(', text[p], re.M)) for p in parts}
+crossings = [f'{caller} calls {name} of {owner}'
+             for owner in parts for caller in parts if caller != owner
+             for name in defined[owner] if re.search(r'\b' + name + r'\b', text[caller])]
+check('the window\'s parts do not call each other', not crossings, '\n'.join(crossings))
+check('the window\'s parts define the functions they offer', all(defined.values()),
+      f'found none in: {[p for p in parts if not defined[p]]}')
+
+print(f'1..{count}')
+sys.exit(1 if failures else 0)
