@@ -101,6 +101,10 @@ struct _LatentSnapshot
   float         *image;
   guint          kernel_size;
   float         *kernel;
+  /* The filter is a column times a row (for a gradient magnitude, both of
+   * its kernels are), so the separable method may run: the engine's test,
+   * which the kernel figure reports rather than repeats. */
+  gboolean       kernel_separable;
   char          *method;
   GStrv          method_names;
   double        *method_ms;

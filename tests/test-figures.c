@@ -2498,6 +2498,7 @@ filter_snapshot (guint        w,
         }
   snap->kernel_size = 3;
   snap->kernel = g_memdup2 (kernel, 9 * sizeof (float));
+  snap->kernel_separable = TRUE;   /* blur3 and sobel_x both are */
   snap->method = g_strdup ("separable");
   snap->method_names = g_strdupv ((char **) methods);
   snap->method_ms = g_new (double, 3);

@@ -307,6 +307,7 @@ convolve_snapshot (gpointer data)
   latent_convolve_interleaved_from_planar (self->planes, snap->image, pixels, self->channels);
   snap->kernel_size = size;
   snap->kernel = g_memdup2 (latent_filter_get_weights (self->filter), sizeof (float) * size * size);
+  snap->kernel_separable = latent_filter_is_separable (self->filter);
   snap->method = g_strdup (self->cl ? latent_convolve_method_to_string (self->method) : "reference");
   snap->method_names = g_new0 (char *, self->raced->len + 1);
   snap->method_ms = g_new (double, self->raced->len + 1);

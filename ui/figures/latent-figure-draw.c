@@ -1,5 +1,9 @@
 /* latent-figure-draw.c — what every figure draws the same way: styles,
- * text, headers, messages and axes
+ * text, what a snapshot is and how a person names it (the run's title, a
+ * filter and its method, a linear model's components), headers, messages
+ * and axes
+ *
+ * The lowest of the figure files: it calls no other.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -200,6 +204,262 @@ _latent_figure_halo_text (cairo_t                 *cr,
   cairo_restore (cr);
   cairo_move_to (cr, x, y);
   cairo_show_text (cr, text);
+}
+
+/* What a snapshot is, and its names as a person says them -------------------- */
+
+gboolean
+latent_figure_is_filter (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+  return snapshot->image != NULL || latent_snapshot_get_family (snapshot) == LATENT_FAMILY_FILTER;
+}
+
+gboolean
+_latent_figure_is_linear (LatentSnapshot *snapshot)
+{
+  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_LINEAR;
+}
+
+gboolean
+_latent_figure_dataset_has_image_rows (LatentDataset *dataset)
+{
+  guint w, h, c;
+  gboolean single;
+
+  if (dataset == NULL || !latent_dataset_get_image_shape (dataset, &w, &h, &c, &single))
+    return FALSE;
+  return !single && (guint64) w * h * c == latent_dataset_get_n_cols (dataset);
+}
+
+static const LatentParamSpec *
+find_spec (LatentParams *params,
+           const char   *name)
+{
+  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
+    {
+      const LatentParamSpec *spec = latent_params_get_spec (params, i);
+
+      if (g_str_equal (spec->name, name))
+        return spec;
+    }
+  return NULL;
+}
+
+/* What the window calls a choice: "Gaussian blur" for "gaussian". */
+static const char *
+choice_label (LatentParams *params,
+              const char   *name,
+              const char   *value)
+{
+  const LatentParamSpec *spec = find_spec (params, name);
+
+  for (guint i = 0; spec && spec->type == LATENT_PARAM_CHOICE && spec->choices && spec->choices[i]; i++)
+    if (g_str_equal (spec->choices[i], value))
+      return spec->choice_labels ? _(spec->choice_labels[i]) : value;
+  return value;
+}
+
+const char *
+latent_figure_filter_method_label (LatentSnapshot *snapshot,
+                                   const char     *method)
+{
+  if (g_strcmp0 (method, "reference") == 0)
+    return _("CPU reference");
+  return choice_label (snapshot->params, "method", method);
+}
+
+static double
+param_double (LatentParams *params,
+              const char   *name)
+{
+  const LatentParamSpec *spec = find_spec (params, name);
+
+  if (spec == NULL)
+    return NAN;
+  if (spec->type == LATENT_PARAM_INT)
+    return latent_params_get_int (params, name);
+  return spec->type == LATENT_PARAM_DOUBLE ? latent_params_get_double (params, name) : NAN;
+}
+
+const char *
+_latent_figure_filter_value (LatentSnapshot *snapshot)
+{
+  const LatentParamSpec *spec = find_spec (snapshot->params, "filter");
+
+  if (spec == NULL || spec->type != LATENT_PARAM_CHOICE)
+    return NULL;
+  return latent_params_get_choice (snapshot->params, "filter");
+}
+
+char *
+latent_figure_filter_describe (LatentSnapshot *snapshot)
+{
+  const char *value = _latent_figure_filter_value (snapshot);
+  const char *label;
+  guint size = snapshot->kernel ? snapshot->kernel_size : 0;
+  char sigma[32], amount[32], angle[32];
+
+  if (value == NULL)
+    return NULL;
+  if (value[0] == '@')
+    {
+      g_autofree char *base = g_path_get_basename (value + 1);
+      g_autofree char *dir = g_path_get_dirname (value + 1);
+      g_autofree char *edited = g_build_filename (g_get_user_cache_dir (), "latent", "kernels", NULL);
+
+      /* The window's kernel editor names its files after their contents:
+       * nothing a person would call them. */
+      if (g_str_equal (dir, edited))
+        return g_strdup (_("custom kernel"));
+      /* Translators: a kernel read from a file, e.g. "kernel blur.txt". */
+      return g_strdup_printf (_("kernel %s"), base);
+    }
+  label = choice_label (snapshot->params, "filter", value);
+  g_ascii_formatd (sigma, sizeof sigma, "%g", param_double (snapshot->params, "sigma"));
+  g_ascii_formatd (amount, sizeof amount, "%g", param_double (snapshot->params, "amount"));
+  g_ascii_formatd (angle, sizeof angle, "%g", param_double (snapshot->params, "angle"));
+  if (g_str_equal (value, "gaussian"))
+    /* Translators: "Gaussian blur σ = 2"; the filter, then its σ. */
+    return g_strdup_printf (_("%s σ = %s"), label, sigma);
+  if (g_str_equal (value, "unsharp"))
+    return g_strdup_printf (_("%s σ = %s, amount %s"), label, sigma, amount);
+  if (g_str_equal (value, "motion") && size > 0)
+    /* Translators: "Motion blur 9 px at 30°". */
+    return g_strdup_printf (_("%s %u px at %s°"), label, size, angle);
+  if (g_str_equal (value, "box") && size > 0)
+    return g_strdup_printf ("%s %u × %u", label, size, size);
+  return g_strdup (label);
+}
+
+guint
+_latent_figure_filter_passes (LatentSnapshot *snapshot)
+{
+  double passes = param_double (snapshot->params, "iterations");
+
+  return isfinite (passes) && passes >= 0 ? (guint) passes : 0;
+}
+
+char *
+latent_figure_dup_title (LatentSnapshot *snapshot)
+{
+  GString *s;
+
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  s = g_string_new (_(snapshot->algorithm->short_title));
+  if (latent_figure_is_filter (snapshot))
+    {
+      g_autofree char *filter = latent_figure_filter_describe (snapshot);
+      guint passes = _latent_figure_filter_passes (snapshot);
+
+      if (filter)
+        g_string_append_printf (s, " · %s", filter);
+      /* Every pass is an iteration; "converged" would say nothing more. */
+      if (passes > 0)
+        g_string_append_printf (s, _(" · pass %u of %u"), snapshot->iteration, passes);
+      else
+        g_string_append_printf (s, _(" · pass %u"), snapshot->iteration);
+      return g_string_free (s, FALSE);
+    }
+  if (snapshot->k > 0)
+    g_string_append_printf (s, " · K = %u", snapshot->k);
+  else if (snapshot->components != NULL && snapshot->n_components > 0 && latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS))
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u factor", " · %u factors",
+                                            snapshot->n_components),
+                            snapshot->n_components);
+  else if (snapshot->components != NULL && snapshot->n_components > 0)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u component", " · %u components",
+                                            snapshot->n_components),
+                            snapshot->n_components);
+  g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
+  if (snapshot->converged)
+    g_string_append (s, _(" · converged"));
+  return g_string_free (s, FALSE);
+}
+
+/* Linear models' names (PCA, PPCA, FA) ----------------------------------------- */
+
+gboolean
+_latent_figure_linear_is_fa (LatentSnapshot *snapshot)
+{
+  return latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS);
+}
+
+/* Only PCA has the parameter; other models' coordinates are never whitened. */
+gboolean
+_latent_figure_linear_whitened (LatentSnapshot *snapshot)
+{
+  LatentParams *params = snapshot->params;
+
+  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
+    {
+      const LatentParamSpec *spec = latent_params_get_spec (params, i);
+
+      if (g_str_equal (spec->name, "whiten") && spec->type == LATENT_PARAM_BOOL)
+        return latent_params_get_bool (params, "whiten");
+    }
+  return FALSE;
+}
+
+double
+_latent_figure_linear_ratio (LatentSnapshot *snapshot,
+       guint           index)
+{
+  if (snapshot->explained_variance_ratio == NULL || index >= snapshot->n_components)
+    return NAN;
+  return snapshot->explained_variance_ratio[index];
+}
+
+char *
+_latent_figure_linear_axis_label (LatentSnapshot *snapshot,
+                                  guint           axis,
+                                  gboolean        own)
+{
+  double r = 100.0 * _latent_figure_linear_ratio (snapshot, axis);
+  gboolean fa = _latent_figure_linear_is_fa (snapshot);
+
+  /* Whole sentences, so each language orders them its own way. */
+  if (own && _latent_figure_linear_whitened (snapshot))
+    return isfinite (r) ? g_strdup_printf (_("Component %u (%.1f %%, whitened)"), axis + 1, r)
+                        : g_strdup_printf (_("Component %u (whitened)"), axis + 1);
+  if (fa)
+    return isfinite (r) ? g_strdup_printf (_("Factor %u (%.1f %%)"), axis + 1, r)
+                        : g_strdup_printf (_("Factor %u"), axis + 1);
+  return isfinite (r) ? g_strdup_printf (_("Component %u (%.1f %%)"), axis + 1, r)
+                      : g_strdup_printf (_("Component %u"), axis + 1);
+}
+
+char *
+_latent_figure_linear_component_name (LatentSnapshot *snapshot,
+                                      guint           index)
+{
+  const char *name = snapshot->algorithm->component_name;
+
+  /* The algorithm names its components ("PC %u"), from its own catalogue
+   * entry; a model without a name for them gets PCA's. */
+  if (name == NULL)
+    return g_strdup_printf (_("PC %u"), index + 1);
+  return g_strdup_printf (_(name), index + 1);
+}
+
+char *
+_latent_figure_linear_component_caption (LatentSnapshot *snapshot,
+                                         guint           index)
+{
+  g_autofree char *name = _latent_figure_linear_component_name (snapshot, index);
+  double r = _latent_figure_linear_ratio (snapshot, index);
+
+  if (!isfinite (r))
+    return g_steal_pointer (&name);
+  return g_strdup_printf ("%s · %.1f %%", name, 100.0 * r);
+}
+
+gboolean
+_latent_figure_linear_has_components (LatentSnapshot *snapshot)
+{
+  return snapshot->components != NULL && snapshot->n_components > 0 && snapshot->dataset != NULL
+         && (snapshot->n_cols == 0 || snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset));
 }
 
 /* Headers ------------------------------------------------------------------ */
@@ -415,14 +675,17 @@ _latent_figure_message (cairo_t                 *cr,
 /* Axes ------------------------------------------------------------------- */
 
 GStrv
-_latent_figure_tick_labels (const LatentFigureTicks *ticks)
+_latent_figure_tick_labels (const LatentFigureTicks *ticks,
+                            LatentFigureTickFormat   format)
 {
   GStrv labels = g_new0 (char *, ticks->n + 1);
   char buf[64];
 
+  if (format == NULL)
+    format = _latent_figure_format_tick;
   for (guint i = 0; i < ticks->n; i++)
     {
-      _latent_figure_format_tick (ticks->values[i], ticks->decimals, buf, sizeof buf);
+      format (ticks->values[i], ticks->decimals, buf, sizeof buf);
       labels[i] = g_strdup (buf);
     }
   return labels;

@@ -24,13 +24,6 @@
 static const cairo_user_data_key_t clipped_key;
 static const cairo_user_data_key_t half_key;
 
-gboolean
-latent_figure_is_filter (LatentSnapshot *snapshot)
-{
-  g_return_val_if_fail (snapshot != NULL, FALSE);
-  return snapshot->image != NULL || latent_snapshot_get_family (snapshot) == LATENT_FAMILY_FILTER;
-}
-
 /* The dataset is one image whose rows are its pixels. */
 static gboolean
 image_shape (LatentSnapshot *snapshot,

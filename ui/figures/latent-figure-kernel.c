@@ -1,6 +1,5 @@
 /* latent-figure-kernel.c — convolution: the kernel as an annotated heat
- * map, the time per pass of each implementation raced at the start, and
- * the names of filters and methods as a person says them
+ * map and the time per pass of each implementation raced at the start
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,124 +9,8 @@
 #include "latent-palette.h"
 
 #include <glib/gi18n-lib.h>
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
-
-/* A kernel is separable when the rest after its best rank-1 part is at most
- * this fraction of it: the engine's LATENT_FILTER_SEPARABLE_TOLERANCE, the
- * test that decides whether the separable method may run. */
-#define SEPARABLE_TOLERANCE 1e-6
-
-/* Names ---------------------------------------------------------------------- */
-
-static const LatentParamSpec *
-find_spec (LatentParams *params,
-           const char   *name)
-{
-  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
-    {
-      const LatentParamSpec *spec = latent_params_get_spec (params, i);
-
-      if (g_str_equal (spec->name, name))
-        return spec;
-    }
-  return NULL;
-}
-
-/* What the window calls a choice: "Gaussian blur" for "gaussian". */
-static const char *
-choice_label (LatentParams *params,
-              const char   *name,
-              const char   *value)
-{
-  const LatentParamSpec *spec = find_spec (params, name);
-
-  for (guint i = 0; spec && spec->type == LATENT_PARAM_CHOICE && spec->choices && spec->choices[i]; i++)
-    if (g_str_equal (spec->choices[i], value))
-      return spec->choice_labels ? _(spec->choice_labels[i]) : value;
-  return value;
-}
-
-const char *
-latent_figure_filter_method_label (LatentSnapshot *snapshot,
-                                   const char     *method)
-{
-  if (g_strcmp0 (method, "reference") == 0)
-    return _("CPU reference");
-  return choice_label (snapshot->params, "method", method);
-}
-
-static double
-param_double (LatentParams *params,
-              const char   *name)
-{
-  const LatentParamSpec *spec = find_spec (params, name);
-
-  if (spec == NULL)
-    return NAN;
-  if (spec->type == LATENT_PARAM_INT)
-    return latent_params_get_int (params, name);
-  return spec->type == LATENT_PARAM_DOUBLE ? latent_params_get_double (params, name) : NAN;
-}
-
-static const char *
-filter_value (LatentSnapshot *snapshot)
-{
-  const LatentParamSpec *spec = find_spec (snapshot->params, "filter");
-
-  if (spec == NULL || spec->type != LATENT_PARAM_CHOICE)
-    return NULL;
-  return latent_params_get_choice (snapshot->params, "filter");
-}
-
-char *
-latent_figure_filter_describe (LatentSnapshot *snapshot)
-{
-  const char *value = filter_value (snapshot);
-  const char *label;
-  guint size = snapshot->kernel ? snapshot->kernel_size : 0;
-  char sigma[32], amount[32], angle[32];
-
-  if (value == NULL)
-    return NULL;
-  if (value[0] == '@')
-    {
-      g_autofree char *base = g_path_get_basename (value + 1);
-      g_autofree char *dir = g_path_get_dirname (value + 1);
-      g_autofree char *edited = g_build_filename (g_get_user_cache_dir (), "latent", "kernels", NULL);
-
-      /* The window's kernel editor names its files after their contents:
-       * nothing a person would call them. */
-      if (g_str_equal (dir, edited))
-        return g_strdup (_("custom kernel"));
-      /* Translators: a kernel read from a file, e.g. "kernel blur.txt". */
-      return g_strdup_printf (_("kernel %s"), base);
-    }
-  label = choice_label (snapshot->params, "filter", value);
-  g_ascii_formatd (sigma, sizeof sigma, "%g", param_double (snapshot->params, "sigma"));
-  g_ascii_formatd (amount, sizeof amount, "%g", param_double (snapshot->params, "amount"));
-  g_ascii_formatd (angle, sizeof angle, "%g", param_double (snapshot->params, "angle"));
-  if (g_str_equal (value, "gaussian"))
-    /* Translators: "Gaussian blur σ = 2"; the filter, then its σ. */
-    return g_strdup_printf (_("%s σ = %s"), label, sigma);
-  if (g_str_equal (value, "unsharp"))
-    return g_strdup_printf (_("%s σ = %s, amount %s"), label, sigma, amount);
-  if (g_str_equal (value, "motion") && size > 0)
-    /* Translators: "Motion blur 9 px at 30°". */
-    return g_strdup_printf (_("%s %u px at %s°"), label, size, angle);
-  if (g_str_equal (value, "box") && size > 0)
-    return g_strdup_printf ("%s %u × %u", label, size, size);
-  return g_strdup (label);
-}
-
-guint
-_latent_figure_filter_passes (LatentSnapshot *snapshot)
-{
-  double passes = param_double (snapshot->params, "iterations");
-
-  return isfinite (passes) && passes >= 0 ? (guint) passes : 0;
-}
 
 static char *
 format_ms (double ms)
@@ -288,7 +171,7 @@ _latent_figure_kernel_weight_label (double value)
 char *
 _latent_figure_kernel_heading (LatentSnapshot *snapshot)
 {
-  if (g_strcmp0 (filter_value (snapshot), "gradient") == 0)
+  if (g_strcmp0 (_latent_figure_filter_value (snapshot), "gradient") == 0)
     /* Translators: the gradient magnitude combines two kernels; the figure shows one. */
     return g_strdup_printf (_("Kernel %u × %u (X; Y is its transpose)"), snapshot->kernel_size,
                             snapshot->kernel_size);
@@ -428,33 +311,6 @@ _latent_figure_filter_timings (cairo_t                 *cr,
 
 /* Whether the kernel is a column times a row, by the singular values of the
  * same LAPACK call the engine makes, so figure and engine agree. */
-static gboolean
-kernel_is_separable (const float *weights,
-                     guint        size)
-{
-  const gsize n = (gsize) size * size;
-  g_autofree double *a = g_new (double, n);
-  g_autofree double *s = g_new (double, size);
-  g_autofree double *u = g_new (double, n);
-  g_autofree double *vt = g_new (double, n);
-  g_autofree double *superb = g_new (double, size);
-  double total = 0.0, rest = 0.0;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      a[i] = weights[i];
-      total += a[i] * a[i];
-    }
-  /* All zeros: rank 0, a zero column times a zero row. */
-  if (total == 0.0)
-    return TRUE;
-  if (LAPACKE_dgesvd (LAPACK_ROW_MAJOR, 'S', 'S', size, size, a, size, s, u, size, vt, size, superb) != 0)
-    return FALSE;
-  for (guint i = 1; i < size; i++)
-    rest += s[i] * s[i];
-  return sqrt (rest / total) <= SEPARABLE_TOLERANCE;
-}
-
 /* "sum 1 · separable (rank 1)": what a person asks of a kernel. */
 static char *
 kernel_facts (LatentSnapshot *snapshot)
@@ -472,7 +328,7 @@ kernel_facts (LatentSnapshot *snapshot)
   sum_text = _latent_figure_kernel_weight_label (sum);
   if (!finite)
     return g_strdup_printf (_("sum of the weights %s"), sum_text);
-  if (size > 1 && kernel_is_separable (snapshot->kernel, size))
+  if (size > 1 && snapshot->kernel_separable)
     /* Translators: a kernel that is a column times a row, e.g. "a 13-tap column times a 13-tap row". */
     return g_strdup_printf (_("sum of the weights %s · separable: a %u-tap column times a %u-tap row"),
                             sum_text, size, size);

@@ -11,6 +11,7 @@
 #define G_LOG_DOMAIN "latent-figure-kinds"
 
 #include "latent-figure-private.h"
+#include "latent-registry.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -25,56 +26,49 @@ static gboolean applies_images (LatentSnapshot *snapshot, GError **error);
 static gboolean applies_with_data (LatentSnapshot *snapshot, GError **error);
 static gboolean applies_biplot (LatentSnapshot *snapshot, GError **error);
 
+/* A linear model's components: images where the rows are images, a heat
+ * map of the loadings otherwise. */
+static void
+draw_components (LatentSnapshot          *snapshot,
+                 const LatentFigureStyle *style,
+                 cairo_t                 *cr,
+                 double                   top,
+                 int                      width,
+                 int                      height)
+{
+  if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+    _latent_figure_component_tiles_draw (snapshot, style, cr, top, width, height);
+  else
+    _latent_figure_loadings_draw (snapshot, style, cr, top, width, height);
+}
+
 static const struct {
   const char           *name;      /* latent-cli --figure, PNG metadata */
   const char           *title;     /* for a person */
   LatentFigureDrawFunc  draw;
   AppliesFunc           applies;   /* NULL: any data */
-  /* Why the kind does not apply to an algorithm that does not offer it;
-   * %s is the kind's title. */
-  const char           *only_for;
+  /* Few algorithms offer the kind: asked of another, it names those that
+   * do rather than saying the one asked does not. */
+  gboolean              only_some;
 } kinds[LATENT_FIGURE_N_KINDS] = {
   [LATENT_FIGURE_AUTO] = { "auto", N_("Automatic") },
   [LATENT_FIGURE_SCATTER] = { "scatter", N_("Scatter"), _latent_figure_scatter_draw },
   [LATENT_FIGURE_IMAGES] = { "images", N_("Images"), _latent_figure_images_draw, applies_images },
-/* Translators: the first %s is a figure, such as "Scree plot". */
-#define LINEAR_ONLY N_("%s: only for PCA, probabilistic PCA and factor analysis")
   [LATENT_FIGURE_SCREE] = { "scree", N_("Scree plot"), _latent_figure_scree_draw,
-                            applies_with_data, LINEAR_ONLY },
-  [LATENT_FIGURE_COMPONENTS] = { "components", N_("Components"), _latent_figure_components_draw,
-                                 applies_with_data, LINEAR_ONLY },
+                            applies_with_data, TRUE },
+  [LATENT_FIGURE_COMPONENTS] = { "components", N_("Components"), draw_components,
+                                 applies_with_data, TRUE },
   [LATENT_FIGURE_BIPLOT] = { "biplot", N_("Biplot"), _latent_figure_biplot_draw,
-                             applies_biplot, LINEAR_ONLY },
+                             applies_biplot, TRUE },
   [LATENT_FIGURE_RECONSTRUCTIONS] = { "reconstructions", N_("Reconstructions"),
-                                      _latent_figure_reconstructions_draw, applies_with_data, LINEAR_ONLY },
+                                      _latent_figure_reconstructions_draw, applies_with_data, TRUE },
   [LATENT_FIGURE_SAMPLES] = { "samples", N_("Samples"), _latent_figure_samples_draw,
-                              applies_with_data, LINEAR_ONLY },
+                              applies_with_data, TRUE },
   [LATENT_FIGURE_DOTS] = { "dots", N_("Component dot products"), _latent_figure_dots_draw,
-                           applies_with_data, LINEAR_ONLY },
-#undef LINEAR_ONLY
-/* Translators: the first %s is a figure, such as "Kernel". */
-#define FILTER_ONLY N_("%s: only for a convolution filter")
-  [LATENT_FIGURE_FILTER] = { "filter", N_("Filter"), _latent_figure_filter_draw, NULL, FILTER_ONLY },
-  [LATENT_FIGURE_KERNEL] = { "kernel", N_("Kernel"), _latent_figure_kernel_draw, NULL, FILTER_ONLY },
-#undef FILTER_ONLY
+                           applies_with_data, TRUE },
+  [LATENT_FIGURE_FILTER] = { "filter", N_("Filter"), _latent_figure_filter_draw, NULL, TRUE },
+  [LATENT_FIGURE_KERNEL] = { "kernel", N_("Kernel"), _latent_figure_kernel_draw, NULL, TRUE },
 };
-
-gboolean
-_latent_figure_is_linear (LatentSnapshot *snapshot)
-{
-  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_LINEAR;
-}
-
-gboolean
-_latent_figure_dataset_has_image_rows (LatentDataset *dataset)
-{
-  guint w, h, c;
-  gboolean single;
-
-  if (dataset == NULL || !latent_dataset_get_image_shape (dataset, &w, &h, &c, &single))
-    return FALSE;
-  return !single && (guint64) w * h * c == latent_dataset_get_n_cols (dataset);
-}
 
 static gboolean
 offers (LatentSnapshot   *snapshot,
@@ -245,11 +239,42 @@ applies_biplot (LatentSnapshot  *snapshot,
   return TRUE;
 }
 
+/* "PCA, probabilistic PCA and factor analysis": the algorithms that offer
+ * @kind, by their short titles; NULL when none does. */
+static char *
+dup_offered_by (LatentFigureKind kind)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  g_autoptr(GPtrArray) titles = g_ptr_array_new ();
+  char *list;
+
+  for (guint i = 0; all[i] != NULL; i++)
+    if (latent_algorithm_offers_figure (all[i], kinds[kind].name))
+      g_ptr_array_add (titles, (gpointer) _(all[i]->short_title));
+  if (titles->len == 0)
+    return NULL;
+  if (titles->len == 1)
+    return g_strdup (g_ptr_array_index (titles, 0));
+  /* Translators: the last two of a list of algorithms, such as
+   * "probabilistic PCA and factor analysis"; any before them come with ", ". */
+  list = g_strdup_printf (_("%s and %s"), (char *) g_ptr_array_index (titles, titles->len - 2),
+                          (char *) g_ptr_array_index (titles, titles->len - 1));
+  for (guint i = titles->len - 2; i-- > 0;)
+    {
+      char *longer = g_strconcat (g_ptr_array_index (titles, i), ", ", list, NULL);
+
+      g_free (list);
+      list = longer;
+    }
+  return list;
+}
+
 gboolean
 latent_figure_kind_applies (LatentSnapshot    *snapshot,
                             LatentFigureKind   kind,
                             GError           **error)
 {
+  g_autofree char *offered_by = NULL;
   const char *title;
 
   g_return_val_if_fail (snapshot != NULL, FALSE);
@@ -262,12 +287,16 @@ latent_figure_kind_applies (LatentSnapshot    *snapshot,
     return kinds[kind].applies == NULL || kinds[kind].applies (snapshot, error);
 
   title = latent_figure_kind_get_title (kind, snapshot);
+  if (error != NULL && kinds[kind].only_some)
+    offered_by = dup_offered_by (kind);
   if (latent_figure_is_filter (snapshot))
     /* Translators: the first %s is a figure, such as "Scatter". */
     g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
                  _("%s: not for a convolution filter, whose figures are the filter and the kernel"), title);
-  else if (kinds[kind].only_for != NULL)
-    g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND, _(kinds[kind].only_for), title);
+  else if (offered_by != NULL)
+    /* Translators: a figure, then the algorithms that offer it: "Scree plot:
+     * only for PCA, probabilistic PCA and factor analysis". */
+    g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND, _("%s: only for %s"), title, offered_by);
   else
     /* Translators: a figure, then an algorithm: "Images: not offered by k-means". */
     g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND, _("%s: not offered by %s"),
@@ -298,44 +327,6 @@ latent_figure_list_kinds (LatentSnapshot   *snapshot,
         out[n++] = kind;
     }
   return n;
-}
-
-char *
-latent_figure_dup_title (LatentSnapshot *snapshot)
-{
-  GString *s;
-
-  g_return_val_if_fail (snapshot != NULL, NULL);
-
-  s = g_string_new (_(snapshot->algorithm->short_title));
-  if (latent_figure_is_filter (snapshot))
-    {
-      g_autofree char *filter = latent_figure_filter_describe (snapshot);
-      guint passes = _latent_figure_filter_passes (snapshot);
-
-      if (filter)
-        g_string_append_printf (s, " · %s", filter);
-      /* Every pass is an iteration; "converged" would say nothing more. */
-      if (passes > 0)
-        g_string_append_printf (s, _(" · pass %u of %u"), snapshot->iteration, passes);
-      else
-        g_string_append_printf (s, _(" · pass %u"), snapshot->iteration);
-      return g_string_free (s, FALSE);
-    }
-  if (snapshot->k > 0)
-    g_string_append_printf (s, " · K = %u", snapshot->k);
-  else if (snapshot->components != NULL && snapshot->n_components > 0 && latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS))
-    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u factor", " · %u factors",
-                                            snapshot->n_components),
-                            snapshot->n_components);
-  else if (snapshot->components != NULL && snapshot->n_components > 0)
-    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u component", " · %u components",
-                                            snapshot->n_components),
-                            snapshot->n_components);
-  g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
-  if (snapshot->converged)
-    g_string_append (s, _(" · converged"));
-  return g_string_free (s, FALSE);
 }
 
 

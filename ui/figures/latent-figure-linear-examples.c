@@ -5,7 +5,7 @@
  */
 #define G_LOG_DOMAIN "latent-figure-linear-examples"
 
-#include "latent-figure-linear-private.h"
+#include "latent-figure-private.h"
 #include "latent-palette.h"
 
 #include <glib/gi18n-lib.h>
@@ -562,7 +562,7 @@ draw_reconstruction_panel (cairo_t                 *cr,
   cairo_show_text (cr, title);
 
   _latent_figure_nice_ticks (p->lo, p->hi, MAX (h / (f * 2.5), 2.0), &ticks);
-  labels = _latent_figure_tick_labels (&ticks);
+  labels = _latent_figure_tick_labels (&ticks, NULL);
   for (guint i = 0; i < ticks.n; i++)
     at[i] = y + (p->hi - ticks.values[i]) / (p->hi - p->lo) * h;
   /* Small panels: no marks, smaller labels. */

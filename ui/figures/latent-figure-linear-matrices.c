@@ -6,7 +6,7 @@
  */
 #define G_LOG_DOMAIN "latent-figure-linear-matrices"
 
-#include "latent-figure-linear-private.h"
+#include "latent-figure-private.h"
 #include "latent-palette.h"
 
 #include <glib/gi18n-lib.h>
@@ -217,13 +217,13 @@ scale_label (double value)
   return g_strdup (buf);
 }
 
-void
-_latent_figure_linear_draw_loadings (cairo_t                 *cr,
-                                     LatentSnapshot          *snapshot,
-                                     const LatentFigureStyle *style,
-                                     double                   top,
-                                     int                      width,
-                                     int                      height)
+static void
+draw_loadings (cairo_t                 *cr,
+               LatentSnapshot          *snapshot,
+               const LatentFigureStyle *style,
+               double                   top,
+               int                      width,
+               int                      height)
 {
   const guint m = snapshot->n_components, d = latent_dataset_get_n_cols (snapshot->dataset);
   g_autofree double *values = g_new (double, (gsize) m * d);
@@ -253,6 +253,22 @@ _latent_figure_linear_draw_loadings (cairo_t                 *cr,
                              : _("Loadings: each column's weight in each component");
   draw_heatmap (cr, style, &hm, top, width, height);
   heatmap_clear (&hm);
+}
+
+void
+_latent_figure_loadings_draw (LatentSnapshot          *snapshot,
+                              const LatentFigureStyle *style,
+                              cairo_t                 *cr,
+                              double                   top,
+                              int                      width,
+                              int                      height)
+{
+  cairo_save (cr);
+  if (!_latent_figure_linear_has_components (snapshot))
+    _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));
+  else
+    draw_loadings (cr, snapshot, style, top, width, height);
+  cairo_restore (cr);
 }
 
 /* Cosines between components ------------------------------------------------ */

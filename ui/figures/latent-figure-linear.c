@@ -9,7 +9,7 @@
  */
 #define G_LOG_DOMAIN "latent-figure-linear"
 
-#include "latent-figure-linear-private.h"
+#include "latent-figure-private.h"
 #include "latent-palette.h"
 
 #include <glib/gi18n-lib.h>
@@ -17,90 +17,8 @@
 #include <string.h>
 
 #define MIN_PLOT_SIZE 40.0
-
-/* Shared ------------------------------------------------------------------ */
-
-gboolean
-_latent_figure_linear_is_fa (LatentSnapshot *snapshot)
-{
-  return latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS);
-}
-
-/* Only PCA has the parameter; other models' coordinates are never whitened. */
-gboolean
-_latent_figure_linear_whitened (LatentSnapshot *snapshot)
-{
-  LatentParams *params = snapshot->params;
-
-  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
-    {
-      const LatentParamSpec *spec = latent_params_get_spec (params, i);
-
-      if (g_str_equal (spec->name, "whiten") && spec->type == LATENT_PARAM_BOOL)
-        return latent_params_get_bool (params, "whiten");
-    }
-  return FALSE;
-}
-
-static double
-ratio (LatentSnapshot *snapshot,
-       guint           index)
-{
-  if (snapshot->explained_variance_ratio == NULL || index >= snapshot->n_components)
-    return NAN;
-  return snapshot->explained_variance_ratio[index];
-}
-
-char *
-_latent_figure_linear_axis_label (LatentSnapshot *snapshot,
-                                  guint           axis,
-                                  gboolean        own)
-{
-  double r = 100.0 * ratio (snapshot, axis);
-  gboolean fa = _latent_figure_linear_is_fa (snapshot);
-
-  /* Whole sentences, so each language orders them its own way. */
-  if (own && _latent_figure_linear_whitened (snapshot))
-    return isfinite (r) ? g_strdup_printf (_("Component %u (%.1f %%, whitened)"), axis + 1, r)
-                        : g_strdup_printf (_("Component %u (whitened)"), axis + 1);
-  if (fa)
-    return isfinite (r) ? g_strdup_printf (_("Factor %u (%.1f %%)"), axis + 1, r)
-                        : g_strdup_printf (_("Factor %u"), axis + 1);
-  return isfinite (r) ? g_strdup_printf (_("Component %u (%.1f %%)"), axis + 1, r)
-                      : g_strdup_printf (_("Component %u"), axis + 1);
-}
-
-char *
-_latent_figure_linear_component_name (LatentSnapshot *snapshot,
-                                      guint           index)
-{
-  const char *name = snapshot->algorithm->component_name;
-
-  /* The algorithm names its components ("PC %u"), from its own catalogue
-   * entry; a model without a name for them gets PCA's. */
-  if (name == NULL)
-    return g_strdup_printf (_("PC %u"), index + 1);
-  return g_strdup_printf (_(name), index + 1);
-}
-
-char *
-_latent_figure_linear_component_caption (LatentSnapshot *snapshot,
-                                         guint           index)
-{
-  g_autofree char *name = _latent_figure_linear_component_name (snapshot, index);
-  double r = ratio (snapshot, index);
-
-  if (!isfinite (r))
-    return g_steal_pointer (&name);
-  return g_strdup_printf ("%s · %.1f %%", name, 100.0 * r);
-}
-
-gboolean
-_latent_figure_linear_has_components (LatentSnapshot *snapshot)
-{
-  return snapshot->components != NULL && snapshot->n_components > 0 && snapshot->dataset != NULL
-         && (snapshot->n_cols == 0 || snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset));
-}
+/* Components drawn as tiles at most; more are summed up in a line. */
+#define MAX_COMPONENT_TILES 100
 
 static void
 format_percent (double  value,
@@ -146,7 +64,7 @@ scree_layout (LatentSnapshot          *snapshot,
   l->font = f;
   for (guint i = 0; i < m; i++)
     {
-      double r = ratio (snapshot, i);
+      double r = _latent_figure_linear_ratio (snapshot, i);
 
       if (!isfinite (r))
         continue;
@@ -215,21 +133,6 @@ scree_labelled (const Scree *l,
   return (index + 1) % l->label_every == 0 || (index == 0 && l->label_every >= 5);
 }
 
-/* Percentages for the tick labels of an axis. */
-static GStrv
-percent_labels (const LatentFigureTicks *ticks)
-{
-  GStrv labels = g_new0 (char *, ticks->n + 1);
-  char buf[64];
-
-  for (guint i = 0; i < ticks->n; i++)
-    {
-      format_percent (ticks->values[i], ticks->decimals, buf, sizeof buf);
-      labels[i] = g_strdup (buf);
-    }
-  return labels;
-}
-
 static void
 draw_scree_axes (cairo_t                 *cr,
                  LatentSnapshot          *snapshot,
@@ -237,8 +140,8 @@ draw_scree_axes (cairo_t                 *cr,
                  const Scree             *l)
 {
   const guint m = snapshot->n_components;
-  g_auto(GStrv) left_labels = percent_labels (&l->ticks);
-  g_auto(GStrv) right_labels = percent_labels (&l->cum_ticks);
+  g_auto(GStrv) left_labels = _latent_figure_tick_labels (&l->ticks, format_percent);
+  g_auto(GStrv) right_labels = _latent_figure_tick_labels (&l->cum_ticks, format_percent);
   g_autoptr(GPtrArray) numbers = g_ptr_array_new_with_free_func (g_free);
   g_autofree double *left_at = g_new (double, l->ticks.n);
   g_autofree double *right_at = g_new (double, l->cum_ticks.n);
@@ -352,7 +255,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
   cairo_set_source_rgb (cr, r, g, b);
   for (guint i = 0; i < m; i++)
     {
-      double v = ratio (snapshot, i) * 100.0, x, y;
+      double v = _latent_figure_linear_ratio (snapshot, i) * 100.0, x, y;
 
       if (!isfinite (v) || v <= 0.0)
         continue;
@@ -368,7 +271,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
   _latent_figure_set_font (cr, style, 0.85, FALSE);
   for (guint i = 0; i < m; i++)
     {
-      double v = ratio (snapshot, i) * 100.0, w, top_y, x;
+      double v = _latent_figure_linear_ratio (snapshot, i) * 100.0, w, top_y, x;
 
       if (!isfinite (v) || v <= 0.0)
         continue;
@@ -401,7 +304,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
   cairo_new_path (cr);
   for (guint i = 0; i < m; i++)
     {
-      double v = ratio (snapshot, i);
+      double v = _latent_figure_linear_ratio (snapshot, i);
 
       if (isfinite (v))
         cum += MAX (v, 0.0);
@@ -417,7 +320,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
 
       for (guint i = 0; i < m; i++)
         {
-          double v = ratio (snapshot, i);
+          double v = _latent_figure_linear_ratio (snapshot, i);
 
           if (isfinite (v))
             running += MAX (v, 0.0);
@@ -455,7 +358,7 @@ draw_component_tiles (cairo_t                 *cr,
 {
   const double f = MAX (style->font_size, 1.0);
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const guint n = MIN (snapshot->n_components, _LATENT_FIGURE_MAX_COMPONENT_TILES);
+  const guint n = MIN (snapshot->n_components, MAX_COMPONENT_TILES);
   const double footer = f * 3.4;
   const char *scale_note = _("each component on its own scale");
   LatentFigureTileGrid grid;
@@ -519,19 +422,17 @@ draw_component_tiles (cairo_t                 *cr,
 }
 
 void
-_latent_figure_components_draw (LatentSnapshot          *snapshot,
-                                const LatentFigureStyle *style,
-                                cairo_t                 *cr,
-                                double                   top,
-                                int                      width,
-                                int                      height)
+_latent_figure_component_tiles_draw (LatentSnapshot          *snapshot,
+                                     const LatentFigureStyle *style,
+                                     cairo_t                 *cr,
+                                     double                   top,
+                                     int                      width,
+                                     int                      height)
 {
   cairo_save (cr);
   if (!_latent_figure_linear_has_components (snapshot))
     _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));
-  else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
-    draw_component_tiles (cr, snapshot, style, top, width, height);
   else
-    _latent_figure_linear_draw_loadings (cr, snapshot, style, top, width, height);
+    draw_component_tiles (cr, snapshot, style, top, width, height);
   cairo_restore (cr);
 }

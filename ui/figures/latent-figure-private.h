@@ -1,9 +1,16 @@
 /* latent-figure-private.h — what the figures share and views never call
  *
- * Drawing helpers (latent-figure-draw.c), the dispatcher's table of figure
- * kinds (latent-figure-kinds.c), image tiles (latent-figure-tiles.c) and the
- * scatter's extras for other figures (latent-figure-scatter.c). Figure files
- * include this header; it includes no figure file's header.
+ * Drawing helpers and what a snapshot is called (latent-figure-draw.c), the
+ * dispatcher's table of figure kinds (latent-figure-kinds.c), image tiles
+ * (latent-figure-tiles.c) and the scatter's extras for other figures
+ * (latent-figure-scatter.c). Figure files include this header; it includes
+ * no figure file's header.
+ *
+ * Calls go one way, so no two files call each other: latent-figure-draw.c
+ * and latent-palette.c call no other figure file; the tiles call them; the
+ * figures call those three (the biplot also the scatter's extras, the filter
+ * figure the kernel figure's helpers); the dispatcher (latent-figure-kinds.c)
+ * calls the figures; export calls the dispatcher and the sweep.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -42,6 +49,38 @@ void             _latent_figure_message        (cairo_t                 *cr,
                                                 int                      width,
                                                 int                      height,
                                                 const char              *message);
+
+/* What a snapshot is, and its names (latent-figure-draw.c) ----------------- */
+
+/* The snapshot's results are a linear model's (PCA, PPCA, FA). */
+gboolean         _latent_figure_is_linear      (LatentSnapshot          *snapshot);
+gboolean         _latent_figure_dataset_has_image_rows (LatentDataset  *dataset);
+/* A convolution's filter parameter ("gaussian", "@FILE.txt"), or NULL. */
+const char      *_latent_figure_filter_value   (LatentSnapshot          *snapshot);
+/* The passes a convolution makes (its iterations parameter), 0 if unknown. */
+guint            _latent_figure_filter_passes  (LatentSnapshot          *snapshot);
+
+/* A linear model's share of the variance along component @index, NaN if unknown. */
+double           _latent_figure_linear_ratio   (LatentSnapshot          *snapshot,
+                                                guint                    index);
+/* Factor analysis: its components are called factors. */
+gboolean         _latent_figure_linear_is_fa   (LatentSnapshot          *snapshot);
+/* Asked to whiten its coordinates (unit variance along each axis): only
+ * PCA has the parameter. */
+gboolean         _latent_figure_linear_whitened (LatentSnapshot         *snapshot);
+/* The snapshot's components fit its dataset: n_components rows of n_cols. */
+gboolean         _latent_figure_linear_has_components (LatentSnapshot   *snapshot);
+/* "PC 1", "W 1" (PPCA) or "Factor 1" (FA). */
+char            *_latent_figure_linear_component_name (LatentSnapshot   *snapshot,
+                                                guint                    index);
+/* "PC 1 · 29.1 %", or the name alone without a ratio. */
+char            *_latent_figure_linear_component_caption (LatentSnapshot *snapshot,
+                                                guint                    index);
+/* "Component 1 (72.8 %)", "Factor 2 (…)": axis @axis of the latent space;
+ * @whitened adds so when the snapshot's coordinates are whitened. */
+char            *_latent_figure_linear_axis_label (LatentSnapshot       *snapshot,
+                                                guint                    axis,
+                                                gboolean                 whitened);
 
 /* Headers (latent-figure-draw.c) ------------------------------------------- */
 
@@ -121,9 +160,15 @@ void             _latent_figure_draw_grid      (cairo_t                 *cr,
 void             _latent_figure_draw_axes      (cairo_t                 *cr,
                                                 const LatentFigureStyle *style,
                                                 const LatentFigureAxes  *axes);
-/* The labels of @ticks, formatted as _latent_figure_format_tick () does;
- * free with g_strfreev (). */
-GStrv            _latent_figure_tick_labels    (const LatentFigureTicks *ticks);
+/* How a tick's value is written, as _latent_figure_format_tick () does. */
+typedef void (*LatentFigureTickFormat) (double  value,
+                                        int     decimals,
+                                        char   *buf,
+                                        gsize   size);
+/* The labels of @ticks, each written by @format (NULL:
+ * _latent_figure_format_tick ()); free with g_strfreev (). */
+GStrv            _latent_figure_tick_labels    (const LatentFigureTicks *ticks,
+                                                LatentFigureTickFormat   format);
 
 /* Kinds and the dispatcher (latent-figure-kinds.c) ------------------------- */
 
@@ -137,7 +182,7 @@ typedef void (*LatentFigureDrawFunc) (LatentSnapshot          *snapshot,
                                       int                      height);
 
 /* Background, header, then the kind's figure or why it does not apply; the
- * kind as it is, unresolved. What each latent_figure_<kind>_render does. */
+ * kind as it is, unresolved (latent_figure_render () resolves it first). */
 void             _latent_figure_render_kind    (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind,
                                                 const LatentFigureStyle *style,
@@ -147,9 +192,6 @@ void             _latent_figure_render_kind    (LatentSnapshot          *snapsho
 /* Whether figure titles name the figure: the algorithm offers more than the
  * scatter and the images of its data, so a person needs telling which. */
 gboolean         _latent_figure_names_kind     (LatentSnapshot          *snapshot);
-/* The snapshot's results are a linear model's (PCA, PPCA, FA). */
-gboolean         _latent_figure_is_linear      (LatentSnapshot          *snapshot);
-gboolean         _latent_figure_dataset_has_image_rows (LatentDataset  *dataset);
 
 /* Each kind's figure, in the dispatcher's table (LatentFigureDrawFunc). */
 void             _latent_figure_scatter_draw (LatentSnapshot          *snapshot,
@@ -170,12 +212,20 @@ void             _latent_figure_scree_draw (LatentSnapshot          *snapshot,
                                             double                   top,
                                             int                      width,
                                             int                      height);
-void             _latent_figure_components_draw (LatentSnapshot          *snapshot,
-                                                 const LatentFigureStyle *style,
-                                                 cairo_t                 *cr,
-                                                 double                   top,
-                                                 int                      width,
-                                                 int                      height);
+/* The components as images (rows that are images) or as a heat map of
+ * loadings (latent-figure-linear-matrices.c); the dispatcher picks. */
+void             _latent_figure_component_tiles_draw (LatentSnapshot          *snapshot,
+                                                      const LatentFigureStyle *style,
+                                                      cairo_t                 *cr,
+                                                      double                   top,
+                                                      int                      width,
+                                                      int                      height);
+void             _latent_figure_loadings_draw (LatentSnapshot          *snapshot,
+                                               const LatentFigureStyle *style,
+                                               cairo_t                 *cr,
+                                               double                   top,
+                                               int                      width,
+                                               int                      height);
 void             _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
                                              const LatentFigureStyle *style,
                                              cairo_t                 *cr,
@@ -213,10 +263,8 @@ void             _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
                                              int                      width,
                                              int                      height);
 
-/* Titles (latent-figure-kernel.c, latent-figure-sweep.c) ------------------- */
+/* Titles (latent-figure-sweep.c) ------------------------------------------- */
 
-/* The passes a convolution makes (its iterations parameter), 0 if unknown. */
-guint            _latent_figure_filter_passes  (LatentSnapshot          *snapshot);
 /* "Model selection: BIC and AIC by K", translated. */
 const char      *_latent_figure_sweep_title    (void);
 
@@ -331,10 +379,5 @@ void             _latent_figure_scatter_draw_extras (LatentSnapshot      *snapsh
                                                 cairo_t                 *cr,
                                                 int                      width,
                                                 int                      height);
-/* "Component 1 (72.8 %)", "Factor 2 (…)": axis @axis of the latent space;
- * @whitened adds so when the snapshot's coordinates are whitened. */
-char            *_latent_figure_linear_axis_label (LatentSnapshot      *snapshot,
-                                                guint                    axis,
-                                                gboolean                 whitened);
 
 G_END_DECLS

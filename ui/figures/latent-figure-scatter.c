@@ -713,8 +713,8 @@ draw_frame (cairo_t                 *cr,
             const Layout            *l,
             gboolean                 grid)
 {
-  g_auto(GStrv) x_labels = _latent_figure_tick_labels (&l->xticks);
-  g_auto(GStrv) y_labels = _latent_figure_tick_labels (&l->yticks);
+  g_auto(GStrv) x_labels = _latent_figure_tick_labels (&l->xticks, NULL);
+  g_auto(GStrv) y_labels = _latent_figure_tick_labels (&l->yticks, NULL);
   double x_at[_LATENT_FIGURE_MAX_TICKS], y_at[_LATENT_FIGURE_MAX_TICKS];
   LatentFigureAxes axes;
 

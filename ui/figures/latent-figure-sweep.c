@@ -212,7 +212,7 @@ draw_grid_and_axes (cairo_t                 *cr,
                     const Layout            *l)
 {
   const guint n = sweep->points->len;
-  g_auto(GStrv) values = _latent_figure_tick_labels (&l->ticks);
+  g_auto(GStrv) values = _latent_figure_tick_labels (&l->ticks, NULL);
   g_autoptr(GPtrArray) ks = g_ptr_array_new_with_free_func (g_free);
   g_autofree double *k_at = g_new (double, n);
   double value_at[_LATENT_FIGURE_MAX_TICKS];
