@@ -107,5 +107,32 @@ check('the window\'s parts do not call each other', not crossings, '\n'.join(cro
 check('the window\'s parts define the functions they offer', all(defined.values()),
       f'found none in: {[p for p in parts if not defined[p]]}')
 
+# 7. The figures call downwards only: no two files call each other, even
+# through others (a file calls another when it names a function defined there).
+figures = [p for p in code if p.startswith('ui/figures/') and p.endswith('.c')]
+text = {p: open(os.path.join(SRC, p), encoding='utf-8').read() for p in figures}
+defined = {p: set(re.findall(r'^(_?latent_\w+)\s*\(', text[p], re.M)) for p in figures}
+calls = {p: sorted({q for q in figures if q != p
+                    for name in defined[q] if re.search(r'\b' + name + r'\b', text[p])})
+         for p in figures}
+cycles = []
+seen = set()
+
+
+def visit_calls(node, stack):
+    if node in stack:
+        cycles.append(' → '.join(stack[stack.index(node):] + [node]))
+        return
+    if node in seen:
+        return
+    seen.add(node)
+    for nxt in calls[node]:
+        visit_calls(nxt, stack + [node])
+
+
+for f in figures:
+    visit_calls(f, [])
+check('no circle of calls among the figure files', not cycles, '\n'.join(cycles))
+
 print(f'1..{count}')
 sys.exit(1 if failures else 0)
