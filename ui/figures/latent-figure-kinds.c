@@ -36,10 +36,15 @@ draw_components (LatentSnapshot          *snapshot,
                  int                      width,
                  int                      height)
 {
-  if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+  /* Images of image rows; a heat map of loadings otherwise. */
+  cairo_save (cr);
+  if (!_latent_figure_linear_has_components (snapshot))
+    _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));
+  else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
     _latent_figure_component_tiles_draw (snapshot, style, cr, top, width, height);
   else
     _latent_figure_loadings_draw (snapshot, style, cr, top, width, height);
+  cairo_restore (cr);
 }
 
 static const struct {

@@ -429,10 +429,5 @@ _latent_figure_component_tiles_draw (LatentSnapshot          *snapshot,
                                      int                      width,
                                      int                      height)
 {
-  cairo_save (cr);
-  if (!_latent_figure_linear_has_components (snapshot))
-    _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));
-  else
-    draw_component_tiles (cr, snapshot, style, top, width, height);
-  cairo_restore (cr);
+  draw_component_tiles (cr, snapshot, style, top, width, height);
 }

@@ -213,7 +213,8 @@ void             _latent_figure_scree_draw (LatentSnapshot          *snapshot,
                                             int                      width,
                                             int                      height);
 /* The components as images (rows that are images) or as a heat map of
- * loadings (latent-figure-linear-matrices.c); the dispatcher picks. */
+ * loadings (latent-figure-linear-matrices.c); the dispatcher picks, once
+ * the snapshot has components. */
 void             _latent_figure_component_tiles_draw (LatentSnapshot          *snapshot,
                                                       const LatentFigureStyle *style,
                                                       cairo_t                 *cr,
