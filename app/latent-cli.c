@@ -228,12 +228,6 @@ command_run (int    argc,
     seed = experiment ? (gint64) experiment->seed : 0;
   if (size && !parse_size (size, &width, &height, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
-  if (figure && !latent_figure_kind_from_string (figure, &kind))
-    {
-      g_autofree char *kinds = latent_figure_kind_dup_names ();
-
-      return fail (EXIT_BAD_INPUT, _("--figure “%s”: expected one of %s"), figure, kinds);
-    }
   if (export_path && !g_str_has_suffix (export_path, ".png") && !g_str_has_suffix (export_path, ".svg") &&
       !g_str_has_suffix (export_path, ".pdf"))
     return fail (EXIT_BAD_INPUT, _("--export %s: the name must end in .png, .svg or .pdf"), export_path);
@@ -242,6 +236,13 @@ command_run (int    argc,
     return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (argc == 1)
     algorithm = experiment->algorithm;
+  if (figure && !latent_figure_kind_from_string (figure, &kind))
+    {
+      /* The algorithm's own, from its table. */
+      g_autofree char *kinds = g_strjoinv (", ", (char **) algorithm->figures);
+
+      return fail (EXIT_BAD_INPUT, _("--figure “%s”: expected auto or one of %s"), figure, kinds);
+    }
   if (experiment && experiment->algorithm == algorithm)
     params = latent_params_copy (experiment->params);
   else

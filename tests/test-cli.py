@@ -260,6 +260,11 @@ class Results(unittest.TestCase):
         p = run("run", "pca", "--data", "iris", "--export", self.path("x.png"), "--figure", "pie")
         self.assertEqual(p.returncode, 2)
         self.assertIn("scree", p.stderr)
+        # The kinds listed are the algorithm's own, from the registry.
+        p = run("run", "kmeans", "--data", "iris", "--export", self.path("x.png"), "--figure", "pie")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("auto or one of scatter, images", p.stderr)
+        self.assertNotIn("scree", p.stderr)
 
     def test_convolve(self):
         for depth in (8, 16):

@@ -171,16 +171,6 @@ latent_figure_kind_from_string (const char       *name,
   return FALSE;
 }
 
-char *
-latent_figure_kind_dup_names (void)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; i < LATENT_FIGURE_N_KINDS; i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", kinds[i].name);
-  return g_string_free (s, FALSE);
-}
-
 const char *
 latent_figure_kind_get_title (LatentFigureKind  kind,
                               LatentSnapshot   *snapshot)

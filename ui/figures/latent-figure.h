@@ -101,8 +101,6 @@ const char      *latent_figure_kind_to_string  (LatentFigureKind         kind);
 /* FALSE for a name that is none of them; @kind is then left alone. */
 gboolean         latent_figure_kind_from_string (const char             *name,
                                                 LatentFigureKind        *kind);
-/* "auto, scatter, images, scree, …", for messages. */
-char            *latent_figure_kind_dup_names  (void);
 /* What a person calls it, translated: "Scree plot", "Projection" (the
  * scatter of PCA, PPCA or FA; "Scatter" otherwise). */
 const char      *latent_figure_kind_get_title  (LatentFigureKind         kind,
