@@ -1,6 +1,7 @@
 /* latent-registry.c — the list of algorithms
  *
- * Adding an algorithm: one line here (see docs/ARCHITECTURE.md).
+ * Adding an algorithm: its header and its getter here (see
+ * docs/ARCHITECTURE.md).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,27 +16,25 @@
 #include "latent-kmeans.h"
 #include "latent-linear.h"
 
+/* In the order a person is offered them. */
+static const LatentAlgorithm *(*const getters[]) (void) = {
+  latent_kmeans_get_algorithm,
+  latent_gmm_get_algorithm,
+  latent_pca_get_algorithm,
+  latent_ppca_get_algorithm,
+  latent_fa_get_algorithm,
+  latent_convolve_get_algorithm,
+};
+
 const LatentAlgorithm * const *
 latent_registry_list (void)
 {
-  static const LatentAlgorithm *algorithms[] = {
-    NULL, NULL, NULL, NULL, NULL, NULL,
-    NULL,   /* the terminator */
-  };
+  /* Sized by the list above, and one NULL to end it. */
+  static const LatentAlgorithm *algorithms[G_N_ELEMENTS (getters) + 1];
   static gsize filled;
 
   if (g_once_init_enter (&filled))
     {
-      const LatentAlgorithm *(*const getters[]) (void) = {
-        latent_kmeans_get_algorithm,
-        latent_gmm_get_algorithm,
-        latent_pca_get_algorithm,
-        latent_ppca_get_algorithm,
-        latent_fa_get_algorithm,
-        latent_convolve_get_algorithm,
-      };
-
-      G_STATIC_ASSERT (G_N_ELEMENTS (algorithms) == G_N_ELEMENTS (getters) + 1);
       for (guint i = 0; i < G_N_ELEMENTS (getters); i++)
         algorithms[i] = getters[i] ();
       g_once_init_leave (&filled, 1);
