@@ -41,6 +41,23 @@ def includes(path):
         return [(kind, name) for kind, name in INCLUDE.findall(f.read())]
 
 
+def cycles_of(graph):
+    """Each circle a depth-first walk of graph (node → nodes) meets, as text."""
+    found, seen = [], set()
+
+    def visit(node, stack):
+        if node in stack:
+            found.append(' → '.join(stack[stack.index(node):] + [node]))
+        elif node not in seen:
+            seen.add(node)
+            for nxt in graph.get(node, []):
+                visit(nxt, stack + [node])
+
+    for node in graph:
+        visit(node, [])
+    return found
+
+
 code = list(sources('engine', 'ui', 'app'))
 by_name = {}
 for path in code:
@@ -50,24 +67,7 @@ algorithm_headers = {os.path.basename(p) for p in sources('engine/algorithms') i
 # 1. No circle of quoted includes among the project's headers.
 graph = {p: [by_name[n] for k, n in includes(p) if k == '"' and n in by_name]
          for p in code if p.endswith('.h')}
-cycles = []
-
-
-def visit(node, stack, seen):
-    if node in stack:
-        cycles.append(' → '.join(stack[stack.index(node):] + [node]))
-        return
-    if node in seen:
-        return
-    seen.add(node)
-    for nxt in graph.get(node, []):
-        visit(nxt, stack + [node], seen)
-
-
-seen = set()
-for header in graph:
-    visit(header, [], seen)
-check('no header includes itself through others', not cycles, '\n'.join(cycles))
+check('no header includes itself through others', not cycles_of(graph), '\n'.join(cycles_of(graph)))
 
 # 2. Only the registry, among the engine's top-level files, includes algorithms.
 leaks = [f'{p}: {n}' for p in code if os.path.dirname(p) == 'engine'
@@ -115,23 +115,7 @@ defined = {p: set(re.findall(r'^(_?latent_\w+)\s*\(', text[p], re.M)) for p in f
 calls = {p: sorted({q for q in figures if q != p
                     for name in defined[q] if re.search(r'\b' + name + r'\b', text[p])})
          for p in figures}
-cycles = []
-seen = set()
-
-
-def visit_calls(node, stack):
-    if node in stack:
-        cycles.append(' → '.join(stack[stack.index(node):] + [node]))
-        return
-    if node in seen:
-        return
-    seen.add(node)
-    for nxt in calls[node]:
-        visit_calls(nxt, stack + [node])
-
-
-for f in figures:
-    visit_calls(f, [])
+cycles = cycles_of(calls)
 check('no circle of calls among the figure files', not cycles, '\n'.join(cycles))
 
 print(f'1..{count}')

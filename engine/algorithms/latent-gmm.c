@@ -102,10 +102,8 @@ fall_back (LatentGmm    *self,
            const GError *error)
 {
   /* The darktable policy: carry on with the reference path, and say so. */
-  g_autofree char *why = latent_cl_fall_back (self->runtime, "GMM", error);
-
   g_free (self->fallback);
-  self->fallback = g_steal_pointer (&why);
+  self->fallback = latent_cl_fall_back (self->runtime, "GMM", error);
   g_clear_pointer (&self->cl, latent_gmm_cl_free);
   g_clear_object (&self->runtime);
   g_free (self->device);

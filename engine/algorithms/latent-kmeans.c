@@ -245,10 +245,8 @@ static void
 fall_back (LatentKmeans *self,
            const GError *error)
 {
-  g_autofree char *why = latent_cl_fall_back (self->runtime, "k-means", error);
-
   g_free (self->fallback);
-  self->fallback = g_steal_pointer (&why);
+  self->fallback = latent_cl_fall_back (self->runtime, "k-means", error);
   g_clear_pointer (&self->cl, latent_kmeans_cl_free);
   g_clear_object (&self->runtime);
   g_free (self->device);
