@@ -63,6 +63,14 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_free (self->method);
   g_strfreev (self->method_names);
   g_free (self->method_ms);
+  g_free (self->hidden_bias);
+  g_free (self->unit_wins);
+  g_free (self->epoch_train_loss);
+  g_free (self->epoch_val_loss);
+  g_free (self->epoch_dead_fraction);
+  g_free (self->step_loss);
+  g_free (self->input_offset);
+  g_free (self->input_scale);
   g_free (self->message);
 }
 
@@ -109,6 +117,14 @@ latent_snapshot_get_size (LatentSnapshot *self)
   if (self->samples) size += (gsize) self->n_samples * cols * sizeof (float);
   if (self->image) size += rows * cols * sizeof (float);
   if (self->kernel) size += (gsize) self->kernel_size * self->kernel_size * sizeof (float);
+  if (self->hidden_bias) size += m * sizeof (float);
+  if (self->unit_wins) size += m * sizeof (guint);
+  if (self->epoch_train_loss) size += self->n_epochs * sizeof (double);
+  if (self->epoch_val_loss) size += self->n_epochs * sizeof (double);
+  if (self->epoch_dead_fraction) size += self->n_epochs * sizeof (double);
+  if (self->step_loss) size += self->n_steps * sizeof (float);
+  if (self->input_offset) size += cols * sizeof (float);
+  if (self->input_scale) size += cols * sizeof (float);
   for (guint i = 0; self->method_names && self->method_names[i]; i++)
     size += sizeof (char *) + string_size (self->method_names[i]) + sizeof (double);
   size += string_size (self->device) + string_size (self->method) + string_size (self->message);

@@ -24,6 +24,7 @@ typedef enum {
   LATENT_FAMILY_MIXTURE,    /* the same, and weights, covariances, responsibilities, BIC/AIC */
   LATENT_FAMILY_LINEAR,     /* components, projection, reconstructions, samples (PCA, PPCA, FA) */
   LATENT_FAMILY_FILTER,     /* the filtered image, its kernel and the method race */
+  LATENT_FAMILY_AUTOENCODER, /* weights as components, wins per unit, losses, reconstructions */
 } LatentFamily;
 
 typedef struct _LatentAlgorithm LatentAlgorithm;   /* latent-algorithm.h */
@@ -108,6 +109,27 @@ struct _LatentSnapshot
   char          *method;
   GStrv          method_names;
   double        *method_ms;
+
+  /* Autoencoders. The encoder's weights are the components (one row of
+   * n_cols values per hidden unit, n_components units) and the examples
+   * are validation rows with their reconstructions, in data units;
+   * reconstruction_error is the validation loss. A unit wins a row when it
+   * is selected with a positive activation: unit_wins counts that over the
+   * last whole epoch (the running one before the first ends), and a unit
+   * without a win in a whole epoch is dead (n_dead). Rows are scaled as
+   * x' = (x − input_offset) · input_scale, per column, before encoding. */
+  float         *hidden_bias;          /* n_components */
+  guint         *unit_wins;            /* n_components */
+  guint          n_dead;
+  guint          n_epochs;             /* whole epochs done */
+  double        *epoch_train_loss;     /* n_epochs: mean of the epoch's steps */
+  double        *epoch_val_loss;       /* n_epochs; NaN without validation rows */
+  double        *epoch_dead_fraction;  /* n_epochs */
+  guint          steps_per_epoch;
+  guint          n_steps;
+  float         *step_loss;            /* n_steps: the loss of every mini-batch */
+  float         *input_offset;         /* n_cols */
+  float         *input_scale;          /* n_cols */
 
   gboolean       has_label_metrics;
   LatentLabelMetrics metrics;
