@@ -76,3 +76,37 @@ latent_json_add_matrix_member (JsonBuilder *builder,
   json_builder_set_member_name (builder, name);
   latent_json_add_matrix (builder, values, rows, cols);
 }
+
+gboolean
+latent_json_read_numbers (JsonNode *node,
+                          double   *out,
+                          guint     count)
+{
+  guint filled = 0;
+  gboolean rest;
+  GQueue todo = G_QUEUE_INIT;
+
+  /* Depth first with a queue, not recursion: nesting cannot exhaust the stack. */
+  g_queue_push_tail (&todo, node);
+  while (!g_queue_is_empty (&todo))
+    {
+      JsonNode *n = g_queue_pop_head (&todo);
+
+      if (n && JSON_NODE_HOLDS_ARRAY (n))
+        {
+          JsonArray *a = json_node_get_array (n);
+
+          for (guint i = json_array_get_length (a); i > 0; i--)
+            g_queue_push_head (&todo, json_array_get_element (a, i - 1));
+        }
+      else if (n && JSON_NODE_HOLDS_VALUE (n) && filled < count &&
+               (json_node_get_value_type (n) == G_TYPE_DOUBLE || json_node_get_value_type (n) == G_TYPE_INT64) &&
+               isfinite (json_node_get_double (n)))
+        out[filled++] = json_node_get_double (n);
+      else
+        break;
+    }
+  rest = !g_queue_is_empty (&todo);
+  g_queue_clear (&todo);
+  return filled == count && !rest;
+}

@@ -35,4 +35,10 @@ void latent_json_add_matrix_member (JsonBuilder  *builder,
                                     guint         rows,
                                     guint         cols);
 
+/* Exactly COUNT finite numbers in NODE, arrays nested in any way read in
+ * order (a matrix as written above), into OUT; FALSE otherwise. */
+gboolean latent_json_read_numbers  (JsonNode     *node,
+                                    double       *out,
+                                    guint         count);
+
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "latent-gmm.h"
 #include "latent-kmeans.h"
 #include "latent-linear.h"
+#include "latent-wta.h"
 
 /* In the order a person is offered them. */
 static const LatentAlgorithm *(*const getters[]) (void) = {
@@ -23,6 +24,7 @@ static const LatentAlgorithm *(*const getters[]) (void) = {
   latent_pca_get_algorithm,
   latent_ppca_get_algorithm,
   latent_fa_get_algorithm,
+  latent_wta_get_algorithm,
   latent_convolve_get_algorithm,
 };
 

@@ -64,6 +64,8 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_strfreev (self->method_names);
   g_free (self->method_ms);
   g_free (self->hidden_bias);
+  g_free (self->decoder_weights);
+  g_free (self->decoder_bias);
   g_free (self->unit_wins);
   g_free (self->epoch_train_loss);
   g_free (self->epoch_val_loss);
@@ -118,6 +120,8 @@ latent_snapshot_get_size (LatentSnapshot *self)
   if (self->image) size += rows * cols * sizeof (float);
   if (self->kernel) size += (gsize) self->kernel_size * self->kernel_size * sizeof (float);
   if (self->hidden_bias) size += m * sizeof (float);
+  if (self->decoder_weights) size += m * cols * sizeof (float);
+  if (self->decoder_bias) size += cols * sizeof (float);
   if (self->unit_wins) size += m * sizeof (guint);
   if (self->epoch_train_loss) size += self->n_epochs * sizeof (double);
   if (self->epoch_val_loss) size += self->n_epochs * sizeof (double);

@@ -119,6 +119,8 @@ struct _LatentSnapshot
    * without a win in a whole epoch is dead (n_dead). Rows are scaled as
    * x' = (x − input_offset) · input_scale, per column, before encoding. */
   float         *hidden_bias;          /* n_components */
+  float         *decoder_weights;      /* n_components × n_cols; NULL when tied */
+  float         *decoder_bias;         /* n_cols */
   guint         *unit_wins;            /* n_components */
   guint          n_dead;
   guint          n_epochs;             /* whole epochs done */

@@ -366,6 +366,7 @@ init_random (LatentGmm *self)
   return maximise_from_host_resp (self, NULL, NULL);
 }
 
+/* A member of COUNT finite numbers, or an error naming it. */
 static gboolean
 read_numbers (JsonNode    *node,
               double      *out,
@@ -374,39 +375,11 @@ read_numbers (JsonNode    *node,
               const char  *member,
               GError     **error)
 {
-  guint filled = 0;
-  GQueue todo = G_QUEUE_INIT;
-
-  /* Nested arrays, flattened in order. */
-  g_queue_push_tail (&todo, node);
-  while (!g_queue_is_empty (&todo))
-    {
-      JsonNode *n = g_queue_pop_head (&todo);
-
-      if (n && JSON_NODE_HOLDS_ARRAY (n))
-        {
-          JsonArray *a = json_node_get_array (n);
-          for (guint i = json_array_get_length (a); i > 0; i--)
-            g_queue_push_head (&todo, json_array_get_element (a, i - 1));
-        }
-      else if (n && JSON_NODE_HOLDS_VALUE (n) &&
-               (json_node_get_value_type (n) == G_TYPE_DOUBLE || json_node_get_value_type (n) == G_TYPE_INT64))
-        {
-          if (filled == count)
-            break;
-          out[filled++] = json_node_get_double (n);
-        }
-      else
-        break;
-    }
-  if (filled != count || !g_queue_is_empty (&todo))
-    {
-      g_queue_clear (&todo);
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("parameter init: %s: “%s” must hold %u numbers"), path, member, count);
-      return FALSE;
-    }
-  return TRUE;
+  if (latent_json_read_numbers (node, out, count))
+    return TRUE;
+  g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+               _("parameter init: %s: “%s” must hold %u finite numbers"), path, member, count);
+  return FALSE;
 }
 
 static gboolean

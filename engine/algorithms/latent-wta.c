@@ -1,0 +1,765 @@
+/* latent-wta.c — the winner-take-all autoencoder: parameters, the split and
+ * the epochs, snapshots and results
+ *
+ * Makhzani and Frey's fully connected WTA autoencoder (lifetime sparsity)
+ * and the k-sparse autoencoder, trained by mini-batches; one step is one
+ * mini-batch. The math of a step is in latent-wta-private.h; its two paths
+ * are latent-wta-reference.c and latent-wta-cl.c.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-wta"
+
+#include "latent-wta.h"
+#include "latent-wta-private.h"
+
+#include <cblas.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "latent-json.h"
+
+#define CPU_REFERENCE N_("CPU reference")
+/* Validation rows kept with their reconstructions for the view. */
+#define N_EXAMPLES 16
+/* Weights per matrix at most: 256 MiB of float. */
+#define MAX_WEIGHTS ((guint64) 1 << 26)
+/* Initial weights: N(0, INIT_SIGMA²), small beside [0, 1] inputs. */
+#define INIT_SIGMA 0.01
+/* A loss this many times the first one means the steps run away. */
+#define DIVERGED_RATIO 100.0
+
+static const char * const sparsity_choices[] = { "lifetime", "k-sparse", "none", NULL };
+static const char * const sparsity_labels[] = { N_("Lifetime (per unit)"), N_("k-sparse (per row)"),
+                                                N_("None (ReLU)"), NULL };
+static const char * const optimizer_choices[] = { "momentum", "adam", NULL };
+static const char * const optimizer_labels[] = { N_("Momentum"), N_("Adam"), NULL };
+static const char * const init_choices[] = { "random", NULL };
+static const char * const init_labels[] = { N_("Random"), NULL };
+
+/* Defaults give garment-part filters on Fashion-MNIST within 5 epochs; a
+ * learning rate of 0.1 with momentum 0.9 leaves most units dead there. */
+static const LatentParamSpec wta_params[] = {
+  { "hidden", LATENT_PARAM_INT, N_("Hidden units"), N_("Units in the hidden layer"),
+    1, 65536, 1024, NULL, NULL, FALSE },
+  { "sparsity", LATENT_PARAM_CHOICE, N_("Sparsity"),
+    N_("Lifetime: each unit keeps its largest activations across the mini-batch. "
+       "k-sparse: each row keeps its k largest. None: a plain ReLU autoencoder"),
+    0, 0, 0, "lifetime", sparsity_choices, FALSE, sparsity_labels },
+  { "rate", LATENT_PARAM_DOUBLE, N_("Winner rate"),
+    N_("Lifetime sparsity: the share of a mini-batch each unit keeps"),
+    0, 1, 0.05, NULL, NULL, FALSE },
+  { "k", LATENT_PARAM_INT, N_("Winners per row"), N_("k-sparse: the activations each row keeps"),
+    1, 65536, 25, NULL, NULL, FALSE },
+  { "tied", LATENT_PARAM_BOOL, N_("Tied weights"), N_("The decoder uses the encoder's weights, transposed"),
+    0, 1, 1, NULL, NULL, FALSE },
+  { "batch", LATENT_PARAM_INT, N_("Mini-batch"), N_("Rows per step"),
+    1, 65536, 100, NULL, NULL, FALSE },
+  { "epochs", LATENT_PARAM_INT, N_("Epochs"), N_("Passes over the training rows"),
+    1, 100000, 5, NULL, NULL, FALSE },
+  { "learning-rate", LATENT_PARAM_DOUBLE, N_("Learning rate"),
+    N_("Step size of the optimiser (Adam wants about 0.001)"),
+    0, 10, 0.01, NULL, NULL, FALSE },
+  { "momentum", LATENT_PARAM_DOUBLE, N_("Momentum"), N_("Momentum optimiser: the share of the last step kept"),
+    0, 0.999, 0.9, NULL, NULL, FALSE },
+  { "optimizer", LATENT_PARAM_CHOICE, N_("Optimiser"), N_("Gradient descent with momentum, or Adam"),
+    0, 0, 0, "momentum", optimizer_choices, FALSE, optimizer_labels },
+  { "validation", LATENT_PARAM_DOUBLE, N_("Validation share"),
+    N_("Rows held out to measure the loss on data the model does not train on"),
+    0, 0.9, 0.1, NULL, NULL, FALSE },
+  { "shuffle", LATENT_PARAM_BOOL, N_("Shuffle"),
+    N_("Draw the split and the mini-batches at random from the seed; off: in row order"),
+    0, 1, 1, NULL, NULL, FALSE },
+  { "init", LATENT_PARAM_CHOICE, N_("Initial weights"),
+    N_("Random from the seed, or @FILE.json: the result of an earlier run with the same shape"),
+    0, 0, 0, "random", init_choices, TRUE, init_labels },
+};
+
+static const LatentAlgorithm wta_algorithm;
+
+static guint
+validation_rows (LatentDataset *dataset,
+                 LatentParams  *params)
+{
+  return (guint) floor (latent_params_get_double (params, "validation") * latent_dataset_get_n_rows (dataset));
+}
+
+static gboolean
+wta_check (LatentDataset  *dataset,
+           LatentParams   *params,
+           GError        **error)
+{
+  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  const guint h = latent_params_get_int (params, "hidden"), batch = latent_params_get_int (params, "batch");
+  const guint n_train = n - validation_rows (dataset, params);
+  const char *sparsity = latent_params_get_choice (params, "sparsity");
+  const double rate = latent_params_get_double (params, "rate");
+  const char *name = latent_dataset_get_name (dataset);
+
+  if ((guint64) h * d > MAX_WEIGHTS)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("hidden = %u: %u units × %u columns of “%s” are more than %" G_GUINT64_FORMAT " weights"),
+                   h, h, d, name, MAX_WEIGHTS);
+      return FALSE;
+    }
+  if (batch > n_train)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("batch = %u is more than the %u training rows of “%s”"), batch, n_train, name);
+      return FALSE;
+    }
+  if (g_str_equal (sparsity, "lifetime") && !(rate > 0))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("rate = %g: lifetime sparsity needs a positive share of winners"), rate);
+      return FALSE;
+    }
+  if (g_str_equal (sparsity, "lifetime") && round (rate * batch) < 1)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("rate = %g keeps no winner of a mini-batch of %u rows: "
+                     "raise rate or batch to at least one winner (rate · batch ≥ 0.5)"),
+                   rate, batch);
+      return FALSE;
+    }
+  if (g_str_equal (sparsity, "k-sparse") && (guint) latent_params_get_int (params, "k") > h)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("k = %u is more than the %u hidden units"), (guint) latent_params_get_int (params, "k"), h);
+      return FALSE;
+    }
+  if (!(latent_params_get_double (params, "learning-rate") > 0))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("learning-rate must be positive"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+free_params (LatentWtaParams *p)
+{
+  g_free (p->w);
+  g_free (p->wd);
+  g_free (p->b);
+  g_free (p->c);
+}
+
+static void
+alloc_params (LatentWta       *self,
+              LatentWtaParams *p)
+{
+  const gsize hd = (gsize) self->h * self->d;
+
+  p->w = g_new0 (float, hd);
+  p->wd = self->tied ? NULL : g_new0 (float, hd);
+  p->b = g_new0 (float, self->h);
+  p->c = g_new0 (float, self->d);
+}
+
+static void
+wta_free (gpointer data)
+{
+  LatentWta *self = data;
+
+  g_clear_pointer (&self->wcl, latent_wta_cl_free);
+  g_clear_object (&self->runtime);
+  g_clear_object (&self->dataset);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_free (self->device);
+  g_free (self->fallback);
+  g_free (self->offset);
+  g_free (self->scale);
+  g_free (self->order);
+  free_params (&self->p);
+  free_params (&self->v);
+  free_params (&self->s);
+  g_free (self->wins);
+  g_free (self->last_wins);
+  g_clear_pointer (&self->step_loss, g_array_unref);
+  g_clear_pointer (&self->epoch_train, g_array_unref);
+  g_clear_pointer (&self->epoch_val, g_array_unref);
+  g_clear_pointer (&self->epoch_dead, g_array_unref);
+  g_free (self);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentWta, wta_free)
+
+static void
+fall_back (LatentWta    *self,
+           const GError *error)
+{
+  /* The parameters come back from the device if it still answers; if
+   * not, the run goes on from the last copy read. */
+  if (self->wcl)
+    latent_wta_cl_read (self->wcl, NULL);
+  g_free (self->fallback);
+  self->fallback = latent_cl_fall_back (self->runtime, self->algorithm->id, error);
+  g_clear_pointer (&self->wcl, latent_wta_cl_free);
+  g_clear_object (&self->runtime);
+  g_free (self->device);
+  self->device = g_strdup (_(CPU_REFERENCE));
+}
+
+/* Image rows to [0, 1] by the largest value; other data per column to
+ * [0, 1] by its range, so ReLU units and a linear decoder see one scale. */
+static void
+choose_scaling (LatentWta *self)
+{
+  const guint n = self->n, d = self->d;
+  const float *x = latent_dataset_get_data (self->dataset);
+  gboolean single = FALSE;
+
+  if (latent_dataset_get_image_shape (self->dataset, NULL, NULL, NULL, &single) && !single)
+    {
+      float top = 0;
+
+      for (gsize i = 0; i < (gsize) n * d; i++)
+        top = MAX (top, fabsf (x[i]));
+      for (guint a = 0; a < d; a++)
+        {
+          self->offset[a] = 0;
+          self->scale[a] = top > 0 ? 1 / top : 1;
+        }
+      return;
+    }
+  for (guint a = 0; a < d; a++)
+    {
+      float lo = x[a], hi = x[a];
+
+      for (guint r = 1; r < n; r++)
+        {
+          lo = MIN (lo, x[(gsize) r * d + a]);
+          hi = MAX (hi, x[(gsize) r * d + a]);
+        }
+      self->offset[a] = lo;
+      self->scale[a] = hi > lo ? 1 / (hi - lo) : 1;
+    }
+}
+
+static GRand *
+new_rand (guint64 seed)
+{
+  const guint32 words[2] = { seed & 0xffffffffu, seed >> 32 };
+
+  return g_rand_new_with_seed_array (words, 2);
+}
+
+static void
+shuffle (GRand *rand,
+         guint *values,
+         guint  count)
+{
+  for (guint i = count; i > 1; i--)
+    {
+      guint j = g_rand_int_range (rand, 0, i), t = values[i - 1];
+
+      values[i - 1] = values[j];
+      values[j] = t;
+    }
+}
+
+static double
+gaussian (GRand *rand)
+{
+  double u = 1 - g_rand_double (rand), v = g_rand_double (rand);
+
+  return sqrt (-2 * log (u)) * cos (2 * G_PI * v);
+}
+
+static gboolean
+read_member (JsonObject  *root,
+             const char  *member,
+             float       *out,
+             guint        count,
+             const char  *path,
+             GError     **error)
+{
+  g_autofree double *values = g_new (double, count);
+
+  if (!json_object_has_member (root, member) ||
+      !latent_json_read_numbers (json_object_get_member (root, member), values, count))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter init: %s: “%s” must hold %u finite numbers"), path, member, count);
+      return FALSE;
+    }
+  for (guint i = 0; i < count; i++)
+    out[i] = values[i];
+  return TRUE;
+}
+
+/* The weights of an earlier run's --json result. */
+static gboolean
+init_from_file (LatentWta   *self,
+                const char  *path,
+                GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  const guint h = self->h, d = self->d;
+  JsonObject *root;
+
+  if (!json_parser_load_from_file (parser, path, &local_error))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter init: %s: %s"), path, local_error->message);
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter init: %s: expected the result of a wta run"), path);
+      return FALSE;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+  return read_member (root, "weights", self->p.w, h * d, path, error) &&
+         read_member (root, "hidden_bias", self->p.b, h, path, error) &&
+         read_member (root, "decoder_bias", self->p.c, d, path, error) &&
+         (self->tied || read_member (root, "decoder_weights", self->p.wd, h * d, path, error));
+}
+
+static void
+init_random (LatentWta *self,
+             GRand     *rand)
+{
+  const gsize hd = (gsize) self->h * self->d;
+
+  for (gsize i = 0; i < hd; i++)
+    self->p.w[i] = INIT_SIGMA * gaussian (rand);
+  for (gsize i = 0; !self->tied && i < hd; i++)
+    self->p.wd[i] = INIT_SIGMA * gaussian (rand);
+}
+
+static gpointer
+wta_init (LatentDataset  *dataset,
+          LatentParams   *params,
+          guint64         seed,
+          LatentCl       *cl,
+          GError        **error)
+{
+  g_autoptr(LatentWta) self = NULL;
+  g_autoptr(GRand) rand = new_rand (seed);
+  g_autoptr(GError) local_error = NULL;
+  const char *sparsity, *init;
+
+  if (!wta_check (dataset, params, error))
+    return NULL;
+
+  self = g_new0 (LatentWta, 1);
+  self->algorithm = &wta_algorithm;
+  self->dataset = g_object_ref (dataset);
+  self->params = latent_params_ref (params);
+  self->seed = seed;
+  self->n = latent_dataset_get_n_rows (dataset);
+  self->d = latent_dataset_get_n_cols (dataset);
+  self->h = latent_params_get_int (params, "hidden");
+  self->batch = latent_params_get_int (params, "batch");
+  sparsity = latent_params_get_choice (params, "sparsity");
+  self->sparsity = g_str_equal (sparsity, "lifetime") ? LATENT_WTA_LIFETIME
+                   : g_str_equal (sparsity, "k-sparse") ? LATENT_WTA_K_SPARSE : LATENT_WTA_NONE;
+  self->winners = self->sparsity == LATENT_WTA_LIFETIME
+                  ? (guint) round (latent_params_get_double (params, "rate") * self->batch)
+                  : self->sparsity == LATENT_WTA_K_SPARSE ? (guint) latent_params_get_int (params, "k") : self->h;
+  self->tied = latent_params_get_bool (params, "tied");
+  self->adam = g_str_equal (latent_params_get_choice (params, "optimizer"), "adam");
+  self->shuffle = latent_params_get_bool (params, "shuffle");
+  self->learning_rate = latent_params_get_double (params, "learning-rate");
+  self->momentum = latent_params_get_double (params, "momentum");
+  self->epochs = latent_params_get_int (params, "epochs");
+  self->n_val = validation_rows (dataset, params);
+  self->n_train = self->n - self->n_val;
+  self->steps_per_epoch = self->n_train / self->batch;
+
+  self->offset = g_new (float, self->d);
+  self->scale = g_new (float, self->d);
+  choose_scaling (self);
+  self->order = g_new (guint, self->n);
+  for (guint i = 0; i < self->n; i++)
+    self->order[i] = i;
+  /* The split is drawn once; the training part is drawn again every epoch. */
+  if (self->shuffle)
+    shuffle (rand, self->order, self->n);
+
+  alloc_params (self, &self->p);
+  alloc_params (self, &self->v);
+  if (self->adam)
+    alloc_params (self, &self->s);
+  init = latent_params_get_choice (params, "init");
+  if (init[0] == '@')
+    {
+      if (!init_from_file (self, init + 1, error))
+        return NULL;
+    }
+  else
+    init_random (self, rand);
+  if (self->shuffle)
+    shuffle (rand, self->order, self->n_train);
+
+  self->wins = g_new0 (guint, self->h);
+  self->step_loss = g_array_new (FALSE, FALSE, sizeof (float));
+  self->epoch_train = g_array_new (FALSE, FALSE, sizeof (double));
+  self->epoch_val = g_array_new (FALSE, FALSE, sizeof (double));
+  self->epoch_dead = g_array_new (FALSE, FALSE, sizeof (double));
+  self->loss = NAN;
+  self->val_loss = NAN;
+
+  if (cl)
+    {
+      self->runtime = g_object_ref (cl);
+      self->device = latent_cl_describe (cl);
+      self->wcl = latent_wta_cl_new (self, cl, &local_error);
+      if (self->wcl && !latent_wta_cl_set_order (self->wcl, self->order, self->n, &local_error))
+        g_clear_pointer (&self->wcl, latent_wta_cl_free);
+      if (local_error)
+        fall_back (self, local_error);
+    }
+  else
+    self->device = g_strdup (_(CPU_REFERENCE));
+  return g_steal_pointer (&self);
+}
+
+/* Loss of the rows @order[0..count) in mini-batches, as training sees them. */
+static gboolean
+batched_loss (LatentWta     *self,
+              guint          first,
+              guint          count,
+              double        *loss,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  double total = 0;
+
+  for (guint done = 0; done < count; done += self->batch)
+    {
+      const guint rows = MIN (self->batch, count - done);
+      g_autoptr(GError) local_error = NULL;
+      double part;
+
+      if (self->wcl &&
+          !latent_wta_cl_forward (self->wcl, first + done, rows, &part, NULL, cancellable, &local_error))
+        {
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return FALSE;
+            }
+          fall_back (self, local_error);
+        }
+      if (self->wcl == NULL)
+        latent_wta_reference_forward (self, self->order + first + done, rows, &part, NULL);
+      total += part * rows;
+    }
+  *loss = count ? total / count : NAN;
+  return TRUE;
+}
+
+static gboolean
+end_epoch (LatentWta     *self,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  guint dead = 0;
+  double val = NAN;
+
+  if (self->wcl && !latent_wta_cl_read (self->wcl, &local_error))
+    fall_back (self, local_error);
+  for (guint j = 0; j < self->h; j++)
+    dead += self->wins[j] == 0;
+  if (self->n_val > 0 && !batched_loss (self, self->n_train, self->n_val, &val, cancellable, error))
+    return FALSE;
+  g_array_append_val (self->epoch_train, (double) { self->epoch_loss / self->steps_per_epoch });
+  g_array_append_val (self->epoch_val, val);
+  g_array_append_val (self->epoch_dead, (double) { (double) dead / self->h });
+  self->val_loss = val;
+  g_free (self->last_wins);
+  self->last_wins = g_steal_pointer (&self->wins);
+  self->wins = g_new0 (guint, self->h);
+  self->epoch_loss = 0;
+  self->epoch++;
+
+  if (self->wcl && !latent_wta_cl_reset_wins (self->wcl, &local_error))
+    fall_back (self, local_error);
+  if (self->shuffle && self->epoch < self->epochs)
+    {
+      g_autoptr(GRand) rand = new_rand (self->seed + self->epoch);
+
+      shuffle (rand, self->order, self->n_train);
+      if (self->wcl && !latent_wta_cl_set_order (self->wcl, self->order, self->n_train, &local_error))
+        fall_back (self, local_error);
+    }
+  return TRUE;
+}
+
+static gboolean
+wta_step (gpointer       data,
+          GCancellable  *cancellable,
+          GError       **error)
+{
+  LatentWta *self = data;
+  const guint first = (self->iteration % self->steps_per_epoch) * self->batch;
+  g_autoptr(GError) local_error = NULL;
+  double loss = NAN;
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  self->adam_t++;
+  if (self->wcl && !latent_wta_cl_step (self->wcl, first, self->batch, &loss, cancellable, &local_error))
+    {
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          self->adam_t--;
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      fall_back (self, local_error);
+    }
+  if (self->wcl == NULL)
+    latent_wta_reference_step (self, self->order + first, self->batch, &loss);
+
+  if (self->iteration == 0)
+    self->first_loss = loss;
+  if (!isfinite (loss) || loss > DIVERGED_RATIO * self->first_loss)
+    {
+      self->finished = TRUE;
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+                   _("The training diverged at step %u (loss %g, from %g at the start): "
+                     "learning-rate = %g is too large for this data; try a tenth of it"),
+                   self->iteration + 1, loss, self->first_loss, self->learning_rate);
+      return FALSE;
+    }
+  self->loss = loss;
+  self->epoch_loss += loss;
+  g_array_append_val (self->step_loss, (float) { loss });
+  self->iteration++;
+  if (self->iteration % self->steps_per_epoch == 0 && !end_epoch (self, cancellable, error))
+    return FALSE;
+  self->finished = self->epoch >= self->epochs;
+  return TRUE;
+}
+
+static double
+wta_objective (gpointer data)
+{
+  return ((LatentWta *) data)->loss;
+}
+
+static gboolean
+wta_converged (gpointer data)
+{
+  return ((LatentWta *) data)->finished;
+}
+
+/* The first rows of the validation part (the training part without one)
+ * and their reconstructions, in data units. */
+static void
+fill_examples (LatentWta      *self,
+               LatentSnapshot *snap)
+{
+  const guint d = self->d, first = self->n_val > 0 ? self->n_train : 0;
+  const guint rows = MIN (self->batch, self->n_val > 0 ? self->n_val : self->n_train);
+  const guint shown = MIN (N_EXAMPLES, rows);
+  g_autofree float *xhat = g_new (float, (gsize) rows * d);
+  g_autoptr(GError) local_error = NULL;
+  double loss;
+
+  if (self->wcl &&
+      !latent_wta_cl_forward (self->wcl, first, rows, &loss, xhat, NULL, &local_error))
+    fall_back (self, local_error);
+  if (self->wcl == NULL)
+    latent_wta_reference_forward (self, self->order + first, rows, &loss, xhat);
+  snap->n_examples = shown;
+  snap->example_rows = g_new (gint32, shown);
+  snap->reconstructions = g_new (float, (gsize) shown * d);
+  for (guint r = 0; r < shown; r++)
+    {
+      snap->example_rows[r] = self->order[first + r];
+      for (guint a = 0; a < d; a++)
+        snap->reconstructions[(gsize) r * d + a] = xhat[(gsize) r * d + a] / self->scale[a] + self->offset[a];
+    }
+}
+
+static double *
+dup_doubles (GArray *array)
+{
+  return g_memdup2 (array->data, sizeof (double) * MAX (array->len, 1u));
+}
+
+static LatentSnapshot *
+wta_snapshot (gpointer data)
+{
+  LatentWta *self = data;
+  LatentSnapshot *snap = latent_snapshot_new (self->algorithm, self->dataset, self->params);
+  const gsize hd = (gsize) self->h * self->d;
+  const guint *wins = self->last_wins ? self->last_wins : self->wins;
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->wcl && !latent_wta_cl_read (self->wcl, &local_error))
+    fall_back (self, local_error);
+  snap->seed = self->seed;
+  snap->iteration = self->iteration;
+  snap->converged = self->finished;
+  snap->final = self->finished;
+  snap->objective = self->loss;
+  snap->n_rows = self->n;
+  snap->n_cols = self->d;
+  snap->n_components = self->h;
+  snap->components = g_memdup2 (self->p.w, sizeof (float) * hd);
+  snap->hidden_bias = g_memdup2 (self->p.b, sizeof (float) * self->h);
+  snap->decoder_weights = self->tied ? NULL : g_memdup2 (self->p.wd, sizeof (float) * hd);
+  snap->decoder_bias = g_memdup2 (self->p.c, sizeof (float) * self->d);
+  snap->input_offset = g_memdup2 (self->offset, sizeof (float) * self->d);
+  snap->input_scale = g_memdup2 (self->scale, sizeof (float) * self->d);
+  snap->unit_wins = g_memdup2 (wins, sizeof (guint) * self->h);
+  for (guint j = 0; self->last_wins && j < self->h; j++)
+    snap->n_dead += self->last_wins[j] == 0;
+  snap->n_epochs = self->epoch;
+  snap->epoch_train_loss = dup_doubles (self->epoch_train);
+  snap->epoch_val_loss = dup_doubles (self->epoch_val);
+  snap->epoch_dead_fraction = dup_doubles (self->epoch_dead);
+  snap->steps_per_epoch = self->steps_per_epoch;
+  snap->n_steps = self->step_loss->len;
+  snap->step_loss = g_memdup2 (self->step_loss->data, sizeof (float) * MAX (self->step_loss->len, 1u));
+  snap->reconstruction_error = self->val_loss;
+  fill_examples (self, snap);
+  snap->device = g_strdup (self->device);
+  snap->message = g_strdup (self->fallback);
+  return snap;
+}
+
+static void
+add_uint_vector (JsonBuilder *b,
+                 const char  *name,
+                 const guint *values,
+                 guint        n)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_int_value (b, values[i]);
+  json_builder_end_array (b);
+}
+
+static void
+add_float_vector (JsonBuilder *b,
+                  const char  *name,
+                  const float *values,
+                  guint        n)
+{
+  json_builder_set_member_name (b, name);
+  latent_json_add_matrix (b, values, 1, n);
+}
+
+/* Enough to encode rows and to start another run from (init=@FILE). */
+static void
+wta_write_json (LatentSnapshot *snap,
+                JsonBuilder    *b)
+{
+  const guint h = snap->n_components, d = snap->n_cols;
+
+  latent_json_add_number_member (b, "hidden", h);
+  latent_json_add_matrix_member (b, "weights", snap->components, h, d);
+  add_float_vector (b, "hidden_bias", snap->hidden_bias, h);
+  if (snap->decoder_weights)
+    latent_json_add_matrix_member (b, "decoder_weights", snap->decoder_weights, h, d);
+  add_float_vector (b, "decoder_bias", snap->decoder_bias, d);
+  add_float_vector (b, "input_offset", snap->input_offset, d);
+  add_float_vector (b, "input_scale", snap->input_scale, d);
+  latent_json_add_number_member (b, "epochs_done", snap->n_epochs);
+  latent_json_add_vector_member (b, "train_loss", snap->epoch_train_loss, snap->n_epochs);
+  latent_json_add_vector_member (b, "validation_loss", snap->epoch_val_loss, snap->n_epochs);
+  latent_json_add_vector_member (b, "dead_fraction", snap->epoch_dead_fraction, snap->n_epochs);
+  latent_json_add_number_member (b, "dead_units", snap->n_dead);
+  add_uint_vector (b, "unit_wins", snap->unit_wins, h);
+  latent_json_add_number_member (b, "validation_error", snap->reconstruction_error);
+}
+
+LatentDataset *
+latent_wta_encode (LatentSnapshot  *snapshot,
+                   LatentDataset   *dataset,
+                   GError         **error)
+{
+  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  const guint h = snapshot->n_components;
+  /* Rows in blocks, so the scaled copy stays small. */
+  const guint block = 1024;
+  g_autoptr(LatentDataset) out = NULL;
+  g_autofree char *name = NULL;
+  g_autofree float *x = NULL;
+  float *code;
+
+  g_return_val_if_fail (snapshot->algorithm == &wta_algorithm && snapshot->components != NULL, NULL);
+
+  if (d != snapshot->n_cols)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("The model encodes rows of %u columns; “%s” has %u"), snapshot->n_cols,
+                   latent_dataset_get_name (dataset), d);
+      return NULL;
+    }
+  name = g_strdup_printf ("%s → wta %u", latent_dataset_get_name (dataset), h);
+  if (!(out = latent_dataset_new (name, n, h, error)))
+    return NULL;
+  code = latent_dataset_get_data (out);
+  x = g_new (float, (gsize) MIN (block, n) * d);
+  for (guint first = 0; first < n; first += block)
+    {
+      const guint rows = MIN (block, n - first);
+      const float *src = latent_dataset_get_row (dataset, first);
+
+      for (gsize i = 0; i < (gsize) rows * d; i++)
+        x[i] = (src[i] - snapshot->input_offset[i % d]) * snapshot->input_scale[i % d];
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, h, d, 1.0f, x, d,
+                   snapshot->components, d, 0.0f, code + (gsize) first * h, h);
+    }
+  for (gsize r = 0; r < n; r++)
+    for (guint j = 0; j < h; j++)
+      code[r * h + j] = MAX (0.0f, code[r * h + j] + snapshot->hidden_bias[j]);
+  if (latent_dataset_has_labels (dataset))
+    {
+      const guint classes = latent_dataset_get_n_classes (dataset);
+      g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+      g_auto(GStrv) class_names = NULL;
+
+      for (guint c = 0; c < classes; c++)
+        g_strv_builder_add (names, latent_dataset_get_class_name (dataset, c));
+      class_names = g_strv_builder_end (names);
+      latent_dataset_set_labels (out, latent_dataset_get_labels (dataset), classes,
+                                 latent_dataset_get_class_name (dataset, 0) ? class_names : NULL);
+    }
+  return g_steal_pointer (&out);
+}
+
+static const char * const wta_figures[] = { "weights", "winners", "reconstructions", "curves", NULL };
+
+static const LatentAlgorithm wta_algorithm = {
+  .id = "wta",
+  .title = N_("Winner-take-all autoencoder"),
+  .short_title = N_("WTA"),
+  .objective_name = N_("loss (½‖x̂ − x‖² per row)"),
+  .family = LATENT_FAMILY_AUTOENCODER,
+  .flags = LATENT_ALGORITHM_ENCODER,
+  .figures = wta_figures,
+  /* Translators: a hidden unit of an autoencoder, short; %u counts from 1. */
+  .component_name = N_("Unit %u"),
+  .params = wta_params,
+  .n_params = G_N_ELEMENTS (wta_params),
+  .check = wta_check,
+  .init = wta_init,
+  .step = wta_step,
+  .snapshot = wta_snapshot,
+  .objective = wta_objective,
+  .converged = wta_converged,
+  .free = wta_free,
+  .write_json = wta_write_json,
+};
+
+const LatentAlgorithm *
+latent_wta_get_algorithm (void)
+{
+  return &wta_algorithm;
+}
