@@ -104,6 +104,12 @@ struct _LatentAlgorithm
   void            (*write_csv_row)    (LatentSnapshot *snapshot,
                                        guint           row,
                                        GString        *out);
+  /* Optional, for LATENT_ALGORITHM_ENCODER: the features of every row of
+   * @dataset under the model of @snapshot (one of its own), as a dataset
+   * with @dataset's labels; an error when the columns do not fit. */
+  LatentDataset  *(*encode)           (LatentSnapshot *snapshot,
+                                       LatentDataset  *dataset,
+                                       GError        **error);
 };
 
 static inline gboolean

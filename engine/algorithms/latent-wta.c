@@ -756,6 +756,7 @@ static const LatentAlgorithm wta_algorithm = {
   .converged = wta_converged,
   .free = wta_free,
   .write_json = wta_write_json,
+  .encode = latent_wta_encode,
 };
 
 const LatentAlgorithm *
