@@ -1,15 +1,45 @@
-/* wta.cl — the winner-take-all autoencoder's passes besides its matrix
- * products (those are latent-gemm's): gathering a mini-batch, choosing the
- * winners, the reconstruction error, the masked gradient, the column sums
- * and the optimiser's update
+/* wta.cl — the winner-take-all autoencoder's step beside its one dense
+ * product: gathering a mini-batch, choosing the winners, decoding from
+ * them, and the backward pass with the optimiser's update, all of which
+ * touch only the winners
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Layout: every matrix is row-major float32. data is the dataset, n × d;
- * order holds row indices; a mini-batch x is rows × d; the codes z, s and
- * the code gradient ds are rows × h (h hidden units); the weights w and wd
- * are h × d. One work-item per element unless a kernel says otherwise.
+ * order holds row indices; a mini-batch x and its errors e are rows × d.
+ * The codes are kept transposed, zt as h × rows (one row per hidden unit),
+ * as latent-gemm writes W · Xᵀ: a unit's activations across the batch are
+ * contiguous, which lifetime sparsity and the per-unit backward pass walk.
+ * The weights w and wd are h × d (wd is w when tied); b has h values, c d.
+ *
+ * After selection about rate · h units of a row are positive (5 % by
+ * default), so the decoder, the code gradient and both weight gradients
+ * are sums over winners only: work proportional to the winners, not to
+ * h · d · rows. Only the encoder's product W · Xᵀ stays dense.
+ *
+ * Vectors: column runs go 16 floats at a time (float16), a tail one by one.
  */
+
+#define VEC 16
+
+/* One optimiser step on one value (or 16). Momentum (adam = 0):
+ * v = μ v − lr g, p += v. Adam: v = β1 v + (1 − β1) g,
+ * s = β2 s + (1 − β2) g², p −= lr · v / (√s + eps), with the bias
+ * corrections folded into lr and eps by the host. */
+#define UPDATE(p, v, s, g)                                             \
+  do {                                                                 \
+    if (adam)                                                          \
+      {                                                                \
+        v = 0.9f * v + (1.0f - 0.9f) * (g);                            \
+        s = 0.999f * s + (1.0f - 0.999f) * (g) * (g);                  \
+        p -= lr * v / (sqrt (s) + eps);                                \
+      }                                                                \
+    else                                                               \
+      {                                                                \
+        v = mu * v - lr * (g);                                         \
+        p += v;                                                        \
+      }                                                                \
+  } while (0)
 
 /* x[r][a] = (data[order[first + r]][a] − offset[a]) · scale[a]; work-item
  * (a, r). */
@@ -29,13 +59,18 @@ wta_gather (__global const float *LATENT_RESTRICT data,
 }
 
 /* The winners of one group of count activations ReLU(z + bias), at
- * z[base + i · inner] with base = group · outer: a unit's column across the
- * batch (lifetime sparsity: inner = h, outer = 1, the bias is the group's)
- * or a row's units (k-sparse: inner = 1, outer = h, the bias is the
- * element's). Ranked by value, ties to the lower index: k passes each take
- * the best value after the last one taken, then every value up to that
- * one is kept and the rest set to 0, in place. k ≥ count keeps all: a
- * plain ReLU. One work-item per group. */
+ * z[group · outer + i · inner]: a unit's activations across the batch
+ * (lifetime sparsity: inner = 1, outer = rows, the bias is the group's) or
+ * a row's units (k-sparse: inner = rows, outer = 1, the bias is the
+ * element's). Ranked by value, ties to the lower index; the k best are
+ * kept and the rest set to 0, in place. k ≥ count keeps all: a plain ReLU.
+ * One work-item per group. Up to WTA_MAX_K winners, one pass keeps the
+ * best k so far in a sorted list; beyond, k passes each take the best
+ * value after the last one taken. */
+#ifndef WTA_MAX_K
+#define WTA_MAX_K 32
+#endif
+
 __kernel void
 wta_select (__global float *LATENT_RESTRICT z,
             __global const float *LATENT_RESTRICT bias,
@@ -48,31 +83,61 @@ wta_select (__global float *LATENT_RESTRICT z,
 {
   const uint g = get_global_id (0);
   __global float *base = z + (size_t) g * outer;
-  float tv = INFINITY;
-  int ti = -1;
+  /* The last winner: every value before it in the ranking wins. */
+  float tv = -INFINITY;
+  int ti = count;
 
   if (g >= groups)
     return;
 #define ACTIVATION(i) fmax (base[(size_t) (i) * inner] + bias[bias_per_group ? g : (i)], 0.0f)
-  if (k >= count)
-    tv = -INFINITY;
-  for (uint pass = 0; pass < k && k < count; pass++)
+  if (k < count && k <= WTA_MAX_K)
     {
-      int best = -1;
-      float bv = 0.0f;
+      float best_v[WTA_MAX_K];
+      int best_i[WTA_MAX_K];
+      uint n = 0;
 
       for (uint i = 0; i < count; i++)
         {
           const float v = ACTIVATION (i);
+          uint at;
 
-          if ((v < tv || (v == tv && (int) i > ti)) && (best < 0 || v > bv))
+          /* Later indices lose ties, so only a larger value gets in. */
+          if (n == k && !(v > best_v[k - 1]))
+            continue;
+          at = n < k ? n++ : k - 1;
+          for (; at > 0 && best_v[at - 1] < v; at--)
             {
-              best = i;
-              bv = v;
+              best_v[at] = best_v[at - 1];
+              best_i[at] = best_i[at - 1];
             }
+          best_v[at] = v;
+          best_i[at] = i;
         }
-      tv = bv;
-      ti = best;
+      tv = best_v[k - 1];
+      ti = best_i[k - 1];
+    }
+  else if (k < count)
+    {
+      tv = INFINITY;
+      ti = -1;
+      for (uint pass = 0; pass < k; pass++)
+        {
+          int best = -1;
+          float bv = 0.0f;
+
+          for (uint i = 0; i < count; i++)
+            {
+              const float v = ACTIVATION (i);
+
+              if ((v < tv || (v == tv && (int) i > ti)) && (best < 0 || v > bv))
+                {
+                  best = i;
+                  bv = v;
+                }
+            }
+          tv = bv;
+          ti = best;
+        }
     }
   for (uint i = 0; i < count; i++)
     {
@@ -83,106 +148,253 @@ wta_select (__global float *LATENT_RESTRICT z,
 #undef ACTIVATION
 }
 
-/* x̂ += c, e = (x̂ − x) · inv_rows, and each row's Σ(x̂ − x)² in
- * loss[r]; work-item r walks its row. */
+/* Each row's positive codes as a list: count[r] units, their indices in
+ * idx[r · h …] and values in val[r · h …], ascending. Work-item r. */
 __kernel void
-wta_error (__global float *LATENT_RESTRICT xhat,
-           __global const float *LATENT_RESTRICT x,
-           __global const float *LATENT_RESTRICT c,
-           __global float *LATENT_RESTRICT e,
-           __global float *LATENT_RESTRICT loss,
-           const uint d,
-           const float inv_rows)
+wta_compact (__global const float *LATENT_RESTRICT zt,
+             const uint h,
+             const uint rows,
+             __global uint *LATENT_RESTRICT count,
+             __global uint *LATENT_RESTRICT idx,
+             __global float *LATENT_RESTRICT val)
 {
   const uint r = get_global_id (0);
+  uint n = 0;
+
+  for (uint j = 0; j < h; j++)
+    {
+      const float s = zt[(size_t) j * rows + r];
+
+      if (s > 0.0f)
+        {
+          idx[(size_t) r * h + n] = j;
+          val[(size_t) r * h + n] = s;
+          n++;
+        }
+    }
+  count[r] = n;
+}
+
+/* x̂ = c + Σ over the row's winners of s · wd[unit], e = (x̂ − x) ·
+ * inv_rows, and Σ(x̂ − x)² over the work-item's columns in
+ * partial[r · blocks + block]. Work-item (block of VEC columns, r). */
+__kernel void
+wta_decode (__global const uint *LATENT_RESTRICT count,
+            __global const uint *LATENT_RESTRICT idx,
+            __global const float *LATENT_RESTRICT val,
+            __global const float *LATENT_RESTRICT wd,
+            __global const float *LATENT_RESTRICT c,
+            __global const float *LATENT_RESTRICT x,
+            __global float *LATENT_RESTRICT xhat,
+            __global float *LATENT_RESTRICT e,
+            __global float *LATENT_RESTRICT partial,
+            const uint h,
+            const uint d,
+            const float inv_rows)
+{
+  const uint block = get_global_id (0), r = get_global_id (1), blocks = get_global_size (0);
+  const uint a0 = block * VEC, n = count[r];
+  __global const uint *units = idx + (size_t) r * h;
+  __global const float *codes = val + (size_t) r * h;
   const size_t row = (size_t) r * d;
   float sum = 0.0f;
 
-  for (uint a = 0; a < d; a++)
+  if (a0 + VEC <= d)
     {
-      const float v = xhat[row + a] + c[a], diff = v - x[row + a];
+      float16 acc = vload16 (0, c + a0), diff;
 
-      xhat[row + a] = v;
-      e[row + a] = diff * inv_rows;
-      sum += diff * diff;
+      for (uint t = 0; t < n; t++)
+        acc = fma ((float16) codes[t], vload16 (0, wd + (size_t) units[t] * d + a0), acc);
+      diff = acc - vload16 (0, x + row + a0);
+      vstore16 (acc, 0, xhat + row + a0);
+      vstore16 (diff * inv_rows, 0, e + row + a0);
+      diff *= diff;
+      sum = diff.s0 + diff.s1 + diff.s2 + diff.s3 + diff.s4 + diff.s5 + diff.s6 + diff.s7 +
+            diff.s8 + diff.s9 + diff.sa + diff.sb + diff.sc + diff.sd + diff.se + diff.sf;
     }
-  loss[r] = sum;
+  else
+    for (uint a = a0; a < d; a++)
+      {
+        float acc = c[a], diff;
+
+        for (uint t = 0; t < n; t++)
+          acc = fma (codes[t], wd[(size_t) units[t] * d + a], acc);
+        diff = acc - x[row + a];
+        xhat[row + a] = acc;
+        e[row + a] = diff * inv_rows;
+        sum += diff * diff;
+      }
+  partial[(size_t) r * blocks + block] = sum;
 }
 
-/* ds = ds where the code is positive, else 0: the gradient through the
- * winners' ReLU. */
+/* The backward pass and update of one hidden unit j, work-item j:
+ *   ∂z[r] = e[r] · wd[j] where the code s = zt[j][r] is positive, else 0;
+ *   ∂b[j] = Σ_r ∂z[r];  ∂w[j] = Σ_r ∂z[r] x[r];  ∂wd[j] = Σ_r s[r] e[r]
+ * (the two summed into w when tied), then the optimiser's step on the
+ * unit's rows and bias. Every value is stepped, winners or not: momentum
+ * carries on without a gradient. A unit's gradient reads only its own rows
+ * of w and wd, so the units update in place without a barrier. The first
+ * pass lists the rows the unit won (hits, h × rows) with their codes
+ * (compacted into zt's row, which nothing reads after this kernel) and
+ * ∂z (dzt); the sums then walk that list only. wins[j] counts the rows. */
 __kernel void
-wta_mask (__global float *LATENT_RESTRICT ds,
-          __global const float *LATENT_RESTRICT s)
-{
-  const size_t i = get_global_id (0);
-
-  if (!(s[i] > 0.0f))
-    ds[i] = 0.0f;
-}
-
-/* out[j] = Σ_r m[r][j] over rows × cols; with wins, also
- * wins[j] += the number of rows where s[r][j] > 0. Work-item j. */
-__kernel void
-wta_column_sums (__global const float *LATENT_RESTRICT m,
-                 const uint rows,
-                 const uint cols,
-                 __global float *LATENT_RESTRICT out,
-                 __global const float *LATENT_RESTRICT s,
-                 __global uint *LATENT_RESTRICT wins,
-                 const uint count_wins)
+wta_units (__global float *LATENT_RESTRICT zt,
+           __global float *LATENT_RESTRICT dzt,
+           __global uint *LATENT_RESTRICT hits,
+           __global const float *LATENT_RESTRICT e,
+           __global const float *LATENT_RESTRICT x,
+           __global float *w,
+           __global float *wd,
+           __global float *LATENT_RESTRICT b,
+           __global float *vw,
+           __global float *vwd,
+           __global float *LATENT_RESTRICT vb,
+           __global float *sw,
+           __global float *swd,
+           __global float *LATENT_RESTRICT sb,
+           __global uint *LATENT_RESTRICT wins,
+           const uint h,
+           const uint rows,
+           const uint d,
+           const uint tied,
+           const float lr,
+           const float mu,
+           const float eps,
+           const uint adam)
 {
   const uint j = get_global_id (0);
-  float sum = 0.0f;
-  uint won = 0;
+  const size_t unit = (size_t) j * d;
+  __global float *s = zt + (size_t) j * rows;
+  __global float *dz = dzt + (size_t) j * rows;
+  __global uint *won = hits + (size_t) j * rows;
+  float db = 0.0f;
+  uint n = 0, a = 0;
 
-  if (j >= cols)
+  if (j >= h)
     return;
   for (uint r = 0; r < rows; r++)
     {
-      sum += m[(size_t) r * cols + j];
-      if (count_wins)
-        won += s[(size_t) r * cols + j] > 0.0f;
+      const float code = s[r];
+      __global const float *er = e + (size_t) r * d;
+      float16 acc = 0.0f;
+      float g;
+      uint c = 0;
+
+      if (!(code > 0.0f))
+        continue;
+      for (; c + VEC <= d; c += VEC)
+        acc = fma (vload16 (0, er + c), vload16 (0, wd + unit + c), acc);
+      g = acc.s0 + acc.s1 + acc.s2 + acc.s3 + acc.s4 + acc.s5 + acc.s6 + acc.s7 +
+          acc.s8 + acc.s9 + acc.sa + acc.sb + acc.sc + acc.sd + acc.se + acc.sf;
+      for (; c < d; c++)
+        g = fma (er[c], wd[unit + c], g);
+      won[n] = r;
+      s[n] = code;   /* n ≤ r: that value was read already */
+      dz[n] = g;
+      db += g;
+      n++;
     }
-  out[j] = sum;
-  if (count_wins)
-    wins[j] += won;
+  wins[j] += n;
+
+  for (; a + VEC <= d; a += VEC)
+    {
+      float16 gw = 0.0f, gd = 0.0f, p, v, m2;
+
+      for (uint t = 0; t < n; t++)
+        {
+          gw = fma ((float16) dz[t], vload16 (0, x + (size_t) won[t] * d + a), gw);
+          gd = fma ((float16) s[t], vload16 (0, e + (size_t) won[t] * d + a), gd);
+        }
+      if (tied)
+        gw += gd;
+      else
+        {
+          p = vload16 (0, wd + unit + a);
+          v = vload16 (0, vwd + unit + a);
+          m2 = adam ? vload16 (0, swd + unit + a) : 0.0f;
+          UPDATE (p, v, m2, gd);
+          vstore16 (p, 0, wd + unit + a);
+          vstore16 (v, 0, vwd + unit + a);
+          if (adam)
+            vstore16 (m2, 0, swd + unit + a);
+        }
+      p = vload16 (0, w + unit + a);
+      v = vload16 (0, vw + unit + a);
+      m2 = adam ? vload16 (0, sw + unit + a) : 0.0f;
+      UPDATE (p, v, m2, gw);
+      vstore16 (p, 0, w + unit + a);
+      vstore16 (v, 0, vw + unit + a);
+      if (adam)
+        vstore16 (m2, 0, sw + unit + a);
+    }
+  for (; a < d; a++)
+    {
+      float gw = 0.0f, gd = 0.0f, p, v, m2;
+
+      for (uint t = 0; t < n; t++)
+        {
+          gw = fma (dz[t], x[(size_t) won[t] * d + a], gw);
+          gd = fma (s[t], e[(size_t) won[t] * d + a], gd);
+        }
+      if (tied)
+        gw += gd;
+      else
+        {
+          p = wd[unit + a];
+          v = vwd[unit + a];
+          m2 = adam ? swd[unit + a] : 0.0f;
+          UPDATE (p, v, m2, gd);
+          wd[unit + a] = p;
+          vwd[unit + a] = v;
+          if (adam)
+            swd[unit + a] = m2;
+        }
+      p = w[unit + a];
+      v = vw[unit + a];
+      m2 = adam ? sw[unit + a] : 0.0f;
+      UPDATE (p, v, m2, gw);
+      w[unit + a] = p;
+      vw[unit + a] = v;
+      if (adam)
+        sw[unit + a] = m2;
+    }
+  {
+    float p = b[j], v = vb[j], m2 = adam ? sb[j] : 0.0f;
+
+    UPDATE (p, v, m2, db);
+    b[j] = p;
+    vb[j] = v;
+    if (adam)
+      sb[j] = m2;
+  }
 }
 
-/* One optimiser step on param, elementwise. Momentum (adam = 0):
- * v = μ v − lr g, p += v. Adam: v = β1 v + (1 − β1) g,
- * s = β2 s + (1 − β2) g², p −= lr · v / (√s + eps), with the bias
- * corrections folded into lr and eps by the host. */
+/* ∂c[a] = Σ_r e[r][a] and the optimiser's step on c; work-item a. */
 __kernel void
-wta_update (__global float *LATENT_RESTRICT param,
-            __global const float *LATENT_RESTRICT grad,
-            __global float *LATENT_RESTRICT v,
-            __global float *LATENT_RESTRICT s,
-            const uint count,
-            const float lr,
-            const float mu,
-            const float eps,
-            const uint adam)
+wta_decoder_bias (__global const float *LATENT_RESTRICT e,
+                  __global float *LATENT_RESTRICT c,
+                  __global float *LATENT_RESTRICT vc,
+                  __global float *LATENT_RESTRICT sc,
+                  const uint rows,
+                  const uint d,
+                  const float lr,
+                  const float mu,
+                  const float eps,
+                  const uint adam)
 {
-  const uint i = get_global_id (0);
+  const uint a = get_global_id (0);
+  float g = 0.0f, p, v, m2;
 
-  if (i >= count)
+  if (a >= d)
     return;
+  for (uint r = 0; r < rows; r++)
+    g += e[(size_t) r * d + a];
+  p = c[a];
+  v = vc[a];
+  m2 = adam ? sc[a] : 0.0f;
+  UPDATE (p, v, m2, g);
+  c[a] = p;
+  vc[a] = v;
   if (adam)
-    {
-      const float g = grad[i];
-      const float m1 = 0.9f * v[i] + (1.0f - 0.9f) * g;
-      const float m2 = 0.999f * s[i] + (1.0f - 0.999f) * g * g;
-
-      v[i] = m1;
-      s[i] = m2;
-      param[i] -= lr * m1 / (sqrt (m2) + eps);
-    }
-  else
-    {
-      const float step = mu * v[i] - lr * grad[i];
-
-      v[i] = step;
-      param[i] += step;
-    }
+    sc[a] = m2;
 }

@@ -17,16 +17,19 @@
 
 #include "latent-gemm.h"
 
-enum { K_GATHER, K_SELECT, K_ERROR, K_MASK, K_SUMS, K_UPDATE, N_KERNELS };
+enum { K_GATHER, K_SELECT, K_COMPACT, K_DECODE, K_UNITS, K_DECODER_BIAS, N_KERNELS };
 
 static const char * const kernel_names[N_KERNELS] = {
-  "wta_gather", "wta_select", "wta_error", "wta_mask", "wta_column_sums", "wta_update",
+  "wta_gather", "wta_select", "wta_compact", "wta_decode", "wta_units", "wta_decoder_bias",
 };
 
 /* Device copies of a LatentWtaParams. */
 typedef struct {
   cl_mem w, wd, b, c;
 } Buffers;
+
+/* Columns per work-item of wta_decode (its VEC). */
+#define DECODE_VEC 16
 
 struct _LatentWtaCl
 {
@@ -36,9 +39,10 @@ struct _LatentWtaCl
   cl_command_queue  queue;
   cl_kernel         k[N_KERNELS];
   cl_mem            data, order, offset, scale;
-  cl_mem            x, z, ds, xhat, e, loss, wins;
-  Buffers           p, grad, v, s;
-  float            *loss_host;
+  cl_mem            x, zt, dzt, count, idx, val, xhat, e, partial, wins;
+  Buffers           p, v, s;
+  guint             blocks;     /* of DECODE_VEC columns */
+  float            *partial_host;
 };
 
 static void
@@ -55,37 +59,30 @@ latent_wta_cl_free (LatentWtaCl *wcl)
 {
   if (wcl == NULL)
     return;
+
+  cl_mem *buffers[] = { &wcl->data, &wcl->order, &wcl->offset, &wcl->scale, &wcl->x, &wcl->zt, &wcl->dzt,
+                        &wcl->count, &wcl->idx, &wcl->val, &wcl->xhat, &wcl->e, &wcl->partial, &wcl->wins };
   if (wcl->queue)
     clFinish (wcl->queue);
   for (guint i = 0; i < N_KERNELS; i++)
     if (wcl->k[i])
       clReleaseKernel (wcl->k[i]);
-  g_clear_pointer (&wcl->data, clReleaseMemObject);
-  g_clear_pointer (&wcl->order, clReleaseMemObject);
-  g_clear_pointer (&wcl->offset, clReleaseMemObject);
-  g_clear_pointer (&wcl->scale, clReleaseMemObject);
-  g_clear_pointer (&wcl->x, clReleaseMemObject);
-  g_clear_pointer (&wcl->z, clReleaseMemObject);
-  g_clear_pointer (&wcl->ds, clReleaseMemObject);
-  g_clear_pointer (&wcl->xhat, clReleaseMemObject);
-  g_clear_pointer (&wcl->e, clReleaseMemObject);
-  g_clear_pointer (&wcl->loss, clReleaseMemObject);
-  g_clear_pointer (&wcl->wins, clReleaseMemObject);
+  for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
+    g_clear_pointer (buffers[i], clReleaseMemObject);
   release_buffers (&wcl->p);
-  release_buffers (&wcl->grad);
   release_buffers (&wcl->v);
   release_buffers (&wcl->s);
   if (wcl->queue)
     clReleaseCommandQueue (wcl->queue);
   g_clear_pointer (&wcl->gemm, latent_gemm_free);
   g_clear_object (&wcl->cl);
-  g_free (wcl->loss_host);
+  g_free (wcl->partial_host);
   g_free (wcl);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentWtaCl, latent_wta_cl_free)
 
-/* Device buffers for @host's arrays (zeros where @host is NULL). */
+/* Device copies of @host's arrays. */
 static gboolean
 create_buffers (LatentWtaCl            *wcl,
                 Buffers                *out,
@@ -95,15 +92,12 @@ create_buffers (LatentWtaCl            *wcl,
 {
   LatentWta *self = wcl->self;
   const gsize hd = (gsize) self->h * self->d * sizeof (float);
-  const cl_mem_flags flags = CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0);
+  const cl_mem_flags flags = CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR;
 
-  return latent_cl_create_buffer (wcl->cl, &out->w, flags, hd, host ? host->w : NULL, what, error) &&
-         (self->tied ||
-          latent_cl_create_buffer (wcl->cl, &out->wd, flags, hd, host ? host->wd : NULL, what, error)) &&
-         latent_cl_create_buffer (wcl->cl, &out->b, flags, self->h * sizeof (float), host ? host->b : NULL,
-                                  what, error) &&
-         latent_cl_create_buffer (wcl->cl, &out->c, flags, self->d * sizeof (float), host ? host->c : NULL,
-                                  what, error);
+  return latent_cl_create_buffer (wcl->cl, &out->w, flags, hd, host->w, what, error) &&
+         (self->tied || latent_cl_create_buffer (wcl->cl, &out->wd, flags, hd, host->wd, what, error)) &&
+         latent_cl_create_buffer (wcl->cl, &out->b, flags, self->h * sizeof (float), host->b, what, error) &&
+         latent_cl_create_buffer (wcl->cl, &out->c, flags, self->d * sizeof (float), host->c, what, error);
 }
 
 LatentWtaCl *
@@ -116,6 +110,16 @@ latent_wta_cl_new (LatentWta  *self,
   const guint64 data_bytes = (guint64) n * d * sizeof (float);
   const LatentClDeviceInfo *info = latent_cl_get_info (cl);
   g_autofree guint *zeros = g_new0 (guint, h);
+  const struct { cl_mem *mem; gsize size; const char *what; } scratch[] = {
+    { &wcl->x, batch * d, "mini-batch" },
+    { &wcl->zt, h * batch, "codes" },
+    { &wcl->dzt, h * batch, "code gradients" },
+    { &wcl->count, batch, "winner counts" },
+    { &wcl->idx, batch * h, "winners" },   /* per row, then per unit */
+    { &wcl->val, batch * h, "winners" },
+    { &wcl->xhat, batch * d, "reconstructions" },
+    { &wcl->e, batch * d, "errors" },
+  };
 
   if (data_bytes > info->max_alloc)
     {
@@ -125,11 +129,17 @@ latent_wta_cl_new (LatentWta  *self,
     }
   wcl->self = self;
   wcl->cl = g_object_ref (cl);
-  wcl->loss_host = g_new (float, batch);
+  wcl->blocks = (d + DECODE_VEC - 1) / DECODE_VEC;
+  wcl->partial_host = g_new (float, batch * wcl->blocks);
   if (!(wcl->gemm = latent_gemm_new (cl, error)) || !(wcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
   for (guint i = 0; i < N_KERNELS; i++)
     if (!(wcl->k[i] = latent_cl_create_kernel (cl, "wta", NULL, kernel_names[i], error)))
+      return NULL;
+  /* Every scratch array is of 4-byte values: floats or uints. */
+  for (guint i = 0; i < G_N_ELEMENTS (scratch); i++)
+    if (!latent_cl_create_buffer (cl, scratch[i].mem, CL_MEM_READ_WRITE, scratch[i].size * 4, NULL,
+                                  scratch[i].what, error))
       return NULL;
   if (!latent_cl_create_buffer (cl, &wcl->data, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data_bytes,
                                 latent_dataset_get_data (self->dataset), "rows", error) ||
@@ -138,19 +148,11 @@ latent_wta_cl_new (LatentWta  *self,
                                 self->offset, "input offset", error) ||
       !latent_cl_create_buffer (cl, &wcl->scale, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, d * sizeof (float),
                                 self->scale, "input scale", error) ||
-      !latent_cl_create_buffer (cl, &wcl->x, CL_MEM_READ_WRITE, batch * d * sizeof (float), NULL, "mini-batch",
-                                error) ||
-      !latent_cl_create_buffer (cl, &wcl->z, CL_MEM_READ_WRITE, batch * h * sizeof (float), NULL, "codes", error) ||
-      !latent_cl_create_buffer (cl, &wcl->ds, CL_MEM_READ_WRITE, batch * h * sizeof (float), NULL,
-                                "code gradients", error) ||
-      !latent_cl_create_buffer (cl, &wcl->xhat, CL_MEM_READ_WRITE, batch * d * sizeof (float), NULL,
-                                "reconstructions", error) ||
-      !latent_cl_create_buffer (cl, &wcl->e, CL_MEM_READ_WRITE, batch * d * sizeof (float), NULL, "errors", error) ||
-      !latent_cl_create_buffer (cl, &wcl->loss, CL_MEM_WRITE_ONLY, batch * sizeof (float), NULL, "losses", error) ||
+      !latent_cl_create_buffer (cl, &wcl->partial, CL_MEM_WRITE_ONLY, batch * wcl->blocks * sizeof (float), NULL,
+                                "losses", error) ||
       !latent_cl_create_buffer (cl, &wcl->wins, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, h * sizeof (guint),
                                 zeros, "wins", error) ||
       !create_buffers (wcl, &wcl->p, &self->p, "weights", error) ||
-      !create_buffers (wcl, &wcl->grad, NULL, "gradients", error) ||
       !create_buffers (wcl, &wcl->v, &self->v, "optimiser memory", error) ||
       (self->adam && !create_buffers (wcl, &wcl->s, &self->s, "optimiser memory", error)))
     return NULL;
@@ -192,8 +194,10 @@ latent_wta_cl_reset_wins (LatentWtaCl  *wcl,
                           "clEnqueueFillBuffer", "wins", error);
 }
 
-/* x, then the code z = winners of ReLU(x Wᵀ + b), then x̂ = z W_d + c with
- * e = (x̂ − x) / rows, then the loss. */
+/* x, then the codes zt = winners of ReLU(W xᵀ + b), each row's winners as
+ * a list, then x̂ = c + codes · W_d with e = (x̂ − x) / rows and the
+ * partial losses, read back without waiting: a step queues its backward
+ * pass before the host waits for them. */
 static gboolean
 forward (LatentWtaCl   *wcl,
          guint          first,
@@ -202,38 +206,43 @@ forward (LatentWtaCl   *wcl,
          GError       **error)
 {
   LatentWta *self = wcl->self;
-  const cl_uint d = self->d, h = self->h, k = latent_wta_batch_winners (self, rows);
+  const cl_uint d = self->d, h = self->h, n_rows = rows, k = latent_wta_batch_winners (self, rows);
   const gboolean lifetime = self->sparsity == LATENT_WTA_LIFETIME;
   const cl_uint groups = lifetime ? h : rows, count = lifetime ? rows : h;
-  const cl_uint inner = lifetime ? h : 1, outer = lifetime ? 1 : h, per_group = lifetime;
+  const cl_uint inner = lifetime ? 1 : rows, outer = lifetime ? rows : 1, per_group = lifetime;
   const cl_uint first_row = first;
   const cl_float inv_rows = 1.0f / rows;
   const gsize gather[2] = { d, rows }, select[1] = { groups }, per_row[1] = { rows };
+  const gsize decode[2] = { wcl->blocks, rows };
   cl_mem wd = self->tied ? wcl->p.w : wcl->p.wd;
 
-  /* The loss is read without waiting: the backward pass is queued first. */
   return latent_cl_set_args (wcl->k[K_GATHER], kernel_names[K_GATHER], error,
-                           LATENT_CL_ARG (wcl->data), LATENT_CL_ARG (wcl->order), LATENT_CL_ARG (first_row),
-                           LATENT_CL_ARG (d), LATENT_CL_ARG (wcl->offset), LATENT_CL_ARG (wcl->scale),
-                           LATENT_CL_ARG (wcl->x), LATENT_CL_ARG_END) &&
+                             LATENT_CL_ARG (wcl->data), LATENT_CL_ARG (wcl->order), LATENT_CL_ARG (first_row),
+                             LATENT_CL_ARG (d), LATENT_CL_ARG (wcl->offset), LATENT_CL_ARG (wcl->scale),
+                             LATENT_CL_ARG (wcl->x), LATENT_CL_ARG_END) &&
          enqueue (wcl, K_GATHER, 2, gather, error) &&
-         latent_gemm_run (wcl->gemm, wcl->queue, FALSE, TRUE, rows, h, d, 1.0f, wcl->x, d, wcl->p.w, d,
-                        0.0f, wcl->z, h, cancellable, error) &&
+         latent_gemm_run (wcl->gemm, wcl->queue, FALSE, TRUE, h, rows, d, 1.0f, wcl->p.w, d, wcl->x, d,
+                          0.0f, wcl->zt, rows, cancellable, error) &&
          latent_cl_set_args (wcl->k[K_SELECT], kernel_names[K_SELECT], error,
-                           LATENT_CL_ARG (wcl->z), LATENT_CL_ARG (wcl->p.b), LATENT_CL_ARG (groups),
-                           LATENT_CL_ARG (count), LATENT_CL_ARG (inner), LATENT_CL_ARG (outer),
-                           LATENT_CL_ARG (per_group), LATENT_CL_ARG (k), LATENT_CL_ARG_END) &&
+                             LATENT_CL_ARG (wcl->zt), LATENT_CL_ARG (wcl->p.b), LATENT_CL_ARG (groups),
+                             LATENT_CL_ARG (count), LATENT_CL_ARG (inner), LATENT_CL_ARG (outer),
+                             LATENT_CL_ARG (per_group), LATENT_CL_ARG (k), LATENT_CL_ARG_END) &&
          enqueue (wcl, K_SELECT, 1, select, error) &&
-         latent_gemm_run (wcl->gemm, wcl->queue, FALSE, FALSE, rows, d, h, 1.0f, wcl->z, h, wd, d,
-                        0.0f, wcl->xhat, d, cancellable, error) &&
-         latent_cl_set_args (wcl->k[K_ERROR], kernel_names[K_ERROR], error,
-                           LATENT_CL_ARG (wcl->xhat), LATENT_CL_ARG (wcl->x), LATENT_CL_ARG (wcl->p.c),
-                           LATENT_CL_ARG (wcl->e), LATENT_CL_ARG (wcl->loss), LATENT_CL_ARG (d),
-                           LATENT_CL_ARG (inv_rows), LATENT_CL_ARG_END) &&
-         enqueue (wcl, K_ERROR, 1, per_row, error) &&
-         latent_cl_check (clEnqueueReadBuffer (wcl->queue, wcl->loss, CL_FALSE, 0, rows * sizeof (float),
-                                             wcl->loss_host, 0, NULL, NULL),
-                        "clEnqueueReadBuffer", "losses", error);
+         latent_cl_set_args (wcl->k[K_COMPACT], kernel_names[K_COMPACT], error,
+                             LATENT_CL_ARG (wcl->zt), LATENT_CL_ARG (h), LATENT_CL_ARG (n_rows),
+                             LATENT_CL_ARG (wcl->count), LATENT_CL_ARG (wcl->idx), LATENT_CL_ARG (wcl->val),
+                             LATENT_CL_ARG_END) &&
+         enqueue (wcl, K_COMPACT, 1, per_row, error) &&
+         latent_cl_set_args (wcl->k[K_DECODE], kernel_names[K_DECODE], error,
+                             LATENT_CL_ARG (wcl->count), LATENT_CL_ARG (wcl->idx), LATENT_CL_ARG (wcl->val),
+                             LATENT_CL_ARG (wd), LATENT_CL_ARG (wcl->p.c), LATENT_CL_ARG (wcl->x),
+                             LATENT_CL_ARG (wcl->xhat), LATENT_CL_ARG (wcl->e), LATENT_CL_ARG (wcl->partial),
+                             LATENT_CL_ARG (h), LATENT_CL_ARG (d), LATENT_CL_ARG (inv_rows), LATENT_CL_ARG_END) &&
+         enqueue (wcl, K_DECODE, 2, decode, error) &&
+         latent_cl_check (clEnqueueReadBuffer (wcl->queue, wcl->partial, CL_FALSE, 0,
+                                               (gsize) rows * wcl->blocks * sizeof (float), wcl->partial_host,
+                                               0, NULL, NULL),
+                          "clEnqueueReadBuffer", "losses", error);
 }
 
 static double
@@ -242,53 +251,9 @@ finish_loss (LatentWtaCl *wcl,
 {
   double sum = 0;
 
-  for (guint r = 0; r < rows; r++)
-    sum += wcl->loss_host[r];
+  for (gsize i = 0; i < (gsize) rows * wcl->blocks; i++)
+    sum += wcl->partial_host[i];
   return 0.5 * sum / rows;
-}
-
-static gboolean
-column_sums (LatentWtaCl  *wcl,
-             cl_mem        m,
-             cl_uint       rows,
-             cl_uint       cols,
-             cl_mem        out,
-             gboolean      count_wins,
-             GError      **error)
-{
-  const cl_uint wins = count_wins;
-  const gsize global[1] = { cols };
-
-  return latent_cl_set_args (wcl->k[K_SUMS], kernel_names[K_SUMS], error,
-                             LATENT_CL_ARG (m), LATENT_CL_ARG (rows), LATENT_CL_ARG (cols), LATENT_CL_ARG (out),
-                             LATENT_CL_ARG (wcl->z), LATENT_CL_ARG (wcl->wins), LATENT_CL_ARG (wins),
-                             LATENT_CL_ARG_END) &&
-            enqueue (wcl, K_SUMS, 1, global, error);
-}
-
-static gboolean
-update (LatentWtaCl  *wcl,
-        cl_mem        param,
-        cl_mem        grad,
-        cl_mem        v,
-        cl_mem        s,
-        gsize         count,
-        GError      **error)
-{
-  LatentWta *self = wcl->self;
-  const cl_uint n = count, adam = self->adam;
-  const gsize global[1] = { count };
-  cl_float lr = self->learning_rate, mu = self->momentum, eps = 0;
-
-  if (self->adam)
-    latent_wta_adam_factors (self, &lr, &eps);
-  else
-    s = v;   /* unused, but an argument must be a buffer */
-  return latent_cl_set_args (wcl->k[K_UPDATE], kernel_names[K_UPDATE], error,
-                             LATENT_CL_ARG (param), LATENT_CL_ARG (grad), LATENT_CL_ARG (v), LATENT_CL_ARG (s),
-                             LATENT_CL_ARG (n), LATENT_CL_ARG (lr), LATENT_CL_ARG (mu), LATENT_CL_ARG (eps),
-                             LATENT_CL_ARG (adam), LATENT_CL_ARG_END) &&
-            enqueue (wcl, K_UPDATE, 1, global, error);
 }
 
 gboolean
@@ -300,29 +265,32 @@ latent_wta_cl_step (LatentWtaCl   *wcl,
                     GError       **error)
 {
   LatentWta *self = wcl->self;
-  const cl_uint d = self->d, h = self->h;
-  const gsize code_size[1] = { (gsize) rows * h }, hd = (gsize) h * d;
-  cl_mem wd = self->tied ? wcl->p.w : wcl->p.wd;
-  cl_mem decoder_grad = self->tied ? wcl->grad.w : wcl->grad.wd;
+  const cl_uint d = self->d, h = self->h, n_rows = rows, tied = self->tied, adam = self->adam;
+  const gsize units[1] = { h }, columns[1] = { d };
+  /* Unused arguments still take a buffer: the encoder's own. */
+  cl_mem wd = tied ? wcl->p.w : wcl->p.wd, vwd = tied ? wcl->v.w : wcl->v.wd;
+  cl_mem sw = adam ? wcl->s.w : wcl->v.w, swd = adam ? (tied ? wcl->s.w : wcl->s.wd) : vwd;
+  cl_mem sb = adam ? wcl->s.b : wcl->v.b, sc = adam ? wcl->s.c : wcl->v.c;
+  cl_float lr = self->learning_rate, mu = self->momentum, eps = 0;
 
-  /* ∂S = E W_dᵀ, masked to ∂Z; ∂W_d = Sᵀ E and ∂W = ∂Zᵀ X, summed into
-   * one gradient when tied; the biases' column sums; the updates. */
+  if (adam)
+    latent_wta_adam_factors (self, &lr, &eps);
   if (!forward (wcl, first, rows, cancellable, error) ||
-      !latent_gemm_run (wcl->gemm, wcl->queue, FALSE, TRUE, rows, h, d, 1.0f, wcl->e, d, wd, d,
-                        0.0f, wcl->ds, h, cancellable, error) ||
-      !latent_cl_set_args (wcl->k[K_MASK], kernel_names[K_MASK], error,
-                           LATENT_CL_ARG (wcl->ds), LATENT_CL_ARG (wcl->z), LATENT_CL_ARG_END) ||
-      !enqueue (wcl, K_MASK, 1, code_size, error) ||
-      !latent_gemm_run (wcl->gemm, wcl->queue, TRUE, FALSE, h, d, rows, 1.0f, wcl->z, h, wcl->e, d,
-                        0.0f, decoder_grad, d, cancellable, error) ||
-      !latent_gemm_run (wcl->gemm, wcl->queue, TRUE, FALSE, h, d, rows, 1.0f, wcl->ds, h, wcl->x, d,
-                        self->tied ? 1.0f : 0.0f, wcl->grad.w, d, cancellable, error) ||
-      !column_sums (wcl, wcl->ds, rows, h, wcl->grad.b, TRUE, error) ||
-      !column_sums (wcl, wcl->e, rows, d, wcl->grad.c, FALSE, error) ||
-      !update (wcl, wcl->p.w, wcl->grad.w, wcl->v.w, wcl->s.w, hd, error) ||
-      (!self->tied && !update (wcl, wcl->p.wd, wcl->grad.wd, wcl->v.wd, wcl->s.wd, hd, error)) ||
-      !update (wcl, wcl->p.b, wcl->grad.b, wcl->v.b, wcl->s.b, h, error) ||
-      !update (wcl, wcl->p.c, wcl->grad.c, wcl->v.c, wcl->s.c, d, error) ||
+      !latent_cl_set_args (wcl->k[K_UNITS], kernel_names[K_UNITS], error,
+                           LATENT_CL_ARG (wcl->zt), LATENT_CL_ARG (wcl->dzt), LATENT_CL_ARG (wcl->idx),
+                           LATENT_CL_ARG (wcl->e),
+                           LATENT_CL_ARG (wcl->x), LATENT_CL_ARG (wcl->p.w), LATENT_CL_ARG (wd),
+                           LATENT_CL_ARG (wcl->p.b), LATENT_CL_ARG (wcl->v.w), LATENT_CL_ARG (vwd),
+                           LATENT_CL_ARG (wcl->v.b), LATENT_CL_ARG (sw), LATENT_CL_ARG (swd), LATENT_CL_ARG (sb),
+                           LATENT_CL_ARG (wcl->wins), LATENT_CL_ARG (h), LATENT_CL_ARG (n_rows), LATENT_CL_ARG (d),
+                           LATENT_CL_ARG (tied), LATENT_CL_ARG (lr), LATENT_CL_ARG (mu), LATENT_CL_ARG (eps),
+                           LATENT_CL_ARG (adam), LATENT_CL_ARG_END) ||
+      !enqueue (wcl, K_UNITS, 1, units, error) ||
+      !latent_cl_set_args (wcl->k[K_DECODER_BIAS], kernel_names[K_DECODER_BIAS], error,
+                           LATENT_CL_ARG (wcl->e), LATENT_CL_ARG (wcl->p.c), LATENT_CL_ARG (wcl->v.c),
+                           LATENT_CL_ARG (sc), LATENT_CL_ARG (n_rows), LATENT_CL_ARG (d), LATENT_CL_ARG (lr),
+                           LATENT_CL_ARG (mu), LATENT_CL_ARG (eps), LATENT_CL_ARG (adam), LATENT_CL_ARG_END) ||
+      !enqueue (wcl, K_DECODER_BIAS, 1, columns, error) ||
       !latent_cl_check (clFinish (wcl->queue), "clFinish", "wta", error))
     {
       clFinish (wcl->queue);
