@@ -58,19 +58,68 @@ wta_gather (__global const float *LATENT_RESTRICT data,
     x[(size_t) r * d + a] = (data[(size_t) order[first + r] * d + a] - offset[a]) * scale[a];
 }
 
+/* The first n (< 16) values at z, then zeros: a run's end, read without
+ * touching what other work-items write after it. */
+static inline float16
+load_tail (__global const float *z,
+           const uint n)
+{
+  float v[VEC];
+
+  for (uint l = 0; l < VEC; l++)
+    v[l] = l < n ? z[l] : 0.0f;
+  return vload16 (0, v);
+}
+
+/* The best (value, index) of the count activations ReLU(z + bias) after
+ * (tv, ti) in the ranking (larger values first, ties to the lower index),
+ * 16 at a time. */
+static inline void
+next_best (__global const float *z,
+           const float bias,
+           const uint count,
+           float *tv,
+           int *ti)
+{
+  const int16 lane = (int16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  float16 best = -1.0f;
+  int16 at = INT_MAX;
+  float8 b8;
+  float4 b4;
+  float m;
+  int8 a8;
+  int4 a4;
+
+  for (uint i = 0; i < count; i += VEC)
+    {
+      const int16 index = (int) i + lane;
+      const float16 raw = i + VEC <= count ? vload16 (0, z + i) : load_tail (z + i, count - i);
+      const float16 v = fmax (raw + bias, 0.0f);
+      const int16 eligible = (index < (int) count) & ((v < *tv) | ((v == *tv) & (index > *ti)));
+      const int16 better = eligible & (v > best);
+
+      best = select (best, v, better);
+      at = select (at, index, better);
+    }
+  /* Across lanes: the largest value, and of its lanes the lowest index. */
+  b8 = fmax (best.lo, best.hi);
+  b4 = fmax (b8.lo, b8.hi);
+  m = fmax (fmax (b4.x, b4.y), fmax (b4.z, b4.w));
+  at = select ((int16) INT_MAX, at, best == m);
+  a8 = min (at.lo, at.hi);
+  a4 = min (a8.lo, a8.hi);
+  *tv = m;
+  *ti = min (min (a4.x, a4.y), min (a4.z, a4.w));
+}
+
 /* The winners of one group of count activations ReLU(z + bias), at
  * z[group · outer + i · inner]: a unit's activations across the batch
  * (lifetime sparsity: inner = 1, outer = rows, the bias is the group's) or
  * a row's units (k-sparse: inner = rows, outer = 1, the bias is the
  * element's). Ranked by value, ties to the lower index; the k best are
  * kept and the rest set to 0, in place. k ≥ count keeps all: a plain ReLU.
- * One work-item per group. Up to WTA_MAX_K winners, one pass keeps the
- * best k so far in a sorted list; beyond, k passes each take the best
- * value after the last one taken. */
-#ifndef WTA_MAX_K
-#define WTA_MAX_K 32
-#endif
-
+ * One work-item per group, k passes each taking the best value after the
+ * last one taken: 16 lanes at a time where the group is contiguous. */
 __kernel void
 wta_select (__global float *LATENT_RESTRICT z,
             __global const float *LATENT_RESTRICT bias,
@@ -83,61 +132,38 @@ wta_select (__global float *LATENT_RESTRICT z,
 {
   const uint g = get_global_id (0);
   __global float *base = z + (size_t) g * outer;
-  /* The last winner: every value before it in the ranking wins. */
+  /* The last winner: every value up to it in the ranking wins. */
   float tv = -INFINITY;
   int ti = count;
 
   if (g >= groups)
     return;
 #define ACTIVATION(i) fmax (base[(size_t) (i) * inner] + bias[bias_per_group ? g : (i)], 0.0f)
-  if (k < count && k <= WTA_MAX_K)
-    {
-      float best_v[WTA_MAX_K];
-      int best_i[WTA_MAX_K];
-      uint n = 0;
-
-      for (uint i = 0; i < count; i++)
-        {
-          const float v = ACTIVATION (i);
-          uint at;
-
-          /* Later indices lose ties, so only a larger value gets in. */
-          if (n == k && !(v > best_v[k - 1]))
-            continue;
-          at = n < k ? n++ : k - 1;
-          for (; at > 0 && best_v[at - 1] < v; at--)
-            {
-              best_v[at] = best_v[at - 1];
-              best_i[at] = best_i[at - 1];
-            }
-          best_v[at] = v;
-          best_i[at] = i;
-        }
-      tv = best_v[k - 1];
-      ti = best_i[k - 1];
-    }
-  else if (k < count)
+  if (k < count)
     {
       tv = INFINITY;
       ti = -1;
       for (uint pass = 0; pass < k; pass++)
-        {
-          int best = -1;
-          float bv = 0.0f;
+        if (inner == 1 && bias_per_group)
+          next_best (base, bias[g], count, &tv, &ti);
+        else
+          {
+            int best = -1;
+            float bv = 0.0f;
 
-          for (uint i = 0; i < count; i++)
-            {
-              const float v = ACTIVATION (i);
+            for (uint i = 0; i < count; i++)
+              {
+                const float v = ACTIVATION (i);
 
-              if ((v < tv || (v == tv && (int) i > ti)) && (best < 0 || v > bv))
-                {
-                  best = i;
-                  bv = v;
-                }
-            }
-          tv = bv;
-          ti = best;
-        }
+                if ((v < tv || (v == tv && (int) i > ti)) && (best < 0 || v > bv))
+                  {
+                    best = i;
+                    bv = v;
+                  }
+              }
+            tv = bv;
+            ti = best;
+          }
     }
   for (uint i = 0; i < count; i++)
     {
