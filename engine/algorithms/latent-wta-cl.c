@@ -345,13 +345,14 @@ read_buffers (LatentWtaCl      *wcl,
 
 gboolean
 latent_wta_cl_read (LatentWtaCl  *wcl,
+                    gboolean      optimiser,
                     GError      **error)
 {
   LatentWta *self = wcl->self;
 
   if (!read_buffers (wcl, &wcl->p, &self->p, error) ||
-      !read_buffers (wcl, &wcl->v, &self->v, error) ||
-      (self->adam && !read_buffers (wcl, &wcl->s, &self->s, error)) ||
+      (optimiser && !read_buffers (wcl, &wcl->v, &self->v, error)) ||
+      (optimiser && self->adam && !read_buffers (wcl, &wcl->s, &self->s, error)) ||
       !latent_cl_check (clEnqueueReadBuffer (wcl->queue, wcl->wins, CL_FALSE, 0, self->h * sizeof (guint),
                                              self->wins, 0, NULL, NULL),
                         "clEnqueueReadBuffer", "wins", error) ||

@@ -133,8 +133,8 @@ void      latent_wta_reference_forward (LatentWta    *self,
                                         float        *xhat);
 
 /* OpenCL path: the same three, the parameters on the device. read copies
- * them (and the optimiser's memory) back to self->p, self->v, self->s and
- * the wins to self->wins. */
+ * them back to self->p and the wins to self->wins, and with @optimiser the
+ * optimiser's memory to self->v and self->s. */
 LatentWtaCl *latent_wta_cl_new     (LatentWta    *self,
                                     LatentCl     *cl,
                                     GError      **error);
@@ -157,6 +157,7 @@ gboolean  latent_wta_cl_forward    (LatentWtaCl  *wcl,
                                     GCancellable *cancellable,
                                     GError      **error);
 gboolean  latent_wta_cl_read       (LatentWtaCl  *wcl,
+                                    gboolean      optimiser,
                                     GError      **error);
 gboolean  latent_wta_cl_reset_wins (LatentWtaCl  *wcl,
                                     GError      **error);

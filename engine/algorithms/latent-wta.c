@@ -195,7 +195,7 @@ fall_back (LatentWta    *self,
   /* The parameters come back from the device if it still answers; if
    * not, the run goes on from the last copy read. */
   if (self->wcl)
-    latent_wta_cl_read (self->wcl, NULL);
+    latent_wta_cl_read (self->wcl, TRUE, NULL);
   g_free (self->fallback);
   self->fallback = latent_cl_fall_back (self->runtime, self->algorithm->id, error);
   g_clear_pointer (&self->wcl, latent_wta_cl_free);
@@ -466,7 +466,7 @@ end_epoch (LatentWta     *self,
   guint dead = 0;
   double val = NAN;
 
-  if (self->wcl && !latent_wta_cl_read (self->wcl, &local_error))
+  if (self->wcl && !latent_wta_cl_read (self->wcl, FALSE, &local_error))
     fall_back (self, local_error);
   for (guint j = 0; j < self->h; j++)
     dead += self->wins[j] == 0;
@@ -598,7 +598,7 @@ wta_snapshot (gpointer data)
   const guint *wins = self->last_wins ? self->last_wins : self->wins;
   g_autoptr(GError) local_error = NULL;
 
-  if (self->wcl && !latent_wta_cl_read (self->wcl, &local_error))
+  if (self->wcl && !latent_wta_cl_read (self->wcl, FALSE, &local_error))
     fall_back (self, local_error);
   snap->seed = self->seed;
   snap->iteration = self->iteration;
