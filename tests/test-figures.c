@@ -1,6 +1,7 @@
 /* test-figures.c — palette, 2-D projection, scatter and images figures (k-means
  * and mixtures), the model-selection sweep figure, the figures of PCA, PPCA
- * and FA, the filter and kernel figures of a convolution, export
+ * and FA, the filter and kernel figures of a convolution, the weights and
+ * training curves of an autoencoder, export
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -2984,6 +2985,639 @@ test_filter_export (Tmp           *tmp,
   g_assert_cmpuint (count_files (tmp->dir), ==, 10);
 }
 
+/* Autoencoders ------------------------------------------------------------ */
+
+/* The autoencoder family as an algorithm table declares it, without the
+ * real algorithm: only what the figures read. */
+static const char * const autoencoder_figures[] = { "weights", "winners", "reconstructions", "curves", NULL };
+static const LatentAlgorithm test_autoencoder = {
+  .id = "test-autoencoder",
+  .title = "Winner-take-all autoencoder",
+  .short_title = "WTA",
+  .objective_name = "loss",
+  .family = LATENT_FAMILY_AUTOENCODER,
+  .flags = LATENT_ALGORITHM_ENCODER,
+  .figures = autoencoder_figures,
+};
+
+#define AE_SIDE 8
+#define AE_PER_EPOCH 25
+
+/* A trained model's snapshot. Image rows (8 × 8) or four named columns;
+ * six units: 0 all positive, 1 all negative, 2 left positive and right
+ * negative (dead: no win in the last epoch), 3 top positive and bottom
+ * negative (most wins), 4 and 5 a checkerboard (as many wins each). Its
+ * losses over @n_steps mini-batches of 25 an epoch, validation rows with
+ * reconstructions. */
+static LatentSnapshot *
+autoencoder_snapshot (gboolean images,
+                      guint    n_units,
+                      guint    n_steps)
+{
+  const guint n = images ? 40 : 60, d = images ? AE_SIDE * AE_SIDE : 4;
+  static const guint wins[6] = { 50, 10, 0, 400, 7, 7 };
+  g_autoptr(LatentDataset) ds = latent_dataset_new (images ? "tiny images" : "table", n, d, NULL);
+  float *x = latent_dataset_get_data (ds);
+  LatentSnapshot *snap;
+  guint64 state = 11;
+
+  for (guint i = 0; i < n * d; i++)
+    x[i] = images ? (float) uniform (&state) : (float) (5.0 + normal (&state));
+  if (images)
+    latent_dataset_set_image_shape (ds, AE_SIDE, AE_SIDE, 1, FALSE);
+  else
+    latent_dataset_set_column_names (ds, (GStrv) column_names);
+
+  snap = latent_snapshot_new (&test_autoencoder, ds, NULL);
+  snap->seed = 42;
+  snap->n_rows = n;
+  snap->n_cols = d;
+  snap->n_components = n_units;
+  snap->components = g_new (float, (gsize) n_units * d);
+  snap->hidden_bias = g_new0 (float, n_units);
+  snap->unit_wins = g_new (guint, n_units);
+  for (guint u = 0; u < n_units; u++)
+    {
+      snap->unit_wins[u] = u < 6 ? wins[u] : 20 + u % 97;
+      snap->n_dead += snap->unit_wins[u] == 0;
+      for (guint j = 0; j < d; j++)
+        {
+          guint col = images ? j % AE_SIDE : j, row = images ? j / AE_SIDE : j / 2;
+          guint half = images ? AE_SIDE / 2 : 2;
+          float w;
+
+          switch (u)
+            {
+            case 0: w = 0.3f; break;
+            case 1: w = -0.2f; break;
+            case 2: w = col < half ? 0.25f : -0.25f; break;
+            case 3: w = row < (images ? half : 1) ? 0.5f : -0.5f; break;
+            case 4: case 5: w = (row + col) % 2 ? 0.1f : -0.1f; break;
+            default: w = 0.1f * normal (&state); break;
+            }
+          snap->components[(gsize) u * d + j] = w;
+        }
+    }
+
+  snap->steps_per_epoch = AE_PER_EPOCH;
+  snap->n_steps = n_steps;
+  snap->iteration = n_steps;
+  snap->step_loss = g_new (float, MAX (n_steps, 1u));
+  for (guint s = 0; s < n_steps; s++)
+    snap->step_loss[s] = 0.2 + 1.0 / (1.0 + 0.05 * s) + 0.05 * normal (&state);
+  snap->objective = n_steps ? snap->step_loss[n_steps - 1] : NAN;
+  snap->n_epochs = n_steps / AE_PER_EPOCH;
+  snap->epoch_train_loss = g_new (double, MAX (snap->n_epochs, 1u));
+  snap->epoch_val_loss = g_new (double, MAX (snap->n_epochs, 1u));
+  snap->epoch_dead_fraction = g_new (double, MAX (snap->n_epochs, 1u));
+  for (guint e = 0; e < snap->n_epochs; e++)
+    {
+      snap->epoch_train_loss[e] = 0.2 + 1.0 / (1.0 + 0.05 * (e + 0.5) * AE_PER_EPOCH);
+      snap->epoch_val_loss[e] = snap->epoch_train_loss[e] + 0.05;
+      snap->epoch_dead_fraction[e] = 0.4 / (e + 1);
+    }
+  snap->reconstruction_error = snap->n_epochs ? snap->epoch_val_loss[snap->n_epochs - 1] : NAN;
+  snap->input_offset = g_new0 (float, d);
+  snap->input_scale = g_new (float, d);
+  for (guint j = 0; j < d; j++)
+    snap->input_scale[j] = 1.0f;
+
+  /* The last rows are the validation rows. */
+  snap->n_examples = 4;
+  snap->example_rows = g_new (gint32, 4);
+  snap->reconstructions = g_new (float, 4 * (gsize) d);
+  for (guint e = 0; e < 4; e++)
+    {
+      snap->example_rows[e] = n - 4 + e;
+      for (guint j = 0; j < d; j++)
+        snap->reconstructions[e * d + j] = x[(gsize) (n - 4 + e) * d + j] * 0.8f + (images ? 0.1f : 1.0f);
+    }
+  return snap;
+}
+
+static guint32
+foreground_argb (const LatentFigureStyle *style)
+{
+  double r, g, b;
+
+  latent_figure_style_get_foreground (style, &r, &g, &b);
+  return 0xff000000u | ((guint32) lround (r * 255) << 16) | ((guint32) lround (g * 255) << 8)
+         | (guint32) lround (b * 255);
+}
+
+/* Pixels of @argb inside a rectangle. */
+static guint
+count_color_in (cairo_surface_t *surface,
+                guint32          argb,
+                guint            tolerance,
+                double           x,
+                double           y,
+                double           w,
+                double           h)
+{
+  guint n = 0;
+
+  for (int py = (int) ceil (y); py < (int) floor (y + h); py++)
+    for (int px = (int) ceil (x); px < (int) floor (x + w); px++)
+      n += close_color (pixel (surface, px, py), argb, tolerance);
+  return n;
+}
+
+typedef struct {
+  double x, y, w, h;
+} Rect;
+
+static Rect
+locate_unit (LatentSnapshot          *snap,
+             LatentFigureKind         kind,
+             const LatentFigureStyle *style,
+             int                      width,
+             int                      height,
+             guint                    unit)
+{
+  Rect r;
+
+  g_assert_true (latent_figure_weights_locate (snap, kind, style, width, height, unit, &r.x, &r.y, &r.w, &r.h));
+  g_assert_cmpfloat (r.x, >=, 0);
+  g_assert_cmpfloat (r.y, >=, 0);
+  g_assert_cmpfloat (r.x + r.w, <=, width);
+  g_assert_cmpfloat (r.y + r.h, <=, height);
+  return r;
+}
+
+/* The colour at a fraction of a tile's width and height. */
+static guint32
+tile_pixel (cairo_surface_t *surface,
+            Rect             r,
+            double           fx,
+            double           fy)
+{
+  return pixel (surface, (int) (r.x + fx * r.w), (int) (r.y + fy * r.h));
+}
+
+static void
+test_autoencoder_kinds (void)
+{
+  g_autoptr(LatentSnapshot) images = autoencoder_snapshot (TRUE, 6, 100);
+  g_autoptr(LatentSnapshot) table = autoencoder_snapshot (FALSE, 6, 100);
+  g_autoptr(LatentSnapshot) early = latent_snapshot_new (&test_autoencoder, images->dataset, NULL);
+  g_autoptr(LatentSnapshot) kmeans = blobs_snapshot (150, 2, 3, TRUE, 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = latent_figure_dup_title (images);
+  g_autofree char *running = NULL;
+  static const LatentFigureKind expected[] = {
+    LATENT_FIGURE_WEIGHTS, LATENT_FIGURE_WINNERS, LATENT_FIGURE_RECONSTRUCTIONS, LATENT_FIGURE_CURVES,
+  };
+  LatentSnapshot *snaps[] = { images, table, early };
+  LatentFigureKind kinds[LATENT_FIGURE_N_KINDS], kind = LATENT_FIGURE_AUTO;
+  guint n;
+
+  g_assert_cmpstr (latent_figure_kind_to_string (LATENT_FIGURE_WEIGHTS), ==, "weights");
+  g_assert_cmpstr (latent_figure_kind_to_string (LATENT_FIGURE_WINNERS), ==, "winners");
+  g_assert_cmpstr (latent_figure_kind_to_string (LATENT_FIGURE_CURVES), ==, "curves");
+  g_assert_true (latent_figure_kind_from_string ("Curves", &kind));
+  g_assert_cmpint (kind, ==, LATENT_FIGURE_CURVES);
+  g_assert_cmpstr (latent_figure_kind_get_title (LATENT_FIGURE_WEIGHTS, images), ==, "Weights");
+  g_assert_cmpstr (latent_figure_kind_get_title (LATENT_FIGURE_WINNERS, images), ==, "Weights by wins");
+  g_assert_cmpstr (latent_figure_kind_get_title (LATENT_FIGURE_CURVES, images), ==, "Training curves");
+
+  /* Exactly the table's four, in its order, image rows or not, before
+   * the first weights too; AUTO is the weights, never the images. */
+  for (guint i = 0; i < G_N_ELEMENTS (snaps); i++)
+    {
+      n = latent_figure_list_kinds (snaps[i], kinds);
+      g_assert_cmpmem (kinds, n * sizeof *kinds, expected, sizeof expected);
+      g_assert_cmpint (latent_figure_resolve_kind (snaps[i], LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_WEIGHTS);
+    }
+  g_assert_cmpint (latent_figure_resolve_kind (images, LATENT_FIGURE_IMAGES), ==, LATENT_FIGURE_WEIGHTS);
+  g_assert_cmpint (latent_figure_resolve_kind (table, LATENT_FIGURE_IMAGES), ==, LATENT_FIGURE_SCATTER);
+  g_assert_cmpint (latent_figure_resolve_kind (images, LATENT_FIGURE_CURVES), ==, LATENT_FIGURE_CURVES);
+
+  /* Not the others' figures, and theirs not to others. */
+  g_assert_false (latent_figure_kind_applies (images, LATENT_FIGURE_COMPONENTS, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+  g_clear_error (&error);
+  g_assert_false (latent_figure_kind_applies (images, LATENT_FIGURE_SCATTER, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+  g_clear_error (&error);
+  g_assert_false (latent_figure_kind_applies (kmeans, LATENT_FIGURE_WEIGHTS, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+  g_assert_nonnull (strstr (error->message, "Weights"));
+  g_clear_error (&error);
+  n = latent_figure_list_kinds (kmeans, kinds);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (kinds[i], <, LATENT_FIGURE_WEIGHTS);
+
+  /* Units, the epoch the last step is in, and steps. */
+  g_assert_cmpstr (title, ==, "WTA · 6 units · epoch 4 · step 100");
+  images->n_steps = images->iteration = 110;
+  running = latent_figure_dup_title (images);
+  g_assert_cmpstr (running, ==, "WTA · 6 units · epoch 5 · step 110");
+}
+
+static void
+test_autoencoder_weights (void)
+{
+  g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (TRUE, 6, 100);
+  LatentFigureStyle style;
+
+  for (gboolean dark = FALSE; dark <= TRUE; dark++)
+    {
+      guint32 plus = latent_palette_diverging_argb (1.0, dark), minus = latent_palette_diverging_argb (-1.0, dark);
+      guint32 ink, bg;
+      cairo_surface_t *surface;
+      Rect r[6];
+
+      latent_figure_style_init (&style);
+      style.dark = dark;
+      ink = foreground_argb (&style);
+      bg = background_argb (&style);
+      surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600);
+      keep_figure (surface, dark ? "autoencoder-weights-dark" : "autoencoder-weights");
+      for (guint u = 0; u < 6; u++)
+        r[u] = locate_unit (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, u);
+      g_test_message ("tiles of %.0f × %.0f px", r[0].w, r[0].h);
+      g_assert_cmpfloat (r[0].w, >=, 40);
+
+      /* In unit order, along rows. */
+      for (guint u = 1; u < 6; u++)
+        g_assert_true (r[u].y > r[u - 1].y || (r[u].y == r[u - 1].y && r[u].x > r[u - 1].x));
+      /* A positive unit is warm all over, a negative one cool, each at
+       * the end of its own scale. */
+      g_assert_cmpuint (count_color_in (surface, plus, 2, r[0].x, r[0].y, r[0].w, r[0].h), ==,
+                        count_color_in (surface, 0, 255, r[0].x, r[0].y, r[0].w, r[0].h));
+      g_assert_cmpuint (count_color_in (surface, minus, 2, r[0].x, r[0].y, r[0].w, r[0].h), ==, 0);
+      g_assert_cmpuint (count_color_in (surface, minus, 2, r[1].x, r[1].y, r[1].w, r[1].h), ==,
+                        count_color_in (surface, 0, 255, r[1].x, r[1].y, r[1].w, r[1].h));
+      /* Top positive, bottom negative. */
+      g_assert_true (close_color (tile_pixel (surface, r[3], 0.5, 0.25), plus, 2));
+      g_assert_true (close_color (tile_pixel (surface, r[3], 0.5, 0.75), minus, 2));
+      /* The dead unit: crossed out in ink, its colours washed towards the
+       * background; the live ones carry no cross. */
+      g_assert_cmpuint (count_color_in (surface, ink, 2, r[2].x, r[2].y, r[2].w, r[2].h), >, r[2].w);
+      for (guint u = 0; u < 6; u++)
+        if (u != 2)
+          g_assert_cmpuint (count_color_in (surface, ink, 2, r[u].x, r[u].y, r[u].w, r[u].h), ==, 0);
+      {
+        guint32 washed = tile_pixel (surface, r[2], 0.2, 0.5);
+
+        g_assert_false (close_color (washed, plus, 20));
+        g_assert_false (close_color (washed, bg, 2));
+        /* Nearer the background in every channel than the unwashed colour. */
+        for (guint shift = 0; shift < 24; shift += 8)
+          g_assert_cmpint (ABS ((int) ((washed >> shift) & 0xff) - (int) ((bg >> shift) & 0xff)), <=,
+                           ABS ((int) ((plus >> shift) & 0xff) - (int) ((bg >> shift) & 0xff)));
+      }
+      cairo_surface_destroy (surface);
+
+      /* Each unit on its own scale: ten times the weights, the same tile. */
+      for (guint j = 0; j < AE_SIDE * AE_SIDE; j++)
+        snap->components[AE_SIDE * AE_SIDE + j] *= 10.0f;
+      surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600);
+      g_assert_true (close_color (tile_pixel (surface, r[1], 0.5, 0.5), minus, 2));
+      g_assert_true (close_color (tile_pixel (surface, r[0], 0.5, 0.5), plus, 2));
+      cairo_surface_destroy (surface);
+      for (guint j = 0; j < AE_SIDE * AE_SIDE; j++)
+        snap->components[AE_SIDE * AE_SIDE + j] /= 10.0f;
+    }
+
+  /* Before the first whole epoch no unit is dead, whatever its wins. */
+  snap->n_epochs = 0;
+  {
+    cairo_surface_t *surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600);
+    Rect r = locate_unit (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 2);
+
+    g_assert_cmpuint (count_color_in (surface, foreground_argb (&style), 2, r.x, r.y, r.w, r.h), ==, 0);
+    cairo_surface_destroy (surface);
+  }
+}
+
+static void
+test_autoencoder_winners (void)
+{
+  g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (TRUE, 6, 100);
+  /* Wins 50, 10, 0, 400, 7, 7: ties by the lower unit. */
+  static const guint order[6] = { 3, 0, 1, 4, 5, 2 };
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  Rect slot[6];
+
+  latent_figure_style_init (&style);
+  for (guint i = 0; i < 6; i++)
+    slot[i] = locate_unit (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, i);
+  surface = render (snap, LATENT_FIGURE_WINNERS, &style, 800, 600);
+  keep_figure (surface, "autoencoder-winners");
+  for (guint i = 0; i < 6; i++)
+    {
+      Rect r = locate_unit (snap, LATENT_FIGURE_WINNERS, &style, 800, 600, order[i]);
+
+      /* The same grid as the weights, the unit in its place by wins. */
+      g_assert_cmpfloat (r.x, ==, slot[i].x);
+      g_assert_cmpfloat (r.y, ==, slot[i].y);
+    }
+  /* The most wins first: unit 3's halves in the first tile; the dead unit
+   * last, crossed out. */
+  g_assert_true (close_color (tile_pixel (surface, slot[0], 0.5, 0.25), latent_palette_diverging_argb (1.0, FALSE), 2));
+  g_assert_true (close_color (tile_pixel (surface, slot[0], 0.5, 0.75), latent_palette_diverging_argb (-1.0, FALSE), 2));
+  g_assert_cmpuint (count_color_in (surface, foreground_argb (&style), 2, slot[5].x, slot[5].y, slot[5].w, slot[5].h), >,
+                    slot[5].w);
+  /* Captions under the tiles ("unit 4 · 400 wins"): ink below each. */
+  for (guint i = 0; i < 6; i++)
+    g_assert_cmpuint (count_ink (surface, &style, slot[i].x, slot[i].y + slot[i].h + 4, slot[i].w,
+                                 style.font_size * 1.2), >, 10);
+  cairo_surface_destroy (surface);
+
+  /* Without wins the order is unknown: it says so. */
+  g_clear_pointer (&snap->unit_wins, g_free);
+  g_assert_false (latent_figure_weights_locate (snap, LATENT_FIGURE_WINNERS, &style, 800, 600, 0, NULL, NULL, NULL, NULL));
+  surface = render (snap, LATENT_FIGURE_WINNERS, &style, 800, 600);
+  g_assert_cmpuint (count_color (surface, latent_palette_diverging_argb (1.0, FALSE), 2), ==, 0);
+  g_assert_cmpuint (count_ink (surface, &style, 0, 280, 800, 40), >, 100);
+  cairo_surface_destroy (surface);
+}
+
+/* Hundreds of units: a square grid of small tiles without captions; more
+ * than fit at 4 px, the first ones, said so. */
+static void
+test_autoencoder_many (void)
+{
+  g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (TRUE, 1024, 100);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  Rect first, row_end, next_row, last, r;
+  guint shown = 0;
+
+  latent_figure_style_init (&style);
+  surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600);
+  keep_figure (surface, "autoencoder-weights-1024");
+  first = locate_unit (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 0);
+  row_end = locate_unit (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 31);
+  next_row = locate_unit (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 32);
+  last = locate_unit (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 1023);
+  g_test_message ("1024 units: tiles of %.0f px, pitch %.0f", first.w, next_row.y - first.y);
+  g_assert_cmpfloat (first.w, >=, 8);
+  g_assert_cmpfloat (row_end.y, ==, first.y);
+  g_assert_cmpfloat (next_row.x, ==, first.x);
+  g_assert_cmpfloat (next_row.y, >, first.y);
+  g_assert_cmpfloat (last.x, ==, row_end.x);
+  /* Packed: a gap of a few pixels, no room for captions. */
+  g_assert_cmpfloat (next_row.y - first.y - first.h, <, style.font_size * 0.8);
+  g_assert_cmpfloat (next_row.y - first.y - first.h, >=, 1);
+  /* Every positive unit 0 still shows at the end of its scale. */
+  g_assert_true (close_color (tile_pixel (surface, first, 0.5, 0.5), latent_palette_diverging_argb (1.0, FALSE), 2));
+  cairo_surface_destroy (surface);
+
+  /* A small figure: the first units at 4 px or more, not all of them. */
+  for (guint u = 0; u < 1024; u++)
+    if (latent_figure_weights_locate (snap, LATENT_FIGURE_WEIGHTS, &style, 240, 200, u, NULL, NULL, &r.w, &r.h))
+      {
+        g_assert_cmpuint (u, ==, shown);
+        g_assert_cmpfloat (MIN (r.w, r.h), >=, 4);
+        shown++;
+      }
+  g_test_message ("240 × 200: %u of 1024 units", shown);
+  g_assert_cmpuint (shown, >, 50);
+  g_assert_cmpuint (shown, <, 1024);
+  surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 240, 200);
+  keep_figure (surface, "autoencoder-weights-1024-small");
+  cairo_surface_destroy (surface);
+}
+
+/* Rows that are not images: one heat map row per unit. */
+static void
+test_autoencoder_heatmap (void)
+{
+  g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (FALSE, 6, 100);
+  g_autoptr(LatentSnapshot) many = autoencoder_snapshot (FALSE, 500, 100);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint n_plus, n_minus, dead_plus, dead_minus;
+
+  for (gboolean dark = FALSE; dark <= TRUE; dark++)
+    {
+      guint32 plus = latent_palette_diverging_argb (1.0, dark), minus = latent_palette_diverging_argb (-1.0, dark);
+
+      latent_figure_style_init (&style);
+      style.dark = dark;
+      g_assert_false (latent_figure_weights_locate (snap, LATENT_FIGURE_WEIGHTS, &style, 900, 600, 0, NULL, NULL,
+                                                    NULL, NULL));
+      snap->unit_wins[2] = 1;
+      surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 900, 600);
+      keep_figure (surface, dark ? "autoencoder-heatmap-alive-dark" : "autoencoder-heatmap-alive");
+      n_plus = count_color (surface, plus, 2);
+      n_minus = count_color (surface, minus, 2);
+      cairo_surface_destroy (surface);
+      snap->unit_wins[2] = 0;
+      surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 900, 600);
+      keep_figure (surface, dark ? "autoencoder-heatmap-dark" : "autoencoder-heatmap");
+      dead_plus = count_color (surface, plus, 2);
+      dead_minus = count_color (surface, minus, 2);
+      cairo_surface_destroy (surface);
+      g_test_message ("heat map: +max %u, −max %u pixels; unit 2 dead: %u, %u", n_plus, n_minus, dead_plus, dead_minus);
+      /* Rows of +1: unit 0 (4 cells), 2 (2), 3 (2); of −1: 1 (4), 2 (2),
+       * 3 (2), each unit on its own scale. Unit 2's cells are washed out
+       * once it is dead. */
+      g_assert_cmpuint (n_plus, >, 2000);
+      g_assert_cmpuint (n_minus, >, 2000);
+      g_assert_cmpfloat ((double) dead_plus / n_plus, <, 7.0 / 8.0 + 0.03);
+      g_assert_cmpfloat ((double) dead_plus / n_plus, >, 6.0 / 8.0 - 0.03);
+      g_assert_cmpfloat ((double) dead_minus / n_minus, <, 7.0 / 8.0 + 0.03);
+    }
+
+  /* 500 units: as many rows as fit at 4 px, the first ones. */
+  latent_figure_style_init (&style);
+  surface = render (many, LATENT_FIGURE_WEIGHTS, &style, 900, 600);
+  keep_figure (surface, "autoencoder-heatmap-500");
+  /* Unit 0's row of +1 at the top, unit 1's of −1 under it. */
+  g_assert_cmpuint (count_color (surface, latent_palette_diverging_argb (1.0, FALSE), 2), >, 4 * 4);
+  g_assert_cmpuint (count_color (surface, latent_palette_diverging_argb (-1.0, FALSE), 2), >, 4 * 4);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_autoencoder_curves (void)
+{
+  g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (TRUE, 6, 100);
+  g_autoptr(LatentSnapshot) one = autoencoder_snapshot (TRUE, 6, 1);
+  g_autoptr(LatentSnapshot) long_run = autoencoder_snapshot (FALSE, 6, 20000);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+
+  for (gboolean dark = FALSE; dark <= TRUE; dark++)
+    {
+      guint loss, validation, dead, top;
+
+      latent_figure_style_init (&style);
+      style.dark = dark;
+      surface = render (snap, LATENT_FIGURE_CURVES, &style, 800, 600);
+      keep_figure (surface, dark ? "autoencoder-curves-dark" : "autoencoder-curves");
+      top = frame_top (surface, &style);
+      /* The moving average, the validation points and line, the dead
+       * units' steps; each in its colour, under the legend. */
+      loss = count_color_in (surface, latent_palette_argb (0), 2, 0, top, 800, 600 - top);
+      validation = count_color_in (surface, latent_palette_argb (1), 2, 0, top, 800, 600 - top);
+      dead = count_color_in (surface, latent_palette_argb (3), 2, 0, top, 800, 600 - top);
+      g_test_message ("%s: plot from y = %u; loss %u, validation %u, dead units %u pixels",
+                      dark ? "dark" : "light", top, loss, validation, dead);
+      g_assert_cmpint (top, >, 60);
+      g_assert_cmpuint (loss, >, 600);
+      g_assert_cmpuint (validation, >, 200);
+      g_assert_cmpuint (dead, >, 300);
+      g_assert_cmpuint (count_all_ink (surface, &style), >, 800 * 600 / 50);
+      cairo_surface_destroy (surface);
+
+      /* One step: the message, none of the curves. */
+      surface = render (one, LATENT_FIGURE_CURVES, &style, 800, 600);
+      g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), ==, 0);
+      g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), ==, 0);
+      g_assert_cmpuint (count_ink (surface, &style, 0, 280, 800, 40), >, 100);
+      g_assert_cmpint (frame_top (surface, &style), ==, -1);
+      cairo_surface_destroy (surface);
+    }
+
+  /* Without validation rows, no validation curve. */
+  latent_figure_style_init (&style);
+  for (guint e = 0; e < snap->n_epochs; e++)
+    snap->epoch_val_loss[e] = NAN;
+  surface = render (snap, LATENT_FIGURE_CURVES, &style, 800, 600);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), ==, 0);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 600);
+  cairo_surface_destroy (surface);
+
+  /* Many more steps than pixels: a band of the raw losses and the mean. */
+  surface = render (long_run, LATENT_FIGURE_CURVES, &style, 800, 600);
+  keep_figure (surface, "autoencoder-curves-long");
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 600);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), >, 200);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_autoencoder_reconstructions (void)
+{
+  g_autoptr(LatentSnapshot) images = autoencoder_snapshot (TRUE, 6, 100);
+  g_autoptr(LatentSnapshot) table = autoencoder_snapshot (FALSE, 6, 100);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint grey = 0;
+
+  latent_figure_style_init (&style);
+  /* Pairs of grey tiles: the validation rows and their reconstructions. */
+  surface = render (images, LATENT_FIGURE_RECONSTRUCTIONS, &style, 900, 600);
+  keep_figure (surface, "autoencoder-reconstructions");
+  for (int y = 0; y < 600; y++)
+    for (int x = 0; x < 900; x++)
+      {
+        guint32 p = pixel (surface, x, y);
+
+        grey += is_grey (p) && p != background_argb (&style) && ((p >> 8) & 0xff) > 40 && ((p >> 8) & 0xff) < 215;
+      }
+  g_test_message ("reconstructions: %u grey pixels", grey);
+  g_assert_cmpuint (grey, >, 8 * 2000);
+  cairo_surface_destroy (surface);
+
+  surface = render (table, LATENT_FIGURE_RECONSTRUCTIONS, &style, 900, 600);
+  keep_figure (surface, "autoencoder-reconstructions-table");
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 500);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), >, 300);
+  cairo_surface_destroy (surface);
+}
+
+/* Every kind of the family, light and dark, from a dot to a poster, early
+ * and trained; at a readable size each draws a good deal. */
+static void
+test_autoencoder_render_all (void)
+{
+  static const int sizes[][2] = { { 16, 16 }, { 17, 300 }, { 300, 17 }, { 60, 45 }, { 320, 240 }, { 1200, 900 } };
+
+  for (gboolean images = FALSE; images <= TRUE; images++)
+    {
+      g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (images, 64, 300);
+      g_autoptr(LatentSnapshot) early = latent_snapshot_new (&test_autoencoder, snap->dataset, NULL);
+
+      for (LatentFigureKind kind = 0; kind < LATENT_FIGURE_N_KINDS; kind++)
+        for (gboolean dark = FALSE; dark <= TRUE; dark++)
+          for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+            {
+              LatentFigureStyle style;
+              cairo_surface_t *surface;
+
+              latent_figure_style_init (&style);
+              style.dark = dark;
+              surface = render (early, kind, &style, sizes[s][0], sizes[s][1]);
+              cairo_surface_destroy (surface);
+              surface = render (snap, kind, &style, sizes[s][0], sizes[s][1]);
+              if (sizes[s][0] == 1200 && latent_figure_kind_applies (snap, kind, NULL))
+                {
+                  guint ink = count_all_ink (surface, &style);
+                  g_autofree char *name = g_strdup_printf ("autoencoder-%s-%s%s", images ? "images" : "table",
+                                                           latent_figure_kind_to_string (kind), dark ? "-dark" : "");
+
+                  g_test_message ("%s: %.1f %% ink", name, 100.0 * ink / (1200 * 900));
+                  g_assert_cmpuint (ink, >, 1200 * 900 / 50);
+                  keep_figure (surface, name);
+                }
+              cairo_surface_destroy (surface);
+            }
+
+      /* The largest export, on a recording surface. */
+      for (LatentFigureKind kind = LATENT_FIGURE_WEIGHTS; kind <= LATENT_FIGURE_CURVES; kind++)
+        {
+          cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+          cairo_t *cr = cairo_create (surface);
+          LatentFigureStyle style;
+
+          latent_figure_style_init (&style);
+          latent_figure_render (snap, kind, &style, cr, LATENT_FIGURE_MAX_SIZE, LATENT_FIGURE_MAX_SIZE);
+          g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+          cairo_destroy (cr);
+          cairo_surface_destroy (surface);
+        }
+    }
+}
+
+static void
+test_autoencoder_export (Tmp           *tmp,
+                         gconstpointer  data)
+{
+  g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (TRUE, 6, 100);
+  static const LatentFigureKind kinds[] = {
+    LATENT_FIGURE_AUTO, LATENT_FIGURE_WEIGHTS, LATENT_FIGURE_WINNERS, LATENT_FIGURE_RECONSTRUCTIONS,
+    LATENT_FIGURE_CURVES,
+  };
+  g_autoptr(GError) error = NULL;
+  LatentFigureStyle style;
+
+  latent_figure_style_init (&style);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      const char *name = latent_figure_kind_to_string (kinds[i]);
+      LatentFigureKind shown = latent_figure_resolve_kind (snap, kinds[i]);
+      g_autofree char *png = g_strdup_printf ("%s/%s.png", tmp->dir, name);
+      g_autofree char *pdf = g_strdup_printf ("%s/%s.pdf", tmp->dir, name);
+      g_autofree char *title = NULL;
+      PngInfo info = { 0 };
+
+      g_assert_true (latent_figure_export (snap, kinds[i], &style, png, 640, 480, &error));
+      g_assert_no_error (error);
+      g_assert_true (read_png (png, &info));
+      g_assert_cmpuint (info.width, ==, 640);
+      g_assert_cmpuint (info.height, ==, 480);
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:figure"), ==,
+                       kinds[i] == LATENT_FIGURE_AUTO ? "weights" : name);
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:algorithm"), ==, "test-autoencoder");
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "latent:iteration"), ==, "100");
+      title = g_strdup_printf ("%s · WTA · 6 units · epoch 4 · step 100", latent_figure_kind_get_title (shown, snap));
+      g_assert_cmpstr (g_hash_table_lookup (info.texts, "Title"), ==, title);
+      g_hash_table_unref (info.texts);
+
+      g_assert_true (latent_figure_export (snap, kinds[i], &style, pdf, 640, 480, &error));
+      g_assert_no_error (error);
+      assert_starts_with (pdf, "%PDF", NULL);
+    }
+  g_assert_cmpuint (count_files (tmp->dir), ==, 2 * G_N_ELEMENTS (kinds));
+}
+
 /* fontconfig 2.14 leaks a little while parsing its configuration (nothing
  * points to it even before exit); not ours to fix. Read only under ASan. */
 const char *__lsan_default_suppressions (void);
@@ -3048,6 +3682,15 @@ main (int   argc,
   g_test_add_func ("/figures/filter/messages", test_filter_messages);
   g_test_add_func ("/figures/filter/large", test_filter_large);
   g_test_add ("/figures/filter/export", Tmp, NULL, tmp_setup, test_filter_export, tmp_teardown);
+  g_test_add_func ("/figures/autoencoder/kinds", test_autoencoder_kinds);
+  g_test_add_func ("/figures/autoencoder/weights", test_autoencoder_weights);
+  g_test_add_func ("/figures/autoencoder/winners", test_autoencoder_winners);
+  g_test_add_func ("/figures/autoencoder/many", test_autoencoder_many);
+  g_test_add_func ("/figures/autoencoder/heatmap", test_autoencoder_heatmap);
+  g_test_add_func ("/figures/autoencoder/curves", test_autoencoder_curves);
+  g_test_add_func ("/figures/autoencoder/reconstructions", test_autoencoder_reconstructions);
+  g_test_add_func ("/figures/autoencoder/render-all", test_autoencoder_render_all);
+  g_test_add ("/figures/autoencoder/export", Tmp, NULL, tmp_setup, test_autoencoder_export, tmp_teardown);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */

@@ -16,6 +16,7 @@
 
 #include "latent-registry.h"
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "latent-catalog.h"
@@ -117,6 +118,24 @@ _latent_window_update_status (LatentWindow *self)
   latent_label_set_text (self->status_label, s->str, _("Status"));
 }
 
+/* The losses an autoencoder trains on, and its units that stopped winning. */
+static void
+append_autoencoder_metrics (LatentSnapshot *frame,
+                            GString        *text)
+{
+  guint epochs = frame->epoch_train_loss != NULL ? frame->n_epochs : 0;
+
+  if (epochs > 0)
+    g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"), frame->epoch_train_loss[epochs - 1], epochs);
+  else if (frame->step_loss != NULL && frame->n_steps > 0)
+    g_string_append_printf (text, _("Training loss %.6g (last mini-batch)\n"), frame->step_loss[frame->n_steps - 1]);
+  if (isfinite (frame->reconstruction_error))
+    g_string_append_printf (text, _("Validation loss %.6g\n"), frame->reconstruction_error);
+  if (frame->n_components > 0 && frame->n_epochs > 0)
+    g_string_append_printf (text, _("Dead units %u of %u (%.1f %%)\n"), frame->n_dead, frame->n_components,
+                            100.0 * frame->n_dead / frame->n_components);
+}
+
 void
 _latent_window_update_metrics (LatentWindow *self)
 {
@@ -132,11 +151,16 @@ _latent_window_update_metrics (LatentWindow *self)
   if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_MIXTURE)
     g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
                             frame->log_likelihood, frame->bic, frame->aic);
+  if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_AUTOENCODER)
+    append_autoencoder_metrics (frame, text);
   if (frame && frame->has_label_metrics)
     g_string_append_printf (text, _("Accuracy %.4f\nAdjusted Rand index %.4f\nNormalised mutual information %.4f"),
                             frame->metrics.accuracy, frame->metrics.ari, frame->metrics.nmi);
-  else if (frame)
+  /* An autoencoder makes no clusters to compare with labels. */
+  else if (frame && latent_snapshot_get_family (frame) != LATENT_FAMILY_AUTOENCODER)
     g_string_append (text, _("The dataset has no labels to compare with."));
+  if (text->len > 0 && text->str[text->len - 1] == '\n')
+    g_string_truncate (text, text->len - 1);
   latent_label_set_text (self->metrics_label, text->str, _("Metrics"));
 }
 

@@ -137,7 +137,8 @@ _latent_figure_nice_ticks (double             lo,
       }
 
   ticks->decimals = MAX (0, (int) -floor (log10 (step) + 1e-9));
-  if (fabs (step / magnitude - 2.5) < 1e-9)
+  /* 0.25 and 2.5 need one more decimal; 25 and 2500 none. */
+  if (fabs (step / magnitude - 2.5) < 1e-9 && magnitude < 1.5)
     ticks->decimals++;
   if (!(step > 0.0) || !isfinite (step))
     return;
@@ -362,6 +363,23 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
         g_string_append_printf (s, _(" · pass %u"), snapshot->iteration);
       return g_string_free (s, FALSE);
     }
+  if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_AUTOENCODER)
+    {
+      /* Training counts mini-batches; an epoch is the one a step is in. */
+      guint steps = snapshot->step_loss != NULL ? snapshot->n_steps : snapshot->iteration;
+      guint epoch = snapshot->n_epochs;
+
+      if (snapshot->steps_per_epoch > 0)
+        epoch = MAX (epoch, (steps + snapshot->steps_per_epoch - 1) / snapshot->steps_per_epoch);
+      if (snapshot->n_components > 0)
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u unit", " · %u units",
+                                                snapshot->n_components),
+                                snapshot->n_components);
+      if (epoch > 0)
+        g_string_append_printf (s, _(" · epoch %u"), epoch);
+      g_string_append_printf (s, _(" · step %u"), steps);
+      return g_string_free (s, FALSE);
+    }
   if (snapshot->k > 0)
     g_string_append_printf (s, " · K = %u", snapshot->k);
   else if (snapshot->components != NULL && snapshot->n_components > 0 && latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS))
@@ -485,6 +503,17 @@ dataset_line (LatentSnapshot *snapshot)
         g_string_append_printf (s, " · %s", latent_figure_filter_method_label (snapshot, snapshot->method));
       if (snapshot->iteration > 0 && isfinite (snapshot->objective))
         g_string_append_printf (s, _(" · RMS change of the last pass %.4g"), snapshot->objective);
+    }
+  else if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_AUTOENCODER)
+    {
+      /* The last whole epoch's mean: a single mini-batch's loss jumps. */
+      double train = snapshot->n_epochs > 0 && snapshot->epoch_train_loss != NULL
+                     ? snapshot->epoch_train_loss[snapshot->n_epochs - 1] : snapshot->objective;
+
+      if (isfinite (train))
+        g_string_append_printf (s, _(" · training loss %.4g"), train);
+      if (isfinite (snapshot->reconstruction_error))
+        g_string_append_printf (s, _(" · validation loss %.4g"), snapshot->reconstruction_error);
     }
   else if (snapshot->components != NULL)
     {

@@ -71,6 +71,11 @@ static const struct {
                               applies_with_data, TRUE },
   [LATENT_FIGURE_DOTS] = { "dots", N_("Component dot products"), _latent_figure_dots_draw,
                            applies_with_data, TRUE },
+  [LATENT_FIGURE_WEIGHTS] = { "weights", N_("Weights"), _latent_figure_weights_draw,
+                              applies_with_data, TRUE },
+  [LATENT_FIGURE_WINNERS] = { "winners", N_("Weights by wins"), _latent_figure_winners_draw,
+                              applies_with_data, TRUE },
+  [LATENT_FIGURE_CURVES] = { "curves", N_("Training curves"), _latent_figure_curves_draw, NULL, TRUE },
   [LATENT_FIGURE_FILTER] = { "filter", N_("Filter"), _latent_figure_filter_draw, NULL, TRUE },
   [LATENT_FIGURE_KERNEL] = { "kernel", N_("Kernel"), _latent_figure_kernel_draw, NULL, TRUE },
 };
@@ -82,11 +87,13 @@ offers (LatentSnapshot   *snapshot,
   return latent_algorithm_offers_figure (snapshot->algorithm, kinds[kind].name);
 }
 
-/* A model whose images are its components shows them for IMAGES. */
+/* A model whose images are its components (or an autoencoder's, its
+ * weights) shows them for IMAGES. */
 static gboolean
 offers_images (LatentSnapshot *snapshot)
 {
-  return offers (snapshot, LATENT_FIGURE_IMAGES) || offers (snapshot, LATENT_FIGURE_COMPONENTS);
+  return offers (snapshot, LATENT_FIGURE_IMAGES) || offers (snapshot, LATENT_FIGURE_COMPONENTS)
+         || offers (snapshot, LATENT_FIGURE_WEIGHTS);
 }
 
 gboolean
@@ -135,11 +142,13 @@ latent_figure_resolve_kind (LatentSnapshot   *snapshot,
       return first_kind (snapshot);
     case LATENT_FIGURE_IMAGES:
       /* Rows that are not images can only be shown as points; the images of
-       * a linear model are its components. */
+       * a linear model are its components, an autoencoder's its weights. */
       if (!images)
         return LATENT_FIGURE_SCATTER;
       if (!offers (snapshot, LATENT_FIGURE_IMAGES) && offers (snapshot, LATENT_FIGURE_COMPONENTS))
         return LATENT_FIGURE_COMPONENTS;
+      if (!offers (snapshot, LATENT_FIGURE_IMAGES) && offers (snapshot, LATENT_FIGURE_WEIGHTS))
+        return LATENT_FIGURE_WEIGHTS;
       return LATENT_FIGURE_IMAGES;
     case LATENT_FIGURE_N_KINDS:
       return LATENT_FIGURE_SCATTER;

@@ -1,5 +1,6 @@
 /* latent-figure-linear-examples.c — rows seen through PCA, PPCA and FA: the
- * biplot, reconstructions beside their rows, and samples from the model
+ * biplot, reconstructions beside their rows (an autoencoder's too), and
+ * samples from the model
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -447,7 +448,11 @@ draw_reconstruction_tiles (cairo_t                 *cr,
                                        cell_w, caption, short_caption);
         }
     }
-  footer_note (cr, style, height - f - f * 0.5, _("Each pair: the row, then its reconstruction"));
+  /* An autoencoder shows rows it did not train on. */
+  footer_note (cr, style, height - f - f * 0.5,
+               latent_snapshot_get_family (snapshot) == LATENT_FAMILY_AUTOENCODER
+               ? _("Each pair: a validation row, then its reconstruction")
+               : _("Each pair: the row, then its reconstruction"));
 }
 
 /* Non-image rows: one small panel per example, the row's values as a solid

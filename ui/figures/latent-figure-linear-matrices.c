@@ -1,6 +1,7 @@
 /* latent-figure-linear-matrices.c — PCA, PPCA and FA as matrices: the
  * loadings (components × columns) and the cosines between components, as
- * annotated heat maps on the diverging colour map
+ * annotated heat maps on the diverging colour map; the heat map itself is
+ * shared with an autoencoder's weights
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,19 +19,8 @@
 /* Values are printed in the cosine matrix up to this many components. */
 #define MAX_ANNOTATED_DOTS 12
 
-typedef struct {
-  guint         rows, cols;
-  const double *values;       /* rows × cols */
-  double        scale;        /* |value| at the ends of the colour map */
-  char        **row_labels;
-  char        **col_labels;
-  int           decimals;     /* printed in the cells; −1 for none */
-  char         *bar_low, *bar_high;
-  const char   *note;         /* a line under the matrix, or NULL */
-} Heatmap;
-
 static void
-heatmap_clear (Heatmap *hm)
+heatmap_clear (LatentFigureHeatmap *hm)
 {
   g_strfreev (hm->row_labels);
   g_strfreev (hm->col_labels);
@@ -50,6 +40,14 @@ widest_label (cairo_t     *cr,
   return widest;
 }
 
+/* |value| at the ends of the colour map in row @i. */
+static double
+row_scale (const LatentFigureHeatmap *hm,
+           guint                      i)
+{
+  return hm->row_scales != NULL ? hm->row_scales[i] : hm->scale;
+}
+
 /* Dark text on light cells, light text on strong ones. */
 static void
 set_cell_text_color (cairo_t  *cr,
@@ -65,22 +63,27 @@ set_cell_text_color (cairo_t  *cr,
     cairo_set_source_rgb (cr, 0.97, 0.97, 0.97);
 }
 
-static void
-draw_heatmap (cairo_t                 *cr,
-              const LatentFigureStyle *style,
-              const Heatmap           *hm,
-              double                   top,
-              int                      width,
-              int                      height)
+gboolean
+_latent_figure_heatmap_draw (cairo_t                   *cr,
+                             const LatentFigureStyle   *style,
+                             const LatentFigureHeatmap *hm,
+                             double                     top,
+                             int                        width,
+                             int                        height,
+                             double                    *cells)
 {
   const double f = MAX (style->font_size, 1.0);
   const double bar_w = round (f * 0.9);
   double row_w, col_w, label_h, bar_space, note_h, avail_w, avail_h, cell_w, cell_h;
   double x0, y0, mw, mh, bar_h;
-  gboolean rotated = FALSE;
+  gboolean rotated = FALSE, measured;
   guint row_every = 1, col_every = 1;
   char buf[64];
 
+  /* Without a target, only the layout: text is measured on a scratch one. */
+  measured = cr == NULL;
+  if (measured)
+    cr = _latent_figure_measure_context (style);
   _latent_figure_set_font (cr, style, 0.9, FALSE);
   row_w = widest_label (cr, hm->row_labels, hm->rows) + f * 0.6;
   col_w = widest_label (cr, hm->col_labels, hm->cols);
@@ -100,15 +103,40 @@ draw_heatmap (cairo_t                 *cr,
       avail_h = height - top - f - label_h - note_h;
     }
   cell_h = avail_h / hm->rows;
+  if (measured)
+    {
+      cairo_destroy (cr);
+      if (cells != NULL)
+        {
+          cells[0] = f + row_w;
+          cells[1] = top + label_h;
+          cells[2] = cell_w;
+          cells[3] = cell_h;
+        }
+      return avail_w >= MIN_MATRIX_SIZE && avail_h >= MIN_MATRIX_SIZE;
+    }
   if (!(cell_w >= 1.0) || !(cell_h >= 1.0) || avail_w < MIN_MATRIX_SIZE || avail_h < MIN_MATRIX_SIZE)
-    return;
-  /* Square cells read as a matrix; only a very wide one gets flat cells. */
+    return FALSE;
+  /* Square cells read as a matrix; only a very wide one gets flat cells,
+   * and many rows as wide as the caller asks. */
   if (MIN (cell_w, cell_h) >= 4.0)
-    cell_w = cell_h = floor (MIN (cell_w, cell_h));
+    {
+      double side = floor (MIN (cell_w, cell_h));
+
+      cell_w = MIN (floor (cell_w), MAX (side, hm->min_cell_width));
+      cell_h = side;
+    }
   mw = cell_w * hm->cols;
   mh = cell_h * hm->rows;
   x0 = round (f + row_w + (avail_w - mw) / 2.0);
   y0 = round (top + label_h + (avail_h - mh) / 2.0);
+  if (cells != NULL)
+    {
+      cells[0] = x0;
+      cells[1] = y0;
+      cells[2] = cell_w;
+      cells[3] = cell_h;
+    }
   if (cell_h < f * 1.1)
     row_every = (guint) ceil (f * 1.1 / cell_h);
   if (!rotated && cell_w < col_w + f * 0.4)
@@ -124,7 +152,7 @@ draw_heatmap (cairo_t                 *cr,
         double x = round (x0 + j * cell_w), y = round (y0 + i * cell_h);
         double r, g, b;
 
-        latent_palette_diverging (v / hm->scale, style->dark, &r, &g, &b);
+        latent_palette_diverging (v / row_scale (hm, i), style->dark, &r, &g, &b);
         cairo_set_source_rgb (cr, r, g, b);
         cairo_rectangle (cr, x, y, round (x0 + (j + 1) * cell_w) - x, round (y0 + (i + 1) * cell_h) - y);
         cairo_fill (cr);
@@ -150,7 +178,7 @@ draw_heatmap (cairo_t                 *cr,
             cairo_text_extents (cr, buf, &ext);
             if (ext.x_advance + f * 0.3 > cell_w || cell_h < f * 1.1)
               continue;
-            set_cell_text_color (cr, v / hm->scale, style->dark);
+            set_cell_text_color (cr, v / row_scale (hm, i), style->dark);
             cairo_move_to (cr, x0 + (j + 0.5) * cell_w - ext.x_advance / 2.0,
                            y0 + (i + 0.5) * cell_h - ext.y_bearing - ext.height / 2.0);
             cairo_show_text (cr, buf);
@@ -194,6 +222,7 @@ draw_heatmap (cairo_t                 *cr,
       cairo_show_text (cr, hm->note);
     }
   cairo_restore (cr);
+  return TRUE;
 }
 
 static char **
@@ -227,7 +256,7 @@ draw_loadings (cairo_t                 *cr,
 {
   const guint m = snapshot->n_components, d = latent_dataset_get_n_cols (snapshot->dataset);
   g_autofree double *values = g_new (double, (gsize) m * d);
-  Heatmap hm = { .rows = m, .cols = d, .values = values, .decimals = 2 };
+  LatentFigureHeatmap hm = { .rows = m, .cols = d, .values = values, .decimals = 2 };
   double scale = 0.0;
 
   for (gsize i = 0; i < (gsize) m * d; i++)
@@ -251,7 +280,7 @@ draw_loadings (cairo_t                 *cr,
   hm.bar_high = scale_label (scale);
   hm.note = _latent_figure_linear_is_fa (snapshot) ? _("Loadings: how strongly each factor moves each column")
                              : _("Loadings: each column's weight in each component");
-  draw_heatmap (cr, style, &hm, top, width, height);
+  _latent_figure_heatmap_draw (cr, style, &hm, top, width, height, NULL);
   heatmap_clear (&hm);
 }
 
@@ -279,7 +308,7 @@ _latent_figure_dots_draw (LatentSnapshot          *snapshot,
   g_autofree double *cosines = NULL;
   g_autofree double *norms = NULL;
   g_autofree char *note = NULL;
-  Heatmap hm = { 0 };
+  LatentFigureHeatmap hm = { 0 };
   double worst = 0.0;
   guint m, d;
 
@@ -327,7 +356,7 @@ _latent_figure_dots_draw (LatentSnapshot          *snapshot,
   if (m > 1)
     note = g_strdup_printf (_("Cosines between components · largest off the diagonal: %.3f"), worst);
   hm.note = note;
-  draw_heatmap (cr, style, &hm, top, width, height);
+  _latent_figure_heatmap_draw (cr, style, &hm, top, width, height, NULL);
   heatmap_clear (&hm);
 
 out:

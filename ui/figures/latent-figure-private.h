@@ -10,7 +10,8 @@
  * and latent-palette.c call no other figure file; the tiles call them; the
  * figures call those three (the biplot also the scatter's extras, the filter
  * figure the kernel figure's helpers); the dispatcher (latent-figure-kinds.c)
- * calls the figures; export calls the dispatcher and the sweep.
+ * calls the figures; export calls the dispatcher and the sweep. The
+ * autoencoder's weights also draw the heat map of the linear matrices.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -227,6 +228,34 @@ void             _latent_figure_loadings_draw (LatentSnapshot          *snapshot
                                                double                   top,
                                                int                      width,
                                                int                      height);
+/* A matrix of values as a heat map on the diverging map, labelled rows and
+ * columns, values printed where they fit, a colour bar and a note
+ * (latent-figure-linear-matrices.c). */
+typedef struct {
+  guint         rows, cols;
+  const double *values;       /* rows × cols */
+  double        scale;        /* |value| at the ends of the colour map */
+  const double *row_scales;   /* rows: each row's own scale instead, or NULL */
+  char        **row_labels;
+  char        **col_labels;
+  int           decimals;     /* printed in the cells; −1 for none */
+  char         *bar_low, *bar_high;
+  const char   *note;         /* a line under the matrix, or NULL */
+  double        min_cell_width; /* cells flatter than square, up to this wide
+                                 * where there is room (many rows); 0: square */
+} LatentFigureHeatmap;
+
+/* FALSE, drawing nothing, when the cells would be under a pixel; @cells
+ * (or NULL) gets the first cell's x, y and every cell's width and height.
+ * With @cr NULL it only lays out: @cells then gets the room of each cell
+ * before it is made square, however small, and FALSE means no room at all. */
+gboolean         _latent_figure_heatmap_draw   (cairo_t                   *cr,
+                                                const LatentFigureStyle   *style,
+                                                const LatentFigureHeatmap *hm,
+                                                double                     top,
+                                                int                        width,
+                                                int                        height,
+                                                double                    *cells);
 void             _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
                                              const LatentFigureStyle *style,
                                              cairo_t                 *cr,
@@ -251,6 +280,27 @@ void             _latent_figure_dots_draw (LatentSnapshot          *snapshot,
                                            double                   top,
                                            int                      width,
                                            int                      height);
+/* Autoencoders (latent-figure-autoencoder.c): the hidden units' weights as
+ * tiles or a heat map, in unit order or by wins; and their training
+ * curves (latent-figure-curves.c). */
+void             _latent_figure_weights_draw (LatentSnapshot          *snapshot,
+                                              const LatentFigureStyle *style,
+                                              cairo_t                 *cr,
+                                              double                   top,
+                                              int                      width,
+                                              int                      height);
+void             _latent_figure_winners_draw (LatentSnapshot          *snapshot,
+                                              const LatentFigureStyle *style,
+                                              cairo_t                 *cr,
+                                              double                   top,
+                                              int                      width,
+                                              int                      height);
+void             _latent_figure_curves_draw (LatentSnapshot          *snapshot,
+                                             const LatentFigureStyle *style,
+                                             cairo_t                 *cr,
+                                             double                   top,
+                                             int                      width,
+                                             int                      height);
 void             _latent_figure_filter_draw (LatentSnapshot          *snapshot,
                                              const LatentFigureStyle *style,
                                              cairo_t                 *cr,
@@ -322,8 +372,8 @@ cairo_surface_t *_latent_figure_diverging_tile (const float             *values,
                                                 guint                    channels,
                                                 double                   scale,
                                                 gboolean                 dark);
-/* The image scaled into (x, y, w, h) without smoothing, framed in the
- * current source colour. */
+/* The image scaled into (x, y, w, h) without smoothing (smoothed when it
+ * shrinks), framed in the current source colour (no frame when @frame is 0). */
 void             _latent_figure_draw_tile      (cairo_t                 *cr,
                                                 cairo_surface_t         *image,
                                                 double                   x,

@@ -91,12 +91,16 @@ _latent_figure_tile_grid (const LatentFigureStyle *style,
   grid->tile_w = img_w * scale;
   grid->tile_h = img_h * scale;
   cell_w = per_cell * (grid->tile_w + 2 * grid->frame) + (per_cell - 1) * grid->inner;
-  grid->pitch_x = cell_w + gap;
-  grid->pitch_y = grid->tile_h + 2 * grid->frame + grid->caption + gap;
+  /* Whole pixels from cell to cell; rounded up, many columns would run past
+   * the room, so then down. */
+  grid->pitch_x = round (cell_w + gap);
+  if (grid->cols * grid->pitch_x - gap > width)
+    grid->pitch_x = floor (cell_w + gap);
+  grid->pitch_y = round (grid->tile_h + 2 * grid->frame + grid->caption + gap);
+  if (grid->rows * grid->pitch_y - gap > height)
+    grid->pitch_y = floor (grid->tile_h + 2 * grid->frame + grid->caption + gap);
   grid->x0 = round (x + (width - (grid->cols * grid->pitch_x - gap)) / 2.0 + grid->frame);
   grid->y0 = round (y + (height - (grid->rows * grid->pitch_y - gap)) / 2.0 + grid->frame);
-  grid->pitch_x = round (grid->pitch_x);
-  grid->pitch_y = round (grid->pitch_y);
   return TRUE;
 }
 
@@ -232,17 +236,23 @@ _latent_figure_draw_tile (cairo_t         *cr,
                           double           frame)
 {
   cairo_save (cr);
-  cairo_set_line_width (cr, frame);
-  cairo_rectangle (cr, x - frame / 2.0, y - frame / 2.0, width + frame, height + frame);
-  cairo_stroke (cr);
+  if (frame > 0.0)
+    {
+      cairo_set_line_width (cr, frame);
+      cairo_rectangle (cr, x - frame / 2.0, y - frame / 2.0, width + frame, height + frame);
+      cairo_stroke (cr);
+    }
 
   if (cairo_surface_status (image) == CAIRO_STATUS_SUCCESS)
     {
+      double sx = width / cairo_image_surface_get_width (image);
+
       cairo_translate (cr, x, y);
-      cairo_scale (cr, width / cairo_image_surface_get_width (image),
-                   height / cairo_image_surface_get_height (image));
+      cairo_scale (cr, sx, height / cairo_image_surface_get_height (image));
       cairo_set_source_surface (cr, image, 0, 0);
-      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+      /* Shrunk (hundreds of units in a grid), every source pixel should
+       * count; enlarged, each stays a crisp square. */
+      cairo_pattern_set_filter (cairo_get_source (cr), sx < 1.0 ? CAIRO_FILTER_GOOD : CAIRO_FILTER_NEAREST);
       cairo_rectangle (cr, 0, 0, cairo_image_surface_get_width (image),
                        cairo_image_surface_get_height (image));
       cairo_fill (cr);

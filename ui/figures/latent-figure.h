@@ -62,13 +62,17 @@ typedef enum {
   LATENT_FIGURE_AUTO,            /* by algorithm and data; see latent_figure_resolve_kind () */
   LATENT_FIGURE_SCATTER,         /* the rows as points; the projection for PCA, PPCA, FA */
   LATENT_FIGURE_IMAGES,          /* the means of image data as images */
-  /* PCA, probabilistic PCA and factor analysis: */
+  /* PCA, probabilistic PCA and factor analysis (reconstructions also autoencoders): */
   LATENT_FIGURE_SCREE,           /* explained variance per component, and its sum */
   LATENT_FIGURE_COMPONENTS,      /* components as images, or a loadings heat map */
   LATENT_FIGURE_BIPLOT,          /* the projection with one arrow per column */
   LATENT_FIGURE_RECONSTRUCTIONS, /* rows beside their reconstructions */
   LATENT_FIGURE_SAMPLES,         /* rows drawn from the fitted model */
   LATENT_FIGURE_DOTS,            /* cosines between the components */
+  /* Autoencoders: */
+  LATENT_FIGURE_WEIGHTS,         /* each hidden unit's weights as an image, or a heat map */
+  LATENT_FIGURE_WINNERS,         /* the same, the units with most wins first */
+  LATENT_FIGURE_CURVES,          /* loss per mini-batch and per epoch, dead units per epoch */
   /* Convolution: */
   LATENT_FIGURE_FILTER,          /* the image before and after, the kernel, the time per pass */
   LATENT_FIGURE_KERNEL,          /* the kernel large, with its values, and the time per pass */
@@ -89,10 +93,11 @@ void             latent_figure_style_get_foreground (const LatentFigureStyle *st
                                                 double                  *b);
 
 /* AUTO resolved against the snapshot: for image data the algorithm's images
- * (its means, or the components of PCA, PPCA and FA), otherwise the first
- * figure of its list (the scatter, the filter). IMAGES becomes COMPONENTS
- * for an algorithm that offers components and no images, and SCATTER for
- * data whose rows are not images. Any other kind stays as it is, and draws
+ * (its means, the components of PCA, PPCA and FA, an autoencoder's
+ * weights), otherwise the first figure of its list (the scatter, the
+ * filter, the weights). IMAGES becomes COMPONENTS (or WEIGHTS) for an
+ * algorithm that offers those and no images, and SCATTER for data whose
+ * rows are not images. Any other kind stays as it is, and draws
  * a message saying why when it does not apply. */
 LatentFigureKind latent_figure_resolve_kind    (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind);
@@ -194,6 +199,21 @@ gboolean         latent_figure_images_locate   (LatentSnapshot          *snapsho
                                                 int                      width,
                                                 int                      height,
                                                 guint                    index,
+                                                double                  *x,
+                                                double                  *y,
+                                                double                  *tile_width,
+                                                double                  *tile_height);
+
+/* The rectangle of hidden unit @unit's tile in the weights figure (@kind
+ * WEIGHTS, or WINNERS where the units are ordered by wins); FALSE when the
+ * figure draws no tile for it (rows that are not images, a unit past those
+ * that fit, too small a figure). */
+gboolean         latent_figure_weights_locate  (LatentSnapshot          *snapshot,
+                                                LatentFigureKind         kind,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                guint                    unit,
                                                 double                  *x,
                                                 double                  *y,
                                                 double                  *tile_width,
