@@ -5,12 +5,17 @@
 #define G_LOG_DOMAIN "latent-cli"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "latent-registry.h"
 #include "latent-catalog.h"
 #include "latent-cl.h"
+#include "latent-csv.h"
+#include "latent-idx.h"
 #include "latent-experiment.h"
 #include "latent-filter.h"
 #include "latent-figure.h"
@@ -153,6 +158,83 @@ write_output (LatentSnapshot  *snapshot,
                           depth == 16 ? 16 : 8, text, error);
 }
 
+/* The formats --features-out writes, by the name's ending. */
+static gboolean
+has_suffix_nocase (const char *path,
+                   const char *suffix)
+{
+  gsize n = strlen (path), s = strlen (suffix);
+
+  return n >= s && g_ascii_strcasecmp (path + n - s, suffix) == 0;
+}
+
+/* "wta, …": the algorithms of the registry that encode rows. */
+static char *
+dup_encoder_list (void)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) ids = NULL;
+
+  for (guint i = 0; all[i]; i++)
+    if (all[i]->encode != NULL)
+      g_strv_builder_add (builder, all[i]->id);
+  ids = g_strv_builder_end (builder);
+  return g_strjoinv (", ", ids);
+}
+
+/* Whether @path names the file standard output goes to (/dev/stdout, or the
+ * file it is redirected to): the summary then goes to stderr instead. */
+static gboolean
+is_standard_output (const char *path)
+{
+  GStatBuf target;
+  struct stat out;
+
+  return g_stat (path, &target) == 0 && fstat (STDOUT_FILENO, &out) == 0 &&
+         target.st_dev == out.st_dev && target.st_ino == out.st_ino;
+}
+
+/* g_print, or g_printerr while standard output carries data. */
+static void
+print_summary (gboolean    to_stderr,
+               const char *format,
+               ...) G_GNUC_PRINTF (2, 3);
+
+static void
+print_summary (gboolean    to_stderr,
+               const char *format,
+               ...)
+{
+  va_list args;
+  g_autofree char *text = NULL;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (to_stderr)
+    g_printerr ("%s", text);
+  else
+    g_print ("%s", text);
+}
+
+static gboolean
+write_features (const LatentAlgorithm  *algorithm,
+                LatentSnapshot         *snapshot,
+                LatentDataset          *dataset,
+                const char             *path,
+                GError                **error)
+{
+  g_autoptr(LatentDataset) features = NULL;
+
+  features = algorithm->encode (snapshot, dataset, error);
+  if (features == NULL)
+    return FALSE;
+  if (has_suffix_nocase (path, ".idx"))
+    return latent_idx_save (features, path, error);
+  return latent_csv_save (features, path, error);
+}
+
 static int
 command_run (int    argc,
              char **argv)
@@ -164,6 +246,7 @@ command_run (int    argc,
   g_autofree char *json_path = NULL;
   g_autofree char *csv_path = NULL;
   g_autofree char *output_path = NULL;
+  g_autofree char *features_path = NULL;
   g_autofree char *size = NULL;
   g_autofree char *figure = NULL;
   g_autofree char *experiment_path = NULL;
@@ -187,6 +270,9 @@ command_run (int    argc,
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one label per row as CSV"), N_("FILE") },
     { "output", 0, 0, G_OPTION_ARG_FILENAME, &output_path,
       N_("Write the filtered image as PNG, with the input’s size, channels and bit depth (convolve)"), N_("FILE") },
+    { "features-out", 0, 0, G_OPTION_ARG_FILENAME, &features_path,
+      N_("Write the features the encoder learns for each row, with its labels, as a dataset (.csv or .idx)"),
+      N_("FILE") },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, N_("Print every iteration to stderr"), NULL },
     { "experiment", 0, 0, G_OPTION_ARG_FILENAME, &experiment_path,
       N_("Replay an experiment saved from the window; other options override it"), N_("FILE") },
@@ -205,6 +291,8 @@ command_run (int    argc,
   LatentSnapshot *snapshot;
   LatentFigureKind kind = LATENT_FIGURE_AUTO;
   int width = 1200, height = 900;
+  /* The summary is no part of features written to standard output. */
+  gboolean to_stderr = FALSE;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, summary);
@@ -231,11 +319,21 @@ command_run (int    argc,
   if (export_path && !g_str_has_suffix (export_path, ".png") && !g_str_has_suffix (export_path, ".svg") &&
       !g_str_has_suffix (export_path, ".pdf"))
     return fail (EXIT_BAD_INPUT, _("--export %s: the name must end in .png, .svg or .pdf"), export_path);
+  if (features_path && !has_suffix_nocase (features_path, ".csv") && !has_suffix_nocase (features_path, ".idx"))
+    return fail (EXIT_BAD_INPUT, _("--features-out %s: the name must end in .csv or .idx"), features_path);
 
   if (argc == 2 && !(algorithm = latent_registry_lookup (argv[1], &error)))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (argc == 1)
     algorithm = experiment->algorithm;
+  if (features_path && algorithm->encode == NULL)
+    {
+      g_autofree char *encoders = dup_encoder_list ();
+
+      /* Translators: the algorithm given, then those that can, e.g. “wta” */
+      return fail (EXIT_BAD_INPUT, _("--features-out: %s has no encoder (these have: %s)"),
+                   algorithm->id, encoders);
+    }
   if (figure && !latent_figure_kind_from_string (figure, &kind))
     {
       /* The algorithm's own, from its table. */
@@ -283,6 +381,13 @@ command_run (int    argc,
     return fail (EXIT_RUN_FAILED, "--csv %s", error->message);
   if (output_path && !write_output (snapshot, output_path, &error))
     return fail (EXIT_RUN_FAILED, "--output %s", error->message);
+  if (features_path)
+    {
+      to_stderr = is_standard_output (features_path);
+      fflush (stdout);
+      if (!write_features (algorithm, snapshot, dataset, features_path, &error))
+        return fail (EXIT_RUN_FAILED, "--features-out: %s", error->message);
+    }
   if (export_path)
     {
       LatentFigureStyle style;
@@ -297,20 +402,23 @@ command_run (int    argc,
         return fail (EXIT_RUN_FAILED, "--export: %s", error->message);
     }
 
-  /* Translators: algorithm, dataset (rows × columns), device, iterations, “ (converged)”, objective, time */
-  g_print (g_dngettext (GETTEXT_PACKAGE, "%s on %s (%u × %u) on %s: %u iteration%s, %s %.8g, %.1f ms\n",
-                        "%s on %s (%u × %u) on %s: %u iterations%s, %s %.8g, %.1f ms\n", snapshot->iteration),
-           algorithm->id, latent_dataset_get_name (dataset),
-           latent_dataset_get_n_rows (dataset), latent_dataset_get_n_cols (dataset),
-           snapshot->device ? _(snapshot->device) : "",   /* stored untranslated, for the JSON */
-           snapshot->iteration,
-           snapshot->converged ? _(" (converged)") : "",
-           objective_name, snapshot->objective, fit->total_ms);
+  print_summary (to_stderr,
+                 /* Translators: algorithm, dataset (rows × columns), device, iterations, “ (converged)”, objective, time */
+                 g_dngettext (GETTEXT_PACKAGE, "%s on %s (%u × %u) on %s: %u iteration%s, %s %.8g, %.1f ms\n",
+                              "%s on %s (%u × %u) on %s: %u iterations%s, %s %.8g, %.1f ms\n", snapshot->iteration),
+                 algorithm->id, latent_dataset_get_name (dataset),
+                 latent_dataset_get_n_rows (dataset), latent_dataset_get_n_cols (dataset),
+                 snapshot->device ? _(snapshot->device) : "",   /* stored untranslated, for the JSON */
+                 snapshot->iteration,
+                 snapshot->converged ? _(" (converged)") : "",
+                 objective_name, snapshot->objective, fit->total_ms);
   if (snapshot->has_label_metrics)
-    g_print (_("accuracy %.4f, ARI %.4f, NMI %.4f\n"),
-             snapshot->metrics.accuracy, snapshot->metrics.ari, snapshot->metrics.nmi);
+    print_summary (to_stderr, _("accuracy %.4f, ARI %.4f, NMI %.4f\n"),
+                   snapshot->metrics.accuracy, snapshot->metrics.ari, snapshot->metrics.nmi);
   if (export_path)
-    g_print (_("figure written to %s\n"), export_path);
+    print_summary (to_stderr, _("figure written to %s\n"), export_path);
+  if (features_path && !to_stderr)
+    g_print (_("features written to %s\n"), features_path);
   return 0;
 }
 
@@ -533,7 +641,7 @@ usage (void)
                       "  latent-cli run ALGORITHM --data PATH [--labels PATH] [--param NAME=VALUE …]\n"
                       "                 [--seed N] [--iterations N] [--device auto|cpu|gpu|off]\n"
                       "                 [--export FIGURE.png|svg|pdf] [--size WxH] [--json RESULT.json]\n"
-                      "                 [--csv RESULT.csv] [--progress]\n"
+                      "                 [--csv RESULT.csv] [--features-out FEATURES.csv|idx] [--progress]\n"
                       "  latent-cli run --experiment FILE.json [options that override it]\n"
                       "  latent-cli sweep gmm --data PATH --param k=1..12 [--param NAME=VALUE …]\n"
                       "                 [--seed N] [--device …] [--json SCORES.json] [--export FIGURE.png]\n"

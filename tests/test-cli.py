@@ -295,6 +295,49 @@ class Results(unittest.TestCase):
             self.assertGreater(r["history"][0], r["history"][1])
             self.assertGreater(r["history"][1], r["history"][2])
 
+    def test_features_out(self):
+        # A small encoder on Iris, once to each format, on the reference path so both runs agree.
+        wta = ["run", "wta", "--data", "iris", "--param", "hidden=8", "--param", "epochs=1",
+               "--param", "batch=10", "--device", "off"]
+        for name in ("x.csv", "x.idx"):
+            with self.subTest(name=name):
+                p = run(*wta, "--features-out", self.path(name))
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertIn(f"features written to {self.path(name)}", p.stdout)
+                p = run("run", "kmeans", "--data", self.path(name), "--param", "k=3", "--device", "off",
+                        "--json", self.path(name + ".json"), "--csv", self.path(name + ".rows.csv"))
+                self.assertEqual(p.returncode, 0, p.stderr)
+                r = load_json(self.path(name + ".json"))
+                self.assertEqual((r["dataset"]["rows"], r["dataset"]["columns"]), (150, 8))
+                # The species came along: k-means can be scored against them.
+                self.assertIsNotNone(r["metrics"])
+        lines = read(self.path("x.csv")).splitlines()
+        self.assertEqual(lines[0], "f1,f2,f3,f4,f5,f6,f7,f8,label")
+        self.assertEqual(len(lines), 151)
+        self.assertEqual(lines[1].split(",")[-1], "setosa")
+        # Units are ReLU outputs: never negative.
+        self.assertTrue(all(float(v) >= 0 for line in lines[1:] for v in line.split(",")[:-1]))
+        header = read(self.path("x.idx"), "rb")[:12]
+        self.assertEqual(header, b"\x00\x00\x0d\x02" + struct.pack(">II", 150, 8))
+        self.assertEqual(read(self.path("x-labels.idx"), "rb")[:8], b"\x00\x00\x08\x01" + struct.pack(">I", 150))
+        # Both formats hold the same values and classes exactly: the same dataset, the same clustering.
+        rc, ri = load_json(self.path("x.csv.json")), load_json(self.path("x.idx.json"))
+        self.assertEqual(rc["dataset"]["sha256"], ri["dataset"]["sha256"])
+        self.assertEqual(rc["labels"], ri["labels"])
+
+    def test_features_to_standard_output(self):
+        # Through a link to /dev/stdout: the features alone on stdout, the summary on stderr.
+        link = self.path("out.csv")
+        os.symlink("/dev/stdout", link)
+        p = run("run", "wta", "--data", "moons:n=40,seed=1", "--param", "hidden=3", "--param", "epochs=1",
+                "--param", "batch=10", "--device", "off", "--features-out", link)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = p.stdout.splitlines()
+        self.assertEqual(lines[0], "f1,f2,f3,label")
+        self.assertEqual(len(lines), 41)
+        self.assertIn("wta on moons", p.stderr)
+        self.assertTrue(os.path.islink(link))
+
     def test_devices_and_datasets(self):
         p = run("devices")
         self.assertEqual(p.returncode, 0)
@@ -396,6 +439,31 @@ class BadInput(unittest.TestCase):
         self.refused("--data", "iris", "--size", "5x5", expect=("--size",))
         self.refused("--data", "iris", "--export", os.path.join(self.dir, "f.gif"), expect=("f.gif",))
         self.refused("--data", "blobs:n=0", expect=("n",))
+
+    def test_features_out(self):
+        out = os.path.join(self.dir, "f.csv")
+        # The name is checked before anything runs: the missing data is never looked at.
+        p = run("run", "wta", "--data", os.path.join(self.dir, "missing.csv"),
+                "--features-out", os.path.join(self.dir, "x.txt"))
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--features-out", p.stderr)
+        self.assertIn("x.txt", p.stderr)
+        self.assertIn(".csv or .idx", p.stderr)
+        self.assertNotIn("missing.csv", p.stderr)
+        # An algorithm without an encoder, named, with the ones that have one.
+        line = self.refused("--data", "iris", "--features-out", out, expect=("--features-out", "kmeans", "wta"))
+        self.assertNotIn("iteration", line)
+        self.assertFalse(os.path.exists(out))
+        p = run("run", "kmeans", "--data", os.path.join(self.dir, "missing.csv"), "--features-out", out)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("kmeans", p.stderr)
+        self.assertNotIn("missing.csv", p.stderr)
+        # A file that cannot be written: the run fails (1), naming it.
+        bad = os.path.join(self.dir, "no-such-dir", "f.idx")
+        p = run("run", "wta", "--data", "iris", "--param", "hidden=2", "--param", "epochs=1",
+                "--device", "off", "--features-out", bad)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(bad, p.stderr)
 
     def test_bad_experiment(self):
         path = self.write("e.json", b'{"format": "latent-experiment", "version": 1, "dataset": "iris",'

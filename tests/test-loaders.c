@@ -4,10 +4,12 @@
  */
 #define G_LOG_DOMAIN "test-loaders"
 
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <png.h>
@@ -1018,6 +1020,474 @@ test_idx_label_mismatch (Fixture       *f,
   ds = latent_catalog_load (images, labels, &error);
   g_assert_null (ds);
   assert_error (error, LATENT_DATA_ERROR_MISMATCH, images, labels);
+}
+
+/* IDX float32 ------------------------------------------------------------ */
+
+/* An IDX file of big-endian float32 values, less its last @cut bytes. */
+static GByteArray *
+make_float_idx (guint          n_dims,
+                const guint32 *dims,
+                const float   *values,
+                gsize          n_values,
+                gsize          cut)
+{
+  GByteArray *bytes = g_byte_array_new ();
+  guchar magic[4] = { 0, 0, 0x0D, n_dims };
+
+  g_byte_array_append (bytes, magic, 4);
+  for (guint i = 0; i < n_dims; i++)
+    {
+      guint32 be = GUINT32_TO_BE (dims[i]);
+      g_byte_array_append (bytes, (const guchar *) &be, 4);
+    }
+  for (gsize i = 0; i < n_values; i++)
+    {
+      guint32 bits;
+
+      memcpy (&bits, &values[i], 4);
+      bits = GUINT32_TO_BE (bits);
+      g_byte_array_append (bytes, (const guchar *) &bits, 4);
+    }
+  g_byte_array_set_size (bytes, bytes->len - cut);
+  return bytes;
+}
+
+static void
+test_idx_float (Fixture       *f,
+                gconstpointer  data)
+{
+  const guint32 table_dims[] = { 3, 4 };
+  const guint32 image_dims[] = { 2, 2, 3 };
+  /* Signs, a negative zero, a subnormal, the largest float, a value above 1. */
+  const float values[12] = { 0.5f, -1.25f, -0.0f, 1e-40f, FLT_MAX, 300.0f,
+                             -FLT_MAX, 3.14159274f, 1e-7f, 42.0f, -7.5e10f, 0.0f };
+  g_autoptr(GByteArray) table_bytes = make_float_idx (2, table_dims, values, 12, 0);
+  g_autoptr(GByteArray) image_bytes = make_float_idx (3, image_dims, values, 12, 0);
+  g_autofree char *table = write_file (f, "table.idx", table_bytes->data, table_bytes->len);
+  g_autofree char *images = write_file (f, "images.idx", image_bytes->data, image_bytes->len);
+  g_autofree char *table_gz = write_gzip (f, "table.idx.gz", table_bytes->data, table_bytes->len);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) a = NULL;
+  g_autoptr(LatentDataset) b = NULL;
+  g_autoptr(LatentDataset) c = NULL;
+  guint w, h, ch;
+
+  /* Two dimensions: a plain table, the values as they are (no / 255). */
+  a = latent_idx_load (table, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (latent_dataset_get_n_rows (a), ==, 3);
+  g_assert_cmpuint (latent_dataset_get_n_cols (a), ==, 4);
+  g_assert_cmpmem (latent_dataset_get_data (a), sizeof values, values, sizeof values);
+  g_assert_false (latent_dataset_get_image_shape (a, NULL, NULL, NULL, NULL));
+
+  /* Three: images of 2 rows × 3 columns. */
+  b = latent_idx_load (images, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (latent_dataset_get_n_rows (b), ==, 2);
+  g_assert_cmpuint (latent_dataset_get_n_cols (b), ==, 6);
+  g_assert_true (latent_dataset_get_image_shape (b, &w, &h, &ch, NULL));
+  g_assert_cmpuint (w, ==, 3);
+  g_assert_cmpuint (h, ==, 2);
+  g_assert_cmpuint (ch, ==, 1);
+  g_assert_cmpmem (latent_dataset_get_data (b), sizeof values, values, sizeof values);
+
+  /* Compressed, through the catalog, which knows it by its magic. */
+  c = latent_catalog_load (table_gz, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (latent_dataset_get_hash (c), ==, latent_dataset_get_hash (a));
+}
+
+static void
+test_idx_float_refused (Fixture       *f,
+                        gconstpointer  data)
+{
+  const guint32 dims[] = { 3, 4 };
+  float values[12] = { 0 };
+  g_autoptr(GByteArray) nan_bytes = NULL;
+  g_autoptr(GByteArray) inf_bytes = NULL;
+  g_autoptr(GByteArray) cut_bytes = NULL;
+  g_autofree char *nan_path = NULL;
+  g_autofree char *inf_path = NULL;
+  g_autofree char *cut_path = NULL;
+  g_autofree char *cut_gz = NULL;
+  g_autofree char *doubles = NULL;
+  g_autoptr(GError) error = NULL;
+  guchar double_file[] = { 0, 0, 0x0E, 2, 0, 0, 0, 1, 0, 0, 0, 1, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0 };
+  LatentDataset *ds;
+
+  values[6] = NAN;   /* row 2, column 3 */
+  nan_bytes = make_float_idx (2, dims, values, 12, 0);
+  nan_path = write_file (f, "nan.idx", nan_bytes->data, nan_bytes->len);
+  ds = latent_idx_load (nan_path, NULL, &error);
+  g_assert_null (ds);
+  assert_error (error, LATENT_DATA_ERROR_NOT_FINITE, nan_path, "row 2", "column 3", "not a finite number");
+  g_clear_error (&error);
+
+  values[6] = 0;
+  values[11] = -INFINITY;
+  inf_bytes = make_float_idx (2, dims, values, 12, 0);
+  inf_path = write_gzip (f, "inf.idx.gz", inf_bytes->data, inf_bytes->len);
+  ds = latent_catalog_load (inf_path, NULL, &error);
+  g_assert_null (ds);
+  assert_error (error, LATENT_DATA_ERROR_NOT_FINITE, inf_path, "row 3", "column 4");
+  g_clear_error (&error);
+
+  /* Half a float short: the size check counts four bytes a value. */
+  values[11] = 0;
+  cut_bytes = make_float_idx (2, dims, values, 12, 2);
+  cut_path = write_file (f, "cut.idx", cut_bytes->data, cut_bytes->len);
+  ds = latent_idx_load (cut_path, NULL, &error);
+  g_assert_null (ds);
+  assert_error (error, LATENT_DATA_ERROR_PARSE, cut_path, "truncated: expected 48 bytes of data, found 46");
+  g_clear_error (&error);
+
+  /* Compressed, found short only while reading. */
+  cut_gz = write_gzip (f, "cut.idx.gz", cut_bytes->data, cut_bytes->len);
+  ds = latent_idx_load (cut_gz, NULL, &error);
+  g_assert_null (ds);
+  assert_error (error, LATENT_DATA_ERROR_PARSE, cut_gz, "truncated: expected 48 bytes of data, found 46");
+  g_clear_error (&error);
+
+  /* Other element types still are not read. */
+  doubles = write_file (f, "doubles.idx", double_file, sizeof double_file);
+  ds = latent_idx_load (doubles, NULL, &error);
+  g_assert_null (ds);
+  assert_error (error, LATENT_DATA_ERROR_UNSUPPORTED, doubles, "0x0E", "double", "0x0D");
+}
+
+/* Writers ---------------------------------------------------------------- */
+
+/* @rows × @cols values of many magnitudes and both signs. */
+static LatentDataset *
+make_dataset (guint          rows,
+              guint          cols,
+              const gint32  *labels,
+              guint          n_classes,
+              const char   **class_names,
+              const char   **column_names)
+{
+  g_autoptr(GError) error = NULL;
+  LatentDataset *ds = latent_dataset_new ("made", rows, cols, &error);
+  float *values;
+
+  g_assert_no_error (error);
+  values = latent_dataset_get_data (ds);
+  for (guint i = 0; i < rows * cols; i++)
+    values[i] = sinf (i * 0.7f + 0.3f) * powf (10.0f, (float) (i % 13) - 6.0f);
+  /* A negative zero, a subnormal and the largest float too. */
+  values[0] = -0.0f;
+  if (rows * cols > 2)
+    {
+      values[1] = 1e-40f;
+      values[2] = -FLT_MAX;
+    }
+  if (column_names)
+    latent_dataset_set_column_names (ds, (GStrv) column_names);
+  if (labels)
+    latent_dataset_set_labels (ds, labels, n_classes, (GStrv) class_names);
+  return ds;
+}
+
+static void
+assert_same_values (LatentDataset *a,
+                    LatentDataset *b)
+{
+  g_assert_cmpuint (latent_dataset_get_n_rows (a), ==, latent_dataset_get_n_rows (b));
+  g_assert_cmpuint (latent_dataset_get_n_cols (a), ==, latent_dataset_get_n_cols (b));
+  /* Nine significant digits give every float back exactly, bit for bit. */
+  g_assert_cmpmem (latent_dataset_get_data (a),
+                   (gsize) latent_dataset_get_n_rows (a) * latent_dataset_get_n_cols (a) * sizeof (float),
+                   latent_dataset_get_data (b),
+                   (gsize) latent_dataset_get_n_rows (b) * latent_dataset_get_n_cols (b) * sizeof (float));
+}
+
+/* Each row's class, by name when both have names, and the class count. */
+static void
+assert_same_classes (LatentDataset *a,
+                     LatentDataset *b)
+{
+  g_assert_true (latent_dataset_has_labels (b));
+  g_assert_cmpuint (latent_dataset_get_n_classes (a), ==, latent_dataset_get_n_classes (b));
+  for (guint i = 0; i < latent_dataset_get_n_rows (a); i++)
+    {
+      gint32 la = latent_dataset_get_labels (a)[i], lb = latent_dataset_get_labels (b)[i];
+
+      if (latent_dataset_get_class_name (a, 0) != NULL)
+        g_assert_cmpstr (latent_dataset_get_class_name (a, la), ==, latent_dataset_get_class_name (b, lb));
+      else
+        g_assert_cmpint (la, ==, lb);
+    }
+}
+
+static char *
+read_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+static guint
+count_files (Fixture *f)
+{
+  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
+  guint n = 0;
+
+  while (dir && g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+static LatentDataset *
+csv_round_trip (Fixture       *f,
+                LatentDataset *ds,
+                const char    *name,
+                const char    *expected_header)
+{
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  LatentDataset *back;
+
+  g_assert_true (latent_csv_save (ds, path, &error));
+  g_assert_no_error (error);
+  text = read_text (path);
+  g_assert_true (g_str_has_prefix (text, expected_header));
+  back = latent_csv_load (path, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_values (ds, back);
+  return back;
+}
+
+static void
+test_save_csv (Fixture       *f,
+               gconstpointer  data)
+{
+  /* Names the writer must quote: a comma, a quote, a comment sign, spaces. */
+  const char *columns[] = { "width, cm", "#depth", "say \"hi\"", NULL };
+  const char *classes[] = { "iris setosa", "a,b", " padded ", "#1", "line\nbreak", NULL };
+  const gint32 labels[] = { 0, 1, 2, 3, 4, 1, 0, 4 };
+  /* Integer names come back in integer order: class 0 is then “2”. */
+  const char *numbers[] = { "10", "2", "7", NULL };
+  const gint32 numeric_labels[] = { 0, 1, 2, 0, 1 };
+  const char *numeric_columns[] = { "1", "2", "3", NULL };
+  const char *label_last[] = { "a", "b", "Label", NULL };
+  g_autoptr(LatentDataset) named = make_dataset (8, 3, labels, 5, classes, columns);
+  g_autoptr(LatentDataset) numeric = make_dataset (5, 3, numeric_labels, 3, numbers, numeric_columns);
+  g_autoptr(LatentDataset) indices = make_dataset (5, 3, numeric_labels, 3, NULL, NULL);
+  g_autoptr(LatentDataset) plain = make_dataset (4, 3, NULL, 0, NULL, NULL);
+  g_autoptr(LatentDataset) plain_numeric = make_dataset (4, 3, NULL, 0, NULL, numeric_columns);
+  g_autoptr(LatentDataset) plain_label = make_dataset (4, 3, NULL, 0, NULL, label_last);
+  g_autoptr(LatentDataset) one = make_dataset (1, 1, NULL, 0, NULL, NULL);
+  g_autoptr(LatentDataset) back = NULL;
+
+  back = csv_round_trip (f, named, "named.csv", "\"width, cm\",\"#depth\",\"say \"\"hi\"\"\",label\n");
+  assert_same_classes (named, back);
+  /* Classes appear in their own order, so the indices are kept too. */
+  assert_labels (back, labels, 5, classes);
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpstr (latent_dataset_get_column_name (back, c), ==, columns[c]);
+  g_clear_object (&back);
+
+  /* Integer class names: read as labels under the "label" header, the
+   * names and the count kept, the indices in integer order. */
+  back = csv_round_trip (f, numeric, "numeric.csv", "1,2,3,label\n");
+  assert_same_classes (numeric, back);
+  g_assert_cmpstr (latent_dataset_get_class_name (back, 0), ==, "2");
+  g_assert_cmpstr (latent_dataset_get_column_name (back, 0), ==, "1");
+  g_clear_object (&back);
+
+  /* No class names: the indices, read back as the same indices. */
+  back = csv_round_trip (f, indices, "indices.csv", "f1,f2,f3,label\n");
+  assert_same_classes (indices, back);
+  assert_labels (back, numeric_labels, 3, NULL);
+  g_assert_cmpstr (latent_dataset_get_class_name (back, 2), ==, "2");
+  g_clear_object (&back);
+
+  /* No labels: no label column; names that would not read back as a
+   * header (numbers only, or a last "label") become f1, f2, …. */
+  back = csv_round_trip (f, plain, "plain.csv", "f1,f2,f3\n");
+  g_assert_false (latent_dataset_has_labels (back));
+  g_assert_cmpstr (latent_dataset_get_column_name (back, 2), ==, "f3");
+  g_clear_object (&back);
+  back = csv_round_trip (f, plain_numeric, "plain-numeric.csv", "f1,f2,f3\n");
+  g_assert_false (latent_dataset_has_labels (back));
+  g_clear_object (&back);
+  back = csv_round_trip (f, plain_label, "plain-label.csv", "f1,f2,f3\n");
+  g_assert_false (latent_dataset_has_labels (back));
+  g_assert_cmpuint (latent_dataset_get_n_cols (back), ==, 3);
+  g_clear_object (&back);
+  back = csv_round_trip (f, one, "one.csv", "f1\n-0\n");
+  g_clear_object (&back);
+
+  /* Tab-separated for .tsv, labels and all. */
+  back = csv_round_trip (f, named, "named.tsv", "width, cm\t\"#depth\"\t\"say \"\"hi\"\"\"\tlabel\n");
+  assert_labels (back, labels, 5, classes);
+}
+
+static void
+test_save_csv_files (Fixture       *f,
+                     gconstpointer  data)
+{
+  const gint32 labels[] = { 0, 1, 0 };
+  const char *empty_class[] = { "a", "", NULL };
+  g_autoptr(LatentDataset) a = make_dataset (3, 2, NULL, 0, NULL, NULL);
+  g_autoptr(LatentDataset) b = make_dataset (5, 2, NULL, 0, NULL, NULL);
+  g_autoptr(LatentDataset) unnamed = make_dataset (3, 2, labels, 2, (const char **) empty_class, NULL);
+  g_autoptr(LatentDataset) back = NULL;
+  g_autofree char *real = write_file (f, "real.csv", "old contents\n", 13);
+  g_autofree char *link = g_build_filename (f->dir, "link.csv", NULL);
+  g_autofree char *missing = g_build_filename (f->dir, "no-such-dir", "x.csv", NULL);
+  g_autofree char *bad = g_build_filename (f->dir, "bad.csv", NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* A file there is replaced. */
+  g_assert_true (latent_csv_save (a, real, &error));
+  g_assert_no_error (error);
+  back = latent_csv_load (real, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_values (a, back);
+  g_clear_object (&back);
+
+  /* A link is written through, in place, not replaced by a file. */
+  g_assert_cmpint (symlink ("real.csv", link), ==, 0);
+  g_assert_true (latent_csv_save (b, link, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  back = latent_csv_load (real, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_values (b, back);
+  /* No temporary file is left behind. */
+  g_assert_cmpuint (count_files (f), ==, 2);
+
+  /* Failures name the file and leave nothing. */
+  g_assert_false (latent_csv_save (a, missing, &error));
+  assert_error (error, LATENT_DATA_ERROR_IO, missing, "No such file or directory");
+  g_clear_error (&error);
+
+  latent_dataset_get_data (a)[5] = NAN;   /* row 3, column 2 */
+  g_assert_false (latent_csv_save (a, bad, &error));
+  assert_error (error, LATENT_DATA_ERROR_NOT_FINITE, bad, "row 3", "column 2");
+  g_clear_error (&error);
+
+  g_assert_false (latent_csv_save (unnamed, bad, &error));
+  assert_error (error, LATENT_DATA_ERROR_INVALID, bad, "class 2", "empty name");
+  g_assert_cmpuint (count_files (f), ==, 2);
+}
+
+static void
+test_save_idx (Fixture       *f,
+               gconstpointer  data)
+{
+  const gint32 labels[] = { 2, 0, 1, 2, 0, 1, 1 };
+  const char *classes[] = { "a", "b", "c", NULL };
+  g_autoptr(LatentDataset) table = make_dataset (7, 5, labels, 3, classes, NULL);
+  g_autoptr(LatentDataset) images = make_dataset (2, 6, NULL, 0, NULL, NULL);
+  g_autoptr(LatentDataset) mnist_like = make_dataset (7, 2, labels, 3, NULL, NULL);
+  g_autoptr(LatentDataset) back = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "features.idx", NULL);
+  g_autofree char *labels_path = g_build_filename (f->dir, "features-labels.idx", NULL);
+  g_autofree char *images_path = g_build_filename (f->dir, "pictures.idx", NULL);
+  g_autofree char *train = g_build_filename (f->dir, "train-images.idx", NULL);
+  g_autofree char *train_labels = g_build_filename (f->dir, "train-labels.idx", NULL);
+  g_autofree char *guessed = NULL;
+  g_autoptr(GError) error = NULL;
+  guint w, h, ch;
+
+  /* A table with labels: two files, the second found by the guesser. */
+  g_assert_true (latent_idx_save (table, path, &error));
+  g_assert_no_error (error);
+  guessed = latent_idx_guess_labels_path (path);
+  g_assert_cmpstr (guessed, ==, labels_path);
+  back = latent_catalog_load (path, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_values (table, back);
+  g_assert_false (latent_dataset_get_image_shape (back, NULL, NULL, NULL, NULL));
+  /* IDX labels are bytes: indices and count kept, names not. */
+  assert_labels (back, labels, 3, NULL);
+  g_assert_null (latent_dataset_get_class_name (back, 0));
+  g_clear_object (&back);
+
+  /* Again over the same files: replaced, no temporary file left. */
+  g_assert_true (latent_idx_save (table, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_files (f), ==, 2);
+
+  /* Grey images stay images, unscaled; no labels, one file. */
+  latent_dataset_set_image_shape (images, 3, 2, 1, FALSE);
+  g_assert_true (latent_idx_save (images, images_path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_files (f), ==, 3);
+  back = latent_idx_load (images_path, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_values (images, back);
+  g_assert_true (latent_dataset_get_image_shape (back, &w, &h, &ch, NULL));
+  g_assert_cmpuint (w, ==, 3);
+  g_assert_cmpuint (h, ==, 2);
+  g_assert_cmpuint (ch, ==, 1);
+  g_clear_object (&back);
+
+  /* An MNIST-like name: the labels go where the MNIST rule looks. */
+  g_assert_true (latent_idx_save (mnist_like, train, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (train_labels, G_FILE_TEST_IS_REGULAR));
+  back = latent_catalog_load (train, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_classes (mnist_like, back);
+}
+
+static void
+test_save_idx_refused (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree gint32 *many = g_new (gint32, 300);
+  const gint32 labels[] = { 0, 1 };
+  g_autoptr(LatentDataset) too_many = NULL;
+  g_autoptr(LatentDataset) labelled = make_dataset (2, 3, labels, 2, NULL, NULL);
+  g_autoptr(LatentDataset) not_finite = make_dataset (2, 3, NULL, 0, NULL, NULL);
+  g_autoptr(LatentDataset) back = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "many.idx", NULL);
+  g_autofree char *bin = g_build_filename (f->dir, "features.bin", NULL);
+  g_autofree char *nan_path = g_build_filename (f->dir, "nan.idx", NULL);
+  g_autofree char *missing = g_build_filename (f->dir, "no-such-dir", "x.idx", NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 300; i++)
+    many[i] = i;
+  too_many = make_dataset (300, 2, many, 300, NULL, NULL);
+
+  /* 300 classes do not fit a byte. */
+  g_assert_false (latent_idx_save (too_many, path, &error));
+  assert_error (error, LATENT_DATA_ERROR_INVALID, path, "300 classes", "256");
+  g_clear_error (&error);
+
+  /* Labels need a name the loader finds them by. */
+  g_assert_false (latent_idx_save (labelled, bin, &error));
+  assert_error (error, LATENT_DATA_ERROR_INVALID, bin, ".idx");
+  g_clear_error (&error);
+
+  latent_dataset_get_data (not_finite)[4] = INFINITY;   /* row 2, column 2 */
+  g_assert_false (latent_idx_save (not_finite, nan_path, &error));
+  assert_error (error, LATENT_DATA_ERROR_NOT_FINITE, nan_path, "row 2", "column 2");
+  g_clear_error (&error);
+
+  g_assert_false (latent_idx_save (labelled, missing, &error));
+  assert_error (error, LATENT_DATA_ERROR_IO, missing);
+  g_clear_error (&error);
+  g_assert_cmpuint (count_files (f), ==, 0);
+
+  /* Without labels any name will do. */
+  latent_dataset_set_labels (labelled, NULL, 0, NULL);
+  g_assert_true (latent_idx_save (labelled, bin, &error));
+  g_assert_no_error (error);
+  back = latent_idx_load (bin, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_values (labelled, back);
+  g_assert_cmpuint (count_files (f), ==, 1);
 }
 
 /* PNG -------------------------------------------------------------------- */
@@ -2063,6 +2533,13 @@ main (int   argc,
   ADD ("/loaders/idx/corrupt-gzip", test_idx_corrupt_gzip);
   ADD ("/loaders/idx/too-large", test_idx_too_large);
   ADD ("/loaders/idx/label-mismatch", test_idx_label_mismatch);
+  ADD ("/loaders/idx/float", test_idx_float);
+  ADD ("/loaders/idx/float-refused", test_idx_float_refused);
+
+  ADD ("/loaders/save/csv", test_save_csv);
+  ADD ("/loaders/save/csv-files", test_save_csv_files);
+  ADD ("/loaders/save/idx", test_save_idx);
+  ADD ("/loaders/save/idx-refused", test_save_idx_refused);
 
   ADD ("/loaders/png/grey", test_png_grey);
   ADD ("/loaders/png/colour", test_png_colour);

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-csv"
 
 #include "latent-csv.h"
+#include "latent-dataset-save.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -422,6 +423,9 @@ guess_delimiter (const char *name,
   return ',';
 }
 
+/* The header of the label column latent_csv_save writes. */
+#define CSV_LABEL_HEADER "label"
+
 /* -1 = automatic, -2 = none; otherwise the 0-based column. */
 #define LABEL_AUTO (-1)
 #define LABEL_NONE (-2)
@@ -440,6 +444,14 @@ resolve_label_column (const char  *what,
   *by_name = FALSE;
   if (spec == NULL || spec[0] == '\0' || g_ascii_strcasecmp (spec, "auto") == 0)
     {
+      /* A last column headed "label" holds labels even when they are
+       * integers (latent_csv_save writes them so). */
+      if (n_cols > 1 && g_ascii_strcasecmp (first[n_cols - 1], CSV_LABEL_HEADER) == 0)
+        {
+          *label_col = n_cols - 1;
+          *by_name = TRUE;
+          return TRUE;
+        }
       *label_col = LABEL_AUTO;
       return TRUE;
     }
@@ -770,7 +782,8 @@ read_file (const char  *path,
 {
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GMappedFile) mapped = NULL;
-  struct stat st;
+  /* Zeroed: a failed fstat leaves it unset, and S_ISDIR is asked anyway. */
+  struct stat st = { 0 };
   char *contents = NULL;
   gsize length = 0;
   int fd;
@@ -941,4 +954,155 @@ latent_csv_load_labels (const char  *path,
   if (class_names)
     *class_names = g_steal_pointer (&names);
   return g_steal_pointer (&labels);
+}
+
+/* Writing -------------------------------------------------------------- */
+
+/* @text as a cell the reader gives back unchanged: quoted when it holds the
+ * delimiter, a quote or a line break, could start a comment or a byte order
+ * mark, or has spaces at either end that the reader would trim. */
+static void
+append_cell (GString    *out,
+             const char *text,
+             char        delim)
+{
+  gsize len = strlen (text);
+  gboolean quote = len > 0 && (text[0] == '#' || g_ascii_isspace (text[0]) ||
+                               g_ascii_isspace (text[len - 1]) ||
+                               g_str_has_prefix (text, "\xEF\xBB\xBF"));
+
+  for (const char *p = text; *p != '\0' && !quote; p++)
+    quote = *p == delim || *p == '"' || *p == '\n' || *p == '\r';
+  if (!quote)
+    {
+      g_string_append_len (out, text, len);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* Whether the dataset's column names, written as the first row, are read
+ * back as a header with the same names. */
+static gboolean
+column_names_fit (LatentDataset *dataset,
+                  gboolean       labelled)
+{
+  const guint n_cols = latent_dataset_get_n_cols (dataset);
+  const char *last = latent_dataset_get_column_name (dataset, n_cols - 1);
+  gboolean any_text = FALSE;
+
+  for (guint c = 0; c < n_cols; c++)
+    {
+      const char *name = latent_dataset_get_column_name (dataset, c);
+
+      /* The reader names an empty header cell "column N" itself. */
+      if (name == NULL || name[0] == '\0')
+        return FALSE;
+      any_text |= !is_number (name, strlen (name));
+    }
+  /* Without labels, a last column headed "label" would be taken for them. */
+  if (!labelled && g_ascii_strcasecmp (last, CSV_LABEL_HEADER) == 0)
+    return FALSE;
+  /* A row of numbers alone reads as data, unless a label header follows. */
+  return any_text || labelled;
+}
+
+/**
+ * latent_csv_save:
+ *
+ * Writes @dataset so that latent_csv_load () reads it back: a header row (the
+ * column names, or f1, f2, …), the values with nine significant digits (a
+ * float exactly), and, when it has labels, a last column "label" holding each
+ * row's class name, or its class index when the classes have no names.
+ */
+gboolean
+latent_csv_save (LatentDataset  *dataset,
+                 const char     *path,
+                 GError        **error)
+{
+  g_autoptr(LatentSaveFile) file = NULL;
+  g_autoptr(GString) line = NULL;
+  const guint n_rows = latent_dataset_get_n_rows (dataset);
+  const guint n_cols = latent_dataset_get_n_cols (dataset);
+  const gint32 *labels;
+  gboolean named_classes;
+  gboolean own_names;
+  char delim;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* The reader refuses what is not finite: better not to write it. */
+  if (!latent_dataset_check_finite (dataset, path, error))
+    return FALSE;
+
+  labels = latent_dataset_get_labels (dataset);
+  named_classes = labels != NULL && latent_dataset_get_class_name (dataset, 0) != NULL;
+  for (guint c = 0; named_classes && c < latent_dataset_get_n_classes (dataset); c++)
+    if (latent_dataset_get_class_name (dataset, c)[0] == '\0')
+      {
+        /* An empty cell is a missing label to the reader. */
+        g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                     _("%s: class %u has an empty name, which a CSV file cannot hold"), path, c + 1);
+        return FALSE;
+      }
+
+  delim = has_suffix_nocase (path, ".tsv") ? '\t' : ',';
+  own_names = column_names_fit (dataset, labels != NULL);
+  line = g_string_sized_new (256);
+  for (guint c = 0; c < n_cols; c++)
+    {
+      if (c > 0)
+        g_string_append_c (line, delim);
+      if (own_names)
+        append_cell (line, latent_dataset_get_column_name (dataset, c), delim);
+      else
+        g_string_append_printf (line, "f%u", c + 1);
+    }
+  if (labels != NULL)
+    {
+      g_string_append_c (line, delim);
+      g_string_append (line, CSV_LABEL_HEADER);
+    }
+  g_string_append_c (line, '\n');
+
+  if (!(file = latent_save_file_open (path, error)) ||
+      !latent_save_file_write (file, line->str, line->len, error))
+    return FALSE;
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const float *row = latent_dataset_get_row (dataset, i);
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_truncate (line, 0);
+      for (guint c = 0; c < n_cols; c++)
+        {
+          if (c > 0)
+            g_string_append_c (line, delim);
+          /* In the C locale whatever the person's: "0.5", never "0,5". */
+          g_string_append (line, g_ascii_formatd (number, sizeof number, "%.9g", row[c]));
+        }
+      if (labels != NULL)
+        {
+          g_string_append_c (line, delim);
+          if (named_classes)
+            append_cell (line, latent_dataset_get_class_name (dataset, labels[i]), delim);
+          else
+            g_string_append_printf (line, "%d", labels[i]);
+        }
+      g_string_append_c (line, '\n');
+      if (!latent_save_file_write (file, line->str, line->len, error))
+        return FALSE;
+    }
+
+  return latent_save_file_commit (file, error);
 }

@@ -10,7 +10,8 @@ G_BEGIN_DECLS
 
 typedef struct {
   const char *label_column; /* column name, or 1-based index as text; NULL = automatic:
-                             * the last column if it is non-numeric; "none" = no labels */
+                             * the last column if the header calls it "label" or it is
+                             * non-numeric; "none" = no labels */
   char        delimiter;    /* 0 = automatic: tab for .tsv or when the first line has tabs
                              * and no commas, ';' if only semicolons, else ',' */
 } LatentCsvOptions;
@@ -31,6 +32,18 @@ gint32        *latent_csv_load_labels (const char              *path,
                                        guint                   *n_labels,
                                        guint                   *n_classes,
                                        GStrv                   *class_names,
+                                       GError                 **error);
+
+/* A header row (the column names, or f1, f2, … when the names would not
+ * read back as a header), values as "%.9g" in the C locale, and with labels
+ * a last column "label": class names, or class indices when there are none.
+ * latent_csv_load () reads it back with the same values, per-row classes and
+ * class count as long as every class occurs; class indices follow the
+ * reader's order (first appearance, or integer order for integer names).
+ * Tab-separated for a name ending in .tsv. Replaced whole or not at all,
+ * except where @path is no regular file (/dev/stdout). */
+gboolean       latent_csv_save        (LatentDataset           *dataset,
+                                       const char              *path,
                                        GError                 **error);
 
 G_END_DECLS

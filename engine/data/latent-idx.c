@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-idx"
 
 #include "latent-idx.h"
+#include "latent-dataset-save.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #define IDX_CHUNK     (64 * 1024)
 #define IDX_MAX_DIMS  3
 #define IDX_UBYTE     0x08
+#define IDX_FLOAT     0x0D
 
 /* Reading ---------------------------------------------------------------- */
 
@@ -79,7 +81,8 @@ idx_reader_open (const char  *path,
                  GError     **error)
 {
   g_autoptr(IdxReader) r = g_new0 (IdxReader, 1);
-  struct stat st;
+  /* Zeroed: a failed fstat leaves it unset, and S_ISDIR is asked anyway. */
+  struct stat st = { 0 };
 
   r->path = path;
   r->fp = g_fopen (path, "rb");
@@ -222,6 +225,7 @@ typedef struct {
   guint   n_dims;
   guint32 dims[IDX_MAX_DIMS];
   guint64 n_values;      /* product of the dims */
+  guint64 n_bytes;       /* of the values: n_values × the element size */
   guint64 header_size;
 } IdxHeader;
 
@@ -293,10 +297,18 @@ idx_read_header (IdxReader   *r,
                    r->path, expected, h->n_dims);
       return FALSE;
     }
-  if (h->type != IDX_UBYTE)
+  /* Labels are class indices: bytes only. Data may also be float32. */
+  if (labels && h->type != IDX_UBYTE)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
                    _("%s: IDX element type 0x%02X (%s) is not supported, only unsigned bytes (0x08)"),
+                   r->path, h->type, idx_type_name (h->type));
+      return FALSE;
+    }
+  if (!labels && h->type != IDX_UBYTE && h->type != IDX_FLOAT)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: IDX element type 0x%02X (%s) is not supported, only unsigned bytes (0x08) and floats (0x0D)"),
                    r->path, h->type, idx_type_name (h->type));
       return FALSE;
     }
@@ -325,6 +337,8 @@ idx_read_header (IdxReader   *r,
         h->n_values *= h->dims[i];
     }
   h->header_size = 4 + 4 * h->n_dims;
+  /* Below the limit checked next, so this cannot overflow. */
+  h->n_bytes = h->n_values * (h->type == IDX_FLOAT ? 4 : 1);
 
   for (guint i = 0; i < h->n_dims; i++)
     if (h->dims[i] == 0)
@@ -343,9 +357,9 @@ idx_read_header (IdxReader   *r,
 
   /* A plain file can be checked against its size before anything is allocated. */
   if (r->gunzip == NULL && r->file_size >= h->header_size &&
-      r->file_size - h->header_size < h->n_values)
+      r->file_size - h->header_size < h->n_bytes)
     {
-      set_truncated (error, r->path, h->n_values, r->file_size - h->header_size);
+      set_truncated (error, r->path, h->n_bytes, r->file_size - h->header_size);
       return FALSE;
     }
   return TRUE;
@@ -415,7 +429,7 @@ idx_load_images (const char  *path,
   float scale[256];
   float *values;
   guint64 features;
-  guint64 done = 0;
+  guint64 done = 0;      /* bytes */
   IdxHeader h;
 
   r = idx_reader_open (path, error);
@@ -435,23 +449,40 @@ idx_load_images (const char  *path,
 
   values = latent_dataset_get_data (dataset);
   chunk = g_malloc (IDX_CHUNK);
-  while (done < h.n_values)
+  while (done < h.n_bytes)
     {
-      gsize want = MIN ((guint64) IDX_CHUNK, h.n_values - done);
+      gsize want = MIN ((guint64) IDX_CHUNK, h.n_bytes - done);
       gsize got = 0;
 
       if (!idx_read (r, chunk, want, &got, error))
         return NULL;
-      for (gsize i = 0; i < got; i++)
-        values[done + i] = scale[chunk[i]];
-      done += got;
       if (got < want)
         {
-          set_truncated (error, path, h.n_values, done);
+          set_truncated (error, path, h.n_bytes, done + got);
           return NULL;
         }
+      if (h.type == IDX_FLOAT)
+        {
+          /* Big-endian float32, taken as it is: features, not pixels. */
+          for (gsize i = 0; i < got / 4; i++)
+            {
+              guint32 bits;
+              float v;
+
+              memcpy (&bits, chunk + 4 * i, 4);
+              bits = GUINT32_FROM_BE (bits);
+              memcpy (&v, &bits, 4);
+              values[done / 4 + i] = v;
+            }
+        }
+      else
+        for (gsize i = 0; i < got; i++)
+          values[done + i] = scale[chunk[i]];
+      done += got;
     }
   if (!idx_check_end (r, error))
+    return NULL;
+  if (h.type == IDX_FLOAT && !latent_dataset_check_finite (dataset, path, error))
     return NULL;
 
   return g_steal_pointer (&dataset);
@@ -495,25 +526,46 @@ latent_idx_load (const char  *images_path,
   return g_steal_pointer (&dataset);
 }
 
+/* The label file's name for @images_path, whether it exists or not:
+ * "…-images-idx3-ubyte" → "…-labels-idx1-ubyte" (MNIST), else
+ * "<stem>.idx" → "<stem>-labels.idx" (what latent_idx_save writes); a
+ * ".gz" stays. NULL when neither rule applies. */
+static char *
+idx_labels_path_for (const char *images_path)
+{
+  g_autofree char *dir = g_path_get_dirname (images_path);
+  g_autofree char *base = g_path_get_basename (images_path);
+  g_autoptr(GString) labels = g_string_new (base);
+  gsize gz = g_str_has_suffix (base, ".gz") ? 3 : 0;
+  gsize stem;
+
+  if (g_string_replace (labels, "images", "labels", 1) > 0)
+    g_string_replace (labels, "idx3", "idx1", 1);
+  else
+    {
+      if (labels->len < gz + 4 ||
+          g_ascii_strncasecmp (labels->str + labels->len - gz - 4, ".idx", 4) != 0)
+        return NULL;
+      stem = labels->len - gz - 4;
+      /* Not a hidden file's whole name: ".idx" alone has no stem. */
+      if (stem == 0)
+        return NULL;
+      g_string_insert (labels, stem, "-labels");
+    }
+  return g_build_filename (dir, labels->str, NULL);
+}
+
 char *
 latent_idx_guess_labels_path (const char *images_path)
 {
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
-  g_autoptr(GString) labels = NULL;
   g_autofree char *first = NULL;
   g_autofree char *second = NULL;
 
   g_return_val_if_fail (images_path != NULL, NULL);
 
-  dir = g_path_get_dirname (images_path);
-  base = g_path_get_basename (images_path);
-  labels = g_string_new (base);
-  if (g_string_replace (labels, "images", "labels", 1) == 0)
+  first = idx_labels_path_for (images_path);
+  if (first == NULL)
     return NULL;
-  g_string_replace (labels, "idx3", "idx1", 1);
-
-  first = g_build_filename (dir, labels->str, NULL);
   if (g_file_test (first, G_FILE_TEST_IS_REGULAR))
     return g_steal_pointer (&first);
 
@@ -525,4 +577,133 @@ latent_idx_guess_labels_path (const char *images_path)
   if (g_file_test (second, G_FILE_TEST_IS_REGULAR))
     return g_steal_pointer (&second);
   return NULL;
+}
+
+/* Writing ---------------------------------------------------------------- */
+
+static gboolean
+idx_write_header (LatentSaveFile  *file,
+                  guint8           type,
+                  guint            n_dims,
+                  const guint32   *dims,
+                  GError         **error)
+{
+  guchar header[4 + 4 * IDX_MAX_DIMS] = { 0, 0, type, n_dims };
+
+  for (guint i = 0; i < n_dims; i++)
+    {
+      guint32 be = GUINT32_TO_BE (dims[i]);
+      memcpy (header + 4 + 4 * i, &be, 4);
+    }
+  return latent_save_file_write (file, header, 4 + 4 * n_dims, error);
+}
+
+static gboolean
+idx_write_values (LatentSaveFile  *file,
+                  LatentDataset   *dataset,
+                  GError         **error)
+{
+  const float *values = latent_dataset_get_row (dataset, 0);
+  const gsize n = (gsize) latent_dataset_get_n_rows (dataset) * latent_dataset_get_n_cols (dataset);
+  g_autofree guchar *chunk = g_malloc (IDX_CHUNK);
+
+  for (gsize first = 0; first < n; first += IDX_CHUNK / 4)
+    {
+      gsize count = MIN ((gsize) IDX_CHUNK / 4, n - first);
+
+      for (gsize i = 0; i < count; i++)
+        {
+          guint32 bits;
+
+          memcpy (&bits, values + first + i, 4);
+          bits = GUINT32_TO_BE (bits);
+          memcpy (chunk + 4 * i, &bits, 4);
+        }
+      if (!latent_save_file_write (file, chunk, 4 * count, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+idx_write_labels (LatentSaveFile  *file,
+                  LatentDataset   *dataset,
+                  GError         **error)
+{
+  const guint n = latent_dataset_get_n_rows (dataset);
+  const gint32 *labels = latent_dataset_get_labels (dataset);
+  g_autofree guchar *bytes = g_malloc (n);
+  const guint32 dims[] = { n };
+
+  for (guint i = 0; i < n; i++)
+    bytes[i] = labels[i];
+  return idx_write_header (file, IDX_UBYTE, 1, dims, error) &&
+         latent_save_file_write (file, bytes, n, error);
+}
+
+gboolean
+latent_idx_save (LatentDataset  *dataset,
+                 const char     *path,
+                 GError        **error)
+{
+  g_autoptr(LatentSaveFile) data_file = NULL;
+  g_autoptr(LatentSaveFile) labels_file = NULL;
+  g_autofree char *labels_path = NULL;
+  guint32 dims[IDX_MAX_DIMS] = { latent_dataset_get_n_rows (dataset), latent_dataset_get_n_cols (dataset) };
+  guint n_dims = 2;
+  guint width, height, channels;
+  gboolean single;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* The loader refuses what is not finite: better not to write it. */
+  if (!latent_dataset_check_finite (dataset, path, error))
+    return FALSE;
+
+  if (latent_dataset_has_labels (dataset))
+    {
+      /* A label file holds bytes. */
+      if (latent_dataset_get_n_classes (dataset) > 256)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                       _("%s: %u classes do not fit an IDX label file, which holds at most 256"),
+                       path, latent_dataset_get_n_classes (dataset));
+          return FALSE;
+        }
+      labels_path = idx_labels_path_for (path);
+      if (labels_path == NULL)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                       _("%s: the labels need a file of their own, and only a name ending in .idx says which"),
+                       path);
+          return FALSE;
+        }
+    }
+
+  /* Grey images stay images (n × height × width); the rest is a table. */
+  if (latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) &&
+      !single && channels == 1)
+    {
+      n_dims = 3;
+      dims[1] = height;
+      dims[2] = width;
+    }
+
+  if (!(data_file = latent_save_file_open (path, error)) ||
+      !idx_write_header (data_file, IDX_FLOAT, n_dims, dims, error) ||
+      !idx_write_values (data_file, dataset, error))
+    return FALSE;
+  if (labels_path != NULL &&
+      (!(labels_file = latent_save_file_open (labels_path, error)) ||
+       !idx_write_labels (labels_file, dataset, error) ||
+       !latent_save_file_close (labels_file, error)))
+    return FALSE;
+  /* Both complete before either replaces anything. */
+  if (!latent_save_file_close (data_file, error))
+    return FALSE;
+  if (labels_file != NULL && !latent_save_file_commit (labels_file, error))
+    return FALSE;
+  return latent_save_file_commit (data_file, error);
 }

@@ -8,8 +8,10 @@
 
 G_BEGIN_DECLS
 
-/* Images (n × rows × cols, scaled to [0, 1]) or a plain n × features table of
- * unsigned bytes; @labels_path (nullable) is a matching IDX label file. */
+/* Images (n × rows × cols) or a plain n × features table, of unsigned bytes
+ * (scaled to [0, 1]) or of big-endian float32 (taken as they are; NaN and
+ * infinities refused); @labels_path (nullable) is a matching IDX label file
+ * of unsigned bytes. */
 LatentDataset *latent_idx_load             (const char  *images_path,
                                             const char  *labels_path,
                                             GError     **error);
@@ -17,8 +19,17 @@ LatentDataset *latent_idx_load             (const char  *images_path,
 gint32        *latent_idx_load_labels      (const char  *labels_path,
                                             guint       *n_labels,
                                             GError     **error);
-/* "…/train-images-idx3-ubyte.gz" → "…/train-labels-idx1-ubyte.gz" when that
- * file exists, else NULL. */
+/* "…/train-images-idx3-ubyte.gz" → "…/train-labels-idx1-ubyte.gz", or
+ * "…/features.idx" → "…/features-labels.idx", when that file exists (plain
+ * or gzip-compressed), else NULL. */
 char          *latent_idx_guess_labels_path (const char *images_path);
+/* Float32 values, n × height × width for grey images, else n × columns; with
+ * labels, also the unsigned-byte label file latent_idx_guess_labels_path ()
+ * finds for @path (so @path must end in .idx or hold "images"; at most 256
+ * classes; class names are not kept). Each file is replaced whole or not at
+ * all. A label file already there is left alone when @dataset has none. */
+gboolean       latent_idx_save             (LatentDataset  *dataset,
+                                            const char     *path,
+                                            GError        **error);
 
 G_END_DECLS
