@@ -91,7 +91,7 @@ sniff (const char  *path,
        gsize       *got,
        GError     **error)
 {
-  struct stat st;
+  struct stat st = { 0 };
   FILE *fp;
 
   if (g_stat (path, &st) != 0 || S_ISDIR (st.st_mode))
