@@ -329,6 +329,49 @@ def step_pca():
         raise Failure(f'the components are not drawn in both signs: {reds} red, {blues} blue px')
 
 
+def step_wta():
+    """The winner-take-all autoencoder on Fashion-MNIST (Gaussian blobs when it
+    is not installed): its weight tiles change while it trains, and the
+    metrics count dead units."""
+    fashion = os.path.isdir('/usr/share/datasets/fashion-mnist')
+    app.select_dropdown('Algorithm', 'Winner-take-all autoencoder')
+    if fashion:
+        app.choose_menu_item('Dataset', 'Fashion-MNIST, first 10,000')
+        wait_status(r'(?i)fashion.*winner-take-all', 60, 'Fashion-MNIST to load with WTA')
+    else:
+        app.choose_menu_item('Dataset', 'Gaussian Blobs')
+        app.press('Generate', pred=lambda n: ui.has_action(n, 'click'))
+        wait_status(r'(?i)blobs.*winner-take-all', 20, 'the blobs to load with WTA')
+    ui.set_value(app.find('spin button', 'Hidden units', what='the spin button "Hidden units"'), 64)
+    ui.set_value(app.find('spin button', 'Epochs', what='the spin button "Epochs"'), 20)
+    # 30 mini-batches a second: an epoch of the 9,000 training rows in 3 s.
+    ui.set_value(app.find('slider', 'Speed', what='the slider "Speed"'), 30)
+    app.press('Run')
+    ui.wait_until(lambda: (iteration() or 0) >= 5, 30, 'the first mini-batches')
+    figure = app.find(None, 'Figure', what='the figure')
+    first = app.screenshot(os.path.join(SCRATCH, 'figure-wta-early.png'), figure)
+    reds, blues = count_reds_blues(first)
+    log(f'  at step {iteration()}: {reds} px of positive weights, {blues} px of negative')
+    if reds < 200 or blues < 200:
+        raise Failure(f'the weight tiles are not drawn in both signs: {reds} red, {blues} blue px')
+
+    start = iteration()
+
+    def changed():
+        later = app.screenshot(os.path.join(SCRATCH, 'figure-wta-later.png'), figure)
+        n = changed_pixels(first, later)
+        return n if n > 2000 and iteration() >= start + 20 else None
+    n = ui.wait_until(changed, 30, 'the weight tiles to change while the autoencoder trains')
+    log(f'  {n} pixels of the tiles changed from step {start} to step {iteration()}')
+
+    def dead_units():
+        texts = [ui.text_of(m) for m in ui.find_all(app.window, lambda m: ui.name_of(m) == 'Metrics')]
+        return next((t for t in texts if 'Dead units' in t), None)
+    text = ui.wait_until(dead_units, 60, 'the metrics to count dead units after the first epoch')
+    log(f'  metrics: {text!r}')
+    app.press('Pause')
+
+
 def step_keyboard():
     app.focus_window()
     ui.key_combo('<Control>r')
@@ -510,6 +553,7 @@ def main():
         ('keyboard: ctrl+r, Right, Space', step_keyboard),
         ('a Gaussian mixture on blobs: ellipses, rising log-likelihood', step_gmm),
         ('PCA: the scree plot and the components as images', step_pca),
+        ('the autoencoder: its weight tiles change while it trains', step_wta),
         ('convolution: σ changes the result at once, five passes, the filtered image saved',
          step_convolve),
         ('every control has an accessible name', step_names),
