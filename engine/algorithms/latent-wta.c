@@ -100,8 +100,8 @@ wta_check (LatentDataset  *dataset,
   if ((guint64) h * d > MAX_WEIGHTS)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("hidden = %u: %u units × %u columns of “%s” are more than %" G_GUINT64_FORMAT " weights"),
-                   h, h, d, name, MAX_WEIGHTS);
+                   _("hidden = %u: %u units × %u columns of “%s” are more than %u weights"),
+                   h, h, d, name, (guint) MAX_WEIGHTS);
       return FALSE;
     }
   if (batch > n_train)
