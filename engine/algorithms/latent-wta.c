@@ -651,7 +651,10 @@ add_float_vector (JsonBuilder *b,
                   guint        n)
 {
   json_builder_set_member_name (b, name);
-  latent_json_add_matrix (b, values, 1, n);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    latent_json_add_double (b, values[i]);
+  json_builder_end_array (b);
 }
 
 /* Enough to encode rows and to start another run from (init=@FILE). */
