@@ -371,6 +371,26 @@ def step_wta():
     log(f'  metrics: {text!r}')
     app.press('Pause')
 
+    # A learning rate far too large: the run stops, the message names the
+    # parameter, and the weights of the last good step stay on screen.
+    ui.set_value(app.find('spin button', 'Learning rate', what='the spin button "Learning rate"'), 10)
+    app.press('Run')
+
+    def diverged():
+        for _, m in ui.walk(app.window):
+            text = ui.text_of(m)
+            if 'learning-rate' in text and 'diverged' in text and ui.is_showing(m):
+                return text
+        return None
+    text = ui.wait_until(diverged, 60, 'a message that the training diverged, naming learning-rate')
+    log(f'  error: {text!r}')
+    time.sleep(0.5)
+    path = app.screenshot(os.path.join(SCRATCH, 'figure-wta-diverged.png'), figure)
+    reds, blues = count_reds_blues(path)
+    log(f'  after the divergence: {reds} px of positive weights, {blues} px of negative')
+    if reds < 200 or blues < 200:
+        raise Failure(f'the weights are gone after the divergence: {reds} red, {blues} blue px')
+
 
 def step_keyboard():
     app.focus_window()
