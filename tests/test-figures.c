@@ -3618,6 +3618,65 @@ test_autoencoder_export (Tmp           *tmp,
   g_assert_cmpuint (count_files (tmp->dir), ==, 2 * G_N_ELEMENTS (kinds));
 }
 
+/* Issue 13 (figures): the scree plot's two percentages on one scale ------- */
+
+/* A factor's bar and the running sum's point over it, at the same value
+ * (the first), stand at the same height. */
+static void
+test_linear_scree_one_scale (void)
+{
+  static const char * const algorithms[] = { "fa", "pca", "ppca" };
+
+  for (guint a = 0; a < G_N_ELEMENTS (algorithms); a++)
+    {
+      g_autoptr(LatentSnapshot) snap = linear_snapshot (algorithms[a], FALSE);
+      guint32 bar = latent_palette_argb (0), line = latent_palette_argb (1);
+      LatentFigureStyle style;
+      cairo_surface_t *surface;
+      int bar_left = -1, bar_right = -1, bar_top = -1, centre, point_top = -1, point_bottom = -1, row, plot_top;
+
+      /* Factor analysis of Iris: 72.5 % and 18.7 %. */
+      snap->explained_variance_ratio[0] = 0.725;
+      snap->explained_variance_ratio[1] = 0.187;
+      latent_figure_style_init (&style);
+      surface = render (snap, LATENT_FIGURE_SCREE, &style, 1200, 900);
+      keep_figure (surface, "scree-one-scale");
+
+      /* The first bar's columns, on a row just above the x axis. */
+      plot_top = row = frame_top (surface, &style);
+      g_assert_cmpint (row, >, 0);
+      for (int y = 899; y > plot_top && bar_left < 0; y--)
+        for (int x = 0; x < 600; x++)
+          if (close_color (pixel (surface, x, y), bar, 2))
+            {
+              row = y;
+              bar_left = x;
+              break;
+            }
+      g_assert_cmpint (bar_left, >=, 0);
+      for (bar_right = bar_left; close_color (pixel (surface, bar_right + 1, row), bar, 2); bar_right++)
+        ;
+      g_assert_cmpint (bar_right - bar_left, >, 20);
+      /* Its top, by its left edge (the point and the line are right of it). */
+      for (int y = row; y > 0 && close_color (pixel (surface, bar_left + 2, y), bar, 2); y--)
+        bar_top = y;
+      /* The point over its centre: the rows of the line's colour there. */
+      centre = (bar_left + bar_right) / 2;
+      for (int y = plot_top - 8; y < row; y++)
+        if (close_color (pixel (surface, centre, y), line, 2))
+          {
+            if (point_top < 0)
+              point_top = y;
+            point_bottom = y;
+          }
+      g_assert_cmpint (point_top, >=, 0);
+      g_test_message ("%s: bar top %d, cumulative point %d–%d", algorithms[a], bar_top, point_top,
+                      point_bottom);
+      g_assert_cmpint (abs ((point_top + point_bottom) / 2 - bar_top), <=, 2);
+      cairo_surface_destroy (surface);
+    }
+}
+
 /* fontconfig 2.14 leaks a little while parsing its configuration (nothing
  * points to it even before exit); not ours to fix. Read only under ASan. */
 const char *__lsan_default_suppressions (void);
@@ -3691,6 +3750,7 @@ main (int   argc,
   g_test_add_func ("/figures/autoencoder/reconstructions", test_autoencoder_reconstructions);
   g_test_add_func ("/figures/autoencoder/render-all", test_autoencoder_render_all);
   g_test_add ("/figures/autoencoder/export", Tmp, NULL, tmp_setup, test_autoencoder_export, tmp_teardown);
+  g_test_add_func ("/figures/linear/scree-one-scale", test_linear_scree_one_scale);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */

@@ -38,10 +38,11 @@ typedef struct {
   double font;
   double legend_y;
   double plot_x, plot_y, plot_w, plot_h;
-  double hi;                     /* left axis top, in per cent */
-  double cum_hi;                 /* right axis top, in per cent (100 unless more) */
-  LatentFigureTicks ticks, cum_ticks;
-  double cum_w;                  /* the right axis' widest label */
+  /* The axis' top, in per cent: 100 unless the shares add up to more. The
+   * bars and the running sum share it, so a bar and a point of the same
+   * value stand at the same height. */
+  double hi;
+  LatentFigureTicks ticks;
   double group_w, bar_w;
   guint  label_every;
 } Scree;
@@ -57,7 +58,7 @@ scree_layout (LatentSnapshot          *snapshot,
   const double f = MAX (style->font_size, 1.0);
   const guint m = snapshot->n_components;
   cairo_t *cr = _latent_figure_measure_context (style);
-  double max_ratio = 0.0, sum = 0.0, left_w = 0.0, right_w = 0.0, widest_k, target;
+  double sum = 0.0, left_w = 0.0, widest_k, target;
   char buf[64];
 
   memset (l, 0, sizeof *l);
@@ -66,14 +67,12 @@ scree_layout (LatentSnapshot          *snapshot,
     {
       double r = _latent_figure_linear_ratio (snapshot, i);
 
-      if (!isfinite (r))
-        continue;
-      max_ratio = MAX (max_ratio, r);
-      sum += MAX (r, 0.0);
+      if (isfinite (r))
+        sum += MAX (r, 0.0);
     }
-  l->cum_hi = MAX (100.0, sum * 100.0);
-  /* Room for the labels over the bars, but never past all of it. */
-  l->hi = CLAMP (max_ratio * 100.0 * 1.12, 1e-6, 100.0);
+  /* All of the variance, so the running sum shows how much of it the
+   * model explains; more only for a fit whose shares add up past it. */
+  l->hi = MAX (100.0, sum * 100.0);
 
   _latent_figure_set_font (cr, style, 0.9, FALSE);
   _latent_figure_nice_ticks (0.0, l->hi, CLAMP ((height - top) / (f * 3.5), 3.0, 10.0), &l->ticks);
@@ -82,8 +81,6 @@ scree_layout (LatentSnapshot          *snapshot,
       format_percent (l->ticks.values[i], l->ticks.decimals, buf, sizeof buf);
       left_w = MAX (left_w, _latent_figure_text_width (cr, buf));
     }
-  format_percent (l->cum_hi, 0, buf, sizeof buf);
-  right_w = l->cum_w = _latent_figure_text_width (cr, buf);
   g_snprintf (buf, sizeof buf, "%u", m);
   widest_k = _latent_figure_text_width (cr, buf);
   cairo_destroy (cr);
@@ -91,7 +88,7 @@ scree_layout (LatentSnapshot          *snapshot,
   l->legend_y = top + f * 0.4;
   l->plot_x = round (f + f * 1.2 + f * 0.5 + left_w + f * 0.7);
   l->plot_y = round (top + f * 2.4);
-  l->plot_w = floor (width - (f * 0.7 + right_w + f * 0.5 + f * 1.2 + f) - l->plot_x);
+  l->plot_w = floor (width - 2.0 * f - l->plot_x);
   l->plot_h = floor (height - (f * 0.4 + f * 1.2 + f * 0.4 + f * 1.2 + f * 0.8) - l->plot_y);
   if (l->plot_w < MIN_PLOT_SIZE || l->plot_h < MIN_PLOT_SIZE)
     return FALSE;
@@ -99,14 +96,13 @@ scree_layout (LatentSnapshot          *snapshot,
   /* At most ten ticks: the axis then ends on one, so its top is labelled. */
   target = CLAMP (l->plot_h / (f * 3.5), 3.0, 10.0);
   _latent_figure_nice_ticks (0.0, l->hi, target, &l->ticks);
-  if (l->ticks.n >= 2 && l->ticks.values[l->ticks.n - 1] < l->hi)
+  if (l->ticks.n >= 2 && l->ticks.values[l->ticks.n - 1] < l->hi - 1e-9)
     {
       double step = l->ticks.values[1] - l->ticks.values[0];
 
-      l->hi = MIN (ceil (l->hi / step - 1e-9) * step, 100.0);
+      l->hi = ceil (l->hi / step - 1e-9) * step;
       _latent_figure_nice_ticks (0.0, l->hi, target, &l->ticks);
     }
-  _latent_figure_nice_ticks (0.0, l->cum_hi, target, &l->cum_ticks);
 
   l->group_w = l->plot_w / m;
   l->bar_w = MAX (1.0, MIN (floor (l->group_w * 0.7), round (f * 5.0)));
@@ -119,10 +115,9 @@ scree_layout (LatentSnapshot          *snapshot,
 
 static double
 scree_y (const Scree *l,
-         double       percent,
-         double       hi)
+         double       percent)
 {
-  return l->plot_y + l->plot_h - percent / hi * l->plot_h;
+  return l->plot_y + l->plot_h - percent / l->hi * l->plot_h;
 }
 
 /* Round numbers, and the first component when the next label is far. */
@@ -141,18 +136,14 @@ draw_scree_axes (cairo_t                 *cr,
 {
   const guint m = snapshot->n_components;
   g_auto(GStrv) left_labels = _latent_figure_tick_labels (&l->ticks, format_percent);
-  g_auto(GStrv) right_labels = _latent_figure_tick_labels (&l->cum_ticks, format_percent);
   g_autoptr(GPtrArray) numbers = g_ptr_array_new_with_free_func (g_free);
   g_autofree double *left_at = g_new (double, l->ticks.n);
-  g_autofree double *right_at = g_new (double, l->cum_ticks.n);
   g_autofree double *bottom_at = g_new (double, MAX (m, 1));
   LatentFigureAxes axes;
 
   _latent_figure_axes_init (&axes, style, l->plot_x, l->plot_y, l->plot_w, l->plot_h);
   for (guint i = 0; i < l->ticks.n; i++)
-    left_at[i] = scree_y (l, l->ticks.values[i], l->hi);
-  for (guint i = 0; i < l->cum_ticks.n; i++)
-    right_at[i] = scree_y (l, l->cum_ticks.values[i], l->cum_hi);
+    left_at[i] = scree_y (l, l->ticks.values[i]);
   for (guint i = 0; i < m; i++)
     if (scree_labelled (l, i))
       {
@@ -162,8 +153,6 @@ draw_scree_axes (cairo_t                 *cr,
 
   axes.left = (LatentFigureAxis) { l->ticks.n, left_at, (const char * const *) left_labels, TRUE,
                                    _("explained variance") };
-  axes.right = (LatentFigureAxis) { l->cum_ticks.n, right_at, (const char * const *) right_labels, FALSE,
-                                    _("cumulative"), l->cum_w };
   axes.bottom = (LatentFigureAxis) { numbers->len, bottom_at, (const char * const *) numbers->pdata, FALSE,
                                      _latent_figure_linear_is_fa (snapshot) ? _("factor") : _("component") };
   _latent_figure_draw_grid (cr, style, &axes);
@@ -260,7 +249,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
       if (!isfinite (v) || v <= 0.0)
         continue;
       x = round (l.plot_x + (i + 0.5) * l.group_w - l.bar_w / 2.0);
-      y = round (CLAMP (scree_y (&l, v, l.hi), l.plot_y, l.plot_y + l.plot_h));
+      y = round (CLAMP (scree_y (&l, v), l.plot_y, l.plot_y + l.plot_h));
       cairo_rectangle (cr, x, y, l.bar_w, l.plot_y + l.plot_h - y);
     }
   cairo_fill (cr);
@@ -279,7 +268,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
       w = _latent_figure_text_width (cr, buf);
       if (w + l.font * 0.3 > l.group_w)
         break;
-      top_y = scree_y (&l, v, l.hi);
+      top_y = scree_y (&l, v);
       x = l.plot_x + (i + 0.5) * l.group_w - w / 2.0;
       if (l.plot_y + l.plot_h - top_y >= l.font * 2.2 && w + l.font * 0.4 <= l.bar_w)
         {
@@ -294,7 +283,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
         }
     }
 
-  /* The running sum, on the right axis; not clipped, so the last point of a
+  /* The running sum, on the bars' axis; not clipped, so the last point of a
    * model that explains everything sits whole on the top edge. */
   latent_palette_color (1, &r, &g, &b);
   cairo_set_source_rgb (cr, r, g, b);
@@ -309,7 +298,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
       if (isfinite (v))
         cum += MAX (v, 0.0);
       last_x = l.plot_x + (i + 0.5) * l.group_w;
-      last_y = scree_y (&l, cum * 100.0, l.cum_hi);
+      last_y = scree_y (&l, cum * 100.0);
       cairo_line_to (cr, last_x, last_y);
     }
   cairo_stroke (cr);
@@ -325,7 +314,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
           if (isfinite (v))
             running += MAX (v, 0.0);
           cairo_new_sub_path (cr);
-          cairo_arc (cr, l.plot_x + (i + 0.5) * l.group_w, scree_y (&l, running * 100.0, l.cum_hi),
+          cairo_arc (cr, l.plot_x + (i + 0.5) * l.group_w, scree_y (&l, running * 100.0),
                      MAX (3.0, l.font * 0.3), 0, 2 * G_PI);
         }
       cairo_fill (cr);
