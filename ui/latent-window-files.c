@@ -20,6 +20,43 @@
 
 /* Devices */
 
+/* Which OpenCL device types exist: the menu offers only those. */
+static cl_device_type
+present_device_types (void)
+{
+  g_autoptr(GPtrArray) devices = latent_cl_list_devices (NULL);
+  cl_device_type types = 0;
+
+  for (guint i = 0; devices && i < devices->len; i++)
+    {
+      const LatentClDeviceInfo *info = g_ptr_array_index (devices, i);
+
+      if (info->available && info->compiler_available)
+        types |= info->type;
+    }
+  return types;
+}
+
+void
+_latent_window_offer_devices (LatentWindow *self)
+{
+  GMenuModel *menu = gtk_menu_button_get_menu_model (self->device_button);
+  GMenu *section = G_MENU (g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION));
+  const cl_device_type present = present_device_types ();
+
+  /* From the end, so the indices ahead stay put. */
+  for (int i = g_menu_model_get_n_items (G_MENU_MODEL (section)) - 1; i >= 0; i--)
+    {
+      g_autofree char *target = NULL;
+
+      g_menu_model_get_item_attribute (G_MENU_MODEL (section), i, G_MENU_ATTRIBUTE_TARGET, "s", &target);
+      if ((g_strcmp0 (target, "gpu") == 0 && !(present & CL_DEVICE_TYPE_GPU)) ||
+          (g_strcmp0 (target, "cpu") == 0 && !(present & CL_DEVICE_TYPE_CPU)))
+        g_menu_remove (section, i);
+    }
+  g_object_unref (section);
+}
+
 static void
 set_device (LatentWindow *self,
             const char   *device)
@@ -31,6 +68,7 @@ set_device (LatentWindow *self,
   if (!latent_device_choice_parse (device, &choice, &error))
     {
       _latent_window_show_error (self, error->message);
+      g_clear_error (&error);
       device = "auto";
     }
   g_free (self->device);
@@ -39,10 +77,26 @@ set_device (LatentWindow *self,
   g_clear_pointer (&self->device_name, g_free);
 
   if (choice != LATENT_DEVICE_OFF)
+    self->cl = latent_cl_new_background (choice, &error);
+  /* A device asked for that is not there: the best one that is, said so. */
+  if (self->cl == NULL && choice != LATENT_DEVICE_OFF && choice != LATENT_DEVICE_AUTO &&
+      (self->cl = latent_cl_new_background (LATENT_DEVICE_AUTO, NULL)))
     {
-      self->cl = latent_cl_new_background (choice, &error);
-      if (self->cl == NULL)
-        _latent_window_show_error (self, error->message);
+      g_autofree char *name = latent_cl_describe_for_display (self->cl);
+      g_autofree char *message = g_strdup_printf (_("%s Using %s instead."), error->message, name);
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "device");
+
+      _latent_window_show_error (self, message);
+      g_free (self->device);
+      self->device = g_strdup ("auto");
+      g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (self->device));
+    }
+  else if (self->cl == NULL && error)
+    {
+      g_autofree char *message = g_strdup_printf (_("%s Using the CPU reference path instead."),
+                                                   error->message);
+
+      _latent_window_show_error (self, message);
     }
   if (self->cl)
     {

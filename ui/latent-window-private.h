@@ -82,6 +82,7 @@ struct _LatentWindow
   /* The error bar says why the algorithm's check refused the parameters:
    * it goes when a change makes them fit. */
   gboolean               params_refused;
+  gboolean               error_from_run;   /* the error bar shows a run's failure */
 
   /* The figures the View drop-down offers for the snapshot shown. */
   LatentFigureKind       view_kinds[LATENT_FIGURE_N_KINDS];
@@ -137,5 +138,7 @@ void            _latent_window_on_actual_size      (LatentWindow *self);
 /* latent-window-files.c: called by latent-window.c only */
 void            _latent_window_init_files          (LatentWindow *self);
 void            _latent_window_update_recent_menu  (LatentWindow *self);
+/* Takes out of the Device menu the kinds of device this machine lacks. */
+void            _latent_window_offer_devices       (LatentWindow *self);
 
 G_END_DECLS

@@ -149,6 +149,8 @@ on_run_finished (LatentRun    *run,
   if (error)
     {
       _latent_window_show_error (self, error->message);
+      /* The next run, with other parameters, may put it right. */
+      self->error_from_run = TRUE;
       self->run_message = g_strdup (_("failed"));
     }
   else if (latent_run_get_state (run) == LATENT_RUN_FINISHED && last
@@ -228,6 +230,11 @@ _latent_window_run_start (LatentWindow *self,
   self->holding = hold;
   if (!hold)
     latent_figure_view_reset (self->figure_view);
+  /* An earlier run's failure says nothing about this one. */
+  if (self->error_from_run)
+    gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  self->error_from_run = FALSE;
+  _latent_window_update_metrics (self);
   latent_curve_view_clear (self->curve_view, _(self->algorithm->objective_name));
   move_timeline (self, 0);
 
@@ -238,6 +245,7 @@ _latent_window_run_start (LatentWindow *self,
     {
       self->holding = FALSE;
       latent_figure_view_reset (self->figure_view);
+      _latent_window_update_metrics (self);
       self->run_message = g_strdup (_("failed"));
       _latent_window_update_status (self);
       _latent_window_update_actions (self);

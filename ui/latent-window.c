@@ -33,6 +33,7 @@ _latent_window_show_error (LatentWindow *self,
   latent_label_set_text (self->error_label, message, _("Error"));
   gtk_info_bar_set_revealed (self->error_bar, TRUE);
   self->params_refused = FALSE;
+  self->error_from_run = FALSE;
 }
 
 static void
@@ -40,6 +41,7 @@ on_error_dismissed (LatentWindow *self)
 {
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
   self->params_refused = FALSE;
+  self->error_from_run = FALSE;
 }
 
 /* Whether the algorithm's check takes the parameters for the dataset; if
@@ -136,29 +138,61 @@ append_autoencoder_metrics (LatentSnapshot *frame,
                             100.0 * frame->n_dead / frame->n_components);
 }
 
+/* What a linear model's fit says, where label metrics do not apply. */
+static void
+append_linear_metrics (LatentSnapshot *frame,
+                       GString        *text)
+{
+  double kept = 0;
+
+  if (frame->explained_variance_ratio == NULL)
+    return;
+  for (guint j = 0; j < frame->n_components; j++)
+    kept += frame->explained_variance_ratio[j];
+  g_string_append_printf (text, _("Variance explained %.1f %% (%u components)\n"), 100 * kept,
+                          frame->n_components);
+  if (isfinite (frame->reconstruction_error))
+    g_string_append_printf (text, _("Reconstruction error %.6g per value\n"), frame->reconstruction_error);
+  if (isfinite (frame->log_likelihood))
+    g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), frame->log_likelihood);
+}
+
 void
 _latent_window_update_metrics (LatentWindow *self)
 {
   LatentSnapshot *frame = _latent_window_shown_frame (self);
   g_autoptr(GString) text = g_string_new (NULL);
 
-  if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_FILTER)
+  /* No result (yet, or the run failed): nothing from an earlier one. */
+  if (frame == NULL)
     {
-      _latent_window_append_filter_metrics (self, frame, text);
-      latent_label_set_text (self->metrics_label, text->str, _("Metrics"));
+      latent_label_set_text (self->metrics_label, "", _("Metrics"));
       return;
     }
-  if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_MIXTURE)
-    g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
-                            frame->log_likelihood, frame->bic, frame->aic);
-  if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_AUTOENCODER)
-    append_autoencoder_metrics (frame, text);
-  if (frame && frame->has_label_metrics)
-    g_string_append_printf (text, _("Accuracy %.4f\nAdjusted Rand index %.4f\nNormalised mutual information %.4f"),
-                            frame->metrics.accuracy, frame->metrics.ari, frame->metrics.nmi);
-  /* An autoencoder makes no clusters to compare with labels. */
-  else if (frame && latent_snapshot_get_family (frame) != LATENT_FAMILY_AUTOENCODER)
-    g_string_append (text, _("The dataset has no labels to compare with."));
+  switch (latent_snapshot_get_family (frame))
+    {
+    case LATENT_FAMILY_FILTER:
+      _latent_window_append_filter_metrics (self, frame, text);
+      break;
+    case LATENT_FAMILY_MIXTURE:
+      g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
+                              frame->log_likelihood, frame->bic, frame->aic);
+      G_GNUC_FALLTHROUGH;
+    case LATENT_FAMILY_CLUSTERS:
+      /* Clusters are compared with the classes, where there are classes. */
+      if (frame->has_label_metrics)
+        g_string_append_printf (text, _("Accuracy %.4f\nAdjusted Rand index %.4f\nNormalised mutual information %.4f"),
+                                frame->metrics.accuracy, frame->metrics.ari, frame->metrics.nmi);
+      else if (!latent_dataset_has_labels (frame->dataset))
+        g_string_append (text, _("The dataset has no labels to compare the clusters with."));
+      break;
+    case LATENT_FAMILY_LINEAR:
+      append_linear_metrics (frame, text);
+      break;
+    case LATENT_FAMILY_AUTOENCODER:
+      append_autoencoder_metrics (frame, text);
+      break;
+    }
   if (text->len > 0 && text->str[text->len - 1] == '\n')
     g_string_truncate (text, text->len - 1);
   latent_label_set_text (self->metrics_label, text->str, _("Metrics"));
@@ -462,6 +496,7 @@ latent_window_constructed (GObject *object)
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
       last = g_settings_get_string (self->settings, "last-dataset");
     }
+  _latent_window_offer_devices (self);
   /* LATENT_OPENCL, when set, wins over the remembered device. */
   if (g_getenv ("LATENT_OPENCL") && *g_getenv ("LATENT_OPENCL"))
     {

@@ -246,6 +246,63 @@ def step_bad_csv():
     log(f'  status still: {status()!r}')
 
 
+def metrics_text():
+    texts = [ui.text_of(m) for m in ui.find_all(app.window, lambda m: ui.name_of(m) == 'Metrics')]
+    return '\n'.join(t for t in texts if t != 'Metrics')
+
+
+def step_one_row():
+    """A CSV of one row cannot make 3 clusters: the window says so, and shows
+    no metrics of the Iris run before it; Iris again puts all right."""
+    before = metrics_text()
+    if 'Accuracy' not in before:
+        raise Failure(f'the Iris run shows no accuracy to begin with: {before!r}')
+    one_row = os.path.join(SCRATCH, 'one-row.csv')
+    with open(one_row, 'w') as f:
+        f.write('a,b\n1,2\n')
+    open_in_file_chooser(one_row)
+    wait_status(r'one-row\.csv', 20, 'the one-row CSV to load')
+    ui.wait_until(lambda: error_text() or None, 10, 'an error saying K does not fit one row')
+    log(f'  error: {error_text()!r}; metrics: {metrics_text()!r}')
+    if 'Accuracy' in metrics_text():
+        raise Failure(f'the metrics still show the Iris run: {metrics_text()!r}')
+    open_in_file_chooser(IRIS)
+    wait_status(r'iris', 20, 'Iris to load again')
+    ui.wait_until(lambda: not error_text() or None, 10, 'the error to go once the data fit')
+
+
+def error_text():
+    """The error bar's message, or '' when it is hidden: folded away, the bar
+    keeps its label visible inside a parent of no height."""
+    def unfolded(node):
+        while node is not None and ui.role_of(node) != 'frame':
+            extents = ui._safe(lambda: ui.extents_of(node))
+            if extents is not None and extents[3] <= 0:
+                return False
+            node = ui._safe(lambda: node.parent)
+        return True
+    for _, n in ui.walk(app.window):
+        if ui.name_of(n) == 'Error' and ui.is_showing(n) and unfolded(n):
+            return ui.text_of(n)
+    return ''
+
+
+def step_devices():
+    """The Device menu offers only the kinds of device this machine has."""
+    has_gpu = subprocess.run(['sh', '-c', 'clinfo -l 2>/dev/null | grep -qi gpu'], check=False).returncode == 0
+    _, button = app._pressable('Device', 10)
+    ui.click(button)
+    items = ui.wait_until(lambda: [ui.name_of(n) for n in ui.find_all(
+        app.node, lambda n: ui.role_of(n) in ('radio menu item', 'check menu item', 'menu item')
+        and 'CPU' in ui.name_of(n))] or None, 10, 'the Device menu')
+    items = [ui.name_of(n) for n in ui.find_all(
+        app.node, lambda n: ui.role_of(n) in ('radio menu item', 'check menu item', 'menu item'))]
+    ui.press_key('Escape')
+    log(f'  offered: {items}; a GPU here: {has_gpu}')
+    if ('OpenCL on a GPU' in items) != has_gpu:
+        raise Failure(f'the Device menu offers {items} on a machine {"with" if has_gpu else "without"} a GPU')
+
+
 def step_gmm():
     """Gaussian mixture on synthetic blobs: ellipses instead of regions, and a
     log-likelihood that rises at every iteration."""
@@ -306,6 +363,11 @@ def step_pca():
     wait_status(r'(?i)converged', 60, 'PCA to finish')
     log(f'  status: {status()!r}')
     figure = app.find(None, 'Figure', what='the figure')
+
+    metrics = metrics_text()
+    log(f'  metrics: {metrics!r}')
+    if 'no labels' in metrics or 'Variance explained' not in metrics:
+        raise Failure(f'the metrics do not say what PCA explains: {metrics!r}')
 
     app.select_dropdown('View', 'Scree plot')
     time.sleep(0.7)
@@ -390,6 +452,9 @@ def step_wta():
     log(f'  after the divergence: {reds} px of positive weights, {blues} px of negative')
     if reds < 200 or blues < 200:
         raise Failure(f'the weights are gone after the divergence: {reds} red, {blues} blue px')
+    # Put right, the run starts again and the message goes.
+    ui.set_value(app.find('spin button', 'Learning rate', what='the spin button "Learning rate"'), 0.01)
+    ui.wait_until(lambda: not error_text() or None, 10, 'the error to go with a learning rate that works')
 
 
 def step_keyboard():
@@ -570,6 +635,8 @@ def main():
         ('export a PNG through Main Menu ▸ Export…', step_export),
         ('Preferences ▸ Dark figures darkens the figure', step_preferences),
         ('open a ragged CSV: an error, and Iris stays loaded', step_bad_csv),
+        ('a one-row CSV: no metrics left from the Iris run', step_one_row),
+        ('the Device menu offers only devices that exist', step_devices),
         ('keyboard: ctrl+r, Right, Space', step_keyboard),
         ('a Gaussian mixture on blobs: ellipses, rising log-likelihood', step_gmm),
         ('PCA: the scree plot and the components as images', step_pca),
