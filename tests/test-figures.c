@@ -3677,6 +3677,149 @@ test_linear_scree_one_scale (void)
     }
 }
 
+/* Issue 13 (figures): samples where the projection puts rows ------------- */
+
+/* The plot's frame: its top-left pixel inside (x, y) and its size. */
+static void
+plot_rect (cairo_surface_t         *surface,
+           const LatentFigureStyle *style,
+           int                     *rect)
+{
+  int w = cairo_image_surface_get_width (surface), top = frame_top (surface, style), left, right, bottom;
+  guint32 frame;
+
+  g_assert_cmpint (top, >=, 0);
+  /* The frame's colour: the most common one on its top row. */
+  frame = pixel (surface, w / 2, top);
+  for (left = w / 2; left > 0 && close_color (pixel (surface, left - 1, top), frame, 3); left--)
+    ;
+  for (right = w / 2; right < w - 1 && close_color (pixel (surface, right + 1, top), frame, 3); right++)
+    ;
+  for (bottom = top; close_color (pixel (surface, left, bottom + 1), frame, 3); bottom++)
+    ;
+  rect[0] = left + 1;
+  rect[1] = top + 1;
+  rect[2] = right - left - 1;
+  rect[3] = bottom - top - 1;
+}
+
+/* Whether a pixel within @r of (x, y) is this colour. */
+static gboolean
+color_near (cairo_surface_t *surface,
+            double           x,
+            double           y,
+            int              r,
+            guint32          color,
+            guint            tolerance)
+{
+  for (int dy = -r; dy <= r; dy++)
+    for (int dx = -r; dx <= r; dx++)
+      if (close_color (pixel (surface, (int) floor (x) + dx, (int) floor (y) + dy), color, tolerance))
+        return TRUE;
+  return FALSE;
+}
+
+/* The samples figure of @snap, in the window −8 … 10 on both axes, draws
+ * row 0 (at latent (px0, py0)) and a cross at each of @z, where the
+ * projection figure would put them. */
+static void
+assert_samples_placed (LatentSnapshot *snap,
+                       const char     *name,
+                       double          px0,
+                       double          py0,
+                       const double   *z,
+                       guint           n)
+{
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  double fr, fg, fb;
+  guint32 foreground;
+  int rect[4];
+
+  latent_figure_style_init (&style);
+  style.has_view = TRUE;
+  style.view[0] = style.view[2] = -8.0;
+  style.view[1] = style.view[3] = 10.0;
+  latent_figure_style_get_foreground (&style, &fr, &fg, &fb);
+  foreground = 0xff000000u | (guint32) lround (fr * 255) << 16 | (guint32) lround (fg * 255) << 8
+               | (guint32) lround (fb * 255);
+
+  surface = render (snap, LATENT_FIGURE_SAMPLES, &style, 900, 700);
+  keep_figure (surface, name);
+  plot_rect (surface, &style, rect);
+  g_test_message ("%s: plot %d, %d, %d × %d", name, rect[0], rect[1], rect[2], rect[3]);
+  g_assert_cmpint (rect[2], >, 300);
+  g_assert_cmpint (rect[3], >, 300);
+#define AT_X(v) (rect[0] + ((v) + 8.0) / 18.0 * rect[2])
+#define AT_Y(v) (rect[1] + (10.0 - (v)) / 18.0 * rect[3])
+  /* Row 0, of class 0, where the projection has it. */
+  g_assert_true (color_near (surface, AT_X (px0), AT_Y (py0), 1, latent_palette_argb (0), 10));
+  for (guint s = 0; s < n; s++)
+    {
+      g_test_message ("%s: sample %u at (%g, %g) → (%.1f, %.1f)", name, s, z[2 * s], z[2 * s + 1],
+                      AT_X (z[2 * s]), AT_Y (z[2 * s + 1]));
+      g_assert_true (color_near (surface, AT_X (z[2 * s]), AT_Y (z[2 * s + 1]), 2, foreground, 60));
+    }
+#undef AT_X
+#undef AT_Y
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_linear_samples_latent (void)
+{
+  static const double z[] = { 6.0, -3.0, -3.0, 6.0, -6.0, -6.0 };
+  const guint n_samples = G_N_ELEMENTS (z) / 2;
+
+  /* Factor analysis: samples are mean + W z for loadings W far from
+   * orthonormal; rows project to their own coordinates. */
+  {
+    g_autoptr(LatentSnapshot) snap = linear_snapshot ("fa", FALSE);
+    static const float w[2][4] = { { 1.0f, 0.8f, 0.6f, 0.4f }, { 0.2f, 0.6f, 1.0f, -0.4f } };
+    const guint n = snap->n_rows, d = snap->n_cols;
+    float *x = latent_dataset_get_data (snap->dataset);
+
+    memcpy (snap->components, w, sizeof w);
+    for (guint i = 0; i < n; i++)
+      for (guint j = 0; j < d; j++)
+        x[(gsize) i * d + j] = snap->data_mean[j] + snap->projection[2 * i] * w[0][j]
+                               + snap->projection[2 * i + 1] * w[1][j];
+    snap->n_samples = n_samples;
+    snap->samples = g_new (float, (gsize) n_samples * d);
+    for (guint s = 0; s < n_samples; s++)
+      for (guint j = 0; j < d; j++)
+        snap->samples[(gsize) s * d + j] = snap->data_mean[j] + z[2 * s] * w[0][j] + z[2 * s + 1] * w[1][j];
+    assert_samples_placed (snap, "samples-latent-fa", snap->projection[0], snap->projection[1], z, n_samples);
+  }
+
+  /* Probabilistic PCA: the projection shrinks each row's coefficients on
+   * the (orthonormal) components, here by 0.8 and 0.5; the decoder undoes
+   * it, so a sample at z lies at z / shrinkage on the components. */
+  {
+    g_autoptr(LatentSnapshot) snap = linear_snapshot ("ppca", FALSE);
+    const double shrink[2] = { 0.8, 0.5 };
+    const guint n = snap->n_rows, d = snap->n_cols;
+    float *x = latent_dataset_get_data (snap->dataset);
+
+    for (guint i = 0; i < n; i++)
+      for (guint k = 0; k < 2; k++)
+        {
+          double a = 0.0;
+
+          for (guint j = 0; j < d; j++)
+            a += (x[(gsize) i * d + j] - snap->data_mean[j]) * snap->components[(gsize) k * d + j];
+          snap->projection[2 * i + k] = shrink[k] * a;
+        }
+    snap->n_samples = n_samples;
+    snap->samples = g_new (float, (gsize) n_samples * d);
+    for (guint s = 0; s < n_samples; s++)
+      for (guint j = 0; j < d; j++)
+        snap->samples[(gsize) s * d + j] = snap->data_mean[j] + z[2 * s] / shrink[0] * snap->components[j]
+                                           + z[2 * s + 1] / shrink[1] * snap->components[d + j];
+    assert_samples_placed (snap, "samples-latent-ppca", snap->projection[0], snap->projection[1], z, n_samples);
+  }
+}
+
 /* fontconfig 2.14 leaks a little while parsing its configuration (nothing
  * points to it even before exit); not ours to fix. Read only under ASan. */
 const char *__lsan_default_suppressions (void);
@@ -3751,6 +3894,7 @@ main (int   argc,
   g_test_add_func ("/figures/autoencoder/render-all", test_autoencoder_render_all);
   g_test_add ("/figures/autoencoder/export", Tmp, NULL, tmp_setup, test_autoencoder_export, tmp_teardown);
   g_test_add_func ("/figures/linear/scree-one-scale", test_linear_scree_one_scale);
+  g_test_add_func ("/figures/linear/samples-latent", test_linear_samples_latent);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */

@@ -289,33 +289,202 @@ draw_sample_tiles (cairo_t                 *cr,
                _("Drawn from the fitted model: Gaussian latent vectors mapped back to pixels"));
 }
 
-/* Rows and samples alike projected on the first two components, as unit
- * directions: samples live in data space, so both go through the same map. */
-static float *
-project_on_components (LatentSnapshot *snapshot,
-                       const float    *rows,
-                       guint           n)
+/* Solves A X = B for a symmetric positive definite A (m × m, overwritten by
+ * its Cholesky factor) and @nrhs right-hand sides (B, m × nrhs, overwritten
+ * by X); FALSE when A is not positive definite. */
+static gboolean
+solve_spd (double *a,
+           guint   m,
+           double *b,
+           guint   nrhs)
 {
-  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  float *xy = g_new (float, 2 * (gsize) n);
-  double norm[2] = { 0.0, 0.0 };
-
-  for (guint a = 0; a < 2; a++)
+  for (guint j = 0; j < m; j++)
     {
-      for (guint k = 0; k < d; k++)
-        norm[a] += (double) snapshot->components[(gsize) a * d + k] * snapshot->components[(gsize) a * d + k];
-      norm[a] = norm[a] > 0.0 ? 1.0 / sqrt (norm[a]) : 0.0;
+      double diag = a[(gsize) j * m + j];
+
+      for (guint k = 0; k < j; k++)
+        diag -= a[(gsize) j * m + k] * a[(gsize) j * m + k];
+      if (!(diag > 0.0) || !isfinite (diag))
+        return FALSE;
+      a[(gsize) j * m + j] = sqrt (diag);
+      for (guint i = j + 1; i < m; i++)
+        {
+          double v = a[(gsize) i * m + j];
+
+          for (guint k = 0; k < j; k++)
+            v -= a[(gsize) i * m + k] * a[(gsize) j * m + k];
+          a[(gsize) i * m + j] = v / a[(gsize) j * m + j];
+        }
     }
+  for (guint c = 0; c < nrhs; c++)
+    {
+      for (guint i = 0; i < m; i++)
+        {
+          double v = b[(gsize) i * nrhs + c];
+
+          for (guint k = 0; k < i; k++)
+            v -= a[(gsize) i * m + k] * b[(gsize) k * nrhs + c];
+          b[(gsize) i * nrhs + c] = v / a[(gsize) i * m + i];
+        }
+      for (guint i = m; i-- > 0;)
+        {
+          double v = b[(gsize) i * nrhs + c];
+
+          for (guint k = i + 1; k < m; k++)
+            v -= a[(gsize) k * m + i] * b[(gsize) k * nrhs + c];
+          b[(gsize) i * nrhs + c] = v / a[(gsize) i * m + i];
+        }
+    }
+  return TRUE;
+}
+
+/* Rows' coefficients on the components: the a (m values per row) whose
+ * Σ a_j c_j is nearest to row − mean, a = (C Cᵀ)⁻¹ C (row − mean). Exact
+ * for a point on the model's plane, as every sample is. @g is C Cᵀ's
+ * Cholesky factor; @out gets n × m values. */
+static void
+coefficients (LatentSnapshot *snapshot,
+              const double   *g,
+              const float    *rows,
+              const guint    *which,
+              guint           n,
+              double         *out)
+{
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = snapshot->n_components;
+  g_autofree double *centred = g_new (double, d);
+  g_autofree double *l = g_memdup2 (g, sizeof (double) * m * m);
+
   for (guint i = 0; i < n; i++)
-    for (guint a = 0; a < 2; a++)
+    {
+      const float *row = rows + (gsize) (which ? which[i] : i) * d;
+      double *a = out + (gsize) i * m;
+
+      for (guint k = 0; k < d; k++)
+        centred[k] = (double) row[k] - snapshot->data_mean[k];
+      for (guint j = 0; j < m; j++)
+        {
+          const float *c = snapshot->components + (gsize) j * d;
+          double s = 0.0;
+
+          for (guint k = 0; k < d; k++)
+            s += centred[k] * c[k];
+          a[j] = s;
+        }
+      /* The factor is already made: only the two triangular solves. */
+      for (guint j = 0; j < m; j++)
+        {
+          double v = a[j];
+
+          for (guint k = 0; k < j; k++)
+            v -= l[(gsize) j * m + k] * a[k];
+          a[j] = v / l[(gsize) j * m + j];
+        }
+      for (guint j = m; j-- > 0;)
+        {
+          double v = a[j];
+
+          for (guint k = j + 1; k < m; k++)
+            v -= l[(gsize) k * m + j] * a[k];
+          a[j] = v / l[(gsize) j * m + j];
+        }
+    }
+}
+
+/* Rows used to learn how coefficients turn into latent coordinates. */
+#define MAX_FIT_ROWS 4096
+
+/* The samples in the latent coordinates of the projection, the first two
+ * of them per sample; NULL when they cannot be found.
+ *
+ * A sample is mean + D z, the model's decoder D applied to a latent vector
+ * z drawn like the rows' projections, so z is where the sample belongs on
+ * the projection. D's columns span the components' plane, so a sample's
+ * coefficients a on the components are exact and z = B a for a small
+ * matrix B: for factor analysis D is the loadings themselves (B = I); PCA
+ * and probabilistic PCA encode rows through the same plane (their encoder
+ * E undoes D), so each row's projection is B times its coefficients too,
+ * and B follows from the rows by least squares, whitening and PPCA's
+ * shrinkage included. */
+static float *
+samples_latent (LatentSnapshot *snapshot)
+{
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = snapshot->n_components;
+  const guint n_rows = latent_dataset_get_n_rows (snapshot->dataset), dims = snapshot->projection_dims;
+  const guint n_samples = snapshot->n_samples;
+  g_autofree double *g = g_new0 (double, (gsize) m * m);
+  g_autofree double *a = g_new (double, (gsize) n_samples * m);
+  g_autofree double *b = g_new0 (double, (gsize) 2 * m);   /* B's first two rows */
+  float *xy;
+
+  /* C Cᵀ, factored. */
+  for (guint i = 0; i < m; i++)
+    for (guint j = 0; j <= i; j++)
       {
-        const float *c = snapshot->components + (gsize) a * d;
-        const float *row = rows + (gsize) i * d;
         double s = 0.0;
 
         for (guint k = 0; k < d; k++)
-          s += (row[k] - snapshot->data_mean[k]) * (double) c[k];
-        xy[2 * (gsize) i + a] = s * norm[a];
+          s += (double) snapshot->components[(gsize) i * d + k] * snapshot->components[(gsize) j * d + k];
+        g[(gsize) i * m + j] = g[(gsize) j * m + i] = s;
+      }
+  if (!solve_spd (g, m, NULL, 0))
+    return NULL;
+  coefficients (snapshot, g, snapshot->samples, NULL, n_samples, a);
+
+  if (_latent_figure_linear_is_fa (snapshot))
+    {
+      b[0] = 1.0;
+      b[m + 1] = 1.0;
+    }
+  else
+    {
+      /* B from the rows: (Σ a aᵀ) Bᵀ = Σ a pᵀ, over rows spread evenly. */
+      const guint n_fit = MIN (n_rows, MAX_FIT_ROWS);
+      g_autofree guint *which = g_new (guint, MAX (n_fit, 1u));
+      g_autofree double *ra = g_new (double, (gsize) MAX (n_fit, 1u) * m);
+      g_autofree double *aa = g_new0 (double, (gsize) m * m);
+      g_autofree double *ap = g_new0 (double, (gsize) m * 2);
+      guint used = 0;
+
+      for (guint i = 0; i < n_fit; i++)
+        which[i] = (guint) ((guint64) i * n_rows / n_fit);
+      coefficients (snapshot, g, latent_dataset_get_data (snapshot->dataset), which, n_fit, ra);
+      for (guint i = 0; i < n_fit; i++)
+        {
+          const double *ai = ra + (gsize) i * m;
+          const float *p = snapshot->projection + (gsize) which[i] * dims;
+          gboolean finite = isfinite (p[0]) && isfinite (p[1]);
+
+          for (guint j = 0; j < m && finite; j++)
+            finite = isfinite (ai[j]);
+          if (!finite)
+            continue;
+          used++;
+          for (guint j = 0; j < m; j++)
+            {
+              for (guint k = 0; k < m; k++)
+                aa[(gsize) j * m + k] += ai[j] * ai[k];
+              ap[(gsize) j * 2] += ai[j] * p[0];
+              ap[(gsize) j * 2 + 1] += ai[j] * p[1];
+            }
+        }
+      if (used < m || !solve_spd (aa, m, ap, 2))
+        return NULL;
+      for (guint j = 0; j < m; j++)
+        {
+          b[j] = ap[(gsize) j * 2];
+          b[m + j] = ap[(gsize) j * 2 + 1];
+        }
+    }
+
+  xy = g_new (float, 2 * (gsize) n_samples);
+  for (guint s = 0; s < n_samples; s++)
+    for (guint r = 0; r < 2; r++)
+      {
+        double z = 0.0;
+
+        for (guint j = 0; j < m; j++)
+          z += b[(gsize) r * m + j] * a[(gsize) s * m + j];
+        xy[2 * (gsize) s + r] = z;
       }
   return xy;
 }
@@ -330,6 +499,8 @@ _latent_figure_samples_draw (LatentSnapshot          *snapshot,
 {
   gboolean ready = snapshot->samples != NULL && snapshot->n_samples > 0
                    && _latent_figure_linear_has_components (snapshot);
+  gboolean projected = snapshot->projection != NULL && snapshot->projection_dims >= 2
+                       && snapshot->n_rows == latent_dataset_get_n_rows (snapshot->dataset);
 
   if (!ready)
     _latent_figure_message (cr, style, width, height, _("No samples in this snapshot yet"));
@@ -338,21 +509,24 @@ _latent_figure_samples_draw (LatentSnapshot          *snapshot,
   else if (snapshot->n_components < 2 || snapshot->data_mean == NULL)
     _latent_figure_message (cr, style, width, height,
                             _("Samples are drawn on two components; this model has one"));
+  else if (!projected)
+    _latent_figure_message (cr, style, width, height, _("No projection in this snapshot yet"));
   else
     {
-      /* Samples over the rows. */
-      g_autofree float *points = project_on_components (snapshot, latent_dataset_get_data (snapshot->dataset),
-                                                        latent_dataset_get_n_rows (snapshot->dataset));
-      g_autofree float *samples = project_on_components (snapshot, snapshot->samples, snapshot->n_samples);
+      /* Samples over the rows, both where the projection puts them. */
+      g_autofree float *samples = samples_latent (snapshot);
       g_autofree char *name = g_strdup_printf (_("samples (%u)"), snapshot->n_samples);
       LatentScatterExtras extras = {
-        .points = points,
         .extra = samples,
-        .n_extra = snapshot->n_samples,
+        .n_extra = samples != NULL ? snapshot->n_samples : 0,
         .extra_name = name,
       };
 
-      _latent_figure_scatter_draw_extras (snapshot, style, &extras, cr, width, height);
+      if (samples == NULL)
+        _latent_figure_message (cr, style, width, height,
+                                _("The samples cannot be placed in this model’s latent coordinates"));
+      else
+        _latent_figure_scatter_draw_extras (snapshot, style, &extras, cr, width, height);
     }
 }
 
