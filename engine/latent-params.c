@@ -374,6 +374,25 @@ value_to_string (LatentParams *self,
     }
 }
 
+gboolean
+latent_params_applies (LatentParams          *self,
+                       const LatentParamSpec *spec)
+{
+  g_auto(GStrv) condition = NULL;
+  g_auto(GStrv) values = NULL;
+  g_autofree char *value = NULL;
+  int i;
+
+  if (spec->applies_when == NULL)
+    return TRUE;
+  condition = g_strsplit (spec->applies_when, "=", 2);
+  i = find_spec (self, condition[0]);
+  g_return_val_if_fail (i >= 0 && condition[1] != NULL, TRUE);
+  value = value_to_string (self, i);
+  values = g_strsplit (condition[1], "|", -1);
+  return g_strv_contains ((const char * const *) values, value);
+}
+
 char *
 latent_params_to_string (LatentParams *self)
 {

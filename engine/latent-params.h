@@ -41,6 +41,13 @@ typedef struct {
    * and as many; NULL shows the values themselves. Values stay untranslated
    * on the command line and in JSON. */
   const char * const *choice_labels;
+  /* NULL when the parameter always matters; else "NAME=VALUE|VALUE…": it
+   * matters only while the parameter NAME has one of those values (PCA's
+   * tolerance only for method=iterative). The window greys it out. */
+  const char         *applies_when;
+  /* INT: what 0 means, when it means a choice made for you (marked with
+   * N_(): "Automatic"); the window shows it instead of the number. */
+  const char         *zero_label;
 } LatentParamSpec;
 
 typedef struct _LatentParams LatentParams;
@@ -95,6 +102,10 @@ gboolean               latent_params_get_bool     (LatentParams          *self,
                                                    const char            *name);
 const char            *latent_params_get_choice   (LatentParams          *self,
                                                    const char            *name);
+/* Whether @spec's parameter matters with the other values as they are
+ * (its applies_when). */
+gboolean               latent_params_applies      (LatentParams          *self,
+                                                   const LatentParamSpec *spec);
 /* The value as it would be typed, e.g. for PNG metadata. */
 char                  *latent_params_to_string    (LatentParams          *self);
 JsonNode              *latent_params_to_json      (LatentParams          *self);

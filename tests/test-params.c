@@ -171,8 +171,62 @@ test_algorithm_specs (void)
                 g_assert_cmpuint (g_strv_length ((char **) spec->choice_labels), ==,
                                   g_strv_length ((char **) spec->choices));
             }
+          /* A condition names another parameter of the algorithm, and
+           * some value it can take. */
+          if (spec->applies_when)
+            {
+              g_auto(GStrv) parts = g_strsplit (spec->applies_when, "=", 2);
+
+              g_assert_true (latent_params_has (p, parts[0]));
+              g_assert_cmpstr (parts[0], !=, spec->name);
+              g_assert_nonnull (parts[1]);
+            }
         }
     }
+}
+
+/* A parameter that matters only for some value of another. */
+static void
+test_applies (void)
+{
+  g_autoptr(GError) error = NULL;
+  const LatentAlgorithm *pca = latent_registry_lookup ("pca", &error);
+  const LatentAlgorithm *convolve = latent_registry_lookup ("convolve", &error);
+  g_autoptr(LatentParams) p = latent_algorithm_new_params (pca);
+  g_autoptr(LatentParams) c = latent_algorithm_new_params (convolve);
+  const LatentParamSpec *tol = NULL, *components = NULL, *amount = NULL, *sigma = NULL;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < latent_params_get_n_specs (p); i++)
+    {
+      const LatentParamSpec *spec = latent_params_get_spec (p, i);
+
+      if (g_str_equal (spec->name, "tol"))
+        tol = spec;
+      if (g_str_equal (spec->name, "components"))
+        components = spec;
+    }
+  for (guint i = 0; i < latent_params_get_n_specs (c); i++)
+    {
+      const LatentParamSpec *spec = latent_params_get_spec (c, i);
+
+      if (g_str_equal (spec->name, "amount"))
+        amount = spec;
+      if (g_str_equal (spec->name, "sigma"))
+        sigma = spec;
+    }
+  /* Exact PCA has no tolerance; iterative has. */
+  g_assert_false (latent_params_applies (p, tol));
+  g_assert_true (latent_params_applies (p, components));
+  g_assert_true (latent_params_parse (p, "method=iterative", NULL));
+  g_assert_true (latent_params_applies (p, tol));
+  /* A Gaussian blur has a σ but no amount; an unsharp mask both; Sobel neither. */
+  g_assert_true (latent_params_applies (c, sigma));
+  g_assert_false (latent_params_applies (c, amount));
+  g_assert_true (latent_params_parse (c, "filter=unsharp", NULL));
+  g_assert_true (latent_params_applies (c, amount));
+  g_assert_true (latent_params_parse (c, "filter=sobel-x", NULL));
+  g_assert_false (latent_params_applies (c, sigma));
 }
 
 int
@@ -184,5 +238,6 @@ main (int argc, char **argv)
   g_test_add_func ("/params/copy-and-json", test_copy_and_json);
   g_test_add_func ("/params/json-text", test_json_text);
   g_test_add_func ("/params/algorithm-specs", test_algorithm_specs);
+  g_test_add_func ("/params/applies", test_applies);
   return g_test_run ();
 }

@@ -56,6 +56,7 @@ static guint signals[N_SIGNALS];
 
 static void show_value (LatentParamPanel *self,
                         GtkWidget        *control);
+static void update_sensitivity (LatentParamPanel *self);
 static void apply_limits (LatentParamPanel *self);
 
 static const LatentParamSpec *
@@ -80,7 +81,51 @@ set_value (LatentParamPanel *self,
       g_warning ("%s", error->message);
       return;
     }
+  update_sensitivity (self);
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* A parameter that does not matter with the others as they are (exact PCA's
+ * tolerance) is greyed out, label and all, where it stays: the panel does
+ * not jump. */
+static void
+update_sensitivity (LatentParamPanel *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (self->grid); child; child = gtk_widget_get_next_sibling (child))
+    {
+      const LatentParamSpec *spec = spec_of (child);
+      gboolean applies;
+
+      if (spec == NULL)
+        continue;
+      applies = latent_params_applies (self->params, spec);
+      gtk_widget_set_sensitive (child, applies);
+      gtk_widget_set_sensitive (g_object_get_data (G_OBJECT (child), "latent-label"), applies);
+    }
+}
+
+/* 0 shown as what it means ("Automatic"), and read back. */
+static gboolean
+on_spin_output (GtkSpinButton *spin)
+{
+  const LatentParamSpec *spec = spec_of (GTK_WIDGET (spin));
+
+  if (gtk_spin_button_get_value (spin) != 0)
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (spin), _(spec->zero_label));
+  return TRUE;
+}
+
+static int
+on_spin_input (GtkSpinButton *spin,
+               double        *value)
+{
+  const LatentParamSpec *spec = spec_of (GTK_WIDGET (spin));
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), _(spec->zero_label)) != 0)
+    return FALSE;
+  *value = 0;
+  return TRUE;
 }
 
 static void
@@ -214,6 +259,11 @@ make_control (LatentParamPanel      *self,
     }
 
   g_object_set_data (G_OBJECT (control), "latent-spec", (gpointer) spec);
+  if (spec->type == LATENT_PARAM_INT && spec->zero_label)
+    {
+      g_signal_connect (control, "output", G_CALLBACK (on_spin_output), NULL);
+      g_signal_connect (control, "input", G_CALLBACK (on_spin_input), NULL);
+    }
   gtk_widget_set_hexpand (control, TRUE);
   gtk_widget_set_tooltip_text (control, _(spec->tooltip));
   gtk_accessible_update_property (GTK_ACCESSIBLE (control),
@@ -288,12 +338,14 @@ latent_param_panel_set_params (LatentParamPanel *self,
 
           gtk_label_set_xalign (GTK_LABEL (label), 0);
           gtk_widget_add_css_class (label, "dim-label");
+          g_object_set_data (G_OBJECT (control), "latent-label", label);
           gtk_grid_attach (GTK_GRID (self->grid), label, 0, i, 1, 1);
           gtk_grid_attach (GTK_GRID (self->grid), control, 1, i, 1, 1);
           show_value (self, control);
         }
       self->updating = FALSE;
       apply_limits (self);
+      update_sensitivity (self);
       return;
     }
 
@@ -305,6 +357,7 @@ latent_param_panel_set_params (LatentParamPanel *self,
     if (spec_of (child))
       show_value (self, child);
   self->updating = FALSE;
+  update_sensitivity (self);
 }
 
 void

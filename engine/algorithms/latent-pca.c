@@ -33,10 +33,10 @@ static const LatentParamSpec pca_params[] = {
     0, 1, 0, NULL, NULL, FALSE },
   { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
     N_("Iterative: stop when no component turns by more than this (sine of the angle)"),
-    0, 1, 1e-4, NULL, NULL, FALSE },
+    0, 1, 1e-4, NULL, NULL, FALSE, NULL, "method=iterative" },
   { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"),
     N_("Iterative: stop after this many iterations"),
-    1, 100000, 1000, NULL, NULL, FALSE },
+    1, 100000, 1000, NULL, NULL, FALSE, NULL, "method=iterative" },
 };
 
 /* The variance the discarded directions leave, per direction (as the
