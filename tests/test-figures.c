@@ -3695,8 +3695,17 @@ plot_rect (cairo_surface_t         *surface,
     ;
   for (right = w / 2; right < w - 1 && close_color (pixel (surface, right + 1, top), frame, 3); right++)
     ;
-  for (bottom = top; close_color (pixel (surface, left, bottom + 1), frame, 3); bottom++)
-    ;
+  /* The bottom: the lowest row mostly of the frame's colour. */
+  bottom = top;
+  for (int y = top + 1; y < cairo_image_surface_get_height (surface); y++)
+    {
+      int n = 0;
+
+      for (int x = left; x <= right; x++)
+        n += close_color (pixel (surface, x, y), frame, 3);
+      if (n > (right - left) / 2)
+        bottom = y;
+    }
   rect[0] = left + 1;
   rect[1] = top + 1;
   rect[2] = right - left - 1;
@@ -3820,6 +3829,179 @@ test_linear_samples_latent (void)
   }
 }
 
+/* Issue 13 (figures): the objective strip under the figure --------------- */
+
+static cairo_surface_t *
+render_strip (const LatentFigureStrip *strip,
+              const LatentFigureStyle *style,
+              int                      width,
+              int                      height,
+              gboolean                *drawn)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  *drawn = latent_figure_strip_draw (strip, style, cr, width, height);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* The first and last columns with a pixel of the curve's colour, and the
+ * first column where its topmost such pixel is below @y. */
+static void
+curve_columns (cairo_surface_t *surface,
+               int              y,
+               int             *left,
+               int             *right,
+               int             *below)
+{
+  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+  guint32 curve = latent_palette_argb (0);
+
+  *left = *right = *below = -1;
+  for (int x = 0; x < w; x++)
+    for (int yy = 0; yy < h; yy++)
+      if (close_color (pixel (surface, x, yy), curve, 40))
+        {
+          if (*left < 0)
+            *left = x;
+          *right = x;
+          if (*below < 0 && yy > y)
+            *below = x;
+          break;
+        }
+}
+
+static void
+test_strip_long_run (void)
+{
+  g_autofree double *values = g_new (double, 1001);
+  LatentFigureStrip strip = { values, 1001, 0, "error", -1, -1 };
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  gboolean drawn;
+  int rect[4], left, right, below;
+
+  /* An initial value far off, most of the change in the first steps, then
+   * a slow creep over a thousand iterations (factor analysis of Iris). */
+  for (guint i = 0; i <= 1000; i++)
+    values[i] = 2.6 + 1.4 * exp (-(double) i / 3.0) + 0.001 * (1000 - i) / 1000.0;
+  latent_figure_style_init (&style);
+  style.font_size = 11.0;
+  surface = render_strip (&strip, &style, 600, 120, &drawn);
+  keep_figure (surface, "strip-1000");
+  g_assert_true (drawn);
+  plot_rect (surface, &style, rect);
+  curve_columns (surface, rect[1] + rect[3] / 2, &left, &right, &below);
+  g_test_message ("plot %d, %d, %d × %d; curve from column %d to %d, below the middle from %d", rect[0], rect[1],
+                  rect[2], rect[3], left, right, below);
+  /* The whole run across the plot, the initial value at its left end. */
+  g_assert_cmpint (right - left, >, 600 / 2);
+  g_assert_cmpint (abs (left - rect[0]), <=, 4);
+  /* The initial value near the top, the first steps given room: the curve
+   * is still in the upper half a tenth of the way across. */
+  g_assert_cmpint (below - rect[0], >, rect[2] / 10);
+  cairo_surface_destroy (surface);
+
+  /* Hovering: an index for every column of the plot, in order; none outside. */
+  {
+    gint64 at_left = latent_figure_strip_pick (&strip, &style, 600, 120, rect[0], rect[1] + rect[3] / 2);
+    gint64 at_mid = latent_figure_strip_pick (&strip, &style, 600, 120, rect[0] + rect[2] / 2, rect[1] + 2);
+    gint64 at_right = latent_figure_strip_pick (&strip, &style, 600, 120, rect[0] + rect[2], rect[1] + 2);
+
+    g_test_message ("picked %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT, at_left, at_mid, at_right);
+    g_assert_cmpint (at_left, ==, 0);
+    g_assert_cmpint (at_mid, >, 0);
+    g_assert_cmpint (at_mid, <, 1000);
+    g_assert_cmpint (at_right, ==, 1000);
+    g_assert_cmpint (latent_figure_strip_pick (&strip, &style, 600, 120, rect[0] + rect[2] / 2, 2), ==, -1);
+    strip.hover = at_mid;
+    surface = render_strip (&strip, &style, 600, 120, &drawn);
+    keep_figure (surface, "strip-1000-hover");
+    cairo_surface_destroy (surface);
+  }
+}
+
+static void
+test_strip_one_value (void)
+{
+  double values[2] = { 42.0, NAN };
+  LatentFigureStrip strip = { values, 1, 1, "inertia", 1, -1 };
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  gboolean drawn;
+
+  latent_figure_style_init (&style);
+  style.font_size = 11.0;
+  /* One value, or one and a missing one: no plot at all, only the background. */
+  for (guint n = 0; n <= 2; n++)
+    {
+      strip.n = n;
+      surface = render_strip (&strip, &style, 600, 120, &drawn);
+      g_assert_false (drawn);
+      g_assert_cmpuint (count_color (surface, background_argb (&style), 0), ==, 600 * 120);
+      g_assert_cmpint (latent_figure_strip_pick (&strip, &style, 600, 120, 300, 60), ==, -1);
+      cairo_surface_destroy (surface);
+    }
+  /* Two make a line. */
+  values[1] = 40.0;
+  surface = render_strip (&strip, &style, 600, 120, &drawn);
+  keep_figure (surface, "strip-2");
+  g_assert_true (drawn);
+  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 40), >, 200);
+  cairo_surface_destroy (surface);
+}
+
+/* Large values: the labels stay left of the plot, in units of a power of
+ * ten; dark figures darken the strip too. */
+static void
+test_strip_labels (void)
+{
+  static const double values[] = { 3.2e6, 3.09e6, 3.0801e6, 3.07751e6, 3.07724e6, 3.07724e6 };
+  LatentFigureStrip strip = { values, G_N_ELEMENTS (values), 1, "inertia", 3, -1 };
+  LatentFigureStyle style;
+
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      cairo_surface_t *surface;
+      gboolean drawn;
+      double fr, fg, fb, br, bg, bb;
+      guint ink = 0;
+      int rect[4];
+
+      latent_figure_style_init (&style);
+      style.font_size = 11.0;
+      style.dark = dark;
+      surface = render_strip (&strip, &style, 600, 120, &drawn);
+      keep_figure (surface, dark ? "strip-labels-dark" : "strip-labels");
+      g_assert_true (drawn);
+      g_assert_true (close_color (pixel (surface, 1, 1), background_argb (&style), 0));
+      plot_rect (surface, &style, rect);
+      g_assert_cmpint (rect[2], >, 400);
+      /* Inside the plot, nothing as strong as text (labels at 0.75 of the
+       * way to the foreground): grid, marker and curve only. */
+      latent_figure_style_get_foreground (&style, &fr, &fg, &fb);
+      latent_figure_style_get_background (&style, &br, &bg, &bb);
+      for (int y = rect[1] + 1; y < rect[1] + rect[3] - 1; y++)
+        for (int x = rect[0] + 1; x < rect[0] + rect[2] - 1; x++)
+          {
+            guint32 p = pixel (surface, x, y);
+            double r = ((p >> 16) & 0xff) / 255.0, g = ((p >> 8) & 0xff) / 255.0, b = (p & 0xff) / 255.0;
+            gboolean grey = fabs (r - g) < 0.03 && fabs (g - b) < 0.03;
+
+            /* How far from the background towards the foreground. */
+            if (grey && (r - br) / (fr - br) > 0.6)
+              ink++;
+          }
+      g_test_message ("%s: plot %d, %d, %d × %d; %u pixels of text inside", dark ? "dark" : "light", rect[0],
+                      rect[1], rect[2], rect[3], ink);
+      g_assert_cmpuint (ink, ==, 0);
+      cairo_surface_destroy (surface);
+    }
+}
+
 /* fontconfig 2.14 leaks a little while parsing its configuration (nothing
  * points to it even before exit); not ours to fix. Read only under ASan. */
 const char *__lsan_default_suppressions (void);
@@ -3895,6 +4077,9 @@ main (int   argc,
   g_test_add ("/figures/autoencoder/export", Tmp, NULL, tmp_setup, test_autoencoder_export, tmp_teardown);
   g_test_add_func ("/figures/linear/scree-one-scale", test_linear_scree_one_scale);
   g_test_add_func ("/figures/linear/samples-latent", test_linear_samples_latent);
+  g_test_add_func ("/figures/strip/long-run", test_strip_long_run);
+  g_test_add_func ("/figures/strip/one-value", test_strip_one_value);
+  g_test_add_func ("/figures/strip/labels", test_strip_labels);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */

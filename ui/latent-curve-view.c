@@ -1,4 +1,9 @@
-/* latent-curve-view.c — the objective of every iteration as a line
+/* latent-curve-view.c — the objective of every iteration as a small plot
+ *
+ * The drawing is the figures' (latent_figure_strip_draw ()); this widget
+ * keeps the values, follows the pointer for the value under it, and hides
+ * while there is no curve: a one-shot method or a single step leave one
+ * value, which a plot would only surround with an invented range.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,119 +14,82 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "latent-palette.h"
+#include "latent-figure.h"
+
+/* Smaller than the figure's: the strip is a side note. */
+#define FONT_SIZE 11.0
 
 struct _LatentCurveView
 {
   GtkWidget  parent_instance;
 
   char      *name;
-  GArray    *values;    /* doubles; values[i] belongs to iteration i + 1 */
+  GArray    *values;    /* doubles; values[i] belongs to iteration first + i */
+  guint      first;     /* 0 once the initialisation's value is known, else 1 */
   guint      marker;
-  gboolean   rising;    /* every value so far ≥ the one before */
-  gboolean   falling;   /* every value so far ≤ the one before */
+  gint64     hover;     /* index of the value under the pointer, −1 for none */
+  double     pointer_x, pointer_y;
+  gboolean   pointer_in;
+  gboolean   dark;
+  GSettings *settings;
 };
 
 G_DEFINE_FINAL_TYPE (LatentCurveView, latent_curve_view, GTK_TYPE_WIDGET)
 
-/* Shows TEXT at (X, Y) and frees it. */
+enum {
+  PROP_0,
+  PROP_DARK,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
 static void
-show_text (cairo_t *cr,
-           double   x,
-           double   y,
-           char    *text)
+get_strip (LatentCurveView   *self,
+           LatentFigureStrip *strip)
 {
-  cairo_move_to (cr, x, y);
-  cairo_show_text (cr, text);
-  g_free (text);
+  strip->values = (const double *) self->values->data;
+  strip->n = self->values->len;
+  strip->first = self->first;
+  strip->name = self->name;
+  /* Iteration 0 is a frame of its own only when its value is known. */
+  strip->marker = self->marker >= self->first ? (gint64) self->marker : -1;
+  strip->hover = self->hover;
 }
 
 static void
-draw (LatentCurveView *self,
-      cairo_t         *cr,
-      int              width,
-      int              height)
+get_style (LatentCurveView   *self,
+           LatentFigureStyle *style)
 {
-  const double left = 64, right = 12, top = 22, bottom = 20;
-  const double w = width - left - right, h = height - top - bottom;
-  double lo = INFINITY, hi = -INFINITY, r, g, b;
-  guint n = self->values->len;
-  g_autofree char *title = NULL;   /* allocated: a translation may be longer than any fixed buffer */
-
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, 11);
-  cairo_set_source_rgb (cr, 0.25, 0.25, 0.28);
-  title = g_strconcat (self->name ? self->name : "", n ? "" : _(" — press Run to start"), NULL);
-  cairo_move_to (cr, left, 14);
-  cairo_show_text (cr, title);
-  if (n == 0 || w < 10 || h < 10)
-    return;
-
-  for (guint i = 0; i < n; i++)
-    {
-      double v = g_array_index (self->values, double, i);
-      if (isfinite (v))
-        {
-          lo = MIN (lo, v);
-          hi = MAX (hi, v);
-        }
-    }
-  if (!isfinite (lo))
-    return;
-  if (!(hi > lo))
-    {
-      hi += fabs (hi) * 0.01 + 1e-9;
-      lo -= fabs (lo) * 0.01 + 1e-9;
-    }
-
-  /* Axes: the last value and the range, as numbers a person can read. */
-  cairo_set_source_rgb (cr, 0.8, 0.8, 0.82);
-  cairo_rectangle (cr, left - 0.5, top - 0.5, w + 1, h + 1);
-  cairo_set_line_width (cr, 1);
-  cairo_stroke (cr);
-  cairo_set_source_rgb (cr, 0.35, 0.35, 0.38);
-  show_text (cr, 4, top + 9, g_strdup_printf ("%.6g", hi));
-  show_text (cr, 4, top + h, g_strdup_printf ("%.6g", lo));
-  show_text (cr, left + w - 20, top + h + 14, g_strdup_printf ("%u", n));
-  show_text (cr, left + w * 0.45, 14,
-             g_strdup_printf (_("last %.8g"), g_array_index (self->values, double, n - 1)));
-
-  latent_palette_color (0, &r, &g, &b);
-  cairo_set_source_rgb (cr, r, g, b);
-  cairo_set_line_width (cr, 1.8);
-  cairo_new_path (cr);
-  for (guint i = 0; i < n; i++)
-    {
-      double v = g_array_index (self->values, double, i);
-      double x = left + (n > 1 ? (double) i / (n - 1) : 0.5) * w;
-      double y = top + (hi - v) / (hi - lo) * h;
-
-      if (isfinite (v))
-        cairo_line_to (cr, x, y);
-    }
-  cairo_stroke (cr);
-
-  if (self->marker >= 1 && self->marker <= n)
-    {
-      double x = left + (n > 1 ? (double) (self->marker - 1) / (n - 1) : 0.5) * w;
-      cairo_set_source_rgba (cr, 0.1, 0.1, 0.1, 0.5);
-      cairo_move_to (cr, round (x) + 0.5, top);
-      cairo_line_to (cr, round (x) + 0.5, top + h);
-      cairo_stroke (cr);
-    }
+  latent_figure_style_init (style);
+  style->font_size = FONT_SIZE;
+  style->dark = self->dark;
 }
 
 static void
 latent_curve_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
 {
+  LatentCurveView *self = LATENT_CURVE_VIEW (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  LatentFigureStrip strip;
+  LatentFigureStyle style;
 
-  draw (LATENT_CURVE_VIEW (widget), cr, width, height);
+  get_strip (self, &strip);
+  get_style (self, &style);
+  latent_figure_strip_draw (&strip, &style, cr, width, height);
   cairo_destroy (cr);
+}
+
+static guint
+count_finite (LatentCurveView *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->values->len; i++)
+    n += isfinite (g_array_index (self->values, double, i));
+  return n;
 }
 
 /* What the curve shows, in words, for people who do not see it. */
@@ -129,17 +97,67 @@ static void
 describe (LatentCurveView *self)
 {
   guint n = self->values->len;
+  gboolean rising = TRUE, falling = TRUE;
   g_autofree char *text = NULL;
+  double last = NAN;
 
+  for (guint i = 0; i < n; i++)
+    {
+      double v = g_array_index (self->values, double, i);
+
+      if (!isfinite (v))
+        continue;
+      if (isfinite (last))
+        {
+          rising = rising && v >= last;
+          falling = falling && v <= last;
+        }
+      last = v;
+    }
   if (n == 0)
     text = g_strdup (_("No iterations yet"));
   else
-    text = g_strdup_printf (_("%s: %g at iteration 1, %g at iteration %u; %s"), self->name ? self->name : "",
-                            g_array_index (self->values, double, 0), g_array_index (self->values, double, n - 1),
-                            n, self->rising && self->falling ? _("unchanged")
-                               : self->rising ? _("rises at every iteration")
-                               : self->falling ? _("falls at every iteration") : _("goes up and down"));
+    text = g_strdup_printf (_("%s: %g at iteration %u, %g at iteration %u; %s"), self->name ? self->name : "",
+                            g_array_index (self->values, double, 0), self->first,
+                            g_array_index (self->values, double, n - 1), self->first + n - 1,
+                            rising && falling ? _("unchanged")
+                            : rising ? _("rises at every iteration")
+                            : falling ? _("falls at every iteration") : _("goes up and down"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+/* The pointer stays where it is while values arrive: the value under it
+ * changes with the axis. */
+static void
+update_hover (LatentCurveView *self)
+{
+  gint64 hover = -1;
+
+  if (self->pointer_in)
+    {
+      LatentFigureStrip strip;
+      LatentFigureStyle style;
+
+      get_strip (self, &strip);
+      get_style (self, &style);
+      hover = latent_figure_strip_pick (&strip, &style, gtk_widget_get_width (GTK_WIDGET (self)),
+                                        gtk_widget_get_height (GTK_WIDGET (self)), self->pointer_x,
+                                        self->pointer_y);
+    }
+  if (hover != self->hover)
+    {
+      self->hover = hover;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+changed (LatentCurveView *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self), count_finite (self) >= 2);
+  describe (self);
+  update_hover (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void
@@ -151,10 +169,29 @@ latent_curve_view_clear (LatentCurveView *self,
   g_free (self->name);
   self->name = g_strdup (name);
   g_array_set_size (self->values, 0);
+  self->first = 1;
   self->marker = 0;
-  self->rising = self->falling = TRUE;
-  describe (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  self->hover = -1;
+  changed (self);
+}
+
+void
+latent_curve_view_set_initial (LatentCurveView *self,
+                               double           value)
+{
+  g_return_if_fail (LATENT_IS_CURVE_VIEW (self));
+
+  /* Some models have no value before their first step. */
+  if (!isfinite (value))
+    return;
+  if (self->first == 0)
+    g_array_index (self->values, double, 0) = value;
+  else
+    {
+      g_array_prepend_val (self->values, value);
+      self->first = 0;
+    }
+  changed (self);
 }
 
 void
@@ -163,15 +200,8 @@ latent_curve_view_append (LatentCurveView *self,
 {
   g_return_if_fail (LATENT_IS_CURVE_VIEW (self));
 
-  if (self->values->len > 0)
-    {
-      double last = g_array_index (self->values, double, self->values->len - 1);
-      self->rising = self->rising && value >= last;
-      self->falling = self->falling && value <= last;
-    }
   g_array_append_val (self->values, value);
-  describe (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  changed (self);
 }
 
 void
@@ -187,6 +217,85 @@ latent_curve_view_set_marker (LatentCurveView *self,
     }
 }
 
+void
+latent_curve_view_set_dark (LatentCurveView *self,
+                            gboolean         dark)
+{
+  g_return_if_fail (LATENT_IS_CURVE_VIEW (self));
+
+  dark = !!dark;
+  if (self->dark == dark)
+    return;
+  self->dark = dark;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DARK]);
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           LatentCurveView          *self)
+{
+  self->pointer_in = TRUE;
+  self->pointer_x = x;
+  self->pointer_y = y;
+  update_hover (self);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          LatentCurveView          *self)
+{
+  self->pointer_in = FALSE;
+  update_hover (self);
+}
+
+static void
+latent_curve_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  LatentCurveView *self = LATENT_CURVE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DARK:
+      g_value_set_boolean (value, self->dark);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+latent_curve_view_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  LatentCurveView *self = LATENT_CURVE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DARK:
+      latent_curve_view_set_dark (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+latent_curve_view_dispose (GObject *object)
+{
+  LatentCurveView *self = LATENT_CURVE_VIEW (object);
+
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (latent_curve_view_parent_class)->dispose (object);
+}
+
 static void
 latent_curve_view_finalize (GObject *object)
 {
@@ -200,20 +309,58 @@ latent_curve_view_finalize (GObject *object)
 static void
 latent_curve_view_class_init (LatentCurveViewClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = latent_curve_view_finalize;
+  object_class->get_property = latent_curve_view_get_property;
+  object_class->set_property = latent_curve_view_set_property;
+  object_class->dispose = latent_curve_view_dispose;
+  object_class->finalize = latent_curve_view_finalize;
   widget_class->snapshot = latent_curve_view_snapshot;
   gtk_widget_class_set_css_name (widget_class, "latentcurveview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+
+  /* Dark like the figures: the Preferences' "dark-figures". */
+  props[PROP_DARK] = g_param_spec_boolean ("dark", NULL, NULL, FALSE,
+                                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+/* The application's settings where its schema is installed (not in every
+ * test), for the figures' dark background. */
+static GSettings *
+open_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, "org.latent.Latent", TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, "dark-figures"))
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
 }
 
 static void
 latent_curve_view_init (LatentCurveView *self)
 {
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
   self->values = g_array_new (FALSE, FALSE, sizeof (double));
+  self->first = 1;
+  self->hover = -1;
   gtk_widget_set_size_request (GTK_WIDGET (self), -1, 120);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  /* No curve yet. */
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
+  self->settings = open_settings ();
+  if (self->settings != NULL)
+    g_settings_bind (self->settings, "dark-figures", self, "dark", G_SETTINGS_BIND_GET);
 }
 
 GtkWidget *

@@ -14,11 +14,22 @@ G_DECLARE_FINAL_TYPE (LatentCurveView, latent_curve_view, LATENT, CURVE_VIEW, Gt
 GtkWidget *latent_curve_view_new        (void);
 void       latent_curve_view_clear      (LatentCurveView *self,
                                          const char      *name);
-/* Values arrive in iteration order: 1, 2, 3, … */
+/* The value the initialisation left (iteration 0), drawn before the
+ * first iteration's; at any time after latent_curve_view_clear (). A value
+ * that is not finite (a model with none before its first step) is left out. */
+void       latent_curve_view_set_initial (LatentCurveView *self,
+                                          double           value);
+/* Values arrive in iteration order: 1, 2, 3, … The view shows itself once
+ * it has two finite values, and hides while it has fewer. */
 void       latent_curve_view_append     (LatentCurveView *self,
                                          double           value);
-/* The iteration shown in the figure, marked on the curve (0: none). */
+/* The iteration shown in the figure, marked on the curve (0: none, or
+ * the initialisation once its value is known). */
 void       latent_curve_view_set_marker (LatentCurveView *self,
                                          guint            iteration);
+/* On the figures' dark background. The view follows the "dark-figures"
+ * setting itself where the application's schema is installed. */
+void       latent_curve_view_set_dark   (LatentCurveView *self,
+                                         gboolean         dark);
 
 G_END_DECLS

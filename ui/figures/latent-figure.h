@@ -229,6 +229,36 @@ gboolean         latent_figure_export          (LatentSnapshot          *snapsho
                                                 int                      height,
                                                 GError                 **error);
 
+/* The strip under the window's figure (latent-figure-strip.c): the
+ * objective of every iteration as a small plot, with axes, the iteration
+ * the figure shows and the one under the pointer. */
+typedef struct {
+  const double *values;   /* n values, for iterations first, first + 1, … */
+  guint         n;
+  guint         first;    /* values[0]'s iteration: 0 for the value the
+                           * initialisation left, 1 without it */
+  const char   *name;     /* what the values are ("inertia"), or NULL */
+  gint64        marker;   /* the iteration the figure shows; −1: none */
+  gint64        hover;    /* the index of the value under the pointer; −1: none */
+} LatentFigureStrip;
+
+/* Paints the whole rectangle; FALSE when there is no plot to draw (fewer
+ * than two finite values, or too small a size), the background then only
+ * painted: a view shows nothing in its place. */
+gboolean         latent_figure_strip_draw      (const LatentFigureStrip *strip,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                int                      width,
+                                                int                      height);
+/* The index into strip->values of the iteration nearest figure position
+ * @x, while (x, y) is over the plot; −1 otherwise. */
+gint64           latent_figure_strip_pick      (const LatentFigureStrip *strip,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                double                   x,
+                                                double                   y);
+
 /* Model selection: BIC and AIC of each K of a sweep as grouped bars, the
  * best K by BIC outlined. Paints the whole rectangle like the others. */
 void             latent_figure_sweep_render    (const LatentSweep       *sweep,
