@@ -178,6 +178,94 @@ test_init_from_file (void)
   g_rmdir (dir);
 }
 
+/* Three round blobs far apart: at (−6, 0), (5, −2) and (1, 8), n / 3 rows
+ * each. */
+static LatentDataset *
+three_blobs (guint n)
+{
+  static const double centres[] = { -6, 0, 5, -2, 1, 8 };
+  LatentDataset *ds = latent_dataset_new ("three blobs", n, 2, NULL);
+  float *x = latent_dataset_get_data (ds);
+  guint64 state = 7;
+
+  for (guint i = 0; i < n; i++)
+    for (guint f = 0; f < 2; f++)
+      x[i * 2 + f] = centres[(i % 3) * 2 + f] + test_normal (&state);
+  return ds;
+}
+
+/* How much two components share their rows: the Bhattacharyya coefficient
+ * of their responsibilities, 1 for one Gaussian twice. */
+static double
+overlap (LatentSnapshot *snap,
+         guint           a,
+         guint           b)
+{
+  double shared = 0, na = 0, nb = 0;
+
+  for (guint i = 0; i < snap->n_rows; i++)
+    {
+      const float *r = snap->responsibilities + (gsize) i * snap->k;
+
+      shared += sqrt ((double) r[a] * r[b]);
+      na += r[a];
+      nb += r[b];
+    }
+  return shared / sqrt (na * nb);
+}
+
+/* Random responsibilities put every component's mean within about 1/√n of
+ * the data's mean: a saddle that EM leaves only over several iterations,
+ * with tiny changes of the log-likelihood at first. A run from there must
+ * not stop before the components have moved apart (it stopped at
+ * iteration 2 with K copies of one Gaussian). */
+static void
+test_random_init_separates (void)
+{
+  g_autoptr(LatentDataset) ds = three_blobs (1500);
+  g_autoptr(LatentSnapshot) one = fit (ds, NULL, 0, "k=1", NULL);
+  const char *covariances[] = { "covariance=full", "covariance=diag", "covariance=spherical" };
+  const char *ks[] = { "k=2", "k=3", "k=5" };
+
+  for (guint t = 0; t < G_N_ELEMENTS (covariances); t++)
+    for (guint j = 0; j < G_N_ELEMENTS (ks); j++)
+      {
+        guint recovered = 0;
+
+        for (guint64 seed = 0; seed < 4; seed++)
+          {
+            g_autoptr(LatentSnapshot) snap = fit (ds, NULL, seed, ks[j], "init=random", covariances[t], NULL);
+            double closest = INFINITY, most_shared = 0;
+
+            assert_finite (snap);
+            for (guint a = 0; a < snap->k; a++)
+              for (guint b = a + 1; b < snap->k; b++)
+                {
+                  closest = MIN (closest, hypot (snap->means[a * 2] - snap->means[b * 2],
+                                                 snap->means[a * 2 + 1] - snap->means[b * 2 + 1]));
+                  most_shared = MAX (most_shared, overlap (snap, a, b));
+                }
+            g_test_message ("%s %s seed %" G_GUINT64_FORMAT ": %u iterations, %s, log-likelihood %.4f "
+                            "(one Gaussian %.4f), closest means %.3f apart, most shared %.4f",
+                            ks[j], covariances[t], seed, snap->iteration,
+                            snap->converged ? "converged" : "not converged", snap->log_likelihood,
+                            one->log_likelihood, closest, most_shared);
+            g_assert_cmpuint (snap->iteration, >, 2);
+            g_assert_true (snap->converged);
+            /* Collapsed, the mixture is the one Gaussian (here −5.87). */
+            g_assert_cmpfloat (snap->log_likelihood, >, one->log_likelihood + 0.5);
+            /* No two components are one Gaussian twice (collapsed, two share
+             * more than 0.9994; the engine splits pairs above 0.999). */
+            g_assert_cmpfloat (most_shared, <, 0.999);
+            if (snap->k == 3 && closest > 3)
+              recovered++;
+          }
+        /* A random start may end in a local optimum, but not every time. */
+        if (g_str_equal (ks[j], "k=3"))
+          g_assert_cmpuint (recovered, >, 0);
+      }
+}
+
 static void
 test_bad_k (void)
 {
@@ -203,5 +291,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gmm/degenerate", test_degenerate);
   g_test_add_func ("/gmm/init-from-file", test_init_from_file);
   g_test_add_func ("/gmm/bad-k", test_bad_k);
+  g_test_add_func ("/gmm/random-init-separates", test_random_init_separates);
   return g_test_run ();
 }

@@ -56,6 +56,11 @@ typedef struct {
   double               log_likelihood;   /* mean per row, before the last M-step */
   gboolean             converged;
   gboolean             finished;
+  /* From a random start (see gmm_step): FALSE until EM has left it, and
+   * how many pairs of coinciding components were split apart. */
+  gboolean             random_start;
+  gboolean             left_start;
+  guint                splits;
   GString             *message;
 
   LatentGmmCl         *cl;

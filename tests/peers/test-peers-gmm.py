@@ -9,8 +9,12 @@
 # from a one-iteration scikit-learn fit) and run the same number of EM
 # iterations (tol = 0). Their mean log-likelihoods must agree within 1e-4
 # absolute, for each covariance type, on Iris and on a Fashion-MNIST subset
-# reduced to 16 dimensions by PCA. Exit 0 on success, 1 on a failed
-# comparison, 77 (skip) without scikit-learn.
+# reduced to 16 dimensions by PCA. Then random starts on three separated
+# blobs: scikit-learn's init_params="random" and latent-cli's init=random
+# both draw uniform responsibilities and normalise each row; Latent's must end
+# with K distinct components and a log-likelihood no worse than scikit-learn's
+# from the same kind of start. Exit 0 on success, 1 on a failed comparison,
+# 77 (skip) without scikit-learn.
 
 import gzip
 import json
@@ -76,6 +80,9 @@ def compare(name, x, k, covariance, cli, tmp, device):
     ours = json.loads(result.read_text())
 
     precisions = (np.linalg.inv(covariances) if covariance == "full" else 1.0 / np.asarray(covariances))
+    if covariance == "full":
+        # inv() leaves rounding asymmetries that scikit-learn's check refuses.
+        precisions = (precisions + precisions.transpose(0, 2, 1)) / 2
     gm = GaussianMixture(k, covariance_type=covariance, max_iter=ITERATIONS, tol=0, weights_init=weights,
                          means_init=means, precisions_init=precisions, reg_covar=1e-6).fit(x)
     theirs_ll = gm.lower_bound_
@@ -93,6 +100,69 @@ def compare(name, x, k, covariance, cli, tmp, device):
         raise AssertionError(f"{name} {covariance} {device}: final log-likelihood {ours['log_likelihood']} vs {score}")
     if not np.isfinite(ours["bic"]) or abs(ours["bic"] - gm.bic(x)) > 1e-3 * abs(gm.bic(x)) + 1:
         raise AssertionError(f"{name} {covariance}: BIC {ours['bic']} vs {gm.bic(x)}")
+
+
+def three_blobs(rows):
+    centres = np.array([[-6.0, 0.0], [5.0, -2.0], [1.0, 8.0]])
+    rng = np.random.default_rng(5)
+    return (centres[np.arange(rows) % 3] + rng.normal(size=(rows, 2))).astype(np.float32)
+
+
+def shared(resp, a, b):
+    """The Bhattacharyya coefficient of two components' responsibilities: 1 for one Gaussian twice."""
+    return np.sqrt(resp[:, a] * resp[:, b]).sum() / np.sqrt(resp[:, a].sum() * resp[:, b].sum())
+
+
+def compare_random_init(cli, tmp, device, seeds=range(4), k=3, slack=0.01):
+    """Random responsibilities put every mean within about 1/sqrt(n) of the data's
+    mean; with its default tol scikit-learn stops there at iteration 2 (K copies of
+    one Gaussian) on 1,500 rows. Latent must leave that start: K distinct
+    components, each seed at least as likely as scikit-learn's from its seed, and
+    its best seed within slack of scikit-learn's best at tol=1e-6, which waits
+    long enough to leave it too."""
+    x = three_blobs(1500)
+    data = tmp / "three-blobs.csv"
+    np.savetxt(data, x, delimiter=",", fmt="%.9g")
+    failures = []
+    for covariance in ("full", "diag", "spherical"):
+        ours_best, theirs_best = -np.inf, -np.inf
+        for seed in seeds:
+            result = tmp / f"random-{covariance}-{seed}-{device}.json"
+            cmd = [cli, "run", "gmm", "--data", str(data), "--param", f"k={k}", "--param", "init=random",
+                   "--param", f"covariance={covariance}", "--param", "save-responsibilities=true",
+                   "--seed", str(seed), "--device", device, "--json", str(result)]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            if p.returncode != 0:
+                raise AssertionError(f"{' '.join(cmd)} failed: {p.stderr}")
+            ours = json.loads(result.read_text())
+            resp = np.array(ours["responsibilities"])
+            most_shared = max(shared(resp, a, b) for a in range(k) for b in range(a + 1, k))
+            theirs = GaussianMixture(k, covariance_type=covariance, init_params="random", random_state=seed,
+                                     max_iter=100).fit(x)
+            patient = GaussianMixture(k, covariance_type=covariance, init_params="random", random_state=seed,
+                                      max_iter=1000, tol=1e-6).fit(x)
+            ours_best = max(ours_best, ours["log_likelihood"])
+            theirs_best = max(theirs_best, patient.score(x))
+            print(f"  random   {covariance:9} {device:4} seed {seed}  iterations {ours['iterations']:3}/"
+                  f"{theirs.n_iter_:3}/{patient.n_iter_:3}  log-likelihood {ours['log_likelihood']:.4f} vs "
+                  f"{theirs.score(x):.4f}, tol=1e-6 {patient.score(x):.4f}  most shared {most_shared:.4f}")
+            if ours["iterations"] <= 2 or not ours["converged"]:
+                failures.append(f"random {covariance} seed {seed}: {ours['iterations']} iterations, "
+                                f"converged {ours['converged']}")
+            # One Gaussian twice shares more than 0.999 (the engine splits such
+            # pairs); two nested components (one mean, two spreads), where
+            # scikit-learn at tol=1e-6 may end too, share up to about 0.998.
+            if most_shared > 0.999:
+                failures.append(f"random {covariance} seed {seed}: two components share {most_shared:.4f}")
+            if ours["log_likelihood"] < theirs.score(x) - slack:
+                failures.append(f"random {covariance} seed {seed}: log-likelihood {ours['log_likelihood']} "
+                                f"below scikit-learn's {theirs.score(x)}")
+        if ours_best < theirs_best - slack:
+            failures.append(f"random {covariance}: best log-likelihood {ours_best} below scikit-learn's "
+                            f"{theirs_best} (tol=1e-6)")
+    for failure in failures:
+        print(f"FAIL: {failure}")
+    return len(failures)
 
 
 def main():
@@ -117,6 +187,12 @@ def main():
                     except AssertionError as e:
                         print(f"FAIL: {e}")
                         failures += 1
+        for device in ("auto", "off"):
+            try:
+                failures += compare_random_init(cli, tmp, device)
+            except AssertionError as e:
+                print(f"FAIL: {e}")
+                failures += 1
     return 1 if failures else 0
 
 
