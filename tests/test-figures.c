@@ -4002,6 +4002,77 @@ test_strip_labels (void)
     }
 }
 
+/* Issue 13 (figures): signed convolution results --------------------------- */
+
+/* A result in three bands across: −0.8, 0 and +0.8 (of Sobel X), or the
+ * same of a sharpening kernel, whose result is an image, clipped. */
+static void
+test_filter_signed (void)
+{
+  static const float sharpen[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+  const guint w = 60, h = 30;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(LatentSnapshot) snap = filter_snapshot (w, h, 1, k == 0 ? sobel_x : sharpen);
+      LatentFigureFilterLayout layout;
+      LatentFigureStyle style;
+      cairo_surface_t *surface;
+      const guint8 *data;
+      guint32 band[3];
+      int stride;
+
+      for (guint y = 0; y < h; y++)
+        for (guint x = 0; x < w; x++)
+          snap->image[(gsize) y * w + x] = x < w / 3 ? -0.8f : x < 2 * w / 3 ? 0.0f : 0.8f;
+
+      /* The surface a view keeps: one grey per band. */
+      surface = latent_figure_filter_surface (snap, TRUE);
+      g_assert_nonnull (surface);
+      data = cairo_image_surface_get_data (surface);
+      stride = cairo_image_surface_get_stride (surface);
+      for (guint b = 0; b < 3; b++)
+        band[b] = ((const guint32 *) (data + (gsize) (h / 2) * stride))[b * w / 3 + w / 6] & 0xff;
+      g_test_message ("%s: bands %u, %u, %u", k == 0 ? "Sobel X" : "sharpen", band[0], band[1], band[2]);
+      if (k == 0)
+        {
+          /* Signed: zero grey, the negative half darker, the positive lighter. */
+          g_assert_cmpuint (band[0], <, band[1]);
+          g_assert_cmpuint (band[1], <, band[2]);
+          g_assert_cmpuint (abs ((int) band[1] - 128), <=, 1);
+          g_assert_cmpuint (abs ((int) band[0] + (int) band[2] - 255), <=, 1);
+        }
+      else
+        {
+          /* An image: what lies below 0 is black, as 0 is. */
+          g_assert_cmpuint (band[0], ==, 0);
+          g_assert_cmpuint (band[1], ==, 0);
+          g_assert_cmpuint (band[2], ==, 204);
+        }
+      cairo_surface_destroy (surface);
+
+      /* And so in the figure. */
+      latent_figure_style_init (&style);
+      surface = render (snap, LATENT_FIGURE_FILTER, &style, 1000, 700);
+      keep_figure (surface, k == 0 ? "filter-signed-sobel" : "filter-signed-sharpen");
+      g_assert_true (latent_figure_filter_layout (snap, &style, 1000, 700, &layout));
+      for (guint b = 0; b < 3; b++)
+        {
+          const double *p = layout.panels[1];
+
+          band[b] = pixel (surface, (int) (p[0] + p[2] * (b / 3.0 + 1.0 / 6.0)), (int) (p[1] + p[3] / 2.0));
+        }
+      if (k == 0)
+        {
+          g_assert_false (close_color (band[0], band[1], 10));
+          g_assert_false (close_color (band[2], band[1], 10));
+        }
+      else
+        g_assert_true (close_color (band[0], band[1], 0));
+      cairo_surface_destroy (surface);
+    }
+}
+
 /* fontconfig 2.14 leaks a little while parsing its configuration (nothing
  * points to it even before exit); not ours to fix. Read only under ASan. */
 const char *__lsan_default_suppressions (void);
@@ -4080,6 +4151,7 @@ main (int   argc,
   g_test_add_func ("/figures/strip/long-run", test_strip_long_run);
   g_test_add_func ("/figures/strip/one-value", test_strip_one_value);
   g_test_add_func ("/figures/strip/labels", test_strip_labels);
+  g_test_add_func ("/figures/filter/signed", test_filter_signed);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */

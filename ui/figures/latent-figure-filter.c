@@ -2,7 +2,8 @@
  * filter, side by side or split, beside a small kernel and the time per pass
  *
  * An image becomes a surface once (latent_figure_filter_surface ()), and a
- * view keeps it between draws. Shrunk images are drawn from halved copies
+ * view keeps it between draws. A result with values either side of 0 (a
+ * difference, a relief) is shown grey-centred, not clipped to 0–1. Shrunk images are drawn from halved copies
  * kept on that surface, so a 4K photograph costs a frame no more than a
  * small one; enlarged ones are drawn without smoothing, pixel by pixel.
  *
@@ -21,7 +22,22 @@
 /* Values this far outside 0–1 (under half an 8-bit step) are not "clipped". */
 #define CLIP_SLACK (1.0f / 512.0f)
 
-static const cairo_user_data_key_t clipped_key;
+/* Signed results: the share of |values| under the scale that black and
+ * white stand for; the rest is shown clipped. */
+#define SIGNED_QUANTILE 0.995
+/* …but the scale is at least this part of the largest |value|. */
+#define SIGNED_MIN_SCALE 0.05
+/* Values read to find that scale, at most. */
+#define SIGNED_SAMPLES (1u << 20)
+
+/* How a surface shows its values, for the footer. */
+typedef struct {
+  double   clipped;     /* the share of values the picture cannot show */
+  gboolean is_signed;   /* grey is 0, black −scale, white +scale */
+  double   scale;
+} SurfaceInfo;
+
+static const cairo_user_data_key_t info_key;
 static const cairo_user_data_key_t half_key;
 
 /* The dataset is one image whose rows are its pixels. */
@@ -68,6 +84,129 @@ premultiply (guint32 value,
   return (value * alpha + 127u) / 255u;
 }
 
+/* A kernel that keeps an image an image: its weights add up to more than
+ * nothing and it looks the same turned half round (blurs, sharpening).
+ * Differences (Sobel, Laplacian: weights adding up to 0) and reliefs
+ * (emboss: one side against the other) give values either side of 0. */
+static gboolean
+keeps_image (LatentSnapshot *snapshot)
+{
+  const guint n = snapshot->kernel_size * snapshot->kernel_size;
+  const float *w = snapshot->kernel;
+  double sum = 0.0, magnitude = 0.0;
+
+  if (w == NULL || n == 0)
+    return TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      sum += w[i];
+      magnitude += fabs (w[i]);
+    }
+  if (fabs (sum) <= 1e-6 * magnitude)
+    return FALSE;
+  for (guint i = 0; i < n / 2; i++)
+    if (fabs ((double) w[i] - w[n - 1 - i]) > 1e-6 * magnitude)
+      return FALSE;
+  return TRUE;
+}
+
+/* The scale of a signed result (black at −scale, white at +scale), or 0
+ * when it is shown as an image: its kernel keeps images images, or nothing
+ * in it fell below 0. Alpha does not count. */
+static double
+signed_scale (LatentSnapshot *snapshot,
+              const float    *values,
+              gsize           n_pixels,
+              guint           channels)
+{
+  const guint colours = channels == 2 || channels == 4 ? channels - 1 : channels;
+  const gsize stride = MAX ((gsize) 1, n_pixels / SIGNED_SAMPLES);
+  g_autofree guint *counts = NULL;
+  double largest = 0.0, quantile;
+  gboolean negative = FALSE;
+  gsize total = 0, seen = 0;
+  guint bins = 1024, b;
+
+  if (keeps_image (snapshot))
+    return 0.0;
+  for (gsize i = 0; i < n_pixels; i++)
+    for (guint c = 0; c < colours; c++)
+      {
+        float v = values[i * channels + c];
+
+        if (!isfinite (v))
+          continue;
+        negative = negative || v < -CLIP_SLACK;
+        largest = MAX (largest, fabs (v));
+      }
+  if (!negative || !(largest > 0.0))
+    return 0.0;
+
+  /* A quantile of |value| from a histogram of an even sample. */
+  counts = g_new0 (guint, bins);
+  for (gsize i = 0; i < n_pixels; i += stride)
+    for (guint c = 0; c < colours; c++)
+      {
+        float v = values[i * channels + c];
+
+        if (!isfinite (v))
+          continue;
+        counts[MIN ((guint) (fabs (v) / largest * bins), bins - 1)]++;
+        total++;
+      }
+  for (b = 0; b < bins && seen < SIGNED_QUANTILE * total; b++)
+    seen += counts[b];
+  quantile = largest * b / bins;
+  return MAX (quantile, SIGNED_MIN_SCALE * largest);
+}
+
+static inline guint32
+to_signed_byte (float   v,
+                double  half_over_scale,
+                gsize  *clipped)
+{
+  double t = 0.5 + v * half_over_scale;
+
+  if (t >= 0.0 && t <= 1.0)
+    return (guint32) (t * 255.0 + 0.5);
+  if (!(t >= -CLIP_SLACK && t <= 1.0 + CLIP_SLACK))
+    (*clipped)++;
+  return t > 1.0 ? 255u : 0u;
+}
+
+/* A signed result: each colour channel grey-centred, opaque (a difference
+ * of alpha says nothing about how opaque a pixel is). */
+static void
+fill_signed (cairo_surface_t *surface,
+             const float     *values,
+             guint            width,
+             guint            height,
+             guint            channels,
+             double           scale,
+             gsize           *clipped)
+{
+  guint8 *data = cairo_image_surface_get_data (surface);
+  const int stride = cairo_image_surface_get_stride (surface);
+  const double k = 0.5 / scale;
+
+  for (guint y = 0; y < height; y++)
+    {
+      guint32 *row = (guint32 *) (data + (gsize) y * stride);
+      const float *p = values + (gsize) y * width * channels;
+
+      for (guint x = 0; x < width; x++, p += channels)
+        if (channels <= 2)
+          {
+            guint32 v = to_signed_byte (p[0], k, clipped);
+
+            row[x] = 0xff000000u | (v << 16) | (v << 8) | v;
+          }
+        else
+          row[x] = 0xff000000u | (to_signed_byte (p[0], k, clipped) << 16)
+                   | (to_signed_byte (p[1], k, clipped) << 8) | to_signed_byte (p[2], k, clipped);
+    }
+}
+
 cairo_surface_t *
 latent_figure_filter_surface (LatentSnapshot *snapshot,
                               gboolean        filtered)
@@ -77,7 +216,8 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
   guint width, height, channels;
   gboolean alpha;
   gsize clipped = 0;
-  double *fraction;
+  SurfaceInfo *info;
+  double scale;
   guint8 *data;
   int stride;
 
@@ -89,7 +229,8 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
   if (values == NULL || width > 32767 || height > 32767)
     return NULL;
 
-  alpha = channels == 2 || channels == 4;
+  scale = filtered ? signed_scale (snapshot, values, (gsize) width * height, channels) : 0.0;
+  alpha = scale == 0.0 && (channels == 2 || channels == 4);
   surface = cairo_image_surface_create (alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, width, height);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
@@ -100,8 +241,10 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
   data = cairo_image_surface_get_data (surface);
   stride = cairo_image_surface_get_stride (surface);
 
+  if (scale > 0.0)
+    fill_signed (surface, values, width, height, channels, scale, &clipped);
   /* One loop per layout: this runs over millions of pixels per snapshot. */
-  for (guint y = 0; y < height; y++)
+  for (guint y = 0; scale == 0.0 && y < height; y++)
     {
       guint32 *row = (guint32 *) (data + (gsize) y * stride);
       const float *p = values + (gsize) y * width * channels;
@@ -140,19 +283,21 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
     }
   cairo_surface_mark_dirty (surface);
 
-  /* The figure says how much of the result the picture cannot show. */
-  fraction = g_new (double, 1);
-  *fraction = (double) clipped / ((gsize) width * height * channels);
-  cairo_surface_set_user_data (surface, &clipped_key, fraction, g_free);
+  /* The figure says how it shows the result, and how much of it the
+   * picture cannot show. */
+  info = g_new0 (SurfaceInfo, 1);
+  info->is_signed = scale > 0.0;
+  info->scale = scale;
+  info->clipped = (double) clipped / ((gsize) width * height
+                                      * (info->is_signed && (channels == 2 || channels == 4) ? channels - 1 : channels));
+  cairo_surface_set_user_data (surface, &info_key, info, g_free);
   return surface;
 }
 
-static double
-clipped_fraction (cairo_surface_t *surface)
+static const SurfaceInfo *
+surface_info (cairo_surface_t *surface)
 {
-  const double *fraction = cairo_surface_get_user_data (surface, &clipped_key);
-
-  return fraction ? *fraction : 0.0;
+  return surface ? cairo_surface_get_user_data (surface, &info_key) : NULL;
 }
 
 /* Half the size, each pixel the mean of four (premultiplied, so alpha
@@ -584,7 +729,8 @@ draw_footer (cairo_t                 *cr,
   static const char * const layouts[] = { NULL, N_("grey"), N_("grey and alpha"), N_("RGB"), N_("RGBA") };
   const double *view = l->images.view;
   const double zoom = 100.0 * l->images.panels[0][2] / (view[1] - view[0]);
-  double clipped = after ? clipped_fraction (after) : 0.0;
+  const SurfaceInfo *info = surface_info (after);
+  double clipped = info ? info->clipped : 0.0;
   g_autoptr(GString) s = g_string_new (NULL);
   char number[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -597,7 +743,22 @@ draw_footer (cairo_t                 *cr,
     /* Translators: the part of the image shown when zoomed: "x 120–380, y 40–235". */
     g_string_append_printf (s, _(" · x %.0f–%.0f, y %.0f–%.0f"), floor (view[0]), ceil (view[1]) - 1,
                             floor (view[2]), ceil (view[3]) - 1);
-  if (clipped >= 1e-4)
+  if (info != NULL && info->is_signed)
+    {
+      char scale[64];
+
+      _latent_figure_format_tick (info->scale, info->scale >= 10.0 ? 1 : info->scale >= 1.0 ? 2 : 3, scale,
+                                  sizeof scale);
+      /* Translators: a result with values either side of 0, drawn on a
+       * grey scale: "signed: grey is 0, black −0.85, white +0.85". */
+      g_string_append_printf (s, _(" · signed: grey is 0, black −%s, white +%s"), scale, scale);
+      if (clipped >= 1e-4)
+        {
+          g_ascii_formatd (number, sizeof number, clipped >= 0.1 ? "%.0f" : "%.1f", 100.0 * clipped);
+          g_string_append_printf (s, _(" · %s %% beyond, shown clipped"), number);
+        }
+    }
+  else if (clipped >= 1e-4)
     {
       g_ascii_formatd (number, sizeof number, clipped >= 0.1 ? "%.0f" : "%.1f", 100.0 * clipped);
       g_string_append_printf (s, _(" · %s %% of the result outside 0–1, shown clipped"), number);

@@ -134,7 +134,11 @@ void             latent_figure_render          (LatentSnapshot          *snapsho
                                                 int                      height);
 /* The original image (the dataset's, @filtered FALSE) or the snapshot's
  * result as an image surface, one pixel per pixel, values clipped to 0–1;
- * NULL when the snapshot has no such image. For views that keep it in
+ * NULL when the snapshot has no such image. A signed result (a kernel
+ * whose weights add up to 0, or that differs from itself turned half
+ * round, such as Sobel, Laplacian and emboss, leaving values below 0) is
+ * grey-centred instead: 0 mid-grey, black and white at ∓ a scale that
+ * holds 99.5 % of its values, opaque. For views that keep it in
  * style->before and style->after; free with cairo_surface_destroy (). */
 cairo_surface_t *latent_figure_filter_surface  (LatentSnapshot          *snapshot,
                                                 gboolean                 filtered);
