@@ -59,3 +59,68 @@ test_append_objective (const LatentIterationRecord *record,
   if (user_data != NULL)
     g_array_append_val ((GArray *) user_data, record->objective);
 }
+
+/* Runs @algorithm (a clustering one) step by step and checks that every
+ * snapshot, the initial one included, belongs together: each row's label is
+ * a nearest of that snapshot's means (ties within rounding either way) and
+ * the objective is the rows' squared distances to them (k-means' inertia;
+ * @check_objective FALSE skips it). Returns how many steps ran. */
+static inline guint
+test_assert_snapshots_coherent (const LatentAlgorithm *algorithm,
+                                LatentDataset         *ds,
+                                LatentParams          *params,
+                                guint64                seed,
+                                LatentCl              *cl,
+                                gboolean               check_objective)
+{
+  g_autoptr(GError) error = NULL;
+  gpointer state = algorithm->init (ds, params, seed, cl, &error);
+  const float *x = latent_dataset_get_data (ds);
+  guint steps = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (state);
+  for (;;)
+    {
+      g_autoptr(LatentSnapshot) snap = algorithm->snapshot (state);
+      const guint d = snap->n_cols;
+      guint wrong = 0;
+      double inertia = 0;
+
+      for (guint i = 0; i < snap->n_rows; i++)
+        {
+          double best = G_MAXDOUBLE, own = 0;
+
+          for (guint c = 0; c < snap->k; c++)
+            {
+              double dd = 0;
+
+              for (guint f = 0; f < d; f++)
+                {
+                  double u = x[(gsize) i * d + f] - snap->means[(gsize) c * d + f];
+                  dd += u * u;
+                }
+              best = MIN (best, dd);
+              if ((gint32) c == snap->labels[i])
+                own = dd;
+            }
+          /* The means are floats here and doubles in the engine. */
+          if (own > best + 1e-5 * (1 + best))
+            wrong++;
+          inertia += best;
+        }
+      if (wrong > 0)
+        g_test_message ("iteration %u: %u of %u rows are labelled with a center that is not their nearest",
+                        snap->iteration, wrong, snap->n_rows);
+      g_assert_cmpuint (wrong, ==, 0);
+      if (check_objective)
+        g_assert_cmpfloat (fabs (snap->objective - inertia), <=, 1e-4 * inertia);
+      if (algorithm->converged (state))
+        break;
+      g_assert_true (algorithm->step (state, NULL, &error));
+      g_assert_no_error (error);
+      steps++;
+    }
+  algorithm->free (state);
+  return steps;
+}

@@ -121,9 +121,13 @@ class Results(unittest.TestCase):
                 self.assertEqual(sum(r["cluster_sizes"]), 150)
                 self.assertEqual(len(r["history"]), r["iterations"])
                 self.assertAlmostEqual(r["history"][-1], r["inertia"], places=6)
-                # Lloyd never increases the objective.
+                # Lloyd never increases the objective. On a device, passes that
+                # skip rows by bounds give the inertia from per-cluster float
+                # sums (about 1e-5 relative), the last one from every row; the
+                # last step, which finds the centers still, changes it by 0.
+                slack = 1e-9 if device == "off" else 1e-5
                 for a, b in zip(r["history"], r["history"][1:]):
-                    self.assertLessEqual(b, a * (1 + 1e-9))
+                    self.assertLessEqual(b, a * (1 + slack))
                 self.assertTrue(r["converged"])
                 # k-means on Iris: the well-known optimum near 78.85.
                 self.assertLess(r["inertia"], 79.0)

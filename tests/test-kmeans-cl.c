@@ -74,6 +74,26 @@ test_agrees (gconstpointer data)
     g_assert_cmpfloat (fabs (ref->means[i] - dev->means[i]), <=, 1e-4 * (1 + fabs (ref->means[i])));
 }
 
+/* Every snapshot's labels are nearest centers of that snapshot on the
+ * device too, with each kind of bounds. */
+static void
+test_snapshots_coherent (gconstpointer data)
+{
+  const char *bounds = data;
+  g_autoptr(LatentDataset) ds = test_blobs (3000, 5, 6, 4.0, 8);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_kmeans_get_algorithm ());
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_setenv ("LATENT_KMEANS_BOUNDS", bounds, TRUE);
+  g_assert_true (latent_params_parse (params, "k=6", NULL));
+  g_assert_true (latent_params_parse (params, "init=random", NULL));
+  g_assert_cmpuint (test_assert_snapshots_coherent (latent_kmeans_get_algorithm (), ds, params, 2, cl, TRUE), >, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -101,6 +121,12 @@ main (int argc, char **argv)
                                                           shapes[i][2], bounds[b]),
                                    test_agrees, g_free);
       }
+  for (guint b = 0; b < G_N_ELEMENTS (bounds); b++)
+    {
+      g_autofree char *path = g_strdup_printf ("/kmeans-cl/snapshots-coherent/%s", bounds[b]);
+
+      g_test_add_data_func (path, bounds[b], test_snapshots_coherent);
+    }
   status = g_test_run ();
   g_clear_object (&cl);
   return status;

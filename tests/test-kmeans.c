@@ -224,6 +224,26 @@ test_duplicate_rows (void)
     g_assert_true (isfinite (snap->means[i]));
 }
 
+/* A snapshot's labels and centers belong together: after every step each
+ * row is labelled with its nearest center of the same snapshot, and the
+ * inertia is theirs (the live view drew the labels of the previous
+ * assignment under the new centers and regions). */
+static void
+test_snapshots_coherent (void)
+{
+  /* Overlapping blobs: rows change cluster for many iterations. */
+  g_autoptr(LatentDataset) ds = test_blobs (1500, 2, 4, 4.0, 6);
+  const char *inits[] = { "init=random", "init=kmeans++" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (inits); i++)
+    {
+      g_autoptr(LatentParams) params = params_with ("k=4", inits[i], NULL);
+      guint steps = test_assert_snapshots_coherent (latent_kmeans_get_algorithm (), ds, params, 5, NULL, TRUE);
+
+      g_assert_cmpuint (steps, >, 3);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -235,5 +255,6 @@ main (int argc, char **argv)
   g_test_add_func ("/kmeans/bad-parameters", test_bad_parameters);
   g_test_add_func ("/kmeans/empty-cluster-reseeded", test_empty_cluster_reseeded);
   g_test_add_func ("/kmeans/duplicate-rows", test_duplicate_rows);
+  g_test_add_func ("/kmeans/snapshots-coherent", test_snapshots_coherent);
   return g_test_run ();
 }

@@ -345,8 +345,9 @@ kmeans_init (LatentDataset  *dataset,
   if (self->device == NULL)
     self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
 
-  /* Labels for the initial centers, so iteration 0 has something to show. */
-  if (!assign (self, &self->pass, LATENT_KMEANS_LABELS, NULL, error))
+  /* Labels for the initial centers, so iteration 0 has something to show,
+   * with the sums the first step moves the centers to. */
+  if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, NULL, error))
     return NULL;
   self->inertia = self->pass.inertia;
 
@@ -405,21 +406,25 @@ relocate_empty_clusters (LatentKmeans *self)
                           n_empty);
 }
 
+/* Lloyd's iteration, update first: the centers move to the means of the
+ * rows as the last pass assigned them, then every row goes to its nearest
+ * new center. The state between steps (and so every snapshot) is centers
+ * with the labels and inertia of those very centers, which is what the
+ * live view draws together: regions, centers and the points' colours. The
+ * other order (assign, then update) left the labels of the previous
+ * centers beside the new ones. This costs nothing: still one assignment
+ * pass per step, and the centers of iteration t are the same as before. */
 static gboolean
 kmeans_step (gpointer       data,
              GCancellable  *cancellable,
              GError       **error)
 {
   LatentKmeans *self = data;
-  g_autofree gint32 *previous = g_memdup2 (self->labels, self->n * sizeof (gint32));
-  gboolean labels_stable = TRUE;
   double shift = 0;
 
   g_return_val_if_fail (!self->finished, FALSE);
 
   g_string_truncate (self->message, 0);
-  if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, cancellable, error))
-    return FALSE;
   if (has_empty_cluster (self))
     {
       /* Relocation needs every row's distance; bounded passes skip some. */
@@ -431,9 +436,6 @@ kmeans_step (gpointer       data,
         latent_kmeans_cl_invalidate (self->cl);
     }
 
-  for (guint i = 0; i < self->n && labels_stable; i++)
-    labels_stable = previous[i] == self->labels[i];
-
   for (guint c = 0; c < self->k; c++)
     for (guint f = 0; f < self->d; f++)
       {
@@ -444,6 +446,8 @@ kmeans_step (gpointer       data,
         self->centers[at] = mean;
       }
 
+  if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, cancellable, error))
+    return FALSE;
   self->iteration++;
   g_debug ("iteration %u: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " distances computed",
            self->iteration, self->pass.visited, (guint64) self->n * self->k);
@@ -452,9 +456,9 @@ kmeans_step (gpointer       data,
   self->converged = shift <= self->tol;
   self->finished = self->converged || self->iteration >= self->max_iterations;
 
-  /* The labels and inertia reported at the end belong to the final centers,
-   * and the inertia is summed from every row, not from bounds. */
-  if (self->finished && !(labels_stable && self->iteration > 1 && self->pass.dist_exact))
+  /* A bounded pass gives the inertia from per-cluster sums; the one
+   * reported at the end is summed from every row. */
+  if (self->finished && !self->pass.dist_exact)
     {
       if (!assign (self, &self->pass, LATENT_KMEANS_LABELS, cancellable, error))
         return FALSE;
