@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "latent-ui-util.h"
 
@@ -32,6 +34,8 @@ struct _LatentKernelDialog
 
   guint            size;        /* of the grid shown: odd */
   GPtrArray       *entries;     /* GtkEntry, size × size, row-major */
+  GArray          *exact;       /* double, size × size: the weight each entry
+                                 * was filled with, which its text rounds */
   gboolean         filling;     /* setting entries from code */
 };
 
@@ -48,12 +52,56 @@ show_error (LatentKernelDialog *self,
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
 }
 
+/* Characters an entry shows; format_weight () writes no more. */
+#define WEIGHT_CHARS 8
+
+/* "0.1134", "−2", "1.95e-5": up to four significant digits, in at most
+ * WEIGHT_CHARS characters, so the whole number shows. */
 static void
 format_weight (double  value,
                char   *buf,
                gsize   size)
 {
-  g_ascii_formatd (buf, size, "%.4g", value);
+  static const char * const formats[] = { "%.4g", "%.3g", "%.2g", "%.1g" };
+  char mantissa[G_ASCII_DTOSTR_BUF_SIZE];
+  char *e;
+  int exponent;
+
+  if (value == 0.0 || !isfinite (value))
+    {
+      g_strlcpy (buf, value == 0.0 ? "0" : "nan", size);
+      return;
+    }
+  if (fabs (value) >= 1e-3 && fabs (value) < 1e7)
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+      {
+        g_ascii_formatd (buf, size, formats[i], value);
+        if (strlen (buf) <= WEIGHT_CHARS && strchr (buf, 'e') == NULL)
+          return;
+      }
+  /* Exponents without padding: "1.95e-5", not "1.95e-05". */
+  for (guint digits = 2;; digits--)
+    {
+      g_autofree char *format = g_strdup_printf ("%%.%ue", digits);
+
+      g_ascii_formatd (mantissa, sizeof mantissa, format, value);
+      e = strchr (mantissa, 'e');
+      exponent = atoi (e + 1);
+      *e = '\0';
+      /* Trailing zeros say nothing: "1.00" is "1". */
+      if (strchr (mantissa, '.') != NULL)
+        {
+          char *end = mantissa + strlen (mantissa) - 1;
+
+          while (*end == '0')
+            *end-- = '\0';
+          if (*end == '.')
+            *end = '\0';
+        }
+      g_snprintf (buf, size, "%se%d", mantissa, exponent);
+      if (strlen (buf) <= WEIGHT_CHARS || digits == 0)
+        return;
+    }
 }
 
 /* Entry text → weight; FALSE for text that is no finite number. Commas
@@ -74,12 +122,26 @@ parse_weight (const char *text,
   return end != NULL && *end == '\0' && isfinite (*value);
 }
 
-static GtkWidget *
-entry_at (LatentKernelDialog *self,
-          guint               row,
-          guint               col)
+/* Entry @k's weight: the one it was filled with while its text is still
+ * that weight's, so a kernel opened here (a Gaussian) is the same kernel,
+ * separable as the window ran it, not one rounded to what the entries
+ * show; what a person typed otherwise. */
+static gboolean
+weight_at (LatentKernelDialog *self,
+           guint               k,
+           double             *value)
 {
-  return g_ptr_array_index (self->entries, row * self->size + col);
+  const char *text = gtk_editable_get_text (g_ptr_array_index (self->entries, k));
+  double exact = g_array_index (self->exact, double, k);
+  char shown[G_ASCII_DTOSTR_BUF_SIZE];
+
+  format_weight (exact, shown, sizeof shown);
+  if (g_str_equal (text, shown))
+    {
+      *value = exact;
+      return TRUE;
+    }
+  return parse_weight (text, value);
 }
 
 static void on_changed (LatentKernelDialog *self);
@@ -95,6 +157,7 @@ build_grid (LatentKernelDialog *self,
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->weights_grid))))
     gtk_grid_remove (self->weights_grid, child);
   g_ptr_array_set_size (self->entries, 0);
+  g_array_set_size (self->exact, 0);
   self->size = size;
 
   self->filling = TRUE;
@@ -104,12 +167,14 @@ build_grid (LatentKernelDialog *self,
         GtkWidget *entry = gtk_entry_new ();
         /* Translators: the accessible name of one weight; rows and columns count from 1. */
         g_autofree char *name = g_strdup_printf (_("Weight %u,%u"), j + 1, i + 1);
+        double value = values ? values[j * size + i] : 0.0;
         char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-        format_weight (values ? values[j * size + i] : 0.0, buf, sizeof buf);
+        format_weight (value, buf, sizeof buf);
         gtk_editable_set_text (GTK_EDITABLE (entry), buf);
-        gtk_editable_set_width_chars (GTK_EDITABLE (entry), 7);
-        gtk_editable_set_max_width_chars (GTK_EDITABLE (entry), 9);
+        /* Room for every character format_weight () writes. */
+        gtk_editable_set_width_chars (GTK_EDITABLE (entry), WEIGHT_CHARS);
+        gtk_editable_set_max_width_chars (GTK_EDITABLE (entry), WEIGHT_CHARS);
         gtk_editable_set_alignment (GTK_EDITABLE (entry), 1.0);
         gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_NUMBER);
         gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
@@ -117,6 +182,7 @@ build_grid (LatentKernelDialog *self,
         gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
         gtk_grid_attach (self->weights_grid, entry, i, j, 1, 1);
         g_ptr_array_add (self->entries, entry);
+        g_array_append_val (self->exact, value);
       }
   self->filling = FALSE;
   on_changed (self);
@@ -129,7 +195,7 @@ current_values (LatentKernelDialog *self)
   double *values = g_new0 (double, (gsize) self->size * self->size);
 
   for (guint k = 0; k < self->entries->len; k++)
-    if (!parse_weight (gtk_editable_get_text (g_ptr_array_index (self->entries, k)), &values[k]))
+    if (!weight_at (self, k, &values[k]))
       values[k] = 0.0;
   return values;
 }
@@ -158,10 +224,11 @@ latent_kernel_dialog_get_filter (LatentKernelDialog  *self,
   for (guint j = 0; j < self->size; j++)
     for (guint i = 0; i < self->size; i++)
       {
-        const char *text = gtk_editable_get_text (GTK_EDITABLE (entry_at (self, j, i)));
+        const guint k = j * self->size + i;
+        const char *text = gtk_editable_get_text (g_ptr_array_index (self->entries, k));
         double value;
 
-        if (!parse_weight (text, &value) || fabs (value) > G_MAXFLOAT)
+        if (!weight_at (self, k, &value) || fabs (value) > G_MAXFLOAT)
           {
             g_set_error (error, LATENT_FILTER_ERROR, LATENT_FILTER_ERROR_INVALID,
                          _("Weight %u,%u: “%s” is not a number"), j + 1, i + 1, text);
@@ -326,6 +393,7 @@ latent_kernel_dialog_finalize (GObject *object)
   LatentKernelDialog *self = LATENT_KERNEL_DIALOG (object);
 
   g_clear_pointer (&self->entries, g_ptr_array_unref);
+  g_clear_pointer (&self->exact, g_array_unref);
   G_OBJECT_CLASS (latent_kernel_dialog_parent_class)->finalize (object);
 }
 
@@ -363,6 +431,7 @@ static void
 latent_kernel_dialog_init (LatentKernelDialog *self)
 {
   self->entries = g_ptr_array_new ();
+  self->exact = g_array_new (FALSE, FALSE, sizeof (double));
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->apply_button));
 }
