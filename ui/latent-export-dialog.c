@@ -200,6 +200,7 @@ static void
 latent_export_dialog_init (LatentExportDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  latent_drop_downs_name_buttons (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -4,7 +4,10 @@
  * snapshot only queues a draw, so however fast the worker publishes, the
  * view draws at most once per frame. The scatter zooms in data
  * coordinates; the filter figure in the image's pixels, with a split line
- * that drags.
+ * that drags. Both zoom with the wheel about the pointer, and, when the
+ * figure has the keyboard, with + and − about the centre; the arrows pan
+ * and 0 shows everything. The accessible description says which part is
+ * shown, so a person who cannot see the figure knows where the zoom went.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,6 +23,11 @@
 #define SPLIT_GRAB 12.0
 /* The filter figure zooms in until an image pixel is this many figure units. */
 #define MAX_PIXEL_SIZE 64.0
+/* One notch of the wheel, one press of + or −, one press of an arrow (a
+ * share of the window shown). */
+#define WHEEL_ZOOM 1.2
+#define KEY_ZOOM 1.5
+#define KEY_PAN 0.1
 
 typedef enum {
   DRAG_NONE,
@@ -41,6 +49,13 @@ struct _LatentFigureView
   gboolean        has_view;     /* zoomed or panned */
   double          view[4];
   double          drag_view[4];
+
+  /* GTK 4 scroll events carry no position: the wheel zooms about where
+   * the motion controller last saw the pointer. */
+  gboolean        has_pointer;
+  double          pointer_x;
+  double          pointer_y;
+  char           *description;  /* the accessible description last set */
 
   /* The filter figure: where the split is, what a drag moves, and the
    * images as surfaces, made once for each dataset and snapshot. */
@@ -86,6 +101,96 @@ static gboolean
 is_filter (LatentFigureView *self)
 {
   return self->snapshot && latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_FILTER;
+}
+
+/* Figures laid out as the scatter: zoom, pan and hover work on them. */
+static gboolean
+is_scatter (LatentFigureView *self)
+{
+  LatentFigureKind shown = latent_figure_view_get_shown_kind (self);
+
+  return self->snapshot && (shown == LATENT_FIGURE_SCATTER || shown == LATENT_FIGURE_BIPLOT);
+}
+
+/* How the figure is zoomed, in words; NULL for figures that do not zoom. */
+static const char *
+keys_hint (LatentFigureView *self)
+{
+  if (is_filter (self))
+    return _("Scroll or press + and − to zoom, 1 for actual pixels, drag or press the arrow keys "
+             "to pan, 0 or a double-click to see the whole image.");
+  if (is_scatter (self))
+    return _("Scroll or press + and − to zoom, drag or press the arrow keys to pan, "
+             "0 or a double-click to see all the data.");
+  return NULL;
+}
+
+/* Enough decimals to tell the edges of a window this wide apart. */
+static char *
+format_coordinate (double value,
+                   double width)
+{
+  int decimals = width > 0.0 ? CLAMP ((int) ceil (-log10 (width)) + 3, 0, 12) : 3;
+
+  return g_strdup_printf ("%.*f", decimals, value);
+}
+
+/* The accessible description says how to zoom and what is shown now; it
+ * changes only with the view or the kind of figure, and is set only when
+ * its words change, as each setting is a message to the screen reader. */
+static void
+update_description (LatentFigureView *self)
+{
+  const char *hint = keys_hint (self);
+  const double *v = self->view;
+  g_autofree char *where = NULL;
+  g_autofree char *text = NULL;
+
+  if (hint == NULL)
+    {
+      if (self->description)
+        gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+      g_clear_pointer (&self->description, g_free);
+      return;
+    }
+  if (is_filter (self))
+    {
+      if (self->has_view)
+        /* Translators: the part of the image the figure shows when zoomed,
+         * in the image's pixels counted from 0 at the top left. */
+        where = g_strdup_printf (_("Showing pixels %.0f to %.0f across and %.0f to %.0f down."),
+                                 floor (v[0]), MAX (ceil (v[1]) - 1.0, floor (v[0])),
+                                 floor (v[2]), MAX (ceil (v[3]) - 1.0, floor (v[2])));
+      else
+        where = g_strdup (_("Showing the whole image."));
+    }
+  else if (self->has_view)
+    {
+      g_autofree char *x0 = format_coordinate (v[0], v[1] - v[0]);
+      g_autofree char *x1 = format_coordinate (v[1], v[1] - v[0]);
+      g_autofree char *y0 = format_coordinate (v[2], v[3] - v[2]);
+      g_autofree char *y1 = format_coordinate (v[3], v[3] - v[2]);
+
+      /* Translators: the window of data coordinates the zoomed scatter shows. */
+      where = g_strdup_printf (_("Showing x from %s to %s and y from %s to %s."), x0, x1, y0, y1);
+    }
+  else
+    where = g_strdup (_("Showing all the data."));
+
+  text = g_strdup_printf ("%s %s", hint, where);
+  if (g_strcmp0 (text, self->description) == 0)
+    return;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  g_free (self->description);
+  self->description = g_steal_pointer (&text);
+}
+
+/* Zoom or pan changed what is shown. */
+static void
+view_changed (LatentFigureView *self)
+{
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -160,15 +265,6 @@ latent_figure_view_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
-/* Figures laid out as the scatter: zoom, pan and hover work on them. */
-static gboolean
-is_scatter (LatentFigureView *self)
-{
-  LatentFigureKind shown = latent_figure_view_get_shown_kind (self);
-
-  return self->snapshot && (shown == LATENT_FIGURE_SCATTER || shown == LATENT_FIGURE_BIPLOT);
-}
-
 /* Figure position → data coordinates, for the window now shown. */
 static gboolean
 to_data (LatentFigureView *self,
@@ -239,7 +335,7 @@ set_filter_view (LatentFigureView               *self,
   if (w >= iw - 1e-9 || h >= ih - 1e-9)
     {
       self->has_view = FALSE;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
+      view_changed (self);
       return;
     }
   x0 = CLAMP (x0, 0.0, iw - w);
@@ -249,7 +345,7 @@ set_filter_view (LatentFigureView               *self,
   self->view[2] = y0;
   self->view[3] = y0 + h;
   self->has_view = TRUE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self);
 }
 
 /* Zoom by @factor (below 1 closer) about the image point (x, y). */
@@ -287,21 +383,128 @@ move_split (LatentFigureView               *self,
   latent_figure_view_set_split (self, CLAMP ((x - layout->panels[0][0]) / layout->panels[0][2], 0.0, 1.0));
 }
 
-static gboolean
-on_filter_scroll (LatentFigureView *self,
-                  double            px,
-                  double            py,
-                  double            dy)
+/* Zoom the scatter by @factor (below 1 closer) about the data point (x, y)
+ * of the window @view now shown: that point stays where it is. The caller
+ * calls view_changed (). */
+static void
+scatter_zoom (LatentFigureView *self,
+              const double     *view,
+              double            x,
+              double            y,
+              double            factor)
 {
-  LatentFigureFilterLayout layout;
-  double x, y;
+  self->view[0] = x - (x - view[0]) * factor;
+  self->view[1] = x + (view[1] - x) * factor;
+  self->view[2] = y - (y - view[2]) * factor;
+  self->view[3] = y + (view[3] - y) * factor;
+  self->has_view = TRUE;
+}
 
-  if (!filter_layout (self, &layout) || filter_pick (&layout, px, py, &x, &y) < 0)
+/* Zoom about the figure position (px, py): what is under the pointer stays
+ * under it. */
+static gboolean
+zoom_at (LatentFigureView *self,
+         double            px,
+         double            py,
+         double            factor)
+{
+  double x, y, nx, ny, view[4];
+
+  if (is_filter (self))
+    {
+      LatentFigureFilterLayout layout;
+
+      if (!filter_layout (self, &layout) || filter_pick (&layout, px, py, &x, &y) < 0)
+        return FALSE;
+      filter_zoom (self, &layout, x, y, factor);
+      return TRUE;
+    }
+  if (!is_scatter (self) || !to_data (self, px, py, &x, &y, view))
     return FALSE;
-  filter_zoom (self, &layout, x, y, pow (1.2, dy));
+  scatter_zoom (self, view, x, y, factor);
+  /* The plot's margin follows the width of its tick labels, which the zoom
+   * changed: shift the new window so that (x, y) is under the pointer in
+   * the new layout too, and notches in then out come back where they began. */
+  if (to_data (self, px, py, &nx, &ny, view))
+    {
+      self->view[0] += x - nx;
+      self->view[1] += x - nx;
+      self->view[2] += y - ny;
+      self->view[3] += y - ny;
+    }
+  view_changed (self);
   return TRUE;
 }
 
+/* The keyboard has no pointer: zoom about the centre of what is shown. */
+static gboolean
+zoom_centre (LatentFigureView *self,
+             double            factor)
+{
+  LatentFigureStyle style;
+  double view[4];
+
+  if (is_filter (self))
+    {
+      LatentFigureFilterLayout layout;
+      const double *v = layout.view;
+
+      if (!filter_layout (self, &layout))
+        return FALSE;
+      filter_zoom (self, &layout, (v[0] + v[1]) / 2.0, (v[2] + v[3]) / 2.0, factor);
+      return TRUE;
+    }
+  latent_figure_view_get_style (self, &style);
+  if (!latent_figure_scatter_bounds (self->snapshot, &style, gtk_widget_get_width (GTK_WIDGET (self)),
+                                     gtk_widget_get_height (GTK_WIDGET (self)), view, NULL))
+    return FALSE;
+  scatter_zoom (self, view, (view[0] + view[1]) / 2.0, (view[2] + view[3]) / 2.0, factor);
+  view_changed (self);
+  return TRUE;
+}
+
+/* Move the window shown by (dx, dy) times its size; dy up the figure. */
+static gboolean
+pan (LatentFigureView *self,
+     double            dx,
+     double            dy)
+{
+  double w = self->view[1] - self->view[0], h = self->view[3] - self->view[2];
+
+  if (is_filter (self))
+    {
+      LatentFigureFilterLayout layout;
+      double view[4];
+
+      if (!filter_layout (self, &layout))
+        return FALSE;
+      /* The image's rows count down from the top. */
+      view[0] = self->view[0] + dx * w;
+      view[1] = self->view[1] + dx * w;
+      view[2] = self->view[2] - dy * h;
+      view[3] = self->view[3] - dy * h;
+      set_filter_view (self, &layout, view);
+      return TRUE;
+    }
+  self->view[0] += dx * w;
+  self->view[1] += dx * w;
+  self->view[2] += dy * h;
+  self->view[3] += dy * h;
+  view_changed (self);
+  return TRUE;
+}
+
+static void
+show_all (LatentFigureView *self)
+{
+  self->has_view = FALSE;
+  view_changed (self);
+}
+
+/* With the keyboard on the figure: + (or =) and − zoom about the centre, 0
+ * shows everything, 1 the image's actual pixels, and the arrows pan what is
+ * zoomed. Unzoomed, the arrows are left to the window (Right steps the run,
+ * which asks latent_figure_view_get_zoomed ()). */
 static gboolean
 on_key_pressed (GtkEventControllerKey *controller,
                 guint                  keyval,
@@ -309,31 +512,39 @@ on_key_pressed (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 LatentFigureView      *self)
 {
-  LatentFigureFilterLayout layout;
-  const double *v = layout.view;
-
-  if (!is_filter (self) || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) || !filter_layout (self, &layout))
+  if ((!is_filter (self) && !is_scatter (self)) || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
     return FALSE;
   switch (keyval)
     {
     case GDK_KEY_plus:
     case GDK_KEY_equal:
     case GDK_KEY_KP_Add:
-      filter_zoom (self, &layout, (v[0] + v[1]) / 2.0, (v[2] + v[3]) / 2.0, 1 / 1.5);
-      return TRUE;
+      return zoom_centre (self, 1.0 / KEY_ZOOM);
     case GDK_KEY_minus:
     case GDK_KEY_KP_Subtract:
-      filter_zoom (self, &layout, (v[0] + v[1]) / 2.0, (v[2] + v[3]) / 2.0, 1.5);
-      return TRUE;
+      return zoom_centre (self, KEY_ZOOM);
     case GDK_KEY_0:
     case GDK_KEY_KP_0:
-      self->has_view = FALSE;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
+      show_all (self);
       return TRUE;
     case GDK_KEY_1:
     case GDK_KEY_KP_1:
+      if (!is_filter (self))
+        return FALSE;
       latent_figure_view_zoom_actual (self);
       return TRUE;
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      return self->has_view && pan (self, -KEY_PAN, 0.0);
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      return self->has_view && pan (self, KEY_PAN, 0.0);
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      return self->has_view && pan (self, 0.0, KEY_PAN);
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      return self->has_view && pan (self, 0.0, -KEY_PAN);
     default:
       return FALSE;
     }
@@ -348,6 +559,10 @@ on_motion (GtkEventControllerMotion *controller,
   LatentFigureFilterLayout layout;
   const char *cursor = NULL;
 
+  self->has_pointer = TRUE;
+  self->pointer_x = x;
+  self->pointer_y = y;
+
   /* The split line says it can be moved. */
   if (is_filter (self) && self->split >= 0.0 && filter_layout (self, &layout) && layout.n_panels == 1
       && fabs (x - split_x (self, &layout)) <= SPLIT_GRAB
@@ -356,33 +571,32 @@ on_motion (GtkEventControllerMotion *controller,
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), cursor);
 }
 
+static void
+on_leave (GtkEventControllerMotion *controller,
+          LatentFigureView         *self)
+{
+  self->has_pointer = FALSE;
+}
+
 static gboolean
 on_scroll (GtkEventControllerScroll *controller,
            double                    dx,
            double                    dy,
            LatentFigureView         *self)
 {
-  double px, py, x, y, view[4], factor = pow (1.2, dy);
-  GdkEvent *event;
+  double px = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+  double py = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
 
   if (!is_scatter (self) && !is_filter (self))
     return FALSE;
-  event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
-  if (!gdk_event_get_position (event, &px, &py))
-    return FALSE;
-  if (is_filter (self))
-    return on_filter_scroll (self, px, py, dy);
-  if (!to_data (self, px, py, &x, &y, view))
-    return FALSE;
-
-  /* Zoom about the pointer: the point under it stays under it. */
-  self->view[0] = x - (x - view[0]) * factor;
-  self->view[1] = x + (view[1] - x) * factor;
-  self->view[2] = y - (y - view[2]) * factor;
-  self->view[3] = y + (view[3] - y) * factor;
-  self->has_view = TRUE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  return TRUE;
+  /* Scrolls come to the widget under the pointer, so the pointer is known;
+   * the centre only if the scroll came before any motion. */
+  if (self->has_pointer)
+    {
+      px = self->pointer_x;
+      py = self->pointer_y;
+    }
+  return zoom_at (self, px, py, pow (WHEEL_ZOOM, dy));
 }
 
 static void
@@ -476,7 +690,7 @@ on_drag_update (GtkGestureDrag   *gesture,
     self->view[3] = self->drag_view[3] + offset_y * sy;
   }
   self->has_view = TRUE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self);
 }
 
 static void
@@ -488,10 +702,7 @@ on_double_click (GtkGestureClick  *gesture,
 {
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (n_press == 2 && self->has_view)
-    {
-      self->has_view = FALSE;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
+    show_all (self);
 }
 
 static void
@@ -551,7 +762,15 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
 
   if (!keyboard && is_filter (self))
     return filter_tooltip (self, x, y, tooltip);
-  if (keyboard || !is_scatter (self))
+  /* From the keyboard (Ctrl+F1), say how the figure zooms. */
+  if (keyboard)
+    {
+      if (keys_hint (self) == NULL)
+        return FALSE;
+      gtk_tooltip_set_text (tooltip, keys_hint (self));
+      return TRUE;
+    }
+  if (!is_scatter (self))
     return FALSE;
   latent_figure_view_get_style (self, &style);
   row = latent_figure_scatter_pick (self->snapshot, &style, gtk_widget_get_width (widget),
@@ -621,6 +840,8 @@ latent_figure_view_set_snapshot (LatentFigureView *self,
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   self->snapshot = snapshot ? latent_snapshot_ref (snapshot) : NULL;
   self->last_iteration = snapshot ? snapshot->iteration : 0;
+  /* Another algorithm may show another kind of figure. */
+  update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT]);
 }
@@ -636,7 +857,7 @@ latent_figure_view_set_kind (LatentFigureView *self,
     return;
   self->kind = kind;
   self->has_view = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
 }
 
@@ -711,6 +932,13 @@ latent_figure_view_zoom_actual (LatentFigureView *self)
   set_filter_view (self, &layout, view);
 }
 
+gboolean
+latent_figure_view_get_zoomed (LatentFigureView *self)
+{
+  g_return_val_if_fail (LATENT_IS_FIGURE_VIEW (self), FALSE);
+  return self->has_view && (is_scatter (self) || is_filter (self));
+}
+
 LatentSnapshot *
 latent_figure_view_get_snapshot (LatentFigureView *self)
 {
@@ -728,7 +956,7 @@ latent_figure_view_reset (LatentFigureView *self)
   self->has_view = FALSE;
   clear_surfaces (self);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT]);
 }
 
@@ -740,7 +968,20 @@ latent_figure_view_dispose (GObject *object)
   clear_surfaces (self);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   g_clear_pointer (&self->trail, g_array_unref);
+  g_clear_pointer (&self->description, g_free);
   G_OBJECT_CLASS (latent_figure_view_parent_class)->dispose (object);
+}
+
+/* A tooltip-text given in a template (set after init) becomes the
+ * description too; once shown, the figure's own words replace it. */
+static void
+latent_figure_view_map (GtkWidget *widget)
+{
+  LatentFigureView *self = LATENT_FIGURE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (latent_figure_view_parent_class)->map (widget);
+  g_clear_pointer (&self->description, g_free);
+  update_description (self);
 }
 
 static void
@@ -813,6 +1054,7 @@ latent_figure_view_class_init (LatentFigureViewClass *klass)
 
   widget_class->snapshot = latent_figure_view_snapshot;
   widget_class->query_tooltip = latent_figure_view_query_tooltip;
+  widget_class->map = latent_figure_view_map;
   gtk_widget_class_set_css_name (widget_class, "latentfigureview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -825,7 +1067,8 @@ latent_figure_view_init (LatentFigureView *self)
 
   self->trail = g_array_new (FALSE, FALSE, sizeof (float));
   self->split = -1.0;
-  /* Focusable, so the run's keys work without a text field taking them. */
+  /* Focusable, so the run's keys work without a text field taking them,
+   * and + − 0 and the arrows zoom and pan. */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
@@ -845,10 +1088,12 @@ latent_figure_view_init (LatentFigureView *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
   motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "enter", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
 
-  /* + − 0 1 zoom the images for those who do not scroll. */
+  /* + − 0 1 and the arrows zoom and pan for those who do not scroll. */
   keys = gtk_event_controller_key_new ();
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), keys);

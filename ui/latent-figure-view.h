@@ -43,5 +43,8 @@ void             latent_figure_view_set_split   (LatentFigureView  *self,
 double           latent_figure_view_get_split   (LatentFigureView  *self);
 /* The filter figure: one pixel of the image to one of the screen. */
 void             latent_figure_view_zoom_actual (LatentFigureView  *self);
+/* Whether the figure shows a part of itself (zoomed or panned): its arrow
+ * keys then pan, and the window leaves them to it. */
+gboolean         latent_figure_view_get_zoomed  (LatentFigureView  *self);
 
 G_END_DECLS

@@ -253,6 +253,7 @@ make_control (LatentParamPanel      *self,
         if (spec->allow_file && g_hash_table_contains (self->editors, spec->name))
           gtk_string_list_append (items, ((Editor *) g_hash_table_lookup (self->editors, spec->name))->label);
         control = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), NULL);
+        latent_drop_down_name_button (GTK_DROP_DOWN (control));
         g_signal_connect (control, "notify::selected", G_CALLBACK (on_choice_changed), self);
       }
       break;

@@ -6,6 +6,8 @@
 
 #include "latent-preferences-dialog.h"
 
+#include "latent-ui-util.h"
+
 struct _LatentPreferencesDialog
 {
   GtkWindow    parent_instance;
@@ -61,6 +63,7 @@ static void
 latent_preferences_dialog_init (LatentPreferencesDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  latent_drop_downs_name_buttons (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -1,4 +1,4 @@
-/* latent-ui-util.c — two pieces of GTK plumbing every window needs
+/* latent-ui-util.c — pieces of GTK plumbing every window needs
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,6 +17,34 @@ latent_label_set_text (GtkLabel   *label,
 
   gtk_label_set_text (label, text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
+void
+latent_drop_down_name_button (GtkDropDown *drop_down)
+{
+  g_return_if_fail (GTK_IS_DROP_DOWN (drop_down));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (drop_down)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      /* A relation, not a copy of the name: the button reads whatever name
+       * the drop-down has, now or set later. */
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                      drop_down, NULL, -1);
+}
+
+void
+latent_drop_downs_name_buttons (GtkWidget *root)
+{
+  g_return_if_fail (GTK_IS_WIDGET (root));
+
+  if (GTK_IS_DROP_DOWN (root))
+    {
+      latent_drop_down_name_button (GTK_DROP_DOWN (root));
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    latent_drop_downs_name_buttons (child);
 }
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* latent-ui-util.h — two pieces of GTK plumbing every window needs
+/* latent-ui-util.h — pieces of GTK plumbing every window needs
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +13,15 @@ G_BEGIN_DECLS
 void                  latent_label_set_text   (GtkLabel             *label,
                                                const char           *text,
                                                const char           *name);
+
+/* GTK 4.8 names the toggle button inside a GtkDropDown, which is what
+ * takes the keyboard focus, by its type: a screen reader says
+ * "GtkToggleButton". This labels it by the drop-down, so it is announced
+ * by the drop-down's accessible name. */
+void                  latent_drop_down_name_button (GtkDropDown     *drop_down);
+/* The same for every drop-down at or below root: call it once a template
+ * is built. Drop-downs made later need latent_drop_down_name_button (). */
+void                  latent_drop_downs_name_buttons (GtkWidget     *root);
 
 /* path is NULL when the person cancelled. */
 typedef void        (*LatentPathChosen)       (const char           *path,

@@ -355,7 +355,8 @@ on_key_pressed (GtkEventControllerKey *controller,
     return FALSE;
   if (keyval == GDK_KEY_space && mods == 0)
     action = "toggle-run";
-  else if (keyval == GDK_KEY_Right && mods == 0 && !GTK_IS_RANGE (focus))
+  else if (keyval == GDK_KEY_Right && mods == 0 && !GTK_IS_RANGE (focus)
+           && !(LATENT_IS_FIGURE_VIEW (focus) && latent_figure_view_get_zoomed (LATENT_FIGURE_VIEW (focus))))
     action = "step";
   else if ((keyval == GDK_KEY_r || keyval == GDK_KEY_R) && mods == GDK_CONTROL_MASK)
     action = "reset";

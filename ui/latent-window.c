@@ -618,6 +618,7 @@ static void
 latent_window_init (LatentWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  latent_drop_downs_name_buttons (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), view_actions, G_N_ELEMENTS (view_actions), self);
   g_signal_connect_swapped (self->figure_view, "notify::snapshot", G_CALLBACK (update_views), self);
   g_signal_connect_swapped (self->view_dropdown, "notify::selected", G_CALLBACK (on_view_selected), self);
