@@ -390,8 +390,10 @@ coefficients (LatentSnapshot *snapshot,
     }
 }
 
-/* Rows used to learn how coefficients turn into latent coordinates. */
-#define MAX_FIT_ROWS 4096
+/* Rows used to learn how coefficients turn into latent coordinates: the
+ * relation is exact, so a few per component are plenty. */
+#define FIT_ROWS_PER_COMPONENT 8
+#define MIN_FIT_ROWS 256
 
 /* The samples in the latent coordinates of the projection, the first two
  * of them per sample; NULL when they cannot be found.
@@ -438,7 +440,7 @@ samples_latent (LatentSnapshot *snapshot)
   else
     {
       /* B from the rows: (Σ a aᵀ) Bᵀ = Σ a pᵀ, over rows spread evenly. */
-      const guint n_fit = MIN (n_rows, MAX_FIT_ROWS);
+      const guint n_fit = MIN (n_rows, MAX (MIN_FIT_ROWS, FIT_ROWS_PER_COMPONENT * m));
       g_autofree guint *which = g_new (guint, MAX (n_fit, 1u));
       g_autofree double *ra = g_new (double, (gsize) MAX (n_fit, 1u) * m);
       g_autofree double *aa = g_new0 (double, (gsize) m * m);
