@@ -266,6 +266,52 @@ test_random_init_separates (void)
       }
 }
 
+/* Left at its default, the covariance is full where full ones run and
+ * diagonal on data with more columns than that, saying why; asked for,
+ * full ones on such data are refused with a message naming covariance. */
+static void
+test_default_covariance_follows_columns (void)
+{
+  const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
+  g_autoptr(LatentDataset) wide = test_blobs (120, 600, 2, 1.0, 3);
+  g_autoptr(LatentDataset) narrow = test_blobs (300, 3, 2, 1.0, 3);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  g_autoptr(LatentSnapshot) small = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean off_diagonal = FALSE;
+
+  /* The window asks before a run: the default must fit. */
+  g_assert_true (latent_algorithm_check (alg, wide, params, &error));
+  g_assert_no_error (error);
+
+  snap = fit (wide, NULL, 0, "k=2", NULL);
+  assert_finite (snap);
+  g_assert_nonnull (snap->message);
+  g_assert_nonnull (strstr (snap->message, "600 columns"));
+  g_assert_nonnull (strstr (snap->message, "diagonal"));
+  for (guint c = 0; c < 2; c++)
+    for (guint a = 0; a < 600; a++)
+      for (guint b = 0; b < 600; b++)
+        if (a != b)
+          g_assert_cmpfloat (snap->covariances[((gsize) c * 600 + a) * 600 + b], ==, 0);
+  g_assert_cmpfloat (snap->metrics.accuracy, ==, 1);
+
+  /* Few columns: full covariances, and no message about them. */
+  small = fit (narrow, NULL, 0, "k=2", NULL);
+  for (guint a = 0; a < 3; a++)
+    for (guint b = 0; b < 3; b++)
+      off_diagonal |= a != b && small->covariances[a * 3 + b] != 0;
+  g_assert_true (off_diagonal);
+  g_assert_true (small->message == NULL || strstr (small->message, "diagonal") == NULL);
+
+  /* Full ones, asked for, are refused on wide data. */
+  g_assert_true (latent_params_parse (params, "covariance=full", NULL));
+  g_assert_false (latent_algorithm_check (alg, wide, params, &error));
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_assert_nonnull (strstr (error->message, "parameter covariance"));
+}
+
 static void
 test_bad_k (void)
 {
@@ -292,5 +338,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gmm/init-from-file", test_init_from_file);
   g_test_add_func ("/gmm/bad-k", test_bad_k);
   g_test_add_func ("/gmm/random-init-separates", test_random_init_separates);
+  g_test_add_func ("/gmm/default-covariance-follows-columns", test_default_covariance_follows_columns);
   return g_test_run ();
 }

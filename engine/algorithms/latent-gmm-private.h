@@ -66,6 +66,7 @@ typedef struct {
   LatentGmmCl         *cl;
   LatentCl            *runtime;   /* the device cl runs on, where failures count */
   char                *fallback;  /* why the run left OpenCL; kept to the end */
+  char                *choice;    /* what covariance=auto chose and why, when not full */
   char                *device;
 } LatentGmm;
 

@@ -35,8 +35,10 @@
  * with two spreads) share up to about 0.998. */
 #define COINCIDING_OVERLAP 0.999
 
-static const char * const covariance_choices[] = { "full", "diag", "spherical", NULL };
-static const char * const covariance_labels[] = { N_("Full"), N_("Diagonal"), N_("Spherical"), NULL };
+/* auto, the default: full where full ones run (up to MAX_FULL_COLUMNS
+ * columns), diagonal on wider data, and the snapshot says so. */
+static const char * const covariance_choices[] = { "auto", "full", "diag", "spherical", NULL };
+static const char * const covariance_labels[] = { N_("Automatic"), N_("Full"), N_("Diagonal"), N_("Spherical"), NULL };
 static const char * const init_choices[] = { "kmeans", "random", NULL };
 static const char * const init_labels[] = { N_("k-means"), N_("Random responsibilities"), NULL };
 
@@ -44,8 +46,9 @@ static const LatentParamSpec gmm_params[] = {
   { "k", LATENT_PARAM_INT, N_("Components"), N_("Number of Gaussian components K"),
     1, 1024, 3, NULL, NULL, FALSE },
   { "covariance", LATENT_PARAM_CHOICE, N_("Covariance"),
-    N_("Full matrices, diagonal ones, or one variance per component"),
-    0, 0, 0, "full", covariance_choices, FALSE, covariance_labels },
+    N_("Full matrices, diagonal ones, or one variance per component; automatic: full up to 512 columns, "
+       "diagonal above"),
+    0, 0, 0, "auto", covariance_choices, FALSE, covariance_labels },
   { "reg", LATENT_PARAM_DOUBLE, N_("Regularisation"),
     N_("Added to the diagonal of every covariance, so none is singular"),
     0, 1, 1e-6, NULL, NULL, FALSE },
@@ -85,6 +88,7 @@ gmm_free (gpointer data)
   g_free (self->stats.sx);
   g_free (self->device);
   g_free (self->fallback);
+  g_free (self->choice);
   if (self->message)
     g_string_free (self->message, TRUE);
   g_free (self);
@@ -537,8 +541,8 @@ gmm_check (LatentDataset  *dataset,
   if (g_str_equal (latent_params_get_choice (params, "covariance"), "full") && d > MAX_FULL_COLUMNS)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("parameter covariance: full covariances of %u columns are too large; "
-                     "use diag or spherical, or fewer columns"), d);
+                   _("parameter covariance: full covariances of %u columns are too large (at most %u); "
+                     "use auto, diag or spherical, or fewer columns"), d, MAX_FULL_COLUMNS);
       return FALSE;
     }
   return TRUE;
@@ -566,6 +570,13 @@ gmm_init (LatentDataset  *dataset,
   self->message = g_string_new (NULL);
   self->covariance = g_str_equal (covariance, "diag") ? LATENT_GMM_DIAG
                      : g_str_equal (covariance, "spherical") ? LATENT_GMM_SPHERICAL : LATENT_GMM_FULL;
+  if (g_str_equal (covariance, "auto") && self->d > MAX_FULL_COLUMNS)
+    {
+      self->covariance = LATENT_GMM_DIAG;
+      self->choice = g_strdup_printf (_("%u columns: diagonal covariances, as full ones of %u × %u values "
+                                        "per component run up to %u columns. "),
+                                      self->d, self->d, self->d, MAX_FULL_COLUMNS);
+    }
   self->reg = latent_params_get_double (params, "reg");
   self->tol = latent_params_get_double (params, "tol");
   self->max_iterations = latent_params_get_int (params, "max-iterations");
@@ -732,8 +743,9 @@ gmm_snapshot (gpointer data)
                               latent_dataset_get_n_classes (self->dataset), n, &snap->metrics);
       snap->has_label_metrics = TRUE;
     }
-  if (self->fallback || self->message->len > 0)
-    snap->message = g_strconcat (self->fallback ? self->fallback : "", self->message->str, NULL);
+  if (self->choice || self->fallback || self->message->len > 0)
+    snap->message = g_strconcat (self->choice ? self->choice : "", self->fallback ? self->fallback : "",
+                                 self->message->str, NULL);
   return snap;
 }
 
