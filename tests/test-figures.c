@@ -1746,6 +1746,32 @@ test_no_data (void)
   cairo_surface_destroy (surface);
 }
 
+/* A run that ends at its iteration limit says so in the title; one that
+ * converged, or is still running, does not. */
+static void
+test_title_stopped_at_limit (void)
+{
+  g_autoptr(LatentSnapshot) snap = latent_snapshot_new (algorithm_by_id ("fa"), NULL, NULL);
+  g_autofree char *stopped = NULL;
+  g_autofree char *converged = NULL;
+  g_autofree char *running = NULL;
+
+  snap->iteration = 1000;
+  snap->final = TRUE;
+  snap->converged = FALSE;
+  stopped = latent_figure_dup_title (snap);
+  g_assert_cmpstr (stopped, ==, "factor analysis · iteration 1000 · stopped at the limit");
+
+  snap->converged = TRUE;
+  converged = latent_figure_dup_title (snap);
+  g_assert_cmpstr (converged, ==, "factor analysis · iteration 1000 · converged");
+
+  snap->final = snap->converged = FALSE;
+  snap->iteration = 12;
+  running = latent_figure_dup_title (snap);
+  g_assert_cmpstr (running, ==, "factor analysis · iteration 12");
+}
+
 /* PCA, PPCA and FA -------------------------------------------------------- */
 
 static const char * const class_names[] = { "alpha", "beta", "gamma", NULL };
@@ -4111,6 +4137,7 @@ main (int   argc,
   g_test_add_func ("/figures/sweep/bars", test_sweep_bars);
   g_test_add_func ("/figures/sweep/broken", test_sweep_broken);
   g_test_add_func ("/figures/no-data", test_no_data);
+  g_test_add_func ("/figures/title/stopped-at-limit", test_title_stopped_at_limit);
   g_test_add ("/figures/export/png", Tmp, NULL, tmp_setup, test_export_png, tmp_teardown);
   g_test_add ("/figures/export/vector", Tmp, NULL, tmp_setup, test_export_vector, tmp_teardown);
   g_test_add ("/figures/export/errors", Tmp, NULL, tmp_setup, test_export_errors, tmp_teardown);

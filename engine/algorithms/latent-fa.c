@@ -26,12 +26,22 @@
  * would otherwise divide by zero. */
 #define PSI_FLOOR 1e-6
 
+/* The default tolerance. Where a noise variance goes to zero (a Heywood
+ * case, as on Iris with two factors) EM crawls, gaining about 1e-6 per row
+ * and iteration for thousands of iterations: 1e-6 ran Iris into the limit
+ * of 1000 iterations. 1e-4 stops it after about 130, near where
+ * scikit-learn's default (1e-2 on the whole log-likelihood, 6.7e-5 per
+ * row on Iris's 150 rows) stops its own, and within 0.01 per row of its
+ * result; Fashion-MNIST (784 columns, two factors) stops before the limit
+ * too. */
+#define DEFAULT_TOL 1e-4
+
 static const LatentParamSpec fa_params[] = {
   { "components", LATENT_PARAM_INT, N_("Factors"), N_("Number of latent factors"),
     1, LATENT_LINEAR_MAX_COLS, 2, NULL, NULL, FALSE },
   { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
     N_("Stop when the mean log-likelihood per row changes less than this"),
-    0, 1, 1e-6, NULL, NULL, FALSE },
+    0, 1, DEFAULT_TOL, NULL, NULL, FALSE },
   { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"), N_("Stop after this many iterations"),
     1, 100000, 1000, NULL, NULL, FALSE },
 };

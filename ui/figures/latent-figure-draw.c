@@ -393,6 +393,9 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
   g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
   if (snapshot->converged)
     g_string_append (s, _(" · converged"));
+  /* The end without convergence: the iteration limit stopped it. */
+  else if (snapshot->final)
+    g_string_append (s, _(" · stopped at the limit"));
   return g_string_free (s, FALSE);
 }
 
