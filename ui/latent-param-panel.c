@@ -262,6 +262,8 @@ make_control (LatentParamPanel      *self,
   g_object_set_data (G_OBJECT (control), "latent-spec", (gpointer) spec);
   if (spec->type == LATENT_PARAM_INT && spec->zero_label)
     {
+      /* A numeric spin button would refuse the word. */
+      gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (control), FALSE);
       g_signal_connect (control, "output", G_CALLBACK (on_spin_output), NULL);
       g_signal_connect (control, "input", G_CALLBACK (on_spin_input), NULL);
     }
@@ -338,6 +340,10 @@ latent_param_panel_set_params (LatentParamPanel *self,
           GtkWidget *control = make_control (self, spec);
 
           gtk_label_set_xalign (GTK_LABEL (label), 0);
+          /* Long names wrap rather than widen the panel: the figure beside it
+           * stays where it is whichever algorithm is chosen. */
+          gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+          gtk_label_set_max_width_chars (GTK_LABEL (label), 14);
           gtk_widget_add_css_class (label, "dim-label");
           g_object_set_data (G_OBJECT (control), "latent-label", label);
           gtk_grid_attach (GTK_GRID (self->grid), label, 0, i, 1, 1);

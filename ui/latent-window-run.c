@@ -123,6 +123,9 @@ on_run_snapshot (LatentRun      *run,
 {
   keep_frame (self, snapshot);
   move_timeline (self, snapshot->iteration);
+  /* The curve starts at the initialisation, which no iteration reports. */
+  if (snapshot->iteration == 0)
+    latent_curve_view_set_initial (self->curve_view, snapshot->objective);
   /* The original again between two results would flash. */
   if (self->holding && snapshot->iteration == 0 && !snapshot->final)
     {

@@ -107,6 +107,20 @@ def open_in_file_chooser(path):
 
 # ------------------------------------------------------------------------ steps
 
+FIGURE_LEFT = []
+
+
+def check_layout(algorithm):
+    """The figure stays where it was with the first algorithm: the panel
+    beside it does not grow with longer parameter names."""
+    figure = app.find(None, 'Figure', what='the figure')
+    left = ui.extents_of(figure)[0]
+    if not FIGURE_LEFT:
+        FIGURE_LEFT.append(left)
+    elif abs(left - FIGURE_LEFT[0]) > 2:
+        raise Failure(f'the figure moved from x = {FIGURE_LEFT[0]} to x = {left} with {algorithm}')
+
+
 def step_start():
     app.start()
     run = app.button('Run', timeout=30, what='a push button named "Run"')
@@ -115,6 +129,7 @@ def step_start():
     log(f'  status: {text!r}')
     if re.search(r'no data', text, re.I):
         raise Failure(f'the window opened without a dataset: status {text!r}')
+    check_layout('k-means')
 
 
 def step_open_iris():
@@ -307,6 +322,7 @@ def step_gmm():
     """Gaussian mixture on synthetic blobs: ellipses instead of regions, and a
     log-likelihood that rises at every iteration."""
     app.select_dropdown('Algorithm', 'Gaussian mixture (EM)')
+    check_layout('Gaussian mixture (EM)')
     app.choose_menu_item('Dataset', 'Gaussian Blobs')
     app.press('Generate', pred=lambda n: ui.has_action(n, 'click'))
     wait_status(r'blobs .*Gaussian mixture', 20, 'the blobs to load with the mixture model')
@@ -350,6 +366,7 @@ def step_pca():
     then the components as images (a loadings heat map for Iris)."""
     fashion = os.path.isdir('/usr/share/datasets/fashion-mnist')
     app.select_dropdown('Algorithm', 'Principal component analysis')
+    check_layout('Principal component analysis')
     if fashion:
         app.choose_menu_item('Dataset', 'Fashion-MNIST, first 10,000')
         wait_status(r'(?i)fashion.*principal', 60, 'Fashion-MNIST to load with PCA')
@@ -357,6 +374,14 @@ def step_pca():
         open_in_file_chooser(IRIS)
         wait_status(r'(?i)iris.*principal', 30, 'Iris to load with PCA')
     components = 16 if fashion else 3
+    # Exact PCA has no tolerance: greyed out until the method is iterative.
+    tol = app.find('spin button', 'Tolerance', what='the spin button "Tolerance"')
+    if ui.is_sensitive(tol):
+        raise Failure('the tolerance can be set for exact PCA, where it does nothing')
+    app.select_dropdown('Method', 'Iterative')
+    ui.wait_until(lambda: ui.is_sensitive(tol) or None, 5, 'the tolerance to apply to iterative PCA')
+    app.select_dropdown('Method', 'Exact')
+    ui.wait_until(lambda: not ui.is_sensitive(tol) or None, 5, 'the tolerance to go grey again')
     spin = app.find('spin button', 'Components', what='the spin button "Components"')
     ui.set_value(spin, components)
     app.press('Run')
@@ -397,6 +422,7 @@ def step_wta():
     metrics count dead units."""
     fashion = os.path.isdir('/usr/share/datasets/fashion-mnist')
     app.select_dropdown('Algorithm', 'Winner-take-all autoencoder')
+    check_layout('Winner-take-all autoencoder')
     if fashion:
         app.choose_menu_item('Dataset', 'Fashion-MNIST, first 10,000')
         wait_status(r'(?i)fashion.*winner-take-all', 60, 'Fashion-MNIST to load with WTA')
@@ -408,8 +434,12 @@ def step_wta():
     ui.set_value(app.find('spin button', 'Epochs', what='the spin button "Epochs"'), 20)
     # 30 mini-batches a second: an epoch of the 9,000 training rows in 3 s.
     ui.set_value(app.find('slider', 'Speed', what='the slider "Speed"'), 30)
+    # The run re-initialises after each change above: Run once it is ready.
+    wait_status(r'iteration 0 of .*paused', 30, 'the autoencoder to initialise')
+    time.sleep(1)
     app.press('Run')
-    ui.wait_until(lambda: (iteration() or 0) >= 5, 30, 'the first mini-batches')
+    ui.wait_until(lambda: (iteration() or 0) >= 5, 30,
+                  lambda: f'the first mini-batches (status {status()!r})')
     figure = app.find(None, 'Figure', what='the figure')
     first = app.screenshot(os.path.join(SCRATCH, 'figure-wta-early.png'), figure)
     reds, blues = count_reds_blues(first)
@@ -509,6 +539,14 @@ def raw_rgb(path):
     return width, height, data
 
 
+def text_ink_width(path):
+    """Columns with dark text in the left part of a spin button (its − and +
+    buttons on the right left out)."""
+    w, h, data = raw_rgb(path)
+    return sum(1 for x in range(max(w - 80, 0))
+               if any(max(data[3 * (y * w + x):3 * (y * w + x) + 3]) < 110 for y in range(h)))
+
+
 def changed_pixels(a, b):
     """Pixels of two same-size screenshots that differ by more than a little."""
     wa, ha, da = raw_rgb(a)
@@ -533,11 +571,24 @@ def step_convolve():
     subprocess.run([ui.CONVERT, '-seed', '7', '-size', '320x240', 'plasma:fractal', 'PNG24:' + photo],
                    check=True, capture_output=True)
     app.select_dropdown('Algorithm', 'Convolution filter')
+    check_layout('Convolution filter')
     open_in_file_chooser(photo)
     wait_status(r'photo\.png .*Convolution filter.* pass 1 of 1', 30,
                 'the photo to load and be filtered without pressing Run')
     log(f'  status: {status()!r}')
     app.select_dropdown('Filter', 'Gaussian blur')
+    # A Gaussian blur has no amount or angle; its size is chosen from σ.
+    for name in ('Amount', 'Angle'):
+        if ui.is_sensitive(app.find('spin button', name, what=f'the spin button "{name}"')):
+            raise Failure(f'{name} can be set for a Gaussian blur, where it does nothing')
+    # Its text is not in the accessibility tree: measure the ink. "Automatic"
+    # spans many times the width of the "1" of Passes beside it.
+    widths = {name: text_ink_width(app.screenshot(os.path.join(SCRATCH, f'spin-{name}.png'),
+                                                  app.find('spin button', name, what=f'the spin button "{name}"')))
+              for name in ('Size', 'Passes')}
+    log(f'  text widths in px: {widths}')
+    if widths['Size'] < 4 * max(widths['Passes'], 1):
+        raise Failure(f'the kernel size does not read "Automatic" (text {widths["Size"]} px wide)')
     figure = app.find(None, 'Figure', what='the figure')
     time.sleep(0.7)
     before = app.screenshot(os.path.join(SCRATCH, 'figure-sigma-before.png'), figure)
