@@ -13,6 +13,7 @@
 #include "latent-experiment.h"
 #include "latent-export-dialog.h"
 #include "latent-projection.h"
+#include "latent-result.h"
 #include "latent-synthetic-dialog.h"
 #include "latent-ui-util.h"
 
@@ -369,6 +370,56 @@ on_export_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The result shown, as latent-cli --json or --csv writes it: the name says
+ * which. */
+static void
+on_save_result_chosen (const char *path,
+                       gpointer    user_data)
+{
+  LatentWindow *self = user_data;
+  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (path == NULL || frame == NULL)
+    return;
+  if (g_str_has_suffix (path, ".csv"))
+    ok = latent_result_write_csv (frame, path, &error);
+  else
+    {
+      g_autoptr(GArray) history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
+      const GArray *all = self->run ? latent_run_get_history (self->run) : NULL;
+
+      /* Up to the iteration shown, as a run stopped there would have it. */
+      for (guint i = 0; all && i < all->len; i++)
+        if (g_array_index (all, LatentIterationRecord, i).iteration <= frame->iteration)
+          g_array_append_val (history, g_array_index (all, LatentIterationRecord, i));
+      ok = latent_result_write_json (frame, history, self->run ? latent_run_get_init_ms (self->run) : 0,
+                                     frame->elapsed_ms, path, &error);
+    }
+  if (!ok)
+    _latent_window_show_error (self, error->message);
+}
+
+static void
+on_save_result_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+
+  if (frame == NULL)
+    return;
+  dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Save Result"), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                    _("_Save"), on_save_result_chosen, self);
+  name = g_strdup_printf ("%s-result.json", frame->algorithm->id);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 static void
 on_save_experiment_chosen (const char *path,
                            gpointer    user_data)
@@ -454,6 +505,7 @@ static const GActionEntry file_actions[] = {
   { "device", NULL, "s", "'auto'", on_device_action },
   { "export", on_export_action },
   { "save-experiment", on_save_experiment_action },
+  { "save-result", on_save_result_action },
   { "open-experiment", on_open_experiment_action },
 };
 

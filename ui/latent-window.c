@@ -223,6 +223,7 @@ _latent_window_update_actions (LatentWindow *self)
   enable (self, "step", live);
   enable (self, "reset", self->dataset != NULL);
   enable (self, "export", _latent_window_shown_frame (self) != NULL);
+  enable (self, "save-result", frame != NULL);
   /* Only an algorithm with a score to compare across a parameter sweeps it
    * (a mixture's BIC and AIC across K). */
   enable (self, "sweep", self->dataset != NULL && self->algorithm->sweep_param != NULL);

@@ -201,6 +201,42 @@ def step_export():
         raise Failure(f'latent:algorithm is {texts.get("latent:algorithm")!r}, expected "kmeans"')
 
 
+def save_in_file_chooser(item, path):
+    """Main Menu ▸ item, then the file's path typed into the chooser's name."""
+    app.choose_menu_item('Main Menu', item)
+    chooser = dialog()
+    time.sleep(0.5)
+
+    def name_entry():
+        entries = ui.find_all(chooser, lambda n: ui.role_of(n) in ('text', 'entry')
+                              and 'Search' not in ui.name_of(n))
+        return entries[0] if entries else None
+    entry = ui.wait_until(name_entry, 10, 'the name entry of the save dialog')
+    ui.set_text(entry, path)
+    ui.click(ui.find(chooser, ('push button',), 'Save', pred=lambda n: ui.has_action(n, 'click')))
+    ui.wait_until(lambda: chooser not in app.windows(), 10, 'the file chooser to close')
+
+
+def step_save_result():
+    """Main Menu ▸ Save Result… writes what latent-cli --json and --csv do."""
+    import json
+    for name in ('result.json', 'result.csv'):
+        path = os.path.join(SCRATCH, name)
+        save_in_file_chooser('Save Result…', path)
+        ui.wait_until(lambda: os.path.exists(path) and os.path.getsize(path) > 0 or None, 10,
+                      f'{path} to be written')
+    with open(os.path.join(SCRATCH, 'result.json')) as f:
+        result = json.load(f)
+    with open(os.path.join(SCRATCH, 'result.csv')) as f:
+        lines = f.read().splitlines()
+    log(f'  result.json: {result.get("algorithm")}, {len(result.get("labels", []))} labels; '
+        f'result.csv: {len(lines)} lines, header {lines[0]!r}')
+    if result.get('algorithm') != 'kmeans' or len(result.get('labels', [])) != 150:
+        raise Failure(f'the saved JSON is not the k-means result on Iris: {sorted(result)}')
+    if len(lines) != 151:
+        raise Failure(f'the saved CSV has {len(lines)} lines, not a header and 150 rows')
+
+
 def step_preferences():
     """Preferences ▸ Dark figures: the figure's background turns dark, and back."""
     figure = app.find(None, 'Figure', what='the figure (accessible name "Figure")')
@@ -684,6 +720,7 @@ def main():
         (f'the figure shows {K} cluster colours and not a {K + 1}th', step_figure_colours),
         ('scrub the Timeline back to iteration 1', step_timeline),
         ('export a PNG through Main Menu ▸ Export…', step_export),
+        ('save the result as JSON and CSV through Main Menu ▸ Save Result…', step_save_result),
         ('Preferences ▸ Dark figures darkens the figure', step_preferences),
         ('open a ragged CSV: an error, and Iris stays loaded', step_bad_csv),
         ('a one-row CSV: no metrics left from the Iris run', step_one_row),
