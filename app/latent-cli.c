@@ -20,6 +20,7 @@
 #include "latent-filter.h"
 #include "latent-figure.h"
 #include "latent-json.h"
+#include "latent-metrics.h"
 #include "latent-png-save.h"
 #include "latent-result.h"
 #include "latent-sweep.h"
@@ -415,6 +416,14 @@ command_run (int    argc,
   if (snapshot->has_label_metrics)
     print_summary (to_stderr, _("accuracy %.4f, ARI %.4f, NMI %.4f\n"),
                    snapshot->metrics.accuracy, snapshot->metrics.ari, snapshot->metrics.nmi);
+  if (snapshot->has_label_metrics)
+    {
+      g_autofree char *table = latent_metrics_snapshot_confusion (snapshot);
+
+      /* Translators: Weka's name for the clusters × classes table that follows */
+      if (table != NULL)
+        print_summary (to_stderr, _("classes to clusters (* matched):\n%s\n"), table);
+    }
   if (export_path)
     print_summary (to_stderr, _("figure written to %s\n"), export_path);
   if (features_path && !to_stderr)

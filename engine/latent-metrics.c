@@ -6,6 +6,7 @@
 
 #include "latent-metrics.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -470,4 +471,132 @@ latent_metrics_compute (const gint32       *clusters,
   out->accuracy = contingency_accuracy (&table, NULL);
   out->ari = contingency_ari (&table);
   out->nmi = contingency_nmi (&table);
+}
+
+guint
+latent_metrics_confusion (const gint32 *clusters,
+                          guint         n_clusters,
+                          const gint32 *classes,
+                          guint         n_classes,
+                          guint         n,
+                          guint        *counts,
+                          gint32       *mapping)
+{
+  g_auto(Contingency) table = { 0 };
+  gsize cells = (gsize) n_clusters * n_classes;
+  guint matched = 0;
+
+  g_return_val_if_fail (cells == 0 || counts != NULL, 0);
+  g_return_val_if_fail (n == 0 || (clusters != NULL && classes != NULL), 0);
+  g_return_val_if_fail (labels_in_range (clusters, n, n_clusters), 0);
+  g_return_val_if_fail (labels_in_range (classes, n, n_classes), 0);
+
+  contingency_init (&table, clusters, n_clusters, classes, n_classes, n);
+  if (cells > 0)
+    memcpy (counts, table.table, cells * sizeof (guint));
+
+  if (mapping != NULL || n > 0)
+    {
+      g_autofree gint32 *own = g_new (gint32, MAX (n_clusters, 1));
+
+      contingency_accuracy (&table, own);
+      for (guint k = 0; k < n_clusters; k++)
+        {
+          if (own[k] >= 0)
+            matched += table.table[(gsize) k * n_classes + (guint) own[k]];
+          if (mapping != NULL)
+            mapping[k] = own[k];
+        }
+    }
+  return matched;
+}
+
+char *
+latent_metrics_confusion_to_text (const guint        *counts,
+                                  guint               n_clusters,
+                                  guint               n_classes,
+                                  const char * const *class_names,
+                                  const gint32       *mapping)
+{
+  g_autoptr(GPtrArray) heads = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_free);
+  g_autofree int *widths = g_new0 (int, (gsize) n_classes + 1);
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (n_clusters == 0 || n_classes == 0 || counts != NULL, g_string_free (out, FALSE));
+
+  /* Column 0 holds the cluster names; widths count characters, not bytes. */
+  for (guint k = 0; k < n_clusters; k++)
+    {
+      /* Translators: a row of the clusters-to-classes table; %u counts from 1 */
+      char *name = g_strdup_printf (_("cluster %u"), k + 1);
+
+      widths[0] = MAX (widths[0], (int) g_utf8_strlen (name, -1));
+      g_ptr_array_add (rows, name);
+    }
+  for (guint c = 0; c < n_classes; c++)
+    {
+      const char *given = class_names != NULL ? class_names[c] : NULL;
+      /* Translators: a column of the clusters-to-classes table; %u counts from 1 */
+      char *name = given != NULL ? g_strdup (given) : g_strdup_printf (_("class %u"), c + 1);
+
+      widths[c + 1] = (int) g_utf8_strlen (name, -1);
+      for (guint k = 0; k < n_clusters; k++)
+        {
+          g_autofree char *cell = g_strdup_printf ("%u*", counts[(gsize) k * n_classes + c]);
+          widths[c + 1] = MAX (widths[c + 1], (int) strlen (cell));
+        }
+      g_ptr_array_add (heads, name);
+    }
+
+  g_string_append_printf (out, "%*s", widths[0], "");
+  for (guint c = 0; c < n_classes; c++)
+    {
+      const char *name = g_ptr_array_index (heads, c);
+
+      g_string_append_printf (out, "  %*s%s", widths[c + 1] - (int) g_utf8_strlen (name, -1), "", name);
+    }
+  for (guint k = 0; k < n_clusters; k++)
+    {
+      const char *name = g_ptr_array_index (rows, k);
+
+      g_string_append_printf (out, "\n%s%*s", name, widths[0] - (int) g_utf8_strlen (name, -1), "");
+      for (guint c = 0; c < n_classes; c++)
+        {
+          gboolean matched = mapping != NULL && mapping[k] == (gint32) c;
+
+          /* The star hangs to the right, so the digits stay in line. */
+          g_string_append_printf (out, "  %*u%s", widths[c + 1] - 1,
+                                  counts[(gsize) k * n_classes + c], matched ? "*" : " ");
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+latent_metrics_snapshot_confusion (LatentSnapshot *snapshot)
+{
+  LatentDataset *ds;
+  guint n_classes;
+  g_autofree guint *counts = NULL;
+  g_autofree gint32 *mapping = NULL;
+  g_autofree const char **names = NULL;
+
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  ds = snapshot->dataset;
+  if (snapshot->labels == NULL || snapshot->k == 0 || ds == NULL || !latent_dataset_has_labels (ds)
+      || latent_dataset_get_n_rows (ds) != snapshot->n_rows)
+    return NULL;
+
+  n_classes = latent_dataset_get_n_classes (ds);
+  counts = g_new0 (guint, (gsize) snapshot->k * MAX (n_classes, 1));
+  mapping = g_new (gint32, snapshot->k);
+  names = g_new0 (const char *, (gsize) n_classes + 1);
+  for (guint c = 0; c < n_classes; c++)
+    names[c] = latent_dataset_get_class_name (ds, c);
+
+  latent_metrics_confusion (snapshot->labels, snapshot->k, latent_dataset_get_labels (ds), n_classes,
+                            snapshot->n_rows, counts, mapping);
+  return latent_metrics_confusion_to_text (counts, snapshot->k, n_classes, names, mapping);
 }

@@ -55,6 +55,36 @@ double latent_metrics_nmi      (const gint32       *clusters,
                                 guint               n_classes,
                                 guint               n);
 
+/* The clusters × classes contingency table (Weka's "classes to clusters"):
+ * counts (n_clusters × n_classes, row-major, filled) receives at [k ·
+ * n_classes + c] how many points lie in cluster k and class c; mapping
+ * (nullable, n_clusters entries) the class matched to each cluster, as
+ * latent_metrics_accuracy () gives it. Returns the number of matched points
+ * (the accuracy's numerator), or 0 after a programmer error. */
+guint  latent_metrics_confusion (const gint32      *clusters,
+                                 guint              n_clusters,
+                                 const gint32      *classes,
+                                 guint              n_classes,
+                                 guint              n,
+                                 guint             *counts,
+                                 gint32            *mapping);
+
+/* The table as lines of monospace text: a header of class names
+ * (class_names nullable, or any entry NULL: "class 1" …), then one line per
+ * cluster ("cluster 1" …) with its counts, a matched cell marked with "*"
+ * when mapping is given. Free with g_free (). */
+char  *latent_metrics_confusion_to_text (const guint        *counts,
+                                         guint               n_clusters,
+                                         guint               n_classes,
+                                         const char * const *class_names,
+                                         const gint32       *mapping);
+
+/* The table of a clustering snapshot (labels and k) on labelled data, as
+ * latent_metrics_confusion_to_text () writes it with the dataset's class
+ * names and the matching; NULL when the snapshot has no clusters or its data
+ * no labels. Free with g_free (). */
+char  *latent_metrics_snapshot_confusion (LatentSnapshot    *snapshot);
+
 /* All three at once, from one contingency table. */
 void   latent_metrics_compute  (const gint32       *clusters,
                                 guint               n_clusters,

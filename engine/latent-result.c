@@ -7,9 +7,57 @@
 #include "latent-result.h"
 
 #include "latent-json.h"
+#include "latent-metrics.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+
+/* Weka's "classes to clusters": counts[cluster][class], the class names and
+ * the class matched to each cluster (null for none). */
+static void
+add_confusion (JsonBuilder    *b,
+               LatentSnapshot *snap)
+{
+  LatentDataset *ds = snap->dataset;
+  guint n_classes = latent_dataset_get_n_classes (ds);
+  g_autofree guint *counts = g_new0 (guint, (gsize) snap->k * MAX (n_classes, 1));
+  g_autofree gint32 *mapping = g_new (gint32, snap->k);
+
+  latent_metrics_confusion (snap->labels, snap->k, latent_dataset_get_labels (ds), n_classes,
+                            snap->n_rows, counts, mapping);
+
+  json_builder_set_member_name (b, "confusion");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "classes");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < n_classes; c++)
+    {
+      const char *name = latent_dataset_get_class_name (ds, c);
+      g_autofree char *number = name ? NULL : g_strdup_printf ("%u", c);
+
+      json_builder_add_string_value (b, name ? name : number);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "counts");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < snap->k; k++)
+    {
+      json_builder_begin_array (b);
+      for (guint c = 0; c < n_classes; c++)
+        json_builder_add_int_value (b, counts[(gsize) k * n_classes + c]);
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "matched_class");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < snap->k; k++)
+    if (mapping[k] >= 0)
+      json_builder_add_int_value (b, mapping[k]);
+    else
+      json_builder_add_null_value (b);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
 
 JsonNode *
 latent_result_to_json (LatentSnapshot *snap,
@@ -67,6 +115,8 @@ latent_result_to_json (LatentSnapshot *snap,
       latent_json_add_number_member (b, "accuracy", snap->metrics.accuracy);
       latent_json_add_number_member (b, "ari", snap->metrics.ari);
       latent_json_add_number_member (b, "nmi", snap->metrics.nmi);
+      if (snap->labels != NULL && snap->k > 0)
+        add_confusion (b, snap);
       json_builder_end_object (b);
     }
   else

@@ -149,6 +149,36 @@ class Results(unittest.TestCase):
                 self.assertEqual(text["latent:dataset-hash"], r["dataset"]["sha256"])
                 self.assertIn("k=3", text["latent:params"])
 
+    def test_confusion_matrix_in_json(self):
+        # Weka's "classes to clusters": rows are clusters, columns classes,
+        # counted from the labels the same JSON gives and the CSV's classes.
+        for algorithm in ("kmeans", "gmm"):
+            with self.subTest(algorithm=algorithm):
+                p = run("run", algorithm, "--data", "iris", "--param", "k=3", "--seed", "4",
+                        "--device", "off", "--json", self.path("c.json"), "--csv", self.path("c.csv"))
+                self.assertEqual(p.returncode, 0, p.stderr)
+                r = load_json(self.path("c.json"))
+                m = r["metrics"]["confusion"]
+                self.assertEqual(m["classes"], ["setosa", "versicolor", "virginica"])
+                self.assertEqual(len(m["counts"]), 3)
+                self.assertTrue(all(len(row) == 3 for row in m["counts"]))
+                self.assertEqual(sum(map(sum, m["counts"])), 150)
+                classes = [l.split(",")[-1] for l in read(self.path("c.csv")).splitlines()[1:]]
+                expected = [[0] * 3 for _ in range(3)]
+                for k, name in zip(r["labels"], classes):
+                    expected[k][m["classes"].index(name)] += 1
+                self.assertEqual(m["counts"], expected)
+                # The matching the accuracy used: one class per cluster.
+                matched = m["matched_class"]
+                self.assertEqual(sorted(matched), [0, 1, 2])
+                hits = sum(m["counts"][k][c] for k, c in enumerate(matched))
+                self.assertAlmostEqual(hits / 150, r["metrics"]["accuracy"], places=12)
+        # No clusters, no table.
+        p = run("run", "pca", "--data", "iris", "--json", self.path("p.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        metrics = load_json(self.path("p.json"))["metrics"]
+        self.assertTrue(metrics is None or "confusion" not in metrics)
+
     def test_same_seed_same_result(self):
         a = run("run", "kmeans", "--data", "blobs:n=2000,k=4,dims=3,seed=2", "--param", "k=4",
                 "--seed", "9", "--json", self.path("a.json"))

@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "latent-metrics.h"
 
@@ -595,6 +596,81 @@ test_perf_compute (void)
   g_assert_cmpfloat (m.accuracy, >, 0.5);
 }
 
+static void
+test_confusion_counts (void)
+{
+  /* Hand-made: 4 clusters, 3 classes, 10 points.
+   *            class 0  1  2
+   *   cluster 0      0  0  2
+   *   cluster 1      2  0  1
+   *   cluster 2      1  2  0
+   *   cluster 3      0  2  0
+   * Best matching: 0 → 2, 1 → 0, then 2 → 1 or 3 → 1 (2 points either
+   * way), 6 of 10 matched. */
+  const gint32 clusters[] = { 0, 0, 1, 1, 1, 2, 2, 2, 3, 3 };
+  const gint32 classes[]  = { 2, 2, 2, 0, 0, 0, 1, 1, 1, 1 };
+  const guint expected[] = { 0, 0, 2,
+                             2, 0, 1,
+                             1, 2, 0,
+                             0, 2, 0 };
+  guint counts[12];
+  gint32 mapping[4] = { 9, 9, 9, 9 };
+  const char *names[] = { "setosa", NULL, "virginica" };
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  memset (counts, 0xff, sizeof counts);
+  g_assert_cmpuint (latent_metrics_confusion (clusters, 4, classes, 3, 10, counts, mapping), ==, 6);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpuint (counts[i], ==, expected[i]);
+  g_assert_cmpint (mapping[0], ==, 2);
+  g_assert_cmpint (mapping[1], ==, 0);
+  g_assert_true ((mapping[2] == 1 && mapping[3] == -1) || (mapping[2] == -1 && mapping[3] == 1));
+
+  /* Same matching as the accuracy. */
+  assert_rel (latent_metrics_accuracy (clusters, 4, classes, 3, 10, NULL), 6.0 / 10.0, EXACT);
+
+  /* Counts without a mapping. */
+  g_assert_cmpuint (latent_metrics_confusion (clusters, 4, classes, 3, 10, counts, NULL), ==, 6);
+  g_assert_cmpuint (counts[11], ==, 0);
+
+  /* Text: a header, one line per cluster, stars on the matched cells. */
+  text = latent_metrics_confusion_to_text (counts, 4, 3, names, mapping);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+  g_assert_nonnull (strstr (lines[0], "setosa"));
+  g_assert_nonnull (strstr (lines[0], "class 2"));
+  g_assert_nonnull (strstr (lines[0], "virginica"));
+  g_assert_true (g_str_has_prefix (lines[1], "cluster 1"));
+  g_assert_nonnull (strstr (lines[1], "2*"));
+  g_assert_nonnull (strstr (lines[2], "2*"));
+  g_assert_true (g_str_has_prefix (lines[4], "cluster 4"));
+  /* Columns line up. */
+  for (guint i = 1; i < 5; i++)
+    g_assert_cmpuint (g_utf8_strlen (lines[i], -1), ==, g_utf8_strlen (lines[1], -1));
+}
+
+static void
+test_confusion_empty_cluster (void)
+{
+  /* An empty cluster's row is zeros and it is matched to nothing. */
+  const gint32 clusters[] = { 0, 0, 2, 2 };
+  const gint32 classes[]  = { 1, 1, 0, 1 };
+  guint counts[6];
+  gint32 mapping[3];
+
+  g_assert_cmpuint (latent_metrics_confusion (clusters, 3, classes, 2, 4, counts, mapping), ==, 3);
+  g_assert_cmpuint (counts[0], ==, 0);
+  g_assert_cmpuint (counts[1], ==, 2);
+  g_assert_cmpuint (counts[2], ==, 0);
+  g_assert_cmpuint (counts[3], ==, 0);
+  g_assert_cmpuint (counts[4], ==, 1);
+  g_assert_cmpuint (counts[5], ==, 1);
+  g_assert_cmpint (mapping[0], ==, 1);
+  g_assert_cmpint (mapping[1], ==, -1);
+  g_assert_cmpint (mapping[2], ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -618,6 +694,8 @@ main (int   argc,
   g_test_add_func ("/metrics/sklearn/10k", test_sklearn_10k);
   g_test_add_func ("/metrics/compute", test_compute_matches_parts);
   g_test_add_func ("/metrics/invalid-labels", test_invalid_labels);
+  g_test_add_func ("/metrics/confusion/counts", test_confusion_counts);
+  g_test_add_func ("/metrics/confusion/empty-cluster", test_confusion_empty_cluster);
   if (g_test_perf ())
     g_test_add_func ("/metrics/perf/compute-70000", test_perf_compute);
 
