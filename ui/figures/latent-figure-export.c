@@ -14,6 +14,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ typedef struct {
   LatentSnapshot    *snapshot;
   LatentFigureKind   kind;
   const LatentSweep *sweep;
+  double             scale;     /* file units per figure unit; 0 means 1 */
 } Figure;
 
 static void
@@ -36,10 +38,25 @@ figure_render (const Figure            *figure,
                int                      width,
                int                      height)
 {
+  double scale = figure->scale > 0.0 ? figure->scale : 1.0;
+
+  /* Laid out at the view's size and magnified, so text, lines, markers and
+   * margins all grow together, in every format: a transformation, not a
+   * larger font, which the renderers' fixed line widths and margins would
+   * not follow. Rounded up so the figure paints the whole file. */
+  if (scale != 1.0)
+    {
+      cairo_save (cr);
+      cairo_scale (cr, scale, scale);
+      width = MAX (1, (int) ceil (width / scale - 1e-6));
+      height = MAX (1, (int) ceil (height / scale - 1e-6));
+    }
   if (figure->sweep != NULL)
     latent_figure_sweep_render (figure->sweep, style, cr, width, height);
   else
     latent_figure_render (figure->snapshot, figure->kind, style, cr, width, height);
+  if (scale != 1.0)
+    cairo_restore (cr);
 }
 
 /* As the figure's header says it: an algorithm with several figures has
@@ -533,6 +550,27 @@ latent_figure_export (LatentSnapshot          *snapshot,
   g_return_val_if_fail (snapshot != NULL, FALSE);
   g_return_val_if_fail (style != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return export_figure (&figure, style, path, width, height, error);
+}
+
+gboolean
+latent_figure_export_scaled (LatentSnapshot          *snapshot,
+                             LatentFigureKind         kind,
+                             const LatentFigureStyle *style,
+                             const char              *path,
+                             int                      width,
+                             int                      height,
+                             double                   scale,
+                             GError                 **error)
+{
+  Figure figure = { .snapshot = snapshot, .kind = kind, .scale = scale };
+
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+  g_return_val_if_fail (style != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (scale > 0.0 && isfinite (scale), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   return export_figure (&figure, style, path, width, height, error);

@@ -232,6 +232,20 @@ gboolean         latent_figure_export          (LatentSnapshot          *snapsho
                                                 int                      width,
                                                 int                      height,
                                                 GError                 **error);
+/* As latent_figure_export (), but the figure is laid out at @width / @scale ×
+ * @height / @scale units and drawn @scale times larger: text, lines, markers
+ * and margins grow with the file, so an export larger than the view it was
+ * laid out for (@scale = export width / view width) is a sharper copy of the
+ * view, not the same text on a bigger canvas. @scale = 1 is
+ * latent_figure_export (). */
+gboolean         latent_figure_export_scaled   (LatentSnapshot          *snapshot,
+                                                LatentFigureKind         kind,
+                                                const LatentFigureStyle *style,
+                                                const char              *path,
+                                                int                      width,
+                                                int                      height,
+                                                double                   scale,
+                                                GError                 **error);
 
 /* The strip under the window's figure (latent-figure-strip.c): the
  * objective of every iteration as a small plot, with axes, the iteration
