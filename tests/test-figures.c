@@ -4195,6 +4195,95 @@ test_export_scaled (Tmp           *tmp,
   g_assert_nonnull (strstr (contents, "height=\"900"));
 }
 
+/* Points of a row whose pixel is (exactly) the palette colour it asks for. */
+static guint
+count_points_in (cairo_surface_t         *surface,
+                 LatentSnapshot          *snap,
+                 const LatentFigureStyle *style,
+                 const gint32            *colour_of,
+                 int                      width,
+                 int                      height)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < snap->n_rows; i++)
+    {
+      const float *row = latent_dataset_get_row (snap->dataset, i);
+      double px, py;
+
+      g_assert_true (latent_figure_scatter_locate (snap, style, width, height, row[0], row[1], &px, &py));
+      n += close_color (pixel (surface, (int) px, (int) py), latent_palette_argb (colour_of[i]), 0);
+    }
+  return n;
+}
+
+static void
+test_scatter_colour_by_class (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
+  g_autoptr(LatentSnapshot) mix = mixture_snapshot (150);
+  g_autofree gint32 *classes = g_new (gint32, 151);
+  const char *names[] = { "a", "b", "c", NULL };
+  const int width = 600, height = 450;
+  LatentFigureStyle style, by_class;
+  cairo_surface_t *off, *on;
+  double cx, cy;
+
+  latent_figure_style_init (&style);
+  style.voronoi = FALSE;
+  g_assert_false (style.colour_by_class);
+  /* The legend lists other names, so the plot may move: each picture is
+   * sampled where its own style puts the points. */
+  by_class = style;
+  by_class.colour_by_class = TRUE;
+
+  /* Without labels the option changes nothing. */
+  off = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  on = render (snap, LATENT_FIGURE_SCATTER, &by_class, width, height);
+  g_assert_cmpmem (cairo_image_surface_get_data (off),
+                   cairo_image_surface_get_stride (off) * height,
+                   cairo_image_surface_get_data (on),
+                   cairo_image_surface_get_stride (on) * height);
+  cairo_surface_destroy (off);
+  cairo_surface_destroy (on);
+
+  /* Classes that disagree with every cluster: class = cluster + 1 mod 3. */
+  for (guint i = 0; i < 151; i++)
+    classes[i] = (i % 3 + 1) % 3;
+  latent_dataset_set_labels (snap->dataset, classes, 3, (GStrv) names);
+
+  off = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  on = render (snap, LATENT_FIGURE_SCATTER, &by_class, width, height);
+
+  /* Off: the cluster's colour at nearly every point (a few lie under a
+   * centroid marker or a neighbour); on: the class's, never the cluster's. */
+  g_assert_cmpuint (count_points_in (off, snap, &style, snap->labels, width, height), >, 135);
+  g_assert_cmpuint (count_points_in (off, snap, &style, classes, width, height), <, 15);
+  g_assert_cmpuint (count_points_in (on, snap, &by_class, classes, width, height), >, 135);
+  g_assert_cmpuint (count_points_in (on, snap, &by_class, snap->labels, width, height), <, 15);
+
+  /* The centroids keep their cluster's colour. */
+  for (guint c = 0; c < 3; c++)
+    {
+      g_assert_true (latent_figure_scatter_locate (snap, &by_class, width, height,
+                                                   snap->means[2 * c], snap->means[2 * c + 1], &cx, &cy));
+      g_assert_true (close_color (pixel (on, (int) cx, (int) cy), latent_palette_argb (c), 1));
+    }
+  cairo_surface_destroy (off);
+  cairo_surface_destroy (on);
+
+  /* A mixture: points by class instead of by responsibilities. */
+  latent_dataset_set_labels (mix->dataset, classes, 3, (GStrv) names);
+  off = render (mix, LATENT_FIGURE_SCATTER, &style, width, height);
+  on = render (mix, LATENT_FIGURE_SCATTER, &by_class, width, height);
+  g_assert_cmpuint (count_points_in (off, mix, &style, mix->labels, width, height), >,
+                    2 * count_points_in (off, mix, &style, classes, width, height));
+  g_assert_cmpuint (count_points_in (on, mix, &by_class, classes, width, height), >,
+                    2 * count_points_in (on, mix, &by_class, mix->labels, width, height));
+  cairo_surface_destroy (off);
+  cairo_surface_destroy (on);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -4213,6 +4302,7 @@ main (int   argc,
   g_test_add_func ("/figures/scatter/unlabelled", test_scatter_unlabelled);
   g_test_add_func ("/figures/scatter/many-clusters", test_scatter_many_clusters);
   g_test_add_func ("/figures/scatter/one-buffer", test_scatter_one_buffer);
+  g_test_add_func ("/figures/scatter/colour-by-class", test_scatter_colour_by_class);
   g_test_add_func ("/figures/images/means", test_images_means);
   g_test_add_func ("/figures/images/layout", test_images_layout);
   g_test_add_func ("/figures/mixture/ellipses", test_mixture_ellipses);

@@ -28,6 +28,7 @@ latent_figure_style_init (LatentFigureStyle *style)
   style->pixel_scale = 0.0;
   style->has_view = FALSE;
   style->voronoi = TRUE;
+  style->colour_by_class = FALSE;
   style->trail = NULL;
   style->n_trail = 0;
   style->split = -1.0;

@@ -47,7 +47,8 @@ typedef struct {
   gboolean legend;
   double   legend_x;
   double   swatch;
-  gboolean by_class;               /* no clustering yet: colour by class label */
+  gboolean by_class;               /* points coloured by class label: no clustering
+                                    * yet, or style->colour_by_class */
   gboolean mixture;                /* components with weights, not clusters */
   gboolean compact;                /* legend says "1 (n = 50)" */
   guint    n_entries;              /* legend entries drawn, "… more" excluded */
@@ -174,6 +175,18 @@ is_mixture (LatentSnapshot *snapshot)
   return snapshot->weights != NULL && snapshot->k > 0;
 }
 
+/* Clusters drawn in their classes' colours, as the style asks: only where
+ * there are clusters and the data has a class for each point. */
+static gboolean
+class_colours_apply (LatentSnapshot          *snapshot,
+                     const LatentFigureStyle *style,
+                     const Points            *points)
+{
+  return style->colour_by_class && labels_usable (snapshot, points)
+         && latent_dataset_has_labels (snapshot->dataset)
+         && latent_dataset_get_n_rows (snapshot->dataset) == points->n;
+}
+
 static gboolean
 responsibilities_usable (LatentSnapshot *snapshot,
                          const Points   *points)
@@ -210,7 +223,7 @@ legend_text (LatentSnapshot *snapshot,
   const gboolean by_class = layout->by_class, compact = layout->compact;
   const char *name;
 
-  if (layout->mixture)
+  if (layout->mixture && !by_class)
     {
       double w = snapshot->weights[entry];
 
@@ -232,7 +245,7 @@ legend_text (LatentSnapshot *snapshot,
 static const char *
 legend_title (const Layout *layout)
 {
-  if (layout->mixture)
+  if (layout->mixture && !layout->by_class)
     return _("components");
   if (layout->n_entries == 0)
     return _("data");
@@ -340,11 +353,15 @@ compute_layout (LatentSnapshot          *snapshot,
   else
     data_bounds (points, layout);
 
-  if (is_mixture (snapshot))
+  /* A mixture keeps its ellipses when its points take the classes' colours. */
+  layout->mixture = is_mixture (snapshot);
+  if (class_colours_apply (snapshot, style, points))
     {
-      layout->mixture = TRUE;
-      n_labels = snapshot->k;
+      layout->by_class = TRUE;
+      n_labels = latent_dataset_get_n_classes (snapshot->dataset);
     }
+  else if (layout->mixture)
+    n_labels = snapshot->k;
   else if (labels_usable (snapshot, points))
     n_labels = snapshot->k;
   else if (latent_dataset_has_labels (snapshot->dataset))
@@ -581,15 +598,15 @@ draw_point_layer (LatentSnapshot          *snapshot,
   pixels = (guint32 *) cairo_image_surface_get_data (surface);
   stride = cairo_image_surface_get_stride (surface) / 4;
 
-  if (labels_usable (snapshot, points))
-    {
-      labels = snapshot->labels;
-      n_colors = snapshot->k;
-    }
-  else if (layout->by_class)
+  if (layout->by_class)
     {
       labels = latent_dataset_get_labels (snapshot->dataset);
       n_colors = latent_dataset_get_n_classes (snapshot->dataset);
+    }
+  else if (labels_usable (snapshot, points))
+    {
+      labels = snapshot->labels;
+      n_colors = snapshot->k;
     }
   else
     n_colors = 0;
@@ -609,7 +626,7 @@ draw_point_layer (LatentSnapshot          *snapshot,
       colors[c] = (alpha << 24) | (r << 16) | (g << 8) | b;
     }
   neutral = colors[n_colors];
-  if (responsibilities_usable (snapshot, points))
+  if (!layout->by_class && responsibilities_usable (snapshot, points))
     {
       resp = snapshot->responsibilities;
       lin = linear_palette (snapshot->k);

@@ -43,6 +43,10 @@ typedef struct {
   gboolean has_view;      /* show this window of data coordinates (zoom, pan) */
   double   view[4];       /* xmin, xmax, ymin, ymax */
   gboolean voronoi;       /* tint each center's region, for 2-D data */
+  gboolean colour_by_class; /* clusters and mixtures on labelled data: the
+                           * points in their class's colour (the legend lists
+                           * the classes), centroids and ellipses still in
+                           * their cluster's; without labels it changes nothing */
   const float *trail;     /* earlier means, n_trail × k × n_cols, oldest first */
   guint    n_trail;
   /* Filter only. has_view and view above then window the image, in its
