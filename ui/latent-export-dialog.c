@@ -2,7 +2,11 @@
  *
  * Through the same renderer and exporter as latent-cli. The style is copied
  * with the trail, and the figure kind read from the window's figure-kind
- * action, so the file shows what the window showed.
+ * action, so the file shows what the window showed. Width and height keep
+ * the view's aspect ratio until unlinked, and the figure is laid out at the
+ * view's size and magnified to the file's, so a larger file is a sharper
+ * copy of the view. A saved file is announced in the window that opened the
+ * dialog, through its win.show-notice action.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,6 +15,7 @@
 #include "latent-export-dialog.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 #include "latent-ui-util.h"
 
@@ -22,7 +27,13 @@ struct _LatentExportDialog
   GtkDropDown       *format_dropdown;
   GtkSpinButton     *width_spin;
   GtkSpinButton     *height_spin;
+  GtkToggleButton   *link_button;
+  GtkLabel          *folder_label;
   GtkLabel          *message_label;
+
+  int                view_width;   /* the view's size: the ratio kept, and */
+  int                view_height;  /* the layout magnified for the file */
+  gboolean           syncing;      /* one spin button is following the other */
 
   LatentSnapshot    *snapshot;
   LatentFigureKind   kind;
@@ -58,6 +69,29 @@ on_format_changed (LatentExportDialog *self)
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), renamed);
 }
 
+/* Where the file goes: a bare name goes to the Pictures folder, or home. */
+static char *
+dup_path (LatentExportDialog *self)
+{
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
+  const char *pictures = g_get_user_special_dir (G_USER_DIRECTORY_PICTURES);
+
+  if (g_path_is_absolute (name))
+    return g_strdup (name);
+  return g_build_filename (pictures ? pictures : g_get_home_dir (), name, NULL);
+}
+
+static void
+update_folder (LatentExportDialog *self)
+{
+  g_autofree char *path = dup_path (self);
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autofree char *shown = g_filename_display_name (folder);
+
+  latent_label_set_text (self->folder_label, shown, _("Folder"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_label), shown);
+}
+
 static void
 on_name_changed (LatentExportDialog *self)
 {
@@ -65,10 +99,56 @@ on_name_changed (LatentExportDialog *self)
   const char *dot = strrchr (name, '.');
 
   show_message (self, NULL);
+  update_folder (self);
   for (guint i = 0; dot && i < G_N_ELEMENTS (extensions); i++)
     if (g_ascii_strcasecmp (dot, extensions[i]) == 0 &&
         gtk_drop_down_get_selected (self->format_dropdown) != i)
       gtk_drop_down_set_selected (self->format_dropdown, i);
+}
+
+/* Linked, each spin button follows the other by the view's aspect ratio. */
+static void
+follow (LatentExportDialog *self,
+        GtkSpinButton      *from,
+        GtkSpinButton      *to,
+        double              ratio)
+{
+  if (self->syncing || !gtk_toggle_button_get_active (self->link_button))
+    return;
+  self->syncing = TRUE;
+  gtk_spin_button_set_value (to, CLAMP (round (gtk_spin_button_get_value (from) * ratio),
+                                        LATENT_FIGURE_MIN_SIZE, LATENT_FIGURE_MAX_SIZE));
+  self->syncing = FALSE;
+}
+
+static void
+on_width_changed (LatentExportDialog *self)
+{
+  follow (self, self->width_spin, self->height_spin, (double) self->view_height / self->view_width);
+}
+
+static void
+on_height_changed (LatentExportDialog *self)
+{
+  follow (self, self->height_spin, self->width_spin, (double) self->view_width / self->view_height);
+}
+
+/* Linked again: the height follows the width. */
+static void
+on_link_toggled (LatentExportDialog *self)
+{
+  on_width_changed (self);
+}
+
+/* File units per view unit: the layout of the view, magnified. Unlinked,
+ * the smaller of the two, so the figure never has less room than the view
+ * in either direction. */
+static double
+export_scale (LatentExportDialog *self,
+              int                 width,
+              int                 height)
+{
+  return MIN ((double) width / self->view_width, (double) height / self->view_height);
 }
 
 static void
@@ -97,7 +177,14 @@ static void
 on_export (LatentExportDialog *self)
 {
   const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
+  int width = gtk_spin_button_get_value_as_int (self->width_spin);
+  int height = gtk_spin_button_get_value_as_int (self->height_spin);
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
   g_autofree char *path = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *shown_folder = NULL;
+  g_autofree char *notice = NULL;
   g_autoptr(GError) error = NULL;
 
   if (*name == '\0')
@@ -105,17 +192,21 @@ on_export (LatentExportDialog *self)
       show_message (self, _("Give the file a name."));
       return;
     }
-  path = g_path_is_absolute (name) ? g_strdup (name)
-                                   : g_build_filename (g_get_user_special_dir (G_USER_DIRECTORY_PICTURES)
-                                                       ? g_get_user_special_dir (G_USER_DIRECTORY_PICTURES)
-                                                       : g_get_home_dir (), name, NULL);
-  if (!latent_figure_export (self->snapshot, self->kind, &self->style, path,
-                             gtk_spin_button_get_value_as_int (self->width_spin),
-                             gtk_spin_button_get_value_as_int (self->height_spin), &error))
+  path = dup_path (self);
+  if (!latent_figure_export_scaled (self->snapshot, self->kind, &self->style, path, width, height,
+                                    export_scale (self, width, height), &error))
     {
       show_message (self, error->message);
       return;
     }
+  /* Said where it went, in the window, with a way to get there. */
+  folder = g_path_get_dirname (path);
+  base = g_filename_display_basename (path);
+  shown_folder = g_filename_display_name (folder);
+  /* TRANSLATORS: "Saved iris-kmeans-12.png in /home/me/Pictures" */
+  notice = g_strdup_printf (_("Saved %s in %s"), base, shown_folder);
+  if (parent != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (parent), "win.show-notice", "(ss)", notice, folder);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
@@ -136,7 +227,15 @@ on_copy (LatentExportDialog *self)
       return;
     }
   cr = cairo_create (surface);
-  latent_figure_render (self->snapshot, self->kind, &self->style, cr, width, height);
+  /* Magnified as the file would be. */
+  {
+    double scale = export_scale (self, width, height);
+
+    cairo_scale (cr, scale, scale);
+    latent_figure_render (self->snapshot, self->kind, &self->style, cr,
+                          MAX (1, (int) ceil (width / scale - 1e-6)),
+                          MAX (1, (int) ceil (height / scale - 1e-6)));
+  }
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   /* Cairo's ARGB32 is premultiplied native-endian: GDK's default format. */
@@ -185,10 +284,15 @@ latent_export_dialog_class_init (LatentExportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, format_dropdown);
   gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, width_spin);
   gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, height_spin);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, link_button);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, folder_label);
   gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, message_label);
   gtk_widget_class_bind_template_callback (widget_class, on_format_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_name_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_choose);
+  gtk_widget_class_bind_template_callback (widget_class, on_width_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_height_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_link_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_export);
   gtk_widget_class_bind_template_callback (widget_class, on_copy);
   gtk_widget_class_bind_template_callback (widget_class, gtk_window_destroy);
@@ -199,6 +303,7 @@ latent_export_dialog_class_init (LatentExportDialogClass *klass)
 static void
 latent_export_dialog_init (LatentExportDialog *self)
 {
+  self->view_width = self->view_height = 1;
   gtk_widget_init_template (GTK_WIDGET (self));
   latent_drop_downs_name_buttons (GTK_WIDGET (self));
 }
@@ -226,8 +331,14 @@ latent_export_dialog_new (GtkWindow               *parent,
     }
   /* The on-screen point layer resolution is the file's own business. */
   self->style.pixel_scale = 0;
-  gtk_spin_button_set_value (self->width_spin, CLAMP (width, 16, 16384));
-  gtk_spin_button_set_value (self->height_spin, CLAMP (height, 16, 16384));
+  /* The ratio kept and the layout magnified are the view's, set before the
+   * spin buttons so that neither follows the other on the way in. */
+  self->view_width = CLAMP (width, LATENT_FIGURE_MIN_SIZE, LATENT_FIGURE_MAX_SIZE);
+  self->view_height = CLAMP (height, LATENT_FIGURE_MIN_SIZE, LATENT_FIGURE_MAX_SIZE);
+  self->syncing = TRUE;
+  gtk_spin_button_set_value (self->width_spin, self->view_width);
+  gtk_spin_button_set_value (self->height_spin, self->view_height);
+  self->syncing = FALSE;
   /* Named after the figure too when the result has several. */
   if (self->kind != latent_figure_resolve_kind (snapshot, LATENT_FIGURE_AUTO))
     name = g_strdup_printf ("%s-%s-%u-%s.png", latent_dataset_get_name (snapshot->dataset),

@@ -15,7 +15,10 @@ G_DECLARE_FINAL_TYPE (LatentExportDialog, latent_export_dialog, LATENT, EXPORT_D
 
 /* Exports exactly what the view draws: the snapshot in that style, as the
  * figure @parent's win.figure-kind action names (AUTO without one), at the
- * on-screen size unless the person changes it. */
+ * on-screen size (@width × @height) unless the person changes it. The size
+ * keeps that aspect ratio until unlinked, and a larger file is the view's
+ * layout magnified. Once saved, it activates @parent's win.show-notice
+ * action, when it has one, with ("Saved NAME in FOLDER", FOLDER). */
 GtkWidget *latent_export_dialog_new (GtkWindow               *parent,
                                      LatentSnapshot          *snapshot,
                                      const LatentFigureStyle *style,

@@ -44,6 +44,64 @@ on_error_dismissed (LatentWindow *self)
   self->error_from_run = FALSE;
 }
 
+/* Notices: what was done and where ("Saved NAME in FOLDER"), with Open
+ * Folder. Others ask through win.show-notice (text, folder): the export
+ * dialog does. */
+
+static GtkWidget *
+notice_child (LatentWindow *self,
+              const char   *id)
+{
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW, id));
+}
+
+static void
+on_show_notice (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkWidget *bar = notice_child (self, "notice_bar");
+  const char *text, *folder;
+
+  g_variant_get (parameter, "(&s&s)", &text, &folder);
+  latent_label_set_text (GTK_LABEL (notice_child (self, "notice_label")), text, _("Notice"));
+  g_object_set_data_full (G_OBJECT (bar), "folder", g_strdup (folder), g_free);
+  gtk_info_bar_set_revealed (GTK_INFO_BAR (bar), TRUE);
+}
+
+static void
+on_notice_response (LatentWindow *self)
+{
+  gtk_info_bar_set_revealed (GTK_INFO_BAR (notice_child (self, "notice_bar")), FALSE);
+}
+
+/* In the file manager; a failure is said in the error bar, nothing more. */
+static void
+on_notice_open_folder (LatentWindow *self)
+{
+  GtkWidget *bar = notice_child (self, "notice_bar");
+  const char *folder = g_object_get_data (G_OBJECT (bar), "folder");
+  g_autoptr(GdkAppLaunchContext) context = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *uri = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (folder == NULL)
+    return;
+  file = g_file_new_for_path (folder);
+  uri = g_file_get_uri (file);
+  context = gdk_display_get_app_launch_context (gtk_widget_get_display (GTK_WIDGET (self)));
+  if (!g_app_info_launch_default_for_uri (uri, G_APP_LAUNCH_CONTEXT (context), &error))
+    {
+      g_autofree char *shown = g_filename_display_name (folder);
+      g_autofree char *message = g_strdup_printf (_("Could not open “%s”: %s"), shown, error->message);
+
+      _latent_window_show_error (self, message);
+    }
+  gtk_info_bar_set_revealed (GTK_INFO_BAR (bar), FALSE);
+}
+
 /* Whether the algorithm's check takes the parameters for the dataset; if
  * not, the error bar says why before any run starts. */
 gboolean
@@ -373,6 +431,7 @@ on_figure_kind_changed (GSimpleAction *action,
 
 static const GActionEntry view_actions[] = {
   { "figure-kind", NULL, "s", "'auto'", on_figure_kind_changed },
+  { "show-notice", on_show_notice, "(ss)" },
 };
 
 /* Set-up */
@@ -603,6 +662,11 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, split_scale);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, split_adjustment);
   gtk_widget_class_bind_template_callback (widget_class, on_error_dismissed);
+  /* Found by name (notice_child), not kept in the structure. */
+  gtk_widget_class_bind_template_child_full (widget_class, "notice_bar", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "notice_label", FALSE, 0);
+  gtk_widget_class_bind_template_callback (widget_class, on_notice_response);
+  gtk_widget_class_bind_template_callback (widget_class, on_notice_open_folder);
   gtk_widget_class_bind_template_callback_full (widget_class, "on_params_changed",
                                                 G_CALLBACK (_latent_window_on_params_changed));
   gtk_widget_class_bind_template_callback_full (widget_class, "on_speed_changed",

@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+# test-export.py — the export dialog: width and height linked by the view's
+# aspect ratio (and unlinked), the destination folder shown, and the saved file
+# announced in the window with "Open Folder" (issue 13, item 13)
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Run under run-ui-test.sh. The accessible names used here ("Run", "Main Menu",
+# "File Name", "Width", "Height", "Keep aspect ratio", "Folder", "Export",
+# "Notice", "Open Folder") are the dialog's contract with its users of
+# assistive technology.
+
+import os
+import sys
+import time
+
+if not os.environ.get('LATENT_EXECUTABLE'):
+    print('SKIP: LATENT_EXECUTABLE is not set; run this through run-ui-test.sh')
+    sys.exit(77)
+
+import latent_ui as ui  # noqa: E402
+from latent_ui import Failure, log  # noqa: E402
+
+SCRATCH = os.path.realpath(ui.scratch_dir())
+EXPORT_DIR = os.path.join(SCRATCH, 'exports')
+EXPORT_PNG = os.path.join(EXPORT_DIR, 'linked-export.png')
+
+app = ui.App()
+state = {}
+
+
+def is_on(node):
+    """A toggle button's state: GTK 4.8 gives it the push button role and says
+    PRESSED; other versions say CHECKED."""
+    ui._safe(node.clear_cache)
+    states = node.getState()
+    return states.contains(ui.pyatspi.STATE_PRESSED) or states.contains(ui.pyatspi.STATE_CHECKED)
+
+
+def spin(name):
+    return app.find('spin button', name, timeout=15, what=f'the spin button {name!r} of the export dialog')
+
+
+def step_start():
+    app.start()
+    os.makedirs(EXPORT_DIR, exist_ok=True)
+    run = app.button('Run', timeout=30)
+    ui.click(run)
+    status = app.find(None, 'Status', timeout=10)
+    ui.wait_until(lambda: 'converged' in ui.text_of(status).lower(), 60,
+                  lambda: f'the run to converge (status {ui.text_of(status)!r})')
+
+
+def step_open():
+    app.choose_menu_item('Main Menu', 'Export…')
+    width, height = spin('Width'), spin('Height')
+    state['w0'], state['h0'] = float(width.value), float(height.value)
+    log(f'  the dialog opens at {state["w0"]:g} × {state["h0"]:g}')
+    if state['w0'] < 16 or state['h0'] < 16:
+        raise Failure(f'the dialog opens at {state["w0"]:g} × {state["h0"]:g}')
+    link = app.button('Keep aspect ratio', timeout=5,
+                      what='a toggle button "Keep aspect ratio" in the export dialog')
+    if not is_on(link):
+        raise Failure('"Keep aspect ratio" is not on when the dialog opens')
+    state['link'] = link
+
+
+def step_linked():
+    width, height = spin('Width'), spin('Height')
+    ratio = state['h0'] / state['w0']
+    for new_width in (state['w0'] * 2, 1000, 640):
+        ui.set_value(width, new_width)
+        expected = round(new_width * ratio)
+        ui.wait_until(lambda: abs(float(height.value) - expected) <= 1, 5,
+                      lambda: f'Height to follow Width {new_width:g} to {expected} '
+                              f'(the view is {state["w0"]:g} × {state["h0"]:g}; Height reads {height.value:g})')
+        log(f'  Width {new_width:g} → Height {float(height.value):g}')
+    ui.set_value(height, 300)
+    expected = round(300 / ratio)
+    ui.wait_until(lambda: abs(float(width.value) - expected) <= 1, 5,
+                  lambda: f'Width to follow Height 300 to {expected} (Width reads {width.value:g})')
+    log(f'  Height 300 → Width {float(width.value):g}')
+
+
+def step_unlinked():
+    ui.click(state['link'])
+    ui.wait_until(lambda: not is_on(state['link']), 5,
+                  '"Keep aspect ratio" to turn off')
+    width, height = spin('Width'), spin('Height')
+    before = float(height.value)
+    ui.set_value(width, 777)
+    ui.set_value(height, 333)
+    if abs(float(width.value) - 777) > 0.5:
+        raise Failure(f'unlinked, Height 333 changed Width to {width.value:g}')
+    log(f'  unlinked: 777 × 333 (Height was {before:g})')
+
+
+def step_folder():
+    entry = app.find(('text', 'entry'), 'File Name', timeout=10)
+    ui.set_text(entry, EXPORT_PNG)
+    folder = app.find('label', 'Folder', pred=lambda n: ui.text_of(n) != 'Folder', timeout=10,
+                      what='a label "Folder" showing the destination folder')
+    ui.wait_until(lambda: ui.text_of(folder) == EXPORT_DIR, 5,
+                  lambda: f'the folder label to read {EXPORT_DIR!r} (it reads {ui.text_of(folder)!r})')
+    log(f'  folder: {ui.text_of(folder)!r}')
+
+
+def step_save():
+    if os.path.exists(EXPORT_PNG):
+        os.unlink(EXPORT_PNG)
+    app.press('Export', pred=lambda n: ui.has_action(n, 'click'))
+
+    def written():
+        try:
+            return ui.read_png(EXPORT_PNG) if os.path.getsize(EXPORT_PNG) > 0 else None
+        except (OSError, Failure):
+            return None
+    width, height, _ = ui.wait_until(written, 30, f'{EXPORT_PNG} to be written')
+    log(f'  {EXPORT_PNG}: {width} × {height}')
+    if (width, height) != (777, 333):
+        raise Failure(f'the file is {width} × {height}, not the 777 × 333 asked for')
+    name = os.path.basename(EXPORT_PNG)
+
+    def notice():
+        found = ui.find_all(app.window, lambda n: ui.role_of(n) == 'label' and name in ui.text_of(n))
+        return found[0] if found else None
+    label = ui.wait_until(notice, 10, f'a notice in the window naming {name!r}')
+    text = ui.text_of(label)
+    log(f'  notice: {text!r} ({ui.describe(label)})')
+    if EXPORT_DIR not in text:
+        raise Failure(f'the notice {text!r} does not name the folder {EXPORT_DIR!r}')
+    if not text.startswith('Saved'):
+        raise Failure(f'the notice {text!r} does not say the file was saved')
+    button = ui.find(app.window, 'push button', 'Open Folder', timeout=5,
+                     what='an "Open Folder" button beside the notice')
+    log(f'  beside it {ui.describe(button)}')
+    # Whether a file manager opens or not (there is none here), the window
+    # stays: a failure is said in the error bar.
+    ui.click(button)
+    time.sleep(1)
+    said = ui.find_all(app.window, lambda n: ui.role_of(n) == 'label'
+                       and 'Could not open' in ui.text_of(n))
+    if said:
+        log(f'  Open Folder: {ui.text_of(said[0])!r}')
+    if not app.alive():
+        raise Failure(f'the application ended after Open Folder:\n{app.stderr()}')
+
+
+def main():
+    ui.run_steps('ui-export', app, [
+        ('start the window and run k-means on its default dataset', step_start),
+        ('Main Menu ▸ Export…: the view\'s size, "Keep aspect ratio" on', step_open),
+        ('linked: Width moves Height by the view\'s ratio, and back', step_linked),
+        ('unlinked: Width and Height move freely', step_unlinked),
+        ('the dialog shows the destination folder', step_folder),
+        ('Export writes the file and the window says where, with Open Folder', step_save),
+    ])
+    status = app.stop()
+    if status != 0:
+        log(f'FAIL: the application exited with status {status} when asked to quit')
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
