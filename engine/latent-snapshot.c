@@ -73,6 +73,7 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_free (self->step_loss);
   g_free (self->input_offset);
   g_free (self->input_scale);
+  g_free (self->start_objectives);
   g_free (self->message);
 }
 
@@ -129,6 +130,7 @@ latent_snapshot_get_size (LatentSnapshot *self)
   if (self->step_loss) size += self->n_steps * sizeof (float);
   if (self->input_offset) size += cols * sizeof (float);
   if (self->input_scale) size += cols * sizeof (float);
+  if (self->start_objectives) size += self->n_starts * sizeof (double);
   for (guint i = 0; self->method_names && self->method_names[i]; i++)
     size += sizeof (char *) + string_size (self->method_names[i]) + sizeof (double);
   size += string_size (self->device) + string_size (self->method) + string_size (self->message);

@@ -133,6 +133,14 @@ struct _LatentSnapshot
   float         *input_offset;         /* n_cols */
   float         *input_scale;          /* n_cols */
 
+  /* Clusterings run from several starts (the restarts parameter): the
+   * objective each start ended at, in the order of their seeds (the run's
+   * seed + 0, + 1, …), and which of them the snapshot is. n_starts is 0
+   * for a run from one start. */
+  guint          n_starts;
+  guint          best_start;
+  double        *start_objectives;   /* n_starts */
+
   gboolean       has_label_metrics;
   LatentLabelMetrics metrics;
 

@@ -244,6 +244,93 @@ test_snapshots_coherent (void)
     }
 }
 
+/* Multiple restarts (issue 13, item 16): start r runs from seed + r, and
+ * the run ends where the best of those single starts ends — never worse
+ * than the run's own seed alone. */
+static void
+test_restarts (void)
+{
+  /* Eight blobs and random starts: some seeds merge two blobs and split
+   * another, a local optimum Lloyd does not leave. */
+  g_autoptr(LatentDataset) ds = test_blobs (800, 2, 8, 0.6, 2);
+  g_autoptr(LatentParams) single = params_with ("k=8", "init=random", NULL);
+  g_autoptr(LatentParams) five = params_with ("k=8", "init=random", "restarts=5", NULL);
+  g_autoptr(GArray) objectives = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(LatentSnapshot) best = NULL;
+  g_autoptr(LatentSnapshot) winner = NULL;
+  const guint64 seed = 3;
+  double lowest = G_MAXDOUBLE, highest = 0, first = 0;
+  guint argmin = 0;
+
+  for (guint r = 0; r < 5; r++)
+    {
+      g_autoptr(LatentSnapshot) one = fit (ds, single, seed + r, NULL, NULL);
+
+      g_test_message ("seed %" G_GUINT64_FORMAT ": inertia %.6f", seed + r, one->objective);
+      g_assert_cmpuint (one->n_starts, ==, 0);
+      if (r == 0)
+        first = one->objective;
+      if (one->objective < lowest)
+        lowest = one->objective, argmin = r;
+      highest = MAX (highest, one->objective);
+    }
+  /* The data has a bad local optimum among these seeds, and the run's
+   * own seed is not the best of them. */
+  g_assert_cmpfloat (highest, >, 1.2 * lowest);
+  g_assert_cmpfloat (first, >, lowest);
+
+  best = fit (ds, five, seed, NULL, objectives);
+  g_test_message ("best of 5: %.6f (%s)", best->objective, best->message);
+  g_assert_cmpfloat (best->objective, ==, lowest);
+  g_assert_cmpfloat (best->objective, <=, first);
+  g_assert_cmpuint (best->seed, ==, seed);
+  g_assert_cmpuint (best->n_starts, ==, 5);
+  g_assert_cmpuint (best->best_start, ==, argmin);
+  g_assert_nonnull (best->start_objectives);
+  for (guint r = 0; r < 5; r++)
+    {
+      g_autoptr(LatentSnapshot) one = fit (ds, single, seed + r, NULL, NULL);
+      g_assert_cmpfloat (best->start_objectives[r], ==, one->objective);
+    }
+  g_assert_nonnull (best->message);
+  g_assert_nonnull (strstr (best->message, "Best of 5 starts"));
+  /* The live run is the winner's, iteration by iteration. */
+  winner = fit (ds, single, seed + argmin, NULL, NULL);
+  g_assert_cmpmem (best->labels, 800 * sizeof (gint32), winner->labels, 800 * sizeof (gint32));
+  g_assert_cmpmem (best->means, 16 * sizeof (float), winner->means, 16 * sizeof (float));
+  g_assert_cmpuint (best->iteration, ==, winner->iteration);
+  g_assert_cmpuint (objectives->len, ==, winner->iteration);
+  test_assert_snapshots_coherent (latent_kmeans_get_algorithm (), ds, five, seed, NULL, TRUE);
+}
+
+/* restarts=1 is the run it always was; a start from a file runs once. */
+static void
+test_restarts_one (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (300, 3, 5, 3.0, 5);
+  g_autoptr(LatentParams) plain = params_with ("k=5", NULL);
+  g_autoptr(LatentParams) one = params_with ("k=5", "restarts=1", NULL);
+  g_autoptr(LatentSnapshot) a = fit (ds, plain, 42, NULL, NULL);
+  g_autoptr(LatentSnapshot) b = fit (ds, one, 42, NULL, NULL);
+  g_autoptr(LatentParams) zero = latent_algorithm_new_params (latent_kmeans_get_algorithm ());
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (latent_params_get_int (plain, "restarts"), ==, 1);
+  g_assert_cmpfloat (a->objective, ==, b->objective);
+  g_assert_cmpmem (a->labels, 300 * sizeof (gint32), b->labels, 300 * sizeof (gint32));
+  g_assert_cmpmem (a->means, 15 * sizeof (float), b->means, 15 * sizeof (float));
+  g_assert_cmpuint (b->n_starts, ==, 0);
+  g_assert_null (b->start_objectives);
+  g_assert_null (b->message);
+
+  g_assert_false (latent_params_parse (zero, "restarts=0", &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "restarts"));
+  g_clear_error (&error);
+  g_assert_false (latent_params_parse (zero, "restarts=101", &error));
+  g_assert_nonnull (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -256,5 +343,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kmeans/empty-cluster-reseeded", test_empty_cluster_reseeded);
   g_test_add_func ("/kmeans/duplicate-rows", test_duplicate_rows);
   g_test_add_func ("/kmeans/snapshots-coherent", test_snapshots_coherent);
+  g_test_add_func ("/kmeans/restarts", test_restarts);
+  g_test_add_func ("/kmeans/restarts-one", test_restarts_one);
   return g_test_run ();
 }

@@ -67,6 +67,12 @@ typedef struct {
   LatentCl            *runtime;   /* the device cl runs on, where failures count */
   char                *fallback;  /* why the run left OpenCL; kept to the end */
   char                *choice;    /* what covariance=auto chose and why, when not full */
+  /* Multiple restarts (gmm_init): what the starts ended at, kept to the
+   * end; n_starts is 0 for a run from one start. */
+  char                *restart_note;
+  guint                n_starts;
+  guint                best_start;
+  double              *start_objectives;
   char                *device;
 } LatentGmm;
 

@@ -64,6 +64,9 @@ static const LatentParamSpec gmm_params[] = {
   { "save-responsibilities", LATENT_PARAM_BOOL, N_("Save responsibilities"),
     N_("Write every row’s responsibilities into the JSON result"),
     0, 1, 0, NULL, NULL, FALSE },
+  { "restarts", LATENT_PARAM_INT, N_("Restarts"),
+    N_("Run this many times from different starts and keep the best (highest log-likelihood)"),
+    1, 100, 1, NULL, NULL, FALSE, NULL, "init=kmeans|random" },
 };
 
 static const LatentAlgorithm gmm_algorithm;
@@ -89,6 +92,8 @@ gmm_free (gpointer data)
   g_free (self->device);
   g_free (self->fallback);
   g_free (self->choice);
+  g_free (self->restart_note);
+  g_free (self->start_objectives);
   if (self->message)
     g_string_free (self->message, TRUE);
   g_free (self);
@@ -548,12 +553,13 @@ gmm_check (LatentDataset  *dataset,
   return TRUE;
 }
 
-static gpointer
-gmm_init (LatentDataset  *dataset,
-          LatentParams   *params,
-          guint64         seed,
-          LatentCl       *cl,
-          GError        **error)
+/* One start, from @seed. */
+static LatentGmm *
+gmm_init_start (LatentDataset  *dataset,
+                LatentParams   *params,
+                guint64         seed,
+                LatentCl       *cl,
+                GError        **error)
 {
   g_autoptr(LatentGmm) self = g_new0 (LatentGmm, 1);
   const char *covariance = latent_params_get_choice (params, "covariance");
@@ -632,6 +638,58 @@ gmm_init (LatentDataset  *dataset,
   if (!expect (self, NULL, error))
     return NULL;
   self->log_likelihood = self->stats.loglik / self->n;
+  return g_steal_pointer (&self);
+}
+
+/* The log-likelihood of the final model, as scikit-learn compares its
+ * starts (the lower bound of the last E-step). */
+static double
+gmm_score (LatentSnapshot *snap)
+{
+  return snap->log_likelihood;
+}
+
+/* Multiple restarts, as k-means does them (kmeans_init says why): every
+ * start is fitted to the end here, start r from seed + r (its k-means or
+ * its random responsibilities), and the run then starts again from the
+ * best of them, so the live view is the winning run. The snapshot keeps
+ * the run's own seed. A start from a file is the same every time: it
+ * runs once. */
+static gpointer
+gmm_init (LatentDataset  *dataset,
+          LatentParams   *params,
+          guint64         seed,
+          LatentCl       *cl,
+          GError        **error)
+{
+  g_autoptr(LatentGmm) self = NULL;
+  g_autofree double *objectives = NULL;
+  g_autofree char *note = NULL;
+  guint restarts = latent_params_get_int (params, "restarts");
+  guint best = 0;
+
+  if (restarts > 1 && latent_params_get_choice (params, "init")[0] == '@')
+    {
+      note = g_strdup (_("Every start from a file is the same: ran once. "));
+      restarts = 1;
+    }
+  if (restarts > 1)
+    {
+      if (!gmm_check (dataset, params, error))
+        return NULL;
+      note = latent_clusters_run_starts (&gmm_algorithm, dataset, params, seed, cl, restarts,
+                                         gmm_score, TRUE, &objectives, &best, error);
+      if (note == NULL)
+        return NULL;
+    }
+  self = gmm_init_start (dataset, params, seed + best, cl, error);
+  if (self == NULL)
+    return NULL;
+  self->seed = seed;
+  self->restart_note = g_steal_pointer (&note);
+  self->n_starts = objectives ? restarts : 0;
+  self->best_start = best;
+  self->start_objectives = g_steal_pointer (&objectives);
   return g_steal_pointer (&self);
 }
 
@@ -743,8 +801,15 @@ gmm_snapshot (gpointer data)
                               latent_dataset_get_n_classes (self->dataset), n, &snap->metrics);
       snap->has_label_metrics = TRUE;
     }
-  if (self->choice || self->fallback || self->message->len > 0)
-    snap->message = g_strconcat (self->choice ? self->choice : "", self->fallback ? self->fallback : "",
+  if (self->n_starts > 0)
+    {
+      snap->n_starts = self->n_starts;
+      snap->best_start = self->best_start;
+      snap->start_objectives = g_memdup2 (self->start_objectives, self->n_starts * sizeof (double));
+    }
+  if (self->restart_note || self->choice || self->fallback || self->message->len > 0)
+    snap->message = g_strconcat (self->restart_note ? self->restart_note : "",
+                                 self->choice ? self->choice : "", self->fallback ? self->fallback : "",
                                  self->message->str, NULL);
   return snap;
 }
@@ -785,6 +850,7 @@ gmm_write_json (LatentSnapshot *snap,
   if (snap->responsibilities && latent_params_get_bool (snap->params, "save-responsibilities"))
     latent_json_add_matrix_member (b, "responsibilities", snap->responsibilities, snap->n_rows, snap->k);
   latent_clusters_write_sizes (snap, b);
+  latent_clusters_write_starts (snap, b);
 }
 
 static const char * const gmm_figures[] = { "scatter", "images", NULL };

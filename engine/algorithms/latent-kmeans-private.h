@@ -49,6 +49,12 @@ typedef struct {
   LatentKmeansCl *cl;         /* NULL: reference path */
   LatentCl       *runtime;    /* the device cl runs on, where failures count */
   char           *fallback;  /* why the run left OpenCL; kept to the end */
+  /* Multiple restarts (kmeans_init): what the starts ended at, kept to the
+   * end; n_starts is 0 for a run from one start. */
+  char           *restart_note;
+  guint           n_starts;
+  guint           best_start;
+  double         *start_objectives;
   char           *device;
 } LatentKmeans;
 

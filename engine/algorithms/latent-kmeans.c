@@ -35,6 +35,9 @@ static const LatentParamSpec kmeans_params[] = {
   { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"),
     N_("Stop after this many iterations"),
     1, 100000, 300, NULL, NULL, FALSE },
+  { "restarts", LATENT_PARAM_INT, N_("Restarts"),
+    N_("Run this many times from different starts and keep the best (lowest inertia)"),
+    1, 100, 1, NULL, NULL, FALSE, NULL, "init=kmeans++|random" },
 };
 
 static void
@@ -229,6 +232,8 @@ kmeans_free (gpointer data)
   g_free (self->pass.counts);
   g_free (self->device);
   g_free (self->fallback);
+  g_free (self->restart_note);
+  g_free (self->start_objectives);
   g_clear_object (&self->runtime);
   if (self->message)
     g_string_free (self->message, TRUE);
@@ -289,12 +294,13 @@ kmeans_check (LatentDataset  *dataset,
   return latent_clusters_check_k (dataset, params, _("clusters"), error);
 }
 
-static gpointer
-kmeans_init (LatentDataset  *dataset,
-             LatentParams   *params,
-             guint64         seed,
-             LatentCl       *cl,
-             GError        **error)
+/* One start, from @seed. */
+static LatentKmeans *
+kmeans_init_start (LatentDataset  *dataset,
+                   LatentParams   *params,
+                   guint64         seed,
+                   LatentCl       *cl,
+                   GError        **error)
 {
   g_autoptr(LatentKmeans) self = g_new0 (LatentKmeans, 1);
   g_autoptr(GRand) rand = NULL;
@@ -351,6 +357,59 @@ kmeans_init (LatentDataset  *dataset,
     return NULL;
   self->inertia = self->pass.inertia;
 
+  return g_steal_pointer (&self);
+}
+
+static double
+kmeans_score (LatentSnapshot *snap)
+{
+  return snap->objective;
+}
+
+/* Multiple restarts: every start is fitted to the end here, from seeds
+ * seed, seed + 1, …, and the run then starts again from the best of them
+ * (the first, on a tie) and steps as a run from one start does. So the
+ * live view, the history and the final snapshot are all the winning run,
+ * iteration by iteration, rather than the tail of a loser; the price is
+ * fitting the winner twice, (restarts + 1) / restarts the work of the
+ * starts alone. The snapshot keeps the run's own seed: the same seed and
+ * restarts give the same result. A start from a file is the same every
+ * time, so it runs once (as scikit-learn does with explicit centers). */
+static gpointer
+kmeans_init (LatentDataset  *dataset,
+             LatentParams   *params,
+             guint64         seed,
+             LatentCl       *cl,
+             GError        **error)
+{
+  g_autoptr(LatentKmeans) self = NULL;
+  g_autofree double *objectives = NULL;
+  g_autofree char *note = NULL;
+  guint restarts = latent_params_get_int (params, "restarts");
+  guint best = 0;
+
+  if (restarts > 1 && latent_params_get_choice (params, "init")[0] == '@')
+    {
+      note = g_strdup (_("Every start from a file is the same: ran once. "));
+      restarts = 1;
+    }
+  if (restarts > 1)
+    {
+      if (!kmeans_check (dataset, params, error))
+        return NULL;
+      note = latent_clusters_run_starts (&kmeans_algorithm, dataset, params, seed, cl, restarts,
+                                         kmeans_score, FALSE, &objectives, &best, error);
+      if (note == NULL)
+        return NULL;
+    }
+  self = kmeans_init_start (dataset, params, seed + best, cl, error);
+  if (self == NULL)
+    return NULL;
+  self->seed = seed;
+  self->restart_note = g_steal_pointer (&note);
+  self->n_starts = objectives ? restarts : 0;
+  self->best_start = best;
+  self->start_objectives = g_steal_pointer (&objectives);
   return g_steal_pointer (&self);
 }
 
@@ -498,8 +557,15 @@ kmeans_snapshot (gpointer data)
                               self->n, &snap->metrics);
       snap->has_label_metrics = TRUE;
     }
-  if (self->fallback || self->message->len > 0)
-    snap->message = g_strconcat (self->fallback ? self->fallback : "", self->message->str, NULL);
+  if (self->n_starts > 0)
+    {
+      snap->n_starts = self->n_starts;
+      snap->best_start = self->best_start;
+      snap->start_objectives = g_memdup2 (self->start_objectives, self->n_starts * sizeof (double));
+    }
+  if (self->restart_note || self->fallback || self->message->len > 0)
+    snap->message = g_strconcat (self->restart_note ? self->restart_note : "",
+                                 self->fallback ? self->fallback : "", self->message->str, NULL);
   return snap;
 }
 
@@ -525,6 +591,7 @@ kmeans_write_json (LatentSnapshot *snap,
   latent_json_add_matrix_member (b, "centroids", snap->means, snap->k, snap->n_cols);
   latent_clusters_write_sizes (snap, b);
   latent_json_add_number_member (b, "inertia", snap->objective);
+  latent_clusters_write_starts (snap, b);
 }
 
 static const char * const kmeans_figures[] = { "scatter", "images", NULL };
@@ -613,4 +680,95 @@ latent_clusters_write_csv_row (LatentSnapshot *snap,
                                GString        *out)
 {
   g_string_append_printf (out, ",%d", snap->labels[row]);
+}
+
+static gboolean
+score_is_better (double   candidate,
+                 double   best,
+                 gboolean higher_is_better)
+{
+  if (isnan (candidate))
+    return FALSE;
+  if (isnan (best))
+    return TRUE;
+  return higher_is_better ? candidate > best : candidate < best;
+}
+
+char *
+latent_clusters_run_starts (const LatentAlgorithm *algorithm,
+                            LatentDataset         *dataset,
+                            LatentParams          *params,
+                            guint64                seed,
+                            LatentCl              *cl,
+                            guint                  n_starts,
+                            LatentStartScore       score,
+                            gboolean               higher_is_better,
+                            double               **objectives,
+                            guint                 *best,
+                            GError               **error)
+{
+  g_autoptr(LatentParams) single = latent_params_copy (params);
+  g_autofree double *values = g_new (double, n_starts);
+  g_autoptr(GString) others = g_string_new (NULL);
+  double lowest = INFINITY, highest = -INFINITY;
+  guint winner = 0;
+
+  g_return_val_if_fail (n_starts >= 1, NULL);
+
+  if (!latent_params_set_int (single, "restarts", 1, error))
+    return NULL;
+  for (guint r = 0; r < n_starts; r++)
+    {
+      g_autoptr(LatentFit) fit = latent_algorithm_fit (algorithm, dataset, single, seed + r, cl,
+                                                       NULL, NULL, NULL, error);
+
+      if (fit == NULL)
+        return NULL;
+      values[r] = score (fit->snapshot);
+      if (r > 0 && score_is_better (values[r], values[winner], higher_is_better))
+        winner = r;
+    }
+  for (guint r = 0; r < n_starts; r++)
+    if (r != winner && !isnan (values[r]))
+      {
+        lowest = MIN (lowest, values[r]);
+        highest = MAX (highest, values[r]);
+      }
+  if (lowest > highest)
+    g_string_append (others, "NaN");
+  else if (lowest == highest)
+    g_string_append_printf (others, "%.6g", lowest);
+  else
+    g_string_append_printf (others, "%.6g–%.6g", lowest, highest);
+
+  *best = winner;
+  *objectives = g_steal_pointer (&values);
+  /* Translators: the number of starts, the objective's name ("inertia"),
+   * the best start's value, the others' values ("78.94–142.3"), and the
+   * seed the best start ran from. */
+  return g_strdup_printf (_("Best of %u starts (%s %.6g; others %s), from seed %" G_GUINT64_FORMAT ". "),
+                          n_starts, _(algorithm->objective_name), (*objectives)[winner], others->str,
+                          seed + winner);
+}
+
+void
+latent_clusters_write_starts (LatentSnapshot *snap,
+                              JsonBuilder    *b)
+{
+  if (snap->n_starts == 0)
+    return;
+  json_builder_set_member_name (b, "starts");
+  json_builder_add_int_value (b, snap->n_starts);
+  json_builder_set_member_name (b, "start_seeds");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < snap->n_starts; r++)
+    json_builder_add_int_value (b, (gint64) (snap->seed + r));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "start_objectives");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < snap->n_starts; r++)
+    latent_json_add_double (b, snap->start_objectives[r]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "best_start");
+  json_builder_add_int_value (b, snap->best_start);
 }
