@@ -46,6 +46,7 @@ struct _LatentFigureView
   guint           last_iteration;
 
   gboolean        dark;
+  gboolean        colour_by_class;
   gboolean        has_view;     /* zoomed or panned */
   double          view[4];
   double          drag_view[4];
@@ -235,6 +236,7 @@ latent_figure_view_get_style (LatentFigureView  *self,
   latent_figure_style_init (style);
   style->pixel_scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   style->dark = self->dark;
+  style->colour_by_class = self->colour_by_class;
   style->has_view = self->has_view;
   memcpy (style->view, self->view, sizeof style->view);
   style->trail = self->n_trail ? (const float *) self->trail->data : NULL;
@@ -884,6 +886,19 @@ latent_figure_view_set_dark (LatentFigureView *self,
   g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
 
   self->dark = !!dark;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Clusters' points in their class's colour (see LatentFigureStyle). */
+void
+latent_figure_view_set_colour_by_class (LatentFigureView *self,
+                                        gboolean          colour_by_class)
+{
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+
+  if (self->colour_by_class == !!colour_by_class)
+    return;
+  self->colour_by_class = !!colour_by_class;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -25,6 +25,8 @@ LatentSnapshot *latent_figure_view_get_snapshot (LatentFigureView  *self);
 void            latent_figure_view_reset        (LatentFigureView  *self);
 void            latent_figure_view_set_dark     (LatentFigureView  *self,
                                                  gboolean           dark);
+void            latent_figure_view_set_colour_by_class (LatentFigureView *self,
+                                                        gboolean          colour_by_class);
 /* What the view draws, for exporting exactly that. */
 void            latent_figure_view_get_style    (LatentFigureView  *self,
                                                  LatentFigureStyle *style);

@@ -14,6 +14,7 @@
 
 #include "latent-window-private.h"
 
+#include "latent-metrics.h"
 #include "latent-registry.h"
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -215,11 +216,47 @@ append_linear_metrics (LatentSnapshot *frame,
     g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), frame->log_likelihood);
 }
 
+/* Clusters against classes: the table under the metrics, and the choice of
+ * colouring the points by class, where the data has classes. */
+static void
+update_classes (LatentWindow   *self,
+                LatentSnapshot *frame)
+{
+  GtkWidget *label = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW,
+                                                                "confusion_label"));
+  GtkWidget *check = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW,
+                                                                "colour_by_class_check"));
+  LatentFamily family = self->algorithm ? self->algorithm->family : LATENT_FAMILY_LINEAR;
+  gboolean clusters = family == LATENT_FAMILY_CLUSTERS || family == LATENT_FAMILY_MIXTURE;
+  g_autofree char *table = NULL;
+
+  gtk_widget_set_sensitive (check, clusters && self->dataset != NULL && latent_dataset_has_labels (self->dataset));
+  if (frame != NULL && frame->has_label_metrics)
+    table = latent_metrics_snapshot_confusion (frame);
+  if (table != NULL)
+    {
+      /* Translators: Weka's name for the table of clusters (rows) × classes (columns) that follows */
+      g_autofree char *text = g_strdup_printf ("%s\n%s", _("Classes to clusters (* matched):"), table);
+
+      latent_label_set_text (GTK_LABEL (label), text, _("Classes to clusters"));
+    }
+  gtk_widget_set_visible (label, table != NULL);
+}
+
+static void
+on_colour_by_class_toggled (LatentWindow   *self,
+                            GtkCheckButton *check)
+{
+  latent_figure_view_set_colour_by_class (self->figure_view, gtk_check_button_get_active (check));
+}
+
 void
 _latent_window_update_metrics (LatentWindow *self)
 {
   LatentSnapshot *frame = _latent_window_shown_frame (self);
   g_autoptr(GString) text = g_string_new (NULL);
+
+  update_classes (self, frame);
 
   /* No result (yet, or the run failed): nothing from an earlier one. */
   if (frame == NULL)
@@ -649,6 +686,10 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, param_panel);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, seed_spin);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, metrics_label);
+  /* Found by name (update_classes), not kept in the structure. */
+  gtk_widget_class_bind_template_child_full (widget_class, "confusion_label", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "colour_by_class_check", FALSE, 0);
+  gtk_widget_class_bind_template_callback (widget_class, on_colour_by_class_toggled);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, figure_view);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, curve_view);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, speed_scale);

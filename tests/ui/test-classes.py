@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+# test-classes.py — clusters against the true classes (issue 13, item 17)
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Run under run-ui-test.sh, which provides the display, the buses and
+# $LATENT_EXECUTABLE. k-means with K = 3 on data/iris.csv: under the metrics,
+# the clusters-to-classes table (rows clusters, columns the three species,
+# counts summing to 150); the check button "Colour by class" recolours the
+# points and unchecking it restores them; for PCA both go away. Accessible
+# names used: "Run", "Status", "Clusters", "Figure", "Classes to clusters",
+# "Colour by class", "Algorithm".
+
+import os
+import re
+import sys
+import time
+
+if not os.environ.get('LATENT_EXECUTABLE'):
+    print('SKIP: LATENT_EXECUTABLE is not set; run this through run-ui-test.sh')
+    sys.exit(77)
+
+import latent_ui as ui  # noqa: E402
+from latent_ui import Failure, log  # noqa: E402
+
+K = 3
+CLASSES = ('setosa', 'versicolor', 'virginica')
+SOURCE_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+IRIS = os.path.join(SOURCE_DIR, 'data', 'iris.csv')
+SCRATCH = ui.scratch_dir()
+
+app = ui.App()
+_nodes = {}
+
+
+def label(name):
+    """A label found by its accessible name once, then kept: GTK 4.8 may rename
+    a label after its text."""
+    node = _nodes.get(name)
+    if node is None or ui.role_of(node) == '':
+        node = _nodes[name] = app.find(None, name, timeout=10, what=f'the label "{name}"')
+    return node
+
+
+def status():
+    return ui.text_of(label('Status'))
+
+
+def wait_status(pattern, timeout, what):
+    return ui.wait_until(lambda: re.search(pattern, status()), timeout,
+                         lambda: f'{what} (status: {status()!r})')
+
+
+def open_iris():
+    """Dataset ▸ Open…, the path typed into the chooser's location entry."""
+    app.choose_menu_item('Dataset', 'Open…')
+    chooser = ui.wait_until(lambda: next((w for w in app.windows() if w != app.window), None),
+                            15, 'the file chooser')
+    time.sleep(0.5)
+    ui.key_combo('<Control>l')
+
+    def location_entry():
+        entries = ui.find_all(chooser, lambda n: ui.role_of(n) in ('text', 'entry')
+                              and 'Search' not in ui.name_of(n))
+        return entries[0] if entries else None
+    ui.set_text(ui.wait_until(location_entry, 10, 'the location entry'), IRIS)
+    ui.click(ui.find(chooser, ('push button',), 'Open', pred=lambda n: ui.has_action(n, 'click')))
+    ui.wait_until(lambda: chooser not in app.windows(), 10, 'the file chooser to close')
+    wait_status(r'(?i)iris', 30, 'Iris to load')
+
+
+def check_box():
+    return app.find('check box', 'Colour by class', what='the check box "Colour by class"')
+
+
+def palette_counts(name):
+    figure = app.find(None, 'Figure', what='the figure')
+    time.sleep(0.8)  # the frame clock draws
+    path = app.screenshot(os.path.join(SCRATCH, f'{name}.png'), figure)
+    # The whole window beside the test log, for a person to look at.
+    app.screenshot(os.path.join(ui.artifacts_dir(), f'ui-classes-{name}.png'), app.window)
+    hist = ui.colour_histogram(path)
+    counts = [ui.count_near(hist, ui.PALETTE[i], tolerance=6) for i in range(K)]
+    log(f'  {path}: pixels near palette colours 0..{K - 1}: {counts}')
+    return counts
+
+
+# ------------------------------------------------------------------------ steps
+
+def step_start():
+    app.start()
+    app.button('Run', timeout=30, what='a push button named "Run"')
+    ui.wait_until(lambda: status().strip(), 30, 'the status label to show something')
+    open_iris()
+    spin = app.find('spin button', 'Clusters', what='the spin button "Clusters"')
+    ui.set_value(spin, K)
+
+
+def step_run():
+    app.press('Run')
+    wait_status(r'(?i)converged', 60, 'k-means to converge')
+    log(f'  status: {status()!r}')
+
+
+TABLE = {}
+
+
+def step_table():
+    node = label('Classes to clusters')
+    if not ui.is_showing(node):
+        raise Failure('the table "Classes to clusters" is not shown after a k-means run on Iris')
+    text = ui.wait_until(lambda: ui.text_of(node) if 'cluster' in ui.text_of(node) else None,
+                         10, 'the table to be filled')
+    log('  ' + text.replace('\n', '\n  '))
+    lines = [l for l in text.splitlines() if l.strip()]
+    header = next((l for l in lines if all(c in l for c in CLASSES)), None)
+    if header is None:
+        raise Failure(f'no line of the table names the three classes {CLASSES}: {text!r}')
+    heads = header.split()
+    if heads != list(CLASSES):
+        raise Failure(f'the columns are {heads}, expected the classes {list(CLASSES)}')
+    rows = [l for l in lines if re.match(r'\s*cluster \d+', l)]
+    if len(rows) != K:
+        raise Failure(f'{len(rows)} cluster rows, expected {K}: {text!r}')
+    counts = [[int(x) for x in re.findall(r'(\d+)\*?', re.sub(r'^\s*cluster \d+', '', r))] for r in rows]
+    if any(len(c) != len(CLASSES) for c in counts):
+        raise Failure(f'rows without one count per class: {counts}')
+    total = sum(map(sum, counts))
+    if total != 150:
+        raise Failure(f'the counts sum to {total}, not the 150 rows of Iris: {counts}')
+    # Every species has 50 rows.
+    columns = [sum(c[j] for c in counts) for j in range(len(CLASSES))]
+    if columns != [50, 50, 50]:
+        raise Failure(f'the class columns sum to {columns}, not 50 each')
+    stars = sum(r.count('*') for r in rows)
+    if stars != K:
+        raise Failure(f'{stars} matched cells marked, expected one per cluster')
+    TABLE['clusters'] = [sum(c) for c in counts]
+
+
+def step_colour_by_class():
+    box = check_box()
+    if not ui.is_sensitive(box):
+        raise Failure('"Colour by class" is greyed out for k-means on Iris, which has classes')
+    before = palette_counts('by-cluster')
+    ui.click(box)
+    ui.wait_until(lambda: box.getState().contains(ui.pyatspi.STATE_CHECKED), 5, 'the box to be checked')
+    by_class = palette_counts('by-class')
+    changed = sum(abs(a - b) for a, b in zip(before, by_class))
+    log(f'  {changed} pixels of palette colours moved between colours (cluster sizes {TABLE["clusters"]})')
+    if changed < 0.1 * sum(before):
+        raise Failure(f'checking "Colour by class" barely changed the figure: {before} → {by_class}')
+    # Iris's classes are 50 rows each, its clusters not: by class the three
+    # colours are closer to equal than by cluster.
+    spread = lambda c: max(c) / max(1, min(c))  # noqa: E731
+    if not spread(by_class) < spread(before):
+        raise Failure(f'coloured by class (50 rows each) the colours are less even than by cluster: '
+                      f'{by_class} against {before}')
+    ui.click(box)
+    ui.wait_until(lambda: not box.getState().contains(ui.pyatspi.STATE_CHECKED), 5, 'the box to be unchecked')
+    after = palette_counts('by-cluster-again')
+    back = sum(abs(a - b) for a, b in zip(before, after))
+    if back > 0.02 * sum(before):
+        raise Failure(f'unchecking did not restore the cluster colours: {before} then {after}')
+
+
+def step_pca():
+    app.select_dropdown('Algorithm', 'Principal component analysis')
+    wait_status(r'(?i)principal', 30, 'PCA to be chosen')
+    box = check_box()
+    ui.wait_until(lambda: not ui.is_sensitive(box), 10, '"Colour by class" to be greyed out for PCA')
+    node = _nodes.get('Classes to clusters')
+    ui.wait_until(lambda: node is None or not ui.is_showing(node), 10,
+                  'the table "Classes to clusters" to go for PCA')
+
+
+def main():
+    ui.run_steps('ui-classes', app, [
+        ('open data/iris.csv, K = 3', step_start),
+        ('press Run and wait for convergence', step_run),
+        ('classes to clusters: three species, counts summing to 150', step_table),
+        ('"Colour by class" recolours the points, and back', step_colour_by_class),
+        ('PCA: no table, the box greyed out', step_pca),
+    ])
+    code = app.stop()
+    if code != 0:
+        log(f'FAIL: the application exited with status {code} when asked to quit')
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
