@@ -5,6 +5,7 @@
 #include <lapacke.h>
 #include <stdio.h>
 
+#include "latent-catalog.h"
 #include "latent-gmm-private.h"
 #include "latent-test-util.h"
 
@@ -369,6 +370,54 @@ add_case (guint               n,
   g_test_add_data_func_full (path, tc, test_agrees, g_free);
 }
 
+/* Multiple restarts agree: every start ends at the same log-likelihood on
+ * the device, the same start wins, and the run replayed from it is the
+ * same. */
+static void
+test_restarts_agree (void)
+{
+  const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) ds = latent_catalog_load ("blobs:n=800,k=8,dims=2,seed=4", NULL, &error);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(LatentFit) ref = NULL;
+  g_autoptr(LatentFit) dev = NULL;
+  guint differ = 0;
+
+  g_assert_no_error (error);
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_assert_true (latent_params_parse (params, "k=8", NULL));
+  g_assert_true (latent_params_parse (params, "restarts=5", NULL));
+  ref = latent_algorithm_fit (alg, ds, params, 0, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  dev = latent_algorithm_fit (alg, ds, params, 0, cl, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (ref->snapshot->device, ==, "CPU reference");
+  g_assert_cmpstr (dev->snapshot->device, !=, "CPU reference");
+  g_assert_cmpuint (ref->snapshot->n_starts, ==, 5);
+  g_assert_cmpuint (dev->snapshot->n_starts, ==, 5);
+  for (guint r = 0; r < 5; r++)
+    {
+      double a = ref->snapshot->start_objectives[r], b = dev->snapshot->start_objectives[r];
+
+      g_test_message ("start %u: log-likelihood %.6f on the reference, %.6f on the device", r, a, b);
+      g_assert_cmpfloat (fabs (a - b), <=, 1e-4);
+    }
+  g_assert_cmpuint (ref->snapshot->best_start, ==, dev->snapshot->best_start);
+  g_assert_cmpfloat (fabs (ref->snapshot->log_likelihood - dev->snapshot->log_likelihood), <=, 1e-4);
+  g_assert_cmpfloat (fabs (dev->snapshot->log_likelihood -
+                           dev->snapshot->start_objectives[dev->snapshot->best_start]), <=, 1e-9);
+  for (guint i = 0; i < ref->snapshot->n_rows; i++)
+    differ += ref->snapshot->labels[i] != dev->snapshot->labels[i];
+  /* Rows on a boundary may go either way within rounding. */
+  g_assert_cmpuint (differ, <=, ref->snapshot->n_rows / 100);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -407,6 +456,7 @@ main (int argc, char **argv)
       add_case (1, 3, 2, t, TRUE, 0, FALSE);
     }
   g_test_add_func ("/gmm-cl/errors", test_errors);
+  g_test_add_func ("/gmm-cl/restarts-agree", test_restarts_agree);
 
   status = g_test_run ();
   g_clear_object (&cl);

@@ -94,6 +94,56 @@ test_snapshots_coherent (gconstpointer data)
   g_assert_cmpuint (test_assert_snapshots_coherent (latent_kmeans_get_algorithm (), ds, params, 2, cl, TRUE), >, 3);
 }
 
+/* Multiple restarts agree: every start ends at the same inertia on the
+ * device, the same start wins, and the run replayed from it is the same. */
+static void
+test_restarts_agree (void)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (800, 2, 8, 0.6, 2);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(LatentFit) ref = NULL;
+  g_autoptr(LatentFit) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  guint differ = 0;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_unsetenv ("LATENT_KMEANS_BOUNDS");
+  g_assert_true (latent_params_parse (params, "k=8", NULL));
+  g_assert_true (latent_params_parse (params, "init=random", NULL));
+  g_assert_true (latent_params_parse (params, "restarts=5", NULL));
+  ref = latent_algorithm_fit (alg, ds, params, 3, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  dev = latent_algorithm_fit (alg, ds, params, 3, cl, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (ref->snapshot->device, ==, "CPU reference");
+  g_assert_cmpstr (dev->snapshot->device, !=, "CPU reference");
+  g_assert_cmpuint (ref->snapshot->n_starts, ==, 5);
+  g_assert_cmpuint (dev->snapshot->n_starts, ==, 5);
+  for (guint r = 0; r < 5; r++)
+    {
+      double a = ref->snapshot->start_objectives[r], b = dev->snapshot->start_objectives[r];
+
+      g_test_message ("start %u: inertia %.6f on the reference, %.6f on the device", r, a, b);
+      g_assert_cmpfloat (fabs (a - b), <=, 1e-5 * a + 1e-6);
+    }
+  g_assert_cmpuint (ref->snapshot->best_start, ==, dev->snapshot->best_start);
+  g_assert_cmpuint (ref->snapshot->iteration, ==, dev->snapshot->iteration);
+  g_assert_cmpfloat (fabs (ref->snapshot->objective - dev->snapshot->objective), <=,
+                     1e-5 * ref->snapshot->objective);
+  /* The device replays its own winner exactly. */
+  g_assert_cmpfloat (dev->snapshot->objective, ==,
+                     dev->snapshot->start_objectives[dev->snapshot->best_start]);
+  for (guint i = 0; i < ref->snapshot->n_rows; i++)
+    differ += ref->snapshot->labels[i] != dev->snapshot->labels[i];
+  g_assert_cmpuint (differ, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -127,6 +177,7 @@ main (int argc, char **argv)
 
       g_test_add_data_func (path, bounds[b], test_snapshots_coherent);
     }
+  g_test_add_func ("/kmeans-cl/restarts-agree", test_restarts_agree);
   status = g_test_run ();
   g_clear_object (&cl);
   return status;
