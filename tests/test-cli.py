@@ -372,6 +372,37 @@ class Results(unittest.TestCase):
         self.assertIn("wta on moons", p.stderr)
         self.assertTrue(os.path.islink(link))
 
+    def test_restarts(self):
+        # Issue 13, item 16: best of several starts, each start's objective in the result.
+        p = run("run", "kmeans", "--data", "iris", "--param", "k=3", "--param", "init=random",
+                "--param", "restarts=3", "--seed", "2", "--device", "off", "--json", self.path("r.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("Best of 3 starts", p.stderr)
+        r = load_json(self.path("r.json"))
+        self.assertEqual(r["params"]["restarts"], 3)
+        self.assertEqual(r["starts"], 3)
+        self.assertEqual(r["start_seeds"], [2, 3, 4])
+        self.assertEqual(len(r["start_objectives"]), 3)
+        self.assertEqual(r["inertia"], min(r["start_objectives"]))
+        self.assertEqual(r["start_objectives"][r["best_start"]], r["inertia"])
+        # Each start is the run from its seed alone.
+        for i, seed in enumerate(r["start_seeds"]):
+            q = run("run", "kmeans", "--data", "iris", "--param", "k=3", "--param", "init=random",
+                    "--seed", str(seed), "--device", "off", "--json", self.path(f"s{seed}.json"))
+            self.assertEqual(q.returncode, 0, q.stderr)
+            single = load_json(self.path(f"s{seed}.json"))
+            self.assertEqual(single["params"]["restarts"], 1)
+            self.assertNotIn("start_objectives", single)
+            self.assertAlmostEqual(single["inertia"], r["start_objectives"][i], places=9)
+        # Seed 2 alone ends in the worse optimum of iris; the best of three does not.
+        self.assertGreater(max(r["start_objectives"]), 1.5 * r["inertia"])
+        p = run("run", "gmm", "--data", "iris", "--param", "k=3", "--param", "restarts=2",
+                "--json", self.path("g.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        g = load_json(self.path("g.json"))
+        self.assertEqual(len(g["start_objectives"]), 2)
+        self.assertEqual(g["log_likelihood"], max(g["start_objectives"]))
+
     def test_devices_and_datasets(self):
         p = run("devices")
         self.assertEqual(p.returncode, 0)
@@ -473,6 +504,8 @@ class BadInput(unittest.TestCase):
         self.refused("--data", "iris", "--size", "5x5", expect=("--size",))
         self.refused("--data", "iris", "--export", os.path.join(self.dir, "f.gif"), expect=("f.gif",))
         self.refused("--data", "blobs:n=0", expect=("n",))
+        self.refused("--data", "iris", "--param", "restarts=0", expect=("restarts",))
+        self.refused("--data", "iris", "--param", "restarts=101", expect=("restarts",))
 
     def test_features_out(self):
         out = os.path.join(self.dir, "f.csv")
