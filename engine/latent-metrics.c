@@ -554,7 +554,7 @@ latent_metrics_confusion_to_text (const guint        *counts,
     {
       const char *name = g_ptr_array_index (heads, c);
 
-      g_string_append_printf (out, "  %*s%s", widths[c + 1] - (int) g_utf8_strlen (name, -1), "", name);
+      g_string_append_printf (out, " %*s%s", widths[c + 1] - (int) g_utf8_strlen (name, -1), "", name);
     }
   for (guint k = 0; k < n_clusters; k++)
     {
@@ -566,7 +566,7 @@ latent_metrics_confusion_to_text (const guint        *counts,
           gboolean matched = mapping != NULL && mapping[k] == (gint32) c;
 
           /* The star hangs to the right, so the digits stay in line. */
-          g_string_append_printf (out, "  %*u%s", widths[c + 1] - 1,
+          g_string_append_printf (out, " %*u%s", widths[c + 1] - 1,
                                   counts[(gsize) k * n_classes + c], matched ? "*" : " ");
         }
     }

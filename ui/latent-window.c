@@ -240,7 +240,7 @@ update_classes (LatentWindow   *self,
 
       latent_label_set_text (GTK_LABEL (label), text, _("Classes to clusters"));
     }
-  gtk_widget_set_visible (label, table != NULL);
+  gtk_widget_set_visible (gtk_widget_get_ancestor (label, GTK_TYPE_SCROLLED_WINDOW), table != NULL);
 }
 
 static void
