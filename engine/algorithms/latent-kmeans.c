@@ -746,9 +746,9 @@ latent_clusters_run_starts (const LatentAlgorithm *algorithm,
   /* Translators: the number of starts, the objective's name ("inertia"),
    * the best start's value, the others' values ("78.94–142.3"), and the
    * seed the best start ran from. */
-  return g_strdup_printf (_("Best of %u starts (%s %.6g; others %s), from seed %" G_GUINT64_FORMAT ". "),
+  return g_strdup_printf (_("Best of %u starts (%s %.6g; others %s), from seed %llu. "),
                           n_starts, _(algorithm->objective_name), (*objectives)[winner], others->str,
-                          seed + winner);
+                          (unsigned long long) (seed + winner));
 }
 
 void
