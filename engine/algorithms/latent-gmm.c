@@ -665,29 +665,15 @@ gmm_init (LatentDataset  *dataset,
   g_autoptr(LatentGmm) self = NULL;
   g_autofree double *objectives = NULL;
   g_autofree char *note = NULL;
-  guint restarts = latent_params_get_int (params, "restarts");
-  guint best = 0;
+  guint best;
 
-  if (restarts > 1 && latent_params_get_choice (params, "init")[0] == '@')
-    {
-      note = g_strdup (_("Every start from a file is the same: ran once. "));
-      restarts = 1;
-    }
-  if (restarts > 1)
-    {
-      if (!gmm_check (dataset, params, error))
-        return NULL;
-      note = latent_clusters_run_starts (&gmm_algorithm, dataset, params, seed, cl, restarts,
-                                         gmm_score, TRUE, &objectives, &best, error);
-      if (note == NULL)
-        return NULL;
-    }
-  self = gmm_init_start (dataset, params, seed + best, cl, error);
-  if (self == NULL)
+  if (!latent_clusters_choose_start (&gmm_algorithm, dataset, params, seed, cl, gmm_score, TRUE,
+                                     &objectives, &best, &note, error) ||
+      !(self = gmm_init_start (dataset, params, seed + best, cl, error)))
     return NULL;
   self->seed = seed;
   self->restart_note = g_steal_pointer (&note);
-  self->n_starts = objectives ? restarts : 0;
+  self->n_starts = objectives ? latent_params_get_int (params, "restarts") : 0;
   self->best_start = best;
   self->start_objectives = g_steal_pointer (&objectives);
   return g_steal_pointer (&self);

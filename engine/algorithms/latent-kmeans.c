@@ -385,29 +385,15 @@ kmeans_init (LatentDataset  *dataset,
   g_autoptr(LatentKmeans) self = NULL;
   g_autofree double *objectives = NULL;
   g_autofree char *note = NULL;
-  guint restarts = latent_params_get_int (params, "restarts");
-  guint best = 0;
+  guint best;
 
-  if (restarts > 1 && latent_params_get_choice (params, "init")[0] == '@')
-    {
-      note = g_strdup (_("Every start from a file is the same: ran once. "));
-      restarts = 1;
-    }
-  if (restarts > 1)
-    {
-      if (!kmeans_check (dataset, params, error))
-        return NULL;
-      note = latent_clusters_run_starts (&kmeans_algorithm, dataset, params, seed, cl, restarts,
-                                         kmeans_score, FALSE, &objectives, &best, error);
-      if (note == NULL)
-        return NULL;
-    }
-  self = kmeans_init_start (dataset, params, seed + best, cl, error);
-  if (self == NULL)
+  if (!latent_clusters_choose_start (&kmeans_algorithm, dataset, params, seed, cl, kmeans_score, FALSE,
+                                     &objectives, &best, &note, error) ||
+      !(self = kmeans_init_start (dataset, params, seed + best, cl, error)))
     return NULL;
   self->seed = seed;
   self->restart_note = g_steal_pointer (&note);
-  self->n_starts = objectives ? restarts : 0;
+  self->n_starts = objectives ? latent_params_get_int (params, "restarts") : 0;
   self->best_start = best;
   self->start_objectives = g_steal_pointer (&objectives);
   return g_steal_pointer (&self);
@@ -694,18 +680,27 @@ score_is_better (double   candidate,
   return higher_is_better ? candidate > best : candidate < best;
 }
 
-char *
-latent_clusters_run_starts (const LatentAlgorithm *algorithm,
-                            LatentDataset         *dataset,
-                            LatentParams          *params,
-                            guint64                seed,
-                            LatentCl              *cl,
-                            guint                  n_starts,
-                            LatentStartScore       score,
-                            gboolean               higher_is_better,
-                            double               **objectives,
-                            guint                 *best,
-                            GError               **error)
+/* Multiple restarts (the restarts parameter, scikit-learn's n_init). Runs
+ * @algorithm to the end from @n_starts starts, start r from seed @seed + r
+ * with @params but restarts=1, on @cl where usable; the objective of start
+ * r is @score of its final snapshot. Stores the objectives in
+ * *@objectives (@n_starts, g_free them) and in *@best the first start
+ * whose objective is the best (the lowest, or the highest when
+ * @higher_is_better; NaN counts as worst), and returns a note for the
+ * snapshot, translated: "Best of 5 starts (inertia 78.85; others
+ * 78.94–142.3), from seed 5. ". */
+static char *
+run_starts (const LatentAlgorithm *algorithm,
+            LatentDataset         *dataset,
+            LatentParams          *params,
+            guint64                seed,
+            LatentCl              *cl,
+            guint                  n_starts,
+            LatentStartScore       score,
+            gboolean               higher_is_better,
+            double               **objectives,
+            guint                 *best,
+            GError               **error)
 {
   g_autoptr(LatentParams) single = latent_params_copy (params);
   g_autofree double *values = g_new (double, n_starts);
@@ -749,6 +744,40 @@ latent_clusters_run_starts (const LatentAlgorithm *algorithm,
   return g_strdup_printf (_("Best of %u starts (%s %.6g; others %s), from seed %llu. "),
                           n_starts, _(algorithm->objective_name), (*objectives)[winner], others->str,
                           (unsigned long long) (seed + winner));
+}
+
+gboolean
+latent_clusters_choose_start (const LatentAlgorithm *algorithm,
+                              LatentDataset         *dataset,
+                              LatentParams          *params,
+                              guint64                seed,
+                              LatentCl              *cl,
+                              LatentStartScore       score,
+                              gboolean               higher_is_better,
+                              double               **objectives,
+                              guint                 *best,
+                              char                 **note,
+                              GError               **error)
+{
+  const guint restarts = latent_params_get_int (params, "restarts");
+
+  *objectives = NULL;
+  *best = 0;
+  *note = NULL;
+  if (restarts <= 1)
+    return TRUE;
+  /* A start from a file is the same every time (as scikit-learn does with
+   * explicit centers). */
+  if (latent_params_get_choice (params, "init")[0] == '@')
+    {
+      *note = g_strdup (_("Every start from a file is the same: ran once. "));
+      return TRUE;
+    }
+  if (!latent_algorithm_check (algorithm, dataset, params, error))
+    return FALSE;
+  *note = run_starts (algorithm, dataset, params, seed, cl, restarts, score, higher_is_better,
+                      objectives, best, error);
+  return *note != NULL;
 }
 
 void

@@ -26,27 +26,23 @@ void     latent_clusters_write_csv_row    (LatentSnapshot  *snapshot,
                                            guint            row,
                                            GString         *out);
 
-/* Multiple restarts (the restarts parameter, scikit-learn's n_init). Runs
- * @algorithm to the end from @n_starts starts, start r from seed @seed + r
- * with @params but restarts=1, on @cl where usable; the objective of start
- * r is @score of its final snapshot. Stores the objectives in
- * *@objectives (@n_starts, g_free them) and in *@best the first start
- * whose objective is the best (the lowest, or the highest when
- * @higher_is_better; NaN counts as worst), and returns a note for the
- * snapshot, translated: "Best of 5 starts (inertia 78.85; others
- * 78.94–142.3), from seed 5. ". */
+/* The objective of a start: @score of its final snapshot. */
 typedef double (*LatentStartScore) (LatentSnapshot *snapshot);
 
-char    *latent_clusters_run_starts       (const LatentAlgorithm *algorithm,
+/* The start an init begins from: with restarts > 1, runs them
+ * (run to the end from seed + r, start r) after the algorithm's check and gives the
+ * best and the note; a start from a file runs once, with a note saying so;
+ * otherwise start 0, no objectives, no note. */
+gboolean latent_clusters_choose_start     (const LatentAlgorithm *algorithm,
                                            LatentDataset   *dataset,
                                            LatentParams    *params,
                                            guint64          seed,
                                            LatentCl        *cl,
-                                           guint            n_starts,
                                            LatentStartScore score,
                                            gboolean         higher_is_better,
                                            double         **objectives,
                                            guint           *best,
+                                           char           **note,
                                            GError         **error);
 /* The starts in a snapshot (n_starts, start_objectives, best_start) as
  * result members: "starts", "start_seeds", "start_objectives" and
