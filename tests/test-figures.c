@@ -3820,6 +3820,7 @@ test_linear_samples_latent (void)
         x[(gsize) i * d + j] = snap->data_mean[j] + snap->projection[2 * i] * w[0][j]
                                + snap->projection[2 * i + 1] * w[1][j];
     snap->n_samples = n_samples;
+    g_free (snap->samples);   /* linear_snapshot's own */
     snap->samples = g_new (float, (gsize) n_samples * d);
     for (guint s = 0; s < n_samples; s++)
       for (guint j = 0; j < d; j++)
@@ -3846,6 +3847,7 @@ test_linear_samples_latent (void)
           snap->projection[2 * i + k] = shrink[k] * a;
         }
     snap->n_samples = n_samples;
+    g_free (snap->samples);   /* linear_snapshot's own */
     snap->samples = g_new (float, (gsize) n_samples * d);
     for (guint s = 0; s < n_samples; s++)
       for (guint j = 0; j < d; j++)
