@@ -39,10 +39,10 @@ static const char * const method_labels[] = {
 };
 
 static const LatentParamSpec convolve_params[] = {
-  { "filter", LATENT_PARAM_CHOICE, N_("Filter"), N_("A preset, or @FILE.txt with a kernel of your own"),
+  { "filter", LATENT_PARAM_CHOICE, N_("Filter"), N_("A preset, or a kernel of your own from a text file (From file…)"),
     0, 0, 0, "gaussian", filter_choices, TRUE, filter_labels },
   { "kernel", LATENT_PARAM_CHOICE, N_("Kernel file"),
-    N_("@FILE.txt: a kernel of your own, used instead of the filter"),
+    N_("A kernel of your own from a text file, used instead of the filter"),
     0, 0, 0, "none", kernel_choices, TRUE, kernel_labels },
   { "size", LATENT_PARAM_INT, N_("Size"),
     N_("Kernel width and height, odd, 1 to 31; 0 chooses from σ (Gaussian, unsharp) or the preset"),

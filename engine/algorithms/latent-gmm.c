@@ -59,7 +59,7 @@ static const LatentParamSpec gmm_params[] = {
     N_("Stop after this many iterations"),
     1, 100000, 100, NULL, NULL, FALSE },
   { "init", LATENT_PARAM_CHOICE, N_("Initialisation"),
-    N_("k-means labels, random responsibilities, or @FILE.json with means, covariances and weights"),
+    N_("Start from k-means labels, from random responsibilities, or from a JSON file of means, covariances and weights"),
     0, 0, 0, "kmeans", init_choices, TRUE, init_labels },
   { "save-responsibilities", LATENT_PARAM_BOOL, N_("Save responsibilities"),
     N_("Write every row’s responsibilities into the JSON result"),

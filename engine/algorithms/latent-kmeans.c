@@ -27,7 +27,7 @@ static const LatentParamSpec kmeans_params[] = {
   { "k", LATENT_PARAM_INT, N_("Clusters"), N_("Number of clusters K"),
     1, 65536, 3, NULL, NULL, FALSE },
   { "init", LATENT_PARAM_CHOICE, N_("Initialisation"),
-    N_("k-means++ spreads the first centers out; random picks K rows; @FILE.csv reads them"),
+    N_("k-means++ spreads the first centers out; random picks K rows; a CSV file gives them"),
     0, 0, 0, "kmeans++", init_choices, TRUE, init_labels },
   { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
     N_("Stop when the centers move less than this, relative to the data’s mean variance"),

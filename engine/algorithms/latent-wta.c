@@ -72,7 +72,7 @@ static const LatentParamSpec wta_params[] = {
     N_("Draw the split and the mini-batches at random from the seed; off: in row order"),
     0, 1, 1, NULL, NULL, FALSE },
   { "init", LATENT_PARAM_CHOICE, N_("Initial weights"),
-    N_("Random from the seed, or @FILE.json: the result of an earlier run with the same shape"),
+    N_("Random from the seed, or the result of an earlier run of the same shape (a JSON file)"),
     0, 0, 0, "random", init_choices, TRUE, init_labels },
 };
 
