@@ -27,6 +27,7 @@ struct _LatentRun
   LatentParams          *params;
   guint64                seed;
   LatentCl              *cl;
+  guint                  fast_forward;   /* iterations replayed before the first snapshot */
   GMainContext          *context;
   GThread               *thread;
   GCancellable          *cancellable;
@@ -188,10 +189,43 @@ worker (gpointer data)
       return NULL;
     }
 
+  /* A run that goes on from an iteration of an earlier one replays up to
+   * it, as fast as it can and unseen: the same seed takes the same path. */
+  while (iteration < self->fast_forward)
+    {
+      LatentIterationRecord record;
+      gint64 t0 = g_get_monotonic_time ();
+
+      if (!self->algorithm->step (state, self->cancellable, &error))
+        {
+          gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+          if (cancelled)
+            g_clear_error (&error);
+          finish (self, cancelled ? LATENT_RUN_STOPPED : LATENT_RUN_FAILED, error);
+          self->algorithm->free (state);
+          return NULL;
+        }
+      record.iteration = ++iteration;
+      record.objective = self->algorithm->objective (state);
+      record.step_ms = (g_get_monotonic_time () - t0) / 1000.0;
+      g_mutex_lock (&self->mutex);
+      g_array_append_val (self->outbox_records, record);
+      g_mutex_unlock (&self->mutex);
+      if (self->algorithm->converged (state))
+        break;
+    }
+
   g_mutex_lock (&self->mutex);
   self->worker_state = LATENT_RUN_PAUSED;
   g_mutex_unlock (&self->mutex);
-  publish (self, state, TRUE, 0, self->init_ms);
+  publish (self, state, TRUE, 0, (g_get_monotonic_time () - start) / 1000.0);
+  if (iteration > 0 && self->algorithm->converged (state))
+    {
+      finish (self, LATENT_RUN_FINISHED, NULL);
+      self->algorithm->free (state);
+      return NULL;
+    }
 
   for (;;)
     {
@@ -355,6 +389,17 @@ latent_run_new (const LatentAlgorithm *algorithm,
                 guint64                seed,
                 LatentCl              *cl)
 {
+  return latent_run_new_at (algorithm, dataset, params, seed, cl, 0);
+}
+
+LatentRun *
+latent_run_new_at (const LatentAlgorithm *algorithm,
+                   LatentDataset         *dataset,
+                   LatentParams          *params,
+                   guint64                seed,
+                   LatentCl              *cl,
+                   guint                  iteration)
+{
   LatentRun *self;
 
   g_return_val_if_fail (algorithm != NULL, NULL);
@@ -369,6 +414,7 @@ latent_run_new (const LatentAlgorithm *algorithm,
   self->params = latent_params_copy (params);
   self->seed = seed;
   self->cl = cl ? g_object_ref (cl) : NULL;
+  self->fast_forward = iteration;
   self->context = g_main_context_ref_thread_default ();
   self->thread = g_thread_new ("latent-worker", worker, self);
   return self;

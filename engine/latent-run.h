@@ -31,6 +31,16 @@ LatentRun             *latent_run_new          (const LatentAlgorithm *algorithm
                                                 LatentParams          *params,
                                                 guint64                seed,
                                                 LatentCl              *cl);
+/* The same run, gone on to @iteration before its first snapshot (it
+ * replays that far unseen; the history has every iteration): to go on from
+ * an iteration of an earlier run with the same seed and parameters, or
+ * with a larger iteration budget. It stops early where the run converges. */
+LatentRun             *latent_run_new_at       (const LatentAlgorithm *algorithm,
+                                                LatentDataset         *dataset,
+                                                LatentParams          *params,
+                                                guint64                seed,
+                                                LatentCl              *cl,
+                                                guint                  iteration);
 void                   latent_run_play         (LatentRun             *self);
 void                   latent_run_pause        (LatentRun             *self);
 void                   latent_run_step         (LatentRun             *self);

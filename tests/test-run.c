@@ -225,6 +225,55 @@ test_drop_while_running (void)
   g_assert_null (w.error);
 }
 
+/* A run that goes on from iteration 3 of an earlier one with a larger
+ * budget: its first snapshot is iteration 3 with the same state, its history
+ * has every iteration, and it goes on to the new budget on the same path. */
+static void
+test_go_on_from (void)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (3000, 2, 8, 3.0, 5);
+  g_autoptr(LatentParams) short_params = latent_algorithm_new_params (alg);
+  g_autoptr(LatentParams) long_params = NULL;
+  g_autoptr(LatentFit) whole = NULL;
+  g_autoptr(LatentRun) run = NULL;
+  Watch w = { 0 };
+  LatentSnapshot *first = NULL;
+  const GArray *history;
+
+  g_assert_true (latent_params_parse (short_params, "k=8", NULL));
+  g_assert_true (latent_params_parse (short_params, "init=random", NULL));
+  g_assert_true (latent_params_parse (short_params, "tol=0", NULL));
+  long_params = latent_params_copy (short_params);
+  g_assert_true (latent_params_parse (short_params, "max-iterations=3", NULL));
+  g_assert_true (latent_params_parse (long_params, "max-iterations=6", NULL));
+  whole = latent_algorithm_fit (alg, ds, long_params, 2, NULL, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (whole);
+  /* The data must not converge before the budget, or there is no "on". */
+  g_assert_cmpuint (whole->history->len, ==, 6);
+
+  run = latent_run_new_at (alg, ds, long_params, 2, NULL, 3);
+  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &w);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  while (latent_run_get_snapshot (run) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  first = latent_run_get_snapshot (run);
+  g_assert_cmpuint (first->iteration, ==, 3);
+  g_assert_cmpfloat_with_epsilon (first->objective, g_array_index (whole->history, LatentIterationRecord, 2).objective,
+                                  1e-9 * whole->snapshot->objective);
+  latent_run_play (run);
+  wait_until (&w.finished);
+  g_assert_no_error (w.error);
+  history = latent_run_get_history (run);
+  g_assert_cmpuint (history->len, ==, 6);
+  for (guint i = 0; i < 6; i++)
+    g_assert_cmpfloat_with_epsilon (g_array_index (history, LatentIterationRecord, i).objective,
+                                    g_array_index (whole->history, LatentIterationRecord, i).objective,
+                                    1e-9 * whole->snapshot->objective);
+  g_assert_cmpmem (latent_run_get_snapshot (run)->labels, 3000 * sizeof (gint32),
+                   whole->snapshot->labels, 3000 * sizeof (gint32));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -235,5 +284,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run/speed-limit", test_speed_limit);
   g_test_add_func ("/run/failed-init", test_failed_init);
   g_test_add_func ("/run/drop-while-running", test_drop_while_running);
+  g_test_add_func ("/run/go-on-from", test_go_on_from);
   return g_test_run ();
 }

@@ -115,6 +115,10 @@ void            _latent_window_on_params_changed   (LatentWindow *self);
 /* latent-window-run.c: called by latent-window.c only */
 void            _latent_window_init_run            (LatentWindow *self);
 /* A new run; @hold keeps the picture shown until its first new frame. */
+/* Whether Run or Step can go on from the iteration shown (scrubbed back,
+ * or stopped at the iteration budget), and from which. */
+gboolean        _latent_window_can_go_on           (LatentWindow *self,
+                                                    guint        *from);
 void            _latent_window_run_start           (LatentWindow *self,
                                                     gboolean      play,
                                                     gboolean      hold);

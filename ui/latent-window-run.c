@@ -215,6 +215,36 @@ _latent_window_on_speed_changed (LatentWindow *self)
   apply_speed (self);
 }
 
+/* The parameter that bounds the iterations, if the algorithm has one. */
+static const char *
+budget_name (LatentWindow *self)
+{
+  static const char * const names[] = { "max-iterations", "epochs" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (latent_params_has (self->params, names[i]))
+      return names[i];
+  return NULL;
+}
+
+static void
+launch (LatentWindow *self,
+        gboolean      play,
+        guint         from)
+{
+  self->run = latent_run_new_at (self->algorithm, self->dataset, self->params,
+                                 (guint64) gtk_spin_button_get_value (self->seed_spin), self->cl, from);
+  g_signal_connect (self->run, "iteration", G_CALLBACK (on_run_iteration), self);
+  g_signal_connect (self->run, "snapshot", G_CALLBACK (on_run_snapshot), self);
+  g_signal_connect (self->run, "finished", G_CALLBACK (on_run_finished), self);
+  apply_speed (self);
+  self->running = play;
+  if (play)
+    latent_run_play (self->run);
+  _latent_window_update_status (self);
+  _latent_window_update_actions (self);
+}
+
 void
 _latent_window_run_start (LatentWindow *self,
                           gboolean      play,
@@ -254,17 +284,62 @@ _latent_window_run_start (LatentWindow *self,
       _latent_window_update_actions (self);
       return;
     }
-  self->run = latent_run_new (self->algorithm, self->dataset, self->params,
-                              (guint64) gtk_spin_button_get_value (self->seed_spin), self->cl);
-  g_signal_connect (self->run, "iteration", G_CALLBACK (on_run_iteration), self);
-  g_signal_connect (self->run, "snapshot", G_CALLBACK (on_run_snapshot), self);
-  g_signal_connect (self->run, "finished", G_CALLBACK (on_run_finished), self);
-  apply_speed (self);
-  self->running = play;
-  if (play)
-    latent_run_play (self->run);
-  _latent_window_update_status (self);
-  _latent_window_update_actions (self);
+  launch (self, play, 0);
+}
+
+/* Where Run or Step goes on from when the run cannot take them as it is:
+ * scrubbed back to an earlier iteration (a new run from there; the same
+ * seed takes the same path up to it), or stopped at its iteration budget
+ * (the budget is doubled). FALSE when neither. */
+gboolean
+_latent_window_can_go_on (LatentWindow *self,
+                          guint        *from)
+{
+  LatentSnapshot *shown = _latent_window_shown_frame (self);
+  LatentRunState state = self->run ? latent_run_get_state (self->run) : LATENT_RUN_FAILED;
+
+  if (shown == NULL || self->run == NULL || _latent_window_is_instant (self) ||
+      state == LATENT_RUN_FAILED || state == LATENT_RUN_INITIALISING)
+    return FALSE;
+  if (from)
+    *from = shown->iteration;
+  if (!self->follow && shown->iteration < self->iterations)
+    return TRUE;
+  return state == LATENT_RUN_FINISHED && shown->final && !shown->converged && budget_name (self) != NULL;
+}
+
+static void
+go_on (LatentWindow *self,
+       gboolean      play)
+{
+  const char *budget = budget_name (self);
+  guint from = 0, keep = 0;
+
+  if (!_latent_window_can_go_on (self, &from))
+    return;
+  /* At the budget: twice as many to go. */
+  if (self->follow && budget && latent_params_set_int (self->params, budget,
+                                                       2 * latent_params_get_int (self->params, budget), NULL))
+    latent_param_panel_set_params (self->param_panel, self->params);
+  retire_run (self);
+  /* The frames up to there stay for the timeline; the new run brings the rest. */
+  while (keep < self->frames->len &&
+         ((LatentSnapshot *) g_ptr_array_index (self->frames, keep))->iteration < from)
+    keep++;
+  g_ptr_array_set_size (self->frames, keep);
+  self->frames_bytes = 0;
+  for (guint i = 0; i < keep; i++)
+    self->frames_bytes += latent_snapshot_get_size (g_ptr_array_index (self->frames, i));
+  self->follow = TRUE;
+  self->iterations = 0;
+  self->rate = 0;
+  self->rate_time = g_get_monotonic_time ();
+  self->rate_iterations = from;
+  g_clear_pointer (&self->run_message, g_free);
+  latent_curve_view_clear (self->curve_view, _(self->algorithm->objective_name));
+  launch (self, play, from);
+  if (!play)
+    latent_run_step (self->run);
 }
 
 /* Run controls */
@@ -282,6 +357,11 @@ on_run_action (GSimpleAction *action,
   if (latent_run_get_state (self->run) == LATENT_RUN_FINISHED && _latent_window_is_instant (self))
     {
       _latent_window_run_start (self, TRUE, FALSE);
+      return;
+    }
+  if (_latent_window_can_go_on (self, NULL))
+    {
+      go_on (self, TRUE);
       return;
     }
   self->running = TRUE;
@@ -317,6 +397,11 @@ on_step_action (GSimpleAction *action,
 
   if (self->run == NULL)
     return;
+  if (_latent_window_can_go_on (self, NULL))
+    {
+      go_on (self, FALSE);
+      return;
+    }
   self->running = FALSE;
   self->follow = TRUE;
   latent_run_step (self->run);

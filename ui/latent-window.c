@@ -312,10 +312,12 @@ _latent_window_update_actions (LatentWindow *self)
   LatentSnapshot *frame = _latent_window_shown_frame (self);
 
   /* A finished instant run plays its passes again from the original. */
-  enable (self, "run", (live && !self->running) ||
+  gboolean go_on = _latent_window_can_go_on (self, NULL);
+
+  enable (self, "run", (live && !self->running) || go_on ||
                        (state == LATENT_RUN_FINISHED && _latent_window_is_instant (self)));
   enable (self, "pause", live && self->running);
-  enable (self, "step", live);
+  enable (self, "step", live || go_on);
   enable (self, "reset", self->dataset != NULL);
   enable (self, "export", _latent_window_shown_frame (self) != NULL);
   enable (self, "save-result", frame != NULL);

@@ -602,7 +602,8 @@ wta_snapshot (gpointer data)
     fall_back (self, local_error);
   snap->seed = self->seed;
   snap->iteration = self->iteration;
-  snap->converged = self->finished;
+  /* Training has no convergence test: it stops at its epoch budget. */
+  snap->converged = FALSE;
   snap->final = self->finished;
   snap->objective = self->loss;
   snap->n_rows = self->n;

@@ -177,6 +177,35 @@ def step_timeline():
     log(f'  status: {status()!r}')
 
 
+def step_go_on():
+    """Scrubbed back to iteration 1, Step goes on from there and Run reaches
+    the same end; a run stopped at its budget goes on with Run."""
+    timeline = app.find('slider', 'Timeline', what='the slider "Timeline"')
+    last = int(timeline.maxValue)
+    app.press('Step')
+    wait_status(r'iteration 2 of 2\b', 15, 'Step to go on from iteration 1 to 2')
+    app.press('Run')
+    wait_status(r'converged', 30, 'Run to converge again from iteration 2')
+    log(f'  status: {status()!r}')
+    if iteration() != last:
+        raise Failure(f'going on from iteration 1 converged at {iteration()}, the first run at {last}')
+
+    spin = app.find('spin button', 'Maximum iterations', what='the spin button "Maximum iterations"')
+    ui.set_value(spin, 2)
+    wait_status(r'iteration 0 of', 15, 'the run to start again with a budget of 2')
+    app.press('Run')
+    wait_status(r'iteration limit reached', 30, 'the run to stop at its budget of 2')
+    app.press('Run')
+    wait_status(r'converged', 30, 'Run to go on past the budget')
+    log(f'  status: {status()!r}; budget now {spin.value:g}')
+    if iteration() != last or spin.value < 4:
+        raise Failure(f'going on past the budget ended at iteration {iteration()} with a budget of {spin.value:g}')
+    ui.set_value(spin, 300)
+    wait_status(r'iteration 0 of', 15, 'the run to start again with the default budget')
+    app.press('Run')
+    wait_status(r'converged', 30, 'the run to converge once more')
+
+
 def step_export():
     if os.path.exists(EXPORT_PNG):
         os.unlink(EXPORT_PNG)
@@ -719,6 +748,7 @@ def main():
         ('press Run and wait for convergence', step_run),
         (f'the figure shows {K} cluster colours and not a {K + 1}th', step_figure_colours),
         ('scrub the Timeline back to iteration 1', step_timeline),
+        ('go on from iteration 1, and past an iteration budget', step_go_on),
         ('export a PNG through Main Menu ▸ Export…', step_export),
         ('save the result as JSON and CSV through Main Menu ▸ Save Result…', step_save_result),
         ('Preferences ▸ Dark figures darkens the figure', step_preferences),
