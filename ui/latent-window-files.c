@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "latent-catalog.h"
+#include "latent-data-table.h"
 #include "latent-experiment.h"
 #include "latent-export-dialog.h"
 #include "latent-projection.h"
@@ -370,6 +371,19 @@ on_export_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The loaded rows in a table of their own. */
+static void
+on_data_table_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+
+  if (self->dataset == NULL)
+    return;
+  gtk_window_present (GTK_WINDOW (latent_data_table_new (GTK_WINDOW (self), self->dataset)));
+}
+
 /* The result shown, as latent-cli --json or --csv writes it: the name says
  * which. */
 static void
@@ -504,6 +518,7 @@ static const GActionEntry file_actions[] = {
   { "synthetic", on_synthetic_action, "s" },
   { "device", NULL, "s", "'auto'", on_device_action },
   { "export", on_export_action },
+  { "data-table", on_data_table_action },
   { "save-experiment", on_save_experiment_action },
   { "save-result", on_save_result_action },
   { "open-experiment", on_open_experiment_action },

@@ -319,6 +319,7 @@ _latent_window_update_actions (LatentWindow *self)
   enable (self, "pause", live && self->running);
   enable (self, "step", live || go_on);
   enable (self, "reset", self->dataset != NULL);
+  enable (self, "data-table", self->dataset != NULL);
   enable (self, "export", _latent_window_shown_frame (self) != NULL);
   enable (self, "save-result", frame != NULL);
   /* Only an algorithm with a score to compare across a parameter sweeps it
