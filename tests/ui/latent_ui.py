@@ -576,6 +576,26 @@ class App:
         click(node)
         return node
 
+    def open_file(self, path):
+        """Dataset ▸ Open…, then the path typed into the chooser's location
+        entry (ctrl+L), as a person would."""
+        self.choose_menu_item('Dataset', 'Open…')
+        chooser = wait_until(lambda: next((w for w in self.windows() if w != self.window), None),
+                             15, 'the file chooser')
+        log(f'  file chooser {describe(chooser)}')
+        time.sleep(0.5)
+        key_combo('<Control>l')
+
+        def location_entry():
+            entries = find_all(chooser, lambda n: role_of(n) in ('text', 'entry')
+                               and 'Search' not in name_of(n) and 'Connect' not in name_of(n))
+            return entries[0] if entries else None
+        entry = wait_until(location_entry, 10, 'the location entry after ctrl+L')
+        log(f'  type {path!r} into {describe(entry)}')
+        set_text(entry, path)
+        click(find(chooser, ('push button',), 'Open', pred=lambda n: has_action(n, 'click')))
+        wait_until(lambda: chooser not in self.windows(), 10, 'the file chooser to close')
+
     def choose_menu_item(self, menu_button, item, timeout=10, also=()):
         """Opens a menu button and activates one of its items. Items named as in
         also are accepted too, as a contract violation, so the rest still runs."""

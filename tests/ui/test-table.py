@@ -46,20 +46,7 @@ def status():
 
 
 def open_iris():
-    """Dataset ▸ Open…, the path typed into the chooser's location entry."""
-    app.choose_menu_item('Dataset', 'Open…')
-    chooser = ui.wait_until(lambda: next((w for w in app.windows() if w != app.window), None),
-                            15, 'the file chooser')
-    time.sleep(0.5)
-    ui.key_combo('<Control>l')
-
-    def location_entry():
-        entries = ui.find_all(chooser, lambda n: ui.role_of(n) in ('text', 'entry')
-                              and 'Search' not in ui.name_of(n))
-        return entries[0] if entries else None
-    ui.set_text(ui.wait_until(location_entry, 10, 'the location entry'), IRIS)
-    ui.click(ui.find(chooser, ('push button',), 'Open', pred=lambda n: ui.has_action(n, 'click')))
-    ui.wait_until(lambda: chooser not in app.windows(), 10, 'the file chooser to close')
+    app.open_file(IRIS)
     ui.wait_until(lambda: re.search(r'(?i)iris', status()), 30,
                   lambda: f'Iris to load (status: {status()!r})')
 

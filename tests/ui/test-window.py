@@ -84,25 +84,8 @@ def dialog(other_than=()):
 
 
 def open_in_file_chooser(path):
-    """Dataset ▸ Open…, then type the path into the chooser's location entry."""
-    app.choose_menu_item('Dataset', 'Open…')
-    chooser = dialog()
-    log(f'  file chooser {ui.describe(chooser)}')
-    time.sleep(0.5)
-    ui.key_combo('<Control>l')
-
-    def location_entry():
-        entries = ui.find_all(chooser, lambda n: ui.role_of(n) in ('text', 'entry')
-                              and 'Search' not in ui.name_of(n)
-                              and 'Connect' not in ui.name_of(n))
-        return entries[0] if entries else None
-    entry = ui.wait_until(location_entry, 10, 'the location entry after ctrl+L')
-    log(f'  type {path!r} into {ui.describe(entry)}')
-    ui.set_text(entry, path)
-    button = ui.find(chooser, ('push button',), 'Open', pred=lambda n: ui.has_action(n, 'click'))
-    log(f'  press {ui.describe(button)}')
-    ui.click(button)
-    ui.wait_until(lambda: chooser not in app.windows(), 10, 'the file chooser to close')
+    """Dataset ▸ Open…, then the path typed into the chooser's location entry."""
+    app.open_file(path)
 
 
 # ------------------------------------------------------------------------ steps
