@@ -50,6 +50,19 @@ latent_json_add_vector_member (JsonBuilder  *builder,
 }
 
 void
+latent_json_add_float_vector_member (JsonBuilder *builder,
+                                     const char  *name,
+                                     const float *values,
+                                     guint        n)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n; i++)
+    latent_json_add_double (builder, values[i]);
+  json_builder_end_array (builder);
+}
+
+void
 latent_json_add_matrix (JsonBuilder *builder,
                         const float *values,
                         guint        rows,

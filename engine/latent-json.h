@@ -25,6 +25,10 @@ void latent_json_add_vector_member (JsonBuilder  *builder,
                                     const char   *name,
                                     const double *values,
                                     guint         n);
+void latent_json_add_float_vector_member (JsonBuilder *builder,
+                                          const char  *name,
+                                          const float *values,
+                                          guint        n);
 void latent_json_add_matrix        (JsonBuilder  *builder,
                                     const float  *values,
                                     guint         rows,

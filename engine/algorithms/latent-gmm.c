@@ -825,11 +825,7 @@ gmm_write_json (LatentSnapshot *snap,
   for (guint c = 0; c < snap->k; c++)
     latent_json_add_matrix (b, snap->covariances + c * dd, snap->n_cols, snap->n_cols);
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "weights");
-  json_builder_begin_array (b);
-  for (guint c = 0; c < snap->k; c++)
-    latent_json_add_double (b, snap->weights[c]);
-  json_builder_end_array (b);
+  latent_json_add_float_vector_member (b, "weights", snap->weights, snap->k);
   latent_json_add_number_member (b, "log_likelihood", snap->log_likelihood);
   latent_json_add_number_member (b, "bic", snap->bic);
   latent_json_add_number_member (b, "aic", snap->aic);

@@ -793,11 +793,7 @@ latent_clusters_write_starts (LatentSnapshot *snap,
   for (guint r = 0; r < snap->n_starts; r++)
     json_builder_add_int_value (b, (gint64) (snap->seed + r));
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "start_objectives");
-  json_builder_begin_array (b);
-  for (guint r = 0; r < snap->n_starts; r++)
-    latent_json_add_double (b, snap->start_objectives[r]);
-  json_builder_end_array (b);
+  latent_json_add_vector_member (b, "start_objectives", snap->start_objectives, snap->n_starts);
   json_builder_set_member_name (b, "best_start");
   json_builder_add_int_value (b, snap->best_start);
 }

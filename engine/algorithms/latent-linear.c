@@ -705,11 +705,7 @@ latent_linear_write_json (LatentSnapshot *snap,
   if (snap->components == NULL)
     return;
   latent_json_add_matrix_member (b, "components", snap->components, m, d);
-  json_builder_set_member_name (b, "mean");
-  json_builder_begin_array (b);
-  for (guint a = 0; a < d; a++)
-    latent_json_add_double (b, snap->data_mean[a]);
-  json_builder_end_array (b);
+  latent_json_add_float_vector_member (b, "mean", snap->data_mean, d);
   latent_json_add_vector_member (b, "explained_variance", snap->explained_variance, m);
   latent_json_add_vector_member (b, "explained_variance_ratio", snap->explained_variance_ratio, m);
   latent_json_add_number_member (b, "total_variance", snap->total_variance);

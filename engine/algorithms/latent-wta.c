@@ -645,19 +645,6 @@ add_uint_vector (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
-static void
-add_float_vector (JsonBuilder *b,
-                  const char  *name,
-                  const float *values,
-                  guint        n)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n; i++)
-    latent_json_add_double (b, values[i]);
-  json_builder_end_array (b);
-}
-
 /* Enough to encode rows and to start another run from (init=@FILE). */
 static void
 wta_write_json (LatentSnapshot *snap,
@@ -667,12 +654,12 @@ wta_write_json (LatentSnapshot *snap,
 
   latent_json_add_number_member (b, "hidden", h);
   latent_json_add_matrix_member (b, "weights", snap->components, h, d);
-  add_float_vector (b, "hidden_bias", snap->hidden_bias, h);
+  latent_json_add_float_vector_member (b, "hidden_bias", snap->hidden_bias, h);
   if (snap->decoder_weights)
     latent_json_add_matrix_member (b, "decoder_weights", snap->decoder_weights, h, d);
-  add_float_vector (b, "decoder_bias", snap->decoder_bias, d);
-  add_float_vector (b, "input_offset", snap->input_offset, d);
-  add_float_vector (b, "input_scale", snap->input_scale, d);
+  latent_json_add_float_vector_member (b, "decoder_bias", snap->decoder_bias, d);
+  latent_json_add_float_vector_member (b, "input_offset", snap->input_offset, d);
+  latent_json_add_float_vector_member (b, "input_scale", snap->input_scale, d);
   latent_json_add_number_member (b, "epochs_done", snap->n_epochs);
   latent_json_add_vector_member (b, "train_loss", snap->epoch_train_loss, snap->n_epochs);
   latent_json_add_vector_member (b, "validation_loss", snap->epoch_val_loss, snap->n_epochs);

@@ -23,6 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_machine import cpu_model, git_commit, mem_total_gib, os_name
+
 HERE = Path(__file__).resolve().parent
 SOURCE_ROOT = HERE.parents[1]
 HELPER = HERE / "sklearn_kmeans.py"
@@ -72,47 +74,6 @@ def json_lines(text):
 
 
 # --- machine facts ------------------------------------------------------------------------
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
-
-
-def mem_total_gib():
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemTotal:"):
-                    return round(int(line.split()[1]) / 2**20, 1)
-    except OSError:
-        pass
-    return None
-
-
-def os_name():
-    try:
-        with open("/etc/os-release") as f:
-            for line in f:
-                if line.startswith("PRETTY_NAME="):
-                    return line.split("=", 1)[1].strip().strip('"')
-    except OSError:
-        pass
-    return None
-
-
-def git_commit():
-    try:
-        return subprocess.run(["git", "-C", str(SOURCE_ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip() or None
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-
 
 # --- one record per implementation and K --------------------------------------------------
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "latent-convolve.h"
+#include "latent-bench-util.h"
 
 typedef struct {
   char     *device;
@@ -67,19 +68,12 @@ options_clear (Options *o)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
+/* The builder's open object, closed and written as one line. */
 static void
 emit (JsonBuilder *b)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  puts (text);
-  fflush (stdout);
+  latent_bench_emit (b);
 }
 
 static int

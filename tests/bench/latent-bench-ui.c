@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "latent-catalog.h"
+#include "latent-bench-util.h"
 #include "latent-figure-view.h"
 #include "latent-kmeans.h"
 #include "latent-projection.h"
@@ -75,19 +76,6 @@ on_finished (LatentRun *run, GError *error, Bench *b)
     g_printerr ("latent-bench-ui: %s\n", error->message);
   b->finished = TRUE;
   g_main_loop_quit (b->loop);
-}
-
-static void
-emit (JsonBuilder *builder)
-{
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = NULL;
-
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  puts (text);
-  fflush (stdout);
 }
 
 static void
@@ -165,7 +153,7 @@ bench_frames (const char *spec,
       add (builder, "max_gap_ms", g_array_index (b.gaps, double, b.gaps->len - 1));
     }
   json_builder_end_object (builder);
-  emit (builder);
+  latent_bench_emit (builder);
 
   g_object_unref (b.run);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -220,7 +208,7 @@ bench_scatter (void)
   add (builder, "max_ms", g_array_index (times, double, times->len - 1));
   add (builder, "budget_ms", 16.0);
   json_builder_end_object (builder);
-  emit (builder);
+  latent_bench_emit (builder);
 
   cairo_surface_destroy (surface);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "latent-catalog.h"
+#include "latent-bench-util.h"
 #include "latent-cl.h"
 #include "latent-json.h"
 #include "latent-result.h"
@@ -23,19 +24,6 @@ typedef struct {
   guint  epoch;
   double ms;
 } Progress;
-
-static void
-emit (JsonBuilder *b)
-{
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (b);
-  g_autofree char *text = NULL;
-
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  puts (text);
-  fflush (stdout);
-}
 
 /* The loss ½‖x̂ − x‖² per row of @test in mini-batches of @batch, with the
  * same winners per unit as in training: the snapshot's model, on the host. */
@@ -173,7 +161,7 @@ main (int    argc,
           latent_json_add_number_member (line, "validation_loss", self->val_loss);
           latent_json_add_number_member (line, "dead_fraction", (double) dead / self->h);
           json_builder_end_object (line);
-          emit (line);
+          latent_bench_emit (line);
           t0 = g_get_monotonic_time ();
         }
     }
@@ -200,7 +188,7 @@ main (int    argc,
                                    test_error (snap, test_set, latent_params_get_int (params, "batch"),
                                                latent_params_get_double (params, "rate")));
   json_builder_end_object (b);
-  emit (b);
+  latent_bench_emit (b);
   if (weights && !latent_result_write_json (snap, no_history, 0, 0, weights, &error))
     g_printerr ("latent-bench-wta: %s\n", error->message);
   latent_snapshot_unref (snap);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "latent-registry.h"
+#include "latent-bench-util.h"
 #include "latent-algorithm.h"
 #include "latent-catalog.h"
 #include "latent-cl.h"
@@ -19,19 +20,6 @@ compare_double (gconstpointer a,
 {
   double x = *(const double *) a, y = *(const double *) b;
   return (x > y) - (x < y);
-}
-
-static void
-emit (JsonBuilder *b)
-{
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (b);
-  g_autofree char *text = NULL;
-
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  puts (text);
-  fflush (stdout);
 }
 
 int
@@ -167,7 +155,7 @@ main (int    argc,
             json_builder_add_double_value (b, g_array_index (steps, double, steps->len / 2));
           }
         json_builder_end_object (b);
-        emit (b);
+        latent_bench_emit (b);
       }
   return 0;
 }
