@@ -122,7 +122,7 @@ void      latent_wta_adam_factors  (LatentWta    *self,
 /* Reference path: one training step on the rows @order[0..rows), the loss
  * in @loss; and the forward pass alone (loss, and the reconstructions in
  * @xhat when not NULL, scaled). */
-gboolean  latent_wta_reference_step    (LatentWta    *self,
+void      latent_wta_reference_step    (LatentWta    *self,
                                         const guint  *order,
                                         guint         rows,
                                         double       *loss);

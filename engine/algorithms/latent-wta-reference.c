@@ -224,7 +224,7 @@ latent_wta_reference_forward (LatentWta   *self,
   *loss = decode_error (self, x, code, rows, NULL, xhat);
 }
 
-gboolean
+void
 latent_wta_reference_step (LatentWta   *self,
                            const guint *order,
                            guint        rows,
@@ -298,5 +298,4 @@ latent_wta_reference_step (LatentWta   *self,
   for (guint a = 0; a < d; a++)
     grad[a] = gc[a];
   latent_wta_update (self, self->p.c, grad, self->v.c, self->s.c, d);
-  return TRUE;
 }
