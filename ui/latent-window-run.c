@@ -289,8 +289,9 @@ _latent_window_run_start (LatentWindow *self,
 
 /* Where Run or Step goes on from when the run cannot take them as it is:
  * scrubbed back to an earlier iteration (a new run from there; the same
- * seed takes the same path up to it), or stopped at its iteration budget
- * (the budget is doubled). FALSE when neither. */
+ * seed takes the same path up to it), stopped at its iteration budget (the
+ * budget is doubled), or converged (the tolerance becomes 0, so that Run
+ * goes on to the budget). FALSE when none of these. */
 gboolean
 _latent_window_can_go_on (LatentWindow *self,
                           guint        *from)
@@ -305,7 +306,8 @@ _latent_window_can_go_on (LatentWindow *self,
     *from = shown->iteration;
   if (!self->follow && shown->iteration < self->iterations)
     return TRUE;
-  return state == LATENT_RUN_FINISHED && shown->final && !shown->converged && budget_name (self) != NULL;
+  return state == LATENT_RUN_FINISHED && shown->final && budget_name (self) != NULL &&
+         (!shown->converged || latent_params_has (self->params, "tol"));
 }
 
 static void
@@ -315,12 +317,24 @@ go_on (LatentWindow *self,
   const char *budget = budget_name (self);
   guint from = 0, keep = 0;
 
+  gboolean changed = FALSE;
+
   if (!_latent_window_can_go_on (self, &from))
     return;
-  /* At the budget: twice as many to go. */
-  if (self->follow && budget && latent_params_set_int (self->params, budget,
-                                                       2 * latent_params_get_int (self->params, budget), NULL))
-    latent_param_panel_set_params (self->param_panel, self->params);
+  if (self->follow)
+    {
+      LatentSnapshot *shown = _latent_window_shown_frame (self);
+
+      /* Converged: only a tolerance of 0 lets it take more iterations. */
+      if (shown->converged)
+        changed |= latent_params_set_double (self->params, "tol", 0, NULL);
+      /* At the budget: twice as many to go. */
+      if ((gint64) from >= latent_params_get_int (self->params, budget))
+        changed |= latent_params_set_int (self->params, budget,
+                                          2 * MAX (1, latent_params_get_int (self->params, budget)), NULL);
+      if (changed)
+        latent_param_panel_set_params (self->param_panel, self->params);
+    }
   retire_run (self);
   /* The frames up to there stay for the timeline; the new run brings the rest. */
   while (keep < self->frames->len &&

@@ -400,6 +400,22 @@ def step_gmm():
     if not any('BIC' in t for t in texts):
         raise Failure(f'the metrics do not show BIC: {texts!r}')
 
+    # Converged is not the end: Step takes one more iteration, and Run goes
+    # on (to the iteration budget) with the tolerance at 0.
+    converged_at = iteration()
+    if 'converged' not in status() or converged_at is None:
+        raise Failure(f'EM on three blobs did not converge: {status()!r}')
+    app.press('Step')
+    wait_status(rf'iteration {converged_at + 1}\b', 15, 'Step to take one more iteration after convergence')
+    tol = app.find('spin button', 'Tolerance', what='the spin button "Tolerance"')
+    if tol.value != 0:
+        raise Failure(f'going on after convergence left the tolerance at {tol.value:g}')
+    app.press('Run')
+    ui.wait_until(lambda: (iteration() or 0) >= converged_at + 3 and 'running' in status(), 30,
+                  lambda: f'Run to go on past convergence (status: {status()!r})')
+    log(f'  converged at {converged_at}, went on to: {status()!r}')
+    app.press('Pause')
+
 
 def count_reds_blues(path):
     """Pixels of the diverging map's reds and blues (Paul Tol's BuRd, light)."""
