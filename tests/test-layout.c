@@ -1,0 +1,184 @@
+/* test-layout.c — the main window at its default 1200 × 800 shows every
+ * label whole, for every algorithm: none ellipsized, none pushed outside the
+ * window or the scrolled pane it sits in, and the window does not grow
+ *
+ * Needs a display (the ui suite runs it under xvfb-run); skips without one.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-test-layout"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "latent-application.h"
+#include "latent-registry.h"
+#include "latent-ui-resources.h"
+#include "latent-window.h"
+
+#define WIDTH  1200
+#define HEIGHT 800
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *out)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (out, child);
+      collect (child, type, out);
+    }
+}
+
+/* Lets the window lay itself out and draw: a few frames' worth. */
+static void
+settle (void)
+{
+  gint64 until = g_get_monotonic_time () + 300 * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (10 * 1000);
+    }
+}
+
+/* The drop-down listing the algorithms by title. */
+static GtkDropDown *
+find_algorithm_dropdown (GtkWidget *window)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  g_autoptr(GPtrArray) dropdowns = g_ptr_array_new ();
+
+  collect (window, GTK_TYPE_DROP_DOWN, dropdowns);
+  for (guint i = 0; i < dropdowns->len; i++)
+    {
+      GListModel *model = gtk_drop_down_get_model (dropdowns->pdata[i]);
+
+      if (GTK_IS_STRING_LIST (model) && g_list_model_get_n_items (model) > 0 &&
+          g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), 0), all[0]->title) == 0)
+        return dropdowns->pdata[i];
+    }
+  return NULL;
+}
+
+/* Whether @label is shown whole: not ellipsized, and inside @window and
+ * every scrolled window around it (a label pushed past a pane's edge is
+ * cut off as surely as an ellipsized one). */
+static gboolean
+label_whole (GtkLabel   *label,
+             GtkWidget  *window,
+             char      **why)
+{
+  GtkWidget *widget = GTK_WIDGET (label);
+  graphene_rect_t bounds;
+
+  if (pango_layout_is_ellipsized (gtk_label_get_layout (label)))
+    {
+      *why = g_strdup ("ellipsized");
+      return FALSE;
+    }
+  for (GtkWidget *clip = gtk_widget_get_parent (widget); clip; clip = gtk_widget_get_parent (clip))
+    {
+      graphene_rect_t area;
+
+      if (clip != window && !GTK_IS_SCROLLED_WINDOW (clip))
+        continue;
+      if (!gtk_widget_compute_bounds (widget, clip, &bounds))
+        continue;
+      area = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (clip), gtk_widget_get_height (clip));
+      /* Vertical scrolling shows the rest; across, nothing does. */
+      if (bounds.origin.x < -0.5 || bounds.origin.x + bounds.size.width > area.size.width + 0.5)
+        {
+          *why = g_strdup_printf ("x %.0f to %.0f outside the %s, 0 to %.0f wide",
+                                  bounds.origin.x, bounds.origin.x + bounds.size.width,
+                                  G_OBJECT_TYPE_NAME (clip), area.size.width);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static guint
+check_labels (GtkWidget  *window,
+              const char *algorithm)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  guint checked = 0;
+
+  collect (window, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkLabel *label = labels->pdata[i];
+      g_autofree char *why = NULL;
+
+      if (!gtk_widget_get_mapped (GTK_WIDGET (label)) || gtk_label_get_text (label)[0] == '\0')
+        continue;
+      checked++;
+      if (!label_whole (label, window, &why))
+        g_test_fail_printf ("%s: the label \"%s\" is cut: %s", algorithm, gtk_label_get_text (label), why);
+    }
+  return checked;
+}
+
+static void
+test_every_algorithm (void)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  g_autoptr(LatentApplication) application = latent_application_new ();
+  g_autoptr(GError) error = NULL;
+  GtkWidget *window;
+  GtkDropDown *dropdown;
+  int width, height;
+
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  window = GTK_WIDGET (latent_window_new (GTK_APPLICATION (application)));
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  settle ();
+  /* Less the decorations drawn without a window manager. */
+  width = gtk_widget_get_width (window);
+  height = gtk_widget_get_height (window);
+  g_assert_cmpint (width, >, WIDTH - 40);
+  g_assert_cmpint (height, >, HEIGHT - 80);
+  dropdown = find_algorithm_dropdown (window);
+  g_assert_nonnull (dropdown);
+
+  for (guint a = 0; all[a]; a++)
+    {
+      guint checked;
+
+      gtk_drop_down_set_selected (dropdown, a);
+      settle ();
+      checked = check_labels (window, all[a]->id);
+      g_test_message ("%s: %u labels shown, window %d × %d", all[a]->id, checked,
+                      gtk_widget_get_width (window), gtk_widget_get_height (window));
+      /* The labels are the parameters, the status and the metrics' heads. */
+      g_assert_cmpuint (checked, >=, 5);
+      g_assert_cmpint (gtk_widget_get_width (window), ==, width);
+      g_assert_cmpint (gtk_widget_get_height (window), ==, height);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  /* The remembered window size must not stand in for the default. */
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  g_resources_register (latent_ui_get_resource ());
+
+  g_test_add_func ("/layout/every-algorithm", test_every_algorithm);
+  return g_test_run ();
+}
