@@ -169,6 +169,45 @@ latent_result_write_json (LatentSnapshot  *snapshot,
   return TRUE;
 }
 
+static void
+append_class (GString       *out,
+              LatentDataset *dataset,
+              gint32         klass)
+{
+  const char *name = latent_dataset_get_class_name (dataset, klass);
+
+  if (name)
+    g_string_append_printf (out, ",%s", name);
+  else
+    g_string_append_printf (out, ",%d", klass);
+}
+
+/* A classifier's: one line per test row, its row in the test data, the
+ * predicted class and the true one. */
+static gboolean
+write_predictions_csv (LatentSnapshot  *snap,
+                       const char      *path,
+                       GError         **error)
+{
+  g_autoptr(GString) out = g_string_new ("row,predicted,class\n");
+  const gint32 *classes = latent_dataset_get_labels (snap->test_dataset);
+  g_autoptr(GError) local_error = NULL;
+
+  for (guint i = 0; i < snap->n_test; i++)
+    {
+      g_string_append_printf (out, "%d", snap->test_rows[i]);
+      append_class (out, snap->dataset, snap->test_predictions[i]);
+      append_class (out, snap->dataset, classes[snap->test_rows[i]]);
+      g_string_append_c (out, '\n');
+    }
+  if (!g_file_set_contents (path, out->str, out->len, &local_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 latent_result_write_csv (LatentSnapshot  *snap,
                          const char      *path,
@@ -178,6 +217,8 @@ latent_result_write_csv (LatentSnapshot  *snap,
   const gint32 *classes = latent_dataset_get_labels (snap->dataset);
   g_autoptr(GError) local_error = NULL;
 
+  if (latent_snapshot_get_family (snap) == LATENT_FAMILY_CLASSIFIER)
+    return write_predictions_csv (snap, path, error);
   if (snap->algorithm->write_csv_row == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
@@ -193,13 +234,7 @@ latent_result_write_csv (LatentSnapshot  *snap,
       g_string_append_printf (out, "%u", i);
       snap->algorithm->write_csv_row (snap, i, out);
       if (classes)
-        {
-          const char *name = latent_dataset_get_class_name (snap->dataset, classes[i]);
-          if (name)
-            g_string_append_printf (out, ",%s", name);
-          else
-            g_string_append_printf (out, ",%d", classes[i]);
-        }
+        append_class (out, snap->dataset, classes[i]);
       g_string_append_c (out, '\n');
     }
   if (!g_file_set_contents (path, out->str, out->len, &local_error))

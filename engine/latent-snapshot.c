@@ -28,6 +28,10 @@ latent_snapshot_new (const LatentAlgorithm *algorithm,
   self->aic = NAN;
   self->total_variance = NAN;
   self->reconstruction_error = NAN;
+  self->train_accuracy = NAN;
+  self->test_accuracy = NAN;
+  self->episode_mean_accuracy = NAN;
+  self->episode_ci95 = NAN;
   return self;
 }
 
@@ -73,6 +77,19 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_free (self->step_loss);
   g_free (self->input_offset);
   g_free (self->input_scale);
+  g_free (self->class_bias);
+  g_clear_object (&self->test_dataset);
+  g_free (self->test_rows);
+  g_free (self->test_predictions);
+  g_free (self->confusion);
+  g_free (self->epoch_train_accuracy);
+  g_free (self->epoch_test_accuracy);
+  g_free (self->episode_accuracy);
+  g_free (self->episode_classes);
+  g_free (self->support_rows);
+  g_free (self->episode_prototypes);
+  g_free (self->query_rows);
+  g_free (self->query_predictions);
   g_free (self->start_objectives);
   g_free (self->message);
 }
@@ -131,6 +148,18 @@ latent_snapshot_get_size (LatentSnapshot *self)
   if (self->input_offset) size += cols * sizeof (float);
   if (self->input_scale) size += cols * sizeof (float);
   if (self->start_objectives) size += self->n_starts * sizeof (double);
+  if (self->class_bias) size += self->n_classes * sizeof (float);
+  if (self->test_rows) size += self->n_test * sizeof (gint32);
+  if (self->test_predictions) size += self->n_test * sizeof (gint32);
+  if (self->confusion) size += (gsize) self->n_classes * self->n_classes * sizeof (guint);
+  if (self->epoch_train_accuracy) size += self->n_epochs * sizeof (double);
+  if (self->epoch_test_accuracy) size += self->n_epochs * sizeof (double);
+  if (self->episode_accuracy) size += self->n_episodes * sizeof (double);
+  if (self->episode_classes) size += self->n_ways * sizeof (gint32);
+  if (self->support_rows) size += (gsize) self->n_ways * self->n_shots * sizeof (gint32);
+  if (self->episode_prototypes) size += (gsize) self->n_ways * cols * sizeof (float);
+  if (self->query_rows) size += self->n_queries * sizeof (gint32);
+  if (self->query_predictions) size += self->n_queries * sizeof (gint32);
   for (guint i = 0; self->method_names && self->method_names[i]; i++)
     size += sizeof (char *) + string_size (self->method_names[i]) + sizeof (double);
   size += string_size (self->device) + string_size (self->method) + string_size (self->message);

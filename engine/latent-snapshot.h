@@ -25,6 +25,7 @@ typedef enum {
   LATENT_FAMILY_LINEAR,     /* components, projection, reconstructions, samples (PCA, PPCA, FA) */
   LATENT_FAMILY_FILTER,     /* the filtered image, its kernel and the method race */
   LATENT_FAMILY_AUTOENCODER, /* weights as components, wins per unit, losses, reconstructions */
+  LATENT_FAMILY_CLASSIFIER, /* class scores as components, test predictions, confusion, accuracies */
 } LatentFamily;
 
 typedef struct _LatentAlgorithm LatentAlgorithm;   /* latent-algorithm.h */
@@ -132,6 +133,53 @@ struct _LatentSnapshot
   float         *step_loss;            /* n_steps: the loss of every mini-batch */
   float         *input_offset;         /* n_cols */
   float         *input_scale;          /* n_cols */
+
+  /* Classifiers (logistic regression, prototypes). They learn from the
+   * training rows of the dataset and are judged on test rows: the rows of
+   * test_dataset listed in test_rows, which is the dataset's test companion
+   * (latent_dataset_get_test) or the dataset itself, its held-out rows.
+   * Classes are the dataset's, n_classes of them.
+   *
+   * The model scores a row x for class c as components[c]·x + class_bias[c]
+   * (logistic regression, in data units: standardising is folded in) or
+   * as −distance (x, components[c]) (prototypes, the class means); the
+   * prediction is the class of the highest score. components has
+   * n_components = n_classes rows of n_cols values.
+   *
+   * test_predictions has one class per test row; confusion is n_classes ×
+   * n_classes counts over the test rows, row = true class, column =
+   * predicted. Accuracies are fractions in [0, 1]; the training one is NaN
+   * where it is not computed. Per-epoch histories use n_epochs and
+   * epoch_train_loss above, and these: */
+  guint          n_classes;
+  float         *class_bias;            /* n_classes, NULL for prototypes */
+  LatentDataset *test_dataset;
+  guint          n_test;
+  gint32        *test_rows;             /* n_test, rows of test_dataset */
+  gint32        *test_predictions;      /* n_test */
+  guint         *confusion;             /* n_classes × n_classes */
+  double         train_accuracy;
+  double         test_accuracy;
+  double        *epoch_train_accuracy;  /* n_epochs */
+  double        *epoch_test_accuracy;   /* n_epochs */
+  /* Few-shot episodes (prototypes; n_episodes = 0 otherwise): the accuracy
+   * of each episode so far, their mean and the half-width of its 95 %
+   * interval. The last episode: its classes (n_ways), its support rows
+   * (n_ways × n_shots, class by class) and queries (n_queries, with the
+   * predicted class), all rows of test_dataset; its prototypes are
+   * episode_prototypes (n_ways × n_cols). */
+  guint          n_episodes;
+  double        *episode_accuracy;      /* n_episodes */
+  double         episode_mean_accuracy;
+  double         episode_ci95;
+  guint          n_ways;
+  guint          n_shots;
+  gint32        *episode_classes;       /* n_ways */
+  gint32        *support_rows;          /* n_ways × n_shots */
+  float         *episode_prototypes;    /* n_ways × n_cols */
+  guint          n_queries;
+  gint32        *query_rows;            /* n_queries */
+  gint32        *query_predictions;     /* n_queries, classes of the dataset */
 
   /* Clusterings run from several starts (the restarts parameter): the
    * objective each start ended at, in the order of their seeds (the run's

@@ -197,6 +197,23 @@ append_autoencoder_metrics (LatentSnapshot *frame,
                             100.0 * frame->n_dead / frame->n_components);
 }
 
+/* How a classifier does on rows it did not learn from. */
+static void
+append_classifier_metrics (LatentSnapshot *frame,
+                           GString        *text)
+{
+  if (isfinite (frame->test_accuracy))
+    g_string_append_printf (text, _("Test accuracy %.2f %% (%u rows)\n"), 100 * frame->test_accuracy, frame->n_test);
+  if (isfinite (frame->train_accuracy))
+    g_string_append_printf (text, _("Training accuracy %.2f %%\n"), 100 * frame->train_accuracy);
+  if (frame->epoch_train_loss != NULL && frame->n_epochs > 0)
+    g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"),
+                            frame->epoch_train_loss[frame->n_epochs - 1], frame->n_epochs);
+  if (frame->n_episodes > 0)
+    g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), frame->n_episodes,
+                            100 * frame->episode_mean_accuracy, 100 * frame->episode_ci95);
+}
+
 /* What a linear model's fit says, where label metrics do not apply. */
 static void
 append_linear_metrics (LatentSnapshot *frame,
@@ -286,6 +303,9 @@ _latent_window_update_metrics (LatentWindow *self)
       break;
     case LATENT_FAMILY_AUTOENCODER:
       append_autoencoder_metrics (frame, text);
+      break;
+    case LATENT_FAMILY_CLASSIFIER:
+      append_classifier_metrics (frame, text);
       break;
     }
   if (text->len > 0 && text->str[text->len - 1] == '\n')

@@ -31,6 +31,8 @@ struct _LatentDataset
   gboolean single_image;
   guint    bit_depth;
 
+  LatentDataset *test;
+
   char    *hash;
 };
 
@@ -48,6 +50,7 @@ latent_dataset_finalize (GObject *object)
   g_strfreev (self->column_names);
   g_free (self->labels);
   g_strfreev (self->class_names);
+  g_clear_object (&self->test);
   g_free (self->hash);
 
   G_OBJECT_CLASS (latent_dataset_parent_class)->finalize (object);
@@ -339,4 +342,77 @@ latent_dataset_get_bit_depth (LatentDataset *self)
 {
   g_return_val_if_fail (LATENT_IS_DATASET (self), 0);
   return self->bit_depth;
+}
+
+/* The index of @name among @names, or -1. */
+static int
+find_name (GStrv       names,
+           const char *name)
+{
+  for (guint i = 0; names && names[i]; i++)
+    if (g_strcmp0 (names[i], name) == 0)
+      return i;
+  return -1;
+}
+
+/**
+ * latent_dataset_set_test:
+ *
+ * Makes @test the rows a supervised run is judged on. It must have the same
+ * columns; labels named in both are matched by name, so "setosa" is the same
+ * class whichever file listed it first (@test's labels are renumbered to
+ * @self's). Refused, naming both, when the columns differ or @test has a
+ * class @self does not know. %NULL removes the test set.
+ */
+gboolean
+latent_dataset_set_test (LatentDataset  *self,
+                         LatentDataset  *test,
+                         GError        **error)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), FALSE);
+  g_return_val_if_fail (test == NULL || (LATENT_IS_DATASET (test) && test != self), FALSE);
+
+  if (test && test->n_cols != self->n_cols)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_MISMATCH,
+                   _("The test data “%s” has %u columns; the training data “%s” has %u"),
+                   test->name, test->n_cols, self->name, self->n_cols);
+      return FALSE;
+    }
+  if (test && test->labels && self->labels && test->class_names && self->class_names)
+    {
+      g_autofree gint32 *map = g_new (gint32, test->n_classes);
+      g_autofree gint32 *labels = g_new (gint32, test->n_rows);
+
+      for (guint c = 0; c < test->n_classes; c++)
+        {
+          map[c] = find_name (self->class_names, test->class_names[c]);
+          if (map[c] < 0)
+            {
+              g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_MISMATCH,
+                           _("The test data “%s” has the class “%s”, which the training data “%s” does not"),
+                           test->name, test->class_names[c], self->name);
+              return FALSE;
+            }
+        }
+      for (guint i = 0; i < test->n_rows; i++)
+        labels[i] = map[test->labels[i]];
+      latent_dataset_set_labels (test, labels, self->n_classes, self->class_names);
+    }
+  else if (test && test->labels && self->labels && test->n_classes > self->n_classes)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_MISMATCH,
+                   _("The test data “%s” has %u classes; the training data “%s” has %u"),
+                   test->name, test->n_classes, self->name, self->n_classes);
+      return FALSE;
+    }
+  g_set_object (&self->test, test);
+  return TRUE;
+}
+
+LatentDataset *
+latent_dataset_get_test (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  return self->test;
 }

@@ -85,6 +85,13 @@ guint          latent_dataset_get_bit_depth    (LatentDataset  *self);
 /* SHA-256 over shape, values and labels; computed once, then cached. */
 const char    *latent_dataset_get_hash         (LatentDataset  *self);
 
+/* The test set of supervised runs (NULL: they hold out rows of this one).
+ * Set it before the dataset is handed to a run. */
+gboolean       latent_dataset_set_test         (LatentDataset  *self,
+                                                LatentDataset  *test,
+                                                GError        **error);
+LatentDataset *latent_dataset_get_test         (LatentDataset  *self);
+
 /* Rows that are not finite, for loaders: returns FALSE and names the first. */
 gboolean       latent_dataset_check_finite     (LatentDataset  *self,
                                                 const char     *what,

@@ -1,0 +1,227 @@
+/* latent-classify.c — the train/test split and the judging of classifiers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-classify"
+
+#include "latent-classify.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "latent-algorithm.h"
+#include "latent-json.h"
+
+static int
+compare_rows (const void *a,
+              const void *b)
+{
+  gint32 x = *(const gint32 *) a, y = *(const gint32 *) b;
+
+  return (x > y) - (x < y);
+}
+
+static gint32 *
+all_rows (guint n)
+{
+  gint32 *rows = g_new (gint32, n);
+
+  for (guint i = 0; i < n; i++)
+    rows[i] = i;
+  return rows;
+}
+
+void
+latent_split_free (LatentSplit *split)
+{
+  if (split == NULL)
+    return;
+  g_clear_object (&split->train);
+  g_clear_object (&split->test);
+  g_free (split->train_rows);
+  g_free (split->test_rows);
+  g_free (split);
+}
+
+/* Two classes at least among the training rows, or nothing to learn. */
+static gboolean
+check_classes (const LatentSplit  *split,
+               GError            **error)
+{
+  const gint32 *labels = latent_dataset_get_labels (split->train);
+  gint32 first = labels[split->train_rows[0]];
+  const char *name;
+
+  for (guint i = 1; i < split->n_train; i++)
+    if (labels[split->train_rows[i]] != first)
+      return TRUE;
+  name = latent_dataset_get_class_name (split->train, first);
+  g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+               _("All %u training rows of “%s” are of one class (%s): a classifier needs two classes at least"),
+               split->n_train, latent_dataset_get_name (split->train),
+               name ? name : "0");
+  return FALSE;
+}
+
+LatentSplit *
+latent_split_new (LatentDataset  *dataset,
+                  double          test_fraction,
+                  guint64         seed,
+                  GError        **error)
+{
+  g_autoptr(LatentSplit) split = g_new0 (LatentSplit, 1);
+  LatentDataset *test = latent_dataset_get_test (dataset);
+  guint n = latent_dataset_get_n_rows (dataset);
+
+  if (!latent_dataset_has_labels (dataset))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("“%s” has no labels: a classifier learns from labelled rows"),
+                   latent_dataset_get_name (dataset));
+      return NULL;
+    }
+  if (test && !latent_dataset_has_labels (test))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("The test data “%s” has no labels to judge the predictions by"),
+                   latent_dataset_get_name (test));
+      return NULL;
+    }
+  split->train = g_object_ref (dataset);
+  split->n_classes = latent_dataset_get_n_classes (dataset);
+  if (test)
+    {
+      split->test = g_object_ref (test);
+      split->n_train = n;
+      split->train_rows = all_rows (n);
+      split->n_test = latent_dataset_get_n_rows (test);
+      split->test_rows = all_rows (split->n_test);
+    }
+  else
+    {
+      const guint32 words[2] = { seed & 0xffffffffu, seed >> 32 };
+      g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 2);
+      g_autofree gint32 *order = all_rows (n);
+      guint n_test = (guint) lround (test_fraction * n);
+
+      if (n_test == 0 || n_test >= n)
+        {
+          g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                       _("test = %g of %u rows leaves %s no rows; choose test data, or a share between %.2g and %.2g"),
+                       test_fraction, n, n_test == 0 ? _("the test") : _("the training"),
+                       n > 1 ? 0.5 / n + 1e-9 : 1.0, n > 1 ? 1 - 0.5 / n - 1e-9 : 0.0);
+          return NULL;
+        }
+      for (guint i = n; i > 1; i--)
+        {
+          guint j = g_rand_int_range (rand, 0, i);
+          gint32 t = order[i - 1];
+
+          order[i - 1] = order[j];
+          order[j] = t;
+        }
+      split->test = g_object_ref (dataset);
+      split->n_test = n_test;
+      split->test_rows = g_memdup2 (order, n_test * sizeof (gint32));
+      split->n_train = n - n_test;
+      split->train_rows = g_memdup2 (order + n_test, split->n_train * sizeof (gint32));
+      qsort (split->test_rows, split->n_test, sizeof (gint32), compare_rows);
+      qsort (split->train_rows, split->n_train, sizeof (gint32), compare_rows);
+    }
+  if (!check_classes (split, error))
+    return NULL;
+  return g_steal_pointer (&split);
+}
+
+double
+latent_classify_accuracy (LatentDataset *dataset,
+                          const gint32  *rows,
+                          const gint32  *predictions,
+                          guint          n)
+{
+  const gint32 *labels = latent_dataset_get_labels (dataset);
+  guint right = 0;
+
+  for (guint i = 0; i < n; i++)
+    right += labels[rows[i]] == predictions[i];
+  return n ? (double) right / n : NAN;
+}
+
+void
+latent_classify_judge (LatentSnapshot    *snap,
+                       const LatentSplit *split,
+                       const gint32      *predictions)
+{
+  const gint32 *labels = latent_dataset_get_labels (split->test);
+  guint c = split->n_classes;
+
+  snap->n_classes = c;
+  g_set_object (&snap->test_dataset, split->test);
+  snap->n_test = split->n_test;
+  g_free (snap->test_rows);
+  snap->test_rows = g_memdup2 (split->test_rows, split->n_test * sizeof (gint32));
+  g_free (snap->test_predictions);
+  snap->test_predictions = g_memdup2 (predictions, split->n_test * sizeof (gint32));
+  g_free (snap->confusion);
+  snap->confusion = g_new0 (guint, (gsize) c * c);
+  for (guint i = 0; i < split->n_test; i++)
+    snap->confusion[(gsize) labels[split->test_rows[i]] * c + predictions[i]]++;
+  snap->test_accuracy = latent_classify_accuracy (split->test, split->test_rows, predictions, split->n_test);
+}
+
+void
+latent_classify_write_json (LatentSnapshot *snap,
+                            JsonBuilder    *builder)
+{
+  guint c = snap->n_classes;
+  g_autofree double *precision = g_new (double, c);
+  g_autofree double *recall = g_new (double, c);
+
+  json_builder_set_member_name (builder, "classes");
+  json_builder_begin_array (builder);
+  for (guint k = 0; k < c; k++)
+    {
+      const char *name = latent_dataset_get_class_name (snap->dataset, k);
+      g_autofree char *number = g_strdup_printf ("%u", k);
+
+      json_builder_add_string_value (builder, name ? name : number);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "test_data");
+  json_builder_add_string_value (builder, snap->test_dataset == snap->dataset ? "held out"
+                                 : latent_dataset_get_name (snap->test_dataset));
+  json_builder_set_member_name (builder, "n_test");
+  json_builder_add_int_value (builder, snap->n_test);
+  latent_json_add_number_member (builder, "test_accuracy", snap->test_accuracy);
+  latent_json_add_number_member (builder, "train_accuracy", snap->train_accuracy);
+
+  json_builder_set_member_name (builder, "confusion");
+  json_builder_begin_array (builder);
+  for (guint t = 0; t < c; t++)
+    {
+      json_builder_begin_array (builder);
+      for (guint p = 0; p < c; p++)
+        json_builder_add_int_value (builder, snap->confusion[(gsize) t * c + p]);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+  for (guint k = 0; k < c; k++)
+    {
+      guint predicted = 0, actual = 0;
+
+      for (guint o = 0; o < c; o++)
+        {
+          predicted += snap->confusion[(gsize) o * c + k];
+          actual += snap->confusion[(gsize) k * c + o];
+        }
+      precision[k] = predicted ? (double) snap->confusion[(gsize) k * c + k] / predicted : NAN;
+      recall[k] = actual ? (double) snap->confusion[(gsize) k * c + k] / actual : NAN;
+    }
+  latent_json_add_vector_member (builder, "precision", precision, c);
+  latent_json_add_vector_member (builder, "recall", recall, c);
+  if (snap->epoch_train_accuracy)
+    latent_json_add_vector_member (builder, "epoch_train_accuracy", snap->epoch_train_accuracy, snap->n_epochs);
+  if (snap->epoch_test_accuracy)
+    latent_json_add_vector_member (builder, "epoch_test_accuracy", snap->epoch_test_accuracy, snap->n_epochs);
+}
