@@ -58,6 +58,8 @@ status_for_error (const GError *error)
   if (error->domain == LATENT_DATA_ERROR || error->domain == LATENT_PARAM_ERROR ||
       error->domain == G_OPTION_ERROR || error->domain == LATENT_FILTER_ERROR ||
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
       g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_UNKNOWN) ||
       g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER))
     return EXIT_BAD_INPUT;
@@ -236,12 +238,53 @@ write_features (const LatentAlgorithm  *algorithm,
   return latent_csv_save (features, path, error);
 }
 
+/* @dataset with the test data beside it, both through the encoder of the
+ * model at @model_path when there is one: what the algorithm runs on. */
+static LatentDataset *
+prepare_data (LatentDataset  *dataset,
+              const char     *test_data,
+              const char     *model_path,
+              GError        **error)
+{
+  g_autoptr(LatentDataset) test = NULL;
+  g_autoptr(LatentSnapshot) model = NULL;
+  g_autoptr(LatentDataset) features = NULL;
+
+  if (test_data && !(test = latent_catalog_load (test_data, NULL, error)))
+    return NULL;
+  /* Classes are matched by name on the data as loaded. */
+  if (test && !latent_dataset_set_test (dataset, test, error))
+    return NULL;
+  if (model_path == NULL)
+    return g_object_ref (dataset);
+  if (!(model = latent_result_read_model (model_path, error)))
+    return NULL;
+  if (!(features = model->algorithm->encode (model, dataset, error)))
+    {
+      g_autofree char *display = g_filename_display_name (model_path);
+
+      g_prefix_error (error, "--features %s: ", display);
+      return NULL;
+    }
+  if (test)
+    {
+      g_autoptr(LatentDataset) test_features = model->algorithm->encode (model, latent_dataset_get_test (dataset),
+                                                                         error);
+
+      if (test_features == NULL || !latent_dataset_set_test (features, test_features, error))
+        return NULL;
+    }
+  return g_steal_pointer (&features);
+}
+
 static int
 command_run (int    argc,
              char **argv)
 {
   g_autofree char *data = NULL;
   g_autofree char *labels = NULL;
+  g_autofree char *test_data = NULL;
+  g_autofree char *model_path = NULL;
   g_autofree char *device = NULL;
   g_autofree char *export_path = NULL;
   g_autofree char *json_path = NULL;
@@ -258,6 +301,11 @@ command_run (int    argc,
   const GOptionEntry entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },
     { "labels", 0, 0, G_OPTION_ARG_FILENAME, &labels, N_("A separate file of labels"), N_("PATH") },
+    { "test", 0, 0, G_OPTION_ARG_FILENAME, &test_data,
+      N_("Test data for a classifier, with the same columns (default: hold out a share of --data)"), N_("PATH") },
+    { "features", 0, 0, G_OPTION_ARG_FILENAME, &model_path,
+      N_("Run on the features of a PCA, PPCA, FA or WTA result (its --json file) instead of the data"),
+      N_("MODEL.json") },
     { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &param_args, N_("Set a parameter"), N_("NAME=VALUE") },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Random seed (default 0)"), N_("N") },
     { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations, N_("Iteration budget (max-iterations)"), N_("N") },
@@ -281,6 +329,7 @@ command_run (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("ALGORITHM — run an algorithm on a dataset"));
   g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) loaded = NULL;
   g_autoptr(LatentDataset) dataset = NULL;
   g_autoptr(LatentParams) params = NULL;
   g_autoptr(LatentCl) cl = NULL;
@@ -358,7 +407,8 @@ command_run (int    argc,
         return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
     }
 
-  if (!(dataset = latent_catalog_load (data, labels, &error)))
+  if (!(loaded = latent_catalog_load (data, labels, &error)) ||
+      !(dataset = prepare_data (loaded, test_data, model_path, &error)))
     return fail (status_for_error (error), "%s", error->message);
 
   cl = open_device (device, &error);

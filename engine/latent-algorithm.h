@@ -110,6 +110,13 @@ struct _LatentAlgorithm
   LatentDataset  *(*encode)           (LatentSnapshot *snapshot,
                                        LatentDataset  *dataset,
                                        GError        **error);
+  /* With encode: fills a snapshot without a dataset with what encode
+   * needs, from the algorithm's own result JSON (its write_json members);
+   * the error names @path and the member. */
+  gboolean        (*read_model)       (LatentSnapshot *snapshot,
+                                       JsonObject     *result,
+                                       const char     *path,
+                                       GError        **error);
 };
 
 static inline gboolean

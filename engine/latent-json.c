@@ -6,6 +6,9 @@
 
 #include "latent-json.h"
 
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 void
@@ -122,4 +125,46 @@ latent_json_read_numbers (JsonNode *node,
   rest = !g_queue_is_empty (&todo);
   g_queue_clear (&todo);
   return filled == count && !rest;
+}
+
+guint
+latent_json_array_length (JsonObject *object,
+                          const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node && JSON_NODE_HOLDS_ARRAY (node) ? json_array_get_length (json_node_get_array (node)) : 0;
+}
+
+float *
+latent_json_read_floats (JsonObject  *object,
+                         const char  *name,
+                         gsize        count,
+                         const char  *path,
+                         GError     **error)
+{
+  g_autofree double *values = NULL;
+  float *out;
+
+  if (count == 0 || count > G_MAXUINT / 2 || !json_object_has_member (object, name) ||
+      !(values = g_try_new (double, count)) ||
+      !latent_json_read_numbers (json_object_get_member (object, name), values, count))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: “%s” must hold %" G_GSIZE_FORMAT " finite numbers"), path, name, count);
+      return NULL;
+    }
+  out = g_new (float, count);
+  for (gsize i = 0; i < count; i++)
+    {
+      if (fabs (values[i]) > G_MAXFLOAT)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s: “%s” holds %g, too large for single precision"), path, name, values[i]);
+          g_free (out);
+          return NULL;
+        }
+      out[i] = values[i];
+    }
+  return out;
 }

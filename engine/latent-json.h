@@ -45,4 +45,16 @@ gboolean latent_json_read_numbers  (JsonNode     *node,
                                     double       *out,
                                     guint         count);
 
+/* The number of elements of the array member NAME of OBJECT (the rows of
+ * a matrix), 0 when it is missing or no array. */
+guint    latent_json_array_length  (JsonObject   *object,
+                                    const char   *name);
+/* Exactly COUNT finite numbers from the member NAME of OBJECT into a new
+ * float array; the error names PATH and NAME. */
+float   *latent_json_read_floats   (JsonObject   *object,
+                                    const char   *name,
+                                    gsize         count,
+                                    const char   *path,
+                                    GError      **error);
+
 G_END_DECLS

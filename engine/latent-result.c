@@ -8,6 +8,7 @@
 
 #include "latent-json.h"
 #include "latent-metrics.h"
+#include "latent-registry.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -243,4 +244,62 @@ latent_result_write_csv (LatentSnapshot  *snap,
       return FALSE;
     }
   return TRUE;
+}
+
+/* No encoder's result comes near this; a bigger file is no result. */
+#define MODEL_MAX_BYTES ((goffset) 1 << 30)
+
+LatentSnapshot *
+latent_result_read_model (const char  *path,
+                          GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(LatentSnapshot) snap = NULL;
+  const LatentAlgorithm *algorithm;
+  g_autofree char *display = g_filename_display_name (path);
+  const char *id;
+  JsonObject *root;
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                            G_FILE_QUERY_INFO_NONE, NULL, &local_error);
+  if (info == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s", local_error->message);
+      return NULL;
+    }
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR || g_file_info_get_size (info) > MODEL_MAX_BYTES)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: not a result file (a regular file of at most 1 GiB)"), display);
+      return NULL;
+    }
+  if (!json_parser_load_from_file (parser, path, &local_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", display, local_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)) ||
+      !(root = json_node_get_object (json_parser_get_root (parser))) ||
+      !(id = json_object_get_string_member_with_default (root, "algorithm", NULL)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: not a result of latent-cli run --json (no “algorithm”)"), display);
+      return NULL;
+    }
+  algorithm = latent_registry_lookup (id, NULL);
+  if (algorithm == NULL || algorithm->encode == NULL || algorithm->read_model == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: a result of “%s”, which has no encoder; PCA, PPCA, FA and WTA results have one"),
+                   display, id);
+      return NULL;
+    }
+  snap = latent_snapshot_new (algorithm, NULL, NULL);
+  snap->final = TRUE;
+  if (!algorithm->read_model (snap, root, display, error))
+    return NULL;
+  return g_steal_pointer (&snap);
 }

@@ -25,4 +25,10 @@ gboolean  latent_result_write_csv  (LatentSnapshot  *snapshot,
                                     const char      *path,
                                     GError         **error);
 
+/* The model of a result JSON written by an encoder (PCA, PPCA, FA, WTA):
+ * a snapshot without a dataset, for its algorithm's encode. The error
+ * names the file and what is wrong with it. */
+LatentSnapshot *latent_result_read_model (const char *path,
+                                          GError    **error);
+
 G_END_DECLS

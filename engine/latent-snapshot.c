@@ -58,6 +58,7 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_free (self->explained_variance);
   g_free (self->explained_variance_ratio);
   g_free (self->noise_variance);
+  g_free (self->encoder);
   g_free (self->projection);
   g_free (self->example_rows);
   g_free (self->reconstructions);
@@ -131,6 +132,7 @@ latent_snapshot_get_size (LatentSnapshot *self)
   if (self->explained_variance) size += m * sizeof (double);
   if (self->explained_variance_ratio) size += m * sizeof (double);
   if (self->noise_variance) size += self->n_noise * sizeof (double);
+  if (self->encoder) size += m * cols * sizeof (float);
   if (self->projection) size += rows * self->projection_dims * sizeof (float);
   if (self->example_rows) size += self->n_examples * sizeof (gint32);
   if (self->reconstructions) size += (gsize) self->n_examples * cols * sizeof (float);

@@ -79,6 +79,9 @@ struct _LatentSnapshot
   double         total_variance;
   guint          n_noise;
   double        *noise_variance;
+  /* The encoder E (n_components × n_cols): a row's latent coordinates are
+   * E (x − data_mean), what projection holds for the dataset's rows. */
+  float         *encoder;
   /* Latent coordinates of every row (PCA: onto the axes, whitened when
    * asked; PPCA/FA: posterior means), projection_dims ≤ n_components of
    * them per row; intermediate snapshots keep 2. */

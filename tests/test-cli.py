@@ -359,6 +359,25 @@ class Results(unittest.TestCase):
         self.assertEqual(rc["dataset"]["sha256"], ri["dataset"]["sha256"])
         self.assertEqual(rc["labels"], ri["labels"])
 
+    def test_features_of_a_model(self):
+        # Issue 14: a PCA result's encoder applied to the data before k-means runs.
+        p = run("run", "pca", "--data", "iris", "--param", "components=3", "--device", "off",
+                "--json", self.path("pca.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        pca = load_json(self.path("pca.json"))
+        p = run("run", "kmeans", "--data", "iris", "--features", self.path("pca.json"), "--param", "k=3",
+                "--device", "off", "--json", self.path("km.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        r = load_json(self.path("km.json"))
+        self.assertEqual((r["dataset"]["name"], r["dataset"]["rows"], r["dataset"]["columns"]),
+                         ("iris → pca 3", 150, 3))
+        self.assertIsNotNone(r["metrics"])
+        # The clusters' centres live in PCA's space: the mean of the encoded rows is 0.
+        means = r["centroids"]
+        centre = [sum(m[j] * s for m, s in zip(means, r["cluster_sizes"])) / 150 for j in range(3)]
+        self.assertTrue(all(abs(c) < 1e-4 for c in centre), centre)
+        self.assertEqual(len(pca["encoder"]), 3)
+
     def test_features_to_standard_output(self):
         # Through a link to /dev/stdout: the features alone on stdout, the summary on stderr.
         link = self.path("out.csv")
@@ -531,6 +550,21 @@ class BadInput(unittest.TestCase):
                 "--device", "off", "--features-out", bad)
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn(bad, p.stderr)
+
+    def test_test_data_and_features_refused(self):
+        # Issue 14: test data with other columns, and models that do not fit, named.
+        self.refused("--data", "iris", "--test", "moons:n=20", expect=("moons", "iris", "columns"))
+        self.refused("--data", "iris", "--test", os.path.join(self.dir, "none.csv"), expect=("none.csv",))
+        p = run("run", "pca", "--data", "moons:n=50", "--param", "components=1", "--json",
+                os.path.join(self.dir, "m.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.refused("--data", "iris", "--features", os.path.join(self.dir, "m.json"),
+                     expect=("--features", "m.json", "2 columns", "iris", "4"))
+        p = run("run", "kmeans", "--data", "iris", "--json", os.path.join(self.dir, "k.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.refused("--data", "iris", "--features", os.path.join(self.dir, "k.json"), expect=("k.json", "kmeans"))
+        self.refused("--data", "iris", "--features", os.path.join(self.dir, "none.json"), expect=("none.json",))
+        self.refused("--data", "iris", "--features", self.write("x.json", b"[1, 2"), expect=("x.json",))
 
     def test_bad_experiment(self):
         path = self.write("e.json", b'{"format": "latent-experiment", "version": 1, "dataset": "iris",'

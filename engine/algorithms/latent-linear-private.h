@@ -94,6 +94,13 @@ void            latent_linear_write_csv_row    (LatentSnapshot    *snapshot,
                                                 guint              row,
                                                 GString           *out);
 extern const char * const latent_linear_figures[];
+LatentDataset  *latent_linear_encode           (LatentSnapshot    *snapshot,
+                                                LatentDataset     *dataset,
+                                                GError           **error);
+gboolean        latent_linear_read_model       (LatentSnapshot    *snapshot,
+                                                JsonObject        *result,
+                                                const char        *path,
+                                                GError           **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentLinear, latent_linear_free)
 /* out (d × m) = S · v (d × m), on the device when there is one. */
 gboolean        latent_linear_cov_times        (LatentLinear      *self,

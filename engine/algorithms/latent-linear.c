@@ -611,6 +611,10 @@ fill_model (LatentLinear   *self,
           dec[(gsize) a * m + j] = sign[src] * dec0[(gsize) a * m + src];
         }
     }
+  snap->encoder = g_new (float, (gsize) m * d);
+  for (guint j = 0; j < m; j++)
+    for (guint a = 0; a < d; a++)
+      snap->encoder[(gsize) j * d + a] = et[(gsize) a * m + j];
   snap->total_variance = self->total_variance * latent_linear_unbiased (self);
   snap->data_mean = g_new (float, d);
   for (guint a = 0; a < d; a++)
@@ -706,6 +710,8 @@ latent_linear_write_json (LatentSnapshot *snap,
     return;
   latent_json_add_matrix_member (b, "components", snap->components, m, d);
   latent_json_add_float_vector_member (b, "mean", snap->data_mean, d);
+  if (snap->encoder)
+    latent_json_add_matrix_member (b, "encoder", snap->encoder, m, d);
   latent_json_add_vector_member (b, "explained_variance", snap->explained_variance, m);
   latent_json_add_vector_member (b, "explained_variance_ratio", snap->explained_variance_ratio, m);
   latent_json_add_number_member (b, "total_variance", snap->total_variance);
@@ -741,4 +747,66 @@ latent_linear_write_csv_row (LatentSnapshot *snap,
       g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g",
                                              snap->projection[(gsize) row * snap->projection_dims + j]));
     }
+}
+
+/* Rows as E (x − mean), in blocks so that the centred copy stays small. */
+LatentDataset *
+latent_linear_encode (LatentSnapshot  *snap,
+                      LatentDataset   *dataset,
+                      GError         **error)
+{
+  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  const guint m = snap->n_components, block = 1024;
+  g_autoptr(LatentDataset) out = NULL;
+  g_autofree char *name = NULL;
+  g_autofree float *x = NULL;
+
+  g_return_val_if_fail (snap->encoder != NULL && snap->data_mean != NULL, NULL);
+
+  if (d != snap->n_cols)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("The model encodes rows of %u columns; “%s” has %u"), snap->n_cols,
+                   latent_dataset_get_name (dataset), d);
+      return NULL;
+    }
+  name = g_strdup_printf ("%s → %s %u", latent_dataset_get_name (dataset), snap->algorithm->id, m);
+  if (!(out = latent_dataset_new (name, n, m, error)))
+    return NULL;
+  x = g_new (float, (gsize) MIN (block, n) * d);
+  for (guint first = 0; first < n; first += block)
+    {
+      const guint rows = MIN (block, n - first);
+      const float *src = latent_dataset_get_row (dataset, first);
+
+      for (gsize i = 0; i < (gsize) rows * d; i++)
+        x[i] = src[i] - snap->data_mean[i % d];
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, m, d, 1.0f, x, d,
+                   snap->encoder, d, 0.0f, latent_dataset_get_data (out) + (gsize) first * m, m);
+    }
+  latent_dataset_copy_labels (out, dataset);
+  return g_steal_pointer (&out);
+}
+
+/* The encoder of a result written by latent_linear_write_json. */
+gboolean
+latent_linear_read_model (LatentSnapshot  *snap,
+                          JsonObject      *result,
+                          const char      *path,
+                          GError         **error)
+{
+  const guint d = latent_json_array_length (result, "mean");
+  const guint m = latent_json_array_length (result, "encoder");
+
+  if (d == 0 || m == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: the result holds no “encoder” and “mean” (written by an older Latent? Run it again)"),
+                   path);
+      return FALSE;
+    }
+  snap->n_cols = d;
+  snap->n_components = m;
+  return (snap->data_mean = latent_json_read_floats (result, "mean", d, path, error)) &&
+         (snap->encoder = latent_json_read_floats (result, "encoder", (gsize) m * d, path, error));
 }

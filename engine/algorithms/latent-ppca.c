@@ -223,6 +223,8 @@ static const LatentAlgorithm ppca_algorithm = {
   .converged = latent_linear_converged,
   .free = latent_linear_free,
   .write_json = latent_linear_write_json,
+  .encode = latent_linear_encode,
+  .read_model = latent_linear_read_model,
   .write_csv_header = latent_linear_write_csv_header,
   .write_csv_row = latent_linear_write_csv_row,
 };

@@ -710,19 +710,32 @@ latent_wta_encode (LatentSnapshot  *snapshot,
   for (gsize r = 0; r < n; r++)
     for (guint j = 0; j < h; j++)
       code[r * h + j] = MAX (0.0f, code[r * h + j] + snapshot->hidden_bias[j]);
-  if (latent_dataset_has_labels (dataset))
-    {
-      const guint classes = latent_dataset_get_n_classes (dataset);
-      g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
-      g_auto(GStrv) class_names = NULL;
-
-      for (guint c = 0; c < classes; c++)
-        g_strv_builder_add (names, latent_dataset_get_class_name (dataset, c));
-      class_names = g_strv_builder_end (names);
-      latent_dataset_set_labels (out, latent_dataset_get_labels (dataset), classes,
-                                 latent_dataset_get_class_name (dataset, 0) ? class_names : NULL);
-    }
+  latent_dataset_copy_labels (out, dataset);
   return g_steal_pointer (&out);
+}
+
+/* The encoder of a result written by wta_write_json. */
+static gboolean
+wta_read_model (LatentSnapshot  *snap,
+                JsonObject      *result,
+                const char      *path,
+                GError         **error)
+{
+  const guint d = latent_json_array_length (result, "input_offset");
+  const guint h = latent_json_array_length (result, "weights");
+
+  if (d == 0 || h == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: a wta result holds “weights” and “input_offset”"), path);
+      return FALSE;
+    }
+  snap->n_cols = d;
+  snap->n_components = h;
+  return (snap->components = latent_json_read_floats (result, "weights", (gsize) h * d, path, error)) &&
+         (snap->hidden_bias = latent_json_read_floats (result, "hidden_bias", h, path, error)) &&
+         (snap->input_offset = latent_json_read_floats (result, "input_offset", d, path, error)) &&
+         (snap->input_scale = latent_json_read_floats (result, "input_scale", d, path, error));
 }
 
 static const char * const wta_figures[] = { "weights", "winners", "reconstructions", "curves", NULL };
@@ -748,6 +761,7 @@ static const LatentAlgorithm wta_algorithm = {
   .free = wta_free,
   .write_json = wta_write_json,
   .encode = latent_wta_encode,
+  .read_model = wta_read_model,
 };
 
 const LatentAlgorithm *

@@ -224,6 +224,16 @@ latent_dataset_set_labels (LatentDataset *self,
   self->class_names = g_strdupv (class_names);
 }
 
+void
+latent_dataset_copy_labels (LatentDataset *self,
+                            LatentDataset *from)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self) && LATENT_IS_DATASET (from));
+  g_return_if_fail (self->n_rows == from->n_rows);
+
+  latent_dataset_set_labels (self, from->labels, from->n_classes, from->class_names);
+}
+
 gboolean
 latent_dataset_has_labels (LatentDataset *self)
 {

@@ -57,6 +57,9 @@ void           latent_dataset_set_labels       (LatentDataset  *self,
                                                 const gint32   *labels,
                                                 guint           n_classes,
                                                 GStrv           class_names);
+/* @from's labels and class names, for a dataset derived row by row from it. */
+void           latent_dataset_copy_labels      (LatentDataset  *self,
+                                                LatentDataset  *from);
 gboolean       latent_dataset_has_labels       (LatentDataset  *self);
 const gint32  *latent_dataset_get_labels       (LatentDataset  *self);
 guint          latent_dataset_get_n_classes    (LatentDataset  *self);
