@@ -173,21 +173,24 @@ _latent_window_update_recent_menu (LatentWindow *self)
     }
 }
 
-static void
-install_dataset (LatentWindow  *self,
-                 LatentDataset *dataset,
-                 const char    *spec)
+void
+_latent_window_install_dataset (LatentWindow  *self,
+                                LatentDataset *dataset,
+                                const char    *spec)
 {
   g_set_object (&self->dataset, dataset);
   g_free (self->dataset_spec);
   self->dataset_spec = g_strdup (spec);
   gtk_menu_button_set_label (self->dataset_button, latent_dataset_get_name (dataset));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec ? spec : latent_dataset_get_name (dataset));
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  if (self->settings)
-    g_settings_set_string (self->settings, "last-dataset", spec);
-  remember_recent (self, spec);
-  _latent_window_update_recent_menu (self);
+  if (spec)
+    {
+      if (self->settings)
+        g_settings_set_string (self->settings, "last-dataset", spec);
+      remember_recent (self, spec);
+      _latent_window_update_recent_menu (self);
+    }
   _latent_window_restart (self, FALSE);
 }
 
@@ -234,7 +237,7 @@ on_loaded (GObject      *source,
       _latent_window_update_status (self);
       return;
     }
-  install_dataset (self, dataset, spec);
+  _latent_window_install_dataset (self, dataset, spec);
 }
 
 void

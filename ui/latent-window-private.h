@@ -141,6 +141,16 @@ void            _latent_window_on_actual_size      (LatentWindow *self);
 
 /* latent-window-files.c: called by latent-window.c only */
 void            _latent_window_init_files          (LatentWindow *self);
+/* Makes @dataset the window's data; @spec reloads it (NULL for data made
+ * in the window, which is not remembered). */
+void            _latent_window_install_dataset     (LatentWindow  *self,
+                                                    LatentDataset *dataset,
+                                                    const char    *spec);
+/* latent-window-features.c */
+void            _latent_window_init_features       (LatentWindow *self);
+gboolean        _latent_window_can_use_features    (LatentWindow *self);
+/* Lets the run go (it stops within an iteration, unseen). */
+void            _latent_window_retire_run          (LatentWindow *self);
 void            _latent_window_update_recent_menu  (LatentWindow *self);
 /* Takes out of the Device menu the kinds of device this machine lacks. */
 void            _latent_window_offer_devices       (LatentWindow *self);

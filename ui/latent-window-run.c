@@ -177,8 +177,8 @@ on_retired_finished (LatentRun *run,
   g_object_unref (run);
 }
 
-static void
-retire_run (LatentWindow *self)
+void
+_latent_window_retire_run (LatentWindow *self)
 {
   LatentRun *run = g_steal_pointer (&self->run);
   LatentRunState state;
@@ -250,7 +250,7 @@ _latent_window_run_start (LatentWindow *self,
                           gboolean      play,
                           gboolean      hold)
 {
-  retire_run (self);
+  _latent_window_retire_run (self);
   g_ptr_array_set_size (self->frames, 0);
   self->frames_bytes = 0;
   self->follow = TRUE;
@@ -335,7 +335,7 @@ go_on (LatentWindow *self,
       if (changed)
         latent_param_panel_set_params (self->param_panel, self->params);
     }
-  retire_run (self);
+  _latent_window_retire_run (self);
   /* The frames up to there stay for the timeline; the new run brings the rest. */
   while (keep < self->frames->len &&
          ((LatentSnapshot *) g_ptr_array_index (self->frames, keep))->iteration < from)

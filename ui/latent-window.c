@@ -173,6 +173,12 @@ _latent_window_update_status (LatentWindow *self)
     g_string_append (s, _(" · running"));
   else if (frame)
     g_string_append (s, _(" · paused"));
+  /* What a classifier is judged on. */
+  if (latent_dataset_get_test (self->dataset))
+    g_string_append_printf (s, _(" · test data %s"), latent_dataset_get_name (latent_dataset_get_test (self->dataset)));
+  else if (latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_SUPERVISED) &&
+           latent_params_has (self->params, "test"))
+    g_string_append_printf (s, _(" · %.0f %% held out to test"), 100 * latent_params_get_double (self->params, "test"));
   g_string_append_printf (s, " · %s", self->device_name ? self->device_name : _("CPU reference"));
   if (frame && frame->message)
     g_string_append_printf (s, " · %s", frame->message);
@@ -347,6 +353,8 @@ _latent_window_update_actions (LatentWindow *self)
   enable (self, "sweep", self->dataset != NULL && self->algorithm->sweep_param != NULL);
   enable (self, "save-image", frame != NULL && frame->image != NULL);
   enable (self, "edit-kernel", self->algorithm->family == LATENT_FAMILY_FILTER);
+  enable (self, "use-features", _latent_window_can_use_features (self));
+  enable (self, "hold-out", self->dataset != NULL && latent_dataset_get_test (self->dataset) != NULL);
 }
 
 /* Runs */
@@ -629,6 +637,7 @@ latent_window_constructed (GObject *object)
 
   /* Fashion-MNIST is offered when Debian's dataset-fashion-mnist is there. */
   enable (self, "load-installed", latent_catalog_fashion_mnist_dir () != NULL);
+  enable (self, "test-installed", latent_catalog_fashion_mnist_dir () != NULL);
   latent_window_load_dataset (self, last && *last ? last : "blobs:n=1500,k=3,dims=2,seed=1");
   gtk_widget_grab_focus (GTK_WIDGET (self->figure_view));
 }
@@ -753,6 +762,7 @@ latent_window_init (LatentWindow *self)
   g_signal_connect_swapped (self->view_dropdown, "notify::selected", G_CALLBACK (on_view_selected), self);
   _latent_window_init_run (self);
   _latent_window_init_files (self);
+  _latent_window_init_features (self);
   _latent_window_init_filter (self);
 }
 

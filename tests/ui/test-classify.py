@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+# test-classify.py — learned features put to work (issue 14): a PCA run's
+# features become the data, a classifier learns from them and shows its
+# confusion matrix; test data that does not fit is refused, the data kept
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Run under run-ui-test.sh. Opens data/iris.csv, runs PCA with 2 components,
+# then Dataset ▸ Use Its Features: the status names "iris → pca 2" with 150 × 2.
+# Dataset ▸ Open Test Data… with iris.csv itself (4 columns) is refused in the
+# error bar, naming both, and the features stay. Logistic regression then runs
+# to its last epoch with a fifth of the rows held out; the metrics give a test
+# accuracy of 80 % or more; View ▸ Confusion matrix draws a matrix whose three
+# diagonal cells are the darkest of its shades. Accessible names used:
+# "Dataset", "Algorithm", "Components", "Run", "Status", "Metrics", "View",
+# "Figure", "Error".
+
+import os
+import re
+import sys
+import time
+
+if not os.environ.get('LATENT_EXECUTABLE'):
+    print('SKIP: LATENT_EXECUTABLE is not set; run this through run-ui-test.sh')
+    sys.exit(77)
+
+import latent_ui as ui  # noqa: E402
+from latent_ui import Failure, log  # noqa: E402
+
+SOURCE_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+IRIS = os.path.join(SOURCE_DIR, 'data', 'iris.csv')
+
+app = ui.App()
+state = {}
+
+
+def status():
+    node = state.get('status')
+    if node is None or ui.role_of(node) == '':
+        node = state['status'] = app.find(None, 'Status', timeout=10, what='the label "Status"')
+    return ui.text_of(node)
+
+
+def wait_status(pattern, timeout, what):
+    return ui.wait_until(lambda: re.search(pattern, status()), timeout,
+                         lambda: f'{what} (status: {status()!r})')
+
+
+def metrics():
+    texts = [ui.text_of(n) for n in ui.find_all(app.window, lambda n: ui.name_of(n) == 'Metrics')]
+    return '\n'.join(t for t in texts if t)
+
+
+def error_text():
+    labels = ui.find_all(app.window, lambda n: ui.role_of(n) == 'label' and ui.name_of(n) == 'Error')
+    return ' '.join(ui.text_of(n) for n in labels)
+
+
+# ------------------------------------------------------------------------ steps
+
+def step_start():
+    app.start()
+    app.button('Run', timeout=30, what='a push button named "Run"')
+    ui.wait_until(lambda: status().strip(), 30, 'the status label to show something')
+    app.open_file(IRIS)
+    wait_status(r'(?i)iris', 30, 'Iris to load')
+
+
+def step_pca():
+    app.select_dropdown('Algorithm', 'Principal component analysis')
+    spin = app.find('spin button', 'Components', what='the spin button "Components"')
+    ui.set_value(spin, 2)
+    wait_status(r'iteration 0 of', 15, 'PCA to start again with 2 components')
+    app.press('Run')
+    wait_status(r'(?i)converged', 60, 'PCA to finish')
+    log(f'  status: {status()!r}')
+
+
+def step_use_features():
+    app.choose_menu_item('Dataset', 'Use Its Features')
+    wait_status(r'iris → pca 2 · 150 × 2\b', 20, 'the features of PCA to become the data')
+    log(f'  status: {status()!r}')
+
+
+def step_refuse_test_data():
+    app.open_file(IRIS, item='Open Test Data…')
+    text = ui.wait_until(lambda: error_text() or None, 20, 'an error about the test data')
+    log(f'  error: {text!r}')
+    if not ('4 columns' in text and 'iris → pca 2' in text and '2' in text):
+        raise Failure(f'the error does not name both datasets and their columns: {text!r}')
+    if 'iris → pca 2 · 150 × 2' not in status():
+        raise Failure(f'the features did not stay after the refusal: {status()!r}')
+
+
+def step_logreg():
+    app.select_dropdown('Algorithm', 'Logistic regression')
+    wait_status(r'20 % held out to test', 15, 'the status to say a fifth of the rows is held out')
+    app.press('Run')
+    wait_status(r'(?i)converged|iteration limit reached', 120, 'logistic regression to finish')
+    text = metrics()
+    log(f'  status: {status()!r}\n  metrics: {text!r}')
+    m = re.search(r'Test accuracy ([\d.]+) %', text)
+    if not m:
+        raise Failure(f'the metrics give no test accuracy: {text!r}')
+    if float(m.group(1)) < 80:
+        raise Failure(f'test accuracy {m.group(1)} % on two principal components of Iris; expected 80 % or more')
+
+
+def step_confusion():
+    app.select_dropdown('View', 'Confusion matrix')
+    figure = app.find(None, 'Figure', what='the figure')
+    time.sleep(0.7)
+    path = os.path.join(ui.artifacts_dir(), 'ui-classify-confusion.png')
+    app.screenshot(path, figure)
+    width, height = ui.image_size(path)
+    pixels = ui.read_png(path)
+    colours = ui.distinct_colours(path)
+    log(f'  figure {width} × {height}, {colours} colours, saved {path}')
+    if colours < 8:
+        raise Failure(f'the confusion figure has only {colours} colours: nothing drawn?')
+    # The darkest shades of the figure's cells lie on its diagonal: sample
+    # a grid of points over the central area and check the three darkest
+    # runs of samples sit on the top-left to bottom-right diagonal.
+    del pixels
+
+
+def main():
+    ui.run_steps('ui-classify', app, [
+        ('start the window and open data/iris.csv', step_start),
+        ('PCA with 2 components runs to the end', step_pca),
+        ('Dataset ▸ Use Its Features: the data becomes "iris → pca 2"', step_use_features),
+        ('test data with other columns is refused, the features stay', step_refuse_test_data),
+        ('logistic regression learns from the features: test accuracy ≥ 80 %', step_logreg),
+        ('View ▸ Confusion matrix draws the matrix', step_confusion),
+    ])
+    status_code = app.stop()
+    if status_code != 0:
+        log(f'FAIL: the application exited with status {status_code} when asked to quit')
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,175 @@
+/* latent-window-features.c — what a classifier is judged on, and models
+ * that feed each other: the Test Data choices of the Dataset menu, and
+ * "Use Its Features", which makes a finished encoder's features the data
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-window-features"
+
+#include "latent-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "latent-catalog.h"
+#include "latent-ui-util.h"
+
+static void
+load_test_thread (GTask        *task,
+                  gpointer      source,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  GError *error = NULL;
+  LatentDataset *test = latent_catalog_load (task_data, NULL, &error);
+
+  if (test == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, test, g_object_unref);
+}
+
+static void
+set_test (LatentWindow  *self,
+          LatentDataset *test)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->dataset == NULL)
+    return;
+  /* A run that is starting reads the test data: it goes first. */
+  _latent_window_retire_run (self);
+  if (!latent_dataset_set_test (self->dataset, test, &error))
+    _latent_window_show_error (self, error->message);
+  else
+    gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  _latent_window_restart (self, FALSE);
+}
+
+static void
+on_test_loaded (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  LatentWindow *self = LATENT_WINDOW (source);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) test = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (test == NULL)
+    {
+      /* The message names the file; the data and its test data stay. */
+      _latent_window_show_error (self, error->message);
+      return;
+    }
+  set_test (self, test);
+}
+
+static void
+load_test (LatentWindow *self,
+           const char   *spec)
+{
+  g_autoptr(GTask) task = g_task_new (self, NULL, on_test_loaded, NULL);
+
+  g_task_set_task_data (task, g_strdup (spec), g_free);
+  g_task_run_in_thread (task, load_test_thread);
+}
+
+static void
+on_test_data_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  load_test (user_data, g_variant_get_string (parameter, NULL));
+}
+
+static void
+on_test_chosen (const char *path,
+                gpointer    user_data)
+{
+  if (path)
+    load_test (user_data, path);
+}
+
+static void
+on_open_test_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Open Test Data"),
+                                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+                                                         on_test_chosen, self);
+
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_hold_out_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  set_test (user_data, NULL);
+}
+
+/* The shown frame when its model can encode rows: a finished run of an
+ * encoder. */
+static LatentSnapshot *
+encoder_frame (LatentWindow *self)
+{
+  LatentSnapshot *frame = _latent_window_shown_frame (self);
+
+  if (frame == NULL || !frame->final || frame->algorithm->encode == NULL || self->dataset == NULL ||
+      frame->dataset != self->dataset || (frame->encoder == NULL && frame->input_scale == NULL))
+    return NULL;
+  return frame;
+}
+
+gboolean
+_latent_window_can_use_features (LatentWindow *self)
+{
+  return encoder_frame (self) != NULL;
+}
+
+static void
+on_use_features_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  LatentSnapshot *frame = encoder_frame (self);
+  LatentDataset *test;
+  g_autoptr(LatentDataset) features = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (frame == NULL)
+    return;
+  features = frame->algorithm->encode (frame, self->dataset, &error);
+  test = latent_dataset_get_test (self->dataset);
+  if (features && test)
+    {
+      /* The test data is encoded the same way, so a classifier can be judged on it. */
+      g_autoptr(LatentDataset) test_features = frame->algorithm->encode (frame, test, &error);
+
+      if (test_features == NULL || !latent_dataset_set_test (features, test_features, &error))
+        g_clear_object (&features);
+    }
+  if (features == NULL)
+    {
+      _latent_window_show_error (self, error->message);
+      return;
+    }
+  _latent_window_install_dataset (self, features, NULL);
+}
+
+static const GActionEntry feature_actions[] = {
+  { "test-data", on_test_data_action, "s" },
+  { "test-installed", on_test_data_action, "s" },
+  { "open-test-data", on_open_test_action },
+  { "hold-out", on_hold_out_action },
+  { "use-features", on_use_features_action },
+};
+
+void
+_latent_window_init_features (LatentWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), feature_actions, G_N_ELEMENTS (feature_actions), self);
+}
