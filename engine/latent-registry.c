@@ -15,6 +15,7 @@
 #include "latent-gmm.h"
 #include "latent-kmeans.h"
 #include "latent-linear.h"
+#include "latent-logreg.h"
 #include "latent-wta.h"
 
 /* In the order a person is offered them. */
@@ -25,6 +26,7 @@ static const LatentAlgorithm *(*const getters[]) (void) = {
   latent_ppca_get_algorithm,
   latent_fa_get_algorithm,
   latent_wta_get_algorithm,
+  latent_logreg_get_algorithm,
   latent_convolve_get_algorithm,
 };
 

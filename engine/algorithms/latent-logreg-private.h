@@ -1,0 +1,130 @@
+/* latent-logreg-private.h — multinomial logistic regression's state, shared
+ * by its two paths
+ *
+ * One step trains on one mini-batch of B rows, with C classes and D columns,
+ * rows standardised as x' = (x − mean) · scale:
+ *   Z = X' Wᵀ + b                                     scores, B × C
+ *   P = softmax(Z) row by row
+ *   loss = −Σ log P[r, y_r] / B + λ/2 ‖W‖²             the bias is not penalised
+ * and the gradients, with E = (P − onehot(y)) / B:
+ *   ∂W = Eᵀ X' + λ W,   ∂b = Σ_rows E.
+ * The parameters live in float on both paths; the reference accumulates in
+ * double. The per-row loss is log Σ exp(z − max z) + max z − z_y, which
+ * cannot overflow.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "latent-algorithm.h"
+#include "latent-classify.h"
+
+G_BEGIN_DECLS
+
+/* Adam's constants, as in its paper. */
+#define LATENT_LOGREG_BETA1 0.9
+#define LATENT_LOGREG_BETA2 0.999
+#define LATENT_LOGREG_EPSILON 1e-8
+
+typedef struct _LatentLogregCl LatentLogregCl;
+
+typedef struct {
+  const LatentAlgorithm *algorithm;
+  LatentDataset     *dataset;
+  LatentParams      *params;
+  guint64            seed;
+  LatentCl          *runtime;       /* where OpenCL failures count */
+  LatentLogregCl    *lcl;           /* NULL on the reference path */
+  char              *device;
+  char              *fallback;      /* why the run left OpenCL, kept to the end */
+
+  LatentSplit       *split;
+  guint              n_train, n_test, d, c;
+  guint              batch;         /* rows per step; n_train for the full batch */
+  guint              steps_per_epoch;
+  gboolean           adam, shuffle;
+  double             learning_rate, momentum, l2;
+  guint              epochs;
+
+  float             *mean, *scale;  /* d: x' = (x − mean) · scale */
+  /* The training rows in this epoch's order, as rows of the dataset:
+   * split->train_rows permuted. */
+  gint32            *order;
+
+  /* The model on standardised rows, and the optimiser's memory of the same
+   * layouts: w is c × d, b has c values. */
+  float             *w, *b;
+  float             *vw, *vb;       /* momentum, or Adam's first moment */
+  float             *sw, *sb;       /* Adam's second moment; NULL otherwise */
+  guint64            adam_t;
+
+  guint              iteration;     /* mini-batches done */
+  guint              epoch;         /* whole epochs done */
+  double             epoch_loss;    /* this epoch's loss, summed per row */
+  guint              epoch_right;   /* its rows predicted right before the step */
+  double             loss;          /* the last step's */
+  double             first_loss;
+  GArray            *step_loss;     /* float per step */
+  GArray            *epoch_train, *epoch_test_loss;            /* double per epoch */
+  GArray            *epoch_train_accuracy, *epoch_test_accuracy;
+  gint32            *test_predictions;  /* n_test, the last evaluation's */
+  double             test_loss;
+  gboolean           finished;
+} LatentLogreg;
+
+/* The rows @rows_of[0 ..< rows] of @dataset, standardised, into @x
+ * (rows × d), and their classes into @y. */
+void      latent_logreg_gather        (LatentLogreg  *self,
+                                       LatentDataset *dataset,
+                                       const gint32  *rows_of,
+                                       guint          rows,
+                                       float         *x,
+                                       gint32        *y);
+/* Adam's learning rate and ε after self->adam_t steps, with the bias
+ * corrections folded in. */
+void      latent_logreg_adam_factors  (LatentLogreg *self,
+                                       float        *lr,
+                                       float        *eps);
+
+/* Reference path: one training step on the rows order[first ..+ rows): its
+ * loss (before the update) in @loss and how many of them the model
+ * predicted right in @right. */
+void      latent_logreg_reference_step     (LatentLogreg *self,
+                                            guint         first,
+                                            guint         rows,
+                                            double       *loss,
+                                            guint        *right);
+/* The same loss, no update, and the gradient into @gw (c × d) and @gb (c),
+ * both with the L2 term: for the tests. */
+double    latent_logreg_reference_gradient (LatentLogreg *self,
+                                            guint         first,
+                                            guint         rows,
+                                            double       *gw,
+                                            double       *gb);
+/* Predictions for every test row into self->test_predictions, and their
+ * mean cross-entropy (no penalty) into self->test_loss. */
+void      latent_logreg_reference_test     (LatentLogreg *self);
+
+/* OpenCL path: the rows stay on the device; the model and the optimiser's
+ * memory too, until read copies them back to self. */
+LatentLogregCl *latent_logreg_cl_new   (LatentLogreg   *self,
+                                        LatentCl       *cl,
+                                        GError        **error);
+void      latent_logreg_cl_free        (LatentLogregCl *lcl);
+gboolean  latent_logreg_cl_set_order   (LatentLogregCl *lcl,
+                                        GError        **error);
+gboolean  latent_logreg_cl_step        (LatentLogregCl *lcl,
+                                        guint           first,
+                                        guint           rows,
+                                        double         *loss,
+                                        guint          *right,
+                                        GCancellable   *cancellable,
+                                        GError        **error);
+gboolean  latent_logreg_cl_test        (LatentLogregCl *lcl,
+                                        GCancellable   *cancellable,
+                                        GError        **error);
+gboolean  latent_logreg_cl_read        (LatentLogregCl *lcl,
+                                        gboolean        optimiser,
+                                        GError        **error);
+
+G_END_DECLS

@@ -1,0 +1,228 @@
+/* latent-logreg-reference.c — logistic regression's step in plain C
+ *
+ * The test oracle and the fall-back: the formulas of
+ * latent-logreg-private.h written out, scores and gradients accumulated in
+ * double, the update in float exactly as the device does it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-logreg"
+
+#include "latent-logreg-private.h"
+
+#include <math.h>
+#include <string.h>
+
+void
+latent_logreg_gather (LatentLogreg  *self,
+                      LatentDataset *dataset,
+                      const gint32  *rows_of,
+                      guint          rows,
+                      float         *x,
+                      gint32        *y)
+{
+  const guint d = self->d;
+  const gint32 *labels = latent_dataset_get_labels (dataset);
+
+  for (guint r = 0; r < rows; r++)
+    {
+      const float *src = latent_dataset_get_row (dataset, rows_of[r]);
+
+      for (guint a = 0; a < d; a++)
+        x[(gsize) r * d + a] = (src[a] - self->mean[a]) * self->scale[a];
+      y[r] = labels[rows_of[r]];
+    }
+}
+
+void
+latent_logreg_adam_factors (LatentLogreg *self,
+                            float        *lr,
+                            float        *eps)
+{
+  const double c1 = 1 - pow (LATENT_LOGREG_BETA1, self->adam_t);
+  const double c2 = 1 - pow (LATENT_LOGREG_BETA2, self->adam_t);
+
+  /* lr · m̂ / (√v̂ + ε) = lr √c2 / c1 · m / (√v + ε √c2) */
+  *lr = self->learning_rate * sqrt (c2) / c1;
+  *eps = LATENT_LOGREG_EPSILON * sqrt (c2);
+}
+
+/* Softmax of every row's scores and its cross-entropy: the mean loss of
+ * the @rows rows; @e (when not NULL) gets (P − onehot) / rows, @pred the
+ * class of the highest score (the lower class on a tie). */
+static double
+softmax_rows (LatentLogreg *self,
+              const float  *x,
+              const gint32 *y,
+              guint         rows,
+              double       *e,
+              gint32       *pred)
+{
+  const guint c = self->c, d = self->d;
+  g_autofree double *z = g_new (double, c);
+  double loss = 0;
+
+  for (guint r = 0; r < rows; r++)
+    {
+      const float *xr = x + (gsize) r * d;
+      double top, sum = 0;
+      guint best = 0;
+
+      for (guint k = 0; k < c; k++)
+        {
+          const float *wk = self->w + (gsize) k * d;
+          double s = self->b[k];
+
+          for (guint a = 0; a < d; a++)
+            s += (double) wk[a] * xr[a];
+          z[k] = s;
+          if (s > z[best])
+            best = k;
+        }
+      top = z[best];
+      for (guint k = 0; k < c; k++)
+        sum += exp (z[k] - top);
+      loss += log (sum) + top - z[y[r]];
+      pred[r] = best;
+      for (guint k = 0; e && k < c; k++)
+        e[(gsize) r * c + k] = (exp (z[k] - top) / sum - (k == (guint) y[r])) / rows;
+    }
+  return loss / rows;
+}
+
+static double
+penalty (LatentLogreg *self)
+{
+  const gsize cd = (gsize) self->c * self->d;
+  double sq = 0;
+
+  for (gsize i = 0; i < cd; i++)
+    sq += (double) self->w[i] * self->w[i];
+  return 0.5 * self->l2 * sq;
+}
+
+/* The batch's loss and gradient, and how many rows it predicted right. */
+static double
+batch_gradient (LatentLogreg *self,
+                guint         first,
+                guint         rows,
+                double       *gw,
+                double       *gb,
+                guint        *right)
+{
+  const guint c = self->c, d = self->d;
+  g_autofree float *x = g_new (float, (gsize) rows * d);
+  g_autofree gint32 *y = g_new (gint32, rows);
+  g_autofree gint32 *pred = g_new (gint32, rows);
+  g_autofree double *e = g_new (double, (gsize) rows * c);
+  double loss;
+
+  latent_logreg_gather (self, self->dataset, self->order + first, rows, x, y);
+  loss = softmax_rows (self, x, y, rows, e, pred) + penalty (self);
+  *right = 0;
+  for (guint r = 0; r < rows; r++)
+    *right += pred[r] == y[r];
+
+  /* ∂W = Eᵀ X + λ W, ∂b = Σ_rows E */
+  memset (gw, 0, sizeof (double) * c * d);
+  memset (gb, 0, sizeof (double) * c);
+  for (guint r = 0; r < rows; r++)
+    for (guint k = 0; k < c; k++)
+      {
+        const double ek = e[(gsize) r * c + k];
+        const float *xr = x + (gsize) r * d;
+        double *gk = gw + (gsize) k * d;
+
+        gb[k] += ek;
+        for (guint a = 0; a < d; a++)
+          gk[a] += ek * xr[a];
+      }
+  for (gsize i = 0; i < (gsize) c * d; i++)
+    gw[i] += self->l2 * self->w[i];
+  return loss;
+}
+
+double
+latent_logreg_reference_gradient (LatentLogreg *self,
+                                  guint         first,
+                                  guint         rows,
+                                  double       *gw,
+                                  double       *gb)
+{
+  guint right;
+
+  return batch_gradient (self, first, rows, gw, gb, &right);
+}
+
+/* The optimiser's step on @count values, in float as the device's kernel:
+ * momentum v = μ v − lr g, p += v; Adam with its corrections folded into
+ * lr and ε. */
+static void
+update (LatentLogreg *self,
+        float        *param,
+        const double *grad,
+        float        *v,
+        float        *s,
+        gsize         count)
+{
+  if (self->adam)
+    {
+      const float b1 = LATENT_LOGREG_BETA1, b2 = LATENT_LOGREG_BETA2;
+      float lr, eps;
+
+      latent_logreg_adam_factors (self, &lr, &eps);
+      for (gsize i = 0; i < count; i++)
+        {
+          const float g = grad[i];
+
+          v[i] = b1 * v[i] + (1 - b1) * g;
+          s[i] = b2 * s[i] + (1 - b2) * g * g;
+          param[i] -= lr * v[i] / (sqrtf (s[i]) + eps);
+        }
+    }
+  else
+    {
+      const float mu = self->momentum, lr = self->learning_rate;
+
+      for (gsize i = 0; i < count; i++)
+        {
+          v[i] = mu * v[i] - lr * (float) grad[i];
+          param[i] += v[i];
+        }
+    }
+}
+
+void
+latent_logreg_reference_step (LatentLogreg *self,
+                              guint         first,
+                              guint         rows,
+                              double       *loss,
+                              guint        *right)
+{
+  g_autofree double *gw = g_new (double, (gsize) self->c * self->d);
+  g_autofree double *gb = g_new (double, self->c);
+
+  *loss = batch_gradient (self, first, rows, gw, gb, right);
+  update (self, self->w, gw, self->vw, self->sw, (gsize) self->c * self->d);
+  update (self, self->b, gb, self->vb, self->sb, self->c);
+}
+
+void
+latent_logreg_reference_test (LatentLogreg *self)
+{
+  const LatentSplit *split = self->split;
+  /* In blocks, so the standardised copy stays small. */
+  const guint block = 1024, d = self->d;
+  g_autofree float *x = g_new (float, (gsize) MIN (block, self->n_test) * d);
+  g_autofree gint32 *y = g_new (gint32, MIN (block, self->n_test));
+  double total = 0;
+
+  for (guint first = 0; first < self->n_test; first += block)
+    {
+      const guint rows = MIN (block, self->n_test - first);
+
+      latent_logreg_gather (self, split->test, split->test_rows + first, rows, x, y);
+      total += rows * softmax_rows (self, x, y, rows, NULL, self->test_predictions + first);
+    }
+  self->test_loss = self->n_test ? total / self->n_test : NAN;
+}

@@ -1,0 +1,275 @@
+/* test-logreg.c — logistic regression's reference path: the gradient
+ * against finite differences, separable data learnt perfectly, refusals
+ * (one class, no labels, a batch too large), divergence, seeds, epochs,
+ * and the model in data units
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-test-logreg"
+
+#include <math.h>
+#include <string.h>
+
+#include "latent-test-util.h"
+#include "latent-logreg.h"
+#include "latent-logreg-private.h"
+
+static LatentParams *
+logreg_params (const char *first,
+               ...)
+{
+  LatentParams *params = latent_algorithm_new_params (latent_logreg_get_algorithm ());
+  va_list args;
+
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    {
+      g_autoptr(GError) error = NULL;
+
+      latent_params_parse (params, a, &error);
+      g_assert_no_error (error);
+    }
+  va_end (args);
+  return params;
+}
+
+static LatentFit *
+fit (LatentDataset *ds,
+     LatentParams  *params,
+     guint64        seed)
+{
+  g_autoptr(GError) error = NULL;
+  LatentFit *result = latent_algorithm_fit (latent_logreg_get_algorithm (), ds, params, seed, NULL,
+                                            NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  return result;
+}
+
+/* The gradient of a full batch (weights, biases, the L2 term with them)
+ * against central differences of its loss, from random weights so every
+ * class has some probability to move. */
+static void
+test_gradient (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (60, 5, 3, 4.0, 17);
+  g_autoptr(LatentParams) params = logreg_params ("batch=0", "l2=0.05", "test=0.25", NULL);
+  const LatentAlgorithm *algorithm = latent_logreg_get_algorithm ();
+  g_autoptr(GError) error = NULL;
+  LatentLogreg *self = algorithm->init (ds, params, 5, NULL, &error);
+  g_autofree double *gw = NULL, *gb = NULL, *gw2 = NULL, *gb2 = NULL;
+  guint64 state = 99;
+  double worst = 0, largest = 0;
+  gsize cd;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (self->c, ==, 3);
+  g_assert_cmpuint (self->n_train, ==, 45);
+  cd = (gsize) self->c * self->d;
+  for (gsize i = 0; i < cd; i++)
+    self->w[i] = 0.5 * test_normal (&state);
+  for (guint k = 0; k < self->c; k++)
+    self->b[k] = 0.3 * test_normal (&state);
+  gw = g_new (double, cd);
+  gb = g_new (double, self->c);
+  gw2 = g_new (double, cd);
+  gb2 = g_new (double, self->c);
+  latent_logreg_reference_gradient (self, 0, self->n_train, gw, gb);
+
+  for (gsize i = 0; i < cd + self->c; i++)
+    {
+      float *p = i < cd ? &self->w[i] : &self->b[i - cd];
+      const float saved = *p;
+      const double analytic = i < cd ? gw[i] : gb[i - cd];
+      float up, down;
+      double lup, ldown, numeric;
+
+      *p = up = saved + 1e-2f;
+      lup = latent_logreg_reference_gradient (self, 0, self->n_train, gw2, gb2);
+      *p = down = saved - 1e-2f;
+      ldown = latent_logreg_reference_gradient (self, 0, self->n_train, gw2, gb2);
+      *p = saved;
+      /* By the step actually taken in float. */
+      numeric = (lup - ldown) / ((double) up - down);
+      worst = MAX (worst, fabs (numeric - analytic));
+      largest = MAX (largest, fabs (analytic));
+    }
+  g_test_message ("largest gradient %.4g, largest difference from central differences %.3g", largest, worst);
+  g_assert_cmpfloat (largest, >, 1e-2);
+  g_assert_cmpfloat (worst, <, 1e-4 * largest);
+  algorithm->free (self);
+}
+
+/* Two blobs far apart: every test row right, and the training ones. */
+static void
+test_separable (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (200, 2, 2, 0.5, 3);
+  g_autoptr(LatentParams) params = logreg_params ("batch=16", "epochs=20", "learning-rate=0.05", NULL);
+  g_autoptr(LatentFit) result = fit (ds, params, 1);
+  LatentSnapshot *snap = result->snapshot;
+
+  g_assert_true (snap->final);
+  g_assert_cmpuint (snap->n_classes, ==, 2);
+  g_assert_cmpuint (snap->n_test, ==, 40);
+  g_assert_cmpfloat (snap->test_accuracy, ==, 1.0);
+  g_assert_cmpfloat (snap->train_accuracy, ==, 1.0);
+  g_assert_cmpuint (snap->confusion[1], ==, 0);
+  g_assert_cmpuint (snap->confusion[2], ==, 0);
+  g_assert_cmpuint (snap->confusion[0] + snap->confusion[3], ==, 40);
+  /* The loss fell from log 2. */
+  g_assert_cmpfloat (fabs (snap->step_loss[0] - log (2.0)), <, 1e-6);
+  g_assert_cmpfloat (snap->epoch_train_loss[snap->n_epochs - 1], <, 0.1);
+}
+
+static void
+assert_refused (LatentDataset *ds,
+                LatentParams  *params,
+                const char    *words)
+{
+  g_autoptr(GError) error = NULL;
+  gpointer state = latent_logreg_get_algorithm ()->init (ds, params, 1, NULL, &error);
+
+  g_assert_null (state);
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_test_message ("refused: %s", error->message);
+  g_assert_nonnull (strstr (error->message, words));
+}
+
+static void
+test_refusals (void)
+{
+  g_autoptr(LatentDataset) one = test_blobs (50, 3, 1, 1.0, 4);
+  g_autoptr(LatentDataset) plain = latent_dataset_new ("unlabelled", 30, 2, NULL);
+  g_autoptr(LatentDataset) ds = test_blobs (100, 3, 2, 1.0, 4);
+  g_autoptr(LatentParams) params = logreg_params (NULL, NULL);
+  g_autoptr(LatentParams) big = logreg_params ("batch=81", NULL);
+  g_autoptr(LatentParams) no_test = logreg_params ("test=0", NULL);
+
+  assert_refused (one, params, "one class");
+  assert_refused (plain, params, "no labels");
+  /* 80 training rows of 100 at test = 0.2. */
+  assert_refused (ds, big, "batch = 81");
+  assert_refused (ds, no_test, "test = 0");
+}
+
+/* Raw data in the thousands, no standardising, a large step: the loss runs
+ * away and the run stops with a message naming the learning rate. */
+static void
+test_diverges (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (100, 4, 4, 3.0, 8);
+  g_autoptr(LatentParams) params = logreg_params ("standardise=false", "learning-rate=50", "batch=10", NULL);
+  g_autoptr(GError) error = NULL;
+  float *x = latent_dataset_get_data (ds);
+  g_autoptr(LatentFit) result = NULL;
+
+  for (guint i = 0; i < 100 * 4; i++)
+    x[i] *= 1000;
+  result = latent_algorithm_fit (latent_logreg_get_algorithm (), ds, params, 1, NULL, NULL, NULL, NULL, &error);
+  g_assert_null (result);
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC);
+  g_assert_nonnull (strstr (error->message, "learning-rate = 50"));
+}
+
+static void
+test_seeds (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (300, 6, 4, 6.0, 12);
+  g_autoptr(LatentParams) params = logreg_params ("batch=25", "epochs=3", "optimizer=adam",
+                                                  "learning-rate=0.01", NULL);
+  g_autoptr(LatentFit) a = fit (ds, params, 7);
+  g_autoptr(LatentFit) b = fit (ds, params, 7);
+  g_autoptr(LatentFit) other = fit (ds, params, 8);
+
+  g_assert_cmpuint (a->snapshot->n_steps, ==, b->snapshot->n_steps);
+  g_assert_cmpmem (a->snapshot->step_loss, a->snapshot->n_steps * sizeof (float),
+                   b->snapshot->step_loss, b->snapshot->n_steps * sizeof (float));
+  g_assert_cmpmem (a->snapshot->components, 4 * 6 * sizeof (float),
+                   b->snapshot->components, 4 * 6 * sizeof (float));
+  g_assert_cmpmem (a->snapshot->test_predictions, a->snapshot->n_test * sizeof (gint32),
+                   b->snapshot->test_predictions, b->snapshot->n_test * sizeof (gint32));
+  /* Another seed holds out other rows. */
+  g_assert_true (memcmp (a->snapshot->test_rows, other->snapshot->test_rows,
+                         a->snapshot->n_test * sizeof (gint32)) != 0);
+}
+
+/* 80 training rows in batches of 32: three steps an epoch, the last of 16;
+ * the epoch's loss is the mean over its rows. */
+static void
+test_epochs (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (100, 3, 3, 2.0, 5);
+  g_autoptr(LatentParams) params = logreg_params ("batch=32", "epochs=2", "shuffle=false", NULL);
+  g_autoptr(LatentFit) result = fit (ds, params, 2);
+  LatentSnapshot *snap = result->snapshot;
+  double mean;
+
+  g_assert_cmpuint (result->history->len, ==, 6);   /* one record a step */
+  g_assert_cmpuint (snap->iteration, ==, 6);
+  g_assert_cmpuint (snap->steps_per_epoch, ==, 3);
+  g_assert_cmpuint (snap->n_epochs, ==, 2);
+  mean = (32.0 * snap->step_loss[3] + 32.0 * snap->step_loss[4] + 16.0 * snap->step_loss[5]) / 80;
+  g_assert_cmpfloat_with_epsilon (snap->epoch_train_loss[1], mean, 1e-6);
+  g_assert_true (snap->epoch_test_accuracy[1] >= 0 && snap->epoch_test_accuracy[1] <= 1);
+  g_assert_cmpfloat (snap->epoch_test_accuracy[1], ==, snap->test_accuracy);
+}
+
+/* The snapshot's weights are in the data's units: scoring raw test rows
+ * with them gives the predictions the run made on standardised ones. */
+static void
+test_data_units (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (400, 5, 4, 3.0, 31);
+  g_autoptr(LatentParams) params = logreg_params ("batch=50", "epochs=4", NULL);
+  g_autoptr(LatentFit) result = NULL;
+  LatentSnapshot *snap;
+  float *x = latent_dataset_get_data (ds);
+  guint same = 0;
+
+  /* Columns of very different scales and offsets. */
+  for (guint i = 0; i < 400; i++)
+    for (guint a = 0; a < 5; a++)
+      x[i * 5 + a] = x[i * 5 + a] * (a + 1) * 10 + 100 * a;
+  result = fit (ds, params, 4);
+  snap = result->snapshot;
+  g_assert_nonnull (snap->class_bias);
+  for (guint i = 0; i < snap->n_test; i++)
+    {
+      const float *row = latent_dataset_get_row (snap->test_dataset, snap->test_rows[i]);
+      double best = -INFINITY;
+      gint32 klass = 0;
+
+      for (guint k = 0; k < 4; k++)
+        {
+          double s = snap->class_bias[k];
+
+          for (guint a = 0; a < 5; a++)
+            s += (double) snap->components[k * 5 + a] * row[a];
+          if (s > best)
+            {
+              best = s;
+              klass = k;
+            }
+        }
+      same += klass == snap->test_predictions[i];
+    }
+  g_assert_cmpuint (same, ==, snap->n_test);
+  g_assert_cmpfloat (snap->test_accuracy, >, 0.9);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/logreg/gradient", test_gradient);
+  g_test_add_func ("/logreg/separable", test_separable);
+  g_test_add_func ("/logreg/refusals", test_refusals);
+  g_test_add_func ("/logreg/diverges", test_diverges);
+  g_test_add_func ("/logreg/seeds", test_seeds);
+  g_test_add_func ("/logreg/epochs", test_epochs);
+  g_test_add_func ("/logreg/data-units", test_data_units);
+  return g_test_run ();
+}
