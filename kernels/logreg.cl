@@ -142,12 +142,12 @@ logreg_softmax (__global float *LATENT_RESTRICT z,
   loss_l[l] = loss;
   right_l[l] = right;
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint half = LOGREG_WG / 2; half > 0; half /= 2)
+  for (uint span = LOGREG_WG / 2; span > 0; span /= 2)
     {
-      if (l < half)
+      if (l < span)
         {
-          loss_l[l] += loss_l[l + half];
-          right_l[l] += right_l[l + half];
+          loss_l[l] += loss_l[l + span];
+          right_l[l] += right_l[l + span];
         }
       barrier (CLK_LOCAL_MEM_FENCE);
     }
