@@ -15,6 +15,7 @@
 #include "latent-gmm.h"
 #include "latent-kmeans.h"
 #include "latent-linear.h"
+#include "latent-prototype.h"
 #include "latent-logreg.h"
 #include "latent-wta.h"
 
@@ -28,6 +29,7 @@ static const LatentAlgorithm *(*const getters[]) (void) = {
   latent_wta_get_algorithm,
   latent_logreg_get_algorithm,
   latent_convolve_get_algorithm,
+  latent_prototype_get_algorithm,
 };
 
 const LatentAlgorithm * const *

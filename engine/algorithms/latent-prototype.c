@@ -1,0 +1,596 @@
+/* latent-prototype.c — the nearest-prototype classifier: parameters, the
+ * nearest class mean, few-shot episodes, snapshots and results
+ *
+ * Initialisation is the whole of the nearest class mean (scikit-learn's
+ * NearestCentroid): each class's prototype is the mean of its training
+ * rows, and a row is predicted to be of the class of the nearest prototype.
+ * A step is one few-shot episode (Snell et al.'s prototypical evaluation
+ * without the learned embedding): N classes drawn among those with enough
+ * test rows, K labelled rows of each (the support) whose means are the
+ * episode's prototypes, and Q more rows of each (the queries) classified
+ * among those N. The run reports the mean accuracy over episodes and its
+ * 95 % interval. The two paths (means and scores) are
+ * latent-prototype-reference.c and latent-prototype-cl.c.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-prototype"
+
+#include "latent-prototype.h"
+#include "latent-prototype-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latent-json.h"
+
+#define CPU_REFERENCE N_("CPU reference")
+/* Tags the episodes' random stream apart from the split's, which is drawn
+ * from the same seed. */
+#define EPISODE_STREAM 0x45504953u   /* "EPIS" */
+
+static const char * const distance_choices[] = { "euclidean", "cosine", NULL };
+static const char * const distance_labels[] = { N_("Euclidean"), N_("Cosine"), NULL };
+
+/* Euclidean by default: it is scikit-learn's NearestCentroid, and Snell et
+ * al. found it better than cosine for prototypes that are class means. */
+static const LatentParamSpec prototype_params[] = {
+  { "distance", LATENT_PARAM_CHOICE, N_("Distance"),
+    N_("Euclidean: the nearest class mean. Cosine: the class mean at the smallest angle, "
+       "whatever the lengths of the rows"),
+    0, 0, 0, "euclidean", distance_choices, FALSE, distance_labels },
+  { "ways", LATENT_PARAM_INT, N_("Classes per episode"),
+    N_("N of an N-way episode: how many classes each episode draws; no more than the classes "
+       "that have enough test rows"),
+    2, 10000, 5, NULL, NULL, FALSE },
+  { "shots", LATENT_PARAM_INT, N_("Examples per class"),
+    N_("K of a K-shot episode: the labelled rows of each class whose mean is its prototype"),
+    1, 100000, 5, NULL, NULL, FALSE },
+  { "queries", LATENT_PARAM_INT, N_("Queries per class"),
+    N_("The rows of each class an episode classifies with its prototypes"),
+    1, 100000, 15, NULL, NULL, FALSE },
+  { "episodes", LATENT_PARAM_INT, N_("Episodes"),
+    N_("Few-shot episodes drawn from the test rows, one a step; 0 runs the nearest class mean only"),
+    0, 1000000, 100, NULL, NULL, FALSE },
+  { "test", LATENT_PARAM_DOUBLE, N_("Test share"),
+    N_("The share of the rows held out to test on, when the data has no test set of its own"),
+    0, 1, 0.2, NULL, NULL, FALSE },
+};
+
+static const LatentAlgorithm prototype_algorithm;
+
+static void
+prototype_free (gpointer data)
+{
+  LatentPrototype *self = data;
+
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->pcl, latent_prototype_cl_free);
+  g_clear_object (&self->runtime);
+  g_clear_object (&self->dataset);
+  g_clear_pointer (&self->params, latent_params_unref);
+  g_clear_pointer (&self->split, latent_split_free);
+  g_clear_pointer (&self->episode_accuracy, g_array_unref);
+  g_free (self->present);
+  g_free (self->prototypes);
+  g_free (self->test_predictions);
+  g_free (self->by_class);
+  g_free (self->class_start);
+  g_free (self->eligible);
+  g_free (self->episode_classes);
+  g_free (self->support_rows);
+  g_free (self->episode_prototypes);
+  g_free (self->query_rows);
+  g_free (self->query_predictions);
+  g_free (self->device);
+  g_free (self->fallback);
+  g_free (self->note);
+  g_free (self);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentPrototype, prototype_free)
+
+/* The darktable policy: the run goes on from where it is on the reference
+ * path, and says so. Nothing lives only on the device, so nothing is lost. */
+static void
+fall_back (LatentPrototype *self,
+           const GError    *error)
+{
+  g_free (self->fallback);
+  self->fallback = latent_cl_fall_back (self->runtime, self->algorithm->id, error);
+  g_clear_pointer (&self->pcl, latent_prototype_cl_free);
+  g_clear_object (&self->runtime);
+  g_free (self->device);
+  self->device = g_strdup (_(CPU_REFERENCE));
+}
+
+/* A failure on the device other than a cancel moves the run to the
+ * reference path; FALSE only for a cancel, which goes to @error. */
+static gboolean
+survive (LatentPrototype  *self,
+         GError          **local_error,
+         GError          **error)
+{
+  if (g_error_matches (*local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (local_error));
+      return FALSE;
+    }
+  fall_back (self, *local_error);
+  g_clear_error (local_error);
+  return TRUE;
+}
+
+static gboolean
+compute_means (LatentPrototype  *self,
+               LatentDataset    *dataset,
+               const gint32     *rows,
+               const gint32     *slots,
+               guint             n,
+               guint             n_slots,
+               float            *means,
+               GCancellable     *cancellable,
+               GError          **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->pcl &&
+      !latent_prototype_cl_means (self->pcl, dataset, rows, slots, n, n_slots, means, cancellable, &local_error) &&
+      !survive (self, &local_error, error))
+    return FALSE;
+  if (self->pcl == NULL)
+    latent_prototype_reference_means (dataset, rows, slots, n, n_slots, means);
+  return TRUE;
+}
+
+static gboolean
+classify (LatentPrototype  *self,
+          LatentDataset    *dataset,
+          const gint32     *rows,
+          guint             n,
+          const float      *prototypes,
+          guint             n_slots,
+          gint32           *slot_of_row,
+          GCancellable     *cancellable,
+          GError          **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  guint rechecked = 0;
+
+  if (self->pcl &&
+      !latent_prototype_cl_classify (self->pcl, dataset, rows, n, prototypes, n_slots, slot_of_row,
+                                     &rechecked, cancellable, &local_error) &&
+      !survive (self, &local_error, error))
+    return FALSE;
+  if (self->pcl == NULL)
+    latent_prototype_reference_classify (dataset, rows, n, prototypes, n_slots, self->distance, slot_of_row);
+  else if (rechecked > 0)
+    g_debug ("%u of %u rows were close calls, decided in double", rechecked, n);
+  return TRUE;
+}
+
+/* The test rows class by class, and the classes with enough of them for
+ * an episode; refuses when fewer than two have (an episode of one class
+ * has nothing to tell apart), lowers ways (with a note) when fewer than
+ * ways have. */
+static gboolean
+prepare_episodes (LatentPrototype  *self,
+                  GError          **error)
+{
+  const LatentSplit *split = self->split;
+  const gint32 *labels = latent_dataset_get_labels (split->test);
+  const guint need = self->shots + self->queries;
+  g_autofree guint *fill = g_new0 (guint, self->n_classes);
+  guint largest = 0;
+
+  self->class_start = g_new0 (guint, self->n_classes + 1);
+  for (guint i = 0; i < split->n_test; i++)
+    self->class_start[labels[split->test_rows[i]] + 1]++;
+  for (guint c = 0; c < self->n_classes; c++)
+    {
+      largest = MAX (largest, self->class_start[c + 1]);
+      self->class_start[c + 1] += self->class_start[c];
+    }
+  self->by_class = g_new (gint32, MAX (split->n_test, 1u));
+  for (guint i = 0; i < split->n_test; i++)
+    {
+      gint32 c = labels[split->test_rows[i]];
+
+      self->by_class[self->class_start[c] + fill[c]++] = split->test_rows[i];
+    }
+  self->eligible = g_new (gint32, self->n_classes);
+  for (guint c = 0; c < self->n_classes; c++)
+    if (self->class_start[c + 1] - self->class_start[c] >= need)
+      self->eligible[self->n_eligible++] = c;
+
+  if (self->episodes == 0)
+    return TRUE;
+  if (self->n_eligible < 2)
+    {
+      /* Translators: ways, shots, queries, their sum, the test data's
+       * name, how many classes have that many test rows, the most test
+       * rows of one class. */
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("ways = %u, shots = %u, queries = %u: an episode needs two classes with "
+                     "shots + queries = %u test rows each, but %u classes of “%s” have that many "
+                     "(the largest has %u); lower shots or queries, or set episodes = 0"),
+                   self->ways, self->shots, self->queries, need, self->n_eligible,
+                   latent_dataset_get_name (split->test), largest);
+      return FALSE;
+    }
+  if (self->n_eligible < self->ways)
+    {
+      /* Translators: ways as asked, as run, and shots + queries. */
+      self->note = g_strdup_printf (_("ways = %u lowered to %u: only %u classes have "
+                                      "shots + queries = %u test rows. "),
+                                    self->ways, self->n_eligible, self->n_eligible, need);
+      self->ways = self->n_eligible;
+    }
+  return TRUE;
+}
+
+/* The nearest class mean: prototypes from every training row, then the
+ * predictions for the test rows and the accuracy on the training rows. */
+static gboolean
+fit (LatentPrototype  *self,
+     GError          **error)
+{
+  const LatentSplit *split = self->split;
+  const gint32 *train_labels = latent_dataset_get_labels (split->train);
+  const guint d = self->d;
+  g_autofree gint32 *slot_of_class = g_new (gint32, self->n_classes);
+  g_autofree gint32 *slots = g_new (gint32, split->n_train);
+  g_autofree guint *counts = g_new0 (guint, self->n_classes);
+  g_autofree float *means = NULL;
+  g_autofree gint32 *train_slots = g_new (gint32, split->n_train);
+  g_autofree gint32 *train_predictions = g_new (gint32, split->n_train);
+  g_autoptr(GString) absent = g_string_new (NULL);
+
+  for (guint i = 0; i < split->n_train; i++)
+    counts[train_labels[split->train_rows[i]]]++;
+  self->present = g_new (gint32, self->n_classes);
+  for (guint c = 0; c < self->n_classes; c++)
+    {
+      slot_of_class[c] = counts[c] ? (gint32) self->n_present : -1;
+      if (counts[c])
+        self->present[self->n_present++] = c;
+      else
+        {
+          const char *name = latent_dataset_get_class_name (split->train, c);
+
+          if (absent->len)
+            g_string_append (absent, ", ");
+          if (name)
+            g_string_append (absent, name);
+          else
+            g_string_append_printf (absent, "%u", c);
+        }
+    }
+  if (absent->len)
+    {
+      g_autofree char *old = g_steal_pointer (&self->note);
+
+      /* Translators: class names or numbers, "2, 5". */
+      self->note = g_strdup_printf (_("No training rows of class %s: never predicted. %s"),
+                                    absent->str, old ? old : "");
+    }
+  for (guint i = 0; i < split->n_train; i++)
+    slots[i] = slot_of_class[train_labels[split->train_rows[i]]];
+
+  means = g_new (float, (gsize) self->n_present * d);
+  if (!compute_means (self, split->train, split->train_rows, slots, split->n_train, self->n_present,
+                      means, NULL, error))
+    return FALSE;
+  self->prototypes = g_new0 (float, (gsize) self->n_classes * d);
+  for (guint s = 0; s < self->n_present; s++)
+    memcpy (self->prototypes + (gsize) self->present[s] * d, means + (gsize) s * d, d * sizeof (float));
+
+  self->test_predictions = g_new (gint32, MAX (split->n_test, 1u));
+  if (!classify (self, split->test, split->test_rows, split->n_test, means, self->n_present,
+                 self->test_predictions, NULL, error) ||
+      !classify (self, split->train, split->train_rows, split->n_train, means, self->n_present,
+                 train_slots, NULL, error))
+    return FALSE;
+  for (guint i = 0; i < split->n_test; i++)
+    self->test_predictions[i] = self->present[self->test_predictions[i]];
+  for (guint i = 0; i < split->n_train; i++)
+    train_predictions[i] = self->present[train_slots[i]];
+  self->test_accuracy = latent_classify_accuracy (split->test, split->test_rows, self->test_predictions,
+                                                  split->n_test);
+  self->train_accuracy = latent_classify_accuracy (split->train, split->train_rows, train_predictions,
+                                                   split->n_train);
+  return TRUE;
+}
+
+static gpointer
+prototype_init (LatentDataset  *dataset,
+                LatentParams   *params,
+                guint64         seed,
+                LatentCl       *cl,
+                GError        **error)
+{
+  g_autoptr(LatentPrototype) self = g_new0 (LatentPrototype, 1);
+  g_autoptr(GError) local_error = NULL;
+
+  self->algorithm = &prototype_algorithm;
+  self->dataset = g_object_ref (dataset);
+  self->params = latent_params_ref (params);
+  self->seed = seed;
+  if (!(self->split = latent_split_new (dataset, latent_params_get_double (params, "test"), seed, error)))
+    return NULL;
+  self->d = latent_dataset_get_n_cols (dataset);
+  self->n_classes = self->split->n_classes;
+  self->distance = g_str_equal (latent_params_get_choice (params, "distance"), "cosine")
+                   ? LATENT_PROTOTYPE_COSINE : LATENT_PROTOTYPE_EUCLIDEAN;
+  self->ways = latent_params_get_int (params, "ways");
+  self->shots = latent_params_get_int (params, "shots");
+  self->queries = latent_params_get_int (params, "queries");
+  self->episodes = latent_params_get_int (params, "episodes");
+  if (!prepare_episodes (self, error))
+    return NULL;
+  self->episode_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
+  self->episode_mean = NAN;
+  self->episode_ci95 = NAN;
+
+  if (cl)
+    {
+      self->runtime = g_object_ref (cl);
+      self->device = latent_cl_describe (cl);
+      self->pcl = latent_prototype_cl_new (self, cl, &local_error);
+      if (local_error)
+        fall_back (self, local_error);
+    }
+  else
+    self->device = g_strdup (_(CPU_REFERENCE));
+
+  if (!fit (self, error))
+    return NULL;
+  self->finished = self->episodes == 0;
+  return g_steal_pointer (&self);
+}
+
+static int
+compare_classes (const void *a,
+                 const void *b)
+{
+  gint32 x = *(const gint32 *) a, y = *(const gint32 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Episode @index: its classes (ascending), support rows and queries, drawn
+ * from a stream of its own (the seed and the index), so an episode is the
+ * same whatever the path and whatever ran before it. */
+static void
+draw_episode (LatentPrototype *self,
+              guint            index,
+              gint32          *classes,
+              gint32          *support,
+              gint32          *queries)
+{
+  const guint32 words[4] = { self->seed & 0xffffffffu, self->seed >> 32, index, EPISODE_STREAM };
+  g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 4);
+  g_autofree gint32 *pick = g_memdup2 (self->eligible, self->n_eligible * sizeof (gint32));
+  const guint take = self->shots + self->queries;
+
+  /* Partial Fisher–Yates: ways distinct classes, then take rows of each. */
+  for (guint w = 0; w < self->ways; w++)
+    {
+      guint j = g_rand_int_range (rand, w, self->n_eligible);
+      gint32 t = pick[w];
+
+      pick[w] = pick[j];
+      pick[j] = t;
+    }
+  memcpy (classes, pick, self->ways * sizeof (gint32));
+  qsort (classes, self->ways, sizeof (gint32), compare_classes);
+  for (guint w = 0; w < self->ways; w++)
+    {
+      const guint start = self->class_start[classes[w]];
+      const guint count = self->class_start[classes[w] + 1] - start;
+      g_autofree gint32 *pool = g_memdup2 (self->by_class + start, count * sizeof (gint32));
+
+      for (guint i = 0; i < take; i++)
+        {
+          guint j = g_rand_int_range (rand, i, count);
+          gint32 t = pool[i];
+
+          pool[i] = pool[j];
+          pool[j] = t;
+        }
+      memcpy (support + (gsize) w * self->shots, pool, self->shots * sizeof (gint32));
+      memcpy (queries + (gsize) w * self->queries, pool + self->shots, self->queries * sizeof (gint32));
+    }
+}
+
+/* The mean of the episodes' accuracies and the half-width of its normal
+ * 95 % interval, 1.96 s / √n (NaN for one episode: no spread to tell). */
+static void
+update_interval (LatentPrototype *self)
+{
+  const guint n = self->episode_accuracy->len;
+  const double *a = (const double *) self->episode_accuracy->data;
+  double mean = 0, ss = 0;
+
+  for (guint i = 0; i < n; i++)
+    mean += a[i];
+  mean /= n;
+  for (guint i = 0; i < n; i++)
+    ss += (a[i] - mean) * (a[i] - mean);
+  self->episode_mean = mean;
+  self->episode_ci95 = n > 1 ? 1.96 * sqrt (ss / (n - 1)) / sqrt (n) : NAN;
+}
+
+static gboolean
+prototype_step (gpointer       data,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  LatentPrototype *self = data;
+  const guint ways = self->ways, n_support = ways * self->shots, n_queries = ways * self->queries;
+  LatentDataset *test = self->split->test;
+  const gint32 *labels = latent_dataset_get_labels (test);
+  g_autofree gint32 *classes = g_new (gint32, ways);
+  g_autofree gint32 *support = g_new (gint32, n_support);
+  g_autofree gint32 *slots = g_new (gint32, n_support);
+  g_autofree gint32 *queries = g_new (gint32, n_queries);
+  g_autofree gint32 *predicted = g_new (gint32, n_queries);
+  g_autofree float *prototypes = g_new (float, (gsize) ways * self->d);
+  guint right = 0;
+  double accuracy;
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  draw_episode (self, self->episode_accuracy->len, classes, support, queries);
+  for (guint i = 0; i < n_support; i++)
+    slots[i] = i / self->shots;
+  if (!compute_means (self, test, support, slots, n_support, ways, prototypes, cancellable, error) ||
+      !classify (self, test, queries, n_queries, prototypes, ways, predicted, cancellable, error))
+    return FALSE;
+  for (guint i = 0; i < n_queries; i++)
+    {
+      predicted[i] = classes[predicted[i]];
+      right += predicted[i] == labels[queries[i]];
+    }
+  accuracy = (double) right / n_queries;
+  g_array_append_val (self->episode_accuracy, accuracy);
+  update_interval (self);
+
+  g_free (self->episode_classes);
+  self->episode_classes = g_steal_pointer (&classes);
+  g_free (self->support_rows);
+  self->support_rows = g_steal_pointer (&support);
+  g_free (self->episode_prototypes);
+  self->episode_prototypes = g_steal_pointer (&prototypes);
+  g_free (self->query_rows);
+  self->query_rows = g_steal_pointer (&queries);
+  g_free (self->query_predictions);
+  self->query_predictions = g_steal_pointer (&predicted);
+  self->finished = self->episode_accuracy->len >= self->episodes;
+  return TRUE;
+}
+
+static double
+prototype_objective (gpointer data)
+{
+  LatentPrototype *self = data;
+
+  return self->episode_accuracy->len > 0 ? self->episode_mean : self->test_accuracy;
+}
+
+static gboolean
+prototype_converged (gpointer data)
+{
+  return ((LatentPrototype *) data)->finished;
+}
+
+static LatentSnapshot *
+prototype_snapshot (gpointer data)
+{
+  LatentPrototype *self = data;
+  LatentSnapshot *snap = latent_snapshot_new (&prototype_algorithm, self->dataset, self->params);
+  const guint d = self->d, done = self->episode_accuracy->len;
+
+  snap->seed = self->seed;
+  snap->device = g_strdup (self->device);
+  snap->iteration = done;
+  snap->converged = self->finished;
+  snap->final = self->finished;
+  snap->objective = prototype_objective (self);
+  snap->n_rows = latent_dataset_get_n_rows (self->dataset);
+  snap->n_cols = d;
+  snap->n_components = self->n_classes;
+  snap->components = g_memdup2 (self->prototypes, (gsize) self->n_classes * d * sizeof (float));
+  latent_classify_judge (snap, self->split, self->test_predictions);
+  snap->train_accuracy = self->train_accuracy;
+
+  snap->n_episodes = done;
+  snap->episode_mean_accuracy = self->episode_mean;
+  snap->episode_ci95 = self->episode_ci95;
+  if (done > 0)
+    {
+      snap->episode_accuracy = g_memdup2 (self->episode_accuracy->data, done * sizeof (double));
+      snap->n_ways = self->ways;
+      snap->n_shots = self->shots;
+      snap->n_queries = self->ways * self->queries;
+      snap->episode_classes = g_memdup2 (self->episode_classes, self->ways * sizeof (gint32));
+      snap->support_rows = g_memdup2 (self->support_rows, (gsize) self->ways * self->shots * sizeof (gint32));
+      snap->episode_prototypes = g_memdup2 (self->episode_prototypes, (gsize) self->ways * d * sizeof (float));
+      snap->query_rows = g_memdup2 (self->query_rows, snap->n_queries * sizeof (gint32));
+      snap->query_predictions = g_memdup2 (self->query_predictions, snap->n_queries * sizeof (gint32));
+    }
+  if (self->note || self->fallback)
+    snap->message = g_strconcat (self->note ? self->note : "", self->fallback ? self->fallback : "", NULL);
+  return snap;
+}
+
+static void
+add_int_array (JsonBuilder  *b,
+               const char   *name,
+               const gint32 *values,
+               guint         n)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_int_value (b, values[i]);
+  json_builder_end_array (b);
+}
+
+static void
+prototype_write_json (LatentSnapshot *snap,
+                      JsonBuilder    *b)
+{
+  latent_classify_write_json (snap, b);
+  json_builder_set_member_name (b, "distance");
+  json_builder_add_string_value (b, latent_params_get_choice (snap->params, "distance"));
+  latent_json_add_matrix_member (b, "prototypes", snap->components, snap->n_components, snap->n_cols);
+  add_int_array (b, "test_rows", snap->test_rows, snap->n_test);
+  add_int_array (b, "test_predictions", snap->test_predictions, snap->n_test);
+
+  json_builder_set_member_name (b, "episodes");
+  json_builder_add_int_value (b, snap->n_episodes);
+  latent_json_add_vector_member (b, "episode_accuracy", snap->episode_accuracy, snap->n_episodes);
+  latent_json_add_number_member (b, "episode_mean_accuracy", snap->episode_mean_accuracy);
+  latent_json_add_number_member (b, "episode_ci95", snap->episode_ci95);
+  if (snap->n_episodes == 0)
+    return;
+  /* The last episode, as the episode figure shows it. */
+  latent_json_add_number_member (b, "ways", snap->n_ways);
+  latent_json_add_number_member (b, "shots", snap->n_shots);
+  latent_json_add_number_member (b, "queries", snap->n_queries / snap->n_ways);
+  add_int_array (b, "episode_classes", snap->episode_classes, snap->n_ways);
+  add_int_array (b, "support_rows", snap->support_rows, snap->n_ways * snap->n_shots);
+  add_int_array (b, "query_rows", snap->query_rows, snap->n_queries);
+  add_int_array (b, "query_predictions", snap->query_predictions, snap->n_queries);
+}
+
+static const char * const prototype_figures[] = { "prototypes", "episode", "curves", "confusion", NULL };
+
+static const LatentAlgorithm prototype_algorithm = {
+  .id = "prototype",
+  .title = N_("Nearest prototype"),
+  .short_title = N_("Prototypes"),
+  .objective_name = N_("mean episode accuracy"),
+  .family = LATENT_FAMILY_CLASSIFIER,
+  .flags = LATENT_ALGORITHM_SUPERVISED,
+  .figures = prototype_figures,
+  .params = prototype_params,
+  .n_params = G_N_ELEMENTS (prototype_params),
+  .init = prototype_init,
+  .step = prototype_step,
+  .snapshot = prototype_snapshot,
+  .objective = prototype_objective,
+  .converged = prototype_converged,
+  .free = prototype_free,
+  .write_json = prototype_write_json,
+};
+
+const LatentAlgorithm *
+latent_prototype_get_algorithm (void)
+{
+  return &prototype_algorithm;
+}

@@ -1,0 +1,326 @@
+/* test-prototype.c — the nearest-prototype classifier's reference path:
+ * the nearest class mean on hand-computed data, cosine against euclidean,
+ * the tie rule, seeded episodes and their interval, too few classes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-test-prototype"
+
+#include <math.h>
+#include <string.h>
+
+#include "latent-test-util.h"
+#include "latent-prototype.h"
+
+static LatentParams *
+prototype_params (const char *first,
+                  ...)
+{
+  LatentParams *params = latent_algorithm_new_params (latent_prototype_get_algorithm ());
+  va_list args;
+
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    {
+      g_autoptr(GError) error = NULL;
+
+      latent_params_parse (params, a, &error);
+      g_assert_no_error (error);
+    }
+  va_end (args);
+  return params;
+}
+
+/* A dataset of @n rows of two columns from @xy, labels from @labels. */
+static LatentDataset *
+points (const char   *name,
+        const float  *xy,
+        const gint32 *labels,
+        guint         n,
+        guint         n_classes)
+{
+  LatentDataset *ds = latent_dataset_new (name, n, 2, NULL);
+
+  memcpy (latent_dataset_get_data (ds), xy, n * 2 * sizeof (float));
+  latent_dataset_set_labels (ds, labels, n_classes, NULL);
+  return ds;
+}
+
+static LatentSnapshot *
+fit (LatentDataset *ds,
+     LatentParams  *params,
+     guint64        seed)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentFit) result = latent_algorithm_fit (latent_prototype_get_algorithm (), ds, params, seed,
+                                                      NULL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return latent_snapshot_ref (result->snapshot);
+}
+
+/* Class 0 around (1, 0), class 1 around (10, 11): the means, the test
+ * rows' classes, confusion and accuracies, all by hand. */
+static void
+test_class_means (void)
+{
+  const float train_xy[] = { 0, 0, 2, 0, 10, 10, 10, 12, 1, 0 };
+  const gint32 train_labels[] = { 0, 0, 1, 1, 0 };
+  /* (6, 6): 25 + 36 = 61 from class 0's mean, 16 + 25 = 41 from class
+   * 1's, so class 1 although it is labelled 0. */
+  const float test_xy[] = { 1, 1, 9, 9, 6, 6 };
+  const gint32 test_labels[] = { 0, 1, 0 };
+  g_autoptr(LatentDataset) train = points ("train", train_xy, train_labels, 5, 2);
+  g_autoptr(LatentDataset) test = points ("test", test_xy, test_labels, 3, 2);
+  g_autoptr(LatentParams) params = prototype_params ("episodes=0", NULL);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  g_autoptr(GError) error = NULL;
+
+  latent_dataset_set_test (train, test, &error);
+  g_assert_no_error (error);
+  snap = fit (train, params, 1);
+  g_assert_cmpuint (snap->iteration, ==, 0);
+  g_assert_true (snap->converged && snap->final);
+  g_assert_cmpuint (snap->n_classes, ==, 2);
+  g_assert_cmpuint (snap->n_components, ==, 2);
+  g_assert_cmpmem (snap->components, 4 * sizeof (float), ((float[]) { 1, 0, 10, 11 }), 4 * sizeof (float));
+  g_assert_null (snap->class_bias);
+  g_assert_true (snap->test_dataset == test);
+  g_assert_cmpuint (snap->n_test, ==, 3);
+  g_assert_cmpmem (snap->test_predictions, 3 * sizeof (gint32), ((gint32[]) { 0, 1, 1 }), 3 * sizeof (gint32));
+  g_assert_cmpfloat_with_epsilon (snap->test_accuracy, 2.0 / 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (snap->train_accuracy, 1.0, 1e-12);
+  g_assert_cmpmem (snap->confusion, 4 * sizeof (guint), ((guint[]) { 1, 1, 0, 1 }), 4 * sizeof (guint));
+  g_assert_cmpuint (snap->n_episodes, ==, 0);
+  /* Before any episode the objective is the test accuracy. */
+  g_assert_cmpfloat_with_epsilon (snap->objective, 2.0 / 3, 1e-12);
+}
+
+/* Means (1, 0) and (10, 10). (3, 3) is nearer (1, 0) but points along
+ * (10, 10); (20, 1) is nearer (10, 10) but points along (1, 0). */
+static void
+test_cosine (void)
+{
+  const float train_xy[] = { 0.5f, 0, 1.5f, 0, 10, 10 };
+  const gint32 train_labels[] = { 0, 0, 1 };
+  const float test_xy[] = { 3, 3, 20, 1, 0, 5 };
+  const gint32 test_labels[] = { 0, 1, 1 };
+  g_autoptr(LatentDataset) train = points ("train", train_xy, train_labels, 3, 2);
+  g_autoptr(LatentDataset) test = points ("test", test_xy, test_labels, 3, 2);
+  g_autoptr(LatentParams) euclidean = prototype_params ("episodes=0", "distance=euclidean", NULL);
+  g_autoptr(LatentParams) cosine = prototype_params ("episodes=0", "distance=cosine", NULL);
+  g_autoptr(LatentSnapshot) e = NULL;
+  g_autoptr(LatentSnapshot) c = NULL;
+
+  g_assert_true (latent_dataset_set_test (train, test, NULL));
+  e = fit (train, euclidean, 1);
+  c = fit (train, cosine, 1);
+  /* The same prototypes; (0, 5): 1 + 25 against 100 + 25, and cosines
+   * 0 against 0.71, so class 0 by distance and 1 by angle. */
+  g_assert_cmpmem (e->components, 4 * sizeof (float), c->components, 4 * sizeof (float));
+  g_assert_cmpmem (e->test_predictions, 3 * sizeof (gint32), ((gint32[]) { 0, 1, 0 }), 3 * sizeof (gint32));
+  g_assert_cmpmem (c->test_predictions, 3 * sizeof (gint32), ((gint32[]) { 1, 0, 1 }), 3 * sizeof (gint32));
+}
+
+/* Two classes with the same mean: every row ties, and goes to the lower
+ * class, with either distance. */
+static void
+test_ties (void)
+{
+  const float train_xy[] = { 0, 0, 2, 2, 2, 0, 0, 2 };
+  const gint32 train_labels[] = { 1, 1, 0, 0 };
+  const float test_xy[] = { 5, 1, -3, 4 };
+  const gint32 test_labels[] = { 1, 1 };
+  g_autoptr(LatentDataset) train = points ("train", train_xy, train_labels, 4, 2);
+  g_autoptr(LatentDataset) test = points ("test", test_xy, test_labels, 2, 2);
+  const char *distances[] = { "distance=euclidean", "distance=cosine" };
+
+  g_assert_true (latent_dataset_set_test (train, test, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (distances); i++)
+    {
+      g_autoptr(LatentParams) params = prototype_params ("episodes=0", distances[i], NULL);
+      g_autoptr(LatentSnapshot) snap = fit (train, params, 1);
+
+      g_assert_cmpmem (snap->test_predictions, 2 * sizeof (gint32), ((gint32[]) { 0, 0 }), 2 * sizeof (gint32));
+    }
+}
+
+/* Six overlapping blobs, half the rows held out: 50 test rows a class. */
+static LatentDataset *
+blobs (void)
+{
+  return test_blobs (600, 8, 6, 7.0, 5);
+}
+
+static void
+test_episodes_seeded (void)
+{
+  g_autoptr(LatentDataset) ds = blobs ();
+  g_autoptr(LatentParams) params = prototype_params ("test=0.5", "episodes=20", NULL);
+  g_autoptr(LatentSnapshot) a = fit (ds, params, 3);
+  g_autoptr(LatentSnapshot) b = fit (ds, params, 3);
+  g_autoptr(LatentSnapshot) other = fit (ds, params, 4);
+  const LatentSnapshot *snaps[] = { a, b, other };
+  const gint32 *labels = latent_dataset_get_labels (ds);
+  guint n_support = 5 * 5, n_queries = 5 * 15;
+  gboolean some_wrong = FALSE;
+
+  for (guint s = 0; s < G_N_ELEMENTS (snaps); s++)
+    {
+      const LatentSnapshot *snap = snaps[s];
+      guint right = 0;
+
+      g_assert_cmpuint (snap->iteration, ==, 20);
+      g_assert_true (snap->converged);
+      g_assert_cmpuint (snap->n_episodes, ==, 20);
+      g_assert_cmpuint (snap->n_ways, ==, 5);
+      g_assert_cmpuint (snap->n_shots, ==, 5);
+      g_assert_cmpuint (snap->n_queries, ==, n_queries);
+      g_assert_nonnull (snap->episode_prototypes);
+      /* Classes ascending and distinct; support and queries of them, all
+       * test rows, none twice. */
+      for (guint w = 1; w < 5; w++)
+        g_assert_cmpint (snap->episode_classes[w - 1], <, snap->episode_classes[w]);
+      for (guint i = 0; i < n_support; i++)
+        g_assert_cmpint (labels[snap->support_rows[i]], ==, snap->episode_classes[i / 5]);
+      for (guint i = 0; i < n_queries; i++)
+        {
+          g_assert_cmpint (labels[snap->query_rows[i]], ==, snap->episode_classes[i / 15]);
+          for (guint j = 0; j < n_support; j++)
+            g_assert_cmpint (snap->query_rows[i], !=, snap->support_rows[j]);
+          for (guint t = 0; t < snap->n_test; t++)
+            if (snap->test_rows[t] == snap->query_rows[i])
+              break;
+            else
+              g_assert_cmpuint (t + 1, <, snap->n_test);
+          right += snap->query_predictions[i] == labels[snap->query_rows[i]];
+        }
+      /* The last episode's accuracy is its queries'. */
+      g_assert_cmpfloat_with_epsilon (snap->episode_accuracy[19], (double) right / n_queries, 1e-12);
+      some_wrong |= right < n_queries;
+      g_assert_cmpfloat_with_epsilon (snap->objective, snap->episode_mean_accuracy, 1e-12);
+    }
+  /* The blobs overlap enough for the accuracies to say something. */
+  g_assert_true (some_wrong);
+
+  g_assert_cmpmem (a->episode_accuracy, 20 * sizeof (double), b->episode_accuracy, 20 * sizeof (double));
+  g_assert_cmpmem (a->support_rows, n_support * sizeof (gint32), b->support_rows, n_support * sizeof (gint32));
+  g_assert_cmpmem (a->query_rows, n_queries * sizeof (gint32), b->query_rows, n_queries * sizeof (gint32));
+  g_assert_true (memcmp (a->support_rows, other->support_rows, n_support * sizeof (gint32)) != 0 ||
+                 memcmp (a->episode_classes, other->episode_classes, 5 * sizeof (gint32)) != 0);
+  g_assert_true (memcmp (a->episode_accuracy, other->episode_accuracy, 20 * sizeof (double)) != 0);
+}
+
+static void
+test_interval (void)
+{
+  g_autoptr(LatentDataset) ds = blobs ();
+  g_autoptr(LatentParams) few = prototype_params ("test=0.5", "episodes=10", NULL);
+  g_autoptr(LatentParams) many = prototype_params ("test=0.5", "episodes=400", NULL);
+  g_autoptr(LatentSnapshot) a = fit (ds, few, 3);
+  g_autoptr(LatentSnapshot) b = fit (ds, many, 3);
+  double mean = 0, ss = 0;
+
+  /* An episode depends on the seed and its number only: the first ten of
+   * the long run are the short run's. */
+  g_assert_cmpmem (a->episode_accuracy, 10 * sizeof (double), b->episode_accuracy, 10 * sizeof (double));
+  for (guint i = 0; i < 400; i++)
+    mean += b->episode_accuracy[i] / 400;
+  for (guint i = 0; i < 400; i++)
+    ss += (b->episode_accuracy[i] - mean) * (b->episode_accuracy[i] - mean);
+  g_assert_cmpfloat_with_epsilon (b->episode_mean_accuracy, mean, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b->episode_ci95, 1.96 * sqrt (ss / 399) / sqrt (400), 1e-12);
+  g_assert_cmpfloat (b->episode_ci95, >, 0);
+  g_test_message ("10 episodes: %.4f ± %.4f; 400: %.4f ± %.4f", a->episode_mean_accuracy, a->episode_ci95,
+                  b->episode_mean_accuracy, b->episode_ci95);
+  g_assert_cmpfloat (b->episode_ci95, <, a->episode_ci95 / 3);
+}
+
+static void
+test_too_few_classes (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (600, 8, 3, 7.0, 5);
+  g_autoptr(LatentParams) lowered = prototype_params ("test=0.5", "episodes=3", "ways=5", NULL);
+  g_autoptr(LatentParams) refused = prototype_params ("test=0.5", "episodes=3", "shots=50", "queries=60", NULL);
+  g_autoptr(LatentParams) no_episodes = prototype_params ("test=0.5", "episodes=0", "shots=50", "queries=60", NULL);
+  g_autoptr(LatentSnapshot) snap = fit (ds, lowered, 2);
+  g_autoptr(LatentSnapshot) plain = NULL;
+  g_autoptr(GError) error = NULL;
+  gpointer state;
+
+  /* Three classes for five ways: lowered to three, and said so. */
+  g_assert_cmpuint (snap->n_ways, ==, 3);
+  g_assert_cmpuint (snap->n_queries, ==, 3 * 15);
+  g_assert_nonnull (snap->message);
+  g_assert_nonnull (strstr (snap->message, "ways = 5 lowered to 3"));
+
+  /* 110 rows of a class in 300 test rows: refused, naming the three. */
+  state = latent_prototype_get_algorithm ()->init (ds, refused, 2, NULL, &error);
+  g_assert_null (state);
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "shots + queries = 110"));
+  g_assert_nonnull (strstr (error->message, "ways = 5"));
+  g_assert_nonnull (strstr (error->message, "episodes = 0"));
+
+  /* Without episodes the same shape is no matter. */
+  plain = fit (ds, no_episodes, 2);
+  g_assert_cmpuint (plain->n_episodes, ==, 0);
+  g_assert_null (plain->message);
+}
+
+static void
+test_unlabelled (void)
+{
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("bare", 10, 2, NULL);
+  g_autoptr(LatentParams) params = prototype_params ("episodes=0", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (latent_prototype_get_algorithm ()->init (ds, params, 1, NULL, &error));
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_assert_nonnull (strstr (error->message, "no labels"));
+}
+
+/* The result: the common classifier members and the prototype's own. */
+static void
+test_json (void)
+{
+  g_autoptr(LatentDataset) ds = blobs ();
+  g_autoptr(LatentParams) params = prototype_params ("test=0.5", "episodes=4", "distance=cosine", NULL);
+  g_autoptr(LatentSnapshot) snap = fit (ds, params, 3);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o;
+
+  json_builder_begin_object (b);
+  snap->algorithm->write_json (snap, b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  o = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (o, "distance"), ==, "cosine");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "prototypes")), ==, 6);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "test_predictions")), ==, 300);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "episode_accuracy")), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (o, "episodes"), ==, 4);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "episode_mean_accuracy"),
+                                  snap->episode_mean_accuracy, 1e-12);
+  g_assert_true (json_object_has_member (o, "confusion"));
+  g_assert_true (json_object_has_member (o, "test_accuracy"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "query_rows")), ==, 75);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/prototype/class-means", test_class_means);
+  g_test_add_func ("/prototype/cosine", test_cosine);
+  g_test_add_func ("/prototype/ties", test_ties);
+  g_test_add_func ("/prototype/episodes-seeded", test_episodes_seeded);
+  g_test_add_func ("/prototype/interval", test_interval);
+  g_test_add_func ("/prototype/too-few-classes", test_too_few_classes);
+  g_test_add_func ("/prototype/unlabelled", test_unlabelled);
+  g_test_add_func ("/prototype/json", test_json);
+  return g_test_run ();
+}
