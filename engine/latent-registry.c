@@ -15,8 +15,8 @@
 #include "latent-gmm.h"
 #include "latent-kmeans.h"
 #include "latent-linear.h"
-#include "latent-prototype.h"
 #include "latent-logreg.h"
+#include "latent-prototype.h"
 #include "latent-wta.h"
 
 /* In the order a person is offered them. */

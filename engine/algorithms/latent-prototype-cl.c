@@ -38,6 +38,7 @@ struct _LatentPrototypeCl
   LatentPrototypeDistance distance;
   guint             d, vec, dp, dv;
   guint             items;         /* work-items a class sum is split over */
+  gsize             sums_local;    /* their work-group size, 0: the driver's choice */
   guint64           max_alloc;
   LatentDataset    *train, *test;  /* borrowed from the state's split */
   cl_mem            x_train, x_test;   /* x_test NULL: the rows are x_train's */
@@ -150,6 +151,9 @@ latent_prototype_cl_new (LatentPrototype  *self,
    * the cores busy; a GPU wants many more. */
   pcl->items = info->type & CL_DEVICE_TYPE_CPU ? MAX (4, 8 * info->compute_units)
                                                : 64 * MAX (1, info->compute_units);
+  /* PoCL runs a work-group on one thread: with a group of one item the
+   * sums spread over every core. */
+  pcl->sums_local = info->type & CL_DEVICE_TYPE_CPU ? 1 : 0;
   euclidean = g_strdup_printf ("-DVEC=%u -DROWS=%u -DCOSINE=0", pcl->vec, SCORE_ROWS);
   cosine = g_strdup_printf ("-DVEC=%u -DROWS=%u -DCOSINE=1", pcl->vec, SCORE_ROWS);
   if (!(pcl->sums = latent_cl_create_kernel (cl, "prototype", euclidean, "prototype_sums", error)) ||
@@ -219,7 +223,8 @@ latent_prototype_cl_means (LatentPrototypeCl  *pcl,
                            LATENT_CL_ARG (pcl->rows), LATENT_CL_ARG (pcl->slots), LATENT_CL_ARG (count),
                            LATENT_CL_ARG (per), LATENT_CL_ARG (slot_count), LATENT_CL_ARG (pcl->partial),
                            LATENT_CL_ARG_END) ||
-      !latent_cl_check (clEnqueueNDRangeKernel (pcl->queue, pcl->sums, 1, NULL, &items, NULL, 0, NULL, NULL),
+      !latent_cl_check (clEnqueueNDRangeKernel (pcl->queue, pcl->sums, 1, NULL, &items,
+                                                pcl->sums_local ? &pcl->sums_local : NULL, 0, NULL, NULL),
                         "clEnqueueNDRangeKernel", "prototype_sums", error) ||
       !latent_cl_check (clEnqueueReadBuffer (pcl->queue, pcl->partial, CL_TRUE, 0, items * slice * sizeof (float),
                                              partial, 0, NULL, NULL),
