@@ -61,7 +61,8 @@ status_for_error (const GError *error)
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ||
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
       g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_UNKNOWN) ||
-      g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER))
+      g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER) ||
+      g_error_matches (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA))
     return EXIT_BAD_INPUT;
   return EXIT_RUN_FAILED;
 }
@@ -425,6 +426,10 @@ command_run (int    argc,
   if (snapshot->message)
     g_printerr ("latent-cli: %s\n", snapshot->message);
 
+  /* Standard output may carry a result; the summary then goes to stderr. */
+  to_stderr = (json_path && is_standard_output (json_path)) || (csv_path && is_standard_output (csv_path)) ||
+              (features_path && is_standard_output (features_path));
+  fflush (stdout);
   if (json_path && !latent_result_write_json (snapshot, fit->history, fit->init_ms, fit->total_ms,
                                               json_path, &error))
     return fail (EXIT_RUN_FAILED, "--json %s", error->message);
@@ -434,8 +439,6 @@ command_run (int    argc,
     return fail (EXIT_RUN_FAILED, "--output %s", error->message);
   if (features_path)
     {
-      to_stderr = is_standard_output (features_path);
-      fflush (stdout);
       if (!write_features (algorithm, snapshot, dataset, features_path, &error))
         return fail (EXIT_RUN_FAILED, "--features-out: %s", error->message);
     }
@@ -500,7 +503,6 @@ write_sweep_json (const LatentSweep  *sweep,
                   GError            **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
@@ -541,8 +543,7 @@ write_sweep_json (const LatentSweep  *sweep,
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  return json_generator_to_file (gen, path, error);
+  return latent_json_write_file (root, TRUE, path, error);
 }
 
 /* latent-cli sweep gmm --data … --param k=1..12: one fit per K, BIC and AIC. */

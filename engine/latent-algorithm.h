@@ -26,6 +26,7 @@ typedef enum {
   LATENT_ALGORITHM_ERROR_UNKNOWN,     /* no algorithm of that name */
   LATENT_ALGORITHM_ERROR_PARAMETER,   /* parameters do not fit the data (k > rows, …) */
   LATENT_ALGORITHM_ERROR_NUMERIC,     /* the computation broke down */
+  LATENT_ALGORITHM_ERROR_DATA,        /* the data cannot be fitted at all (every row the same) */
 } LatentAlgorithmError;
 
 GQuark latent_algorithm_error_quark (void);

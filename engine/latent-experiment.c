@@ -8,11 +8,14 @@
 
 #include "latent-registry.h"
 #include "latent-dataset.h"
+#include "latent-json.h"
 
 #include <glib/gi18n-lib.h>
 
 #define FORMAT "latent-experiment"
 #define VERSION 1
+/* Experiments are a few lines; anything this large is something else. */
+#define EXPERIMENT_MAX_BYTES ((gsize) 16 << 20)
 
 LatentExperiment *
 latent_experiment_new (const char            *dataset,
@@ -51,9 +54,7 @@ latent_experiment_save (LatentExperiment  *self,
                         GError           **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (self != NULL && path != NULL, FALSE);
 
@@ -80,14 +81,7 @@ latent_experiment_save (LatentExperiment  *self,
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  if (!json_generator_to_file (gen, path, &local_error))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return latent_json_write_file (root, TRUE, path, error);
 }
 
 static const char *
@@ -119,7 +113,7 @@ LatentExperiment *
 latent_experiment_load (const char  *path,
                         GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(LatentExperiment) self = g_new0 (LatentExperiment, 1);
   g_autoptr(GError) local_error = NULL;
   JsonObject *root, *params;
@@ -128,14 +122,8 @@ latent_experiment_load (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!json_parser_load_from_file (parser, path, &local_error))
-    {
-      g_set_error (error, LATENT_DATA_ERROR,
-                   g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? LATENT_DATA_ERROR_IO
-                                                                                  : LATENT_DATA_ERROR_PARSE,
-                   "%s: %s", path, local_error->message);
-      return NULL;
-    }
+  if (!(parser = latent_json_load_file (path, EXPERIMENT_MAX_BYTES, _("an experiment"), error)))
+    return NULL;
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
@@ -147,7 +135,9 @@ latent_experiment_load (const char  *path,
   format = get_string (root, "format", TRUE, path, error);
   if (format == NULL)
     return NULL;
-  if (!g_str_equal (format, FORMAT) || json_object_get_int_member_with_default (root, "version", 0) != VERSION)
+  node = json_object_get_member (root, "version");
+  if (!g_str_equal (format, FORMAT) || node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) != VERSION)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
                    _("%s: not a Latent experiment of version %d"), path, VERSION);

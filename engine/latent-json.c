@@ -11,6 +11,10 @@
 
 #include <math.h>
 
+#include "latent-dataset.h"
+#include "latent-dataset-save.h"
+#include "latent-file.h"
+
 void
 latent_json_add_double (JsonBuilder *builder,
                         double       value)
@@ -167,4 +171,91 @@ latent_json_read_floats (JsonObject  *object,
       out[i] = values[i];
     }
   return out;
+}
+
+/* The line of the first bracket that goes deeper than @max, or 0. */
+static guint
+too_deep (const char *text,
+          gsize       length,
+          guint       max)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0, line = 1;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      const char c = text[i];
+
+      if (c == '\n')
+        line++;
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if ((c == '[' || c == '{') && ++depth > max)
+        return line;
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return 0;
+}
+
+JsonParser *
+latent_json_load_file (const char  *path,
+                       gsize        max_bytes,
+                       const char  *what,
+                       GError     **error)
+{
+  g_autoptr(GBytes) bytes = latent_file_read (path, max_bytes, what, error);
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *display = NULL;
+  const char *text;
+  gsize length;
+  guint line;
+
+  if (bytes == NULL)
+    return NULL;
+  display = g_filename_display_name (path);
+  text = g_bytes_get_data (bytes, &length);
+  if ((line = too_deep (text, length, LATENT_JSON_MAX_DEPTH)) > 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s:%u: nested more than %d levels deep; this is not %s"), display, line,
+                   LATENT_JSON_MAX_DEPTH, what);
+      return NULL;
+    }
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, text, length, &local_error))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE, "%s: %s", display, local_error->message);
+      return NULL;
+    }
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: empty file"), display);
+      return NULL;
+    }
+  return g_steal_pointer (&parser);
+}
+
+gboolean
+latent_json_write_file (JsonNode    *root,
+                        gboolean     pretty,
+                        const char  *path,
+                        GError     **error)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, pretty);
+  text = json_generator_to_data (gen, &length);
+  return latent_save_file_contents (path, text, length, error);
 }

@@ -45,6 +45,30 @@ gboolean latent_json_read_numbers  (JsonNode     *node,
                                     double       *out,
                                     guint         count);
 
+/* @root as JSON to @path through latent_save_file_open (): a regular file
+ * is replaced whole or not at all, anything else (/dev/stdout, a pipe) is
+ * written in place. */
+gboolean latent_json_write_file    (JsonNode     *root,
+                                    gboolean      pretty,
+                                    const char   *path,
+                                    GError      **error);
+
+/* Larger than any result Latent writes (the autoencoder's weights, 1024 ×
+ * 784 of them twice, take 30 MB). */
+#define LATENT_MODEL_MAX_BYTES ((gsize) 1 << 30)
+
+/* Deeper than any file Latent writes (they nest 4 levels) by far. */
+#define LATENT_JSON_MAX_DEPTH 64
+
+/* A parser holding the JSON document in @path, a regular file of at most
+ * @max_bytes; nesting deeper than LATENT_JSON_MAX_DEPTH is refused before
+ * parsing, as json-glib's parser recurses. Errors are LATENT_DATA_ERROR's
+ * and name the file, and @what it should be when it is too large. */
+JsonParser *latent_json_load_file  (const char   *path,
+                                    gsize         max_bytes,
+                                    const char   *what,
+                                    GError      **error);
+
 /* The number of elements of the array member NAME of OBJECT (the rows of
  * a matrix), 0 when it is missing or no array. */
 guint    latent_json_array_length  (JsonObject   *object,

@@ -6,6 +6,7 @@
 
 #include "latent-result.h"
 
+#include "latent-dataset-save.h"
 #include "latent-json.h"
 #include "latent-metrics.h"
 #include "latent-registry.h"
@@ -157,17 +158,8 @@ latent_result_write_json (LatentSnapshot  *snapshot,
                           GError         **error)
 {
   g_autoptr(JsonNode) root = latent_result_to_json (snapshot, history, init_ms, total_ms);
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(GError) local_error = NULL;
 
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, FALSE);
-  if (!json_generator_to_file (gen, path, &local_error))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return latent_json_write_file (root, FALSE, path, error);
 }
 
 static void
@@ -192,7 +184,6 @@ write_predictions_csv (LatentSnapshot  *snap,
 {
   g_autoptr(GString) out = g_string_new ("row,predicted,class\n");
   const gint32 *classes = latent_dataset_get_labels (snap->test_dataset);
-  g_autoptr(GError) local_error = NULL;
 
   for (guint i = 0; i < snap->n_test; i++)
     {
@@ -201,12 +192,7 @@ write_predictions_csv (LatentSnapshot  *snap,
       append_class (out, snap->dataset, classes[snap->test_rows[i]]);
       g_string_append_c (out, '\n');
     }
-  if (!g_file_set_contents (path, out->str, out->len, &local_error))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return latent_save_file_contents (path, out->str, out->len, error);
 }
 
 gboolean
@@ -216,7 +202,6 @@ latent_result_write_csv (LatentSnapshot  *snap,
 {
   g_autoptr(GString) out = g_string_new (NULL);
   const gint32 *classes = latent_dataset_get_labels (snap->dataset);
-  g_autoptr(GError) local_error = NULL;
 
   if (latent_snapshot_get_family (snap) == LATENT_FAMILY_CLASSIFIER)
     return write_predictions_csv (snap, path, error);
@@ -238,49 +223,22 @@ latent_result_write_csv (LatentSnapshot  *snap,
         append_class (out, snap->dataset, classes[i]);
       g_string_append_c (out, '\n');
     }
-  if (!g_file_set_contents (path, out->str, out->len, &local_error))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return latent_save_file_contents (path, out->str, out->len, error);
 }
-
-/* No encoder's result comes near this; a bigger file is no result. */
-#define MODEL_MAX_BYTES ((goffset) 1 << 30)
 
 LatentSnapshot *
 latent_result_read_model (const char  *path,
                           GError     **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(LatentSnapshot) snap = NULL;
   const LatentAlgorithm *algorithm;
   g_autofree char *display = g_filename_display_name (path);
   const char *id;
   JsonObject *root;
 
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                            G_FILE_QUERY_INFO_NONE, NULL, &local_error);
-  if (info == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s", local_error->message);
-      return NULL;
-    }
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR || g_file_info_get_size (info) > MODEL_MAX_BYTES)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: not a result file (a regular file of at most 1 GiB)"), display);
-      return NULL;
-    }
-  if (!json_parser_load_from_file (parser, path, &local_error))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", display, local_error->message);
-      return NULL;
-    }
+  if (!(parser = latent_json_load_file (path, LATENT_MODEL_MAX_BYTES, _("a result"), error)))
+    return NULL;
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)) ||
       !(root = json_node_get_object (json_parser_get_root (parser))) ||
       !(id = json_object_get_string_member_with_default (root, "algorithm", NULL)))
@@ -293,7 +251,7 @@ latent_result_read_model (const char  *path,
   if (algorithm == NULL || algorithm->encode == NULL || algorithm->read_model == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: a result of “%s”, which has no encoder; PCA, PPCA, FA and WTA results have one"),
+                   _("%s: a result of “%.64s”, which has no encoder; PCA, PPCA, FA and WTA results have one"),
                    display, id);
       return NULL;
     }

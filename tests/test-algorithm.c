@@ -142,6 +142,7 @@ test_snapshot_size (void)
    * which the old budget left out, and the rest. */
   expected = sizeof (LatentSnapshot)
              + m * d * sizeof (float)                                  /* components */
+             + m * d * sizeof (float)                                  /* encoder */
              + d * sizeof (float)                                      /* mean */
              + 2 * m * sizeof (double)                                 /* variances and ratios */
              + snap->n_noise * sizeof (double)

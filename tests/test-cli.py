@@ -566,6 +566,78 @@ class BadInput(unittest.TestCase):
         self.refused("--data", "iris", "--features", os.path.join(self.dir, "none.json"), expect=("none.json",))
         self.refused("--data", "iris", "--features", self.write("x.json", b"[1, 2"), expect=("x.json",))
 
+    def test_deep_nesting(self):
+        # Issue 15, item 1: tens of thousands of nested arrays overflowed the parser's stack.
+        deep = self.write("deep.json", b"[" * 100000 + b"]" * 100000)
+        deep_object = self.write("deep-object.json", b'{"a":' * 50000 + b"1" + b"}" * 50000)
+        for args in (("run", "--experiment", deep),
+                     ("run", "kmeans", "--experiment", deep_object),
+                     ("run", "gmm", "--data", "iris", "--param", "init=@" + deep),
+                     ("run", "wta", "--data", "iris", "--param", "init=@" + deep),
+                     ("run", "kmeans", "--data", "iris", "--features", deep_object)):
+            with self.subTest(args=args[:3]):
+                p = run(*args, timeout=60)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("nested more than", p.stderr)
+                self.assertNotIn("CRITICAL", p.stderr)
+
+    def test_special_files(self):
+        # Issue 15, item 2: devices and FIFOs were read as files, forever or by gigabytes.
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        link = os.path.join(self.dir, "link.csv")
+        os.symlink(fifo, link)
+        image = self.write("i.png", rgb_png(8, 8))
+        for special, what in (("/dev/zero", "device"), (fifo, "pipe"), (link, "pipe"), (self.dir, "folder")):
+            for args in (("run", "kmeans", "--data", special),
+                         ("run", "kmeans", "--data", "iris", "--labels", special),
+                         ("run", "kmeans", "--data", "iris", "--test", special),
+                         ("run", "--experiment", special),
+                         ("run", "gmm", "--data", "iris", "--param", "init=@" + special),
+                         ("run", "kmeans", "--data", "iris", "--features", special),
+                         ("run", "convolve", "--data", image, "--param", "filter=@" + special)):
+                with self.subTest(args=args):
+                    p = run(*args, timeout=20)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn(what, p.stderr)
+
+    def test_degenerate_data(self):
+        # Issue 15, item 7: bad input (2), not a failed run (1).
+        same = self.write("same.csv", b"a,b,c\n1,2,3\n1,2,3\n1,2,3\n1,2,3\n")
+        for algorithm in ("pca", "ppca", "fa"):
+            with self.subTest(algorithm=algorithm):
+                p = run("run", algorithm, "--data", same, "--param", "components=1")
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("same.csv", p.stderr)
+
+    def test_writes_through_links(self):
+        # Issue 15, item 8: results were renamed over the path given, replacing a
+        # link (or, as root, /dev/stdout) with a regular file.
+        real = self.write("real.json", b"")
+        link = os.path.join(self.dir, "link.json")
+        os.symlink(real, link)
+        p = run("run", "kmeans", "--data", "iris", "--json", link, "--csv", link + ".csv")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(json.loads(read(real))["algorithm"], "kmeans")
+        # Only once links are written through is /dev/stdout safe to name.
+        p = run("run", "kmeans", "--data", "iris", "--csv", "/dev/stdout")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.startswith("row,cluster"), p.stdout[:80])
+        self.assertEqual(len(p.stdout.splitlines()), 151)
+        self.assertIn("kmeans on iris", p.stderr)
+        self.assertTrue(os.path.islink("/dev/stdout") or not os.path.isfile("/dev/stdout"))
+
+    def test_empty_experiment(self):
+        # Issue 15, item 9: a GLib CRITICAL came before the error.
+        for name, text in (("empty.json", b""), ("version.json", b'{"format": "latent-experiment", "version": {},'
+                                                                 b' "dataset": "iris", "algorithm": "kmeans"}')):
+            with self.subTest(name=name):
+                p = run("run", "--experiment", self.write(name, text))
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(name, p.stderr)
+                self.assertNotIn("CRITICAL", p.stderr)
+
     def test_bad_experiment(self):
         path = self.write("e.json", b'{"format": "latent-experiment", "version": 1, "dataset": "iris",'
                                     b' "algorithm": "kmeans", "params": {"k": "many"}}')

@@ -369,7 +369,7 @@ test_degenerate (void)
   /* No variance at all, or a single row. */
   memset (latent_dataset_get_data (same), 0, sizeof (float) * 30);
   snap = fit_full (latent_fa_get_algorithm (), same, NULL, &error, "components=1", NULL);
-  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC);
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA);
   g_assert_nonnull (strstr (error->message, "same"));
   g_clear_error (&error);
   snap = fit_full (latent_pca_get_algorithm (), one, NULL, &error, "components=1", NULL);

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-filter"
 
 #include "latent-filter.h"
+#include "latent-file.h"
 
 #include <float.h>
 #include <math.h>
@@ -815,26 +816,20 @@ latent_filter_load (const char  *path,
                     GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *contents = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   gsize length = 0;
-  GStatBuf st;
+  const char *contents;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > MAX_FILE_BYTES)
-    {
-      g_set_error (error, LATENT_FILTER_ERROR, LATENT_FILTER_ERROR_IO,
-                   _("%s: %lld bytes is too large for a kernel file"),
-                   path, (long long) st.st_size);
-      return NULL;
-    }
-  if (!g_file_get_contents (path, &contents, &length, &local_error))
+  if (!(bytes = latent_file_read (path, MAX_FILE_BYTES, _("a kernel file"), &local_error)))
     {
       g_set_error (error, LATENT_FILTER_ERROR, LATENT_FILTER_ERROR_IO, "%s", local_error->message);
       return NULL;
     }
-  return latent_filter_parse (contents, length, path, error);
+  contents = g_bytes_get_data (bytes, &length);
+  return latent_filter_parse (contents ? contents : "", length, path, error);
 }
 
 char *

@@ -190,7 +190,7 @@ latent_linear_new (LatentLinearModel      model,
     }
   if (!(self->total_variance > 0))
     {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
                    _("Every row of “%s” is the same: there is no variance to explain"),
                    latent_dataset_get_name (dataset));
       return NULL;

@@ -298,15 +298,15 @@ init_from_file (LatentWta   *self,
                 const char  *path,
                 GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
   const guint h = self->h, d = self->d;
   JsonObject *root;
 
-  if (!json_parser_load_from_file (parser, path, &local_error))
+  if (!(parser = latent_json_load_file (path, LATENT_MODEL_MAX_BYTES, _("an autoencoder's result"), &local_error)))
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("parameter init: %s: %s"), path, local_error->message);
+                   _("parameter init: %s"), local_error->message);
       return FALSE;
     }
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))

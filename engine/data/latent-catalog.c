@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-catalog"
 
 #include "latent-catalog.h"
+#include "latent-file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -91,24 +92,10 @@ sniff (const char  *path,
        gsize       *got,
        GError     **error)
 {
-  struct stat st = { 0 };
-  FILE *fp;
+  FILE *fp = latent_file_fopen (path, NULL, error);
 
-  if (g_stat (path, &st) != 0 || S_ISDIR (st.st_mode))
-    {
-      int saved = S_ISDIR (st.st_mode) ? EISDIR : errno;
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: %s", path, g_strerror (saved));
-      return FALSE;
-    }
-  fp = g_fopen (path, "rb");
   if (fp == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: %s", path, g_strerror (saved));
-      return FALSE;
-    }
+    return FALSE;
   memset (head, 0, size);
   *got = fread (head, 1, size, fp);
   fclose (fp);

@@ -6,6 +6,7 @@
 
 #include "latent-csv.h"
 #include "latent-dataset-save.h"
+#include "latent-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -780,54 +781,9 @@ static GBytes *
 read_file (const char  *path,
            GError     **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GMappedFile) mapped = NULL;
-  /* Zeroed: a failed fstat leaves it unset, and S_ISDIR is asked anyway. */
-  struct stat st = { 0 };
-  char *contents = NULL;
-  gsize length = 0;
-  int fd;
-
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: %s", path, g_strerror (saved));
-      return NULL;
-    }
-  if (fstat (fd, &st) != 0 || S_ISDIR (st.st_mode))
-    {
-      int saved = S_ISDIR (st.st_mode) ? EISDIR : errno;
-      g_close (fd, NULL);
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: %s", path, g_strerror (saved));
-      return NULL;
-    }
-
-  if (S_ISREG (st.st_mode))
-    {
-      /* Mapped, so a large file costs no copy. */
-      mapped = g_mapped_file_new_from_fd (fd, FALSE, &local_error);
-      g_close (fd, NULL);
-      if (mapped == NULL)
-        {
-          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                       "%s: %s", path, local_error->message);
-          return NULL;
-        }
-      return g_mapped_file_get_bytes (mapped);
-    }
-
-  /* Pipes and devices cannot be mapped. */
-  g_close (fd, NULL);
-  if (!g_file_get_contents (path, &contents, &length, &local_error))
-    {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: %s", path, local_error->message);
-      return NULL;
-    }
-  return g_bytes_new_take (contents, length);
+  /* Mapped: the limit is the address space, and no copy is made. A table
+   * of LATENT_DATASET_MAX_VALUES numbers needs less. */
+  return latent_file_read (path, (gsize) 64 << 30, _("a table"), error);
 }
 
 /* Public --------------------------------------------------------------- */

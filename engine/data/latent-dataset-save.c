@@ -169,3 +169,14 @@ latent_save_file_free (LatentSaveFile *file)
   g_free (file->path);
   g_free (file);
 }
+
+gboolean
+latent_save_file_contents (const char  *path,
+                           const void  *data,
+                           gsize        len,
+                           GError     **error)
+{
+  g_autoptr(LatentSaveFile) file = latent_save_file_open (path, error);
+
+  return file && latent_save_file_write (file, data, len, error) && latent_save_file_commit (file, error);
+}

@@ -28,6 +28,11 @@ gboolean        latent_save_file_close  (LatentSaveFile  *file,
 /* Closes if still open, then moves the temporary file over the path. */
 gboolean        latent_save_file_commit (LatentSaveFile  *file,
                                          GError         **error);
+/* All of @data to @path, as above: open, write, commit. */
+gboolean        latent_save_file_contents (const char    *path,
+                                           const void    *data,
+                                           gsize          len,
+                                           GError       **error);
 /* Removes the temporary file unless committed. */
 void            latent_save_file_free   (LatentSaveFile  *file);
 

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-idx"
 
 #include "latent-idx.h"
+#include "latent-file.h"
 #include "latent-dataset-save.h"
 
 #include <errno.h>
@@ -81,26 +82,12 @@ idx_reader_open (const char  *path,
                  GError     **error)
 {
   g_autoptr(IdxReader) r = g_new0 (IdxReader, 1);
-  /* Zeroed: a failed fstat leaves it unset, and S_ISDIR is asked anyway. */
-  struct stat st = { 0 };
+  goffset size = 0;
 
   r->path = path;
-  r->fp = g_fopen (path, "rb");
-  if (r->fp == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: %s", path, g_strerror (saved));
-      return NULL;
-    }
-  if (fstat (fileno (r->fp), &st) != 0 || S_ISDIR (st.st_mode))
-    {
-      int saved = S_ISDIR (st.st_mode) ? EISDIR : errno;
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: %s", path, g_strerror (saved));
-      return NULL;
-    }
-  r->file_size = S_ISREG (st.st_mode) ? (guint64) st.st_size : 0;
+  if (!(r->fp = latent_file_fopen (path, &size, error)))
+    return NULL;
+  r->file_size = size;
 
   if (!idx_fill (r, error))
     return NULL;

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-png"
 
 #include "latent-png.h"
+#include "latent-file.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -185,7 +186,6 @@ latent_png_load (const char  *path,
 {
   PngReader r = { 0 };
   guchar head[PNG_PEEK_BYTES];
-  struct stat st;
   gsize got;
   LatentDataset *dataset = NULL;
 
@@ -194,14 +194,8 @@ latent_png_load (const char  *path,
 
   r.path = path;
   r.basename = g_path_get_basename (path);
-  r.fp = g_fopen (path, "rb");
-  if (r.fp == NULL || fstat (fileno (r.fp), &st) != 0 || S_ISDIR (st.st_mode))
-    {
-      int saved = r.fp != NULL && S_ISDIR (st.st_mode) ? EISDIR : errno;
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
-                   "%s: %s", path, g_strerror (saved));
-      goto out;
-    }
+  if (!(r.fp = latent_file_fopen (path, NULL, error)))
+    goto out;
 
   got = fread (head, 1, sizeof head, r.fp);
   if (got == 0)
