@@ -307,6 +307,8 @@ test_json (void)
   g_assert_true (json_object_has_member (o, "confusion"));
   g_assert_true (json_object_has_member (o, "test_accuracy"));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "query_rows")), ==, 75);
+  g_assert_cmpint (json_object_get_int_member (o, "ways"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (o, "queries"), ==, 15);
 }
 
 int

@@ -567,9 +567,12 @@ prototype_write_json (LatentSnapshot *snap,
   if (snap->n_episodes == 0)
     return;
   /* The last episode, as the episode figure shows it. */
-  latent_json_add_number_member (b, "ways", snap->n_ways);
-  latent_json_add_number_member (b, "shots", snap->n_shots);
-  latent_json_add_number_member (b, "queries", snap->n_queries / snap->n_ways);
+  json_builder_set_member_name (b, "ways");
+  json_builder_add_int_value (b, snap->n_ways);
+  json_builder_set_member_name (b, "shots");
+  json_builder_add_int_value (b, snap->n_shots);
+  json_builder_set_member_name (b, "queries");
+  json_builder_add_int_value (b, snap->n_queries / snap->n_ways);
   add_int_array (b, "episode_classes", snap->episode_classes, snap->n_ways);
   add_int_array (b, "support_rows", snap->support_rows, snap->n_ways * snap->n_shots);
   add_int_array (b, "query_rows", snap->query_rows, snap->n_queries);
