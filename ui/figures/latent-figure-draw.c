@@ -234,6 +234,107 @@ _latent_figure_dataset_has_image_rows (LatentDataset *dataset)
   return !single && (guint64) w * h * c == latent_dataset_get_n_cols (dataset);
 }
 
+/* Classifiers' names and marks --------------------------------------------- */
+
+char *
+latent_figure_dup_class_name (LatentSnapshot *snapshot,
+                              guint           klass)
+{
+  LatentDataset *sets[2];
+
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  /* The test set matches the training set's classes by name, so either
+   * names them. */
+  sets[0] = snapshot->dataset;
+  sets[1] = snapshot->test_dataset;
+  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+    if (sets[i] != NULL && klass < latent_dataset_get_n_classes (sets[i]))
+      {
+        const char *name = latent_dataset_get_class_name (sets[i], klass);
+
+        if (name != NULL && *name != '\0')
+          return g_strdup (name);
+      }
+  return g_strdup_printf ("%u", klass);
+}
+
+gboolean
+_latent_figure_classifier_has_model (LatentSnapshot *snapshot)
+{
+  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER && snapshot->n_classes > 0
+         && snapshot->components != NULL && snapshot->n_components == snapshot->n_classes
+         && _latent_figure_linear_has_components (snapshot);
+}
+
+gint32
+_latent_figure_test_label (LatentSnapshot *snapshot,
+                           guint           i)
+{
+  LatentDataset *test = snapshot->test_dataset;
+  gint32 row;
+
+  if (test == NULL || snapshot->test_rows == NULL || i >= snapshot->n_test || !latent_dataset_has_labels (test))
+    return -1;
+  row = snapshot->test_rows[i];
+  if (row < 0 || (guint) row >= latent_dataset_get_n_rows (test))
+    return -1;
+  return latent_dataset_get_labels (test)[row];
+}
+
+double
+_latent_figure_legend_entry (cairo_t                 *cr,
+                             const LatentFigureStyle *style,
+                             double                   x,
+                             double                   baseline,
+                             double                   right,
+                             double                   r,
+                             double                   g,
+                             double                   b,
+                             const char              *name)
+{
+  const double f = MAX (style->font_size, 1.0), swatch = round (f * 0.8);
+  double w;
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  w = swatch + f * 0.4 + _latent_figure_text_width (cr, name);
+  /* What does not fit is left out, not cut. */
+  if (x + w > right)
+    {
+      cairo_restore (cr);
+      return x;
+    }
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_rectangle (cr, x, baseline - swatch, swatch, swatch);
+  cairo_fill (cr);
+  _latent_figure_set_color_mix (cr, style, 0.85);
+  cairo_move_to (cr, x + swatch + f * 0.4, baseline);
+  cairo_show_text (cr, name);
+  cairo_restore (cr);
+  return x + w + f * 1.2;
+}
+
+void
+_latent_figure_cross (cairo_t *cr,
+                      double   x,
+                      double   y,
+                      double   size,
+                      double   line)
+{
+  double h = size / 2.0;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, line);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_move_to (cr, x - h, y - h);
+  cairo_line_to (cr, x + h, y + h);
+  cairo_move_to (cr, x + h, y - h);
+  cairo_line_to (cr, x - h, y + h);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 static const LatentParamSpec *
 find_spec (LatentParams *params,
            const char   *name)
@@ -381,6 +482,19 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
       g_string_append_printf (s, _(" · step %u"), steps);
       return g_string_free (s, FALSE);
     }
+  if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER)
+    {
+      /* A classifier counts what it learns in: epochs, or episodes. */
+      if (snapshot->n_episodes > 0)
+        g_string_append_printf (s, _(" · episode %u"), snapshot->n_episodes);
+      else if (snapshot->n_epochs > 0)
+        g_string_append_printf (s, _(" · epoch %u"), snapshot->n_epochs);
+      else
+        g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
+      if (snapshot->converged)
+        g_string_append (s, _(" · converged"));
+      return g_string_free (s, FALSE);
+    }
   if (snapshot->k > 0)
     g_string_append_printf (s, " · K = %u", snapshot->k);
   else if (snapshot->components != NULL && snapshot->n_components > 0 && latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS))
@@ -507,6 +621,13 @@ dataset_line (LatentSnapshot *snapshot)
         g_string_append_printf (s, " · %s", latent_figure_filter_method_label (snapshot, snapshot->method));
       if (snapshot->iteration > 0 && isfinite (snapshot->objective))
         g_string_append_printf (s, _(" · RMS change of the last pass %.4g"), snapshot->objective);
+    }
+  else if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER)
+    {
+      /* What a classifier is judged by: rows it did not learn from. */
+      if (snapshot->n_test > 0 && isfinite (snapshot->test_accuracy))
+        g_string_append_printf (s, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * snapshot->test_accuracy,
+                                snapshot->n_test);
     }
   else if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_AUTOENCODER)
     {

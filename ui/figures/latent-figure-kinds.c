@@ -25,6 +25,43 @@ typedef gboolean (*AppliesFunc) (LatentSnapshot  *snapshot,
 static gboolean applies_images (LatentSnapshot *snapshot, GError **error);
 static gboolean applies_with_data (LatentSnapshot *snapshot, GError **error);
 static gboolean applies_biplot (LatentSnapshot *snapshot, GError **error);
+static gboolean applies_regions (LatentSnapshot *snapshot, GError **error);
+
+static gboolean
+is_classifier (LatentSnapshot *snapshot)
+{
+  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER;
+}
+
+/* Weights and curves are an autoencoder's or a classifier's: one name,
+ * two figures, by the family that made the snapshot. */
+static void
+draw_weights (LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              cairo_t                 *cr,
+              double                   top,
+              int                      width,
+              int                      height)
+{
+  if (is_classifier (snapshot))
+    _latent_figure_class_weights_draw (snapshot, style, cr, top, width, height);
+  else
+    _latent_figure_weights_draw (snapshot, style, cr, top, width, height);
+}
+
+static void
+draw_curves (LatentSnapshot          *snapshot,
+             const LatentFigureStyle *style,
+             cairo_t                 *cr,
+             double                   top,
+             int                      width,
+             int                      height)
+{
+  if (is_classifier (snapshot))
+    _latent_figure_classifier_curves_draw (snapshot, style, cr, top, width, height);
+  else
+    _latent_figure_curves_draw (snapshot, style, cr, top, width, height);
+}
 
 /* A linear model's components: images where the rows are images, a heat
  * map of the loadings otherwise. */
@@ -71,13 +108,20 @@ static const struct {
                               applies_with_data, TRUE },
   [LATENT_FIGURE_DOTS] = { "dots", N_("Component dot products"), _latent_figure_dots_draw,
                            applies_with_data, TRUE },
-  [LATENT_FIGURE_WEIGHTS] = { "weights", N_("Weights"), _latent_figure_weights_draw,
+  [LATENT_FIGURE_WEIGHTS] = { "weights", N_("Weights"), draw_weights,
                               applies_with_data, TRUE },
   [LATENT_FIGURE_WINNERS] = { "winners", N_("Weights by wins"), _latent_figure_winners_draw,
                               applies_with_data, TRUE },
-  [LATENT_FIGURE_CURVES] = { "curves", N_("Training curves"), _latent_figure_curves_draw, NULL, TRUE },
+  [LATENT_FIGURE_CURVES] = { "curves", N_("Training curves"), draw_curves, NULL, TRUE },
   [LATENT_FIGURE_FILTER] = { "filter", N_("Filter"), _latent_figure_filter_draw, NULL, TRUE },
   [LATENT_FIGURE_KERNEL] = { "kernel", N_("Kernel"), _latent_figure_kernel_draw, NULL, TRUE },
+  [LATENT_FIGURE_CONFUSION] = { "confusion", N_("Confusion matrix"), _latent_figure_confusion_draw,
+                                applies_with_data, TRUE },
+  [LATENT_FIGURE_REGIONS] = { "regions", N_("Decision regions"), _latent_figure_regions_draw,
+                              applies_regions, TRUE },
+  [LATENT_FIGURE_PROTOTYPES] = { "prototypes", N_("Prototypes"), _latent_figure_prototypes_draw,
+                                 applies_with_data, TRUE },
+  [LATENT_FIGURE_EPISODE] = { "episode", N_("Episode"), _latent_figure_episode_draw, applies_with_data, TRUE },
 };
 
 static gboolean
@@ -88,12 +132,12 @@ offers (LatentSnapshot   *snapshot,
 }
 
 /* A model whose images are its components (or an autoencoder's, its
- * weights) shows them for IMAGES. */
+ * weights; prototypes, their class means) shows them for IMAGES. */
 static gboolean
 offers_images (LatentSnapshot *snapshot)
 {
   return offers (snapshot, LATENT_FIGURE_IMAGES) || offers (snapshot, LATENT_FIGURE_COMPONENTS)
-         || offers (snapshot, LATENT_FIGURE_WEIGHTS);
+         || offers (snapshot, LATENT_FIGURE_WEIGHTS) || offers (snapshot, LATENT_FIGURE_PROTOTYPES);
 }
 
 gboolean
@@ -136,8 +180,9 @@ latent_figure_resolve_kind (LatentSnapshot   *snapshot,
   switch (kind)
     {
     case LATENT_FIGURE_AUTO:
-      /* Image rows are best seen as images, where the algorithm has them. */
-      if (images && offers_images (snapshot))
+      /* Image rows are best seen as images, where the algorithm has them;
+       * a classifier is first seen learning, whatever its rows. */
+      if (images && offers_images (snapshot) && !is_classifier (snapshot))
         return latent_figure_resolve_kind (snapshot, LATENT_FIGURE_IMAGES);
       return first_kind (snapshot);
     case LATENT_FIGURE_IMAGES:
@@ -147,6 +192,8 @@ latent_figure_resolve_kind (LatentSnapshot   *snapshot,
         return LATENT_FIGURE_SCATTER;
       if (!offers (snapshot, LATENT_FIGURE_IMAGES) && offers (snapshot, LATENT_FIGURE_COMPONENTS))
         return LATENT_FIGURE_COMPONENTS;
+      if (!offers (snapshot, LATENT_FIGURE_IMAGES) && offers (snapshot, LATENT_FIGURE_PROTOTYPES))
+        return LATENT_FIGURE_PROTOTYPES;
       if (!offers (snapshot, LATENT_FIGURE_IMAGES) && offers (snapshot, LATENT_FIGURE_WEIGHTS))
         return LATENT_FIGURE_WEIGHTS;
       return LATENT_FIGURE_IMAGES;
@@ -192,6 +239,8 @@ latent_figure_kind_get_title (LatentFigureKind  kind,
   if (kind == LATENT_FIGURE_COMPONENTS && snapshot != NULL && _latent_figure_is_linear (snapshot)
       && !_latent_figure_dataset_has_image_rows (snapshot->dataset))
     return _("Loadings");
+  if (kind == LATENT_FIGURE_WEIGHTS && snapshot != NULL && is_classifier (snapshot))
+    return _("Class weights");
   return _(kinds[kind].title);
 }
 
@@ -241,6 +290,27 @@ applies_biplot (LatentSnapshot  *snapshot,
       return FALSE;
     }
   return TRUE;
+}
+
+/* Decision regions colour the plane of the data: two columns, no fewer
+ * and no more (a projection's regions would not be the model's). */
+static gboolean
+applies_regions (LatentSnapshot  *snapshot,
+                 GError         **error)
+{
+  guint n_cols;
+
+  if (!applies_with_data (snapshot, error))
+    return FALSE;
+  n_cols = latent_dataset_get_n_cols (snapshot->dataset);
+  if (n_cols == 2)
+    return TRUE;
+  g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+               g_dngettext (GETTEXT_PACKAGE,
+                            "Decision regions: need data of 2 columns; this dataset has %u column",
+                            "Decision regions: need data of 2 columns; this dataset has %u columns", n_cols),
+               n_cols);
+  return FALSE;
 }
 
 /* "PCA, probabilistic PCA and factor analysis": the algorithms that offer

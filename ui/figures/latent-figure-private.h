@@ -83,6 +83,30 @@ char            *_latent_figure_linear_axis_label (LatentSnapshot       *snapsho
                                                 guint                    axis,
                                                 gboolean                 whitened);
 
+/* A classifier's snapshot with its classes and n_classes rows of
+ * components that fit its dataset. */
+gboolean         _latent_figure_classifier_has_model (LatentSnapshot    *snapshot);
+/* The true class of test row @i (an index into test_rows), −1 unknown. */
+gint32           _latent_figure_test_label     (LatentSnapshot          *snapshot,
+                                                guint                    i);
+/* A legend's swatch and name, drawn left to right from (x, baseline);
+ * returns the x after it, or @x unchanged when it would pass @right. */
+double           _latent_figure_legend_entry   (cairo_t                 *cr,
+                                                const LatentFigureStyle *style,
+                                                double                   x,
+                                                double                   baseline,
+                                                double                   right,
+                                                double                   r,
+                                                double                   g,
+                                                double                   b,
+                                                const char              *name);
+/* A cross (×) of @size centred on (x, y), in the current source. */
+void             _latent_figure_cross          (cairo_t                 *cr,
+                                                double                   x,
+                                                double                   y,
+                                                double                   size,
+                                                double                   line);
+
 /* Headers (latent-figure-draw.c) ------------------------------------------- */
 
 /* A bold title and up to two lines under it (NULL ones left out), each cut
@@ -313,6 +337,46 @@ void             _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
                                              double                   top,
                                              int                      width,
                                              int                      height);
+
+/* Classifiers: the confusion matrix (latent-figure-confusion.c); class
+ * weights, prototypes and decision regions (latent-figure-classes.c); the
+ * training curves and the last episode (latent-figure-episode.c). */
+void             _latent_figure_confusion_draw (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                double                   top,
+                                                int                      width,
+                                                int                      height);
+void             _latent_figure_class_weights_draw (LatentSnapshot      *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                double                   top,
+                                                int                      width,
+                                                int                      height);
+void             _latent_figure_prototypes_draw (LatentSnapshot         *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                double                   top,
+                                                int                      width,
+                                                int                      height);
+void             _latent_figure_regions_draw   (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                double                   top,
+                                                int                      width,
+                                                int                      height);
+void             _latent_figure_classifier_curves_draw (LatentSnapshot  *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                double                   top,
+                                                int                      width,
+                                                int                      height);
+void             _latent_figure_episode_draw   (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                cairo_t                 *cr,
+                                                double                   top,
+                                                int                      width,
+                                                int                      height);
 
 /* Titles (latent-figure-sweep.c) ------------------------------------------- */
 

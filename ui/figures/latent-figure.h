@@ -80,6 +80,11 @@ typedef enum {
   /* Convolution: */
   LATENT_FIGURE_FILTER,          /* the image before and after, the kernel, the time per pass */
   LATENT_FIGURE_KERNEL,          /* the kernel large, with its values, and the time per pass */
+  /* Classifiers (weights and curves above draw theirs too): */
+  LATENT_FIGURE_CONFUSION,       /* test rows by true and predicted class */
+  LATENT_FIGURE_REGIONS,         /* the class each point of 2-D data gets, with the rows */
+  LATENT_FIGURE_PROTOTYPES,      /* the class means as images, or a heat map */
+  LATENT_FIGURE_EPISODE,         /* the last few-shot episode's support and queries */
   LATENT_FIGURE_N_KINDS
 } LatentFigureKind;
 
@@ -226,6 +231,33 @@ gboolean         latent_figure_weights_locate  (LatentSnapshot          *snapsho
                                                 double                  *y,
                                                 double                  *tile_width,
                                                 double                  *tile_height);
+
+/* The cell of the confusion figure under figure position (x, y): the true
+ * class (its row) and the predicted one (its column); FALSE off the cells,
+ * or when the figure draws none. @style NULL is the default style. */
+gboolean         latent_figure_confusion_cell_at (LatentSnapshot        *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                double                   x,
+                                                double                   y,
+                                                guint                   *true_class,
+                                                guint                   *predicted);
+/* Up to @max_images test rows of @true_class predicted as @predicted, as
+ * images side by side, each @tile pixels high, a pixel apart, on @style's
+ * background (for a tooltip); NULL when the rows are not images or none
+ * is in that cell. @n_shown (or NULL) gets how many are drawn. Free with
+ * cairo_surface_destroy (). */
+cairo_surface_t *latent_figure_confusion_examples (LatentSnapshot       *snapshot,
+                                                const LatentFigureStyle *style,
+                                                guint                    true_class,
+                                                guint                    predicted,
+                                                guint                    max_images,
+                                                int                      tile,
+                                                guint                   *n_shown);
+/* A class as figures name it: the dataset's name for it, or its number. */
+char            *latent_figure_dup_class_name  (LatentSnapshot          *snapshot,
+                                                guint                    klass);
 
 /* By extension: .png (libpng, with tEXt metadata), .svg, .pdf. Written to a
  * temporary file beside @path, then renamed, so a failure leaves no half file. */

@@ -110,3 +110,12 @@ latent_palette_diverging_argb (double   t,
          | ((guint32) lround (g * 255.0) << 8)
          | (guint32) lround (b * 255.0);
 }
+
+void
+latent_palette_verdict (gboolean  right,
+                        double   *r,
+                        double   *g,
+                        double   *b)
+{
+  latent_palette_color (right ? 2 : 3, r, g, b);
+}

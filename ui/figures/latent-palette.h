@@ -30,4 +30,12 @@ void    latent_palette_diverging      (double    t,
 guint32 latent_palette_diverging_argb (double    t,
                                        gboolean  dark);
 
+/* Right and wrong (a classifier's answers): Okabe & Ito's bluish green and
+ * vermillion, told apart by every common colour vision; figures mark the
+ * wrong ones with a cross as well. */
+void    latent_palette_verdict        (gboolean  right,
+                                       double   *r,
+                                       double   *g,
+                                       double   *b);
+
 G_END_DECLS

@@ -1,0 +1,700 @@
+/* latent-figure-classes.c — a classifier's model, class by class: each
+ * class's weights (logistic regression) or prototype (the class mean) as
+ * an image or a row of a heat map, and, for data of two columns, the
+ * class the model gives every point of the plane with the rows on top
+ *
+ * Weights are on one diverging scale for all classes, symmetric about 0,
+ * so a class's strong pixels compare with another's; it ends at a high
+ * percentile of |w| rather than the largest, since a pixel that is nearly
+ * constant in the data can get an enormous weight in data units and would
+ * wash every other out. Tables (rows that are not images) are shown in
+ * standard deviations of each column, so columns in different units
+ * compare.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-figure-classes"
+
+#include "latent-figure-private.h"
+#include "latent-palette.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The share of |weights| inside the colour scale of the weights' images. */
+#define WEIGHT_PERCENTILE 0.995
+/* The regions are computed on at most this many cells a side, then scaled. */
+#define MAX_REGION_CELLS 1024
+#define MIN_PLOT_SIZE 40.0
+/* How strongly a region takes its class's colour over the background. */
+#define TINT_LIGHT 0.25
+#define TINT_DARK 0.32
+
+/* Shared --------------------------------------------------------------------- */
+
+static char **
+class_names (LatentSnapshot *snapshot)
+{
+  char **names = g_new0 (char *, snapshot->n_classes + 1);
+
+  for (guint c = 0; c < snapshot->n_classes; c++)
+    names[c] = latent_figure_dup_class_name (snapshot, c);
+  return names;
+}
+
+static char **
+column_names (LatentDataset *dataset)
+{
+  guint d = latent_dataset_get_n_cols (dataset);
+  char **names = g_new0 (char *, d + 1);
+
+  for (guint j = 0; j < d; j++)
+    {
+      const char *name = latent_dataset_get_column_name (dataset, j);
+
+      names[j] = name != NULL ? g_strdup (name) : g_strdup_printf (_("column %u"), j + 1);
+    }
+  return names;
+}
+
+/* Each column's mean and standard deviation over the dataset's rows (1
+ * where a column is constant, so it divides safely). */
+static void
+column_stats (LatentDataset *dataset,
+              double        *mean,
+              double        *sd)
+{
+  guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  const float *x = latent_dataset_get_data (dataset);
+
+  for (guint j = 0; j < d; j++)
+    mean[j] = sd[j] = 0.0;
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < d; j++)
+      mean[j] += x[(gsize) i * d + j];
+  for (guint j = 0; j < d; j++)
+    mean[j] /= MAX (n, 1u);
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < d; j++)
+      {
+        double v = x[(gsize) i * d + j] - mean[j];
+
+        sd[j] += v * v;
+      }
+  for (guint j = 0; j < d; j++)
+    {
+      sd[j] = sqrt (sd[j] / MAX (n, 1u));
+      if (!(sd[j] > 0.0))
+        sd[j] = 1.0;
+    }
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* |value| below which WEIGHT_PERCENTILE of the finite values lie. */
+static double
+percentile_scale (const float *values,
+                  gsize        n)
+{
+  g_autofree double *abs_values = g_new (double, MAX (n, 1));
+  gsize m = 0;
+  double scale;
+
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      abs_values[m++] = fabs (values[i]);
+  if (m == 0)
+    return 1.0;
+  qsort (abs_values, m, sizeof (double), compare_doubles);
+  scale = abs_values[MIN (m - 1, (gsize) floor (WEIGHT_PERCENTILE * (m - 1) + 0.5))];
+  if (!(scale > 0.0))
+    scale = abs_values[m - 1];
+  return scale > 0.0 ? scale : 1.0;
+}
+
+static char *
+scale_label (double value,
+             gboolean negative)
+{
+  char buf[64];
+  double v = negative ? -value : value;
+
+  _latent_figure_format_tick (v, fabs (value) >= 10.0 ? 1 : fabs (value) >= 1.0 ? 2 : 3, buf, sizeof buf);
+  return g_strdup (buf);
+}
+
+/* Weights and prototypes ------------------------------------------------------ */
+
+/* The classes as images: weights on the diverging map, prototypes in grey
+ * as the data look; each framed in its class's colour over its name. */
+static void
+draw_class_tiles (cairo_t                 *cr,
+                  LatentSnapshot          *snapshot,
+                  const LatentFigureStyle *style,
+                  gboolean                 prototypes,
+                  double                   top,
+                  int                      width,
+                  int                      height)
+{
+  const double f = MAX (style->font_size, 1.0), footer = prototypes ? 0.0 : f * 3.2;
+  const guint m = snapshot->n_classes, d = snapshot->n_cols ? snapshot->n_cols
+                                                             : latent_dataset_get_n_cols (snapshot->dataset);
+  g_auto(GStrv) names = class_names (snapshot);
+  g_autofree const float **images = g_new (const float *, m);
+  LatentFigureTileGrid grid;
+  guint img_w, img_h, channels;
+  gboolean single;
+  double lo = 0.0, hi = 1.0, scale = 1.0, y;
+
+  latent_dataset_get_image_shape (snapshot->dataset, &img_w, &img_h, &channels, &single);
+  y = round (top + f * 0.5);
+  if (!_latent_figure_tile_grid (style, img_w, img_h, m, 1, f, y, width - 2.0 * f, height - y - f - footer, &grid))
+    {
+      _latent_figure_message (cr, style, width, height, _("Too small to show the classes"));
+      return;
+    }
+  for (guint c = 0; c < m; c++)
+    images[c] = snapshot->components + (gsize) c * d;
+  if (prototypes)
+    _latent_figure_image_range (images, m, d, &lo, &hi);
+  else
+    scale = percentile_scale (snapshot->components, (gsize) m * d);
+
+  for (guint c = 0; c < m; c++)
+    {
+      cairo_surface_t *image = prototypes
+                               ? _latent_figure_grey_tile (images[c], img_w, img_h, channels, lo, hi)
+                               : _latent_figure_diverging_tile (images[c], img_w, img_h, channels, scale,
+                                                                style->dark);
+      double x0, y0, r, g, b;
+
+      _latent_figure_tile_origin (&grid, c, 0, &x0, &y0);
+      latent_palette_color (c, &r, &g, &b);
+      cairo_set_source_rgb (cr, r, g, b);
+      _latent_figure_draw_tile (cr, image, x0, y0, grid.tile_w, grid.tile_h, grid.frame);
+      cairo_surface_destroy (image);
+      if (grid.caption > 0.0)
+        _latent_figure_tile_caption (cr, style, x0 - grid.frame, y0 + grid.tile_h + grid.frame + f * 1.15,
+                                     grid.tile_w + 2 * grid.frame + round (f * 0.8) - f * 0.2, names[c], NULL);
+    }
+
+  if (!prototypes)
+    {
+      g_autofree char *low = scale_label (scale, TRUE);
+      g_autofree char *high = scale_label (scale, FALSE);
+      double bar_w = MIN (width - 2.0 * f, f * 16.0);
+      double bar_y = MIN (grid.y0 - grid.frame + grid.rows * grid.pitch_y, height - f - footer) + f * 0.4;
+
+      _latent_figure_colorbar (cr, style, round ((width - bar_w) / 2.0), round (bar_y), bar_w, round (f * 0.7),
+                               low, "0", high);
+    }
+}
+
+static void
+draw_class_heatmap (cairo_t                 *cr,
+                    LatentSnapshot          *snapshot,
+                    const LatentFigureStyle *style,
+                    gboolean                 prototypes,
+                    double                   top,
+                    int                      width,
+                    int                      height)
+{
+  const double f = MAX (style->font_size, 1.0);
+  const guint m = snapshot->n_classes, d = latent_dataset_get_n_cols (snapshot->dataset);
+  g_autofree double *values = g_new (double, (gsize) m * d);
+  g_autofree double *mean = g_new (double, d);
+  g_autofree double *sd = g_new (double, d);
+  g_auto(GStrv) rows = class_names (snapshot);
+  g_auto(GStrv) cols = column_names (snapshot->dataset);
+  g_autofree char *low = NULL;
+  g_autofree char *high = NULL;
+  LatentFigureHeatmap hm = {
+    .rows = m, .cols = d, .values = values, .decimals = 2, .min_cell_width = round (f * 3.0),
+  };
+  double scale = 0.0;
+
+  column_stats (snapshot->dataset, mean, sd);
+  for (guint c = 0; c < m; c++)
+    for (guint j = 0; j < d; j++)
+      {
+        double v = snapshot->components[(gsize) c * d + j];
+
+        /* Prototypes: how far the class's mean sits from the column's;
+         * weights: what one standard deviation of the column adds to the
+         * class's score. Either is in the column's own units. */
+        v = prototypes ? (v - mean[j]) / sd[j] : v * sd[j];
+        values[(gsize) c * d + j] = v;
+        if (isfinite (v))
+          scale = MAX (scale, fabs (v));
+      }
+  hm.scale = scale > 0.0 ? scale : 1.0;
+  hm.row_labels = rows;
+  hm.col_labels = cols;
+  low = scale_label (hm.scale, TRUE);
+  high = scale_label (hm.scale, FALSE);
+  hm.bar_low = low;
+  hm.bar_high = high;
+  hm.note = prototypes ? _("Class means, in standard deviations from each column's mean")
+                       : _("Weight × the column's standard deviation: what one standard deviation adds to the score");
+  if (!_latent_figure_heatmap_draw (cr, style, &hm, top + f * 0.4, width, height, NULL))
+    _latent_figure_message (cr, style, width, height, _("Too small to show the classes"));
+  /* The strings are the autoptrs' to free. */
+  hm.row_labels = hm.col_labels = NULL;
+}
+
+static void
+draw_classes (LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              cairo_t                 *cr,
+              double                   top,
+              int                      width,
+              int                      height,
+              gboolean                 prototypes)
+{
+  cairo_save (cr);
+  if (!_latent_figure_classifier_has_model (snapshot))
+    _latent_figure_message (cr, style, width, height,
+                            prototypes ? _("No prototypes yet") : _("No weights yet"));
+  else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+    draw_class_tiles (cr, snapshot, style, prototypes, top, width, height);
+  else
+    draw_class_heatmap (cr, snapshot, style, prototypes, top, width, height);
+  cairo_restore (cr);
+}
+
+void
+_latent_figure_class_weights_draw (LatentSnapshot          *snapshot,
+                                   const LatentFigureStyle *style,
+                                   cairo_t                 *cr,
+                                   double                   top,
+                                   int                      width,
+                                   int                      height)
+{
+  draw_classes (snapshot, style, cr, top, width, height, FALSE);
+}
+
+void
+_latent_figure_prototypes_draw (LatentSnapshot          *snapshot,
+                                const LatentFigureStyle *style,
+                                cairo_t                 *cr,
+                                double                   top,
+                                int                      width,
+                                int                      height)
+{
+  draw_classes (snapshot, style, cr, top, width, height, TRUE);
+}
+
+/* Decision regions ------------------------------------------------------------ */
+
+/* Prototypes compare by cosine when the run was asked to. */
+static gboolean
+uses_cosine (LatentSnapshot *snapshot)
+{
+  LatentParams *params = snapshot->params;
+
+  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
+    {
+      const LatentParamSpec *spec = latent_params_get_spec (params, i);
+
+      if (spec->type == LATENT_PARAM_CHOICE && g_str_equal (spec->name, "distance"))
+        return g_strcmp0 (latent_params_get_choice (params, "distance"), "cosine") == 0;
+    }
+  return FALSE;
+}
+
+/* The class of the highest score at (x, y), as the snapshot says models score. */
+static guint
+predict (LatentSnapshot *snapshot,
+         gboolean        cosine,
+         const double   *norms,
+         double          x,
+         double          y)
+{
+  const float *w = snapshot->components;
+  double best = -INFINITY, row_norm = sqrt (x * x + y * y);
+  guint best_c = 0;
+
+  for (guint c = 0; c < snapshot->n_classes; c++, w += 2)
+    {
+      double score;
+
+      if (snapshot->class_bias != NULL)
+        score = w[0] * x + w[1] * y + snapshot->class_bias[c];
+      else if (cosine)
+        score = norms[c] > 0.0 && row_norm > 0.0 ? (w[0] * x + w[1] * y) / (norms[c] * row_norm) : -1.0;
+      else
+        score = -((x - w[0]) * (x - w[0]) + (y - w[1]) * (y - w[1]));
+      if (score > best)
+        {
+          best = score;
+          best_c = c;
+        }
+    }
+  return best_c;
+}
+
+typedef struct {
+  double x, y, w, h;               /* the plot */
+  double xmin, xmax, ymin, ymax;   /* the data it shows */
+  LatentFigureTicks xt, yt;
+  double legend_y;
+} Plane;
+
+static double
+plane_x (const Plane *p,
+         double       v)
+{
+  return p->x + (v - p->xmin) / (p->xmax - p->xmin) * p->w;
+}
+
+static double
+plane_y (const Plane *p,
+         double       v)
+{
+  return p->y + (p->ymax - v) / (p->ymax - p->ymin) * p->h;
+}
+
+static void
+extend (double      *lo,
+        double      *hi,
+        const float *row)
+{
+  for (guint a = 0; a < 2; a++)
+    if (isfinite (row[a]))
+      {
+        lo[a] = MIN (lo[a], row[a]);
+        hi[a] = MAX (hi[a], row[a]);
+      }
+}
+
+static gboolean
+plane_layout (LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              double                   top,
+              int                      width,
+              int                      height,
+              Plane                   *p)
+{
+  const double f = MAX (style->font_size, 1.0);
+  LatentDataset *ds = snapshot->dataset;
+  double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+  double label_w = 0.0;
+  cairo_t *cr;
+  char buf[64];
+
+  for (guint i = 0; i < latent_dataset_get_n_rows (ds); i++)
+    extend (lo, hi, latent_dataset_get_row (ds, i));
+  for (guint i = 0; snapshot->test_dataset != NULL && snapshot->test_rows != NULL && i < snapshot->n_test; i++)
+    extend (lo, hi, latent_dataset_get_row (snapshot->test_dataset, snapshot->test_rows[i]));
+  for (guint a = 0; a < 2; a++)
+    {
+      double pad;
+
+      if (!isfinite (lo[a]) || !isfinite (hi[a]))
+        lo[a] = 0.0, hi[a] = 1.0;
+      if (!(hi[a] > lo[a]))
+        lo[a] -= 0.5, hi[a] += 0.5;
+      pad = (hi[a] - lo[a]) * 0.06;
+      lo[a] -= pad;
+      hi[a] += pad;
+    }
+  p->xmin = lo[0], p->xmax = hi[0], p->ymin = lo[1], p->ymax = hi[1];
+
+  p->legend_y = top + f * 0.9;
+  p->y = round (top + f * 3.4);
+  p->h = floor (height - p->y - f - f * 0.4 - f * 1.2 - f * 1.6);
+  if (p->h < MIN_PLOT_SIZE)
+    return FALSE;
+  _latent_figure_nice_ticks (p->ymin, p->ymax, CLAMP (p->h / (f * 3.5), 2.0, 10.0), &p->yt);
+  cr = _latent_figure_measure_context (style);
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  for (guint i = 0; i < p->yt.n; i++)
+    {
+      _latent_figure_format_tick (p->yt.values[i], p->yt.decimals, buf, sizeof buf);
+      label_w = MAX (label_w, _latent_figure_text_width (cr, buf));
+    }
+  cairo_destroy (cr);
+  p->x = round (f + f * 1.2 + f * 0.5 + label_w + f * 0.7);
+  p->w = floor (width - f * 2.0 - p->x);
+  if (p->w < MIN_PLOT_SIZE)
+    return FALSE;
+  _latent_figure_nice_ticks (p->xmin, p->xmax, CLAMP (p->w / (f * 6.0), 2.0, 10.0), &p->xt);
+  return TRUE;
+}
+
+static void
+draw_plane_axes (cairo_t                 *cr,
+                 LatentSnapshot          *snapshot,
+                 const LatentFigureStyle *style,
+                 const Plane             *p)
+{
+  g_auto(GStrv) xl = _latent_figure_tick_labels (&p->xt, NULL);
+  g_auto(GStrv) yl = _latent_figure_tick_labels (&p->yt, NULL);
+  g_auto(GStrv) names = column_names (snapshot->dataset);
+  double xa[_LATENT_FIGURE_MAX_TICKS], ya[_LATENT_FIGURE_MAX_TICKS];
+  LatentFigureAxes axes;
+
+  for (guint i = 0; i < p->xt.n; i++)
+    xa[i] = plane_x (p, p->xt.values[i]);
+  for (guint i = 0; i < p->yt.n; i++)
+    ya[i] = plane_y (p, p->yt.values[i]);
+  _latent_figure_axes_init (&axes, style, p->x, p->y, p->w, p->h);
+  axes.bottom = (LatentFigureAxis) { p->xt.n, xa, (const char * const *) xl, FALSE, names[0] };
+  axes.left = (LatentFigureAxis) { p->yt.n, ya, (const char * const *) yl, FALSE, names[1] };
+  _latent_figure_draw_axes (cr, style, &axes);
+}
+
+/* Every cell of the plot coloured by the class the model gives its centre. */
+static void
+draw_regions (cairo_t                 *cr,
+              LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              const Plane             *p)
+{
+  const guint m = snapshot->n_classes;
+  const int nx = (int) MIN (ceil (p->w), MAX_REGION_CELLS), ny = (int) MIN (ceil (p->h), MAX_REGION_CELLS);
+  const gboolean cosine = snapshot->class_bias == NULL && uses_cosine (snapshot);
+  const double tint = style->dark ? TINT_DARK : TINT_LIGHT;
+  g_autofree guint32 *colors = g_new (guint32, m);
+  g_autofree double *norms = g_new (double, m);
+  cairo_surface_t *surface;
+  double br, bg, bb;
+  guint8 *data;
+  int stride;
+
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  for (guint c = 0; c < m; c++)
+    {
+      const float *w = snapshot->components + (gsize) c * 2;
+      double r, g, b;
+
+      latent_palette_color (c, &r, &g, &b);
+      r = br + (r - br) * tint, g = bg + (g - bg) * tint, b = bb + (b - bb) * tint;
+      colors[c] = 0xff000000u | ((guint32) lround (r * 255) << 16) | ((guint32) lround (g * 255) << 8)
+                  | (guint32) lround (b * 255);
+      norms[c] = sqrt ((double) w[0] * w[0] + (double) w[1] * w[1]);
+    }
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, nx, ny);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return;
+    }
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int j = 0; j < ny; j++)
+    {
+      guint32 *row = (guint32 *) (data + (gsize) j * stride);
+      double y = p->ymax - (j + 0.5) / ny * (p->ymax - p->ymin);
+
+      for (int i = 0; i < nx; i++)
+        row[i] = colors[predict (snapshot, cosine, norms, p->xmin + (i + 0.5) / nx * (p->xmax - p->xmin), y)];
+    }
+  cairo_surface_mark_dirty (surface);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, p->x, p->y, p->w, p->h);
+  cairo_clip (cr);
+  cairo_translate (cr, p->x, p->y);
+  cairo_scale (cr, p->w / nx, p->h / ny);
+  cairo_set_source_surface (cr, surface, 0, 0);
+  /* Cells as large as the figure's pixels stay crisp; scaled up, smooth. */
+  cairo_pattern_set_filter (cairo_get_source (cr), p->w / nx > 1.5 ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  cairo_surface_destroy (surface);
+}
+
+static double
+point_radius (const LatentFigureStyle *style,
+              guint                    n)
+{
+  const double f = MAX (style->font_size, 1.0);
+
+  return n > 2000 ? CLAMP (f * 0.15, 1.5, 2.5) : CLAMP (f * 0.3, 2.5, 5.0);
+}
+
+static void
+training_mark (cairo_t *cr,
+               double   x,
+               double   y,
+               double   r)
+{
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+}
+
+/* Test rows are diamonds, larger, so they stand out from the training rows. */
+static void
+test_mark (cairo_t *cr,
+           double   x,
+           double   y,
+           double   r)
+{
+  cairo_move_to (cr, x, y - r);
+  cairo_line_to (cr, x + r, y);
+  cairo_line_to (cr, x, y + r);
+  cairo_line_to (cr, x - r, y);
+  cairo_close_path (cr);
+}
+
+static void
+draw_rows (cairo_t                 *cr,
+           LatentSnapshot          *snapshot,
+           const LatentFigureStyle *style,
+           const Plane             *p)
+{
+  LatentDataset *ds = snapshot->dataset;
+  const guint n = latent_dataset_get_n_rows (ds);
+  const gint32 *labels = latent_dataset_has_labels (ds) ? latent_dataset_get_labels (ds) : NULL;
+  const double r = point_radius (style, n), tr = r * 1.5;
+  g_autofree gboolean *held_out = g_new0 (gboolean, n);
+  double fr, fg, fb;
+
+  /* Rows of the dataset held out for testing are drawn as test rows. */
+  for (guint i = 0; snapshot->test_dataset == ds && snapshot->test_rows != NULL && i < snapshot->n_test; i++)
+    if (snapshot->test_rows[i] >= 0 && (guint) snapshot->test_rows[i] < n)
+      held_out[snapshot->test_rows[i]] = TRUE;
+
+  latent_figure_style_get_foreground (style, &fr, &fg, &fb);
+  cairo_save (cr);
+  cairo_rectangle (cr, p->x, p->y, p->w, p->h);
+  cairo_clip (cr);
+  cairo_set_line_width (cr, 1.0);
+  for (guint c = 0; c < MAX (snapshot->n_classes, 1u); c++)
+    {
+      double cr_, cg, cb;
+
+      latent_palette_color (c, &cr_, &cg, &cb);
+      for (guint i = 0; i < n; i++)
+        {
+          const float *row = latent_dataset_get_row (ds, i);
+
+          if (held_out[i] || (labels != NULL ? (guint) labels[i] != c : c != 0) || !isfinite (row[0])
+              || !isfinite (row[1]))
+            continue;
+          training_mark (cr, plane_x (p, row[0]), plane_y (p, row[1]), r);
+        }
+      cairo_set_source_rgb (cr, cr_, cg, cb);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgba (cr, fr, fg, fb, 0.35);
+      cairo_stroke (cr);
+    }
+
+  /* Test rows in their true class's colour, outlined in the ink; wrong
+   * ones crossed out, so an error reads without telling colours apart. */
+  for (guint i = 0; snapshot->test_dataset != NULL && snapshot->test_rows != NULL && i < snapshot->n_test; i++)
+    {
+      const float *row = latent_dataset_get_row (snapshot->test_dataset, snapshot->test_rows[i]);
+      gint32 truth = _latent_figure_test_label (snapshot, i);
+      double x = plane_x (p, row[0]), y = plane_y (p, row[1]), cr_, cg, cb;
+
+      if (!isfinite (row[0]) || !isfinite (row[1]))
+        continue;
+      latent_palette_color (MAX (truth, 0), &cr_, &cg, &cb);
+      test_mark (cr, x, y, tr);
+      cairo_set_source_rgb (cr, cr_, cg, cb);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, fr, fg, fb);
+      cairo_set_line_width (cr, 1.2);
+      cairo_stroke (cr);
+      if (snapshot->test_predictions != NULL && truth >= 0 && snapshot->test_predictions[i] != truth)
+        _latent_figure_cross (cr, x, y, tr * 2.6, MAX (1.5, r * 0.5));
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_plane_legend (cairo_t                 *cr,
+                   LatentSnapshot          *snapshot,
+                   const LatentFigureStyle *style,
+                   const Plane             *p,
+                   int                      width)
+{
+  const double f = MAX (style->font_size, 1.0), r = CLAMP (f * 0.3, 2.5, 5.0);
+  g_auto(GStrv) names = class_names (snapshot);
+  const char *marks[3] = { _("training row"), _("test row"), _("wrong prediction") };
+  double x = p->x, y = p->legend_y, fr, fg, fb;
+
+  for (guint c = 0; c < snapshot->n_classes; c++)
+    {
+      double cr_, cg, cb, next;
+
+      latent_palette_color (c, &cr_, &cg, &cb);
+      next = _latent_figure_legend_entry (cr, style, x, y, width - f, cr_, cg, cb, names[c]);
+      if (next == x)
+        break;
+      x = next;
+    }
+
+  /* The marks, on a line of their own. */
+  latent_figure_style_get_foreground (style, &fr, &fg, &fb);
+  x = p->x;
+  y += f * 1.4;
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  for (guint i = 0; i < 3; i++)
+    {
+      double cx = x + r * 1.6, cy = y - f * 0.3;
+      double w = r * 3.2 + f * 0.4 + _latent_figure_text_width (cr, marks[i]);
+
+      if (x + w > width - f)
+        break;
+      _latent_figure_set_color_mix (cr, style, 0.6);
+      cairo_set_line_width (cr, 1.2);
+      if (i == 0)
+        {
+          training_mark (cr, cx, cy, r);
+          cairo_fill (cr);
+        }
+      else if (i == 1)
+        {
+          test_mark (cr, cx, cy, r * 1.5);
+          cairo_stroke (cr);
+        }
+      else
+        {
+          cairo_set_source_rgb (cr, fr, fg, fb);
+          _latent_figure_cross (cr, cx, cy, r * 2.6, MAX (1.5, r * 0.5));
+        }
+      _latent_figure_set_color_mix (cr, style, 0.85);
+      cairo_move_to (cr, x + r * 3.2 + f * 0.4, y);
+      cairo_show_text (cr, marks[i]);
+      x += w + f * 1.2;
+    }
+  cairo_restore (cr);
+}
+
+void
+_latent_figure_regions_draw (LatentSnapshot          *snapshot,
+                             const LatentFigureStyle *style,
+                             cairo_t                 *cr,
+                             double                   top,
+                             int                      width,
+                             int                      height)
+{
+  Plane p;
+
+  cairo_save (cr);
+  if (!_latent_figure_classifier_has_model (snapshot) || latent_dataset_get_n_cols (snapshot->dataset) != 2)
+    _latent_figure_message (cr, style, width, height, _("No model yet"));
+  else if (plane_layout (snapshot, style, top, width, height, &p))
+    {
+      draw_regions (cr, snapshot, style, &p);
+      draw_rows (cr, snapshot, style, &p);
+      draw_plane_axes (cr, snapshot, style, &p);
+      draw_plane_legend (cr, snapshot, style, &p, width);
+    }
+  cairo_restore (cr);
+}
