@@ -82,7 +82,15 @@ latent_result_to_json (LatentSnapshot *snap,
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, latent_dataset_get_name (ds));
   json_builder_set_member_name (b, "source");
-  json_builder_add_string_value (b, latent_dataset_get_source (ds));
+  if (latent_dataset_get_source (ds))
+    {
+      /* JSON is UTF-8; a path need not be. */
+      g_autofree char *source = g_filename_display_name (latent_dataset_get_source (ds));
+
+      json_builder_add_string_value (b, source);
+    }
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "rows");
   json_builder_add_int_value (b, latent_dataset_get_n_rows (ds));
   json_builder_set_member_name (b, "columns");

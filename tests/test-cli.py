@@ -601,6 +601,33 @@ class BadInput(unittest.TestCase):
                     self.assertEqual(p.returncode, 2, p.stderr)
                     self.assertIn(what, p.stderr)
 
+    def test_png_that_lies(self):
+        # Issue 15, item 6: a few bytes declaring 8192 × 8192 pixels were given their memory.
+        def chunk(kind, body):
+            return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        lie = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 8192, 8192, 8, 2, 0, 0, 0))
+               + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b""))
+        p = run("run", "convolve", "--data", self.write("lie.png", lie))
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("lie.png", p.stderr)
+        self.assertIn("8192 × 8192", p.stderr)
+        self.assertIn("bytes can hold", p.stderr)
+
+    def test_names_not_utf8(self):
+        # Issue 15, item 5: a header or file name that is not UTF-8 broke --export after the run.
+        path = self.write("bad\udcff-name.csv", b"x\xff,y\xfe\n1,2\n3,4\n5,7\n8,1\n")
+        figure = os.path.join(self.dir, "f.png")
+        p = run("run", "kmeans", "--data", path, "--param", "k=2", "--export", figure, "--json", figure + ".json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.getsize(figure) > 0)
+        r = load_json(figure + ".json")
+        self.assertIn("\ufffd", r["dataset"]["name"])
+        # A name of 70,000 characters comes back as a line, not 70,000 characters of it.
+        long_name = "blobs:n=30,k=2" + ",seed=1" * 10000
+        p = run("run", "kmeans", "--data", long_name, "--param", "k=40")
+        self.assertEqual(p.returncode, 2, p.stderr[:200])
+        self.assertLess(len(p.stderr), 2000)
+
     def test_degenerate_data(self):
         # Issue 15, item 7: bad input (2), not a failed run (1).
         same = self.write("same.csv", b"a,b,c\n1,2,3\n1,2,3\n1,2,3\n1,2,3\n")

@@ -37,6 +37,37 @@ struct _LatentDataset
 };
 
 G_DEFINE_TYPE (LatentDataset, latent_dataset, G_TYPE_OBJECT)
+
+/* Names reach figures, titles and messages: valid UTF-8 whatever the file
+ * held, and short enough for a line. */
+#define MAX_NAME_CHARS 200
+
+static char *
+display_text (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+
+  if (g_utf8_strlen (valid, -1) <= MAX_NAME_CHARS)
+    return g_steal_pointer (&valid);
+  *g_utf8_offset_to_pointer (valid, MAX_NAME_CHARS - 1) = '\0';
+  return g_strconcat (valid, "…", NULL);
+}
+
+static GStrv
+display_texts (GStrv texts)
+{
+  GStrv out;
+  guint n;
+
+  if (texts == NULL)
+    return NULL;
+  n = g_strv_length (texts);
+  out = g_new (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    out[i] = display_text (texts[i]);
+  out[n] = NULL;
+  return out;
+}
 G_DEFINE_QUARK (latent-data-error-quark, latent_data_error)
 
 static void
@@ -98,7 +129,7 @@ latent_dataset_new (const char  *name,
     }
 
   self = g_object_new (LATENT_TYPE_DATASET, NULL);
-  self->name = g_strdup (name ? name : "dataset");
+  self->name = display_text (name ? name : "dataset");
   self->n_rows = n_rows;
   self->n_cols = n_cols;
   /* Aligned as OpenCL devices want their host memory (PoCL: 128 bytes),
@@ -130,7 +161,7 @@ latent_dataset_set_name (LatentDataset *self,
 {
   g_return_if_fail (LATENT_IS_DATASET (self));
   g_free (self->name);
-  self->name = g_strdup (name);
+  self->name = name ? display_text (name) : NULL;
 }
 
 const char *
@@ -187,7 +218,7 @@ latent_dataset_set_column_names (LatentDataset *self,
   g_return_if_fail (LATENT_IS_DATASET (self));
   g_return_if_fail (names == NULL || g_strv_length (names) == self->n_cols);
   g_strfreev (self->column_names);
-  self->column_names = g_strdupv (names);
+  self->column_names = display_texts (names);
 }
 
 const char *
@@ -221,7 +252,7 @@ latent_dataset_set_labels (LatentDataset *self,
 
   self->labels = g_memdup2 (labels, sizeof (gint32) * self->n_rows);
   self->n_classes = n_classes;
-  self->class_names = g_strdupv (class_names);
+  self->class_names = display_texts (class_names);
 }
 
 void

@@ -23,6 +23,7 @@ typedef struct {
   const char  *path;
   char        *basename;
   FILE        *fp;
+  goffset      file_size;
   png_structp  png;
   png_infop    info;
   char        *message;   /* libpng's last error */
@@ -120,6 +121,16 @@ png_decode (PngReader *r)
   height = png_get_image_height (r->png, r->info);
   if (!check_pixels (r->path, width, height, &r->error))
     return FALSE;
+  /* Deflate packs at most 1032 bytes into one: a small file that declares
+   * a large image is lying, and is refused before anything is allocated.
+   * (The rows as stored, each with its filter byte, before any expansion.) */
+  if ((guint64) (png_get_rowbytes (r->png, r->info) + 1) * height > 1032 * (guint64) r->file_size + 4096)
+    {
+      g_set_error (&r->error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: declares %u × %u pixels, more than its %" G_GOFFSET_FORMAT " bytes can hold"),
+                   r->path, width, height, r->file_size);
+      return FALSE;
+    }
 
   color_type = png_get_color_type (r->png, r->info);
   bit_depth = png_get_bit_depth (r->png, r->info);
@@ -194,7 +205,7 @@ latent_png_load (const char  *path,
 
   r.path = path;
   r.basename = g_path_get_basename (path);
-  if (!(r.fp = latent_file_fopen (path, NULL, error)))
+  if (!(r.fp = latent_file_fopen (path, &r.file_size, error)))
     goto out;
 
   got = fread (head, 1, sizeof head, r.fp);
@@ -238,8 +249,10 @@ latent_png_load (const char  *path,
     }
   png_init_io (r.png, r.fp);
   png_set_sig_bytes (r.png, 8);
-  /* Our pixel limit applies instead of libpng's per-side one. */
-  png_set_user_limits (r.png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+  /* Our pixel limit applies, and libpng's own: no side longer than the
+   * limit's, no ancillary chunk (text, ICC profile) inflated past 8 MiB. */
+  png_set_user_limits (r.png, LATENT_PNG_MAX_SIDE, LATENT_PNG_MAX_SIDE);
+  png_set_chunk_malloc_max (r.png, 8 << 20);
 
   if (png_decode (&r))
     dataset = g_steal_pointer (&r.dataset);

@@ -9,6 +9,8 @@
 G_BEGIN_DECLS
 
 #define LATENT_PNG_MAX_PIXELS ((guint64) 8192 * 8192)
+/* The longest side: a 1 × 67 million strip is no picture either. */
+#define LATENT_PNG_MAX_SIDE   65536
 
 /* Any PNG (1–16 bit grey, grey+alpha, RGB, RGBA, palette, tRNS) → width × height
  * rows of 1–4 channels in [0, 1]; palette images become RGB or RGBA. */
