@@ -190,10 +190,22 @@ classifier_snapshot (const LatentAlgorithm *algorithm,
             sq += (double) snap->components[c * d + j] * snap->components[c * d + j];
           snap->class_bias[c] = (float) (-sq / 2.0);
         }
-      /* An image model's weights: class 0 positive left, negative right. */
+      /* An image model's weights: class 0 positive left, negative right,
+       * as the figure shows them: times each pixel's standard deviation. */
       if (images)
         for (guint j = 0; j < d; j++)
-          snap->components[j] = (j % SIDE) < SIDE / 2 ? 1.0f : -1.0f;
+          {
+            double sum = 0.0, sum2 = 0.0, sd;
+
+            for (guint i = 0; i < n; i++)
+              {
+                double v = latent_dataset_get_row (ds, i)[j];
+
+                sum += v, sum2 += v * v;
+              }
+            sd = sqrt (MAX (0.0, sum2 / n - (sum / n) * (sum / n)));
+            snap->components[j] = (float) (((j % SIDE) < SIDE / 2 ? 1.0 : -1.0) / sd);
+          }
       snap->n_epochs = 20;
       snap->steps_per_epoch = 5;
       snap->n_steps = 100;

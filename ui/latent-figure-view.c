@@ -8,6 +8,8 @@
  * figure has the keyboard, with + and − about the centre; the arrows pan
  * and 0 shows everything. The accessible description says which part is
  * shown, so a person who cannot see the figure knows where the zoom went.
+ * Hovering a point of the scatter names its row; a cell of a classifier's
+ * confusion matrix, its count and some of its test images.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -753,6 +755,73 @@ filter_tooltip (LatentFigureView *self,
   return TRUE;
 }
 
+/* The confusion matrix: what a cell counts, and for image rows a few of
+ * its test images, so a person sees what the model mistakes for what. */
+#define TOOLTIP_IMAGES 8
+#define TOOLTIP_IMAGE_SIZE 56
+
+static gboolean
+confusion_tooltip (LatentFigureView *self,
+                   int               x,
+                   int               y,
+                   GtkTooltip       *tooltip)
+{
+  LatentSnapshot *snapshot = self->snapshot;
+  LatentFigureStyle style;
+  g_autofree char *truth = NULL;
+  g_autofree char *predicted = NULL;
+  g_autofree char *text = NULL;
+  cairo_surface_t *examples;
+  GtkWidget *box, *label;
+  guint t, p, count, total = 0;
+
+  latent_figure_view_get_style (self, &style);
+  if (!latent_figure_confusion_cell_at (snapshot, &style, gtk_widget_get_width (GTK_WIDGET (self)),
+                                        gtk_widget_get_height (GTK_WIDGET (self)), x, y, &t, &p))
+    return FALSE;
+  for (guint j = 0; j < snapshot->n_classes; j++)
+    total += snapshot->confusion[(gsize) t * snapshot->n_classes + j];
+  count = snapshot->confusion[(gsize) t * snapshot->n_classes + p];
+  truth = latent_figure_dup_class_name (snapshot, t);
+  predicted = latent_figure_dup_class_name (snapshot, p);
+  if (t == p)
+    /* Translators: a class, then how many of its test rows were classified
+     * as it, of how many: "T-shirt classified right: 870 of 1000". */
+    text = g_strdup_printf (_("%s classified right: %u of %u"), truth, count, total);
+  else
+    /* Translators: the true class, the class predicted, then how many of
+     * the first class's test rows: "T-shirt classified as Shirt: 103 of 1000". */
+    text = g_strdup_printf (_("%s classified as %s: %u of %u"), truth, predicted, count, total);
+
+  /* Images, without dark figures' background: the tooltip has its own. */
+  style.dark = FALSE;
+  examples = latent_figure_confusion_examples (snapshot, &style, t, p, TOOLTIP_IMAGES, TOOLTIP_IMAGE_SIZE, NULL);
+  if (examples == NULL)
+    {
+      gtk_tooltip_set_text (tooltip, text);
+      return TRUE;
+    }
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_box_append (GTK_BOX (box), label);
+  {
+    /* Cairo's ARGB32 is GDK's default memory format. */
+    int width = cairo_image_surface_get_width (examples), height = cairo_image_surface_get_height (examples);
+    int stride = cairo_image_surface_get_stride (examples);
+    g_autoptr(GBytes) bytes = g_bytes_new (cairo_image_surface_get_data (examples), (gsize) stride * height);
+    g_autoptr(GdkTexture) texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes, stride);
+    GtkWidget *picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
+
+    gtk_picture_set_can_shrink (GTK_PICTURE (picture), FALSE);
+    gtk_widget_set_halign (picture, GTK_ALIGN_START);
+    gtk_box_append (GTK_BOX (box), picture);
+  }
+  cairo_surface_destroy (examples);
+  gtk_tooltip_set_custom (tooltip, box);
+  return TRUE;
+}
+
 static gboolean
 latent_figure_view_query_tooltip (GtkWidget  *widget,
                                   int         x,
@@ -776,6 +845,8 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
       gtk_tooltip_set_text (tooltip, keys_hint (self));
       return TRUE;
     }
+  if (self->snapshot != NULL && latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_CONFUSION)
+    return confusion_tooltip (self, x, y, tooltip);
   if (!is_scatter (self))
     return FALSE;
   latent_figure_view_get_style (self, &style);

@@ -3,13 +3,14 @@
  * an image or a row of a heat map, and, for data of two columns, the
  * class the model gives every point of the plane with the rows on top
  *
- * Weights are on one diverging scale for all classes, symmetric about 0,
- * so a class's strong pixels compare with another's; it ends at a high
- * percentile of |w| rather than the largest, since a pixel that is nearly
- * constant in the data can get an enormous weight in data units and would
- * wash every other out. Tables (rows that are not images) are shown in
- * standard deviations of each column, so columns in different units
- * compare.
+ * Weights are shown times their column's standard deviation (what the
+ * column can add to a class's score), on one diverging scale for all
+ * classes, symmetric about 0, so a class's strong pixels compare with
+ * another's: in data units a pixel that is nearly constant (a border) gets
+ * an enormous weight that says nothing and would wash every other out. The
+ * scale ends at a high percentile rather than the largest, for the same
+ * reason. Prototypes of tables are shown in standard deviations from each
+ * column's mean, so columns in different units compare.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -59,24 +60,30 @@ column_names (LatentDataset *dataset)
   return names;
 }
 
-/* Each column's mean and standard deviation over the dataset's rows (1
- * where a column is constant, so it divides safely). */
+/* Each column's mean and standard deviation over the dataset's rows (at
+ * most MAX_STAT_ROWS of them, evenly spread: figures redraw while a run
+ * goes on). A constant column's deviation is 1 where @safe, so it
+ * divides; 0 otherwise. */
+#define MAX_STAT_ROWS 2000
+
 static void
 column_stats (LatentDataset *dataset,
+              gboolean       safe,
               double        *mean,
               double        *sd)
 {
   guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  guint stride = MAX (1u, n / MAX_STAT_ROWS), used = 0;
   const float *x = latent_dataset_get_data (dataset);
 
   for (guint j = 0; j < d; j++)
     mean[j] = sd[j] = 0.0;
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < n; i += stride, used++)
     for (guint j = 0; j < d; j++)
       mean[j] += x[(gsize) i * d + j];
   for (guint j = 0; j < d; j++)
-    mean[j] /= MAX (n, 1u);
-  for (guint i = 0; i < n; i++)
+    mean[j] /= MAX (used, 1u);
+  for (guint i = 0; i < n; i += stride)
     for (guint j = 0; j < d; j++)
       {
         double v = x[(gsize) i * d + j] - mean[j];
@@ -85,8 +92,8 @@ column_stats (LatentDataset *dataset,
       }
   for (guint j = 0; j < d; j++)
     {
-      sd[j] = sqrt (sd[j] / MAX (n, 1u));
-      if (!(sd[j] > 0.0))
+      sd[j] = sqrt (sd[j] / MAX (used, 1u));
+      if (safe && !(sd[j] > 0.0))
         sd[j] = 1.0;
     }
 }
@@ -150,6 +157,7 @@ draw_class_tiles (cairo_t                 *cr,
                                                              : latent_dataset_get_n_cols (snapshot->dataset);
   g_auto(GStrv) names = class_names (snapshot);
   g_autofree const float **images = g_new (const float *, m);
+  g_autofree float *scaled = NULL;
   LatentFigureTileGrid grid;
   guint img_w, img_h, channels;
   gboolean single;
@@ -162,12 +170,24 @@ draw_class_tiles (cairo_t                 *cr,
       _latent_figure_message (cr, style, width, height, _("Too small to show the classes"));
       return;
     }
+  if (!prototypes)
+    {
+      /* A weight times its pixel's spread is what the pixel can add to the
+       * score: a border pixel that is always 0 adds nothing, however large
+       * its weight in data units. */
+      g_autofree double *mean = g_new (double, d);
+      g_autofree double *sd = g_new (double, d);
+
+      column_stats (snapshot->dataset, FALSE, mean, sd);
+      scaled = g_new (float, (gsize) m * d);
+      for (gsize i = 0; i < (gsize) m * d; i++)
+        scaled[i] = (float) (snapshot->components[i] * sd[i % d]);
+      scale = percentile_scale (scaled, (gsize) m * d);
+    }
   for (guint c = 0; c < m; c++)
-    images[c] = snapshot->components + (gsize) c * d;
+    images[c] = (prototypes ? snapshot->components : scaled) + (gsize) c * d;
   if (prototypes)
     _latent_figure_image_range (images, m, d, &lo, &hi);
-  else
-    scale = percentile_scale (snapshot->components, (gsize) m * d);
 
   for (guint c = 0; c < m; c++)
     {
@@ -194,8 +214,18 @@ draw_class_tiles (cairo_t                 *cr,
       double bar_w = MIN (width - 2.0 * f, f * 16.0);
       double bar_y = MIN (grid.y0 - grid.frame + grid.rows * grid.pitch_y, height - f - footer) + f * 0.4;
 
+      const char *note = _("weight × the pixel's standard deviation");
+
       _latent_figure_colorbar (cr, style, round ((width - bar_w) / 2.0), round (bar_y), bar_w, round (f * 0.7),
                                low, "0", high);
+      /* What the colours are, beside the bar where it fits. */
+      _latent_figure_set_font (cr, style, 0.85, FALSE);
+      if ((width + bar_w) / 2.0 + f * 2.5 + _latent_figure_text_width (cr, note) <= width - f)
+        {
+          _latent_figure_set_color_mix (cr, style, 0.7);
+          cairo_move_to (cr, round ((width + bar_w) / 2.0 + f * 2.5), round (bar_y) + f * 0.7);
+          cairo_show_text (cr, note);
+        }
     }
 }
 
@@ -222,7 +252,7 @@ draw_class_heatmap (cairo_t                 *cr,
   };
   double scale = 0.0;
 
-  column_stats (snapshot->dataset, mean, sd);
+  column_stats (snapshot->dataset, TRUE, mean, sd);
   for (guint c = 0; c < m; c++)
     for (guint j = 0; j < d; j++)
       {
@@ -244,7 +274,7 @@ draw_class_heatmap (cairo_t                 *cr,
   hm.bar_low = low;
   hm.bar_high = high;
   hm.note = prototypes ? _("Class means, in standard deviations from each column's mean")
-                       : _("Weight × the column's standard deviation: what one standard deviation adds to the score");
+                       : _("Weights × each column's standard deviation");
   if (!_latent_figure_heatmap_draw (cr, style, &hm, top + f * 0.4, width, height, NULL))
     _latent_figure_message (cr, style, width, height, _("Too small to show the classes"));
   /* The strings are the autoptrs' to free. */

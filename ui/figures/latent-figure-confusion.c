@@ -350,7 +350,7 @@ draw_names (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 0.85);
   for (guint t = 0; t < layout->n; t += layout->row_every)
     {
-      g_autofree char *name = cut_text (cr, names[t], layout->label_room - f * 0.5);
+      g_autofree char *name = cut_text (cr, names[t], layout->label_room - f * 0.5 + 1.0);
 
       w = _latent_figure_text_width (cr, name);
       cairo_move_to (cr, layout->x0 - f * 0.4 - w, layout->y0 + (t + 0.5) * layout->cell + f * 0.3);
@@ -358,7 +358,8 @@ draw_names (cairo_t                 *cr,
     }
   for (guint p = 0; p < layout->n; p += layout->col_every)
     {
-      g_autofree char *name = cut_text (cr, names[p], layout->upright ? layout->col_room - f * 0.6
+      /* A pixel of slack: the widest name measured the room. */
+      g_autofree char *name = cut_text (cr, names[p], layout->upright ? layout->col_room - f * 0.6 + 1.0
                                                                       : layout->cell * layout->col_every);
 
       w = _latent_figure_text_width (cr, name);

@@ -265,7 +265,10 @@ draw_epoch_curves (cairo_t                 *cr,
   const double f = MAX (style->font_size, 1.0), below = f * 0.4 + f * 1.2 + f * 1.6, legend = f * 1.8;
   const double radius = MAX (2.5, f * 0.25);
   const guint n = snapshot->n_epochs;
-  const gboolean steps = snapshot->step_loss != NULL && snapshot->n_steps > 1;
+  /* One step an epoch (the whole batch) is the epoch's loss again. */
+  const gboolean steps = snapshot->step_loss != NULL && snapshot->n_steps > 1 && n > 0
+                         && (snapshot->steps_per_epoch > 1
+                             || (snapshot->steps_per_epoch == 0 && snapshot->n_steps >= 2 * n));
   g_autofree double *smooth = NULL;
   Panel loss = { 0 }, acc = { 0 };
   double avail, per_epoch = 0.0, lo = INFINITY, hi = -INFINITY, label_w, x, r, g, b;
@@ -663,7 +666,8 @@ draw_episode_images (cairo_t                 *cr,
       label_w = MAX (label_w, _latent_figure_text_width (cr, name));
     }
   cairo_restore (cr);
-  label_w = MIN (label_w, width * 0.2) + f * 0.6;
+  /* The class's mark, then its name. */
+  label_w = MIN (label_w, width * 0.2) + f * 1.2;
 
   gap = MAX (4.0, round (f * 0.5));   /* room for the queries' frames */
   sep = round (f * 1.2);              /* between the support, the prototype and the queries */
@@ -687,7 +691,7 @@ draw_episode_images (cairo_t                 *cr,
       _latent_figure_message (cr, style, width, height, _("Too small to show the episode"));
       return;
     }
-  tile = floor (MIN (tile, f * 8.0));
+  tile = floor (MIN (tile, f * 12.0));
   line = CLAMP (round (tile * 0.06), 2.0, MAX (2.0, round (f * 0.25)));
   row_h = tile + gap + caption;
 
@@ -757,7 +761,7 @@ draw_episode_images (cairo_t                 *cr,
       cairo_fill (cr);
       _latent_figure_set_font (cr, style, 0.9, FALSE);
       _latent_figure_set_color_mix (cr, style, 0.9);
-      cairo_rectangle (cr, f * 1.5, y, label_w - f * 0.8, tile);
+      cairo_rectangle (cr, f * 1.5, y, label_w - f * 0.6, tile);
       cairo_clip (cr);
       cairo_move_to (cr, f * 1.5, y + tile / 2.0 + f * 0.3);
       cairo_show_text (cr, name);

@@ -119,7 +119,7 @@ static const struct {
                                 applies_with_data, TRUE },
   [LATENT_FIGURE_REGIONS] = { "regions", N_("Decision regions"), _latent_figure_regions_draw,
                               applies_regions, TRUE },
-  [LATENT_FIGURE_PROTOTYPES] = { "prototypes", N_("Prototypes"), _latent_figure_prototypes_draw,
+  [LATENT_FIGURE_PROTOTYPES] = { "prototypes", N_("Class means"), _latent_figure_prototypes_draw,
                                  applies_with_data, TRUE },
   [LATENT_FIGURE_EPISODE] = { "episode", N_("Episode"), _latent_figure_episode_draw, applies_with_data, TRUE },
 };
