@@ -628,6 +628,21 @@ class BadInput(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr[:200])
         self.assertLess(len(p.stderr), 2000)
 
+    def test_init_values_out_of_range(self):
+        # Issue 15, item 4: huge but finite numbers in an init file were accepted and run.
+        result = os.path.join(self.dir, "g.json")
+        p = run("run", "gmm", "--data", "iris", "--param", "k=2", "--device", "off", "--json", result)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        good = load_json(result)
+        for member, value in (("weights", [1e308, 1e308]), ("means", [[1e300] * 4, [0] * 4])):
+            with self.subTest(member=member):
+                init = {m: good[m] for m in ("means", "covariances", "weights")}
+                init[member] = value
+                path = self.write(member + ".json", json.dumps(init).encode())
+                p = run("run", "gmm", "--data", "iris", "--param", "k=2", "--param", "init=@" + path)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(member, p.stderr)
+
     def test_degenerate_data(self):
         # Issue 15, item 7: bad input (2), not a failed run (1).
         same = self.write("same.csv", b"a,b,c\n1,2,3\n1,2,3\n1,2,3\n1,2,3\n")

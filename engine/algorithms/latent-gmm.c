@@ -462,7 +462,11 @@ init_random (LatentGmm *self)
   return maximise_from_host_resp (self, NULL, NULL);
 }
 
-/* A member of COUNT finite numbers, or an error naming it. */
+/* Far beyond any data, well inside a float: the model is kept in floats. */
+#define INIT_MAX_MAGNITUDE 1e30
+
+/* A member of COUNT numbers of at most INIT_MAX_MAGNITUDE, or an error
+ * naming it. */
 static gboolean
 read_numbers (JsonNode    *node,
               double      *out,
@@ -471,11 +475,21 @@ read_numbers (JsonNode    *node,
               const char  *member,
               GError     **error)
 {
-  if (latent_json_read_numbers (node, out, count))
-    return TRUE;
-  g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-               _("parameter init: %s: “%s” must hold %u finite numbers"), path, member, count);
-  return FALSE;
+  if (!latent_json_read_numbers (node, out, count))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter init: %s: “%s” must hold %u finite numbers"), path, member, count);
+      return FALSE;
+    }
+  for (guint i = 0; i < count; i++)
+    if (fabs (out[i]) > INIT_MAX_MAGNITUDE)
+      {
+        g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                     _("parameter init: %s: “%s” holds %g, beyond ±%g"), path, member, out[i],
+                     INIT_MAX_MAGNITUDE);
+        return FALSE;
+      }
+  return TRUE;
 }
 
 static gboolean
