@@ -7,7 +7,9 @@
 
 #include "latent-algorithm.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
+#include <unistd.h>
 
 G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
 
@@ -145,4 +147,23 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
   if (fit->history->len > 0)
     fit->snapshot->step_ms = g_array_index (fit->history, LatentIterationRecord, fit->history->len - 1).step_ms;
   return g_steal_pointer (&fit);
+}
+
+gboolean
+latent_algorithm_check_memory (double       bytes,
+                               const char  *what,
+                               GError     **error)
+{
+  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+  double budget = pages > 0 && page > 0 ? 0.75 * pages * page : (double) G_MAXSIZE;
+  g_autofree char *need = NULL, *have = NULL;
+
+  if (bytes <= budget && bytes < (double) G_MAXSIZE)
+    return TRUE;
+  need = g_format_size (MIN (bytes, (double) G_MAXUINT64));
+  have = g_format_size (budget / 0.75);
+  /* Translators: what needs it (“parameter k: the responsibilities”), the size, the machine's memory */
+  g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+               _("%s would need %s, more than this machine’s %s of memory can give"), what, need, have);
+  return FALSE;
 }

@@ -142,6 +142,12 @@ gint64        latent_algorithm_max_int    (const LatentAlgorithm  *algorithm,
                                            LatentDataset          *dataset,
                                            LatentParams           *params,
                                            const char             *name);
+/* Whether @bytes (a size computed from the data and parameters, in double
+ * so that it cannot overflow) fit in three quarters of this machine's
+ * memory; if not, an error (PARAMETER) says how much @what needs. */
+gboolean      latent_algorithm_check_memory (double                 bytes,
+                                           const char             *what,
+                                           GError                **error);
 /* Whether the algorithm offers the figure called @name. */
 gboolean      latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
                                            const char             *name);

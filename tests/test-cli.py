@@ -643,6 +643,17 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, p.stderr)
                 self.assertIn(member, p.stderr)
 
+    def test_memory_budget(self):
+        # Issue 15, item 3: a diagonal mixture on wide data asked for 160 GB and died in g_malloc.
+        wide = self.write("wide.csv", b"\n".join(b",".join(b"%d" % ((r * 7 + c) % 10) for c in range(40000))
+                                                for r in range(12)) + b"\n")
+        for covariance in ("diag", "spherical"):
+            with self.subTest(covariance=covariance):
+                p = run("run", "gmm", "--data", wide, "--param", "k=10", "--param", "covariance=" + covariance)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("parameter k", p.stderr)
+                self.assertIn("GB", p.stderr)
+
     def test_degenerate_data(self):
         # Issue 15, item 7: bad input (2), not a failed run (1).
         same = self.write("same.csv", b"a,b,c\n1,2,3\n1,2,3\n1,2,3\n1,2,3\n")

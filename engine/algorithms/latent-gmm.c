@@ -553,9 +553,16 @@ gmm_check (LatentDataset  *dataset,
            LatentParams   *params,
            GError        **error)
 {
-  guint d = latent_dataset_get_n_cols (dataset);
+  guint d = latent_dataset_get_n_cols (dataset), n = latent_dataset_get_n_rows (dataset);
+  double k = latent_params_get_int (params, "k");
 
   if (!latent_clusters_check_k (dataset, params, _("components"), error))
+    return FALSE;
+  /* Every model keeps k matrices of d × d (three of them in double, one in
+   * float per snapshot) and n × k responsibilities. */
+  if (!latent_algorithm_check_memory (k * d * d * (3 * 8 + 4) + (double) n * k * 8,
+                                      _("parameter k: a mixture of this many components on this many columns"),
+                                      error))
     return FALSE;
   if (g_str_equal (latent_params_get_choice (params, "covariance"), "full") && d > MAX_FULL_COLUMNS)
     {
