@@ -241,26 +241,43 @@ test_too_few_classes (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (600, 8, 3, 7.0, 5);
   g_autoptr(LatentParams) lowered = prototype_params ("test=0.5", "episodes=3", "ways=5", NULL);
-  g_autoptr(LatentParams) refused = prototype_params ("test=0.5", "episodes=3", "shots=50", "queries=60", NULL);
-  g_autoptr(LatentParams) no_episodes = prototype_params ("test=0.5", "episodes=0", "shots=50", "queries=60", NULL);
+  g_autoptr(LatentParams) fewer_queries = prototype_params ("test=0.5", "episodes=3", "shots=50", "queries=60", NULL);
+  g_autoptr(LatentParams) refused = prototype_params ("test=0.5", "episodes=3", "shots=120", NULL);
+  g_autoptr(LatentParams) no_episodes = prototype_params ("test=0.5", "episodes=0", "shots=120", NULL);
   g_autoptr(LatentSnapshot) snap = fit (ds, lowered, 2);
+  g_autoptr(LatentSnapshot) short_queries = fit (ds, fewer_queries, 2);
   g_autoptr(LatentSnapshot) plain = NULL;
   g_autoptr(GError) error = NULL;
+  const gint32 *labels = latent_dataset_get_labels (ds);
+  guint smallest = G_MAXUINT;
   gpointer state;
 
   /* Three classes for five ways: lowered to three, and said so. */
   g_assert_cmpuint (snap->n_ways, ==, 3);
   g_assert_cmpuint (snap->n_queries, ==, 3 * 15);
   g_assert_nonnull (snap->message);
-  g_assert_nonnull (strstr (snap->message, "ways = 5 lowered to 3"));
+  g_assert_nonnull (strstr (snap->message, "ways = 5 and queries = 15 lowered to 3 and 15"));
 
-  /* 110 rows of a class in 300 test rows: refused, naming the three. */
+  /* About 100 test rows a class for 50 + 60: the queries are what is left
+   * of the smallest class after its shots. */
+  for (guint c = 0; c < 3; c++)
+    {
+      guint count = 0;
+
+      for (guint i = 0; i < short_queries->n_test; i++)
+        count += labels[short_queries->test_rows[i]] == (gint32) c;
+      smallest = MIN (smallest, count);
+    }
+  g_assert_cmpuint (smallest, <, 110);
+  g_assert_cmpuint (short_queries->n_queries, ==, 3 * (smallest - 50));
+  g_assert_nonnull (strstr (short_queries->message, "queries = 60 lowered"));
+
+  /* No class has more than 120 test rows: refused, naming shots. */
   state = latent_prototype_get_algorithm ()->init (ds, refused, 2, NULL, &error);
   g_assert_null (state);
   g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
   g_test_message ("%s", error->message);
-  g_assert_nonnull (strstr (error->message, "shots + queries = 110"));
-  g_assert_nonnull (strstr (error->message, "ways = 5"));
+  g_assert_nonnull (strstr (error->message, "shots = 120"));
   g_assert_nonnull (strstr (error->message, "episodes = 0"));
 
   /* Without episodes the same shape is no matter. */

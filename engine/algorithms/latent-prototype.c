@@ -172,28 +172,34 @@ classify (LatentPrototype  *self,
   return TRUE;
 }
 
+static int
+compare_descending (const void *a,
+                    const void *b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return (x < y) - (x > y);
+}
+
 /* The test rows class by class, and the classes with enough of them for
- * an episode; refuses when fewer than two have (an episode of one class
- * has nothing to tell apart), lowers ways (with a note) when fewer than
- * ways have. */
+ * an episode; lowers ways, then queries (with a note) to what the test
+ * rows allow, and refuses when not even two classes have more rows than
+ * shots (an episode of one class has nothing to tell apart). */
 static gboolean
 prepare_episodes (LatentPrototype  *self,
                   GError          **error)
 {
   const LatentSplit *split = self->split;
   const gint32 *labels = latent_dataset_get_labels (split->test);
-  const guint need = self->shots + self->queries;
   g_autofree guint *fill = g_new0 (guint, self->n_classes);
-  guint largest = 0;
+  g_autofree guint *sorted = g_new0 (guint, self->n_classes);
+  guint ways, queries, need;
 
   self->class_start = g_new0 (guint, self->n_classes + 1);
   for (guint i = 0; i < split->n_test; i++)
     self->class_start[labels[split->test_rows[i]] + 1]++;
   for (guint c = 0; c < self->n_classes; c++)
-    {
-      largest = MAX (largest, self->class_start[c + 1]);
-      self->class_start[c + 1] += self->class_start[c];
-    }
+    self->class_start[c + 1] += self->class_start[c];
   self->by_class = g_new (gint32, MAX (split->n_test, 1u));
   for (guint i = 0; i < split->n_test; i++)
     {
@@ -201,34 +207,39 @@ prepare_episodes (LatentPrototype  *self,
 
       self->by_class[self->class_start[c] + fill[c]++] = split->test_rows[i];
     }
+  /* Small test data (Iris holds out 10 rows a class) still has episodes:
+   * fewer ways, then fewer queries, as many as the classes' rows allow. */
+  for (guint c = 0; c < self->n_classes; c++)
+    sorted[c] = self->class_start[c + 1] - self->class_start[c];
+  qsort (sorted, self->n_classes, sizeof (guint), compare_descending);
+  ways = MIN (self->ways, self->n_classes);
+  while (ways >= 2 && sorted[ways - 1] <= self->shots)
+    ways--;
+  if (self->episodes > 0 && ways < 2)
+    {
+      /* Translators: shots, the test data's name, the test rows of its
+       * second-largest class. */
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("shots = %u: an episode needs two classes with more test rows than that, "
+                     "but in “%s” the second largest has %u; lower shots, or set episodes = 0"),
+                   self->shots, latent_dataset_get_name (split->test), self->n_classes > 1 ? sorted[1] : 0);
+      return FALSE;
+    }
+  queries = ways >= 2 ? MIN (self->queries, sorted[ways - 1] - self->shots) : self->queries;
+  if (self->episodes > 0 && (ways < self->ways || queries < self->queries))
+    {
+      /* Translators: ways and queries as asked, then as run. */
+      self->note = g_strdup_printf (_("ways = %u and queries = %u lowered to %u and %u: "
+                                      "the test data has too few rows of each class. "),
+                                    self->ways, self->queries, ways, queries);
+      self->ways = ways;
+      self->queries = queries;
+    }
+  need = self->shots + self->queries;
   self->eligible = g_new (gint32, self->n_classes);
   for (guint c = 0; c < self->n_classes; c++)
     if (self->class_start[c + 1] - self->class_start[c] >= need)
       self->eligible[self->n_eligible++] = c;
-
-  if (self->episodes == 0)
-    return TRUE;
-  if (self->n_eligible < 2)
-    {
-      /* Translators: ways, shots, queries, their sum, the test data's
-       * name, how many classes have that many test rows, the most test
-       * rows of one class. */
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("ways = %u, shots = %u, queries = %u: an episode needs two classes with "
-                     "shots + queries = %u test rows each, but %u classes of “%s” have that many "
-                     "(the largest has %u); lower shots or queries, or set episodes = 0"),
-                   self->ways, self->shots, self->queries, need, self->n_eligible,
-                   latent_dataset_get_name (split->test), largest);
-      return FALSE;
-    }
-  if (self->n_eligible < self->ways)
-    {
-      /* Translators: ways as asked, as run, and shots + queries. */
-      self->note = g_strdup_printf (_("ways = %u lowered to %u: only %u classes have "
-                                      "shots + queries = %u test rows. "),
-                                    self->ways, self->n_eligible, self->n_eligible, need);
-      self->ways = self->n_eligible;
-    }
   return TRUE;
 }
 
