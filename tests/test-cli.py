@@ -654,6 +654,17 @@ class BadInput(unittest.TestCase):
                 self.assertIn("parameter k", p.stderr)
                 self.assertIn("GB", p.stderr)
 
+    def test_k_budget(self):
+        # Issue 15, item 10: k as large as the rows of large data took minutes an iteration.
+        p = run("run", "kmeans", "--data", "blobs:n=4000", "--param", "k=4000", timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("at most 1000", p.stderr)
+        p = run("run", "kmeans", "--data", "blobs:n=4000", "--param", "k=1000", "--iterations", "2", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # Small data keeps k up to its rows.
+        p = run("run", "kmeans", "--data", "iris", "--param", "k=150", "--iterations", "2")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     def test_degenerate_data(self):
         # Issue 15, item 7: bad input (2), not a failed run (1).
         same = self.write("same.csv", b"a,b,c\n1,2,3\n1,2,3\n1,2,3\n1,2,3\n")

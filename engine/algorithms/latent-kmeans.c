@@ -611,6 +611,9 @@ latent_kmeans_get_algorithm (void)
 
 /* ---- what k-means and the mixtures share ------------------------------- */
 
+/* From here on k is bounded by a quarter of the rows. */
+#define LARGE_ROWS 1000
+
 gboolean
 latent_clusters_check_k (LatentDataset  *dataset,
                          LatentParams   *params,
@@ -626,6 +629,19 @@ latent_clusters_check_k (LatentDataset  *dataset,
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                    _("parameter k: %lld %s need at least as many rows, but %s has %u"),
                    (long long) k, what, latent_dataset_get_name (dataset), n);
+      return FALSE;
+    }
+  /* Past a cluster for every few rows the result summarises nothing, while
+   * the work (n × k distances an iteration, and as many for k-means++)
+   * grows with the square of the rows: k = 65,536 on 65,536 rows took
+   * minutes for two iterations. Small data may have k up to its rows. */
+  if (n >= LARGE_ROWS && (guint64) k > n / 4)
+    {
+      /* Translators: k, what there are k of ("clusters"), the rows, the dataset, the largest k, the rows again */
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("parameter k: %lld %s for %u rows of %s is a cluster for every few rows; "
+                     "at most %u, a quarter of the rows, on data of %u rows or more"),
+                   (long long) k, what, n, latent_dataset_get_name (dataset), n / 4, LARGE_ROWS);
       return FALSE;
     }
   return TRUE;
