@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include <math.h>
+#include <string.h>
 
 #include "latent-dataset.h"
 #include "latent-dataset-save.h"
@@ -173,11 +174,14 @@ latent_json_read_floats (JsonObject  *object,
   return out;
 }
 
-/* The line of the first bracket that goes deeper than @max, or 0. */
+/* What json-glib cannot be trusted with, before it parses: nesting deeper
+ * than @max (its parser recurses) and integers beyond 64 bits (it reads
+ * them as −1 or wraps them). The line of the first such, or 0. */
 static guint
-too_deep (const char *text,
-          gsize       length,
-          guint       max)
+unsafe_line (const char  *text,
+             gsize        length,
+             guint        max,
+             gboolean    *deep)
 {
   gboolean in_string = FALSE;
   guint depth = 0, line = 1;
@@ -198,9 +202,25 @@ too_deep (const char *text,
       else if (c == '"')
         in_string = TRUE;
       else if ((c == '[' || c == '{') && ++depth > max)
-        return line;
+        return *deep = TRUE, line;
       else if ((c == ']' || c == '}') && depth > 0)
         depth--;
+      else if (g_ascii_isdigit (c))
+        {
+          gsize digits = 0;
+          gboolean whole = TRUE;
+
+          /* The whole number token: 18 digits always fit, and a fraction or
+           * an exponent makes it a double, which json-glib reads well. */
+          for (; i < length && text[i] && (g_ascii_isdigit (text[i]) || strchr (".eE+-", text[i])); i++)
+            if (g_ascii_isdigit (text[i]))
+              digits++;
+            else
+              whole = FALSE;
+          if (whole && digits > 18)
+            return *deep = FALSE, line;
+          i--;
+        }
     }
   return 0;
 }
@@ -217,17 +237,22 @@ latent_json_load_file (const char  *path,
   g_autofree char *display = NULL;
   const char *text;
   gsize length;
+  gboolean deep = FALSE;
   guint line;
 
   if (bytes == NULL)
     return NULL;
   display = g_filename_display_name (path);
   text = g_bytes_get_data (bytes, &length);
-  if ((line = too_deep (text, length, LATENT_JSON_MAX_DEPTH)) > 0)
+  if ((line = unsafe_line (text, length, LATENT_JSON_MAX_DEPTH, &deep)) > 0)
     {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   _("%s:%u: nested more than %d levels deep; this is not %s"), display, line,
-                   LATENT_JSON_MAX_DEPTH, what);
+      if (deep)
+        g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                     _("%s:%u: nested more than %d levels deep; this is not %s"), display, line,
+                     LATENT_JSON_MAX_DEPTH, what);
+      else
+        g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                     _("%s:%u: a whole number of more than 18 digits, too large to read"), display, line);
       return NULL;
     }
   parser = json_parser_new ();

@@ -692,6 +692,18 @@ class BadInput(unittest.TestCase):
         self.assertIn("kmeans on iris", p.stderr)
         self.assertTrue(os.path.islink("/dev/stdout") or not os.path.isfile("/dev/stdout"))
 
+    def test_huge_integer(self):
+        # Issue 15, item 9: an integer beyond 64 bits was reported as -1.
+        for digits in ("99999999999999999999999", "9223372036854775808"):
+            with self.subTest(digits=digits):
+                path = self.write("e.json", b'{"format": "latent-experiment", "version": 1, "dataset": "iris",\n'
+                                            b' "algorithm": "kmeans", "params": {"k": ' + digits.encode() + b'}}')
+                p = run("run", "--experiment", path)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("e.json:2", p.stderr)
+                self.assertNotIn("-1 ", p.stderr)
+                self.assertNotIn("-922", p.stderr)
+
     def test_empty_experiment(self):
         # Issue 15, item 9: a GLib CRITICAL came before the error.
         for name, text in (("empty.json", b""), ("version.json", b'{"format": "latent-experiment", "version": {},'
