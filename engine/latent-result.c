@@ -244,12 +244,17 @@ latent_result_read_model (const char  *path,
   g_autofree char *display = g_filename_display_name (path);
   const char *id;
   JsonObject *root;
+  JsonNode *node;
 
   if (!(parser = latent_json_load_file (path, LATENT_MODEL_MAX_BYTES, _("a result"), error)))
     return NULL;
+  /* The type checked first: json-glib's getters are critical about an
+   * object or an array where they expect a string. */
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)) ||
       !(root = json_node_get_object (json_parser_get_root (parser))) ||
-      !(id = json_object_get_string_member_with_default (root, "algorithm", NULL)))
+      !(node = json_object_get_member (root, "algorithm")) ||
+      json_node_get_value_type (node) != G_TYPE_STRING ||
+      !(id = json_node_get_string (node)))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("%s: not a result of latent-cli run --json (no “algorithm”)"), display);

@@ -1,0 +1,22 @@
+/* fuzz-png.c — libFuzzer harness: a PNG image (latent_png_load)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-fuzz"
+
+#include "fuzz-common.h"
+
+#include "latent-png.h"
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  const char *path = latent_fuzz_write (".png", data, size);
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autoptr(GError) error = NULL;
+
+  dataset = latent_png_load (path, &error);
+  g_assert_true ((dataset == NULL) != (error == NULL));
+  return 0;
+}
