@@ -77,6 +77,23 @@ on_iteration (const LatentIterationRecord *record,
               objective_name, record->objective, record->step_ms);
 }
 
+/* With --progress: a build from source takes seconds on a CPU driver (0.1 s
+ * once cached), so the wait before the first iteration is explained. One
+ * line for the builds of a run, which come one after another. */
+static void
+on_build (LatentCl   *cl,
+          const char *name,
+          gpointer    user_data)
+{
+  gboolean *said = user_data;
+
+  g_debug ("building %s.cl", name);
+  if (*said)
+    return;
+  *said = TRUE;
+  g_printerr ("%s\n", _("compiling kernels…"));
+}
+
 /* "  kmeans     k-means (figures: scatter, images)", one line each. */
 static char *
 dup_algorithm_summary (void)
@@ -299,6 +316,7 @@ command_run (int    argc,
   gint64 seed = -1;
   int iterations = 0;
   gboolean progress = FALSE;
+  gboolean said_compiling = FALSE;
   const GOptionEntry entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },
     { "labels", 0, 0, G_OPTION_ARG_FILENAME, &labels, N_("A separate file of labels"), N_("PATH") },
@@ -416,6 +434,8 @@ command_run (int    argc,
   if (error)
     return fail (EXIT_BAD_INPUT, "%s", error->message);
 
+  if (cl != NULL && progress)
+    latent_cl_set_build_notify (cl, on_build, &said_compiling);
   objective_name = _(algorithm->objective_name);
   fit = latent_algorithm_fit (algorithm, dataset, params, seed, cl,
                               progress ? on_iteration : NULL, (gpointer) objective_name, NULL, &error);

@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 #include <unistd.h>
 
 G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
@@ -147,6 +148,78 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
   if (fit->history->len > 0)
     fit->snapshot->step_ms = g_array_index (fit->history, LatentIterationRecord, fit->history->len - 1).step_ms;
   return g_steal_pointer (&fit);
+}
+
+/* The first @rows rows of @dataset with their labels, and of its test set. */
+static LatentDataset *
+head_of (LatentDataset  *dataset,
+         guint           rows,
+         GError        **error)
+{
+  const guint n = MIN (rows, latent_dataset_get_n_rows (dataset));
+  const guint d = latent_dataset_get_n_cols (dataset);
+  g_autoptr(LatentDataset) head = latent_dataset_new (latent_dataset_get_name (dataset), n, d, error);
+  LatentDataset *test = latent_dataset_get_test (dataset);
+  guint width, height, channels;
+
+  if (head == NULL)
+    return NULL;
+  memcpy (latent_dataset_get_data (head), latent_dataset_get_data (dataset), (gsize) n * d * sizeof (float));
+  if (latent_dataset_get_image_shape (dataset, &width, &height, &channels, NULL))
+    latent_dataset_set_image_shape (head, width, height, channels, FALSE);
+  if (latent_dataset_has_labels (dataset))
+    {
+      const guint classes = latent_dataset_get_n_classes (dataset);
+      g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+      g_auto(GStrv) class_names = NULL;
+      gboolean named = TRUE;
+
+      for (guint c = 0; c < classes && named; c++)
+        if (latent_dataset_get_class_name (dataset, c) != NULL)
+          g_strv_builder_add (names, latent_dataset_get_class_name (dataset, c));
+        else
+          named = FALSE;
+      class_names = named ? g_strv_builder_end (names) : NULL;
+      latent_dataset_set_labels (head, latent_dataset_get_labels (dataset), classes, class_names);
+    }
+  if (test != NULL)
+    {
+      g_autoptr(LatentDataset) test_head = head_of (test, rows, error);
+
+      if (test_head == NULL || !latent_dataset_set_test (head, test_head, error))
+        return NULL;
+    }
+  return g_steal_pointer (&head);
+}
+
+gboolean
+latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
+                          LatentDataset          *dataset,
+                          LatentParams           *params,
+                          LatentCl               *cl,
+                          GError                **error)
+{
+  g_autoptr(LatentDataset) head = NULL;
+  gboolean single = FALSE;
+  gpointer state;
+
+  g_return_val_if_fail (algorithm != NULL && dataset != NULL && params != NULL, FALSE);
+  g_return_val_if_fail (LATENT_IS_CL (cl), FALSE);
+
+  /* A program's build options follow from the device, the parameters and
+   * the width of the data, never from the number of rows: initialising on
+   * a few hundred rows asks for the very programs a run on all of them
+   * will, without writing down each algorithm's options twice. One image
+   * is a whole dataset of pixels and is used as it is. */
+  if (latent_dataset_get_image_shape (dataset, NULL, NULL, NULL, &single) && single)
+    head = g_object_ref (dataset);
+  else if (!(head = head_of (dataset, 512, error)))
+    return FALSE;
+  state = algorithm->init (head, params, 0, cl, error);
+  if (state == NULL)
+    return FALSE;
+  algorithm->free (state);
+  return TRUE;
 }
 
 gboolean

@@ -177,6 +177,16 @@ LatentFit    *latent_algorithm_fit        (const LatentAlgorithm  *algorithm,
                                            GCancellable           *cancellable,
                                            GError                **error);
 void          latent_fit_free             (LatentFit              *fit);
+/* Builds (or loads from the disk cache) the OpenCL programs a run of
+ * @algorithm on @dataset with @params asks for, by initialising it on the
+ * first rows and freeing it: what a window does in the background so that
+ * the first run does not wait for the compiler. Thread-safe. */
+gboolean      latent_algorithm_prepare    (const LatentAlgorithm  *algorithm,
+                                           LatentDataset          *dataset,
+                                           LatentParams           *params,
+                                           LatentCl               *cl,
+                                           GError                **error);
+
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentFit, latent_fit_free)
 

@@ -4,7 +4,10 @@
  */
 #define G_LOG_DOMAIN "test-cl"
 
+#include "latent-algorithm.h"
 #include "latent-cl.h"
+#include "latent-registry.h"
+#include "latent-synthetic.h"
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -668,6 +671,91 @@ test_program_threads (void)
   check_vadd (out, 3.0f);
 }
 
+/* The window's precompiling: a background thread prepares k-means while
+ * a run asks for the same program at the same time; it is built once, the
+ * other waits for that build, and later requests build nothing. */
+typedef struct {
+  LatentCl              *cl;
+  LatentDataset         *dataset;
+  LatentParams          *params;
+  const LatentAlgorithm *algorithm;
+  gboolean               ok;
+} PrepareJob;
+
+static gpointer
+prepare_in_thread (gpointer data)
+{
+  PrepareJob *job = data;
+  g_autoptr(GError) error = NULL;
+
+  job->ok = latent_algorithm_prepare (job->algorithm, job->dataset, job->params, job->cl, &error);
+  g_assert_no_error (error);
+  return NULL;
+}
+
+static void
+count_build (LatentCl   *cl,
+             const char *name,
+             gpointer    user_data)
+{
+  g_atomic_int_inc ((gint *) user_data);
+}
+
+static void
+test_program_precompile (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "precompile", NULL);
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(LatentCl) later = NULL;
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autoptr(LatentParams) params = NULL;
+  g_autoptr(LatentFit) fit = NULL;
+  g_autoptr(LatentFit) again = NULL;
+  g_autoptr(GError) error = NULL;
+  const LatentAlgorithm *kmeans = latent_registry_lookup ("kmeans", NULL);
+  gint notified = 0;
+  PrepareJob job;
+  GThread *thread;
+
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  cl = new_cl_or_skip ();
+  if (cl == NULL)
+    return;
+  latent_cl_set_build_notify (cl, count_build, &notified);
+  dataset = latent_synthetic_blobs (2000, 20, 3, 7, &error);
+  g_assert_no_error (error);
+  params = latent_algorithm_new_params (kmeans);
+  g_assert_true (latent_params_set_int (params, "k", 3, NULL));
+  g_assert_true (latent_params_set_int (params, "max-iterations", 2, NULL));
+
+  job = (PrepareJob) { cl, dataset, params, kmeans, FALSE };
+  thread = g_thread_new ("precompile", prepare_in_thread, &job);
+  fit = latent_algorithm_fit (kmeans, dataset, params, 1, cl, NULL, NULL, NULL, &error);
+  g_thread_join (thread);
+  g_assert_no_error (error);
+  g_assert_nonnull (fit);
+  g_assert_true (job.ok);
+  g_assert_cmpstr (fit->snapshot->message, ==, NULL);
+
+  g_assert_cmpuint (latent_cl_get_builds (cl), ==, 1);
+  g_assert_cmpint (notified, ==, 1);
+  g_assert_cmpuint (latent_cl_get_building (cl), ==, 0);
+  g_assert_cmpuint (count_files (dir), ==, 1);
+
+  /* Prepared: the next run builds nothing. */
+  again = latent_algorithm_fit (kmeans, dataset, params, 2, cl, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (latent_cl_get_builds (cl), ==, 1);
+  g_assert_cmpint (notified, ==, 1);
+
+  /* The next process loads what this one precompiled. */
+  later = new_cl_or_skip ();
+  g_assert_true (latent_algorithm_prepare (kmeans, dataset, params, later, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (latent_cl_get_builds (later), ==, 0);
+  g_assert_cmpuint (latent_cl_get_cache_hits (later), ==, 1);
+}
+
 /* ---- the disk cache ---------------------------------------------------- */
 
 static cl_program
@@ -938,6 +1026,7 @@ main (int   argc,
   g_test_add_func ("/cl/program/broken", test_program_broken);
   g_test_add_func ("/cl/program/names", test_program_names);
   g_test_add_func ("/cl/program/threads", test_program_threads);
+  g_test_add_func ("/cl/program/precompile", test_program_precompile);
   g_test_add_func ("/cl/cache/disk", test_cache_disk);
   g_test_add_func ("/cl/cache/rejected-binary", test_cache_rejected_binary);
   g_test_add_func ("/cl/cache/disabled", test_cache_disabled);

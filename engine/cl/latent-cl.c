@@ -32,9 +32,15 @@ struct _LatentCl
   cl_context          context;
   cl_command_queue    queue;
 
-  GMutex              lock;      /* guards programs; held across a build */
+  GMutex              lock;      /* guards programs and pending; never held across a build */
+  GCond               built;     /* signalled when a pending build ends */
   GHashTable         *programs;  /* cache key (hex) → cl_program */
+  GHashTable         *pending;   /* cache keys being loaded or built now, by some thread */
   guint               cache_hits;
+  guint               builds;    /* atomic: programs built from source */
+  gint                building;  /* atomic: builds from source under way */
+  LatentClBuildNotify build_notify;
+  gpointer            build_notify_data;
   gint                failures;  /* atomic: OpenCL paths that fell back */
 };
 
@@ -436,12 +442,14 @@ latent_cl_finalize (GObject *object)
 
   /* Programs before the queue and context they were built in. */
   g_clear_pointer (&self->programs, g_hash_table_unref);
+  g_clear_pointer (&self->pending, g_hash_table_unref);
   if (self->queue != NULL)
     clReleaseCommandQueue (self->queue);
   if (self->context != NULL)
     clReleaseContext (self->context);
   g_clear_pointer (&self->info, latent_cl_device_info_free);
   g_mutex_clear (&self->lock);
+  g_cond_clear (&self->built);
 
   G_OBJECT_CLASS (latent_cl_parent_class)->finalize (object);
 }
@@ -460,7 +468,9 @@ static void
 latent_cl_init (LatentCl *self)
 {
   g_mutex_init (&self->lock);
+  g_cond_init (&self->built);
   self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, release_program);
+  self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /* Called by the driver, possibly from its own threads. */
@@ -737,6 +747,33 @@ latent_cl_get_cache_hits (LatentCl *self)
 {
   g_return_val_if_fail (LATENT_IS_CL (self), 0);
   return (guint) g_atomic_int_get (&self->cache_hits);
+}
+
+guint
+latent_cl_get_builds (LatentCl *self)
+{
+  g_return_val_if_fail (LATENT_IS_CL (self), 0);
+  return (guint) g_atomic_int_get (&self->builds);
+}
+
+guint
+latent_cl_get_building (LatentCl *self)
+{
+  g_return_val_if_fail (LATENT_IS_CL (self), 0);
+  return (guint) g_atomic_int_get (&self->building);
+}
+
+void
+latent_cl_set_build_notify (LatentCl            *self,
+                            LatentClBuildNotify  notify,
+                            gpointer             user_data)
+{
+  g_return_if_fail (LATENT_IS_CL (self));
+
+  g_mutex_lock (&self->lock);
+  self->build_notify = notify;
+  self->build_notify_data = user_data;
+  g_mutex_unlock (&self->lock);
 }
 
 double
@@ -1047,12 +1084,13 @@ get_program (LatentCl    *self,
              const char  *options,
              GError     **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
   g_autofree char *text = NULL;
   g_autofree char *opts = NULL;
   g_autofree char *key = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *path = NULL;
+  LatentClBuildNotify notify;
+  gpointer notify_data;
   cl_program program;
   gint64 start;
 
@@ -1062,12 +1100,25 @@ get_program (LatentCl    *self,
   opts = full_options (options);
   key = cache_key (self, text, opts);
 
-  /* Held across the build: two threads asking for one program build it once. */
-  locker = g_mutex_locker_new (&self->lock);
-
-  program = g_hash_table_lookup (self->programs, key);
+  /* One build per program: a thread that asks for a program another thread
+   * is building (the window's precompiling and its run's worker) waits for
+   * that build instead of starting its own. The lock is not held across the
+   * build, so programs nobody else waits for build side by side. A build
+   * that failed leaves no entry, and the waiter tries for itself, getting
+   * its own error. */
+  g_mutex_lock (&self->lock);
+  while ((program = g_hash_table_lookup (self->programs, key)) == NULL &&
+         g_hash_table_contains (self->pending, key))
+    g_cond_wait (&self->built, &self->lock);
   if (program != NULL)
-    return program;
+    {
+      g_mutex_unlock (&self->lock);
+      return program;
+    }
+  g_hash_table_add (self->pending, g_strdup (key));
+  notify = self->build_notify;
+  notify_data = self->build_notify_data;
+  g_mutex_unlock (&self->lock);
 
   start = g_get_monotonic_time ();
   dir = cache_dir ();
@@ -1087,15 +1138,27 @@ get_program (LatentCl    *self,
 
   if (program == NULL)
     {
+      /* Seconds with a CPU driver: whoever shows progress says so first. */
+      if (notify != NULL)
+        notify (self, name, notify_data);
+      g_atomic_int_inc (&self->building);
       program = build_from_source (self, name, text, opts, error);
-      if (program == NULL)
-        return NULL;
-      g_debug ("%s.cl: built in %.1f ms", name, (g_get_monotonic_time () - start) / 1000.0);
-      if (path != NULL)
-        save_cached (self, program, dir, path, name);
+      g_atomic_int_add (&self->building, -1);
+      if (program != NULL)
+        {
+          g_atomic_int_inc (&self->builds);
+          g_debug ("%s.cl: built in %.1f ms", name, (g_get_monotonic_time () - start) / 1000.0);
+          if (path != NULL)
+            save_cached (self, program, dir, path, name);
+        }
     }
 
-  g_hash_table_insert (self->programs, g_steal_pointer (&key), program);
+  g_mutex_lock (&self->lock);
+  g_hash_table_remove (self->pending, key);
+  if (program != NULL)
+    g_hash_table_insert (self->programs, g_steal_pointer (&key), program);
+  g_cond_broadcast (&self->built);
+  g_mutex_unlock (&self->lock);
   return program;
 }
 

@@ -92,7 +92,9 @@ char                     *latent_cl_describe       (LatentCl            *self);
 char                     *latent_cl_describe_for_display (LatentCl *self);
 
 /* NAME "kmeans" is /org/latent/Latent/kernels/kmeans.cl, prefixed with common.h.
- * Built once per (source, options) and kept; the program belongs to SELF. */
+ * Built once per (source, options) and kept; the program belongs to SELF.
+ * Thread-safe: a second thread asking for a program being built waits for
+ * that build. */
 cl_program                latent_cl_get_program    (LatentCl            *self,
                                                     const char          *name,
                                                     const char          *options,
@@ -112,6 +114,21 @@ cl_kernel                 latent_cl_create_kernel  (LatentCl            *self,
                                                     GError             **error);
 /* Programs loaded from the disk cache since SELF was created. */
 guint                     latent_cl_get_cache_hits (LatentCl            *self);
+/* Programs built from source since SELF was created (a cache miss each). */
+guint                     latent_cl_get_builds     (LatentCl            *self);
+/* Builds from source under way now, on any thread. */
+guint                     latent_cl_get_building   (LatentCl            *self);
+
+/* Called on the building thread just before a program that is in neither
+ * cache is built from source (seconds with a CPU driver), so a program can
+ * say "compiling kernels…". NOTIFY NULL switches it off; USER_DATA must
+ * outlive SELF or the next call. */
+typedef void (*LatentClBuildNotify) (LatentCl   *cl,
+                                     const char *name,
+                                     gpointer    user_data);
+void                      latent_cl_set_build_notify (LatentCl            *self,
+                                                      LatentClBuildNotify  notify,
+                                                      gpointer             user_data);
 
 /* Sets a kernel's arguments from LATENT_CL_ARG (value) pairs, ended by
  * LATENT_CL_ARG_END; the error names the kernel. */
