@@ -127,6 +127,7 @@ on_device_action (GSimpleAction *action,
   g_simple_action_set_state (action, value);
   set_device (self, g_variant_get_string (value, NULL));
   _latent_window_restart (self, self->running);
+  _latent_window_precompile (self);
 }
 
 /* Datasets */
@@ -192,6 +193,7 @@ _latent_window_install_dataset (LatentWindow  *self,
       _latent_window_update_recent_menu (self);
     }
   _latent_window_restart (self, FALSE);
+  _latent_window_precompile (self);
 }
 
 static void

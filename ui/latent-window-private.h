@@ -84,6 +84,14 @@ struct _LatentWindow
   gboolean               params_refused;
   gboolean               error_from_run;   /* the error bar shows a run's failure */
 
+  /* Building the OpenCL programs of every algorithm in the background
+   * (latent-window-run.c), so that no first run waits for the compiler. */
+  GTask                 *precompile;
+  LatentCl              *precompiled_cl;    /* not a reference: only compared */
+  guint                  precompiled_cols;
+  guint                  compiling_watch;   /* a timeout while builds may be under way */
+  gboolean               compiling;         /* the status says "compiling kernels…" */
+
   /* The figures the View drop-down offers for the snapshot shown. */
   LatentFigureKind       view_kinds[LATENT_FIGURE_N_KINDS];
   guint                  n_view_kinds;
@@ -111,6 +119,16 @@ void            _latent_window_set_algorithm       (LatentWindow          *self,
 void            _latent_window_restart             (LatentWindow *self,
                                                     gboolean      play);
 void            _latent_window_on_params_changed   (LatentWindow *self);
+
+/* After a new dataset or device: builds the programs runs will ask for on
+ * a worker thread, the selected algorithm's first, then the others'. */
+void            _latent_window_precompile          (LatentWindow *self);
+/* Whether a build the person waits for is under way: the selected
+ * algorithm's programs, or a run still initialising. */
+gboolean        _latent_window_is_compiling        (LatentWindow *self);
+/* Watches for such builds while any may be under way, for the status. */
+void            _latent_window_watch_compiling     (LatentWindow *self);
+void            _latent_window_stop_precompile     (LatentWindow *self);
 
 /* latent-window-run.c: called by latent-window.c only */
 void            _latent_window_init_run            (LatentWindow *self);

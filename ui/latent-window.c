@@ -165,8 +165,11 @@ _latent_window_update_status (LatentWindow *self)
       if (self->running && self->rate > 0)
         g_string_append_printf (s, _(" · %.0f it/s"), self->rate);
     }
-  else
+  else if (!_latent_window_is_compiling (self))
     g_string_append (s, _(" · initialising"));
+  /* The first run of an algorithm waits seconds for the OpenCL compiler. */
+  if (_latent_window_is_compiling (self))
+    g_string_append_printf (s, " · %s", _("compiling kernels…"));
   if (self->run_message)
     g_string_append_printf (s, " · %s", self->run_message);
   else if (self->running)
@@ -667,6 +670,7 @@ latent_window_dispose (GObject *object)
   if (self->loading)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
+  _latent_window_stop_precompile (self);
   if (self->run)
     {
       g_signal_handlers_disconnect_by_data (self->run, self);
