@@ -288,7 +288,18 @@ read_member (JsonObject  *root,
       return FALSE;
     }
   for (guint i = 0; i < count; i++)
-    out[i] = values[i];
+    {
+      /* The weights are floats: a larger double would turn into infinity
+       * (undefined behaviour in C) and the first step into NaN. */
+      if (fabs (values[i]) > G_MAXFLOAT)
+        {
+          g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                       _("parameter init: %s: “%s” holds %g, too large for single precision"), path, member,
+                       values[i]);
+          return FALSE;
+        }
+      out[i] = values[i];
+    }
   return TRUE;
 }
 

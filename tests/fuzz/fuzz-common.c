@@ -97,3 +97,14 @@ latent_fuzz_write (const char    *suffix,
     }
   return f->path;
 }
+
+void
+latent_fuzz_report (const GError *error)
+{
+  static int verbose = -1;
+
+  if (verbose < 0)
+    verbose = g_getenv ("LATENT_FUZZ_VERBOSE") != NULL;
+  if (verbose)
+    g_printerr ("  %s\n", error ? error->message : "ok");
+}

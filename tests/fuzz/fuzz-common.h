@@ -30,4 +30,8 @@ const char *latent_fuzz_write (const char    *suffix,
                                const uint8_t *data,
                                size_t         size);
 
+/* With LATENT_FUZZ_VERBOSE set, prints @error's message (or "ok"): what a
+ * seed reaches, when writing one. */
+void        latent_fuzz_report (const GError *error);
+
 G_END_DECLS

@@ -1,4 +1,5 @@
-/* fuzz-csv.c — libFuzzer harness: CSV/TSV data, from a file (automatic options) and from memory (tab-separated by name, labels in the second column)
+/* fuzz-csv.c — libFuzzer harness: CSV/TSV data, from a file (automatic
+ * options) and from memory (labels in the second column)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,7 +23,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   from_file = latent_csv_load (path, &automatic, &file_error);
   /* Exactly one of a dataset and an error: anything else is a bug too. */
   g_assert_true ((from_file == NULL) != (file_error == NULL));
-  from_bytes = latent_csv_load_bytes (bytes, "fuzz.tsv", &second, &bytes_error);
+  latent_fuzz_report (file_error);
+  from_bytes = latent_csv_load_bytes (bytes, "fuzz.csv", &second, &bytes_error);
   g_assert_true ((from_bytes == NULL) != (bytes_error == NULL));
+  latent_fuzz_report (bytes_error);
   return 0;
 }

@@ -18,5 +18,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   experiment = latent_experiment_load (path, &error);
   g_assert_true ((experiment == NULL) != (error == NULL));
+  latent_fuzz_report (error);
   return 0;
 }

@@ -54,7 +54,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   dataset = latent_idx_load (path, NULL, &error);
   g_assert_true ((dataset == NULL) != (error == NULL));
+  latent_fuzz_report (error);
   labels = latent_idx_load_labels (path, &n_labels, &labels_error);
   g_assert_true ((labels == NULL) != (labels_error == NULL));
+  latent_fuzz_report (labels_error);
   return 0;
 }

@@ -18,9 +18,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   loaded = latent_filter_load (path, &load_error);
   g_assert_true ((loaded == NULL) != (load_error == NULL));
+  latent_fuzz_report (load_error);
   /* Not NUL-terminated: the parser must keep to @length. */
   parsed = latent_filter_parse ((const char *) data, size, "fuzz.txt", &parse_error);
   g_assert_true ((parsed == NULL) != (parse_error == NULL));
+  latent_fuzz_report (parse_error);
   /* A kernel that loads is written back as text. */
   if (loaded)
     g_free (latent_filter_to_text (loaded));

@@ -20,6 +20,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   labels = latent_csv_load_labels (path, &n_labels, &n_classes, &names, &error);
   g_assert_true ((labels == NULL) != (error == NULL));
+  latent_fuzz_report (error);
   /* Every class index the loader hands out must name a class. */
   for (guint i = 0; labels && i < n_labels; i++)
     g_assert_true (labels[i] >= 0 && (guint) labels[i] < n_classes);

@@ -37,6 +37,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   model = latent_result_read_model (path, &error);
   g_assert_true ((model == NULL) != (error == NULL));
+  latent_fuzz_report (error);
   /* What --features does next: a model of another width is refused. */
   if (model)
     {
@@ -44,6 +45,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       g_autoptr(LatentDataset) features = model->algorithm->encode (model, fuzz_dataset (), &encode_error);
 
       g_assert_true ((features == NULL) != (encode_error == NULL));
+      latent_fuzz_report (encode_error);
     }
   return 0;
 }

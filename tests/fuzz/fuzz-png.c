@@ -18,5 +18,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   dataset = latent_png_load (path, &error);
   g_assert_true ((dataset == NULL) != (error == NULL));
+  latent_fuzz_report (error);
   return 0;
 }

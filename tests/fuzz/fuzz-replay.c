@@ -30,6 +30,8 @@ replay_file (const char *path)
       g_printerr ("%s\n", error->message);
       return FALSE;
     }
+  if (g_getenv ("LATENT_FUZZ_VERBOSE"))
+    g_printerr ("%s\n", path);
   LLVMFuzzerTestOneInput ((const uint8_t *) contents, length);
   /* A loader that allocates and touches what a small file declares (a
    * 2 GiB PNG chunk) returns in the end: its peak is what fails it. */

@@ -6,6 +6,8 @@
 
 #include "fuzz-common.h"
 
+#include <math.h>
+
 #include "latent-wta.h"
 
 static LatentDataset *
@@ -42,15 +44,22 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
       g_assert_true (latent_params_parse (params, "hidden=3", NULL) &&
                      latent_params_parse (params, "batch=4", NULL) &&
+                     latent_params_parse (params, "rate=0.5", NULL) &&
                      latent_params_parse (params, "epochs=1", NULL) &&
                      latent_params_parse (params, tied[i], NULL) &&
                      latent_params_parse (params, init, NULL));
       state = algorithm->init (fuzz_dataset (), params, 0, NULL, &error);
       g_assert_true ((state == NULL) != (error == NULL));
-      /* Weights that load must also train a step and give a snapshot. */
+      latent_fuzz_report (error);
+      /* Weights that load are finite, and must also train a step and
+       * give a snapshot. */
       if (state)
         {
           g_autoptr(GError) step_error = NULL;
+          g_autoptr(LatentSnapshot) start = algorithm->snapshot (state);
+
+          for (guint j = 0; j < start->n_components * start->n_cols; j++)
+            g_assert_true (isfinite (start->components[j]));
 
           algorithm->step (state, NULL, &step_error);
           latent_snapshot_unref (algorithm->snapshot (state));
