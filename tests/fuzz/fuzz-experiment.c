@@ -1,4 +1,5 @@
-/* fuzz-experiment.c — libFuzzer harness: an experiment file (latent_experiment_load)
+/* fuzz-experiment.c — libFuzzer harness: an experiment file
+ * (latent_experiment_load)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

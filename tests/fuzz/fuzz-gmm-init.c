@@ -1,4 +1,6 @@
-/* fuzz-gmm-init.c — libFuzzer harness: a Gaussian mixture's starting model (gmm init=@FILE.json), with full, diagonal and spherical covariances: two components on twelve rows of two columns
+/* fuzz-gmm-init.c — libFuzzer harness: a Gaussian mixture's starting model
+ * (gmm init=@FILE.json), with full, diagonal and spherical covariances: two
+ * components on twelve rows of two columns
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,6 @@
-/* fuzz-idx-gz.c — libFuzzer harness: an IDX file compressed with gzip: the input is the IDX content, compressed before it is written, so that the fuzzer mutates what the decompressor yields
+/* fuzz-idx-gz.c — libFuzzer harness: an IDX file compressed with gzip: the
+ * input is the IDX content, compressed before it is written, so that the
+ * fuzzer mutates what the decompressor yields
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

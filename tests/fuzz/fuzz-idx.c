@@ -1,4 +1,5 @@
-/* fuzz-idx.c — libFuzzer harness: a plain IDX file, as images or a table and as labels
+/* fuzz-idx.c — libFuzzer harness: a plain IDX file, as images or a table and
+ * as labels
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,5 @@
-/* fuzz-kernel.c — libFuzzer harness: a filter's kernel file, from a file (latent_filter_load) and from text with its length (latent_filter_parse)
+/* fuzz-kernel.c — libFuzzer harness: a filter's kernel file, from a file
+ * (latent_filter_load) and from text with its length (latent_filter_parse)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

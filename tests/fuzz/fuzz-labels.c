@@ -1,4 +1,5 @@
-/* fuzz-labels.c — libFuzzer harness: a one-column labels file (latent_csv_load_labels)
+/* fuzz-labels.c — libFuzzer harness: a one-column labels file
+ * (latent_csv_load_labels)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

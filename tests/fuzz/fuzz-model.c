@@ -1,4 +1,5 @@
-/* fuzz-model.c — libFuzzer harness: a result read as a model for --features (latent_result_read_model)
+/* fuzz-model.c — libFuzzer harness: a result read as a model for --features
+ * (latent_result_read_model)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,6 @@
-/* fuzz-wta-init.c — libFuzzer harness: a winner-take-all autoencoder's starting weights (wta init=@FILE.json), tied and untied: three hidden units on twelve rows of two columns
+/* fuzz-wta-init.c — libFuzzer harness: a winner-take-all autoencoder's
+ * starting weights (wta init=@FILE.json), tied and untied: three hidden units
+ * on twelve rows of two columns
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
