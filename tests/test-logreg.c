@@ -1,7 +1,7 @@
 /* test-logreg.c — logistic regression's reference path: the gradient
  * against finite differences, separable data learnt perfectly, refusals
- * (one class, no labels, a batch too large), divergence, seeds, epochs,
- * and the model in data units
+ * (one class, no labels, no test rows), divergence, seeds, epochs, a batch
+ * larger than the data, and the model in data units
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -144,13 +144,10 @@ test_refusals (void)
   g_autoptr(LatentDataset) plain = latent_dataset_new ("unlabelled", 30, 2, NULL);
   g_autoptr(LatentDataset) ds = test_blobs (100, 3, 2, 1.0, 4);
   g_autoptr(LatentParams) params = logreg_params (NULL, NULL);
-  g_autoptr(LatentParams) big = logreg_params ("batch=81", NULL);
   g_autoptr(LatentParams) no_test = logreg_params ("test=0", NULL);
 
   assert_refused (one, params, "one class");
   assert_refused (plain, params, "no labels");
-  /* 80 training rows of 100 at test = 0.2. */
-  assert_refused (ds, big, "batch = 81");
   assert_refused (ds, no_test, "test = 0");
 }
 
@@ -193,6 +190,22 @@ test_seeds (void)
   /* Another seed holds out other rows. */
   g_assert_true (memcmp (a->snapshot->test_rows, other->snapshot->test_rows,
                          a->snapshot->n_test * sizeof (gint32)) != 0);
+}
+
+/* A batch larger than the training rows is all of them: one step an
+ * epoch, as batch = 0. */
+static void
+test_large_batch (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (100, 3, 2, 1.0, 4);
+  g_autoptr(LatentParams) big = logreg_params ("batch=500", "epochs=3", NULL);
+  g_autoptr(LatentParams) all = logreg_params ("batch=0", "epochs=3", NULL);
+  g_autoptr(LatentFit) a = fit (ds, big, 1);
+  g_autoptr(LatentFit) b = fit (ds, all, 1);
+
+  g_assert_cmpuint (a->snapshot->steps_per_epoch, ==, 1);
+  g_assert_cmpuint (a->snapshot->n_steps, ==, 3);
+  g_assert_cmpmem (a->snapshot->step_loss, 3 * sizeof (float), b->snapshot->step_loss, 3 * sizeof (float));
 }
 
 /* 80 training rows in batches of 32: three steps an epoch, the last of 16;
@@ -269,6 +282,7 @@ main (int    argc,
   g_test_add_func ("/logreg/refusals", test_refusals);
   g_test_add_func ("/logreg/diverges", test_diverges);
   g_test_add_func ("/logreg/seeds", test_seeds);
+  g_test_add_func ("/logreg/large-batch", test_large_batch);
   g_test_add_func ("/logreg/epochs", test_epochs);
   g_test_add_func ("/logreg/data-units", test_data_units);
   return g_test_run ();
