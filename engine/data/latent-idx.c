@@ -349,6 +349,16 @@ idx_read_header (IdxReader   *r,
       set_truncated (error, r->path, h->n_bytes, r->file_size - h->header_size);
       return FALSE;
     }
+  /* A compressed one too: deflate packs at most 1032 bytes into one, so a
+   * 36-byte file that declares 300 MB is lying, and is refused before the
+   * dataset is allocated (it was, whole, and then found truncated). */
+  if (r->gunzip != NULL && h->n_bytes > 1032 * r->file_size + 4096)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: declares %s values, more than its %llu compressed bytes can hold"),
+                   r->path, shape->str, (unsigned long long) r->file_size);
+      return FALSE;
+    }
   return TRUE;
 }
 
