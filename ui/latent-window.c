@@ -176,6 +176,9 @@ _latent_window_update_status (LatentWindow *self)
     g_string_append (s, _(" · running"));
   else if (frame)
     g_string_append (s, _(" · paused"));
+  /* Run now, and the new data will replace this run when it comes. */
+  if (self->loading)
+    g_string_append (s, _(" · loading new data…"));
   /* What a classifier is judged on. */
   if (latent_dataset_get_test (self->dataset))
     g_string_append_printf (s, _(" · test data %s"), latent_dataset_get_name (latent_dataset_get_test (self->dataset)));

@@ -108,15 +108,15 @@ def step_logreg():
 
 
 def dark_blue_points(path):
-    """(x, y) of the pixels in the darkest blues of the sequential scale,
-    which mark cells holding most of their row."""
+    """(x, y) of the pixels in the darker half of the sequential blues,
+    which mark cells holding more than about half of their row."""
     width, height = ui.image_size(path)
     raw = subprocess.run(['/usr/bin/convert', path, '-alpha', 'off', '-depth', '8', 'rgb:-'],
                          check=True, capture_output=True).stdout
     points = []
     for i in range(0, len(raw) - 2, 3):
         r, g, b = raw[i], raw[i + 1], raw[i + 2]
-        if b - r > 90 and 0.2126 * r + 0.7152 * g + 0.0722 * b < 115:
+        if b - r > 90 and 0.2126 * r + 0.7152 * g + 0.0722 * b < 150:
             points.append(((i // 3) % width, (i // 3) // width))
     return points
 
@@ -128,9 +128,9 @@ def step_confusion():
     path = os.path.join(ui.artifacts_dir(), 'ui-classify-confusion.png')
     app.screenshot(path, figure)
     points = dark_blue_points(path)
-    log(f'  {len(points)} pixels in the darkest blues; saved {path}')
+    log(f'  {len(points)} pixels in the darker blues; saved {path}')
     if len(points) < 2000:
-        raise Failure(f'only {len(points)} pixels of the confusion figure are dark blue: no cells of most of their row')
+        raise Failure(f'only {len(points)} pixels of the confusion figure are dark blue: no cell holds most of its row')
     # Right predictions dominate, so the dark cells run from the top left to
     # the bottom right: x and y of their pixels rise together.
     n = len(points)

@@ -488,8 +488,9 @@ def step_wta():
     app.select_dropdown('Algorithm', 'Winner-take-all autoencoder')
     check_layout('Winner-take-all autoencoder')
     if fashion:
+        # The same data as PCA's, loaded again: the status says until it is.
         app.choose_menu_item('Dataset', 'Fashion-MNIST, first 10,000')
-        wait_status(r'(?i)fashion.*winner-take-all', 60, 'Fashion-MNIST to load with WTA')
+        wait_status(r'(?i)^(?!.*loading).*fashion.*winner-take-all', 60, 'Fashion-MNIST to load with WTA')
     else:
         app.choose_menu_item('Dataset', 'Gaussian Blobs')
         app.press('Generate', pred=lambda n: ui.has_action(n, 'click'))
