@@ -156,7 +156,7 @@ latent_json_read_floats (JsonObject  *object,
       !latent_json_read_numbers (json_object_get_member (object, name), values, count))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: “%s” must hold %" G_GSIZE_FORMAT " finite numbers"), path, name, count);
+                   _("%s: “%s” must hold %lu finite numbers"), path, name, (unsigned long) count);
       return NULL;
     }
   out = g_new (float, count);

@@ -29,23 +29,6 @@ load_test_thread (GTask        *task,
 }
 
 static void
-set_test (LatentWindow  *self,
-          LatentDataset *test)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (self->dataset == NULL)
-    return;
-  /* A run that is starting reads the test data: it goes first. */
-  _latent_window_retire_run (self);
-  if (!latent_dataset_set_test (self->dataset, test, &error))
-    _latent_window_show_error (self, error->message);
-  else
-    gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  _latent_window_restart (self, FALSE);
-}
-
-static void
 on_test_loaded (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
@@ -60,7 +43,7 @@ on_test_loaded (GObject      *source,
       _latent_window_show_error (self, error->message);
       return;
     }
-  set_test (self, test);
+  _latent_window_set_test_data (self, test);
 }
 
 static void
@@ -107,7 +90,7 @@ on_hold_out_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
-  set_test (user_data, NULL);
+  _latent_window_set_test_data (user_data, NULL);
 }
 
 /* The shown frame when its model can encode rows: a finished run of an

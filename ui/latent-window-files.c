@@ -126,8 +126,7 @@ on_device_action (GSimpleAction *action,
 
   g_simple_action_set_state (action, value);
   set_device (self, g_variant_get_string (value, NULL));
-  _latent_window_restart (self, self->running);
-  _latent_window_precompile (self);
+  _latent_window_setup_changed (self, self->running);
 }
 
 /* Datasets */
@@ -175,25 +174,13 @@ _latent_window_update_recent_menu (LatentWindow *self)
 }
 
 void
-_latent_window_install_dataset (LatentWindow  *self,
-                                LatentDataset *dataset,
-                                const char    *spec)
+_latent_window_remember_dataset (LatentWindow *self,
+                                 const char   *spec)
 {
-  g_set_object (&self->dataset, dataset);
-  g_free (self->dataset_spec);
-  self->dataset_spec = g_strdup (spec);
-  gtk_menu_button_set_label (self->dataset_button, latent_dataset_get_name (dataset));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec ? spec : latent_dataset_get_name (dataset));
-  gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  if (spec)
-    {
-      if (self->settings)
-        g_settings_set_string (self->settings, "last-dataset", spec);
-      remember_recent (self, spec);
-      _latent_window_update_recent_menu (self);
-    }
-  _latent_window_restart (self, FALSE);
-  _latent_window_precompile (self);
+  if (self->settings)
+    g_settings_set_string (self->settings, "last-dataset", spec);
+  remember_recent (self, spec);
+  _latent_window_update_recent_menu (self);
 }
 
 static void

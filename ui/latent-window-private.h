@@ -116,6 +116,17 @@ void            _latent_window_set_algorithm       (LatentWindow          *self,
                                                     LatentParams          *params);
 /* After a change of data, algorithm, parameters or device: a new run,
  * playing if @play or the algorithm is instant. */
+/* Makes @dataset the window's data; @spec reloads it (NULL for data made
+ * in the window, which is not remembered). */
+void            _latent_window_install_dataset     (LatentWindow  *self,
+                                                    LatentDataset *dataset,
+                                                    const char    *spec);
+/* The data or the device changed: a new run, and its programs built. */
+void            _latent_window_setup_changed       (LatentWindow *self,
+                                                    gboolean      play);
+/* Test data for the dataset shown (NULL: hold rows out); errors show. */
+void            _latent_window_set_test_data       (LatentWindow  *self,
+                                                    LatentDataset *test);
 void            _latent_window_restart             (LatentWindow *self,
                                                     gboolean      play);
 void            _latent_window_on_params_changed   (LatentWindow *self);
@@ -159,11 +170,9 @@ void            _latent_window_on_actual_size      (LatentWindow *self);
 
 /* latent-window-files.c: called by latent-window.c only */
 void            _latent_window_init_files          (LatentWindow *self);
-/* Makes @dataset the window's data; @spec reloads it (NULL for data made
- * in the window, which is not remembered). */
-void            _latent_window_install_dataset     (LatentWindow  *self,
-                                                    LatentDataset *dataset,
-                                                    const char    *spec);
+/* Remembers @spec as the last and a recent dataset. */
+void            _latent_window_remember_dataset    (LatentWindow *self,
+                                                    const char   *spec);
 /* latent-window-features.c */
 void            _latent_window_init_features       (LatentWindow *self);
 gboolean        _latent_window_can_use_features    (LatentWindow *self);

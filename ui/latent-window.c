@@ -372,6 +372,48 @@ _latent_window_is_instant (LatentWindow *self)
   return self->algorithm != NULL && latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_INSTANT);
 }
 
+/* The data or the device changed: a new run, and its programs built. */
+void
+_latent_window_setup_changed (LatentWindow *self,
+                              gboolean      play)
+{
+  _latent_window_restart (self, play);
+  _latent_window_precompile (self);
+}
+
+void
+_latent_window_install_dataset (LatentWindow  *self,
+                                LatentDataset *dataset,
+                                const char    *spec)
+{
+  g_set_object (&self->dataset, dataset);
+  g_free (self->dataset_spec);
+  self->dataset_spec = g_strdup (spec);
+  gtk_menu_button_set_label (self->dataset_button, latent_dataset_get_name (dataset));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec ? spec : latent_dataset_get_name (dataset));
+  gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  if (spec)
+    _latent_window_remember_dataset (self, spec);
+  _latent_window_setup_changed (self, FALSE);
+}
+
+void
+_latent_window_set_test_data (LatentWindow  *self,
+                              LatentDataset *test)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->dataset == NULL)
+    return;
+  /* A run that is starting reads the test data: it goes first. */
+  _latent_window_retire_run (self);
+  if (!latent_dataset_set_test (self->dataset, test, &error))
+    _latent_window_show_error (self, error->message);
+  else
+    gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  _latent_window_restart (self, FALSE);
+}
+
 void
 _latent_window_restart (LatentWindow *self,
                         gboolean      play)

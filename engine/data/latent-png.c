@@ -127,8 +127,8 @@ png_decode (PngReader *r)
   if ((guint64) (png_get_rowbytes (r->png, r->info) + 1) * height > 1032 * (guint64) r->file_size + 4096)
     {
       g_set_error (&r->error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                   _("%s: declares %u × %u pixels, more than its %" G_GOFFSET_FORMAT " bytes can hold"),
-                   r->path, width, height, r->file_size);
+                   _("%s: declares %u × %u pixels, more than its %lld bytes can hold"),
+                   r->path, width, height, (long long) r->file_size);
       return FALSE;
     }
 

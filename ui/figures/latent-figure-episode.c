@@ -445,9 +445,11 @@ draw_episode_curve (cairo_t                 *cr,
   x = line_entry (cr, style, x, p.y - f * 0.6, width - f, COLOR_TEST, 1.0, FALSE, _("running mean"));
   /* The band's swatch: a faint block. */
   {
+    const char *band = _("interval (95 %)");
+
     cairo_save (cr);
     _latent_figure_set_font (cr, style, 0.9, FALSE);
-    if (x + f * 2.1 + _latent_figure_text_width (cr, _("95 % interval")) <= width - f)
+    if (x + f * 2.1 + _latent_figure_text_width (cr, band) <= width - f)
       {
         latent_palette_color (COLOR_TEST, &r, &g, &b);
         cairo_set_source_rgba (cr, r, g, b, 0.25);
@@ -455,7 +457,7 @@ draw_episode_curve (cairo_t                 *cr,
         cairo_fill (cr);
         _latent_figure_set_color_mix (cr, style, 0.85);
         cairo_move_to (cr, x + f * 2.1, p.y - f * 0.6);
-        cairo_show_text (cr, _("95 % interval"));
+        cairo_show_text (cr, band);
       }
     cairo_restore (cr);
   }
