@@ -185,9 +185,8 @@ _latent_window_update_status (LatentWindow *self)
   else if (latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_SUPERVISED) &&
            latent_params_has (self->params, "test"))
     g_string_append_printf (s, _(" · %.0f %% held out to test"), 100 * latent_params_get_double (self->params, "test"));
-  g_string_append_printf (s, " · %s", self->device_name ? self->device_name : _("CPU reference"));
-  if (frame && frame->message)
-    g_string_append_printf (s, " · %s", frame->message);
+  /* One line that fits the window: the device is on its button, and what
+   * the run has to say is under the metrics, where it may wrap. */
   latent_label_set_text (self->status_label, s->str, _("Status"));
 }
 
@@ -320,6 +319,9 @@ _latent_window_update_metrics (LatentWindow *self)
       append_classifier_metrics (frame, text);
       break;
     }
+  if (frame->message)
+    g_string_append_printf (text, "%s%s", text->len > 0 && text->str[text->len - 1] != '\n' ? "\n" : "",
+                            frame->message);
   if (text->len > 0 && text->str[text->len - 1] == '\n')
     g_string_truncate (text, text->len - 1);
   latent_label_set_text (self->metrics_label, text->str, _("Metrics"));
