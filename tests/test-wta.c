@@ -244,11 +244,26 @@ test_bad_parameters (void)
   expect_refused (ds, "rate=0", "rate");
   expect_refused (ds, "rate=1.5", "rate");
   expect_refused (ds, "rate=0.004", "rate");   /* 0.4 of a winner in 100 rows */
-  expect_refused (ds, "batch=190", "batch");   /* 180 training rows */
   expect_refused (ds, "hidden=0", "hidden");
   expect_refused (ds, "learning-rate=nan", "learning-rate");
   expect_refused (ds, "learning-rate=0", "learning-rate");
   expect_refused (ds, "sparsity=sometimes", "sparsity");
+}
+
+/* A batch larger than the training rows is all of them (180 of 200 with a
+ * tenth held out to validate): one step an epoch, not a refusal. */
+static void
+test_batch_beyond_rows (void)
+{
+  g_autoptr(LatentDataset) ds = small_data (200, 5);
+  g_autoptr(LatentParams) params = wta_params ("batch=190", "epochs=3", "hidden=8", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentFit) fit = latent_algorithm_fit (latent_wta_get_algorithm (), ds, params, 1, NULL,
+                                                   NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (fit->snapshot->steps_per_epoch, ==, 1);
+  g_assert_cmpuint (fit->snapshot->iteration, ==, 3);
 }
 
 static void
@@ -336,6 +351,7 @@ main (int argc, char **argv)
   g_test_add_func ("/wta/select-batch", test_select_batch);
   g_test_add_func ("/wta/gradient", test_gradient);
   g_test_add_func ("/wta/bad-parameters", test_bad_parameters);
+  g_test_add_func ("/wta/batch-beyond-rows", test_batch_beyond_rows);
   g_test_add_func ("/wta/divergence", test_divergence);
   g_test_add_func ("/wta/fit-and-encode", test_fit_and_encode);
   return g_test_run ();

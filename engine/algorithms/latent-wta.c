@@ -91,8 +91,10 @@ wta_check (LatentDataset  *dataset,
            GError        **error)
 {
   const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
-  const guint h = latent_params_get_int (params, "hidden"), batch = latent_params_get_int (params, "batch");
   const guint n_train = n - validation_rows (dataset, params);
+  const guint h = latent_params_get_int (params, "hidden");
+  /* A batch larger than the data is all of it, as for logistic regression. */
+  const guint batch = MIN ((guint) latent_params_get_int (params, "batch"), n_train);
   const char *sparsity = latent_params_get_choice (params, "sparsity");
   const double rate = latent_params_get_double (params, "rate");
   const char *name = latent_dataset_get_name (dataset);
@@ -102,12 +104,6 @@ wta_check (LatentDataset  *dataset,
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                    _("hidden = %u: %u units × %u columns of “%s” are more than %u weights"),
                    h, h, d, name, (guint) MAX_WEIGHTS);
-      return FALSE;
-    }
-  if (batch > n_train)
-    {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("batch = %u is more than the %u training rows of “%s”"), batch, n_train, name);
       return FALSE;
     }
   if (g_str_equal (sparsity, "lifetime") && !(rate > 0))
@@ -368,7 +364,7 @@ wta_init (LatentDataset  *dataset,
   self->n = latent_dataset_get_n_rows (dataset);
   self->d = latent_dataset_get_n_cols (dataset);
   self->h = latent_params_get_int (params, "hidden");
-  self->batch = latent_params_get_int (params, "batch");
+  self->batch = MIN ((guint) latent_params_get_int (params, "batch"), self->n - validation_rows (dataset, params));
   sparsity = latent_params_get_choice (params, "sparsity");
   self->sparsity = g_str_equal (sparsity, "lifetime") ? LATENT_WTA_LIFETIME
                    : g_str_equal (sparsity, "k-sparse") ? LATENT_WTA_K_SPARSE : LATENT_WTA_NONE;
