@@ -545,13 +545,14 @@ prepare (const LatentAlgorithm *algorithm,
     g_debug ("precompiled %s in %.0f ms", algorithm->id, (g_get_monotonic_time () - start) / 1000.0);
 }
 
-static void
-precompile_thread (GTask        *task,
-                   gpointer      source,
-                   gpointer      task_data,
-                   GCancellable *cancellable)
+/* On a thread of its own, not GTask's pool: it lowers its priority, and a
+ * pool thread would keep that for whatever it runs next (loading data). */
+static gpointer
+precompile_thread (gpointer data)
 {
-  Precompile *job = task_data;
+  g_autoptr(GTask) task = data;
+  Precompile *job = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
   const LatentAlgorithm * const *all = latent_registry_list ();
 
   prepare (job->selected, job, job->params);
@@ -568,6 +569,7 @@ precompile_thread (GTask        *task,
         prepare (all[i], job, params);
       }
   g_task_return_boolean (task, TRUE);
+  return NULL;
 }
 
 static void
@@ -615,7 +617,7 @@ _latent_window_precompile (LatentWindow *self)
   cancellable = g_cancellable_new ();
   self->precompile = g_task_new (self, cancellable, on_precompiled, NULL);
   g_task_set_task_data (self->precompile, job, precompile_free);
-  g_task_run_in_thread (self->precompile, precompile_thread);
+  g_thread_unref (g_thread_new ("latent-precompile", precompile_thread, g_object_ref (self->precompile)));
   _latent_window_watch_compiling (self);
 }
 
