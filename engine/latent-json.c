@@ -36,6 +36,32 @@ latent_json_add_double (JsonBuilder *builder,
 }
 
 void
+latent_json_add_int_vector_member (JsonBuilder  *builder,
+                                   const char   *name,
+                                   const gint32 *values,
+                                   guint         n)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_int_value (builder, values[i]);
+  json_builder_end_array (builder);
+}
+
+void
+latent_json_add_uint_vector_member (JsonBuilder *builder,
+                                    const char  *name,
+                                    const guint *values,
+                                    guint        n)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_int_value (builder, values[i]);
+  json_builder_end_array (builder);
+}
+
+void
 latent_json_add_number_member (JsonBuilder *builder,
                                const char  *name,
                                double       value)

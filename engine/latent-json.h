@@ -29,6 +29,14 @@ void latent_json_add_float_vector_member (JsonBuilder *builder,
                                           const char  *name,
                                           const float *values,
                                           guint        n);
+void latent_json_add_int_vector_member  (JsonBuilder  *builder,
+                                         const char   *name,
+                                         const gint32 *values,
+                                         guint         n);
+void latent_json_add_uint_vector_member (JsonBuilder  *builder,
+                                         const char   *name,
+                                         const guint  *values,
+                                         guint         n);
 void latent_json_add_matrix        (JsonBuilder  *builder,
                                     const float  *values,
                                     guint         rows,

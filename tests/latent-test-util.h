@@ -5,6 +5,7 @@
 #pragma once
 
 #include <math.h>
+#include <stdarg.h>
 
 #include "latent-algorithm.h"
 #include "latent-dataset.h"
@@ -123,4 +124,45 @@ test_assert_snapshots_coherent (const LatentAlgorithm *algorithm,
     }
   algorithm->free (state);
   return steps;
+}
+
+/* The parameters of @algorithm with NULL-terminated "name=value" settings,
+ * each of which must parse. */
+static G_GNUC_UNUSED G_GNUC_NULL_TERMINATED LatentParams *
+test_params (const LatentAlgorithm *algorithm,
+             const char            *first,
+             ...)
+{
+  LatentParams *params = latent_algorithm_new_params (algorithm);
+  va_list args;
+
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    {
+      g_autoptr(GError) error = NULL;
+
+      latent_params_parse (params, a, &error);
+      g_assert_no_error (error);
+    }
+  va_end (args);
+  return params;
+}
+
+/* The default OpenCL device, opened once; NULL (said once) without one. */
+static G_GNUC_UNUSED LatentCl *
+test_get_cl (void)
+{
+  static LatentCl *cl;
+  static gboolean tried;
+
+  if (!tried)
+    {
+      g_autoptr(GError) error = NULL;
+
+      tried = TRUE;
+      cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+      if (cl == NULL)
+        g_test_message ("no OpenCL: %s", error->message);
+    }
+  return cl;
 }

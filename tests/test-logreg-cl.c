@@ -14,24 +14,6 @@
 #include "latent-test-util.h"
 #include "latent-logreg.h"
 
-static LatentCl *
-get_cl (void)
-{
-  static LatentCl *cl;
-  static gboolean tried;
-
-  if (!tried)
-    {
-      g_autoptr(GError) error = NULL;
-
-      tried = TRUE;
-      cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
-      if (cl == NULL)
-        g_test_message ("no OpenCL: %s", error->message);
-    }
-  return cl;
-}
-
 static LatentSnapshot *
 run (LatentDataset *ds,
      LatentParams  *params,
@@ -66,7 +48,7 @@ compare (LatentDataset *ds,
          const char    *first,
          ...)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_logreg_get_algorithm ());
   g_autoptr(LatentSnapshot) ref = NULL;
   g_autoptr(LatentSnapshot) dev = NULL;
@@ -159,7 +141,7 @@ test_test_set (void)
 static void
 test_fall_back (void)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   const LatentAlgorithm *algorithm = latent_logreg_get_algorithm ();
   g_autoptr(LatentDataset) ds = overlapping_blobs (400);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (algorithm);
@@ -203,6 +185,6 @@ main (int argc, char **argv)
   g_test_add_func ("/logreg-cl/test-set", test_test_set);
   g_test_add_func ("/logreg-cl/fall-back", test_fall_back);
   status = g_test_run ();
-  g_clear_object (&(LatentCl *) { get_cl () });
+  g_clear_object (&(LatentCl *) { test_get_cl () });
   return status;
 }

@@ -14,25 +14,6 @@
 #include "latent-logreg.h"
 #include "latent-logreg-private.h"
 
-static LatentParams *
-logreg_params (const char *first,
-               ...)
-{
-  LatentParams *params = latent_algorithm_new_params (latent_logreg_get_algorithm ());
-  va_list args;
-
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    {
-      g_autoptr(GError) error = NULL;
-
-      latent_params_parse (params, a, &error);
-      g_assert_no_error (error);
-    }
-  va_end (args);
-  return params;
-}
-
 static LatentFit *
 fit (LatentDataset *ds,
      LatentParams  *params,
@@ -54,7 +35,7 @@ static void
 test_gradient (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (60, 5, 3, 4.0, 17);
-  g_autoptr(LatentParams) params = logreg_params ("batch=0", "l2=0.05", "test=0.25", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=0", "l2=0.05", "test=0.25", NULL);
   const LatentAlgorithm *algorithm = latent_logreg_get_algorithm ();
   g_autoptr(GError) error = NULL;
   LatentLogreg *self = algorithm->init (ds, params, 5, NULL, &error);
@@ -106,7 +87,7 @@ static void
 test_separable (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (200, 2, 2, 0.5, 3);
-  g_autoptr(LatentParams) params = logreg_params ("batch=16", "epochs=20", "learning-rate=0.05", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=16", "epochs=20", "learning-rate=0.05", NULL);
   g_autoptr(LatentFit) result = fit (ds, params, 1);
   LatentSnapshot *snap = result->snapshot;
 
@@ -143,8 +124,8 @@ test_refusals (void)
   g_autoptr(LatentDataset) one = test_blobs (50, 3, 1, 1.0, 4);
   g_autoptr(LatentDataset) plain = latent_dataset_new ("unlabelled", 30, 2, NULL);
   g_autoptr(LatentDataset) ds = test_blobs (100, 3, 2, 1.0, 4);
-  g_autoptr(LatentParams) params = logreg_params (NULL, NULL);
-  g_autoptr(LatentParams) no_test = logreg_params ("test=0", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), NULL, NULL);
+  g_autoptr(LatentParams) no_test = test_params (latent_logreg_get_algorithm (), "test=0", NULL);
 
   assert_refused (one, params, "one class");
   assert_refused (plain, params, "no labels");
@@ -157,7 +138,7 @@ static void
 test_diverges (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (100, 4, 4, 3.0, 8);
-  g_autoptr(LatentParams) params = logreg_params ("standardise=false", "learning-rate=50", "batch=10", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "standardise=false", "learning-rate=50", "batch=10", NULL);
   g_autoptr(GError) error = NULL;
   float *x = latent_dataset_get_data (ds);
   g_autoptr(LatentFit) result = NULL;
@@ -174,7 +155,7 @@ static void
 test_seeds (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (300, 6, 4, 6.0, 12);
-  g_autoptr(LatentParams) params = logreg_params ("batch=25", "epochs=3", "optimizer=adam",
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=25", "epochs=3", "optimizer=adam",
                                                   "learning-rate=0.01", NULL);
   g_autoptr(LatentFit) a = fit (ds, params, 7);
   g_autoptr(LatentFit) b = fit (ds, params, 7);
@@ -198,8 +179,8 @@ static void
 test_large_batch (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (100, 3, 2, 1.0, 4);
-  g_autoptr(LatentParams) big = logreg_params ("batch=500", "epochs=3", NULL);
-  g_autoptr(LatentParams) all = logreg_params ("batch=0", "epochs=3", NULL);
+  g_autoptr(LatentParams) big = test_params (latent_logreg_get_algorithm (), "batch=500", "epochs=3", NULL);
+  g_autoptr(LatentParams) all = test_params (latent_logreg_get_algorithm (), "batch=0", "epochs=3", NULL);
   g_autoptr(LatentFit) a = fit (ds, big, 1);
   g_autoptr(LatentFit) b = fit (ds, all, 1);
 
@@ -214,7 +195,7 @@ static void
 test_epochs (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (100, 3, 3, 2.0, 5);
-  g_autoptr(LatentParams) params = logreg_params ("batch=32", "epochs=2", "shuffle=false", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=32", "epochs=2", "shuffle=false", NULL);
   g_autoptr(LatentFit) result = fit (ds, params, 2);
   LatentSnapshot *snap = result->snapshot;
   double mean;
@@ -235,7 +216,7 @@ static void
 test_data_units (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (400, 5, 4, 3.0, 31);
-  g_autoptr(LatentParams) params = logreg_params ("batch=50", "epochs=4", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=50", "epochs=4", NULL);
   g_autoptr(LatentFit) result = NULL;
   LatentSnapshot *snap;
   float *x = latent_dataset_get_data (ds);

@@ -14,24 +14,6 @@
 #include "latent-test-util.h"
 #include "latent-prototype.h"
 
-static LatentCl *
-get_cl (void)
-{
-  static LatentCl *cl;
-  static gboolean tried;
-
-  if (!tried)
-    {
-      g_autoptr(GError) error = NULL;
-
-      tried = TRUE;
-      cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
-      if (cl == NULL)
-        g_test_message ("no OpenCL: %s", error->message);
-    }
-  return cl;
-}
-
 static LatentSnapshot *
 fit (LatentDataset *ds,
      LatentParams  *params,
@@ -92,7 +74,7 @@ assert_same (LatentSnapshot *ref,
 static void
 test_paths_agree (void)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   const guint widths[] = { 64, 5 };
   const char *distances[] = { "distance=euclidean", "distance=cosine" };
 
@@ -126,7 +108,7 @@ test_paths_agree (void)
 static void
 test_companion (void)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   g_autoptr(LatentDataset) train = test_blobs (2000, 20, 6, 8.0, 4);
   g_autoptr(LatentDataset) test = test_blobs (600, 20, 6, 8.0, 4);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_prototype_get_algorithm ());
@@ -152,7 +134,7 @@ test_companion (void)
 static void
 test_ties (void)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   const guint d = 32, n = 40;
   g_autoptr(LatentDataset) train = latent_dataset_new ("train", n, d, NULL);
   g_autoptr(LatentDataset) test = latent_dataset_new ("test", n, d, NULL);
@@ -204,7 +186,7 @@ test_ties (void)
 static void
 test_fallback (void)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   g_autoptr(LatentDataset) ds = test_blobs (1000, 16, 5, 6.0, 8);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_prototype_get_algorithm ());
   g_autoptr(LatentSnapshot) ref = NULL;

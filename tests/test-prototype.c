@@ -12,25 +12,6 @@
 #include "latent-test-util.h"
 #include "latent-prototype.h"
 
-static LatentParams *
-prototype_params (const char *first,
-                  ...)
-{
-  LatentParams *params = latent_algorithm_new_params (latent_prototype_get_algorithm ());
-  va_list args;
-
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    {
-      g_autoptr(GError) error = NULL;
-
-      latent_params_parse (params, a, &error);
-      g_assert_no_error (error);
-    }
-  va_end (args);
-  return params;
-}
-
 /* A dataset of @n rows of two columns from @xy, labels from @labels. */
 static LatentDataset *
 points (const char   *name,
@@ -72,7 +53,7 @@ test_class_means (void)
   const gint32 test_labels[] = { 0, 1, 0 };
   g_autoptr(LatentDataset) train = points ("train", train_xy, train_labels, 5, 2);
   g_autoptr(LatentDataset) test = points ("test", test_xy, test_labels, 3, 2);
-  g_autoptr(LatentParams) params = prototype_params ("episodes=0", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "episodes=0", NULL);
   g_autoptr(LatentSnapshot) snap = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -107,8 +88,8 @@ test_cosine (void)
   const gint32 test_labels[] = { 0, 1, 1 };
   g_autoptr(LatentDataset) train = points ("train", train_xy, train_labels, 3, 2);
   g_autoptr(LatentDataset) test = points ("test", test_xy, test_labels, 3, 2);
-  g_autoptr(LatentParams) euclidean = prototype_params ("episodes=0", "distance=euclidean", NULL);
-  g_autoptr(LatentParams) cosine = prototype_params ("episodes=0", "distance=cosine", NULL);
+  g_autoptr(LatentParams) euclidean = test_params (latent_prototype_get_algorithm (), "episodes=0", "distance=euclidean", NULL);
+  g_autoptr(LatentParams) cosine = test_params (latent_prototype_get_algorithm (), "episodes=0", "distance=cosine", NULL);
   g_autoptr(LatentSnapshot) e = NULL;
   g_autoptr(LatentSnapshot) c = NULL;
 
@@ -138,7 +119,7 @@ test_ties (void)
   g_assert_true (latent_dataset_set_test (train, test, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (distances); i++)
     {
-      g_autoptr(LatentParams) params = prototype_params ("episodes=0", distances[i], NULL);
+      g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "episodes=0", distances[i], NULL);
       g_autoptr(LatentSnapshot) snap = fit (train, params, 1);
 
       g_assert_cmpmem (snap->test_predictions, 2 * sizeof (gint32), ((gint32[]) { 0, 0 }), 2 * sizeof (gint32));
@@ -156,7 +137,7 @@ static void
 test_episodes_seeded (void)
 {
   g_autoptr(LatentDataset) ds = blobs ();
-  g_autoptr(LatentParams) params = prototype_params ("test=0.5", "episodes=20", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=20", NULL);
   g_autoptr(LatentSnapshot) a = fit (ds, params, 3);
   g_autoptr(LatentSnapshot) b = fit (ds, params, 3);
   g_autoptr(LatentSnapshot) other = fit (ds, params, 4);
@@ -215,8 +196,8 @@ static void
 test_interval (void)
 {
   g_autoptr(LatentDataset) ds = blobs ();
-  g_autoptr(LatentParams) few = prototype_params ("test=0.5", "episodes=10", NULL);
-  g_autoptr(LatentParams) many = prototype_params ("test=0.5", "episodes=400", NULL);
+  g_autoptr(LatentParams) few = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=10", NULL);
+  g_autoptr(LatentParams) many = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=400", NULL);
   g_autoptr(LatentSnapshot) a = fit (ds, few, 3);
   g_autoptr(LatentSnapshot) b = fit (ds, many, 3);
   double mean = 0, ss = 0;
@@ -240,10 +221,10 @@ static void
 test_too_few_classes (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (600, 8, 3, 7.0, 5);
-  g_autoptr(LatentParams) lowered = prototype_params ("test=0.5", "episodes=3", "ways=5", NULL);
-  g_autoptr(LatentParams) fewer_queries = prototype_params ("test=0.5", "episodes=3", "shots=50", "queries=60", NULL);
-  g_autoptr(LatentParams) refused = prototype_params ("test=0.5", "episodes=3", "shots=120", NULL);
-  g_autoptr(LatentParams) no_episodes = prototype_params ("test=0.5", "episodes=0", "shots=120", NULL);
+  g_autoptr(LatentParams) lowered = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=3", "ways=5", NULL);
+  g_autoptr(LatentParams) fewer_queries = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=3", "shots=50", "queries=60", NULL);
+  g_autoptr(LatentParams) refused = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=3", "shots=120", NULL);
+  g_autoptr(LatentParams) no_episodes = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=0", "shots=120", NULL);
   g_autoptr(LatentSnapshot) snap = fit (ds, lowered, 2);
   g_autoptr(LatentSnapshot) short_queries = fit (ds, fewer_queries, 2);
   g_autoptr(LatentSnapshot) plain = NULL;
@@ -290,7 +271,7 @@ static void
 test_unlabelled (void)
 {
   g_autoptr(LatentDataset) ds = latent_dataset_new ("bare", 10, 2, NULL);
-  g_autoptr(LatentParams) params = prototype_params ("episodes=0", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "episodes=0", NULL);
   g_autoptr(GError) error = NULL;
 
   g_assert_null (latent_prototype_get_algorithm ()->init (ds, params, 1, NULL, &error));
@@ -303,7 +284,7 @@ static void
 test_json (void)
 {
   g_autoptr(LatentDataset) ds = blobs ();
-  g_autoptr(LatentParams) params = prototype_params ("test=0.5", "episodes=4", "distance=cosine", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=4", "distance=cosine", NULL);
   g_autoptr(LatentSnapshot) snap = fit (ds, params, 3);
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;

@@ -12,24 +12,6 @@
 #include "latent-test-util.h"
 #include "latent-wta.h"
 
-static LatentCl *
-get_cl (void)
-{
-  static LatentCl *cl;
-  static gboolean tried;
-
-  if (!tried)
-    {
-      g_autoptr(GError) error = NULL;
-
-      tried = TRUE;
-      cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
-      if (cl == NULL)
-        g_test_message ("no OpenCL: %s", error->message);
-    }
-  return cl;
-}
-
 static LatentSnapshot *
 run_steps (LatentDataset *ds,
            LatentParams  *params,
@@ -57,7 +39,7 @@ compare (const char *sparsity,
          const char *tied,
          const char *optimizer)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   g_autoptr(LatentDataset) ds = test_blobs (512, 64, 6, 3.0, 21);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_wta_get_algorithm ());
   const char *assignments[] = { "hidden=32", "batch=16", "rate=0.25", "k=5", "learning-rate=0.05",
@@ -120,7 +102,7 @@ test_paths_agree (void)
 static void
 test_epochs_agree (void)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   g_autoptr(LatentDataset) ds = test_blobs (300, 20, 5, 2.0, 4);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_wta_get_algorithm ());
   g_autoptr(LatentSnapshot) ref = NULL;
@@ -158,7 +140,7 @@ test_epochs_agree (void)
 static void
 test_fall_back (void)
 {
-  LatentCl *cl = get_cl ();
+  LatentCl *cl = test_get_cl ();
   const LatentAlgorithm *algorithm = latent_wta_get_algorithm ();
   g_autoptr(LatentDataset) ds = test_blobs (400, 16, 4, 2.0, 9);
   g_autoptr(LatentParams) params = latent_algorithm_new_params (algorithm);
@@ -202,6 +184,6 @@ main (int argc, char **argv)
   g_test_add_func ("/wta-cl/epochs-agree", test_epochs_agree);
   g_test_add_func ("/wta-cl/fall-back", test_fall_back);
   status = g_test_run ();
-  g_clear_object (&(LatentCl *) { get_cl () });
+  g_clear_object (&(LatentCl *) { test_get_cl () });
   return status;
 }

@@ -13,25 +13,6 @@
 #include "latent-wta.h"
 #include "latent-wta-private.h"
 
-static LatentParams *
-wta_params (const char *first,
-            ...)
-{
-  LatentParams *params = latent_algorithm_new_params (latent_wta_get_algorithm ());
-  va_list args;
-
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    {
-      g_autoptr(GError) error = NULL;
-
-      latent_params_parse (params, a, &error);
-      g_assert_no_error (error);
-    }
-  va_end (args);
-  return params;
-}
-
 /* Four labelled blobs. */
 static LatentDataset *
 small_data (guint n,
@@ -65,8 +46,8 @@ static void
 test_select_batch (void)
 {
   g_autoptr(LatentDataset) ds = small_data (64, 6);
-  g_autoptr(LatentParams) lifetime = wta_params ("hidden=5", "batch=20", "rate=0.1", NULL);
-  g_autoptr(LatentParams) ksparse = wta_params ("hidden=5", "batch=20", "sparsity=k-sparse", "k=2", NULL);
+  g_autoptr(LatentParams) lifetime = test_params (latent_wta_get_algorithm (), "hidden=5", "batch=20", "rate=0.1", NULL);
+  g_autoptr(LatentParams) ksparse = test_params (latent_wta_get_algorithm (), "hidden=5", "batch=20", "sparsity=k-sparse", "k=2", NULL);
   const LatentAlgorithm *algorithm = latent_wta_get_algorithm ();
   g_autoptr(GError) error = NULL;
   LatentWta *a, *b;
@@ -120,7 +101,7 @@ check_gradient (const char *sparsity,
                 const char *tied)
 {
   g_autoptr(LatentDataset) ds = small_data (40, 7);
-  g_autoptr(LatentParams) params = wta_params ("hidden=6", "batch=10", "rate=0.2", "k=3", "momentum=0",
+  g_autoptr(LatentParams) params = test_params (latent_wta_get_algorithm (), "hidden=6", "batch=10", "rate=0.2", "k=3", "momentum=0",
                                                "learning-rate=0.001", "validation=0", sparsity, tied, NULL);
   const LatentAlgorithm *algorithm = latent_wta_get_algorithm ();
   g_autoptr(GError) error = NULL;
@@ -256,7 +237,7 @@ static void
 test_batch_beyond_rows (void)
 {
   g_autoptr(LatentDataset) ds = small_data (200, 5);
-  g_autoptr(LatentParams) params = wta_params ("batch=190", "epochs=3", "hidden=8", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_wta_get_algorithm (), "batch=190", "epochs=3", "hidden=8", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(LatentFit) fit = latent_algorithm_fit (latent_wta_get_algorithm (), ds, params, 1, NULL,
                                                    NULL, NULL, NULL, &error);
@@ -270,7 +251,7 @@ static void
 test_divergence (void)
 {
   g_autoptr(LatentDataset) ds = small_data (200, 5);
-  g_autoptr(LatentParams) params = wta_params ("hidden=8", "batch=10", "learning-rate=10", "epochs=50", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_wta_get_algorithm (), "hidden=8", "batch=10", "learning-rate=10", "epochs=50", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(LatentFit) fit = latent_algorithm_fit (latent_wta_get_algorithm (), ds, params, 1, NULL,
                                                    NULL, NULL, NULL, &error);
@@ -284,7 +265,7 @@ static void
 test_fit_and_encode (void)
 {
   g_autoptr(LatentDataset) ds = small_data (300, 6);
-  g_autoptr(LatentParams) params = wta_params ("hidden=12", "batch=30", "rate=0.2", "epochs=30",
+  g_autoptr(LatentParams) params = test_params (latent_wta_get_algorithm (), "hidden=12", "batch=30", "rate=0.2", "epochs=30",
                                                "learning-rate=0.05", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) losses = g_array_new (FALSE, FALSE, sizeof (double));

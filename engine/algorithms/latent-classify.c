@@ -193,6 +193,8 @@ latent_classify_write_json (LatentSnapshot *snap,
                                  : latent_dataset_get_name (snap->test_dataset));
   json_builder_set_member_name (builder, "n_test");
   json_builder_add_int_value (builder, snap->n_test);
+  latent_json_add_int_vector_member (builder, "test_rows", snap->test_rows, snap->n_test);
+  latent_json_add_int_vector_member (builder, "test_predictions", snap->test_predictions, snap->n_test);
   latent_json_add_number_member (builder, "test_accuracy", snap->test_accuracy);
   latent_json_add_number_member (builder, "train_accuracy", snap->train_accuracy);
 

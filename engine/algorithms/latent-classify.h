@@ -50,9 +50,9 @@ void         latent_classify_judge    (LatentSnapshot    *snapshot,
                                        const LatentSplit *split,
                                        const gint32      *predictions);
 
-/* The members every classifier's result has: classes, test rows and
- * accuracy, confusion matrix, per-class precision and recall, and the
- * per-epoch accuracies when there are epochs. */
+/* The members every classifier's result has: classes, the test rows, their
+ * predictions and accuracy, the confusion matrix, per-class precision and
+ * recall, and the per-epoch accuracies when there are epochs. */
 void         latent_classify_write_json (LatentSnapshot *snapshot,
                                          JsonBuilder    *builder);
 

@@ -651,22 +651,14 @@ void
 latent_clusters_write_labels (LatentSnapshot *snap,
                               JsonBuilder    *b)
 {
-  json_builder_set_member_name (b, "labels");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < snap->n_rows; i++)
-    json_builder_add_int_value (b, snap->labels[i]);
-  json_builder_end_array (b);
+  latent_json_add_int_vector_member (b, "labels", snap->labels, snap->n_rows);
 }
 
 void
 latent_clusters_write_sizes (LatentSnapshot *snap,
                              JsonBuilder    *b)
 {
-  json_builder_set_member_name (b, "cluster_sizes");
-  json_builder_begin_array (b);
-  for (guint c = 0; c < snap->k; c++)
-    json_builder_add_int_value (b, snap->cluster_sizes[c]);
-  json_builder_end_array (b);
+  latent_json_add_uint_vector_member (b, "cluster_sizes", snap->cluster_sizes, snap->k);
 }
 
 void

@@ -547,19 +547,6 @@ prototype_snapshot (gpointer data)
 }
 
 static void
-add_int_array (JsonBuilder  *b,
-               const char   *name,
-               const gint32 *values,
-               guint         n)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n; i++)
-    json_builder_add_int_value (b, values[i]);
-  json_builder_end_array (b);
-}
-
-static void
 prototype_write_json (LatentSnapshot *snap,
                       JsonBuilder    *b)
 {
@@ -567,8 +554,6 @@ prototype_write_json (LatentSnapshot *snap,
   json_builder_set_member_name (b, "distance");
   json_builder_add_string_value (b, latent_params_get_choice (snap->params, "distance"));
   latent_json_add_matrix_member (b, "prototypes", snap->components, snap->n_components, snap->n_cols);
-  add_int_array (b, "test_rows", snap->test_rows, snap->n_test);
-  add_int_array (b, "test_predictions", snap->test_predictions, snap->n_test);
 
   json_builder_set_member_name (b, "episodes");
   json_builder_add_int_value (b, snap->n_episodes);
@@ -584,10 +569,10 @@ prototype_write_json (LatentSnapshot *snap,
   json_builder_add_int_value (b, snap->n_shots);
   json_builder_set_member_name (b, "queries");
   json_builder_add_int_value (b, snap->n_queries / snap->n_ways);
-  add_int_array (b, "episode_classes", snap->episode_classes, snap->n_ways);
-  add_int_array (b, "support_rows", snap->support_rows, snap->n_ways * snap->n_shots);
-  add_int_array (b, "query_rows", snap->query_rows, snap->n_queries);
-  add_int_array (b, "query_predictions", snap->query_predictions, snap->n_queries);
+  latent_json_add_int_vector_member (b, "episode_classes", snap->episode_classes, snap->n_ways);
+  latent_json_add_int_vector_member (b, "support_rows", snap->support_rows, snap->n_ways * snap->n_shots);
+  latent_json_add_int_vector_member (b, "query_rows", snap->query_rows, snap->n_queries);
+  latent_json_add_int_vector_member (b, "query_predictions", snap->query_predictions, snap->n_queries);
 }
 
 static const char * const prototype_figures[] = { "prototypes", "episode", "curves", "confusion", NULL };

@@ -639,19 +639,6 @@ wta_snapshot (gpointer data)
   return snap;
 }
 
-static void
-add_uint_vector (JsonBuilder *b,
-                 const char  *name,
-                 const guint *values,
-                 guint        n)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n; i++)
-    json_builder_add_int_value (b, values[i]);
-  json_builder_end_array (b);
-}
-
 /* Enough to encode rows and to start another run from (init=@FILE). */
 static void
 wta_write_json (LatentSnapshot *snap,
@@ -672,7 +659,7 @@ wta_write_json (LatentSnapshot *snap,
   latent_json_add_vector_member (b, "validation_loss", snap->epoch_val_loss, snap->n_epochs);
   latent_json_add_vector_member (b, "dead_fraction", snap->epoch_dead_fraction, snap->n_epochs);
   latent_json_add_number_member (b, "dead_units", snap->n_dead);
-  add_uint_vector (b, "unit_wins", snap->unit_wins, h);
+  latent_json_add_uint_vector_member (b, "unit_wins", snap->unit_wins, h);
   latent_json_add_number_member (b, "validation_error", snap->reconstruction_error);
 }
 
