@@ -24,3 +24,23 @@
 
 /* Integer ceil(a / b) for sizes, e.g. work-items per group. */
 #define LATENT_DIV_UP(a, b) (((a) + (b) - 1) / (b))
+
+/* One optimiser step on one value (or a vector of them), with `adam`, `mu`,
+ * `lr` and `eps` in the kernel's scope. Momentum (adam = 0): v = μ v − lr g,
+ * p += v. Adam: v = β1 v + (1 − β1) g, s = β2 s + (1 − β2) g²,
+ * p −= lr · v / (√s + eps), the bias corrections folded into lr and eps by
+ * the host. Shared by the autoencoder and logistic regression. */
+#define LATENT_OPTIMISER_STEP(p, v, s, g)                              \
+  do {                                                                 \
+    if (adam)                                                          \
+      {                                                                \
+        v = 0.9f * v + (1.0f - 0.9f) * (g);                            \
+        s = 0.999f * s + (1.0f - 0.999f) * (g) * (g);                  \
+        p -= lr * v / (sqrt (s) + eps);                                \
+      }                                                                \
+    else                                                               \
+      {                                                                \
+        v = mu * v - lr * (g);                                         \
+        p += v;                                                        \
+      }                                                                \
+  } while (0)

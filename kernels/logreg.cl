@@ -28,25 +28,6 @@
 
 #define VEC 16
 
-/* One optimiser step on one value (or 16). Momentum (adam = 0):
- * v = μ v − lr g, p += v. Adam: v = β1 v + (1 − β1) g,
- * s = β2 s + (1 − β2) g², p −= lr · v / (√s + eps), with the bias
- * corrections folded into lr and eps by the host. */
-#define UPDATE(p, v, s, g)                                             \
-  do {                                                                 \
-    if (adam)                                                          \
-      {                                                                \
-        v = 0.9f * v + (1.0f - 0.9f) * (g);                            \
-        s = 0.999f * s + (1.0f - 0.999f) * (g) * (g);                  \
-        p -= lr * v / (sqrt (s) + eps);                                \
-      }                                                                \
-    else                                                               \
-      {                                                                \
-        v = mu * v - lr * (g);                                         \
-        p += v;                                                        \
-      }                                                                \
-  } while (0)
-
 /* x[r][a] = (data[rows_of[first + r]][a] − mean[a]) · scale[a] and
  * y[r] = labels[rows_of[first + r]]; work-item (column block, r). */
 __kernel void
@@ -197,7 +178,7 @@ logreg_update (__global float *LATENT_RESTRICT w,
 
           sq[i] = p2.s0 + p2.s1 + p2.s2 + p2.s3 + p2.s4 + p2.s5 + p2.s6 + p2.s7 +
                   p2.s8 + p2.s9 + p2.sa + p2.sb + p2.sc + p2.sd + p2.se + p2.sf;
-          UPDATE (p, v, s, g);
+          LATENT_OPTIMISER_STEP (p, v, s, g);
           vstore16 (p, 0, w + a);
           vstore16 (v, 0, vw + a);
           if (adam)
@@ -213,7 +194,7 @@ logreg_update (__global float *LATENT_RESTRICT w,
               const float g = fma (l2, p, gw[t]);
 
               total += p * p;
-              UPDATE (p, v, s, g);
+              LATENT_OPTIMISER_STEP (p, v, s, g);
               w[t] = p;
               vw[t] = v;
               if (adam)
@@ -229,7 +210,7 @@ logreg_update (__global float *LATENT_RESTRICT w,
 
       for (uint r = 0; r < rows; r++)
         g += e[(size_t) r * c + k];
-      UPDATE (p, v, s, g);
+      LATENT_OPTIMISER_STEP (p, v, s, g);
       b[k] = p;
       vb[k] = v;
       if (adam)

@@ -22,25 +22,6 @@
 
 #define VEC 16
 
-/* One optimiser step on one value (or 16). Momentum (adam = 0):
- * v = μ v − lr g, p += v. Adam: v = β1 v + (1 − β1) g,
- * s = β2 s + (1 − β2) g², p −= lr · v / (√s + eps), with the bias
- * corrections folded into lr and eps by the host. */
-#define UPDATE(p, v, s, g)                                             \
-  do {                                                                 \
-    if (adam)                                                          \
-      {                                                                \
-        v = 0.9f * v + (1.0f - 0.9f) * (g);                            \
-        s = 0.999f * s + (1.0f - 0.999f) * (g) * (g);                  \
-        p -= lr * v / (sqrt (s) + eps);                                \
-      }                                                                \
-    else                                                               \
-      {                                                                \
-        v = mu * v - lr * (g);                                         \
-        p += v;                                                        \
-      }                                                                \
-  } while (0)
-
 /* x[r][a] = (data[order[first + r]][a] − offset[a]) · scale[a]; work-item
  * (a, r). */
 __kernel void
@@ -338,7 +319,7 @@ wta_units (__global float *LATENT_RESTRICT zt,
           p = vload16 (0, wd + unit + a);
           v = vload16 (0, vwd + unit + a);
           m2 = adam ? vload16 (0, swd + unit + a) : 0.0f;
-          UPDATE (p, v, m2, gd);
+          LATENT_OPTIMISER_STEP (p, v, m2, gd);
           vstore16 (p, 0, wd + unit + a);
           vstore16 (v, 0, vwd + unit + a);
           if (adam)
@@ -347,7 +328,7 @@ wta_units (__global float *LATENT_RESTRICT zt,
       p = vload16 (0, w + unit + a);
       v = vload16 (0, vw + unit + a);
       m2 = adam ? vload16 (0, sw + unit + a) : 0.0f;
-      UPDATE (p, v, m2, gw);
+      LATENT_OPTIMISER_STEP (p, v, m2, gw);
       vstore16 (p, 0, w + unit + a);
       vstore16 (v, 0, vw + unit + a);
       if (adam)
@@ -369,7 +350,7 @@ wta_units (__global float *LATENT_RESTRICT zt,
           p = wd[unit + a];
           v = vwd[unit + a];
           m2 = adam ? swd[unit + a] : 0.0f;
-          UPDATE (p, v, m2, gd);
+          LATENT_OPTIMISER_STEP (p, v, m2, gd);
           wd[unit + a] = p;
           vwd[unit + a] = v;
           if (adam)
@@ -378,7 +359,7 @@ wta_units (__global float *LATENT_RESTRICT zt,
       p = w[unit + a];
       v = vw[unit + a];
       m2 = adam ? sw[unit + a] : 0.0f;
-      UPDATE (p, v, m2, gw);
+      LATENT_OPTIMISER_STEP (p, v, m2, gw);
       w[unit + a] = p;
       vw[unit + a] = v;
       if (adam)
@@ -387,7 +368,7 @@ wta_units (__global float *LATENT_RESTRICT zt,
   {
     float p = b[j], v = vb[j], m2 = adam ? sb[j] : 0.0f;
 
-    UPDATE (p, v, m2, db);
+    LATENT_OPTIMISER_STEP (p, v, m2, db);
     b[j] = p;
     vb[j] = v;
     if (adam)
@@ -418,7 +399,7 @@ wta_decoder_bias (__global const float *LATENT_RESTRICT e,
   p = c[a];
   v = vc[a];
   m2 = adam ? sc[a] : 0.0f;
-  UPDATE (p, v, m2, g);
+  LATENT_OPTIMISER_STEP (p, v, m2, g);
   c[a] = p;
   vc[a] = v;
   if (adam)
