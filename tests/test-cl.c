@@ -997,6 +997,136 @@ test_cache_timing (void)
                   strlen (source), cold_ms, warm_ms);
 }
 
+/* $LATENT_KERNELS picks the shape; the GPU shape reaches the kernels as
+ * -D LATENT_GPU=1, and a bad value is refused naming the variable. */
+static const char shape_source[] =
+  "__kernel void shape (__global int *out)\n"
+  "{\n"
+  "#ifdef LATENT_GPU\n"
+  "  out[0] = 2;\n"
+  "#else\n"
+  "  out[0] = 1;\n"
+  "#endif\n"
+  "}\n";
+
+static int
+run_shape_kernel (LatentCl *cl)
+{
+  g_autoptr(GError) error = NULL;
+  cl_program program = latent_cl_build_source (cl, "shape", shape_source, NULL, &error);
+  cl_kernel kernel;
+  cl_mem out;
+  cl_int err;
+  int value = 0;
+  size_t one = 1;
+
+  g_assert_no_error (error);
+  kernel = clCreateKernel (program, "shape", &err);
+  g_assert_cmpint (err, ==, CL_SUCCESS);
+  out = clCreateBuffer (latent_cl_get_context (cl), CL_MEM_WRITE_ONLY, sizeof value, NULL, &err);
+  g_assert_cmpint (err, ==, CL_SUCCESS);
+  g_assert_cmpint (clSetKernelArg (kernel, 0, sizeof out, &out), ==, CL_SUCCESS);
+  g_assert_cmpint (clEnqueueNDRangeKernel (latent_cl_get_queue (cl), kernel, 1, NULL, &one, NULL, 0, NULL, NULL),
+                   ==, CL_SUCCESS);
+  g_assert_cmpint (clEnqueueReadBuffer (latent_cl_get_queue (cl), out, CL_TRUE, 0, sizeof value, &value, 0, NULL, NULL),
+                   ==, CL_SUCCESS);
+  clReleaseMemObject (out);
+  clReleaseKernel (kernel);
+  return value;
+}
+
+static void
+test_shape (void)
+{
+  g_autofree char *saved = g_strdup (g_getenv ("LATENT_KERNELS"));
+  g_autoptr(LatentCl) automatic = NULL;
+  g_autoptr(GError) error = NULL;
+  LatentKernelShape expected;
+
+  g_unsetenv ("LATENT_KERNELS");
+  automatic = new_cl_or_skip ();
+  if (automatic == NULL)
+    return;
+  expected = (latent_cl_get_info (automatic)->type & CL_DEVICE_TYPE_CPU) ? LATENT_KERNEL_SHAPE_CPU
+                                                                       : LATENT_KERNEL_SHAPE_GPU;
+  g_assert_cmpint (latent_cl_get_shape (automatic), ==, expected);
+  g_assert_cmpint (run_shape_kernel (automatic), ==, expected == LATENT_KERNEL_SHAPE_GPU ? 2 : 1);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(LatentCl) forced = NULL;
+
+      g_setenv ("LATENT_KERNELS", i == 0 ? "gpu" : "CPU", TRUE);
+      forced = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (latent_cl_get_shape (forced), ==, i == 0 ? LATENT_KERNEL_SHAPE_GPU : LATENT_KERNEL_SHAPE_CPU);
+      g_assert_cmpint (run_shape_kernel (forced), ==, i == 0 ? 2 : 1);
+    }
+
+  g_setenv ("LATENT_KERNELS", "tpu", TRUE);
+  g_assert_null (latent_cl_new (LATENT_DEVICE_AUTO, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "LATENT_KERNELS"));
+  g_assert_nonnull (strstr (error->message, "tpu"));
+
+  if (saved != NULL)
+    g_setenv ("LATENT_KERNELS", saved, TRUE);
+  else
+    g_unsetenv ("LATENT_KERNELS");
+}
+
+/* Tuned values survive a new runtime when saved, are per program, and
+ * are ignored once the file names another source. */
+static void
+test_tunables (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "tuning", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *edited = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(LatentCl) again = NULL;
+  g_autoptr(LatentCl) edited_cl = NULL;
+  GRegex *regex;
+
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  cl = new_cl_or_skip ();
+  if (cl == NULL)
+    return;
+
+  g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 6);
+  latent_cl_set_tunable (cl, "gemm", "MR", 4);
+  latent_cl_set_tunable (cl, "kmeans", "VEC", 8);
+  g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 4);
+  g_assert_true (latent_cl_save_tunables (cl, "gemm", &error));
+  g_assert_no_error (error);
+  latent_cl_clear_tunables (cl, "gemm");
+  /* Cleared overrides leave what was saved; kmeans's stays an override. */
+  g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 4);
+  g_assert_cmpint (latent_cl_tunable (cl, "kmeans", "VEC", 16), ==, 8);
+
+  again = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (latent_cl_tunable (again, "gemm", "MR", 6), ==, 4);
+  g_assert_cmpint (latent_cl_tunable (again, "gemm", "KC", 128), ==, 128);
+  g_assert_cmpint (latent_cl_tunable (again, "kmeans", "VEC", 16), ==, 16);
+
+  path = latent_cl_get_tunables_path (again);
+  g_assert_true (g_str_has_prefix (path, dir));
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  regex = g_regex_new ("source=[0-9a-f]+", 0, 0, NULL);
+  edited = g_regex_replace_literal (regex, contents, -1, 0, "source=0123", 0, NULL);
+  g_regex_unref (regex);
+  g_assert_cmpstr (edited, !=, contents);
+  g_assert_true (g_file_set_contents (path, edited, -1, NULL));
+  edited_cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (latent_cl_tunable (edited_cl, "gemm", "MR", 6), ==, 6);
+
+  g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1031,6 +1161,8 @@ main (int   argc,
   g_test_add_func ("/cl/cache/rejected-binary", test_cache_rejected_binary);
   g_test_add_func ("/cl/cache/disabled", test_cache_disabled);
   g_test_add_func ("/cl/cache/timing", test_cache_timing);
+  g_test_add_func ("/cl/shape", test_shape);
+  g_test_add_func ("/cl/tunables", test_tunables);
 
   status = g_test_run ();
 

@@ -42,6 +42,9 @@ struct _LatentCl
   LatentClBuildNotify build_notify;
   gpointer            build_notify_data;
   gint                failures;  /* atomic: OpenCL paths that fell back */
+  LatentKernelShape   shape;
+  GKeyFile           *tuned;     /* guarded by lock: the tuning file, once read */
+  GHashTable         *overrides; /* guarded by lock: "program.NAME" → value, from the tuner */
 };
 
 /* Test hook: how many more successful enqueues latent_cl_check reports as
@@ -448,6 +451,8 @@ latent_cl_finalize (GObject *object)
   if (self->context != NULL)
     clReleaseContext (self->context);
   g_clear_pointer (&self->info, latent_cl_device_info_free);
+  g_clear_pointer (&self->tuned, g_key_file_free);
+  g_clear_pointer (&self->overrides, g_hash_table_unref);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->built);
 
@@ -471,6 +476,7 @@ latent_cl_init (LatentCl *self)
   g_cond_init (&self->built);
   self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, release_program);
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->overrides = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /* Called by the driver, possibly from its own threads. */
@@ -571,6 +577,38 @@ describe_found (GPtrArray *devices)
   return g_string_free (g_steal_pointer (&found), FALSE);
 }
 
+const char *
+latent_kernel_shape_to_string (LatentKernelShape shape)
+{
+  return shape == LATENT_KERNEL_SHAPE_GPU ? "gpu" : "cpu";
+}
+
+/* $LATENT_KERNELS: unset, empty or "auto" leaves the choice to the device. */
+static gboolean
+shape_from_environment (LatentKernelShape  *shape,
+                        gboolean           *automatic,
+                        GError            **error)
+{
+  const char *value = g_getenv ("LATENT_KERNELS");
+
+  *shape = LATENT_KERNEL_SHAPE_CPU;
+  *automatic = value == NULL || *value == '\0' || g_ascii_strcasecmp (value, "auto") == 0;
+  if (*automatic)
+    return TRUE;
+  if (g_ascii_strcasecmp (value, "gpu") == 0)
+    *shape = LATENT_KERNEL_SHAPE_GPU;
+  else if (g_ascii_strcasecmp (value, "cpu") != 0)
+    {
+      g_autofree char *shown = g_utf8_make_valid (value, MIN (strlen (value), 64));
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   /* Translators: LATENT_KERNELS is an environment variable; keep cpu, gpu and auto */
+                   _("LATENT_KERNELS is “%s”; it must be cpu, gpu or auto"), shown);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 LatentCl *
 latent_cl_new (LatentDeviceChoice   choice,
                GError             **error)
@@ -580,9 +618,14 @@ latent_cl_new (LatentDeviceChoice   choice,
   g_autoptr(GError) local_error = NULL;
   cl_context_properties properties[3];
   cl_int err = CL_SUCCESS;
+  LatentKernelShape shape;
+  gboolean automatic;
   int chosen;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!shape_from_environment (&shape, &automatic, error))
+    return NULL;
 
   if (choice == LATENT_DEVICE_OFF)
     {
@@ -622,6 +665,9 @@ latent_cl_new (LatentDeviceChoice   choice,
 
   self = g_object_new (LATENT_TYPE_CL, NULL);
   self->info = g_ptr_array_steal_index (devices, chosen);
+  /* Anything that is not a CPU — GPUs, accelerators — gets work-groups. */
+  self->shape = !automatic ? shape
+              : (self->info->type & CL_DEVICE_TYPE_CPU) ? LATENT_KERNEL_SHAPE_CPU : LATENT_KERNEL_SHAPE_GPU;
 
   properties[0] = CL_CONTEXT_PLATFORM;
   properties[1] = (cl_context_properties) self->info->platform;
@@ -634,8 +680,9 @@ latent_cl_new (LatentDeviceChoice   choice,
   if (self->queue == NULL)
     return NULL;
 
-  g_debug ("Using OpenCL device “%s” (%s, %s)", self->info->name,
-           device_type_name (self->info->type), self->info->platform_name);
+  g_debug ("Using OpenCL device “%s” (%s, %s), %s-shaped kernels", self->info->name,
+           device_type_name (self->info->type), self->info->platform_name,
+           latent_kernel_shape_to_string (self->shape));
 
   return g_steal_pointer (&self);
 }
@@ -812,13 +859,16 @@ cache_dir (void)
 }
 
 static char *
-full_options (const char *options)
+full_options (LatentCl   *self,
+              const char *options)
 {
+  const char *shape = self->shape == LATENT_KERNEL_SHAPE_GPU ? " -D LATENT_GPU=1" : "";
+
   if (options == NULL || *options == '\0')
-    return g_strdup (DEFAULT_CL_STD);
+    return g_strconcat (DEFAULT_CL_STD, shape, NULL);
   if (strstr (options, "-cl-std") != NULL)
-    return g_strdup (options);
-  return g_strconcat (DEFAULT_CL_STD, " ", options, NULL);
+    return g_strconcat (options, shape, NULL);
+  return g_strconcat (DEFAULT_CL_STD, " ", options, shape, NULL);
 }
 
 /* The name ends up inside a #line directive and a file name. */
@@ -1097,7 +1147,7 @@ get_program (LatentCl    *self,
   text = assemble_source (name, source, source_len, error);
   if (text == NULL)
     return NULL;
-  opts = full_options (options);
+  opts = full_options (self, options);
   key = cache_key (self, text, opts);
 
   /* One build per program: a thread that asks for a program another thread
@@ -1299,4 +1349,182 @@ latent_cl_create_buffer (LatentCl      *self,
   g_return_val_if_fail (LATENT_IS_CL (self), FALSE);
   *mem = clCreateBuffer (self->context, flags, size, host, &err);
   return latent_cl_check (err, "clCreateBuffer", what, error);
+}
+
+/* ---- shapes and tunables ----------------------------------------------- */
+
+LatentKernelShape
+latent_cl_get_shape (LatentCl *self)
+{
+  g_return_val_if_fail (LATENT_IS_CL (self), LATENT_KERNEL_SHAPE_CPU);
+  return self->shape;
+}
+
+char *
+latent_cl_get_tunables_path (LatentCl *self)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *dir = cache_dir ();
+  g_autofree char *file = NULL;
+
+  g_return_val_if_fail (LATENT_IS_CL (self), NULL);
+  if (dir == NULL)
+    return NULL;
+  checksum_field (checksum, self->info->platform_version);
+  checksum_field (checksum, self->info->name);
+  checksum_field (checksum, self->info->version);
+  checksum_field (checksum, self->info->driver_version);
+  checksum_field (checksum, latent_kernel_shape_to_string (self->shape));
+  file = g_strdup_printf ("tuning-%.16s.ini", g_checksum_get_string (checksum));
+  return g_build_filename (dir, file, NULL);
+}
+
+/* Tuned values hold for the source they were measured on: an edited kernel
+ * (or common.h) drops them. */
+static char *
+source_checksum (const char *program)
+{
+  g_autofree char *path = g_strconcat (KERNELS_PREFIX, program, ".cl", NULL);
+  g_autoptr(GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autofree char *text = NULL;
+  gsize size = 0;
+  const char *data;
+
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &size);
+  text = assemble_source (program, data, size, NULL);
+  return text ? g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1) : NULL;
+}
+
+/* With the lock held. */
+static GKeyFile *
+tuned_file (LatentCl *self)
+{
+  if (self->tuned == NULL)
+    {
+      g_autofree char *path = latent_cl_get_tunables_path (self);
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      self->tuned = g_key_file_new ();
+      /* A few hundred bytes; a larger one is not ours. */
+      if (path != NULL && g_file_get_contents (path, &contents, &length, NULL) && length < 65536)
+        g_key_file_load_from_data (self->tuned, contents, length, G_KEY_FILE_NONE, NULL);
+    }
+  return self->tuned;
+}
+
+int
+latent_cl_tunable (LatentCl   *self,
+                   const char *program,
+                   const char *name,
+                   int         fallback)
+{
+  g_autofree char *key = NULL;
+  g_autofree char *source = NULL;
+  g_autofree char *stored = NULL;
+  g_autoptr(GError) error = NULL;
+  gpointer value;
+  GKeyFile *file;
+  int tuned;
+
+  g_return_val_if_fail (LATENT_IS_CL (self), fallback);
+
+  key = g_strconcat (program, ".", name, NULL);
+  g_mutex_lock (&self->lock);
+  if (g_hash_table_lookup_extended (self->overrides, key, NULL, &value))
+    {
+      g_mutex_unlock (&self->lock);
+      return GPOINTER_TO_INT (value);
+    }
+  file = tuned_file (self);
+  stored = g_key_file_get_string (file, program, "source", NULL);
+  tuned = g_key_file_get_integer (file, program, name, &error);
+  g_mutex_unlock (&self->lock);
+
+  if (stored == NULL || error != NULL || tuned <= 0)
+    return fallback;
+  source = source_checksum (program);
+  return g_strcmp0 (source, stored) == 0 ? tuned : fallback;
+}
+
+void
+latent_cl_set_tunable (LatentCl   *self,
+                       const char *program,
+                       const char *name,
+                       int         value)
+{
+  g_return_if_fail (LATENT_IS_CL (self));
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_insert (self->overrides, g_strconcat (program, ".", name, NULL), GINT_TO_POINTER (value));
+  g_mutex_unlock (&self->lock);
+}
+
+static gboolean
+is_override_of (gpointer key,
+                gpointer value,
+                gpointer program)
+{
+  return g_str_has_prefix (key, program) && ((const char *) key)[strlen (program)] == '.';
+}
+
+void
+latent_cl_clear_tunables (LatentCl   *self,
+                          const char *program)
+{
+  g_return_if_fail (LATENT_IS_CL (self));
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_foreach_remove (self->overrides, is_override_of, (gpointer) program);
+  g_mutex_unlock (&self->lock);
+}
+
+gboolean
+latent_cl_save_tunables (LatentCl    *self,
+                         const char  *program,
+                         GError     **error)
+{
+  g_autofree char *path = latent_cl_get_tunables_path (self);
+  g_autofree char *source = source_checksum (program);
+  g_autofree char *dir = NULL;
+  g_autofree char *data = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  GKeyFile *file;
+  gsize length = 0;
+
+  g_return_val_if_fail (LATENT_IS_CL (self), FALSE);
+
+  if (path == NULL || source == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   path == NULL ? _("Cannot keep tuned kernels: the kernel cache is switched off (LATENT_CL_CACHE)")
+                                : _("Cannot keep tuned kernels: no program “%s”"), program);
+      return FALSE;
+    }
+
+  g_mutex_lock (&self->lock);
+  file = tuned_file (self);
+  g_key_file_remove_group (file, program, NULL);
+  g_key_file_set_string (file, program, "source", source);
+  g_hash_table_iter_init (&iter, self->overrides);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (is_override_of (key, value, (gpointer) program))
+      g_key_file_set_integer (file, program, (const char *) key + strlen (program) + 1, GPOINTER_TO_INT (value));
+  data = g_key_file_to_data (file, &length, NULL);
+  g_mutex_unlock (&self->lock);
+
+  dir = g_path_get_dirname (path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+      g_autofree char *shown = g_filename_display_name (dir);
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Cannot create “%s”: %s"), shown, g_strerror (saved));
+      return FALSE;
+    }
+  return g_file_set_contents (path, data, length, error);
 }

@@ -106,6 +106,44 @@ cl_program                latent_cl_build_source   (LatentCl            *self,
                                                     const char          *source,
                                                     const char          *options,
                                                     GError             **error);
+/* Kernels come in two shapes from one source: the CPU shape (one work-item
+ * walks many rows with wide vectors, for PoCL and other CPU drivers) and the
+ * GPU shape (work-groups of 64–256 work-items, coalesced loads, tiles in
+ * local memory). Every program of a GPU-shaped LatentCl is built with
+ * -D LATENT_GPU=1, and host code sizes its launches from
+ * latent_cl_get_shape (). */
+typedef enum {
+  LATENT_KERNEL_SHAPE_CPU,
+  LATENT_KERNEL_SHAPE_GPU,
+} LatentKernelShape;
+
+/* From the device type, unless $LATENT_KERNELS is "cpu" or "gpu". */
+LatentKernelShape         latent_cl_get_shape      (LatentCl            *self);
+const char               *latent_kernel_shape_to_string (LatentKernelShape shape);
+
+/* Tunable NAME (a kernel's #ifndef macro, e.g. "TILE") of program PROGRAM:
+ * the value `latent-cli tune` found fastest on this device for the current
+ * source, else FALLBACK, the shape's default. Host code passes it on as
+ * -D NAME=VALUE and sizes its launches from the same value. */
+int                       latent_cl_tunable        (LatentCl            *self,
+                                                    const char          *program,
+                                                    const char          *name,
+                                                    int                  fallback);
+/* For the tuner: VALUE overrides tunable NAME of PROGRAM in SELF until
+ * latent_cl_clear_tunables (); latent_cl_save_tunables () keeps the
+ * overrides of PROGRAM for later runs on this device. */
+void                      latent_cl_set_tunable    (LatentCl            *self,
+                                                    const char          *program,
+                                                    const char          *name,
+                                                    int                  value);
+void                      latent_cl_clear_tunables (LatentCl            *self,
+                                                    const char          *program);
+gboolean                  latent_cl_save_tunables  (LatentCl            *self,
+                                                    const char          *program,
+                                                    GError             **error);
+/* Where the tuned choices of this device and shape live (may not exist). */
+char                     *latent_cl_get_tunables_path (LatentCl         *self);
+
 /* KERNEL from program PROGRAM (a resource name); the caller releases it. */
 cl_kernel                 latent_cl_create_kernel  (LatentCl            *self,
                                                     const char          *program,
