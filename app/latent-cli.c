@@ -24,6 +24,7 @@
 #include "latent-png-save.h"
 #include "latent-result.h"
 #include "latent-sweep.h"
+#include "latent-tune.h"
 
 enum {
   EXIT_RUN_FAILED = 1,
@@ -696,6 +697,55 @@ command_devices (void)
   return 0;
 }
 
+static void
+print_trial (const LatentTuneTrial *trial,
+             gpointer               user_data)
+{
+  if (trial->failure != NULL)
+    g_print ("%-8s %-28s %s\n", trial->program, trial->setting, trial->failure);
+  else
+    g_print ("%-8s %-28s %10.3f ms%s\n", trial->program, trial->setting, trial->ms,
+             !trial->correct ? _("  disagrees with the defaults") : "");
+}
+
+static int
+command_tune (int    argc,
+              char **argv)
+{
+  g_autofree char *device = NULL;
+  g_autofree char *program = NULL;
+  gboolean quick = FALSE;
+  const GOptionEntry entries[] = {
+    { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_("OpenCL device: auto, cpu or gpu"), N_("DEVICE") },
+    { "program", 0, 0, G_OPTION_ARG_STRING, &program, N_("Tune only this program (gemm, kmeans, …)"), N_("NAME") },
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, N_("Small workloads: seconds instead of minutes"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("— find the fastest kernel tunables for this device"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentCl) cl = NULL;
+  g_autofree char *described = NULL;
+  g_autofree char *path = NULL;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
+  if (argc != 1)
+    return fail (EXIT_BAD_INPUT, _("tune: unexpected “%s”"), argv[1]);
+  cl = open_device (device, &error);
+  if (cl == NULL)
+    return fail (error ? status_for_error (error) : EXIT_BAD_INPUT, "%s",
+                 error ? error->message : _("tune: there is no OpenCL device to tune"));
+
+  described = latent_cl_describe (cl);
+  g_print (_("Tuning %s-shaped kernels on %s\n"), latent_kernel_shape_to_string (latent_cl_get_shape (cl)), described);
+  if (!latent_tune_run (cl, program, quick, print_trial, NULL, NULL, &error))
+    return fail (status_for_error (error), "%s", error->message);
+  path = latent_cl_get_tunables_path (cl);
+  g_print (_("Kept in %s; runs on this device use it.\n"), path);
+  return 0;
+}
+
 static int
 command_datasets (void)
 {
@@ -726,6 +776,7 @@ usage (void)
                       "  latent-cli sweep gmm --data PATH --param k=1..12 [--param NAME=VALUE …]\n"
                       "                 [--seed N] [--device …] [--json SCORES.json] [--export FIGURE.png]\n"
                       "                 [--progress]\n"
+                      "  latent-cli tune [--program NAME] [--quick] [--device auto|cpu|gpu]\n"
                       "  latent-cli devices\n"
                       "  latent-cli datasets\n"
                       "Run “latent-cli run --help” for details.\n"));
@@ -751,6 +802,8 @@ main (int    argc,
     return command_run (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "sweep"))
     return command_sweep (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "tune"))
+    return command_tune (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "devices") && argc == 2)
     return command_devices ();
   if (g_str_equal (argv[1], "datasets") && argc == 2)

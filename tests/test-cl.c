@@ -8,6 +8,7 @@
 #include "latent-cl.h"
 #include "latent-registry.h"
 #include "latent-synthetic.h"
+#include "latent-tune.h"
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -1127,6 +1128,93 @@ test_tunables (void)
   g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
 }
 
+static void
+collect_trial (const LatentTuneTrial *trial,
+               gpointer               user_data)
+{
+  LatentTuneTrial copy = *trial;
+
+  copy.program = g_strdup (trial->program);
+  copy.setting = g_strdup (trial->setting);
+  copy.failure = g_strdup (trial->failure);
+  g_array_append_val (user_data, copy);
+}
+
+static void
+clear_trial (gpointer data)
+{
+  LatentTuneTrial *trial = data;
+
+  g_free ((char *) trial->program);
+  g_free ((char *) trial->setting);
+  g_free ((char *) trial->failure);
+}
+
+/* The tuner times the defaults and each setting, and what it keeps is what
+ * a new runtime on the same device reads back. */
+static void
+test_tune (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "tune", NULL);
+  g_autoptr(GArray) trials = g_array_new (FALSE, TRUE, sizeof (LatentTuneTrial));
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(LatentCl) again = NULL;
+  g_autoptr(GError) error = NULL;
+  const LatentTuneTrial *first, *last;
+  gboolean found = FALSE;
+
+  g_array_set_clear_func (trials, clear_trial);
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  cl = new_cl_or_skip ();
+  if (cl == NULL)
+    return;
+
+  g_assert_false (latent_tune_run (cl, "fft", TRUE, collect_trial, trials, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "fft"));
+  g_assert_nonnull (strstr (error->message, "kmeans"));
+  g_clear_error (&error);
+  g_assert_cmpuint (trials->len, ==, 0);
+
+  g_assert_true (latent_tune_run (cl, "kmeans", TRUE, collect_trial, trials, NULL, &error));
+  g_assert_no_error (error);
+  /* The defaults, at least two settings, then the choice. */
+  g_assert_cmpuint (trials->len, >=, 4);
+  first = &g_array_index (trials, LatentTuneTrial, 0);
+  last = &g_array_index (trials, LatentTuneTrial, trials->len - 1);
+  g_assert_cmpstr (first->program, ==, "kmeans");
+  g_assert_cmpstr (first->setting, ==, "defaults");
+  g_assert_true (first->correct);
+  g_assert_cmpfloat (first->ms, >, 0);
+  g_assert_true (last->correct);
+  g_assert_cmpfloat (last->ms, <=, first->ms);
+  for (guint i = 1; i + 1 < trials->len; i++)
+    {
+      const LatentTuneTrial *trial = &g_array_index (trials, LatentTuneTrial, i);
+
+      g_assert_null (trial->failure);
+      /* Every setting computes the same clustering on this device. */
+      g_assert_true (trial->correct);
+      found |= g_str_equal (trial->setting, last->setting);
+    }
+  g_assert_true (found || g_str_equal (last->setting, "defaults"));
+
+  /* A new runtime reads the choice back; the defaults leave the fallback. */
+  again = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+  g_assert_no_error (error);
+  if (g_str_equal (last->setting, "defaults"))
+    g_assert_cmpint (latent_cl_tunable (again, "kmeans", "VEC", -1), ==, -1);
+  else
+    {
+      const char *equals = strchr (last->setting, '=');
+      g_autofree char *name = g_strndup (last->setting, equals - last->setting);
+
+      g_assert_cmpint (latent_cl_tunable (again, "kmeans", name, -1), ==, atoi (equals + 1));
+    }
+
+  g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1163,6 +1251,7 @@ main (int   argc,
   g_test_add_func ("/cl/cache/timing", test_cache_timing);
   g_test_add_func ("/cl/shape", test_shape);
   g_test_add_func ("/cl/tunables", test_tunables);
+  g_test_add_func ("/cl/tune", test_tune);
 
   status = g_test_run ();
 

@@ -1,0 +1,398 @@
+/* latent-tune.c — the tuner: each kernel's tunables tried on this device
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A job is a program, a workload that exercises its hot kernels, and a
+ * small grid of tunables per shape. Every setting of the grid runs the
+ * workload; the fastest whose result agrees with the defaults' is saved
+ * (latent_cl_save_tunables) and read back by the hosts through
+ * latent_cl_tunable. Grids stay small (each setting is a program build,
+ * seconds on a CPU driver).
+ */
+#define G_LOG_DOMAIN "latent-tune"
+
+#include "latent-tune.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "latent-algorithm.h"
+#include "latent-gemm.h"
+#include "latent-registry.h"
+#include "latent-synthetic.h"
+
+#define MAX_TUNABLES 3
+#define MAX_VALUES 5
+#define NOISE 0.97
+
+typedef struct {
+  const char *name;
+  int         values[MAX_VALUES]; /* 0-terminated */
+} Tunable;
+
+typedef struct {
+  const char *program;
+  const char *algorithm;        /* NULL: the matrix product itself */
+  const char *params;           /* space-separated NAME=VALUE */
+  guint       rows, cols;       /* the workload; the product is rows³ */
+  guint       quick_rows;
+  Tunable     cpu[MAX_TUNABLES];
+  Tunable     gpu[MAX_TUNABLES];
+} Job;
+
+static const Job jobs[] = {
+  { "gemm", NULL, NULL, 1024, 0, 256,
+    .cpu = { { "MR", { 4, 6, 8 } }, { "KC", { 64, 128, 256 } } },
+    .gpu = { { "TM", { 64, 128 } }, { "TK", { 8, 16 } }, { "WPT", { 4, 8 } } } },
+  { "kmeans", "kmeans", "k=10 max-iterations=6 tol=0", 60000, 784, 4000,
+    .cpu = { { "VEC", { 8, 16 } } },
+    .gpu = { { "GROUP", { 64, 128, 256 } } } },
+  { "gmm", "gmm", "k=10 max-iterations=6 tol=0 covariance=full", 60000, 16, 4000,
+    .cpu = { { "LANES", { 8, 16 } } },
+    .gpu = { { "GROUP", { 64, 128, 256 } } } },
+};
+
+const char * const *
+latent_tune_programs (void)
+{
+  static const char *names[G_N_ELEMENTS (jobs) + 1];
+
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    names[i] = jobs[i].program;
+  return names;
+}
+
+/* ---- workloads ---------------------------------------------------------- */
+
+/* A result to compare settings by: the product's matrix, or an
+ * algorithm's final objective. */
+typedef struct {
+  double  ms;
+  float  *values;
+  gsize   n_values;
+} Outcome;
+
+static void
+outcome_clear (Outcome *outcome)
+{
+  g_clear_pointer (&outcome->values, g_free);
+  outcome->n_values = 0;
+  outcome->ms = 0;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  const double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *values,
+        guint   n)
+{
+  qsort (values, n, sizeof *values, compare_doubles);
+  return n == 0 ? 0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+static gboolean
+run_product (LatentCl      *cl,
+             guint          size,
+             Outcome       *outcome,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autoptr(LatentGemm) gemm = NULL;
+  g_autofree float *host = g_new (float, (gsize) size * size);
+  cl_command_queue queue = latent_cl_get_queue (cl);
+  const gsize bytes = (gsize) size * size * sizeof (float);
+  cl_mem a = NULL, b = NULL, c = NULL;
+  double times[5];
+  guint64 state = 20261125;
+  gboolean ok = FALSE;
+  cl_int err;
+
+  for (gsize i = 0; i < (gsize) size * size; i++)
+    {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      host[i] = (float) ((state >> 40) / 16777216.0) - 0.5f;
+    }
+  if (!(gemm = latent_gemm_new (cl, error)) ||
+      !latent_cl_create_buffer (cl, &a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host, "A", error) ||
+      !latent_cl_create_buffer (cl, &b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host, "B", error) ||
+      !latent_cl_create_buffer (cl, &c, CL_MEM_READ_WRITE, bytes, NULL, "C", error))
+    goto out;
+
+  /* One warm-up product, then the median of the rest. */
+  for (guint r = 0; r <= G_N_ELEMENTS (times); r++)
+    {
+      gint64 start = g_get_monotonic_time ();
+
+      if (!latent_gemm_run (gemm, queue, FALSE, TRUE, size, size, size, 1.0f, a, size, b, size,
+                            0.0f, c, size, cancellable, error))
+        goto out;
+      err = clFinish (queue);
+      if (!latent_cl_check (err, "clFinish", "gemm", error))
+        goto out;
+      if (r > 0)
+        times[r - 1] = (g_get_monotonic_time () - start) / 1000.0;
+    }
+  err = clEnqueueReadBuffer (queue, c, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "gemm", error))
+    goto out;
+  outcome->ms = median (times, G_N_ELEMENTS (times));
+  outcome->values = g_steal_pointer (&host);
+  outcome->n_values = (gsize) size * size;
+  ok = TRUE;
+
+out:
+  if (a != NULL)
+    clReleaseMemObject (a);
+  if (b != NULL)
+    clReleaseMemObject (b);
+  if (c != NULL)
+    clReleaseMemObject (c);
+  return ok;
+}
+
+static gboolean
+run_algorithm (LatentCl       *cl,
+               const Job      *job,
+               LatentDataset  *dataset,
+               Outcome        *outcome,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  const LatentAlgorithm *algorithm = latent_registry_lookup (job->algorithm, error);
+  g_autoptr(LatentParams) params = NULL;
+  g_auto(GStrv) assignments = NULL;
+  g_autoptr(LatentFit) fit = NULL;
+  g_autofree double *times = NULL;
+  guint n, failures;
+
+  if (algorithm == NULL)
+    return FALSE;
+  params = latent_algorithm_new_params (algorithm);
+  assignments = g_strsplit (job->params, " ", -1);
+  for (guint i = 0; assignments[i] != NULL; i++)
+    if (!latent_params_parse (params, assignments[i], error))
+      return FALSE;
+
+  /* A failing OpenCL path carries on on the reference path and counts a
+   * failure; the tuner must not time that. */
+  failures = latent_cl_get_failures (cl);
+  fit = latent_algorithm_fit (algorithm, dataset, params, 1, cl, NULL, NULL, cancellable, error);
+  if (fit == NULL)
+    return FALSE;
+  if (latent_cl_get_failures (cl) != failures)
+    {
+      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL, "%s",
+                   fit->snapshot->message ? fit->snapshot->message : "the OpenCL path failed");
+      return FALSE;
+    }
+  n = fit->history->len;
+  if (n < 2)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: only %u iterations to time", job->program, n);
+      return FALSE;
+    }
+  /* The first step pays for building and first touches. */
+  times = g_new (double, n - 1);
+  for (guint i = 1; i < n; i++)
+    times[i - 1] = g_array_index (fit->history, LatentIterationRecord, i).step_ms;
+  outcome->ms = median (times, n - 1);
+  outcome->values = g_new (float, 1);
+  outcome->values[0] = g_array_index (fit->history, LatentIterationRecord, n - 1).objective;
+  outcome->n_values = 1;
+  return TRUE;
+}
+
+/* Settings differ in the order they add things up, nothing else. */
+static gboolean
+agrees (const Outcome *reference,
+        const Outcome *outcome)
+{
+  double scale = 0, worst = 0;
+
+  if (reference->n_values != outcome->n_values)
+    return FALSE;
+  for (gsize i = 0; i < reference->n_values; i++)
+    {
+      scale = MAX (scale, fabs (reference->values[i]));
+      worst = MAX (worst, fabs ((double) reference->values[i] - outcome->values[i]));
+    }
+  return isfinite (worst) && worst <= 1e-3 * MAX (scale, 1e-30);
+}
+
+/* ---- the grid ----------------------------------------------------------- */
+
+static guint
+count_tunables (const Tunable *tunables)
+{
+  guint n = 0;
+
+  while (n < MAX_TUNABLES && tunables[n].name != NULL)
+    n++;
+  return n;
+}
+
+static guint
+count_values (const Tunable *tunable)
+{
+  guint n = 0;
+
+  while (n < MAX_VALUES && tunable->values[n] != 0)
+    n++;
+  return n;
+}
+
+/* Sets the grid's setting number INDEX (mixed radix over the tunables)
+ * and describes it. */
+static char *
+apply_setting (LatentCl      *cl,
+               const Job     *job,
+               const Tunable *tunables,
+               guint          n_tunables,
+               guint          index)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint t = 0; t < n_tunables; t++)
+    {
+      const guint n = count_values (&tunables[t]);
+      const int value = tunables[t].values[index % n];
+
+      index /= n;
+      latent_cl_set_tunable (cl, job->program, tunables[t].name, value);
+      g_string_append_printf (text, "%s%s=%d", t ? " " : "", tunables[t].name, value);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+run_job (LatentCl        *cl,
+         const Job       *job,
+         gboolean         quick,
+         LatentTuneFunc   report,
+         gpointer         user_data,
+         GCancellable    *cancellable,
+         GError         **error)
+{
+  const Tunable *tunables = latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU ? job->gpu : job->cpu;
+  const guint n_tunables = count_tunables (tunables);
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autofree char *best_setting = NULL;
+  Outcome reference = { 0 };
+  double best_ms;
+  guint settings = 1, best = G_MAXUINT;
+  LatentTuneTrial trial = { job->program, "defaults", 0, TRUE, NULL };
+  gboolean ok = FALSE;
+
+  if (job->algorithm != NULL &&
+      !(dataset = latent_synthetic_blobs (quick ? job->quick_rows : job->rows, job->cols, 10, 7, error)))
+    return FALSE;
+
+  /* The defaults: whatever was saved before is forgotten first. */
+  latent_cl_clear_tunables (cl, job->program);
+  if (!latent_cl_save_tunables (cl, job->program, error))
+    return FALSE;
+  /* Twice: the first run pays for what any first run pays for (builds,
+   * the driver's threads, first touches of memory). */
+  for (guint r = 0; r < 2; r++)
+    {
+      outcome_clear (&reference);
+      if (!(job->algorithm ? run_algorithm (cl, job, dataset, &reference, cancellable, error)
+                           : run_product (cl, quick ? job->quick_rows : job->rows, &reference, cancellable, error)))
+        goto out;
+    }
+  trial.ms = best_ms = reference.ms;
+  report (&trial, user_data);
+
+  for (guint t = 0; t < n_tunables; t++)
+    settings *= count_values (&tunables[t]);
+  for (guint s = 0; s < settings; s++)
+    {
+      g_autofree char *setting = apply_setting (cl, job, tunables, n_tunables, s);
+      g_autoptr(GError) local_error = NULL;
+      Outcome outcome = { 0 };
+      gboolean ran;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+      ran = job->algorithm ? run_algorithm (cl, job, dataset, &outcome, cancellable, &local_error)
+                           : run_product (cl, quick ? job->quick_rows : job->rows, &outcome, cancellable, &local_error);
+      trial.setting = setting;
+      trial.ms = ran ? outcome.ms : 0;
+      trial.correct = ran && agrees (&reference, &outcome);
+      trial.failure = ran ? NULL : local_error->message;
+      report (&trial, user_data);
+      /* A setting must win clearly: a tie is noise, and the defaults are
+       * what every test runs. */
+      if (trial.correct && outcome.ms < MIN (best_ms, NOISE * reference.ms))
+        {
+          best_ms = outcome.ms;
+          best = s;
+        }
+      outcome_clear (&outcome);
+      if (latent_cl_usable (cl) == NULL)
+        {
+          g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                       _("%s: OpenCL failed %u times while tuning; stopped"), job->program,
+                       latent_cl_get_failures (cl));
+          goto out;
+        }
+    }
+
+  latent_cl_clear_tunables (cl, job->program);
+  if (best != G_MAXUINT)
+    best_setting = apply_setting (cl, job, tunables, n_tunables, best);
+  ok = latent_cl_save_tunables (cl, job->program, error);
+  latent_cl_clear_tunables (cl, job->program);
+  trial.setting = best_setting ? best_setting : "defaults";
+  trial.ms = best_ms;
+  trial.correct = TRUE;
+  trial.failure = NULL;
+  if (ok)
+    report (&trial, user_data);
+
+out:
+  outcome_clear (&reference);
+  latent_cl_clear_tunables (cl, job->program);
+  return ok;
+}
+
+gboolean
+latent_tune_run (LatentCl        *cl,
+                 const char      *only,
+                 gboolean         quick,
+                 LatentTuneFunc   report,
+                 gpointer         user_data,
+                 GCancellable    *cancellable,
+                 GError         **error)
+{
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (LATENT_IS_CL (cl), FALSE);
+  g_return_val_if_fail (report != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    {
+      if (only != NULL && !g_str_equal (only, jobs[i].program))
+        continue;
+      found = TRUE;
+      if (!run_job (cl, &jobs[i], quick, report, user_data, cancellable, error))
+        return FALSE;
+    }
+  if (!found)
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) latent_tune_programs ());
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("No tunable program “%s”; the tuner knows %s"), only, known);
+      return FALSE;
+    }
+  return TRUE;
+}
