@@ -108,6 +108,23 @@ string_size (const char *s)
 }
 
 gsize
+latent_snapshot_covariance_values (LatentSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  switch (self->covariance_type)
+    {
+    case LATENT_COVARIANCE_DIAGONAL:
+      return self->n_cols;
+    case LATENT_COVARIANCE_SPHERICAL:
+      return 1;
+    case LATENT_COVARIANCE_FULL:
+    default:
+      return (gsize) self->n_cols * self->n_cols;
+    }
+}
+
+gsize
 latent_snapshot_get_size (LatentSnapshot *self)
 {
   gsize rows, cols, k, m, size = sizeof *self;
@@ -125,7 +142,7 @@ latent_snapshot_get_size (LatentSnapshot *self)
   if (self->means) size += k * cols * sizeof (float);
   if (self->cluster_sizes) size += k * sizeof (guint);
   if (self->weights) size += k * sizeof (float);
-  if (self->covariances) size += k * cols * cols * sizeof (float);
+  if (self->covariances) size += k * latent_snapshot_covariance_values (self) * sizeof (float);
   if (self->responsibilities) size += rows * k * sizeof (float);
   if (self->components) size += m * cols * sizeof (float);
   if (self->data_mean) size += cols * sizeof (float);

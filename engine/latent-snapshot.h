@@ -28,6 +28,15 @@ typedef enum {
   LATENT_FAMILY_CLASSIFIER, /* class scores as components, test predictions, confusion, accuracies */
 } LatentFamily;
 
+/* How a mixture's covariances are stored, per component: a full
+ * n_cols × n_cols matrix, the n_cols variances of a diagonal one, or the
+ * one variance of a spherical one. */
+typedef enum {
+  LATENT_COVARIANCE_FULL,
+  LATENT_COVARIANCE_DIAGONAL,
+  LATENT_COVARIANCE_SPHERICAL,
+} LatentCovarianceType;
+
 typedef struct _LatentAlgorithm LatentAlgorithm;   /* latent-algorithm.h */
 typedef struct _LatentSnapshot LatentSnapshot;
 
@@ -54,10 +63,12 @@ struct _LatentSnapshot
   float         *means;
   guint         *cluster_sizes;
 
-  /* Mixtures: weights (k), covariances (k × n_cols × n_cols, full matrices
-   * whatever the model), responsibilities (n_rows × k, or NULL when too big
-   * to keep), and the mean log-likelihood per row with BIC and AIC. */
+  /* Mixtures: weights (k), covariances (k × latent_snapshot_covariance_values:
+   * full matrices, or only the variances of diagonal and spherical models,
+   * as covariance_type says), responsibilities (n_rows × k, or NULL when
+   * too big to keep), and the mean log-likelihood per row with BIC and AIC. */
   float         *weights;
+  LatentCovarianceType covariance_type;
   float         *covariances;
   float         *responsibilities;
   double         log_likelihood;
@@ -208,6 +219,8 @@ void            latent_snapshot_unref    (LatentSnapshot        *self);
 /* Bytes the snapshot holds itself, every array counted (not the dataset or
  * parameters it shares): what keeping it in a history costs. */
 gsize           latent_snapshot_get_size (LatentSnapshot        *self);
+/* Values per component in covariances: n_cols², n_cols or 1. */
+gsize           latent_snapshot_covariance_values (LatentSnapshot *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentSnapshot, latent_snapshot_unref)
 

@@ -96,7 +96,7 @@ test_fit (void)
 }
 
 /* Every array a snapshot holds is counted, the covariances of a mixture
- * above all (a diagonal GMM on Fashion-MNIST carries 24.6 MB of them). */
+ * too (a diagonal GMM keeps k × d variances, issue 15). */
 static void
 test_snapshot_size (void)
 {
@@ -123,7 +123,7 @@ test_snapshot_size (void)
              + k * d * sizeof (float)                  /* means */
              + k * sizeof (guint)                      /* cluster sizes */
              + k * sizeof (float)                      /* weights */
-             + (gsize) k * d * d * sizeof (float)      /* covariances */
+             + (gsize) k * d * sizeof (float)          /* covariances: the variances of a diagonal model */
              + (gsize) n * k * sizeof (float)          /* responsibilities */
              + strlen (snap->device) + 1
              + (snap->message ? strlen (snap->message) + 1 : 0);

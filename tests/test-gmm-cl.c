@@ -68,6 +68,7 @@ make_gmm (const Case *tc)
   const guint n = tc->n, d = tc->d, k = tc->k;
   guint64 state = 7919u * n + 104729u * d + 31u * k + tc->covariance + 1;
   float *x = g_new (float, (gsize) n * d);
+  const gsize per = latent_gmm_covariance_values (tc->covariance, d);
   double weight_sum = 0;
 
   gmm->n = n;
@@ -75,19 +76,19 @@ make_gmm (const Case *tc)
   gmm->k = k;
   gmm->covariance = tc->covariance;
   gmm->means = g_new (double, (gsize) k * d);
-  gmm->covariances = g_new0 (double, (gsize) k * d * d);
-  gmm->chol = g_new0 (double, (gsize) k * d * d);
+  gmm->covariances = g_new0 (double, k * per);
+  gmm->chol = g_new0 (double, k * per);
   gmm->log_det = g_new (double, k);
   gmm->weights = g_new (double, k);
   gmm->resp = g_new (double, (gsize) n * k);
-  gmm->scatter = g_new (double, (gsize) k * d * d);
+  gmm->scatter = g_new (double, k * per);
   gmm->stats.nk = g_new (double, k);
   gmm->stats.sx = g_new (double, (gsize) k * d);
 
   for (guint c = 0; c < k; c++)
     {
-      double *cov = gmm->covariances + (gsize) c * d * d;
-      double *l = gmm->chol + (gsize) c * d * d;
+      double *cov = gmm->covariances + (gsize) c * per;
+      double *l = gmm->chol + (gsize) c * per;
       const double scale = 0.5 + 2 * test_uniform (&state);
 
       for (guint f = 0; f < d; f++)
@@ -111,18 +112,30 @@ make_gmm (const Case *tc)
               }
         }
       else
-        for (guint i = 0; i < d; i++)
-          cov[(gsize) i * d + i] = tc->covariance == LATENT_GMM_DIAG ? scale * (0.3 + test_uniform (&state)) : scale;
+        /* Diagonal and spherical models keep variances, and their roots. */
+        for (gsize i = 0; i < per; i++)
+          cov[i] = tc->covariance == LATENT_GMM_DIAG ? scale * (0.3 + test_uniform (&state)) : scale;
 
-      memcpy (l, cov, sizeof (double) * d * d);
-      g_assert_cmpint (LAPACKE_dpotrf (LAPACK_ROW_MAJOR, 'L', d, l, d), ==, 0);
       gmm->log_det[c] = 0;
-      for (guint i = 0; i < d; i++)
+      if (tc->covariance == LATENT_GMM_FULL)
         {
-          for (guint j = i + 1; j < d; j++)
-            l[(gsize) i * d + j] = 0;
-          gmm->log_det[c] += 2 * log (l[(gsize) i * d + i]);
+          memcpy (l, cov, sizeof (double) * d * d);
+          g_assert_cmpint (LAPACKE_dpotrf (LAPACK_ROW_MAJOR, 'L', d, l, d), ==, 0);
+          for (guint i = 0; i < d; i++)
+            {
+              for (guint j = i + 1; j < d; j++)
+                l[(gsize) i * d + j] = 0;
+              gmm->log_det[c] += 2 * log (l[(gsize) i * d + i]);
+            }
         }
+      else
+        for (guint i = 0; i < d; i++)
+          {
+            const gsize at = tc->covariance == LATENT_GMM_DIAG ? i : 0;
+
+            l[at] = sqrt (cov[at]);
+            gmm->log_det[c] += log (cov[at]);
+          }
 
       gmm->weights[c] = 0.2 + test_uniform (&state);
       weight_sum += gmm->weights[c];
@@ -133,7 +146,7 @@ make_gmm (const Case *tc)
   for (guint i = 0; i < n; i++)
     {
       const guint c = i % k;
-      const double *l = gmm->chol + (gsize) c * d * d;
+      const double *l = gmm->chol + (gsize) c * per;
       g_autofree double *e = g_new (double, d);
 
       for (guint f = 0; f < d; f++)
@@ -142,8 +155,11 @@ make_gmm (const Case *tc)
         {
           double v = gmm->means[(gsize) c * d + f];
 
-          for (guint j = 0; j <= f; j++)
-            v += l[(gsize) f * d + j] * e[j];
+          if (tc->covariance == LATENT_GMM_FULL)
+            for (guint j = 0; j <= f; j++)
+              v += l[(gsize) f * d + j] * e[j];
+          else
+            v += l[tc->covariance == LATENT_GMM_DIAG ? f : 0] * e[f];
           x[(gsize) i * d + f] = v;
         }
     }
@@ -192,6 +208,7 @@ test_agrees (gconstpointer data)
   LatentGmmCl *gcl;
   double ref_loglik;
   guint n, d, k;
+  gsize per;
 
   if (cl == NULL)
     {
@@ -280,15 +297,23 @@ test_agrees (gconstpointer data)
       new_means[(gsize) c * d + f] = ref_nk[c] > 1e-3 ? ref_sx[(gsize) c * d + f] / ref_nk[c]
                                                        : gmm->means[(gsize) c * d + f];
   memcpy (gmm->resp, ref_resp, sizeof (double) * n * k);
-  ref_scatter = g_new (double, (gsize) k * d * d);
+  per = latent_gmm_covariance_values (tc->covariance, d);
+  ref_scatter = g_new (double, k * per);
   latent_gmm_reference_scatter (gmm, new_means, ref_scatter);
   /* The device must not read the host's responsibilities. */
   memset (gmm->resp, 0xff, sizeof (double) * n * k);
 
-  memset (gmm->scatter, 0xff, sizeof (double) * k * d * d);
+  memset (gmm->scatter, 0xff, sizeof (double) * k * per);
   g_assert_true (latent_gmm_cl_scatter (gcl, gmm, new_means, gmm->scatter, NULL, &error));
   g_assert_no_error (error);
-  for (guint c = 0; c < k; c++)
+  for (guint c = 0; c < k && tc->covariance != LATENT_GMM_FULL; c++)
+    for (gsize at = 0; at < per; at++)
+      {
+        const double want = ref_scatter[c * per + at];
+
+        assert_close (gmm->scatter[c * per + at], want, 1e-4 * fabs (want) + 1e-9, "scatter", c * per + at);
+      }
+  for (guint c = 0; c < k && tc->covariance == LATENT_GMM_FULL; c++)
     {
       const double *want = ref_scatter + (gsize) c * d * d;
       const double *got = gmm->scatter + (gsize) c * d * d;
@@ -418,6 +443,54 @@ test_restarts_agree (void)
   g_assert_cmpuint (differ, <=, ref->snapshot->n_rows / 100);
 }
 
+/* Issue 15: wide data (20,000 columns, k = 16) in diagonal and spherical
+ * models, which keep d values or one per component: a few iterations on
+ * both paths, finite, and the same log-likelihoods. */
+static void
+test_wide_agrees (void)
+{
+  const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (64, 20000, 16, 0.5, 11);
+  const char *types[] = { "covariance=diag", "covariance=spherical" };
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_unsetenv ("LATENT_GMM_LANES");
+  g_unsetenv ("LATENT_GMM_FP64");
+  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+    {
+      g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+      g_autoptr(GArray) ref_history = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GArray) dev_history = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(LatentFit) ref = NULL;
+      g_autoptr(LatentFit) dev = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (latent_params_parse (params, "k=16", NULL));
+      g_assert_true (latent_params_parse (params, types[t], NULL));
+      g_assert_true (latent_params_parse (params, "max-iterations=3", NULL));
+      ref = latent_algorithm_fit (alg, ds, params, 0, NULL, test_append_objective, ref_history, NULL, &error);
+      g_assert_no_error (error);
+      dev = latent_algorithm_fit (alg, ds, params, 0, cl, test_append_objective, dev_history, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (dev->snapshot->device, !=, "CPU reference");
+      g_assert_cmpuint (ref_history->len, ==, dev_history->len);
+      g_assert_cmpuint (ref_history->len, >=, 1);
+      for (guint i = 0; i < ref_history->len; i++)
+        {
+          const double a = g_array_index (ref_history, double, i), b = g_array_index (dev_history, double, i);
+
+          g_test_message ("%s iteration %u: log-likelihood %.6f on the reference, %.6f on the device",
+                          types[t], i + 1, a, b);
+          g_assert_true (isfinite (a) && isfinite (b));
+          g_assert_cmpfloat (fabs (a - b), <=, 1e-5 * fabs (a));
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -457,6 +530,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/gmm-cl/errors", test_errors);
   g_test_add_func ("/gmm-cl/restarts-agree", test_restarts_agree);
+  g_test_add_func ("/gmm-cl/wide-agrees", test_wide_agrees);
 
   status = g_test_run ();
   g_clear_object (&cl);

@@ -45,7 +45,7 @@ assert_finite (LatentSnapshot *snap)
   g_assert_true (isfinite (snap->aic));
   for (gsize i = 0; i < snap->k * d; i++)
     g_assert_true (isfinite (snap->means[i]));
-  for (gsize i = 0; i < snap->k * d * d; i++)
+  for (gsize i = 0; i < snap->k * latent_snapshot_covariance_values (snap); i++)
     g_assert_true (isfinite (snap->covariances[i]));
   for (guint c = 0; c < snap->k; c++)
     g_assert_true (isfinite (snap->weights[c]) && snap->weights[c] >= 0);
@@ -93,16 +93,15 @@ test_recovers_mixture (gconstpointer data)
   if (g_str_equal (covariance, "full"))
     g_assert_cmpfloat (snap->metrics.accuracy, >, 0.95);
 
-  /* Diagonal models have no off-diagonal terms; spherical ones one variance. */
-  if (!g_str_equal (covariance, "full"))
-    for (guint c = 0; c < 3; c++)
-      {
-        const float *m = snap->covariances + c * 4;
-        g_assert_cmpfloat (m[1], ==, 0);
-        g_assert_cmpfloat (m[2], ==, 0);
-        if (g_str_equal (covariance, "spherical"))
-          g_assert_cmpfloat_with_epsilon (m[0], m[3], 1e-6 * m[0]);
-      }
+  /* Diagonal models keep their variances, spherical ones one each. */
+  g_assert_cmpint (snap->covariance_type, ==,
+                   g_str_equal (covariance, "full") ? LATENT_COVARIANCE_FULL
+                   : g_str_equal (covariance, "diag") ? LATENT_COVARIANCE_DIAGONAL : LATENT_COVARIANCE_SPHERICAL);
+  g_assert_cmpuint (latent_snapshot_covariance_values (snap), ==,
+                    g_str_equal (covariance, "full") ? 4 : g_str_equal (covariance, "diag") ? 2 : 1);
+  if (snap->covariance_type != LATENT_COVARIANCE_FULL)
+    for (guint i = 0; i < 3 * latent_snapshot_covariance_values (snap); i++)
+      g_assert_cmpfloat (snap->covariances[i], >, 0);
 }
 
 static void
@@ -291,11 +290,8 @@ test_default_covariance_follows_columns (void)
   g_assert_nonnull (snap->message);
   g_assert_nonnull (strstr (snap->message, "600 columns"));
   g_assert_nonnull (strstr (snap->message, "diagonal"));
-  for (guint c = 0; c < 2; c++)
-    for (guint a = 0; a < 600; a++)
-      for (guint b = 0; b < 600; b++)
-        if (a != b)
-          g_assert_cmpfloat (snap->covariances[((gsize) c * 600 + a) * 600 + b], ==, 0);
+  g_assert_cmpint (snap->covariance_type, ==, LATENT_COVARIANCE_DIAGONAL);
+  g_assert_cmpuint (latent_snapshot_covariance_values (snap), ==, 600);
   g_assert_cmpfloat (snap->metrics.accuracy, ==, 1);
 
   /* Few columns: full covariances, and no message about them. */
@@ -304,6 +300,7 @@ test_default_covariance_follows_columns (void)
     for (guint b = 0; b < 3; b++)
       off_diagonal |= a != b && small->covariances[a * 3 + b] != 0;
   g_assert_true (off_diagonal);
+  g_assert_cmpint (small->covariance_type, ==, LATENT_COVARIANCE_FULL);
   g_assert_true (small->message == NULL || strstr (small->message, "diagonal") == NULL);
 
   /* Full ones, asked for, are refused on wide data. */
@@ -311,6 +308,43 @@ test_default_covariance_follows_columns (void)
   g_assert_false (latent_algorithm_check (alg, wide, params, &error));
   g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
   g_assert_nonnull (strstr (error->message, "parameter covariance"));
+}
+
+/* Issue 15: diagonal and spherical models keep d values (or one) per
+ * component, not a d × d matrix. On 20,000 columns with k = 16 the d × d
+ * matrices would need 179 GB and the run was refused; the compact ones
+ * need a few megabytes, so it runs, and the snapshot holds the compact
+ * form. */
+static void
+test_wide_compact (void)
+{
+  const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
+  const guint n = 64, d = 20000, k = 16;
+  g_autoptr(LatentDataset) ds = test_blobs (n, d, k, 0.5, 11);
+  const char *types[] = { "diag", "spherical" };
+
+  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+    {
+      g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+      g_autofree char *cov = g_strdup_printf ("covariance=%s", types[t]);
+      g_autoptr(LatentSnapshot) snap = NULL;
+      g_autoptr(GError) error = NULL;
+      const guint per = t == 0 ? d : 1;
+
+      g_assert_true (latent_params_parse (params, cov, NULL));
+      g_assert_true (latent_params_parse (params, "k=16", NULL));
+      g_assert_true (latent_algorithm_check (alg, ds, params, &error));
+      g_assert_no_error (error);
+
+      snap = fit (ds, NULL, 0, "k=16", cov, "max-iterations=3", NULL);
+      g_test_message ("%s: %u iterations, log-likelihood %.4f", types[t], snap->iteration, snap->log_likelihood);
+      g_assert_cmpuint (snap->iteration, >=, 1);
+      g_assert_cmpint (snap->covariance_type, ==, t == 0 ? LATENT_COVARIANCE_DIAGONAL : LATENT_COVARIANCE_SPHERICAL);
+      assert_finite (snap);
+      for (guint i = 0; i < k * per; i++)
+        g_assert_cmpfloat (snap->covariances[i], >, 0);
+      g_assert_cmpuint (latent_snapshot_get_size (snap), <, (gsize) k * d * 64);
+    }
 }
 
 static void
@@ -426,5 +460,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gmm/default-covariance-follows-columns", test_default_covariance_follows_columns);
   g_test_add_func ("/gmm/restarts", test_restarts);
   g_test_add_func ("/gmm/restarts-random", test_restarts_random);
+  g_test_add_func ("/gmm/wide-compact", test_wide_compact);
   return g_test_run ();
 }

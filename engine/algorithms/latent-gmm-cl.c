@@ -231,7 +231,7 @@ prepare_parameters (LatentGmmCl *gcl,
 
   for (guint c = 0; c < k; c++)
     {
-      const double *l = self->chol + (gsize) c * d * d;
+      const double *l = self->chol + (gsize) c * latent_gmm_covariance_values (self->covariance, d);
       const double offset = log (self->weights[c]) - 0.5 * (d * log_2pi + self->log_det[c]);
 
       /* An empty component (weight 0) must lose, not poison the max. */
@@ -252,7 +252,7 @@ prepare_parameters (LatentGmmCl *gcl,
         }
       else
         for (guint a = 0; a < d; a++)
-          gcl->host_factor[(gsize) c * d + a] = 1.0 / l[(gsize) a * d + a];
+          gcl->host_factor[(gsize) c * d + a] = 1.0 / l[self->covariance == LATENT_GMM_DIAG ? a : 0];
     }
 }
 
@@ -404,11 +404,11 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
   if (!latent_cl_check (err, "clEnqueueReadBuffer", "gmm_scatter", error))
     return FALSE;
 
-  /* Packed lower triangles (or diagonals) back to k × d × d, mirrored. */
-  memset (scatter, 0, sizeof (double) * k * d * d);
+  /* Packed lower triangles back to k × d × d, mirrored; diagonals to k × d,
+   * or summed to a trace for spherical models. */
+  memset (scatter, 0, sizeof (double) * k * latent_gmm_covariance_values (self->covariance, d));
   for (guint c = 0; c < k; c++)
     {
-      double *s = scatter + (gsize) c * d * d;
       guint p = 0;
 
       for (guint a = 0; a < d; a++)
@@ -418,8 +418,15 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
 
             for (guint g = 0; g < gcl->items; g++)
               total += gcl->host_scatter[((gsize) g * k + c) * gcl->pairs + p];
-            s[(gsize) a * d + b] = total;
-            s[(gsize) b * d + a] = total;
+            if (full)
+              {
+                scatter[(gsize) c * d * d + (gsize) a * d + b] = total;
+                scatter[(gsize) c * d * d + (gsize) b * d + a] = total;
+              }
+            else if (self->covariance == LATENT_GMM_DIAG)
+              scatter[(gsize) c * d + a] = total;
+            else
+              scatter[c] += total;
           }
     }
   return TRUE;

@@ -4,7 +4,7 @@
  *   expect:  responsibilities r_ik from the current parameters, with
  *            N_k = Σ_i r_ik, S_k = Σ_i r_ik x_i and Σ_i log p(x_i);
  *   scatter: Σ_i r_ik (x_i − μ_k)(x_i − μ_k)ᵀ about the new means (only the
- *            diagonal for diagonal and spherical models).
+ *            diagonal for diagonal models, its trace for spherical ones).
  * The host does the rest: means, covariances with their Cholesky factors
  * (LAPACKE), weights, and the handling of collapsed components.
  *
@@ -21,6 +21,16 @@ typedef enum {
   LATENT_GMM_DIAG,
   LATENT_GMM_SPHERICAL,
 } LatentGmmCovariance;
+
+/* Values per component of the covariances, their factors and the scatter:
+ * a full d × d matrix, d variances (diagonal) or one (spherical). Wide data
+ * (issue 15) runs diagonal and spherical models in O(k d) memory. */
+static inline gsize
+latent_gmm_covariance_values (LatentGmmCovariance covariance,
+                              guint               d)
+{
+  return covariance == LATENT_GMM_FULL ? (gsize) d * d : covariance == LATENT_GMM_DIAG ? d : 1;
+}
 
 typedef struct _LatentGmmCl LatentGmmCl;
 
@@ -41,15 +51,19 @@ typedef struct {
   double               tol;         /* on the change of mean log-likelihood */
   guint                max_iterations;
 
-  /* The model; covariances and factors are d × d whatever the type. */
+  /* The model. Covariances, factors and scatter hold
+   * latent_gmm_covariance_values per component: for FULL d × d matrices
+   * (L lower with L Lᵀ = Σ, the scatter mirrored), for DIAG the d variances
+   * and their square roots (the scatter's diagonal), for SPHERICAL one
+   * variance, its square root (and the scatter's trace). */
   double              *means;       /* k × d */
-  double              *covariances; /* k × d × d */
-  double              *chol;        /* k × d × d, lower L with L Lᵀ = Σ */
+  double              *covariances; /* k × values */
+  double              *chol;        /* k × values */
   double              *log_det;     /* k, log |Σ_k| */
   double              *weights;     /* k */
 
   double              *resp;        /* n × k, of the last expect pass */
-  double              *scatter;     /* k × d × d */
+  double              *scatter;     /* k × values */
   LatentGmmStats       stats;
 
   guint                iteration;

@@ -21,9 +21,19 @@ log_density (LatentGmm   *self,
 {
   const guint d = self->d;
   const double *mean = self->means + (gsize) c * d;
-  const double *l = self->chol + (gsize) c * d * d;
+  const double *l = self->chol + (gsize) c * latent_gmm_covariance_values (self->covariance, d);
   double q = 0;
 
+  /* Diagonal and spherical factors are the standard deviations. */
+  if (self->covariance != LATENT_GMM_FULL)
+    {
+      for (guint i = 0; i < d; i++)
+        {
+          double v = (x[i] - mean[i]) / l[self->covariance == LATENT_GMM_DIAG ? i : 0];
+          q += v * v;
+        }
+      return -0.5 * (d * log (2 * G_PI) + self->log_det[c] + q);
+    }
   for (guint i = 0; i < d; i++)
     {
       double v = x[i] - mean[i];
@@ -81,32 +91,32 @@ latent_gmm_reference_scatter (LatentGmm    *self,
                               double       *scatter)
 {
   const guint n = self->n, d = self->d, k = self->k;
-  const gboolean full = self->covariance == LATENT_GMM_FULL;
+  const gsize per = latent_gmm_covariance_values (self->covariance, d);
   g_autofree double *diff = g_new (double, d);
 
-  memset (scatter, 0, sizeof (double) * k * d * d);
+  memset (scatter, 0, sizeof (double) * k * per);
   for (guint i = 0; i < n; i++)
     for (guint c = 0; c < k; c++)
       {
         double r = self->resp[(gsize) i * k + c];
-        double *s = scatter + (gsize) c * d * d;
+        double *s = scatter + (gsize) c * per;
 
         for (guint f = 0; f < d; f++)
           diff[f] = self->x[(gsize) i * d + f] - means[(gsize) c * d + f];
         for (guint a = 0; a < d; a++)
           {
-            if (!full)
-              {
-                s[(gsize) a * d + a] += r * diff[a] * diff[a];
-                continue;
-              }
-            for (guint b = 0; b <= a; b++)
-              s[(gsize) a * d + b] += r * diff[a] * diff[b];
+            if (self->covariance == LATENT_GMM_DIAG)
+              s[a] += r * diff[a] * diff[a];
+            else if (self->covariance == LATENT_GMM_SPHERICAL)
+              s[0] += r * diff[a] * diff[a];
+            else
+              for (guint b = 0; b <= a; b++)
+                s[(gsize) a * d + b] += r * diff[a] * diff[b];
           }
       }
 
   /* Only the lower triangle was summed. */
-  if (full)
+  if (self->covariance == LATENT_GMM_FULL)
     for (guint c = 0; c < k; c++)
       for (guint a = 0; a < d; a++)
         for (guint b = a + 1; b < d; b++)

@@ -2,9 +2,10 @@
  * M-step on the host
  *
  * Both paths share everything here; they differ in the two passes over the
- * rows (latent-gmm-private.h). Covariances are kept as full d × d matrices
- * for every model, factored by LAPACKE; a component that collapses is
- * regularised or re-seeded and the snapshot says so, so no NaN spreads.
+ * rows (latent-gmm-private.h). Full covariances are d × d matrices factored
+ * by LAPACKE; diagonal and spherical ones keep only their variances, so
+ * wide data costs O(k d); a component that collapses is regularised or
+ * re-seeded and the snapshot says so, so no NaN spreads.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -165,6 +166,50 @@ scatter (LatentGmm     *self,
   return TRUE;
 }
 
+/* Variances and their square roots (the factors) of a diagonal or
+ * spherical component, with the same regularisation as factor() gives a
+ * full one: a variance that is not positive gets more on every variance,
+ * tenfold each time. */
+static void
+factor_variances (LatentGmm *self,
+                  guint      c)
+{
+  const gsize per = latent_gmm_covariance_values (self->covariance, self->d);
+  double *cov = self->covariances + (gsize) c * per;
+  double *l = self->chol + (gsize) c * per;
+  double extra = MAX (self->reg, 1e-10) * 10;
+
+  for (guint attempt = 0; ; attempt++)
+    {
+      gboolean positive = TRUE;
+
+      for (gsize i = 0; i < per; i++)
+        positive &= cov[i] > 0 && isfinite (cov[i]);
+      if (positive)
+        break;
+      if (attempt == 12)
+        {
+          for (gsize i = 0; i < per; i++)
+            cov[i] = 1;
+          break;
+        }
+      for (gsize i = 0; i < per; i++)
+        cov[i] += extra;
+      extra *= 10;
+      if (attempt == 0)
+        g_string_append_printf (self->message, _("Component %u was singular and is regularised. "), c + 1);
+    }
+
+  self->log_det[c] = 0;
+  for (gsize i = 0; i < per; i++)
+    {
+      l[i] = sqrt (cov[i]);
+      self->log_det[c] += log (cov[i]);
+    }
+  if (self->covariance == LATENT_GMM_SPHERICAL)
+    self->log_det[c] *= self->d;
+}
+
 /* Cholesky factor and log-determinant of component c. A matrix that is not
  * positive definite gets more regularisation, tenfold each time. */
 static void
@@ -172,9 +217,16 @@ factor (LatentGmm *self,
         guint      c)
 {
   const guint d = self->d;
-  double *cov = self->covariances + (gsize) c * d * d;
-  double *l = self->chol + (gsize) c * d * d;
+  double *cov, *l;
   double extra = MAX (self->reg, 1e-10) * 10;
+
+  if (self->covariance != LATENT_GMM_FULL)
+    {
+      factor_variances (self, c);
+      return;
+    }
+  cov = self->covariances + (gsize) c * d * d;
+  l = self->chol + (gsize) c * d * d;
 
   for (guint attempt = 0; ; attempt++)
     {
@@ -215,28 +267,31 @@ static void
 set_covariances (LatentGmm *self)
 {
   const guint d = self->d;
+  const gsize per = latent_gmm_covariance_values (self->covariance, d);
 
   for (guint c = 0; c < self->k; c++)
     {
       const double nk = self->stats.nk[c];
-      const double *s = self->scatter + (gsize) c * d * d;
-      double *cov = self->covariances + (gsize) c * d * d;
-      double trace = 0;
+      const double *s = self->scatter + (gsize) c * per;
+      double *cov = self->covariances + (gsize) c * per;
 
-      memset (cov, 0, sizeof (double) * d * d);
-      for (guint a = 0; a < d; a++)
-        trace += s[(gsize) a * d + a] / nk;
-      for (guint a = 0; a < d; a++)
-        for (guint b = 0; b < d; b++)
-          {
-            if (self->covariance == LATENT_GMM_FULL)
-              cov[(gsize) a * d + b] = s[(gsize) a * d + b] / nk;
-            else if (a == b)
-              cov[(gsize) a * d + b] = self->covariance == LATENT_GMM_DIAG ? s[(gsize) a * d + a] / nk
-                                                                           : trace / d;
-          }
-      for (guint a = 0; a < d; a++)
-        cov[(gsize) a * d + a] += self->reg;
+      switch (self->covariance)
+        {
+        case LATENT_GMM_FULL:
+          for (gsize i = 0; i < per; i++)
+            cov[i] = s[i] / nk;
+          for (guint a = 0; a < d; a++)
+            cov[(gsize) a * d + a] += self->reg;
+          break;
+        case LATENT_GMM_DIAG:
+          for (guint a = 0; a < d; a++)
+            cov[a] = s[a] / nk + self->reg;
+          break;
+        case LATENT_GMM_SPHERICAL:
+          /* The scatter's trace: the mean variance over the features. */
+          cov[0] = s[0] / nk / d + self->reg;
+          break;
+        }
       factor (self, c);
     }
 }
@@ -350,7 +405,7 @@ main_axis (LatentGmm *self,
            double    *v)
 {
   const guint d = self->d;
-  const double *cov = self->covariances + (gsize) c * d * d;
+  const double *cov = self->covariances + (gsize) c * latent_gmm_covariance_values (self->covariance, d);
   g_autofree double *w = g_new (double, d);
   double variance = 0;
 
@@ -363,8 +418,14 @@ main_axis (LatentGmm *self,
       for (guint a = 0; a < d; a++)
         {
           w[a] = 0;
-          for (guint b = 0; b < d; b++)
-            w[a] += cov[(gsize) a * d + b] * v[b];
+          /* Diagonal and spherical models keep only the variances. */
+          if (self->covariance == LATENT_GMM_DIAG)
+            w[a] = cov[a] * v[a];
+          else if (self->covariance == LATENT_GMM_SPHERICAL)
+            w[a] = cov[0] * v[a];
+          else
+            for (guint b = 0; b < d; b++)
+              w[a] += cov[(gsize) a * d + b] * v[b];
           norm += w[a] * w[a];
         }
       norm = sqrt (norm);
@@ -500,8 +561,7 @@ init_from_file (LatentGmm   *self,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
   const guint d = self->d, k = self->k;
-  guint per_cov = self->covariance == LATENT_GMM_FULL ? d * d : self->covariance == LATENT_GMM_DIAG ? d : 1;
-  g_autofree double *covs = g_new (double, (gsize) k * per_cov);
+  const guint per_cov = latent_gmm_covariance_values (self->covariance, d);
   JsonObject *root;
   double total = 0;
 
@@ -519,14 +579,13 @@ init_from_file (LatentGmm   *self,
     }
   root = json_node_get_object (json_parser_get_root (parser));
   if (!read_numbers (json_object_get_member (root, "means"), self->means, k * d, path, "means", error) ||
-      !read_numbers (json_object_get_member (root, "covariances"), covs, k * per_cov, path, "covariances", error) ||
+      !read_numbers (json_object_get_member (root, "covariances"), self->covariances, k * per_cov, path,
+                     "covariances", error) ||
       !read_numbers (json_object_get_member (root, "weights"), self->weights, k, path, "weights", error))
     return FALSE;
 
   for (guint c = 0; c < k; c++)
     {
-      double *cov = self->covariances + (gsize) c * d * d;
-
       if (!(self->weights[c] > 0))
         {
           g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
@@ -534,18 +593,24 @@ init_from_file (LatentGmm   *self,
           return FALSE;
         }
       total += self->weights[c];
-      memset (cov, 0, sizeof (double) * d * d);
-      for (guint a = 0; a < d; a++)
-        for (guint b = 0; b < d; b++)
-          if (self->covariance == LATENT_GMM_FULL)
-            cov[(gsize) a * d + b] = covs[(gsize) c * per_cov + (gsize) a * d + b];
-          else if (a == b)
-            cov[(gsize) a * d + a] = covs[(gsize) c * per_cov + (self->covariance == LATENT_GMM_DIAG ? a : 0)];
       factor (self, c);
     }
   for (guint c = 0; c < k; c++)
     self->weights[c] /= total;
   return TRUE;
+}
+
+/* The model a run fits: what was asked for, auto being full up to
+ * MAX_FULL_COLUMNS columns and diagonal beyond. */
+static LatentGmmCovariance
+covariance_type (LatentParams *params,
+                 guint         d)
+{
+  const char *covariance = latent_params_get_choice (params, "covariance");
+
+  if (g_str_equal (covariance, "diag") || (g_str_equal (covariance, "auto") && d > MAX_FULL_COLUMNS))
+    return LATENT_GMM_DIAG;
+  return g_str_equal (covariance, "spherical") ? LATENT_GMM_SPHERICAL : LATENT_GMM_FULL;
 }
 
 static gboolean
@@ -555,12 +620,14 @@ gmm_check (LatentDataset  *dataset,
 {
   guint d = latent_dataset_get_n_cols (dataset), n = latent_dataset_get_n_rows (dataset);
   double k = latent_params_get_int (params, "k");
+  double per = latent_gmm_covariance_values (covariance_type (params, d), d);
 
   if (!latent_clusters_check_k (dataset, params, _("components"), error))
     return FALSE;
-  /* Every model keeps k matrices of d × d (three of them in double, one in
-   * float per snapshot) and n × k responsibilities. */
-  if (!latent_algorithm_check_memory (k * d * d * (3 * 8 + 4) + (double) n * k * 8,
+  /* Every model keeps k covariances of per values (three arrays in double,
+   * one in float per snapshot), k means and sums of d, and n × k
+   * responsibilities. */
+  if (!latent_algorithm_check_memory (k * per * (3 * 8 + 4) + k * d * 3 * 8 + (double) n * k * 8,
                                       _("parameter k: a mixture of this many components on this many columns"),
                                       error))
     return FALSE;
@@ -586,7 +653,7 @@ gmm_init_start (LatentDataset  *dataset,
   const char *covariance = latent_params_get_choice (params, "covariance");
   const char *init = latent_params_get_choice (params, "init");
   gint64 k = latent_params_get_int (params, "k");
-  gsize kdd;
+  gsize per;
 
   self->dataset = g_object_ref (dataset);
   self->params = latent_params_ref (params);
@@ -595,11 +662,9 @@ gmm_init_start (LatentDataset  *dataset,
   self->n = latent_dataset_get_n_rows (dataset);
   self->d = latent_dataset_get_n_cols (dataset);
   self->message = g_string_new (NULL);
-  self->covariance = g_str_equal (covariance, "diag") ? LATENT_GMM_DIAG
-                     : g_str_equal (covariance, "spherical") ? LATENT_GMM_SPHERICAL : LATENT_GMM_FULL;
+  self->covariance = covariance_type (params, self->d);
   if (g_str_equal (covariance, "auto") && self->d > MAX_FULL_COLUMNS)
     {
-      self->covariance = LATENT_GMM_DIAG;
       self->choice = g_strdup_printf (_("%u columns: diagonal covariances, as full ones of %u × %u values "
                                         "per component run up to %u columns. "),
                                       self->d, self->d, self->d, MAX_FULL_COLUMNS);
@@ -612,11 +677,11 @@ gmm_init_start (LatentDataset  *dataset,
   if (!gmm_check (dataset, params, error))
     return NULL;
   self->k = k;
-  kdd = (gsize) self->k * self->d * self->d;
+  per = self->k * latent_gmm_covariance_values (self->covariance, self->d);
   self->means = g_new0 (double, (gsize) self->k * self->d);
-  self->covariances = g_new0 (double, kdd);
-  self->chol = g_new0 (double, kdd);
-  self->scatter = g_new0 (double, kdd);
+  self->covariances = g_new0 (double, per);
+  self->chol = g_new0 (double, per);
+  self->scatter = g_new0 (double, per);
   self->log_det = g_new0 (double, self->k);
   self->weights = g_new0 (double, self->k);
   self->resp = g_try_new0 (double, (gsize) self->n * self->k);
@@ -795,8 +860,13 @@ gmm_snapshot (gpointer data)
   snap->means = g_new (float, (gsize) k * d);
   for (gsize i = 0; i < (gsize) k * d; i++)
     snap->means[i] = self->means[i];
-  snap->covariances = g_new (float, (gsize) k * d * d);
-  for (gsize i = 0; i < (gsize) k * d * d; i++)
+  /* The compact form of diagonal and spherical models: on wide data their
+   * d × d matrices would not fit. */
+  snap->covariance_type = self->covariance == LATENT_GMM_DIAG ? LATENT_COVARIANCE_DIAGONAL
+                          : self->covariance == LATENT_GMM_SPHERICAL ? LATENT_COVARIANCE_SPHERICAL
+                          : LATENT_COVARIANCE_FULL;
+  snap->covariances = g_new (float, k * latent_gmm_covariance_values (self->covariance, d));
+  for (gsize i = 0; i < k * latent_gmm_covariance_values (self->covariance, d); i++)
     snap->covariances[i] = self->covariances[i];
   snap->weights = g_new (float, k);
   for (guint c = 0; c < k; c++)
@@ -841,11 +911,20 @@ gmm_write_json (LatentSnapshot *snap,
 
   latent_clusters_write_labels (snap, b);
   latent_json_add_matrix_member (b, "means", snap->means, snap->k, snap->n_cols);
-  json_builder_set_member_name (b, "covariances");
-  json_builder_begin_array (b);
-  for (guint c = 0; c < snap->k; c++)
-    latent_json_add_matrix (b, snap->covariances + c * dd, snap->n_cols, snap->n_cols);
-  json_builder_end_array (b);
+  /* As scikit-learn's covariances_ and as init=@FILE reads them: k
+   * matrices, k rows of variances (diagonal) or k variances (spherical). */
+  if (snap->covariance_type == LATENT_COVARIANCE_DIAGONAL)
+    latent_json_add_matrix_member (b, "covariances", snap->covariances, snap->k, snap->n_cols);
+  else if (snap->covariance_type == LATENT_COVARIANCE_SPHERICAL)
+    latent_json_add_float_vector_member (b, "covariances", snap->covariances, snap->k);
+  else
+    {
+      json_builder_set_member_name (b, "covariances");
+      json_builder_begin_array (b);
+      for (guint c = 0; c < snap->k; c++)
+        latent_json_add_matrix (b, snap->covariances + c * dd, snap->n_cols, snap->n_cols);
+      json_builder_end_array (b);
+    }
   latent_json_add_float_vector_member (b, "weights", snap->weights, snap->k);
   latent_json_add_number_member (b, "log_likelihood", snap->log_likelihood);
   latent_json_add_number_member (b, "bic", snap->bic);

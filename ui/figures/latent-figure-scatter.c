@@ -802,7 +802,8 @@ projected_covariance (LatentSnapshot   *snapshot,
                       double            s[3])
 {
   const guint d = snapshot->n_cols;
-  const float *cov = snapshot->covariances + (gsize) c * d * d;
+  const gsize per = latent_snapshot_covariance_values (snapshot);
+  const float *cov = snapshot->covariances + (gsize) c * per;
   const float *axis[2] = { latent_projection_get_axis (projection, 0),
                            latent_projection_get_axis (projection, 1) };
   double out[2][2] = { { 0.0, 0.0 }, { 0.0, 0.0 } };
@@ -818,9 +819,13 @@ projected_covariance (LatentSnapshot   *snapshot,
 
             if (axis[a][i] == 0.0f)
               continue;
-            for (guint j = 0; j < d; j++)
-              if (axis[b][j] != 0.0f)
-                row += (double) cov[(gsize) i * d + j] * axis[b][j];
+            /* Diagonal and spherical models keep only the variances. */
+            if (snapshot->covariance_type != LATENT_COVARIANCE_FULL)
+              row = (double) cov[snapshot->covariance_type == LATENT_COVARIANCE_DIAGONAL ? i : 0] * axis[b][i];
+            else
+              for (guint j = 0; j < d; j++)
+                if (axis[b][j] != 0.0f)
+                  row += (double) cov[(gsize) i * d + j] * axis[b][j];
             sum += axis[a][i] * row;
           }
         out[a][b] = sum;
