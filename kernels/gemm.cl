@@ -1,30 +1,40 @@
-/* gemm.cl — the float32 matrix product C = alpha · op(A) · B + beta · C
+/* gemm.cl — the float32 matrix product C = alpha · op(A) · op(B) + beta · C
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Layout: every matrix is row-major with its own leading dimension (elements
  * between rows). op(A) (m × k) is read through two strides, a_r between its
  * rows and a_k between its columns, so A and Aᵀ take the same path (Aᵀ of a
- * k × m matrix: a_r = 1, a_k = lda). B is k × n, already untransposed by the
- * host (gemm_transpose). a_off, b_off, c_off are element offsets.
+ * k × m matrix: a_r = 1, a_k = lda). a_off, b_off, c_off are element
+ * offsets. Two shapes from this one source (LATENT_GPU, set by the runtime):
  *
- * One work-item owns a macro tile of mt × nt micro tiles, each MR rows ×
- * 32 columns of C held in 2·MR float16 accumulators (registers: a CPU
- * device such as PoCL fills its SIMD lanes from one work-item). The depth
- * is walked in blocks of KC; inside a block each KC × 32 strip of B is
- * packed into the work-item's local memory (zero-padded past n, so the
- * inner loop never tests an edge) and the micro tiles sweep down it, the
- * strip staying in L1 while the MR-row strips of A come from L2. Work-
- * groups hold one work-item: the packed strip is private to it. The host
- * splits a deep product into several launches over slices of the depth,
- * each small enough to stay in the last-level cache; every launch after
- * the first passes beta = 1.
+ * CPU shape (gemm_tiles). B is k × n, already untransposed by the host
+ * (gemm_transpose). One work-item owns a macro tile of mt × nt micro tiles,
+ * each MR rows × 32 columns of C held in 2·MR float16 accumulators
+ * (registers: a CPU device such as PoCL fills its SIMD lanes from one
+ * work-item). The depth is walked in blocks of KC; inside a block each
+ * KC × 32 strip of B is packed into the work-item's local memory (zero-
+ * padded past n, so the inner loop never tests an edge) and the micro tiles
+ * sweep down it, the strip staying in L1 while the MR-row strips of A come
+ * from L2. Work-groups hold one work-item: the packed strip is private to
+ * it. The host splits a deep product into several launches over slices of
+ * the depth, each small enough to stay in the last-level cache; every
+ * launch after the first passes beta = 1. Micro tiles that overhang the
+ * edges of C read zeros past the edge (the packed strip, and a guarded load
+ * of A's rows) and stop their stores at the edge, so any m, n, k works.
  *
- * Micro tiles that overhang the edges of C read zeros past the edge (the
- * packed strip, and a guarded load of A's rows) and stop their stores at
- * the edge, so any m, n, k works. With upper != 0 only micro tiles that touch the upper triangle (i ≤ j) are
- * computed: the Gram matrix AᵀA is symmetric, and gemm_mirror copies it down.
+ * GPU shape (gemm_groups, gemm_sum): work-groups of RTSN × RTSM work-items
+ * share TSM × TSN tiles of C through local memory; op(B) is read through
+ * strides too (b_k, b_n), so Bᵀ needs no copy. Described below.
+ *
+ * Both: with upper != 0 only tiles that touch the upper triangle (i ≤ j)
+ * are computed (their elements below it too): the Gram matrix AᵀA is
+ * symmetric, and gemm_mirror copies the upper triangle down.
  */
+
+#ifndef LATENT_GPU
+
+/* ---- The CPU shape ------------------------------------------------------ */
 
 #ifndef MR
 #define MR 6
@@ -276,3 +286,273 @@ gemm_mirror (__global float *c,
     return;
   c[c_off + (ulong) i * ldc + j] = c[c_off + (ulong) j * ldc + i];
 }
+
+#else /* LATENT_GPU */
+
+/* ---- The GPU shape -------------------------------------------------------
+ *
+ * A work-group of RTSN × RTSM work-items owns a TSM × TSN tile of C; the
+ * depth is walked in blocks of TSK. For each block the group copies the
+ * TSM × TSK tile of op(A) and the TSK × TSN tile of op(B) into local memory
+ * (as As[p][i] and Bs[p][j], both depth-major), consecutive work-items
+ * reading consecutive addresses: along the depth when A's rows are
+ * contiguous (a_k = 1), along the rows when Aᵀ is read (a_r = 1), and the
+ * same for B. Elements past m, n or the depth are stored as zeros, so the
+ * inner loop tests no edge. Each work-item then accumulates a WPTM × WPTN
+ * block of C in registers: rows (w·RTSM + ty)·VW + v, columns
+ * (w·RTSN + tx)·VW + v for w < WPT/VW, v < VW, so a warp reads VW-wide
+ * vectors at consecutive addresses of one local row (no bank conflict)
+ * and its stores to C are contiguous. Local rows are padded by VW floats:
+ * a group loading along the depth writes down a column of As or Bs, and an
+ * unpadded power-of-two row would put every write in one bank.
+ *
+ * Work-group z of the third dimension takes the depth slice
+ * [z · kslice, (z + 1) · kslice) and writes its product to
+ * c + z · c_split: the host splits a deep product with few tiles of C over
+ * several groups per tile (into a scratch buffer, alpha = 1, beta = 0) and
+ * gemm_sum adds the slices up; unsplit, c_split = 0 and kslice ≥ k. */
+
+#ifndef TSM
+#define TSM 128
+#endif
+#ifndef TSN
+#define TSN 128
+#endif
+#ifndef TSK
+#define TSK 16
+#endif
+#ifndef WPTM
+#define WPTM 8
+#endif
+#ifndef WPTN
+#define WPTN 8
+#endif
+#ifndef VW
+#define VW 4
+#endif
+
+#define RTSM (TSM / WPTM)
+#define RTSN (TSN / WPTN)
+#define WGS (RTSM * RTSN)
+#define LDAS (TSM + VW)
+#define LDBS (TSN + VW)
+
+#if TSM % WPTM != 0 || TSN % WPTN != 0 || WPTM % VW != 0 || WPTN % VW != 0
+#error "gemm: WPTM must divide TSM, WPTN TSN, and VW both WPTM and WPTN"
+#endif
+#if (TSM * TSK) % WGS != 0 || (TSN * TSK) % WGS != 0
+#error "gemm: the work-group must divide the TSM × TSK and TSK × TSN tiles"
+#endif
+
+#if VW == 1
+typedef float floatv;
+#define UNPACK(v, d) ((d)[0] = (v))
+#elif VW == 2
+typedef float2 floatv;
+#define UNPACK(v, d) ((d)[0] = (v).s0, (d)[1] = (v).s1)
+#elif VW == 4
+typedef float4 floatv;
+#define UNPACK(v, d) ((d)[0] = (v).s0, (d)[1] = (v).s1, (d)[2] = (v).s2, (d)[3] = (v).s3)
+#else
+#error "gemm: VW must be 1, 2 or 4"
+#endif
+
+/* How the work-group spreads over a TS × TSK tile: LX work-items along x
+ * (the rows of op(A), the columns of op(B)) by LP along the depth, x
+ * fastest when x is the contiguous direction in memory (X_*), the depth
+ * fastest otherwise (P_*). */
+#define X_LX(ts) ((ts) < WGS ? (ts) : WGS)
+#define X_LP(ts) (WGS / X_LX (ts))
+#define P_LP (TSK < WGS ? TSK : WGS)
+#define P_LX (WGS / P_LP)
+
+/* dst[p · ld + x] = src[x · xs + p · ps] for x < ts, p < TSK in steps of
+ * lx and lp, zero where x ≥ xn or p ≥ pn; src and dst point at this
+ * work-item's first element and xn, pn count from it. A macro, so that the
+ * loops' bounds are constants to every compiler and they unroll. */
+#define LOAD_TILE(src, xs, ps, xn, pn, ts, lx, lp, dst, ld)                   \
+  do {                                                                         \
+    _Pragma ("unroll")                                                         \
+    for (int p_ = 0; p_ < TSK; p_ += (lp))                                     \
+      _Pragma ("unroll")                                                       \
+      for (int x_ = 0; x_ < (ts); x_ += (lx))                                  \
+        (dst)[p_ * (ld) + x_] =                                                \
+          x_ < (xn) && p_ < (pn) ? (src)[x_ * (xs) + p_ * (ps)] : 0.0f;        \
+  } while (0)
+
+/* C[i0.., j0..] = alpha · op(A) · op(B) + beta · C over one TSM × TSN tile
+ * and one depth slice: op(A)[i, p] = a[a_off + i · a_r + p · a_k],
+ * op(B)[p, j] = b[b_off + p · b_k + j · b_n]. With upper, groups whose
+ * tile lies wholly below the diagonal (every i > j) do nothing. k may be
+ * 0: C is then only scaled by beta. */
+__kernel __attribute__((reqd_work_group_size (RTSN, RTSM, 1))) void
+gemm_groups (const uint m,
+             const uint n,
+             const uint k,
+             const float alpha,
+             const float beta,
+             __global const float *LATENT_RESTRICT a,
+             const ulong a_off,
+             const ulong a_r,
+             const ulong a_k,
+             __global const float *LATENT_RESTRICT b,
+             const ulong b_off,
+             const ulong b_k,
+             const ulong b_n,
+             __global float *c,
+             const ulong c_off,
+             const ulong ldc,
+             const ulong c_split,
+             const uint kslice,
+             const uint upper)
+{
+  __local floatv as[TSK * LDAS / VW], bs[TSK * LDBS / VW];
+  const int tx = get_local_id (0), ty = get_local_id (1), lid = ty * RTSN + tx;
+  const uint i0 = get_group_id (1) * TSM, j0 = get_group_id (0) * TSN, z = get_group_id (2);
+  const uint k0 = min (k, z * kslice), k1 = min (k, k0 + kslice);
+  /* Which way this group's loads run, and where each work-item starts. */
+  const int a_x = a_r == 1, b_x = b_n == 1;
+  const int alx = a_x ? lid % X_LX (TSM) : lid / P_LP, alp = a_x ? lid / X_LX (TSM) : lid % P_LP;
+  const int blx = b_x ? lid % X_LX (TSN) : lid / P_LP, blp = b_x ? lid / X_LX (TSN) : lid % P_LP;
+  const int an = (int) min ((uint) TSM, m - i0) - alx, bn = (int) min ((uint) TSN, n - j0) - blx;
+  __global const float *pa = a + a_off + (i0 + alx) * a_r + (ulong) (k0 + alp) * a_k;
+  __global const float *pb = b + b_off + (j0 + blx) * b_n + (ulong) (k0 + blp) * b_k;
+  __local float *la = (__local float *) as + alp * LDAS + alx;
+  __local float *lb = (__local float *) bs + blp * LDBS + blx;
+  float acc[WPTM][WPTN];
+
+  /* The whole group leaves together: no barrier is left waiting. */
+  if (upper && i0 > j0 + (TSN - 1))
+    return;
+
+#pragma unroll
+  for (int i = 0; i < WPTM; i++)
+#pragma unroll
+    for (int j = 0; j < WPTN; j++)
+      acc[i][j] = 0.0f;
+
+  for (uint kb = k0; kb < k1; kb += TSK)
+    {
+      const int pn = (int) min ((uint) TSK, k1 - kb);
+
+      /* a_r = 1 (or b_n = 1) written as 1: the offsets become constants. */
+      if (a_x)
+        LOAD_TILE (pa, 1ul, a_k, an, pn - alp, TSM, X_LX (TSM), X_LP (TSM), la, LDAS);
+      else
+        LOAD_TILE (pa, a_r, a_k, an, pn - alp, TSM, P_LX, P_LP, la, LDAS);
+      if (b_x)
+        LOAD_TILE (pb, 1ul, b_k, bn, pn - blp, TSN, X_LX (TSN), X_LP (TSN), lb, LDBS);
+      else
+        LOAD_TILE (pb, b_n, b_k, bn, pn - blp, TSN, P_LX, P_LP, lb, LDBS);
+      pa += TSK * a_k;
+      pb += TSK * b_k;
+      barrier (CLK_LOCAL_MEM_FENCE);
+
+#pragma unroll
+      for (int p = 0; p < TSK; p++)
+        {
+          float ar[WPTM], br[WPTN];
+
+#pragma unroll
+          for (int w = 0; w < WPTM / VW; w++)
+            {
+              const floatv v = as[p * (LDAS / VW) + w * RTSM + ty];
+
+              UNPACK (v, ar + w * VW);
+            }
+#pragma unroll
+          for (int w = 0; w < WPTN / VW; w++)
+            {
+              const floatv v = bs[p * (LDBS / VW) + w * RTSN + tx];
+
+              UNPACK (v, br + w * VW);
+            }
+#pragma unroll
+          for (int i = 0; i < WPTM; i++)
+#pragma unroll
+            for (int j = 0; j < WPTN; j++)
+              acc[i][j] = fma (ar[i], br[j], acc[i][j]);
+        }
+      /* The next block overwrites the tiles. */
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+
+  c += c_off + z * c_split;
+#pragma unroll
+  for (int i = 0; i < WPTM; i++)
+    {
+      const uint row = i0 + (i / VW * RTSM + ty) * VW + i % VW;
+
+      if (row >= m)
+        continue;
+#pragma unroll
+      for (int j = 0; j < WPTN; j++)
+        {
+          const uint col = j0 + (j / VW * RTSN + tx) * VW + j % VW;
+          __global float *cp = c + (ulong) row * ldc + col;
+
+          /* beta = 0 must not read C: it may hold NaN. */
+          if (col < n)
+            *cp = beta != 0.0f ? fma (beta, *cp, alpha * acc[i][j]) : alpha * acc[i][j];
+        }
+    }
+}
+
+/* C = alpha · Σ_z part[z · split + i · n + j] + beta · C: the slices of a
+ * depth split by gemm_groups, added up. With upper only j ≥ i is written
+ * (gemm_mirror fills the rest). Work-item (j, i), coalesced along j. */
+__kernel void
+gemm_sum (const uint m,
+          const uint n,
+          const float alpha,
+          const float beta,
+          __global const float *LATENT_RESTRICT part,
+          const ulong split,
+          const uint slices,
+          __global float *LATENT_RESTRICT c,
+          const ulong c_off,
+          const ulong ldc,
+          const uint upper)
+{
+  const uint j = get_global_id (0), i = get_global_id (1);
+  float s = 0.0f;
+
+  if (i >= m || j >= n || (upper && j < i))
+    return;
+  part += (ulong) i * n + j;
+  for (uint z = 0; z < slices; z++)
+    s += part[z * split];
+  c += c_off + (ulong) i * ldc + j;
+  *c = beta != 0.0f ? fma (beta, *c, alpha * s) : alpha * s;
+}
+
+#define MIRROR_TILE 16
+
+/* C[i, j] = C[j, i] for j < i, through a local tile: group (J, I) copies
+ * block (J, I) of the upper triangle to block (I, J) of the lower one,
+ * reading rows and writing rows, both coalesced. Groups of
+ * MIRROR_TILE × MIRROR_TILE; blocks wholly above the diagonal do nothing. */
+__kernel __attribute__((reqd_work_group_size (MIRROR_TILE, MIRROR_TILE, 1))) void
+gemm_mirror (__global float *c,
+             const ulong c_off,
+             const ulong ldc,
+             const uint n)
+{
+  /* One column of padding: the transposed reads hit distinct banks. */
+  __local float t[MIRROR_TILE][MIRROR_TILE + 1];
+  const uint tx = get_local_id (0), ty = get_local_id (1);
+  const uint bi = get_group_id (1) * MIRROR_TILE, bj = get_group_id (0) * MIRROR_TILE;
+
+  if (bj > bi)
+    return;
+  c += c_off;
+  /* Source: row bj + ty, column bi + tx, in the upper triangle. */
+  if (bi + tx < n && bj + ty < bi + tx)
+    t[ty][tx] = c[(ulong) (bj + ty) * ldc + bi + tx];
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* Destination: row bi + ty, column bj + tx, below the diagonal. */
+  if (bi + ty < n && bj + tx < bi + ty)
+    c[(ulong) (bi + ty) * ldc + bj + tx] = t[tx][ty];
+}
+
+#endif /* LATENT_GPU */

@@ -67,6 +67,11 @@ check_case (const Case *tc,
   double worst = 0;
   gboolean ok;
 
+  /* beta = 0 must not read C: NaN there would show. */
+  if (tc->beta == 0)
+    for (guint i = 0; i < tc->m; i++)
+      for (guint j = 0; j < tc->n; j++)
+        c[(gsize) i * ldc + j] = NAN;
   da = upload (a, (gsize) a_rows * lda);
   dc = upload (c, (gsize) tc->m * ldc);
   if (syrk)
@@ -87,7 +92,7 @@ check_case (const Case *tc,
       for (guint j = 0; j < tc->n; j++)
         {
           /* SYRK computes the upper triangle and mirrors it down. */
-          const double c0 = syrk ? c[(gsize) MIN (i, j) * ldc + MAX (i, j)] : c[(gsize) i * ldc + j];
+          double c0 = syrk ? c[(gsize) MIN (i, j) * ldc + MAX (i, j)] : c[(gsize) i * ldc + j];
           double sum = 0, scale = 0, want, got = out[(gsize) i * ldc + j];
 
           for (guint p = 0; p < tc->k; p++)
@@ -102,6 +107,8 @@ check_case (const Case *tc,
               sum += x * y;
               scale += fabs (x * y);
             }
+          if (tc->beta == 0)
+            c0 = 0;
           want = tc->alpha * sum + tc->beta * c0;
           scale = fabs (tc->alpha) * scale + fabs (tc->beta * c0) + 1e-30;
           worst = MAX (worst, fabs (got - want) / scale);
@@ -117,8 +124,10 @@ check_case (const Case *tc,
   clReleaseMemObject (dc);
 }
 
+/* Sizes off every tile and group size of both shapes, one row, one column. */
 static const guint shapes[][3] = {
   { 1, 1, 1 }, { 17, 5, 3 }, { 64, 64, 64 }, { 100, 37, 513 }, { 49, 129, 2 }, { 200, 50, 784 },
+  { 7, 65, 130 }, { 130, 7, 65 }, { 65, 130, 1 }, { 1, 200, 130 }, { 129, 1, 17 }, { 257, 131, 33 },
 };
 
 static void
@@ -213,7 +222,9 @@ test_beta_zero_and_empty (void)
 static void
 test_syrk (void)
 {
-  const guint sizes[][2] = { { 1, 1 }, { 7, 3 }, { 33, 100 }, { 200, 513 }, { 784, 3000 } };
+  const guint sizes[][2] = {
+    { 1, 1 }, { 7, 3 }, { 33, 100 }, { 200, 513 }, { 784, 3000 }, { 130, 65 }, { 65, 1 }, { 129, 7 }, { 257, 40 },
+  };
 
   if (cl == NULL)
     {
@@ -226,6 +237,131 @@ test_syrk (void)
 
       check_case (&tc, TRUE);
     }
+}
+
+/* Products of every kind with another LatentGemm, built after the tunables
+ * of "gemm" were set to VALUES (NAMES[i] = VALUES[i], NULL-ended). */
+static void
+check_with_tunables (const char *const *names,
+                     const int          *values)
+{
+  static const Case cases[] = {
+    { FALSE, FALSE, 130, 65, 300, 1, 0.75f, -0.5f },
+    { TRUE, FALSE, 7, 200, 517, 0, 1.0f, 0.0f },
+    { FALSE, TRUE, 1, 33, 1000, 2, -1.5f, 2.0f },
+    { TRUE, TRUE, 65, 1, 260, 3, 0.5f, 1.0f },
+    { FALSE, FALSE, 300, 129, 2, 0, 1.0f, 0.5f },
+  };
+  static const Case syrk_cases[] = {
+    { TRUE, FALSE, 200, 200, 3000, 1, 0.5f, 2.0f },
+    { TRUE, FALSE, 65, 65, 1000, 0, 1.0f, 0.0f },
+  };
+  LatentGemm *saved = gemm;
+  g_autoptr(LatentGemm) other = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; names[i]; i++)
+    latent_cl_set_tunable (cl, "gemm", names[i], values[i]);
+  other = latent_gemm_new (cl, &error);
+  g_assert_no_error (error);
+  gemm = other;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_case (&cases[i], FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (syrk_cases); i++)
+    check_case (&syrk_cases[i], TRUE);
+  gemm = saved;
+  latent_cl_clear_tunables (cl, "gemm");
+}
+
+/* The GPU shape splits a deep product over its depth when C has few tiles
+ * (SPLIT groups per compute unit): forced here on every product, the
+ * slices added up by gemm_sum, with beta, and with SYRK's upper triangle.
+ * The CPU shape ignores SPLIT and must give the same. */
+static void
+test_split (void)
+{
+  const char *const names[] = { "SPLIT", NULL };
+  const int values[] = { 64 };
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  check_with_tunables (names, values);
+}
+
+/* Candidate tiles a tuner may try for the GPU shape (ignored by the CPU
+ * shape), and one the kernel refuses (TSM 96), which falls back to the
+ * defaults: every one must give the product. */
+static void
+test_tiles (void)
+{
+  const char *const names[] = { "TSM", "TSN", "TSK", "WPTM", "WPTN", "VW", "SPLIT", NULL };
+  const int values[][7] = {
+    { 64, 64, 16, 4, 4, 4, 0 },
+    { 64, 128, 8, 4, 8, 2, 2 },
+    { 128, 64, 32, 8, 4, 1, 0 },
+    { 32, 32, 16, 2, 2, 2, 8 },
+    { 128, 128, 8, 8, 8, 4, 0 },
+    { 96, 128, 16, 8, 8, 4, 0 },
+  };
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  if (latent_cl_get_shape (cl) != LATENT_KERNEL_SHAPE_GPU)
+    {
+      g_test_skip ("the GPU shape's tiles");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_test_message ("TSM %d TSN %d TSK %d WPTM %d WPTN %d VW %d SPLIT %d", values[i][0], values[i][1],
+                      values[i][2], values[i][3], values[i][4], values[i][5], values[i][6]);
+      check_with_tunables (names, values[i]);
+    }
+}
+
+/* A few small products of each kind, small enough for oclgrind: odd
+ * sizes, every transpose, beta 0 and not, SYRK, and a split depth. */
+static void
+test_small (void)
+{
+  static const Case cases[] = {
+    { FALSE, FALSE, 7, 65, 33, 1, 0.75f, -0.5f },
+    { TRUE, FALSE, 65, 7, 17, 0, 1.0f, 0.0f },
+    { FALSE, TRUE, 1, 130, 5, 2, -1.5f, 2.0f },
+    { TRUE, TRUE, 33, 1, 40, 3, 0.5f, 1.0f },
+  };
+  static const Case syrk_case = { TRUE, FALSE, 20, 20, 30, 1, 0.5f, 2.0f };
+  static const Case split_cases[] = {
+    { FALSE, TRUE, 9, 7, 300, 1, 1.5f, 0.25f },
+    { TRUE, FALSE, 20, 20, 300, 0, 1.0f, 0.0f },
+  };
+  LatentGemm *saved = gemm;
+  g_autoptr(LatentGemm) split = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_case (&cases[i], FALSE);
+  check_case (&syrk_case, TRUE);
+
+  latent_cl_set_tunable (cl, "gemm", "SPLIT", 64);
+  split = latent_gemm_new (cl, &error);
+  g_assert_no_error (error);
+  gemm = split;
+  check_case (&split_cases[0], FALSE);
+  check_case (&split_cases[1], TRUE);
+  gemm = saved;
+  latent_cl_clear_tunables (cl, "gemm");
 }
 
 /* Mistakes a caller can make come back as errors naming the parameter. */
@@ -275,11 +411,14 @@ main (int    argc,
       gemm = latent_gemm_new (cl, &error);
       g_assert_no_error (error);
     }
+  g_test_add_func ("/gemm/small", test_small);
   g_test_add_func ("/gemm/shapes", test_shapes);
   g_test_add_func ("/gemm/large", test_large);
   g_test_add_func ("/gemm/deep", test_deep);
   g_test_add_func ("/gemm/beta-zero-and-empty", test_beta_zero_and_empty);
   g_test_add_func ("/gemm/syrk", test_syrk);
+  g_test_add_func ("/gemm/split", test_split);
+  g_test_add_func ("/gemm/tiles", test_tiles);
   g_test_add_func ("/gemm/errors", test_errors);
   status = g_test_run ();
   g_clear_pointer (&gemm, latent_gemm_free);

@@ -23,6 +23,30 @@
  * a CPU's last-level cache while every macro tile passes over it. */
 #define GEMM_SLICE_BYTES (12u << 20)
 
+/* The GPU shape's tiles (kernels/gemm.cl, gemm_groups): TSM × TSN of C per
+ * work-group, the depth in blocks of TSK, WPTM × WPTN of C per work-item,
+ * local memory read VW floats at a time. */
+typedef struct
+{
+  int tsm, tsn, tsk, wptm, wptn, vw;
+} GemmTiles;
+
+/* 128 × 128 tiles by 256 work-items of 8 × 8 (the usual fast layout on
+ * current GPUs), then smaller ones for a device or driver that cannot
+ * hold them (fewer registers or work-items per group, less local memory). */
+static const GemmTiles gpu_tiles[] = {
+  { 128, 128, 16, 8, 8, 4 },
+  { 64, 64, 16, 4, 4, 4 },
+  { 32, 32, 16, 4, 4, 4 },
+};
+
+/* Scratch for the slices of a split depth. */
+#define GEMM_SPLIT_BYTES (256u << 20)
+#define GEMM_SPLIT_MAX 64
+/* gemm_sum's work-groups, along n by along m. */
+#define GEMM_SUM_X 64
+#define GEMM_SUM_Y 4
+
 struct _LatentGemm
 {
   LatentCl  *cl;
@@ -32,6 +56,15 @@ struct _LatentGemm
   gboolean   cpu;
   guint      compute_units;
   guint      mr;
+  /* The GPU shape: gemm_groups and gemm_sum instead of gemm_tiles and
+   * gemm_transpose. */
+  gboolean   gpu_shape;
+  cl_kernel  groups;
+  cl_kernel  sum;
+  GemmTiles  gt;
+  guint      split;
+  guint      mirror_tile;
+  gboolean   sum_grouped;
 };
 
 void
@@ -45,8 +78,110 @@ latent_gemm_free (LatentGemm *self)
     clReleaseKernel (self->transpose);
   if (self->mirror)
     clReleaseKernel (self->mirror);
+  if (self->groups)
+    clReleaseKernel (self->groups);
+  if (self->sum)
+    clReleaseKernel (self->sum);
   g_clear_object (&self->cl);
   g_free (self);
+}
+
+static gboolean
+is_pow2 (int x)
+{
+  return x > 0 && (x & (x - 1)) == 0;
+}
+
+/* Whether the kernel accepts T (its #error checks, with every size a power
+ * of two) and the device can hold its work-groups and local memory. */
+static gboolean
+gpu_tiles_fit (LatentCl        *cl,
+               const GemmTiles *t)
+{
+  const LatentClDeviceInfo *info = latent_cl_get_info (cl);
+  gsize sizes[3] = { 0, 0, 0 };
+  int rtsm, rtsn;
+  guint64 local;
+
+  if (!is_pow2 (t->tsm) || !is_pow2 (t->tsn) || !is_pow2 (t->tsk) || !is_pow2 (t->wptm) ||
+      !is_pow2 (t->wptn) || (t->vw != 1 && t->vw != 2 && t->vw != 4) ||
+      t->wptm > t->tsm || t->wptn > t->tsn || t->vw > t->wptm || t->vw > t->wptn ||
+      t->tsm > 1024 || t->tsn > 1024 || t->tsk > 256)
+    return FALSE;
+  rtsm = t->tsm / t->wptm;
+  rtsn = t->tsn / t->wptn;
+  if ((t->tsm * t->tsk) % (rtsm * rtsn) != 0 || (t->tsn * t->tsk) % (rtsm * rtsn) != 0 ||
+      (gsize) rtsm * rtsn > info->max_work_group_size)
+    return FALSE;
+  if (clGetDeviceInfo (latent_cl_get_device (cl), CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof sizes, sizes,
+                       NULL) == CL_SUCCESS && ((gsize) rtsn > sizes[0] || (gsize) rtsm > sizes[1]))
+    return FALSE;
+  local = (guint64) t->tsk * (t->tsm + t->tsn + 2 * t->vw) * sizeof (float);
+  return local <= info->local_mem_size;
+}
+
+/* The GPU shape's kernels: the tuned tiles, else the defaults, else smaller
+ * ones, the first that the device takes with its groups whole. */
+static gboolean
+gpu_kernels_new (LatentGemm  *self,
+                 GError     **error)
+{
+  LatentCl *cl = self->cl;
+  const LatentClDeviceInfo *info = latent_cl_get_info (cl);
+  const GemmTiles tuned = {
+    latent_cl_tunable (cl, "gemm", "TSM", gpu_tiles[0].tsm),
+    latent_cl_tunable (cl, "gemm", "TSN", gpu_tiles[0].tsn),
+    latent_cl_tunable (cl, "gemm", "TSK", gpu_tiles[0].tsk),
+    latent_cl_tunable (cl, "gemm", "WPTM", gpu_tiles[0].wptm),
+    latent_cl_tunable (cl, "gemm", "WPTN", gpu_tiles[0].wptn),
+    latent_cl_tunable (cl, "gemm", "VW", gpu_tiles[0].vw),
+  };
+
+  /* Groups of work per compute unit the host aims for by splitting a deep
+   * product with few tiles of C over the depth (0: never split). */
+  self->split = MAX (0, latent_cl_tunable (cl, "gemm", "SPLIT", 2));
+  self->mirror_tile = info->max_work_group_size >= 256 ? 16 : 8;
+  for (guint i = 0; i <= G_N_ELEMENTS (gpu_tiles); i++)
+    {
+      const GemmTiles *t = i == 0 ? &tuned : &gpu_tiles[i - 1];
+      g_autofree char *options = NULL;
+      gsize wg = 0;
+
+      if (!gpu_tiles_fit (cl, t))
+        {
+          g_debug ("tiles %d × %d × %d, %d × %d per work-item, VW %d: not for this device",
+                   t->tsm, t->tsn, t->tsk, t->wptm, t->wptn, t->vw);
+          continue;
+        }
+      options = g_strdup_printf ("-DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d -DVW=%d -DMIRROR_TILE=%u",
+                                 t->tsm, t->tsn, t->tsk, t->wptm, t->wptn, t->vw, self->mirror_tile);
+      g_clear_pointer (&self->groups, clReleaseKernel);
+      g_clear_pointer (&self->sum, clReleaseKernel);
+      g_clear_pointer (&self->mirror, clReleaseKernel);
+      if (!(self->groups = latent_cl_create_kernel (cl, "gemm", options, "gemm_groups", error)) ||
+          !(self->sum = latent_cl_create_kernel (cl, "gemm", options, "gemm_sum", error)) ||
+          !(self->mirror = latent_cl_create_kernel (cl, "gemm", options, "gemm_mirror", error)))
+        return FALSE;
+      /* A driver may take fewer work-items per group for a kernel that
+       * needs many registers; reqd_work_group_size then cannot launch. */
+      if (clGetKernelWorkGroupInfo (self->groups, latent_cl_get_device (cl), CL_KERNEL_WORK_GROUP_SIZE,
+                                    sizeof wg, &wg, NULL) == CL_SUCCESS &&
+          wg < (gsize) (t->tsm / t->wptm) * (t->tsn / t->wptn))
+        {
+          g_debug ("tiles %d × %d × %d: the kernel takes only %zu work-items per group",
+                   t->tsm, t->tsn, t->tsk, (size_t) wg);
+          continue;
+        }
+      self->gt = *t;
+      wg = 0;
+      self->sum_grouped = clGetKernelWorkGroupInfo (self->sum, latent_cl_get_device (cl), CL_KERNEL_WORK_GROUP_SIZE,
+                                                  sizeof wg, &wg, NULL) == CL_SUCCESS &&
+                          wg >= GEMM_SUM_X * GEMM_SUM_Y;
+      return TRUE;
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               _("Matrix product: the device takes none of the GPU tile sizes"));
+  return FALSE;
 }
 
 LatentGemm *
@@ -65,6 +200,9 @@ latent_gemm_new (LatentCl  *cl,
   self->cpu = (latent_cl_get_info (cl)->type & CL_DEVICE_TYPE_CPU) != 0;
   self->compute_units = MAX (1, latent_cl_get_info (cl)->compute_units);
   self->mr = GEMM_MR;
+  self->gpu_shape = latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU;
+  if (self->gpu_shape)
+    return gpu_kernels_new (self, error) ? g_steal_pointer (&self) : NULL;
   if (self->cpu &&
       clGetDeviceInfo (latent_cl_get_device (cl), CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, sizeof width, &width,
                        NULL) == CL_SUCCESS && width >= 16)
@@ -209,6 +347,132 @@ run_tiles (LatentGemm        *self,
   return TRUE;
 }
 
+static gsize
+round_up (gsize x,
+          gsize to)
+{
+  return (x + to - 1) / to * to;
+}
+
+static gboolean
+enqueue_local (cl_command_queue   queue,
+               cl_kernel          kernel,
+               const char        *name,
+               guint              dims,
+               const gsize       *global,
+               const gsize       *local,
+               GError           **error)
+{
+  cl_int err = clEnqueueNDRangeKernel (queue, kernel, dims, NULL, global, local, 0, NULL, NULL);
+
+  return latent_cl_check (err, "clEnqueueNDRangeKernel", name, error);
+}
+
+/* The GPU shape: op(A)[i, p] = a[i · a_r + p · a_k], op(B)[p, j] =
+ * b[p · b_k + j · b_n], one launch of gemm_groups; UPPER computes only the
+ * tiles that touch i ≤ j. When C has too few tiles to keep every compute
+ * unit busy, the depth is split over the third dimension of the launch
+ * into a scratch buffer, and gemm_sum adds the slices into C. */
+static gboolean
+run_groups (LatentGemm        *self,
+            cl_command_queue   queue,
+            guint              m,
+            guint              n,
+            guint              k,
+            float              alpha,
+            cl_mem             a,
+            guint64            a_r,
+            guint64            a_k,
+            cl_mem             b,
+            guint64            b_k,
+            guint64            b_n,
+            float              beta,
+            cl_mem             c,
+            guint64            ldc,
+            gboolean           upper,
+            GCancellable      *cancellable,
+            GError           **error)
+{
+  const GemmTiles *t = &self->gt;
+  const guint tiles_m = (m + t->tsm - 1) / t->tsm, tiles_n = (n + t->tsn - 1) / t->tsn;
+  const guint upper_arg = upper;
+  const guint64 zero = 0;
+  guint64 tiles = 0, slices = 1;
+  guint kslice = k;
+  cl_mem scratch = NULL;
+  gboolean ok;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  /* The tiles that do work: with upper, those with a column at or right
+   * of their first row. */
+  for (guint ti = 0; ti < tiles_m; ti++)
+    for (guint tj = 0; tj < tiles_n; tj++)
+      if (!upper || (guint64) ti * t->tsm <= (guint64) tj * t->tsn + t->tsn - 1)
+        tiles++;
+  /* Split only while each slice keeps a depth of several blocks, and the
+   * slices' copies of C fit the scratch. */
+  if (self->split > 0 && tiles > 0)
+    {
+      slices = (guint64) self->split * self->compute_units / tiles;
+      slices = MIN (slices, k / (8u * t->tsk));
+      slices = MIN (slices, GEMM_SPLIT_MAX);
+      slices = MIN (slices, MIN (GEMM_SPLIT_BYTES, latent_cl_get_info (self->cl)->max_alloc) /
+                            ((guint64) m * n * sizeof (float)));
+      slices = MAX (slices, 1);
+    }
+  if (slices > 1)
+    {
+      kslice = round_up ((k + slices - 1) / slices, t->tsk);
+      slices = (k + kslice - 1) / kslice;
+    }
+
+  {
+    const gsize global[3] = { (gsize) tiles_n * (t->tsn / t->wptn), (gsize) tiles_m * (t->tsm / t->wptm), slices };
+    const gsize local[3] = { t->tsn / t->wptn, t->tsm / t->wptm, 1 };
+    /* Split: each slice's product, unscaled, in its own m × n of scratch. */
+    const gboolean split = slices > 1;
+    const float g_alpha = split ? 1.0f : alpha, g_beta = split ? 0.0f : beta;
+    const guint64 g_ldc = split ? n : ldc, g_split = split ? (guint64) m * n : 0;
+    cl_mem g_c = c;
+
+    if (split &&
+        !latent_cl_create_buffer (self->cl, &scratch, CL_MEM_READ_WRITE, slices * m * n * sizeof (float), NULL,
+                                  "the slices of C", error))
+      return FALSE;
+    if (split)
+      g_c = scratch;
+    ok = latent_cl_set_args (self->groups, "gemm_groups", error,
+                             LATENT_CL_ARG (m), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
+                             LATENT_CL_ARG (g_alpha), LATENT_CL_ARG (g_beta),
+                             LATENT_CL_ARG (a), LATENT_CL_ARG (zero), LATENT_CL_ARG (a_r), LATENT_CL_ARG (a_k),
+                             LATENT_CL_ARG (b), LATENT_CL_ARG (zero), LATENT_CL_ARG (b_k), LATENT_CL_ARG (b_n),
+                             LATENT_CL_ARG (g_c), LATENT_CL_ARG (zero), LATENT_CL_ARG (g_ldc), LATENT_CL_ARG (g_split),
+                             LATENT_CL_ARG (kslice), LATENT_CL_ARG (upper_arg),
+                             LATENT_CL_ARG_END) &&
+         enqueue_local (queue, self->groups, "gemm_groups", 3, global, local, error);
+  }
+  if (ok && scratch)
+    {
+      const gsize local[2] = { GEMM_SUM_X, GEMM_SUM_Y };
+      const gsize global[2] = { round_up (n, GEMM_SUM_X), round_up (m, GEMM_SUM_Y) };
+      const guint64 split = (guint64) m * n;
+      const guint count = slices;
+
+      ok = latent_cl_set_args (self->sum, "gemm_sum", error,
+                               LATENT_CL_ARG (m), LATENT_CL_ARG (n), LATENT_CL_ARG (alpha), LATENT_CL_ARG (beta),
+                               LATENT_CL_ARG (scratch), LATENT_CL_ARG (split), LATENT_CL_ARG (count),
+                               LATENT_CL_ARG (c), LATENT_CL_ARG (zero), LATENT_CL_ARG (ldc),
+                               LATENT_CL_ARG (upper_arg), LATENT_CL_ARG_END) &&
+           enqueue_local (queue, self->sum, "gemm_sum", 2, global, self->sum_grouped ? local : NULL, error);
+    }
+  /* Released only once the queued kernels are done with it. */
+  if (scratch)
+    clReleaseMemObject (scratch);
+  return ok;
+}
+
 gboolean
 latent_gemm_run (LatentGemm        *self,
                  cl_command_queue   queue,
@@ -241,6 +505,12 @@ latent_gemm_run (LatentGemm        *self,
                  !check_matrix (b, "B", trans_b ? n : k, trans_b ? k : n, ldb, "ldb", error))) ||
       !check_matrix (c, "C", m, n, ldc, "ldc", error))
     return FALSE;
+  /* The GPU shape reads Bᵀ through its strides. */
+  if (self->gpu_shape)
+    return run_groups (self, queue, m, n, k, alpha,
+                       a, trans_a ? 1 : lda, trans_a ? lda : 1,
+                       b, trans_b ? 1 : ldb, trans_b ? ldb : 1,
+                       beta, c, ldc, FALSE, cancellable, error);
 
   /* Bᵀ is copied once into a k × n buffer: the tiles read B by rows. */
   if (trans_b && k > 0)
@@ -299,6 +569,18 @@ latent_gemm_syrk (LatentGemm        *self,
   if ((k > 0 && !check_matrix (a, "A", k, n, lda, "lda", error)) ||
       !check_matrix (c, "C", n, n, ldc, "ldc", error))
     return FALSE;
+  if (self->gpu_shape)
+    {
+      const gsize tile = self->mirror_tile, local[2] = { tile, tile };
+      const gsize global_tiled[2] = { round_up (n, tile), round_up (n, tile) };
+
+      return run_groups (self, queue, n, n, k, alpha, a, 1, lda, a, lda, 1, beta, c, ldc, TRUE, cancellable,
+                         error) &&
+             latent_cl_set_args (self->mirror, "gemm_mirror", error,
+                                 LATENT_CL_ARG (c), LATENT_CL_ARG (off), LATENT_CL_ARG (ld), LATENT_CL_ARG (n),
+                                 LATENT_CL_ARG_END) &&
+             enqueue_local (queue, self->mirror, "gemm_mirror", 2, global_tiled, local, error);
+    }
   if (!run_tiles (self, queue, n, n, k, alpha, a, 1, lda, a, lda, beta, c, ldc, TRUE, cancellable, error))
     return FALSE;
   return latent_cl_set_args (self->mirror, "gemm_mirror", error,

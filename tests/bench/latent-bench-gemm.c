@@ -1,7 +1,8 @@
 /* latent-bench-gemm.c — time the OpenCL matrix product, print JSON lines
  *
  * Not a test: bench-gemm.py runs it beside NumPy's float32 matmul. Cases:
- * ata (AᵀA, A 60,000 × 784: the PCA covariance), square (2048³), narrow
+ * ata (AᵀA, A 60,000 × 784: the PCA covariance), square (2048³, or
+ * --size³), narrow
  * (784 × 784 · 784 × 50) and project (60,000 × 784 · 784 × 50). Each
  * case runs once to warm up (program build, first touch of the buffers),
  * then REPEAT times; the best time counts. GFLOP/s is the nominal 2·m·n·k
@@ -132,9 +133,11 @@ main (int    argc,
   g_autofree char *device = NULL;
   g_autofree char *only = NULL;
   int repeat = 3;
+  int size = 2048;
   const GOptionEntry entries[] = {
     { "device", 0, 0, G_OPTION_ARG_STRING, &device, "auto, cpu or gpu", "DEVICE" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Timed runs per case (the best counts)", "R" },
+    { "size", 0, 0, G_OPTION_ARG_INT, &size, "Rows, columns and depth of the square case (2048)", "N" },
     { "case", 0, 0, G_OPTION_ARG_STRING, &only, "Only this case: ata, square, narrow or project", "CASE" },
     { NULL }
   };
@@ -152,9 +155,9 @@ main (int    argc,
       g_printerr ("latent-bench-gemm: %s\n", error->message);
       return 2;
     }
-  if (repeat < 1)
+  if (repeat < 1 || size < 1)
     {
-      g_printerr ("latent-bench-gemm: --repeat must be at least 1\n");
+      g_printerr ("latent-bench-gemm: --repeat and --size must be at least 1\n");
       return 2;
     }
   if (!(cl = latent_cl_new (choice, &error)) ||
@@ -167,7 +170,7 @@ main (int    argc,
   if (((only == NULL || g_str_equal (only, "ata")) &&
        !run_case (cl, gemm, "ata", TRUE, 784, 784, 60000, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "square")) &&
-       !run_case (cl, gemm, "square", FALSE, 2048, 2048, 2048, repeat, description, &error)) ||
+       !run_case (cl, gemm, "square", FALSE, size, size, size, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "narrow")) &&
        !run_case (cl, gemm, "narrow", FALSE, 784, 50, 784, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "project")) &&
