@@ -82,12 +82,20 @@ struct _LatentAlgorithm
                                 guint64         seed,
                                 LatentCl       *cl,
                                 GError        **error);
-  /* One iteration. Checks cancellable between kernel launches. */
+  /* One iteration. Checks cancellable between kernel launches. The state
+   * may stay on the device: a step reads back only what the objective and
+   * converged need (a few scalars or partial sums), never what only a
+   * snapshot shows (images, labels, means), since the worker takes a
+   * snapshot at most once a frame and latent_algorithm_fit only at the
+   * end. */
   gboolean        (*step)      (gpointer        state,
                                 GCancellable   *cancellable,
                                 GError        **error);
+  /* The state as it is now, complete: where the step left it on the
+   * device, this is where it is read back. */
   LatentSnapshot *(*snapshot)  (gpointer        state);
-  /* The scalar the history records every iteration (k-means: inertia). */
+  /* The scalar the history records every iteration (k-means: inertia),
+   * kept by the step: called after every one, it must cost nothing. */
   double          (*objective) (gpointer        state);
   /* TRUE when no further iteration will change anything, or the iteration
    * budget is spent. */

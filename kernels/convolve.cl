@@ -36,6 +36,13 @@
  *   convolve_fft_apply  the frequency domain, kernel rows as products summed
  *                       down the kernel, and back (see there).
  *   convolve_magnitude  sqrt (gx² + gy²) + offset, element-wise.
+ *   convolve_change     Σ (b − a)² of two images, per work-item (for fft).
+ *
+ * A pass's change, Σ (out − in)² (the run's RMS change per pass), comes
+ * from the kernel that writes the output when PARTIAL is not NULL: one
+ * float per work-item at its linear global id (per band for separable),
+ * zero for work-items outside the image; the host adds them in double.
+ * With PARTIAL NULL the kernels only filter.
  *
  * OpenCL 1.2, no extensions. The host (engine/algorithms/latent-convolve-
  * cl.c) passes the tunables below as build options.
@@ -199,6 +206,70 @@ store_block (__global float *LATENT_RESTRICT dst,
           store_vec (dst + (y0 + j) * width + x0 + c * VEC, acc[j][c] + offset, width - x0 - c * VEC);
 }
 
+/* The sum of a float16's lanes. */
+static inline float
+sum16 (const float16 v)
+{
+  const float8 a = v.lo + v.hi;
+  const float4 b = a.lo + a.hi;
+  const float2 c = b.lo + b.hi;
+
+  return c.x + c.y;
+}
+
+/* Σ (out − in)² over a block's outputs inside the image, the input under
+ * output (y0 + j, x0 + x) at CENTER[j · PITCH + x]: a pass's change, summed
+ * where the outputs are made (in cache) rather than by reading both images
+ * again. One definition per address space. */
+#define DEFINE_BLOCK_CHANGE(NAME, SPACE)                                         \
+  static inline float                                                         \
+  NAME (SPACE const float *center,                                             \
+        const int pitch,                                                       \
+        float16 acc[ROWS][COLS],                                               \
+        const int x0,                                                          \
+        const int y0,                                                          \
+        const int width,                                                       \
+        const int height,                                                      \
+        const float offset)                                                    \
+  {                                                                            \
+    float16 s = 0.0f;                                                          \
+                                                                               \
+    _Pragma ("unroll")                                                         \
+    for (int j = 0; j < ROWS; j++)                                             \
+      if (y0 + j < height)                                                     \
+        _Pragma ("unroll")                                                     \
+        for (int c = 0; c < COLS; c++)                                         \
+          {                                                                    \
+            const int count = width - x0 - c * VEC;                            \
+            SPACE const float *in = center + j * pitch + c * VEC;              \
+                                                                               \
+            if (count >= VEC)                                                  \
+              {                                                                \
+                const float16 d = acc[j][c] + offset - vload16 (0, in);        \
+                s = fma (d, d, s);                                             \
+              }                                                                \
+            else if (count > 0)                                                \
+              {                                                                \
+                float v[VEC];                                                  \
+                                                                               \
+                vstore16 (acc[j][c] + offset, 0, v);                           \
+                for (int i = 0; i < count; i++)                                \
+                  s.s0 += (v[i] - in[i]) * (v[i] - in[i]);                     \
+              }                                                                \
+          }                                                                    \
+    return sum16 (s);                                                          \
+  }
+
+DEFINE_BLOCK_CHANGE (block_change_global, __global)
+DEFINE_BLOCK_CHANGE (block_change_local, __local)
+
+/* A work-item's place among all of them, for its partial sum. */
+static inline size_t
+linear_id (void)
+{
+  return (get_global_id (2) * get_global_size (1) + get_global_id (1)) * get_global_size (0) + get_global_id (0);
+}
+
 /* Built once more with FIXED_RADIUS = 1: a 3 × 3 kernel, the most common,
  * with every loop over the kernel unrolled. */
 __kernel void
@@ -213,7 +284,8 @@ convolve_direct (__global const float *LATENT_RESTRICT src,
 #endif
                  const int border,
                  __global const float *LATENT_RESTRICT weights,
-                 const float offset)
+                 const float offset,
+                 __global float *LATENT_RESTRICT partial)
 {
 #ifdef FIXED_RADIUS
   const int radius = FIXED_RADIUS;
@@ -228,7 +300,11 @@ convolve_direct (__global const float *LATENT_RESTRICT src,
   float16 acc[ROWS][COLS];
 
   if (x0 >= width || y0 >= height)
-    return;
+    {
+      if (partial)
+        partial[linear_id ()] = 0.0f;
+      return;
+    }
   src += plane;
   dst += plane;
 
@@ -272,6 +348,8 @@ convolve_direct (__global const float *LATENT_RESTRICT src,
     }
 
   store_block (dst, acc, x0, y0, width, height, offset);
+  if (partial)
+    partial[linear_id ()] = block_change_global (src + y0 * width + x0, width, acc, x0, y0, width, height, offset);
 }
 
 /* TILE (ROWS × PITCH) = the input under a group's outputs plus the apron,
@@ -326,7 +404,8 @@ convolve_tiled (__global const float *LATENT_RESTRICT src,
                 const int border,
                 __global const float *LATENT_RESTRICT weights,
                 const float offset,
-                __local float *LATENT_RESTRICT tile)
+                __local float *LATENT_RESTRICT tile,
+                __global float *LATENT_RESTRICT partial)
 {
   const int lx = get_local_id (0), ly = get_local_id (1);
   const int tw = get_local_size (0) * BW, th = get_local_size (1) * ROWS;
@@ -343,7 +422,11 @@ convolve_tiled (__global const float *LATENT_RESTRICT src,
   barrier (CLK_LOCAL_MEM_FENCE);
 
   if (x0 >= width || y0 >= height)
-    return;
+    {
+      if (partial)
+        partial[linear_id ()] = 0.0f;
+      return;
+    }
 
 #pragma unroll
   for (int j = 0; j < ROWS; j++)
@@ -357,6 +440,9 @@ convolve_tiled (__global const float *LATENT_RESTRICT src,
       BLOCK_ROW (base + iy * pitch, iy);
   }
   store_block (dst, acc, x0, y0, width, height, offset);
+  if (partial)
+    partial[linear_id ()] = block_change_local (tile + (ly * ROWS + radius) * pitch + lx * BW + radius, pitch,
+                                                acc, x0, y0, width, height, offset);
 }
 
 /* Each work-item owns a band of ROWS output rows across the whole image
@@ -384,7 +470,8 @@ convolve_separable (__global const float *LATENT_RESTRICT src,
                     const int planes,
                     const int pitch,
                     __global float *LATENT_RESTRICT scratch,
-                    const ulong stride)
+                    const ulong stride,
+                    __global float *LATENT_RESTRICT partial)
 {
   const int band = get_global_id (0);
   const int y0 = band * rows, y1 = min (y0 + rows, height);
@@ -392,8 +479,15 @@ convolve_separable (__global const float *LATENT_RESTRICT src,
   __global float *ring = scratch + band * stride;
   __global float *line = ring + SEP_RING * pitch;
 
+  /* The band's change, compensated (Kahan): it adds up a million terms. */
+  float change = 0.0f, lost = 0.0f;
+
   if (y0 >= height)
-    return;
+    {
+      if (partial)
+        partial[band] = 0.0f;
+      return;
+    }
 
   for (int p = 0; p < planes; p++)
     {
@@ -461,6 +555,8 @@ convolve_separable (__global const float *LATENT_RESTRICT src,
            * their inputs (the last group may stop short of SEP_ROWS). */
           if (next + SEP_ROWS - 1 + radius <= t || (t == y1 + radius - 1 && next < y1))
             {
+              float16 moved = 0.0f;
+
               for (int x = 0; x < width; x += SEP_CHUNK * VEC)
                 {
                   float16 acc[SEP_ROWS][SEP_CHUNK];
@@ -499,11 +595,44 @@ convolve_separable (__global const float *LATENT_RESTRICT src,
                         if (x + c * VEC < width)
                           store_vec (out + (next + j) * width + x + c * VEC, acc[j][c] + offset,
                                      width - x - c * VEC);
+                  if (partial)
+#pragma unroll
+                    for (int j = 0; j < SEP_ROWS; j++)
+                      if (next + j < y1)
+#pragma unroll
+                        for (int c = 0; c < SEP_CHUNK; c++)
+                          {
+                            const int count = width - x - c * VEC;
+                            __global const float *at = in + (next + j) * width + x + c * VEC;
+
+                            if (count >= VEC)
+                              {
+                                const float16 d = acc[j][c] + offset - vload16 (0, at);
+                                moved = fma (d, d, moved);
+                              }
+                            else if (count > 0)
+                              {
+                                float v[VEC];
+
+                                vstore16 (acc[j][c] + offset, 0, v);
+                                for (int i = 0; i < count; i++)
+                                  moved.s0 += (v[i] - at[i]) * (v[i] - at[i]);
+                              }
+                          }
+                }
+              if (partial)
+                {
+                  const float y = sum16 (moved) - lost, t2 = change + y;
+
+                  lost = (t2 - change) - y;
+                  change = t2;
                 }
               next += SEP_ROWS;
             }
         }
     }
+  if (partial)
+    partial[band] = change;
 }
 
 /* ---- fft: rows through the Fourier transform, kernel rows as products ----
@@ -768,22 +897,71 @@ convolve_fft_apply (__global float *LATENT_RESTRICT dst,
     }
 }
 
-/* dst = sqrt (gx² + gy²) + offset over N values. */
+/* dst = sqrt (gx² + gy²) + offset over N values; with PARTIAL, each
+ * work-item's Σ (dst − src)² there. */
 __kernel void
 convolve_magnitude (__global const float *LATENT_RESTRICT gx,
                     __global const float *LATENT_RESTRICT gy,
                     __global float *LATENT_RESTRICT dst,
                     const ulong n,
-                    const float offset)
+                    const float offset,
+                    __global const float *LATENT_RESTRICT src,
+                    __global float *LATENT_RESTRICT partial)
 {
   const ulong i = (ulong) get_global_id (0) * VEC;
+  float moved = 0.0f;
 
   if (i + VEC <= n)
     {
       const float16 a = vload16 (0, gx + i), b = vload16 (0, gy + i);
-      vstore16 (sqrt (fma (a, a, b * b)) + offset, 0, dst + i);
+      const float16 out = sqrt (fma (a, a, b * b)) + offset;
+
+      vstore16 (out, 0, dst + i);
+      if (partial)
+        {
+          const float16 d = out - vload16 (0, src + i);
+          moved = sum16 (d * d);
+        }
     }
   else
     for (ulong l = i; l < n; l++)
-      dst[l] = sqrt (fma (gx[l], gx[l], gy[l] * gy[l])) + offset;
+      {
+        const float out = sqrt (fma (gx[l], gx[l], gy[l] * gy[l])) + offset;
+
+        dst[l] = out;
+        if (partial)
+          moved += (out - src[l]) * (out - src[l]);
+      }
+  if (partial)
+    partial[get_global_id (0)] = moved;
+}
+
+/* A pass's change where its kernels do not sum it (fft): each work-item's
+ * Σ (b − a)² over CHANGE_VECTORS vectors of the N values. */
+#define CHANGE_VECTORS 16
+
+__kernel void
+convolve_change (__global const float *LATENT_RESTRICT a,
+                 __global const float *LATENT_RESTRICT b,
+                 const ulong n,
+                 __global float *LATENT_RESTRICT partial)
+{
+  const ulong i0 = (ulong) get_global_id (0) * CHANGE_VECTORS * VEC;
+  float16 s = 0.0f;
+  float tail = 0.0f;
+
+  for (int v = 0; v < CHANGE_VECTORS; v++)
+    {
+      const ulong i = i0 + v * VEC;
+
+      if (i + VEC <= n)
+        {
+          const float16 d = vload16 (0, b + i) - vload16 (0, a + i);
+          s = fma (d, d, s);
+        }
+      else
+        for (ulong l = i; l < n; l++)
+          tail += (b[l] - a[l]) * (b[l] - a[l]);
+    }
+  partial[get_global_id (0)] = sum16 (s) + tail;
 }

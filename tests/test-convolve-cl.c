@@ -119,8 +119,22 @@ max_difference (const float *a,
   return worst;
 }
 
+/* The RMS of B − A over N values. */
+static double
+rms_change (const float *a,
+            const float *b,
+            gsize        n)
+{
+  double sum = 0;
+
+  for (gsize i = 0; i < n; i++)
+    sum += ((double) b[i] - a[i]) * ((double) b[i] - a[i]);
+  return sqrt (sum / n);
+}
+
 /* PASSES of FILTER with every method that applies, against as many passes
- * of the reference. */
+ * of the reference: as one batch, and as steps, each with the change it
+ * made (summed on the device) against the reference's. */
 static void
 check_filter (const LatentFilter *filter,
               LatentBorder        border,
@@ -135,6 +149,7 @@ check_filter (const LatentFilter *filter,
   g_autofree float *scratch = g_new (float, n);
   g_autofree float *got = g_new (float, n);
   const double tolerance = tolerance_for (filter) * passes;
+  g_autofree double *changes = g_new (double, passes);
 
   memcpy (expected, image, n * sizeof (float));
   for (guint p = 0; p < passes; p++)
@@ -143,6 +158,7 @@ check_filter (const LatentFilter *filter,
 
       g_assert_true (latent_convolve_reference (filter, border, expected, scratch, width, height, channels, &error));
       g_assert_no_error (error);
+      changes[p] = rms_change (expected, scratch, n);
       memcpy (expected, scratch, n * sizeof (float));
     }
 
@@ -168,6 +184,28 @@ check_filter (const LatentFilter *filter,
                         latent_border_to_string (border), latent_filter_get_size (filter),
                         latent_convolve_method_to_string (all_methods[m]), passes, worst);
       g_assert_cmpfloat (worst, <=, tolerance);
+
+      /* Step by step: each change within what the pixels may be off by
+       * (before and after the pass), and the same image at the end. */
+      g_assert_true (latent_convolve_cl_upload (conv, image, width, height, channels, &error));
+      for (guint p = 0; p < passes; p++)
+        {
+          double change = -1;
+
+          ms = -1;
+          g_assert_true (latent_convolve_cl_step (conv, filter, border, all_methods[m], &change, &ms, NULL, &error));
+          g_assert_no_error (error);
+          g_assert_cmpfloat (ms, >=, 0.0);
+          if (!(fabs (change - changes[p]) <= 2 * tolerance + 1e-5 * changes[p]))
+            g_test_message ("%s %u × %u × %u, %s, size %u, %s, pass %u: change %.9g, reference %.9g",
+                            latent_filter_get_name (filter), width, height, channels,
+                            latent_border_to_string (border), latent_filter_get_size (filter),
+                            latent_convolve_method_to_string (all_methods[m]), p + 1, change, changes[p]);
+          g_assert_cmpfloat (fabs (change - changes[p]), <=, 2 * tolerance + 1e-5 * changes[p]);
+        }
+      g_assert_true (latent_convolve_cl_download (conv, got, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (max_difference (expected, got, n), <=, tolerance);
     }
 }
 
@@ -352,6 +390,56 @@ test_filter_change (void)
   }
 }
 
+/* The convolution as a run: each pass's change in the history and the
+ * image of the snapshot at the end, from the device (which reads back only
+ * partial sums per pass) against the reference path, for each method. */
+static void
+test_algorithm (void)
+{
+  static const char * const methods[] = { "direct", "tiled", "separable", "fft" };
+  const LatentAlgorithm *alg = latent_convolve_get_algorithm ();
+  const guint width = 83, height = 37, channels = 3, passes = 6;
+  g_autofree float *planes = random_image (width, height, channels, 8);
+  g_autoptr(LatentDataset) ds = NULL;
+
+  if (!have_device ())
+    return;
+
+  ds = latent_dataset_new ("noise", width * height, channels, NULL);
+  latent_convolve_interleaved_from_planar (planes, latent_dataset_get_data (ds), (gsize) width * height, channels);
+  latent_dataset_set_image_shape (ds, width, height, channels, TRUE);
+  for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+    {
+      g_autofree char *method = g_strdup_printf ("method=%s", methods[m]);
+      g_autoptr(LatentParams) params = test_params (alg, "filter=gaussian", "sigma=1.5", "border=wrap",
+                                                    "iterations=6", method, NULL);
+      g_autoptr(LatentFit) device = NULL;
+      g_autoptr(LatentFit) reference = NULL;
+      g_autoptr(GError) error = NULL;
+
+      reference = latent_algorithm_fit (alg, ds, params, 1, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      device = latent_algorithm_fit (alg, ds, params, 1, cl, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (device->snapshot->method, ==, methods[m]);
+      g_assert_cmpuint (device->history->len, ==, passes);
+      g_assert_cmpuint (reference->history->len, ==, passes);
+      for (guint i = 0; i < passes; i++)
+        {
+          const LatentIterationRecord *a = &g_array_index (device->history, LatentIterationRecord, i);
+          const LatentIterationRecord *b = &g_array_index (reference->history, LatentIterationRecord, i);
+
+          g_assert_cmpuint (a->iteration, ==, i + 1);
+          g_assert_cmpfloat (a->objective, >, 0.0);
+          g_assert_cmpfloat (fabs (a->objective - b->objective), <=, 1e-5 + 1e-4 * b->objective);
+        }
+      g_assert_cmpfloat (device->snapshot->objective, ==,
+                         g_array_index (device->history, LatentIterationRecord, passes - 1).objective);
+      g_assert_cmpfloat (max_difference (device->snapshot->image, reference->snapshot->image,
+                                         (gsize) width * height * channels), <=, passes * TOLERANCE);
+    }
+}
+
 static void
 test_errors (void)
 {
@@ -423,6 +511,7 @@ main (int    argc,
   g_test_add_func ("/convolve-cl/presets", test_presets);
   g_test_add_func ("/convolve-cl/repeated-passes", test_repeated_passes);
   g_test_add_func ("/convolve-cl/filter-change", test_filter_change);
+  g_test_add_func ("/convolve-cl/algorithm", test_algorithm);
   g_test_add_func ("/convolve-cl/errors", test_errors);
   status = g_test_run ();
 

@@ -274,6 +274,166 @@ test_go_on_from (void)
                    whole->snapshot->labels, 3000 * sizeof (gint32));
 }
 
+/* ---- a counting algorithm: what the worker asks of a step and a snapshot ----
+ *
+ * Its state after step i is a value only the state knows (x_i, a chaotic
+ * map), its objective a cheap scalar of it; a snapshot costs a count. */
+typedef struct {
+  guint  iteration, passes;
+  double x;
+  guint  snapshots;   /* built */
+} Counter;
+
+static volatile guint counter_snapshots;  /* of the last freed state */
+
+static double
+counter_next (double x)
+{
+  return 3.9 * x * (1 - x);
+}
+
+static gpointer
+counter_init (LatentDataset *ds, LatentParams *params, guint64 seed, LatentCl *cl, GError **error)
+{
+  Counter *c = g_new0 (Counter, 1);
+
+  c->passes = latent_params_get_int (params, "iterations");
+  c->x = 0.25;
+  return c;
+}
+
+static gboolean
+counter_step (gpointer state, GCancellable *cancellable, GError **error)
+{
+  Counter *c = state;
+
+  /* A millisecond a step: a frame holds about sixteen. */
+  g_usleep (1000);
+  c->x = counter_next (c->x);
+  c->iteration++;
+  return TRUE;
+}
+
+static LatentAlgorithm counter_algorithm;
+static LatentDataset *counter_dataset;
+
+static LatentSnapshot *
+counter_snapshot (gpointer state)
+{
+  Counter *c = state;
+  LatentSnapshot *snap = latent_snapshot_new (&counter_algorithm, counter_dataset, NULL);
+
+  c->snapshots++;
+  snap->iteration = c->iteration;
+  snap->final = snap->converged = c->iteration >= c->passes;
+  snap->objective = c->x;
+  return snap;
+}
+
+static double
+counter_objective (gpointer state)
+{
+  return ((Counter *) state)->x;
+}
+
+static gboolean
+counter_converged (gpointer state)
+{
+  Counter *c = state;
+
+  return c->iteration >= c->passes;
+}
+
+static void
+counter_free (gpointer state)
+{
+  counter_snapshots = ((Counter *) state)->snapshots;
+  g_free (state);
+}
+
+static const LatentParamSpec counter_params[] = {
+  { "iterations", LATENT_PARAM_INT, "Steps", "Steps", 1, 100000, 1, NULL, NULL, FALSE },
+};
+
+/* Snapshots are due about once a frame, so a run of N quick steps builds
+ * far fewer than N; yet the history has every step's objective, in order
+ * and exact, and the last snapshot is the exact final state. */
+static void
+test_snapshots_only_when_due (void)
+{
+  const guint steps = 300;
+  g_autoptr(LatentDataset) ds = test_blobs (10, 2, 1, 1.0, 1);
+  g_autoptr(LatentParams) params = NULL;
+  g_autoptr(LatentRun) run = NULL;
+  Watch w = { 0 };
+  const GArray *history;
+  LatentSnapshot *last;
+  double x = 0.25;
+
+  counter_algorithm = (LatentAlgorithm) {
+    .id = "counter", .title = "counter", .short_title = "counter", .objective_name = "x",
+    .family = LATENT_FAMILY_CLUSTERS, .params = counter_params, .n_params = G_N_ELEMENTS (counter_params),
+    .init = counter_init, .step = counter_step, .snapshot = counter_snapshot,
+    .objective = counter_objective, .converged = counter_converged, .free = counter_free,
+  };
+  counter_dataset = ds;
+  params = latent_algorithm_new_params (&counter_algorithm);
+  g_assert_true (latent_params_set_int (params, "iterations", steps, NULL));
+
+  run = latent_run_new (&counter_algorithm, ds, params, 1, NULL);
+  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &w);
+  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), &w);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  latent_run_play (run);
+  wait_until (&w.finished);
+  g_assert_no_error (w.error);
+  g_clear_object (&run);   /* joins the worker, which frees the state */
+
+  /* At least 300 ms of steps at most a snapshot a frame (the first, after
+   * initialisation, and the last besides): about 20, never one a step. */
+  g_test_message ("%u steps, %u snapshots built, %u delivered", steps, counter_snapshots, w.snapshots);
+  g_assert_cmpuint (counter_snapshots, >=, 2);
+  g_assert_cmpuint (counter_snapshots, <=, steps / 4);
+  g_assert_cmpuint (w.snapshots, <=, counter_snapshots);
+  g_assert_cmpuint (w.iterations, ==, steps);
+
+  run = latent_run_new (&counter_algorithm, ds, params, 1, NULL);
+  w = (Watch) { 0 };
+  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &w);
+  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), &w);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  latent_run_play (run);
+  wait_until (&w.finished);
+  history = latent_run_get_history (run);
+  g_assert_cmpuint (history->len, ==, steps);
+  for (guint i = 0; i < steps; i++)
+    {
+      const LatentIterationRecord *record = &g_array_index (history, LatentIterationRecord, i);
+
+      x = counter_next (x);
+      g_assert_cmpuint (record->iteration, ==, i + 1);
+      g_assert_cmpfloat (record->objective, ==, x);
+    }
+  last = latent_run_get_snapshot (run);
+  g_assert_nonnull (last);
+  g_assert_true (last->final);
+  g_assert_cmpuint (last->iteration, ==, steps);
+  g_assert_cmpfloat (last->objective, ==, x);
+  g_clear_object (&run);
+
+  /* Without a worker (the CLI's loop): one snapshot, the last. */
+  {
+    g_autoptr(LatentFit) fit = latent_algorithm_fit (&counter_algorithm, ds, params, 1, NULL, NULL, NULL, NULL, NULL);
+
+    g_assert_nonnull (fit);
+    g_assert_cmpuint (counter_snapshots, ==, 1);
+    g_assert_cmpuint (fit->history->len, ==, steps);
+    g_assert_cmpfloat (g_array_index (fit->history, LatentIterationRecord, steps - 1).objective, ==, x);
+    g_assert_cmpfloat (fit->snapshot->objective, ==, x);
+    g_assert_cmpuint (fit->snapshot->iteration, ==, steps);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -285,5 +445,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run/failed-init", test_failed_init);
   g_test_add_func ("/run/drop-while-running", test_drop_while_running);
   g_test_add_func ("/run/go-on-from", test_go_on_from);
+  g_test_add_func ("/run/snapshots-only-when-due", test_snapshots_only_when_due);
   return g_test_run ();
 }

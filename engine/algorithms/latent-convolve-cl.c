@@ -37,7 +37,8 @@ struct _LatentConvolveCl
   cl_kernel         magnitude;
   cl_kernel         fft_rows;
   cl_kernel         fft_apply;
-  gboolean          cpu;
+  cl_kernel         change;
+  gboolean          cpu;       /* the CPU shape */
   guint64           local_mem;
   gsize             max_group;
   guint             units;
@@ -51,6 +52,10 @@ struct _LatentConvolveCl
   cl_mem            gradient[2];  /* gx, gy of a magnitude filter */
   cl_mem            scratch;      /* the separable kernel's rings */
   gsize             scratch_floats;
+  /* A pass's change, summed per work-item (per band) on the device. */
+  cl_mem            partial;
+  gsize             partial_floats;
+  float            *host_partial;
 
   /* Weights as last written to the device, per kernel of the filter:
    * the full kernel and the two factors, divisor folded in. */
@@ -96,6 +101,9 @@ release_image (LatentConvolveCl *self)
     }
   release_mem (&self->scratch);
   self->scratch_floats = 0;
+  release_mem (&self->partial);
+  self->partial_floats = 0;
+  g_clear_pointer (&self->host_partial, g_free);
   release_mem (&self->fft_twiddle);
   release_mem (&self->fft_re);
   release_mem (&self->fft_im);
@@ -135,6 +143,8 @@ latent_convolve_cl_free (LatentConvolveCl *self)
     clReleaseKernel (self->fft_rows);
   if (self->fft_apply)
     clReleaseKernel (self->fft_apply);
+  if (self->change)
+    clReleaseKernel (self->change);
   if (self->queue)
     clReleaseCommandQueue (self->queue);
   g_clear_object (&self->cl);
@@ -156,7 +166,7 @@ latent_convolve_cl_new (LatentCl  *cl,
   info = latent_cl_get_info (cl);
   self = g_new0 (LatentConvolveCl, 1);
   self->cl = g_object_ref (cl);
-  self->cpu = (info->type & CL_DEVICE_TYPE_CPU) != 0;
+  self->cpu = latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_CPU;
   self->local_mem = info->local_mem_size;
   self->max_group = MAX (1, info->max_work_group_size);
   self->units = MAX (1, info->compute_units);
@@ -172,7 +182,8 @@ latent_convolve_cl_new (LatentCl  *cl,
       !(self->separable = latent_cl_create_kernel (cl, "convolve", options, "convolve_separable", error)) ||
       !(self->magnitude = latent_cl_create_kernel (cl, "convolve", options, "convolve_magnitude", error)) ||
       !(self->fft_rows = latent_cl_create_kernel (cl, "convolve", options, "convolve_fft_rows", error)) ||
-      !(self->fft_apply = latent_cl_create_kernel (cl, "convolve", options, "convolve_fft_apply", error)))
+      !(self->fft_apply = latent_cl_create_kernel (cl, "convolve", options, "convolve_fft_apply", error)) ||
+      !(self->change = latent_cl_create_kernel (cl, "convolve", options, "convolve_change", error)))
     return NULL;
 
   for (guint i = 0; i < 2; i++)
@@ -378,6 +389,35 @@ round_up (gsize n,
           gsize m)
 {
   return (n + m - 1) / m * m;
+}
+
+/* Room for COUNT partial sums of a pass's change; *PARTIAL is the buffer,
+ * or stays NULL when no change is wanted (WANTED FALSE). */
+static gboolean
+ensure_partial (LatentConvolveCl  *self,
+                gboolean           wanted,
+                gsize              count,
+                cl_mem            *partial,
+                gsize             *count_out,
+                GError           **error)
+{
+  *partial = NULL;
+  if (!wanted)
+    return TRUE;
+  if (self->partial_floats < count)
+    {
+      release_mem (&self->partial);
+      g_clear_pointer (&self->host_partial, g_free);
+      self->partial_floats = 0;
+      if (!latent_cl_create_buffer (self->cl, &self->partial, CL_MEM_WRITE_ONLY, count * sizeof (float),
+                                    NULL, "change per work-item", error))
+        return FALSE;
+      self->host_partial = g_new (float, count);
+      self->partial_floats = count;
+    }
+  *partial = self->partial;
+  *count_out = count;
+  return TRUE;
 }
 
 /* CPU: groups of up to 64 work-items across and 4 down, so each group is
@@ -640,7 +680,9 @@ fft_correlate (LatentConvolveCl  *self,
   return TRUE;
 }
 
-/* One correlation of image SRC with kernel K of the filter into DST. */
+/* One correlation of image SRC with kernel K of the filter into DST. With
+ * CHANGE, the kernel also leaves Σ (dst − src)² in *COUNT partial sums
+ * (not fft: its caller sums the change). */
 static gboolean
 correlate (LatentConvolveCl      *self,
            LatentConvolveMethod   method,
@@ -650,11 +692,15 @@ correlate (LatentConvolveCl      *self,
            float                  offset,
            cl_mem                 src,
            cl_mem                 dst,
+           gboolean               change,
+           gsize                 *count,
            GError               **error)
 {
   const int width = self->width, height = self->height;
   gsize global[3], local[3];
+  const gsize *group;
   cl_kernel kernel;
+  cl_mem partial;
 
   switch (method)
     {
@@ -663,13 +709,15 @@ correlate (LatentConvolveCl      *self,
       global[1] = (height + CONV_ROWS - 1) / CONV_ROWS;
       global[2] = self->channels;
       kernel = radius == 1 ? self->direct3 : self->direct;
-      return latent_cl_set_args (kernel, "convolve_direct", error,
+      group = row_groups (self, global, local);
+      return ensure_partial (self, change, global[0] * global[1] * global[2], &partial, count, error) &&
+             latent_cl_set_args (kernel, "convolve_direct", error,
                                  LATENT_CL_ARG (src), LATENT_CL_ARG (dst),
                                  LATENT_CL_ARG (width), LATENT_CL_ARG (height),
                                  LATENT_CL_ARG (radius), LATENT_CL_ARG (border),
                                  LATENT_CL_ARG (self->weights[k]), LATENT_CL_ARG (offset),
-                                 LATENT_CL_ARG_END) &&
-             enqueue (self, kernel, "convolve_direct", global, row_groups (self, global, local), error);
+                                 LATENT_CL_ARG (partial), LATENT_CL_ARG_END) &&
+             enqueue (self, kernel, "convolve_direct", global, group, error);
 
     case LATENT_CONVOLVE_TILED:
       if (!fit_group (self, self->tiled, "convolve_tiled", tiled_bytes, radius, &local[0], &local[1], error))
@@ -678,13 +726,14 @@ correlate (LatentConvolveCl      *self,
       global[0] = round_up ((width + CONV_BW - 1) / CONV_BW, local[0]);
       global[1] = round_up ((height + CONV_ROWS - 1) / CONV_ROWS, local[1]);
       global[2] = self->channels;
-      return latent_cl_set_args (self->tiled, "convolve_tiled", error,
+      return ensure_partial (self, change, global[0] * global[1] * global[2], &partial, count, error) &&
+             latent_cl_set_args (self->tiled, "convolve_tiled", error,
                                  LATENT_CL_ARG (src), LATENT_CL_ARG (dst),
                                  LATENT_CL_ARG (width), LATENT_CL_ARG (height),
                                  LATENT_CL_ARG (radius), LATENT_CL_ARG (border),
                                  LATENT_CL_ARG (self->weights[k]), LATENT_CL_ARG (offset),
                                  tiled_bytes (local[0], local[1], radius), (const void *) NULL,
-                                 LATENT_CL_ARG_END) &&
+                                 LATENT_CL_ARG (partial), LATENT_CL_ARG_END) &&
              enqueue (self, self->tiled, "convolve_tiled", global, local, error);
 
     case LATENT_CONVOLVE_SEPARABLE:
@@ -700,7 +749,8 @@ correlate (LatentConvolveCl      *self,
         const cl_ulong stride = CONV_SEP_RING * (cl_ulong) pitch + CONV_SEP_W + LATENT_FILTER_MAX_SIZE + CONV_VEC;
         const gsize bands = (height + rows - 1) / rows;
 
-        if (!ensure_scratch (self, bands * stride, error))
+        if (!ensure_scratch (self, bands * stride, error) ||
+            !ensure_partial (self, change, bands, &partial, count, error))
           return FALSE;
         global[0] = bands;
         global[1] = 1;
@@ -713,7 +763,7 @@ correlate (LatentConvolveCl      *self,
                                    LATENT_CL_ARG (self->row[k]), LATENT_CL_ARG (self->column[k]),
                                    LATENT_CL_ARG (offset), LATENT_CL_ARG (rows), LATENT_CL_ARG (planes),
                                    LATENT_CL_ARG (pitch), LATENT_CL_ARG (self->scratch),
-                                   LATENT_CL_ARG (stride), LATENT_CL_ARG_END) &&
+                                   LATENT_CL_ARG (stride), LATENT_CL_ARG (partial), LATENT_CL_ARG_END) &&
                enqueue (self, self->separable, "convolve_separable", global, self->cpu ? local : NULL, error);
       }
 
@@ -726,16 +776,20 @@ correlate (LatentConvolveCl      *self,
     }
 }
 
+/* One pass; with CHANGE, its Σ (out − in)² left in *COUNT partial sums. */
 static gboolean
 one_pass (LatentConvolveCl      *self,
           const LatentFilter    *filter,
           LatentBorder           border,
           LatentConvolveMethod   method,
+          gboolean               change,
+          gsize                 *count,
           GError               **error)
 {
   const int radius = latent_filter_get_size (filter) / 2;
   const float offset = (float) latent_filter_get_offset (filter);
   cl_mem src = self->image[self->current], dst = self->image[1 - self->current];
+  cl_mem partial;
 
   if (latent_filter_is_magnitude (filter))
     {
@@ -748,19 +802,86 @@ one_pass (LatentConvolveCl      *self,
             !latent_cl_create_buffer (self->cl, &self->gradient[i], CL_MEM_READ_WRITE, bytes, NULL,
                                       i == 0 ? "gradient x" : "gradient y", error))
           return FALSE;
-      if (!correlate (self, method, 0, radius, border, 0.0f, src, self->gradient[0], error) ||
-          !correlate (self, method, 1, radius, border, 0.0f, src, self->gradient[1], error) ||
+      const gsize *group;
+
+      if (!correlate (self, method, 0, radius, border, 0.0f, src, self->gradient[0], FALSE, NULL, error) ||
+          !correlate (self, method, 1, radius, border, 0.0f, src, self->gradient[1], FALSE, NULL, error))
+        return FALSE;
+      group = row_groups (self, global, local);
+      if (!ensure_partial (self, change, global[0], &partial, count, error) ||
           !latent_cl_set_args (self->magnitude, "convolve_magnitude", error,
                                LATENT_CL_ARG (self->gradient[0]), LATENT_CL_ARG (self->gradient[1]),
                                LATENT_CL_ARG (dst), LATENT_CL_ARG (n), LATENT_CL_ARG (offset),
-                               LATENT_CL_ARG_END) ||
-          !enqueue (self, self->magnitude, "convolve_magnitude", global, row_groups (self, global, local), error))
+                               LATENT_CL_ARG (src), LATENT_CL_ARG (partial), LATENT_CL_ARG_END) ||
+          !enqueue (self, self->magnitude, "convolve_magnitude", global, group, error))
         return FALSE;
     }
-  else if (!correlate (self, method, 0, radius, border, offset, src, dst, error))
+  else if (method == LATENT_CONVOLVE_FFT)
+    {
+      /* The fft's kernels work on spectra, away from the pixels: the
+       * change reads both images once more. */
+      const cl_ulong n = (cl_ulong) self->width * self->height * self->channels;
+      const gsize per_item = 16 * CONV_VEC;   /* CHANGE_VECTORS vectors */
+      gsize global[3] = { (n + per_item - 1) / per_item, 1, 1 }, local[3];
+      const gsize *group;
+
+      if (!correlate (self, method, 0, radius, border, offset, src, dst, FALSE, NULL, error))
+        return FALSE;
+      group = row_groups (self, global, local);
+      if (change &&
+          (!ensure_partial (self, change, global[0], &partial, count, error) ||
+           !latent_cl_set_args (self->change, "convolve_change", error,
+                                LATENT_CL_ARG (src), LATENT_CL_ARG (dst), LATENT_CL_ARG (n),
+                                LATENT_CL_ARG (partial), LATENT_CL_ARG_END) ||
+           !enqueue (self, self->change, "convolve_change", global, group, error)))
+        return FALSE;
+    }
+  else if (!correlate (self, method, 0, radius, border, offset, src, dst, change, count, error))
     return FALSE;
 
   self->current = 1 - self->current;
+  return TRUE;
+}
+
+/* What a pass of METHOD with FILTER needs before it runs: AUTO resolved
+ * into *METHOD, the weights on the device, the fft's buffers. */
+static gboolean
+prepare_pass (LatentConvolveCl      *self,
+              const LatentFilter    *filter,
+              LatentConvolveMethod  *method,
+              GError               **error)
+{
+  if (*method == LATENT_CONVOLVE_AUTO)
+    *method = latent_convolve_cl_choose (self, filter, self->width, self->height);
+  if (*method == LATENT_CONVOLVE_SEPARABLE && !latent_filter_is_separable (filter))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("method: separable needs a kernel of rank 1, and this %u × %u kernel is not "
+                     "(rank-1 residual %.2g); use direct, tiled or auto"),
+                   latent_filter_get_size (filter), latent_filter_get_size (filter),
+                   latent_filter_get_rank1_residual (filter));
+      return FALSE;
+    }
+  if (!upload_weights (self, filter, error))
+    return FALSE;
+  if (*method == LATENT_CONVOLVE_FFT)
+    {
+      const int radius = latent_filter_get_size (filter) / 2;
+      const guint n = fft_length (self, self->width, radius);
+
+      if (n == 0)
+        {
+          g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                       _("method: the OpenCL device's local memory (%llu bytes) is too "
+                         "small for the fft method with a %u × %u kernel; use direct"),
+                       (unsigned long long) self->local_mem, latent_filter_get_size (filter), latent_filter_get_size (filter));
+          return FALSE;
+        }
+      if (!fft_prepare (self, n, radius, error) ||
+          !fft_kernel_spectra (self, latent_filter_is_magnitude (filter) ? 2 : 1,
+                               latent_filter_get_size (filter), error))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -783,43 +904,13 @@ latent_convolve_cl_pass (LatentConvolveCl      *self,
   g_return_val_if_fail ((guint) method < LATENT_CONVOLVE_N_METHODS, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (method == LATENT_CONVOLVE_AUTO)
-    method = latent_convolve_cl_choose (self, filter, self->width, self->height);
-  if (method == LATENT_CONVOLVE_SEPARABLE && !latent_filter_is_separable (filter))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("method: separable needs a kernel of rank 1, and this %u × %u kernel is not "
-                     "(rank-1 residual %.2g); use direct, tiled or auto"),
-                   latent_filter_get_size (filter), latent_filter_get_size (filter),
-                   latent_filter_get_rank1_residual (filter));
-      return FALSE;
-    }
-  if (!upload_weights (self, filter, error))
+  if (!prepare_pass (self, filter, &method, error))
     return FALSE;
-  if (method == LATENT_CONVOLVE_FFT)
-    {
-      const int radius = latent_filter_get_size (filter) / 2;
-      const guint n = fft_length (self, self->width, radius);
-
-      if (n == 0)
-        {
-          g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                       _("method: the OpenCL device's local memory (%llu bytes) is too "
-                         "small for the fft method with a %u × %u kernel; use direct"),
-                       (unsigned long long) self->local_mem, latent_filter_get_size (filter), latent_filter_get_size (filter));
-          return FALSE;
-        }
-      if (!fft_prepare (self, n, radius, error) ||
-          !fft_kernel_spectra (self, latent_filter_is_magnitude (filter) ? 2 : 1,
-                               latent_filter_get_size (filter), error))
-        return FALSE;
-    }
-
   start = g_get_monotonic_time ();
   for (guint p = 0; p < passes; p++)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-          !one_pass (self, filter, border, method, error))
+          !one_pass (self, filter, border, method, FALSE, NULL, error))
         return FALSE;
     }
   if (ms_out != NULL)
@@ -828,6 +919,50 @@ latent_convolve_cl_pass (LatentConvolveCl      *self,
         return FALSE;
       *ms_out = passes > 0 ? (g_get_monotonic_time () - start) / 1e3 / passes : 0.0;
     }
+  return TRUE;
+}
+
+gboolean
+latent_convolve_cl_step (LatentConvolveCl      *self,
+                         const LatentFilter    *filter,
+                         LatentBorder           border,
+                         LatentConvolveMethod   method,
+                         double                *change_out,
+                         double                *ms_out,
+                         GCancellable          *cancellable,
+                         GError               **error)
+{
+  const double values = (double) self->width * self->height * self->channels;
+  gsize count = 0;
+  double sum = 0;
+  gint64 start;
+  cl_int err;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (change_out != NULL, FALSE);
+  g_return_val_if_fail (self->image[0] != NULL, FALSE);
+  g_return_val_if_fail ((guint) border <= LATENT_BORDER_ZERO, FALSE);
+  g_return_val_if_fail ((guint) method < LATENT_CONVOLVE_N_METHODS, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!prepare_pass (self, filter, &method, error) ||
+      g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  start = g_get_monotonic_time ();
+  if (!one_pass (self, filter, border, method, TRUE, &count, error))
+    return FALSE;
+  /* The partial sums are the only thing read back: a few hundred
+   * kilobytes at most, waited for with the pass. */
+  err = clEnqueueReadBuffer (self->queue, self->partial, CL_TRUE, 0, count * sizeof (float),
+                             self->host_partial, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "convolve change", error))
+    return FALSE;
+  if (ms_out != NULL)
+    *ms_out = (g_get_monotonic_time () - start) / 1e3;
+  for (gsize i = 0; i < count; i++)
+    sum += self->host_partial[i];
+  *change_out = sqrt (sum / values);
   return TRUE;
 }
 

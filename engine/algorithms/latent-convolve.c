@@ -5,8 +5,10 @@
  * builds the filter from the parameters and races every OpenCL method that
  * can run it once on the image, so the person sees what each costs; "auto"
  * then takes the fastest. Each step applies the filter once more to the
- * result of the last (repeat mode), on the device without a round trip;
- * snapshots read the image back.
+ * result of the last (repeat mode), on the device without a round trip:
+ * the pass's change (the objective) is summed there too, so a step reads
+ * back a few partial sums, never the image. Only a snapshot reads the
+ * image back, and a run takes one at most once a frame.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -74,9 +76,10 @@ typedef struct {
   LatentBorder          border;
   LatentConvolveMethod  method;
 
-  float                *planes;     /* the current image, planar */
-  float                *previous;   /* the one before the last pass */
+  float                *planes;     /* the image after pass host_iteration, planar */
+  float                *previous;   /* the reference path's other buffer */
   guint                 iteration, passes;
+  guint                 host_iteration;  /* iteration, or less while on the device */
   double                change;     /* RMS change of the last pass */
   double                pass_ms;
 
@@ -242,59 +245,129 @@ convolve_init (LatentDataset  *dataset,
   return g_steal_pointer (&self);
 }
 
+/* Passes of the C reference from the image on the host up to pass TARGET,
+ * and the change of the last. */
+static gboolean
+catch_up (LatentConvolve  *self,
+          guint            target,
+          GError         **error)
+{
+  const gsize values = (gsize) self->width * self->height * self->channels;
+
+  while (self->host_iteration < target)
+    {
+      float *swap = self->previous;
+      double sum = 0;
+
+      self->previous = self->planes;
+      self->planes = swap;
+      if (!latent_convolve_reference (self->filter, self->border, self->previous, self->planes, self->width,
+                                      self->height, self->channels, error))
+        {
+          self->planes = self->previous;
+          self->previous = swap;
+          return FALSE;
+        }
+      for (gsize i = 0; i < values; i++)
+        {
+          const double delta = (double) self->planes[i] - self->previous[i];
+          sum += delta * delta;
+        }
+      self->change = sqrt (sum / values);
+      self->host_iteration++;
+    }
+  return TRUE;
+}
+
+/* The OpenCL path failed: on with the reference from the last image the
+ * host has, up to pass TARGET. */
+static gboolean
+fall_back_to (LatentConvolve  *self,
+              const GError    *cause,
+              guint            target,
+              GError         **error)
+{
+  fall_back (self, cause);
+  return catch_up (self, target, error);
+}
+
 static gboolean
 convolve_step (gpointer       data,
                GCancellable  *cancellable,
                GError       **error)
 {
   LatentConvolve *self = data;
-  const gsize values = (gsize) self->width * self->height * self->channels;
   g_autoptr(GError) local_error = NULL;
   gint64 start = g_get_monotonic_time ();
-  double sum = 0;
 
   g_return_val_if_fail (self->iteration < self->passes, FALSE);
 
   g_string_truncate (self->message, 0);
-  memcpy (self->previous, self->planes, values * sizeof (float));
-  /* The pass runs on the image already on the device; reading it back
-   * gives the snapshot its picture and the pass its change. */
-  if (self->cl && !(latent_convolve_cl_pass (self->cl, self->filter, self->border, self->method, 1,
-                                             &self->pass_ms, cancellable, &local_error) &&
-                    latent_convolve_cl_download (self->cl, self->planes, &local_error)))
+  /* The pass runs on the image already on the device, which stays there
+   * until a snapshot asks for it. */
+  if (self->cl)
     {
+      if (latent_convolve_cl_step (self->cl, self->filter, self->border, self->method, &self->change,
+                                   &self->pass_ms, cancellable, &local_error))
+        {
+          self->iteration++;
+          return TRUE;
+        }
       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_propagate_error (error, g_steal_pointer (&local_error));
           return FALSE;
         }
-      fall_back (self, local_error);
-      memcpy (self->planes, self->previous, values * sizeof (float));
-    }
-  if (self->cl == NULL)
-    {
-      if (!latent_convolve_reference (self->filter, self->border, self->previous, self->planes, self->width,
-                                      self->height, self->channels, error))
+      if (!fall_back_to (self, local_error, self->iteration + 1, error))
         return FALSE;
-      self->pass_ms = (g_get_monotonic_time () - start) / 1000.0;
     }
-  for (gsize i = 0; i < values; i++)
-    {
-      const double delta = (double) self->planes[i] - self->previous[i];
-      sum += delta * delta;
-    }
-  self->change = sqrt (sum / values);
+  else if (!catch_up (self, self->iteration + 1, error))
+    return FALSE;
+  self->pass_ms = (g_get_monotonic_time () - start) / 1000.0;
   self->iteration++;
   return TRUE;
+}
+
+/* The image of the current pass on the host, for a snapshot. */
+static void
+sync_image (LatentConvolve *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->host_iteration == self->iteration)
+    return;
+  if (self->cl && latent_convolve_cl_download (self->cl, self->planes, &error))
+    {
+      self->host_iteration = self->iteration;
+      return;
+    }
+  if (self->cl)
+    {
+      /* The reference recomputes the passes; the change it sums is the
+       * same pass's, as the history has it. */
+      const double change = self->change;
+
+      if (fall_back_to (self, error, self->iteration, NULL))
+        {
+          self->change = change;
+          return;
+        }
+    }
+  else if (catch_up (self, self->iteration, NULL))
+    return;
+  g_warning ("convolve: could not recompute pass %u on the host", self->iteration);
 }
 
 static LatentSnapshot *
 convolve_snapshot (gpointer data)
 {
   LatentConvolve *self = data;
-  LatentSnapshot *snap = latent_snapshot_new (&convolve_algorithm, self->dataset, self->params);
+  LatentSnapshot *snap;
   const guint size = latent_filter_get_size (self->filter);
   const gsize pixels = (gsize) self->width * self->height;
+
+  sync_image (self);
+  snap = latent_snapshot_new (&convolve_algorithm, self->dataset, self->params);
 
   snap->seed = self->seed;
   snap->iteration = self->iteration;

@@ -135,6 +135,17 @@ gboolean             latent_convolve_cl_pass     (LatentConvolveCl      *self,
                                                   double                *ms_out,
                                                   GCancellable          *cancellable,
                                                   GError               **error);
+/* One pass as latent_convolve_cl_pass (), and the RMS change it made,
+ * √(Σ (out − in)² / values), summed on the device where the pass writes its
+ * output: a run's step, which reads back no image. Waits for the pass. */
+gboolean             latent_convolve_cl_step     (LatentConvolveCl      *self,
+                                                  const LatentFilter    *filter,
+                                                  LatentBorder           border,
+                                                  LatentConvolveMethod   method,
+                                                  double                *change_out,
+                                                  double                *ms_out,
+                                                  GCancellable          *cancellable,
+                                                  GError               **error);
 /* Copies the current image (planar, as uploaded) into DST; waits for it. */
 gboolean             latent_convolve_cl_download (LatentConvolveCl      *self,
                                                   float                 *dst,
