@@ -1,15 +1,23 @@
-/* latent-fa.c — factor analysis by expectation–maximisation
+/* latent-fa.c — factor analysis at the likelihood's fixed point
  *
- * Rubin & Thayer's EM on the sample covariance S, with a noise variance ψ
- * per column. With G = Ψ⁻¹W, M = I + WᵀG and β = M⁻¹Gᵀ (the posterior
- * mean of the factors is β (x − mean)):
- *   W' = S βᵀ (I − βW + β S βᵀ)⁻¹,
- *   Ψ' = diag(S − W' β S),
- * one product S · G per step, which also gives the log-likelihood of the
- * model it belongs to. That product runs in double on the host: near a
- * Heywood case (a ψ going to zero, as on Iris) G grows without bound and
- * float products cancel to noise. The device computes the covariance and
- * the projections.
+ * For noise variances Ψ the loadings that maximise the likelihood are
+ * W = Ψ^½ U (Λ − I)₊^½, with Λ, U the m leading eigenpairs of the scaled
+ * covariance S̃ = Ψ^-½ S Ψ^-½; then Ψ' = diag(S − W Wᵀ), floored. A step
+ * is Ψ from the last W, then W from Ψ: the iteration scikit-learn's
+ * FactorAnalysis makes, which converges in far fewer steps than Rubin &
+ * Thayer's EM (one EM step is one power iteration on this subspace).
+ *
+ * scikit-learn takes the eigenpairs from an SVD of the scaled data every
+ * step. Here they come from subspace iteration on a basis of m + OVERSAMPLE
+ * columns kept from step to step: Ψ moves little between steps, so SWEEPS
+ * products S̃ V, each followed by a Rayleigh–Ritz rotation, bring the last
+ * basis to the new S̃'s. The Ritz values θ give the exact log-likelihood
+ * of the model (W, Ψ) built from them, per row:
+ *   log|C| = Σ log ψ + Σ_j log max(θ_j, 1),
+ *   tr(C⁻¹S) = tr S̃ − Σ_j max(θ_j − 1, 0).
+ * The host works in double (near a Heywood case a ψ goes to zero and S̃
+ * grows without bound); the device computes the covariance and the
+ * projections.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,8 +26,11 @@
 #include "latent-linear-private.h"
 #include "latent-linear.h"
 
+#include <cblas.h>
 #include <glib/gi18n-lib.h>
+#include <lapacke.h>
 #include <math.h>
+#include <string.h>
 
 /* No noise variance falls below this share of the average variance: a
  * column the factors explain completely (a Heywood case) or a constant one
@@ -46,6 +57,13 @@ static const LatentParamSpec fa_params[] = {
     1, 100000, 1000, NULL, NULL, FALSE },
 };
 
+/* Basis columns beyond the m wanted: the gap to the (m + OVERSAMPLE)th
+ * eigenvalue sets how fast subspace iteration converges. */
+#define OVERSAMPLE 10
+/* Products S̃ V per step, and from the random start. */
+#define SWEEPS 2
+#define FIRST_SWEEPS 12
+
 static gboolean
 singular (GError **error)
 {
@@ -54,123 +72,111 @@ singular (GError **error)
   return FALSE;
 }
 
-/* G = Ψ⁻¹ W (d × m) and M = I + Wᵀ G (m × m). */
+/* Y = S̃ V = Ψ^-½ S Ψ^-½ V for the basis V (d × b); isd = Ψ^-½. */
 static void
-inner (LatentLinear *self,
-       double       *g,
-       double       *mm)
+scaled_cov_times (LatentLinear *self,
+                  const double *isd,
+                  const double *v,
+                  double       *y)
 {
-  const guint d = self->d, m = self->m;
+  const guint d = self->d, b = self->basis_cols;
+  g_autofree double *scaled = g_new (double, (gsize) d * b);
 
   for (guint r = 0; r < d; r++)
-    for (guint j = 0; j < m; j++)
-      g[(gsize) r * m + j] = self->w[(gsize) r * m + j] / self->psi[r];
-  latent_linear_inner (self, self->w, g, 1, mm);
+    for (guint j = 0; j < b; j++)
+      scaled[(gsize) r * b + j] = v[(gsize) r * b + j] * isd[r];
+  latent_linear_cov_times_double (self, scaled, b, y);
+  for (guint r = 0; r < d; r++)
+    for (guint j = 0; j < b; j++)
+      y[(gsize) r * b + j] *= isd[r];
 }
 
-/* Mean log-likelihood per row of N(mean, WWᵀ + Ψ), from self->sw = S G:
- * log|C| = Σ log ψ + log|M|, tr(C⁻¹S) = Σ S_aa/ψ_a − tr(M⁻¹ Gᵀ S G). */
+/* W from Ψ by SWEEPS sweeps of subspace iteration on self->basis, and the
+ * log-likelihood of (W, Ψ). */
 static gboolean
-log_likelihood (LatentLinear *self,
-                double       *result)
+fit_loadings (LatentLinear  *self,
+              guint          sweeps,
+              GError       **error)
 {
-  const guint d = self->d, m = self->m;
-  g_autofree double *g = g_new (double, (gsize) d * m);
-  g_autofree double *mm = g_new (double, (gsize) m * m);
-  g_autofree double *gtsg = g_new (double, (gsize) m * m);
-  double log_det, trace = 0, sum = 0;
+  const guint d = self->d, m = self->m, b = self->basis_cols;
+  g_autofree double *isd = g_new (double, d);
+  g_autofree double *y = g_new (double, (gsize) d * b);
+  g_autofree double *rotated = g_new (double, (gsize) d * b);
+  g_autofree double *h = g_new (double, (gsize) b * b);
+  g_autofree double *theta = g_new (double, b);
+  double *v = self->basis;
+  double trace = 0, sum = 0;
 
-  inner (self, g, mm);
-  latent_linear_inner (self, g, self->sw, 0, gtsg);
-  if (!latent_linear_solve_spd (mm, m, gtsg, m, &log_det))
-    return FALSE;
-  for (guint j = 0; j < m; j++)
-    trace += gtsg[(gsize) j * m + j];
   for (guint r = 0; r < d; r++)
-    sum += log (self->psi[r]) + self->cov[(gsize) r * d + r] / self->psi[r];
-  *result = -0.5 * (d * log (2 * G_PI) + sum + log_det - trace);
+    {
+      isd[r] = 1 / sqrt (self->psi[r]);
+      trace += self->cov[(gsize) r * d + r] / self->psi[r];
+      sum += log (self->psi[r]);
+    }
+
+  for (guint sweep = 0; sweep < sweeps; sweep++)
+    {
+      if (sweep > 0)
+        {
+          memcpy (v, y, sizeof (double) * d * b);
+          if (!latent_linear_orthonormalise (v, d, b))
+            return singular (error);
+        }
+      scaled_cov_times (self, isd, v, y);
+      /* Rayleigh–Ritz: H = Vᵀ Y = Q Θ Qᵀ; V Q and Y Q, largest θ first. */
+      cblas_dgemm (CblasRowMajor, CblasTrans, CblasNoTrans, b, b, d, 1.0, v, b, y, b, 0.0, h, b);
+      if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', b, h, b, theta) != 0)
+        return singular (error);
+      for (guint i = 0; i < b / 2; i++)
+        {
+          const double t = theta[i];
+
+          theta[i] = theta[b - 1 - i];
+          theta[b - 1 - i] = t;
+          for (guint r = 0; r < b; r++)
+            {
+              const double q = h[(gsize) r * b + i];
+
+              h[(gsize) r * b + i] = h[(gsize) r * b + b - 1 - i];
+              h[(gsize) r * b + b - 1 - i] = q;
+            }
+        }
+      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, d, b, b, 1.0, v, b, h, b, 0.0, rotated, b);
+      memcpy (v, rotated, sizeof (double) * d * b);
+      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, d, b, b, 1.0, y, b, h, b, 0.0, rotated, b);
+      memcpy (y, rotated, sizeof (double) * d * b);
+    }
+
+  for (guint j = 0; j < m; j++)
+    {
+      const double excess = MAX (theta[j] - 1, 0);
+
+      if (!isfinite (theta[j]))
+        return singular (error);
+      for (guint r = 0; r < d; r++)
+        self->w[(gsize) r * m + j] = v[(gsize) r * b + j] * sqrt (excess * self->psi[r]);
+      sum += log (MAX (theta[j], 1));
+      trace -= excess;
+    }
+  self->log_likelihood = -0.5 * (d * log (2 * G_PI) + sum + trace);
   return TRUE;
 }
 
-static gboolean
-update (LatentLinear *self,
-        GError      **error)
+/* Ψ = diag(S − W Wᵀ), floored. */
+static void
+update_noise (LatentLinear *self)
 {
   const guint d = self->d, m = self->m;
-  g_autofree double *g = g_new (double, (gsize) d * m);
-  g_autofree double *mm = g_new (double, (gsize) m * m);
-  g_autofree double *sbt = g_new (double, (gsize) m * d);   /* (S βᵀ)ᵀ = M⁻¹ (S G)ᵀ */
-  g_autofree double *beta = g_new (double, (gsize) m * d);  /* M⁻¹ Gᵀ */
-  g_autofree double *a = g_new (double, (gsize) m * m);
   const double floor = PSI_FLOOR * self->total_variance / d;
 
-  inner (self, g, mm);
   for (guint r = 0; r < d; r++)
-    for (guint j = 0; j < m; j++)
-      {
-        sbt[(gsize) j * d + r] = self->sw[(gsize) r * m + j];
-        beta[(gsize) j * d + r] = g[(gsize) r * m + j];
-      }
-  {
-    g_autofree double *copy = g_memdup2 (mm, sizeof (double) * m * m);
+    {
+      double explained = 0;
 
-    if (!latent_linear_solve_spd (copy, m, sbt, d, NULL) ||
-        !latent_linear_solve_spd (mm, m, beta, d, NULL))
-      return singular (error);
-  }
-
-  /* A = I − βW + β S βᵀ, the average posterior second moment of the
-   * factors; symmetric positive definite. */
-  for (guint i = 0; i < m; i++)
-    for (guint j = 0; j < m; j++)
-      {
-        double bw = 0, bsb = 0;
-        for (guint r = 0; r < d; r++)
-          {
-            bw += beta[(gsize) i * d + r] * self->w[(gsize) r * m + j];
-            bsb += beta[(gsize) i * d + r] * sbt[(gsize) j * d + r];
-          }
-        a[(gsize) i * m + j] = (i == j) - bw + bsb;
-      }
-  /* W'ᵀ = A⁻¹ (S βᵀ)ᵀ; keep S βᵀ for Ψ'. */
-  {
-    g_autofree double *next = g_memdup2 (sbt, sizeof (double) * m * d);
-
-    if (!latent_linear_solve_spd (a, m, next, d, NULL))
-      return singular (error);
-    for (guint r = 0; r < d; r++)
-      {
-        double explained = 0;
-
-        for (guint j = 0; j < m; j++)
-          {
-            self->w[(gsize) r * m + j] = next[(gsize) j * d + r];
-            explained += next[(gsize) j * d + r] * sbt[(gsize) j * d + r];
-          }
-        self->psi[r] = MAX (self->cov[(gsize) r * d + r] - explained, floor);
-      }
-  }
-  return TRUE;
-}
-
-/* S G for the new model, and its log-likelihood. */
-static gboolean
-refresh (LatentLinear  *self,
-         GError       **error)
-{
-  const guint d = self->d, m = self->m;
-  g_autofree double *g = g_new (double, (gsize) d * m);
-  double ll;
-
-  for (guint r = 0; r < d; r++)
-    for (guint j = 0; j < m; j++)
-      g[(gsize) r * m + j] = self->w[(gsize) r * m + j] / self->psi[r];
-  latent_linear_cov_times_double (self, g, self->sw);
-  if (!log_likelihood (self, &ll))
-    return singular (error);
-  self->change = ll - self->log_likelihood;
-  self->objective = self->log_likelihood = ll;
-  return TRUE;
+      for (guint j = 0; j < m; j++)
+        explained += self->w[(gsize) r * m + j] * self->w[(gsize) r * m + j];
+      self->psi[r] = MAX (self->cov[(gsize) r * d + r] - explained, floor);
+    }
 }
 
 static const LatentAlgorithm fa_algorithm;
@@ -197,13 +203,15 @@ fa_init (LatentDataset  *dataset,
   if (self == NULL)
     return NULL;
   d = self->d;
-  /* Random loadings carrying the average variance; each column's noise
-   * starts at its whole variance. */
-  latent_linear_random_w (self, sqrt (self->total_variance / d));
+  /* Each column's noise starts at its whole variance, the basis at random. */
   for (guint r = 0; r < d; r++)
     self->psi[r] = MAX (self->cov[(gsize) r * d + r], PSI_FLOOR * self->total_variance / d);
-  if (!refresh (self, error))
+  self->basis_cols = MIN (d, self->m + OVERSAMPLE);
+  self->basis = g_new (double, (gsize) d * self->basis_cols);
+  latent_linear_random_basis (self, self->basis, self->basis_cols, 1);
+  if (!fit_loadings (self, FIRST_SWEEPS, error))
     return NULL;
+  self->objective = self->log_likelihood;
   return g_steal_pointer (&self);
 }
 
@@ -237,12 +245,17 @@ fa_step (gpointer       data,
          GError       **error)
 {
   LatentLinear *self = data;
+  double previous;
 
   g_return_val_if_fail (!self->finished, FALSE);
 
   g_string_truncate (self->message, 0);
-  if (!update (self, error) || !refresh (self, error))
+  previous = self->log_likelihood;
+  update_noise (self);
+  if (!fit_loadings (self, SWEEPS, error))
     return FALSE;
+  self->change = self->log_likelihood - previous;
+  self->objective = self->log_likelihood;
   latent_linear_end_em_step (self);
   if (self->finished)
     note_floor (self);

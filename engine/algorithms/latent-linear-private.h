@@ -52,8 +52,12 @@ typedef struct {
   double            *psi;
   double            *eigenvalues;  /* m: PCA's variances along w */
   /* S · (what the model needs multiplied), d × m, kept from the last
-   * product: PCA S·w, PPCA S·w, FA S·Ψ⁻¹w. */
+   * product: PCA and PPCA S·w. */
   double            *sw;
+  /* FA: an orthonormal basis (d × basis_cols) of the leading eigenvectors
+   * of Ψ^-½ S Ψ^-½, refined from step to step. */
+  double            *basis;
+  guint              basis_cols;
 
   guint              iteration;
   double             log_likelihood;   /* mean per row, of the current model */
@@ -113,8 +117,14 @@ gboolean        latent_linear_cov_times        (LatentLinear      *self,
  * Ψ⁻¹W lose every digit in float once a noise variance nears zero. */
 void            latent_linear_cov_times_double (LatentLinear      *self,
                                                 const double      *v,
+                                                guint              cols,
                                                 double            *out);
 /* Orthonormal random start for w (seeded). */
+/* COLS orthonormal random columns (d × cols) times SCALE, from the seed. */
+void            latent_linear_random_basis     (LatentLinear      *self,
+                                                double            *out,
+                                                guint              cols,
+                                                double             scale);
 void            latent_linear_random_w         (LatentLinear      *self,
                                                 double             scale);
 LatentSnapshot *latent_linear_snapshot         (gpointer           data);

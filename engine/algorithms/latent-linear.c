@@ -45,6 +45,7 @@ latent_linear_free (gpointer data)
   g_free (self->psi);
   g_free (self->eigenvalues);
   g_free (self->sw);
+  g_free (self->basis);
   g_free (self->device);
   g_free (self->fallback);
   if (self->message)
@@ -159,9 +160,9 @@ latent_linear_new (LatentLinearModel      model,
   self->mean = g_new (double, d);
   self->cov = g_new (double, (gsize) d * d);
   self->w = g_new0 (double, (gsize) d * m);
+  self->sw = g_new0 (double, (gsize) d * m);
   self->psi = g_new0 (double, d);
   self->eigenvalues = g_new0 (double, m);
-  self->sw = g_new0 (double, (gsize) d * m);
 
   if (cl)
     {
@@ -223,13 +224,14 @@ latent_linear_cov_times (LatentLinear  *self,
 void
 latent_linear_cov_times_double (LatentLinear *self,
                                 const double *v,
+                                guint         cols,
                                 double       *out)
 {
   if (self->cl)
-    cblas_dsymm (CblasRowMajor, CblasLeft, CblasUpper, self->d, self->m, 1.0, self->cov, self->d, v, self->m,
-                 0.0, out, self->m);
+    cblas_dsymm (CblasRowMajor, CblasLeft, CblasUpper, self->d, cols, 1.0, self->cov, self->d, v, cols,
+                 0.0, out, cols);
   else
-    latent_linear_reference_cov_times (self->cov, self->d, v, self->m, out);
+    latent_linear_reference_cov_times (self->cov, self->d, v, cols, out);
 }
 
 /* QR by Householder reflections (LAPACKE), keeping each column's direction:
@@ -285,19 +287,28 @@ gaussian (GRand *rand)
 }
 
 void
-latent_linear_random_w (LatentLinear *self,
-                        double        scale)
+latent_linear_random_basis (LatentLinear *self,
+                            double       *out,
+                            guint         cols,
+                            double        scale)
 {
   const guint32 words[2] = { self->seed & 0xffffffffu, self->seed >> 32 };
   g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 2);
-  const gsize size = (gsize) self->d * self->m;
+  const gsize size = (gsize) self->d * cols;
 
   /* Gaussian entries give a uniformly random subspace. */
   for (gsize i = 0; i < size; i++)
-    self->w[i] = gaussian (rand);
-  latent_linear_orthonormalise (self->w, self->d, self->m);
+    out[i] = gaussian (rand);
+  latent_linear_orthonormalise (out, self->d, cols);
   for (gsize i = 0; i < size; i++)
-    self->w[i] *= scale;
+    out[i] *= scale;
+}
+
+void
+latent_linear_random_w (LatentLinear *self,
+                        double        scale)
+{
+  latent_linear_random_basis (self, self->w, self->m, scale);
 }
 
 void

@@ -148,6 +148,20 @@ main (int    argc,
         json_builder_add_double_value (b, fit->init_ms + iterations_ms);
         json_builder_set_member_name (b, "iterations_ms");
         json_builder_add_double_value (b, iterations_ms);
+        /* Each iteration's objective and time, so a driver can read the
+         * time to a given objective (a peer's) off one run. */
+        json_builder_set_member_name (b, "history");
+        json_builder_begin_array (b);
+        for (guint i = 0; i < fit->history->len; i++)
+          {
+            const LatentIterationRecord *record = &g_array_index (fit->history, LatentIterationRecord, i);
+
+            json_builder_begin_array (b);
+            json_builder_add_double_value (b, record->objective);
+            json_builder_add_double_value (b, record->step_ms);
+            json_builder_end_array (b);
+          }
+        json_builder_end_array (b);
         if (steps->len > 0)
           {
             g_array_sort (steps, compare_double);
