@@ -264,7 +264,7 @@ fa_step (gpointer       data,
 
 static const LatentAlgorithm fa_algorithm = {
   .id = "fa",
-  .title = N_("Factor analysis (EM)"),
+  .title = N_("Factor analysis"),
   .short_title = N_("factor analysis"),
   .objective_name = N_("mean log-likelihood"),
   .family = LATENT_FAMILY_LINEAR,
