@@ -32,6 +32,20 @@
  * the slices g of partial_sums (items × k × dp), partial_counts (items × k),
  * partial_sqnorm (items × k: Σ|x|² per cluster, for the inertia) and
  * partial_inertia (items).
+ *
+ * The GPU shape (LATENT_GPU) replaces the full pass and the per-item sums:
+ * kmeans_assign_tiles treats the pass as a product, a work-group per
+ * TILE_ROWS rows with rows and centers staged in local memory, a
+ * BLOCK_ROWS × BLOCK_CENTERS register block per work-item, then the
+ * nearest center's distance recomputed from differences as above, one
+ * partial_inertia per group. The sums are not kept per work-item:
+ * kmeans_sums adds the rows of each cluster from the labels (a group owns
+ * SUM_COLUMNS columns of SUM_ROWS rows for SUM_CLUSTERS clusters, in local
+ * memory, each work-item one column, so no two work-items touch the same
+ * word) into chunks × k × dp partials, and kmeans_reduce_chunks sums the
+ * chunks on the device. The bounded passes run one row per work-item in
+ * groups of ROW_GROUP, only relabel rows, and reduce their visit counts per
+ * group; the sums are then rebuilt from the labels.
  */
 
 #ifndef VEC
@@ -252,6 +266,33 @@ add_row (__global vec_t *restrict sum,
 
 /* A row changes cluster: its label, and the work-item's sums, counts and
  * squared norms of both clusters. */
+#ifdef LATENT_GPU
+#ifndef ROW_GROUP
+#define ROW_GROUP 128
+#endif
+
+/* Σ v over the work-group, any group size; every work-item must call it. */
+static inline uint
+group_sum (const uint v,
+           __local uint *scratch)
+{
+  const uint lid = get_local_id (0);
+
+  scratch[lid] = v;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size (0); s > 1;)
+    {
+      const uint h = (s + 1) / 2;
+
+      if (lid < s - h)
+        scratch[lid] += scratch[lid + h];
+      barrier (CLK_LOCAL_MEM_FENCE);
+      s = h;
+    }
+  return scratch[0];
+}
+#endif
+
 static inline void
 move_row (const uint row,
           const int from,
@@ -264,6 +305,10 @@ move_row (const uint row,
           __global float *restrict sqnorm,
           const uint dv)
 {
+#ifdef LATENT_GPU
+  /* The GPU shape rebuilds the sums from the labels after the pass. */
+  labels[row] = to;
+#else
   __global vec_t *a = sums + (size_t) from * dv;
   __global vec_t *b = sums + (size_t) to * dv;
 
@@ -278,6 +323,7 @@ move_row (const uint row,
   counts[to]++;
   sqnorm[from] -= xn;
   sqnorm[to] += xn;
+#endif
 }
 
 /* The lower bound from the second-nearest squared distance, less the
@@ -290,6 +336,8 @@ lower_bound (const float second,
   return sqrt (fmax (second - SLACK * (xn + cnmax), 0.0f));
 }
 
+#ifndef LATENT_GPU
+/* The GPU shape's full pass is kmeans_assign_tiles. */
 __kernel void
 kmeans_assign (__global const vec_t *restrict x,
                __global const float *restrict xnorm,
@@ -367,6 +415,7 @@ kmeans_assign (__global const vec_t *restrict x,
 
   partial_inertia[item] = inertia;
 }
+#endif
 
 /* move[c]: how far center c moved; move_max, move_second: the largest and
  * second-largest moves, move_argmax: the center that moved most. half[c]:
@@ -405,6 +454,9 @@ kmeans_hamerly (__global const vec_t *restrict x,
   __global float *sqnorm = partial_sqnorm + (size_t) item * k;
   uint queue[4];
   uint queued = 0, visited = 0;
+#ifdef LATENT_GPU
+  __local uint scratch[ROW_GROUP];
+#endif
 
   for (uint i = begin; i <= end; i++)
     {
@@ -466,7 +518,13 @@ kmeans_hamerly (__global const vec_t *restrict x,
       }
     }
 
+#ifdef LATENT_GPU
+  visited = group_sum (visited, scratch);
+  if (get_local_id (0) == 0)
+    partial_visited[get_group_id (0)] = visited;
+#else
   partial_visited[item] = visited;
+#endif
 }
 
 /* Elkan's variant (2003) for larger k: a lower bound per row and center
@@ -506,6 +564,9 @@ kmeans_elkan (__global const vec_t *restrict x,
   __global int *counts = partial_counts + (size_t) item * k;
   __global float *sqnorm = partial_sqnorm + (size_t) item * k;
   uint visited = 0;
+#ifdef LATENT_GPU
+  __local uint scratch[ROW_GROUP];
+#endif
 
   for (uint i = begin; i < end; i++)
     {
@@ -592,7 +653,13 @@ kmeans_elkan (__global const vec_t *restrict x,
         move_row (i, old, now, xr, xnorm[i], labels, sums, counts, sqnorm, dv);
     }
 
+#ifdef LATENT_GPU
+  visited = group_sum (visited, scratch);
+  if (get_local_id (0) == 0)
+    partial_visited[get_group_id (0)] = visited;
+#else
   partial_visited[item] = visited;
+#endif
 }
 
 /* center_dist[c][o] = |c − o| rounded down (k × kl; INFINITY on the
@@ -667,7 +734,9 @@ kmeans_quantize (__global const vec_t *restrict x,
   xerr[i] = sqrt (hsum (acc)) * (1.0f + SLACK) + FLT_MIN;
 }
 
-/* One work-item per vector of the k × dv sums. */
+#ifndef LATENT_GPU
+/* One work-item per vector of the k × dv sums (the GPU shape's is
+ * kmeans_reduce_chunks). */
 __kernel void
 kmeans_reduce (__global const vec_t *restrict partial_sums,
                __global vec_t       *restrict sums,
@@ -683,3 +752,388 @@ kmeans_reduce (__global const vec_t *restrict partial_sums,
     total += partial_sums[(size_t) g * size + at];
   sums[at] = total;
 }
+#endif
+
+#ifdef LATENT_GPU
+
+/* Tunables of the GPU shape (the host passes the tuned or default values):
+ * a work-group takes TILE_ROWS rows against TILE_CENTERS centers at a time,
+ * TILE_DEPTH columns per step through local memory; each work-item holds
+ * BLOCK_ROWS × BLOCK_CENTERS dot products in registers. The group has
+ * (TILE_ROWS / BLOCK_ROWS) · (TILE_CENTERS / BLOCK_CENTERS) work-items, a
+ * multiple of TILE_ROWS so that the exact pass gives each work-item a
+ * single row. */
+#ifndef TILE_ROWS
+#define TILE_ROWS 64
+#endif
+#ifndef TILE_CENTERS
+#define TILE_CENTERS 32
+#endif
+#ifndef TILE_DEPTH
+#define TILE_DEPTH 32
+#endif
+#ifndef BLOCK_ROWS
+#define BLOCK_ROWS 4
+#endif
+#ifndef BLOCK_CENTERS
+#define BLOCK_CENTERS 4
+#endif
+/* kmeans_sums: SUM_COLUMNS work-items (one column each) × SUM_ROWS rows ×
+ * SUM_CLUSTERS clusters per group. */
+#ifndef SUM_COLUMNS
+#define SUM_COLUMNS 64
+#endif
+#ifndef SUM_CLUSTERS
+#define SUM_CLUSTERS 64
+#endif
+#ifndef SUM_ROWS
+#define SUM_ROWS 1024
+#endif
+
+#define ROW_ITEMS (TILE_ROWS / BLOCK_ROWS)
+#define CENTER_ITEMS (TILE_CENTERS / BLOCK_CENTERS)
+#define ASSIGN_GROUP (ROW_ITEMS * CENTER_ITEMS)
+#define STAGE_WIDTH (TILE_ROWS > TILE_CENTERS ? TILE_ROWS : TILE_CENTERS)
+
+#if TILE_ROWS % BLOCK_ROWS != 0 || TILE_CENTERS % BLOCK_CENTERS != 0 || CENTER_ITEMS % BLOCK_ROWS != 0
+#error "kmeans: TILE_ROWS, TILE_CENTERS must be multiples of their blocks, and TILE_CENTERS / BLOCK_CENTERS of BLOCK_ROWS"
+#endif
+
+/* Labels, exact distances and bounds of TILE_ROWS rows per group. The
+ * register block's loops have constant trip counts, which GPU compilers
+ * unroll by themselves; an explicit unroll only made PoCL's compile (the
+ * tests run this shape on PoCL) take about 1.6 times as long. Local
+ * tiles are stored column-major with one word of padding (TILE_ROWS + 1),
+ * so the transposing stores and the work-items' reads hit distinct banks.
+ * x and centers are the same buffers as above, read as floats. */
+__kernel __attribute__ ((reqd_work_group_size (ASSIGN_GROUP, 1, 1))) void
+kmeans_assign_tiles (__global const float *restrict x,
+                     __global const float *restrict xnorm,
+                     __global const float *restrict centers,
+                     __global const float *restrict cnorm,
+                     __global int         *restrict labels,
+                     __global float       *restrict dist,
+                     __global float       *restrict upper,
+                     __global float       *restrict lower,
+                     __global half        *restrict lowers,
+                     __global float       *restrict partial_inertia,
+                     const uint n,
+                     const uint k,
+                     const uint kl,
+                     const uint dp,
+                     const float cnmax,
+                     const int keep_lowers)
+{
+  __local float xs[TILE_DEPTH * (TILE_ROWS + 1)];
+  __local float cs[TILE_DEPTH * (STAGE_WIDTH + 1)];
+  __local float run_best[TILE_ROWS], run_second[TILE_ROWS];
+  __local int run_label[TILE_ROWS];
+  __local float part[ASSIGN_GROUP];
+  const uint lid = get_local_id (0);
+  const uint row0 = get_group_id (0) * TILE_ROWS;
+  const uint tr = lid % ROW_ITEMS, tk = lid / ROW_ITEMS;
+  float xn[BLOCK_ROWS];
+  float acc2 = 0.0f;
+
+  for (uint r = lid; r < TILE_ROWS; r += ASSIGN_GROUP)
+    {
+      run_best[r] = INFINITY;
+      run_second[r] = INFINITY;
+      run_label[r] = 0;
+    }
+  for (uint r = 0; r < BLOCK_ROWS; r++)
+    {
+      const uint row = row0 + tr + r * ROW_ITEMS;
+      xn[r] = row < n ? xnorm[row] : 0.0f;
+    }
+
+  for (uint c0 = 0; c0 < k; c0 += TILE_CENTERS)
+    {
+      float acc[BLOCK_ROWS][BLOCK_CENTERS];
+      float best[BLOCK_ROWS], second[BLOCK_ROWS];
+      int label[BLOCK_ROWS];
+
+      for (uint r = 0; r < BLOCK_ROWS; r++)
+        for (uint q = 0; q < BLOCK_CENTERS; q++)
+          acc[r][q] = 0.0f;
+
+      for (uint d0 = 0; d0 < dp; d0 += TILE_DEPTH)
+        {
+          /* The previous step's tiles are consumed. Consecutive
+           * work-items load consecutive columns of a row. */
+          barrier (CLK_LOCAL_MEM_FENCE);
+          for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
+            {
+              const uint rr = e / TILE_DEPTH, dd = e % TILE_DEPTH;
+              const uint row = row0 + rr, col = d0 + dd;
+
+              xs[dd * (TILE_ROWS + 1) + rr] = row < n && col < dp ? x[(size_t) row * dp + col] : 0.0f;
+            }
+          for (uint e = lid; e < TILE_CENTERS * TILE_DEPTH; e += ASSIGN_GROUP)
+            {
+              const uint kk = e / TILE_DEPTH, dd = e % TILE_DEPTH;
+              const uint c = c0 + kk, col = d0 + dd;
+
+              cs[dd * (TILE_CENTERS + 1) + kk] = c < k && col < dp ? centers[(size_t) c * dp + col] : 0.0f;
+            }
+          barrier (CLK_LOCAL_MEM_FENCE);
+
+          for (uint dd = 0; dd < TILE_DEPTH; dd++)
+            {
+              float a[BLOCK_ROWS], b[BLOCK_CENTERS];
+
+              for (uint r = 0; r < BLOCK_ROWS; r++)
+                a[r] = xs[dd * (TILE_ROWS + 1) + tr + r * ROW_ITEMS];
+              for (uint q = 0; q < BLOCK_CENTERS; q++)
+                b[q] = cs[dd * (TILE_CENTERS + 1) + tk + q * CENTER_ITEMS];
+              for (uint r = 0; r < BLOCK_ROWS; r++)
+                for (uint q = 0; q < BLOCK_CENTERS; q++)
+                  acc[r][q] = fma (a[r], b[q], acc[r][q]);
+            }
+        }
+
+      /* This work-item's nearest and second-nearest of its centers, in
+       * ascending order, so ties go to the lowest index as elsewhere. */
+      for (uint r = 0; r < BLOCK_ROWS; r++)
+        {
+          const uint row = row0 + tr + r * ROW_ITEMS;
+
+          best[r] = INFINITY;
+          second[r] = INFINITY;
+          label[r] = 0;
+          for (uint q = 0; q < BLOCK_CENTERS; q++)
+            {
+              const uint c = c0 + tk + q * CENTER_ITEMS;
+
+              if (c < k)
+                {
+                  const float cn = cnorm[c];
+                  const float d = xn[r] + cn - 2.0f * acc[r][q];
+
+                  if (d < best[r])
+                    {
+                      second[r] = best[r];
+                      best[r] = d;
+                      label[r] = c;
+                    }
+                  else if (d < second[r])
+                    second[r] = d;
+                  if (keep_lowers && row < n)
+                    vstore_half_rtn (sqrt (fmax (d - SLACK * (xn[r] + cn), 0.0f)), c, lowers + (size_t) row * kl);
+                }
+            }
+        }
+
+      /* Merge into the rows' running choice, one column of work-items at
+       * a time: each row is written by one work-item per step. */
+      for (uint p = 0; p < CENTER_ITEMS; p++)
+        {
+          barrier (CLK_LOCAL_MEM_FENCE);
+          if (tk == p)
+            for (uint r = 0; r < BLOCK_ROWS; r++)
+              {
+                const uint rr = tr + r * ROW_ITEMS;
+                const float b = run_best[rr];
+
+                if (best[r] < b || (best[r] == b && label[r] < run_label[rr]))
+                  {
+                    run_second[rr] = fmin (b, second[r]);
+                    run_best[rr] = best[r];
+                    run_label[rr] = label[r];
+                  }
+                else
+                  run_second[rr] = fmin (run_second[rr], best[r]);
+              }
+        }
+    }
+
+  /* The nearest center's distance from differences, which do not cancel:
+   * the rows again, beside their centers' columns. As the group is a
+   * multiple of TILE_ROWS, work-item lid always sums row lid % TILE_ROWS. */
+  for (uint d0 = 0; d0 < dp; d0 += TILE_DEPTH)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
+        {
+          const uint rr = e / TILE_DEPTH, dd = e % TILE_DEPTH;
+          const uint row = row0 + rr, col = d0 + dd;
+          const bool inside = row < n && col < dp;
+
+          xs[dd * (TILE_ROWS + 1) + rr] = inside ? x[(size_t) row * dp + col] : 0.0f;
+          cs[dd * (TILE_ROWS + 1) + rr] = inside ? centers[(size_t) run_label[rr] * dp + col] : 0.0f;
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
+        {
+          const uint at = (e / TILE_ROWS) * (TILE_ROWS + 1) + e % TILE_ROWS;
+          const float u = xs[at] - cs[at];
+
+          acc2 = fma (u, u, acc2);
+        }
+    }
+
+  part[lid] = acc2;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid < TILE_ROWS)
+    {
+      const uint row = row0 + lid;
+      float d2 = 0.0f;
+
+      for (uint p = 0; p < ASSIGN_GROUP / TILE_ROWS; p++)
+        d2 += part[p * TILE_ROWS + lid];
+      if (row < n)
+        {
+          labels[row] = run_label[lid];
+          dist[row] = d2;
+          upper[row] = sqrt (d2);
+          lower[row] = lower_bound (run_second[lid], xnorm[row], cnmax);
+        }
+      else
+        d2 = 0.0f;
+      /* Only this work-item reads or writes part[lid] here. */
+      part[lid] = d2;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid == 0)
+    {
+      float inertia = 0.0f;
+
+      for (uint r = 0; r < TILE_ROWS; r++)
+        inertia += part[r];
+      partial_inertia[get_group_id (0)] = inertia;
+    }
+}
+
+/* Per-cluster sums, counts and Σ|x|² from the labels. Group (b, chunk, g)
+ * takes columns [b·SUM_COLUMNS, …), rows [chunk·SUM_ROWS, …) and clusters
+ * [g·SUM_CLUSTERS, …); each work-item adds its one column of the rows of
+ * those clusters into its own column of local sums, so consecutive
+ * work-items read consecutive addresses and no two touch the same word (no
+ * barrier). Work-item 0 of column block 0 keeps the counts. Output:
+ * partial_sums (chunks × k × dp), partial_counts and partial_sqnorm
+ * (chunks × k). */
+__kernel void
+kmeans_sums (__global const float *restrict x,
+             __global const float *restrict xnorm,
+             __global const int   *restrict labels,
+             __global float       *restrict partial_sums,
+             __global int         *restrict partial_counts,
+             __global float       *restrict partial_sqnorm,
+             const uint n,
+             const uint k,
+             const uint dp)
+{
+  __local float acc[SUM_CLUSTERS * SUM_COLUMNS];
+  __local int count[SUM_CLUSTERS];
+  __local float sq[SUM_CLUSTERS];
+  const uint t = get_local_id (0);
+  const uint col = get_global_id (0);
+  const uint chunk = get_group_id (1);
+  const uint c0 = get_group_id (2) * SUM_CLUSTERS;
+  const uint kc = min ((uint) SUM_CLUSTERS, k - c0);
+  const uint begin = min (n, chunk * SUM_ROWS), end = min (n, begin + SUM_ROWS);
+  const bool stats = get_group_id (0) == 0 && t == 0;
+  const bool mine = col < dp;
+  uint i = begin;
+
+  for (uint c = 0; c < kc; c++)
+    acc[c * SUM_COLUMNS + t] = 0.0f;
+  if (stats)
+    for (uint c = 0; c < kc; c++)
+      {
+        count[c] = 0;
+        sq[c] = 0.0f;
+      }
+
+  /* Four rows' loads in flight before their additions. Labels below c0
+   * wrap to large values and fall outside [0, kc). */
+  for (; i + 4 <= end; i += 4)
+    {
+      uint c[4];
+      float v[4];
+
+#pragma unroll
+      for (uint u = 0; u < 4; u++)
+        {
+          c[u] = (uint) labels[i + u] - c0;
+          v[u] = c[u] < kc && mine ? x[(size_t) (i + u) * dp + col] : 0.0f;
+        }
+#pragma unroll
+      for (uint u = 0; u < 4; u++)
+        if (c[u] < kc)
+          {
+            acc[c[u] * SUM_COLUMNS + t] += v[u];
+            if (stats)
+              {
+                count[c[u]]++;
+                sq[c[u]] += xnorm[i + u];
+              }
+          }
+    }
+  for (; i < end; i++)
+    {
+      const uint c = (uint) labels[i] - c0;
+
+      if (c < kc)
+        {
+          if (mine)
+            acc[c * SUM_COLUMNS + t] += x[(size_t) i * dp + col];
+          if (stats)
+            {
+              count[c]++;
+              sq[c] += xnorm[i];
+            }
+        }
+    }
+
+  if (mine)
+    for (uint c = 0; c < kc; c++)
+      partial_sums[((size_t) chunk * k + c0 + c) * dp + col] = acc[c * SUM_COLUMNS + t];
+  if (stats)
+    for (uint c = 0; c < kc; c++)
+      {
+        partial_counts[(size_t) chunk * k + c0 + c] = count[c];
+        partial_sqnorm[(size_t) chunk * k + c0 + c] = sq[c];
+      }
+}
+
+/* The chunks' partials summed, one work-item per float of the k × dp sums
+ * (consecutive work-items, consecutive addresses); the first k work-items
+ * also sum the counts and Σ|x|². */
+__kernel void
+kmeans_reduce_chunks (__global const float *restrict partial_sums,
+                      __global const int   *restrict partial_counts,
+                      __global const float *restrict partial_sqnorm,
+                      __global float       *restrict sums,
+                      __global int         *restrict counts,
+                      __global float       *restrict sqnorm,
+                      const uint chunks,
+                      const uint k,
+                      const uint size)
+{
+  const uint at = get_global_id (0);
+
+  if (at < size)
+    {
+      float total = 0.0f;
+
+      for (uint g = 0; g < chunks; g++)
+        total += partial_sums[(size_t) g * size + at];
+      sums[at] = total;
+    }
+  if (at < k)
+    {
+      int count = 0;
+      float total = 0.0f;
+
+      for (uint g = 0; g < chunks; g++)
+        {
+          count += partial_counts[(size_t) g * k + at];
+          total += partial_sqnorm[(size_t) g * k + at];
+        }
+      counts[at] = count;
+      sqnorm[at] = total;
+    }
+}
+
+#endif /* LATENT_GPU */

@@ -29,13 +29,14 @@ fit (LatentDataset *ds,
   return g_steal_pointer (&result->snapshot);
 }
 
-/* Shapes chosen to hit every kernel variant and edge: vector widths 4, 8
- * and 16, rows and clusters that are not multiples of the blocking. */
+/* The device's run on n × d blobs with k clusters and BOUNDS agrees with
+ * the reference: objectives, iterations, every label, the means. */
 static void
-test_agrees (gconstpointer data)
+assert_agrees (guint       n,
+               guint       d,
+               guint       kk,
+               const char *bounds)
 {
-  guint shape[3];   /* n, d, k */
-  char bounds[16];
   g_autoptr(LatentDataset) ds = NULL;
   g_autofree char *k = NULL;
   g_autoptr(GArray) ref_obj = g_array_new (FALSE, FALSE, sizeof (double));
@@ -44,16 +45,10 @@ test_agrees (gconstpointer data)
   g_autoptr(LatentSnapshot) dev = NULL;
   guint differ = 0;
 
-  if (cl == NULL)
-    {
-      g_test_skip ("no OpenCL device");
-      return;
-    }
-  g_assert_cmpint (sscanf (data, "%u %u %u %15s", &shape[0], &shape[1], &shape[2], bounds), ==, 4);
   g_setenv ("LATENT_KMEANS_BOUNDS", bounds, TRUE);
   /* Overlapping blobs, so rows keep changing cluster and the bounds work. */
-  ds = test_blobs (shape[0], shape[1], shape[2], 4.0, shape[0] + shape[1]);
-  k = g_strdup_printf ("k=%u", shape[2]);
+  ds = test_blobs (n, d, kk, 4.0, n + d);
+  k = g_strdup_printf ("k=%u", kk);
   ref = fit (ds, k, "max-iterations=20", NULL, ref_obj);
   dev = fit (ds, k, "max-iterations=20", cl, cl_obj);
 
@@ -72,6 +67,60 @@ test_agrees (gconstpointer data)
   g_assert_cmpuint (differ, ==, 0);
   for (guint i = 0; i < ref->k * ref->n_cols; i++)
     g_assert_cmpfloat (fabs (ref->means[i] - dev->means[i]), <=, 1e-4 * (1 + fabs (ref->means[i])));
+}
+
+/* Shapes chosen to hit every kernel variant and edge: vector widths 4, 8
+ * and 16, rows and clusters that are not multiples of the blocking. */
+static void
+test_agrees (gconstpointer data)
+{
+  guint shape[3];   /* n, d, k */
+  char bounds[16];
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_assert_cmpint (sscanf (data, "%u %u %u %15s", &shape[0], &shape[1], &shape[2], bounds), ==, 4);
+  assert_agrees (shape[0], shape[1], shape[2], bounds);
+}
+
+/* The GPU shape with other tiles than the defaults, as a tuner would try
+ * them, and with tiles that cannot build (BLOCK_ROWS does not divide
+ * TILE_ROWS), which fall back to the smallest ones. */
+static void
+test_tiles (void)
+{
+  static const struct {
+    const char *name;
+    int         value[9];
+  } configs[] = {
+    /* Larger tiles (128 rows, 4 × 8 blocks) pass too but take PoCL a
+     * minute to compile. */
+    { "small", { 32, 16, 8, 2, 2, 32, 8, 100, 64 } },
+    { "invalid", { 64, 16, 32, 3, 2, 64, 64, 1024, 128 } },
+  };
+  static const char * const names[9] = {
+    "TILE_ROWS", "TILE_CENTERS", "TILE_DEPTH", "BLOCK_ROWS", "BLOCK_CENTERS",
+    "SUM_COLUMNS", "SUM_CLUSTERS", "SUM_ROWS", "ROW_GROUP",
+  };
+
+  if (cl == NULL || latent_cl_get_shape (cl) != LATENT_KERNEL_SHAPE_GPU)
+    {
+      g_test_skip ("the tiles are the GPU shape's");
+      return;
+    }
+  for (guint c = 0; c < G_N_ELEMENTS (configs); c++)
+    {
+      g_test_message ("tiles: %s", configs[c].name);
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        latent_cl_set_tunable (cl, "kmeans", names[i], configs[c].value[i]);
+      /* Both 16 floats to a vector: one program per configuration. */
+      assert_agrees (300, 70, 70, "none");
+      assert_agrees (257, 50, 6, "elkan");
+      latent_cl_clear_tunables (cl, "kmeans");
+    }
 }
 
 /* Every snapshot's labels are nearest centers of that snapshot on the
@@ -153,6 +202,10 @@ main (int argc, char **argv)
     { 1000, 2, 3 }, { 997, 4, 5 }, { 513, 7, 6 }, { 2048, 20, 10 },
     { 1501, 100, 13 }, { 600, 784, 10 }, { 64, 3, 64 }, { 5, 2, 5 },
     { 3000, 50, 40 }, { 4003, 33, 100 },
+    /* Edges of the GPU shape's tiles (64 rows, 16–64 centers, 32 columns
+     * deep): one or two rows, one column, one cluster, k just past a tile
+     * and past the widest tile, columns not a multiple of the depth. */
+    { 1, 3, 1 }, { 2, 784, 2 }, { 130, 1, 4 }, { 257, 37, 1 }, { 200, 9, 17 }, { 300, 70, 70 },
   };
   g_autoptr(GError) error = NULL;
   int status;
@@ -178,6 +231,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, bounds[b], test_snapshots_coherent);
     }
   g_test_add_func ("/kmeans-cl/restarts-agree", test_restarts_agree);
+  g_test_add_func ("/kmeans-cl/tiles", test_tiles);
   status = g_test_run ();
   g_clear_object (&cl);
   return status;

@@ -7,6 +7,12 @@
  * k × d sums. Between passes the per-cluster sums stay on the device, owned
  * per work-item, so a bounded pass only touches rows that change cluster.
  *
+ * In the GPU shape the full pass is kmeans_assign_tiles (a tiled product),
+ * and the sums are rebuilt from the labels after every pass (kmeans_sums,
+ * then kmeans_reduce_chunks), so nothing is kept per work-item. Bounds are
+ * off by default there: one tiled pass over the rows is cheaper on a GPU
+ * than the bounded passes' divergent work-item per row.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "latent-kmeans"
@@ -27,6 +33,14 @@ struct _LatentKmeansCl
   cl_kernel         reduce;
   guint             vec, dp, kp, kl, items, rows_per_item;
   gsize             local;
+
+  /* The GPU shape: the tiled full pass, and the sums from the labels in
+   * chunks of sum_rows rows. */
+  gboolean          gpu;
+  cl_kernel         tiles, sums_kernel, reduce_chunks;
+  guint             tile_rows, assign_groups, sum_columns, sum_clusters, sum_rows, chunks;
+  gsize             assign_local;
+  cl_mem            counts, sqnorm;
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
   gboolean          use_elkan;      /* a bound per row and center, else two per row */
@@ -53,8 +67,10 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
                         &kcl->dist, &kcl->upper, &kcl->lower, &kcl->lowers, &kcl->move,
                         &kcl->half, &kcl->center_dist,
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
-                        &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums };
-  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce };
+                        &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums,
+                        &kcl->counts, &kcl->sqnorm };
+  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
+                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks };
 
   /* A step that failed half-way may leave copies queued from our host
    * arrays: they must land before the arrays go. */
@@ -90,6 +106,162 @@ latent_kmeans_cl_invalidate (LatentKmeansCl *kcl)
   kcl->bounds_valid = FALSE;
 }
 
+/* The GPU shape's tile sizes: kmeans.cl's tunables of the tiled pass. */
+typedef struct {
+  guint tile_rows, tile_centers, tile_depth, block_rows, block_centers;
+} TileConfig;
+
+static guint
+tile_group (const TileConfig *t)
+{
+  return (t->tile_rows / t->block_rows) * (t->tile_centers / t->block_centers);
+}
+
+/* Whether the kernel compiles (the blocks divide their tiles, the group is a
+ * multiple of the rows) and its group and local tiles fit the device. */
+static gboolean
+tile_config_fits (const TileConfig         *t,
+                  const LatentClDeviceInfo *info)
+{
+  guint64 floats;
+
+  if (t->tile_rows == 0 || t->tile_centers == 0 || t->tile_depth == 0 ||
+      t->block_rows == 0 || t->block_centers == 0 ||
+      t->tile_rows % t->block_rows != 0 || t->tile_centers % t->block_centers != 0 ||
+      (t->tile_centers / t->block_centers) % t->block_rows != 0 ||
+      t->block_rows * t->block_centers > 64)
+    return FALSE;
+  floats = (guint64) t->tile_depth * (t->tile_rows + 1) +
+           (guint64) t->tile_depth * (MAX (t->tile_rows, t->tile_centers) + 1) +
+           3 * t->tile_rows + tile_group (t);
+  return tile_group (t) <= info->max_work_group_size && floats * sizeof (float) <= info->local_mem_size;
+}
+
+static gsize
+kernel_group_limit (LatentCl  *cl,
+                    cl_kernel  kernel)
+{
+  size_t size = 1;
+
+  if (clGetKernelWorkGroupInfo (kernel, latent_cl_get_device (cl), CL_KERNEL_WORK_GROUP_SIZE,
+                                sizeof size, &size, NULL) != CL_SUCCESS)
+    return 1;
+  return MAX (1, size);
+}
+
+static void
+release_kernels (LatentKmeansCl *kcl)
+{
+  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
+                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
+    if (*kernels[i])
+      {
+        clReleaseKernel (*kernels[i]);
+        *kernels[i] = NULL;
+      }
+}
+
+static gboolean
+create_kernels (LatentKmeansCl  *kcl,
+                const char      *options,
+                GError         **error)
+{
+  if (!(kcl->hamerly = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_hamerly", error)) ||
+      !(kcl->elkan = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_elkan", error)) ||
+      !(kcl->gaps = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_center_gaps", error)))
+    return FALSE;
+  if (!kcl->gpu)
+    return (kcl->assign = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_assign", error)) &&
+           (kcl->reduce = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_reduce", error));
+  return (kcl->tiles = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_assign_tiles", error)) &&
+         (kcl->sums_kernel = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_sums", error)) &&
+         (kcl->reduce_chunks = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_reduce_chunks", error));
+}
+
+/* The GPU shape's kernels from the tuned (or default) tiles, else from small
+ * ones any OpenCL device can run; sizes the launches. Returns the options
+ * the program was built with. */
+static char *
+create_gpu_kernels (LatentKmeansCl  *kcl,
+                    guint            k,
+                    GError         **error)
+{
+  LatentCl *cl = kcl->cl;
+  const LatentClDeviceInfo *info = latent_cl_get_info (cl);
+  /* A tile of centers no wider than k needs: at k = 10 a 64-wide tile
+   * would be mostly padding. */
+  const guint tile_centers = k <= 16 ? 16 : k <= 32 ? 32 : 64;
+  TileConfig configs[2] = {
+    { latent_cl_tunable (cl, "kmeans", "TILE_ROWS", 64),
+      latent_cl_tunable (cl, "kmeans", "TILE_CENTERS", tile_centers),
+      latent_cl_tunable (cl, "kmeans", "TILE_DEPTH", 32),
+      latent_cl_tunable (cl, "kmeans", "BLOCK_ROWS", 4),
+      latent_cl_tunable (cl, "kmeans", "BLOCK_CENTERS", tile_centers / 8) },
+    { 16, 16, 16, 2, 2 },
+  };
+  const guint row_group = CLAMP (latent_cl_tunable (cl, "kmeans", "ROW_GROUP", 128), 1,
+                                 (int) MIN (info->max_work_group_size, 1024));
+  const guint sum_columns = CLAMP (latent_cl_tunable (cl, "kmeans", "SUM_COLUMNS", 64), 1,
+                                   (int) MIN (info->max_work_group_size, 1024));
+  guint sum_clusters = CLAMP (latent_cl_tunable (cl, "kmeans", "SUM_CLUSTERS", 64), 1, 1024);
+  const guint sum_rows = CLAMP (latent_cl_tunable (cl, "kmeans", "SUM_ROWS", 1024), 1, 1 << 20);
+  g_autoptr(GError) first_error = NULL;
+
+  /* The local sums, and a count and Σ|x|² per cluster. */
+  while (sum_clusters > 1 && (guint64) sum_clusters * (sum_columns + 2) * sizeof (float) > info->local_mem_size)
+    sum_clusters /= 2;
+
+  for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
+    {
+      const TileConfig *t = &configs[i];
+      g_autofree char *options = NULL;
+      GError **where = first_error == NULL ? &first_error : error;
+
+      if (!tile_config_fits (t, info))
+        {
+          if (i + 1 < G_N_ELEMENTS (configs))
+            continue;
+          g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                       _("k-means: the smallest tiles do not fit %s"), info->name);
+          return NULL;
+        }
+      options = g_strdup_printf ("-DVEC=%u -DROW_GROUP=%u -DTILE_ROWS=%u -DTILE_CENTERS=%u -DTILE_DEPTH=%u "
+                                 "-DBLOCK_ROWS=%u -DBLOCK_CENTERS=%u -DSUM_COLUMNS=%u -DSUM_CLUSTERS=%u "
+                                 "-DSUM_ROWS=%u", kcl->vec, row_group, t->tile_rows, t->tile_centers,
+                                 t->tile_depth, t->block_rows, t->block_centers, sum_columns, sum_clusters,
+                                 sum_rows);
+      if (!create_kernels (kcl, options, where) || kernel_group_limit (cl, kcl->tiles) < tile_group (t))
+        {
+          release_kernels (kcl);
+          if (i + 1 < G_N_ELEMENTS (configs))
+            {
+              g_debug ("k-means: tiles %s do not build or fit %s; trying smaller ones", options, info->name);
+              continue;
+            }
+          if (error != NULL && *error == NULL)
+            g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                         _("k-means: the smallest tiles do not fit %s"), info->name);
+          return NULL;
+        }
+
+      kcl->tile_rows = t->tile_rows;
+      kcl->assign_local = tile_group (t);
+      kcl->sum_columns = MIN (sum_columns, kernel_group_limit (cl, kcl->sums_kernel));
+      kcl->sum_clusters = sum_clusters;
+      kcl->sum_rows = sum_rows;
+      /* The row-per-work-item kernels share one group size. */
+      kcl->local = row_group;
+      kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->hamerly));
+      kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->elkan));
+      kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->gaps));
+      kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->reduce_chunks));
+      return g_steal_pointer (&options);
+    }
+  g_assert_not_reached ();
+}
+
 LatentKmeansCl *
 latent_kmeans_cl_new (LatentKmeans  *self,
                       LatentCl      *cl,
@@ -111,24 +283,51 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->kp = (k + 3) / 4 * 4;
   kcl->kl = (k + 15) / 16 * 16;
 
-  /* A CPU device runs a work-group on one thread: one item per group and a
-   * few groups per core keep the cores balanced. */
-  if (info->type & CL_DEVICE_TYPE_CPU)
+  kcl->gpu = latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU;
+
+  /* Elkan's bounds (n × k halves) while they fit, else Hamerly's (two per
+   * row). LATENT_KMEANS_BOUNDS=elkan|hamerly|none overrides, for tests and
+   * benchmarks; none makes every pass a full one. The GPU shape goes
+   * without unless asked. */
+  bounds = g_getenv ("LATENT_KMEANS_BOUNDS");
+  kcl->use_bounds = bounds != NULL ? g_strcmp0 (bounds, "none") != 0 : !kcl->gpu;
+  kcl->use_elkan = kcl->use_bounds && g_strcmp0 (bounds, "hamerly") != 0 &&
+                   (guint64) n * kcl->kl * sizeof (cl_half) <= MIN (info->max_alloc, G_GUINT64_CONSTANT (1) << 30);
+
+  if (kcl->gpu)
     {
-      kcl->local = 1;
-      kcl->items = MAX (4, 8 * info->compute_units);
+      if (!(options = create_gpu_kernels (kcl, k, error)))
+        return NULL;
+      /* One row per work-item in the bounded passes; the tiled pass takes
+       * tile_rows rows per group, the sums sum_rows rows per chunk. */
+      kcl->rows_per_item = 1;
+      kcl->items = (n + kcl->local - 1) / kcl->local * kcl->local;
+      kcl->assign_groups = (n + kcl->tile_rows - 1) / kcl->tile_rows;
+      kcl->chunks = (n + kcl->sum_rows - 1) / kcl->sum_rows;
+      partial_bytes = (guint64) kcl->chunks * k * kcl->dp * sizeof (float);
     }
   else
     {
-      kcl->local = 64;
-      kcl->items = 64 * MAX (1, info->compute_units);
+      /* A CPU device runs a work-group on one thread: one item per group and a
+       * few groups per core keep the cores balanced. */
+      if (info->type & CL_DEVICE_TYPE_CPU)
+        {
+          kcl->local = 1;
+          kcl->items = MAX (4, 8 * info->compute_units);
+        }
+      else
+        {
+          kcl->local = 64;
+          kcl->items = 64 * MAX (1, info->compute_units);
+        }
+      kcl->rows_per_item = (n + kcl->items - 1) / kcl->items;
+      kcl->rows_per_item = (kcl->rows_per_item + 3) / 4 * 4;
+      kcl->items = (n + kcl->rows_per_item - 1) / kcl->rows_per_item;
+      kcl->items = (kcl->items + kcl->local - 1) / kcl->local * kcl->local;
+      kcl->chunks = kcl->items;
+      kcl->assign_groups = kcl->items;
+      partial_bytes = (guint64) kcl->items * k * kcl->dp * sizeof (float);
     }
-  kcl->rows_per_item = (n + kcl->items - 1) / kcl->items;
-  kcl->rows_per_item = (kcl->rows_per_item + 3) / 4 * 4;
-  kcl->items = (n + kcl->rows_per_item - 1) / kcl->rows_per_item;
-  kcl->items = (kcl->items + kcl->local - 1) / kcl->local * kcl->local;
-
-  partial_bytes = (guint64) kcl->items * k * kcl->dp * sizeof (float);
   if (partial_bytes > info->max_alloc || (guint64) n * kcl->dp * sizeof (float) > info->max_alloc)
     {
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
@@ -137,21 +336,13 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       return NULL;
     }
 
-  /* Elkan's bounds (n × k halves) while they fit, else Hamerly's (two per
-   * row). LATENT_KMEANS_BOUNDS=elkan|hamerly|none overrides, for tests and
-   * benchmarks; none makes every pass a full one. */
-  bounds = g_getenv ("LATENT_KMEANS_BOUNDS");
-  kcl->use_bounds = g_strcmp0 (bounds, "none") != 0;
-  kcl->use_elkan = g_strcmp0 (bounds, "hamerly") != 0 &&
-                   (guint64) n * kcl->kl * sizeof (cl_half) <= MIN (info->max_alloc, G_GUINT64_CONSTANT (1) << 30);
-
-  options = g_strdup_printf ("-DVEC=%u", kcl->vec);
-  if (!(kcl->assign = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_assign", error)) ||
-      !(kcl->hamerly = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_hamerly", error)) ||
-      !(kcl->elkan = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_elkan", error)) ||
-      !(kcl->gaps = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_center_gaps", error)) ||
-      !(kcl->reduce = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_reduce", error)) ||
-      !(kcl->queue = latent_cl_create_queue (cl, error)))
+  if (!kcl->gpu)
+    {
+      options = g_strdup_printf ("-DVEC=%u", kcl->vec);
+      if (!create_kernels (kcl, options, error))
+        return NULL;
+    }
+  if (!(kcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
 
   padded = g_new0 (float, (gsize) n * kcl->dp);
@@ -173,10 +364,12 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_cnorm = g_new0 (float, kcl->kp);
   kcl->host_move = g_new0 (float, kcl->kl);
 
+  /* The GPU shape reads back k counts and Σ|x|², reduced on the device,
+   * and a figure per group; the CPU shape a slice per work-item. */
   kcl->host_sums = g_new (float, (gsize) k * kcl->dp);
-  kcl->host_counts = g_new (gint32, (gsize) kcl->items * k);
-  kcl->host_sqnorm = g_new (float, (gsize) kcl->items * k);
-  kcl->host_inertia = g_new (float, kcl->items);
+  kcl->host_counts = g_new (gint32, (gsize) (kcl->gpu ? 1 : kcl->items) * k);
+  kcl->host_sqnorm = g_new (float, (gsize) (kcl->gpu ? 1 : kcl->items) * k);
+  kcl->host_inertia = g_new (float, kcl->assign_groups);
   kcl->host_visited = g_new (gint32, kcl->items);
 
   if (!latent_cl_create_buffer (cl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -201,36 +394,48 @@ latent_kmeans_cl_new (LatentKmeans  *self,
                                 "center_dist", error) ||
       !latent_cl_create_buffer (cl, &kcl->partial_sums, CL_MEM_READ_WRITE, partial_bytes, NULL, "partial_sums", error) ||
       !latent_cl_create_buffer (cl, &kcl->partial_counts, CL_MEM_READ_WRITE,
-                                (gsize) kcl->items * k * sizeof (gint32), NULL, "partial_counts", error) ||
+                                (gsize) kcl->chunks * k * sizeof (gint32), NULL, "partial_counts", error) ||
       !latent_cl_create_buffer (cl, &kcl->partial_sqnorm, CL_MEM_READ_WRITE,
-                                (gsize) kcl->items * k * sizeof (float), NULL, "partial_sqnorm", error) ||
+                                (gsize) kcl->chunks * k * sizeof (float), NULL, "partial_sqnorm", error) ||
       !latent_cl_create_buffer (cl, &kcl->partial_inertia, CL_MEM_READ_WRITE,
-                                kcl->items * sizeof (float), NULL, "partial_inertia", error) ||
+                                kcl->assign_groups * sizeof (float), NULL, "partial_inertia", error) ||
       !latent_cl_create_buffer (cl, &kcl->partial_visited, CL_MEM_READ_WRITE,
                                 kcl->items * sizeof (gint32), NULL, "partial_visited", error) ||
       !latent_cl_create_buffer (cl, &kcl->sums, CL_MEM_READ_WRITE,
                                 (gsize) k * kcl->dp * sizeof (float), NULL, "sums", error))
     return NULL;
+  if (kcl->gpu &&
+      (!latent_cl_create_buffer (cl, &kcl->counts, CL_MEM_READ_WRITE, k * sizeof (gint32), NULL, "counts", error) ||
+       !latent_cl_create_buffer (cl, &kcl->sqnorm, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "sqnorm", error)))
+    return NULL;
 
-  {
-    cl_kernel quantize = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_quantize", error);
-    const cl_uint dv = kcl->dp / kcl->vec;
-    gsize rows = n;
-    cl_int err;
+  /* The 8-bit copy serves the bounds only. */
+  if (kcl->use_bounds)
+    {
+      cl_kernel quantize = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_quantize", error);
+      const cl_uint dv = kcl->dp / kcl->vec;
+      gsize rows = n, local = 1;
+      cl_int err;
 
-    if (quantize == NULL)
-      return NULL;
-    if (!latent_cl_set_args (quantize, "kmeans_quantize", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->xrange),
-                   LATENT_CL_ARG (kcl->xerr), LATENT_CL_ARG (n), LATENT_CL_ARG (dv), LATENT_CL_ARG_END))
-      {
-        clReleaseKernel (quantize);
+      if (quantize == NULL)
         return NULL;
-      }
-    err = clEnqueueNDRangeKernel (kcl->queue, quantize, 1, NULL, &rows, NULL, 0, NULL, NULL);
-    clReleaseKernel (quantize);
-    if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_quantize", error))
-      return NULL;
-  }
+      if (kcl->gpu)
+        {
+          local = MIN (kcl->local, kernel_group_limit (cl, quantize));
+          rows = (n + local - 1) / local * local;
+        }
+      if (!latent_cl_set_args (quantize, "kmeans_quantize", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq),
+                               LATENT_CL_ARG (kcl->xrange), LATENT_CL_ARG (kcl->xerr), LATENT_CL_ARG (n),
+                               LATENT_CL_ARG (dv), LATENT_CL_ARG_END))
+        {
+          clReleaseKernel (quantize);
+          return NULL;
+        }
+      err = clEnqueueNDRangeKernel (kcl->queue, quantize, 1, NULL, &rows, kcl->gpu ? &local : NULL, 0, NULL, NULL);
+      clReleaseKernel (quantize);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_quantize", error))
+        return NULL;
+    }
 
   if (kcl->use_elkan)
     {
@@ -297,6 +502,10 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   const cl_int accumulate = kind != LATENT_KMEANS_LABELS;
   const cl_int keep_lowers = accumulate && kcl->use_bounds && kcl->use_elkan;
   gsize global = kcl->items, local = kcl->local, reduce_global = size;
+  /* Figures per work-item in the CPU shape; per group in the GPU shape,
+   * whose counts come reduced. */
+  const guint results = !kcl->gpu ? kcl->items : bounded ? kcl->items / kcl->local : kcl->assign_groups;
+  const guint slices = kcl->gpu ? 1 : kcl->items;
   float cnmax = 0, move_max, move_second;
   cl_int move_argmax;
   cl_int err = CL_SUCCESS;
@@ -371,6 +580,21 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_hamerly", error))
         return FALSE;
     }
+  else if (kcl->gpu)
+    {
+      gsize tiles_global = (gsize) kcl->assign_groups * kcl->assign_local;
+
+      if (!latent_cl_set_args (kcl->tiles, "kmeans_assign_tiles", error,
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm),
+                     LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->dist), LATENT_CL_ARG (kcl->upper), LATENT_CL_ARG (kcl->lower),
+                     LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_inertia), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
+                     LATENT_CL_ARG (kcl->kl), LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG (cnmax), LATENT_CL_ARG (keep_lowers),
+                     LATENT_CL_ARG_END))
+        return FALSE;
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->tiles, 1, NULL, &tiles_global, &kcl->assign_local, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_assign_tiles", error))
+        return FALSE;
+    }
   else
     {
       if (!latent_cl_set_args (kcl->assign, "kmeans_assign", error,
@@ -386,7 +610,44 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
         return FALSE;
     }
 
-  if (accumulate)
+  if (accumulate && kcl->gpu)
+    {
+      /* Columns × chunks of rows × blocks of clusters, then the chunks
+       * summed: the sums, counts and Σ|x|² come back reduced. */
+      const cl_uint sum_size = k * dp;
+      gsize sums_local[3] = { kcl->sum_columns, 1, 1 };
+      gsize sums_global[3] = { (dp + kcl->sum_columns - 1) / kcl->sum_columns * kcl->sum_columns, kcl->chunks,
+                               (k + kcl->sum_clusters - 1) / kcl->sum_clusters };
+      gsize chunks_global = (MAX (sum_size, k) + kcl->local - 1) / kcl->local * kcl->local;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!latent_cl_set_args (kcl->sums_kernel, "kmeans_sums", error,
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->labels),
+                     LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts), LATENT_CL_ARG (kcl->partial_sqnorm),
+                     LATENT_CL_ARG (n), LATENT_CL_ARG (k), LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG_END))
+        return FALSE;
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->sums_kernel, 3, NULL, sums_global, sums_local, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_sums", error))
+        return FALSE;
+      if (!latent_cl_set_args (kcl->reduce_chunks, "kmeans_reduce_chunks", error,
+                     LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts), LATENT_CL_ARG (kcl->partial_sqnorm),
+                     LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->counts), LATENT_CL_ARG (kcl->sqnorm),
+                     LATENT_CL_ARG (kcl->chunks), LATENT_CL_ARG (k), LATENT_CL_ARG (sum_size), LATENT_CL_ARG_END))
+        return FALSE;
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce_chunks, 1, NULL, &chunks_global, &local, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_reduce_chunks", error))
+        return FALSE;
+      err = clEnqueueReadBuffer (kcl->queue, kcl->sums, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
+                                 kcl->host_sums, 0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer (kcl->queue, kcl->counts, CL_FALSE, 0, k * sizeof (gint32), kcl->host_counts,
+                                   0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer (kcl->queue, kcl->sqnorm, CL_FALSE, 0, k * sizeof (float), kcl->host_sqnorm,
+                                   0, NULL, NULL);
+    }
+  else if (accumulate)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
@@ -408,8 +669,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     }
   if (err == CL_SUCCESS)
     err = clEnqueueReadBuffer (kcl->queue, bounded ? kcl->partial_visited : kcl->partial_inertia, CL_FALSE, 0,
-                               kcl->items * sizeof (float), bounded ? (gpointer) kcl->host_visited
-                                                                    : (gpointer) kcl->host_inertia,
+                               results * sizeof (float), bounded ? (gpointer) kcl->host_visited
+                                                                 : (gpointer) kcl->host_inertia,
                                0, NULL, NULL);
   if (err == CL_SUCCESS && !bounded)
     err = clEnqueueReadBuffer (kcl->queue, kcl->dist, CL_FALSE, 0, n * sizeof (float),
@@ -423,7 +684,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   pass->dist_exact = !bounded;
   pass->inertia = 0;
   pass->visited = bounded ? 0 : (guint64) n * k;
-  for (guint g = 0; g < kcl->items; g++)
+  for (guint g = 0; g < results; g++)
     {
       if (bounded)
         pass->visited += kcl->host_visited[g];
@@ -437,7 +698,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
           double sqnorm = 0, dot = 0;
 
           pass->counts[c] = 0;
-          for (guint g = 0; g < kcl->items; g++)
+          for (guint g = 0; g < slices; g++)
             {
               pass->counts[c] += kcl->host_counts[(gsize) g * k + c];
               sqnorm += kcl->host_sqnorm[(gsize) g * k + c];
