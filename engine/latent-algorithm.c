@@ -240,3 +240,32 @@ latent_algorithm_check_memory (double       bytes,
                _("%s would need %s, more than this machine’s %s of memory can give"), what, need, have);
   return FALSE;
 }
+
+gpointer
+latent_algorithm_alloc (guint64      n,
+                        gsize        size,
+                        const char  *what,
+                        GError     **error)
+{
+  gsize bytes;
+  gpointer memory;
+
+  if (!g_size_checked_mul (&bytes, n, size))
+    {
+      /* Above any budget: this sets the error. */
+      latent_algorithm_check_memory ((double) n * size, what, error);
+      return NULL;
+    }
+  if (!latent_algorithm_check_memory (bytes, what, error))
+    return NULL;
+  memory = g_try_malloc0 (MAX (bytes, 1));
+  if (memory == NULL)
+    {
+      g_autofree char *need = g_format_size (bytes);
+
+      /* Translators: what needs it (“parameter k: the responsibilities”), the size */
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("%s would need %s, and this machine cannot give it now"), what, need);
+    }
+  return memory;
+}

@@ -206,6 +206,35 @@ test_typed_params (void)
   }
 }
 
+/* Sizes from the input are checked before anything is allocated: an
+ * overflowing product and one beyond the machine's memory are errors that
+ * name what needed it, and what is allocated is zeroed. */
+static void
+test_alloc (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree float *small = latent_algorithm_alloc (1000, sizeof (float), "the test's floats", &error);
+  gpointer huge;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (small);
+  for (guint i = 0; i < 1000; i++)
+    g_assert_cmpfloat (small[i], ==, 0);
+
+  huge = latent_algorithm_alloc (G_MAXUINT64 / 4, 16, "parameter k: the bounds", &error);
+  g_assert_null (huge);
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  g_assert_nonnull (strstr (error->message, "parameter k: the bounds"));
+  g_clear_error (&error);
+
+  /* 1 PiB: no overflow, but no machine running these tests has it. */
+  huge = latent_algorithm_alloc (G_GUINT64_CONSTANT (1) << 47, 8, "the responsibilities", &error);
+  g_assert_null (huge);
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+  /* g_format_size puts a no-break space before the unit. */
+  g_assert_true (g_str_has_prefix (error->message, "the responsibilities would need 1.1\u00a0PB"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -215,5 +244,6 @@ main (int    argc,
   g_test_add_func ("/algorithm/fit", test_fit);
   g_test_add_func ("/algorithm/snapshot-size", test_snapshot_size);
   g_test_add_func ("/algorithm/typed-params", test_typed_params);
+  g_test_add_func ("/algorithm/alloc", test_alloc);
   return g_test_run ();
 }
