@@ -304,7 +304,10 @@ gemm_mirror (__global float *c,
  * vectors at consecutive addresses of one local row (no bank conflict)
  * and its stores to C are contiguous. Local rows are padded by VW floats:
  * a group loading along the depth writes down a column of As or Bs, and an
- * unpadded power-of-two row would put every write in one bank.
+ * unpadded power-of-two row would put every write in one bank. With
+ * PREFETCH = 1 the next block's loads from global memory are issued before
+ * this block's products and kept in registers until the tiles are free
+ * ((TSM + TSN) · TSK / work-items more registers a work-item).
  *
  * Work-group z of the third dimension takes the depth slice
  * [z · kslice, (z + 1) · kslice) and writes its product to
@@ -329,6 +332,9 @@ gemm_mirror (__global float *c,
 #endif
 #ifndef VW
 #define VW 4
+#endif
+#ifndef PREFETCH
+#define PREFETCH 0
 #endif
 
 #define RTSM (TSM / WPTM)
@@ -366,18 +372,28 @@ typedef float4 floatv;
 #define P_LP (TSK < WGS ? TSK : WGS)
 #define P_LX (WGS / P_LP)
 
-/* dst[p · ld + x] = src[x · xs + p · ps] for x < ts, p < TSK in steps of
- * lx and lp, zero where x ≥ xn or p ≥ pn; src and dst point at this
- * work-item's first element and xn, pn count from it. A macro, so that the
- * loops' bounds are constants to every compiler and they unroll. */
-#define LOAD_TILE(src, xs, ps, xn, pn, ts, lx, lp, dst, ld)                   \
+/* r[·] = src[x · xs + p · ps] for x < ts, p < TSK in steps of lx and lp,
+ * zero where x ≥ xn or p ≥ pn; src points at this work-item's first
+ * element and xn, pn count from it. STASH then stores r[·] at
+ * dst[p · ld + x]. Macros, so that the loops' bounds are constants to every
+ * compiler and they unroll (r is then registers). */
+#define FETCH(r, src, xs, ps, xn, pn, ts, lx, lp)                              \
   do {                                                                         \
     _Pragma ("unroll")                                                         \
     for (int p_ = 0; p_ < TSK; p_ += (lp))                                     \
       _Pragma ("unroll")                                                       \
       for (int x_ = 0; x_ < (ts); x_ += (lx))                                  \
-        (dst)[p_ * (ld) + x_] =                                                \
+        (r)[p_ / (lp) * ((ts) / (lx)) + x_ / (lx)] =                           \
           x_ < (xn) && p_ < (pn) ? (src)[x_ * (xs) + p_ * (ps)] : 0.0f;        \
+  } while (0)
+
+#define STASH(r, dst, ld, ts, lx, lp)                                          \
+  do {                                                                         \
+    _Pragma ("unroll")                                                         \
+    for (int p_ = 0; p_ < TSK; p_ += (lp))                                     \
+      _Pragma ("unroll")                                                       \
+      for (int x_ = 0; x_ < (ts); x_ += (lx))                                  \
+        (dst)[p_ * (ld) + x_] = (r)[p_ / (lp) * ((ts) / (lx)) + x_ / (lx)];    \
   } while (0)
 
 /* C[i0.., j0..] = alpha · op(A) · op(B) + beta · C over one TSM × TSN tile
@@ -419,6 +435,7 @@ gemm_groups (const uint m,
   __global const float *pb = b + b_off + (j0 + blx) * b_n + (ulong) (k0 + blp) * b_k;
   __local float *la = (__local float *) as + alp * LDAS + alx;
   __local float *lb = (__local float *) bs + blp * LDBS + blx;
+  float ra[TSM * TSK / WGS], rb[TSN * TSK / WGS];
   float acc[WPTM][WPTN];
 
   /* The whole group leaves together: no barrier is left waiting. */
@@ -431,22 +448,53 @@ gemm_groups (const uint m,
     for (int j = 0; j < WPTN; j++)
       acc[i][j] = 0.0f;
 
+/* The block of depth kb into ra, rb (a_r = 1 or b_n = 1 written as 1: the
+ * offsets become constants), then on to the next block. */
+#define FETCH_BLOCK(kb)                                                        \
+  do {                                                                         \
+    const int pn_ = (kb) < k1 ? (int) min ((uint) TSK, k1 - (kb)) : 0;         \
+                                                                               \
+    if (a_x)                                                                   \
+      FETCH (ra, pa, 1ul, a_k, an, pn_ - alp, TSM, X_LX (TSM), X_LP (TSM));    \
+    else                                                                       \
+      FETCH (ra, pa, a_r, a_k, an, pn_ - alp, TSM, P_LX, P_LP);                \
+    if (b_x)                                                                   \
+      FETCH (rb, pb, 1ul, b_k, bn, pn_ - blp, TSN, X_LX (TSN), X_LP (TSN));    \
+    else                                                                       \
+      FETCH (rb, pb, b_n, b_k, bn, pn_ - blp, TSN, P_LX, P_LP);                \
+    pa += TSK * a_k;                                                           \
+    pb += TSK * b_k;                                                           \
+  } while (0)
+/* ra, rb into the local tiles. */
+#define STASH_BLOCK()                                                          \
+  do {                                                                         \
+    if (a_x)                                                                   \
+      STASH (ra, la, LDAS, TSM, X_LX (TSM), X_LP (TSM));                       \
+    else                                                                       \
+      STASH (ra, la, LDAS, TSM, P_LX, P_LP);                                   \
+    if (b_x)                                                                   \
+      STASH (rb, lb, LDBS, TSN, X_LX (TSN), X_LP (TSN));                       \
+    else                                                                       \
+      STASH (rb, lb, LDBS, TSN, P_LX, P_LP);                                   \
+  } while (0)
+
+#if PREFETCH
+  /* The first block into registers; then each step stores the block it
+   * holds, fetches the next from global memory (its latency hidden behind
+   * this block's products) and multiplies. */
+  FETCH_BLOCK (k0);
+#endif
   for (uint kb = k0; kb < k1; kb += TSK)
     {
-      const int pn = (int) min ((uint) TSK, k1 - kb);
-
-      /* a_r = 1 (or b_n = 1) written as 1: the offsets become constants. */
-      if (a_x)
-        LOAD_TILE (pa, 1ul, a_k, an, pn - alp, TSM, X_LX (TSM), X_LP (TSM), la, LDAS);
-      else
-        LOAD_TILE (pa, a_r, a_k, an, pn - alp, TSM, P_LX, P_LP, la, LDAS);
-      if (b_x)
-        LOAD_TILE (pb, 1ul, b_k, bn, pn - blp, TSN, X_LX (TSN), X_LP (TSN), lb, LDBS);
-      else
-        LOAD_TILE (pb, b_n, b_k, bn, pn - blp, TSN, P_LX, P_LP, lb, LDBS);
-      pa += TSK * a_k;
-      pb += TSK * b_k;
+#if !PREFETCH
+      FETCH_BLOCK (kb);
+#endif
+      STASH_BLOCK ();
       barrier (CLK_LOCAL_MEM_FENCE);
+#if PREFETCH
+      /* Past the end: zeros, never stored. */
+      FETCH_BLOCK (kb + TSK);
+#endif
 
 #pragma unroll
       for (int p = 0; p < TSK; p++)
@@ -476,6 +524,8 @@ gemm_groups (const uint m,
       /* The next block overwrites the tiles. */
       barrier (CLK_LOCAL_MEM_FENCE);
     }
+#undef FETCH_BLOCK
+#undef STASH_BLOCK
 
   c += c_off + z * c_split;
 #pragma unroll

@@ -297,14 +297,15 @@ test_split (void)
 static void
 test_tiles (void)
 {
-  const char *const names[] = { "TSM", "TSN", "TSK", "WPTM", "WPTN", "VW", "SPLIT", NULL };
-  const int values[][7] = {
-    { 64, 64, 16, 4, 4, 4, 0 },
-    { 64, 128, 8, 4, 8, 2, 2 },
-    { 128, 64, 32, 8, 4, 1, 0 },
-    { 32, 32, 16, 2, 2, 2, 8 },
-    { 128, 128, 8, 8, 8, 4, 0 },
-    { 96, 128, 16, 8, 8, 4, 0 },
+  const char *const names[] = { "TSM", "TSN", "TSK", "WPTM", "WPTN", "VW", "PREFETCH", "SPLIT", NULL };
+  const int values[][8] = {
+    { 64, 64, 16, 4, 4, 4, 0, 0 },
+    { 64, 128, 8, 4, 8, 2, 1, 2 },
+    { 128, 64, 32, 8, 4, 1, 0, 0 },
+    { 32, 32, 16, 2, 2, 2, 1, 8 },
+    { 128, 128, 8, 8, 8, 4, 1, 0 },
+    { 128, 128, 32, 8, 8, 4, 0, 0 },
+    { 96, 128, 16, 8, 8, 4, 0, 0 },
   };
 
   if (cl == NULL)
@@ -319,8 +320,9 @@ test_tiles (void)
     }
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     {
-      g_test_message ("TSM %d TSN %d TSK %d WPTM %d WPTN %d VW %d SPLIT %d", values[i][0], values[i][1],
-                      values[i][2], values[i][3], values[i][4], values[i][5], values[i][6]);
+      g_test_message ("TSM %d TSN %d TSK %d WPTM %d WPTN %d VW %d PREFETCH %d SPLIT %d", values[i][0],
+                      values[i][1], values[i][2], values[i][3], values[i][4], values[i][5], values[i][6],
+                      values[i][7]);
       check_with_tunables (names, values[i]);
     }
 }
@@ -354,14 +356,36 @@ test_small (void)
     check_case (&cases[i], FALSE);
   check_case (&syrk_case, TRUE);
 
-  latent_cl_set_tunable (cl, "gemm", "SPLIT", 64);
-  split = latent_gemm_new (cl, &error);
-  g_assert_no_error (error);
-  gemm = split;
-  check_case (&split_cases[0], FALSE);
-  check_case (&split_cases[1], TRUE);
-  gemm = saved;
-  latent_cl_clear_tunables (cl, "gemm");
+  /* The GPU shape's default tiles, then small double-buffered ones with
+   * VW 2 (for oclgrind); the CPU shape ignores these. */
+  for (guint t = 0; t < 2; t++)
+    {
+      latent_cl_set_tunable (cl, "gemm", "SPLIT", 64);
+      if (t == 1)
+        {
+          latent_cl_set_tunable (cl, "gemm", "TSM", 32);
+          latent_cl_set_tunable (cl, "gemm", "TSN", 64);
+          latent_cl_set_tunable (cl, "gemm", "TSK", 8);
+          latent_cl_set_tunable (cl, "gemm", "WPTM", 4);
+          latent_cl_set_tunable (cl, "gemm", "WPTN", 4);
+          latent_cl_set_tunable (cl, "gemm", "VW", 2);
+          latent_cl_set_tunable (cl, "gemm", "PREFETCH", 1);
+        }
+      split = latent_gemm_new (cl, &error);
+      g_assert_no_error (error);
+      gemm = split;
+      if (t == 1)
+        {
+          for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+            check_case (&cases[i], FALSE);
+          check_case (&syrk_case, TRUE);
+        }
+      check_case (&split_cases[0], FALSE);
+      check_case (&split_cases[1], TRUE);
+      gemm = saved;
+      g_clear_pointer (&split, latent_gemm_free);
+      latent_cl_clear_tunables (cl, "gemm");
+    }
 }
 
 /* Mistakes a caller can make come back as errors naming the parameter. */

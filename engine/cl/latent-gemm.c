@@ -25,19 +25,19 @@
 
 /* The GPU shape's tiles (kernels/gemm.cl, gemm_groups): TSM × TSN of C per
  * work-group, the depth in blocks of TSK, WPTM × WPTN of C per work-item,
- * local memory read VW floats at a time. */
+ * local memory read VW floats at a time, double-buffered with PREFETCH. */
 typedef struct
 {
-  int tsm, tsn, tsk, wptm, wptn, vw;
+  int tsm, tsn, tsk, wptm, wptn, vw, prefetch;
 } GemmTiles;
 
 /* 128 × 128 tiles by 256 work-items of 8 × 8 (the usual fast layout on
  * current GPUs), then smaller ones for a device or driver that cannot
  * hold them (fewer registers or work-items per group, less local memory). */
 static const GemmTiles gpu_tiles[] = {
-  { 128, 128, 16, 8, 8, 4 },
-  { 64, 64, 16, 4, 4, 4 },
-  { 32, 32, 16, 4, 4, 4 },
+  { 128, 128, 16, 8, 8, 4, 0 },
+  { 64, 64, 16, 4, 4, 4, 0 },
+  { 32, 32, 16, 4, 4, 4, 0 },
 };
 
 /* Scratch for the slices of a split depth. */
@@ -106,7 +106,7 @@ gpu_tiles_fit (LatentCl        *cl,
   if (!is_pow2 (t->tsm) || !is_pow2 (t->tsn) || !is_pow2 (t->tsk) || !is_pow2 (t->wptm) ||
       !is_pow2 (t->wptn) || (t->vw != 1 && t->vw != 2 && t->vw != 4) ||
       t->wptm > t->tsm || t->wptn > t->tsn || t->vw > t->wptm || t->vw > t->wptn ||
-      t->tsm > 1024 || t->tsn > 1024 || t->tsk > 256)
+      t->tsm > 1024 || t->tsn > 1024 || t->tsk > 256 || (t->prefetch != 0 && t->prefetch != 1))
     return FALSE;
   rtsm = t->tsm / t->wptm;
   rtsn = t->tsn / t->wptn;
@@ -135,6 +135,7 @@ gpu_kernels_new (LatentGemm  *self,
     latent_cl_tunable (cl, "gemm", "WPTM", gpu_tiles[0].wptm),
     latent_cl_tunable (cl, "gemm", "WPTN", gpu_tiles[0].wptn),
     latent_cl_tunable (cl, "gemm", "VW", gpu_tiles[0].vw),
+    latent_cl_tunable (cl, "gemm", "PREFETCH", gpu_tiles[0].prefetch),
   };
 
   /* Groups of work per compute unit the host aims for by splitting a deep
@@ -149,12 +150,13 @@ gpu_kernels_new (LatentGemm  *self,
 
       if (!gpu_tiles_fit (cl, t))
         {
-          g_debug ("tiles %d × %d × %d, %d × %d per work-item, VW %d: not for this device",
-                   t->tsm, t->tsn, t->tsk, t->wptm, t->wptn, t->vw);
+          g_debug ("tiles %d × %d × %d, %d × %d per work-item, VW %d, PREFETCH %d: not for this device",
+                   t->tsm, t->tsn, t->tsk, t->wptm, t->wptn, t->vw, t->prefetch);
           continue;
         }
-      options = g_strdup_printf ("-DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d -DVW=%d -DMIRROR_TILE=%u",
-                                 t->tsm, t->tsn, t->tsk, t->wptm, t->wptn, t->vw, self->mirror_tile);
+      options = g_strdup_printf ("-DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d -DVW=%d -DPREFETCH=%d "
+                                 "-DMIRROR_TILE=%u", t->tsm, t->tsn, t->tsk, t->wptm, t->wptn, t->vw, t->prefetch,
+                                 self->mirror_tile);
       g_clear_pointer (&self->groups, clReleaseKernel);
       g_clear_pointer (&self->sum, clReleaseKernel);
       g_clear_pointer (&self->mirror, clReleaseKernel);
