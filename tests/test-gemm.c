@@ -291,14 +291,14 @@ test_split (void)
   check_with_tunables (names, values);
 }
 
-/* Candidate tiles a tuner may try for the GPU shape (ignored by the CPU
- * shape), and one the kernel refuses (TSM 96), which falls back to the
- * defaults: every one must give the product. */
+/* Candidate tiles a tuner may try, in each shape: every one must give the
+ * product. In the GPU shape also one the kernel refuses (TSM 96), which
+ * falls back to the defaults; likewise MR 0 in the CPU shape. */
 static void
 test_tiles (void)
 {
-  const char *const names[] = { "TSM", "TSN", "TSK", "WPTM", "WPTN", "VW", "PREFETCH", "SPLIT", NULL };
-  const int values[][8] = {
+  const char *const gpu_names[] = { "TSM", "TSN", "TSK", "WPTM", "WPTN", "VW", "PREFETCH", "SPLIT", NULL };
+  const int gpu_values[][8] = {
     { 64, 64, 16, 4, 4, 4, 0, 0 },
     { 64, 128, 8, 4, 8, 2, 1, 2 },
     { 128, 64, 32, 8, 4, 1, 0, 0 },
@@ -307,24 +307,29 @@ test_tiles (void)
     { 128, 128, 32, 8, 8, 4, 0, 0 },
     { 96, 128, 16, 8, 8, 4, 0, 0 },
   };
+  const char *const cpu_names[] = { "MR", "KC", NULL };
+  const int cpu_values[][2] = { { 4, 64 }, { 8, 256 }, { 6, 32 }, { 0, 128 } };
 
   if (cl == NULL)
     {
       g_test_skip ("no OpenCL device");
       return;
     }
-  if (latent_cl_get_shape (cl) != LATENT_KERNEL_SHAPE_GPU)
-    {
-      g_test_skip ("the GPU shape's tiles");
-      return;
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-    {
-      g_test_message ("TSM %d TSN %d TSK %d WPTM %d WPTN %d VW %d PREFETCH %d SPLIT %d", values[i][0],
-                      values[i][1], values[i][2], values[i][3], values[i][4], values[i][5], values[i][6],
-                      values[i][7]);
-      check_with_tunables (names, values[i]);
-    }
+  if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
+    for (guint i = 0; i < G_N_ELEMENTS (gpu_values); i++)
+      {
+        const int *v = gpu_values[i];
+
+        g_test_message ("TSM %d TSN %d TSK %d WPTM %d WPTN %d VW %d PREFETCH %d SPLIT %d",
+                        v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+        check_with_tunables (gpu_names, v);
+      }
+  else
+    for (guint i = 0; i < G_N_ELEMENTS (cpu_values); i++)
+      {
+        g_test_message ("MR %d KC %d", cpu_values[i][0], cpu_values[i][1]);
+        check_with_tunables (cpu_names, cpu_values[i]);
+      }
 }
 
 /* A few small products of each kind, small enough for oclgrind: odd

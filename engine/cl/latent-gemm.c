@@ -13,7 +13,8 @@
  * macro tile (mt × nt micro tiles) is a kernel argument, chosen per call.
  * Rows per micro tile: 2·MR float16 accumulators must stay in registers,
  * so 12 where a float16 is one register (AVX-512: 32 of them; 5 % faster
- * on the PCA covariance than 6), else 6. */
+ * on the PCA covariance than 6), else 6. Both are tunables (MR, KC): a
+ * tuned value replaces the default. */
 #define GEMM_MR_WIDE 12
 #define GEMM_MR 6
 #define GEMM_NR 32
@@ -56,6 +57,7 @@ struct _LatentGemm
   gboolean   cpu;
   guint      compute_units;
   guint      mr;
+  guint      kc;
   /* The GPU shape: gemm_groups and gemm_sum instead of gemm_tiles and
    * gemm_transpose. */
   gboolean   gpu_shape;
@@ -209,7 +211,17 @@ latent_gemm_new (LatentCl  *cl,
       clGetDeviceInfo (latent_cl_get_device (cl), CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, sizeof width, &width,
                        NULL) == CL_SUCCESS && width >= 16)
     self->mr = GEMM_MR_WIDE;
-  options = g_strdup_printf ("-DMR=%u -DKC=%d", self->mr, GEMM_KC);
+  {
+    const int mr = latent_cl_tunable (cl, "gemm", "MR", self->mr);
+    const int kc = latent_cl_tunable (cl, "gemm", "KC", GEMM_KC);
+
+    /* The strip of B (KC × 32 floats) must fit in local memory. */
+    if (mr >= 1 && mr <= 16)
+      self->mr = mr;
+    self->kc = kc >= 8 && kc <= 1024 &&
+               (guint64) kc * GEMM_NR * sizeof (float) <= latent_cl_get_info (cl)->local_mem_size ? kc : GEMM_KC;
+  }
+  options = g_strdup_printf ("-DMR=%u -DKC=%u", self->mr, self->kc);
   if (!(self->tiles = latent_cl_create_kernel (cl, "gemm", options, "gemm_tiles", error)) ||
       !(self->transpose = latent_cl_create_kernel (cl, "gemm", options, "gemm_transpose", error)) ||
       !(self->mirror = latent_cl_create_kernel (cl, "gemm", options, "gemm_mirror", error)))
@@ -321,7 +333,7 @@ run_tiles (LatentGemm        *self,
    * there are several tile rows. */
   reused = (tiles_n > 1 ? (guint64) m : 0) + (tiles_m > 1 ? (guint64) n : 0);
   slice = reused ? MIN (k, GEMM_SLICE_BYTES / (reused * sizeof (float))) : k;
-  slice = MAX (GEMM_KC, slice / GEMM_KC * GEMM_KC);
+  slice = MAX (self->kc, slice / self->kc * self->kc);
 
   /* do … while: k = 0 still launches once, to apply beta. */
   do
