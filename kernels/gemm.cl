@@ -576,7 +576,10 @@ gemm_sum (const uint m,
   *c = beta != 0.0f ? fma (beta, *c, alpha * s) : alpha * s;
 }
 
+/* The host passes 8 where a device takes fewer than 256 work-items a group. */
+#ifndef MIRROR_TILE
 #define MIRROR_TILE 16
+#endif
 
 /* C[i, j] = C[j, i] for j < i, through a local tile: group (J, I) copies
  * block (J, I) of the upper triangle to block (I, J) of the lower one,

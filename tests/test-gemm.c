@@ -297,15 +297,17 @@ test_split (void)
 static void
 test_tiles (void)
 {
-  const char *const gpu_names[] = { "TSM", "TSN", "TSK", "WPTM", "WPTN", "VW", "PREFETCH", "SPLIT", NULL };
-  const int gpu_values[][8] = {
-    { 64, 64, 16, 4, 4, 4, 0, 0 },
-    { 64, 128, 8, 4, 8, 2, 1, 2 },
-    { 128, 64, 32, 8, 4, 1, 0, 0 },
-    { 32, 32, 16, 2, 2, 2, 1, 8 },
-    { 128, 128, 8, 8, 8, 4, 1, 0 },
-    { 128, 128, 32, 8, 8, 4, 0, 0 },
-    { 96, 128, 16, 8, 8, 4, 0, 0 },
+  const char *const gpu_names[] = {
+    "TSM", "TSN", "TSK", "WPTM", "WPTN", "VW", "PREFETCH", "SPLIT", "MIRROR_TILE", NULL,
+  };
+  const int gpu_values[][9] = {
+    { 64, 64, 16, 4, 4, 4, 0, 0, 8 },
+    { 64, 128, 8, 4, 8, 2, 1, 2, 16 },
+    { 128, 64, 32, 8, 4, 1, 0, 0, 32 },
+    { 32, 32, 16, 2, 2, 2, 1, 8, 8 },
+    { 128, 128, 8, 8, 8, 4, 1, 0, 16 },
+    { 128, 128, 32, 8, 8, 4, 0, 0, 16 },
+    { 96, 128, 16, 8, 8, 4, 0, 0, 16 },
   };
   const char *const cpu_names[] = { "MR", "KC", NULL };
   const int cpu_values[][2] = { { 4, 64 }, { 8, 256 }, { 6, 32 }, { 0, 128 } };
@@ -320,8 +322,8 @@ test_tiles (void)
       {
         const int *v = gpu_values[i];
 
-        g_test_message ("TSM %d TSN %d TSK %d WPTM %d WPTN %d VW %d PREFETCH %d SPLIT %d",
-                        v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+        g_test_message ("TSM %d TSN %d TSK %d WPTM %d WPTN %d VW %d PREFETCH %d SPLIT %d MIRROR_TILE %d",
+                        v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
         check_with_tunables (gpu_names, v);
       }
   else

@@ -143,7 +143,11 @@ gpu_kernels_new (LatentGemm  *self,
   /* Groups of work per compute unit the host aims for by splitting a deep
    * product with few tiles of C over the depth (0: never split). */
   self->split = MAX (0, latent_cl_tunable (cl, "gemm", "SPLIT", 2));
-  self->mirror_tile = info->max_work_group_size >= 256 ? 16 : 8;
+  /* gemm_mirror's groups: MIRROR_TILE² work-items. */
+  self->mirror_tile = latent_cl_tunable (cl, "gemm", "MIRROR_TILE", info->max_work_group_size >= 256 ? 16 : 8);
+  if ((self->mirror_tile != 8 && self->mirror_tile != 16 && self->mirror_tile != 32) ||
+      (gsize) self->mirror_tile * self->mirror_tile > info->max_work_group_size)
+    self->mirror_tile = info->max_work_group_size >= 256 ? 16 : 8;
   for (guint i = 0; i <= G_N_ELEMENTS (gpu_tiles); i++)
     {
       const GemmTiles *t = i == 0 ? &tuned : &gpu_tiles[i - 1];
