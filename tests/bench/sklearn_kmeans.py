@@ -1,4 +1,4 @@
-# sklearn_kmeans.py — times scikit-learn's Lloyd k-means on Fashion-MNIST, prints JSON lines
+# sklearn_kmeans.py — times scikit-learn's k-means on Fashion-MNIST, prints JSON lines
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
@@ -6,7 +6,7 @@
 # the PyPI venv's), so every peer runs exactly this code:
 #
 #   python sklearn_kmeans.py --data-dir DIR --rows N --centers C.csv \
-#                            --iterations 5,25 --repeat 3
+#                            --iterations 5,25 --repeat 3 [--algorithm lloyd|elkan]
 #
 # One JSON line per iteration count: the fit() times of every repeat (after
 # one warm-up fit), their median, the iterations actually run and the inertia.
@@ -51,9 +51,9 @@ def blas_info():
             for pool in threadpool_info()]
 
 
-def fit_ms(x, centers, iterations):
+def fit_ms(x, centers, iterations, algorithm):
     km = KMeans(n_clusters=centers.shape[0], init=centers, n_init=1,
-                max_iter=iterations, tol=0, algorithm="lloyd")
+                max_iter=iterations, tol=0, algorithm=algorithm)
     start = time.perf_counter()
     km.fit(x)
     return (time.perf_counter() - start) * 1000, km
@@ -67,6 +67,7 @@ def main():
     parser.add_argument("--iterations", default="5,25")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--make-centers", type=int, metavar="K")
+    parser.add_argument("--algorithm", choices=("lloyd", "elkan"), default="lloyd")
     args = parser.parse_args()
 
     x = read_idx_images(args.data_dir, args.rows)
@@ -86,11 +87,11 @@ def main():
     }
 
     # The first fit pays for imports, thread pools and page faults.
-    fit_ms(x, centers, counts[0])
+    fit_ms(x, centers, counts[0], args.algorithm)
     for count in counts:
         times = []
         for _ in range(args.repeat):
-            ms, km = fit_ms(x, centers, count)
+            ms, km = fit_ms(x, centers, count, args.algorithm)
             times.append(ms)
         print(json.dumps({
             "max_iter": count,
