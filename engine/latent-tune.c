@@ -28,7 +28,8 @@
 
 typedef struct {
   const char *name;
-  int         values[MAX_VALUES]; /* 0-terminated */
+  guint       n_values;
+  int         values[MAX_VALUES];
 } Tunable;
 
 typedef struct {
@@ -43,14 +44,13 @@ typedef struct {
 
 static const Job jobs[] = {
   { "gemm", NULL, NULL, 1024, 0, 256,
-    .cpu = { { "MR", { 4, 6, 8 } }, { "KC", { 64, 128, 256 } } },
-    .gpu = { { "TM", { 64, 128 } }, { "TK", { 8, 16 } }, { "WPT", { 4, 8 } } } },
+    .cpu = { { "MR", 3, { 6, 8, 12 } }, { "KC", 3, { 64, 128, 256 } } },
+    .gpu = { { "TSM", 2, { 64, 128 } }, { "TSN", 2, { 64, 128 } }, { "TSK", 3, { 8, 16, 32 } } } },
+  /* k-means' and GMM's CPU shapes take their vector width from the device. */
   { "kmeans", "kmeans", "k=10 max-iterations=6 tol=0", 60000, 784, 4000,
-    .cpu = { { "VEC", { 8, 16 } } },
-    .gpu = { { "GROUP", { 64, 128, 256 } } } },
+    .gpu = { { "TILE_ROWS", 3, { 32, 64, 128 } }, { "TILE_DEPTH", 2, { 16, 32 } } } },
   { "gmm", "gmm", "k=10 max-iterations=6 tol=0 covariance=full", 60000, 16, 4000,
-    .cpu = { { "LANES", { 8, 16 } } },
-    .gpu = { { "GROUP", { 64, 128, 256 } } } },
+    .gpu = { { "EXPECT_WG", 3, { 64, 128, 256 } }, { "SUM_ROWS", 3, { 16, 32, 64 } } } },
 };
 
 const char * const *
@@ -239,16 +239,6 @@ count_tunables (const Tunable *tunables)
   return n;
 }
 
-static guint
-count_values (const Tunable *tunable)
-{
-  guint n = 0;
-
-  while (n < MAX_VALUES && tunable->values[n] != 0)
-    n++;
-  return n;
-}
-
 /* Sets the grid's setting number INDEX (mixed radix over the tunables)
  * and describes it. */
 static char *
@@ -262,7 +252,7 @@ apply_setting (LatentCl      *cl,
 
   for (guint t = 0; t < n_tunables; t++)
     {
-      const guint n = count_values (&tunables[t]);
+      const guint n = tunables[t].n_values;
       const int value = tunables[t].values[index % n];
 
       index /= n;
@@ -291,6 +281,8 @@ run_job (LatentCl        *cl,
   LatentTuneTrial trial = { job->program, "defaults", 0, TRUE, NULL };
   gboolean ok = FALSE;
 
+  if (n_tunables == 0)
+    return TRUE;
   if (job->algorithm != NULL &&
       !(dataset = latent_synthetic_blobs (quick ? job->quick_rows : job->rows, job->cols, 10, 7, error)))
     return FALSE;
@@ -312,7 +304,7 @@ run_job (LatentCl        *cl,
   report (&trial, user_data);
 
   for (guint t = 0; t < n_tunables; t++)
-    settings *= count_values (&tunables[t]);
+    settings *= tunables[t].n_values;
   for (guint s = 0; s < settings; s++)
     {
       g_autofree char *setting = apply_setting (cl, job, tunables, n_tunables, s);
