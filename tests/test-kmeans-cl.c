@@ -99,6 +99,9 @@ test_tiles (void)
     /* Larger tiles (128 rows, 4 × 8 blocks) pass too but take PoCL a
      * minute to compile. */
     { "small", { 32, 16, 8, 2, 2, 32, 8, 100, 64 } },
+    /* The host's last resort, with chunks and blocks of clusters that
+     * leave remainders everywhere. */
+    { "tiny", { 4, 4, 8, 1, 1, 16, 4, 7, 16 } },
     { "invalid", { 64, 16, 32, 3, 2, 64, 64, 1024, 128 } },
   };
   static const char * const names[9] = {

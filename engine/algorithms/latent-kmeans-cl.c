@@ -193,13 +193,15 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
   /* A tile of centers no wider than k needs: at k = 10 a 64-wide tile
    * would be mostly padding. */
   const guint tile_centers = k <= 16 ? 16 : k <= 32 ? 32 : 64;
-  TileConfig configs[2] = {
+  /* The tuned or default tiles, then two that any device can hold. */
+  TileConfig configs[3] = {
     { latent_cl_tunable (cl, "kmeans", "TILE_ROWS", 64),
       latent_cl_tunable (cl, "kmeans", "TILE_CENTERS", tile_centers),
       latent_cl_tunable (cl, "kmeans", "TILE_DEPTH", 32),
       latent_cl_tunable (cl, "kmeans", "BLOCK_ROWS", 4),
       latent_cl_tunable (cl, "kmeans", "BLOCK_CENTERS", tile_centers / 8) },
     { 16, 16, 16, 2, 2 },
+    { 4, 4, 8, 1, 1 },
   };
   const guint row_group = CLAMP (latent_cl_tunable (cl, "kmeans", "ROW_GROUP", 128), 1,
                                  (int) MIN (info->max_work_group_size, 1024));
@@ -207,7 +209,7 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
                                    (int) MIN (info->max_work_group_size, 1024));
   guint sum_clusters = CLAMP (latent_cl_tunable (cl, "kmeans", "SUM_CLUSTERS", 64), 1, 1024);
   const guint sum_rows = CLAMP (latent_cl_tunable (cl, "kmeans", "SUM_ROWS", 1024), 1, 1 << 20);
-  g_autoptr(GError) first_error = NULL;
+  g_autoptr(GError) last_error = NULL;
 
   /* The local sums, and a count and Σ|x|² per cluster. */
   while (sum_clusters > 1 && (guint64) sum_clusters * (sum_columns + 2) * sizeof (float) > info->local_mem_size)
@@ -217,33 +219,21 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
     {
       const TileConfig *t = &configs[i];
       g_autofree char *options = NULL;
-      GError **where = first_error == NULL ? &first_error : error;
 
       if (!tile_config_fits (t, info))
-        {
-          if (i + 1 < G_N_ELEMENTS (configs))
-            continue;
-          g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                       _("k-means: the smallest tiles do not fit %s"), info->name);
-          return NULL;
-        }
+        continue;
       options = g_strdup_printf ("-DVEC=%u -DROW_GROUP=%u -DTILE_ROWS=%u -DTILE_CENTERS=%u -DTILE_DEPTH=%u "
                                  "-DBLOCK_ROWS=%u -DBLOCK_CENTERS=%u -DSUM_COLUMNS=%u -DSUM_CLUSTERS=%u "
                                  "-DSUM_ROWS=%u", kcl->vec, row_group, t->tile_rows, t->tile_centers,
                                  t->tile_depth, t->block_rows, t->block_centers, sum_columns, sum_clusters,
                                  sum_rows);
-      if (!create_kernels (kcl, options, where) || kernel_group_limit (cl, kcl->tiles) < tile_group (t))
+      g_clear_error (&last_error);
+      if (!create_kernels (kcl, options, &last_error) || kernel_group_limit (cl, kcl->tiles) < tile_group (t))
         {
+          g_debug ("k-means: tiles %s do not build or fit %s: %s", options, info->name,
+                   last_error ? last_error->message : "the group is too large");
           release_kernels (kcl);
-          if (i + 1 < G_N_ELEMENTS (configs))
-            {
-              g_debug ("k-means: tiles %s do not build or fit %s; trying smaller ones", options, info->name);
-              continue;
-            }
-          if (error != NULL && *error == NULL)
-            g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                         _("k-means: the smallest tiles do not fit %s"), info->name);
-          return NULL;
+          continue;
         }
 
       kcl->tile_rows = t->tile_rows;
@@ -259,7 +249,12 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
       kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->reduce_chunks));
       return g_steal_pointer (&options);
     }
-  g_assert_not_reached ();
+  if (last_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&last_error));
+  else
+    g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                 _("k-means: the smallest tiles do not fit %s"), info->name);
+  return NULL;
 }
 
 LatentKmeansCl *
