@@ -26,6 +26,9 @@
  *   convolve_direct     global (⌈W / BW⌉, ⌈H / ROWS⌉, C), any group size: a
  *                       work-item computes BW = COLS·16 pixels of ROWS rows,
  *                       each input vector loaded serving ROWS kernel rows.
+ *                       Also built with FIXED_RADIUS 1 and 2 (3 × 3, 5 × 5:
+ *                       loops unrolled; on a CPU with ROWS = ROWS_SMALL,
+ *                       8, a tunable of the host's).
  *   convolve_tiled      groups of (LX, LY) first load their (LY·ROWS + 2r) ×
  *                       (LX·BW + 2r) tile, borders resolved once, into local
  *                       memory; then the direct loop reads it from there.
@@ -117,14 +120,35 @@ border_index (int       p,
     }
 }
 
+/* CPU shape: whole vectors may be stored past the caches (non-temporal),
+ * for images larger than the caches, which a pass's output would only
+ * evict the input from; the store then skips reading the line first. The
+ * host asks for it (STREAM) only where every vector store is aligned to 64
+ * bytes (widths a multiple of 16). */
+#ifndef LATENT_GPU
+#ifdef __has_builtin
+#if __has_builtin(__builtin_nontemporal_store)
+#define HAVE_STREAM 1
+#endif
+#endif
+#endif
+
 /* Row y of the output: ACC + offset, the first COUNT of VEC pixels. */
 static inline void
 store_vec (__global float *LATENT_RESTRICT out,
            const float16 acc,
-           const int count)
+           const int count,
+           const int stream)
 {
   if (count >= VEC)
-    vstore16 (acc, 0, out);
+    {
+#ifdef HAVE_STREAM
+      if (stream)
+        __builtin_nontemporal_store (acc, (__global float16 *) out);
+      else
+#endif
+        vstore16 (acc, 0, out);
+    }
   else
     {
       float v[VEC];
@@ -195,7 +219,8 @@ store_block (__global float *LATENT_RESTRICT dst,
              const int y0,
              const int width,
              const int height,
-             const float offset)
+             const float offset,
+             const int stream)
 {
 #pragma unroll
   for (int j = 0; j < ROWS; j++)
@@ -203,7 +228,7 @@ store_block (__global float *LATENT_RESTRICT dst,
 #pragma unroll
       for (int c = 0; c < COLS; c++)
         if (x0 + c * VEC < width)
-          store_vec (dst + (y0 + j) * width + x0 + c * VEC, acc[j][c] + offset, width - x0 - c * VEC);
+          store_vec (dst + (y0 + j) * width + x0 + c * VEC, acc[j][c] + offset, width - x0 - c * VEC, stream);
 }
 
 /* The sum of a float16's lanes. */
@@ -270,8 +295,9 @@ linear_id (void)
   return (get_global_id (2) * get_global_size (1) + get_global_id (1)) * get_global_size (0) + get_global_id (0);
 }
 
-/* Built once more with FIXED_RADIUS = 1: a 3 × 3 kernel, the most common,
- * with every loop over the kernel unrolled. */
+/* Built once more with FIXED_RADIUS = 1 and 2: 3 × 3 and 5 × 5 kernels,
+ * the most common, with every loop over the kernel unrolled. STREAM: see
+ * store_vec (). */
 __kernel void
 convolve_direct (__global const float *LATENT_RESTRICT src,
                  __global float *LATENT_RESTRICT dst,
@@ -285,6 +311,7 @@ convolve_direct (__global const float *LATENT_RESTRICT src,
                  const int border,
                  __global const float *LATENT_RESTRICT weights,
                  const float offset,
+                 const int stream,
                  __global float *LATENT_RESTRICT partial)
 {
 #ifdef FIXED_RADIUS
@@ -319,6 +346,10 @@ convolve_direct (__global const float *LATENT_RESTRICT src,
     {
       __global const float *base = src + (y0 - radius) * width + x0 - radius;
 
+      /* With the radius compiled in, every row's kernel rows are known. */
+#ifdef FIXED_RADIUS
+#pragma unroll
+#endif
       for (int iy = 0; iy < k + ROWS - 1; iy++)
         BLOCK_ROW (base + iy * width, iy);
     }
@@ -347,7 +378,7 @@ convolve_direct (__global const float *LATENT_RESTRICT src,
         }
     }
 
-  store_block (dst, acc, x0, y0, width, height, offset);
+  store_block (dst, acc, x0, y0, width, height, offset, stream);
   if (partial)
     partial[linear_id ()] = block_change_global (src + y0 * width + x0, width, acc, x0, y0, width, height, offset);
 }
@@ -439,7 +470,7 @@ convolve_tiled (__global const float *LATENT_RESTRICT src,
     for (int iy = 0; iy < k + ROWS - 1; iy++)
       BLOCK_ROW (base + iy * pitch, iy);
   }
-  store_block (dst, acc, x0, y0, width, height, offset);
+  store_block (dst, acc, x0, y0, width, height, offset, 0);
   if (partial)
     partial[linear_id ()] = block_change_local (tile + (ly * ROWS + radius) * pitch + lx * BW + radius, pitch,
                                                 acc, x0, y0, width, height, offset);
@@ -455,7 +486,8 @@ convolve_tiled (__global const float *LATENT_RESTRICT src,
  * only 2r rows per band are row-filtered twice. SCRATCH holds, every
  * STRIDE floats, a band's ring (SEP_RING × pitch) and a line for pieces at
  * the image's edges (SEP_W + 2r values); pitch is the width rounded up to
- * SEP_W. The divisor is in COLUMN_W. Groups of one work-item on a CPU. */
+ * SEP_W. The divisor is in COLUMN_W. Groups of one work-item on a CPU.
+ * STREAM: see store_vec (). */
 __kernel void
 convolve_separable (__global const float *LATENT_RESTRICT src,
                     __global float *LATENT_RESTRICT dst,
@@ -471,6 +503,7 @@ convolve_separable (__global const float *LATENT_RESTRICT src,
                     const int pitch,
                     __global float *LATENT_RESTRICT scratch,
                     const ulong stride,
+                    const int stream,
                     __global float *LATENT_RESTRICT partial)
 {
   const int band = get_global_id (0);
@@ -594,7 +627,7 @@ convolve_separable (__global const float *LATENT_RESTRICT src,
                       for (int c = 0; c < SEP_CHUNK; c++)
                         if (x + c * VEC < width)
                           store_vec (out + (next + j) * width + x + c * VEC, acc[j][c] + offset,
-                                     width - x - c * VEC);
+                                     width - x - c * VEC, stream);
                   if (partial)
 #pragma unroll
                     for (int j = 0; j < SEP_ROWS; j++)

@@ -16,6 +16,11 @@
  * SEP_VECTORS vectors and its ring of row-filtered rows. */
 #define CONV_VEC 16
 #define CONV_ROWS 4
+/* CPU shape, radius 1 and 2 compiled in: more rows per work-item, so each
+ * input row loaded serves more outputs (2r + ROWS rows read for ROWS). */
+#ifndef CONV_ROWS_SMALL
+#define CONV_ROWS_SMALL 8
+#endif
 #define CONV_COLS 2
 #define CONV_BW (CONV_COLS * CONV_VEC)
 #define CONV_SEP_VECTORS 8
@@ -32,6 +37,8 @@ struct _LatentConvolveCl
   cl_command_queue  queue;
   cl_kernel         direct;
   cl_kernel         direct3;   /* radius 1 compiled in */
+  cl_kernel         direct5;   /* radius 2 compiled in */
+  int               rows_small;  /* ROWS of direct3 and direct5 */
   cl_kernel         tiled;
   cl_kernel         separable;
   cl_kernel         magnitude;
@@ -43,6 +50,7 @@ struct _LatentConvolveCl
   gsize             max_group;
   guint             units;
   guint64           max_alloc;
+  guint64           cache;     /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
 
   /* The image on the device: image[current] holds it, the other is the
    * next pass's output. */
@@ -133,6 +141,8 @@ latent_convolve_cl_free (LatentConvolveCl *self)
     clReleaseKernel (self->direct);
   if (self->direct3)
     clReleaseKernel (self->direct3);
+  if (self->direct5)
+    clReleaseKernel (self->direct5);
   if (self->tiled)
     clReleaseKernel (self->tiled);
   if (self->separable)
@@ -157,7 +167,10 @@ latent_convolve_cl_new (LatentCl  *cl,
 {
   g_autoptr(LatentConvolveCl) self = NULL;
   g_autofree char *options = NULL;
+  g_autofree char *options_small = NULL;
   g_autofree char *options3 = NULL;
+  g_autofree char *options5 = NULL;
+  cl_ulong cache = 0;
   const LatentClDeviceInfo *info;
 
   g_return_val_if_fail (LATENT_IS_CL (cl), NULL);
@@ -171,13 +184,23 @@ latent_convolve_cl_new (LatentCl  *cl,
   self->max_group = MAX (1, info->max_work_group_size);
   self->units = MAX (1, info->compute_units);
   self->max_alloc = info->max_alloc;
+  if (clGetDeviceInfo (latent_cl_get_device (cl), CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache,
+                       NULL) == CL_SUCCESS)
+    self->cache = cache;
+  if (self->cache == 0)
+    self->cache = 8 << 20;   /* unknown: a small L3 */
 
   options = g_strdup_printf ("-DROWS=%d -DCOLS=%d -DSEP_VECTORS=%d -DMAX_RADIUS=%d",
                              CONV_ROWS, CONV_COLS, CONV_SEP_VECTORS, LATENT_FILTER_MAX_SIZE / 2);
+  self->rows_small = self->cpu ? latent_cl_tunable (cl, "convolve", "ROWS_SMALL", CONV_ROWS_SMALL) : CONV_ROWS;
+  options_small = g_strdup_printf ("-DROWS=%d -DCOLS=%d -DSEP_VECTORS=%d -DMAX_RADIUS=%d",
+                                   self->rows_small, CONV_COLS, CONV_SEP_VECTORS, LATENT_FILTER_MAX_SIZE / 2);
   if (!(self->queue = latent_cl_create_queue (cl, error)) ||
       !(self->direct = latent_cl_create_kernel (cl, "convolve", options, "convolve_direct", error)) ||
-      !(options3 = g_strconcat (options, " -DFIXED_RADIUS=1", NULL)) ||
+      !(options3 = g_strconcat (options_small, " -DFIXED_RADIUS=1", NULL)) ||
       !(self->direct3 = latent_cl_create_kernel (cl, "convolve", options3, "convolve_direct", error)) ||
+      !(options5 = g_strconcat (options_small, " -DFIXED_RADIUS=2", NULL)) ||
+      !(self->direct5 = latent_cl_create_kernel (cl, "convolve", options5, "convolve_direct", error)) ||
       !(self->tiled = latent_cl_create_kernel (cl, "convolve", options, "convolve_tiled", error)) ||
       !(self->separable = latent_cl_create_kernel (cl, "convolve", options, "convolve_separable", error)) ||
       !(self->magnitude = latent_cl_create_kernel (cl, "convolve", options, "convolve_magnitude", error)) ||
@@ -680,6 +703,26 @@ fft_correlate (LatentConvolveCl  *self,
   return TRUE;
 }
 
+/* Whether the direct and separable kernels store their output past the
+ * caches (see store_vec () in convolve.cl): on the CPU shape, for an image
+ * whose two buffers do not fit in the device's cache (a pass would evict
+ * its input with its output anyway, and skipping the read of each line it
+ * writes saves a third of the memory traffic), when every vector store is
+ * aligned (widths a multiple of 16). LATENT_CONVOLVE_STREAM=0|1 overrides
+ * it, for measuring and for the tests. */
+static int
+streams (LatentConvolveCl *self)
+{
+  const char *forced = g_getenv ("LATENT_CONVOLVE_STREAM");
+  const guint64 bytes = (guint64) self->width * self->height * self->channels * sizeof (float);
+
+  if (!self->cpu || self->width % CONV_VEC != 0)
+    return 0;
+  if (forced != NULL)
+    return forced[0] == '1';
+  return 2 * bytes > self->cache;
+}
+
 /* One correlation of image SRC with kernel K of the filter into DST. With
  * CHANGE, the kernel also leaves Σ (dst − src)² in *COUNT partial sums
  * (not fft: its caller sums the change). */
@@ -697,6 +740,8 @@ correlate (LatentConvolveCl      *self,
            GError               **error)
 {
   const int width = self->width, height = self->height;
+  const int stream = streams (self);
+  int rows;
   gsize global[3], local[3];
   const gsize *group;
   cl_kernel kernel;
@@ -705,10 +750,11 @@ correlate (LatentConvolveCl      *self,
   switch (method)
     {
     case LATENT_CONVOLVE_DIRECT:
+      rows = radius == 1 || radius == 2 ? self->rows_small : CONV_ROWS;
       global[0] = (width + CONV_BW - 1) / CONV_BW;
-      global[1] = (height + CONV_ROWS - 1) / CONV_ROWS;
+      global[1] = (height + rows - 1) / rows;
       global[2] = self->channels;
-      kernel = radius == 1 ? self->direct3 : self->direct;
+      kernel = radius == 1 ? self->direct3 : radius == 2 ? self->direct5 : self->direct;
       group = row_groups (self, global, local);
       return ensure_partial (self, change, global[0] * global[1] * global[2], &partial, count, error) &&
              latent_cl_set_args (kernel, "convolve_direct", error,
@@ -716,7 +762,7 @@ correlate (LatentConvolveCl      *self,
                                  LATENT_CL_ARG (width), LATENT_CL_ARG (height),
                                  LATENT_CL_ARG (radius), LATENT_CL_ARG (border),
                                  LATENT_CL_ARG (self->weights[k]), LATENT_CL_ARG (offset),
-                                 LATENT_CL_ARG (partial), LATENT_CL_ARG_END) &&
+                                 LATENT_CL_ARG (stream), LATENT_CL_ARG (partial), LATENT_CL_ARG_END) &&
              enqueue (self, kernel, "convolve_direct", global, group, error);
 
     case LATENT_CONVOLVE_TILED:
@@ -763,7 +809,8 @@ correlate (LatentConvolveCl      *self,
                                    LATENT_CL_ARG (self->row[k]), LATENT_CL_ARG (self->column[k]),
                                    LATENT_CL_ARG (offset), LATENT_CL_ARG (rows), LATENT_CL_ARG (planes),
                                    LATENT_CL_ARG (pitch), LATENT_CL_ARG (self->scratch),
-                                   LATENT_CL_ARG (stride), LATENT_CL_ARG (partial), LATENT_CL_ARG_END) &&
+                                   LATENT_CL_ARG (stride), LATENT_CL_ARG (stream), LATENT_CL_ARG (partial),
+                                   LATENT_CL_ARG_END) &&
                enqueue (self, self->separable, "convolve_separable", global, self->cpu ? local : NULL, error);
       }
 
