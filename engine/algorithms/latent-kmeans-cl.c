@@ -340,7 +340,11 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   if (!(kcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
 
-  padded = g_new0 (float, (gsize) n * kcl->dp);
+  /* As large as the data: a copy this machine may not have room for. */
+  padded = latent_algorithm_alloc ((guint64) n * kcl->dp, sizeof (float),
+                                   _("k-means: the rows padded for the device"), error);
+  if (padded == NULL)
+    return NULL;
   xnorm = g_new (float, n);
   for (guint i = 0; i < n; i++)
     {
