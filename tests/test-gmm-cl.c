@@ -17,6 +17,7 @@ typedef struct {
   gboolean             far;     /* a component away from the data, a row away from the components */
   guint                lanes;   /* 0: the device's choice */
   gboolean             no_fp64; /* sum as a device without doubles does */
+  gboolean             odd;     /* small, uneven tunables: several tiles, chunks and stages */
 } Case;
 
 static const char * const covariance_names[] = { "full", "diag", "spherical" };
@@ -226,6 +227,20 @@ test_agrees (gconstpointer data)
     g_setenv ("LATENT_GMM_FP64", "0", TRUE);
   else
     g_unsetenv ("LATENT_GMM_FP64");
+  latent_cl_clear_tunables (cl, "gmm");
+  if (tc->odd)
+    {
+      /* What a tuner may try; the CPU shape ignores them. */
+      latent_cl_set_tunable (cl, "gmm", "EXPECT_WG", 64);
+      latent_cl_set_tunable (cl, "gmm", "RESP_STAGE", 3);
+      latent_cl_set_tunable (cl, "gmm", "SUM_ROWS", 16);
+      latent_cl_set_tunable (cl, "gmm", "SUM_TILE_P", 8);
+      latent_cl_set_tunable (cl, "gmm", "SUM_TILE_Q", 12);
+      latent_cl_set_tunable (cl, "gmm", "SUM_BLOCK_P", 1);
+      latent_cl_set_tunable (cl, "gmm", "SUM_BLOCK_Q", 3);
+      latent_cl_set_tunable (cl, "gmm", "CHUNK_ROWS", 100);
+      latent_cl_set_tunable (cl, "gmm", "REDUCE_WG", 32);
+    }
 
   gmm = make_gmm (tc);
   n = gmm->n, d = gmm->d, k = gmm->k;
@@ -332,13 +347,14 @@ test_agrees (gconstpointer data)
     }
 
   latent_gmm_cl_free (gcl);
+  latent_cl_clear_tunables (cl, "gmm");
 }
 
 /* Errors a caller can cause: scatter before expect, and a cancelled run. */
 static void
 test_errors (void)
 {
-  const Case tc = { 300, 3, 2, LATENT_GMM_FULL, FALSE, 0, FALSE };
+  const Case tc = { 300, 3, 2, LATENT_GMM_FULL, FALSE, 0, FALSE, FALSE };
   g_autoptr(LatentGmm) gmm = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
@@ -383,15 +399,16 @@ add_case (guint               n,
           LatentGmmCovariance covariance,
           gboolean            far,
           guint               lanes,
-          gboolean            no_fp64)
+          gboolean            no_fp64,
+          gboolean            odd)
 {
   Case *tc = g_new (Case, 1);
   g_autofree char *path = NULL;
   g_autofree char *lanes_part = lanes ? g_strdup_printf ("-lanes%u", lanes) : g_strdup ("");
 
-  *tc = (Case) { n, d, k, covariance, far, lanes, no_fp64 };
-  path = g_strdup_printf ("/gmm-cl/agrees/%s/n%u-d%u-k%u%s%s%s", covariance_names[covariance], n, d, k,
-                          far ? "-far" : "", lanes_part, no_fp64 ? "-float" : "");
+  *tc = (Case) { n, d, k, covariance, far, lanes, no_fp64, odd };
+  path = g_strdup_printf ("/gmm-cl/agrees/%s/n%u-d%u-k%u%s%s%s%s", covariance_names[covariance], n, d, k,
+                          far ? "-far" : "", lanes_part, no_fp64 ? "-float" : "", odd ? "-odd-tunables" : "");
   g_test_add_data_func_full (path, tc, test_agrees, g_free);
 }
 
@@ -509,24 +526,39 @@ main (int argc, char **argv)
       for (guint i = 0; i < G_N_ELEMENTS (dims); i++)
         for (guint j = 0; j < G_N_ELEMENTS (ks); j++)
           for (guint far = 0; far < 2; far++)
-            add_case (1001, dims[i], ks[j], t, far, 0, FALSE);
+            add_case (1001, dims[i], ks[j], t, far, 0, FALSE, FALSE);
       /* Every vector width, whatever the device would choose. */
       for (guint lanes = 1; lanes <= 16; lanes *= 2)
         if (lanes != 2)
           {
-            add_case (999, 7, 3, t, TRUE, lanes, FALSE);
-            add_case (61, 33, 4, t, FALSE, lanes, FALSE);
+            add_case (999, 7, 3, t, TRUE, lanes, FALSE, FALSE);
+            add_case (61, 33, 4, t, FALSE, lanes, FALSE, FALSE);
           }
       /* The log-likelihood summed in float, as without cl_khr_fp64. */
-      add_case (20011, 5, 3, t, TRUE, 0, TRUE);
-      add_case (999, 7, 3, t, FALSE, 1, TRUE);
+      add_case (20011, 5, 3, t, TRUE, 0, TRUE, FALSE);
+      add_case (999, 7, 3, t, FALSE, 1, TRUE, FALSE);
       /* d past the compiled-in sizes: loops over a runtime d, several tiles. */
-      add_case (301, 70, 3, t, TRUE, 0, FALSE);
-      add_case (301, 70, 3, t, FALSE, 1, FALSE);
-      add_case (77, 300, 2, t, FALSE, 0, FALSE);
+      add_case (301, 70, 3, t, TRUE, 0, FALSE, FALSE);
+      add_case (301, 70, 3, t, FALSE, 1, FALSE, FALSE);
+      add_case (77, 300, 2, t, FALSE, 0, FALSE, FALSE);
       /* Fewer rows than lanes, and a single row. */
-      add_case (5, 4, 2, t, FALSE, 0, FALSE);
-      add_case (1, 3, 2, t, TRUE, 0, FALSE);
+      add_case (5, 4, 2, t, FALSE, 0, FALSE, FALSE);
+      add_case (1, 3, 2, t, TRUE, 0, FALSE, FALSE);
+      /* Odd shapes: one or two rows, rows not a multiple of any group or
+       * tile, one column, 17 columns, one component, more components than
+       * a stage or a tile. */
+      add_case (1, 17, 1, t, FALSE, 0, FALSE, FALSE);
+      add_case (2, 1, 2, t, FALSE, 0, FALSE, FALSE);
+      add_case (2, 17, 3, t, TRUE, 0, FALSE, FALSE);
+      add_case (129, 17, 1, t, FALSE, 0, FALSE, FALSE);
+      add_case (257, 1, 5, t, TRUE, 0, FALSE, FALSE);
+      add_case (333, 17, 33, t, FALSE, 0, FALSE, FALSE);
+      add_case (1031, 70, 3, t, FALSE, 0, FALSE, FALSE);
+      /* Small, uneven tunables: many tiles, chunks and stages. */
+      add_case (1, 17, 1, t, FALSE, 0, FALSE, TRUE);
+      add_case (333, 17, 5, t, TRUE, 0, FALSE, TRUE);
+      add_case (1001, 33, 7, t, FALSE, 0, TRUE, TRUE);
+      add_case (301, 70, 3, t, FALSE, 0, FALSE, TRUE);
     }
   g_test_add_func ("/gmm-cl/errors", test_errors);
   g_test_add_func ("/gmm-cl/restarts-agree", test_restarts_agree);

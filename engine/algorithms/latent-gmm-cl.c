@@ -8,6 +8,12 @@
  * One program per (d, covariance type): with d known when building, the
  * loops over features unroll.
  *
+ * The GPU shape (latent_cl_get_shape) keeps x feature by feature, runs a
+ * row per work-item, and adds up the sums in tiles per work-group and then
+ * across work-groups on the device (kernels/gmm.cl): the host reads back
+ * only the responsibilities and the final k × (d + 1) sums, or the final
+ * scatter.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "latent-gmm"
@@ -42,6 +48,16 @@ struct _LatentGmmCl
   float            *host_sx;          /* items × k × d */
   float            *host_ll;          /* items × 2 × lanes */
   float            *host_scatter;     /* items × k × pairs */
+
+  /* The GPU shape: x is d × stride; resp stride × k; the sum kernels'
+   * partials chunks × outs, reduced to final (hi, lo pairs). */
+  gboolean          gpu;
+  cl_kernel         rows, sums, scatter_gpu, reduce, reduce_tree;
+  cl_mem            lp, part, final, part_ll_gpu, final_ll;
+  guint             stride, expect_wg, chunks, rows_per_chunk, reduce_wg;
+  guint             sum_lp, sum_lq, tile_p, tile_q;
+  gsize             max_outs;
+  float            *host_final;       /* 2 × max_outs */
 };
 
 void
@@ -51,7 +67,10 @@ latent_gmm_cl_free (LatentGmmCl *gcl)
     return;
 
   cl_mem *buffers[] = { &gcl->x, &gcl->means, &gcl->factor, &gcl->offset, &gcl->resp, &gcl->scratch,
-                        &gcl->part_nk, &gcl->part_sx, &gcl->part_ll, &gcl->part_scatter };
+                        &gcl->part_nk, &gcl->part_sx, &gcl->part_ll, &gcl->part_scatter,
+                        &gcl->lp, &gcl->part, &gcl->final, &gcl->part_ll_gpu, &gcl->final_ll };
+  cl_kernel *kernels[] = { &gcl->expect, &gcl->scatter, &gcl->rows, &gcl->sums, &gcl->scatter_gpu,
+                           &gcl->reduce, &gcl->reduce_tree };
 
   /* A step that failed half-way may leave copies queued from host arrays:
    * they must land before the arrays go. */
@@ -60,10 +79,9 @@ latent_gmm_cl_free (LatentGmmCl *gcl)
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (*buffers[i])
       clReleaseMemObject (*buffers[i]);
-  if (gcl->expect)
-    clReleaseKernel (gcl->expect);
-  if (gcl->scatter)
-    clReleaseKernel (gcl->scatter);
+  for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
+    if (*kernels[i])
+      clReleaseKernel (*kernels[i]);
   if (gcl->queue)
     clReleaseCommandQueue (gcl->queue);
   g_clear_object (&gcl->cl);
@@ -74,6 +92,7 @@ latent_gmm_cl_free (LatentGmmCl *gcl)
   g_free (gcl->host_sx);
   g_free (gcl->host_ll);
   g_free (gcl->host_scatter);
+  g_free (gcl->host_final);
   g_free (gcl);
 }
 
@@ -98,6 +117,176 @@ choose_lanes (const LatentClDeviceInfo *info)
   return info->type & CL_DEVICE_TYPE_CPU ? 16 : 1;
 }
 
+/* The largest power of two at most VALUE (and at least 1). */
+static guint
+floor_pow2 (guint value)
+{
+  guint p = 1;
+
+  while (p * 2 <= value && p < (1u << 30))
+    p *= 2;
+  return p;
+}
+
+/* Fails when KERNEL cannot run work-groups of WANTED work-items here. */
+static gboolean
+check_group (LatentCl    *cl,
+             cl_kernel    kernel,
+             const char  *name,
+             gsize        wanted,
+             GError     **error)
+{
+  gsize most = 0;
+  cl_int err = clGetKernelWorkGroupInfo (kernel, latent_cl_get_device (cl), CL_KERNEL_WORK_GROUP_SIZE,
+                                         sizeof most, &most, NULL);
+
+  if (!latent_cl_check (err, "clGetKernelWorkGroupInfo", name, error))
+    return FALSE;
+  if (most < wanted)
+    {
+      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                   _("Gaussian mixture: %s runs work-groups of at most %zu work-items here, not %zu"),
+                   name, most, wanted);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The GPU shape's programs, sizes and buffers (see kernels/gmm.cl). */
+static gboolean
+gpu_new (LatentGmmCl  *gcl,
+         LatentGmm    *self,
+         LatentCl     *cl,
+         GError      **error)
+{
+  const LatentClDeviceInfo *info = latent_cl_get_info (cl);
+  const guint n = self->n, d = self->d, k = self->k;
+  const gboolean full = self->covariance == LATENT_GMM_FULL;
+  const guint max_wg = MAX (1, MIN (info->max_work_group_size, 1024));
+  const guint expect_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "EXPECT_WG", 128), 1, (int) max_wg));
+  const guint resp_stage = CLAMP (latent_cl_tunable (cl, "gmm", "RESP_STAGE", 16), 1, 256);
+  const guint sum_rows = floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "SUM_ROWS", 32), 1, 1024));
+  guint tile_p = CLAMP (latent_cl_tunable (cl, "gmm", "SUM_TILE_P", 16), 1, 256);
+  guint tile_q = CLAMP (latent_cl_tunable (cl, "gmm", "SUM_TILE_Q", 16), 1, 256);
+  guint block_p = CLAMP (latent_cl_tunable (cl, "gmm", "SUM_BLOCK_P", 2), 1, 16);
+  guint block_q = CLAMP (latent_cl_tunable (cl, "gmm", "SUM_BLOCK_Q", 2), 1, 16);
+  const guint chunk_rows = CLAMP (latent_cl_tunable (cl, "gmm", "CHUNK_ROWS", 256), 1, 1 << 24);
+  const guint reduce_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "REDUCE_WG", 256), 1, (int) max_wg));
+  const guint unroll_max = CLAMP (latent_cl_tunable (cl, "gmm", "UNROLL_MAX", 31), 0, MAX_DIMS);
+  const gsize f = sizeof (float);
+  guint64 budget, expect_local, sum_local, partial_bytes;
+  g_autofree char *options = NULL;
+  g_autofree float *columns = NULL;
+  guint groups;
+
+  /* A block that does not divide its tile is one row or column wide. */
+  if (tile_p % block_p != 0)
+    block_p = 1;
+  if (tile_q % block_q != 0)
+    block_q = 1;
+  gcl->gpu = TRUE;
+  gcl->expect_wg = expect_wg;
+  gcl->reduce_wg = reduce_wg;
+  gcl->tile_p = tile_p;
+  gcl->tile_q = tile_q;
+  gcl->sum_lp = tile_p / block_p;
+  gcl->sum_lq = tile_q / block_q;
+  /* Rows padded to whole row groups and tiles (both powers of two). */
+  gcl->stride = (n + MAX (expect_wg, sum_rows) - 1) / MAX (expect_wg, sum_rows) * MAX (expect_wg, sum_rows);
+  gcl->max_outs = MAX ((gsize) k * (d + 1), full ? (gsize) k * d * d : (gsize) k * d);
+
+  /* Chunks of rows for the sums: as many as CHUNK_ROWS gives, fewer when
+   * their partial sums would outgrow the budget. */
+  budget = MIN (info->max_alloc, PARTIAL_BUDGET);
+  gcl->rows_per_chunk = (MIN (chunk_rows, gcl->stride) + sum_rows - 1) / sum_rows * sum_rows;
+  gcl->chunks = (gcl->stride + gcl->rows_per_chunk - 1) / gcl->rows_per_chunk;
+  if ((guint64) gcl->chunks * gcl->max_outs * f > budget)
+    {
+      const guint64 most = MAX (1, budget / (gcl->max_outs * f));
+
+      gcl->rows_per_chunk = ((gcl->stride + most - 1) / most + sum_rows - 1) / sum_rows * sum_rows;
+      gcl->chunks = (gcl->stride + gcl->rows_per_chunk - 1) / gcl->rows_per_chunk;
+    }
+  groups = gcl->stride / expect_wg;
+
+  partial_bytes = (guint64) gcl->chunks * gcl->max_outs * f;
+  expect_local = ((guint64) expect_wg * (resp_stage + 2) + (d <= MAX_DIMS ? (guint64) d + (full ? (guint64) d * d : d) : 0)) * f;
+  sum_local = (guint64) sum_rows * (tile_p + tile_q + 3) * f;
+  if (partial_bytes > info->max_alloc || (guint64) d * gcl->stride * f > info->max_alloc ||
+      (guint64) k * gcl->stride * f > info->max_alloc || n > G_MAXINT32 - 2048)
+    {
+      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                   _("Gaussian mixture: %u rows × %u columns with k = %u need a larger buffer than %s allows"),
+                   n, d, k, info->name);
+      return FALSE;
+    }
+  if (expect_local > info->local_mem_size || sum_local > info->local_mem_size)
+    {
+      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                   _("Gaussian mixture: the kernels need %" G_GUINT64_FORMAT " bytes of local memory, "
+                     "%s has %" G_GUINT64_FORMAT), MAX (expect_local, sum_local), info->name,
+                   info->local_mem_size);
+      return FALSE;
+    }
+
+  options = g_strdup_printf ("-DCOVARIANCE=%d%s -DEXPECT_WG=%u -DRESP_STAGE=%u -DSUM_ROWS=%u -DSUM_TILE_P=%u "
+                             "-DSUM_TILE_Q=%u -DSUM_BLOCK_P=%u -DSUM_BLOCK_Q=%u -DREDUCE_WG=%u -DCHUNK_ROWS=%u -DUNROLL_MAX=%u",
+                             (int) self->covariance,
+                             g_strcmp0 (g_getenv ("LATENT_GMM_FP64"), "0") == 0 ? " -DNO_FP64" : "",
+                             expect_wg, resp_stage, sum_rows, tile_p, tile_q, block_p, block_q, reduce_wg,
+                             chunk_rows, unroll_max);
+  if (d <= MAX_DIMS)
+    {
+      char *with_dims = g_strdup_printf ("%s -DDIMS=%u", options, d);
+
+      g_free (options);
+      options = with_dims;
+    }
+  if (!(gcl->rows = latent_cl_create_kernel (cl, "gmm", options, "gmm_expect_rows", error)) ||
+      !(gcl->sums = latent_cl_create_kernel (cl, "gmm", options, "gmm_sums", error)) ||
+      !(gcl->scatter_gpu = latent_cl_create_kernel (cl, "gmm", options, full ? "gmm_scatter_full" : "gmm_scatter_diag",
+                                                    error)) ||
+      !(gcl->reduce = latent_cl_create_kernel (cl, "gmm", options, "gmm_reduce", error)) ||
+      !(gcl->reduce_tree = latent_cl_create_kernel (cl, "gmm", options, "gmm_reduce_tree", error)) ||
+      !check_group (cl, gcl->rows, "gmm_expect_rows", expect_wg, error) ||
+      !check_group (cl, gcl->sums, "gmm_sums", gcl->sum_lp * gcl->sum_lq, error) ||
+      !check_group (cl, gcl->scatter_gpu, "gmm_scatter", gcl->sum_lp * gcl->sum_lq, error) ||
+      !check_group (cl, gcl->reduce_tree, "gmm_reduce_tree", reduce_wg, error) ||
+      !(gcl->queue = latent_cl_create_queue (cl, error)))
+    return FALSE;
+
+  /* Rows to columns: feature f of row i at f · stride + i; padding 0. */
+  columns = g_new0 (float, (gsize) d * gcl->stride);
+  for (guint i = 0; i < n; i++)
+    for (guint c = 0; c < d; c++)
+      columns[(gsize) c * gcl->stride + i] = self->x[(gsize) i * d + c];
+
+  gcl->host_means = g_new0 (float, (gsize) k * d);
+  gcl->host_factor = g_new0 (float, full ? (gsize) k * d * d : (gsize) k * d);
+  gcl->host_offset = g_new0 (float, k);
+  gcl->host_final = g_new (float, 2 * gcl->max_outs);
+  if (!latent_cl_create_buffer (cl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (gsize) d * gcl->stride * f,
+                                columns, "x", error) ||
+      !latent_cl_create_buffer (cl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * f, NULL, "means", error) ||
+      !latent_cl_create_buffer (cl, &gcl->factor, CL_MEM_READ_ONLY,
+                                (full ? (gsize) k * d * d : (gsize) k * d) * f, NULL, "factor", error) ||
+      !latent_cl_create_buffer (cl, &gcl->offset, CL_MEM_READ_ONLY, k * f, NULL, "offset", error) ||
+      !latent_cl_create_buffer (cl, &gcl->lp, CL_MEM_READ_WRITE, (gsize) k * gcl->stride * f, NULL, "lp", error) ||
+      !latent_cl_create_buffer (cl, &gcl->resp, CL_MEM_READ_WRITE, (gsize) gcl->stride * k * f, NULL, "resp",
+                                error) ||
+      !latent_cl_create_buffer (cl, &gcl->scratch, CL_MEM_READ_WRITE,
+                                full && d > MAX_DIMS ? (gsize) d * gcl->stride * f : f, NULL, "scratch", error) ||
+      !latent_cl_create_buffer (cl, &gcl->part, CL_MEM_READ_WRITE, partial_bytes, NULL, "part", error) ||
+      !latent_cl_create_buffer (cl, &gcl->final, CL_MEM_READ_WRITE, 2 * gcl->max_outs * f, NULL, "final", error) ||
+      !latent_cl_create_buffer (cl, &gcl->part_ll_gpu, CL_MEM_READ_WRITE, groups * f, NULL, "part_ll", error) ||
+      !latent_cl_create_buffer (cl, &gcl->final_ll, CL_MEM_READ_WRITE, 2 * f, NULL, "final_ll", error))
+    return FALSE;
+
+  g_debug ("GPU shape: %u rows padded to %u, %u row groups of %u, %u chunks of %u rows, options “%s”",
+           n, gcl->stride, groups, expect_wg, gcl->chunks, gcl->rows_per_chunk, options);
+  return TRUE;
+}
+
 LatentGmmCl *
 latent_gmm_cl_new (LatentGmm  *self,
                    LatentCl   *cl,
@@ -120,6 +309,8 @@ latent_gmm_cl_new (LatentGmm  *self,
   info = latent_cl_get_info (cl);
   gcl = g_new0 (LatentGmmCl, 1);
   gcl->cl = g_object_ref (cl);
+  if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
+    return gpu_new (gcl, self, cl, error) ? g_steal_pointer (&gcl) : NULL;
   gcl->lanes = choose_lanes (info);
   gcl->nb = (n + gcl->lanes - 1) / gcl->lanes;
   gcl->pairs = full ? d * (d + 1) / 2 : d;
@@ -256,6 +447,160 @@ prepare_parameters (LatentGmmCl *gcl,
     }
 }
 
+/* gmm_reduce over the chunks' OUTS partial sums into final. */
+static gboolean
+gpu_reduce (LatentGmmCl  *gcl,
+            guint         outs,
+            GError      **error)
+{
+  const gsize local = MIN (64, latent_cl_get_info (gcl->cl)->max_work_group_size);
+  const gsize global = (outs + local - 1) / local * local;
+  cl_int err;
+
+  if (!latent_cl_set_args (gcl->reduce, "gmm_reduce", error,
+                           LATENT_CL_ARG (gcl->part), LATENT_CL_ARG (gcl->final), LATENT_CL_ARG (outs),
+                           LATENT_CL_ARG (gcl->chunks), LATENT_CL_ARG_END))
+    return FALSE;
+  err = clEnqueueNDRangeKernel (gcl->queue, gcl->reduce, 1, NULL, &global, &local, 0, NULL, NULL);
+  return latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_reduce", error);
+}
+
+/* One reduced value of final: its hi + lo. */
+static inline double
+final_at (LatentGmmCl *gcl,
+          gsize        j)
+{
+  return (double) gcl->host_final[2 * j] + (double) gcl->host_final[2 * j + 1];
+}
+
+/* The expect pass in the GPU shape, after the parameters' upload. */
+static gboolean
+gpu_expect (LatentGmmCl     *gcl,
+            LatentGmm       *self,
+            LatentGmmStats  *stats,
+            GError         **error)
+{
+  const guint n = self->n, d = self->d, k = self->k;
+  const guint outs = k * (d + 1), groups = gcl->stride / gcl->expect_wg;
+  const gsize rows_global = gcl->stride, rows_local = gcl->expect_wg;
+  const gsize sums_global[3] = { (gsize) gcl->sum_lq * ((d + 1 + gcl->tile_q - 1) / gcl->tile_q),
+                                 (gsize) gcl->sum_lp * ((k + gcl->tile_p - 1) / gcl->tile_p), gcl->chunks };
+  const gsize sums_local[3] = { gcl->sum_lq, gcl->sum_lp, 1 };
+  const gsize tree = gcl->reduce_wg;
+  float ll[2];
+  float *mapped;
+  cl_int err;
+
+  if (!latent_cl_set_args (gcl->rows, "gmm_expect_rows", error,
+                           LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->means), LATENT_CL_ARG (gcl->factor),
+                           LATENT_CL_ARG (gcl->offset), LATENT_CL_ARG (gcl->lp), LATENT_CL_ARG (gcl->resp),
+                           LATENT_CL_ARG (gcl->part_ll_gpu), LATENT_CL_ARG (gcl->scratch), LATENT_CL_ARG (n),
+                           LATENT_CL_ARG (gcl->stride), LATENT_CL_ARG (d), LATENT_CL_ARG (k), LATENT_CL_ARG_END) ||
+      !latent_cl_set_args (gcl->sums, "gmm_sums", error,
+                           LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->part),
+                           LATENT_CL_ARG (gcl->stride), LATENT_CL_ARG (d), LATENT_CL_ARG (k),
+                           LATENT_CL_ARG (gcl->rows_per_chunk), LATENT_CL_ARG_END) ||
+      !latent_cl_set_args (gcl->reduce_tree, "gmm_reduce_tree", error,
+                           LATENT_CL_ARG (gcl->part_ll_gpu), LATENT_CL_ARG (gcl->final_ll), LATENT_CL_ARG (groups),
+                           LATENT_CL_ARG_END))
+    return FALSE;
+  err = clEnqueueNDRangeKernel (gcl->queue, gcl->rows, 1, NULL, &rows_global, &rows_local, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_expect_rows", error))
+    return FALSE;
+  err = clEnqueueNDRangeKernel (gcl->queue, gcl->sums, 3, NULL, sums_global, sums_local, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_sums", error) || !gpu_reduce (gcl, outs, error))
+    return FALSE;
+  err = clEnqueueNDRangeKernel (gcl->queue, gcl->reduce_tree, 1, NULL, &tree, &tree, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "gmm_reduce_tree", error))
+    return FALSE;
+
+  err = clEnqueueReadBuffer (gcl->queue, gcl->final, CL_FALSE, 0, 2 * (gsize) outs * sizeof (float),
+                             gcl->host_final, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (gcl->queue, gcl->final_ll, CL_FALSE, 0, sizeof ll, ll, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "gmm_expect", error))
+    return FALSE;
+  /* Row by row already: a plain conversion. The map waits for the rest. */
+  mapped = clEnqueueMapBuffer (gcl->queue, gcl->resp, CL_TRUE, CL_MAP_READ, 0, (gsize) n * k * sizeof (float),
+                               0, NULL, NULL, &err);
+  if (!latent_cl_check (err, "clEnqueueMapBuffer", "gmm_expect", error))
+    return FALSE;
+  for (gsize i = 0; i < (gsize) n * k; i++)
+    self->resp[i] = mapped[i];
+  err = clEnqueueUnmapMemObject (gcl->queue, gcl->resp, mapped, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueUnmapMemObject", "gmm_expect", error))
+    return FALSE;
+
+  for (guint c = 0; c < k; c++)
+    {
+      stats->nk[c] = final_at (gcl, (gsize) c * (d + 1) + d);
+      for (guint f = 0; f < d; f++)
+        stats->sx[(gsize) c * d + f] = final_at (gcl, (gsize) c * (d + 1) + f);
+    }
+  stats->loglik = (double) ll[0] + (double) ll[1];
+  return TRUE;
+}
+
+/* The scatter pass in the GPU shape, after the means' upload. */
+static gboolean
+gpu_scatter (LatentGmmCl   *gcl,
+             LatentGmm     *self,
+             double        *scatter,
+             GError       **error)
+{
+  const guint d = self->d, k = self->k;
+  const gboolean full = self->covariance == LATENT_GMM_FULL;
+  const guint outs = full ? k * d * d : k * d;
+  const gsize global[3] = { (gsize) gcl->sum_lq * ((d + gcl->tile_q - 1) / gcl->tile_q),
+                            (gsize) gcl->sum_lp * (((full ? d : k) + gcl->tile_p - 1) / gcl->tile_p),
+                            full ? (gsize) gcl->chunks * k : gcl->chunks };
+  const gsize local[3] = { gcl->sum_lq, gcl->sum_lp, 1 };
+  const char *name = full ? "gmm_scatter_full" : "gmm_scatter_diag";
+  gboolean set;
+  cl_int err;
+
+  if (full)
+    set = latent_cl_set_args (gcl->scatter_gpu, name, error,
+                              LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->means),
+                              LATENT_CL_ARG (gcl->part), LATENT_CL_ARG (gcl->stride), LATENT_CL_ARG (d),
+                              LATENT_CL_ARG (k), LATENT_CL_ARG (gcl->rows_per_chunk), LATENT_CL_ARG (gcl->chunks),
+                              LATENT_CL_ARG_END);
+  else
+    set = latent_cl_set_args (gcl->scatter_gpu, name, error,
+                              LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->means),
+                              LATENT_CL_ARG (gcl->part), LATENT_CL_ARG (gcl->stride), LATENT_CL_ARG (d),
+                              LATENT_CL_ARG (k), LATENT_CL_ARG (gcl->rows_per_chunk), LATENT_CL_ARG_END);
+  if (!set)
+    return FALSE;
+  err = clEnqueueNDRangeKernel (gcl->queue, gcl->scatter_gpu, 3, NULL, global, local, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", name, error) || !gpu_reduce (gcl, outs, error))
+    return FALSE;
+  err = clEnqueueReadBuffer (gcl->queue, gcl->final, CL_TRUE, 0, 2 * (gsize) outs * sizeof (float),
+                             gcl->host_final, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", name, error))
+    return FALSE;
+
+  /* The lower triangles, mirrored; diagonals; or their traces. */
+  memset (scatter, 0, sizeof (double) * k * latent_gmm_covariance_values (self->covariance, d));
+  for (guint c = 0; c < k; c++)
+    for (guint a = 0; a < d; a++)
+      {
+        if (full)
+          for (guint b = 0; b <= a; b++)
+            {
+              const double v = final_at (gcl, (gsize) c * d * d + (gsize) a * d + b);
+
+              scatter[(gsize) c * d * d + (gsize) a * d + b] = v;
+              scatter[(gsize) c * d * d + (gsize) b * d + a] = v;
+            }
+        else if (self->covariance == LATENT_GMM_DIAG)
+          scatter[(gsize) c * d + a] = final_at (gcl, (gsize) c * d + a);
+        else
+          scatter[c] += final_at (gcl, (gsize) c * d + a);
+      }
+  return TRUE;
+}
+
 gboolean
 latent_gmm_cl_expect (LatentGmmCl     *gcl,
                       LatentGmm       *self,
@@ -291,6 +636,13 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
                                 gcl->host_offset, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueWriteBuffer", "gmm_expect", error))
     return FALSE;
+  if (gcl->gpu)
+    {
+      if (!gpu_expect (gcl, self, stats, error))
+        return FALSE;
+      gcl->resp_on_device = TRUE;
+      return TRUE;
+    }
 
   if (!latent_cl_set_args (gcl->expect, "gmm_expect", error,
                            LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->means), LATENT_CL_ARG (gcl->factor),
@@ -390,6 +742,8 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
                               gcl->host_means, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueWriteBuffer", "gmm_scatter", error))
     return FALSE;
+  if (gcl->gpu)
+    return gpu_scatter (gcl, self, scatter, error);
 
   if (!latent_cl_set_args (gcl->scatter, "gmm_scatter", error,
                            LATENT_CL_ARG (gcl->x), LATENT_CL_ARG (gcl->resp), LATENT_CL_ARG (gcl->means),
