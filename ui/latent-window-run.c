@@ -27,8 +27,8 @@ keep_frame (LatentWindow   *self,
             LatentSnapshot *frame)
 {
   g_ptr_array_add (self->frames, latent_snapshot_ref (frame));
-  /* Every array counts: a diagonal mixture's covariances weigh more than
-   * its labels and means. */
+  /* Every array counts: a mixture's responsibilities or a full model's
+   * covariances can weigh more than its labels and means. */
   self->frames_bytes += latent_snapshot_get_size (frame);
   /* Over budget: drop the oldest, but keep the initial state. */
   while (self->frames_bytes > FRAMES_MAX_BYTES && self->frames->len > 2)
