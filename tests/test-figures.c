@@ -1056,6 +1056,55 @@ test_mixture_ellipses (void)
   cairo_surface_destroy (without);
 }
 
+/* Diagonal and spherical models keep d values or one per component; their
+ * ellipses are those of the full matrices they stand for. */
+static void
+test_mixture_compact_ellipses (void)
+{
+  const int width = 700, height = 500;
+  LatentFigureStyle style;
+
+  latent_figure_style_init (&style);
+  for (guint type = LATENT_COVARIANCE_DIAGONAL; type <= LATENT_COVARIANCE_SPHERICAL; type++)
+    {
+      g_autoptr(LatentSnapshot) full = mixture_snapshot (300);
+      g_autoptr(LatentSnapshot) compact = mixture_snapshot (300);
+      cairo_surface_t *expected, *got;
+      guint differ = 0;
+
+      for (guint c = 0; c < 3; c++)
+        {
+          float *m = full->covariances + 4 * c;
+
+          m[1] = m[2] = 0;
+          if (type == LATENT_COVARIANCE_SPHERICAL)
+            m[3] = m[0];
+        }
+      compact->covariance_type = type;
+      for (guint c = 0; c < 3; c++)
+        {
+          if (type == LATENT_COVARIANCE_DIAGONAL)
+            {
+              compact->covariances[2 * c] = full->covariances[4 * c];
+              compact->covariances[2 * c + 1] = full->covariances[4 * c + 3];
+            }
+          else
+            compact->covariances[c] = full->covariances[4 * c];
+        }
+      g_assert_cmpuint (latent_snapshot_covariance_values (compact), ==,
+                        type == LATENT_COVARIANCE_DIAGONAL ? 2 : 1);
+
+      expected = render (full, LATENT_FIGURE_SCATTER, &style, width, height);
+      got = render (compact, LATENT_FIGURE_SCATTER, &style, width, height);
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+          differ += pixel (expected, x, y) != pixel (got, x, y);
+      g_assert_cmpuint (differ, ==, 0);
+      cairo_surface_destroy (expected);
+      cairo_surface_destroy (got);
+    }
+}
+
 /* Points take Σ r_ik · palette(k): one-hot rows their component's colour,
  * the half-and-half row a colour between the two. */
 static void
@@ -4308,6 +4357,7 @@ main (int   argc,
   g_test_add_func ("/figures/images/means", test_images_means);
   g_test_add_func ("/figures/images/layout", test_images_layout);
   g_test_add_func ("/figures/mixture/ellipses", test_mixture_ellipses);
+  g_test_add_func ("/figures/mixture/compact-ellipses", test_mixture_compact_ellipses);
   g_test_add_func ("/figures/mixture/shading", test_mixture_shading);
   g_test_add_func ("/figures/mixture/broken", test_mixture_broken);
   g_test_add_func ("/figures/mixture/one-column", test_mixture_one_column);
