@@ -120,9 +120,9 @@ decode (const qvec_t q,
  * of the row itself. With e = |x − x̃|, the triangle inequality gives
  * |x̃ − c| − e ≤ |x − c| ≤ |x̃ − c| + e. */
 static inline float
-copy_distance (__global const qvec_t *restrict row,
+copy_distance (__global const qvec_t *LATENT_RESTRICT row,
                const float2 range,
-               __global const vec_t *restrict center,
+               __global const vec_t *LATENT_RESTRICT center,
                const uint dv)
 {
   vec_t acc0 = 0.0f, acc1 = 0.0f;
@@ -150,8 +150,8 @@ copy_distance (__global const qvec_t *restrict row,
   (fmax (copy_distance (xq + (size_t) (i) * dv, xrange[i], (center), dv) - xerr[i], 0.0f) * (1.0f - SLACK))
 
 static inline float
-exact_distance2 (__global const vec_t *restrict row,
-                 __global const vec_t *restrict center,
+exact_distance2 (__global const vec_t *LATENT_RESTRICT row,
+                 __global const vec_t *LATENT_RESTRICT center,
                  const uint dv)
 {
   vec_t acc0 = 0.0f, acc1 = 0.0f;
@@ -194,13 +194,13 @@ exact_distance2 (__global const vec_t *restrict row,
  * lw0…lw3 (one row of k floats each). The block is 4 rows × 4 centers:
  * 16 vector accumulators plus 8 operands fit the 32 registers of AVX-512. */
 static inline void
-nearest4 (__global const vec_t *restrict x0,
-          __global const vec_t *restrict x1,
-          __global const vec_t *restrict x2,
-          __global const vec_t *restrict x3,
+nearest4 (__global const vec_t *LATENT_RESTRICT x0,
+          __global const vec_t *LATENT_RESTRICT x1,
+          __global const vec_t *LATENT_RESTRICT x2,
+          __global const vec_t *LATENT_RESTRICT x3,
           const float xn0, const float xn1, const float xn2, const float xn3,
-          __global const vec_t *restrict centers,
-          __global const float *restrict cnorm,
+          __global const vec_t *LATENT_RESTRICT centers,
+          __global const float *LATENT_RESTRICT cnorm,
           const uint k,
           const uint dv,
           const int keep_lowers,
@@ -256,8 +256,8 @@ nearest4 (__global const vec_t *restrict x0,
 }
 
 static inline void
-add_row (__global vec_t *restrict sum,
-         __global const vec_t *restrict row,
+add_row (__global vec_t *LATENT_RESTRICT sum,
+         __global const vec_t *LATENT_RESTRICT row,
          const uint dv)
 {
   for (uint j = 0; j < dv; j++)
@@ -297,12 +297,12 @@ static inline void
 move_row (const uint row,
           const int from,
           const int to,
-          __global const vec_t *restrict x,
+          __global const vec_t *LATENT_RESTRICT x,
           const float xn,
-          __global int *restrict labels,
-          __global vec_t *restrict sums,
-          __global int *restrict counts,
-          __global float *restrict sqnorm,
+          __global int *LATENT_RESTRICT labels,
+          __global vec_t *LATENT_RESTRICT sums,
+          __global int *LATENT_RESTRICT counts,
+          __global float *LATENT_RESTRICT sqnorm,
           const uint dv)
 {
 #ifdef LATENT_GPU
@@ -339,19 +339,19 @@ lower_bound (const float second,
 #ifndef LATENT_GPU
 /* The GPU shape's full pass is kmeans_assign_tiles. */
 __kernel void
-kmeans_assign (__global const vec_t *restrict x,
-               __global const float *restrict xnorm,
-               __global const vec_t *restrict centers,
-               __global const float *restrict cnorm,
-               __global int         *restrict labels,
-               __global float       *restrict dist,
-               __global float       *restrict upper,
-               __global float       *restrict lower,
-               __global half        *restrict lowers,
-               __global vec_t       *restrict partial_sums,
-               __global int         *restrict partial_counts,
-               __global float       *restrict partial_sqnorm,
-               __global float       *restrict partial_inertia,
+kmeans_assign (__global const vec_t *LATENT_RESTRICT x,
+               __global const float *LATENT_RESTRICT xnorm,
+               __global const vec_t *LATENT_RESTRICT centers,
+               __global const float *LATENT_RESTRICT cnorm,
+               __global int         *LATENT_RESTRICT labels,
+               __global float       *LATENT_RESTRICT dist,
+               __global float       *LATENT_RESTRICT upper,
+               __global float       *LATENT_RESTRICT lower,
+               __global half        *LATENT_RESTRICT lowers,
+               __global vec_t       *LATENT_RESTRICT partial_sums,
+               __global int         *LATENT_RESTRICT partial_counts,
+               __global float       *LATENT_RESTRICT partial_sqnorm,
+               __global float       *LATENT_RESTRICT partial_inertia,
                const uint n,
                const uint k,
                const uint kl,
@@ -421,22 +421,22 @@ kmeans_assign (__global const vec_t *restrict x,
  * second-largest moves, move_argmax: the center that moved most. half[c]:
  * half the distance from center c to its nearest other center. */
 __kernel void
-kmeans_hamerly (__global const vec_t *restrict x,
-                __global const qvec_t *restrict xq,
-                __global const float2 *restrict xrange,
-                __global const float *restrict xerr,
-                __global const float *restrict xnorm,
-                __global const vec_t *restrict centers,
-                __global const float *restrict cnorm,
-                __global const float *restrict move,
-                __global const float *restrict half_gap,
-                __global int         *restrict labels,
-                __global float       *restrict upper,
-                __global float       *restrict lower,
-                __global vec_t       *restrict partial_sums,
-                __global int         *restrict partial_counts,
-                __global float       *restrict partial_sqnorm,
-                __global int         *restrict partial_visited,
+kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
+                __global const qvec_t *LATENT_RESTRICT xq,
+                __global const float2 *LATENT_RESTRICT xrange,
+                __global const float *LATENT_RESTRICT xerr,
+                __global const float *LATENT_RESTRICT xnorm,
+                __global const vec_t *LATENT_RESTRICT centers,
+                __global const float *LATENT_RESTRICT cnorm,
+                __global const float *LATENT_RESTRICT move,
+                __global const float *LATENT_RESTRICT half_gap,
+                __global int         *LATENT_RESTRICT labels,
+                __global float       *LATENT_RESTRICT upper,
+                __global float       *LATENT_RESTRICT lower,
+                __global vec_t       *LATENT_RESTRICT partial_sums,
+                __global int         *LATENT_RESTRICT partial_counts,
+                __global float       *LATENT_RESTRICT partial_sqnorm,
+                __global int         *LATENT_RESTRICT partial_visited,
                 const uint n,
                 const uint k,
                 const uint dv,
@@ -535,22 +535,22 @@ kmeans_hamerly (__global const vec_t *restrict x,
  * to scalar code. Rows are visited one at a time; each distance is one
  * vector pass over the row. */
 __kernel void
-kmeans_elkan (__global const vec_t *restrict x,
-              __global const qvec_t *restrict xq,
-              __global const float2 *restrict xrange,
-              __global const float *restrict xerr,
-              __global const float *restrict xnorm,
-              __global const vec_t *restrict centers,
-              __global const float *restrict move,
-              __global const float *restrict half_gap,
-              __global const float *restrict center_dist,
-              __global int         *restrict labels,
-              __global float       *restrict upper,
-              __global half        *restrict lowers,
-              __global vec_t       *restrict partial_sums,
-              __global int         *restrict partial_counts,
-              __global float       *restrict partial_sqnorm,
-              __global int         *restrict partial_visited,
+kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
+              __global const qvec_t *LATENT_RESTRICT xq,
+              __global const float2 *LATENT_RESTRICT xrange,
+              __global const float *LATENT_RESTRICT xerr,
+              __global const float *LATENT_RESTRICT xnorm,
+              __global const vec_t *LATENT_RESTRICT centers,
+              __global const float *LATENT_RESTRICT move,
+              __global const float *LATENT_RESTRICT half_gap,
+              __global const float *LATENT_RESTRICT center_dist,
+              __global int         *LATENT_RESTRICT labels,
+              __global float       *LATENT_RESTRICT upper,
+              __global half        *LATENT_RESTRICT lowers,
+              __global vec_t       *LATENT_RESTRICT partial_sums,
+              __global int         *LATENT_RESTRICT partial_counts,
+              __global float       *LATENT_RESTRICT partial_sqnorm,
+              __global int         *LATENT_RESTRICT partial_visited,
               const uint n,
               const uint k,
               const uint kl,
@@ -667,9 +667,9 @@ kmeans_elkan (__global const vec_t *restrict x,
  * half_gap[c] = half the distance to the nearest other center. One
  * work-item per center. */
 __kernel void
-kmeans_center_gaps (__global const vec_t *restrict centers,
-                    __global float       *restrict center_dist,
-                    __global float       *restrict half_gap,
+kmeans_center_gaps (__global const vec_t *LATENT_RESTRICT centers,
+                    __global float       *LATENT_RESTRICT center_dist,
+                    __global float       *LATENT_RESTRICT half_gap,
                     const uint k,
                     const uint kl,
                     const uint dv)
@@ -700,10 +700,10 @@ kmeans_center_gaps (__global const vec_t *restrict centers,
  * |x − x̃|. Rows of 8-bit images come back exact up to float rounding. One
  * work-item per row. */
 __kernel void
-kmeans_quantize (__global const vec_t *restrict x,
-                 __global qvec_t      *restrict xq,
-                 __global float2      *restrict xrange,
-                 __global float       *restrict xerr,
+kmeans_quantize (__global const vec_t *LATENT_RESTRICT x,
+                 __global qvec_t      *LATENT_RESTRICT xq,
+                 __global float2      *LATENT_RESTRICT xrange,
+                 __global float       *LATENT_RESTRICT xerr,
                  const uint n,
                  const uint dv)
 {
@@ -738,8 +738,8 @@ kmeans_quantize (__global const vec_t *restrict x,
 /* One work-item per vector of the k × dv sums (the GPU shape's is
  * kmeans_reduce_chunks). */
 __kernel void
-kmeans_reduce (__global const vec_t *restrict partial_sums,
-               __global vec_t       *restrict sums,
+kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
+               __global vec_t       *LATENT_RESTRICT sums,
                const uint items,
                const uint size)
 {
@@ -807,16 +807,16 @@ kmeans_reduce (__global const vec_t *restrict partial_sums,
  * so the transposing stores and the work-items' reads hit distinct banks.
  * x and centers are the same buffers as above, read as floats. */
 __kernel __attribute__ ((reqd_work_group_size (ASSIGN_GROUP, 1, 1))) void
-kmeans_assign_tiles (__global const float *restrict x,
-                     __global const float *restrict xnorm,
-                     __global const float *restrict centers,
-                     __global const float *restrict cnorm,
-                     __global int         *restrict labels,
-                     __global float       *restrict dist,
-                     __global float       *restrict upper,
-                     __global float       *restrict lower,
-                     __global half        *restrict lowers,
-                     __global float       *restrict partial_inertia,
+kmeans_assign_tiles (__global const float *LATENT_RESTRICT x,
+                     __global const float *LATENT_RESTRICT xnorm,
+                     __global const float *LATENT_RESTRICT centers,
+                     __global const float *LATENT_RESTRICT cnorm,
+                     __global int         *LATENT_RESTRICT labels,
+                     __global float       *LATENT_RESTRICT dist,
+                     __global float       *LATENT_RESTRICT upper,
+                     __global float       *LATENT_RESTRICT lower,
+                     __global half        *LATENT_RESTRICT lowers,
+                     __global float       *LATENT_RESTRICT partial_inertia,
                      const uint n,
                      const uint k,
                      const uint kl,
@@ -1013,12 +1013,12 @@ kmeans_assign_tiles (__global const float *restrict x,
  * partial_sums (chunks × k × dp), partial_counts and partial_sqnorm
  * (chunks × k). */
 __kernel void
-kmeans_sums (__global const float *restrict x,
-             __global const float *restrict xnorm,
-             __global const int   *restrict labels,
-             __global float       *restrict partial_sums,
-             __global int         *restrict partial_counts,
-             __global float       *restrict partial_sqnorm,
+kmeans_sums (__global const float *LATENT_RESTRICT x,
+             __global const float *LATENT_RESTRICT xnorm,
+             __global const int   *LATENT_RESTRICT labels,
+             __global float       *LATENT_RESTRICT partial_sums,
+             __global int         *LATENT_RESTRICT partial_counts,
+             __global float       *LATENT_RESTRICT partial_sqnorm,
              const uint n,
              const uint k,
              const uint dp)
@@ -1101,12 +1101,12 @@ kmeans_sums (__global const float *restrict x,
  * (consecutive work-items, consecutive addresses); the first k work-items
  * also sum the counts and Σ|x|². */
 __kernel void
-kmeans_reduce_chunks (__global const float *restrict partial_sums,
-                      __global const int   *restrict partial_counts,
-                      __global const float *restrict partial_sqnorm,
-                      __global float       *restrict sums,
-                      __global int         *restrict counts,
-                      __global float       *restrict sqnorm,
+kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
+                      __global const int   *LATENT_RESTRICT partial_counts,
+                      __global const float *LATENT_RESTRICT partial_sqnorm,
+                      __global float       *LATENT_RESTRICT sums,
+                      __global int         *LATENT_RESTRICT counts,
+                      __global float       *LATENT_RESTRICT sqnorm,
                       const uint chunks,
                       const uint k,
                       const uint size)
