@@ -222,10 +222,12 @@ gpu_new (LatentGmmCl  *gcl,
     }
   if (expect_local > info->local_mem_size || sum_local > info->local_mem_size)
     {
+      g_autofree char *need = g_format_size (MAX (expect_local, sum_local));
+      g_autofree char *have = g_format_size (info->local_mem_size);
+
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   _("Gaussian mixture: the kernels need %" G_GUINT64_FORMAT " bytes of local memory, "
-                     "%s has %" G_GUINT64_FORMAT), MAX (expect_local, sum_local), info->name,
-                   info->local_mem_size);
+                   _("Gaussian mixture: the kernels need %s of local memory, %s has %s"),
+                   need, info->name, have);
       return FALSE;
     }
 
