@@ -13,6 +13,8 @@
 
 #include "latent-algorithm.h"
 #include "latent-figure.h"
+#include "latent-test-figures.h"
+#include "latent-test-util.h"
 #include "latent-palette.h"
 
 /* The classifier family as the algorithm tables declare it, without the
@@ -53,20 +55,6 @@ static const LatentAlgorithm test_prototype_plane = {
 
 #define SIDE 8
 
-static double
-uniform (guint64 *state)
-{
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return ((*state >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double
-normal (guint64 *state)
-{
-  double u = uniform (state), v = uniform (state);
-  return sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
-}
-
 /* Three blobs in the plane (iris-like names), or four classes of 8 × 8
  * images each brightest in its own quarter. */
 static LatentDataset *
@@ -94,10 +82,10 @@ make_dataset (gboolean images,
             {
               guint px = j % SIDE, py = j / SIDE, quarter = (py >= SIDE / 2) * 2 + (px >= SIDE / 2);
 
-              x[(gsize) i * d + j] = (float) CLAMP ((quarter == c ? 0.8 : 0.1) + 0.1 * normal (&state), 0.0, 1.0);
+              x[(gsize) i * d + j] = (float) CLAMP ((quarter == c ? 0.8 : 0.1) + 0.1 * test_normal (&state), 0.0, 1.0);
             }
           else
-            x[(gsize) i * d + j] = (float) (centres[c][j] + 0.8 * normal (&state));
+            x[(gsize) i * d + j] = (float) (centres[c][j] + 0.8 * test_normal (&state));
         }
     }
   latent_dataset_set_labels (ds, labels, k, (GStrv) (images ? image_names : table_names));
@@ -214,7 +202,7 @@ classifier_snapshot (const LatentAlgorithm *algorithm,
       snap->epoch_test_accuracy = g_new (double, 20);
       snap->step_loss = g_new (float, 100);
       for (guint s = 0; s < 100; s++)
-        snap->step_loss[s] = (float) (1.1 * exp (-(double) s / 25.0) + 0.1 + 0.05 * normal (&state));
+        snap->step_loss[s] = (float) (1.1 * exp (-(double) s / 25.0) + 0.1 + 0.05 * test_normal (&state));
       for (guint e = 0; e < 20; e++)
         {
           snap->epoch_train_loss[e] = 1.1 * exp (-(e * 5.0 + 2.0) / 25.0) + 0.1;
@@ -234,7 +222,7 @@ classifier_snapshot (const LatentAlgorithm *algorithm,
       snap->episode_accuracy = g_new (double, 40);
       for (guint e = 0; e < 40; e++)
         {
-          snap->episode_accuracy[e] = CLAMP (0.8 + 0.08 * normal (&state), 0.0, 1.0);
+          snap->episode_accuracy[e] = CLAMP (0.8 + 0.08 * test_normal (&state), 0.0, 1.0);
           sum += snap->episode_accuracy[e];
           sum2 += snap->episode_accuracy[e] * snap->episode_accuracy[e];
         }
@@ -271,23 +259,6 @@ classifier_snapshot (const LatentAlgorithm *algorithm,
         }
     }
   return snap;
-}
-
-static cairo_surface_t *
-render (LatentSnapshot          *snap,
-        LatentFigureKind         kind,
-        const LatentFigureStyle *style,
-        int                      width,
-        int                      height)
-{
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cairo_t *cr = cairo_create (surface);
-
-  latent_figure_render (snap, kind, style, cr, width, height);
-  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  return surface;
 }
 
 static guint32
@@ -334,20 +305,6 @@ count_near (cairo_surface_t *surface,
     for (int x = 0; x < w; x++)
       n += distance (pixel (surface, x, y), color) <= tolerance;
   return n;
-}
-
-/* Optionally keeps what the tests draw, to look at: LATENT_TEST_FIGURES=DIR. */
-static void
-keep_figure (cairo_surface_t *surface,
-             const char      *name)
-{
-  const char *dir = g_getenv ("LATENT_TEST_FIGURES");
-  g_autofree char *path = NULL;
-
-  if (dir == NULL || *dir == '\0')
-    return;
-  path = g_strdup_printf ("%s/%s.png", dir, name);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
 }
 
 /* The tint the regions figure gives a class: a quarter of its colour on

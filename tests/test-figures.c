@@ -17,6 +17,8 @@
 #include "latent-registry.h"
 #include "latent-algorithm.h"
 #include "latent-figure.h"
+#include "latent-test-figures.h"
+#include "latent-test-util.h"
 #include "latent-palette.h"
 #include "latent-projection.h"
 
@@ -30,20 +32,6 @@ algorithm_by_id (const char *id)
 
   g_assert_no_error (error);
   return algorithm;
-}
-
-static double
-uniform (guint64 *state)
-{
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return ((*state >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double
-normal (guint64 *state)
-{
-  double u = uniform (state), v = uniform (state);
-  return sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
 }
 
 static const char * const init_choices[] = { "k-means++", "random", NULL };
@@ -68,7 +56,7 @@ blobs_snapshot (guint    n,
   guint64 state = seed;
 
   for (guint i = 0; i < k * d; i++)
-    centres[i] = 20.0 * uniform (&state) - 10.0;
+    centres[i] = 20.0 * test_uniform (&state) - 10.0;
   /* Fixed, well-separated centres in 2-D so pictures are predictable. */
   if (d == 2 && k == 3)
     {
@@ -93,7 +81,7 @@ blobs_snapshot (guint    n,
     {
       guint c = i % k;
       for (guint j = 0; j < d; j++)
-        x[(gsize) i * d + j] = centres[(gsize) c * d + j] + 0.8 * normal (&state);
+        x[(gsize) i * d + j] = centres[(gsize) c * d + j] + 0.8 * test_normal (&state);
       if (clustered)
         {
           snap->labels[i] = c;
@@ -107,23 +95,6 @@ blobs_snapshot (guint    n,
       for (guint j = 0; j < d; j++)
         snap->means[(gsize) c * d + j] /= snap->cluster_sizes[c];
   return snap;
-}
-
-static cairo_surface_t *
-render (LatentSnapshot          *snap,
-        LatentFigureKind         kind,
-        const LatentFigureStyle *style,
-        int                      width,
-        int                      height)
-{
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cairo_t *cr = cairo_create (surface);
-
-  latent_figure_render (snap, kind, style, cr, width, height);
-  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  return surface;
 }
 
 static guint32
@@ -229,7 +200,7 @@ test_projection_identity (void)
   float xy[2];
 
   for (guint i = 0; i < 100; i++)
-    x[i] = 100.0f * (float) normal (&state) + 1e4f;
+    x[i] = 100.0f * (float) test_normal (&state) + 1e4f;
   latent_dataset_set_column_names (ds, (GStrv) names);
 
   p = latent_projection_new (ds, &error);
@@ -301,9 +272,9 @@ test_projection_pca (void)
     u[j] /= sqrt (norm);
   for (guint i = 0; i < n; i++)
     {
-      double t = 5.0 * normal (&state), s = 2.0 * normal (&state);
+      double t = 5.0 * test_normal (&state), s = 2.0 * test_normal (&state);
       for (guint j = 0; j < d; j++)
-        x[i * d + j] = offset[j] + t * u[j] + s * w[j] + 0.1 * normal (&state);
+        x[i * d + j] = offset[j] + t * u[j] + s * w[j] + 0.1 * test_normal (&state);
     }
 
   /* The expected explained fractions, from the sample itself. */
@@ -827,7 +798,7 @@ mixture_snapshot (guint n)
       const double *v = mix_covs[c];
       /* Cholesky of [a b; b c]. */
       double l11 = sqrt (v[0]), l21 = v[1] / l11, l22 = sqrt (v[2] - l21 * l21);
-      double z1 = normal (&state), z2 = normal (&state);
+      double z1 = test_normal (&state), z2 = test_normal (&state);
 
       x[2 * i] = mix_means[c][0] + l11 * z1;
       x[2 * i + 1] = mix_means[c][1] + l21 * z1 + l22 * z2;
@@ -1888,7 +1859,7 @@ linear_snapshot (const char *algorithm,
       labels[i] = i % 3;
       for (guint k = 0; k < m; k++)
         {
-          double z = (images ? 0.12 : 1.0) * normal (&state) + (images ? 0.0 : 2.0 * labels[i] - 2.0);
+          double z = (images ? 0.12 : 1.0) * test_normal (&state) + (images ? 0.0 : 2.0 * labels[i] - 2.0);
           /* Row 0 beyond every other row on both axes. */
           if (i == 0)
             z = images ? 0.6 : 8.0;
@@ -1900,7 +1871,7 @@ linear_snapshot (const char *algorithm,
           for (guint k = 0; k < m; k++)
             v += snap->projection[(gsize) i * m + k] * snap->components[(gsize) k * d + j];
           /* Pixels stay in 0–1, the scale images are drawn on. */
-          x[(gsize) i * d + j] = images ? CLAMP (v, 0.0, 1.0) : v + 0.02 * normal (&state);
+          x[(gsize) i * d + j] = images ? CLAMP (v, 0.0, 1.0) : v + 0.02 * test_normal (&state);
         }
     }
   latent_dataset_set_labels (ds, labels, 3, (GStrv) class_names);
@@ -1925,7 +1896,7 @@ linear_snapshot (const char *algorithm,
       {
         double v = snap->data_mean[j];
         for (guint k = 0; k < m; k++)
-          v += (images ? 0.12 : 1.5) * normal (&state) * snap->components[(gsize) k * d + j];
+          v += (images ? 0.12 : 1.5) * test_normal (&state) * snap->components[(gsize) k * d + j];
         snap->samples[s * d + j] = v;
       }
   return snap;
@@ -1938,20 +1909,6 @@ count_all_ink (cairo_surface_t         *surface,
 {
   return count_ink (surface, style, 0, 0, cairo_image_surface_get_width (surface),
                     cairo_image_surface_get_height (surface));
-}
-
-/* Optionally keeps what the tests draw, to look at: LATENT_TEST_FIGURES=DIR. */
-static void
-keep_figure (cairo_surface_t *surface,
-             const char      *name)
-{
-  const char *dir = g_getenv ("LATENT_TEST_FIGURES");
-  g_autofree char *path = NULL;
-
-  if (dir == NULL || *dir == '\0')
-    return;
-  path = g_strdup_printf ("%s/%s.png", dir, name);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
 }
 
 static void
@@ -3097,7 +3054,7 @@ autoencoder_snapshot (gboolean images,
   guint64 state = 11;
 
   for (guint i = 0; i < n * d; i++)
-    x[i] = images ? (float) uniform (&state) : (float) (5.0 + normal (&state));
+    x[i] = images ? (float) test_uniform (&state) : (float) (5.0 + test_normal (&state));
   if (images)
     latent_dataset_set_image_shape (ds, AE_SIDE, AE_SIDE, 1, FALSE);
   else
@@ -3128,7 +3085,7 @@ autoencoder_snapshot (gboolean images,
             case 2: w = col < half ? 0.25f : -0.25f; break;
             case 3: w = row < (images ? half : 1) ? 0.5f : -0.5f; break;
             case 4: case 5: w = (row + col) % 2 ? 0.1f : -0.1f; break;
-            default: w = 0.1f * normal (&state); break;
+            default: w = 0.1f * test_normal (&state); break;
             }
           snap->components[(gsize) u * d + j] = w;
         }
@@ -3139,7 +3096,7 @@ autoencoder_snapshot (gboolean images,
   snap->iteration = n_steps;
   snap->step_loss = g_new (float, MAX (n_steps, 1u));
   for (guint s = 0; s < n_steps; s++)
-    snap->step_loss[s] = 0.2 + 1.0 / (1.0 + 0.05 * s) + 0.05 * normal (&state);
+    snap->step_loss[s] = 0.2 + 1.0 / (1.0 + 0.05 * s) + 0.05 * test_normal (&state);
   snap->objective = n_steps ? snap->step_loss[n_steps - 1] : NAN;
   snap->n_epochs = n_steps / AE_PER_EPOCH;
   snap->epoch_train_loss = g_new (double, MAX (snap->n_epochs, 1u));
