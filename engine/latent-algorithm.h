@@ -156,7 +156,6 @@ gint64        latent_algorithm_max_int    (const LatentAlgorithm  *algorithm,
 gboolean      latent_algorithm_check_memory (double                 bytes,
                                            const char             *what,
                                            GError                **error);
-/* Whether the algorithm offers the figure called @name. */
 /* N × SIZE bytes, zeroed, for WHAT: an overflowing size and one above the
  * budget of latent_algorithm_check_memory are refused before allocating,
  * and an allocation that fails is an error, not an abort. Free with g_free. */
@@ -164,6 +163,7 @@ gpointer      latent_algorithm_alloc      (guint64                n,
                                            gsize                  size,
                                            const char             *what,
                                            GError                **error);
+/* Whether the algorithm offers the figure called @name. */
 gboolean      latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
                                            const char             *name);
 

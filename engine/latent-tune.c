@@ -53,16 +53,6 @@ static const Job jobs[] = {
     .gpu = { { "EXPECT_WG", 3, { 64, 128, 256 } }, { "SUM_ROWS", 3, { 16, 32, 64 } } } },
 };
 
-const char * const *
-latent_tune_programs (void)
-{
-  static const char *names[G_N_ELEMENTS (jobs) + 1];
-
-  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
-    names[i] = jobs[i].program;
-  return names;
-}
-
 /* ---- workloads ---------------------------------------------------------- */
 
 /* A result to compare settings by: the product's matrix, or an
@@ -210,6 +200,19 @@ run_algorithm (LatentCl       *cl,
   return TRUE;
 }
 
+static gboolean
+run_workload (LatentCl       *cl,
+              const Job      *job,
+              gboolean        quick,
+              LatentDataset  *dataset,
+              Outcome        *outcome,
+              GCancellable   *cancellable,
+              GError        **error)
+{
+  return job->algorithm ? run_algorithm (cl, job, dataset, outcome, cancellable, error)
+                        : run_product (cl, quick ? job->quick_rows : job->rows, outcome, cancellable, error);
+}
+
 /* Settings differ in the order they add things up, nothing else. */
 static gboolean
 agrees (const Outcome *reference,
@@ -296,8 +299,7 @@ run_job (LatentCl        *cl,
   for (guint r = 0; r < 2; r++)
     {
       outcome_clear (&reference);
-      if (!(job->algorithm ? run_algorithm (cl, job, dataset, &reference, cancellable, error)
-                           : run_product (cl, quick ? job->quick_rows : job->rows, &reference, cancellable, error)))
+      if (!run_workload (cl, job, quick, dataset, &reference, cancellable, error))
         goto out;
     }
   trial.ms = best_ms = reference.ms;
@@ -314,8 +316,7 @@ run_job (LatentCl        *cl,
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         goto out;
-      ran = job->algorithm ? run_algorithm (cl, job, dataset, &outcome, cancellable, &local_error)
-                           : run_product (cl, quick ? job->quick_rows : job->rows, &outcome, cancellable, &local_error);
+      ran = run_workload (cl, job, quick, dataset, &outcome, cancellable, &local_error);
       trial.setting = setting;
       trial.ms = ran ? outcome.ms : 0;
       trial.correct = ran && agrees (&reference, &outcome);
@@ -342,7 +343,6 @@ run_job (LatentCl        *cl,
   if (best != G_MAXUINT)
     best_setting = apply_setting (cl, job, tunables, n_tunables, best);
   ok = latent_cl_save_tunables (cl, job->program, error);
-  latent_cl_clear_tunables (cl, job->program);
   trial.setting = best_setting ? best_setting : "defaults";
   trial.ms = best_ms;
   trial.correct = TRUE;
@@ -380,10 +380,12 @@ latent_tune_run (LatentCl        *cl,
     }
   if (!found)
     {
-      g_autofree char *known = g_strjoinv (", ", (char **) latent_tune_programs ());
+      g_autoptr(GString) known = g_string_new (NULL);
 
+      for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+        g_string_append_printf (known, "%s%s", i ? ", " : "", jobs[i].program);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("No tunable program “%s”; the tuner knows %s"), only, known);
+                   _("No tunable program “%s”; the tuner knows %s"), only, known->str);
       return FALSE;
     }
   return TRUE;

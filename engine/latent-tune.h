@@ -21,9 +21,6 @@ typedef struct {
 typedef void (*LatentTuneFunc) (const LatentTuneTrial *trial,
                                 gpointer               user_data);
 
-/* The programs the tuner knows, NULL-terminated. */
-const char * const *latent_tune_programs (void);
-
 /* For each program (ONLY: one of them, or NULL for all), times a workload
  * with the shape's defaults and with each setting of a small grid of its
  * tunables, keeps the fastest setting whose result agrees with the

@@ -1187,7 +1187,6 @@ test_tune (void)
   g_assert_true (first->correct);
   g_assert_cmpfloat (first->ms, >, 0);
   g_assert_true (last->correct);
-  g_assert_cmpfloat (last->ms, <=, first->ms);
   for (guint i = 1; i + 1 < trials->len; i++)
     {
       const LatentTuneTrial *trial = &g_array_index (trials, LatentTuneTrial, i);
@@ -1195,9 +1194,17 @@ test_tune (void)
       g_assert_null (trial->failure);
       /* Every setting computes the same product on this device. */
       g_assert_true (trial->correct);
-      found |= g_str_equal (trial->setting, last->setting);
+      /* The choice is the trial that ran at its time. */
+      found |= g_str_equal (trial->setting, last->setting) && trial->ms == last->ms;
     }
-  g_assert_true (found || g_str_equal (last->setting, "defaults"));
+  /* A setting is kept only when it beats the defaults by 3 %. */
+  if (g_str_equal (last->setting, "defaults"))
+    g_assert_cmpfloat (last->ms, ==, first->ms);
+  else
+    {
+      g_assert_true (found);
+      g_assert_cmpfloat (last->ms, <, 0.97 * first->ms);
+    }
 
   /* A new runtime reads the choice back; the defaults leave the fallback. */
   again = latent_cl_new (LATENT_DEVICE_AUTO, &error);

@@ -45,6 +45,7 @@ struct _LatentCl
   LatentKernelShape   shape;
   GKeyFile           *tuned;     /* guarded by lock: the tuning file, once read */
   GHashTable         *overrides; /* guarded by lock: "program.NAME" → value, from the tuner */
+  GHashTable         *sources;   /* guarded by lock: program → checksum of its source */
 };
 
 /* Test hook: how many more successful enqueues latent_cl_check reports as
@@ -453,6 +454,7 @@ latent_cl_finalize (GObject *object)
   g_clear_pointer (&self->info, latent_cl_device_info_free);
   g_clear_pointer (&self->tuned, g_key_file_free);
   g_clear_pointer (&self->overrides, g_hash_table_unref);
+  g_clear_pointer (&self->sources, g_hash_table_unref);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->built);
 
@@ -477,6 +479,7 @@ latent_cl_init (LatentCl *self)
   self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, release_program);
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->overrides = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 /* Called by the driver, possibly from its own threads. */
@@ -933,6 +936,17 @@ checksum_field (GChecksum  *checksum,
   g_checksum_update (checksum, (const guchar *) (field ? field : ""), strlen (field ? field : "") + 1);
 }
 
+/* What identifies the compiler that made a binary or a measurement. */
+static void
+checksum_device (GChecksum *checksum,
+                 LatentCl  *self)
+{
+  checksum_field (checksum, self->info->platform_version);
+  checksum_field (checksum, self->info->name);
+  checksum_field (checksum, self->info->version);
+  checksum_field (checksum, self->info->driver_version);
+}
+
 static char *
 cache_key (LatentCl   *self,
            const char *text,
@@ -943,10 +957,7 @@ cache_key (LatentCl   *self,
   checksum_field (checksum, CACHE_MAGIC);
   checksum_field (checksum, text);
   checksum_field (checksum, options);
-  checksum_field (checksum, self->info->platform_version);
-  checksum_field (checksum, self->info->name);
-  checksum_field (checksum, self->info->version);
-  checksum_field (checksum, self->info->driver_version);
+  checksum_device (checksum, self);
 
   return g_strdup (g_checksum_get_string (checksum));
 }
@@ -1370,10 +1381,7 @@ latent_cl_get_tunables_path (LatentCl *self)
   g_return_val_if_fail (LATENT_IS_CL (self), NULL);
   if (dir == NULL)
     return NULL;
-  checksum_field (checksum, self->info->platform_version);
-  checksum_field (checksum, self->info->name);
-  checksum_field (checksum, self->info->version);
-  checksum_field (checksum, self->info->driver_version);
+  checksum_device (checksum, self);
   checksum_field (checksum, latent_kernel_shape_to_string (self->shape));
   file = g_strdup_printf ("tuning-%.16s.ini", g_checksum_get_string (checksum));
   return g_build_filename (dir, file, NULL);
@@ -1382,7 +1390,7 @@ latent_cl_get_tunables_path (LatentCl *self)
 /* Tuned values hold for the source they were measured on: an edited kernel
  * (or common.h) drops them. */
 static char *
-source_checksum (const char *program)
+compute_source_checksum (const char *program)
 {
   g_autofree char *path = g_strconcat (KERNELS_PREFIX, program, ".cl", NULL);
   g_autoptr(GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
@@ -1395,6 +1403,24 @@ source_checksum (const char *program)
   data = g_bytes_get_data (bytes, &size);
   text = assemble_source (program, data, size, NULL);
   return text ? g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1) : NULL;
+}
+
+/* Once per program and runtime: hosts ask for several tunables each. */
+static char *
+source_checksum (LatentCl   *self,
+                 const char *program)
+{
+  char *sum;
+
+  g_mutex_lock (&self->lock);
+  sum = g_strdup (g_hash_table_lookup (self->sources, program));
+  g_mutex_unlock (&self->lock);
+  if (sum != NULL || (sum = compute_source_checksum (program)) == NULL)
+    return sum;
+  g_mutex_lock (&self->lock);
+  g_hash_table_replace (self->sources, g_strdup (program), g_strdup (sum));
+  g_mutex_unlock (&self->lock);
+  return sum;
 }
 
 /* With the lock held. */
@@ -1445,7 +1471,7 @@ latent_cl_tunable (LatentCl   *self,
 
   if (stored == NULL || error != NULL || tuned <= 0)
     return fallback;
-  source = source_checksum (program);
+  source = source_checksum (self, program);
   return g_strcmp0 (source, stored) == 0 ? tuned : fallback;
 }
 
@@ -1487,7 +1513,7 @@ latent_cl_save_tunables (LatentCl    *self,
                          GError     **error)
 {
   g_autofree char *path = latent_cl_get_tunables_path (self);
-  g_autofree char *source = source_checksum (program);
+  g_autofree char *source = source_checksum (self, program);
   g_autofree char *dir = NULL;
   g_autofree char *data = NULL;
   GHashTableIter iter;

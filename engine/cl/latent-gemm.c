@@ -273,24 +273,18 @@ check_matrix (cl_mem       buffer,
   return TRUE;
 }
 
+/* LOCAL NULL leaves the group size to the driver. */
 static gboolean
-enqueue (LatentGemm        *self,
-         cl_command_queue   queue,
+enqueue (cl_command_queue   queue,
          cl_kernel          kernel,
          const char        *name,
          guint              dims,
          const gsize       *global,
+         const gsize       *local,
          GError           **error)
 {
-  const gsize one = 1;
-  cl_int err;
+  cl_int err = clEnqueueNDRangeKernel (queue, kernel, dims, NULL, global, local, 0, NULL, NULL);
 
-  /* gemm_tiles runs in groups of one: each work-item packs its own strip
-   * of B in local memory, and a CPU device runs a group on one thread, so
-   * single-item groups spread the (few, long) tiles over every core. The
-   * element-wise 2-D kernels leave the group size to the driver. */
-  err = clEnqueueNDRangeKernel (queue, kernel, dims, NULL, global, dims == 1 ? &one : NULL,
-                                0, NULL, NULL);
   return latent_cl_check (err, "clEnqueueNDRangeKernel", name, error);
 }
 
@@ -315,6 +309,10 @@ run_tiles (LatentGemm        *self,
            GError           **error)
 {
   const guint nt = 4, upper_arg = upper;
+  /* Groups of one: each work-item packs its own strip of B in local
+   * memory, and a CPU device runs a group on one thread, so single-item
+   * groups spread the (few, long) tiles over every core. */
+  const gsize one = 1;
   guint mt = 8, tiles_m, tiles_n;
   gsize global;
   guint64 reused;
@@ -357,7 +355,7 @@ run_tiles (LatentGemm        *self,
                                LATENT_CL_ARG (mt), LATENT_CL_ARG (nt),
                                LATENT_CL_ARG (tiles_n), LATENT_CL_ARG (upper_arg),
                                LATENT_CL_ARG_END) ||
-          !enqueue (self, queue, self->tiles, "gemm_tiles", 1, &global, error))
+          !enqueue (queue, self->tiles, "gemm_tiles", 1, &global, &one, error))
         return FALSE;
       k0 += ks;
     }
@@ -370,20 +368,6 @@ round_up (gsize x,
           gsize to)
 {
   return (x + to - 1) / to * to;
-}
-
-static gboolean
-enqueue_local (cl_command_queue   queue,
-               cl_kernel          kernel,
-               const char        *name,
-               guint              dims,
-               const gsize       *global,
-               const gsize       *local,
-               GError           **error)
-{
-  cl_int err = clEnqueueNDRangeKernel (queue, kernel, dims, NULL, global, local, 0, NULL, NULL);
-
-  return latent_cl_check (err, "clEnqueueNDRangeKernel", name, error);
 }
 
 /* The GPU shape: op(A)[i, p] = a[i · a_r + p · a_k], op(B)[p, j] =
@@ -469,7 +453,7 @@ run_groups (LatentGemm        *self,
                              LATENT_CL_ARG (g_c), LATENT_CL_ARG (zero), LATENT_CL_ARG (g_ldc), LATENT_CL_ARG (g_split),
                              LATENT_CL_ARG (kslice), LATENT_CL_ARG (upper_arg),
                              LATENT_CL_ARG_END) &&
-         enqueue_local (queue, self->groups, "gemm_groups", 3, global, local, error);
+         enqueue (queue, self->groups, "gemm_groups", 3, global, local, error);
   }
   if (ok && scratch)
     {
@@ -483,7 +467,7 @@ run_groups (LatentGemm        *self,
                                LATENT_CL_ARG (scratch), LATENT_CL_ARG (split), LATENT_CL_ARG (count),
                                LATENT_CL_ARG (c), LATENT_CL_ARG (zero), LATENT_CL_ARG (ldc),
                                LATENT_CL_ARG (upper_arg), LATENT_CL_ARG_END) &&
-           enqueue_local (queue, self->sum, "gemm_sum", 2, global, self->sum_grouped ? local : NULL, error);
+           enqueue (queue, self->sum, "gemm_sum", 2, global, self->sum_grouped ? local : NULL, error);
     }
   /* Released only once the queued kernels are done with it. */
   if (scratch)
@@ -544,7 +528,7 @@ latent_gemm_run (LatentGemm        *self,
                                LATENT_CL_ARG (b), LATENT_CL_ARG (off), LATENT_CL_ARG (ld),
                                LATENT_CL_ARG (bt), LATENT_CL_ARG (rows), LATENT_CL_ARG (cols),
                                LATENT_CL_ARG_END) ||
-          !enqueue (self, queue, self->transpose, "gemm_transpose", 2, global, error))
+          !enqueue (queue, self->transpose, "gemm_transpose", 2, global, NULL, error))
         {
           clReleaseMemObject (bt);
           return FALSE;
@@ -597,12 +581,12 @@ latent_gemm_syrk (LatentGemm        *self,
              latent_cl_set_args (self->mirror, "gemm_mirror", error,
                                  LATENT_CL_ARG (c), LATENT_CL_ARG (off), LATENT_CL_ARG (ld), LATENT_CL_ARG (n),
                                  LATENT_CL_ARG_END) &&
-             enqueue_local (queue, self->mirror, "gemm_mirror", 2, global_tiled, local, error);
+             enqueue (queue, self->mirror, "gemm_mirror", 2, global_tiled, local, error);
     }
   if (!run_tiles (self, queue, n, n, k, alpha, a, 1, lda, a, lda, beta, c, ldc, TRUE, cancellable, error))
     return FALSE;
   return latent_cl_set_args (self->mirror, "gemm_mirror", error,
                              LATENT_CL_ARG (c), LATENT_CL_ARG (off), LATENT_CL_ARG (ld), LATENT_CL_ARG (n),
                              LATENT_CL_ARG_END) &&
-         enqueue (self, queue, self->mirror, "gemm_mirror", 2, global, error);
+         enqueue (queue, self->mirror, "gemm_mirror", 2, global, NULL, error);
 }
