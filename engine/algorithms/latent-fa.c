@@ -26,9 +26,7 @@
 #include "latent-linear-private.h"
 #include "latent-linear.h"
 
-#include <cblas.h>
 #include <glib/gi18n-lib.h>
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -72,15 +70,16 @@ singular (GError **error)
   return FALSE;
 }
 
-/* Y = S̃ V = Ψ^-½ S Ψ^-½ V for the basis V (d × b); isd = Ψ^-½. */
+/* Y = S̃ V = Ψ^-½ S Ψ^-½ V for the basis V (d × b); isd = Ψ^-½; SCALED
+ * is d × b of room. */
 static void
 scaled_cov_times (LatentLinear *self,
                   const double *isd,
                   const double *v,
-                  double       *y)
+                  double       *y,
+                  double       *scaled)
 {
   const guint d = self->d, b = self->basis_cols;
-  g_autofree double *scaled = g_new (double, (gsize) d * b);
 
   for (guint r = 0; r < d; r++)
     for (guint j = 0; j < b; j++)
@@ -101,8 +100,7 @@ fit_loadings (LatentLinear  *self,
   const guint d = self->d, m = self->m, b = self->basis_cols;
   g_autofree double *isd = g_new (double, d);
   g_autofree double *y = g_new (double, (gsize) d * b);
-  g_autofree double *rotated = g_new (double, (gsize) d * b);
-  g_autofree double *h = g_new (double, (gsize) b * b);
+  g_autofree double *scaled = g_new (double, (gsize) d * b);
   g_autofree double *theta = g_new (double, b);
   double *v = self->basis;
   double trace = 0, sum = 0;
@@ -122,29 +120,10 @@ fit_loadings (LatentLinear  *self,
           if (!latent_linear_orthonormalise (v, d, b))
             return singular (error);
         }
-      scaled_cov_times (self, isd, v, y);
-      /* Rayleigh–Ritz: H = Vᵀ Y = Q Θ Qᵀ; V Q and Y Q, largest θ first. */
-      cblas_dgemm (CblasRowMajor, CblasTrans, CblasNoTrans, b, b, d, 1.0, v, b, y, b, 0.0, h, b);
-      if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', b, h, b, theta) != 0)
+      scaled_cov_times (self, isd, v, y, scaled);
+      /* The last sweep's images are not needed again. */
+      if (!latent_linear_rayleigh_ritz (v, y, d, b, sweep + 1 < sweeps, theta))
         return singular (error);
-      for (guint i = 0; i < b / 2; i++)
-        {
-          const double t = theta[i];
-
-          theta[i] = theta[b - 1 - i];
-          theta[b - 1 - i] = t;
-          for (guint r = 0; r < b; r++)
-            {
-              const double q = h[(gsize) r * b + i];
-
-              h[(gsize) r * b + i] = h[(gsize) r * b + b - 1 - i];
-              h[(gsize) r * b + b - 1 - i] = q;
-            }
-        }
-      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, d, b, b, 1.0, v, b, h, b, 0.0, rotated, b);
-      memcpy (v, rotated, sizeof (double) * d * b);
-      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, d, b, b, 1.0, y, b, h, b, 0.0, rotated, b);
-      memcpy (y, rotated, sizeof (double) * d * b);
     }
 
   for (guint j = 0; j < m; j++)

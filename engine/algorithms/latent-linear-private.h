@@ -147,6 +147,15 @@ void            latent_linear_inner            (LatentLinear      *self,
 gboolean        latent_linear_orthonormalise   (double            *v,
                                                 guint              rows,
                                                 guint              cols);
+/* Rayleigh–Ritz on span(V) (rows × cols, orthonormal) with Y = S V:
+ * H = Vᵀ Y = Q Θ Qᵀ; V becomes V Q and, with ROTATE_Y, Y becomes Y Q,
+ * largest θ first into THETA (cols). FALSE when the eigensolver fails. */
+gboolean        latent_linear_rayleigh_ritz    (double            *v,
+                                                double            *y,
+                                                guint              rows,
+                                                guint              cols,
+                                                gboolean           rotate_y,
+                                                double            *theta);
 gboolean        latent_linear_solve_spd        (double            *a,
                                                 guint              n,
                                                 double            *b,

@@ -257,6 +257,40 @@ latent_linear_orthonormalise (double *v,
   return TRUE;
 }
 
+gboolean
+latent_linear_rayleigh_ritz (double   *v,
+                             double   *y,
+                             guint     rows,
+                             guint     cols,
+                             gboolean  rotate_y,
+                             double   *theta)
+{
+  g_autofree double *h = g_new (double, (gsize) cols * cols);
+  g_autofree double *q = g_new (double, (gsize) cols * cols);
+  g_autofree double *values = g_new (double, cols);
+  g_autofree double *rotated = g_new (double, (gsize) rows * cols);
+
+  cblas_dgemm (CblasRowMajor, CblasTrans, CblasNoTrans, cols, cols, rows, 1.0, v, cols, y, cols, 0.0, h, cols);
+  if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', cols, h, cols, values) != 0)
+    return FALSE;
+  /* dsyev sorts ascending: column j of Q is eigenvector cols − 1 − j. */
+  for (guint j = 0; j < cols; j++)
+    {
+      theta[j] = values[cols - 1 - j];
+      for (guint i = 0; i < cols; i++)
+        q[(gsize) i * cols + j] = h[(gsize) i * cols + cols - 1 - j];
+    }
+  cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, cols, cols, 1.0, v, cols, q, cols, 0.0, rotated, cols);
+  memcpy (v, rotated, sizeof (double) * rows * cols);
+  if (rotate_y)
+    {
+      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, cols, cols, 1.0, y, cols, q, cols, 0.0,
+                   rotated, cols);
+      memcpy (y, rotated, sizeof (double) * rows * cols);
+    }
+  return TRUE;
+}
+
 /* Solves A X = B for symmetric positive definite A (n × n, overwritten by
  * its Cholesky factor); B (n × nrhs) becomes X. */
 gboolean

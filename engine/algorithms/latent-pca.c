@@ -171,34 +171,18 @@ iterate (LatentLinear  *self,
          GError       **error)
 {
   const guint d = self->d, m = self->m;
-  g_autofree double *h = g_new (double, (gsize) m * m);
   g_autofree double *theta = g_new (double, m);
-  g_autofree double *ritz = g_new0 (double, (gsize) d * m);
-  g_autofree double *next = g_new0 (double, (gsize) d * m);
+  g_autofree double *ritz = g_memdup2 (self->w, sizeof (double) * d * m);
+  g_autofree double *next = g_memdup2 (self->sw, sizeof (double) * d * m);
   double change = 0;
 
-  latent_linear_inner (self, self->w, self->sw, 0, h);
-  if (LAPACKE_dsyev (LAPACK_ROW_MAJOR, 'V', 'U', m, h, m, theta) != 0)
+  /* Ritz vectors w·V and their images S·w·V, largest value first. */
+  if (!latent_linear_rayleigh_ritz (ritz, next, d, m, TRUE, theta))
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
                    _("PCA: the Rayleigh–Ritz step failed"));
       return FALSE;
     }
-  /* Ritz vectors w·V and their images S·w·V, largest value first. */
-  for (guint r = 0; r < d; r++)
-    for (guint j = 0; j < m; j++)
-      {
-        const guint src = m - 1 - j;
-        double a = 0, b = 0;
-
-        for (guint i = 0; i < m; i++)
-          {
-            a += self->w[(gsize) r * m + i] * h[(gsize) i * m + src];
-            b += self->sw[(gsize) r * m + i] * h[(gsize) i * m + src];
-          }
-        ritz[(gsize) r * m + j] = a;
-        next[(gsize) r * m + j] = b;
-      }
   if (!latent_linear_orthonormalise (next, d, m))
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
