@@ -112,16 +112,7 @@ latent_snapshot_covariance_values (LatentSnapshot *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
-  switch (self->covariance_type)
-    {
-    case LATENT_COVARIANCE_DIAGONAL:
-      return self->n_cols;
-    case LATENT_COVARIANCE_SPHERICAL:
-      return 1;
-    case LATENT_COVARIANCE_FULL:
-    default:
-      return (gsize) self->n_cols * self->n_cols;
-    }
+  return latent_covariance_values (self->covariance_type, self->n_cols);
 }
 
 gsize

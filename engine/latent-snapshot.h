@@ -37,6 +37,14 @@ typedef enum {
   LATENT_COVARIANCE_SPHERICAL,
 } LatentCovarianceType;
 
+/* Values per component: a full d × d matrix, d variances or one. */
+static inline gsize
+latent_covariance_values (LatentCovarianceType type,
+                          guint                d)
+{
+  return type == LATENT_COVARIANCE_FULL ? (gsize) d * d : type == LATENT_COVARIANCE_DIAGONAL ? d : 1;
+}
+
 typedef struct _LatentAlgorithm LatentAlgorithm;   /* latent-algorithm.h */
 typedef struct _LatentSnapshot LatentSnapshot;
 

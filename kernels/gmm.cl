@@ -482,9 +482,8 @@ gmm_scatter (__global const vec_t *LATENT_RESTRICT x,
  * components staged per write of resp; SUM_ROWS rows per local tile;
  * SUM_TILE_P × SUM_TILE_Q outputs per work-group, SUM_BLOCK_P × SUM_BLOCK_Q
  * per work-item (work-group (SUM_TILE_Q / SUM_BLOCK_Q) × (SUM_TILE_P /
- * SUM_BLOCK_P)); REDUCE_WG work-items of gmm_reduce_tree; CHUNK_ROWS rows
- * per work-group of the sum kernels (read by the host, which sizes the
- * chunks from it); UNROLL_MAX (above) the largest DIMS whose solve unrolls.
+ * SUM_BLOCK_P)); REDUCE_WG work-items of gmm_reduce_tree (the host's
+ * tunable CHUNK_ROWS sizes the sum kernels' chunks of rows); UNROLL_MAX (above) the largest DIMS whose solve unrolls.
  * NO_LOCAL_PARAMS reads each component's mean and factor from global
  * memory even where DIMS is known (they are in local memory otherwise).
  */
@@ -512,9 +511,6 @@ gmm_scatter (__global const vec_t *LATENT_RESTRICT x,
 #endif
 #ifndef REDUCE_WG
 #define REDUCE_WG 256
-#endif
-#ifndef CHUNK_ROWS
-#define CHUNK_ROWS 256
 #endif
 
 #define SUM_LP (SUM_TILE_P / SUM_BLOCK_P)

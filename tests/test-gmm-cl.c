@@ -13,7 +13,7 @@ static LatentCl *cl;
 
 typedef struct {
   guint                n, d, k;
-  LatentGmmCovariance  covariance;
+  LatentCovarianceType  covariance;
   gboolean             far;     /* a component away from the data, a row away from the components */
   guint                lanes;   /* 0: the device's choice */
   gboolean             no_fp64; /* sum as a device without doubles does */
@@ -69,7 +69,7 @@ make_gmm (const Case *tc)
   const guint n = tc->n, d = tc->d, k = tc->k;
   guint64 state = 7919u * n + 104729u * d + 31u * k + tc->covariance + 1;
   float *x = g_new (float, (gsize) n * d);
-  const gsize per = latent_gmm_covariance_values (tc->covariance, d);
+  const gsize per = latent_covariance_values (tc->covariance, d);
   double weight_sum = 0;
 
   gmm->n = n;
@@ -95,7 +95,7 @@ make_gmm (const Case *tc)
       for (guint f = 0; f < d; f++)
         gmm->means[(gsize) c * d + f] = 10 * test_uniform (&state) - 5;
 
-      if (tc->covariance == LATENT_GMM_FULL)
+      if (tc->covariance == LATENT_COVARIANCE_FULL)
         {
           /* A Aᵀ / d + scale I: well conditioned, far from diagonal. */
           g_autofree double *a = g_new (double, (gsize) d * d);
@@ -115,10 +115,10 @@ make_gmm (const Case *tc)
       else
         /* Diagonal and spherical models keep variances, and their roots. */
         for (gsize i = 0; i < per; i++)
-          cov[i] = tc->covariance == LATENT_GMM_DIAG ? scale * (0.3 + test_uniform (&state)) : scale;
+          cov[i] = tc->covariance == LATENT_COVARIANCE_DIAGONAL ? scale * (0.3 + test_uniform (&state)) : scale;
 
       gmm->log_det[c] = 0;
-      if (tc->covariance == LATENT_GMM_FULL)
+      if (tc->covariance == LATENT_COVARIANCE_FULL)
         {
           memcpy (l, cov, sizeof (double) * d * d);
           g_assert_cmpint (LAPACKE_dpotrf (LAPACK_ROW_MAJOR, 'L', d, l, d), ==, 0);
@@ -132,7 +132,7 @@ make_gmm (const Case *tc)
       else
         for (guint i = 0; i < d; i++)
           {
-            const gsize at = tc->covariance == LATENT_GMM_DIAG ? i : 0;
+            const gsize at = tc->covariance == LATENT_COVARIANCE_DIAGONAL ? i : 0;
 
             l[at] = sqrt (cov[at]);
             gmm->log_det[c] += log (cov[at]);
@@ -156,11 +156,11 @@ make_gmm (const Case *tc)
         {
           double v = gmm->means[(gsize) c * d + f];
 
-          if (tc->covariance == LATENT_GMM_FULL)
+          if (tc->covariance == LATENT_COVARIANCE_FULL)
             for (guint j = 0; j <= f; j++)
               v += l[(gsize) f * d + j] * e[j];
           else
-            v += l[tc->covariance == LATENT_GMM_DIAG ? f : 0] * e[f];
+            v += l[tc->covariance == LATENT_COVARIANCE_DIAGONAL ? f : 0] * e[f];
           x[(gsize) i * d + f] = v;
         }
     }
@@ -312,7 +312,7 @@ test_agrees (gconstpointer data)
       new_means[(gsize) c * d + f] = ref_nk[c] > 1e-3 ? ref_sx[(gsize) c * d + f] / ref_nk[c]
                                                        : gmm->means[(gsize) c * d + f];
   memcpy (gmm->resp, ref_resp, sizeof (double) * n * k);
-  per = latent_gmm_covariance_values (tc->covariance, d);
+  per = latent_covariance_values (tc->covariance, d);
   ref_scatter = g_new (double, k * per);
   latent_gmm_reference_scatter (gmm, new_means, ref_scatter);
   /* The device must not read the host's responsibilities. */
@@ -321,14 +321,14 @@ test_agrees (gconstpointer data)
   memset (gmm->scatter, 0xff, sizeof (double) * k * per);
   g_assert_true (latent_gmm_cl_scatter (gcl, gmm, new_means, gmm->scatter, NULL, &error));
   g_assert_no_error (error);
-  for (guint c = 0; c < k && tc->covariance != LATENT_GMM_FULL; c++)
+  for (guint c = 0; c < k && tc->covariance != LATENT_COVARIANCE_FULL; c++)
     for (gsize at = 0; at < per; at++)
       {
         const double want = ref_scatter[c * per + at];
 
         assert_close (gmm->scatter[c * per + at], want, 1e-4 * fabs (want) + 1e-9, "scatter", c * per + at);
       }
-  for (guint c = 0; c < k && tc->covariance == LATENT_GMM_FULL; c++)
+  for (guint c = 0; c < k && tc->covariance == LATENT_COVARIANCE_FULL; c++)
     {
       const double *want = ref_scatter + (gsize) c * d * d;
       const double *got = gmm->scatter + (gsize) c * d * d;
@@ -354,7 +354,7 @@ test_agrees (gconstpointer data)
 static void
 test_errors (void)
 {
-  const Case tc = { 300, 3, 2, LATENT_GMM_FULL, FALSE, 0, FALSE, FALSE };
+  const Case tc = { 300, 3, 2, LATENT_COVARIANCE_FULL, FALSE, 0, FALSE, FALSE };
   g_autoptr(LatentGmm) gmm = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
@@ -396,7 +396,7 @@ static void
 add_case (guint               n,
           guint               d,
           guint               k,
-          LatentGmmCovariance covariance,
+          LatentCovarianceType covariance,
           gboolean            far,
           guint               lanes,
           gboolean            no_fp64,
@@ -521,7 +521,7 @@ main (int argc, char **argv)
   if (cl == NULL)
     g_test_message ("no OpenCL device: %s", error->message);
 
-  for (guint t = LATENT_GMM_FULL; t <= LATENT_GMM_SPHERICAL; t++)
+  for (guint t = LATENT_COVARIANCE_FULL; t <= LATENT_COVARIANCE_SPHERICAL; t++)
     {
       for (guint i = 0; i < G_N_ELEMENTS (dims); i++)
         for (guint j = 0; j < G_N_ELEMENTS (ks); j++)

@@ -161,7 +161,7 @@ gpu_new (LatentGmmCl  *gcl,
 {
   const LatentClDeviceInfo *info = latent_cl_get_info (cl);
   const guint n = self->n, d = self->d, k = self->k;
-  const gboolean full = self->covariance == LATENT_GMM_FULL;
+  const gboolean full = self->covariance == LATENT_COVARIANCE_FULL;
   const guint max_wg = MAX (1, MIN (info->max_work_group_size, 1024));
   const guint expect_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "EXPECT_WG", 128), 1, (int) max_wg));
   const guint resp_stage = CLAMP (latent_cl_tunable (cl, "gmm", "RESP_STAGE", 16), 1, 256);
@@ -232,11 +232,11 @@ gpu_new (LatentGmmCl  *gcl,
     }
 
   options = g_strdup_printf ("-DCOVARIANCE=%d%s -DEXPECT_WG=%u -DRESP_STAGE=%u -DSUM_ROWS=%u -DSUM_TILE_P=%u "
-                             "-DSUM_TILE_Q=%u -DSUM_BLOCK_P=%u -DSUM_BLOCK_Q=%u -DREDUCE_WG=%u -DCHUNK_ROWS=%u -DUNROLL_MAX=%u",
+                             "-DSUM_TILE_Q=%u -DSUM_BLOCK_P=%u -DSUM_BLOCK_Q=%u -DREDUCE_WG=%u -DUNROLL_MAX=%u",
                              (int) self->covariance,
                              g_strcmp0 (g_getenv ("LATENT_GMM_FP64"), "0") == 0 ? " -DNO_FP64" : "",
                              expect_wg, resp_stage, sum_rows, tile_p, tile_q, block_p, block_q, reduce_wg,
-                             chunk_rows, unroll_max);
+                             unroll_max);
   if (d <= MAX_DIMS)
     {
       char *with_dims = g_strdup_printf ("%s -DDIMS=%u", options, d);
@@ -297,7 +297,7 @@ latent_gmm_cl_new (LatentGmm  *self,
   g_autoptr(LatentGmmCl) gcl = NULL;
   const LatentClDeviceInfo *info;
   const guint n = self ? self->n : 0, d = self ? self->d : 0, k = self ? self->k : 0;
-  const gboolean full = self && self->covariance == LATENT_GMM_FULL;
+  const gboolean full = self && self->covariance == LATENT_COVARIANCE_FULL;
   g_autofree char *options = NULL;
   g_autofree float *blocked = NULL;
   guint64 budget, partial_bytes, x_bytes, resp_bytes;
@@ -424,7 +424,7 @@ prepare_parameters (LatentGmmCl *gcl,
 
   for (guint c = 0; c < k; c++)
     {
-      const double *l = self->chol + (gsize) c * latent_gmm_covariance_values (self->covariance, d);
+      const double *l = self->chol + (gsize) c * latent_covariance_values (self->covariance, d);
       const double offset = log (self->weights[c]) - 0.5 * (d * log_2pi + self->log_det[c]);
 
       /* An empty component (weight 0) must lose, not poison the max. */
@@ -432,7 +432,7 @@ prepare_parameters (LatentGmmCl *gcl,
       for (guint f = 0; f < d; f++)
         gcl->host_means[(gsize) c * d + f] = self->means[(gsize) c * d + f];
 
-      if (self->covariance == LATENT_GMM_FULL)
+      if (self->covariance == LATENT_COVARIANCE_FULL)
         {
           float *out = gcl->host_factor + (gsize) c * d * d;
 
@@ -445,7 +445,7 @@ prepare_parameters (LatentGmmCl *gcl,
         }
       else
         for (guint a = 0; a < d; a++)
-          gcl->host_factor[(gsize) c * d + a] = 1.0 / l[self->covariance == LATENT_GMM_DIAG ? a : 0];
+          gcl->host_factor[(gsize) c * d + a] = 1.0 / l[self->covariance == LATENT_COVARIANCE_DIAGONAL ? a : 0];
     }
 }
 
@@ -551,7 +551,7 @@ gpu_scatter (LatentGmmCl   *gcl,
              GError       **error)
 {
   const guint d = self->d, k = self->k;
-  const gboolean full = self->covariance == LATENT_GMM_FULL;
+  const gboolean full = self->covariance == LATENT_COVARIANCE_FULL;
   const guint outs = full ? k * d * d : k * d;
   const gsize global[3] = { (gsize) gcl->sum_lq * ((d + gcl->tile_q - 1) / gcl->tile_q),
                             (gsize) gcl->sum_lp * (((full ? d : k) + gcl->tile_p - 1) / gcl->tile_p),
@@ -583,7 +583,7 @@ gpu_scatter (LatentGmmCl   *gcl,
     return FALSE;
 
   /* The lower triangles, mirrored; diagonals; or their traces. */
-  memset (scatter, 0, sizeof (double) * k * latent_gmm_covariance_values (self->covariance, d));
+  memset (scatter, 0, sizeof (double) * k * latent_covariance_values (self->covariance, d));
   for (guint c = 0; c < k; c++)
     for (guint a = 0; a < d; a++)
       {
@@ -595,7 +595,7 @@ gpu_scatter (LatentGmmCl   *gcl,
               scatter[(gsize) c * d * d + (gsize) a * d + b] = v;
               scatter[(gsize) c * d * d + (gsize) b * d + a] = v;
             }
-        else if (self->covariance == LATENT_GMM_DIAG)
+        else if (self->covariance == LATENT_COVARIANCE_DIAGONAL)
           scatter[(gsize) c * d + a] = final_at (gcl, (gsize) c * d + a);
         else
           scatter[c] += final_at (gcl, (gsize) c * d + a);
@@ -612,7 +612,7 @@ latent_gmm_cl_expect (LatentGmmCl     *gcl,
 {
   const guint n = self ? self->n : 0, d = self ? self->d : 0, k = self ? self->k : 0;
   const guint lanes = gcl ? gcl->lanes : 1;
-  const gboolean full = self && self->covariance == LATENT_GMM_FULL;
+  const gboolean full = self && self->covariance == LATENT_COVARIANCE_FULL;
   gsize global, local;
   float *mapped;
   cl_int err;
@@ -720,7 +720,7 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
                        GError       **error)
 {
   const guint d = self ? self->d : 0, k = self ? self->k : 0;
-  const gboolean full = self && self->covariance == LATENT_GMM_FULL;
+  const gboolean full = self && self->covariance == LATENT_COVARIANCE_FULL;
   gsize global, local;
   cl_int err;
 
@@ -762,7 +762,7 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
 
   /* Packed lower triangles back to k × d × d, mirrored; diagonals to k × d,
    * or summed to a trace for spherical models. */
-  memset (scatter, 0, sizeof (double) * k * latent_gmm_covariance_values (self->covariance, d));
+  memset (scatter, 0, sizeof (double) * k * latent_covariance_values (self->covariance, d));
   for (guint c = 0; c < k; c++)
     {
       guint p = 0;
@@ -779,7 +779,7 @@ latent_gmm_cl_scatter (LatentGmmCl   *gcl,
                 scatter[(gsize) c * d * d + (gsize) a * d + b] = total;
                 scatter[(gsize) c * d * d + (gsize) b * d + a] = total;
               }
-            else if (self->covariance == LATENT_GMM_DIAG)
+            else if (self->covariance == LATENT_COVARIANCE_DIAGONAL)
               scatter[(gsize) c * d + a] = total;
             else
               scatter[c] += total;

@@ -16,22 +16,6 @@
 
 G_BEGIN_DECLS
 
-typedef enum {
-  LATENT_GMM_FULL,
-  LATENT_GMM_DIAG,
-  LATENT_GMM_SPHERICAL,
-} LatentGmmCovariance;
-
-/* Values per component of the covariances, their factors and the scatter:
- * a full d × d matrix, d variances (diagonal) or one (spherical). Wide data
- * (issue 15) runs diagonal and spherical models in O(k d) memory. */
-static inline gsize
-latent_gmm_covariance_values (LatentGmmCovariance covariance,
-                              guint               d)
-{
-  return covariance == LATENT_GMM_FULL ? (gsize) d * d : covariance == LATENT_GMM_DIAG ? d : 1;
-}
-
 typedef struct _LatentGmmCl LatentGmmCl;
 
 typedef struct {
@@ -46,13 +30,13 @@ typedef struct {
   guint64              seed;
   const float         *x;           /* n × d */
   guint                n, d, k;
-  LatentGmmCovariance  covariance;
+  LatentCovarianceType  covariance;
   double               reg;         /* added to the covariances' diagonals */
   double               tol;         /* on the change of mean log-likelihood */
   guint                max_iterations;
 
   /* The model. Covariances, factors and scatter hold
-   * latent_gmm_covariance_values per component: for FULL d × d matrices
+   * latent_covariance_values per component: for FULL d × d matrices
    * (L lower with L Lᵀ = Σ, the scatter mirrored), for DIAG the d variances
    * and their square roots (the scatter's diagonal), for SPHERICAL one
    * variance, its square root (and the scatter's trace). */

@@ -21,15 +21,15 @@ log_density (LatentGmm   *self,
 {
   const guint d = self->d;
   const double *mean = self->means + (gsize) c * d;
-  const double *l = self->chol + (gsize) c * latent_gmm_covariance_values (self->covariance, d);
+  const double *l = self->chol + (gsize) c * latent_covariance_values (self->covariance, d);
   double q = 0;
 
   /* Diagonal and spherical factors are the standard deviations. */
-  if (self->covariance != LATENT_GMM_FULL)
+  if (self->covariance != LATENT_COVARIANCE_FULL)
     {
       for (guint i = 0; i < d; i++)
         {
-          double v = (x[i] - mean[i]) / l[self->covariance == LATENT_GMM_DIAG ? i : 0];
+          double v = (x[i] - mean[i]) / l[self->covariance == LATENT_COVARIANCE_DIAGONAL ? i : 0];
           q += v * v;
         }
       return -0.5 * (d * log (2 * G_PI) + self->log_det[c] + q);
@@ -91,7 +91,7 @@ latent_gmm_reference_scatter (LatentGmm    *self,
                               double       *scatter)
 {
   const guint n = self->n, d = self->d, k = self->k;
-  const gsize per = latent_gmm_covariance_values (self->covariance, d);
+  const gsize per = latent_covariance_values (self->covariance, d);
   g_autofree double *diff = g_new (double, d);
 
   memset (scatter, 0, sizeof (double) * k * per);
@@ -105,9 +105,9 @@ latent_gmm_reference_scatter (LatentGmm    *self,
           diff[f] = self->x[(gsize) i * d + f] - means[(gsize) c * d + f];
         for (guint a = 0; a < d; a++)
           {
-            if (self->covariance == LATENT_GMM_DIAG)
+            if (self->covariance == LATENT_COVARIANCE_DIAGONAL)
               s[a] += r * diff[a] * diff[a];
-            else if (self->covariance == LATENT_GMM_SPHERICAL)
+            else if (self->covariance == LATENT_COVARIANCE_SPHERICAL)
               s[0] += r * diff[a] * diff[a];
             else
               for (guint b = 0; b <= a; b++)
@@ -116,7 +116,7 @@ latent_gmm_reference_scatter (LatentGmm    *self,
       }
 
   /* Only the lower triangle was summed. */
-  if (self->covariance == LATENT_GMM_FULL)
+  if (self->covariance == LATENT_COVARIANCE_FULL)
     for (guint c = 0; c < k; c++)
       for (guint a = 0; a < d; a++)
         for (guint b = a + 1; b < d; b++)

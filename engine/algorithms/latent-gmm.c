@@ -107,8 +107,8 @@ static double
 n_parameters (LatentGmm *self)
 {
   const double d = self->d, k = self->k;
-  double per_covariance = self->covariance == LATENT_GMM_FULL ? d * (d + 1) / 2
-                          : self->covariance == LATENT_GMM_DIAG ? d : 1;
+  double per_covariance = self->covariance == LATENT_COVARIANCE_FULL ? d * (d + 1) / 2
+                          : self->covariance == LATENT_COVARIANCE_DIAGONAL ? d : 1;
 
   return k * per_covariance + k * d + (k - 1);
 }
@@ -174,7 +174,7 @@ static void
 factor_variances (LatentGmm *self,
                   guint      c)
 {
-  const gsize per = latent_gmm_covariance_values (self->covariance, self->d);
+  const gsize per = latent_covariance_values (self->covariance, self->d);
   double *cov = self->covariances + (gsize) c * per;
   double *l = self->chol + (gsize) c * per;
   double extra = MAX (self->reg, 1e-10) * 10;
@@ -206,7 +206,7 @@ factor_variances (LatentGmm *self,
       l[i] = sqrt (cov[i]);
       self->log_det[c] += log (cov[i]);
     }
-  if (self->covariance == LATENT_GMM_SPHERICAL)
+  if (self->covariance == LATENT_COVARIANCE_SPHERICAL)
     self->log_det[c] *= self->d;
 }
 
@@ -220,7 +220,7 @@ factor (LatentGmm *self,
   double *cov, *l;
   double extra = MAX (self->reg, 1e-10) * 10;
 
-  if (self->covariance != LATENT_GMM_FULL)
+  if (self->covariance != LATENT_COVARIANCE_FULL)
     {
       factor_variances (self, c);
       return;
@@ -267,7 +267,7 @@ static void
 set_covariances (LatentGmm *self)
 {
   const guint d = self->d;
-  const gsize per = latent_gmm_covariance_values (self->covariance, d);
+  const gsize per = latent_covariance_values (self->covariance, d);
 
   for (guint c = 0; c < self->k; c++)
     {
@@ -277,17 +277,17 @@ set_covariances (LatentGmm *self)
 
       switch (self->covariance)
         {
-        case LATENT_GMM_FULL:
+        case LATENT_COVARIANCE_FULL:
           for (gsize i = 0; i < per; i++)
             cov[i] = s[i] / nk;
           for (guint a = 0; a < d; a++)
             cov[(gsize) a * d + a] += self->reg;
           break;
-        case LATENT_GMM_DIAG:
+        case LATENT_COVARIANCE_DIAGONAL:
           for (guint a = 0; a < d; a++)
             cov[a] = s[a] / nk + self->reg;
           break;
-        case LATENT_GMM_SPHERICAL:
+        case LATENT_COVARIANCE_SPHERICAL:
           /* The scatter's trace: the mean variance over the features. */
           cov[0] = s[0] / nk / d + self->reg;
           break;
@@ -405,7 +405,7 @@ main_axis (LatentGmm *self,
            double    *v)
 {
   const guint d = self->d;
-  const double *cov = self->covariances + (gsize) c * latent_gmm_covariance_values (self->covariance, d);
+  const double *cov = self->covariances + (gsize) c * latent_covariance_values (self->covariance, d);
   g_autofree double *w = g_new (double, d);
   double variance = 0;
 
@@ -419,9 +419,9 @@ main_axis (LatentGmm *self,
         {
           w[a] = 0;
           /* Diagonal and spherical models keep only the variances. */
-          if (self->covariance == LATENT_GMM_DIAG)
+          if (self->covariance == LATENT_COVARIANCE_DIAGONAL)
             w[a] = cov[a] * v[a];
-          else if (self->covariance == LATENT_GMM_SPHERICAL)
+          else if (self->covariance == LATENT_COVARIANCE_SPHERICAL)
             w[a] = cov[0] * v[a];
           else
             for (guint b = 0; b < d; b++)
@@ -561,7 +561,7 @@ init_from_file (LatentGmm   *self,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
   const guint d = self->d, k = self->k;
-  const guint per_cov = latent_gmm_covariance_values (self->covariance, d);
+  const guint per_cov = latent_covariance_values (self->covariance, d);
   JsonObject *root;
   double total = 0;
 
@@ -602,15 +602,15 @@ init_from_file (LatentGmm   *self,
 
 /* The model a run fits: what was asked for, auto being full up to
  * MAX_FULL_COLUMNS columns and diagonal beyond. */
-static LatentGmmCovariance
+static LatentCovarianceType
 covariance_type (LatentParams *params,
                  guint         d)
 {
   const char *covariance = latent_params_get_choice (params, "covariance");
 
   if (g_str_equal (covariance, "diag") || (g_str_equal (covariance, "auto") && d > MAX_FULL_COLUMNS))
-    return LATENT_GMM_DIAG;
-  return g_str_equal (covariance, "spherical") ? LATENT_GMM_SPHERICAL : LATENT_GMM_FULL;
+    return LATENT_COVARIANCE_DIAGONAL;
+  return g_str_equal (covariance, "spherical") ? LATENT_COVARIANCE_SPHERICAL : LATENT_COVARIANCE_FULL;
 }
 
 static gboolean
@@ -620,7 +620,7 @@ gmm_check (LatentDataset  *dataset,
 {
   guint d = latent_dataset_get_n_cols (dataset), n = latent_dataset_get_n_rows (dataset);
   double k = latent_params_get_int (params, "k");
-  double per = latent_gmm_covariance_values (covariance_type (params, d), d);
+  double per = latent_covariance_values (covariance_type (params, d), d);
 
   if (!latent_clusters_check_k (dataset, params, _("components"), error))
     return FALSE;
@@ -677,7 +677,7 @@ gmm_init_start (LatentDataset  *dataset,
   if (!gmm_check (dataset, params, error))
     return NULL;
   self->k = k;
-  per = self->k * latent_gmm_covariance_values (self->covariance, self->d);
+  per = self->k * latent_covariance_values (self->covariance, self->d);
   self->means = g_new0 (double, (gsize) self->k * self->d);
   self->covariances = g_new0 (double, per);
   self->chol = g_new0 (double, per);
@@ -862,11 +862,9 @@ gmm_snapshot (gpointer data)
     snap->means[i] = self->means[i];
   /* The compact form of diagonal and spherical models: on wide data their
    * d × d matrices would not fit. */
-  snap->covariance_type = self->covariance == LATENT_GMM_DIAG ? LATENT_COVARIANCE_DIAGONAL
-                          : self->covariance == LATENT_GMM_SPHERICAL ? LATENT_COVARIANCE_SPHERICAL
-                          : LATENT_COVARIANCE_FULL;
-  snap->covariances = g_new (float, k * latent_gmm_covariance_values (self->covariance, d));
-  for (gsize i = 0; i < k * latent_gmm_covariance_values (self->covariance, d); i++)
+  snap->covariance_type = self->covariance;
+  snap->covariances = g_new (float, k * latent_covariance_values (self->covariance, d));
+  for (gsize i = 0; i < k * latent_covariance_values (self->covariance, d); i++)
     snap->covariances[i] = self->covariances[i];
   snap->weights = g_new (float, k);
   for (guint c = 0; c < k; c++)

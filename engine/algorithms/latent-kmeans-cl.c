@@ -60,6 +60,20 @@ struct _LatentKmeansCl
   gint32           *host_visited;   /* items */
 };
 
+static void
+release_kernels (LatentKmeansCl *kcl)
+{
+  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
+                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
+    if (*kernels[i])
+      {
+        clReleaseKernel (*kernels[i]);
+        *kernels[i] = NULL;
+      }
+}
+
 void
 latent_kmeans_cl_free (LatentKmeansCl *kcl)
 {
@@ -69,8 +83,6 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
                         &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums,
                         &kcl->counts, &kcl->sqnorm };
-  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
-                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks };
 
   /* A step that failed half-way may leave copies queued from our host
    * arrays: they must land before the arrays go. */
@@ -79,9 +91,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     if (*buffers[i])
       clReleaseMemObject (*buffers[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
-    if (*kernels[i])
-      clReleaseKernel (*kernels[i]);
+  release_kernels (kcl);
   if (kcl->queue)
     clReleaseCommandQueue (kcl->queue);
   g_clear_object (&kcl->cl);
@@ -147,20 +157,6 @@ kernel_group_limit (LatentCl  *cl,
                                 sizeof size, &size, NULL) != CL_SUCCESS)
     return 1;
   return MAX (1, size);
-}
-
-static void
-release_kernels (LatentKmeansCl *kcl)
-{
-  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
-                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks };
-
-  for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
-    if (*kernels[i])
-      {
-        clReleaseKernel (*kernels[i]);
-        *kernels[i] = NULL;
-      }
 }
 
 static gboolean
