@@ -979,9 +979,8 @@ latent_convolve_cl_step (LatentConvolveCl      *self,
                          GCancellable          *cancellable,
                          GError               **error)
 {
-  const double values = (double) self->width * self->height * self->channels;
   gsize count = 0;
-  double sum = 0;
+  double sum = 0, values;
   gint64 start;
   cl_int err;
 
@@ -992,6 +991,8 @@ latent_convolve_cl_step (LatentConvolveCl      *self,
   g_return_val_if_fail ((guint) border <= LATENT_BORDER_ZERO, FALSE);
   g_return_val_if_fail ((guint) method < LATENT_CONVOLVE_N_METHODS, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  values = (double) self->width * self->height * self->channels;
 
   if (!prepare_pass (self, filter, &method, error) ||
       g_cancellable_set_error_if_cancelled (cancellable, error))

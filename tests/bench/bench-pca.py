@@ -111,13 +111,13 @@ def latent(bench, args, repeat):
 
 def time_to(run, score):
     """Initialisation plus the steps up to the first objective ≥ score;
-    the whole run when it never gets there."""
+    None when the run never gets there."""
     ms = run["init_ms"]
     for objective, step_ms in run["history"]:
         ms += step_ms
         if objective >= score:
             return ms
-    return float("inf")
+    return None
 
 
 def main():
@@ -175,12 +175,17 @@ def main():
                           "speedups": {r["impl"]: r["ms"] / ours["ms"] for r in pca_peers}}
     if fa_peers:
         # Latent's time to each peer's likelihood, the median over its runs.
+        # A peer whose likelihood Latent never reached gets no ratio (None).
+        def ratio(peer):
+            return peer["ms"] / peer["latent_ms"] if peer["latent_ms"] else None
+
         for peer in fa_peers:
-            peer["latent_ms"] = statistics.median(time_to(r, peer["score"]) for r in fa_runs)
+            times = [time_to(r, peer["score"]) for r in fa_runs]
+            peer["latent_ms"] = None if None in times else statistics.median(times)
         best = min(fa_peers, key=lambda r: r["ms"])
         summary["fa"] = {"best_peer": best["impl"], "best_peer_ms": best["ms"], "best_peer_score": best["score"],
-                         "latent_ms_to_its_score": best["latent_ms"], "speedup": best["ms"] / best["latent_ms"],
-                         "speedups": {r["impl"]: r["ms"] / r["latent_ms"] for r in fa_peers}}
+                         "latent_ms_to_its_score": best["latent_ms"], "speedup": ratio(best),
+                         "speedups": {r["impl"]: ratio(r) for r in fa_peers}}
     print(json.dumps(summary), flush=True)
     return 0
 
