@@ -8,7 +8,9 @@
  * back to back on the device (repeat mode; at least --passes, and enough
  * for about 25 ms); a batch's wall time over its passes is one sample, and
  * the median counts. Single-pass
- * latency (one pass, enqueue to completion) is reported beside it. One JSON
+ * latency (one pass, enqueue to completion) is reported beside it, and so
+ * is a step's (the pass the run loop makes: one pass that also sums its
+ * change, whose partial sums are read back and waited for). One JSON
  * line per case: size, kernel size, kind, method (and what auto chose), ms
  * per pass, megapixels per second.
  *
@@ -134,10 +136,11 @@ time_case (LatentConvolveCl      *conv,
   g_autoptr(LatentFilter) filter = bench_filter (kind, size, error);
   g_autofree double *batch = g_new (double, o->repeat);
   g_autofree double *single = g_new (double, o->repeat);
+  g_autofree double *step = g_new (double, o->repeat);
   g_autoptr(JsonBuilder) b = json_builder_new ();
   LatentConvolveMethod used = method;
   guint passes;
-  double ms;
+  double ms, change;
 
   if (filter == NULL)
     return FALSE;
@@ -154,7 +157,8 @@ time_case (LatentConvolveCl      *conv,
   passes = CLAMP ((guint) (25.0 / MAX (ms, 1e-3)), (guint) o->passes, 500u);
   for (int r = 0; r < o->repeat; r++)
     if (!latent_convolve_cl_pass (conv, filter, LATENT_BORDER_MIRROR, method, passes, &batch[r], NULL, error) ||
-        !latent_convolve_cl_pass (conv, filter, LATENT_BORDER_MIRROR, method, 1, &single[r], NULL, error))
+        !latent_convolve_cl_pass (conv, filter, LATENT_BORDER_MIRROR, method, 1, &single[r], NULL, error) ||
+        !latent_convolve_cl_step (conv, filter, LATENT_BORDER_MIRROR, method, &change, &step[r], NULL, error))
       return FALSE;
   ms = median (batch, o->repeat);
 
@@ -181,6 +185,8 @@ time_case (LatentConvolveCl      *conv,
   json_builder_add_double_value (b, batch[0]);
   json_builder_set_member_name (b, "latency_ms");
   json_builder_add_double_value (b, median (single, o->repeat));
+  json_builder_set_member_name (b, "step_ms");
+  json_builder_add_double_value (b, median (step, o->repeat));
   json_builder_set_member_name (b, "mpix_s");
   json_builder_add_double_value (b, (double) o->width * o->height / (ms * 1e3));
   json_builder_set_member_name (b, "device");
