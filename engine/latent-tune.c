@@ -51,6 +51,10 @@ static const Job jobs[] = {
     .gpu = { { "TILE_ROWS", 3, { 32, 64, 128 } }, { "TILE_DEPTH", 2, { 16, 32 } }, { "BLOCK_ROWS", 3, { 2, 4, 8 } } } },
   { "gmm", "gmm", "k=10 max-iterations=6 tol=0 covariance=full", 60000, 16, 4000,
     .gpu = { { "EXPECT_WG", 3, { 64, 128, 256 } }, { "SUM_ROWS", 3, { 16, 32, 64 } } } },
+  /* The autoencoder's products are gemm's; these are its decoding and
+   * backward work-groups. */
+  { "wta", "wta", "hidden=1024 batch=100 epochs=1 validation=0", 6000, 784, 2000,
+    .gpu = { { "DECODE_WG", 3, { 64, 128, 256 } }, { "UNITS_WG", 4, { 32, 64, 128, 256 } } } },
 };
 
 /* ---- workloads ---------------------------------------------------------- */

@@ -18,9 +18,49 @@
  * h · d · rows. Only the encoder's product W · Xᵀ stays dense.
  *
  * Vectors: column runs go 16 floats at a time (float16), a tail one by one.
+ *
+ * The GPU shape (LATENT_GPU) replaces the two kernels that walk columns
+ * inside one work-item: wta_decode takes a work-group of DECODE_WG per row
+ * and wta_units one of UNITS_WG per hidden unit, each work-item a column
+ * at a time, so neighbouring work-items read neighbouring floats and a
+ * batch keeps thousands of work-items busy; sums over columns are tree
+ * reductions in local memory (both sizes powers of two).
  */
 
 #define VEC 16
+
+#ifdef LATENT_GPU
+#ifndef DECODE_WG
+#define DECODE_WG 128
+#endif
+#ifndef UNITS_WG
+#define UNITS_WG 128
+#endif
+
+/* The sum of V over the work-group, returned to every work-item; SCRATCH
+ * holds a value per work-item (a power of two). The barriers are reached
+ * by the whole group. */
+static inline float
+tree_sum (const float v,
+          __local float *scratch)
+{
+  const uint l = get_local_id (0);
+  float total;
+
+  scratch[l] = v;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (uint span = get_local_size (0) / 2; span > 0; span /= 2)
+    {
+      if (l < span)
+        scratch[l] += scratch[l + span];
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+  total = scratch[0];
+  /* No work-item may overwrite scratch[0] before all have read it. */
+  barrier (CLK_LOCAL_MEM_FENCE);
+  return total;
+}
+#endif
 
 /* x[r][a] = (data[order[first + r]][a] − offset[a]) · scale[a]; work-item
  * (a, r). */
@@ -182,6 +222,7 @@ wta_compact (__global const float *LATENT_RESTRICT zt,
   count[r] = n;
 }
 
+#ifndef LATENT_GPU
 /* x̂ = c + Σ over the row's winners of s · wd[unit], e = (x̂ − x) ·
  * inv_rows, and Σ(x̂ − x)² over the work-item's columns in
  * partial[r · blocks + block]. Work-item (block of VEC columns, r). */
@@ -234,6 +275,50 @@ wta_decode (__global const uint *LATENT_RESTRICT count,
   partial[(size_t) r * blocks + block] = sum;
 }
 
+#else
+
+/* x̂ = c + Σ over the row's winners of s · wd[unit], e = (x̂ − x) ·
+ * inv_rows, and Σ(x̂ − x)² over the row in partial[r]. Work-group r of
+ * DECODE_WG work-items, each a column at a time. */
+__kernel __attribute__((reqd_work_group_size (DECODE_WG, 1, 1))) void
+wta_decode (__global const uint *LATENT_RESTRICT count,
+            __global const uint *LATENT_RESTRICT idx,
+            __global const float *LATENT_RESTRICT val,
+            __global const float *LATENT_RESTRICT wd,
+            __global const float *LATENT_RESTRICT c,
+            __global const float *LATENT_RESTRICT x,
+            __global float *LATENT_RESTRICT xhat,
+            __global float *LATENT_RESTRICT e,
+            __global float *LATENT_RESTRICT partial,
+            const uint h,
+            const uint d,
+            const float inv_rows)
+{
+  __local float sums[DECODE_WG];
+  const uint l = get_local_id (0), r = get_group_id (1), n = count[r];
+  __global const uint *units = idx + (size_t) r * h;
+  __global const float *codes = val + (size_t) r * h;
+  const size_t row = (size_t) r * d;
+  float sum = 0.0f;
+
+  for (uint a = l; a < d; a += DECODE_WG)
+    {
+      float acc = c[a], diff;
+
+      for (uint t = 0; t < n; t++)
+        acc = fma (codes[t], wd[(size_t) units[t] * d + a], acc);
+      diff = acc - x[row + a];
+      xhat[row + a] = acc;
+      e[row + a] = diff * inv_rows;
+      sum = fma (diff, diff, sum);
+    }
+  sum = tree_sum (sum, sums);
+  if (l == 0)
+    partial[r] = sum;
+}
+#endif
+
+#ifndef LATENT_GPU
 /* The backward pass and update of one hidden unit j, work-item j:
  *   ∂z[r] = e[r] · wd[j] where the code s = zt[j][r] is positive, else 0;
  *   ∂b[j] = Σ_r ∂z[r];  ∂w[j] = Σ_r ∂z[r] x[r];  ∂wd[j] = Σ_r s[r] e[r]
@@ -375,6 +460,126 @@ wta_units (__global float *LATENT_RESTRICT zt,
       sb[j] = m2;
   }
 }
+
+#else
+
+/* wta_units as above for unit j = the work-group, UNITS_WG work-items:
+ * work-item 0 lists the rows the unit won, in order (a batch is short);
+ * each ∂z is a dot product of d columns summed over the group; then each
+ * work-item sums and steps the columns a ≡ its id (mod UNITS_WG). */
+__kernel __attribute__((reqd_work_group_size (UNITS_WG, 1, 1))) void
+wta_units (__global float *LATENT_RESTRICT zt,
+           __global float *LATENT_RESTRICT dzt,
+           __global uint *LATENT_RESTRICT hits,
+           __global const float *LATENT_RESTRICT e,
+           __global const float *LATENT_RESTRICT x,
+           __global float *w,
+           __global float *wd,
+           __global float *LATENT_RESTRICT b,
+           __global float *vw,
+           __global float *vwd,
+           __global float *LATENT_RESTRICT vb,
+           __global float *sw,
+           __global float *swd,
+           __global float *LATENT_RESTRICT sb,
+           __global uint *LATENT_RESTRICT wins,
+           const uint h,
+           const uint rows,
+           const uint d,
+           const uint tied,
+           const float lr,
+           const float mu,
+           const float eps,
+           const uint adam)
+{
+  __local float sums[UNITS_WG];
+  __local uint won_count;
+  const uint j = get_group_id (0), l = get_local_id (0);
+  const size_t unit = (size_t) j * d;
+  __global float *s = zt + (size_t) j * rows;
+  __global float *dz = dzt + (size_t) j * rows;
+  __global uint *won = hits + (size_t) j * rows;
+  float db = 0.0f;
+  uint n;
+
+  if (l == 0)
+    {
+      n = 0;
+      for (uint r = 0; r < rows; r++)
+        {
+          const float code = s[r];
+
+          if (code > 0.0f)
+            {
+              won[n] = r;
+              s[n] = code;   /* n ≤ r: that value was read already */
+              n++;
+            }
+        }
+      won_count = n;
+      wins[j] += n;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  n = won_count;
+
+  for (uint t = 0; t < n; t++)
+    {
+      __global const float *er = e + (size_t) won[t] * d;
+      float g = 0.0f;
+
+      for (uint a = l; a < d; a += UNITS_WG)
+        g = fma (er[a], wd[unit + a], g);
+      g = tree_sum (g, sums);
+      if (l == 0)
+        dz[t] = g;
+      db += g;
+    }
+  /* Every work-item reads the ∂z work-item 0 wrote. */
+  barrier (CLK_GLOBAL_MEM_FENCE);
+
+  for (uint a = l; a < d; a += UNITS_WG)
+    {
+      float gw = 0.0f, gd = 0.0f, p, v, m2;
+
+      for (uint t = 0; t < n; t++)
+        {
+          gw = fma (dz[t], x[(size_t) won[t] * d + a], gw);
+          gd = fma (s[t], e[(size_t) won[t] * d + a], gd);
+        }
+      if (tied)
+        gw += gd;
+      else
+        {
+          p = wd[unit + a];
+          v = vwd[unit + a];
+          m2 = adam ? swd[unit + a] : 0.0f;
+          LATENT_OPTIMISER_STEP (p, v, m2, gd);
+          wd[unit + a] = p;
+          vwd[unit + a] = v;
+          if (adam)
+            swd[unit + a] = m2;
+        }
+      p = w[unit + a];
+      v = vw[unit + a];
+      m2 = adam ? sw[unit + a] : 0.0f;
+      LATENT_OPTIMISER_STEP (p, v, m2, gw);
+      w[unit + a] = p;
+      vw[unit + a] = v;
+      if (adam)
+        sw[unit + a] = m2;
+    }
+  if (l == 0)
+    {
+      float p = b[j], v = vb[j], m2 = adam ? sb[j] : 0.0f;
+
+      LATENT_OPTIMISER_STEP (p, v, m2, db);
+      b[j] = p;
+      vb[j] = v;
+      if (adam)
+        sb[j] = m2;
+    }
+}
+#endif
 
 /* ∂c[a] = Σ_r e[r][a] and the optimiser's step on c; work-item a. */
 __kernel void

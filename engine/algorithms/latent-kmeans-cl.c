@@ -147,18 +147,6 @@ tile_config_fits (const TileConfig         *t,
   return tile_group (t) <= info->max_work_group_size && floats * sizeof (float) <= info->local_mem_size;
 }
 
-static gsize
-kernel_group_limit (LatentCl  *cl,
-                    cl_kernel  kernel)
-{
-  size_t size = 1;
-
-  if (clGetKernelWorkGroupInfo (kernel, latent_cl_get_device (cl), CL_KERNEL_WORK_GROUP_SIZE,
-                                sizeof size, &size, NULL) != CL_SUCCESS)
-    return 1;
-  return MAX (1, size);
-}
-
 static gboolean
 create_kernels (LatentKmeansCl  *kcl,
                 const char      *options,
@@ -224,7 +212,7 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
                                  t->tile_depth, t->block_rows, t->block_centers, sum_columns, sum_clusters,
                                  sum_rows);
       g_clear_error (&last_error);
-      if (!create_kernels (kcl, options, &last_error) || kernel_group_limit (cl, kcl->tiles) < tile_group (t))
+      if (!create_kernels (kcl, options, &last_error) || latent_cl_kernel_group_limit (cl, kcl->tiles) < tile_group (t))
         {
           g_debug ("k-means: tiles %s do not build or fit %s: %s", options, info->name,
                    last_error ? last_error->message : "the group is too large");
@@ -234,15 +222,15 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
 
       kcl->tile_rows = t->tile_rows;
       kcl->assign_local = tile_group (t);
-      kcl->sum_columns = MIN (sum_columns, kernel_group_limit (cl, kcl->sums_kernel));
+      kcl->sum_columns = MIN (sum_columns, latent_cl_kernel_group_limit (cl, kcl->sums_kernel));
       kcl->sum_clusters = sum_clusters;
       kcl->sum_rows = sum_rows;
       /* The row-per-work-item kernels share one group size. */
       kcl->local = row_group;
-      kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->hamerly));
-      kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->elkan));
-      kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->gaps));
-      kcl->local = MIN (kcl->local, kernel_group_limit (cl, kcl->reduce_chunks));
+      kcl->local = MIN (kcl->local, latent_cl_kernel_group_limit (cl, kcl->hamerly));
+      kcl->local = MIN (kcl->local, latent_cl_kernel_group_limit (cl, kcl->elkan));
+      kcl->local = MIN (kcl->local, latent_cl_kernel_group_limit (cl, kcl->gaps));
+      kcl->local = MIN (kcl->local, latent_cl_kernel_group_limit (cl, kcl->reduce_chunks));
       return g_steal_pointer (&options);
     }
   if (last_error != NULL)
@@ -416,7 +404,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
         return NULL;
       if (kcl->gpu)
         {
-          local = MIN (kcl->local, kernel_group_limit (cl, quantize));
+          local = MIN (kcl->local, latent_cl_kernel_group_limit (cl, quantize));
           rows = (n + local - 1) / local * local;
         }
       if (!latent_cl_set_args (quantize, "kmeans_quantize", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq),

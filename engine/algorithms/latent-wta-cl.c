@@ -2,10 +2,11 @@
  *
  * The rows, the parameters and the optimiser's memory stay on the device
  * for the whole run; a step uploads nothing (the epoch's row order is
- * uploaded once an epoch) and reads back one number per row of the batch,
- * the loss, which the history records every step and which stops a run
+ * uploaded once an epoch) and reads back the loss in a few numbers per row
+ * of the batch, which the history records every step and which stops a run
  * that diverges at the step it does. The products are latent-gemm's; the
- * rest is kernels/wta.cl.
+ * rest is kernels/wta.cl, whose decoding and backward pass run in
+ * work-groups (a row, a unit) in the GPU shape.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -28,7 +29,7 @@ typedef struct {
   cl_mem w, wd, b, c;
 } Buffers;
 
-/* Columns per work-item of wta_decode (its VEC). */
+/* Columns per work-item of wta_decode in the CPU shape (its VEC). */
 #define DECODE_VEC 16
 
 struct _LatentWtaCl
@@ -41,7 +42,8 @@ struct _LatentWtaCl
   cl_mem            data, order, offset, scale;
   cl_mem            x, zt, dzt, count, idx, val, xhat, e, partial, wins;
   Buffers           p, v, s;
-  guint             blocks;     /* of DECODE_VEC columns */
+  guint             blocks;     /* loss sums per row: of DECODE_VEC columns, or 1 */
+  gsize             decode_wg, units_wg;   /* the GPU shape's work-groups, else 0 */
   float            *partial_host;
 };
 
@@ -100,6 +102,61 @@ create_buffers (LatentWtaCl            *wcl,
          latent_cl_create_buffer (wcl->cl, &out->c, flags, self->d * sizeof (float), host->c, what, error);
 }
 
+/* The largest power of two no greater than N (N ≥ 1). */
+static gsize
+floor_pow2 (gsize n)
+{
+  gsize p = 1;
+
+  while (p * 2 <= n)
+    p *= 2;
+  return p;
+}
+
+/* The kernels; in the GPU shape with work-groups of the tuned or default
+ * sizes, halved until the device runs them. */
+static gboolean
+create_kernels (LatentWtaCl  *wcl,
+                GError      **error)
+{
+  LatentCl *cl = wcl->cl;
+  g_autofree char *options = NULL;
+
+  if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
+    {
+      const gsize most = latent_cl_get_info (cl)->max_work_group_size;
+
+      wcl->decode_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "wta", "DECODE_WG", 128), 1, (int) MIN (most, 1024)));
+      wcl->units_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "wta", "UNITS_WG", 128), 1, (int) MIN (most, 1024)));
+    }
+  for (;;)
+    {
+      g_free (options);
+      options = wcl->decode_wg ? g_strdup_printf ("-DDECODE_WG=%zu -DUNITS_WG=%zu", wcl->decode_wg, wcl->units_wg)
+                               : NULL;
+      for (guint i = 0; i < N_KERNELS; i++)
+        {
+          g_clear_pointer (&wcl->k[i], clReleaseKernel);
+          if (!(wcl->k[i] = latent_cl_create_kernel (cl, "wta", options, kernel_names[i], error)))
+            return FALSE;
+        }
+      if (wcl->decode_wg == 0 ||
+          (latent_cl_kernel_group_limit (cl, wcl->k[K_DECODE]) >= wcl->decode_wg &&
+           latent_cl_kernel_group_limit (cl, wcl->k[K_UNITS]) >= wcl->units_wg))
+        return TRUE;
+      if (wcl->decode_wg == 1 && wcl->units_wg == 1)
+        break;
+      wcl->decode_wg = MAX (1, MIN (wcl->decode_wg, latent_cl_kernel_group_limit (cl, wcl->k[K_DECODE])) / 2);
+      wcl->units_wg = MAX (1, MIN (wcl->units_wg, latent_cl_kernel_group_limit (cl, wcl->k[K_UNITS])) / 2);
+      wcl->decode_wg = floor_pow2 (wcl->decode_wg);
+      wcl->units_wg = floor_pow2 (wcl->units_wg);
+    }
+  g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+               _("autoencoder: %s runs no work-group of the decoding and backward kernels"),
+               latent_cl_get_info (cl)->name);
+  return FALSE;
+}
+
 LatentWtaCl *
 latent_wta_cl_new (LatentWta  *self,
                    LatentCl   *cl,
@@ -129,13 +186,11 @@ latent_wta_cl_new (LatentWta  *self,
     }
   wcl->self = self;
   wcl->cl = g_object_ref (cl);
-  wcl->blocks = (d + DECODE_VEC - 1) / DECODE_VEC;
-  wcl->partial_host = g_new (float, batch * wcl->blocks);
-  if (!(wcl->gemm = latent_gemm_new (cl, error)) || !(wcl->queue = latent_cl_create_queue (cl, error)))
+  if (!(wcl->gemm = latent_gemm_new (cl, error)) || !(wcl->queue = latent_cl_create_queue (cl, error)) ||
+      !create_kernels (wcl, error))
     return NULL;
-  for (guint i = 0; i < N_KERNELS; i++)
-    if (!(wcl->k[i] = latent_cl_create_kernel (cl, "wta", NULL, kernel_names[i], error)))
-      return NULL;
+  wcl->blocks = wcl->decode_wg ? 1 : (d + DECODE_VEC - 1) / DECODE_VEC;
+  wcl->partial_host = g_new (float, batch * wcl->blocks);
   /* Every scratch array is of 4-byte values: floats or uints. */
   for (guint i = 0; i < G_N_ELEMENTS (scratch); i++)
     if (!latent_cl_create_buffer (cl, scratch[i].mem, CL_MEM_READ_WRITE, scratch[i].size * 4, NULL,
@@ -164,9 +219,10 @@ enqueue (LatentWtaCl  *wcl,
          guint         kernel,
          guint         dims,
          const gsize  *global,
+         const gsize  *local,
          GError      **error)
 {
-  return latent_cl_check (clEnqueueNDRangeKernel (wcl->queue, wcl->k[kernel], dims, NULL, global, NULL,
+  return latent_cl_check (clEnqueueNDRangeKernel (wcl->queue, wcl->k[kernel], dims, NULL, global, local,
                                                   0, NULL, NULL),
                           "clEnqueueNDRangeKernel", kernel_names[kernel], error);
 }
@@ -213,32 +269,34 @@ forward (LatentWtaCl   *wcl,
   const cl_uint first_row = first;
   const cl_float inv_rows = 1.0f / rows;
   const gsize gather[2] = { d, rows }, select[1] = { groups }, per_row[1] = { rows };
-  const gsize decode[2] = { wcl->blocks, rows };
+  /* A work-group per row in the GPU shape, else a work-item per block. */
+  const gsize decode[2] = { wcl->decode_wg ? wcl->decode_wg : wcl->blocks, rows };
+  const gsize decode_local[2] = { wcl->decode_wg, 1 };
   cl_mem wd = self->tied ? wcl->p.w : wcl->p.wd;
 
   return latent_cl_set_args (wcl->k[K_GATHER], kernel_names[K_GATHER], error,
                              LATENT_CL_ARG (wcl->data), LATENT_CL_ARG (wcl->order), LATENT_CL_ARG (first_row),
                              LATENT_CL_ARG (d), LATENT_CL_ARG (wcl->offset), LATENT_CL_ARG (wcl->scale),
                              LATENT_CL_ARG (wcl->x), LATENT_CL_ARG_END) &&
-         enqueue (wcl, K_GATHER, 2, gather, error) &&
+         enqueue (wcl, K_GATHER, 2, gather, NULL, error) &&
          latent_gemm_run (wcl->gemm, wcl->queue, FALSE, TRUE, h, rows, d, 1.0f, wcl->p.w, d, wcl->x, d,
                           0.0f, wcl->zt, rows, cancellable, error) &&
          latent_cl_set_args (wcl->k[K_SELECT], kernel_names[K_SELECT], error,
                              LATENT_CL_ARG (wcl->zt), LATENT_CL_ARG (wcl->p.b), LATENT_CL_ARG (groups),
                              LATENT_CL_ARG (count), LATENT_CL_ARG (inner), LATENT_CL_ARG (outer),
                              LATENT_CL_ARG (per_group), LATENT_CL_ARG (k), LATENT_CL_ARG_END) &&
-         enqueue (wcl, K_SELECT, 1, select, error) &&
+         enqueue (wcl, K_SELECT, 1, select, NULL, error) &&
          latent_cl_set_args (wcl->k[K_COMPACT], kernel_names[K_COMPACT], error,
                              LATENT_CL_ARG (wcl->zt), LATENT_CL_ARG (h), LATENT_CL_ARG (n_rows),
                              LATENT_CL_ARG (wcl->count), LATENT_CL_ARG (wcl->idx), LATENT_CL_ARG (wcl->val),
                              LATENT_CL_ARG_END) &&
-         enqueue (wcl, K_COMPACT, 1, per_row, error) &&
+         enqueue (wcl, K_COMPACT, 1, per_row, NULL, error) &&
          latent_cl_set_args (wcl->k[K_DECODE], kernel_names[K_DECODE], error,
                              LATENT_CL_ARG (wcl->count), LATENT_CL_ARG (wcl->idx), LATENT_CL_ARG (wcl->val),
                              LATENT_CL_ARG (wd), LATENT_CL_ARG (wcl->p.c), LATENT_CL_ARG (wcl->x),
                              LATENT_CL_ARG (wcl->xhat), LATENT_CL_ARG (wcl->e), LATENT_CL_ARG (wcl->partial),
                              LATENT_CL_ARG (h), LATENT_CL_ARG (d), LATENT_CL_ARG (inv_rows), LATENT_CL_ARG_END) &&
-         enqueue (wcl, K_DECODE, 2, decode, error) &&
+         enqueue (wcl, K_DECODE, 2, decode, wcl->decode_wg ? decode_local : NULL, error) &&
          latent_cl_check (clEnqueueReadBuffer (wcl->queue, wcl->partial, CL_FALSE, 0,
                                                (gsize) rows * wcl->blocks * sizeof (float), wcl->partial_host,
                                                0, NULL, NULL),
@@ -266,7 +324,8 @@ latent_wta_cl_step (LatentWtaCl   *wcl,
 {
   LatentWta *self = wcl->self;
   const cl_uint d = self->d, h = self->h, n_rows = rows, tied = self->tied, adam = self->adam;
-  const gsize units[1] = { h }, columns[1] = { d };
+  /* A work-group per unit in the GPU shape, else a work-item. */
+  const gsize units[1] = { wcl->units_wg ? h * wcl->units_wg : h }, columns[1] = { d };
   /* Unused arguments still take a buffer: the encoder's own. */
   cl_mem wd = tied ? wcl->p.w : wcl->p.wd, vwd = tied ? wcl->v.w : wcl->v.wd;
   cl_mem sw = adam ? wcl->s.w : wcl->v.w, swd = adam ? (tied ? wcl->s.w : wcl->s.wd) : vwd;
@@ -285,12 +344,12 @@ latent_wta_cl_step (LatentWtaCl   *wcl,
                            LATENT_CL_ARG (wcl->wins), LATENT_CL_ARG (h), LATENT_CL_ARG (n_rows), LATENT_CL_ARG (d),
                            LATENT_CL_ARG (tied), LATENT_CL_ARG (lr), LATENT_CL_ARG (mu), LATENT_CL_ARG (eps),
                            LATENT_CL_ARG (adam), LATENT_CL_ARG_END) ||
-      !enqueue (wcl, K_UNITS, 1, units, error) ||
+      !enqueue (wcl, K_UNITS, 1, units, wcl->units_wg ? &wcl->units_wg : NULL, error) ||
       !latent_cl_set_args (wcl->k[K_DECODER_BIAS], kernel_names[K_DECODER_BIAS], error,
                            LATENT_CL_ARG (wcl->e), LATENT_CL_ARG (wcl->p.c), LATENT_CL_ARG (wcl->v.c),
                            LATENT_CL_ARG (sc), LATENT_CL_ARG (n_rows), LATENT_CL_ARG (d), LATENT_CL_ARG (lr),
                            LATENT_CL_ARG (mu), LATENT_CL_ARG (eps), LATENT_CL_ARG (adam), LATENT_CL_ARG_END) ||
-      !enqueue (wcl, K_DECODER_BIAS, 1, columns, error) ||
+      !enqueue (wcl, K_DECODER_BIAS, 1, columns, NULL, error) ||
       !latent_cl_check (clFinish (wcl->queue), "clFinish", "wta", error))
     {
       clFinish (wcl->queue);

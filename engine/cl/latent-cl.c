@@ -1441,6 +1441,20 @@ tuned_file (LatentCl *self)
   return self->tuned;
 }
 
+gsize
+latent_cl_kernel_group_limit (LatentCl  *self,
+                              cl_kernel  kernel)
+{
+  size_t size = 1;
+
+  g_return_val_if_fail (LATENT_IS_CL (self), 1);
+
+  if (clGetKernelWorkGroupInfo (kernel, self->info->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof size, &size, NULL)
+      != CL_SUCCESS)
+    return 1;
+  return MAX (1, size);
+}
+
 int
 latent_cl_tunable (LatentCl   *self,
                    const char *program,

@@ -150,6 +150,10 @@ cl_kernel                 latent_cl_create_kernel  (LatentCl            *self,
                                                     const char          *options,
                                                     const char          *kernel,
                                                     GError             **error);
+/* The most work-items a work-group of KERNEL may have on SELF's device
+ * (1 if the driver will not say). */
+gsize                     latent_cl_kernel_group_limit (LatentCl        *self,
+                                                        cl_kernel        kernel);
 /* Programs loaded from the disk cache since SELF was created. */
 guint                     latent_cl_get_cache_hits (LatentCl            *self);
 /* Programs built from source since SELF was created (a cache miss each). */
