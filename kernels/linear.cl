@@ -12,6 +12,9 @@
  * in double. With the shift near the mean the Gram product of the shifted
  * rows loses no precision to cancellation, and the host corrects it by the
  * small remaining offset exactly.
+ *
+ * The GPU shape (LATENT_GPU): work-item (c, b) owns column c alone, so
+ * neighbouring work-items read neighbouring floats of a row.
  */
 
 __kernel void
@@ -24,10 +27,26 @@ linear_shift (__global const float *LATENT_RESTRICT x,
               const uint rows_per_item,
               const uint write)
 {
-  const uint col = get_global_id (0) * 16;
   const uint block = get_global_id (1);
   const uint first = block * rows_per_item;
   const uint last = min (n, first + rows_per_item);
+#ifdef LATENT_GPU
+  const uint col = get_global_id (0);
+  float sum = 0.0f;
+
+  if (col >= d || first >= n)
+    return;
+  for (uint i = first; i < last; i++)
+    {
+      const float v = x[(ulong) i * d + col] - shift[col];
+
+      if (write)
+        out[(ulong) i * d + col] = v;
+      sum += v;
+    }
+  partial[(ulong) block * d + col] = sum;
+#else
+  const uint col = get_global_id (0) * 16;
 
   if (col >= d || first >= n)
     return;
@@ -64,4 +83,5 @@ linear_shift (__global const float *LATENT_RESTRICT x,
           partial[(ulong) block * d + c] = sum;
         }
     }
+#endif
 }

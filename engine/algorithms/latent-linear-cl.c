@@ -114,7 +114,9 @@ latent_linear_cl_moments (LatentLinearCl  *lcl,
   const guint units = MAX (1, latent_cl_get_info (lcl->cl)->compute_units);
   /* Enough row blocks to keep every unit busy, few enough partials. */
   const guint blocks = MIN (n, 16 * units), rows_per_item = (n + blocks - 1) / blocks;
-  const gsize global[2] = { (d + 15) / 16, (n + rows_per_item - 1) / rows_per_item };
+  /* 16 columns a work-item in the CPU shape, one in the GPU shape. */
+  const guint per_item = latent_cl_get_shape (lcl->cl) == LATENT_KERNEL_SHAPE_GPU ? 1 : 16;
+  const gsize global[2] = { (d + per_item - 1) / per_item, (n + rows_per_item - 1) / rows_per_item };
   g_autofree float *shift = g_new0 (float, d);
   g_autofree double *head_mean = g_new0 (double, d);
   g_autofree float *partial = g_new (float, global[1] * d);
