@@ -254,6 +254,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   g_autofree float *xnorm = NULL;
   const char *bounds;
   guint64 partial_bytes;
+  gsize copy_rows;
 
   kcl->cl = g_object_ref (cl);
   /* Short rows waste less padding with narrower vectors. */
@@ -355,11 +356,13 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_inertia = g_new (float, kcl->assign_groups);
   kcl->host_visited = g_new (gint32, kcl->items);
 
+  copy_rows = kcl->use_bounds ? n : 1;
   if (!latent_cl_create_buffer (cl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 (gsize) n * kcl->dp * sizeof (float), padded, "x", error) ||
-      !latent_cl_create_buffer (cl, &kcl->xq, CL_MEM_READ_WRITE, (gsize) n * kcl->dp, NULL, "xq", error) ||
-      !latent_cl_create_buffer (cl, &kcl->xrange, CL_MEM_READ_WRITE, n * sizeof (cl_float2), NULL, "xrange", error) ||
-      !latent_cl_create_buffer (cl, &kcl->xerr, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "xerr", error) ||
+      /* The 8-bit copy, a quarter of the rows' size, only for the bounds. */
+      !latent_cl_create_buffer (cl, &kcl->xq, CL_MEM_READ_WRITE, copy_rows * kcl->dp, NULL, "xq", error) ||
+      !latent_cl_create_buffer (cl, &kcl->xrange, CL_MEM_READ_WRITE, copy_rows * sizeof (cl_float2), NULL, "xrange", error) ||
+      !latent_cl_create_buffer (cl, &kcl->xerr, CL_MEM_READ_WRITE, copy_rows * sizeof (float), NULL, "xerr", error) ||
       !latent_cl_create_buffer (cl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 n * sizeof (float), xnorm, "xnorm", error) ||
       !latent_cl_create_buffer (cl, &kcl->centers, CL_MEM_READ_ONLY,
