@@ -67,6 +67,11 @@ struct _LatentGemm
   guint      split;
   guint      mirror_tile;
   gboolean   sum_grouped;
+  /* The slices' scratch, kept for the next product on the same queue
+   * (an in-order queue runs them one after another). */
+  cl_mem            scratch;
+  gsize             scratch_bytes;
+  cl_command_queue  scratch_queue;
 };
 
 void
@@ -84,6 +89,10 @@ latent_gemm_free (LatentGemm *self)
     clReleaseKernel (self->groups);
   if (self->sum)
     clReleaseKernel (self->sum);
+  if (self->scratch)
+    clReleaseMemObject (self->scratch);
+  if (self->scratch_queue)
+    clReleaseCommandQueue (self->scratch_queue);
   g_clear_object (&self->cl);
   g_free (self);
 }
@@ -439,12 +448,30 @@ run_groups (LatentGemm        *self,
     const guint64 g_ldc = split ? n : ldc, g_split = split ? (guint64) m * n : 0;
     cl_mem g_c = c;
 
-    if (split &&
-        !latent_cl_create_buffer (self->cl, &scratch, CL_MEM_READ_WRITE, slices * m * n * sizeof (float), NULL,
-                                  "the slices of C", error))
-      return FALSE;
     if (split)
-      g_c = scratch;
+      {
+        const gsize bytes = slices * m * n * sizeof (float);
+
+        /* Another queue may still be using the old one: a buffer of its
+         * own (the release waits for the kernels that hold it). */
+        if (self->scratch == NULL || self->scratch_bytes < bytes || self->scratch_queue != queue)
+          {
+            g_clear_pointer (&self->scratch, clReleaseMemObject);
+            if (!latent_cl_create_buffer (self->cl, &self->scratch, CL_MEM_READ_WRITE, bytes, NULL,
+                                          "the slices of C", error))
+              return FALSE;
+            self->scratch_bytes = bytes;
+            /* Held, so that no new queue can take its address. */
+            if (self->scratch_queue != queue)
+              {
+                if (self->scratch_queue)
+                  clReleaseCommandQueue (self->scratch_queue);
+                clRetainCommandQueue (queue);
+                self->scratch_queue = queue;
+              }
+          }
+        scratch = g_c = self->scratch;
+      }
     ok = latent_cl_set_args (self->groups, "gemm_groups", error,
                              LATENT_CL_ARG (m), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
                              LATENT_CL_ARG (g_alpha), LATENT_CL_ARG (g_beta),
@@ -469,9 +496,6 @@ run_groups (LatentGemm        *self,
                                LATENT_CL_ARG (upper_arg), LATENT_CL_ARG_END) &&
            enqueue (queue, self->sum, "gemm_sum", 2, global, self->sum_grouped ? local : NULL, error);
     }
-  /* Released only once the queued kernels are done with it. */
-  if (scratch)
-    clReleaseMemObject (scratch);
   return ok;
 }
 
