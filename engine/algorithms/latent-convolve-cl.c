@@ -477,14 +477,7 @@ fit_group (LatentConvolveCl  *self,
            gsize             *ly,
            GError           **error)
 {
-  gsize kernel_max = 0;
-  cl_int err;
-
-  err = clGetKernelWorkGroupInfo (kernel, latent_cl_get_device (self->cl), CL_KERNEL_WORK_GROUP_SIZE,
-                                  sizeof kernel_max, &kernel_max, NULL);
-  if (!latent_cl_check (err, "clGetKernelWorkGroupInfo", name, error))
-    return FALSE;
-  kernel_max = MIN (kernel_max, self->max_group);
+  const gsize kernel_max = MIN (latent_cl_kernel_group_limit (self->cl, kernel), self->max_group);
 
   /* 64 work-items, a tile of 128 × 64 outputs, or less to fit. */
   *lx = 4;

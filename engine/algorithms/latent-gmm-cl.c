@@ -136,12 +136,8 @@ check_group (LatentCl    *cl,
              gsize        wanted,
              GError     **error)
 {
-  gsize most = 0;
-  cl_int err = clGetKernelWorkGroupInfo (kernel, latent_cl_get_device (cl), CL_KERNEL_WORK_GROUP_SIZE,
-                                         sizeof most, &most, NULL);
+  const gsize most = latent_cl_kernel_group_limit (cl, kernel);
 
-  if (!latent_cl_check (err, "clGetKernelWorkGroupInfo", name, error))
-    return FALSE;
   if (most < wanted)
     {
       g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,

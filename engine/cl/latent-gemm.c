@@ -181,19 +181,15 @@ gpu_kernels_new (LatentGemm  *self,
         return FALSE;
       /* A driver may take fewer work-items per group for a kernel that
        * needs many registers; reqd_work_group_size then cannot launch. */
-      if (clGetKernelWorkGroupInfo (self->groups, latent_cl_get_device (cl), CL_KERNEL_WORK_GROUP_SIZE,
-                                    sizeof wg, &wg, NULL) == CL_SUCCESS &&
-          wg < (gsize) (t->tsm / t->wptm) * (t->tsn / t->wptn))
+      wg = latent_cl_kernel_group_limit (cl, self->groups);
+      if (wg < (gsize) (t->tsm / t->wptm) * (t->tsn / t->wptn))
         {
           g_debug ("tiles %d × %d × %d: the kernel takes only %zu work-items per group",
                    t->tsm, t->tsn, t->tsk, (size_t) wg);
           continue;
         }
       self->gt = *t;
-      wg = 0;
-      self->sum_grouped = clGetKernelWorkGroupInfo (self->sum, latent_cl_get_device (cl), CL_KERNEL_WORK_GROUP_SIZE,
-                                                  sizeof wg, &wg, NULL) == CL_SUCCESS &&
-                          wg >= GEMM_SUM_X * GEMM_SUM_Y;
+      self->sum_grouped = latent_cl_kernel_group_limit (cl, self->sum) >= GEMM_SUM_X * GEMM_SUM_Y;
       return TRUE;
     }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
