@@ -925,16 +925,21 @@ prepare_pass (LatentConvolveCl      *self,
   return TRUE;
 }
 
-gboolean
-latent_convolve_cl_pass (LatentConvolveCl      *self,
-                         const LatentFilter    *filter,
-                         LatentBorder           border,
-                         LatentConvolveMethod   method,
-                         guint                  passes,
-                         double                *ms_out,
-                         GCancellable          *cancellable,
-                         GError               **error)
+/* PASSES passes; with CHANGE_OUT one, whose RMS change is summed on the
+ * device and read back (the partial sums only: the image stays there).
+ * MS_OUT: the wall time per pass, waited for. */
+static gboolean
+run_passes (LatentConvolveCl      *self,
+            const LatentFilter    *filter,
+            LatentBorder           border,
+            LatentConvolveMethod   method,
+            guint                  passes,
+            double                *change_out,
+            double                *ms_out,
+            GCancellable          *cancellable,
+            GError               **error)
 {
+  gsize count = 0;
   gint64 start;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -950,16 +955,41 @@ latent_convolve_cl_pass (LatentConvolveCl      *self,
   for (guint p = 0; p < passes; p++)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-          !one_pass (self, filter, border, method, FALSE, NULL, error))
+          !one_pass (self, filter, border, method, change_out != NULL, &count, error))
         return FALSE;
     }
-  if (ms_out != NULL)
+  if (change_out != NULL)
     {
-      if (!latent_cl_check (clFinish (self->queue), "clFinish", "convolve", error))
+      double sum = 0;
+      /* A few hundred kilobytes at most, waited for with the pass. */
+      cl_int err = clEnqueueReadBuffer (self->queue, self->partial, CL_TRUE, 0, count * sizeof (float),
+                                        self->host_partial, 0, NULL, NULL);
+
+      if (!latent_cl_check (err, "clEnqueueReadBuffer", "convolve change", error))
         return FALSE;
-      *ms_out = passes > 0 ? (g_get_monotonic_time () - start) / 1e3 / passes : 0.0;
+      for (gsize i = 0; i < count; i++)
+        sum += self->host_partial[i];
+      *change_out = sqrt (sum / ((double) self->width * self->height * self->channels));
     }
+  else if (ms_out != NULL &&
+           !latent_cl_check (clFinish (self->queue), "clFinish", "convolve", error))
+    return FALSE;
+  if (ms_out != NULL)
+    *ms_out = passes > 0 ? (g_get_monotonic_time () - start) / 1e3 / passes : 0.0;
   return TRUE;
+}
+
+gboolean
+latent_convolve_cl_pass (LatentConvolveCl      *self,
+                         const LatentFilter    *filter,
+                         LatentBorder           border,
+                         LatentConvolveMethod   method,
+                         guint                  passes,
+                         double                *ms_out,
+                         GCancellable          *cancellable,
+                         GError               **error)
+{
+  return run_passes (self, filter, border, method, passes, NULL, ms_out, cancellable, error);
 }
 
 gboolean
@@ -972,39 +1002,9 @@ latent_convolve_cl_step (LatentConvolveCl      *self,
                          GCancellable          *cancellable,
                          GError               **error)
 {
-  gsize count = 0;
-  double sum = 0, values;
-  gint64 start;
-  cl_int err;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (filter != NULL, FALSE);
   g_return_val_if_fail (change_out != NULL, FALSE);
-  g_return_val_if_fail (self->image[0] != NULL, FALSE);
-  g_return_val_if_fail ((guint) border <= LATENT_BORDER_ZERO, FALSE);
-  g_return_val_if_fail ((guint) method < LATENT_CONVOLVE_N_METHODS, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  values = (double) self->width * self->height * self->channels;
-
-  if (!prepare_pass (self, filter, &method, error) ||
-      g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
-  start = g_get_monotonic_time ();
-  if (!one_pass (self, filter, border, method, TRUE, &count, error))
-    return FALSE;
-  /* The partial sums are the only thing read back: a few hundred
-   * kilobytes at most, waited for with the pass. */
-  err = clEnqueueReadBuffer (self->queue, self->partial, CL_TRUE, 0, count * sizeof (float),
-                             self->host_partial, 0, NULL, NULL);
-  if (!latent_cl_check (err, "clEnqueueReadBuffer", "convolve change", error))
-    return FALSE;
-  if (ms_out != NULL)
-    *ms_out = (g_get_monotonic_time () - start) / 1e3;
-  for (gsize i = 0; i < count; i++)
-    sum += self->host_partial[i];
-  *change_out = sqrt (sum / values);
-  return TRUE;
+  return run_passes (self, filter, border, method, 1, change_out, ms_out, cancellable, error);
 }
 
 gboolean
