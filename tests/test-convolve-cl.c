@@ -9,7 +9,7 @@
 
 #include "latent-convolve.h"
 #include "latent-png.h"
-#include "latent-test-util.h"
+#include "latent-test-filters.h"
 
 /* Absolute, for inputs in [0, 1] and kernels whose |weights| / divisor sum
  * to 1; scaled up by that sum for the others (Sobel, sharpen). */
@@ -45,62 +45,6 @@ random_image (guint   width,
   for (gsize i = 0; i < n; i++)
     x[i] = (float) test_uniform (&state);
   return x;
-}
-
-/* Weights in (0, 1), normalised, with an offset: a generic full-rank kernel. */
-static LatentFilter *
-random_filter (guint   size,
-               guint64 seed)
-{
-  g_autofree float *w = g_new (float, (gsize) size * size);
-  guint64 state = seed * 7919u + size;
-  LatentFilter *filter;
-
-  for (guint i = 0; i < size * size; i++)
-    w[i] = (float) test_uniform (&state);
-  filter = latent_filter_new (size, w, 1.0, 0.125, NULL);
-  g_assert_nonnull (filter);
-  g_assert_true (latent_filter_normalise (filter, NULL));
-  return filter;
-}
-
-/* outer (column, row) of positive random factors, normalised: rank 1. */
-static LatentFilter *
-random_separable (guint   size,
-                  guint64 seed)
-{
-  g_autofree float *w = g_new (float, (gsize) size * size);
-  float col[LATENT_FILTER_MAX_SIZE], row[LATENT_FILTER_MAX_SIZE];
-  guint64 state = seed * 104729u + size;
-  LatentFilter *filter;
-
-  for (guint i = 0; i < size; i++)
-    {
-      col[i] = (float) (0.1 + test_uniform (&state));
-      row[i] = (float) (0.1 + test_uniform (&state));
-    }
-  for (guint j = 0; j < size; j++)
-    for (guint i = 0; i < size; i++)
-      w[j * size + i] = col[j] * row[i];
-  filter = latent_filter_new (size, w, 1.0, -0.0625, NULL);
-  g_assert_nonnull (filter);
-  g_assert_true (latent_filter_normalise (filter, NULL));
-  g_assert_true (latent_filter_is_separable (filter));
-  return filter;
-}
-
-static double
-tolerance_for (const LatentFilter *filter)
-{
-  const guint taps = latent_filter_get_size (filter) * latent_filter_get_size (filter);
-  const float *w = latent_filter_get_weights (filter);
-  double sum = 0;
-
-  for (guint i = 0; i < taps; i++)
-    sum += fabs (w[i]);
-  if (latent_filter_is_magnitude (filter))
-    sum *= 2;
-  return TOLERANCE * MAX (1.0, sum / fabs (latent_filter_get_divisor (filter)));
 }
 
 static double
@@ -149,7 +93,7 @@ check_filter (const LatentFilter *filter,
   g_autofree float *expected = g_new (float, n);
   g_autofree float *scratch = g_new (float, n);
   g_autofree float *got = g_new (float, n);
-  const double tolerance = tolerance_for (filter) * passes;
+  const double tolerance = TOLERANCE * filter_gain (filter) * passes;
   g_autofree double *changes = g_new (double, passes);
 
   memcpy (expected, image, n * sizeof (float));
