@@ -148,6 +148,48 @@ check_group (LatentCl    *cl,
   return TRUE;
 }
 
+/* Options both shapes' programs take: the covariance type, sums in float
+ * on request (LATENT_GMM_FP64=0, as on a device without doubles), and the
+ * dimension compiled in when small. */
+static char *
+shared_options (const LatentGmm *self)
+{
+  g_autofree char *dims = self->d <= MAX_DIMS ? g_strdup_printf (" -DDIMS=%u", self->d) : g_strdup ("");
+
+  return g_strdup_printf ("-DCOVARIANCE=%d%s%s", (int) self->covariance,
+                          g_strcmp0 (g_getenv ("LATENT_GMM_FP64"), "0") == 0 ? " -DNO_FP64" : "", dims);
+}
+
+/* The parameters' host copies and device buffers, the same in both shapes. */
+static gboolean
+create_parameters (LatentGmmCl  *gcl,
+                   LatentGmm    *self,
+                   GError      **error)
+{
+  const guint d = self->d, k = self->k;
+  const gsize factor = self->covariance == LATENT_COVARIANCE_FULL ? (gsize) k * d * d : (gsize) k * d;
+
+  gcl->host_means = g_new0 (float, (gsize) k * d);
+  gcl->host_factor = g_new0 (float, factor);
+  gcl->host_offset = g_new0 (float, k);
+  return latent_cl_create_buffer (gcl->cl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * sizeof (float), NULL,
+                                  "means", error) &&
+         latent_cl_create_buffer (gcl->cl, &gcl->factor, CL_MEM_READ_ONLY, factor * sizeof (float), NULL,
+                                  "factor", error) &&
+         latent_cl_create_buffer (gcl->cl, &gcl->offset, CL_MEM_READ_ONLY, k * sizeof (float), NULL,
+                                  "offset", error);
+}
+
+static void
+set_too_large (GError                   **error,
+               const LatentGmm           *self,
+               const LatentClDeviceInfo  *info)
+{
+  g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+               _("Gaussian mixture: %u rows × %u columns with k = %u need a larger buffer than %s allows"),
+               self->n, self->d, self->k, info->name);
+}
+
 /* The GPU shape's programs, sizes and buffers (see kernels/gmm.cl). */
 static gboolean
 gpu_new (LatentGmmCl  *gcl,
@@ -171,6 +213,7 @@ gpu_new (LatentGmmCl  *gcl,
   const guint unroll_max = CLAMP (latent_cl_tunable (cl, "gmm", "UNROLL_MAX", 31), 0, MAX_DIMS);
   const gsize f = sizeof (float);
   guint64 budget, expect_local, sum_local, partial_bytes;
+  g_autofree char *shared = NULL;
   g_autofree char *options = NULL;
   g_autofree float *columns = NULL;
   guint groups;
@@ -211,9 +254,7 @@ gpu_new (LatentGmmCl  *gcl,
   if (partial_bytes > info->max_alloc || (guint64) d * gcl->stride * f > info->max_alloc ||
       (guint64) k * gcl->stride * f > info->max_alloc || n > G_MAXINT32 - 2048)
     {
-      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   _("Gaussian mixture: %u rows × %u columns with k = %u need a larger buffer than %s allows"),
-                   n, d, k, info->name);
+      set_too_large (error, self, info);
       return FALSE;
     }
   if (expect_local > info->local_mem_size || sum_local > info->local_mem_size)
@@ -227,19 +268,11 @@ gpu_new (LatentGmmCl  *gcl,
       return FALSE;
     }
 
-  options = g_strdup_printf ("-DCOVARIANCE=%d%s -DEXPECT_WG=%u -DRESP_STAGE=%u -DSUM_ROWS=%u -DSUM_TILE_P=%u "
+  shared = shared_options (self);
+  options = g_strdup_printf ("%s -DEXPECT_WG=%u -DRESP_STAGE=%u -DSUM_ROWS=%u -DSUM_TILE_P=%u "
                              "-DSUM_TILE_Q=%u -DSUM_BLOCK_P=%u -DSUM_BLOCK_Q=%u -DREDUCE_WG=%u -DUNROLL_MAX=%u",
-                             (int) self->covariance,
-                             g_strcmp0 (g_getenv ("LATENT_GMM_FP64"), "0") == 0 ? " -DNO_FP64" : "",
-                             expect_wg, resp_stage, sum_rows, tile_p, tile_q, block_p, block_q, reduce_wg,
+                             shared, expect_wg, resp_stage, sum_rows, tile_p, tile_q, block_p, block_q, reduce_wg,
                              unroll_max);
-  if (d <= MAX_DIMS)
-    {
-      char *with_dims = g_strdup_printf ("%s -DDIMS=%u", options, d);
-
-      g_free (options);
-      options = with_dims;
-    }
   if (!(gcl->rows = latent_cl_create_kernel (cl, "gmm", options, "gmm_expect_rows", error)) ||
       !(gcl->sums = latent_cl_create_kernel (cl, "gmm", options, "gmm_sums", error)) ||
       !(gcl->scatter_gpu = latent_cl_create_kernel (cl, "gmm", options, full ? "gmm_scatter_full" : "gmm_scatter_diag",
@@ -259,16 +292,10 @@ gpu_new (LatentGmmCl  *gcl,
     for (guint c = 0; c < d; c++)
       columns[(gsize) c * gcl->stride + i] = self->x[(gsize) i * d + c];
 
-  gcl->host_means = g_new0 (float, (gsize) k * d);
-  gcl->host_factor = g_new0 (float, full ? (gsize) k * d * d : (gsize) k * d);
-  gcl->host_offset = g_new0 (float, k);
   gcl->host_final = g_new (float, 2 * gcl->max_outs);
-  if (!latent_cl_create_buffer (cl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (gsize) d * gcl->stride * f,
+  if (!create_parameters (gcl, self, error) ||
+      !latent_cl_create_buffer (cl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (gsize) d * gcl->stride * f,
                                 columns, "x", error) ||
-      !latent_cl_create_buffer (cl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * f, NULL, "means", error) ||
-      !latent_cl_create_buffer (cl, &gcl->factor, CL_MEM_READ_ONLY,
-                                (full ? (gsize) k * d * d : (gsize) k * d) * f, NULL, "factor", error) ||
-      !latent_cl_create_buffer (cl, &gcl->offset, CL_MEM_READ_ONLY, k * f, NULL, "offset", error) ||
       !latent_cl_create_buffer (cl, &gcl->lp, CL_MEM_READ_WRITE, (gsize) k * gcl->stride * f, NULL, "lp", error) ||
       !latent_cl_create_buffer (cl, &gcl->resp, CL_MEM_READ_WRITE, (gsize) gcl->stride * k * f, NULL, "resp",
                                 error) ||
@@ -294,6 +321,7 @@ latent_gmm_cl_new (LatentGmm  *self,
   const LatentClDeviceInfo *info;
   const guint n = self ? self->n : 0, d = self ? self->d : 0, k = self ? self->k : 0;
   const gboolean full = self && self->covariance == LATENT_COVARIANCE_FULL;
+  g_autofree char *shared = NULL;
   g_autofree char *options = NULL;
   g_autofree float *blocked = NULL;
   guint64 budget, partial_bytes, x_bytes, resp_bytes;
@@ -342,22 +370,12 @@ latent_gmm_cl_new (LatentGmm  *self,
   if (partial_bytes > info->max_alloc || x_bytes > info->max_alloc || resp_bytes > info->max_alloc ||
       n > G_MAXINT32 - 16)
     {
-      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   _("Gaussian mixture: %u rows × %u columns with k = %u need a larger buffer than %s allows"),
-                   n, d, k, info->name);
+      set_too_large (error, self, info);
       return NULL;
     }
 
-  /* LATENT_GMM_FP64=0 sums in float as on a device without doubles. */
-  options = g_strdup_printf ("-DLANES=%u -DCOVARIANCE=%d -DTILE=%u%s", gcl->lanes, (int) self->covariance, tile,
-                             g_strcmp0 (g_getenv ("LATENT_GMM_FP64"), "0") == 0 ? " -DNO_FP64" : "");
-  if (d <= MAX_DIMS)
-    {
-      char *with_dims = g_strdup_printf ("%s -DDIMS=%u", options, d);
-
-      g_free (options);
-      options = with_dims;
-    }
+  shared = shared_options (self);
+  options = g_strdup_printf ("%s -DLANES=%u -DTILE=%u", shared, gcl->lanes, tile);
   if (!(gcl->expect = latent_cl_create_kernel (cl, "gmm", options, "gmm_expect", error)) ||
       !(gcl->scatter = latent_cl_create_kernel (cl, "gmm", options, "gmm_scatter", error)) ||
       !(gcl->queue = latent_cl_create_queue (cl, error)))
@@ -373,9 +391,6 @@ latent_gmm_cl_new (LatentGmm  *self,
         blocked[((gsize) b * d + f) * gcl->lanes + lane] = self->x[(gsize) i * d + f];
     }
 
-  gcl->host_means = g_new0 (float, (gsize) k * d);
-  gcl->host_factor = g_new0 (float, full ? (gsize) k * d * d : (gsize) k * d);
-  gcl->host_offset = g_new0 (float, k);
   gcl->host_nk = g_new (float, (gsize) gcl->items * k);
   gcl->host_sx = g_new (float, (gsize) gcl->items * k * d);
   gcl->host_ll = g_new (float, (gsize) gcl->items * 2 * gcl->lanes);
@@ -385,13 +400,10 @@ latent_gmm_cl_new (LatentGmm  *self,
     const gsize f = sizeof (float), items = gcl->items;
     /* Without DIMS the kernels keep two blocks' per-feature values here. */
     const gsize scratch = d <= MAX_DIMS ? f * gcl->lanes : items * 2 * d * gcl->lanes * f;
-    const gsize factor = full ? (gsize) k * d * d : (gsize) k * d;
 
-    if (!latent_cl_create_buffer (cl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x_bytes, blocked,
+    if (!create_parameters (gcl, self, error) ||
+        !latent_cl_create_buffer (cl, &gcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x_bytes, blocked,
                                   "x", error) ||
-        !latent_cl_create_buffer (cl, &gcl->means, CL_MEM_READ_ONLY, (gsize) k * d * f, NULL, "means", error) ||
-        !latent_cl_create_buffer (cl, &gcl->factor, CL_MEM_READ_ONLY, factor * f, NULL, "factor", error) ||
-        !latent_cl_create_buffer (cl, &gcl->offset, CL_MEM_READ_ONLY, k * f, NULL, "offset", error) ||
         !latent_cl_create_buffer (cl, &gcl->resp, CL_MEM_READ_WRITE, resp_bytes, NULL, "resp", error) ||
         !latent_cl_create_buffer (cl, &gcl->scratch, CL_MEM_READ_WRITE, scratch, NULL, "scratch", error) ||
         !latent_cl_create_buffer (cl, &gcl->part_nk, CL_MEM_WRITE_ONLY, items * k * f, NULL, "part_nk", error) ||
