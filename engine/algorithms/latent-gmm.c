@@ -397,8 +397,9 @@ maximise_from_host_resp (LatentGmm     *self,
   return TRUE;
 }
 
-/* The main axis of component c's covariance, by power iteration (the
- * covariance is positive definite), and its variance. */
+/* The main axis of component c's covariance and its variance: the largest
+ * variance's axis of a diagonal model, any axis of a spherical one, and by
+ * power iteration for a full one (positive definite). */
 static double
 main_axis (LatentGmm *self,
            guint      c,
@@ -406,9 +407,28 @@ main_axis (LatentGmm *self,
 {
   const guint d = self->d;
   const double *cov = self->covariances + (gsize) c * latent_covariance_values (self->covariance, d);
-  g_autofree double *w = g_new (double, d);
+  g_autofree double *w = NULL;
   double variance = 0;
+  guint top = 0;
 
+  switch (self->covariance)
+    {
+    case LATENT_COVARIANCE_SPHERICAL:
+      for (guint f = 0; f < d; f++)
+        v[f] = 1 / sqrt (d);
+      return cov[0];
+    case LATENT_COVARIANCE_DIAGONAL:
+      for (guint f = 1; f < d; f++)
+        if (cov[f] > cov[top])
+          top = f;
+      for (guint f = 0; f < d; f++)
+        v[f] = f == top;
+      return cov[top];
+    case LATENT_COVARIANCE_FULL:
+      break;
+    }
+
+  w = g_new (double, d);
   for (guint f = 0; f < d; f++)
     v[f] = 1 / sqrt (d);
   for (guint round = 0; round < 100; round++)
@@ -418,14 +438,8 @@ main_axis (LatentGmm *self,
       for (guint a = 0; a < d; a++)
         {
           w[a] = 0;
-          /* Diagonal and spherical models keep only the variances. */
-          if (self->covariance == LATENT_COVARIANCE_DIAGONAL)
-            w[a] = cov[a] * v[a];
-          else if (self->covariance == LATENT_COVARIANCE_SPHERICAL)
-            w[a] = cov[0] * v[a];
-          else
-            for (guint b = 0; b < d; b++)
-              w[a] += cov[(gsize) a * d + b] * v[b];
+          for (guint b = 0; b < d; b++)
+            w[a] += cov[(gsize) a * d + b] * v[b];
           norm += w[a] * w[a];
         }
       norm = sqrt (norm);
