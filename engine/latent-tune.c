@@ -46,8 +46,10 @@ static const Job jobs[] = {
   { "gemm", NULL, NULL, 1024, 0, 256,
     .cpu = { { "MR", 3, { 6, 8, 12 } }, { "KC", 3, { 64, 128, 256 } } },
     .gpu = { { "TSM", 2, { 64, 128 } }, { "TSN", 2, { 64, 128 } }, { "TSK", 3, { 8, 16, 32 } } } },
-  /* k-means' and GMM's CPU shapes take their vector width from the device. */
+  /* The CPU shapes' vector widths are not tuned: k-means' follows the
+   * data, GMM's the device. */
   { "kmeans", "kmeans", "k=10 max-iterations=6 tol=0", 60000, 784, 4000,
+    .cpu = { { "PREFETCH_AHEAD", 4, { 1, 2, 4, 8 } } },
     .gpu = { { "TILE_ROWS", 3, { 32, 64, 128 } }, { "TILE_DEPTH", 2, { 16, 32 } }, { "BLOCK_ROWS", 3, { 2, 4, 8 } } } },
   { "gmm", "gmm", "k=10 max-iterations=6 tol=0 covariance=full", 60000, 16, 4000,
     .gpu = { { "EXPECT_WG", 3, { 64, 128, 256 } }, { "SUM_ROWS", 3, { 16, 32, 64 } } } },

@@ -149,6 +149,41 @@ copy_distance (__global const qvec_t *LATENT_RESTRICT row,
 #define LOWER_FROM_COPY(i, center) \
   (fmax (copy_distance (xq + (size_t) (i) * dv, xrange[i], (center), dv) - xerr[i], 0.0f) * (1.0f - SLACK))
 
+/* On a CPU the bounded passes wait on memory, not arithmetic: the rows
+ * whose copy they read are scattered, each a fresh miss. So the pass asks
+ * for the copy of the row PREFETCH_AHEAD rows ahead when its bounds do not
+ * settle it by the nearest-center gap alone (the cheap test), and the
+ * reads overlap the work on the rows in between. The host defines
+ * PREFETCH_AHEAD for CPU devices only (Oclgrind cannot run the builtin). */
+#if !defined(LATENT_GPU) && defined(PREFETCH_AHEAD) && defined(__has_builtin)
+#if __has_builtin(__builtin_prefetch)
+#define HAVE_PREFETCH 1
+#endif
+#endif
+
+static inline void
+prefetch_copy (__global const qvec_t *LATENT_RESTRICT xq,
+               __global const int *LATENT_RESTRICT labels,
+               __global const float *LATENT_RESTRICT upper,
+               __global const float *LATENT_RESTRICT move,
+               __global const float *LATENT_RESTRICT half_gap,
+               const uint row,
+               const uint end,
+               const uint dv)
+{
+#ifdef HAVE_PREFETCH
+  const uint a = row + PREFETCH_AHEAD;
+
+  if (a < end && (upper[a] + move[labels[a]]) * (1.0f + SLACK) > half_gap[labels[a]])
+    {
+      __global const uchar *q = (__global const uchar *) (xq + (size_t) a * dv);
+
+      for (uint b = 0; b < dv * VEC; b += 64)
+        __builtin_prefetch (q + b, 0, 3);
+    }
+#endif
+}
+
 static inline float
 exact_distance2 (__global const vec_t *LATENT_RESTRICT row,
                  __global const vec_t *LATENT_RESTRICT center,
@@ -464,6 +499,8 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
         {
           const int a = labels[i];
           float u = upper[i] + move[a];
+
+          prefetch_copy (xq, labels, upper, move, half_gap, i, end, dv);
           const float l = lower[i] - (a == move_argmax ? move_second : move_max);
           const float m = fmax (half_gap[a], l);
 
@@ -570,6 +607,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
 
   for (uint i = begin; i < end; i++)
     {
+      prefetch_copy (xq, labels, upper, move, half_gap, i, end, dv);
       __global const vec_t *xr = x + (size_t) i * dv;
       __global half *l = lowers + (size_t) i * kl;
       const int old = labels[i];

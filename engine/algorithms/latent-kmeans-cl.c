@@ -318,7 +318,13 @@ latent_kmeans_cl_new (LatentKmeans  *self,
 
   if (!kcl->gpu)
     {
-      options = g_strdup_printf ("-DVEC=%u", kcl->vec);
+      /* On a CPU, how far ahead the bounded passes fetch rows' copies
+       * (not on Oclgrind, which calls itself every type of device). */
+      if ((info->type & CL_DEVICE_TYPE_CPU) && !(info->type & CL_DEVICE_TYPE_GPU))
+        options = g_strdup_printf ("-DVEC=%u -DPREFETCH_AHEAD=%d", kcl->vec,
+                                   CLAMP (latent_cl_tunable (cl, "kmeans", "PREFETCH_AHEAD", 4), 1, 64));
+      else
+        options = g_strdup_printf ("-DVEC=%u", kcl->vec);
       if (!create_kernels (kcl, options, error))
         return NULL;
     }
