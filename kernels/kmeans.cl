@@ -92,37 +92,15 @@ typedef uchar4 qvec_t;
 #define encode convert_uchar4_sat_rte
 #endif
 
-static inline float
-hmin (vec_t v)
-{
-#if VEC == 16
-  float8 a = fmin (v.lo, v.hi);
-  float4 b = fmin (a.lo, a.hi);
-#elif VEC == 8
-  float4 b = fmin (v.lo, v.hi);
-#else
-  float4 b = v;
-#endif
-  float2 c = fmin (b.lo, b.hi);
-  return fmin (c.x, c.y);
-}
-
-/* A row of the 8-bit copy, decoded: x̃ = lo + q · step. The same
- * expression encodes and decodes, so the stored error bound holds. */
-static inline vec_t
-decode (const qvec_t q,
-        const float2 range)
-{
-  return fma (convert_vec (q), (vec_t) range.y, (vec_t) range.x);
-}
-
-/* |x̃ − c| for the 8-bit copy x̃ of a row: a quarter of the memory traffic
- * of the row itself. With e = |x − x̃|, the triangle inequality gives
+/* |x̃ − c| / step for the 8-bit copy x̃ of a row, in the copy's units: with
+ * CENTER_Q = (c − lo) / step, x̃ − c = step · (q − CENTER_Q), so a value
+ * costs a conversion, a subtraction and a fused multiply-add. A row of the
+ * copy is a quarter of the memory traffic of the row itself. With
+ * e = |x − x̃|, the triangle inequality gives
  * |x̃ − c| − e ≤ |x − c| ≤ |x̃ − c| + e. */
 static inline float
 copy_distance (__global const qvec_t *LATENT_RESTRICT row,
-               const float2 range,
-               __global const vec_t *LATENT_RESTRICT center,
+               __global const vec_t *LATENT_RESTRICT center_q,
                const uint dv)
 {
   vec_t acc0 = 0.0f, acc1 = 0.0f;
@@ -131,23 +109,23 @@ copy_distance (__global const qvec_t *LATENT_RESTRICT row,
   /* Two accumulators: one chain of dependent FMAs would wait on latency. */
   for (; j + 1 < dv; j += 2)
     {
-      const vec_t u0 = decode (row[j], range) - center[j];
-      const vec_t u1 = decode (row[j + 1], range) - center[j + 1];
+      const vec_t u0 = convert_vec (row[j]) - center_q[j];
+      const vec_t u1 = convert_vec (row[j + 1]) - center_q[j + 1];
       acc0 = fma (u0, u0, acc0);
       acc1 = fma (u1, u1, acc1);
     }
   if (j < dv)
     {
-      const vec_t u = decode (row[j], range) - center[j];
+      const vec_t u = convert_vec (row[j]) - center_q[j];
       acc0 = fma (u, u, acc0);
     }
   return sqrt (hsum (acc0 + acc1));
 }
 
-#define UPPER_FROM_COPY(i, center) \
-  ((copy_distance (xq + (size_t) (i) * dv, xrange[i], (center), dv) + xerr[i]) * (1.0f + SLACK))
-#define LOWER_FROM_COPY(i, center) \
-  (fmax (copy_distance (xq + (size_t) (i) * dv, xrange[i], (center), dv) - xerr[i], 0.0f) * (1.0f - SLACK))
+#define UPPER_FROM_COPY(i, center_q) \
+  ((copy_step * copy_distance (xq + (size_t) (i) * dv, (center_q), dv) + xerr[i]) * (1.0f + SLACK))
+#define LOWER_FROM_COPY(i, center_q) \
+  (fmax (copy_step * copy_distance (xq + (size_t) (i) * dv, (center_q), dv) - xerr[i], 0.0f) * (1.0f - SLACK))
 
 /* On a CPU the bounded passes wait on memory, not arithmetic: the rows
  * whose copy they read are scattered, each a fresh miss. So the pass asks
@@ -458,8 +436,9 @@ kmeans_assign (__global const vec_t *LATENT_RESTRICT x,
 __kernel void
 kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
                 __global const qvec_t *LATENT_RESTRICT xq,
-                __global const float2 *LATENT_RESTRICT xrange,
+                __global const vec_t *LATENT_RESTRICT centers_q,
                 __global const float *LATENT_RESTRICT xerr,
+                const float copy_step,
                 __global const float *LATENT_RESTRICT xnorm,
                 __global const vec_t *LATENT_RESTRICT centers,
                 __global const float *LATENT_RESTRICT cnorm,
@@ -509,7 +488,7 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
               /* The bound is loose: tighten it with the true distance. */
               /* First from the cheap copy; if that cannot settle the row,
                * the exact distance. */
-              u = UPPER_FROM_COPY (i, centers + (size_t) a * dv);
+              u = UPPER_FROM_COPY (i, centers_q + (size_t) a * dv);
               if (u * (1.0f + SLACK) > m)
                 u = sqrt (exact_distance2 (x + (size_t) i * dv, centers + (size_t) a * dv, dv));
               visited++;
@@ -574,8 +553,9 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
 __kernel void
 kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               __global const qvec_t *LATENT_RESTRICT xq,
-              __global const float2 *LATENT_RESTRICT xrange,
+              __global const vec_t *LATENT_RESTRICT centers_q,
               __global const float *LATENT_RESTRICT xerr,
+              const float copy_step,
               __global const float *LATENT_RESTRICT xnorm,
               __global const vec_t *LATENT_RESTRICT centers,
               __global const float *LATENT_RESTRICT move,
@@ -653,14 +633,14 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               /* Tighten from the 8-bit copy first; most rows end here. */
               if (!tight_copy)
                 {
-                  u = UPPER_FROM_COPY (i, centers + (size_t) now * dv);
+                  u = UPPER_FROM_COPY (i, centers_q + (size_t) now * dv);
                   tight_copy = true;
                   visited++;
                   if (u * (1.0f + SLACK) <= z)
                     continue;
                 }
               /* The copy's lower bound on |x − c_j| may rule j out too. */
-              lj = LOWER_FROM_COPY (i, centers + (size_t) j * dv);
+              lj = LOWER_FROM_COPY (i, centers_q + (size_t) j * dv);
               lanes[j - jc] = lj;
               visited++;
               if (u * (1.0f + SLACK) <= lj)
@@ -733,39 +713,28 @@ kmeans_center_gaps (__global const vec_t *LATENT_RESTRICT centers,
   half_gap[c] = 0.5f * nearest;
 }
 
-/* The 8-bit copy of the rows used to tighten bounds cheaply: per row a range
- * (lo, step) spanning its values and zero, the codes, and an upper bound on
- * |x − x̃|. Rows of 8-bit images come back exact up to float rounding. One
- * work-item per row. */
+/* The 8-bit copy of the rows used to tighten bounds cheaply: codes on one
+ * scale for all rows, x̃ = lo + q · step with RANGE = (lo, step) spanning
+ * the data and zero, and per row an upper bound on |x − x̃|. Rows of 8-bit
+ * images come back exact up to float rounding. One work-item per row. */
 __kernel void
 kmeans_quantize (__global const vec_t *LATENT_RESTRICT x,
                  __global qvec_t      *LATENT_RESTRICT xq,
-                 __global float2      *LATENT_RESTRICT xrange,
                  __global float       *LATENT_RESTRICT xerr,
+                 const float2 range,
                  const uint n,
                  const uint dv)
 {
   const uint i = get_global_id (0);
   __global const vec_t *row = x + (size_t) i * dv;
-  vec_t lo = 0.0f, hi = 0.0f, acc = 0.0f;
-  float2 range;
+  vec_t acc = 0.0f;
 
   if (i >= n)
     return;
   for (uint j = 0; j < dv; j++)
     {
-      lo = fmin (lo, row[j]);
-      hi = fmax (hi, row[j]);
-    }
-  range.x = hmin (lo);
-  range.y = (-hmin (-hi) - range.x) / 255.0f;
-  if (range.y == 0.0f)
-    range.y = 1.0f;
-  xrange[i] = range;
-  for (uint j = 0; j < dv; j++)
-    {
       const qvec_t q = encode ((row[j] - range.x) / range.y);
-      const vec_t u = row[j] - decode (q, range);
+      const vec_t u = row[j] - fma (convert_vec (q), (vec_t) range.y, (vec_t) range.x);
       xq[(size_t) i * dv + j] = q;
       acc = fma (u, u, acc);
     }

@@ -45,11 +45,13 @@ struct _LatentKmeansCl
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
   gboolean          use_elkan;      /* a bound per row and center, else two per row */
 
-  cl_mem            x, xq, xrange, xerr, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
+  cl_mem            x, xq, centers_q, xerr, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
   cl_mem            partial_sums, partial_counts, partial_sqnorm, partial_inertia, partial_visited, sums;
 
   double           *previous;       /* k × d: the centers of the last pass */
   float            *host_centers;   /* kp × dp */
+  float            *host_centers_q; /* kp × dp: (c − lo) / step, the copy's units */
+  float             copy_lo, copy_step;   /* the 8-bit copy's scale */
   float            *host_cnorm;     /* kp */
   float            *host_move;      /* k */
 
@@ -77,7 +79,7 @@ release_kernels (LatentKmeansCl *kcl)
 void
 latent_kmeans_cl_free (LatentKmeansCl *kcl)
 {
-  cl_mem *buffers[] = { &kcl->x, &kcl->xq, &kcl->xrange, &kcl->xerr, &kcl->xnorm, &kcl->centers, &kcl->cnorm, &kcl->labels,
+  cl_mem *buffers[] = { &kcl->x, &kcl->xq, &kcl->centers_q, &kcl->xerr, &kcl->xnorm, &kcl->centers, &kcl->cnorm, &kcl->labels,
                         &kcl->dist, &kcl->upper, &kcl->lower, &kcl->lowers, &kcl->move,
                         &kcl->half, &kcl->center_dist,
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
@@ -97,6 +99,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
   g_clear_object (&kcl->cl);
   g_free (kcl->previous);
   g_free (kcl->host_centers);
+  g_free (kcl->host_centers_q);
   g_free (kcl->host_cnorm);
   g_free (kcl->host_move);
 
@@ -254,6 +257,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   g_autofree float *xnorm = NULL;
   const char *bounds;
   guint64 partial_bytes;
+  float low = 0, high = 0;   /* the range of the data and zero */
   gsize copy_rows;
 
   kcl->cl = g_object_ref (cl);
@@ -345,6 +349,8 @@ latent_kmeans_cl_new (LatentKmeans  *self,
           float v = self->x[(gsize) i * self->d + f];
           padded[(gsize) i * kcl->dp + f] = v;
           s += (double) v * v;
+          low = MIN (low, v);
+          high = MAX (high, v);
         }
       xnorm[i] = s;
     }
@@ -367,7 +373,9 @@ latent_kmeans_cl_new (LatentKmeans  *self,
                                 (gsize) n * kcl->dp * sizeof (float), padded, "x", error) ||
       /* The 8-bit copy, a quarter of the rows' size, only for the bounds. */
       !latent_cl_create_buffer (cl, &kcl->xq, CL_MEM_READ_WRITE, copy_rows * kcl->dp, NULL, "xq", error) ||
-      !latent_cl_create_buffer (cl, &kcl->xrange, CL_MEM_READ_WRITE, copy_rows * sizeof (cl_float2), NULL, "xrange", error) ||
+      !latent_cl_create_buffer (cl, &kcl->centers_q, CL_MEM_READ_ONLY,
+                                (kcl->use_bounds ? (gsize) kcl->kp * kcl->dp : 1) * sizeof (float), NULL,
+                                "centers_q", error) ||
       !latent_cl_create_buffer (cl, &kcl->xerr, CL_MEM_READ_WRITE, copy_rows * sizeof (float), NULL, "xerr", error) ||
       !latent_cl_create_buffer (cl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 n * sizeof (float), xnorm, "xnorm", error) ||
@@ -406,6 +414,15 @@ latent_kmeans_cl_new (LatentKmeans  *self,
     {
       cl_kernel quantize = latent_cl_create_kernel (cl, "kmeans", options, "kmeans_quantize", error);
       const cl_uint dv = kcl->dp / kcl->vec;
+      cl_float2 range;
+
+      /* One scale for every row: exact for 8-bit images, and a center
+       * converts to it once a pass rather than every row each value. */
+      kcl->copy_lo = low;
+      kcl->copy_step = high > low ? (high - low) / 255.0f : 1.0f;
+      range.s[0] = kcl->copy_lo;
+      range.s[1] = kcl->copy_step;
+      kcl->host_centers_q = g_new0 (float, (gsize) kcl->kp * kcl->dp);
       gsize rows = n, local = 1;
       cl_int err;
 
@@ -417,7 +434,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
           rows = (n + local - 1) / local * local;
         }
       if (!latent_cl_set_args (quantize, "kmeans_quantize", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq),
-                               LATENT_CL_ARG (kcl->xrange), LATENT_CL_ARG (kcl->xerr), LATENT_CL_ARG (n),
+                               LATENT_CL_ARG (kcl->xerr), LATENT_CL_ARG (range), LATENT_CL_ARG (n),
                                LATENT_CL_ARG (dv), LATENT_CL_ARG_END))
         {
           clReleaseKernel (quantize);
@@ -532,8 +549,17 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       cl_uint kl = kcl->kl;
 
       prepare_moves (kcl, self, &move_max, &move_second, &move_argmax);
+      /* The centers in the copy's units, padding columns included (the
+       * rows' padding is 0 there too). */
+      for (guint c = 0; c < k; c++)
+        for (guint f = 0; f < dp; f++)
+          kcl->host_centers_q[(gsize) c * dp + f] = (kcl->host_centers[(gsize) c * dp + f] - kcl->copy_lo) /
+                                                    kcl->copy_step;
       err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, kcl->kl * sizeof (float),
                                   kcl->host_move, 0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_q, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
+                                    kcl->host_centers_q, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueWriteBuffer", "move", error))
         return FALSE;
       if (!latent_cl_set_args (kcl->gaps, "kmeans_center_gaps", error, LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->center_dist),
@@ -546,7 +572,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   if (bounded && kcl->use_elkan)
     {
       if (!latent_cl_set_args (kcl->elkan, "kmeans_elkan", error,
-                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->xrange), LATENT_CL_ARG (kcl->xerr),
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->centers_q), LATENT_CL_ARG (kcl->xerr),
+                     LATENT_CL_ARG (kcl->copy_step),
                      LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->move), LATENT_CL_ARG (kcl->half),
                      LATENT_CL_ARG (kcl->center_dist), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->upper),
                      LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts),
@@ -560,7 +587,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   else if (bounded)
     {
       if (!latent_cl_set_args (kcl->hamerly, "kmeans_hamerly", error,
-                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->xrange), LATENT_CL_ARG (kcl->xerr),
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->centers_q), LATENT_CL_ARG (kcl->xerr),
+                     LATENT_CL_ARG (kcl->copy_step),
                      LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm), LATENT_CL_ARG (kcl->move),
                      LATENT_CL_ARG (kcl->half), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->upper), LATENT_CL_ARG (kcl->lower),
                      LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts),
