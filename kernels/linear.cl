@@ -17,6 +17,32 @@
  * neighbouring work-items read neighbouring floats of a row.
  */
 
+/* Column C of rows FIRST … LAST − 1, one value at a time. */
+static inline void
+shift_column (__global const float *LATENT_RESTRICT x,
+              __global const float *LATENT_RESTRICT shift,
+              __global float *LATENT_RESTRICT out,
+              __global float *LATENT_RESTRICT partial,
+              const uint c,
+              const uint first,
+              const uint last,
+              const uint d,
+              const uint block,
+              const uint write)
+{
+  float sum = 0.0f;
+
+  for (uint i = first; i < last; i++)
+    {
+      const float v = x[(ulong) i * d + c] - shift[c];
+
+      if (write)
+        out[(ulong) i * d + c] = v;
+      sum += v;
+    }
+  partial[(ulong) block * d + c] = sum;
+}
+
 __kernel void
 linear_shift (__global const float *LATENT_RESTRICT x,
               __global const float *LATENT_RESTRICT shift,
@@ -30,27 +56,17 @@ linear_shift (__global const float *LATENT_RESTRICT x,
   const uint block = get_global_id (1);
   const uint first = block * rows_per_item;
   const uint last = min (n, first + rows_per_item);
+  /* 16 columns a work-item on a CPU, one on a GPU. */
 #ifdef LATENT_GPU
-  const uint col = get_global_id (0);
-  float sum = 0.0f;
-
-  if (col >= d || first >= n)
-    return;
-  for (uint i = first; i < last; i++)
-    {
-      const float v = x[(ulong) i * d + col] - shift[col];
-
-      if (write)
-        out[(ulong) i * d + col] = v;
-      sum += v;
-    }
-  partial[(ulong) block * d + col] = sum;
+  const uint cols = 1;
 #else
-  const uint col = get_global_id (0) * 16;
+  const uint cols = 16;
+#endif
+  const uint col = get_global_id (0) * cols;
 
   if (col >= d || first >= n)
     return;
-
+#ifndef LATENT_GPU
   if (col + 16 <= d)
     {
       const float16 s = vload16 (0, shift + col);
@@ -65,23 +81,9 @@ linear_shift (__global const float *LATENT_RESTRICT x,
           sum += v;
         }
       vstore16 (sum, 0, partial + (ulong) block * d + col);
-    }
-  else
-    {
-      for (uint c = col; c < d; c++)
-        {
-          float sum = 0.0f;
-
-          for (uint i = first; i < last; i++)
-            {
-              const float v = x[(ulong) i * d + c] - shift[c];
-
-              if (write)
-                out[(ulong) i * d + c] = v;
-              sum += v;
-            }
-          partial[(ulong) block * d + c] = sum;
-        }
+      return;
     }
 #endif
+  for (uint c = col; c < min (d, col + cols); c++)
+    shift_column (x, shift, out, partial, c, first, last, d, block, write);
 }

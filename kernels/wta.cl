@@ -318,6 +318,82 @@ wta_decode (__global const uint *LATENT_RESTRICT count,
 }
 #endif
 
+/* Column a of a unit's rows (from UNIT): the encoder's and decoder's
+ * gradients summed over the N rows the unit won (WON, with codes S and
+ * code gradients DZ), then the optimiser's step on both (one, tied). */
+static inline void
+step_column (const uint a,
+             const size_t unit,
+             const uint n,
+             const uint d,
+             __global const float *dz,
+             __global const float *s,
+             __global const uint *won,
+             __global const float *x,
+             __global const float *e,
+             __global float *w,
+             __global float *wd,
+             __global float *vw,
+             __global float *vwd,
+             __global float *sw,
+             __global float *swd,
+             const uint tied,
+             const float lr,
+             const float mu,
+             const float eps,
+             const uint adam)
+{
+  float gw = 0.0f, gd = 0.0f, p, v, m2;
+
+  for (uint t = 0; t < n; t++)
+    {
+      gw = fma (dz[t], x[(size_t) won[t] * d + a], gw);
+      gd = fma (s[t], e[(size_t) won[t] * d + a], gd);
+    }
+  if (tied)
+    gw += gd;
+  else
+    {
+      p = wd[unit + a];
+      v = vwd[unit + a];
+      m2 = adam ? swd[unit + a] : 0.0f;
+      LATENT_OPTIMISER_STEP (p, v, m2, gd);
+      wd[unit + a] = p;
+      vwd[unit + a] = v;
+      if (adam)
+        swd[unit + a] = m2;
+    }
+  p = w[unit + a];
+  v = vw[unit + a];
+  m2 = adam ? sw[unit + a] : 0.0f;
+  LATENT_OPTIMISER_STEP (p, v, m2, gw);
+  w[unit + a] = p;
+  vw[unit + a] = v;
+  if (adam)
+    sw[unit + a] = m2;
+}
+
+/* The optimiser's step on bias j with gradient G. */
+static inline void
+step_bias (const uint j,
+           const float g,
+           __global float *b,
+           __global float *vb,
+           __global float *sb,
+           const float lr,
+           const float mu,
+           const float eps,
+           const uint adam)
+{
+  float p = b[j], v = vb[j], m2 = adam ? sb[j] : 0.0f;
+
+  LATENT_OPTIMISER_STEP (p, v, m2, g);
+  b[j] = p;
+  vb[j] = v;
+  if (adam)
+    sb[j] = m2;
+}
+
 #ifndef LATENT_GPU
 /* The backward pass and update of one hidden unit j, work-item j:
  *   ∂z[r] = e[r] · wd[j] where the code s = zt[j][r] is positive, else 0;
@@ -420,45 +496,8 @@ wta_units (__global float *LATENT_RESTRICT zt,
         vstore16 (m2, 0, sw + unit + a);
     }
   for (; a < d; a++)
-    {
-      float gw = 0.0f, gd = 0.0f, p, v, m2;
-
-      for (uint t = 0; t < n; t++)
-        {
-          gw = fma (dz[t], x[(size_t) won[t] * d + a], gw);
-          gd = fma (s[t], e[(size_t) won[t] * d + a], gd);
-        }
-      if (tied)
-        gw += gd;
-      else
-        {
-          p = wd[unit + a];
-          v = vwd[unit + a];
-          m2 = adam ? swd[unit + a] : 0.0f;
-          LATENT_OPTIMISER_STEP (p, v, m2, gd);
-          wd[unit + a] = p;
-          vwd[unit + a] = v;
-          if (adam)
-            swd[unit + a] = m2;
-        }
-      p = w[unit + a];
-      v = vw[unit + a];
-      m2 = adam ? sw[unit + a] : 0.0f;
-      LATENT_OPTIMISER_STEP (p, v, m2, gw);
-      w[unit + a] = p;
-      vw[unit + a] = v;
-      if (adam)
-        sw[unit + a] = m2;
-    }
-  {
-    float p = b[j], v = vb[j], m2 = adam ? sb[j] : 0.0f;
-
-    LATENT_OPTIMISER_STEP (p, v, m2, db);
-    b[j] = p;
-    vb[j] = v;
-    if (adam)
-      sb[j] = m2;
-  }
+    step_column (a, unit, n, d, dz, s, won, x, e, w, wd, vw, vwd, sw, swd, tied, lr, mu, eps, adam);
+  step_bias (j, db, b, vb, sb, lr, mu, eps, adam);
 }
 
 #else
@@ -538,46 +577,9 @@ wta_units (__global float *LATENT_RESTRICT zt,
   barrier (CLK_GLOBAL_MEM_FENCE);
 
   for (uint a = l; a < d; a += UNITS_WG)
-    {
-      float gw = 0.0f, gd = 0.0f, p, v, m2;
-
-      for (uint t = 0; t < n; t++)
-        {
-          gw = fma (dz[t], x[(size_t) won[t] * d + a], gw);
-          gd = fma (s[t], e[(size_t) won[t] * d + a], gd);
-        }
-      if (tied)
-        gw += gd;
-      else
-        {
-          p = wd[unit + a];
-          v = vwd[unit + a];
-          m2 = adam ? swd[unit + a] : 0.0f;
-          LATENT_OPTIMISER_STEP (p, v, m2, gd);
-          wd[unit + a] = p;
-          vwd[unit + a] = v;
-          if (adam)
-            swd[unit + a] = m2;
-        }
-      p = w[unit + a];
-      v = vw[unit + a];
-      m2 = adam ? sw[unit + a] : 0.0f;
-      LATENT_OPTIMISER_STEP (p, v, m2, gw);
-      w[unit + a] = p;
-      vw[unit + a] = v;
-      if (adam)
-        sw[unit + a] = m2;
-    }
+    step_column (a, unit, n, d, dz, s, won, x, e, w, wd, vw, vwd, sw, swd, tied, lr, mu, eps, adam);
   if (l == 0)
-    {
-      float p = b[j], v = vb[j], m2 = adam ? sb[j] : 0.0f;
-
-      LATENT_OPTIMISER_STEP (p, v, m2, db);
-      b[j] = p;
-      vb[j] = v;
-      if (adam)
-        sb[j] = m2;
-    }
+    step_bias (j, db, b, vb, sb, lr, mu, eps, adam);
 }
 #endif
 
@@ -595,18 +597,11 @@ wta_decoder_bias (__global const float *LATENT_RESTRICT e,
                   const uint adam)
 {
   const uint a = get_global_id (0);
-  float g = 0.0f, p, v, m2;
+  float g = 0.0f;
 
   if (a >= d)
     return;
   for (uint r = 0; r < rows; r++)
     g += e[(size_t) r * d + a];
-  p = c[a];
-  v = vc[a];
-  m2 = adam ? sc[a] : 0.0f;
-  LATENT_OPTIMISER_STEP (p, v, m2, g);
-  c[a] = p;
-  vc[a] = v;
-  if (adam)
-    sc[a] = m2;
+  step_bias (a, g, c, vc, sc, lr, mu, eps, adam);
 }
