@@ -222,11 +222,43 @@ wta_compact (__global const float *LATENT_RESTRICT zt,
   count[r] = n;
 }
 
-#ifndef LATENT_GPU
-/* x̂ = c + Σ over the row's winners of s · wd[unit], e = (x̂ − x) ·
- * inv_rows, and Σ(x̂ − x)² over the work-item's columns in
- * partial[r · blocks + block]. Work-item (block of VEC columns, r). */
-__kernel void
+/* Column a of row r's reconstruction: x̂ = c + Σ over the row's N winners
+ * (UNITS, with codes CODES) of s · wd[unit], and e = (x̂ − x) · inv_rows;
+ * returns (x̂ − x)². */
+static inline float
+decode_column (const uint a,
+               const size_t row,
+               const uint n,
+               const uint d,
+               __global const uint *units,
+               __global const float *codes,
+               __global const float *wd,
+               __global const float *c,
+               __global const float *x,
+               __global float *xhat,
+               __global float *e,
+               const float inv_rows)
+{
+  float acc = c[a], diff;
+
+  for (uint t = 0; t < n; t++)
+    acc = fma (codes[t], wd[(size_t) units[t] * d + a], acc);
+  diff = acc - x[row + a];
+  xhat[row + a] = acc;
+  e[row + a] = diff * inv_rows;
+  return diff * diff;
+}
+
+/* x̂ and e of every column of the batch's rows, and the loss Σ(x̂ − x)²
+ * in partial sums. CPU shape: work-item (block of VEC columns, r), its sum
+ * in partial[r · blocks + block]. GPU shape: work-group r of DECODE_WG
+ * work-items, each a column at a time, the row's sum in partial[r]. */
+#ifdef LATENT_GPU
+#define DECODE_GROUP __attribute__((reqd_work_group_size (DECODE_WG, 1, 1)))
+#else
+#define DECODE_GROUP
+#endif
+__kernel DECODE_GROUP void
 wta_decode (__global const uint *LATENT_RESTRICT count,
             __global const uint *LATENT_RESTRICT idx,
             __global const float *LATENT_RESTRICT val,
@@ -240,6 +272,7 @@ wta_decode (__global const uint *LATENT_RESTRICT count,
             const uint d,
             const float inv_rows)
 {
+#ifndef LATENT_GPU
   const uint block = get_global_id (0), r = get_global_id (1), blocks = get_global_size (0);
   const uint a0 = block * VEC, n = count[r];
   __global const uint *units = idx + (size_t) r * h;
@@ -262,38 +295,9 @@ wta_decode (__global const uint *LATENT_RESTRICT count,
     }
   else
     for (uint a = a0; a < d; a++)
-      {
-        float acc = c[a], diff;
-
-        for (uint t = 0; t < n; t++)
-          acc = fma (codes[t], wd[(size_t) units[t] * d + a], acc);
-        diff = acc - x[row + a];
-        xhat[row + a] = acc;
-        e[row + a] = diff * inv_rows;
-        sum += diff * diff;
-      }
+      sum += decode_column (a, row, n, d, units, codes, wd, c, x, xhat, e, inv_rows);
   partial[(size_t) r * blocks + block] = sum;
-}
-
 #else
-
-/* x̂ = c + Σ over the row's winners of s · wd[unit], e = (x̂ − x) ·
- * inv_rows, and Σ(x̂ − x)² over the row in partial[r]. Work-group r of
- * DECODE_WG work-items, each a column at a time. */
-__kernel __attribute__((reqd_work_group_size (DECODE_WG, 1, 1))) void
-wta_decode (__global const uint *LATENT_RESTRICT count,
-            __global const uint *LATENT_RESTRICT idx,
-            __global const float *LATENT_RESTRICT val,
-            __global const float *LATENT_RESTRICT wd,
-            __global const float *LATENT_RESTRICT c,
-            __global const float *LATENT_RESTRICT x,
-            __global float *LATENT_RESTRICT xhat,
-            __global float *LATENT_RESTRICT e,
-            __global float *LATENT_RESTRICT partial,
-            const uint h,
-            const uint d,
-            const float inv_rows)
-{
   __local float sums[DECODE_WG];
   const uint l = get_local_id (0), r = get_group_id (1), n = count[r];
   __global const uint *units = idx + (size_t) r * h;
@@ -302,21 +306,12 @@ wta_decode (__global const uint *LATENT_RESTRICT count,
   float sum = 0.0f;
 
   for (uint a = l; a < d; a += DECODE_WG)
-    {
-      float acc = c[a], diff;
-
-      for (uint t = 0; t < n; t++)
-        acc = fma (codes[t], wd[(size_t) units[t] * d + a], acc);
-      diff = acc - x[row + a];
-      xhat[row + a] = acc;
-      e[row + a] = diff * inv_rows;
-      sum = fma (diff, diff, sum);
-    }
+    sum += decode_column (a, row, n, d, units, codes, wd, c, x, xhat, e, inv_rows);
   sum = tree_sum (sum, sums);
   if (l == 0)
     partial[r] = sum;
-}
 #endif
+}
 
 /* Column a of a unit's rows (from UNIT): the encoder's and decoder's
  * gradients summed over the N rows the unit won (WON, with codes S and
@@ -394,7 +389,6 @@ step_bias (const uint j,
     sb[j] = m2;
 }
 
-#ifndef LATENT_GPU
 /* The backward pass and update of one hidden unit j, work-item j:
  *   ∂z[r] = e[r] · wd[j] where the code s = zt[j][r] is positive, else 0;
  *   ∂b[j] = Σ_r ∂z[r];  ∂w[j] = Σ_r ∂z[r] x[r];  ∂wd[j] = Σ_r s[r] e[r]
@@ -404,8 +398,17 @@ step_bias (const uint j,
  * of w and wd, so the units update in place without a barrier. The first
  * pass lists the rows the unit won (hits, h × rows) with their codes
  * (compacted into zt's row, which nothing reads after this kernel) and
- * ∂z (dzt); the sums then walk that list only. wins[j] counts the rows. */
-__kernel void
+ * ∂z (dzt); the sums then walk that list only. wins[j] counts the rows.
+ * GPU shape: unit j is work-group j of UNITS_WG work-items; work-item 0
+ * lists the rows the unit won, in order (a batch is short), each ∂z is a
+ * dot product of d columns summed over the group, then each work-item
+ * sums and steps the columns a ≡ its id (mod UNITS_WG). */
+#ifdef LATENT_GPU
+#define UNITS_GROUP __attribute__((reqd_work_group_size (UNITS_WG, 1, 1)))
+#else
+#define UNITS_GROUP
+#endif
+__kernel UNITS_GROUP void
 wta_units (__global float *LATENT_RESTRICT zt,
            __global float *LATENT_RESTRICT dzt,
            __global uint *LATENT_RESTRICT hits,
@@ -430,6 +433,7 @@ wta_units (__global float *LATENT_RESTRICT zt,
            const float eps,
            const uint adam)
 {
+#ifndef LATENT_GPU
   const uint j = get_global_id (0);
   const size_t unit = (size_t) j * d;
   __global float *s = zt + (size_t) j * rows;
@@ -498,39 +502,7 @@ wta_units (__global float *LATENT_RESTRICT zt,
   for (; a < d; a++)
     step_column (a, unit, n, d, dz, s, won, x, e, w, wd, vw, vwd, sw, swd, tied, lr, mu, eps, adam);
   step_bias (j, db, b, vb, sb, lr, mu, eps, adam);
-}
-
 #else
-
-/* wta_units as above for unit j = the work-group, UNITS_WG work-items:
- * work-item 0 lists the rows the unit won, in order (a batch is short);
- * each ∂z is a dot product of d columns summed over the group; then each
- * work-item sums and steps the columns a ≡ its id (mod UNITS_WG). */
-__kernel __attribute__((reqd_work_group_size (UNITS_WG, 1, 1))) void
-wta_units (__global float *LATENT_RESTRICT zt,
-           __global float *LATENT_RESTRICT dzt,
-           __global uint *LATENT_RESTRICT hits,
-           __global const float *LATENT_RESTRICT e,
-           __global const float *LATENT_RESTRICT x,
-           __global float *w,
-           __global float *wd,
-           __global float *LATENT_RESTRICT b,
-           __global float *vw,
-           __global float *vwd,
-           __global float *LATENT_RESTRICT vb,
-           __global float *sw,
-           __global float *swd,
-           __global float *LATENT_RESTRICT sb,
-           __global uint *LATENT_RESTRICT wins,
-           const uint h,
-           const uint rows,
-           const uint d,
-           const uint tied,
-           const float lr,
-           const float mu,
-           const float eps,
-           const uint adam)
-{
   __local float sums[UNITS_WG];
   __local uint won_count;
   const uint j = get_group_id (0), l = get_local_id (0);
@@ -580,8 +552,8 @@ wta_units (__global float *LATENT_RESTRICT zt,
     step_column (a, unit, n, d, dz, s, won, x, e, w, wd, vw, vwd, sw, swd, tied, lr, mu, eps, adam);
   if (l == 0)
     step_bias (j, db, b, vb, sb, lr, mu, eps, adam);
-}
 #endif
+}
 
 /* ∂c[a] = Σ_r e[r][a] and the optimiser's step on c; work-item a. */
 __kernel void
