@@ -117,17 +117,6 @@ choose_lanes (const LatentClDeviceInfo *info)
   return info->type & CL_DEVICE_TYPE_CPU ? 16 : 1;
 }
 
-/* The largest power of two at most VALUE (and at least 1). */
-static guint
-floor_pow2 (guint value)
-{
-  guint p = 1;
-
-  while (p * 2 <= value && p < (1u << 30))
-    p *= 2;
-  return p;
-}
-
 /* Fails when KERNEL cannot run work-groups of WANTED work-items here. */
 static gboolean
 check_group (LatentCl    *cl,
@@ -201,15 +190,15 @@ gpu_new (LatentGmmCl  *gcl,
   const guint n = self->n, d = self->d, k = self->k;
   const gboolean full = self->covariance == LATENT_COVARIANCE_FULL;
   const guint max_wg = MAX (1, MIN (info->max_work_group_size, 1024));
-  const guint expect_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "EXPECT_WG", 128), 1, (int) max_wg));
+  const guint expect_wg = latent_cl_floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "EXPECT_WG", 128), 1, (int) max_wg));
   const guint resp_stage = CLAMP (latent_cl_tunable (cl, "gmm", "RESP_STAGE", 16), 1, 256);
-  const guint sum_rows = floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "SUM_ROWS", 32), 1, 1024));
+  const guint sum_rows = latent_cl_floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "SUM_ROWS", 32), 1, 1024));
   guint tile_p = CLAMP (latent_cl_tunable (cl, "gmm", "SUM_TILE_P", 16), 1, 256);
   guint tile_q = CLAMP (latent_cl_tunable (cl, "gmm", "SUM_TILE_Q", 16), 1, 256);
   guint block_p = CLAMP (latent_cl_tunable (cl, "gmm", "SUM_BLOCK_P", 2), 1, 16);
   guint block_q = CLAMP (latent_cl_tunable (cl, "gmm", "SUM_BLOCK_Q", 2), 1, 16);
   const guint chunk_rows = CLAMP (latent_cl_tunable (cl, "gmm", "CHUNK_ROWS", 256), 1, 1 << 24);
-  const guint reduce_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "REDUCE_WG", 256), 1, (int) max_wg));
+  const guint reduce_wg = latent_cl_floor_pow2 (CLAMP (latent_cl_tunable (cl, "gmm", "REDUCE_WG", 256), 1, (int) max_wg));
   const guint unroll_max = CLAMP (latent_cl_tunable (cl, "gmm", "UNROLL_MAX", 31), 0, MAX_DIMS);
   const gsize f = sizeof (float);
   guint64 budget, expect_local, sum_local, partial_bytes;

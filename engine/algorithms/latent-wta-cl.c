@@ -102,17 +102,6 @@ create_buffers (LatentWtaCl            *wcl,
          latent_cl_create_buffer (wcl->cl, &out->c, flags, self->d * sizeof (float), host->c, what, error);
 }
 
-/* The largest power of two no greater than N (N ≥ 1). */
-static gsize
-floor_pow2 (gsize n)
-{
-  gsize p = 1;
-
-  while (p * 2 <= n)
-    p *= 2;
-  return p;
-}
-
 /* The kernels; in the GPU shape with work-groups of the tuned or default
  * sizes, halved until the device runs them. */
 static gboolean
@@ -121,13 +110,14 @@ create_kernels (LatentWtaCl  *wcl,
 {
   LatentCl *cl = wcl->cl;
   g_autofree char *options = NULL;
+  gsize decode_most, units_most;
 
   if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
     {
       const gsize most = latent_cl_get_info (cl)->max_work_group_size;
 
-      wcl->decode_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "wta", "DECODE_WG", 128), 1, (int) MIN (most, 1024)));
-      wcl->units_wg = floor_pow2 (CLAMP (latent_cl_tunable (cl, "wta", "UNITS_WG", 128), 1, (int) MIN (most, 1024)));
+      wcl->decode_wg = latent_cl_floor_pow2 (CLAMP (latent_cl_tunable (cl, "wta", "DECODE_WG", 128), 1, (int) MIN (most, 1024)));
+      wcl->units_wg = latent_cl_floor_pow2 (CLAMP (latent_cl_tunable (cl, "wta", "UNITS_WG", 128), 1, (int) MIN (most, 1024)));
     }
   for (;;)
     {
@@ -140,16 +130,17 @@ create_kernels (LatentWtaCl  *wcl,
           if (!(wcl->k[i] = latent_cl_create_kernel (cl, "wta", options, kernel_names[i], error)))
             return FALSE;
         }
-      if (wcl->decode_wg == 0 ||
-          (latent_cl_kernel_group_limit (cl, wcl->k[K_DECODE]) >= wcl->decode_wg &&
-           latent_cl_kernel_group_limit (cl, wcl->k[K_UNITS]) >= wcl->units_wg))
+      if (wcl->decode_wg == 0)
+        return TRUE;
+      decode_most = latent_cl_kernel_group_limit (cl, wcl->k[K_DECODE]);
+      units_most = latent_cl_kernel_group_limit (cl, wcl->k[K_UNITS]);
+      if (decode_most >= wcl->decode_wg && units_most >= wcl->units_wg)
         return TRUE;
       if (wcl->decode_wg == 1 && wcl->units_wg == 1)
         break;
-      wcl->decode_wg = MAX (1, MIN (wcl->decode_wg, latent_cl_kernel_group_limit (cl, wcl->k[K_DECODE])) / 2);
-      wcl->units_wg = MAX (1, MIN (wcl->units_wg, latent_cl_kernel_group_limit (cl, wcl->k[K_UNITS])) / 2);
-      wcl->decode_wg = floor_pow2 (wcl->decode_wg);
-      wcl->units_wg = floor_pow2 (wcl->units_wg);
+      /* A kernel that needs many registers may take fewer work-items. */
+      wcl->decode_wg = MIN (wcl->decode_wg, latent_cl_floor_pow2 (decode_most));
+      wcl->units_wg = MIN (wcl->units_wg, latent_cl_floor_pow2 (units_most));
     }
   g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
                _("autoencoder: %s runs no work-group of the decoding and backward kernels"),

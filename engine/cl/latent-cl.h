@@ -150,6 +150,18 @@ cl_kernel                 latent_cl_create_kernel  (LatentCl            *self,
                                                     const char          *options,
                                                     const char          *kernel,
                                                     GError             **error);
+/* The largest power of two at most VALUE (and at least 1): work-group
+ * sizes for tree reductions. */
+static inline gsize
+latent_cl_floor_pow2 (gsize value)
+{
+  gsize p = 1;
+
+  while (p <= value / 2)
+    p *= 2;
+  return p;
+}
+
 /* The most work-items a work-group of KERNEL may have on SELF's device
  * (1 if the driver will not say). */
 gsize                     latent_cl_kernel_group_limit (LatentCl        *self,
