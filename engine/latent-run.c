@@ -220,6 +220,10 @@ worker (gpointer data)
   self->worker_state = LATENT_RUN_PAUSED;
   g_mutex_unlock (&self->mutex);
   publish (self, state, TRUE, 0, (g_get_monotonic_time () - start) / 1000.0);
+  /* The speed limit counts from here: the initial state is shown for an
+   * interval like every other, and the first step does not replace it
+   * within the frame (a long initialisation used to lose iteration 1). */
+  last_step = g_get_monotonic_time ();
   if (iteration > 0 && self->algorithm->converged (state))
     {
       finish (self, LATENT_RUN_FINISHED, NULL);

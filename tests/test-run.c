@@ -285,6 +285,7 @@ typedef struct {
 } Counter;
 
 static volatile guint counter_snapshots;  /* of the last freed state */
+static guint counter_init_ms;             /* how long initialisation takes */
 
 static double
 counter_next (double x)
@@ -297,6 +298,7 @@ counter_init (LatentDataset *ds, LatentParams *params, guint64 seed, LatentCl *c
 {
   Counter *c = g_new0 (Counter, 1);
 
+  g_usleep (counter_init_ms * 1000);
   c->passes = latent_params_get_int (params, "iterations");
   c->x = 0.25;
   return c;
@@ -355,6 +357,19 @@ static const LatentParamSpec counter_params[] = {
   { "iterations", LATENT_PARAM_INT, "Steps", "Steps", 1, 100000, 1, NULL, NULL, FALSE },
 };
 
+static void
+counter_setup (LatentDataset *ds)
+{
+  counter_algorithm = (LatentAlgorithm) {
+    .id = "counter", .title = "counter", .short_title = "counter", .objective_name = "x",
+    .family = LATENT_FAMILY_CLUSTERS, .params = counter_params, .n_params = G_N_ELEMENTS (counter_params),
+    .init = counter_init, .step = counter_step, .snapshot = counter_snapshot,
+    .objective = counter_objective, .converged = counter_converged, .free = counter_free,
+  };
+  counter_dataset = ds;
+  counter_init_ms = 0;
+}
+
 /* Snapshots are due about once a frame, so a run of N quick steps builds
  * far fewer than N; yet the history has every step's objective, in order
  * and exact, and the last snapshot is the exact final state. */
@@ -370,13 +385,7 @@ test_snapshots_only_when_due (void)
   LatentSnapshot *last;
   double x = 0.25;
 
-  counter_algorithm = (LatentAlgorithm) {
-    .id = "counter", .title = "counter", .short_title = "counter", .objective_name = "x",
-    .family = LATENT_FAMILY_CLUSTERS, .params = counter_params, .n_params = G_N_ELEMENTS (counter_params),
-    .init = counter_init, .step = counter_step, .snapshot = counter_snapshot,
-    .objective = counter_objective, .converged = counter_converged, .free = counter_free,
-  };
-  counter_dataset = ds;
+  counter_setup (ds);
   params = latent_algorithm_new_params (&counter_algorithm);
   g_assert_true (latent_params_set_int (params, "iterations", steps, NULL));
 
@@ -434,6 +443,43 @@ test_snapshots_only_when_due (void)
   }
 }
 
+static void
+on_seen (LatentRun *run, LatentSnapshot *snap, guint *seen)
+{
+  *seen |= 1u << MIN (snap->iteration, 31);
+}
+
+/* With a speed limit a step is shown before the next is due, so the
+ * timeline can go back to every one: also the first step of a run asked to
+ * play while it initialised, whose initialisation outlasted an interval
+ * (the first step used to follow the initial snapshot within a frame, and
+ * iteration 1 was never shown). */
+static void
+test_every_step_seen_at_speed (void)
+{
+  const guint steps = 5;
+  g_autoptr(LatentDataset) ds = test_blobs (10, 2, 1, 1.0, 1);
+  g_autoptr(LatentParams) params = NULL;
+  g_autoptr(LatentRun) run = NULL;
+  Watch w = { 0 };
+  guint seen = 0;
+
+  counter_setup (ds);
+  counter_init_ms = 300;
+  params = latent_algorithm_new_params (&counter_algorithm);
+  g_assert_true (latent_params_set_int (params, "iterations", steps, NULL));
+  run = latent_run_new (&counter_algorithm, ds, params, 1, NULL);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  g_signal_connect (run, "snapshot", G_CALLBACK (on_seen), &seen);
+  /* 5 a second: the main loop has 200 ms to take each snapshot in. */
+  latent_run_set_speed (run, 5);
+  latent_run_play (run);
+  wait_until (&w.finished);
+  g_assert_no_error (w.error);
+  g_test_message ("iterations shown: 0x%x", seen);
+  g_assert_cmphex (seen, ==, (1u << (steps + 1)) - 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -446,5 +492,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run/drop-while-running", test_drop_while_running);
   g_test_add_func ("/run/go-on-from", test_go_on_from);
   g_test_add_func ("/run/snapshots-only-when-due", test_snapshots_only_when_due);
+  g_test_add_func ("/run/every-step-seen-at-speed", test_every_step_seen_at_speed);
   return g_test_run ();
 }
