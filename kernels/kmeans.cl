@@ -478,10 +478,10 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
         {
           const int a = labels[i];
           float u = upper[i] + move[a];
-
-          prefetch_copy (xq, labels, upper, move, half_gap, i, end, dv);
           const float l = lower[i] - (a == move_argmax ? move_second : move_max);
           const float m = fmax (half_gap[a], l);
+
+          prefetch_copy (xq, labels, upper, move, half_gap, i, end, dv);
 
           if (u * (1.0f + SLACK) > m)
             {
@@ -587,7 +587,6 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
 
   for (uint i = begin; i < end; i++)
     {
-      prefetch_copy (xq, labels, upper, move, half_gap, i, end, dv);
       __global const vec_t *xr = x + (size_t) i * dv;
       __global half *l = lowers + (size_t) i * kl;
       const int old = labels[i];
@@ -596,6 +595,8 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
       bool tight = false, tight_copy = false;
       /* A row closer to its center than half the gap to any other stays. */
       const bool settled = u * (1.0f + SLACK) <= half_gap[old];
+
+      prefetch_copy (xq, labels, upper, move, half_gap, i, end, dv);
 
       for (uint jc = 0; jc < kl; jc += 16)
         {
