@@ -69,9 +69,9 @@ struct _LatentGemm
   gboolean   sum_grouped;
   /* The slices' scratch, kept for the next product on the same queue
    * (an in-order queue runs them one after another). */
-  cl_mem            scratch;
-  gsize             scratch_bytes;
-  cl_command_queue  scratch_queue;
+  cl_mem     scratch;
+  gsize      scratch_bytes;
+  cl_command_queue scratch_queue;
 };
 
 void
