@@ -87,3 +87,118 @@ linear_shift (__global const float *LATENT_RESTRICT x,
   for (uint c = col; c < min (d, col + cols); c++)
     shift_column (x, shift, out, partial, c, first, last, d, block, write);
 }
+
+/* ---- linear_pairs: the rows as 8-bit integers, for gemm's row pairs ------
+ *
+ * grid holds lo, step, 1 / step and tol. Value v of column c is taken as
+ * lo + q · step with q = rint((v − lo) / step) in [0, 255], and stored as s = q − origin[c], |s| ≤
+ * 255 (origin near the column's mean keeps the products small). Row pair
+ * p goes to pairs[p · d + c] = s(2p) in the low 16 bits, s(2p + 1) in the
+ * high ones (0 past the last row). A value off the grid (q out of range,
+ * or v more than tol from lo + q · step, or not a number) is counted: the
+ * host then keeps to floats. Work-item (g, b) owns the columns of
+ * linear_shift's work-item g and the row pairs b · pairs_per_item …;
+ * it writes its columns' sums of s to sums[b · d + c] and its count to
+ * off[b · get_global_size (0) + g]. The CPU shape only: the GPU shape's
+ * products take floats. */
+
+#ifndef LATENT_GPU
+
+/* A value's integer, and whether it is off the grid. */
+static inline int
+on_grid (const float v,
+         const float4 grid,
+         const int origin,
+         int *off)
+{
+  const float q = rint ((v - grid.s0) * grid.s2);
+
+  if (!(q >= 0.0f && q <= 255.0f && fabs (v - fma (q, grid.s1, grid.s0)) <= grid.s3))
+    {
+      (*off)++;
+      return 0;
+    }
+  return (int) q - origin;
+}
+
+static inline int
+pairs_column (__global const float *LATENT_RESTRICT x,
+              __global const int *LATENT_RESTRICT origin,
+              __global int *LATENT_RESTRICT pairs,
+              __global int *LATENT_RESTRICT sums,
+              const float4 grid,
+              const uint c,
+              const uint first,
+              const uint last,
+              const uint n,
+              const uint d,
+              const uint block)
+{
+  int sum = 0, off = 0;
+
+  for (uint p = first; p < last; p++)
+    {
+      const int even = on_grid (x[(ulong) 2 * p * d + c], grid, origin[c], &off);
+      const int odd = 2 * p + 1 < n ? on_grid (x[(ulong) (2 * p + 1) * d + c], grid, origin[c], &off) : 0;
+
+      pairs[(ulong) p * d + c] = (even & 0xffff) | (odd << 16);
+      sum += even + odd;
+    }
+  sums[(ulong) block * d + c] = sum;
+  return off;
+}
+
+__kernel void
+linear_pairs (__global const float *LATENT_RESTRICT x,
+              __global const int *LATENT_RESTRICT origin,
+              __global int *LATENT_RESTRICT pairs,
+              __global int *LATENT_RESTRICT sums,
+              __global int *LATENT_RESTRICT off,
+              const float4 grid,
+              const uint n,
+              const uint d,
+              const uint pairs_per_item)
+{
+  const uint block = get_global_id (1);
+  const uint kp = (n + 1) / 2;
+  const uint first = block * pairs_per_item;
+  const uint last = min (kp, first + pairs_per_item);
+  const uint col = get_global_id (0) * 16;
+  int count = 0;
+
+  if (col >= d || first >= kp)
+    return;
+  if (col + 16 <= d)
+    {
+      const int16 o = vload16 (0, origin + col);
+      int16 sum = 0, bad = 0;
+
+      for (uint p = first; p < last; p++)
+        {
+          const float16 v0 = vload16 (0, x + (ulong) 2 * p * d + col);
+          /* Past the last row, lo: on the grid, and its value is 0. */
+          const float16 v1 = 2 * p + 1 < n ? vload16 (0, x + (ulong) (2 * p + 1) * d + col) : grid.s0;
+          const float16 q0 = rint ((v0 - grid.s0) * grid.s2), q1 = rint ((v1 - grid.s0) * grid.s2);
+          const int16 s0 = convert_int16 (q0) - o;
+          const int16 s1 = 2 * p + 1 < n ? convert_int16 (q1) - o : 0;
+
+          /* isless etc. give −1 where true, so 1 + their & counts a
+           * value that fails any; a NaN fails every test. */
+          bad += 1 + (isgreaterequal (q0, 0.0f) & islessequal (q0, 255.0f) &
+                      islessequal (fabs (v0 - fma (q0, grid.s1, grid.s0)), grid.s3));
+          bad += 1 + (isgreaterequal (q1, 0.0f) & islessequal (q1, 255.0f) &
+                      islessequal (fabs (v1 - fma (q1, grid.s1, grid.s0)), grid.s3));
+          vstore16 ((s0 & 0xffff) | (s1 << 16), 0, pairs + (ulong) p * d + col);
+          sum += s0 + s1;
+        }
+      vstore16 (sum, 0, sums + (ulong) block * d + col);
+      count = bad.s0 + bad.s1 + bad.s2 + bad.s3 + bad.s4 + bad.s5 + bad.s6 + bad.s7 +
+              bad.s8 + bad.s9 + bad.sa + bad.sb + bad.sc + bad.sd + bad.se + bad.sf;
+    }
+  else
+    for (uint c = col; c < min (d, col + 16); c++)
+      count += pairs_column (x, origin, pairs, sums, grid, c, first, last, n, d, block);
+  off[(ulong) block * get_global_size (0) + get_global_id (0)] = count;
+}
+
+#endif /* !LATENT_GPU */

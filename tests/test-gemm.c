@@ -239,6 +239,118 @@ test_syrk (void)
     }
 }
 
+/* The Gram product of integers in [-255, 255] given as row pairs, N × N
+ * from a depth of K rows: within float rounding of the double sums, and
+ * exact where every sum is an integer below 2^24 (EXACT). */
+static void
+check_pairs (LatentGemm *g,
+             guint       n,
+             guint       k,
+             guint       pad,
+             float       alpha,
+             float       beta,
+             gboolean    exact)
+{
+  const guint kp = (k + 1) / 2, ldp = n + pad, ldc = n + pad + 2;
+  guint64 state = n * 7919u + k + pad;
+  g_autofree gint16 *x = g_new (gint16, MAX ((gsize) k * n, 1));
+  g_autofree gint32 *p = g_new (gint32, MAX ((gsize) kp * ldp, 1));
+  g_autofree float *c = random_matrix (n, ldc, &state);
+  g_autofree float *out = g_new (float, (gsize) n * ldc);
+  g_autoptr(GError) error = NULL;
+  cl_command_queue queue = latent_cl_get_queue (cl);
+  cl_mem dp = NULL, dc = upload (c, (gsize) n * ldc);
+  double worst = 0;
+
+  for (gsize i = 0; i < (gsize) k * n; i++)
+    x[i] = (gint16) floor (511 * test_uniform (&state)) - 255;
+  for (guint q = 0; q < kp; q++)
+    for (guint j = 0; j < ldp; j++)
+      {
+        /* The padding holds values too: reading it would show. */
+        const guint32 even = j < n ? (guint16) x[(gsize) 2 * q * n + j] : 0x7fff;
+        const guint32 odd = j < n && 2 * q + 1 < k ? (guint16) x[(gsize) (2 * q + 1) * n + j] : j < n ? 0 : 0x7fff;
+
+        p[(gsize) q * ldp + j] = (gint32) (even | odd << 16);
+      }
+  g_assert_true (latent_cl_create_buffer (cl, &dp, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                          MAX ((gsize) kp * ldp, 1) * sizeof (gint32), p, "test", &error));
+  g_assert_true (latent_gemm_syrk_pairs (g, queue, n, kp, alpha, dp, ldp, beta, dc, ldc, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (clEnqueueReadBuffer (queue, dc, CL_TRUE, 0, (gsize) n * ldc * sizeof (float), out, 0, NULL, NULL),
+                   ==, CL_SUCCESS);
+  for (guint i = 0; i < n; i++)
+    {
+      for (guint j = 0; j < n; j++)
+        {
+          const double c0 = beta == 0 ? 0 : c[(gsize) MIN (i, j) * ldc + MAX (i, j)];
+          double sum = 0, scale = 0, want;
+
+          for (guint r = 0; r < k; r++)
+            {
+              sum += x[(gsize) r * n + i] * x[(gsize) r * n + j];
+              scale += fabs ((double) x[(gsize) r * n + i] * x[(gsize) r * n + j]);
+            }
+          want = alpha * sum + beta * c0;
+          if (exact)
+            g_assert_cmpfloat (out[(gsize) i * ldc + j], ==, want);
+          scale = fabs (alpha) * scale + fabs (beta * c0) + 1e-30;
+          worst = MAX (worst, fabs (out[(gsize) i * ldc + j] - want) / scale);
+        }
+      for (guint j = n; j < ldc; j++)
+        g_assert_cmpfloat (out[(gsize) i * ldc + j], ==, c[(gsize) i * ldc + j]);
+    }
+  g_assert_cmpfloat (worst, <=, 1e-6 * sqrt (MAX (k, 1)));
+  clReleaseMemObject (dp);
+  clReleaseMemObject (dc);
+}
+
+/* Row pairs: the kernel the device has (a CPU with AVX-512BW), then the
+ * portable form forced; odd depths leave the last pair half empty, and
+ * depths past one block (KC pairs) add blocks in float. The GPU shape has
+ * none. */
+static void
+test_syrk_pairs (void)
+{
+  static const guint sizes[][2] = {
+    { 1, 1 }, { 7, 3 }, { 33, 100 }, { 200, 513 }, { 300, 3001 }, { 65, 1 }, { 129, 7 }, { 257, 40 }, { 40, 769 },
+  };
+  g_autoptr(GError) error = NULL;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  for (guint form = 0; form < 2; form++)
+    {
+      g_autoptr(LatentGemm) g = NULL;
+
+      if (form == 1)
+        g_setenv ("LATENT_GEMM_PAIRS", "generic", TRUE);
+      g = latent_gemm_new (cl, &error);
+      g_unsetenv ("LATENT_GEMM_PAIRS");
+      g_assert_no_error (error);
+      if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
+        {
+          g_assert_false (latent_gemm_has_pairs (g));
+          continue;
+        }
+      if (form == 1)
+        g_assert_true (latent_gemm_has_pairs (g));
+      if (!latent_gemm_has_pairs (g))
+        {
+          g_test_message ("no native products of row pairs on this device");
+          continue;
+        }
+      g_test_message ("%s form", form == 0 ? "native" : "portable");
+      /* One block, every sum below 2^24: exact. */
+      check_pairs (g, 50, 200, 1, 1.0f, 0.0f, TRUE);
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+        check_pairs (g, sizes[s][0], sizes[s][1], s % 2 * 5, 0.5f, s % 3 == 0 ? 0.0f : 2.0f, FALSE);
+    }
+}
+
 /* Products of every kind with another LatentGemm, built after the tunables
  * of "gemm" were set to VALUES (NAMES[i] = VALUES[i], NULL-ended). */
 static void
@@ -448,6 +560,7 @@ main (int    argc,
   g_test_add_func ("/gemm/deep", test_deep);
   g_test_add_func ("/gemm/beta-zero-and-empty", test_beta_zero_and_empty);
   g_test_add_func ("/gemm/syrk", test_syrk);
+  g_test_add_func ("/gemm/syrk-pairs", test_syrk_pairs);
   g_test_add_func ("/gemm/split", test_split);
   g_test_add_func ("/gemm/tiles", test_tiles);
   g_test_add_func ("/gemm/errors", test_errors);

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 
+#include "latent-gemm.h"
 #include "latent-registry.h"
 #include "latent-linear.h"
 #include "latent-linear-private.h"
@@ -34,10 +35,58 @@ correlated (guint   n,
   return ds;
 }
 
+/* How test_passes lays the values on an 8-bit grid. */
+typedef enum {
+  GRID_NONE,
+  GRID_IMAGE,    /* q / 255: an 8-bit image as loaded */
+  GRID_OFFSET,   /* 1000 + q / 2, the first row spanning the range: far from 0 */
+  GRID_OFF,      /* as GRID_IMAGE, but one value of the last row between two points */
+} Grid;
+
 typedef struct {
-  guint  n, d;
-  double offset;
+  guint       n, d;
+  double      offset;
+  Grid        grid;
+  const char *pairs;   /* LATENT_GEMM_PAIRS, NULL for the device's own choice */
 } Shape;
+
+static void
+snap_to_grid (LatentDataset *ds,
+              Grid           grid)
+{
+  const guint n = latent_dataset_get_n_rows (ds), d = latent_dataset_get_n_cols (ds);
+  float *x = latent_dataset_get_data (ds);
+
+  for (gsize i = 0; i < (gsize) n * d; i++)
+    {
+      const float q = CLAMP (rint (x[i] * 10 + 128), 0, 255);
+
+      x[i] = grid == GRID_OFFSET ? 1000 + q / 2 : q / 255.0f;
+    }
+  if (grid == GRID_OFFSET)
+    {
+      x[0] = 1000;
+      x[d - 1] = 1000 + 255 / 2.0f;
+    }
+  if (grid == GRID_OFF)
+    x[(gsize) n * d - 1] += 1 / 765.0f;
+}
+
+/* Whether the Gram matrix of rows on an 8-bit grid comes from row pairs
+ * (rows of random floats may still lie on one: two values always do). */
+static gboolean
+expect_pairs (const Shape *shape)
+{
+  g_autoptr(LatentGemm) gemm = NULL;
+
+  if (shape->grid == GRID_OFF ||
+      latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU || g_strcmp0 (shape->pairs, "off") == 0)
+    return FALSE;
+  if (g_strcmp0 (shape->pairs, "generic") == 0)
+    return TRUE;
+  gemm = latent_gemm_new (cl, NULL);
+  return gemm && latent_gemm_has_pairs (gemm);
+}
 
 static void
 test_passes (gconstpointer data)
@@ -61,10 +110,17 @@ test_passes (gconstpointer data)
       return;
     }
   ds = correlated (n, d, shape->offset, n + d);
+  if (shape->grid != GRID_NONE)
+    snap_to_grid (ds, shape->grid);
+  if (shape->pairs)
+    g_setenv ("LATENT_GEMM_PAIRS", shape->pairs, TRUE);
   lcl = latent_linear_cl_new (cl, latent_dataset_get_data (ds), n, d, &error);
+  g_unsetenv ("LATENT_GEMM_PAIRS");
   g_assert_no_error (error);
   g_assert_true (latent_linear_cl_moments (lcl, mean, cov, NULL, &error));
   g_assert_no_error (error);
+  if (shape->grid != GRID_NONE)
+    g_assert_cmpint (latent_linear_cl_used_pairs (lcl), ==, expect_pairs (shape));
   latent_linear_reference_moments (latent_dataset_get_data (ds), n, d, mean_ref, cov_ref);
 
   for (guint a = 0; a < d; a++)
@@ -170,7 +226,16 @@ main (int    argc,
   static const Shape shapes[] = {
     { 2, 1, 0 }, { 17, 2, 0 }, { 100, 7, 1000 }, { 1000, 16, -50 }, { 5000, 33, 3 }, { 999, 70, 0 },
     { 3001, 300, 10 },
+    /* On an 8-bit grid: odd row counts (the last pair half empty), columns
+     * past a multiple of 16, rows far from 0 (shifted for projections). */
+    { 2, 1, 0, GRID_IMAGE, NULL }, { 999, 70, 0, GRID_IMAGE, NULL }, { 3001, 300, 0, GRID_IMAGE, NULL },
+    { 1000, 16, 0, GRID_OFFSET, NULL }, { 601, 33, 0, GRID_OFFSET, NULL },
+    { 17, 2, 0, GRID_IMAGE, "generic" }, { 999, 70, 0, GRID_IMAGE, "generic" },
+    { 601, 33, 0, GRID_OFFSET, "generic" }, { 999, 70, 0, GRID_IMAGE, "off" },
+    /* One value off the grid, past the rows the grid is read from. */
+    { 999, 70, 0, GRID_OFF, NULL }, { 999, 70, 0, GRID_OFF, "generic" },
   };
+  static const char *const grids[] = { "", "-image", "-offset", "-off-grid" };
   static const Model models[] = {
     /* The iteration budgets keep the EM models short. */
     { "pca", { "components=5", "max-iterations=1" } },
@@ -189,7 +254,9 @@ main (int    argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/linear-cl/passes/%ux%u", shapes[i].n, shapes[i].d);
+      g_autofree char *path = g_strdup_printf ("/linear-cl/passes/%ux%u%s%s%s", shapes[i].n, shapes[i].d,
+                                               grids[shapes[i].grid], shapes[i].pairs ? "-" : "",
+                                               shapes[i].pairs ? shapes[i].pairs : "");
       g_test_add_data_func (path, &shapes[i], test_passes);
     }
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)

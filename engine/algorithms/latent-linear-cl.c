@@ -9,6 +9,13 @@
  * first rows, and δ is the small remaining offset. The covariance stays on the device for
  * the per-iteration products S · V, and the shifted rows for projections.
  *
+ * Rows of 8-bit values (images: every value lo + q · step, q = 0 … 255)
+ * take a faster Gram product where the device has one (latent-gemm's row
+ * pairs): a pass writes them as small integers q − origin, origin near
+ * each column's mean, and checks every value; one off the grid sends the
+ * product back to floats. The integer products are exact, so nothing is
+ * lost to the shift either.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "latent-linear"
@@ -16,6 +23,10 @@
 #include "latent-linear-private.h"
 
 #include <glib/gi18n-lib.h>
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
 
 #include "latent-gemm.h"
 
@@ -31,6 +42,8 @@ struct _LatentLinearCl
   LatentGemm        *gemm;
   cl_command_queue   queue;
   cl_kernel          shift;
+  cl_kernel          pairs;   /* linear_pairs, where the Gram product takes them */
+  gboolean           used_pairs;
   guint              n, d;
   const float       *x;
   cl_mem             xs;      /* n × d: the rows, shifted or in place */
@@ -39,7 +52,8 @@ struct _LatentLinearCl
   guint              v_cols, out_cols;
   cl_mem             et, z;   /* for project */
   guint              et_cols, z_cols;
-  double            *delta;   /* d: mean − shift */
+  double            *delta;       /* d: mean − shift, for projections */
+  double            *gram_delta;  /* d: mean − the Gram matrix's origin */
 };
 
 void
@@ -57,11 +71,14 @@ latent_linear_cl_free (LatentLinearCl *lcl)
   g_clear_pointer (&lcl->z, clReleaseMemObject);
   if (lcl->shift)
     clReleaseKernel (lcl->shift);
+  if (lcl->pairs)
+    clReleaseKernel (lcl->pairs);
   if (lcl->queue)
     clReleaseCommandQueue (lcl->queue);
   g_clear_pointer (&lcl->gemm, latent_gemm_free);
   g_clear_object (&lcl->cl);
   g_free (lcl->delta);
+  g_free (lcl->gram_delta);
   g_free (lcl);
 }
 
@@ -94,13 +111,164 @@ latent_linear_cl_new (LatentCl     *cl,
   lcl->d = d;
   lcl->x = x;
   lcl->delta = g_new0 (double, d);
+  lcl->gram_delta = g_new0 (double, d);
   if (!(lcl->gemm = latent_gemm_new (cl, error)) ||
       !(lcl->shift = latent_cl_create_kernel (cl, "linear", NULL, "linear_shift", error)) ||
+      (latent_gemm_has_pairs (lcl->gemm) &&
+       !(lcl->pairs = latent_cl_create_kernel (cl, "linear", NULL, "linear_pairs", error))) ||
       !(lcl->queue = latent_cl_create_queue (cl, error)) ||
       !latent_cl_create_buffer (cl, &lcl->gram, CL_MEM_READ_WRITE, (gsize) d * d * sizeof (float), NULL,
                                 "covariance", error))
     return NULL;
   return g_steal_pointer (&lcl);
+}
+
+/* An 8-bit grid the COUNT values lie on (lo + q · step, q = 0 … 255, each
+ * within tol of its point): their own range in 255 steps, else [0, 1] or
+ * [0, 255] (8-bit images as loaded) when they do not reach both ends. */
+static gboolean
+find_grid (const float *x,
+           gsize        count,
+           cl_float4   *grid)
+{
+  float lo = x[0], hi = x[0];
+
+  for (gsize i = 1; i < count; i++)
+    {
+      lo = MIN (lo, x[i]);
+      hi = MAX (hi, x[i]);
+    }
+  {
+    const float candidates[][2] = { { lo, (hi - lo) / 255.0f }, { 0.0f, 1.0f / 255.0f }, { 0.0f, 1.0f } };
+
+    for (guint c = 0; c < G_N_ELEMENTS (candidates); c++)
+      {
+        const float low = candidates[c][0], step = candidates[c][1], inv = 1.0f / step;
+        /* A few rounding errors of the largest value. */
+        const float tol = 8 * FLT_EPSILON * (fabsf (low) + 255 * step);
+        gsize i;
+
+        if (!(step > 0) || !isfinite (inv))
+          continue;
+        for (i = 0; i < count; i++)
+          {
+            const float q = rintf ((x[i] - low) * inv);
+
+            if (!(q >= 0 && q <= 255 && fabsf (x[i] - fmaf (q, step, low)) <= tol))
+              break;
+          }
+        if (i == count)
+          {
+            grid->s[0] = low;
+            grid->s[1] = step;
+            grid->s[2] = inv;
+            grid->s[3] = tol;
+            return TRUE;
+          }
+      }
+  }
+  return FALSE;
+}
+
+/* The Gram matrix of the rows on GRID into lcl->gram by the products of
+ * row pairs, and MEAN; *DONE is FALSE (and nothing else changed) when a
+ * value lies off the grid. GUESS is near each column's mean. */
+static gboolean
+gram_from_pairs (LatentLinearCl  *lcl,
+                 cl_mem           x,
+                 const cl_float4  grid,
+                 const double    *guess,
+                 double          *mean,
+                 gboolean        *done,
+                 GCancellable    *cancellable,
+                 GError         **error)
+{
+  const guint n = lcl->n, d = lcl->d, kp = (n + 1) / 2;
+  const guint units = MAX (1, latent_cl_get_info (lcl->cl)->compute_units);
+  const guint blocks = MIN (kp, 16 * units), pairs_per_item = (kp + blocks - 1) / blocks;
+  /* 16 columns a work-item (the CPU shape's kernel). */
+  const gsize global[2] = { (d + 15) / 16, (kp + pairs_per_item - 1) / pairs_per_item };
+  const float step = grid.s[1];
+  g_autofree cl_int *origin = g_new (cl_int, d);
+  g_autofree cl_int *sums = g_new (cl_int, global[1] * d);
+  g_autofree cl_int *off = g_new (cl_int, global[0] * global[1]);
+  cl_mem origin_buf = NULL, pairs = NULL, sums_buf = NULL, off_buf = NULL;
+  guint64 outside = 0;
+  gboolean ok;
+
+  *done = FALSE;
+  for (guint a = 0; a < d; a++)
+    origin[a] = (cl_int) CLAMP (rint ((guess[a] - grid.s[0]) / step), 0, 255);
+  ok = latent_cl_create_buffer (lcl->cl, &origin_buf, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                d * sizeof (cl_int), origin, "grid origin", error) &&
+       latent_cl_create_buffer (lcl->cl, &pairs, CL_MEM_READ_WRITE, (gsize) kp * d * sizeof (cl_int), NULL,
+                                "row pairs", error) &&
+       latent_cl_create_buffer (lcl->cl, &sums_buf, CL_MEM_WRITE_ONLY, global[1] * d * sizeof (cl_int), NULL,
+                                "partial sums", error) &&
+       latent_cl_create_buffer (lcl->cl, &off_buf, CL_MEM_WRITE_ONLY, global[0] * global[1] * sizeof (cl_int),
+                                NULL, "values off the grid", error) &&
+       latent_cl_set_args (lcl->pairs, "linear_pairs", error,
+                           LATENT_CL_ARG (x), LATENT_CL_ARG (origin_buf), LATENT_CL_ARG (pairs),
+                           LATENT_CL_ARG (sums_buf), LATENT_CL_ARG (off_buf), LATENT_CL_ARG (grid),
+                           LATENT_CL_ARG (n), LATENT_CL_ARG (d), LATENT_CL_ARG (pairs_per_item),
+                           LATENT_CL_ARG_END) &&
+       latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, lcl->pairs, 2, NULL, global, NULL, 0, NULL, NULL),
+                        "clEnqueueNDRangeKernel", "linear_pairs", error) &&
+       latent_cl_check (clEnqueueReadBuffer (lcl->queue, sums_buf, CL_FALSE, 0, global[1] * d * sizeof (cl_int),
+                                             sums, 0, NULL, NULL), "clEnqueueReadBuffer", "linear_pairs", error) &&
+       latent_cl_check (clEnqueueReadBuffer (lcl->queue, off_buf, CL_TRUE, 0,
+                                             global[0] * global[1] * sizeof (cl_int), off, 0, NULL, NULL),
+                        "clEnqueueReadBuffer", "linear_pairs", error);
+  for (gsize i = 0; ok && i < global[0] * global[1]; i++)
+    outside += off[i];
+  if (ok && outside > 0)
+    g_debug ("%" G_GUINT64_FORMAT " values off the 8-bit grid: the Gram product in floats", outside);
+  else if (ok)
+    {
+      ok = latent_gemm_syrk_pairs (lcl->gemm, lcl->queue, d, kp, (float) ((double) step * step / n), pairs, d,
+                                   0.0f, lcl->gram, d, cancellable, error);
+      for (guint a = 0; ok && a < d; a++)
+        {
+          gint64 sum = 0;
+
+          for (gsize b = 0; b < global[1]; b++)
+            sum += sums[b * d + a];
+          lcl->gram_delta[a] = step * ((double) sum / n);
+          mean[a] = grid.s[0] + step * (origin[a] + (double) sum / n);
+        }
+      *done = ok;
+    }
+  if (!ok)
+    clFinish (lcl->queue);
+  /* Released once the queued kernels are done with them. */
+  g_clear_pointer (&origin_buf, clReleaseMemObject);
+  g_clear_pointer (&pairs, clReleaseMemObject);
+  g_clear_pointer (&sums_buf, clReleaseMemObject);
+  g_clear_pointer (&off_buf, clReleaseMemObject);
+  return ok;
+}
+
+/* cov = the Gram matrix − δδᵀ, δ being the mean less the Gram matrix's
+ * origin. */
+static gboolean
+read_cov (LatentLinearCl  *lcl,
+          double          *cov,
+          GError         **error)
+{
+  const guint d = lcl->d;
+  g_autofree float *gram = g_new (float, (gsize) d * d);
+  cl_int err = clEnqueueReadBuffer (lcl->queue, lcl->gram, CL_TRUE, 0, (gsize) d * d * sizeof (float), gram,
+                                    0, NULL, NULL);
+
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "gemm_syrk", error))
+    {
+      clFinish (lcl->queue);
+      return FALSE;
+    }
+  for (guint a = 0; a < d; a++)
+    for (guint b = 0; b < d; b++)
+      cov[(gsize) a * d + b] = gram[(gsize) a * d + b] - lcl->gram_delta[a] * lcl->gram_delta[b];
+  return TRUE;
 }
 
 gboolean
@@ -120,10 +288,10 @@ latent_linear_cl_moments (LatentLinearCl  *lcl,
   g_autofree float *shift = g_new0 (float, d);
   g_autofree double *head_mean = g_new0 (double, d);
   g_autofree float *partial = g_new (float, global[1] * d);
-  g_autofree float *gram = g_new (float, (gsize) d * d);
   cl_mem x = NULL, source, shift_buf = NULL, partial_buf = NULL;
-  const float alpha = 1.0f / n;
   double offset = 0, spread = 0;
+  cl_float4 grid;
+  gboolean pairs = FALSE;
   guint write;
   gboolean ok;
   cl_int err;
@@ -143,15 +311,25 @@ latent_linear_cl_moments (LatentLinearCl  *lcl,
 
   ok = latent_cl_create_buffer (lcl->cl, &x, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
                                 (gsize) n * d * sizeof (float), (gpointer) lcl->x, "rows", error) &&
+       (lcl->pairs == NULL || !find_grid (lcl->x, (gsize) head * d, &grid) ||
+        gram_from_pairs (lcl, x, grid, head_mean, mean, &pairs, cancellable, error));
+  /* In place, the rows themselves are what the products read; with the
+   * Gram matrix from the row pairs, they need no pass of their own. */
+  if (ok && !write)
+    lcl->xs = g_steal_pointer (&x);
+  lcl->used_pairs = pairs;
+  if (ok && pairs && !write)
+    {
+      memcpy (lcl->delta, mean, d * sizeof (double));
+      return read_cov (lcl, cov, error);
+    }
+  ok = ok &&
        (!write || latent_cl_create_buffer (lcl->cl, &lcl->xs, CL_MEM_READ_WRITE, (gsize) n * d * sizeof (float),
                                            NULL, "shifted rows", error)) &&
        latent_cl_create_buffer (lcl->cl, &shift_buf, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 d * sizeof (float), shift, "shift", error) &&
        latent_cl_create_buffer (lcl->cl, &partial_buf, CL_MEM_WRITE_ONLY, global[1] * d * sizeof (float),
                                 NULL, "partial sums", error);
-  /* In place, the rows themselves are what the products read. */
-  if (ok && !write)
-    lcl->xs = g_steal_pointer (&x);
   source = write ? x : lcl->xs;
   ok = ok &&
        latent_cl_set_args (lcl->shift, "linear_shift", error,
@@ -160,19 +338,14 @@ latent_linear_cl_moments (LatentLinearCl  *lcl,
                            LATENT_CL_ARG (rows_per_item), LATENT_CL_ARG (write), LATENT_CL_ARG_END) &&
        latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, lcl->shift, 2, NULL, global, NULL, 0, NULL, NULL),
                         "clEnqueueNDRangeKernel", "linear_shift", error) &&
-       latent_gemm_syrk (lcl->gemm, lcl->queue, d, n, alpha, lcl->xs, d, 0.0f, lcl->gram, d,
-                         cancellable, error);
+       (pairs ||
+        latent_gemm_syrk (lcl->gemm, lcl->queue, d, n, 1.0f / n, lcl->xs, d, 0.0f, lcl->gram, d,
+                          cancellable, error));
   if (ok)
     {
-      err = clEnqueueReadBuffer (lcl->queue, partial_buf, CL_FALSE, 0, global[1] * d * sizeof (float),
+      err = clEnqueueReadBuffer (lcl->queue, partial_buf, CL_TRUE, 0, global[1] * d * sizeof (float),
                                  partial, 0, NULL, NULL);
       ok = latent_cl_check (err, "clEnqueueReadBuffer", "linear_shift", error);
-    }
-  if (ok)
-    {
-      err = clEnqueueReadBuffer (lcl->queue, lcl->gram, CL_TRUE, 0, (gsize) d * d * sizeof (float),
-                                 gram, 0, NULL, NULL);
-      ok = latent_cl_check (err, "clEnqueueReadBuffer", "gemm_syrk", error);
     }
   if (!ok)
     clFinish (lcl->queue);
@@ -189,12 +362,19 @@ latent_linear_cl_moments (LatentLinearCl  *lcl,
       for (gsize b = 0; b < global[1]; b++)
         sum += partial[b * d + a];
       lcl->delta[a] = sum / n;
-      mean[a] = shift[a] + lcl->delta[a];
+      if (!pairs)
+        {
+          mean[a] = shift[a] + lcl->delta[a];
+          lcl->gram_delta[a] = lcl->delta[a];
+        }
     }
-  for (guint a = 0; a < d; a++)
-    for (guint b = 0; b < d; b++)
-      cov[(gsize) a * d + b] = gram[(gsize) a * d + b] - lcl->delta[a] * lcl->delta[b];
-  return TRUE;
+  return read_cov (lcl, cov, error);
+}
+
+gboolean
+latent_linear_cl_used_pairs (LatentLinearCl *lcl)
+{
+  return lcl->used_pairs;
 }
 
 /* A d × cols device buffer, grown when needed. */
@@ -258,10 +438,10 @@ latent_linear_cl_cov_times (LatentLinearCl  *lcl,
 
   for (guint a = 0; a < d; a++)
     for (guint j = 0; j < m; j++)
-      dv[j] += lcl->delta[a] * v[(gsize) a * m + j];
+      dv[j] += lcl->gram_delta[a] * v[(gsize) a * m + j];
   for (guint a = 0; a < d; a++)
     for (guint j = 0; j < m; j++)
-      out[(gsize) a * m + j] = buf[(gsize) a * m + j] - lcl->delta[a] * dv[j];
+      out[(gsize) a * m + j] = buf[(gsize) a * m + j] - lcl->gram_delta[a] * dv[j];
   return TRUE;
 }
 

@@ -206,5 +206,7 @@ gboolean        latent_linear_cl_project       (LatentLinearCl    *lcl,
                                                 float             *z,
                                                 GCancellable      *cancellable,
                                                 GError           **error);
+/* Whether moments took the Gram matrix from 8-bit row pairs (tests). */
+gboolean        latent_linear_cl_used_pairs    (LatentLinearCl    *lcl);
 
 G_END_DECLS

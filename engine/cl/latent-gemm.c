@@ -7,6 +7,7 @@
 #include "latent-gemm.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 /* The kernel's micro tile and depth block (kernels/gemm.cl), passed as
  * build options so the host's tile arithmetic and the kernel's agree. The
@@ -52,6 +53,7 @@ struct _LatentGemm
 {
   LatentCl  *cl;
   cl_kernel  tiles;
+  cl_kernel  pairs;     /* gemm_tiles of row pairs, NULL where not native */
   cl_kernel  transpose;
   cl_kernel  mirror;
   gboolean   cpu;
@@ -81,6 +83,8 @@ latent_gemm_free (LatentGemm *self)
     return;
   if (self->tiles)
     clReleaseKernel (self->tiles);
+  if (self->pairs)
+    clReleaseKernel (self->pairs);
   if (self->transpose)
     clReleaseKernel (self->transpose);
   if (self->mirror)
@@ -197,6 +201,36 @@ gpu_kernels_new (LatentGemm  *self,
   return FALSE;
 }
 
+/* The products of row pairs, where the device has an instruction for them
+ * (the program then defines gemm_tiles). LATENT_GEMM_PAIRS=generic builds
+ * the portable form anywhere, for tests; =off never uses them. */
+static gboolean
+pairs_kernel_new (LatentGemm  *self,
+                  GError     **error)
+{
+  const char *mode = g_getenv ("LATENT_GEMM_PAIRS");
+  const gboolean generic = g_strcmp0 (mode, "generic") == 0;
+  g_autofree char *options = NULL;
+  char names[256] = "";
+  cl_program program;
+
+  if (g_strcmp0 (mode, "off") == 0 || (!self->cpu && !generic))
+    return TRUE;
+  options = g_strdup_printf ("-DMR=%u -DKC=%u -DLATENT_PAIRS%s", self->mr, self->kc,
+                             generic ? " -DLATENT_PAIRS_GENERIC" : "");
+  if (!(program = latent_cl_get_program (self->cl, "gemm", options, error)) ||
+      !latent_cl_check (clGetProgramInfo (program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL),
+                        "clGetProgramInfo", "gemm", error))
+    return FALSE;
+  if (strstr (names, "gemm_tiles") == NULL)
+    {
+      g_debug ("no products of row pairs on this device");
+      return TRUE;
+    }
+  self->pairs = latent_cl_create_kernel (self->cl, "gemm", options, "gemm_tiles", error);
+  return self->pairs != NULL;
+}
+
 LatentGemm *
 latent_gemm_new (LatentCl  *cl,
                  GError   **error)
@@ -234,6 +268,8 @@ latent_gemm_new (LatentCl  *cl,
   if (!(self->tiles = latent_cl_create_kernel (cl, "gemm", options, "gemm_tiles", error)) ||
       !(self->transpose = latent_cl_create_kernel (cl, "gemm", options, "gemm_transpose", error)) ||
       !(self->mirror = latent_cl_create_kernel (cl, "gemm", options, "gemm_mirror", error)))
+    return NULL;
+  if (!pairs_kernel_new (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -293,9 +329,11 @@ enqueue (cl_command_queue   queue,
   return latent_cl_check (err, "clEnqueueNDRangeKernel", name, error);
 }
 
-/* The product with B already k × n; UPPER computes only what touches i ≤ j. */
+/* The product with B already k × n by KERNEL (floats or row pairs); UPPER
+ * computes only what touches i ≤ j. */
 static gboolean
 run_tiles (LatentGemm        *self,
+           cl_kernel          kernel,
            cl_command_queue   queue,
            guint              m,
            guint              n,
@@ -351,7 +389,7 @@ run_tiles (LatentGemm        *self,
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      if (!latent_cl_set_args (self->tiles, "gemm_tiles", error,
+      if (!latent_cl_set_args (kernel, "gemm_tiles", error,
                                LATENT_CL_ARG (m), LATENT_CL_ARG (n), LATENT_CL_ARG (ks),
                                LATENT_CL_ARG (alpha), LATENT_CL_ARG (beta_slice),
                                LATENT_CL_ARG (a), LATENT_CL_ARG (a_off), LATENT_CL_ARG (a_r), LATENT_CL_ARG (a_k),
@@ -360,7 +398,7 @@ run_tiles (LatentGemm        *self,
                                LATENT_CL_ARG (mt), LATENT_CL_ARG (nt),
                                LATENT_CL_ARG (tiles_n), LATENT_CL_ARG (upper_arg),
                                LATENT_CL_ARG_END) ||
-          !enqueue (queue, self->tiles, "gemm_tiles", 1, &global, &one, error))
+          !enqueue (queue, kernel, "gemm_tiles", 1, &global, &one, error))
         return FALSE;
       k0 += ks;
     }
@@ -555,7 +593,7 @@ latent_gemm_run (LatentGemm        *self,
         }
     }
 
-  ok = run_tiles (self, queue, m, n, k, alpha,
+  ok = run_tiles (self, self->tiles, queue, m, n, k, alpha,
                   a, trans_a ? 1 : lda, trans_a ? lda : 1,
                   bt ? bt : b, bt ? n : ldb,
                   beta, c, ldc, FALSE, cancellable, error);
@@ -566,25 +604,32 @@ latent_gemm_run (LatentGemm        *self,
 }
 
 gboolean
-latent_gemm_syrk (LatentGemm        *self,
-                  cl_command_queue   queue,
-                  guint              n,
-                  guint              k,
-                  float              alpha,
-                  cl_mem             a,
-                  gsize              lda,
-                  float              beta,
-                  cl_mem             c,
-                  gsize              ldc,
-                  GCancellable      *cancellable,
-                  GError           **error)
+latent_gemm_has_pairs (LatentGemm *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->pairs != NULL;
+}
+
+/* The upper triangle by KERNEL (the CPU shape's floats or row pairs), or by
+ * the GPU shape, then the lower triangle copied from it. */
+static gboolean
+syrk (LatentGemm        *self,
+      cl_kernel          kernel,
+      cl_command_queue   queue,
+      guint              n,
+      guint              k,
+      float              alpha,
+      cl_mem             a,
+      gsize              lda,
+      float              beta,
+      cl_mem             c,
+      gsize              ldc,
+      GCancellable      *cancellable,
+      GError           **error)
 {
   const gsize global[2] = { n, n };
   const guint64 off = 0, ld = ldc;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (queue != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (n == 0)
     return TRUE;
@@ -603,10 +648,54 @@ latent_gemm_syrk (LatentGemm        *self,
                                  LATENT_CL_ARG_END) &&
              enqueue (queue, self->mirror, "gemm_mirror", 2, global_tiled, local, error);
     }
-  if (!run_tiles (self, queue, n, n, k, alpha, a, 1, lda, a, lda, beta, c, ldc, TRUE, cancellable, error))
+  if (!run_tiles (self, kernel, queue, n, n, k, alpha, a, 1, lda, a, lda, beta, c, ldc, TRUE, cancellable,
+                  error))
     return FALSE;
   return latent_cl_set_args (self->mirror, "gemm_mirror", error,
                              LATENT_CL_ARG (c), LATENT_CL_ARG (off), LATENT_CL_ARG (ld), LATENT_CL_ARG (n),
                              LATENT_CL_ARG_END) &&
          enqueue (queue, self->mirror, "gemm_mirror", 2, global, NULL, error);
+}
+
+gboolean
+latent_gemm_syrk (LatentGemm        *self,
+                  cl_command_queue   queue,
+                  guint              n,
+                  guint              k,
+                  float              alpha,
+                  cl_mem             a,
+                  gsize              lda,
+                  float              beta,
+                  cl_mem             c,
+                  gsize              ldc,
+                  GCancellable      *cancellable,
+                  GError           **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (queue != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return syrk (self, self->tiles, queue, n, k, alpha, a, lda, beta, c, ldc, cancellable, error);
+}
+
+gboolean
+latent_gemm_syrk_pairs (LatentGemm        *self,
+                        cl_command_queue   queue,
+                        guint              n,
+                        guint              kp,
+                        float              alpha,
+                        cl_mem             p,
+                        gsize              ldp,
+                        float              beta,
+                        cl_mem             c,
+                        gsize              ldc,
+                        GCancellable      *cancellable,
+                        GError           **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (self->pairs != NULL, FALSE);
+  g_return_val_if_fail (queue != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return syrk (self, self->pairs, queue, n, kp, alpha, p, ldp, beta, c, ldc, cancellable, error);
 }

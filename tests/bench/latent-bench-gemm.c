@@ -4,6 +4,8 @@
  * ata (AᵀA, A 60,000 × 784: the PCA covariance), square (2048³, or
  * --size³), narrow
  * (784 × 784 · 784 × 50) and project (60,000 × 784 · 784 × 50). Each
+ * ata-pairs is ata on 8-bit data through the products of row pairs, where
+ * the device has them (latent_gemm_syrk_pairs). Each
  * case runs once to warm up (program build, first touch of the buffers),
  * then REPEAT times; the best time counts. GFLOP/s is the nominal 2·m·n·k
  * for every case, also for AᵀA where only half of it is computed, as
@@ -77,11 +79,40 @@ random_buffer (LatentCl  *cl,
   return mem;
 }
 
+/* KP × N row pairs of integers in [-255, 255] from a fixed LCG. */
+static cl_mem
+random_pairs (LatentCl  *cl,
+              gsize      count,
+              guint64    seed,
+              GError   **error)
+{
+  g_autofree gint32 *p = g_new (gint32, count);
+  cl_mem mem = NULL;
+
+  for (gsize i = 0; i < count; i++)
+    {
+      guint32 half[2];
+
+      for (int h = 0; h < 2; h++)
+        {
+          seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+          half[h] = (guint16) (gint16) ((seed >> 40) % 511 - 255);
+        }
+      p[i] = (gint32) (half[0] | half[1] << 16);
+    }
+  if (!latent_cl_create_buffer (cl, &mem, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                count * sizeof (gint32), p, "bench", error))
+    return NULL;
+  return mem;
+}
+
+typedef enum { PRODUCT, SYRK, SYRK_PAIRS } Kind;
+
 static gboolean
 run_case (LatentCl     *cl,
           LatentGemm   *gemm,
           const char   *name,
-          gboolean      syrk,
+          Kind          kind,
           guint         m,
           guint         n,
           guint         k,
@@ -94,9 +125,12 @@ run_case (LatentCl     *cl,
   double best = G_MAXDOUBLE;
   gboolean ok = FALSE;
 
-  /* AᵀA: A is k × n. The product: A m × k, B k × n. */
-  if (!(a = random_buffer (cl, syrk ? (gsize) k * n : (gsize) m * k, 1, error)) ||
-      (!syrk && !(b = random_buffer (cl, (gsize) k * n, 2, error))) ||
+  /* AᵀA: A is k × n (k / 2 × n pairs). The product: A m × k, B k × n. */
+  if (kind == SYRK_PAIRS && !latent_gemm_has_pairs (gemm))
+    return TRUE;
+  if (!(a = kind == SYRK_PAIRS ? random_pairs (cl, (gsize) (k + 1) / 2 * n, 1, error)
+                               : random_buffer (cl, kind == SYRK ? (gsize) k * n : (gsize) m * k, 1, error)) ||
+      (kind == PRODUCT && !(b = random_buffer (cl, (gsize) k * n, 2, error))) ||
       !(c = random_buffer (cl, (gsize) m * n, 3, error)))
     goto out;
   for (int r = 0; r <= repeat; r++)
@@ -104,8 +138,10 @@ run_case (LatentCl     *cl,
       gint64 start = g_get_monotonic_time ();
       gboolean done;
 
-      if (syrk)
+      if (kind == SYRK)
         done = latent_gemm_syrk (gemm, queue, n, k, 1.0f, a, n, 0.0f, c, n, NULL, error);
+      else if (kind == SYRK_PAIRS)
+        done = latent_gemm_syrk_pairs (gemm, queue, n, (k + 1) / 2, 1.0f, a, n, 0.0f, c, n, NULL, error);
       else
         done = latent_gemm_run (gemm, queue, FALSE, FALSE, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n, NULL, error);
       if (!done || !latent_cl_check (clFinish (queue), "clFinish", name, error))
@@ -138,7 +174,7 @@ main (int    argc,
     { "device", 0, 0, G_OPTION_ARG_STRING, &device, "auto, cpu or gpu", "DEVICE" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Timed runs per case (the best counts)", "R" },
     { "size", 0, 0, G_OPTION_ARG_INT, &size, "Rows, columns and depth of the square case (2048)", "N" },
-    { "case", 0, 0, G_OPTION_ARG_STRING, &only, "Only this case: ata, square, narrow or project", "CASE" },
+    { "case", 0, 0, G_OPTION_ARG_STRING, &only, "Only this case: ata, ata-pairs, square, narrow or project", "CASE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("— time the OpenCL matrix product");
@@ -168,13 +204,15 @@ main (int    argc,
     }
   description = latent_cl_describe (cl);
   if (((only == NULL || g_str_equal (only, "ata")) &&
-       !run_case (cl, gemm, "ata", TRUE, 784, 784, 60000, repeat, description, &error)) ||
+       !run_case (cl, gemm, "ata", SYRK, 784, 784, 60000, repeat, description, &error)) ||
+      ((only == NULL || g_str_equal (only, "ata-pairs")) &&
+       !run_case (cl, gemm, "ata-pairs", SYRK_PAIRS, 784, 784, 60000, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "square")) &&
-       !run_case (cl, gemm, "square", FALSE, size, size, size, repeat, description, &error)) ||
+       !run_case (cl, gemm, "square", PRODUCT, size, size, size, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "narrow")) &&
-       !run_case (cl, gemm, "narrow", FALSE, 784, 50, 784, repeat, description, &error)) ||
+       !run_case (cl, gemm, "narrow", PRODUCT, 784, 50, 784, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "project")) &&
-       !run_case (cl, gemm, "project", FALSE, 60000, 50, 784, repeat, description, &error)))
+       !run_case (cl, gemm, "project", PRODUCT, 60000, 50, 784, repeat, description, &error)))
     {
       g_printerr ("latent-bench-gemm: %s\n", error->message);
       return 1;

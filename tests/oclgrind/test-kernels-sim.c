@@ -364,6 +364,7 @@ typedef struct {
   guint n, d;
   const char *algorithm;
   const char *settings[4];
+  gboolean grid;   /* on an 8-bit grid, through the portable row pairs */
 } LinearCase;
 
 /* Rows along a few directions with noise, off the origin. */
@@ -395,7 +396,16 @@ test_linear (gconstpointer data)
   g_autoptr(LatentFit) dev = NULL;
   LatentSnapshot *a, *b;
 
+  if (tc->grid)
+    {
+      float *x = latent_dataset_get_data (ds);
+
+      for (gsize i = 0; i < (gsize) tc->n * tc->d; i++)
+        x[i] = CLAMP (rint (x[i] * 8), 0, 255) / 255.0f;
+      g_setenv ("LATENT_GEMM_PAIRS", "generic", TRUE);
+    }
   fit_both (tc->algorithm, ds, tc->settings, 1e-4, &ref, &dev);
+  g_unsetenv ("LATENT_GEMM_PAIRS");
   a = dev->snapshot;
   b = ref->snapshot;
   g_assert_cmpuint (a->n_components, ==, b->n_components);
@@ -669,6 +679,10 @@ main (int    argc,
     { 31, 2, "ppca", { "components=1", "max-iterations=5" } },
     { 37, 11, "ppca", { "components=2", "max-iterations=5" } },
     { 37, 11, "fa", { "components=2", "max-iterations=5" } },
+    /* 8-bit rows: odd n, d past a multiple of 16, a single pair. */
+    { 29, 7, "pca", { "components=3", "max-iterations=1" }, TRUE },
+    { 37, 19, "pca", { "components=3", "max-iterations=1" }, TRUE },
+    { 3, 2, "pca", { "components=1", "max-iterations=1" }, TRUE },
   };
   static const WtaCase wta_cases[] = {
     { 41, 13, 6, 9, "lifetime", "true", "momentum" },
@@ -761,8 +775,9 @@ main (int    argc,
     }
   for (guint i = 0; i < G_N_ELEMENTS (linear_cases); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/sim/linear/%s/n%u-d%u-%u", linear_cases[i].algorithm,
-                                               linear_cases[i].n, linear_cases[i].d, i);
+      g_autofree char *path = g_strdup_printf ("/sim/linear/%s/n%u-d%u-%u%s", linear_cases[i].algorithm,
+                                               linear_cases[i].n, linear_cases[i].d, i,
+                                               linear_cases[i].grid ? "-8bit" : "");
       add_case (path, test_linear, &linear_cases[i], NULL);
     }
   for (guint i = 0; i < G_N_ELEMENTS (wta_cases); i++)
