@@ -10,7 +10,9 @@
 # OpenBLAS's SYRK; Latent computes the upper triangle and mirrors it), a
 # square 2048³ product, and the PCA-shaped products 784 × 784 · 784 × 50
 # ("narrow", too small to be more than launch overhead) and 60,000 × 784 ·
-# 784 × 50 ("project"). GFLOP/s is the nominal 2·m·n·k for both, for every
+# 784 × 50 ("project"); where the device has products of 8-bit row pairs,
+# also "ata-pairs": X.T @ X of integer data that way, set beside the peers'
+# float "ata" (what PCA of 8-bit images computes either way). GFLOP/s is the nominal 2·m·n·k for both, for every
 # implementation, so the ratios compare times. Each implementation runs in
 # its own process, one after another in the same session; the best of
 # REPEAT timed runs counts, after one warm-up.
@@ -112,9 +114,11 @@ def main():
 
     ours = {r["case"]: r for r in records if r["impl"] == "latent-opencl"}
     for r in records:
-        if r["impl"] != "latent-opencl" and r["case"] in ours:
-            mine = ours[r["case"]]
-            print(json.dumps({"case": r["case"], "versus": r["impl"],
+        for case in (r["case"], r["case"] + "-pairs"):
+            if r["impl"] == "latent-opencl" or case not in ours:
+                continue
+            mine = ours[case]
+            print(json.dumps({"case": case, "versus": r["impl"],
                               "latent_gflops": round(mine["gflops"], 1),
                               "peer_gflops": round(r["gflops"], 1),
                               "ratio": round(mine["gflops"] / r["gflops"], 3)}), flush=True)
