@@ -170,6 +170,15 @@ find_grid (const float *x,
   return FALSE;
 }
 
+/* Whether the row pairs fit one buffer, and a work-item's sums of up to n
+ * values of at most 255 fit an int. */
+static gboolean
+pairs_fit (LatentLinearCl *lcl)
+{
+  return lcl->n <= (1u << 24) &&
+         (guint64) (lcl->n + 1) / 2 * lcl->d * sizeof (cl_int) <= latent_cl_get_info (lcl->cl)->max_alloc;
+}
+
 /* The Gram matrix of the rows on GRID into lcl->gram by the products of
  * row pairs, and MEAN; *DONE is FALSE (and nothing else changed) when a
  * value lies off the grid. GUESS is near each column's mean. */
@@ -311,7 +320,7 @@ latent_linear_cl_moments (LatentLinearCl  *lcl,
 
   ok = latent_cl_create_buffer (lcl->cl, &x, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
                                 (gsize) n * d * sizeof (float), (gpointer) lcl->x, "rows", error) &&
-       (lcl->pairs == NULL || !find_grid (lcl->x, (gsize) head * d, &grid) ||
+       (lcl->pairs == NULL || !pairs_fit (lcl) || !find_grid (lcl->x, (gsize) head * d, &grid) ||
         gram_from_pairs (lcl, x, grid, head_mean, mean, &pairs, cancellable, error));
   /* In place, the rows themselves are what the products read; with the
    * Gram matrix from the row pairs, they need no pass of their own. */
