@@ -21,6 +21,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 struct _LatentKmeansCl
 {
@@ -258,6 +259,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   const char *bounds;
   guint64 partial_bytes;
   float low = 0, high = 0;   /* the range of the data and zero */
+  gboolean in_place;
   gsize copy_rows;
 
   kcl->cl = g_object_ref (cl);
@@ -335,24 +337,29 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   if (!(kcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
 
-  /* As large as the data: a copy this machine may not have room for. */
-  padded = latent_algorithm_alloc ((guint64) n * kcl->dp, sizeof (float),
-                                   _("k-means: the rows padded for the device"), error);
-  if (padded == NULL)
+  /* Rows as wide as the vectors are read in place (the dataset's memory
+   * is aligned for it); others are padded into a copy as large as the
+   * data, which this machine may not have room for. */
+  in_place = kcl->dp == self->d;
+  if (!in_place &&
+      !(padded = latent_algorithm_alloc ((guint64) n * kcl->dp, sizeof (float),
+                                         _("k-means: the rows padded for the device"), error)))
     return NULL;
   xnorm = g_new (float, n);
   for (guint i = 0; i < n; i++)
     {
+      const float *row = self->x + (gsize) i * self->d;
       double s = 0;
+
       for (guint f = 0; f < self->d; f++)
         {
-          float v = self->x[(gsize) i * self->d + f];
-          padded[(gsize) i * kcl->dp + f] = v;
-          s += (double) v * v;
-          low = MIN (low, v);
-          high = MAX (high, v);
+          s += (double) row[f] * row[f];
+          low = MIN (low, row[f]);
+          high = MAX (high, row[f]);
         }
       xnorm[i] = s;
+      if (!in_place)
+        memcpy (padded + (gsize) i * kcl->dp, row, self->d * sizeof (float));
     }
 
   kcl->previous = g_new0 (double, (gsize) k * self->d);
@@ -369,8 +376,9 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_visited = g_new (gint32, kcl->items);
 
   copy_rows = kcl->use_bounds ? n : 1;
-  if (!latent_cl_create_buffer (cl, &kcl->x, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                (gsize) n * kcl->dp * sizeof (float), padded, "x", error) ||
+  if (!latent_cl_create_buffer (cl, &kcl->x, CL_MEM_READ_ONLY | (in_place ? CL_MEM_USE_HOST_PTR : CL_MEM_COPY_HOST_PTR),
+                                (gsize) n * kcl->dp * sizeof (float), in_place ? (gpointer) self->x : padded, "x",
+                                error) ||
       /* The 8-bit copy, a quarter of the rows' size, only for the bounds. */
       !latent_cl_create_buffer (cl, &kcl->xq, CL_MEM_READ_WRITE, copy_rows * kcl->dp, NULL, "xq", error) ||
       !latent_cl_create_buffer (cl, &kcl->centers_q, CL_MEM_READ_ONLY,
