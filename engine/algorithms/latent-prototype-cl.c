@@ -125,8 +125,10 @@ upload (LatentPrototypeCl  *pcl,
       for (guint i = 0; i < n; i++)
         memcpy (padded + (gsize) i * pcl->dp, x + (gsize) i * d, d * sizeof (float));
     }
-  return latent_cl_create_buffer (pcl->cl, mem, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                                  padded ? padded : (gpointer) x, "rows", error);
+  /* Unpadded rows in place: the dataset outlives this and its memory is
+   * aligned for the device. */
+  return latent_cl_create_buffer (pcl->cl, mem, CL_MEM_READ_ONLY | (padded ? CL_MEM_COPY_HOST_PTR : CL_MEM_USE_HOST_PTR),
+                                  bytes, padded ? padded : (gpointer) x, "rows", error);
 }
 
 LatentPrototypeCl *

@@ -187,7 +187,9 @@ latent_wta_cl_new (LatentWta  *self,
     if (!latent_cl_create_buffer (cl, scratch[i].mem, CL_MEM_READ_WRITE, scratch[i].size * 4, NULL,
                                   scratch[i].what, error))
       return NULL;
-  if (!latent_cl_create_buffer (cl, &wcl->data, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data_bytes,
+  /* The rows in place: the dataset outlives this and its memory is
+   * aligned for the device. */
+  if (!latent_cl_create_buffer (cl, &wcl->data, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, data_bytes,
                                 latent_dataset_get_data (self->dataset), "rows", error) ||
       !latent_cl_create_buffer (cl, &wcl->order, CL_MEM_READ_ONLY, n * sizeof (guint), NULL, "row order", error) ||
       !latent_cl_create_buffer (cl, &wcl->offset, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, d * sizeof (float),
