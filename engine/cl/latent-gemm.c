@@ -54,6 +54,8 @@ struct _LatentGemm
   LatentCl  *cl;
   cl_kernel  tiles;
   cl_kernel  pairs;     /* gemm_tiles of row pairs, NULL where not native */
+  gboolean   pairs_tried;
+  char      *pairs_mode;   /* LATENT_GEMM_PAIRS when this was made */
   cl_kernel  transpose;
   cl_kernel  mirror;
   gboolean   cpu;
@@ -85,6 +87,7 @@ latent_gemm_free (LatentGemm *self)
     clReleaseKernel (self->tiles);
   if (self->pairs)
     clReleaseKernel (self->pairs);
+  g_free (self->pairs_mode);
   if (self->transpose)
     clReleaseKernel (self->transpose);
   if (self->mirror)
@@ -201,36 +204,6 @@ gpu_kernels_new (LatentGemm  *self,
   return FALSE;
 }
 
-/* The products of row pairs, where the device has an instruction for them
- * (the program then defines gemm_tiles). LATENT_GEMM_PAIRS=generic builds
- * the portable form anywhere, for tests; =off never uses them. */
-static gboolean
-pairs_kernel_new (LatentGemm  *self,
-                  GError     **error)
-{
-  const char *mode = g_getenv ("LATENT_GEMM_PAIRS");
-  const gboolean generic = g_strcmp0 (mode, "generic") == 0;
-  g_autofree char *options = NULL;
-  char names[256] = "";
-  cl_program program;
-
-  if (g_strcmp0 (mode, "off") == 0 || (!self->cpu && !generic))
-    return TRUE;
-  options = g_strdup_printf ("-DMR=%u -DKC=%u -DLATENT_PAIRS%s", self->mr, self->kc,
-                             generic ? " -DLATENT_PAIRS_GENERIC" : "");
-  if (!(program = latent_cl_get_program (self->cl, "gemm", options, error)) ||
-      !latent_cl_check (clGetProgramInfo (program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL),
-                        "clGetProgramInfo", "gemm", error))
-    return FALSE;
-  if (strstr (names, "gemm_tiles") == NULL)
-    {
-      g_debug ("no products of row pairs on this device");
-      return TRUE;
-    }
-  self->pairs = latent_cl_create_kernel (self->cl, "gemm", options, "gemm_tiles", error);
-  return self->pairs != NULL;
-}
-
 LatentGemm *
 latent_gemm_new (LatentCl  *cl,
                  GError   **error)
@@ -248,6 +221,7 @@ latent_gemm_new (LatentCl  *cl,
   self->compute_units = MAX (1, latent_cl_get_info (cl)->compute_units);
   self->mr = GEMM_MR;
   self->gpu_shape = latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU;
+  self->pairs_mode = g_strdup (g_getenv ("LATENT_GEMM_PAIRS"));
   if (self->gpu_shape)
     return gpu_kernels_new (self, error) ? g_steal_pointer (&self) : NULL;
   if (self->cpu &&
@@ -268,8 +242,6 @@ latent_gemm_new (LatentCl  *cl,
   if (!(self->tiles = latent_cl_create_kernel (cl, "gemm", options, "gemm_tiles", error)) ||
       !(self->transpose = latent_cl_create_kernel (cl, "gemm", options, "gemm_transpose", error)) ||
       !(self->mirror = latent_cl_create_kernel (cl, "gemm", options, "gemm_mirror", error)))
-    return NULL;
-  if (!pairs_kernel_new (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -603,11 +575,41 @@ latent_gemm_run (LatentGemm        *self,
   return ok;
 }
 
+/* Built on first asking, so that only the products that take row pairs
+ * pay for the program: where the device has an instruction for them, the
+ * program defines gemm_tiles. LATENT_GEMM_PAIRS=generic builds the portable
+ * form on any device in the CPU shape, for tests; =off never uses them
+ * (read when the LatentGemm is made). */
 gboolean
 latent_gemm_has_pairs (LatentGemm *self)
 {
+  const char *mode = self->pairs_mode;
+  const gboolean generic = g_strcmp0 (mode, "generic") == 0;
+  g_autofree char *options = NULL;
+  g_autoptr(GError) error = NULL;
+  char names[256] = "";
+  cl_program program;
+
   g_return_val_if_fail (self != NULL, FALSE);
 
+  if (self->pairs_tried)
+    return self->pairs != NULL;
+  self->pairs_tried = TRUE;
+  if (self->gpu_shape || g_strcmp0 (mode, "off") == 0 || (!self->cpu && !generic))
+    return FALSE;
+  options = g_strdup_printf ("-DMR=%u -DKC=%u -DLATENT_PAIRS%s", self->mr, self->kc,
+                             generic ? " -DLATENT_PAIRS_GENERIC" : "");
+  if ((program = latent_cl_get_program (self->cl, "gemm", options, &error)) &&
+      latent_cl_check (clGetProgramInfo (program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL),
+                       "clGetProgramInfo", "gemm", &error) &&
+      strstr (names, "gemm_tiles") != NULL)
+    self->pairs = latent_cl_create_kernel (self->cl, "gemm", options, "gemm_tiles", &error);
+  /* An optional faster path: its failure is a defect to report, not a
+   * reason to stop the product in floats. */
+  if (error)
+    g_warning ("Matrix product: no products of row pairs: %s", error->message);
+  else if (self->pairs == NULL)
+    g_debug ("no products of row pairs on this device");
   return self->pairs != NULL;
 }
 
@@ -693,7 +695,7 @@ latent_gemm_syrk_pairs (LatentGemm        *self,
                         GError           **error)
 {
   g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (self->pairs != NULL, FALSE);
+  g_return_val_if_fail (latent_gemm_has_pairs (self), FALSE);
   g_return_val_if_fail (queue != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
