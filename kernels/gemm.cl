@@ -68,9 +68,11 @@ typedef short latent_short32 __attribute__ ((ext_vector_type (32)));
   ((acc) + __builtin_ia32_pmaddwd512 (__builtin_astype ((a), latent_short32), \
                                       __builtin_astype ((b), latent_short32)))
 #else
-/* The same sums from the sign-extended halves. */
+/* The same sums from the sign-extended halves (shifted as unsigned: a
+ * negative int shifted left is undefined). */
+#define LOW_HALF(v) (as_int16 (as_uint16 (v) << 16) >> 16)
 #define MADD(a, b, acc) \
-  ((acc) + (((a) << 16) >> 16) * (((b) << 16) >> 16) + ((a) >> 16) * ((b) >> 16))
+  ((acc) + LOW_HALF (a) * LOW_HALF (b) + ((a) >> 16) * ((b) >> 16))
 #endif
 #else
 #define LATENT_TILES
