@@ -329,7 +329,7 @@ test_syrk_pairs (void)
       if (form == 1)
         g_setenv ("LATENT_GEMM_PAIRS", "generic", TRUE);
       g = latent_gemm_new (cl, &error);
-      g_unsetenv ("LATENT_GEMM_PAIRS");
+      g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
       g_assert_no_error (error);
       if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
         {
@@ -548,6 +548,10 @@ main (int    argc,
   int status;
 
   g_test_init (&argc, &argv, NULL);
+  /* Set before the driver's threads start and only overwritten later
+   * (empty: the device's own choice), so the environment is never moved
+   * under them. */
+  g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
   cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
   if (cl != NULL)
     {
