@@ -17,6 +17,7 @@
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "latent-gemm.h"
 
@@ -58,50 +59,43 @@ emit (const char *name,
   fflush (stdout);
 }
 
-/* A buffer of COUNT floats, uniform in [-1, 1) from a fixed LCG. */
+/* 24 bits from a fixed LCG. */
+static guint32
+lcg24 (guint64 *seed)
+{
+  *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return *seed >> 40;
+}
+
+/* A buffer of COUNT 4-byte values from a fixed LCG: floats uniform in
+ * [-1, 1), or with PAIRS row pairs of integers in [-255, 255]. */
 static cl_mem
 random_buffer (LatentCl  *cl,
                gsize      count,
                guint64    seed,
+               gboolean   pairs,
                GError   **error)
 {
-  g_autofree float *x = g_new (float, count);
+  g_autofree guint32 *v = g_new (guint32, count);
   cl_mem mem = NULL;
 
   for (gsize i = 0; i < count; i++)
     {
-      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-      x[i] = (float) ((seed >> 40) * (2.0 / 16777216.0) - 1.0);
-    }
-  if (!latent_cl_create_buffer (cl, &mem, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                count * sizeof (float), x, "bench", error))
-    return NULL;
-  return mem;
-}
-
-/* KP × N row pairs of integers in [-255, 255] from a fixed LCG. */
-static cl_mem
-random_pairs (LatentCl  *cl,
-              gsize      count,
-              guint64    seed,
-              GError   **error)
-{
-  g_autofree gint32 *p = g_new (gint32, count);
-  cl_mem mem = NULL;
-
-  for (gsize i = 0; i < count; i++)
-    {
-      guint32 half[2];
-
-      for (int h = 0; h < 2; h++)
+      if (pairs)
         {
-          seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-          half[h] = (guint16) (gint16) ((seed >> 40) % 511 - 255);
+          const guint32 even = (guint16) (gint16) (lcg24 (&seed) % 511 - 255);
+
+          v[i] = even | (guint32) (guint16) (gint16) (lcg24 (&seed) % 511 - 255) << 16;
         }
-      p[i] = (gint32) (half[0] | half[1] << 16);
+      else
+        {
+          const float x = (float) (lcg24 (&seed) * (2.0 / 16777216.0) - 1.0);
+
+          memcpy (&v[i], &x, sizeof x);
+        }
     }
   if (!latent_cl_create_buffer (cl, &mem, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                count * sizeof (gint32), p, "bench", error))
+                                count * sizeof (guint32), v, "bench", error))
     return NULL;
   return mem;
 }
@@ -128,10 +122,10 @@ run_case (LatentCl     *cl,
   /* AᵀA: A is k × n (k / 2 × n pairs). The product: A m × k, B k × n. */
   if (kind == SYRK_PAIRS && !latent_gemm_has_pairs (gemm))
     return TRUE;
-  if (!(a = kind == SYRK_PAIRS ? random_pairs (cl, (gsize) (k + 1) / 2 * n, 1, error)
-                               : random_buffer (cl, kind == SYRK ? (gsize) k * n : (gsize) m * k, 1, error)) ||
-      (kind == PRODUCT && !(b = random_buffer (cl, (gsize) k * n, 2, error))) ||
-      !(c = random_buffer (cl, (gsize) m * n, 3, error)))
+  if (!(a = kind == SYRK_PAIRS ? random_buffer (cl, (gsize) (k + 1) / 2 * n, 1, TRUE, error)
+                               : random_buffer (cl, kind == SYRK ? (gsize) k * n : (gsize) m * k, 1, FALSE, error)) ||
+      (kind == PRODUCT && !(b = random_buffer (cl, (gsize) k * n, 2, FALSE, error))) ||
+      !(c = random_buffer (cl, (gsize) m * n, 3, FALSE, error)))
     goto out;
   for (int r = 0; r <= repeat; r++)
     {
