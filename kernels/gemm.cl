@@ -55,14 +55,38 @@
  * of 8-bit data (images) comes about 1.4 times as fast. Without it the
  * kernel is not built (the host then keeps to floats), unless
  * LATENT_PAIRS_GENERIC asks for the portable form, for tests and the
- * simulator. */
+ * simulator.
+ *
+ * LATENT_PAIRS_VNNI (set by the host only for a CPU device on a processor
+ * with AVX512-VNNI) does the same with vpdpwssd, which also adds into the
+ * accumulator and broadcasts A's element from memory: one instruction
+ * where pmaddwd needs three. The compiler may target a processor older
+ * than the one it runs on (LLVM 15 names AMD's Zen 4 skylake-avx512,
+ * which lacks VNNI), so the instruction is written out. MADD_A multiplies
+ * by an element of A read from memory, MADD by one in a register. */
 #ifdef LATENT_PAIRS
 #if defined(__AVX512BW__) || defined(LATENT_PAIRS_GENERIC)
 #define LATENT_TILES
 #endif
 typedef int elem;
 typedef int16 elem16;
-#if defined(__AVX512BW__) && !defined(LATENT_PAIRS_GENERIC)
+#if defined(__AVX512BW__) && defined(LATENT_PAIRS_VNNI) && !defined(LATENT_PAIRS_GENERIC)
+static inline int16
+madd_vnni (const int16 a, const int16 b, int16 acc)
+{
+  __asm__ ("vpdpwssd %2, %1, %0" : "+v" (acc) : "v" (b), "v" (a));
+  return acc;
+}
+
+static inline int16
+madd_vnni_broadcast (__global const int *a, const int16 b, int16 acc)
+{
+  __asm__ ("vpdpwssd %2%{1to16%}, %1, %0" : "+v" (acc) : "v" (b), "m" (*a));
+  return acc;
+}
+#define MADD(a, b, acc) madd_vnni ((a), (b), (acc))
+#define MADD_A(a, b, acc) madd_vnni_broadcast (&(a), (b), (acc))
+#elif defined(__AVX512BW__) && !defined(LATENT_PAIRS_GENERIC)
 typedef short latent_short32 __attribute__ ((ext_vector_type (32)));
 #define MADD(a, b, acc) \
   ((acc) + __builtin_ia32_pmaddwd512 (__builtin_astype ((a), latent_short32), \
@@ -79,6 +103,9 @@ typedef short latent_short32 __attribute__ ((ext_vector_type (32)));
 typedef float elem;
 typedef float16 elem16;
 #define MADD(a, b, acc) fma ((a), (b), (acc))
+#endif
+#ifndef MADD_A
+#define MADD_A(a, b, acc) MADD ((elem16) (a), (b), (acc))
 #endif
 
 #ifdef LATENT_TILES
@@ -163,9 +190,8 @@ micro_tile (__global const elem *LATENT_RESTRICT a,
 #pragma unroll
           for (int r = 0; r < MR; r++)
             {
-              const elem16 ar = (elem16) a[r * a_r];
-              acc0[r] = MADD (ar, b0, acc0[r]);
-              acc1[r] = MADD (ar, b1, acc1[r]);
+              acc0[r] = MADD_A (a[r * a_r], b0, acc0[r]);
+              acc1[r] = MADD_A (a[r * a_r], b1, acc1[r]);
             }
           a += a_k;
           b += NR;

@@ -305,16 +305,17 @@ check_pairs (LatentGemm *g,
   clReleaseMemObject (dc);
 }
 
-/* Row pairs: the kernel the device has (a CPU with AVX-512BW), then the
- * portable form forced; odd depths leave the last pair half empty, and
- * depths past one block (KC pairs) add blocks in float. The GPU shape has
- * none. */
+/* Row pairs: the kernel the device has (a CPU with AVX-512BW, with VNNI
+ * where the processor has it), then pmaddwd and the portable form forced;
+ * odd depths leave the last pair half empty, and depths past one block (KC
+ * pairs) add blocks in float. The GPU shape has none. */
 static void
 test_syrk_pairs (void)
 {
   static const guint sizes[][2] = {
     { 1, 1 }, { 7, 3 }, { 33, 100 }, { 200, 513 }, { 300, 3001 }, { 65, 1 }, { 129, 7 }, { 257, 40 }, { 40, 769 },
   };
+  static const char *const modes[] = { "", "pmaddwd", "generic" };
   g_autoptr(GError) error = NULL;
 
   if (cl == NULL)
@@ -322,12 +323,11 @@ test_syrk_pairs (void)
       g_test_skip ("no OpenCL device");
       return;
     }
-  for (guint form = 0; form < 2; form++)
+  for (guint form = 0; form < G_N_ELEMENTS (modes); form++)
     {
       g_autoptr(LatentGemm) g = NULL;
 
-      if (form == 1)
-        g_setenv ("LATENT_GEMM_PAIRS", "generic", TRUE);
+      g_setenv ("LATENT_GEMM_PAIRS", modes[form], TRUE);
       g = latent_gemm_new (cl, &error);
       g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
       g_assert_no_error (error);
@@ -336,14 +336,22 @@ test_syrk_pairs (void)
           g_assert_false (latent_gemm_has_pairs (g));
           continue;
         }
-      if (form == 1)
-        g_assert_true (latent_gemm_has_pairs (g));
+      if (form == 2)
+        g_assert_cmpstr (latent_gemm_pairs_form (g), ==, "generic");
       if (!latent_gemm_has_pairs (g))
         {
           g_test_message ("no native products of row pairs on this device");
           continue;
         }
-      g_test_message ("%s form", form == 0 ? "native" : "portable");
+#if defined(__x86_64__) && defined(__GNUC__)
+      /* This processor's VNNI is used when the device is the processor. */
+      if (form == 0 && __builtin_cpu_supports ("avx512vnni") &&
+          latent_cl_get_info (cl)->type == CL_DEVICE_TYPE_CPU)
+        g_assert_cmpstr (latent_gemm_pairs_form (g), ==, "vnni");
+#endif
+      if (form == 1)
+        g_assert_cmpstr (latent_gemm_pairs_form (g), ==, "pmaddwd");
+      g_test_message ("%s form", latent_gemm_pairs_form (g));
       /* One block, every sum below 2^24: exact. */
       check_pairs (g, 50, 200, 1, 1.0f, 0.0f, TRUE);
       for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)

@@ -54,6 +54,7 @@ struct _LatentGemm
   LatentCl  *cl;
   cl_kernel  tiles;
   cl_kernel  pairs;     /* gemm_tiles of row pairs, NULL where not native */
+  const char *pairs_form;  /* its instruction: "vnni", "pmaddwd" or "generic" */
   gboolean   pairs_tried;
   char      *pairs_mode;   /* LATENT_GEMM_PAIRS when this was made */
   cl_kernel  transpose;
@@ -575,20 +576,55 @@ latent_gemm_run (LatentGemm        *self,
   return ok;
 }
 
+/* Whether the device runs on this processor and it has AVX512-VNNI: the
+ * kernel's compiler may not know (see gemm.cl), so the host asks the CPU.
+ * Oclgrind calls itself every type of device, a GPU among them. */
+static gboolean
+device_has_vnni (LatentGemm *self)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  return self->cpu && !(latent_cl_get_info (self->cl)->type & CL_DEVICE_TYPE_GPU) &&
+         __builtin_cpu_supports ("avx512vnni");
+#else
+  (void) self;
+  return FALSE;
+#endif
+}
+
+/* gemm_tiles of row pairs built with the option DEFINE (for FORM), or
+ * FALSE where the program does not define it (no instruction for them). */
+static gboolean
+pairs_kernel (LatentGemm  *self,
+              const char  *define,
+              const char  *form,
+              GError     **error)
+{
+  g_autofree char *options = g_strdup_printf ("-DMR=%u -DKC=%u -DLATENT_PAIRS %s", self->mr, self->kc, define);
+  char names[256] = "";
+  cl_program program;
+
+  if (!(program = latent_cl_get_program (self->cl, "gemm", options, error)) ||
+      !latent_cl_check (clGetProgramInfo (program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL),
+                        "clGetProgramInfo", "gemm", error) ||
+      strstr (names, "gemm_tiles") == NULL ||
+      !(self->pairs = latent_cl_create_kernel (self->cl, "gemm", options, "gemm_tiles", error)))
+    return FALSE;
+  self->pairs_form = form;
+  return TRUE;
+}
+
 /* Built on first asking, so that only the products that take row pairs
  * pay for the program: where the device has an instruction for them, the
- * program defines gemm_tiles. LATENT_GEMM_PAIRS=generic builds the portable
- * form on any device in the CPU shape, for tests; =off never uses them
- * (read when the LatentGemm is made). */
+ * program defines gemm_tiles, with VNNI where the processor has it.
+ * LATENT_GEMM_PAIRS (read when the LatentGemm is made) is for tests:
+ * =pmaddwd never uses VNNI, =generic builds the portable form on any
+ * device in the CPU shape, =off never uses row pairs. */
 gboolean
 latent_gemm_has_pairs (LatentGemm *self)
 {
   const char *mode = self->pairs_mode;
   const gboolean generic = g_strcmp0 (mode, "generic") == 0;
-  g_autofree char *options = NULL;
   g_autoptr(GError) error = NULL;
-  char names[256] = "";
-  cl_program program;
 
   g_return_val_if_fail (self != NULL, FALSE);
 
@@ -597,13 +633,18 @@ latent_gemm_has_pairs (LatentGemm *self)
   self->pairs_tried = TRUE;
   if (self->gpu_shape || g_strcmp0 (mode, "off") == 0 || (!self->cpu && !generic))
     return FALSE;
-  options = g_strdup_printf ("-DMR=%u -DKC=%u -DLATENT_PAIRS%s", self->mr, self->kc,
-                             generic ? " -DLATENT_PAIRS_GENERIC" : "");
-  if ((program = latent_cl_get_program (self->cl, "gemm", options, &error)) &&
-      latent_cl_check (clGetProgramInfo (program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL),
-                       "clGetProgramInfo", "gemm", &error) &&
-      strstr (names, "gemm_tiles") != NULL)
-    self->pairs = latent_cl_create_kernel (self->cl, "gemm", options, "gemm_tiles", &error);
+  if (generic)
+    pairs_kernel (self, "-DLATENT_PAIRS_GENERIC", "generic", &error);
+  else if (g_strcmp0 (mode, "pmaddwd") == 0 || !device_has_vnni (self) ||
+           !pairs_kernel (self, "-DLATENT_PAIRS_VNNI", "vnni", &error))
+    {
+      /* A compiler that will not take the instruction written out still
+       * has pmaddwd. */
+      if (error)
+        g_debug ("no VNNI products of row pairs: %s", error->message);
+      g_clear_error (&error);
+      pairs_kernel (self, "", "pmaddwd", &error);
+    }
   /* An optional faster path: its failure is a defect to report, not a
    * reason to stop the product in floats. */
   if (error)
@@ -611,6 +652,16 @@ latent_gemm_has_pairs (LatentGemm *self)
   else if (self->pairs == NULL)
     g_debug ("no products of row pairs on this device");
   return self->pairs != NULL;
+}
+
+/* The instruction the products of row pairs use ("vnni", "pmaddwd" or
+ * "generic"), or NULL without them: for tests and benchmarks. */
+const char *
+latent_gemm_pairs_form (LatentGemm *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return latent_gemm_has_pairs (self) ? self->pairs_form : NULL;
 }
 
 /* The upper triangle by KERNEL (the CPU shape's floats or row pairs), or by
