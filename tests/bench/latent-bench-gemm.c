@@ -5,7 +5,8 @@
  * --size³), narrow
  * (784 × 784 · 784 × 50) and project (60,000 × 784 · 784 × 50). Each
  * ata-pairs is ata on 8-bit data through the products of row pairs, where
- * the device has them (latent_gemm_syrk_pairs). Each
+ * the device has them (latent_gemm_syrk_pairs; "instruction" says which
+ * form). Each
  * case runs once to warm up (program build, first touch of the buffers),
  * then REPEAT times; the best time counts. GFLOP/s is the nominal 2·m·n·k
  * for every case, also for AᵀA where only half of it is computed, as
@@ -27,7 +28,8 @@ emit (const char *name,
       guint       n,
       guint       k,
       double      seconds,
-      const char *device)
+      const char *device,
+      const char *instruction)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -51,6 +53,11 @@ emit (const char *name,
   json_builder_add_double_value (b, 2.0 * m * n * k / seconds * 1e-9);
   json_builder_set_member_name (b, "device");
   json_builder_add_string_value (b, device);
+  if (instruction != NULL)
+    {
+      json_builder_set_member_name (b, "instruction");
+      json_builder_add_string_value (b, instruction);
+    }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
@@ -143,7 +150,7 @@ run_case (LatentCl     *cl,
       if (r > 0)
         best = MIN (best, (g_get_monotonic_time () - start) * 1e-6);
     }
-  emit (name, m, n, k, best, device);
+  emit (name, m, n, k, best, device, kind == SYRK_PAIRS ? latent_gemm_pairs_form (gemm) : NULL);
   ok = TRUE;
 
 out:
