@@ -60,7 +60,8 @@
  * LATENT_PAIRS_VNNI (set by the host only for a CPU device on a processor
  * with AVX512-VNNI) does the same with vpdpwssd, which also adds into the
  * accumulator and broadcasts A's element from memory: one instruction
- * where pmaddwd needs three. The compiler may target a processor older
+ * where pmaddwd needs three, and the Gram matrix comes twice as fast as
+ * in floats. The compiler may target a processor older
  * than the one it runs on (LLVM 15 names AMD's Zen 4 skylake-avx512,
  * which lacks VNNI), so the instruction is written out. MADD_A multiplies
  * by an element of A read from memory, MADD by one in a register. */
