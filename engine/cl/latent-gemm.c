@@ -54,7 +54,7 @@ struct _LatentGemm
   LatentCl  *cl;
   cl_kernel  tiles;
   cl_kernel  pairs;     /* gemm_tiles of row pairs, NULL where not native */
-  const char *pairs_form;  /* its instruction: "vnni", "pmaddwd" or "generic" */
+  const char *pairs_form; /* its instruction: "vnni", "pmaddwd" or "generic" */
   gboolean   pairs_tried;
   char      *pairs_mode;   /* LATENT_GEMM_PAIRS when this was made */
   cl_kernel  transpose;
