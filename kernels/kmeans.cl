@@ -31,7 +31,9 @@
  * chosen). Work-item g owns rows [g·rows_per_item, (g+1)·rows_per_item) and
  * the slices g of partial_sums (items × k × dp), partial_counts (items × k),
  * partial_sqnorm (items × k: Σ|x|² per cluster, for the inertia) and
- * partial_inertia (items).
+ * partial_inertia (items). The copy: xq n × dp codes, xerr n float2
+ * (|x − x̃|, |q|²), centers_q kp × dp floats and centers_i kp × dp int16
+ * (the centers in the copy's units, and rounded), cinfo kp float2.
  *
  * The GPU shape (LATENT_GPU) replaces the full pass and the per-item sums:
  * kmeans_assign_tiles treats the pass as a product, a work-group per
@@ -122,10 +124,76 @@ copy_distance (__global const qvec_t *LATENT_RESTRICT row,
   return sqrt (hsum (acc0 + acc1));
 }
 
-#define UPPER_FROM_COPY(i, center_q) \
-  ((copy_step * copy_distance (xq + (size_t) (i) * dv, (center_q), dv) + xerr[i]) * (1.0f + SLACK))
-#define LOWER_FROM_COPY(i, center_q) \
-  (fmax (copy_step * copy_distance (xq + (size_t) (i) * dv, (center_q), dv) - xerr[i], 0.0f) * (1.0f - SLACK))
+/* With AVX-512BW the copy's distance is taken in integers instead. The
+ * host rounds each center to c̃ = rint (128 · CENTER_Q) in int16
+ * (centers_i), and |q − c̃ / 128|² = |q|² − q·c̃ / 64 + |c̃ / 128|², with
+ * q·c̃ from pmaddwd, which multiplies 32 pairs and adds them in twos: two
+ * instructions for 32 values where the floats take eight. The center's
+ * rounding, at most 1/256 of a step a value, is cinfo[c].y, added to the
+ * triangle inequality; cinfo[c].x = |c̃ / 128|², xerr[i].y = |q|². The
+ * float sums of the three terms are off by a few units in the last place
+ * of |q|² + |c̃ / 128|², which INT_SLACK covers. */
+#if VEC == 16 && defined(__AVX512BW__) && !defined(LATENT_GPU)
+#define INTEGER_COPY 1
+#endif
+#define INT_SLACK 2e-6f
+
+#ifdef INTEGER_COPY
+typedef short latent_short32 __attribute__ ((ext_vector_type (32)));
+typedef uchar latent_uchar32 __attribute__ ((ext_vector_type (32)));
+
+/* q · c̃ of a row of the copy and a center in int16 (dv vectors of 16). */
+static inline float
+copy_dot (__global const qvec_t *LATENT_RESTRICT row,
+          __global const short *LATENT_RESTRICT ci,
+          const uint dv)
+{
+  __global const qvec_t *end = row + dv;
+  int16 acc = 0;
+
+  for (; row + 1 < end; row += 2, ci += 32)
+    {
+      const latent_uchar32 q8 = __builtin_shufflevector (row[0], row[1], 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                         13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+                                                         27, 28, 29, 30, 31);
+      const short16 c0 = vload16 (0, ci), c1 = vload16 (1, ci);
+      const latent_short32 c = __builtin_shufflevector (c0, c1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                                                        15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+                                                        30, 31);
+
+      acc += __builtin_ia32_pmaddwd512 (__builtin_convertvector (q8, latent_short32), c);
+    }
+  if (row < end)
+    acc.lo += __builtin_ia32_pmaddwd256 (convert_short16 (row[0]), vload16 (0, ci));
+  /* Each lane is exact (at most 49 · 255 · 32767 for d = 784); their sum
+   * may not fit an int. */
+  return hsum (convert_float16 (acc));
+}
+
+/* (lower, upper) bounds on |x̃ − c| in the copy's units. */
+static inline float2
+copy_range (__global const qvec_t *LATENT_RESTRICT row,
+            __global const short *LATENT_RESTRICT ci,
+            const float qn,
+            const float2 info,
+            const uint dv)
+{
+  const float d2 = qn + info.x - copy_dot (row, ci, dv) * (1.0f / 64.0f);
+  const float slack = INT_SLACK * (qn + info.x);
+
+  return (float2) (sqrt (fmax (d2 - slack, 0.0f)) - info.y, sqrt (d2 + slack) + info.y);
+}
+#define COPY_RANGE(i, c) \
+  copy_range (xq + (size_t) (i) * dv, centers_i + (size_t) (c) * dv * VEC, xerr[i].y, cinfo[c], dv)
+#else
+#define COPY_RANGE(i, c) \
+  ((float2) copy_distance (xq + (size_t) (i) * dv, centers_q + (size_t) (c) * dv, dv))
+#endif
+
+#define UPPER_FROM_COPY(i, c) \
+  ((copy_step * COPY_RANGE (i, c).y + xerr[i].x) * (1.0f + SLACK))
+#define LOWER_FROM_COPY(i, c) \
+  (fmax (copy_step * COPY_RANGE (i, c).x - xerr[i].x, 0.0f) * (1.0f - SLACK))
 
 /* On a CPU the bounded passes wait on memory, not arithmetic: the rows
  * whose copy they read are scattered, each a fresh miss. So the pass asks
@@ -437,7 +505,9 @@ __kernel void
 kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
                 __global const qvec_t *LATENT_RESTRICT xq,
                 __global const vec_t *LATENT_RESTRICT centers_q,
-                __global const float *LATENT_RESTRICT xerr,
+                __global const short *LATENT_RESTRICT centers_i,
+                __global const float2 *LATENT_RESTRICT cinfo,
+                __global const float2 *LATENT_RESTRICT xerr,
                 const float copy_step,
                 __global const float *LATENT_RESTRICT xnorm,
                 __global const vec_t *LATENT_RESTRICT centers,
@@ -488,7 +558,7 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
               /* The bound is loose: tighten it with the true distance. */
               /* First from the cheap copy; if that cannot settle the row,
                * the exact distance. */
-              u = UPPER_FROM_COPY (i, centers_q + (size_t) a * dv);
+              u = UPPER_FROM_COPY (i, a);
               if (u * (1.0f + SLACK) > m)
                 u = sqrt (exact_distance2 (x + (size_t) i * dv, centers + (size_t) a * dv, dv));
               visited++;
@@ -554,7 +624,9 @@ __kernel void
 kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               __global const qvec_t *LATENT_RESTRICT xq,
               __global const vec_t *LATENT_RESTRICT centers_q,
-              __global const float *LATENT_RESTRICT xerr,
+              __global const short *LATENT_RESTRICT centers_i,
+              __global const float2 *LATENT_RESTRICT cinfo,
+              __global const float2 *LATENT_RESTRICT xerr,
               const float copy_step,
               __global const float *LATENT_RESTRICT xnorm,
               __global const vec_t *LATENT_RESTRICT centers,
@@ -634,14 +706,14 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               /* Tighten from the 8-bit copy first; most rows end here. */
               if (!tight_copy)
                 {
-                  u = UPPER_FROM_COPY (i, centers_q + (size_t) now * dv);
+                  u = UPPER_FROM_COPY (i, now);
                   tight_copy = true;
                   visited++;
                   if (u * (1.0f + SLACK) <= z)
                     continue;
                 }
               /* The copy's lower bound on |x − c_j| may rule j out too. */
-              lj = LOWER_FROM_COPY (i, centers_q + (size_t) j * dv);
+              lj = LOWER_FROM_COPY (i, j);
               lanes[j - jc] = lj;
               visited++;
               if (u * (1.0f + SLACK) <= lj)
@@ -721,14 +793,14 @@ kmeans_center_gaps (__global const vec_t *LATENT_RESTRICT centers,
 __kernel void
 kmeans_quantize (__global const vec_t *LATENT_RESTRICT x,
                  __global qvec_t      *LATENT_RESTRICT xq,
-                 __global float       *LATENT_RESTRICT xerr,
+                 __global float2      *LATENT_RESTRICT xerr,
                  const float2 range,
                  const uint n,
                  const uint dv)
 {
   const uint i = get_global_id (0);
   __global const vec_t *row = x + (size_t) i * dv;
-  vec_t acc = 0.0f;
+  vec_t acc = 0.0f, norm = 0.0f;
 
   if (i >= n)
     return;
@@ -738,8 +810,9 @@ kmeans_quantize (__global const vec_t *LATENT_RESTRICT x,
       const vec_t u = row[j] - fma (convert_vec (q), (vec_t) range.y, (vec_t) range.x);
       xq[(size_t) i * dv + j] = q;
       acc = fma (u, u, acc);
+      norm = fma (convert_vec (q), convert_vec (q), norm);
     }
-  xerr[i] = sqrt (hsum (acc)) * (1.0f + SLACK) + FLT_MIN;
+  xerr[i] = (float2) (sqrt (hsum (acc)) * (1.0f + SLACK) + FLT_MIN, hsum (norm));
 }
 
 #ifndef LATENT_GPU

@@ -46,12 +46,14 @@ struct _LatentKmeansCl
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
   gboolean          use_elkan;      /* a bound per row and center, else two per row */
 
-  cl_mem            x, xq, centers_q, xerr, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
+  cl_mem            x, xq, centers_q, centers_i, cinfo, xerr, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
   cl_mem            partial_sums, partial_counts, partial_sqnorm, partial_inertia, partial_visited, sums;
 
   double           *previous;       /* k × d: the centers of the last pass */
   float            *host_centers;   /* kp × dp */
   float            *host_centers_q; /* kp × dp: (c − lo) / step, the copy's units */
+  gint16           *host_centers_i; /* kp × dp: those rounded (kernels/kmeans.cl) */
+  cl_float2        *host_cinfo;     /* kp: their squared norm and rounding */
   float             copy_lo, copy_step;   /* the 8-bit copy's scale */
   float            *host_cnorm;     /* kp */
   float            *host_move;      /* k */
@@ -80,7 +82,7 @@ release_kernels (LatentKmeansCl *kcl)
 void
 latent_kmeans_cl_free (LatentKmeansCl *kcl)
 {
-  cl_mem *buffers[] = { &kcl->x, &kcl->xq, &kcl->centers_q, &kcl->xerr, &kcl->xnorm, &kcl->centers, &kcl->cnorm, &kcl->labels,
+  cl_mem *buffers[] = { &kcl->x, &kcl->xq, &kcl->centers_q, &kcl->centers_i, &kcl->cinfo, &kcl->xerr, &kcl->xnorm, &kcl->centers, &kcl->cnorm, &kcl->labels,
                         &kcl->dist, &kcl->upper, &kcl->lower, &kcl->lowers, &kcl->move,
                         &kcl->half, &kcl->center_dist,
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
@@ -101,6 +103,8 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
   g_free (kcl->previous);
   g_free (kcl->host_centers);
   g_free (kcl->host_centers_q);
+  g_free (kcl->host_centers_i);
+  g_free (kcl->host_cinfo);
   g_free (kcl->host_cnorm);
   g_free (kcl->host_move);
 
@@ -384,7 +388,11 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       !latent_cl_create_buffer (cl, &kcl->centers_q, CL_MEM_READ_ONLY,
                                 (kcl->use_bounds ? (gsize) kcl->kp * kcl->dp : 1) * sizeof (float), NULL,
                                 "centers_q", error) ||
-      !latent_cl_create_buffer (cl, &kcl->xerr, CL_MEM_READ_WRITE, copy_rows * sizeof (float), NULL, "xerr", error) ||
+      !latent_cl_create_buffer (cl, &kcl->centers_i, CL_MEM_READ_ONLY,
+                                (kcl->use_bounds ? (gsize) kcl->kp * kcl->dp : 1) * sizeof (gint16), NULL,
+                                "centers_i", error) ||
+      !latent_cl_create_buffer (cl, &kcl->cinfo, CL_MEM_READ_ONLY, kcl->kp * sizeof (cl_float2), NULL, "cinfo", error) ||
+      !latent_cl_create_buffer (cl, &kcl->xerr, CL_MEM_READ_WRITE, copy_rows * sizeof (cl_float2), NULL, "xerr", error) ||
       !latent_cl_create_buffer (cl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 n * sizeof (float), xnorm, "xnorm", error) ||
       !latent_cl_create_buffer (cl, &kcl->centers, CL_MEM_READ_ONLY,
@@ -431,6 +439,8 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       range.s[0] = kcl->copy_lo;
       range.s[1] = kcl->copy_step;
       kcl->host_centers_q = g_new0 (float, (gsize) kcl->kp * kcl->dp);
+      kcl->host_centers_i = g_new0 (gint16, (gsize) kcl->kp * kcl->dp);
+      kcl->host_cinfo = g_new0 (cl_float2, kcl->kp);
       gsize rows = n, local = 1;
       cl_int err;
 
@@ -465,6 +475,36 @@ latent_kmeans_cl_new (LatentKmeans  *self,
     }
 
   return g_steal_pointer (&kcl);
+}
+
+/* The centers in the copy's units, padding columns included (the rows'
+ * padding is 0 there too), and for the integer form of the copy's
+ * distance (kernels/kmeans.cl) the same times 128 rounded to int16, with
+ * the squared norm and the rounding error of each, rounded up. */
+static void
+quantize_centers (LatentKmeansCl *kcl,
+                  guint           k)
+{
+  const guint dp = kcl->dp;
+
+  for (guint c = 0; c < k; c++)
+    {
+      double norm = 0, off = 0;
+
+      for (guint f = 0; f < dp; f++)
+        {
+          const gsize at = (gsize) c * dp + f;
+          const float q = (kcl->host_centers[at] - kcl->copy_lo) / kcl->copy_step;
+          const double v = CLAMP (rint (q * 128.0), G_MININT16, G_MAXINT16);
+
+          kcl->host_centers_q[at] = q;
+          kcl->host_centers_i[at] = v;
+          norm += (v / 128) * (v / 128);
+          off += (q - v / 128) * (q - v / 128);
+        }
+      kcl->host_cinfo[c].s[0] = norm;
+      kcl->host_cinfo[c].s[1] = sqrt (off) * (1 + 1e-6) + 1e-6;
+    }
 }
 
 /* How far each center moved since the last pass (rounded up, so the bounds
@@ -557,17 +597,18 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       cl_uint kl = kcl->kl;
 
       prepare_moves (kcl, self, &move_max, &move_second, &move_argmax);
-      /* The centers in the copy's units, padding columns included (the
-       * rows' padding is 0 there too). */
-      for (guint c = 0; c < k; c++)
-        for (guint f = 0; f < dp; f++)
-          kcl->host_centers_q[(gsize) c * dp + f] = (kcl->host_centers[(gsize) c * dp + f] - kcl->copy_lo) /
-                                                    kcl->copy_step;
+      quantize_centers (kcl, k);
       err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, kcl->kl * sizeof (float),
                                   kcl->host_move, 0, NULL, NULL);
       if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_q, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
                                     kcl->host_centers_q, 0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_i, CL_FALSE, 0, (gsize) k * dp * sizeof (gint16),
+                                    kcl->host_centers_i, 0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer (kcl->queue, kcl->cinfo, CL_FALSE, 0, k * sizeof (cl_float2),
+                                    kcl->host_cinfo, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueWriteBuffer", "move", error))
         return FALSE;
       if (!latent_cl_set_args (kcl->gaps, "kmeans_center_gaps", error, LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->center_dist),
@@ -580,7 +621,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   if (bounded && kcl->use_elkan)
     {
       if (!latent_cl_set_args (kcl->elkan, "kmeans_elkan", error,
-                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->centers_q), LATENT_CL_ARG (kcl->xerr),
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->centers_q),
+                     LATENT_CL_ARG (kcl->centers_i), LATENT_CL_ARG (kcl->cinfo), LATENT_CL_ARG (kcl->xerr),
                      LATENT_CL_ARG (kcl->copy_step),
                      LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->move), LATENT_CL_ARG (kcl->half),
                      LATENT_CL_ARG (kcl->center_dist), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->upper),
@@ -595,7 +637,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   else if (bounded)
     {
       if (!latent_cl_set_args (kcl->hamerly, "kmeans_hamerly", error,
-                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->centers_q), LATENT_CL_ARG (kcl->xerr),
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xq), LATENT_CL_ARG (kcl->centers_q),
+                     LATENT_CL_ARG (kcl->centers_i), LATENT_CL_ARG (kcl->cinfo), LATENT_CL_ARG (kcl->xerr),
                      LATENT_CL_ARG (kcl->copy_step),
                      LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm), LATENT_CL_ARG (kcl->move),
                      LATENT_CL_ARG (kcl->half), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->upper), LATENT_CL_ARG (kcl->lower),
