@@ -65,12 +65,57 @@
  * than the one it runs on (LLVM 15 names AMD's Zen 4 skylake-avx512,
  * which lacks VNNI), so the instruction is written out. MADD_A multiplies
  * by an element of A read from memory, MADD by one in a register. */
-#ifdef LATENT_PAIRS
+/* With LATENT_QUADS, gemm_tiles multiplies matrices of row quads: element
+ * [p][j] holds rows 4p … 4p + 3 of an integer matrix S (−128 ≤ s ≤ 127) as
+ * four signed bytes, row 4p lowest. B's bytes are read as s + 128 (their
+ * top bit flipped as the strip is packed), so C = Sᵀ (S + 128), the bias
+ * for the host to take off with the column sums. AVX512-VNNI's vpdpbusd multiplies 64 unsigned bytes by 64
+ * signed ones and adds them in fours into 16 ints: twice the products of
+ * vpdpwssd. C is int64: a block of KC quads sums exactly in int (at most
+ * 4 · 128 · 255 · KC) and adds into C exactly, so the Gram matrix of a
+ * whole image dataset comes without a rounding. Only where the host sets
+ * LATENT_PAIRS_VNNI, or LATENT_PAIRS_GENERIC for the portable form. */
+#ifdef LATENT_QUADS
+#if (defined(__AVX512BW__) && defined(LATENT_PAIRS_VNNI)) || defined(LATENT_PAIRS_GENERIC)
+#define LATENT_TILES
+#endif
+typedef int elem;
+typedef int16 elem16;
+typedef long cval;
+#if defined(__AVX512BW__) && defined(LATENT_PAIRS_VNNI) && !defined(LATENT_PAIRS_GENERIC)
+static inline int16
+madd_quads (const int16 a, const int16 b, int16 acc)
+{
+  __asm__ ("vpdpbusd %2, %1, %0" : "+v" (acc) : "v" (b), "v" (a));
+  return acc;
+}
+
+static inline int16
+madd_quads_broadcast (__global const int *a, const int16 b, int16 acc)
+{
+  __asm__ ("vpdpbusd %2%{1to16%}, %1, %0" : "+v" (acc) : "v" (b), "m" (*a));
+  return acc;
+}
+#define MADD(a, b, acc) madd_quads ((a), (b), (acc))
+#define MADD_A(a, b, acc) madd_quads_broadcast (&(a), (b), (acc))
+#else
+/* Byte t of a as signed, of b as unsigned (shifted as unsigned: a
+ * negative int shifted left is undefined). */
+#define SBYTE(v, t) (as_int16 (as_uint16 (v) << (24 - 8 * (t))) >> 24)
+#define UBYTE(v, t) ((as_int16 (as_uint16 (v) >> (8 * (t)))) & 0xff)
+#define MADD(a, b, acc) \
+  ((acc) + SBYTE (a, 0) * UBYTE (b, 0) + SBYTE (a, 1) * UBYTE (b, 1) + \
+           SBYTE (a, 2) * UBYTE (b, 2) + SBYTE (a, 3) * UBYTE (b, 3))
+#endif
+/* B's bytes as s + 128. */
+#define PACK_B(v) ((v) ^ (int16) 0x80808080)
+#elif defined(LATENT_PAIRS)
 #if defined(__AVX512BW__) || defined(LATENT_PAIRS_GENERIC)
 #define LATENT_TILES
 #endif
 typedef int elem;
 typedef int16 elem16;
+typedef float cval;
 #if defined(__AVX512BW__) && defined(LATENT_PAIRS_VNNI) && !defined(LATENT_PAIRS_GENERIC)
 static inline int16
 madd_vnni (const int16 a, const int16 b, int16 acc)
@@ -103,7 +148,11 @@ typedef short latent_short32 __attribute__ ((ext_vector_type (32)));
 #define LATENT_TILES
 typedef float elem;
 typedef float16 elem16;
+typedef float cval;
 #define MADD(a, b, acc) fma ((a), (b), (acc))
+#endif
+#ifndef PACK_B
+#define PACK_B(v) (v)
 #endif
 #ifndef MADD_A
 #define MADD_A(a, b, acc) MADD ((elem16) (a), (b), (acc))
@@ -159,6 +208,22 @@ store_row (__global float *c,
   }
 }
 
+/* Row quads: C += or = (beta = 0) the block's exact sums. */
+static inline void
+store_row_quads (__global long *c,
+                 const int16 acc0,
+                 const int16 acc1,
+                 const uint cols,
+                 const float beta)
+{
+  long v[NR];
+
+  vstore16 (convert_long16 (acc0), 0, v);
+  vstore16 (convert_long16 (acc1), 1, v);
+  for (uint l = 0; l < cols; l++)
+    c[l] = beta != 0.0f ? c[l] + v[l] : v[l];
+}
+
 /* C[i0.., j0..] = alpha · op(A)[i0.., :kc] · B[:kc, j0..] + beta · C. A points
  * at op(A)[i0, 0], b at the packed strip of B (kc × NR, zeros past the edge),
  * c at C[i0, j0]. */
@@ -167,7 +232,7 @@ micro_tile (__global const elem *LATENT_RESTRICT a,
             const ulong a_r,
             const ulong a_k,
             __local const elem *LATENT_RESTRICT b,
-            __global float *c,
+            __global cval *c,
             const ulong ldc,
             const uint rows,
             const uint cols,
@@ -220,7 +285,11 @@ micro_tile (__global const elem *LATENT_RESTRICT a,
 #pragma unroll
   for (int r = 0; r < MR; r++)
     if ((uint) r < rows)
+#ifdef LATENT_QUADS
+      store_row_quads (c + r * ldc, acc0[r], acc1[r], cols, beta);
+#else
       store_row (c + r * ldc, convert_float16 (acc0[r]), convert_float16 (acc1[r]), cols, alpha, beta);
+#endif
 }
 
 /* strip (kc × NR) = B[:kc, j0 : j0 + cols], zeros past column cols. */
@@ -234,14 +303,14 @@ pack_strip (__global const elem *LATENT_RESTRICT b,
   if (cols == NR)
     for (uint p = 0; p < kc; p++, b += ldb, strip += NR)
       {
-        vstore16 (vload16 (0, b), 0, strip);
-        vstore16 (vload16 (1, b), 1, strip);
+        vstore16 (PACK_B (vload16 (0, b)), 0, strip);
+        vstore16 (PACK_B (vload16 (1, b)), 1, strip);
       }
   else
     for (uint p = 0; p < kc; p++, b += ldb, strip += NR)
       {
-        vstore16 (load_guarded (b, 0, cols), 0, strip);
-        vstore16 (load_guarded (b, 16, cols), 1, strip);
+        vstore16 (PACK_B (load_guarded (b, 0, cols)), 0, strip);
+        vstore16 (PACK_B (load_guarded (b, 16, cols)), 1, strip);
       }
 }
 
@@ -261,7 +330,7 @@ gemm_tiles (const uint m,
             __global const elem *LATENT_RESTRICT b,
             const ulong b_off,
             const ulong ldb,
-            __global float *c,
+            __global cval *c,
             const ulong c_off,
             const ulong ldc,
             const uint mt,

@@ -359,6 +359,109 @@ test_syrk_pairs (void)
     }
 }
 
+/* Row quads: N × N from a depth of KQ quads of random signed bytes (the
+ * padding columns hold bytes too), exact in int64 against the host's sums
+ * of s_i (s_j + 128) on and above the diagonal, nothing written past the
+ * last column. */
+static void
+check_quads (LatentGemm *g,
+             guint       n,
+             guint       kq,
+             guint       pad)
+{
+  const guint ldq = n + pad, ldc = n + pad + 1;
+  guint64 state = n * 7919u + kq + pad;
+  g_autofree guint8 *bytes = g_new (guint8, MAX ((gsize) kq * ldq * 4, 1));
+  g_autofree gint64 *c = g_new (gint64, (gsize) n * ldc);
+  cl_command_queue queue = latent_cl_get_queue (cl);
+  g_autoptr(GError) error = NULL;
+  cl_mem dq = NULL, dc = NULL;
+
+  for (gsize i = 0; i < (gsize) kq * ldq * 4; i++)
+    bytes[i] = (guint8) floor (256 * test_uniform (&state));
+  for (gsize i = 0; i < (gsize) n * ldc; i++)
+    c[i] = G_MININT64 + (gint64) i;
+  g_assert_true (latent_cl_create_buffer (cl, &dq, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                          MAX ((gsize) kq * ldq * 4, 4), bytes, "test", &error));
+  g_assert_true (latent_cl_create_buffer (cl, &dc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                          (gsize) n * ldc * sizeof (gint64), c, "test", &error));
+  g_assert_true (latent_gemm_syrk_quads (g, queue, n, kq, dq, ldq, dc, ldc, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (clEnqueueReadBuffer (queue, dc, CL_TRUE, 0, (gsize) n * ldc * sizeof (gint64), c, 0, NULL, NULL),
+                   ==, CL_SUCCESS);
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < ldc; j++)
+      {
+        gint64 want = G_MININT64 + (gint64) i * ldc + j;
+
+        /* Below the diagonal, the tiles that touch it write too. */
+        if (j < i)
+          continue;
+        if (j < n)
+          {
+            want = 0;
+            for (gsize r = 0; r < (gsize) kq * 4; r++)
+              {
+                /* Byte r % 4 of quad r / 4, column i. */
+                const gint8 si = (gint8) bytes[(r / 4 * ldq + i) * 4 + r % 4];
+                const gint8 sj = (gint8) bytes[(r / 4 * ldq + j) * 4 + r % 4];
+
+                want += si * (sj + 128);
+              }
+          }
+        g_assert_cmpint (c[(gsize) i * ldc + j], ==, want);
+      }
+  clReleaseMemObject (dq);
+  clReleaseMemObject (dc);
+}
+
+/* Row quads: the VNNI form where the processor has it, and the portable
+ * one; depths past one block (KC quads) and past one launch's slice. */
+static void
+test_syrk_quads (void)
+{
+  static const guint sizes[][2] = {
+    { 1, 1 }, { 7, 3 }, { 33, 100 }, { 65, 129 }, { 200, 257 }, { 300, 6000 }, { 40, 0 },
+  };
+  static const char *const modes[] = { "", "generic" };
+  g_autoptr(GError) error = NULL;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  for (guint form = 0; form < G_N_ELEMENTS (modes); form++)
+    {
+      g_autoptr(LatentGemm) g = NULL;
+
+      g_setenv ("LATENT_GEMM_PAIRS", modes[form], TRUE);
+      g = latent_gemm_new (cl, &error);
+      g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
+      g_assert_no_error (error);
+      if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
+        {
+          g_assert_false (latent_gemm_has_quads (g));
+          continue;
+        }
+#if defined(__x86_64__) && defined(__GNUC__)
+      if (form == 0 && __builtin_cpu_supports ("avx512vnni") &&
+          latent_cl_get_info (cl)->type == CL_DEVICE_TYPE_CPU)
+        g_assert_true (latent_gemm_has_quads (g));
+#endif
+      if (form == 1)
+        g_assert_true (latent_gemm_has_quads (g));
+      if (!latent_gemm_has_quads (g))
+        {
+          g_test_message ("no VNNI row quads on this device");
+          continue;
+        }
+      g_test_message ("%s form", form == 0 ? "vnni" : "generic");
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+        check_quads (g, sizes[s][0], sizes[s][1], s % 2 * 3);
+    }
+}
+
 /* Products of every kind with another LatentGemm, built after the tunables
  * of "gemm" were set to VALUES (NAMES[i] = VALUES[i], NULL-ended). */
 static void
@@ -573,6 +676,7 @@ main (int    argc,
   g_test_add_func ("/gemm/beta-zero-and-empty", test_beta_zero_and_empty);
   g_test_add_func ("/gemm/syrk", test_syrk);
   g_test_add_func ("/gemm/syrk-pairs", test_syrk_pairs);
+  g_test_add_func ("/gemm/syrk-quads", test_syrk_quads);
   g_test_add_func ("/gemm/split", test_split);
   g_test_add_func ("/gemm/tiles", test_tiles);
   g_test_add_func ("/gemm/errors", test_errors);

@@ -56,6 +56,8 @@ struct _LatentGemm
   cl_kernel  pairs;     /* gemm_tiles of row pairs, NULL where not native */
   const char *pairs_form; /* its instruction: "vnni", "pmaddwd" or "generic" */
   gboolean   pairs_tried;
+  cl_kernel  quads;     /* gemm_tiles of row quads, NULL where not native */
+  gboolean   quads_tried;
   char      *pairs_mode;   /* LATENT_GEMM_PAIRS when this was made */
   cl_kernel  transpose;
   cl_kernel  mirror;
@@ -88,6 +90,8 @@ latent_gemm_free (LatentGemm *self)
     clReleaseKernel (self->tiles);
   if (self->pairs)
     clReleaseKernel (self->pairs);
+  if (self->quads)
+    clReleaseKernel (self->quads);
   g_free (self->pairs_mode);
   if (self->transpose)
     clReleaseKernel (self->transpose);
@@ -591,23 +595,35 @@ device_has_vnni (LatentGemm *self)
 #endif
 }
 
-/* gemm_tiles of row pairs built with the option DEFINE (for FORM), or
- * FALSE where the program does not define it (no instruction for them). */
-static gboolean
-pairs_kernel (LatentGemm  *self,
-              const char  *define,
-              const char  *form,
-              GError     **error)
+/* gemm_tiles of integers built with DEFINES, or NULL where the program
+ * does not define it (no instruction for them). */
+static cl_kernel
+integer_kernel (LatentGemm  *self,
+                const char  *defines,
+                GError     **error)
 {
-  g_autofree char *options = g_strdup_printf ("-DMR=%u -DKC=%u -DLATENT_PAIRS %s", self->mr, self->kc, define);
+  g_autofree char *options = g_strdup_printf ("-DMR=%u -DKC=%u %s", self->mr, self->kc, defines);
   char names[256] = "";
   cl_program program;
 
   if (!(program = latent_cl_get_program (self->cl, "gemm", options, error)) ||
       !latent_cl_check (clGetProgramInfo (program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL),
                         "clGetProgramInfo", "gemm", error) ||
-      strstr (names, "gemm_tiles") == NULL ||
-      !(self->pairs = latent_cl_create_kernel (self->cl, "gemm", options, "gemm_tiles", error)))
+      strstr (names, "gemm_tiles") == NULL)
+    return NULL;
+  return latent_cl_create_kernel (self->cl, "gemm", options, "gemm_tiles", error);
+}
+
+/* The row pairs' kernel with DEFINES, for FORM. */
+static gboolean
+pairs_kernel (LatentGemm  *self,
+              const char  *defines,
+              const char  *form,
+              GError     **error)
+{
+  g_autofree char *all = g_strconcat ("-DLATENT_PAIRS ", defines, NULL);
+
+  if (!(self->pairs = integer_kernel (self, all, error)))
     return FALSE;
   self->pairs_form = form;
   return TRUE;
@@ -617,8 +633,9 @@ pairs_kernel (LatentGemm  *self,
  * pay for the program: where the device has an instruction for them, the
  * program defines gemm_tiles, with VNNI where the processor has it.
  * LATENT_GEMM_PAIRS (read when the LatentGemm is made) is for tests:
- * =pmaddwd never uses VNNI, =generic builds the portable form on any
- * device in the CPU shape, =off never uses row pairs. */
+ * =pmaddwd never uses VNNI (nor row quads), =generic and =generic-pairs
+ * build the portable form on any device in the CPU shape, =off never uses
+ * integers. */
 gboolean
 latent_gemm_has_pairs (LatentGemm *self)
 {
@@ -633,7 +650,7 @@ latent_gemm_has_pairs (LatentGemm *self)
   self->pairs_tried = TRUE;
   if (self->gpu_shape || g_strcmp0 (mode, "off") == 0 || (!self->cpu && !generic))
     return FALSE;
-  if (generic)
+  if (generic || g_strcmp0 (mode, "generic-pairs") == 0)
     pairs_kernel (self, "-DLATENT_PAIRS_GENERIC", "generic", &error);
   else if (g_strcmp0 (mode, "pmaddwd") == 0 || !device_has_vnni (self) ||
            !pairs_kernel (self, "-DLATENT_PAIRS_VNNI", "vnni", &error))
@@ -662,6 +679,31 @@ latent_gemm_pairs_form (LatentGemm *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return latent_gemm_has_pairs (self) ? self->pairs_form : NULL;
+}
+
+/* Row quads where the processor has VNNI (vpdpbusd), built on first
+ * asking; LATENT_GEMM_PAIRS=generic builds the portable form, and
+ * =pmaddwd, =generic-pairs and =off none. */
+gboolean
+latent_gemm_has_quads (LatentGemm *self)
+{
+  const char *mode = self->pairs_mode;
+  const gboolean generic = g_strcmp0 (mode, "generic") == 0;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->quads_tried)
+    return self->quads != NULL;
+  self->quads_tried = TRUE;
+  if (self->gpu_shape || !(generic || ((mode == NULL || *mode == '\0') && device_has_vnni (self))))
+    return FALSE;
+  self->quads = integer_kernel (self, generic ? "-DLATENT_QUADS -DLATENT_PAIRS_GENERIC"
+                                              : "-DLATENT_QUADS -DLATENT_PAIRS_VNNI", &error);
+  /* As with the pairs: the floats or the pairs still work. */
+  if (error)
+    g_warning ("Matrix product: no products of row quads: %s", error->message);
+  return self->quads != NULL;
 }
 
 /* The upper triangle by KERNEL (the CPU shape's floats or row pairs), or by
@@ -751,4 +793,29 @@ latent_gemm_syrk_pairs (LatentGemm        *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   return syrk (self, self->pairs, queue, n, kp, alpha, p, ldp, beta, c, ldc, cancellable, error);
+}
+
+gboolean
+latent_gemm_syrk_quads (LatentGemm        *self,
+                        cl_command_queue   queue,
+                        guint              n,
+                        guint              kq,
+                        cl_mem             q,
+                        gsize              ldq,
+                        cl_mem             c,
+                        gsize              ldc,
+                        GCancellable      *cancellable,
+                        GError           **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (latent_gemm_has_quads (self), FALSE);
+  g_return_val_if_fail (queue != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* C holds int64: twice the floats a row. */
+  return n == 0 ||
+         ((kq == 0 || check_matrix (q, "A", kq, n, ldq, "lda", error)) &&
+          check_matrix (c, "C", n, 2 * n, 2 * ldc, "ldc", error) &&
+          run_tiles (self, self->quads, queue, n, n, kq, 1.0f, q, 1, ldq, q, ldq, 0.0f, c, ldc, TRUE,
+                     cancellable, error));
 }

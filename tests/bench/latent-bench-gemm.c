@@ -107,7 +107,7 @@ random_buffer (LatentCl  *cl,
   return mem;
 }
 
-typedef enum { PRODUCT, SYRK, SYRK_PAIRS } Kind;
+typedef enum { PRODUCT, SYRK, SYRK_PAIRS, SYRK_QUADS } Kind;
 
 static gboolean
 run_case (LatentCl     *cl,
@@ -127,12 +127,14 @@ run_case (LatentCl     *cl,
   gboolean ok = FALSE;
 
   /* AᵀA: A is k × n (k / 2 × n pairs). The product: A m × k, B k × n. */
-  if (kind == SYRK_PAIRS && !latent_gemm_has_pairs (gemm))
+  if ((kind == SYRK_PAIRS && !latent_gemm_has_pairs (gemm)) || (kind == SYRK_QUADS && !latent_gemm_has_quads (gemm)))
     return TRUE;
+  /* Quads: any 4 bytes are 4 values; C holds int64, twice the floats. */
   if (!(a = kind == SYRK_PAIRS ? random_buffer (cl, (gsize) (k + 1) / 2 * n, 1, TRUE, error)
+          : kind == SYRK_QUADS ? random_buffer (cl, (gsize) (k + 3) / 4 * n, 1, FALSE, error)
                                : random_buffer (cl, kind == SYRK ? (gsize) k * n : (gsize) m * k, 1, FALSE, error)) ||
       (kind == PRODUCT && !(b = random_buffer (cl, (gsize) k * n, 2, FALSE, error))) ||
-      !(c = random_buffer (cl, (gsize) m * n, 3, FALSE, error)))
+      !(c = random_buffer (cl, (gsize) m * n * (kind == SYRK_QUADS ? 2 : 1), 3, FALSE, error)))
     goto out;
   for (int r = 0; r <= repeat; r++)
     {
@@ -143,6 +145,8 @@ run_case (LatentCl     *cl,
         done = latent_gemm_syrk (gemm, queue, n, k, 1.0f, a, n, 0.0f, c, n, NULL, error);
       else if (kind == SYRK_PAIRS)
         done = latent_gemm_syrk_pairs (gemm, queue, n, (k + 1) / 2, 1.0f, a, n, 0.0f, c, n, NULL, error);
+      else if (kind == SYRK_QUADS)
+        done = latent_gemm_syrk_quads (gemm, queue, n, (k + 3) / 4, a, n, c, n, NULL, error);
       else
         done = latent_gemm_run (gemm, queue, FALSE, FALSE, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n, NULL, error);
       if (!done || !latent_cl_check (clFinish (queue), "clFinish", name, error))
@@ -150,7 +154,8 @@ run_case (LatentCl     *cl,
       if (r > 0)
         best = MIN (best, (g_get_monotonic_time () - start) * 1e-6);
     }
-  emit (name, m, n, k, best, device, kind == SYRK_PAIRS ? latent_gemm_pairs_form (gemm) : NULL);
+  emit (name, m, n, k, best, device,
+        kind == SYRK_PAIRS ? latent_gemm_pairs_form (gemm) : kind == SYRK_QUADS ? "vnni" : NULL);
   ok = TRUE;
 
 out:
@@ -175,7 +180,7 @@ main (int    argc,
     { "device", 0, 0, G_OPTION_ARG_STRING, &device, "auto, cpu or gpu", "DEVICE" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Timed runs per case (the best counts)", "R" },
     { "size", 0, 0, G_OPTION_ARG_INT, &size, "Rows, columns and depth of the square case (2048)", "N" },
-    { "case", 0, 0, G_OPTION_ARG_STRING, &only, "Only this case: ata, ata-pairs, square, narrow or project", "CASE" },
+    { "case", 0, 0, G_OPTION_ARG_STRING, &only, "Only this case: ata, ata-pairs, ata-quads, square, narrow or project", "CASE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("— time the OpenCL matrix product");
@@ -208,6 +213,8 @@ main (int    argc,
        !run_case (cl, gemm, "ata", SYRK, 784, 784, 60000, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "ata-pairs")) &&
        !run_case (cl, gemm, "ata-pairs", SYRK_PAIRS, 784, 784, 60000, repeat, description, &error)) ||
+      ((only == NULL || g_str_equal (only, "ata-quads")) &&
+       !run_case (cl, gemm, "ata-quads", SYRK_QUADS, 784, 784, 60000, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "square")) &&
        !run_case (cl, gemm, "square", PRODUCT, size, size, size, repeat, description, &error)) ||
       ((only == NULL || g_str_equal (only, "narrow")) &&
