@@ -201,4 +201,95 @@ linear_pairs (__global const float *LATENT_RESTRICT x,
   off[(ulong) block * get_global_size (0) + get_global_id (0)] = count;
 }
 
+/* ---- linear_quads: the same for gemm's row quads ------------------------
+ *
+ * As linear_pairs with every origin 128, so that s = q − 128 is a signed
+ * byte: row quad p goes to quads[p · d + c], rows 4p … 4p + 3 from the
+ * lowest byte up, 0 past the last row. quads_per_item as pairs_per_item. */
+
+static inline int
+quads_column (__global const float *LATENT_RESTRICT x,
+              __global int *LATENT_RESTRICT quads,
+              __global int *LATENT_RESTRICT sums,
+              const float4 grid,
+              const uint c,
+              const uint first,
+              const uint last,
+              const uint n,
+              const uint d,
+              const uint block)
+{
+  int sum = 0, off = 0;
+
+  for (uint p = first; p < last; p++)
+    {
+      uint word = 0;
+
+      for (uint t = 0; t < 4; t++)
+        {
+          const uint row = 4 * p + t;
+          const int v = row < n ? on_grid (x[(ulong) row * d + c], grid, 128, &off) : 0;
+
+          word |= (uint) (v & 0xff) << (8 * t);
+          sum += v;
+        }
+      quads[(ulong) p * d + c] = (int) word;
+    }
+  sums[(ulong) block * d + c] = sum;
+  return off;
+}
+
+__kernel void
+linear_quads (__global const float *LATENT_RESTRICT x,
+              __global int *LATENT_RESTRICT quads,
+              __global int *LATENT_RESTRICT sums,
+              __global int *LATENT_RESTRICT off,
+              const float4 grid,
+              const uint n,
+              const uint d,
+              const uint quads_per_item)
+{
+  const uint block = get_global_id (1);
+  const uint kq = (n + 3) / 4;
+  const uint first = block * quads_per_item;
+  const uint last = min (kq, first + quads_per_item);
+  const uint col = get_global_id (0) * 16;
+  int count = 0;
+
+  if (col >= d || first >= kq)
+    return;
+  if (col + 16 <= d)
+    {
+      int16 sum = 0, bad = 0;
+
+      for (uint p = first; p < last; p++)
+        {
+          uint16 word = 0;
+
+          for (uint t = 0; t < 4; t++)
+            {
+              const uint row = 4 * p + t;
+              /* Past the last row, lo: on the grid, and stored as 0. */
+              const float16 v = row < n ? vload16 (0, x + (ulong) row * d + col) : grid.s0;
+              const float16 q = rint ((v - grid.s0) * grid.s2);
+              const int16 s = row < n ? convert_int16 (q) - 128 : 0;
+
+              /* As in linear_pairs: 1 + the tests' & counts a failure. */
+              bad += 1 + (isgreaterequal (q, 0.0f) & islessequal (q, 255.0f) &
+                          islessequal (fabs (v - fma (q, grid.s1, grid.s0)), grid.s3));
+              word |= (as_uint16 (s) & 0xff) << (8 * t);
+              sum += s;
+            }
+          vstore16 (as_int16 (word), 0, quads + (ulong) p * d + col);
+        }
+      vstore16 (sum, 0, sums + (ulong) block * d + col);
+      count = bad.s0 + bad.s1 + bad.s2 + bad.s3 + bad.s4 + bad.s5 + bad.s6 + bad.s7 +
+              bad.s8 + bad.s9 + bad.sa + bad.sb + bad.sc + bad.sd + bad.se + bad.sf;
+    }
+  else
+    for (uint c = col; c < min (d, col + 16); c++)
+      count += quads_column (x, quads, sums, grid, c, first, last, n, d, block);
+  off[(ulong) block * get_global_size (0) + get_global_id (0)] = count;
+}
+
 #endif /* !LATENT_GPU */

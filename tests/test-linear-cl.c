@@ -72,20 +72,25 @@ snap_to_grid (LatentDataset *ds,
     x[(gsize) n * d - 1] += 1 / 765.0f;
 }
 
-/* Whether the Gram matrix of rows on an 8-bit grid comes from row pairs
- * (rows of random floats may still lie on one: two values always do). */
-static gboolean
-expect_pairs (const Shape *shape)
+/* How the Gram matrix of rows on an 8-bit grid comes (rows of random
+ * floats may still lie on one: two values always do): the portable forms
+ * where asked for, else row quads where the device has them, else row
+ * pairs where it has them. Called with LATENT_GEMM_PAIRS set. */
+static const char *
+expect_form (const Shape *shape)
 {
   g_autoptr(LatentGemm) gemm = NULL;
 
   if (shape->grid == GRID_OFF ||
       latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU || g_strcmp0 (shape->pairs, "off") == 0)
-    return FALSE;
+    return "floats";
   if (g_strcmp0 (shape->pairs, "generic") == 0)
-    return TRUE;
+    return "quads";
+  if (g_strcmp0 (shape->pairs, "generic-pairs") == 0)
+    return "pairs";
   gemm = latent_gemm_new (cl, NULL);
-  return gemm && latent_gemm_has_pairs (gemm);
+  return gemm == NULL ? "floats" : latent_gemm_has_quads (gemm) ? "quads"
+                                 : latent_gemm_has_pairs (gemm) ? "pairs" : "floats";
 }
 
 static void
@@ -103,6 +108,7 @@ test_passes (gconstpointer data)
   g_autofree float *z = g_new (float, (gsize) n * m), *z_ref = g_new (float, (gsize) n * m);
   guint64 state = 5;
   double scale = 0, zscale = 0;
+  const char *form;
 
   if (cl == NULL)
     {
@@ -115,12 +121,13 @@ test_passes (gconstpointer data)
   if (shape->pairs)
     g_setenv ("LATENT_GEMM_PAIRS", shape->pairs, TRUE);
   lcl = latent_linear_cl_new (cl, latent_dataset_get_data (ds), n, d, &error);
+  form = shape->grid != GRID_NONE ? expect_form (shape) : NULL;
   g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
   g_assert_no_error (error);
   g_assert_true (latent_linear_cl_moments (lcl, mean, cov, NULL, &error));
   g_assert_no_error (error);
-  if (shape->grid != GRID_NONE)
-    g_assert_cmpint (latent_linear_cl_used_pairs (lcl), ==, expect_pairs (shape));
+  if (form)
+    g_assert_cmpstr (latent_linear_cl_gram_form (lcl), ==, form);
   latent_linear_reference_moments (latent_dataset_get_data (ds), n, d, mean_ref, cov_ref);
 
   for (guint a = 0; a < d; a++)
@@ -232,8 +239,13 @@ main (int    argc,
     { 1000, 16, 0, GRID_OFFSET, NULL }, { 601, 33, 0, GRID_OFFSET, NULL },
     { 17, 2, 0, GRID_IMAGE, "generic" }, { 999, 70, 0, GRID_IMAGE, "generic" },
     { 601, 33, 0, GRID_OFFSET, "generic" }, { 999, 70, 0, GRID_IMAGE, "off" },
+    /* Row pairs where the device has row quads, and in the portable form;
+     * row counts past a multiple of 4. */
+    { 999, 70, 0, GRID_IMAGE, "pmaddwd" }, { 601, 33, 0, GRID_OFFSET, "pmaddwd" },
+    { 17, 2, 0, GRID_IMAGE, "generic-pairs" }, { 999, 70, 0, GRID_IMAGE, "generic-pairs" },
+    { 601, 33, 0, GRID_OFFSET, "generic-pairs" }, { 3, 5, 0, GRID_IMAGE, "generic" },
     /* One value off the grid, past the rows the grid is read from. */
-    { 999, 70, 0, GRID_OFF, NULL }, { 999, 70, 0, GRID_OFF, "generic" },
+    { 999, 70, 0, GRID_OFF, NULL }, { 999, 70, 0, GRID_OFF, "generic" }, { 999, 70, 0, GRID_OFF, "generic-pairs" },
   };
   static const char *const grids[] = { "", "-image", "-offset", "-off-grid" };
   static const Model models[] = {

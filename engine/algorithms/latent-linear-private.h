@@ -206,7 +206,8 @@ gboolean        latent_linear_cl_project       (LatentLinearCl    *lcl,
                                                 float             *z,
                                                 GCancellable      *cancellable,
                                                 GError           **error);
-/* Whether moments took the Gram matrix from 8-bit row pairs (tests). */
-gboolean        latent_linear_cl_used_pairs    (LatentLinearCl    *lcl);
+/* How moments took the Gram matrix: "floats", or from 8-bit rows as
+ * "pairs" or "quads" (tests). */
+const char     *latent_linear_cl_gram_form     (LatentLinearCl    *lcl);
 
 G_END_DECLS

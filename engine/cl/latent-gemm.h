@@ -82,7 +82,7 @@ gboolean    latent_gemm_syrk_pairs (LatentGemm        *self,
 /* The upper triangle (i ≤ j; below it C holds partial sums) of Sᵀ (S + 128)
  * for an integer S (−128 ≤ S ≤ 127) given as Q, kq × n row quads: Q[p][j]
  * holds S[4p … 4p + 3][j] as signed bytes, row 4p lowest (a missing row
- * is −128, which adds nothing). C is n × n int64 with leading dimension
+ * is 0). C is n × n int64 with leading dimension
  * ldc, and exact. Only where latent_gemm_has_quads (): a CPU with
  * AVX512-VNNI, about twice as fast as the row pairs. */
 gboolean    latent_gemm_has_quads  (LatentGemm        *self);

@@ -374,7 +374,7 @@ typedef struct {
   guint n, d;
   const char *algorithm;
   const char *settings[4];
-  gboolean grid;   /* on an 8-bit grid, through the portable row pairs */
+  const char *grid;   /* on an 8-bit grid: LATENT_GEMM_PAIRS, the portable row quads or pairs */
 } LinearCase;
 
 /* Rows along a few directions with noise, off the origin. */
@@ -412,7 +412,7 @@ test_linear (gconstpointer data)
 
       for (gsize i = 0; i < (gsize) tc->n * tc->d; i++)
         x[i] = CLAMP (rint (x[i] * 8), 0, 255) / 255.0f;
-      g_setenv ("LATENT_GEMM_PAIRS", "generic", TRUE);
+      g_setenv ("LATENT_GEMM_PAIRS", tc->grid, TRUE);
     }
   fit_both (tc->algorithm, ds, tc->settings, 1e-4, &ref, &dev);
   g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
@@ -689,10 +689,13 @@ main (int    argc,
     { 31, 2, "ppca", { "components=1", "max-iterations=5" } },
     { 37, 11, "ppca", { "components=2", "max-iterations=5" } },
     { 37, 11, "fa", { "components=2", "max-iterations=5" } },
-    /* 8-bit rows: odd n, d past a multiple of 16, a single pair. */
-    { 29, 7, "pca", { "components=3", "max-iterations=1" }, TRUE },
-    { 37, 19, "pca", { "components=3", "max-iterations=1" }, TRUE },
-    { 3, 2, "pca", { "components=1", "max-iterations=1" }, TRUE },
+    /* 8-bit rows: odd n, d past a multiple of 16, a single pair or quad. */
+    { 29, 7, "pca", { "components=3", "max-iterations=1" }, "generic-pairs" },
+    { 37, 19, "pca", { "components=3", "max-iterations=1" }, "generic-pairs" },
+    { 3, 2, "pca", { "components=1", "max-iterations=1" }, "generic-pairs" },
+    { 29, 7, "pca", { "components=3", "max-iterations=1" }, "generic" },
+    { 37, 19, "pca", { "components=3", "max-iterations=1" }, "generic" },
+    { 3, 2, "pca", { "components=1", "max-iterations=1" }, "generic" },
   };
   static const WtaCase wta_cases[] = {
     { 41, 13, 6, 9, "lifetime", "true", "momentum" },
@@ -789,7 +792,8 @@ main (int    argc,
     }
   for (guint i = 0; i < G_N_ELEMENTS (linear_cases); i++)
     {
-      /* 8-bit rows reach linear_pairs, which runs apart (run-oclgrind). */
+      /* 8-bit rows reach linear_pairs or linear_quads, which run apart
+       * (run-oclgrind). */
       g_autofree char *path = g_strdup_printf ("/sim/%s/%s/n%u-d%u-%u", linear_cases[i].grid ? "pairs" : "linear",
                                                linear_cases[i].algorithm, linear_cases[i].n, linear_cases[i].d, i);
       add_case (path, test_linear, &linear_cases[i], NULL);
