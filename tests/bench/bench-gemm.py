@@ -10,9 +10,10 @@
 # OpenBLAS's SYRK; Latent computes the upper triangle and mirrors it), a
 # square 2048³ product, and the PCA-shaped products 784 × 784 · 784 × 50
 # ("narrow", too small to be more than launch overhead) and 60,000 × 784 ·
-# 784 × 50 ("project"); where the device has products of 8-bit row pairs,
-# also "ata-pairs": X.T @ X of integer data that way, set beside the peers'
-# float "ata" (what PCA of 8-bit images computes either way). GFLOP/s is the nominal 2·m·n·k for both, for every
+# 784 × 50 ("project"); where the device has products of 8-bit row pairs
+# or quads, also "ata-pairs" and "ata-quads": X.T @ X of integer data those
+# ways, set beside the peers' float "ata" (what PCA of 8-bit images
+# computes either way). GFLOP/s is the nominal 2·m·n·k for both, for every
 # implementation, so the ratios compare times. Each implementation runs in
 # its own process, one after another in the same session; the best of
 # REPEAT timed runs counts, after one warm-up.
@@ -114,7 +115,7 @@ def main():
 
     ours = {r["case"]: r for r in records if r["impl"] == "latent-opencl"}
     for r in records:
-        for case in (r["case"], r["case"] + "-pairs"):
+        for case in (r["case"], r["case"] + "-pairs", r["case"] + "-quads"):
             if r["impl"] == "latent-opencl" or case not in ours:
                 continue
             mine = ours[case]
