@@ -371,7 +371,7 @@ check_quads (LatentGemm *g,
 {
   const guint ldq = n + pad, ldc = n + pad + 1;
   guint64 state = n * 7919u + kq + pad;
-  g_autofree guint8 *bytes = g_new (guint8, MAX ((gsize) kq * ldq * 4, 1));
+  g_autofree guint8 *bytes = g_new0 (guint8, MAX ((gsize) kq * ldq * 4, 4));
   g_autofree gint64 *c = g_new (gint64, (gsize) n * ldc);
   cl_command_queue queue = latent_cl_get_queue (cl);
   g_autoptr(GError) error = NULL;
