@@ -22,6 +22,9 @@
  * launch after the first passes beta = 1. Micro tiles that overhang the
  * edges of C read zeros past the edge (the packed strip, and a guarded load
  * of A's rows) and stop their stores at the edge, so any m, n, k works.
+ * Built with LATENT_PAIRS or LATENT_QUADS, the same kernel multiplies 8-bit
+ * integers packed two or four rows to an int (below); with LATENT_QUADS C
+ * is int64.
  *
  * GPU shape (gemm_groups, gemm_sum): work-groups of RTSN × RTSM work-items
  * share TSM × TSN tiles of C through local memory; op(B) is read through
@@ -64,17 +67,19 @@
  * in floats. The compiler may target a processor older
  * than the one it runs on (LLVM 15 names AMD's Zen 4 skylake-avx512,
  * which lacks VNNI), so the instruction is written out. MADD_A multiplies
- * by an element of A read from memory, MADD by one in a register. */
-/* With LATENT_QUADS, gemm_tiles multiplies matrices of row quads: element
+ * by an element of A read from memory, MADD by one in a register.
+ *
+ * With LATENT_QUADS, gemm_tiles multiplies matrices of row quads: element
  * [p][j] holds rows 4p … 4p + 3 of an integer matrix S (−128 ≤ s ≤ 127) as
  * four signed bytes, row 4p lowest. B's bytes are read as s + 128 (their
  * top bit flipped as the strip is packed), so C = Sᵀ (S + 128), the bias
- * for the host to take off with the column sums. AVX512-VNNI's vpdpbusd multiplies 64 unsigned bytes by 64
- * signed ones and adds them in fours into 16 ints: twice the products of
- * vpdpwssd. C is int64: a block of KC quads sums exactly in int (at most
- * 4 · 128 · 255 · KC) and adds into C exactly, so the Gram matrix of a
- * whole image dataset comes without a rounding. Only where the host sets
- * LATENT_PAIRS_VNNI, or LATENT_PAIRS_GENERIC for the portable form. */
+ * for the host to take off with the column sums. AVX512-VNNI's vpdpbusd
+ * multiplies 64 unsigned bytes by 64 signed ones and adds them in fours
+ * into 16 ints: twice the products of vpdpwssd. C is int64: a block of KC
+ * quads sums exactly in int (at most 4 · 128 · 255 · KC) and adds into C
+ * exactly, so the Gram matrix of a whole image dataset comes without a
+ * rounding. Only where the host sets LATENT_PAIRS_VNNI, or
+ * LATENT_PAIRS_GENERIC for the portable form. */
 #ifdef LATENT_QUADS
 #if (defined(__AVX512BW__) && defined(LATENT_PAIRS_VNNI)) || defined(LATENT_PAIRS_GENERIC)
 #define LATENT_TILES
