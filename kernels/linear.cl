@@ -121,6 +121,28 @@ on_grid (const float v,
   return (int) q - origin;
 }
 
+/* 1 in each lane whose value v (its point q) is off the grid, else 0:
+ * isless etc. give −1 where true, so 1 + their & counts a value that fails
+ * any; a NaN fails every test. */
+static inline int16
+off_grid16 (const float16 v,
+            const float16 q,
+            const float4 grid)
+{
+  return 1 + (isgreaterequal (q, 0.0f) & islessequal (q, 255.0f) &
+              islessequal (fabs (v - fma (q, grid.s1, grid.s0)), grid.s3));
+}
+
+static inline int
+lane_sum (const int16 v)
+{
+  const int8 a = v.lo + v.hi;
+  const int4 b = a.lo + a.hi;
+  const int2 c = b.lo + b.hi;
+
+  return c.x + c.y;
+}
+
 static inline int
 pairs_column (__global const float *LATENT_RESTRICT x,
               __global const int *LATENT_RESTRICT origin,
@@ -182,18 +204,12 @@ linear_pairs (__global const float *LATENT_RESTRICT x,
           const int16 s0 = convert_int16 (q0) - o;
           const int16 s1 = 2 * p + 1 < n ? convert_int16 (q1) - o : 0;
 
-          /* isless etc. give −1 where true, so 1 + their & counts a
-           * value that fails any; a NaN fails every test. */
-          bad += 1 + (isgreaterequal (q0, 0.0f) & islessequal (q0, 255.0f) &
-                      islessequal (fabs (v0 - fma (q0, grid.s1, grid.s0)), grid.s3));
-          bad += 1 + (isgreaterequal (q1, 0.0f) & islessequal (q1, 255.0f) &
-                      islessequal (fabs (v1 - fma (q1, grid.s1, grid.s0)), grid.s3));
+          bad += off_grid16 (v0, q0, grid) + off_grid16 (v1, q1, grid);
           vstore16 ((s0 & 0xffff) | (s1 << 16), 0, pairs + (ulong) p * d + col);
           sum += s0 + s1;
         }
       vstore16 (sum, 0, sums + (ulong) block * d + col);
-      count = bad.s0 + bad.s1 + bad.s2 + bad.s3 + bad.s4 + bad.s5 + bad.s6 + bad.s7 +
-              bad.s8 + bad.s9 + bad.sa + bad.sb + bad.sc + bad.sd + bad.se + bad.sf;
+      count = lane_sum (bad);
     }
   else
     for (uint c = col; c < min (d, col + 16); c++)
@@ -274,17 +290,14 @@ linear_quads (__global const float *LATENT_RESTRICT x,
               const float16 q = rint ((v - grid.s0) * grid.s2);
               const int16 s = row < n ? convert_int16 (q) - 128 : 0;
 
-              /* As in linear_pairs: 1 + the tests' & counts a failure. */
-              bad += 1 + (isgreaterequal (q, 0.0f) & islessequal (q, 255.0f) &
-                          islessequal (fabs (v - fma (q, grid.s1, grid.s0)), grid.s3));
+              bad += off_grid16 (v, q, grid);
               word |= (as_uint16 (s) & 0xff) << (8 * t);
               sum += s;
             }
           vstore16 (as_int16 (word), 0, quads + (ulong) p * d + col);
         }
       vstore16 (sum, 0, sums + (ulong) block * d + col);
-      count = bad.s0 + bad.s1 + bad.s2 + bad.s3 + bad.s4 + bad.s5 + bad.s6 + bad.s7 +
-              bad.s8 + bad.s9 + bad.sa + bad.sb + bad.sc + bad.sd + bad.se + bad.sf;
+      count = lane_sum (bad);
     }
   else
     for (uint c = col; c < min (d, col + 16); c++)
