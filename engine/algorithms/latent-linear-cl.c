@@ -190,6 +190,75 @@ integers_fit (LatentLinearCl *lcl)
          (!lcl->quads || (guint64) lcl->d * lcl->d * sizeof (gint64) <= max);
 }
 
+/* The rows on GRID as 8-bit integers, PER to an int, into a new *PACKED
+ * (kp × d ints), by KERNEL: linear_pairs with ORIGIN, or linear_quads
+ * (ORIGIN NULL). SIGMA (d) gets each column's sum of them; *ON_GRID is
+ * FALSE, and *PACKED NULL, when a value lies off the grid. */
+static gboolean
+pack_rows (LatentLinearCl  *lcl,
+           cl_kernel        kernel,
+           const char      *name,
+           guint            per,
+           cl_mem           x,
+           cl_mem           origin,
+           const cl_float4  grid,
+           cl_mem          *packed,
+           gint64          *sigma,
+           gboolean        *on_grid,
+           GError         **error)
+{
+  const guint n = lcl->n, d = lcl->d, kp = (n + per - 1) / per;
+  const guint units = MAX (1, latent_cl_get_info (lcl->cl)->compute_units);
+  const guint blocks = MIN (kp, 16 * units), per_item = (kp + blocks - 1) / blocks;
+  /* 16 columns a work-item (the CPU shape's kernels). */
+  const gsize global[2] = { (d + 15) / 16, (kp + per_item - 1) / per_item };
+  g_autofree cl_int *sums = g_new (cl_int, global[1] * d);
+  g_autofree cl_int *off = g_new (cl_int, global[0] * global[1]);
+  cl_mem sums_buf = NULL, off_buf = NULL;
+  guint64 outside = 0;
+  gboolean ok;
+
+  ok = latent_cl_create_buffer (lcl->cl, packed, CL_MEM_READ_WRITE, (gsize) kp * d * sizeof (cl_int), NULL,
+                                per == 2 ? "row pairs" : "row quads", error) &&
+       latent_cl_create_buffer (lcl->cl, &sums_buf, CL_MEM_WRITE_ONLY, global[1] * d * sizeof (cl_int), NULL,
+                                "partial sums", error) &&
+       latent_cl_create_buffer (lcl->cl, &off_buf, CL_MEM_WRITE_ONLY, global[0] * global[1] * sizeof (cl_int),
+                                NULL, "values off the grid", error) &&
+       (origin ? latent_cl_set_args (kernel, name, error, LATENT_CL_ARG (x), LATENT_CL_ARG (origin),
+                                     LATENT_CL_ARG (*packed), LATENT_CL_ARG (sums_buf), LATENT_CL_ARG (off_buf),
+                                     LATENT_CL_ARG (grid), LATENT_CL_ARG (n), LATENT_CL_ARG (d),
+                                     LATENT_CL_ARG (per_item), LATENT_CL_ARG_END)
+               : latent_cl_set_args (kernel, name, error, LATENT_CL_ARG (x),
+                                     LATENT_CL_ARG (*packed), LATENT_CL_ARG (sums_buf), LATENT_CL_ARG (off_buf),
+                                     LATENT_CL_ARG (grid), LATENT_CL_ARG (n), LATENT_CL_ARG (d),
+                                     LATENT_CL_ARG (per_item), LATENT_CL_ARG_END)) &&
+       latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, kernel, 2, NULL, global, NULL, 0, NULL, NULL),
+                        "clEnqueueNDRangeKernel", name, error) &&
+       latent_cl_check (clEnqueueReadBuffer (lcl->queue, sums_buf, CL_FALSE, 0, global[1] * d * sizeof (cl_int),
+                                             sums, 0, NULL, NULL), "clEnqueueReadBuffer", name, error) &&
+       latent_cl_check (clEnqueueReadBuffer (lcl->queue, off_buf, CL_TRUE, 0,
+                                             global[0] * global[1] * sizeof (cl_int), off, 0, NULL, NULL),
+                        "clEnqueueReadBuffer", name, error);
+  for (gsize i = 0; ok && i < global[0] * global[1]; i++)
+    outside += off[i];
+  *on_grid = ok && outside == 0;
+  if (ok && outside > 0)
+    g_debug ("%" G_GUINT64_FORMAT " values off the 8-bit grid: the Gram product in floats", outside);
+  for (guint a = 0; *on_grid && a < d; a++)
+    {
+      sigma[a] = 0;
+      for (gsize b = 0; b < global[1]; b++)
+        sigma[a] += sums[b * d + a];
+    }
+  if (!ok)
+    clFinish (lcl->queue);
+  if (!*on_grid)
+    g_clear_pointer (packed, clReleaseMemObject);
+  g_clear_pointer (&sums_buf, clReleaseMemObject);
+  g_clear_pointer (&off_buf, clReleaseMemObject);
+  return ok;
+}
+
 /* The Gram matrix of the rows on GRID into lcl->gram by the products of
  * row pairs, and MEAN; *DONE is FALSE (and nothing else changed) when a
  * value lies off the grid. GUESS is near each column's mean. */
@@ -203,68 +272,35 @@ gram_from_pairs (LatentLinearCl  *lcl,
                  GCancellable    *cancellable,
                  GError         **error)
 {
-  const guint n = lcl->n, d = lcl->d, kp = (n + 1) / 2;
-  const guint units = MAX (1, latent_cl_get_info (lcl->cl)->compute_units);
-  const guint blocks = MIN (kp, 16 * units), pairs_per_item = (kp + blocks - 1) / blocks;
-  /* 16 columns a work-item (the CPU shape's kernel). */
-  const gsize global[2] = { (d + 15) / 16, (kp + pairs_per_item - 1) / pairs_per_item };
+  const guint n = lcl->n, d = lcl->d;
   const float step = grid.s[1];
   g_autofree cl_int *origin = g_new (cl_int, d);
-  g_autofree cl_int *sums = g_new (cl_int, global[1] * d);
-  g_autofree cl_int *off = g_new (cl_int, global[0] * global[1]);
-  cl_mem origin_buf = NULL, pairs = NULL, sums_buf = NULL, off_buf = NULL;
-  guint64 outside = 0;
-  gboolean ok;
+  g_autofree gint64 *sigma = g_new (gint64, d);
+  cl_mem origin_buf = NULL, pairs = NULL;
+  gboolean ok, on_grid = FALSE;
 
   *done = FALSE;
   for (guint a = 0; a < d; a++)
     origin[a] = (cl_int) CLAMP (rint ((guess[a] - grid.s[0]) / step), 0, 255);
   ok = latent_cl_create_buffer (lcl->cl, &origin_buf, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 d * sizeof (cl_int), origin, "grid origin", error) &&
-       latent_cl_create_buffer (lcl->cl, &pairs, CL_MEM_READ_WRITE, (gsize) kp * d * sizeof (cl_int), NULL,
-                                "row pairs", error) &&
-       latent_cl_create_buffer (lcl->cl, &sums_buf, CL_MEM_WRITE_ONLY, global[1] * d * sizeof (cl_int), NULL,
-                                "partial sums", error) &&
-       latent_cl_create_buffer (lcl->cl, &off_buf, CL_MEM_WRITE_ONLY, global[0] * global[1] * sizeof (cl_int),
-                                NULL, "values off the grid", error) &&
-       latent_cl_set_args (lcl->pairs, "linear_pairs", error,
-                           LATENT_CL_ARG (x), LATENT_CL_ARG (origin_buf), LATENT_CL_ARG (pairs),
-                           LATENT_CL_ARG (sums_buf), LATENT_CL_ARG (off_buf), LATENT_CL_ARG (grid),
-                           LATENT_CL_ARG (n), LATENT_CL_ARG (d), LATENT_CL_ARG (pairs_per_item),
-                           LATENT_CL_ARG_END) &&
-       latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, lcl->pairs, 2, NULL, global, NULL, 0, NULL, NULL),
-                        "clEnqueueNDRangeKernel", "linear_pairs", error) &&
-       latent_cl_check (clEnqueueReadBuffer (lcl->queue, sums_buf, CL_FALSE, 0, global[1] * d * sizeof (cl_int),
-                                             sums, 0, NULL, NULL), "clEnqueueReadBuffer", "linear_pairs", error) &&
-       latent_cl_check (clEnqueueReadBuffer (lcl->queue, off_buf, CL_TRUE, 0,
-                                             global[0] * global[1] * sizeof (cl_int), off, 0, NULL, NULL),
-                        "clEnqueueReadBuffer", "linear_pairs", error);
-  for (gsize i = 0; ok && i < global[0] * global[1]; i++)
-    outside += off[i];
-  if (ok && outside > 0)
-    g_debug ("%" G_GUINT64_FORMAT " values off the 8-bit grid: the Gram product in floats", outside);
-  else if (ok)
+       pack_rows (lcl, lcl->pairs, "linear_pairs", 2, x, origin_buf, grid, &pairs, sigma, &on_grid, error);
+  if (ok && on_grid)
     {
-      ok = latent_gemm_syrk_pairs (lcl->gemm, lcl->queue, d, kp, (float) ((double) step * step / n), pairs, d,
-                                   0.0f, lcl->gram, d, cancellable, error);
+      ok = latent_gemm_syrk_pairs (lcl->gemm, lcl->queue, d, (n + 1) / 2, (float) ((double) step * step / n),
+                                   pairs, d, 0.0f, lcl->gram, d, cancellable, error);
       for (guint a = 0; ok && a < d; a++)
         {
-          gint64 sum = 0;
-
-          for (gsize b = 0; b < global[1]; b++)
-            sum += sums[b * d + a];
-          lcl->gram_delta[a] = step * ((double) sum / n);
-          mean[a] = grid.s[0] + step * (origin[a] + (double) sum / n);
+          lcl->gram_delta[a] = step * ((double) sigma[a] / n);
+          mean[a] = grid.s[0] + step * (origin[a] + (double) sigma[a] / n);
         }
       *done = ok;
+      if (!ok)
+        clFinish (lcl->queue);
     }
-  if (!ok)
-    clFinish (lcl->queue);
   /* Released once the queued kernels are done with them. */
   g_clear_pointer (&origin_buf, clReleaseMemObject);
   g_clear_pointer (&pairs, clReleaseMemObject);
-  g_clear_pointer (&sums_buf, clReleaseMemObject);
-  g_clear_pointer (&off_buf, clReleaseMemObject);
   return ok;
 }
 
@@ -281,58 +317,30 @@ gram_from_quads (LatentLinearCl  *lcl,
                  GCancellable    *cancellable,
                  GError         **error)
 {
-  const guint n = lcl->n, d = lcl->d, kq = (n + 3) / 4;
-  const guint units = MAX (1, latent_cl_get_info (lcl->cl)->compute_units);
-  const guint blocks = MIN (kq, 16 * units), quads_per_item = (kq + blocks - 1) / blocks;
-  const gsize global[2] = { (d + 15) / 16, (kq + quads_per_item - 1) / quads_per_item };
+  const guint n = lcl->n, d = lcl->d;
   const double step = grid.s[1];
-  g_autofree cl_int *sums = g_new (cl_int, global[1] * d);
-  g_autofree cl_int *off = g_new (cl_int, global[0] * global[1]);
-  g_autofree gint64 *sigma = g_new0 (gint64, d);
+  g_autofree gint64 *sigma = g_new (gint64, d);
   g_autofree gint64 *gram = NULL;
   g_autofree float *cov_f = NULL;
-  cl_mem quads = NULL, sums_buf = NULL, off_buf = NULL, gram_buf = NULL;
-  guint64 outside = 0;
-  gboolean ok;
+  cl_mem quads = NULL, gram_buf = NULL;
+  gboolean ok, on_grid = FALSE;
 
   *done = FALSE;
-  ok = latent_cl_create_buffer (lcl->cl, &quads, CL_MEM_READ_WRITE, (gsize) kq * d * sizeof (cl_int), NULL,
-                                "row quads", error) &&
-       latent_cl_create_buffer (lcl->cl, &sums_buf, CL_MEM_WRITE_ONLY, global[1] * d * sizeof (cl_int), NULL,
-                                "partial sums", error) &&
-       latent_cl_create_buffer (lcl->cl, &off_buf, CL_MEM_WRITE_ONLY, global[0] * global[1] * sizeof (cl_int),
-                                NULL, "values off the grid", error) &&
-       latent_cl_set_args (lcl->quads, "linear_quads", error,
-                           LATENT_CL_ARG (x), LATENT_CL_ARG (quads), LATENT_CL_ARG (sums_buf),
-                           LATENT_CL_ARG (off_buf), LATENT_CL_ARG (grid), LATENT_CL_ARG (n), LATENT_CL_ARG (d),
-                           LATENT_CL_ARG (quads_per_item), LATENT_CL_ARG_END) &&
-       latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, lcl->quads, 2, NULL, global, NULL, 0, NULL, NULL),
-                        "clEnqueueNDRangeKernel", "linear_quads", error) &&
-       latent_cl_check (clEnqueueReadBuffer (lcl->queue, sums_buf, CL_FALSE, 0, global[1] * d * sizeof (cl_int),
-                                             sums, 0, NULL, NULL), "clEnqueueReadBuffer", "linear_quads", error) &&
-       latent_cl_check (clEnqueueReadBuffer (lcl->queue, off_buf, CL_TRUE, 0,
-                                             global[0] * global[1] * sizeof (cl_int), off, 0, NULL, NULL),
-                        "clEnqueueReadBuffer", "linear_quads", error);
-  for (gsize i = 0; ok && i < global[0] * global[1]; i++)
-    outside += off[i];
-  if (ok && outside > 0)
-    g_debug ("%" G_GUINT64_FORMAT " values off the 8-bit grid: the Gram product in floats", outside);
-  else if (ok)
+  ok = pack_rows (lcl, lcl->quads, "linear_quads", 4, x, NULL, grid, &quads, sigma, &on_grid, error);
+  if (ok && on_grid)
     {
       gram = g_new (gint64, (gsize) d * d);
       ok = latent_cl_create_buffer (lcl->cl, &gram_buf, CL_MEM_READ_WRITE, (gsize) d * d * sizeof (gint64), NULL,
                                     "Gram matrix", error) &&
-           latent_gemm_syrk_quads (lcl->gemm, lcl->queue, d, kq, quads, d, gram_buf, d, cancellable, error) &&
+           latent_gemm_syrk_quads (lcl->gemm, lcl->queue, d, (n + 3) / 4, quads, d, gram_buf, d, cancellable,
+                                   error) &&
            latent_cl_check (clEnqueueReadBuffer (lcl->queue, gram_buf, CL_TRUE, 0, (gsize) d * d * sizeof (gint64),
                                                  gram, 0, NULL, NULL), "clEnqueueReadBuffer", "gemm_syrk", error);
     }
-  if (ok && gram)
+  if (ok && on_grid)
     {
       /* gram[a][b] = Σ s_a (s_b + 128) for a ≤ b, s = q − 128: exact. */
       cov_f = g_new (float, (gsize) d * d);
-      for (gsize b = 0; b < global[1]; b++)
-        for (guint a = 0; a < d; a++)
-          sigma[a] += sums[b * d + a];
       for (guint a = 0; a < d; a++)
         {
           mean[a] = grid.s[0] + step * (128 + (double) sigma[a] / n);
@@ -354,8 +362,6 @@ gram_from_quads (LatentLinearCl  *lcl,
   if (!ok)
     clFinish (lcl->queue);
   g_clear_pointer (&quads, clReleaseMemObject);
-  g_clear_pointer (&sums_buf, clReleaseMemObject);
-  g_clear_pointer (&off_buf, clReleaseMemObject);
   g_clear_pointer (&gram_buf, clReleaseMemObject);
   return ok;
 }
