@@ -3958,6 +3958,67 @@ test_strip_long_run (void)
   }
 }
 
+/* Columns of the plot from @from on, crossed at its top and its middle by
+ * something other than its background: the grid's vertical lines, where
+ * the curve lies low. */
+static guint
+grid_columns (cairo_surface_t *surface,
+              const int       *rect,
+              int              from,
+              int             *columns,
+              guint            max)
+{
+  guint32 inside = pixel (surface, rect[0] + rect[2] / 2 + 3, rect[1] + 1);
+  guint n = 0;
+
+  for (int x = from; x < rect[0] + rect[2] - 2 && n < max; x++)
+    if (!close_color (pixel (surface, x, rect[1] + 1), inside, 2) &&
+        !close_color (pixel (surface, x, rect[1] + rect[3] / 2), inside, 2))
+      columns[n++] = x;
+  return n;
+}
+
+/* A wide strip of 45 iterations asked the tick maker for about 20 marks;
+ * with steps of 2.5 that is 18 values, of which it kept the first 16, and
+ * the marks stopped at 35 with 9 iterations unmarked (k-means on
+ * Fashion-MNIST, converged at 44). The last mark must fall within one
+ * step of the end. */
+static void
+test_strip_ticks_reach_the_end (void)
+{
+  double values[45];
+  LatentFigureStrip strip = { values, G_N_ELEMENTS (values), 0, "inertia", -1, -1 };
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  gboolean drawn;
+  int rect[4], columns[64];
+  guint n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = 1.96 + 1.1 * exp (-(double) i);
+  latent_figure_style_init (&style);
+  style.font_size = 11.0;
+  surface = render_strip (&strip, &style, 1000, 120, &drawn);
+  keep_figure (surface, "strip-45");
+  g_assert_true (drawn);
+  plot_rect (surface, &style, rect);
+  /* Past the curve's fall (the first tenth of the run). */
+  n = grid_columns (surface, rect, rect[0] + rect[2] / 10, columns, G_N_ELEMENTS (columns));
+  g_test_message ("plot from %d, %d wide; %u grid lines, the last at %d", rect[0], rect[2], n,
+                  n ? columns[n - 1] : -1);
+  g_assert_cmpuint (n, >=, 3);
+  /* Evenly spaced, and the space after the last no more than one step. */
+  {
+    const int step = columns[1] - columns[0];
+
+    g_assert_cmpint (step, >, 10);
+    for (guint i = 2; i < n; i++)
+      g_assert_cmpint (abs (columns[i] - columns[i - 1] - step), <=, 1);
+    g_assert_cmpint (rect[0] + rect[2] - columns[n - 1], <, step);
+  }
+  cairo_surface_destroy (surface);
+}
+
 static void
 test_strip_one_value (void)
 {
@@ -4362,6 +4423,7 @@ main (int   argc,
   g_test_add_func ("/figures/linear/samples-latent", test_linear_samples_latent);
   g_test_add_func ("/figures/strip/long-run", test_strip_long_run);
   g_test_add_func ("/figures/strip/one-value", test_strip_one_value);
+  g_test_add_func ("/figures/strip/ticks-reach-the-end", test_strip_ticks_reach_the_end);
   g_test_add_func ("/figures/strip/labels", test_strip_labels);
   g_test_add_func ("/figures/filter/signed", test_filter_signed);
   g_test_add ("/figures/export/scaled", Tmp, NULL, tmp_setup, test_export_scaled, tmp_teardown);

@@ -129,13 +129,19 @@ _latent_figure_nice_ticks (double             lo,
   if (!(raw > 0.0) || !isfinite (raw) || !isfinite (lo))
     return;
 
+  /* The first nice step at least RAW that leaves no more marks than fit:
+   * a dense target would otherwise lose the marks nearest HI. */
   step = magnitude * 10.0;
-  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
-    if (magnitude * steps[i] >= raw)
-      {
-        step = magnitude * steps[i];
-        break;
-      }
+  for (guint i = 0; i < 2 * G_N_ELEMENTS (steps); i++)
+    {
+      double s = magnitude * steps[i % G_N_ELEMENTS (steps)] * (i < G_N_ELEMENTS (steps) ? 1.0 : 10.0);
+
+      if (s >= raw && floor (hi / s + 1e-9) - ceil (lo / s - 1e-9) < _LATENT_FIGURE_MAX_TICKS)
+        {
+          step = s;
+          break;
+        }
+    }
 
   ticks->decimals = MAX (0, (int) -floor (log10 (step) + 1e-9));
   /* 0.25 and 2.5 need one more decimal; 25 and 2500 none. */
