@@ -104,10 +104,17 @@ typedef double dvec_t;
 /* Per-row work fits private memory: registers, or the stack's cache lines. */
 #define ROWSPACE __private
 #define FTILE (DIMS < TILE ? DIMS : TILE)
+#if DIMS <= TILE
+/* One tile takes the whole row: a constant length lets its loops unroll. */
+#define TILE_LEN(f0) ((uint) FTILE)
+#endif
 #else
 #define D d
 #define ROWSPACE __global
 #define FTILE TILE
+#endif
+#ifndef TILE_LEN
+#define TILE_LEN(f0) min ((uint) FTILE, D - (f0))
 #endif
 
 /* Loops over a row's features unroll when d is known and small enough for
@@ -209,7 +216,7 @@ weighted_sums (__global const vec_t *LATENT_RESTRICT x,
   for (uint c = 0; c < k; c++)
     for (uint f0 = 0; f0 < D; f0 += FTILE)
       {
-        const uint len = min ((uint) FTILE, D - f0);
+        const uint len = TILE_LEN (f0);
         vec_t acc[FTILE];
         vec_t nk = 0.0f;
 

@@ -1133,6 +1133,11 @@ build_from_source (LatentCl    *self,
 
   if (*log != '\0')
     g_debug ("%s: build log:\n%s", file_name, log);
+  /* The tests set LATENT_CL_WERROR=1: a kernel's warning fails them as the
+   * C code's fails its build (PoCL itself prints only "1 warning
+   * generated." on the person's terminal). */
+  if (strstr (log, "warning:") != NULL && g_strcmp0 (g_getenv ("LATENT_CL_WERROR"), "1") == 0)
+    g_critical ("%s: warnings with options “%s”:\n%s", file_name, options, log);
 
   return program;
 }
