@@ -159,9 +159,10 @@ _latent_window_update_status (LatentWindow *self)
     _latent_window_append_filter_status (self, frame, s);
   else if (frame)
     {
-      g_string_append_printf (s, _(" · iteration %u of %u · %s %.8g"),
-                              frame->iteration, self->iterations, _(self->algorithm->objective_name),
-                              frame->objective);
+      g_string_append_printf (s, _(" · iteration %u of %u"), frame->iteration, self->iterations);
+      /* Before the first step some objectives are not defined yet (NaN). */
+      if (isfinite (frame->objective))
+        g_string_append_printf (s, " · %s %.8g", _(self->algorithm->objective_name), frame->objective);
       if (self->running && self->rate > 0)
         g_string_append_printf (s, _(" · %.0f it/s"), self->rate);
     }

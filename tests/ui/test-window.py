@@ -437,6 +437,10 @@ def step_pca():
     else:
         open_in_file_chooser(IRIS)
         wait_status(r'(?i)iris.*principal', 30, 'Iris to load with PCA')
+    # Before the first step the objective is not defined: no "nan" for it.
+    wait_status(r'iteration 0 ', 60, 'the first frame of PCA')
+    if re.search(r'(?i)\bnan\b', status()):
+        raise Failure(f'the status shows an undefined objective: {status()!r}')
     components = 16 if fashion else 3
     # Exact PCA has no tolerance: greyed out until the method is iterative.
     tol = app.find('spin button', 'Tolerance', what='the spin button "Tolerance"')
