@@ -946,6 +946,72 @@ count_ink (cairo_surface_t         *surface,
   return n;
 }
 
+/* Columns from the first to the last with ink in the box, 0 for none. */
+static int
+ink_span (cairo_surface_t         *surface,
+          const LatentFigureStyle *style,
+          double                   x,
+          double                   y,
+          double                   w,
+          double                   h)
+{
+  int first = -1, last = -1;
+
+  for (int px = MAX (0, (int) x); px < (int) (x + w) && px < cairo_image_surface_get_width (surface); px++)
+    for (int py = (int) y; py < (int) (y + h); py++)
+      if (pixel (surface, px, py) != background_argb (style))
+        {
+          if (first < 0)
+            first = px;
+          last = px;
+          break;
+        }
+  return first < 0 ? 0 : last - first + 1;
+}
+
+/* Captions under the means take one form for all: the long ones where
+ * every one fits, else the short ones, which keep the cluster's number.
+ * Tile by tile, a big cluster lost its name ("n = 13288") beside
+ * "cluster 1 · n = 5" (k-means of Fashion-MNIST in a narrow window). */
+static void
+test_images_captions_alike (void)
+{
+  g_autoptr(LatentSnapshot) snap = images_snapshot (28, 28, 9, 3);
+  LatentFigureStyle style;
+  guint mixed = 0, tried = 0;
+
+  snap->cluster_sizes[0] = 5;
+  snap->cluster_sizes[1] = 13288;
+  snap->cluster_sizes[2] = 7;
+  latent_figure_style_init (&style);
+  for (int width = 160; width <= 900; width += 10)
+    {
+      cairo_surface_t *surface = render (snap, LATENT_FIGURE_IMAGES, &style, width, 260);
+      int span[3];
+
+      for (guint c = 0; c < 3; c++)
+        {
+          double x, y, tw, th;
+
+          g_assert_true (latent_figure_images_locate (snap, &style, width, 260, c, &x, &y, &tw, &th));
+          /* The caption's box: under the tile, as wide as the gap to the next. */
+          span[c] = ink_span (surface, &style, x - 4, y + th + 3, tw + 8, style.font_size * 1.3);
+        }
+      cairo_surface_destroy (surface);
+      if (span[0] == 0)
+        continue;
+      tried++;
+      /* Four more digits, the same words: never narrower than its neighbours. */
+      if (span[1] < span[0] || span[1] < span[2])
+        {
+          g_test_message ("width %d: captions %d, %d, %d px wide", width, span[0], span[1], span[2]);
+          mixed++;
+        }
+    }
+  g_assert_cmpuint (tried, >, 20);
+  g_assert_cmpuint (mixed, ==, 0);
+}
+
 static gboolean
 is_grey (guint32 p)
 {
@@ -4423,6 +4489,7 @@ main (int   argc,
   g_test_add_func ("/figures/linear/samples-latent", test_linear_samples_latent);
   g_test_add_func ("/figures/strip/long-run", test_strip_long_run);
   g_test_add_func ("/figures/strip/one-value", test_strip_one_value);
+  g_test_add_func ("/figures/images/captions-alike", test_images_captions_alike);
   g_test_add_func ("/figures/strip/ticks-reach-the-end", test_strip_ticks_reach_the_end);
   g_test_add_func ("/figures/strip/labels", test_strip_labels);
   g_test_add_func ("/figures/filter/signed", test_filter_signed);

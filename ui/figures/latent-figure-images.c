@@ -93,7 +93,7 @@ caption_text (LatentSnapshot *snapshot,
         return long_form ? g_strdup_printf (_("component %u"), index + 1)
                          : g_strdup_printf ("%u", index + 1);
       return long_form ? g_strdup_printf (_("component %u · w = %.2f"), index + 1, w)
-                       : g_strdup_printf ("w = %.2f", w);
+                       : g_strdup_printf ("%u · w = %.2f", index + 1, w);
     }
   if (layout->means)
     {
@@ -103,7 +103,7 @@ caption_text (LatentSnapshot *snapshot,
         for (guint i = 0; i < snapshot->n_rows; i++)
           n += snapshot->labels[i] == (gint32) index;
       return long_form ? g_strdup_printf (_("cluster %u · n = %u"), index + 1, n)
-                       : g_strdup_printf ("n = %u", n);
+                       : g_strdup_printf ("%u · n = %u", index + 1, n);
     }
 
   labels = latent_dataset_get_labels (snapshot->dataset);
@@ -135,12 +135,41 @@ frame_color (cairo_t                 *cr,
   cairo_set_source_rgb (cr, r, g, b);
 }
 
+/* Whether the means' captions take their short form ("3 · n = 13288"):
+ * all of them, as soon as one long form is wider than its tile, so every
+ * tile is captioned alike. */
+static gboolean
+short_captions (cairo_t                 *cr,
+                LatentSnapshot          *snapshot,
+                const LatentFigureStyle *style,
+                const Layout            *layout)
+{
+  const LatentFigureTileGrid *g = &layout->grid;
+  gboolean too_wide = FALSE;
+
+  if (!layout->means || g->caption <= 0)
+    return FALSE;
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  for (guint i = 0; i < layout->n_tiles && !too_wide; i++)
+    {
+      g_autofree char *text = caption_text (snapshot, layout, i, TRUE);
+      cairo_text_extents_t ext;
+
+      cairo_text_extents (cr, text, &ext);
+      too_wide = ext.x_advance > g->tile_w + 2 * g->frame;
+    }
+  cairo_restore (cr);
+  return too_wide;
+}
+
 static void
 draw_tile (cairo_t                 *cr,
            LatentSnapshot          *snapshot,
            const LatentFigureStyle *style,
            const Layout            *layout,
            guint                    index,
+           gboolean                 short_form,
            double                   lo,
            double                   hi)
 {
@@ -158,11 +187,10 @@ draw_tile (cairo_t                 *cr,
 
   if (g->caption > 0)
     {
-      g_autofree char *text = caption_text (snapshot, layout, index, TRUE);
-      g_autofree char *short_text = layout->means ? caption_text (snapshot, layout, index, FALSE) : NULL;
+      g_autofree char *text = caption_text (snapshot, layout, index, !short_form);
 
       _latent_figure_tile_caption (cr, style, x - g->frame, y + g->tile_h + g->frame + g->caption * 0.75,
-                                   g->tile_w + 2 * g->frame, text, short_text);
+                                   g->tile_w + 2 * g->frame, text, NULL);
     }
   cairo_restore (cr);
 }
@@ -181,9 +209,11 @@ _latent_figure_images_draw (LatentSnapshot          *snapshot,
   /* The layout places the tiles itself, so views can find them. */
   if (compute_layout (snapshot, style, width, height, &layout))
     {
+      const gboolean short_form = short_captions (cr, snapshot, style, &layout);
+
       value_range (snapshot, &layout, &lo, &hi);
       for (guint i = 0; i < layout.n_tiles; i++)
-        draw_tile (cr, snapshot, style, &layout, i, lo, hi);
+        draw_tile (cr, snapshot, style, &layout, i, short_form, lo, hi);
     }
 }
 
