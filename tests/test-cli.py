@@ -428,7 +428,7 @@ class Results(unittest.TestCase):
         self.assertTrue(p.stdout.strip())
         p = run("datasets")
         self.assertEqual(p.returncode, 0)
-        for name in ("iris", "fashion-mnist", "blobs", "moons", "rings"):
+        for name in ("iris", "fashion-mnist", "blobs", "moons", "rings", "pattern"):
             self.assertIn(name, p.stdout)
 
 

@@ -2149,11 +2149,83 @@ catalog_ok (const char *spec)
   return ds;
 }
 
+/* The test image for the filters: one RGB image inside [0, 1], the same for
+ * a seed, with flat areas, hard edges and the zone plate's full swing. */
+static void
+test_synthetic_pattern (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) a = latent_synthetic_pattern (320, 180, 0.02, 4, &error);
+  g_autoptr(LatentDataset) b = latent_synthetic_pattern (320, 180, 0.02, 4, NULL);
+  g_autoptr(LatentDataset) c = latent_synthetic_pattern (320, 180, 0.02, 5, NULL);
+  g_autoptr(LatentDataset) clean = latent_synthetic_pattern (320, 180, 0, 4, NULL);
+  g_autoptr(LatentDataset) clean2 = latent_synthetic_pattern (320, 180, 0, 5, NULL);
+  g_autoptr(LatentDataset) from_catalog = NULL;
+  guint width = 0, height = 0, channels = 0, edges = 0, flat = 0;
+  gboolean single = FALSE;
+  const float *x;
+  float lo = INFINITY, hi = -INFINITY;
+  const gsize values = 320 * 180 * 3;
+
+  g_assert_no_error (error);
+  g_assert_true (latent_dataset_get_image_shape (a, &width, &height, &channels, &single));
+  g_assert_cmpuint (width, ==, 320);
+  g_assert_cmpuint (height, ==, 180);
+  g_assert_cmpuint (channels, ==, 3);
+  g_assert_true (single);
+  g_assert_cmpuint (latent_dataset_get_n_rows (a), ==, 320 * 180);
+  g_assert_cmpuint (latent_dataset_get_n_cols (a), ==, 3);
+
+  x = latent_dataset_get_data (clean);
+  for (gsize i = 0; i < values; i++)
+    {
+      lo = MIN (lo, x[i]);
+      hi = MAX (hi, x[i]);
+    }
+  /* Inside [0.04, 0.96] without noise, the swing nearly all of it. */
+  g_assert_cmpfloat (lo, >=, 0.04f - 1e-6f);
+  g_assert_cmpfloat (hi, <=, 0.96f + 1e-6f);
+  g_assert_cmpfloat (hi - lo, >, 0.85f);
+  /* Neighbours across the green channel: hard edges, and flat areas. */
+  for (guint y = 0; y < 180; y++)
+    for (guint i = 0; i + 1 < 320; i++)
+      {
+        float step = fabsf (x[((gsize) y * 320 + i + 1) * 3 + 1] - x[((gsize) y * 320 + i) * 3 + 1]);
+
+        edges += step > 0.5f;
+        flat += step < 0.01f;
+      }
+  g_test_message ("range %g to %g; %u steps above 0.5, %u below 0.01", lo, hi, edges, flat);
+  g_assert_cmpuint (edges, >, 500);
+  g_assert_cmpuint (flat, >, 320 * 180 / 2);
+
+  /* The seed draws the noise only; the noise stays inside [0, 1]. */
+  g_assert_cmpmem (latent_dataset_get_data (a), values * sizeof (float), latent_dataset_get_data (b),
+                   values * sizeof (float));
+  g_assert_true (memcmp (latent_dataset_get_data (a), latent_dataset_get_data (c), values * sizeof (float)) != 0);
+  g_assert_cmpmem (x, values * sizeof (float), latent_dataset_get_data (clean2), values * sizeof (float));
+  for (gsize i = 0; i < values; i++)
+    g_assert_true (latent_dataset_get_data (a)[i] >= 0.0f && latent_dataset_get_data (a)[i] <= 1.0f);
+
+  /* By name, as the window's dialog and the CLI ask for it. */
+  from_catalog = latent_catalog_load ("pattern:width=320,height=180,noise=0.02,seed=4", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (latent_dataset_get_data (from_catalog), values * sizeof (float),
+                   latent_dataset_get_data (a), values * sizeof (float));
+
+  /* Too small, named. */
+  g_assert_null (latent_synthetic_pattern (7, 100, 0, 1, &error));
+  assert_error (error, LATENT_DATA_ERROR_INVALID, "pattern", "width", "(got 7)");
+  g_clear_error (&error);
+  g_assert_null (latent_synthetic_pattern (100, 100, NAN, 1, &error));
+  assert_error (error, LATENT_DATA_ERROR_INVALID, "pattern", "noise");
+}
+
 static void
 test_catalog_list (void)
 {
   g_autoptr(GPtrArray) entries = latent_catalog_list ();
-  const char *names[] = { "iris", "fashion-mnist", "fashion-mnist-test", "blobs", "moons", "rings" };
+  const char *names[] = { "iris", "fashion-mnist", "fashion-mnist-test", "blobs", "moons", "rings", "pattern" };
 
   g_assert_cmpuint (entries->len, ==, G_N_ELEMENTS (names));
   for (guint i = 0; i < entries->len; i++)
@@ -2231,7 +2303,7 @@ test_catalog_generators (void)
 static void
 test_catalog_generator_bounds (void)
 {
-  static const char * const generators[] = { "blobs", "moons", "rings" };
+  static const char * const generators[] = { "blobs", "moons", "rings", "pattern" };
 
   for (guint g = 0; g < G_N_ELEMENTS (generators); g++)
     {
@@ -2552,6 +2624,7 @@ main (int   argc,
   g_test_add_func ("/loaders/synthetic/blobs", test_synthetic_blobs);
   g_test_add_func ("/loaders/synthetic/moons-rings", test_synthetic_moons_rings);
   g_test_add_func ("/loaders/synthetic/bad-arguments", test_synthetic_bad_arguments);
+  g_test_add_func ("/loaders/synthetic/pattern", test_synthetic_pattern);
 
   g_test_add_func ("/loaders/catalog/list", test_catalog_list);
   g_test_add_func ("/loaders/catalog/iris", test_catalog_iris);

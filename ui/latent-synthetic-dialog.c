@@ -86,6 +86,8 @@ latent_synthetic_dialog_new (GtkWindow  *parent,
     title = _("Two Moons");
   else if (g_str_equal (generator, "rings"))
     title = _("Concentric Rings");
+  else if (g_str_equal (generator, "pattern"))
+    title = _("Test Pattern Image");
   else
     {
       generator = "blobs";

@@ -454,7 +454,7 @@ load_fashion_mnist (const char  *name,
   return dataset_head (dataset, opts, given, name, error);
 }
 
-/* Blobs, moons or rings, their options held to the generator's own specs. */
+/* Blobs, moons, rings or the test pattern, their options held to the generator's own specs. */
 static LatentDataset *
 load_synthetic (const char  *name,
                 const char  *options,
@@ -473,7 +473,7 @@ load_synthetic (const char  *name,
 }
 
 static const char * const builtin_names[] = {
-  "iris", "fashion-mnist", "fashion-mnist-test", "blobs", "moons", "rings",
+  "iris", "fashion-mnist", "fashion-mnist-test", "blobs", "moons", "rings", "pattern",
 };
 
 static LatentDataset *
@@ -544,6 +544,9 @@ latent_catalog_list (void)
   add_entry (entries, "rings",
              N_("Concentric rings (options: n, rings, noise, seed)"),
              TRUE, NULL);
+  add_entry (entries, "pattern",
+             N_("A test image for the filters: a zone plate, bars and shapes (options: width, height, noise, seed)"),
+             TRUE, NULL);
   return entries;
 }
 
@@ -563,7 +566,7 @@ latent_catalog_load (const char  *spec,
     {
       g_set_error_literal (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
                            _("no dataset given (a file, or one of iris, fashion-mnist, fashion-mnist-test, "
-                             "blobs, moons, rings)"));
+                             "blobs, moons, rings, pattern)"));
       return NULL;
     }
 

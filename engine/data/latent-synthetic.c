@@ -479,6 +479,132 @@ latent_synthetic_rings (guint     n,
   return g_steal_pointer (&dataset);
 }
 
+/* Test pattern ----------------------------------------------------------- */
+
+/* One RGB value of the pattern at (x, y): y in [0, 1) down the image, x in
+ * [0, aspect) across, so both axes have the same scale; px is a pixel. The
+ * values keep inside [0.04, 0.96], so a filter that averages cannot leave
+ * [0, 1] by its rounding alone. */
+static void
+pattern_pixel (double  x,
+               double  y,
+               double  aspect,
+               double  px,
+               float  *rgb)
+{
+  /* Palette 0–2 of the figures: blue, orange, green. */
+  static const float shape_colours[3][3] = {
+    { 0.04f, 0.45f, 0.70f }, { 0.90f, 0.62f, 0.04f }, { 0.04f, 0.62f, 0.45f },
+  };
+  const double split = 0.45 * aspect;           /* the zone plate's side ends here */
+  const double grey = 0.25 + 0.25 * (x / aspect + y);   /* a soft diagonal ramp behind */
+
+  for (int c = 0; c < 3; c++)
+    rgb[c] = grey;
+
+  if (x < split)
+    {
+      /* A zone plate: rings whose frequency grows with the radius, so a
+       * blur wipes out the outside first, and aliasing shows at once. */
+      const double radius = MIN (0.45 * split, 0.45);
+      const double r2 = ((x - split / 2) * (x - split / 2) + (y - 0.5) * (y - 0.5)) / (radius * radius);
+
+      if (r2 < 1)
+        for (int c = 0; c < 3; c++)
+          rgb[c] = 0.5 + 0.46 * cos (G_PI * 0.25 * r2 * radius / px);
+      return;
+    }
+  if (y < 0.4)
+    {
+      /* Bars, from wide on the left to two pixels on the right. */
+      const double t = (x - split) / (aspect - split);
+      const double period = 0.2 * pow (10 * px / 0.2, t);
+
+      for (int c = 0; c < 3; c++)
+        rgb[c] = fmod ((x - split) / period, 1.0) < 0.5 ? 0.92f : 0.08f;
+      return;
+    }
+  /* Flat shapes with hard edges: a disc, a square and a triangle, then a
+   * thin diagonal line and a dot for the edge and point filters. */
+  {
+    const double w = aspect - split, row = 0.7, size = MIN (0.12, 0.13 * w);
+    const double x1 = split + 0.18 * w, x2 = split + 0.5 * w, x3 = split + 0.82 * w;
+    const float *colour = NULL;
+
+    if ((x - x1) * (x - x1) + (y - row) * (y - row) < size * size)
+      colour = shape_colours[0];
+    else if (fabs (x - x2) < size && fabs (y - row) < size)
+      colour = shape_colours[1];
+    else if (y < row + size && fabs (x - x3) < (y - (row - size)) * 0.6)
+      colour = shape_colours[2];
+    if (colour != NULL)
+      for (int c = 0; c < 3; c++)
+        rgb[c] = colour[c];
+    else if (fabs ((y - 0.45) - (x - split) * 0.5 / w) < 0.7 * px ||
+             (x - (aspect - 0.05)) * (x - (aspect - 0.05)) + (y - 0.45) * (y - 0.45) < 2.25 * px * px)
+      for (int c = 0; c < 3; c++)
+        rgb[c] = 0.04f;
+  }
+}
+
+LatentDataset *
+latent_synthetic_pattern (guint     width,
+                          guint     height,
+                          double    noise,
+                          guint64   seed,
+                          GError  **error)
+{
+  static const char *columns[] = { N_("red"), N_("green"), N_("blue"), NULL };
+  const char *translated[4] = { NULL };
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autofree char *source = NULL;
+  float *values;
+  Rng rng;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (width < 8 || height < 8)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                   _("pattern: %s must be at least 8 pixels (got %u)"),
+                   width < 8 ? "width" : "height", width < 8 ? width : height);
+      return NULL;
+    }
+  if (!check_noise ("pattern", noise, error) || !check_size ("pattern", width * height, 3, error))
+    return NULL;
+  dataset = latent_dataset_new ("pattern", width * height, 3, error);
+  if (dataset == NULL)
+    return NULL;
+
+  values = latent_dataset_get_data (dataset);
+  rng_init (&rng, seed);
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      {
+        float *rgb = values + ((gsize) y * width + x) * 3;
+
+        pattern_pixel ((x + 0.5) / height, (y + 0.5) / height, (double) width / height, 1.0 / height, rgb);
+        /* Noise as a camera adds it, clipped to the 8-bit range's ends. */
+        if (noise > 0)
+          for (int c = 0; c < 3; c++)
+            {
+              double v = rgb[c] + noise * rng_normal (&rng);
+
+              rgb[c] = CLAMP (v, 0.0, 1.0);
+            }
+      }
+  rng_clear (&rng);
+
+  latent_dataset_set_image_shape (dataset, width, height, 3, TRUE);
+  for (guint c = 0; c < 3; c++)
+    translated[c] = _(columns[c]);
+  latent_dataset_set_column_names (dataset, (GStrv) translated);
+  source = g_strdup_printf ("pattern:width=%u,height=%u,noise=%g,seed=%" G_GUINT64_FORMAT, width, height,
+                            noise, seed);
+  latent_dataset_set_source (dataset, source);
+  return g_steal_pointer (&dataset);
+}
+
 /* Options ---------------------------------------------------------------- */
 
 /* Moons and rings have two columns. */
@@ -519,6 +645,18 @@ static const LatentParamSpec rings_specs[] = {
     0, MAX_SEED, 1 },
 };
 
+/* Up to a 4K frame's width or height and more; the value limit holds too. */
+static const LatentParamSpec pattern_specs[] = {
+  { "width", LATENT_PARAM_INT, N_("Width"), N_("Width of the image in pixels"),
+    8, 16384, 960 },
+  { "height", LATENT_PARAM_INT, N_("Height"), N_("Height of the image in pixels"),
+    8, 16384, 540 },
+  { "noise", LATENT_PARAM_DOUBLE, N_("Noise"), N_("Standard deviation of the noise"),
+    0, 1, 0.02 },
+  { "seed", LATENT_PARAM_INT, N_("Seed"), N_("The same seed gives the same data"),
+    0, MAX_SEED, 1 },
+};
+
 const LatentParamSpec *
 latent_synthetic_get_specs (const char *generator,
                             guint      *n_specs)
@@ -541,6 +679,11 @@ latent_synthetic_get_specs (const char *generator,
       *n_specs = G_N_ELEMENTS (rings_specs);
       return rings_specs;
     }
+  if (g_str_equal (generator, "pattern"))
+    {
+      *n_specs = G_N_ELEMENTS (pattern_specs);
+      return pattern_specs;
+    }
   *n_specs = 0;
   return NULL;
 }
@@ -555,6 +698,11 @@ latent_synthetic_generate (const char    *generator,
   g_return_val_if_fail (generator != NULL && params != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (g_str_equal (generator, "pattern"))
+    return latent_synthetic_pattern ((guint) latent_params_get_int (params, "width"),
+                                     (guint) latent_params_get_int (params, "height"),
+                                     latent_params_get_double (params, "noise"),
+                                     (guint64) latent_params_get_int (params, "seed"), error);
   n = (guint) latent_params_get_int (params, "n");
   if (g_str_equal (generator, "blobs"))
     return latent_synthetic_blobs (n, (guint) latent_params_get_int (params, "dims"),

@@ -1,4 +1,4 @@
-/* latent-synthetic.h — seeded synthetic datasets: Gaussian blobs, moons, rings
+/* latent-synthetic.h — seeded synthetic datasets: Gaussian blobs, moons, rings, a test image
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 #define LATENT_SYNTHETIC_MAX_COV_VALUES  ((guint64) 1 << 24)
 
 /* The options of the generator called @generator ("blobs", "moons",
- * "rings") with each one's bounds and default, stated once: the catalog's
+ * "rings", "pattern") with each one's bounds and default, stated once: the catalog's
  * spec parser ("blobs:n=2000,k=4") and the window's dialog hold values to
  * them. NULL for another name. What depends on two options (k ≤ n, n × dims
  * values, k × dims² covariance values) the generator itself checks. */
@@ -43,6 +43,15 @@ LatentDataset *latent_synthetic_rings (guint     n,
                                        double    noise,
                                        guint64   seed,
                                        GError  **error);
+
+/* One RGB image (values in [0, 1]) for the filters: a zone plate, bars
+ * from wide to a pixel, and flat shapes with hard edges on a ramp, with
+ * Gaussian noise of standard deviation @noise drawn from @seed. */
+LatentDataset *latent_synthetic_pattern (guint     width,
+                                         guint     height,
+                                         double    noise,
+                                         guint64   seed,
+                                         GError  **error);
 
 /* The parameters the blobs were drawn from, to score a fitted model against. */
 typedef struct {
