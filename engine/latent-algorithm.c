@@ -192,6 +192,15 @@ head_of (LatentDataset  *dataset,
   return g_steal_pointer (&head);
 }
 
+/* Set on the thread inside latent_algorithm_prepare. */
+static GPrivate preparing;
+
+gboolean
+latent_algorithm_is_preparing (void)
+{
+  return g_private_get (&preparing) != NULL;
+}
+
 gboolean
 latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
                           LatentDataset          *dataset,
@@ -215,7 +224,9 @@ latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
     head = g_object_ref (dataset);
   else if (!(head = head_of (dataset, 512, error)))
     return FALSE;
+  g_private_set (&preparing, GINT_TO_POINTER (TRUE));
   state = algorithm->init (head, params, 0, cl, error);
+  g_private_set (&preparing, NULL);
   if (state == NULL)
     return FALSE;
   algorithm->free (state);

@@ -201,6 +201,9 @@ gboolean      latent_algorithm_prepare    (const LatentAlgorithm  *algorithm,
                                            LatentParams           *params,
                                            LatentCl               *cl,
                                            GError                **error);
+/* TRUE on a thread while latent_algorithm_prepare initialises: an init
+ * may then leave out device work that only a run needs (timing). */
+gboolean      latent_algorithm_is_preparing (void);
 
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentFit, latent_fit_free)

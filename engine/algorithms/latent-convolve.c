@@ -132,8 +132,14 @@ fall_back (LatentConvolve *self,
   self->device = g_strdup (CPU_REFERENCE);
 }
 
-/* One timed pass of every method that can run the filter; the fastest
- * is what "auto" runs. */
+/* Timed passes of every method that can run the filter; the fastest is
+ * what "auto" runs. Each method's best of up to three counts, and one race
+ * runs at a time in the process: a window prepares the programs in the
+ * background, and a run's race beside it timed the other queue's work too
+ * (Direct 2-D at 507 ms a pass where it takes 6.7). Preparing only builds
+ * the programs: one pass each, no timing. */
+#define RACE_PASSES 3
+static GMutex race_lock;
 static gboolean
 race (LatentConvolve  *self,
       GError         **error)
@@ -141,8 +147,11 @@ race (LatentConvolve  *self,
   static const LatentConvolveMethod methods[] = {
     LATENT_CONVOLVE_DIRECT, LATENT_CONVOLVE_TILED, LATENT_CONVOLVE_SEPARABLE, LATENT_CONVOLVE_FFT,
   };
+  const gboolean preparing = latent_algorithm_is_preparing ();
   LatentConvolveMethod fastest = LATENT_CONVOLVE_AUTO;
   double best = INFINITY;
+
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&race_lock);
 
   /* A pass costs the same whatever the pixels: the methods filter one
    * upload in turn, and the original goes up again once at the end. */
@@ -155,9 +164,27 @@ race (LatentConvolve  *self,
 
       if (methods[i] == LATENT_CONVOLVE_SEPARABLE && !latent_filter_is_separable (self->filter))
         continue;
-      /* Once to build and warm up, once to time. */
-      if (!latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &ms, NULL, &local_error) ||
-          !latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &ms, NULL, &local_error))
+      /* Once to build and warm up, then to time. */
+      if (!latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &ms, NULL, &local_error))
+        {
+          g_debug ("%s: %s", latent_convolve_method_to_string (methods[i]), local_error->message);
+          continue;
+        }
+      if (preparing)
+        continue;
+      ms = INFINITY;
+      for (guint p = 0; p < RACE_PASSES && local_error == NULL; p++)
+        {
+          double pass_ms = NAN;
+
+          if (latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &pass_ms, NULL,
+                                       &local_error))
+            ms = MIN (ms, pass_ms);
+          /* Far behind the best so far: more passes would not change the choice. */
+          if (ms > 4 * best)
+            break;
+        }
+      if (local_error != NULL)
         {
           g_debug ("%s: %s", latent_convolve_method_to_string (methods[i]), local_error->message);
           continue;
@@ -184,7 +211,7 @@ convolve_check (LatentDataset  *dataset,
   if (!latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) || !single)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("Convolution filters an image: “%s” is not one (open a PNG)"),
+                   _("Convolution filters an image: “%s” is not one (open a PNG, or make a test pattern)"),
                    latent_dataset_get_name (dataset));
       return FALSE;
     }
