@@ -516,9 +516,10 @@ pattern_pixel (double  x,
     }
   if (y < 0.4)
     {
-      /* Bars, from wide on the left to two pixels on the right. */
+      /* Bars, from a fifth of the height wide on the left to two pixels
+       * wide on the right. */
       const double t = (x - split) / (aspect - split);
-      const double period = 0.2 * pow (10 * px / 0.2, t);
+      const double period = 0.4 * pow (4 * px / 0.4, t);
 
       for (int c = 0; c < 3; c++)
         rgb[c] = fmod ((x - split) / period, 1.0) < 0.5 ? 0.92f : 0.08f;

@@ -45,7 +45,7 @@ LatentDataset *latent_synthetic_rings (guint     n,
                                        GError  **error);
 
 /* One RGB image (values in [0, 1]) for the filters: a zone plate, bars
- * from wide to a pixel, and flat shapes with hard edges on a ramp, with
+ * down to two pixels wide, and flat shapes with hard edges on a ramp, with
  * Gaussian noise of standard deviation @noise drawn from @seed. */
 LatentDataset *latent_synthetic_pattern (guint     width,
                                          guint     height,
