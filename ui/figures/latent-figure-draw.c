@@ -132,9 +132,9 @@ _latent_figure_nice_ticks (double             lo,
   /* The first nice step at least RAW that leaves no more marks than fit:
    * a dense target would otherwise lose the marks nearest HI. */
   step = magnitude * 10.0;
-  for (guint i = 0; i < 2 * G_N_ELEMENTS (steps); i++)
+  for (guint i = 0; i < 3 * G_N_ELEMENTS (steps); i++)
     {
-      double s = magnitude * steps[i % G_N_ELEMENTS (steps)] * (i < G_N_ELEMENTS (steps) ? 1.0 : 10.0);
+      double s = magnitude * steps[i % G_N_ELEMENTS (steps)] * pow (10.0, i / G_N_ELEMENTS (steps));
 
       if (s >= raw && floor (hi / s + 1e-9) - ceil (lo / s - 1e-9) < _LATENT_FIGURE_MAX_TICKS)
         {
@@ -145,6 +145,7 @@ _latent_figure_nice_ticks (double             lo,
 
   ticks->decimals = MAX (0, (int) -floor (log10 (step) + 1e-9));
   /* 0.25 and 2.5 need one more decimal; 25 and 2500 none. */
+  magnitude = pow (10.0, floor (log10 (step) + 1e-9));
   if (fabs (step / magnitude - 2.5) < 1e-9 && magnitude < 1.5)
     ticks->decimals++;
   if (!(step > 0.0) || !isfinite (step))
