@@ -305,6 +305,20 @@ check_pairs (LatentGemm *g,
   clReleaseMemObject (dc);
 }
 
+/* A product built with LATENT_GEMM_PAIRS=MODE ("" for the device's own choice). */
+static LatentGemm *
+gemm_in_mode (const char *mode)
+{
+  g_autoptr(GError) error = NULL;
+  LatentGemm *g;
+
+  g_setenv ("LATENT_GEMM_PAIRS", mode, TRUE);
+  g = latent_gemm_new (cl, &error);
+  g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
+  g_assert_no_error (error);
+  return g;
+}
+
 /* Row pairs: the kernel the device has (a CPU with AVX-512BW, with VNNI
  * where the processor has it), then pmaddwd and the portable form forced;
  * odd depths leave the last pair half empty, and depths past one block (KC
@@ -325,12 +339,8 @@ test_syrk_pairs (void)
     }
   for (guint form = 0; form < G_N_ELEMENTS (modes); form++)
     {
-      g_autoptr(LatentGemm) g = NULL;
+      g_autoptr(LatentGemm) g = gemm_in_mode (modes[form]);
 
-      g_setenv ("LATENT_GEMM_PAIRS", modes[form], TRUE);
-      g = latent_gemm_new (cl, &error);
-      g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
-      g_assert_no_error (error);
       if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
         {
           g_assert_false (latent_gemm_has_pairs (g));
@@ -433,12 +443,8 @@ test_syrk_quads (void)
     }
   for (guint form = 0; form < G_N_ELEMENTS (modes); form++)
     {
-      g_autoptr(LatentGemm) g = NULL;
+      g_autoptr(LatentGemm) g = gemm_in_mode (modes[form]);
 
-      g_setenv ("LATENT_GEMM_PAIRS", modes[form], TRUE);
-      g = latent_gemm_new (cl, &error);
-      g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
-      g_assert_no_error (error);
       if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
         {
           g_assert_false (latent_gemm_has_quads (g));
