@@ -958,7 +958,7 @@ ink_span (cairo_surface_t         *surface,
   int first = -1, last = -1;
 
   for (int px = MAX (0, (int) x); px < (int) (x + w) && px < cairo_image_surface_get_width (surface); px++)
-    for (int py = (int) y; py < (int) (y + h); py++)
+    for (int py = (int) y; py < (int) (y + h) && py < cairo_image_surface_get_height (surface); py++)
       if (pixel (surface, px, py) != background_argb (style))
         {
           if (first < 0)
@@ -1010,6 +1010,83 @@ test_images_captions_alike (void)
     }
   g_assert_cmpuint (tried, >, 20);
   g_assert_cmpuint (mixed, ==, 0);
+}
+
+/* With many small tiles no caption runs under its neighbour's: the gap
+ * between two cells stays clear in the caption line. At K = 100 in the
+ * window, "91 · n = 3924" overlapped the next tile's caption. */
+static void
+test_images_captions_apart (void)
+{
+  g_autoptr(LatentSnapshot) snap = images_snapshot (28, 28, 100, 100);
+  LatentFigureStyle style;
+  guint captioned = 0, overlaps = 0;
+
+  for (guint c = 0; c < 100; c++)
+    snap->cluster_sizes[c] = 10000 + 37 * c;
+  latent_figure_style_init (&style);
+  for (int width = 300; width <= 1200; width += 30)
+    {
+      cairo_surface_t *surface = render (snap, LATENT_FIGURE_IMAGES, &style, width, 500);
+
+      for (guint c = 0; c + 1 < 100; c++)
+        {
+          double x0, y0, x1, y1, tw, th;
+
+          g_assert_true (latent_figure_images_locate (snap, &style, width, 500, c, &x0, &y0, &tw, &th));
+          g_assert_true (latent_figure_images_locate (snap, &style, width, 500, c + 1, &x1, &y1, &tw, &th));
+          if (y1 != y0)
+            continue;
+          /* The column halfway between this tile's right edge and the next one's left. */
+          if (ink_span (surface, &style, (x0 + tw + x1) / 2.0, y0 + th + 3, 1, style.font_size * 1.3) > 0)
+            overlaps++;
+          if (c == 0 && ink_span (surface, &style, x0 - 2, y0 + th + 3, tw + 4, style.font_size * 1.3) > 0)
+            captioned++;
+        }
+      cairo_surface_destroy (surface);
+    }
+  g_assert_cmpuint (captioned, >, 10);
+  g_assert_cmpuint (overlaps, ==, 0);
+}
+
+/* A dataset's rows are captioned with their class names; a long name is
+ * shortened with an ellipsis rather than run under the next one. */
+static void
+test_images_class_captions_apart (void)
+{
+  g_autoptr(LatentSnapshot) snap = images_snapshot (28, 28, 16, 2);
+  const char *names[] = { "Ankle boot or sandal, long", "Shirt with a long name", NULL };
+  gint32 classes[16];
+  LatentFigureStyle style;
+  guint captioned = 0, overlaps = 0;
+
+  for (guint i = 0; i < 16; i++)
+    classes[i] = i % 2;
+  latent_dataset_set_labels (snap->dataset, classes, 2, (GStrv) names);
+  g_clear_pointer (&snap->means, g_free);
+  snap->k = 0;
+  latent_figure_style_init (&style);
+  for (int width = 300; width <= 1500; width += 40)
+    {
+      cairo_surface_t *surface = render (snap, LATENT_FIGURE_IMAGES, &style, width, 300);
+
+      for (guint c = 0; c + 1 < 16; c++)
+        {
+          double x0, y0, x1, y1, tw, th;
+
+          g_assert_true (latent_figure_images_locate (snap, &style, width, 300, c, &x0, &y0, &tw, &th));
+          g_assert_true (latent_figure_images_locate (snap, &style, width, 300, c + 1, &x1, &y1, &tw, &th));
+          if (y1 != y0)
+            continue;
+          if (ink_span (surface, &style, (x0 + tw + x1) / 2.0, y0 + th + 3, 1, style.font_size * 1.3) > 0)
+            overlaps++;
+          if (ink_span (surface, &style, x0 - 2, y0 + th + 3, tw + 4, style.font_size * 1.3) > 0)
+            captioned++;
+        }
+      cairo_surface_destroy (surface);
+    }
+  g_assert_cmpuint (captioned, >, 100);
+  g_assert_cmpuint (overlaps, ==, 0);
 }
 
 static gboolean
@@ -4490,6 +4567,8 @@ main (int   argc,
   g_test_add_func ("/figures/strip/long-run", test_strip_long_run);
   g_test_add_func ("/figures/strip/one-value", test_strip_one_value);
   g_test_add_func ("/figures/images/captions-alike", test_images_captions_alike);
+  g_test_add_func ("/figures/images/captions-apart", test_images_captions_apart);
+  g_test_add_func ("/figures/images/class-captions-apart", test_images_class_captions_apart);
   g_test_add_func ("/figures/strip/ticks-reach-the-end", test_strip_ticks_reach_the_end);
   g_test_add_func ("/figures/strip/labels", test_strip_labels);
   g_test_add_func ("/figures/filter/signed", test_filter_signed);

@@ -75,25 +75,35 @@ value_range (LatentSnapshot *snapshot,
                               (gsize) layout->img_w * layout->img_h * layout->channels, lo, hi);
 }
 
+/* The forms of a mean's caption, widest first; a figure uses one for all. */
+typedef enum {
+  CAPTION_LONG,     /* "cluster 3 · n = 13288" */
+  CAPTION_SHORT,    /* "3 · n = 13288" */
+  CAPTION_NUMBER,   /* "3" */
+  CAPTION_NONE,
+} CaptionForm;
+
 static char *
 caption_text (LatentSnapshot *snapshot,
               const Layout   *layout,
               guint           index,
-              gboolean        long_form)
+              CaptionForm     form)
 {
   const gint32 *labels;
   const char *name;
 
+  if (layout->means && form == CAPTION_NUMBER)
+    return g_strdup_printf ("%u", index + 1);
   if (layout->means && snapshot->weights != NULL)
     {
       double w = snapshot->weights[index];
 
       /* A broken weight is left out rather than printed as "nan". */
       if (!isfinite (w))
-        return long_form ? g_strdup_printf (_("component %u"), index + 1)
-                         : g_strdup_printf ("%u", index + 1);
-      return long_form ? g_strdup_printf (_("component %u · w = %.2f"), index + 1, w)
-                       : g_strdup_printf ("%u · w = %.2f", index + 1, w);
+        return form == CAPTION_LONG ? g_strdup_printf (_("component %u"), index + 1)
+                                    : g_strdup_printf ("%u", index + 1);
+      return form == CAPTION_LONG ? g_strdup_printf (_("component %u · w = %.2f"), index + 1, w)
+                                  : g_strdup_printf ("%u · w = %.2f", index + 1, w);
     }
   if (layout->means)
     {
@@ -102,8 +112,8 @@ caption_text (LatentSnapshot *snapshot,
       if (snapshot->cluster_sizes == NULL && snapshot->labels != NULL)
         for (guint i = 0; i < snapshot->n_rows; i++)
           n += snapshot->labels[i] == (gint32) index;
-      return long_form ? g_strdup_printf (_("cluster %u · n = %u"), index + 1, n)
-                       : g_strdup_printf ("%u · n = %u", index + 1, n);
+      return form == CAPTION_LONG ? g_strdup_printf (_("cluster %u · n = %u"), index + 1, n)
+                                  : g_strdup_printf ("%u · n = %u", index + 1, n);
     }
 
   labels = latent_dataset_get_labels (snapshot->dataset);
@@ -135,32 +145,35 @@ frame_color (cairo_t                 *cr,
   cairo_set_source_rgb (cr, r, g, b);
 }
 
-/* Whether the means' captions take their short form ("3 · n = 13288"):
- * all of them, as soon as one long form is wider than its tile, so every
- * tile is captioned alike. */
-static gboolean
-short_captions (cairo_t                 *cr,
-                LatentSnapshot          *snapshot,
-                const LatentFigureStyle *style,
-                const Layout            *layout)
+/* The widest form in which every mean's caption fits under its tile, so
+ * tiles are captioned alike and never over their neighbours' captions. */
+static CaptionForm
+caption_form (cairo_t                 *cr,
+              LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              const Layout            *layout)
 {
   const LatentFigureTileGrid *g = &layout->grid;
-  gboolean too_wide = FALSE;
+  CaptionForm form = CAPTION_LONG;
 
-  if (!layout->means || g->caption <= 0)
-    return FALSE;
+  if (g->caption <= 0)
+    return CAPTION_NONE;
+  if (!layout->means)
+    return CAPTION_LONG;
   cairo_save (cr);
   _latent_figure_set_font (cr, style, 0.9, FALSE);
-  for (guint i = 0; i < layout->n_tiles && !too_wide; i++)
-    {
-      g_autofree char *text = caption_text (snapshot, layout, i, TRUE);
-      cairo_text_extents_t ext;
+  for (guint i = 0; i < layout->n_tiles && form != CAPTION_NONE; i++)
+    for (;;)
+      {
+        g_autofree char *text = caption_text (snapshot, layout, i, form);
+        cairo_text_extents_t ext;
 
-      cairo_text_extents (cr, text, &ext);
-      too_wide = ext.x_advance > g->tile_w + 2 * g->frame;
-    }
+        cairo_text_extents (cr, text, &ext);
+        if (ext.x_advance <= g->tile_w + 2 * g->frame || ++form == CAPTION_NONE)
+          break;
+      }
   cairo_restore (cr);
-  return too_wide;
+  return form;
 }
 
 static void
@@ -169,7 +182,7 @@ draw_tile (cairo_t                 *cr,
            const LatentFigureStyle *style,
            const Layout            *layout,
            guint                    index,
-           gboolean                 short_form,
+           CaptionForm              form,
            double                   lo,
            double                   hi)
 {
@@ -185,9 +198,9 @@ draw_tile (cairo_t                 *cr,
   _latent_figure_draw_tile (cr, image, x, y, g->tile_w, g->tile_h, g->frame);
   cairo_surface_destroy (image);
 
-  if (g->caption > 0)
+  if (form != CAPTION_NONE)
     {
-      g_autofree char *text = caption_text (snapshot, layout, index, !short_form);
+      g_autofree char *text = caption_text (snapshot, layout, index, form);
 
       _latent_figure_tile_caption (cr, style, x - g->frame, y + g->tile_h + g->frame + g->caption * 0.75,
                                    g->tile_w + 2 * g->frame, text, NULL);
@@ -209,11 +222,11 @@ _latent_figure_images_draw (LatentSnapshot          *snapshot,
   /* The layout places the tiles itself, so views can find them. */
   if (compute_layout (snapshot, style, width, height, &layout))
     {
-      const gboolean short_form = short_captions (cr, snapshot, style, &layout);
+      const CaptionForm form = caption_form (cr, snapshot, style, &layout);
 
       value_range (snapshot, &layout, &lo, &hi);
       for (guint i = 0; i < layout.n_tiles; i++)
-        draw_tile (cr, snapshot, style, &layout, i, short_form, lo, hi);
+        draw_tile (cr, snapshot, style, &layout, i, form, lo, hi);
     }
 }
 

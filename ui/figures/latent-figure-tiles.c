@@ -269,6 +269,7 @@ _latent_figure_tile_caption (cairo_t                 *cr,
                              const char              *text,
                              const char              *short_text)
 {
+  g_autofree char *cut = NULL;
   cairo_text_extents_t ext;
 
   cairo_save (cr);
@@ -279,6 +280,24 @@ _latent_figure_tile_caption (cairo_t                 *cr,
       text = short_text;
       cairo_text_extents (cr, text, &ext);
     }
+  /* Still too wide: shorten it with an ellipsis, so it never runs under
+   * the next tile's caption; with no room even for that, leave it out. */
+  for (glong chars = g_utf8_strlen (text, -1) - 1; ext.x_advance > width; chars--)
+    {
+      g_autofree char *head = NULL;
+
+      if (chars <= 0)
+        {
+          cairo_restore (cr);
+          return;
+        }
+      head = g_utf8_substring (text, 0, chars);
+      g_free (cut);
+      cut = g_strconcat (head, "…", NULL);
+      cairo_text_extents (cr, cut, &ext);
+    }
+  if (cut != NULL)
+    text = cut;
   _latent_figure_set_color_mix (cr, style, 0.85);
   cairo_move_to (cr, x + (width - ext.x_advance) / 2.0, baseline);
   cairo_show_text (cr, text);
