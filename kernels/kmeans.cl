@@ -48,6 +48,8 @@
  * chunks on the device. The bounded passes run one row per work-item in
  * groups of ROW_GROUP, only relabel rows, and reduce their visit counts per
  * group; the sums are then rebuilt from the labels.
+ *
+ * kmeans_seed, at the end, scores k-means++'s candidates for the next center.
  */
 
 #ifndef VEC
@@ -1219,6 +1221,149 @@ kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
       counts[at] = count;
       sqnorm[at] = total;
     }
+}
+
+#endif /* LATENT_GPU */
+
+/* ---- k-means++'s trials ----------------------------------------------------
+ *
+ * kmeans_seed scores the candidates for k-means++'s next center: for row i
+ * and candidate t, out[t · n + i] = min (closest[i], |x_i − cand_t|²), and
+ * each work-item (CPU shape) or group (GPU shape) leaves Σ_i of those in
+ * partial[· · tp + t]; the host keeps the candidate with the smallest sum.
+ * Distances come from differences, as in the host's reference, so a row is
+ * at exactly 0 from itself. Layout: x n × dp as above, cand tp × dp (tp a
+ * multiple of 4, at most SEED_MAX_TRIALS; the sums of padding candidates
+ * are ignored), closest n, out tp × n, partial (items or groups)
+ * × tp.
+ *
+ * CPU shape: work-item g owns rows [g·rows, (g+1)·rows) and takes each row
+ * against four candidates at a time in VEC-wide accumulators; a row stays in
+ * the first-level cache between the fours, so the data is read once. GPU
+ * shape: a group of SEED_GROUP work-items takes one row at a time, each
+ * work-item a strided slice of its columns (consecutive work-items read
+ * consecutive addresses), and adds the four dot products in local memory.
+ */
+
+#ifndef SEED_MAX_TRIALS
+#define SEED_MAX_TRIALS 16
+#endif
+
+#ifndef LATENT_GPU
+
+__kernel void
+kmeans_seed (__global const vec_t *LATENT_RESTRICT x,
+             __global const vec_t *LATENT_RESTRICT cand,
+             __global const float *LATENT_RESTRICT closest,
+             __global float       *LATENT_RESTRICT out,
+             __global float       *LATENT_RESTRICT partial,
+             const uint n,
+             const uint dv,
+             const uint tp,
+             const uint rows)
+{
+  const uint g = get_global_id (0);
+  const uint begin = min (n, g * rows), end = min (n, begin + rows);
+  float4 pot[SEED_MAX_TRIALS / 4];
+
+  for (uint q = 0; q < tp / 4; q++)
+    pot[q] = 0.0f;
+  for (uint i = begin; i < end; i++)
+    {
+      __global const vec_t *row = x + (size_t) i * dv;
+
+#ifdef HAVE_PREFETCH
+      if (i + PREFETCH_AHEAD < end)
+        for (uint b = 0; b < dv * VEC * 4; b += 64)
+          __builtin_prefetch ((__global const char *) (row + PREFETCH_AHEAD * dv) + b, 0, 2);
+#endif
+      for (uint t0 = 0; t0 < tp; t0 += 4)
+        {
+          __global const vec_t *c = cand + (size_t) t0 * dv;
+          vec_t a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+          float4 d;
+
+          for (uint j = 0; j < dv; j++)
+            {
+              const vec_t v = row[j];
+              const vec_t u0 = v - c[j], u1 = v - c[dv + j], u2 = v - c[2 * dv + j], u3 = v - c[3 * dv + j];
+              a0 = fma (u0, u0, a0);
+              a1 = fma (u1, u1, a1);
+              a2 = fma (u2, u2, a2);
+              a3 = fma (u3, u3, a3);
+            }
+          d = fmin ((float4) (hsum (a0), hsum (a1), hsum (a2), hsum (a3)), closest[i]);
+          out[(size_t) t0 * n + i] = d.x;
+          out[(size_t) (t0 + 1) * n + i] = d.y;
+          out[(size_t) (t0 + 2) * n + i] = d.z;
+          out[(size_t) (t0 + 3) * n + i] = d.w;
+          pot[t0 / 4] += d;
+        }
+    }
+  for (uint q = 0; q < tp / 4; q++)
+    vstore4 (pot[q], q, partial + (size_t) g * tp);
+}
+
+#else /* LATENT_GPU */
+
+#ifndef SEED_GROUP
+#define SEED_GROUP 64
+#endif
+
+__kernel __attribute__ ((reqd_work_group_size (SEED_GROUP, 1, 1))) void
+kmeans_seed (__global const float *LATENT_RESTRICT x,
+             __global const float *LATENT_RESTRICT cand,
+             __global const float *LATENT_RESTRICT closest,
+             __global float       *LATENT_RESTRICT out,
+             __global float       *LATENT_RESTRICT partial,
+             const uint n,
+             const uint dv,
+             const uint tp,
+             const uint rows)
+{
+  __local float4 sum[SEED_GROUP];
+  const uint l = get_local_id (0), group = get_group_id (0), groups = get_num_groups (0);
+  const uint dp = dv * VEC;
+  float4 pot[SEED_MAX_TRIALS / 4];
+
+  (void) rows;
+  for (uint q = 0; q < tp / 4; q++)
+    pot[q] = 0.0f;
+  for (uint i = group; i < n; i += groups)
+    for (uint t0 = 0; t0 < tp; t0 += 4)
+      {
+        __global const float *c = cand + (size_t) t0 * dp;
+        float4 acc = 0.0f;
+
+        for (uint f = l; f < dp; f += SEED_GROUP)
+          {
+            const float4 u = x[(size_t) i * dp + f] - (float4) (c[f], c[dp + f], c[2 * dp + f], c[3 * dp + f]);
+            acc = fma (u, u, acc);
+          }
+        sum[l] = acc;
+        barrier (CLK_LOCAL_MEM_FENCE);
+        for (uint s = SEED_GROUP / 2; s > 0; s >>= 1)
+          {
+            if (l < s)
+              sum[l] += sum[l + s];
+            barrier (CLK_LOCAL_MEM_FENCE);
+          }
+        if (l == 0)
+          {
+            const float4 d = fmin (sum[0], closest[i]);
+
+            out[(size_t) t0 * n + i] = d.x;
+            out[(size_t) (t0 + 1) * n + i] = d.y;
+            out[(size_t) (t0 + 2) * n + i] = d.z;
+            out[(size_t) (t0 + 3) * n + i] = d.w;
+            pot[t0 / 4] += d;
+          }
+        /* Nobody writes sum for the next four until work-item 0 has read it. */
+        barrier (CLK_LOCAL_MEM_FENCE);
+      }
+  if (l == 0)
+    for (uint q = 0; q < tp / 4; q++)
+      vstore4 (pot[q], q, partial + (size_t) group * tp);
 }
 
 #endif /* LATENT_GPU */

@@ -69,6 +69,50 @@ assert_agrees (guint       n,
     g_assert_cmpfloat (fabs (ref->means[i] - dev->means[i]), <=, 1e-4 * (1 + fabs (ref->means[i])));
 }
 
+/* Rows far from the origin for their spread (values around 3000 ± 1):
+ * the device's distances, |x|² + |c|² − 2 x·c in floats, cancelled there,
+ * and labels went to whichever center rounding favoured. With as many
+ * clusters as rows, k-means++ makes every row a center and each row's own
+ * is its nearest, so the start's inertia is 0; an ordinary fit labels every
+ * row as the reference does. Both paths, both checks. */
+static void
+test_far_from_origin (void)
+{
+  g_autoptr(LatentDataset) every = test_blobs (48, 3, 4, 1.0, 5);
+  g_autoptr(LatentDataset) blobs = test_blobs (900, 5, 6, 4.0, 7);
+  g_autoptr(LatentSnapshot) ref = NULL;
+  g_autoptr(LatentSnapshot) dev = NULL;
+  guint differ = 0;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_unsetenv ("LATENT_KMEANS_BOUNDS");
+  for (guint i = 0; i < 48 * 3; i++)
+    latent_dataset_get_data (every)[i] += 3000.0f;
+  for (guint i = 0; i < 900 * 5; i++)
+    latent_dataset_get_data (blobs)[i] += 3000.0f;
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GArray) objectives = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(LatentSnapshot) snap = fit (every, "k=48", "max-iterations=1", pass ? cl : NULL, objectives);
+
+      g_assert_cmpint (g_str_equal (snap->device, "CPU reference"), ==, pass == 0);
+      /* Iteration 0: the start's own inertia. */
+      g_assert_cmpfloat (g_array_index (objectives, double, 0), ==, 0.0);
+    }
+
+  ref = fit (blobs, "k=6", "max-iterations=10", NULL, NULL);
+  dev = fit (blobs, "k=6", "max-iterations=10", cl, NULL);
+  for (guint i = 0; i < 900; i++)
+    differ += ref->labels[i] != dev->labels[i];
+  g_assert_cmpuint (differ, ==, 0);
+  g_assert_cmpfloat (fabs (ref->objective - dev->objective), <=, 1e-4 * ref->objective);
+}
+
 /* Shapes chosen to hit every kernel variant and edge: vector widths 4, 8
  * and 16, rows and clusters that are not multiples of the blocking. */
 static void
@@ -234,6 +278,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, bounds[b], test_snapshots_coherent);
     }
   g_test_add_func ("/kmeans-cl/restarts-agree", test_restarts_agree);
+  g_test_add_func ("/kmeans-cl/far-from-origin", test_far_from_origin);
   g_test_add_func ("/kmeans-cl/tiles", test_tiles);
   status = g_test_run ();
   g_clear_object (&cl);

@@ -13,6 +13,9 @@
  * off by default there: one tiled pass over the rows is cheaper on a GPU
  * than the bounded passes' divergent work-item per row.
  *
+ * k-means++ scores its candidates here too (latent_kmeans_cl_seed), from
+ * the rows already on the device.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "latent-kmeans"
@@ -49,7 +52,16 @@ struct _LatentKmeansCl
   cl_mem            x, xq, centers_q, centers_i, cinfo, xerr, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
   cl_mem            partial_sums, partial_counts, partial_sqnorm, partial_inertia, partial_visited, sums;
 
+  /* k-means++'s trials (kmeans_seed), made on the first call. */
+  char             *options;        /* the program's build options */
+  cl_kernel         seed;
+  cl_mem            seed_cand, seed_closest, seed_out, seed_partial;
+  guint             seed_results;   /* work-items (CPU shape) or groups (GPU) */
+  float            *host_seed;      /* SEED_MAX_TRIALS × dp, then n: candidates, then closest */
+  float            *host_seed_partial;
+
   double           *previous;       /* k × d: the centers of the last pass */
+  float            *shift;          /* d: subtracted from rows and centers, or NULL */
   float            *host_centers;   /* kp × dp */
   float            *host_centers_q; /* kp × dp: (c − lo) / step, the copy's units */
   gint16           *host_centers_i; /* kp × dp: those rounded (kernels/kmeans.cl) */
@@ -69,7 +81,7 @@ static void
 release_kernels (LatentKmeansCl *kcl)
 {
   cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
-                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks };
+                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks, &kcl->seed };
 
   for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
     if (*kernels[i])
@@ -87,7 +99,8 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
                         &kcl->half, &kcl->center_dist,
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
                         &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums,
-                        &kcl->counts, &kcl->sqnorm };
+                        &kcl->counts, &kcl->sqnorm, &kcl->seed_cand,
+                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial };
 
   /* A step that failed half-way may leave copies queued from our host
    * arrays: they must land before the arrays go. */
@@ -101,6 +114,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
     clReleaseCommandQueue (kcl->queue);
   g_clear_object (&kcl->cl);
   g_free (kcl->previous);
+  g_free (kcl->shift);
   g_free (kcl->host_centers);
   g_free (kcl->host_centers_q);
   g_free (kcl->host_centers_i);
@@ -113,6 +127,9 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
   g_free (kcl->host_sqnorm);
   g_free (kcl->host_inertia);
   g_free (kcl->host_visited);
+  g_free (kcl->options);
+  g_free (kcl->host_seed);
+  g_free (kcl->host_seed_partial);
   g_free (kcl);
 }
 
@@ -249,6 +266,35 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
   return NULL;
 }
 
+/* The column means when the rows' mean is far from the origin for their
+ * spread (|μ|² above 8 times the total variance), else NULL. */
+static float *
+far_mean (const float *x,
+          guint        n,
+          guint        d)
+{
+  g_autofree double *mean = g_new0 (double, d);
+  g_autofree float *shift = NULL;
+  double spread = 0, offset = 0;
+
+  for (guint i = 0; i < n; i++)
+    for (guint f = 0; f < d; f++)
+      mean[f] += x[(gsize) i * d + f];
+  for (guint f = 0; f < d; f++)
+    mean[f] /= MAX (n, 1u);
+  for (guint i = 0; i < n; i++)
+    for (guint f = 0; f < d; f++)
+      spread += (x[(gsize) i * d + f] - mean[f]) * (x[(gsize) i * d + f] - mean[f]);
+  for (guint f = 0; f < d; f++)
+    offset += mean[f] * mean[f];
+  if (offset <= 8 * spread / MAX (n, 1u))
+    return NULL;
+  shift = g_new (float, d);
+  for (guint f = 0; f < d; f++)
+    shift[f] = mean[f];
+  return g_steal_pointer (&shift);
+}
+
 LatentKmeansCl *
 latent_kmeans_cl_new (LatentKmeans  *self,
                       LatentCl      *cl,
@@ -341,10 +387,16 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   if (!(kcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
 
+  /* The kernels take distances as |x|² + |c|² − 2 x·c in floats, which
+   * cancel when the rows sit far from the origin for their spread (values
+   * around 3000 ± 1 left labels to rounding). Such rows go to the device
+   * less their mean, and so do the centers. */
+  kcl->shift = far_mean (self->x, n, self->d);
+
   /* Rows as wide as the vectors are read in place (the dataset's memory
    * is aligned for it); others are padded into a copy as large as the
    * data, which this machine may not have room for. */
-  in_place = kcl->dp == self->d;
+  in_place = kcl->dp == self->d && kcl->shift == NULL;
   if (!in_place &&
       !(padded = latent_algorithm_alloc ((guint64) n * kcl->dp, sizeof (float),
                                          _("k-means: the rows padded for the device"), error)))
@@ -353,17 +405,20 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   for (guint i = 0; i < n; i++)
     {
       const float *row = self->x + (gsize) i * self->d;
+      float *to = in_place ? NULL : padded + (gsize) i * kcl->dp;
       double s = 0;
 
       for (guint f = 0; f < self->d; f++)
         {
-          s += (double) row[f] * row[f];
-          low = MIN (low, row[f]);
-          high = MAX (high, row[f]);
+          const float v = kcl->shift ? row[f] - kcl->shift[f] : row[f];
+
+          s += (double) v * v;
+          low = MIN (low, v);
+          high = MAX (high, v);
+          if (to != NULL)
+            to[f] = v;
         }
       xnorm[i] = s;
-      if (!in_place)
-        memcpy (padded + (gsize) i * kcl->dp, row, self->d * sizeof (float));
     }
 
   kcl->previous = g_new0 (double, (gsize) k * self->d);
@@ -474,7 +529,114 @@ latent_kmeans_cl_new (LatentKmeans  *self,
         return NULL;
     }
 
+  kcl->options = g_steal_pointer (&options);
   return g_steal_pointer (&kcl);
+}
+
+/* kmeans_seed's kernel and buffers, on the first k-means++ trial. */
+static gboolean
+seed_prepare (LatentKmeansCl  *kcl,
+              guint            n,
+              GError         **error)
+{
+  const LatentClDeviceInfo *info = latent_cl_get_info (kcl->cl);
+
+  if (kcl->seed != NULL)
+    return TRUE;
+  if (!(kcl->seed = latent_cl_create_kernel (kcl->cl, "kmeans", kcl->options, "kmeans_seed", error)))
+    return FALSE;
+  if (kcl->gpu)
+    {
+      if (latent_cl_kernel_group_limit (kcl->cl, kcl->seed) < LATENT_KMEANS_SEED_GROUP)
+        {
+          g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                       _("k-means: k-means++ needs work-groups of %u on %s"), LATENT_KMEANS_SEED_GROUP, info->name);
+          return FALSE;
+        }
+      kcl->seed_results = MIN (n, 64 * MAX (1, info->compute_units));
+    }
+  else
+    kcl->seed_results = kcl->items;
+  kcl->host_seed = g_new0 (float, (gsize) LATENT_KMEANS_SEED_MAX_TRIALS * kcl->dp + n);
+  kcl->host_seed_partial = g_new (float, (gsize) kcl->seed_results * LATENT_KMEANS_SEED_MAX_TRIALS);
+  return latent_cl_create_buffer (kcl->cl, &kcl->seed_cand, CL_MEM_READ_ONLY,
+                                  (gsize) LATENT_KMEANS_SEED_MAX_TRIALS * kcl->dp * sizeof (float), NULL,
+                                  "seed_cand", error) &&
+         latent_cl_create_buffer (kcl->cl, &kcl->seed_closest, CL_MEM_READ_ONLY, n * sizeof (float), NULL,
+                                  "seed_closest", error) &&
+         latent_cl_create_buffer (kcl->cl, &kcl->seed_out, CL_MEM_READ_WRITE,
+                                  (gsize) LATENT_KMEANS_SEED_MAX_TRIALS * n * sizeof (float), NULL, "seed_out", error) &&
+         latent_cl_create_buffer (kcl->cl, &kcl->seed_partial, CL_MEM_READ_WRITE,
+                                  (gsize) kcl->seed_results * LATENT_KMEANS_SEED_MAX_TRIALS * sizeof (float), NULL,
+                                  "seed_partial", error);
+}
+
+gboolean
+latent_kmeans_cl_seed (LatentKmeansCl  *kcl,
+                       LatentKmeans    *self,
+                       const float     *cand,
+                       guint            trials,
+                       double          *closest,
+                       double          *potential,
+                       guint           *best,
+                       GError         **error)
+{
+  const guint n = self->n, d = self->d, dp = kcl->dp;
+  const cl_uint tp = (trials + 3) / 4 * 4, dv = dp / kcl->vec, rows = kcl->rows_per_item;
+  float *host_cand, *host_closest;
+  double sums[LATENT_KMEANS_SEED_MAX_TRIALS] = { 0 };
+  gsize global, local = LATENT_KMEANS_SEED_GROUP;
+  cl_int err;
+
+  g_return_val_if_fail (trials >= 1 && tp <= LATENT_KMEANS_SEED_MAX_TRIALS, FALSE);
+  if (!seed_prepare (kcl, n, error))
+    return FALSE;
+  host_cand = kcl->host_seed;
+  host_closest = kcl->host_seed + (gsize) LATENT_KMEANS_SEED_MAX_TRIALS * dp;
+  for (guint t = 0; t < trials; t++)
+    for (guint f = 0; f < d; f++)
+      host_cand[(gsize) t * dp + f] = cand[(gsize) t * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);
+  for (guint i = 0; i < n; i++)
+    host_closest[i] = closest[i];
+
+  global = kcl->gpu ? (gsize) kcl->seed_results * local : kcl->seed_results;
+  err = clEnqueueWriteBuffer (kcl->queue, kcl->seed_cand, CL_FALSE, 0, (gsize) tp * dp * sizeof (float), host_cand,
+                              0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueWriteBuffer (kcl->queue, kcl->seed_closest, CL_FALSE, 0, n * sizeof (float), host_closest,
+                                0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans_seed", error) ||
+      !latent_cl_set_args (kcl->seed, "kmeans_seed", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->seed_cand),
+                           LATENT_CL_ARG (kcl->seed_closest), LATENT_CL_ARG (kcl->seed_out),
+                           LATENT_CL_ARG (kcl->seed_partial), LATENT_CL_ARG (n), LATENT_CL_ARG (dv),
+                           LATENT_CL_ARG (tp), LATENT_CL_ARG (rows), LATENT_CL_ARG_END))
+    {
+      clFinish (kcl->queue);
+      return FALSE;
+    }
+  err = clEnqueueNDRangeKernel (kcl->queue, kcl->seed, 1, NULL, &global, kcl->gpu ? &local : NULL, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_seed", error))
+    {
+      clFinish (kcl->queue);
+      return FALSE;
+    }
+  err = clEnqueueReadBuffer (kcl->queue, kcl->seed_partial, CL_TRUE, 0,
+                             (gsize) kcl->seed_results * tp * sizeof (float), kcl->host_seed_partial, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "seed_partial", error))
+    return FALSE;
+
+  for (guint t = 0; t < trials; t++)
+    for (guint g = 0; g < kcl->seed_results; g++)
+      sums[t] += kcl->host_seed_partial[(gsize) g * tp + t];
+  *best = latent_kmeans_seed_pick (sums, trials);
+  err = clEnqueueReadBuffer (kcl->queue, kcl->seed_out, CL_TRUE, (gsize) *best * n * sizeof (float),
+                             n * sizeof (float), host_closest, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "seed_out", error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    closest[i] = host_closest[i];
+  *potential = sums[*best];
+  return TRUE;
 }
 
 /* The centers in the copy's units, padding columns included (the rows'
@@ -572,7 +734,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       double s = 0;
       for (guint f = 0; f < d; f++)
         {
-          float v = self->centers[(gsize) c * d + f];
+          float v = self->centers[(gsize) c * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);
           kcl->host_centers[(gsize) c * dp + f] = v;
           s += (double) v * v;
         }
@@ -776,8 +938,11 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
             }
           for (guint f = 0; f < d; f++)
             {
-              pass->sums[(gsize) c * d + f] = kcl->host_sums[(gsize) c * dp + f];
-              dot += pass->sums[(gsize) c * d + f] * self->centers[(gsize) c * d + f];
+              const double sum = kcl->host_sums[(gsize) c * dp + f];
+
+              /* The device's frame: rows and centers less the shift. */
+              dot += sum * kcl->host_centers[(gsize) c * dp + f];
+              pass->sums[(gsize) c * d + f] = sum + (kcl->shift ? (double) pass->counts[c] * kcl->shift[f] : 0.0);
             }
           /* A bounded pass skips rows, so its inertia comes from the
            * per-cluster statistics: Σ|x − c|² = Σ|x|² − 2 c·Σx + n|c|². */

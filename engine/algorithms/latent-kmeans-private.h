@@ -74,6 +74,36 @@ gboolean         latent_kmeans_cl_assign        (LatentKmeansCl   *kcl,
                                                  GCancellable     *cancellable,
                                                  GError          **error);
 /* Host-side changes to labels or sums: the next pass starts from scratch. */
+/* k-means++'s trials (kernels/kmeans.cl, kmeans_seed): at most this many
+ * candidates, rounded up to four, and the GPU shape's group. */
+#define LATENT_KMEANS_SEED_MAX_TRIALS 16
+#define LATENT_KMEANS_SEED_GROUP 64
+
+/* k-means++ keeps the first candidate whose sum is the smallest within
+ * rounding, so that the device and the reference, which round apart, keep
+ * the same one where two candidates tie (duplicate rows). */
+static inline guint
+latent_kmeans_seed_pick (const double *sums,
+                         guint         trials)
+{
+  double least = sums[0];
+  guint t = 0;
+
+  for (guint i = 1; i < trials; i++)
+    least = MIN (least, sums[i]);
+  while (sums[t] > least * (1 + 1e-6))
+    t++;
+  return t;
+}
+
+gboolean         latent_kmeans_cl_seed          (LatentKmeansCl   *kcl,
+                                                 LatentKmeans     *self,
+                                                 const float      *cand,
+                                                 guint             trials,
+                                                 double           *closest,
+                                                 double           *potential,
+                                                 guint            *best,
+                                                 GError          **error);
 void             latent_kmeans_cl_invalidate    (LatentKmeansCl   *kcl);
 void             latent_kmeans_cl_free          (LatentKmeansCl   *kcl);
 

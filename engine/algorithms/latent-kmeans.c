@@ -140,47 +140,128 @@ sample_by_weight (const double *weight,
   return n - 1;
 }
 
+static double
+squared_norm (const float *a,
+              guint        d)
+{
+  double s = 0;
+
+  for (guint f = 0; f < d; f++)
+    s += (double) a[f] * a[f];
+  return s;
+}
+
+static double
+squared_distance (const float *a,
+                  const float *b,
+                  guint        d)
+{
+  double s = 0;
+
+  for (guint f = 0; f < d; f++)
+    s += ((double) a[f] - b[f]) * ((double) a[f] - b[f]);
+  return s;
+}
+
+/* The reference of kmeans_seed (kernels/kmeans.cl): for each of @trials
+ * candidates (trials × d), Σ_i min (closest[i], |x_i − cand_t|²); the first
+ * candidate with the smallest sum is @best, and its minima replace @closest.
+ * Distances come from |x|² + |c|² − 2 x·c, the dot products from one matrix
+ * product; where that cancels (a row near the candidate, itself included)
+ * they are taken again from differences, so a row is at exactly 0 from
+ * itself and never drawn again while other rows are left. */
+static void
+seed_trials_reference (LatentKmeans *self,
+                       const float  *cand,
+                       guint         trials,
+                       const double *row_norm,
+                       double       *closest,
+                       double       *potential,
+                       guint        *best)
+{
+  const guint n = self->n, d = self->d;
+  g_autofree float *dot = g_new (float, (gsize) n * trials);
+  g_autofree double *trial_closest = g_new (double, (gsize) trials * n);
+  double sums[LATENT_KMEANS_SEED_MAX_TRIALS] = { 0 };
+
+  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, n, trials, d,
+               1.0f, self->x, d, cand, d, 0.0f, dot, trials);
+  for (guint t = 0; t < trials; t++)
+    {
+      const float *c = cand + (gsize) t * d;
+      const double cn = squared_norm (c, d);
+      double *mine = trial_closest + (gsize) t * n;
+
+      for (guint i = 0; i < n; i++)
+        {
+          double dd = row_norm[i] + cn - 2.0 * dot[(gsize) i * trials + t];
+
+          if (dd < 1e-3 * (row_norm[i] + cn))
+            dd = squared_distance (self->x + (gsize) i * d, c, d);
+          mine[i] = MIN (closest[i], dd);
+          sums[t] += mine[i];
+        }
+    }
+  *best = latent_kmeans_seed_pick (sums, trials);
+  *potential = sums[*best];
+  memcpy (closest, trial_closest + (gsize) *best * n, n * sizeof (double));
+}
+
+static void fall_back (LatentKmeans *self, const GError *error);
+
+/* One round of trials, on the device where there is one. The reference
+ * needs the rows' squared norms, made on its first call. */
+static void
+seed_trials (LatentKmeans *self,
+             const float  *cand,
+             guint         trials,
+             double      **row_norm,
+             double       *closest,
+             double       *potential,
+             guint        *best)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->cl != NULL &&
+      latent_kmeans_cl_seed (self->cl, self, cand, trials, closest, potential, best, &error))
+    return;
+  if (self->cl != NULL)
+    fall_back (self, error);
+  if (*row_norm == NULL)
+    {
+      *row_norm = g_new (double, self->n);
+      for (guint i = 0; i < self->n; i++)
+        (*row_norm)[i] = squared_norm (self->x + (gsize) i * self->d, self->d);
+    }
+  seed_trials_reference (self, cand, trials, *row_norm, closest, potential, best);
+}
+
 /* Greedy k-means++ (Arthur & Vassilvitskii, with 2 + ln k local trials as
  * scikit-learn does): each new center is the best of a few candidates drawn
  * with probability proportional to the squared distance to the nearest
- * center so far. Distances to the candidates come from one matrix product. */
+ * center so far. The first center is a trial of one against no centers. */
 static void
 init_kmeanspp (LatentKmeans *self,
                GRand        *rand)
 {
   const guint n = self->n, d = self->d;
-  const guint trials = 2 + (guint) log (self->k);
+  const guint trials = MIN (2 + (guint) log (self->k), LATENT_KMEANS_SEED_MAX_TRIALS);
   g_autofree double *closest = g_new (double, n);
-  g_autofree double *best_closest = g_new (double, n);
-  g_autofree double *trial_closest = g_new (double, n);
-  g_autofree float *row_norm = g_new (float, n);
+  g_autofree double *row_norm = NULL;
   g_autofree float *cand = g_new (float, (gsize) trials * d);
-  g_autofree float *dot = g_new (float, (gsize) n * trials);
   double potential = 0;
   guint first = g_rand_int_range (rand, 0, n);
+  guint best;
 
   for (guint i = 0; i < n; i++)
-    {
-      double s = 0, t = 0;
-      for (guint f = 0; f < d; f++)
-        {
-          double v = self->x[(gsize) i * d + f];
-          double u = v - self->x[(gsize) first * d + f];
-          s += v * v;
-          t += u * u;
-        }
-      row_norm[i] = s;
-      closest[i] = t;
-      potential += t;
-    }
+    closest[i] = INFINITY;
+  seed_trials (self, self->x + (gsize) first * d, 1, &row_norm, closest, &potential, &best);
   for (guint f = 0; f < d; f++)
     self->centers[f] = self->x[(gsize) first * d + f];
 
   for (guint c = 1; c < self->k; c++)
     {
-      guint chosen[trials];
-      double best_potential = INFINITY;
-      guint best = 0;
+      guint chosen[LATENT_KMEANS_SEED_MAX_TRIALS];
 
       for (guint t = 0; t < trials; t++)
         {
@@ -188,32 +269,9 @@ init_kmeanspp (LatentKmeans *self,
                                     : (guint) g_rand_int_range (rand, 0, n);
           memcpy (cand + (gsize) t * d, self->x + (gsize) chosen[t] * d, d * sizeof (float));
         }
-      /* dot = X · candᵀ, n × trials */
-      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, n, trials, d,
-                   1.0f, self->x, d, cand, d, 0.0f, dot, trials);
-
-      for (guint t = 0; t < trials; t++)
-        {
-          double pot = 0;
-          double cn = row_norm[chosen[t]];
-
-          for (guint i = 0; i < n; i++)
-            {
-              double dd = MAX (0.0, row_norm[i] + cn - 2.0 * dot[(gsize) i * trials + t]);
-              trial_closest[i] = MIN (closest[i], dd);
-              pot += trial_closest[i];
-            }
-          if (pot < best_potential)
-            {
-              best_potential = pot;
-              best = chosen[t];
-              memcpy (best_closest, trial_closest, n * sizeof (double));
-            }
-        }
-      memcpy (closest, best_closest, n * sizeof (double));
-      potential = best_potential;
+      seed_trials (self, cand, trials, &row_norm, closest, &potential, &best);
       for (guint f = 0; f < d; f++)
-        self->centers[(gsize) c * d + f] = self->x[(gsize) best * d + f];
+        self->centers[(gsize) c * d + f] = self->x[(gsize) chosen[best] * d + f];
     }
 }
 
@@ -325,18 +383,10 @@ kmeans_init_start (LatentDataset  *dataset,
   self->labels = g_new0 (gint32, self->n);
   self->dist = g_new0 (float, self->n);
   pass_init (&self->pass, self->k, self->d);
+  if (init[0] == '@' && !init_from_file (self, init + 1, error))
+    return NULL;
 
-  rand = g_rand_new_with_seed_array (seed_words, 2);
-  if (init[0] == '@')
-    {
-      if (!init_from_file (self, init + 1, error))
-        return NULL;
-    }
-  else if (g_str_equal (init, "random"))
-    init_random (self, rand);
-  else
-    init_kmeanspp (self, rand);
-
+  /* The device first: k-means++ runs its trials there. */
   if (cl != NULL)
     {
       g_autoptr(GError) local_error = NULL;
@@ -350,6 +400,12 @@ kmeans_init_start (LatentDataset  *dataset,
     }
   if (self->device == NULL)
     self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
+
+  rand = g_rand_new_with_seed_array (seed_words, 2);
+  if (g_str_equal (init, "random"))
+    init_random (self, rand);
+  else if (init[0] != '@')
+    init_kmeanspp (self, rand);
 
   /* Labels for the initial centers, so iteration 0 has something to show,
    * with the sums the first step moves the centers to. */

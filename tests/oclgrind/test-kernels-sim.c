@@ -313,6 +313,7 @@ test_gemm (gconstpointer data)
 typedef struct {
   guint n, d, k;
   const char *bounds;
+  const char *init;     /* k-means++ runs kmeans_seed, random does not */
 } KmeansCase;
 
 static void
@@ -321,7 +322,8 @@ test_kmeans (gconstpointer data)
   const KmeansCase *tc = data;
   g_autoptr(LatentDataset) ds = test_blobs (tc->n, tc->d, tc->k, 4.0, tc->n + tc->d);
   g_autofree char *k = g_strdup_printf ("k=%u", tc->k);
-  const char * const settings[] = { k, "init=random", "max-iterations=6", NULL };
+  g_autofree char *init = g_strdup_printf ("init=%s", tc->init);
+  const char * const settings[] = { k, init, "max-iterations=6", NULL };
   g_autoptr(LatentFit) ref = NULL;
   g_autoptr(LatentFit) dev = NULL;
 
@@ -760,10 +762,19 @@ main (int    argc,
         KmeansCase *tc = g_new (KmeansCase, 1);
         g_autofree char *path = NULL;
 
-        *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], bounds[b] };
+        *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], bounds[b], "random" };
         path = g_strdup_printf ("/sim/kmeans/%s/n%u-d%u-k%u", tc->bounds, tc->n, tc->d, tc->k);
         add_case (path, test_kmeans, tc, g_free);
       }
+  for (guint i = 0; i < G_N_ELEMENTS (kmeans_shapes); i++)
+    {
+      KmeansCase *tc = g_new (KmeansCase, 1);
+      g_autofree char *path = NULL;
+
+      *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], "none", "kmeans++" };
+      path = g_strdup_printf ("/sim/kmeans/seed/n%u-d%u-k%u", tc->n, tc->d, tc->k);
+      add_case (path, test_kmeans, tc, g_free);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (gmm_shapes); i++)
     for (guint c = 0; c < G_N_ELEMENTS (covariances); c++)
       {
