@@ -124,6 +124,7 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
   fit = g_new0 (LatentFit, 1);
   fit->history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
   fit->init_ms = (g_get_monotonic_time () - start) / 1000.0;
+  fit->initial_objective = algorithm->objective (state);
   while (!algorithm->converged (state))
     {
       LatentIterationRecord record;

@@ -175,6 +175,7 @@ typedef void (*LatentFitFunc) (const LatentIterationRecord *record,
 typedef struct {
   LatentSnapshot *snapshot;   /* the final one */
   GArray         *history;    /* LatentIterationRecord, one per iteration */
+  double          initial_objective;   /* of the start, before the first step */
   double          init_ms;
   double          total_ms;   /* initialisation included */
 } LatentFit;

@@ -16,6 +16,11 @@
 # (t25 − t5) / 20 of its fit() times, so loading, set-up and the final
 # assignment cancel out; both its algorithms run ("lloyd" and "elkan"), and
 # the faster one is the peer to beat.
+# The k-means++ start is timed too ("kmeans-init" records): scikit-learn's
+# kmeans_plusplus against Latent's start, which is init_ms with k-means++
+# less init_ms from random rows (the rest of the start, the device's set-up
+# and the first assignment, is the same in both), with each start's
+# potential (Σ squared distance to the nearest center) beside it.
 # All of it runs in one session, so the ratios hold on a noisy machine.
 
 import argparse
@@ -162,6 +167,32 @@ def bench_sklearn(python, flavour, algorithm, data_dir, rows, centers, k, counts
                           "inertia": lines[-1]["inertia"]})
 
 
+def bench_seed_latent(build_dir, spec, k, repeat):
+    bench = build_dir / "tests" / "bench" / "latent-bench"
+    medians, potential, device = {}, None, None
+    for init in ("random", "kmeans++"):
+        lines = json_lines(run([bench, "kmeans", "--data", spec, "--k", k, "--init", init,
+                                "--iterations", "1", "--repeat", repeat]))
+        medians[init] = statistics.median(line["init_ms"] for line in lines)
+        if init == "kmeans++":
+            potential = lines[0].get("initial_objective")
+            device = lines[0].get("device")
+    return {"bench": "kmeans-init", "impl": "latent-opencl", "device": device, "k": k,
+            "init_ms": medians["kmeans++"] - medians["random"], "start_ms": medians,
+            "potentials": [potential]}
+
+
+def bench_seed_sklearn(python, flavour, data_dir, rows, k, repeat):
+    lines = json_lines(run([python, HELPER, "--data-dir", data_dir, "--rows", rows,
+                            "--time-init", k, "--repeat", repeat], env=peer_env()))
+    if len(lines) != 1:
+        raise RuntimeError(f"{HELPER.name} under {python} printed {len(lines)} results, expected 1")
+    line = lines[0]
+    return {"bench": "kmeans-init", "impl": f"sklearn-{line['sklearn']}-kmeans_plusplus-{flavour}",
+            "k": k, "init_ms": line["init_ms_median"], "runs_ms": line["init_ms"],
+            "potentials": line["potentials"], "python": line["python"], "numpy": line["numpy"]}
+
+
 def pypi_python():
     """The venv's python from setup-venv.sh (which creates it when needed)."""
     proc = subprocess.run(["sh", str(SETUP_VENV)], capture_output=True, text=True,
@@ -258,6 +289,32 @@ def main():
                   "best_peer_ms": peer["per_iteration_ms"] if peer else None,
                   "speedup": (peer["per_iteration_ms"] / latent["per_iteration_ms"]
                               if latent and peer else None)})
+
+            seeds = [("latent-opencl", lambda: bench_seed_latent(build_dir, spec, k, args.repeat))]
+            for python, flavour in peers:
+                seeds.append((f"sklearn-kmeans_plusplus-{flavour}",
+                              lambda python=python, flavour=flavour:
+                              bench_seed_sklearn(python, flavour, data_dir, rows, k, args.repeat)))
+            starts = []
+            for name, job in seeds:
+                try:
+                    record = job()
+                except (RuntimeError, OSError, ValueError, KeyError) as e:
+                    note(f"{name} start, K = {k}: {e}")
+                    emit({"bench": "kmeans-note", "impl": name, "k": k, "note": str(e)})
+                    failed = True
+                    continue
+                emit(record)
+                starts.append(record)
+            mine = next((r for r in starts if r["impl"] == "latent-opencl"), None)
+            others = [r for r in starts if r["impl"] != "latent-opencl"]
+            rival = min(others, key=lambda r: r["init_ms"]) if others else None
+            emit({"bench": "kmeans-init-summary", "k": k, "n": rows,
+                  "latent_ms": mine["init_ms"] if mine else None,
+                  "best_peer": rival["impl"] if rival else None,
+                  "best_peer_ms": rival["init_ms"] if rival else None,
+                  "speedup": rival["init_ms"] / mine["init_ms"] if mine and rival and mine["init_ms"] > 0
+                  else None})
     return 1 if failed else 0
 
 

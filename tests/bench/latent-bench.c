@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "latent-registry.h"
@@ -142,6 +143,12 @@ main (int    argc,
         json_builder_add_double_value (b, fit->snapshot->objective);
         json_builder_set_member_name (b, "load_ms");
         json_builder_add_double_value (b, load_ms);
+        /* Not every objective is defined before the first step. */
+        json_builder_set_member_name (b, "initial_objective");
+        if (isfinite (fit->initial_objective))
+          json_builder_add_double_value (b, fit->initial_objective);
+        else
+          json_builder_add_null_value (b);
         json_builder_set_member_name (b, "init_ms");
         json_builder_add_double_value (b, fit->init_ms);
         json_builder_set_member_name (b, "total_ms");

@@ -14,6 +14,11 @@
 #   python sklearn_kmeans.py --data-dir DIR --rows N --make-centers K --centers C.csv
 #
 # writes the shared initial centers instead: kmeans_plusplus(X, K, random_state=0).
+#
+#   python sklearn_kmeans.py --data-dir DIR --rows N --time-init K --repeat 3
+#
+# times kmeans_plusplus itself (seeds 0, 1, …), with the potential of each
+# start: Σ over rows of the squared distance to the nearest center.
 
 import argparse
 import gzip
@@ -59,14 +64,40 @@ def fit_ms(x, centers, iterations, algorithm):
     return (time.perf_counter() - start) * 1000, km
 
 
+def potential(x, centers):
+    x64 = x.astype(np.float64)
+    c64 = centers.astype(np.float64)
+    cn = (c64 * c64).sum(axis=1)
+    total = 0.0
+    for start in range(0, x64.shape[0], 4096):
+        rows = x64[start:start + 4096]
+        d = (rows * rows).sum(axis=1)[:, None] + cn[None, :] - 2.0 * rows @ c64.T
+        total += float(np.maximum(d.min(axis=1), 0.0).sum())
+    return total
+
+
+def time_init(x, k, repeat, facts):
+    kmeans_plusplus(x, k, random_state=0)   # warm-up: imports, thread pools
+    times, potentials = [], []
+    for seed in range(repeat):
+        start = time.perf_counter()
+        centers, _ = kmeans_plusplus(x, k, random_state=seed)
+        times.append((time.perf_counter() - start) * 1000)
+        potentials.append(potential(x, centers))
+    print(json.dumps({"k": k, "n": int(x.shape[0]), "d": int(x.shape[1]), "init_ms": times,
+                      "init_ms_median": statistics.median(times), "potentials": potentials,
+                      **facts}), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--rows", type=int, default=60000)
-    parser.add_argument("--centers", required=True)
+    parser.add_argument("--centers")
     parser.add_argument("--iterations", default="5,25")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--make-centers", type=int, metavar="K")
+    parser.add_argument("--time-init", type=int, metavar="K")
     parser.add_argument("--algorithm", choices=("lloyd", "elkan"), default="lloyd")
     args = parser.parse_args()
 
@@ -76,8 +107,6 @@ def main():
         # %.9g round-trips float32: every reader gets the same numbers.
         np.savetxt(args.centers, centers, delimiter=",", fmt="%.9g")
         return
-    centers = np.loadtxt(args.centers, delimiter=",", ndmin=2).astype(np.float32)
-    counts = [int(c) for c in args.iterations.split(",")]
     facts = {
         "sklearn": sklearn.__version__,
         "numpy": np.__version__,
@@ -85,6 +114,13 @@ def main():
         "executable": sys.executable,
         "threadpools": blas_info(),
     }
+    if args.time_init:
+        time_init(x, args.time_init, args.repeat, facts)
+        return
+    if not args.centers:
+        sys.exit("sklearn_kmeans.py: --centers is needed")
+    centers = np.loadtxt(args.centers, delimiter=",", ndmin=2).astype(np.float32)
+    counts = [int(c) for c in args.iterations.split(",")]
 
     # The first fit pays for imports, thread pools and page faults.
     fit_ms(x, centers, counts[0], args.algorithm)
