@@ -119,7 +119,7 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
 
   g_return_val_if_fail (algorithm != NULL && dataset != NULL && params != NULL, NULL);
 
-  if (!(state = algorithm->init (dataset, params, seed, latent_cl_usable (cl), error)))
+  if (!(state = algorithm->init (dataset, params, seed, latent_cl_usable (cl), cancellable, error)))
     return NULL;
   fit = g_new0 (LatentFit, 1);
   fit->history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
@@ -226,7 +226,7 @@ latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
   else if (!(head = head_of (dataset, 512, error)))
     return FALSE;
   g_private_set (&preparing, GINT_TO_POINTER (TRUE));
-  state = algorithm->init (head, params, 0, cl, error);
+  state = algorithm->init (head, params, 0, cl, NULL, error);
   g_private_set (&preparing, NULL);
   if (state == NULL)
     return FALSE;

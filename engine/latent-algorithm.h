@@ -76,11 +76,14 @@ struct _LatentAlgorithm
   gboolean        (*check)     (LatentDataset  *dataset,
                                 LatentParams   *params,
                                 GError        **error);
-  /* cl is NULL for the C reference path. */
+  /* cl is NULL for the C reference path. An initialisation that can take
+   * seconds (k-means++ over many clusters, restarts) checks cancellable
+   * and fails with G_IO_ERROR_CANCELLED. */
   gpointer        (*init)      (LatentDataset  *dataset,
                                 LatentParams   *params,
                                 guint64         seed,
                                 LatentCl       *cl,
+                                GCancellable   *cancellable,
                                 GError        **error);
   /* One iteration. Checks cancellable between kernel launches. The state
    * may stay on the device: a step reads back only what the objective and

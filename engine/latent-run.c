@@ -179,13 +179,19 @@ worker (gpointer data)
   if (setpriority (PRIO_PROCESS, 0, 5) != 0)
     g_debug ("could not lower the worker's priority: %s", g_strerror (errno));
 
-  state = self->algorithm->init (self->dataset, self->params, self->seed, latent_cl_usable (self->cl), &error);
+  state = self->algorithm->init (self->dataset, self->params, self->seed, latent_cl_usable (self->cl),
+                                 self->cancellable, &error);
   g_mutex_lock (&self->mutex);
   self->init_ms = (g_get_monotonic_time () - start) / 1000.0;
   g_mutex_unlock (&self->mutex);
   if (state == NULL)
     {
-      finish (self, LATENT_RUN_FAILED, error);
+      /* Stopped while it initialised: not a failure. */
+      gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+      if (cancelled)
+        g_clear_error (&error);
+      finish (self, cancelled ? LATENT_RUN_STOPPED : LATENT_RUN_FAILED, error);
       return NULL;
     }
 
@@ -325,7 +331,8 @@ latent_run_dispose (GObject *object)
 
   if (self->thread)
     {
-      /* Waits at most one iteration: the step checks the cancellable. */
+      /* Waits at most one iteration or one round of an initialisation:
+       * both check the cancellable. */
       latent_run_stop (self);
       g_thread_join (g_steal_pointer (&self->thread));
     }

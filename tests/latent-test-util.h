@@ -75,7 +75,7 @@ test_assert_snapshots_coherent (const LatentAlgorithm *algorithm,
                                 gboolean               check_objective)
 {
   g_autoptr(GError) error = NULL;
-  gpointer state = algorithm->init (ds, params, seed, cl, &error);
+  gpointer state = algorithm->init (ds, params, seed, cl, NULL, &error);
   const float *x = latent_dataset_get_data (ds);
   guint steps = 0;
 

@@ -765,6 +765,7 @@ probe_init (LatentDataset  *dataset,
             LatentParams   *params,
             guint64         seed,
             LatentCl       *cl,
+            GCancellable   *cancellable,
             GError        **error)
 {
   probe_saw_preparing = latent_algorithm_is_preparing ();
@@ -796,7 +797,7 @@ test_program_preparing_flag (void)
   g_assert_no_error (error);
   g_assert_true (probe_saw_preparing);
   g_assert_false (latent_algorithm_is_preparing ());
-  state = probe.init (dataset, params, 0, cl, &error);
+  state = probe.init (dataset, params, 0, cl, NULL, &error);
   g_assert_false (probe_saw_preparing);
   g_free (state);
 }

@@ -170,7 +170,7 @@ test_init_from_file (void)
                                       -1, NULL));
   g_assert_true (latent_params_parse (params, init, NULL));
   g_assert_true (latent_params_parse (params, "k=2", NULL));
-  g_assert_null (alg->init (ds, params, 0, NULL, &error));
+  g_assert_null (alg->init (ds, params, 0, NULL, NULL, &error));
   g_assert_nonnull (strstr (error->message, "start.json"));
   g_assert_nonnull (strstr (error->message, "means"));
 
@@ -356,7 +356,7 @@ test_bad_k (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_true (latent_params_parse (params, "k=11", NULL));
-  g_assert_null (alg->init (ds, params, 0, NULL, &error));
+  g_assert_null (alg->init (ds, params, 0, NULL, NULL, &error));
   g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
   g_assert_nonnull (strstr (error->message, "parameter k"));
 }

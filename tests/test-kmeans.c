@@ -160,7 +160,7 @@ test_bad_parameters (void)
   g_autoptr(GError) error = NULL;
   gpointer state;
 
-  state = alg->init (ds, params, 0, NULL, &error);
+  state = alg->init (ds, params, 0, NULL, NULL, &error);
   g_assert_null (state);
   g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
   g_assert_nonnull (strstr (error->message, "parameter k"));
@@ -178,10 +178,26 @@ test_bad_parameters (void)
 
   g_assert_true (latent_params_parse (params, "k=3", NULL));
   g_assert_true (latent_params_parse (params, "init=@/nonexistent/centers.csv", NULL));
-  state = alg->init (ds, params, 0, NULL, &error);
+  state = alg->init (ds, params, 0, NULL, NULL, &error);
   g_assert_null (state);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "/nonexistent/centers.csv"));
+}
+
+/* k-means++ checks the cancellable between centers: a start over many
+ * clusters ends at once when the run is stopped, and says why. */
+static void
+test_init_cancelled (void)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (500, 3, 4, 1.0, 2);
+  g_autoptr(LatentParams) params = params_with ("k=400", NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_cancellable_cancel (cancellable);
+  g_assert_null (alg->init (ds, params, 0, NULL, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
 static void
@@ -340,6 +356,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kmeans/seeded", test_seeded);
   g_test_add_func ("/kmeans/init-from-file", test_init_from_file);
   g_test_add_func ("/kmeans/bad-parameters", test_bad_parameters);
+  g_test_add_func ("/kmeans/init-cancelled", test_init_cancelled);
   g_test_add_func ("/kmeans/empty-cluster-reseeded", test_empty_cluster_reseeded);
   g_test_add_func ("/kmeans/duplicate-rows", test_duplicate_rows);
   g_test_add_func ("/kmeans/snapshots-coherent", test_snapshots_coherent);

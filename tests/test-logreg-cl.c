@@ -155,7 +155,7 @@ test_fall_back (void)
       return;
     }
   g_assert_true (latent_params_parse (params, "batch=20", NULL));
-  state = algorithm->init (ds, params, 2, cl, &error);
+  state = algorithm->init (ds, params, 2, cl, NULL, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < 5; i++)
     g_assert_true (algorithm->step (state, NULL, NULL));

@@ -38,7 +38,7 @@ test_gradient (void)
   g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=0", "l2=0.05", "test=0.25", NULL);
   const LatentAlgorithm *algorithm = latent_logreg_get_algorithm ();
   g_autoptr(GError) error = NULL;
-  LatentLogreg *self = algorithm->init (ds, params, 5, NULL, &error);
+  LatentLogreg *self = algorithm->init (ds, params, 5, NULL, NULL, &error);
   g_autofree double *gw = NULL, *gb = NULL, *gw2 = NULL, *gb2 = NULL;
   guint64 state = 99;
   double worst = 0, largest = 0;
@@ -110,7 +110,7 @@ assert_refused (LatentDataset *ds,
                 const char    *words)
 {
   g_autoptr(GError) error = NULL;
-  gpointer state = latent_logreg_get_algorithm ()->init (ds, params, 1, NULL, &error);
+  gpointer state = latent_logreg_get_algorithm ()->init (ds, params, 1, NULL, NULL, &error);
 
   g_assert_null (state);
   g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);

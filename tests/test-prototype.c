@@ -254,7 +254,7 @@ test_too_few_classes (void)
   g_assert_nonnull (strstr (short_queries->message, "queries = 60 lowered"));
 
   /* No class has more than 120 test rows: refused, naming shots. */
-  state = latent_prototype_get_algorithm ()->init (ds, refused, 2, NULL, &error);
+  state = latent_prototype_get_algorithm ()->init (ds, refused, 2, NULL, NULL, &error);
   g_assert_null (state);
   g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
   g_test_message ("%s", error->message);
@@ -274,7 +274,7 @@ test_unlabelled (void)
   g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "episodes=0", NULL);
   g_autoptr(GError) error = NULL;
 
-  g_assert_null (latent_prototype_get_algorithm ()->init (ds, params, 1, NULL, &error));
+  g_assert_null (latent_prototype_get_algorithm ()->init (ds, params, 1, NULL, NULL, &error));
   g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
   g_assert_nonnull (strstr (error->message, "no labels"));
 }

@@ -152,6 +152,42 @@ test_stop_is_prompt (void)
   g_assert_cmpuint (w.iterations, <, 100);
 }
 
+/* Stop while the run is still choosing its start, here twenty whole fits
+ * of k-means (restarts), which took minutes and could not be stopped: the
+ * window's Reset left them burning both cores, and quitting waited for
+ * them. The run stops within a step of one of them, with no snapshot, and
+ * says it stopped rather than failed. */
+static void
+test_stop_while_initialising (void)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(LatentDataset) ds = test_blobs (20000, 8, 8, 2.0, 3);
+  g_autoptr(LatentRun) run = NULL;
+  Watch w = { 0 };
+  gint64 t0;
+
+  g_assert_true (latent_params_parse (params, "k=200", NULL));
+  g_assert_true (latent_params_parse (params, "restarts=20", NULL));
+  g_assert_true (latent_params_parse (params, "tol=0", NULL));
+  run = latent_run_new (alg, ds, params, 1, NULL);
+  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &w);
+  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), &w);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  latent_run_play (run);
+  g_usleep (200 * 1000);
+  g_assert_cmpint (latent_run_get_state (run), ==, LATENT_RUN_INITIALISING);
+
+  t0 = g_get_monotonic_time ();
+  latent_run_stop (run);
+  wait_until (&w.finished);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  g_assert_no_error (w.error);
+  g_assert_cmpint (latent_run_get_state (run), ==, LATENT_RUN_STOPPED);
+  g_assert_cmpuint (w.snapshots, ==, 0);
+  g_assert_cmpuint (w.iterations, ==, 0);
+}
+
 static void
 test_speed_limit (void)
 {
@@ -294,7 +330,8 @@ counter_next (double x)
 }
 
 static gpointer
-counter_init (LatentDataset *ds, LatentParams *params, guint64 seed, LatentCl *cl, GError **error)
+counter_init (LatentDataset *ds, LatentParams *params, guint64 seed, LatentCl *cl, GCancellable *cancellable,
+              GError **error)
 {
   Counter *c = g_new0 (Counter, 1);
 
@@ -487,6 +524,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/play-to-the-end", test_play_to_the_end);
   g_test_add_func ("/run/step-and-pause", test_step_and_pause);
   g_test_add_func ("/run/stop-is-prompt", test_stop_is_prompt);
+  g_test_add_func ("/run/stop-while-initialising", test_stop_while_initialising);
   g_test_add_func ("/run/speed-limit", test_speed_limit);
   g_test_add_func ("/run/failed-init", test_failed_init);
   g_test_add_func ("/run/drop-while-running", test_drop_while_running);

@@ -20,7 +20,7 @@ run_steps (LatentDataset *ds,
 {
   const LatentAlgorithm *algorithm = latent_wta_get_algorithm ();
   g_autoptr(GError) error = NULL;
-  gpointer state = algorithm->init (ds, params, 11, cl, &error);
+  gpointer state = algorithm->init (ds, params, 11, cl, NULL, &error);
   LatentSnapshot *snap;
 
   g_assert_no_error (error);
@@ -155,7 +155,7 @@ test_fall_back (void)
     }
   g_assert_true (latent_params_parse (params, "hidden=16", NULL));
   g_assert_true (latent_params_parse (params, "batch=20", NULL));
-  state = algorithm->init (ds, params, 2, cl, &error);
+  state = algorithm->init (ds, params, 2, cl, NULL, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < 5; i++)
     g_assert_true (algorithm->step (state, NULL, NULL));

@@ -57,7 +57,7 @@ test_select_batch (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (act); i++)
     act[i] = floor (test_uniform (&state) * 4);   /* many ties */
-  a = algorithm->init (ds, lifetime, 1, NULL, &error);
+  a = algorithm->init (ds, lifetime, 1, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (latent_wta_batch_winners (a, 20), ==, 2);
   /* A short batch keeps the same share, at least one. */
@@ -79,7 +79,7 @@ test_select_batch (void)
     }
   algorithm->free (a);
 
-  b = algorithm->init (ds, ksparse, 1, NULL, &error);
+  b = algorithm->init (ds, ksparse, 1, NULL, NULL, &error);
   g_assert_no_error (error);
   latent_wta_select_batch (b, act, mask, 20);
   for (guint r = 0; r < 20; r++)
@@ -105,7 +105,7 @@ check_gradient (const char *sparsity,
                                                "learning-rate=0.001", "validation=0", sparsity, tied, NULL);
   const LatentAlgorithm *algorithm = latent_wta_get_algorithm ();
   g_autoptr(GError) error = NULL;
-  LatentWta *self = algorithm->init (ds, params, 5, NULL, &error);
+  LatentWta *self = algorithm->init (ds, params, 5, NULL, NULL, &error);
   const gsize hd = 6 * 7;
   g_autofree float *w0 = NULL, *wd0 = NULL, *b0 = NULL, *c0 = NULL;
   const double h = 1e-4, lr = 0.001;

@@ -223,6 +223,7 @@ convolve_init (LatentDataset  *dataset,
                LatentParams   *params,
                guint64         seed,
                LatentCl       *cl,
+               GCancellable   *cancellable,
                GError        **error)
 {
   g_autoptr(LatentConvolve) self = g_new0 (LatentConvolve, 1);

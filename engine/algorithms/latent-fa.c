@@ -173,6 +173,7 @@ fa_init (LatentDataset  *dataset,
          LatentParams   *params,
          guint64         seed,
          LatentCl       *cl,
+         GCancellable   *cancellable,
          GError        **error)
 {
   g_autoptr(LatentLinear) self = NULL;

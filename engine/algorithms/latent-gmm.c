@@ -499,9 +499,10 @@ split_coinciding (LatentGmm *self)
 }
 
 static gboolean
-init_kmeans (LatentGmm  *self,
-             LatentCl   *cl,
-             GError    **error)
+init_kmeans (LatentGmm     *self,
+             LatentCl      *cl,
+             GCancellable  *cancellable,
+             GError       **error)
 {
   const LatentAlgorithm *kmeans = latent_kmeans_get_algorithm ();
   g_autoptr(LatentParams) params = latent_algorithm_new_params (kmeans);
@@ -509,7 +510,7 @@ init_kmeans (LatentGmm  *self,
   LatentSnapshot *snap;
 
   if (!latent_params_set_int (params, "k", self->k, error) ||
-      !(fit = latent_algorithm_fit (kmeans, self->dataset, params, self->seed, cl, NULL, NULL, NULL, error)))
+      !(fit = latent_algorithm_fit (kmeans, self->dataset, params, self->seed, cl, NULL, NULL, cancellable, error)))
     return FALSE;
   snap = fit->snapshot;
 
@@ -661,6 +662,7 @@ gmm_init_start (LatentDataset  *dataset,
                 LatentParams   *params,
                 guint64         seed,
                 LatentCl       *cl,
+                GCancellable   *cancellable,
                 GError        **error)
 {
   g_autoptr(LatentGmm) self = g_new0 (LatentGmm, 1);
@@ -715,7 +717,7 @@ gmm_init_start (LatentDataset  *dataset,
     }
   else if (g_str_equal (init, "random"))
     init_random (self);
-  else if (!init_kmeans (self, cl, error))
+  else if (!init_kmeans (self, cl, cancellable, error))
     return NULL;
   self->random_start = g_str_equal (init, "random");
   self->left_start = !self->random_start;
@@ -760,6 +762,7 @@ gmm_init (LatentDataset  *dataset,
           LatentParams   *params,
           guint64         seed,
           LatentCl       *cl,
+          GCancellable   *cancellable,
           GError        **error)
 {
   g_autoptr(LatentGmm) self = NULL;
@@ -767,9 +770,9 @@ gmm_init (LatentDataset  *dataset,
   g_autofree char *note = NULL;
   guint best;
 
-  if (!latent_clusters_choose_start (&gmm_algorithm, dataset, params, seed, cl, gmm_score, TRUE,
+  if (!latent_clusters_choose_start (&gmm_algorithm, dataset, params, seed, cl, cancellable, gmm_score, TRUE,
                                      &objectives, &best, &note, error) ||
-      !(self = gmm_init_start (dataset, params, seed + best, cl, error)))
+      !(self = gmm_init_start (dataset, params, seed + best, cl, cancellable, error)))
     return NULL;
   self->seed = seed;
   self->restart_note = g_steal_pointer (&note);

@@ -240,9 +240,11 @@ seed_trials (LatentKmeans *self,
  * scikit-learn does): each new center is the best of a few candidates drawn
  * with probability proportional to the squared distance to the nearest
  * center so far. The first center is a trial of one against no centers. */
-static void
-init_kmeanspp (LatentKmeans *self,
-               GRand        *rand)
+static gboolean
+init_kmeanspp (LatentKmeans  *self,
+               GRand         *rand,
+               GCancellable  *cancellable,
+               GError       **error)
 {
   const guint n = self->n, d = self->d;
   const guint trials = MIN (2 + (guint) log (self->k), LATENT_KMEANS_SEED_MAX_TRIALS);
@@ -263,6 +265,10 @@ init_kmeanspp (LatentKmeans *self,
     {
       guint chosen[LATENT_KMEANS_SEED_MAX_TRIALS];
 
+      /* Thousands of centers take minutes: Stop must not wait for them. */
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
       for (guint t = 0; t < trials; t++)
         {
           chosen[t] = potential > 0 ? sample_by_weight (closest, n, potential, rand)
@@ -273,6 +279,7 @@ init_kmeanspp (LatentKmeans *self,
       for (guint f = 0; f < d; f++)
         self->centers[(gsize) c * d + f] = self->x[(gsize) chosen[best] * d + f];
     }
+  return TRUE;
 }
 
 static void
@@ -358,6 +365,7 @@ kmeans_init_start (LatentDataset  *dataset,
                    LatentParams   *params,
                    guint64         seed,
                    LatentCl       *cl,
+                   GCancellable   *cancellable,
                    GError        **error)
 {
   g_autoptr(LatentKmeans) self = g_new0 (LatentKmeans, 1);
@@ -404,12 +412,12 @@ kmeans_init_start (LatentDataset  *dataset,
   rand = g_rand_new_with_seed_array (seed_words, 2);
   if (g_str_equal (init, "random"))
     init_random (self, rand);
-  else if (init[0] != '@')
-    init_kmeanspp (self, rand);
+  else if (init[0] != '@' && !init_kmeanspp (self, rand, cancellable, error))
+    return NULL;
 
   /* Labels for the initial centers, so iteration 0 has something to show,
    * with the sums the first step moves the centers to. */
-  if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, NULL, error))
+  if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, cancellable, error))
     return NULL;
   self->inertia = self->pass.inertia;
 
@@ -436,6 +444,7 @@ kmeans_init (LatentDataset  *dataset,
              LatentParams   *params,
              guint64         seed,
              LatentCl       *cl,
+             GCancellable   *cancellable,
              GError        **error)
 {
   g_autoptr(LatentKmeans) self = NULL;
@@ -443,9 +452,9 @@ kmeans_init (LatentDataset  *dataset,
   g_autofree char *note = NULL;
   guint best;
 
-  if (!latent_clusters_choose_start (&kmeans_algorithm, dataset, params, seed, cl, kmeans_score, FALSE,
+  if (!latent_clusters_choose_start (&kmeans_algorithm, dataset, params, seed, cl, cancellable, kmeans_score, FALSE,
                                      &objectives, &best, &note, error) ||
-      !(self = kmeans_init_start (dataset, params, seed + best, cl, error)))
+      !(self = kmeans_init_start (dataset, params, seed + best, cl, cancellable, error)))
     return NULL;
   self->seed = seed;
   self->restart_note = g_steal_pointer (&note);
@@ -759,6 +768,7 @@ run_starts (const LatentAlgorithm *algorithm,
             LatentParams          *params,
             guint64                seed,
             LatentCl              *cl,
+            GCancellable          *cancellable,
             guint                  n_starts,
             LatentStartScore       score,
             gboolean               higher_is_better,
@@ -779,7 +789,7 @@ run_starts (const LatentAlgorithm *algorithm,
   for (guint r = 0; r < n_starts; r++)
     {
       g_autoptr(LatentFit) fit = latent_algorithm_fit (algorithm, dataset, single, seed + r, cl,
-                                                       NULL, NULL, NULL, error);
+                                                       NULL, NULL, cancellable, error);
 
       if (fit == NULL)
         return NULL;
@@ -816,6 +826,7 @@ latent_clusters_choose_start (const LatentAlgorithm *algorithm,
                               LatentParams          *params,
                               guint64                seed,
                               LatentCl              *cl,
+                              GCancellable          *cancellable,
                               LatentStartScore       score,
                               gboolean               higher_is_better,
                               double               **objectives,
@@ -839,7 +850,7 @@ latent_clusters_choose_start (const LatentAlgorithm *algorithm,
     }
   if (!latent_algorithm_check (algorithm, dataset, params, error))
     return FALSE;
-  *note = run_starts (algorithm, dataset, params, seed, cl, restarts, score, higher_is_better,
+  *note = run_starts (algorithm, dataset, params, seed, cl, cancellable, restarts, score, higher_is_better,
                       objectives, best, error);
   return *note != NULL;
 }

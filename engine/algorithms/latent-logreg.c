@@ -250,6 +250,7 @@ logreg_init (LatentDataset  *dataset,
              LatentParams   *params,
              guint64         seed,
              LatentCl       *cl,
+             GCancellable   *cancellable,
              GError        **error)
 {
   g_autoptr(LatentLogreg) self = NULL;

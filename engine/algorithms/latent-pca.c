@@ -220,6 +220,7 @@ pca_init (LatentDataset  *dataset,
           LatentParams   *params,
           guint64         seed,
           LatentCl       *cl,
+          GCancellable   *cancellable,
           GError        **error)
 {
   g_autoptr(LatentLinear) self = NULL;

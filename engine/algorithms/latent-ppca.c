@@ -170,6 +170,7 @@ ppca_init (LatentDataset  *dataset,
            LatentParams   *params,
            guint64         seed,
            LatentCl       *cl,
+           GCancellable   *cancellable,
            GError        **error)
 {
   g_autoptr(LatentLinear) self = NULL;

@@ -329,6 +329,7 @@ prototype_init (LatentDataset  *dataset,
                 LatentParams   *params,
                 guint64         seed,
                 LatentCl       *cl,
+                GCancellable   *cancellable,
                 GError        **error)
 {
   g_autoptr(LatentPrototype) self = g_new0 (LatentPrototype, 1);

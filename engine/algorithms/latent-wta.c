@@ -346,6 +346,7 @@ wta_init (LatentDataset  *dataset,
           LatentParams   *params,
           guint64         seed,
           LatentCl       *cl,
+          GCancellable   *cancellable,
           GError        **error)
 {
   g_autoptr(LatentWta) self = NULL;

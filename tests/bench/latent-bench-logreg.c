@@ -84,7 +84,7 @@ main (int    argc,
 
   /* Stepped by hand, so each epoch's end is timed. */
   start = g_get_monotonic_time ();
-  if (!(self = algorithm->init (dataset, params, 0, cl, &error)))
+  if (!(self = algorithm->init (dataset, params, 0, cl, NULL, &error)))
     {
       g_printerr ("latent-bench-logreg: %s\n", error->message);
       return 1;

@@ -126,7 +126,7 @@ main (int    argc,
 
   /* Stepped by hand, so each epoch is timed on its own. */
   start = t0 = g_get_monotonic_time ();
-  if (!(state = algorithm->init (dataset, params, 0, cl, &error)))
+  if (!(state = algorithm->init (dataset, params, 0, cl, NULL, &error)))
     {
       g_printerr ("latent-bench-wta: %s\n", error->message);
       return 1;

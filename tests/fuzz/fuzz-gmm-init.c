@@ -50,7 +50,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                      latent_params_parse (params, "max-iterations=1", NULL) &&
                      latent_params_parse (params, covariances[i], NULL) &&
                      latent_params_parse (params, init, NULL));
-      state = algorithm->init (fuzz_dataset (), params, 0, NULL, &error);
+      state = algorithm->init (fuzz_dataset (), params, 0, NULL, NULL, &error);
       g_assert_true ((state == NULL) != (error == NULL));
       latent_fuzz_report (error);
       /* A model that loads must also take a step and a snapshot. */

@@ -50,7 +50,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                      latent_params_parse (params, "epochs=1", NULL) &&
                      latent_params_parse (params, tied[i], NULL) &&
                      latent_params_parse (params, init, NULL));
-      state = algorithm->init (fuzz_dataset (), params, 0, NULL, &error);
+      state = algorithm->init (fuzz_dataset (), params, 0, NULL, NULL, &error);
       g_assert_true ((state == NULL) != (error == NULL));
       latent_fuzz_report (error);
       /* Weights that load are finite, and must also train a step and
