@@ -195,6 +195,37 @@ head_of (LatentDataset  *dataset,
 
 /* Set on the thread inside latent_algorithm_prepare. */
 static GPrivate preparing;
+static GPrivate progress_func;
+static GPrivate progress_data;
+static GPrivate progress_held;
+
+void
+latent_algorithm_set_init_progress (LatentInitProgressFunc func,
+                                    gpointer               user_data)
+{
+  g_private_set (&progress_func, func);
+  g_private_set (&progress_data, user_data);
+}
+
+void
+latent_algorithm_init_progress (LatentInitStage stage,
+                                guint           done,
+                                guint           total)
+{
+  LatentInitProgressFunc func = g_private_get (&progress_func);
+
+  if (func != NULL && g_private_get (&progress_held) == NULL)
+    func (stage, done, total, g_private_get (&progress_data));
+}
+
+void
+latent_algorithm_hold_init_progress (gboolean hold)
+{
+  guint depth = GPOINTER_TO_UINT (g_private_get (&progress_held));
+
+  g_return_if_fail (hold || depth > 0);
+  g_private_set (&progress_held, GUINT_TO_POINTER (hold ? depth + 1 : depth - 1));
+}
 
 gboolean
 latent_algorithm_is_preparing (void)

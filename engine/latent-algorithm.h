@@ -209,6 +209,29 @@ gboolean      latent_algorithm_prepare    (const LatentAlgorithm  *algorithm,
  * may then leave out device work that only a run needs (timing). */
 gboolean      latent_algorithm_is_preparing (void);
 
+/* How far an initialisation of several rounds has come, for a person
+ * waiting on it: init code reports its rounds, and the thread that runs
+ * the init may ask to hear of them (the run's worker does). While held
+ * (holds nest; each TRUE is undone by a FALSE), inner rounds are not
+ * reported: a restart's own k-means++ would hide which restart it is. All
+ * per thread. */
+typedef enum {
+  LATENT_INIT_STARTS,    /* restarts, each a whole fit */
+  LATENT_INIT_CENTERS,   /* k-means++ centers */
+} LatentInitStage;
+
+typedef void (*LatentInitProgressFunc) (LatentInitStage stage,
+                                        guint           done,
+                                        guint           total,
+                                        gpointer        user_data);
+
+void          latent_algorithm_set_init_progress  (LatentInitProgressFunc func,
+                                                   gpointer               user_data);
+void          latent_algorithm_init_progress      (LatentInitStage        stage,
+                                                   guint                  done,
+                                                   guint                  total);
+void          latent_algorithm_hold_init_progress (gboolean               hold);
+
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentFit, latent_fit_free)
 

@@ -43,6 +43,9 @@ struct _LatentRun
   LatentSnapshot        *outbox_snapshot;
   GError                *outbox_error;
   gboolean               outbox_finished;
+  gboolean               outbox_progress;   /* the init's progress below is new */
+  LatentInitStage        progress_stage;
+  guint                  progress_done, progress_total;
   GSource               *outbox_source;  /* holds no reference: dispose destroys it */
   LatentRunState         worker_state;
   double                 init_ms;
@@ -57,7 +60,7 @@ struct _LatentRun
 
 G_DEFINE_FINAL_TYPE (LatentRun, latent_run, G_TYPE_OBJECT)
 
-enum { ITERATION, SNAPSHOT, FINISHED, N_SIGNALS };
+enum { ITERATION, SNAPSHOT, FINISHED, INIT_PROGRESS, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static gboolean
@@ -68,9 +71,16 @@ drain_outbox (gpointer data)
   g_autoptr(GArray) records = NULL;
   g_autoptr(LatentSnapshot) snapshot = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean finished;
+  gboolean finished, progress;
+  LatentInitStage stage;
+  guint done, total;
 
   g_mutex_lock (&self->mutex);
+  progress = self->outbox_progress;
+  self->outbox_progress = FALSE;
+  stage = self->progress_stage;
+  done = self->progress_done;
+  total = self->progress_total;
   records = g_steal_pointer (&self->outbox_records);
   self->outbox_records = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
   snapshot = g_steal_pointer (&self->outbox_snapshot);
@@ -82,6 +92,8 @@ drain_outbox (gpointer data)
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->mutex);
 
+  if (progress)
+    g_signal_emit (self, signals[INIT_PROGRESS], 0, stage, done, total);
   for (guint i = 0; i < records->len; i++)
     {
       LatentIterationRecord *record = &g_array_index (records, LatentIterationRecord, i);
@@ -162,6 +174,25 @@ finish (LatentRun      *self,
   g_mutex_unlock (&self->mutex);
 }
 
+/* On the worker, as the init reports its rounds; the newest one waits in
+ * the outbox. */
+static void
+on_init_progress (LatentInitStage stage,
+                  guint           done,
+                  guint           total,
+                  gpointer        data)
+{
+  LatentRun *self = data;
+
+  g_mutex_lock (&self->mutex);
+  self->outbox_progress = TRUE;
+  self->progress_stage = stage;
+  self->progress_done = done;
+  self->progress_total = total;
+  schedule_drain (self);
+  g_mutex_unlock (&self->mutex);
+}
+
 static gpointer
 worker (gpointer data)
 {
@@ -179,8 +210,10 @@ worker (gpointer data)
   if (setpriority (PRIO_PROCESS, 0, 5) != 0)
     g_debug ("could not lower the worker's priority: %s", g_strerror (errno));
 
+  latent_algorithm_set_init_progress (on_init_progress, self);
   state = self->algorithm->init (self->dataset, self->params, self->seed, latent_cl_usable (self->cl),
                                  self->cancellable, &error);
+  latent_algorithm_set_init_progress (NULL, NULL);
   g_mutex_lock (&self->mutex);
   self->init_ms = (g_get_monotonic_time () - start) / 1000.0;
   g_mutex_unlock (&self->mutex);
@@ -379,6 +412,11 @@ latent_run_class_init (LatentRunClass *klass)
                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
   signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+  /* (stage, done, total): a LatentInitStage and its rounds, while the
+   * run initialises. */
+  signals[INIT_PROGRESS] = g_signal_new ("init-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT,
+                                         G_TYPE_UINT);
 }
 
 static void

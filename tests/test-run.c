@@ -188,6 +188,60 @@ test_stop_while_initialising (void)
   g_assert_cmpuint (w.iterations, ==, 0);
 }
 
+typedef struct {
+  guint signals, stages[2], last_done, last_total;
+} Progress;
+
+static void
+on_init_progress (LatentRun *run, guint stage, guint done, guint total, Progress *p)
+{
+  g_assert_cmpuint (stage, <, 2);
+  g_assert_cmpuint (done, <, total);
+  p->signals++;
+  p->stages[stage]++;
+  p->last_done = done;
+  p->last_total = total;
+}
+
+/* A run's start says how far it is: the restarts, not the k-means++ inside
+ * each of them; with one start, the k-means++ centers. */
+static void
+test_init_progress (void)
+{
+  const char *settings[][2] = { { "k=8", "restarts=6" }, { "k=300", "restarts=1" } };
+
+  for (guint c = 0; c < G_N_ELEMENTS (settings); c++)
+    {
+      const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+      g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+      g_autoptr(LatentDataset) ds = test_blobs (3000, 4, 8, 2.0, 3);
+      g_autoptr(LatentRun) run = NULL;
+      Progress p = { 0 };
+      Watch w = { 0 };
+
+      g_assert_true (latent_params_parse (params, settings[c][0], NULL));
+      g_assert_true (latent_params_parse (params, settings[c][1], NULL));
+      g_assert_true (latent_params_parse (params, "max-iterations=2", NULL));
+      run = latent_run_new (alg, ds, params, 1, NULL);
+      g_signal_connect (run, "init-progress", G_CALLBACK (on_init_progress), &p);
+      g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+      latent_run_play (run);
+      wait_until (&w.finished);
+      g_assert_no_error (w.error);
+      g_assert_cmpuint (p.signals, >=, 1);
+      if (c == 0)
+        {
+          g_assert_cmpuint (p.stages[LATENT_INIT_CENTERS], ==, 0);
+          g_assert_cmpuint (p.last_total, ==, 6);
+        }
+      else
+        {
+          g_assert_cmpuint (p.stages[LATENT_INIT_STARTS], ==, 0);
+          g_assert_cmpuint (p.last_total, ==, 300);
+        }
+    }
+}
+
 static void
 test_speed_limit (void)
 {
@@ -525,6 +579,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/step-and-pause", test_step_and_pause);
   g_test_add_func ("/run/stop-is-prompt", test_stop_is_prompt);
   g_test_add_func ("/run/stop-while-initialising", test_stop_while_initialising);
+  g_test_add_func ("/run/init-progress", test_init_progress);
   g_test_add_func ("/run/speed-limit", test_speed_limit);
   g_test_add_func ("/run/failed-init", test_failed_init);
   g_test_add_func ("/run/drop-while-running", test_drop_while_running);

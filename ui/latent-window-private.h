@@ -75,6 +75,7 @@ struct _LatentWindow
   guint                  rate_iterations;
   double                 rate;
   char                  *run_message;   /* converged, stopped, failed… */
+  char                  *init_progress; /* "start 3 of 30", until the first frame */
   /* A new run of an instant algorithm: the last picture stays until the
    * first new pass replaces it, so an edit does not flash the original. */
   gboolean               holding;

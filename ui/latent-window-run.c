@@ -119,11 +119,27 @@ release_hold (LatentWindow *self)
     show_frame (self, g_ptr_array_index (self->frames, self->frames->len - 1));
 }
 
+/* A long start (restarts, k-means++ over many clusters) says how far it is. */
+static void
+on_run_init_progress (LatentRun    *run,
+                      guint         stage,
+                      guint         done,
+                      guint         total,
+                      LatentWindow *self)
+{
+  g_free (self->init_progress);
+  /* Translators: how far a run's start has come, shown after "initialising". */
+  self->init_progress = stage == LATENT_INIT_STARTS ? g_strdup_printf (_("start %u of %u"), done + 1, total)
+                                                    : g_strdup_printf (_("center %u of %u"), done + 1, total);
+  _latent_window_update_status (self);
+}
+
 static void
 on_run_snapshot (LatentRun      *run,
                  LatentSnapshot *snapshot,
                  LatentWindow   *self)
 {
+  g_clear_pointer (&self->init_progress, g_free);
   keep_frame (self, snapshot);
   move_timeline (self, snapshot->iteration);
   /* The curve starts at the initialisation, which no iteration reports. */
@@ -152,6 +168,7 @@ on_run_finished (LatentRun    *run,
   self->running = FALSE;
   release_hold (self);
   g_clear_pointer (&self->run_message, g_free);
+  g_clear_pointer (&self->init_progress, g_free);
   if (error)
     {
       _latent_window_show_error (self, error->message);
@@ -237,8 +254,10 @@ launch (LatentWindow *self,
 {
   self->run = latent_run_new_at (self->algorithm, self->dataset, self->params,
                                  (guint64) gtk_spin_button_get_value (self->seed_spin), self->cl, from);
+  g_clear_pointer (&self->init_progress, g_free);
   g_signal_connect (self->run, "iteration", G_CALLBACK (on_run_iteration), self);
   g_signal_connect (self->run, "snapshot", G_CALLBACK (on_run_snapshot), self);
+  g_signal_connect (self->run, "init-progress", G_CALLBACK (on_run_init_progress), self);
   g_signal_connect (self->run, "finished", G_CALLBACK (on_run_finished), self);
   apply_speed (self);
   self->running = play;

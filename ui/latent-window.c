@@ -167,7 +167,11 @@ _latent_window_update_status (LatentWindow *self)
         g_string_append_printf (s, _(" · %.0f it/s"), self->rate);
     }
   else if (!_latent_window_is_compiling (self))
-    g_string_append (s, _(" · initialising"));
+    {
+      g_string_append (s, _(" · initialising"));
+      if (self->init_progress)
+        g_string_append_printf (s, " · %s", self->init_progress);
+    }
   /* The first run of an algorithm waits seconds for the OpenCL compiler. */
   if (_latent_window_is_compiling (self))
     g_string_append_printf (s, " · %s", _("compiling kernels…"));
@@ -742,6 +746,7 @@ latent_window_finalize (GObject *object)
   g_free (self->device_name);
   g_clear_pointer (&self->frames, g_ptr_array_unref);
   g_free (self->run_message);
+  g_free (self->init_progress);
   G_OBJECT_CLASS (latent_window_parent_class)->finalize (object);
 }
 

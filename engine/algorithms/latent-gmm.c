@@ -771,8 +771,15 @@ gmm_init (LatentDataset  *dataset,
   guint best;
 
   if (!latent_clusters_choose_start (&gmm_algorithm, dataset, params, seed, cl, cancellable, gmm_score, TRUE,
-                                     &objectives, &best, &note, error) ||
-      !(self = gmm_init_start (dataset, params, seed + best, cl, cancellable, error)))
+                                     &objectives, &best, &note, error))
+    return NULL;
+  /* After the restarts, the winner's own rounds are not news. */
+  if (objectives != NULL)
+    latent_algorithm_hold_init_progress (TRUE);
+  self = gmm_init_start (dataset, params, seed + best, cl, cancellable, error);
+  if (objectives != NULL)
+    latent_algorithm_hold_init_progress (FALSE);
+  if (self == NULL)
     return NULL;
   self->seed = seed;
   self->restart_note = g_steal_pointer (&note);

@@ -268,6 +268,7 @@ init_kmeanspp (LatentKmeans  *self,
       /* Thousands of centers take minutes: Stop must not wait for them. */
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
+      latent_algorithm_init_progress (LATENT_INIT_CENTERS, c, self->k);
 
       for (guint t = 0; t < trials; t++)
         {
@@ -453,8 +454,15 @@ kmeans_init (LatentDataset  *dataset,
   guint best;
 
   if (!latent_clusters_choose_start (&kmeans_algorithm, dataset, params, seed, cl, cancellable, kmeans_score, FALSE,
-                                     &objectives, &best, &note, error) ||
-      !(self = kmeans_init_start (dataset, params, seed + best, cl, cancellable, error)))
+                                     &objectives, &best, &note, error))
+    return NULL;
+  /* After the restarts, the winner's own rounds are not news. */
+  if (objectives != NULL)
+    latent_algorithm_hold_init_progress (TRUE);
+  self = kmeans_init_start (dataset, params, seed + best, cl, cancellable, error);
+  if (objectives != NULL)
+    latent_algorithm_hold_init_progress (FALSE);
+  if (self == NULL)
     return NULL;
   self->seed = seed;
   self->restart_note = g_steal_pointer (&note);
@@ -788,9 +796,12 @@ run_starts (const LatentAlgorithm *algorithm,
     return NULL;
   for (guint r = 0; r < n_starts; r++)
     {
-      g_autoptr(LatentFit) fit = latent_algorithm_fit (algorithm, dataset, single, seed + r, cl,
-                                                       NULL, NULL, cancellable, error);
+      g_autoptr(LatentFit) fit = NULL;
 
+      latent_algorithm_init_progress (LATENT_INIT_STARTS, r, n_starts);
+      latent_algorithm_hold_init_progress (TRUE);
+      fit = latent_algorithm_fit (algorithm, dataset, single, seed + r, cl, NULL, NULL, cancellable, error);
+      latent_algorithm_hold_init_progress (FALSE);
       if (fit == NULL)
         return NULL;
       values[r] = score (fit->snapshot);
