@@ -57,7 +57,8 @@ struct _LatentKmeansCl
   cl_kernel         seed;
   cl_mem            seed_cand, seed_closest, seed_out, seed_partial;
   guint             seed_results;   /* work-items (CPU shape) or groups (GPU) */
-  float            *host_seed;      /* SEED_MAX_TRIALS × dp, then n: candidates, then closest */
+  guint             seed_tp;        /* candidates the buffers hold, a multiple of 4 */
+  float            *host_seed;      /* seed_tp × dp, then n: candidates, then closest */
   float            *host_seed_partial;
 
   double           *previous;       /* k × d: the centers of the last pass */
@@ -533,16 +534,20 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   return g_steal_pointer (&kcl);
 }
 
-/* kmeans_seed's kernel and buffers, on the first k-means++ trial. */
+/* kmeans_seed's kernel and buffers, on the first k-means++ trial, for as
+ * many candidates as a round over k clusters takes. */
 static gboolean
 seed_prepare (LatentKmeansCl  *kcl,
               guint            n,
+              guint            k,
               GError         **error)
 {
   const LatentClDeviceInfo *info = latent_cl_get_info (kcl->cl);
+  const guint tp = (latent_kmeans_seed_trials (k) + 3) / 4 * 4;
 
   if (kcl->seed != NULL)
     return TRUE;
+  kcl->seed_tp = tp;
   if (!(kcl->seed = latent_cl_create_kernel (kcl->cl, "kmeans", kcl->options, "kmeans_seed", error)))
     return FALSE;
   if (kcl->gpu)
@@ -557,17 +562,17 @@ seed_prepare (LatentKmeansCl  *kcl,
     }
   else
     kcl->seed_results = kcl->items;
-  kcl->host_seed = g_new0 (float, (gsize) LATENT_KMEANS_SEED_MAX_TRIALS * kcl->dp + n);
-  kcl->host_seed_partial = g_new (float, (gsize) kcl->seed_results * LATENT_KMEANS_SEED_MAX_TRIALS);
+  kcl->host_seed = g_new0 (float, (gsize) tp * kcl->dp + n);
+  kcl->host_seed_partial = g_new (float, (gsize) kcl->seed_results * tp);
   return latent_cl_create_buffer (kcl->cl, &kcl->seed_cand, CL_MEM_READ_ONLY,
-                                  (gsize) LATENT_KMEANS_SEED_MAX_TRIALS * kcl->dp * sizeof (float), NULL,
+                                  (gsize) tp * kcl->dp * sizeof (float), NULL,
                                   "seed_cand", error) &&
          latent_cl_create_buffer (kcl->cl, &kcl->seed_closest, CL_MEM_READ_ONLY, n * sizeof (float), NULL,
                                   "seed_closest", error) &&
          latent_cl_create_buffer (kcl->cl, &kcl->seed_out, CL_MEM_READ_WRITE,
-                                  (gsize) LATENT_KMEANS_SEED_MAX_TRIALS * n * sizeof (float), NULL, "seed_out", error) &&
+                                  (gsize) tp * n * sizeof (float), NULL, "seed_out", error) &&
          latent_cl_create_buffer (kcl->cl, &kcl->seed_partial, CL_MEM_READ_WRITE,
-                                  (gsize) kcl->seed_results * LATENT_KMEANS_SEED_MAX_TRIALS * sizeof (float), NULL,
+                                  (gsize) kcl->seed_results * tp * sizeof (float), NULL,
                                   "seed_partial", error);
 }
 
@@ -588,11 +593,11 @@ latent_kmeans_cl_seed (LatentKmeansCl  *kcl,
   gsize global, local = LATENT_KMEANS_SEED_GROUP;
   cl_int err;
 
-  g_return_val_if_fail (trials >= 1 && tp <= LATENT_KMEANS_SEED_MAX_TRIALS, FALSE);
-  if (!seed_prepare (kcl, n, error))
+  if (!seed_prepare (kcl, n, self->k, error))
     return FALSE;
+  g_return_val_if_fail (tp <= kcl->seed_tp, FALSE);
   host_cand = kcl->host_seed;
-  host_closest = kcl->host_seed + (gsize) LATENT_KMEANS_SEED_MAX_TRIALS * dp;
+  host_closest = kcl->host_seed + (gsize) kcl->seed_tp * dp;
   for (guint t = 0; t < trials; t++)
     for (guint f = 0; f < d; f++)
       host_cand[(gsize) t * dp + f] = cand[(gsize) t * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);

@@ -6,6 +6,8 @@
 
 #include "latent-kmeans.h"
 
+#include <math.h>
+
 G_BEGIN_DECLS
 
 typedef struct _LatentKmeansCl LatentKmeansCl;
@@ -78,6 +80,13 @@ gboolean         latent_kmeans_cl_assign        (LatentKmeansCl   *kcl,
  * candidates, rounded up to four, and the GPU shape's group. */
 #define LATENT_KMEANS_SEED_MAX_TRIALS 16
 #define LATENT_KMEANS_SEED_GROUP 64
+
+/* k-means++'s candidates a round: 2 + ln k, as scikit-learn takes them. */
+static inline guint
+latent_kmeans_seed_trials (guint k)
+{
+  return MIN (2 + (guint) log (k), LATENT_KMEANS_SEED_MAX_TRIALS);
+}
 
 /* k-means++ keeps the first candidate whose sum is the smallest within
  * rounding, so that the device and the reference, which round apart, keep

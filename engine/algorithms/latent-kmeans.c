@@ -247,7 +247,7 @@ init_kmeanspp (LatentKmeans  *self,
                GError       **error)
 {
   const guint n = self->n, d = self->d;
-  const guint trials = MIN (2 + (guint) log (self->k), LATENT_KMEANS_SEED_MAX_TRIALS);
+  const guint trials = latent_kmeans_seed_trials (self->k);
   g_autofree double *closest = g_new (double, n);
   g_autofree double *row_norm = NULL;
   g_autofree float *cand = g_new (float, (gsize) trials * d);
