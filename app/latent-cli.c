@@ -78,6 +78,24 @@ on_iteration (const LatentIterationRecord *record,
               objective_name, record->objective, record->step_ms);
 }
 
+/* With --progress: a start of several rounds says how far it is, every
+ * restart and every tenth of the k-means++ centers. */
+static void
+on_init_progress (LatentInitStage stage,
+                  guint           done,
+                  guint           total,
+                  gpointer        user_data)
+{
+  g_autofree char *what = NULL;
+
+  if (stage == LATENT_INIT_CENTERS && (done + 1) * 10 / total == done * 10 / total)
+    return;
+  what = stage == LATENT_INIT_STARTS ? g_strdup_printf (_("start %u of %u"), done + 1, total)
+                                     : g_strdup_printf (_("center %u of %u"), done + 1, total);
+  /* Translators: how far a run's start has come ("start 3 of 30") */
+  g_printerr (_("initialising: %s\n"), what);
+}
+
 /* With --progress: a build from source takes seconds on a CPU driver (0.1 s
  * once cached), so the wait before the first iteration is explained. One
  * line for the builds of a run, which come one after another. */
@@ -438,8 +456,11 @@ command_run (int    argc,
   if (cl != NULL && progress)
     latent_cl_set_build_notify (cl, on_build, &said_compiling);
   objective_name = _(algorithm->objective_name);
+  if (progress)
+    latent_algorithm_set_init_progress (on_init_progress, NULL);
   fit = latent_algorithm_fit (algorithm, dataset, params, seed, cl,
                               progress ? on_iteration : NULL, (gpointer) objective_name, NULL, &error);
+  latent_algorithm_set_init_progress (NULL, NULL);
   if (fit == NULL)
     return fail (status_for_error (error), "%s", error->message);
 

@@ -196,6 +196,17 @@ class Results(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("iteration 1: inertia", p.stderr)
         self.assertTrue(read(self.path("f.svg"), "rb")[:200].lstrip().startswith((b"<?xml", b"<svg")))
+        # A start of several rounds says how far it is: each restart, and
+        # every tenth of k-means++'s centers.
+        p = run("run", "kmeans", "--data", "moons:n=500,seed=1", "--param", "k=2", "--param", "restarts=3",
+                "--progress")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual([line for line in p.stderr.splitlines() if line.startswith("initialising")],
+                         ["initialising: start %d of 3" % s for s in (1, 2, 3)])
+        p = run("run", "kmeans", "--data", "blobs:n=2000,seed=1", "--param", "k=40", "--progress")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual([line for line in p.stderr.splitlines() if line.startswith("initialising")],
+                         ["initialising: center %d of 40" % c for c in (4, 8, 12, 16, 20, 24, 28, 32, 36, 40)])
         p = run("run", "kmeans", "--data", "rings:n=500,seed=1", "--param", "k=3", "--export", self.path("f.pdf"))
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(read(self.path("f.pdf"), "rb")[:4], b"%PDF")
