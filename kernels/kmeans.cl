@@ -49,7 +49,8 @@
  * groups of ROW_GROUP, only relabel rows, and reduce their visit counts per
  * group; the sums are then rebuilt from the labels.
  *
- * kmeans_seed, at the end, scores k-means++'s candidates for the next center.
+ * kmeans_seed, at the end, scores k-means++'s candidates for the next center;
+ * kmeans_seed_copy does it from the 8-bit copy when that is the rows.
  */
 
 #ifndef VEC
@@ -1293,6 +1294,64 @@ kmeans_seed (__global const vec_t *LATENT_RESTRICT x,
               a3 = fma (u3, u3, a3);
             }
           d = fmin ((float4) (hsum (a0), hsum (a1), hsum (a2), hsum (a3)), closest[i]);
+          out[(size_t) t0 * n + i] = d.x;
+          out[(size_t) (t0 + 1) * n + i] = d.y;
+          out[(size_t) (t0 + 2) * n + i] = d.z;
+          out[(size_t) (t0 + 3) * n + i] = d.w;
+          pot[t0 / 4] += d;
+        }
+    }
+  for (uint q = 0; q < tp / 4; q++)
+    vstore4 (pot[q], q, partial + (size_t) g * tp);
+}
+
+/* The same from the 8-bit copy, where it is the rows (images: every value
+ * on the copy's grid, so |x − x̃| is rounding): a quarter of the bytes.
+ * cand holds the candidates' codes as floats (tp × dp), so the distance is
+ * step² Σ (q_x − q_c)², exact in the codes. */
+__kernel void
+kmeans_seed_copy (__global const qvec_t *LATENT_RESTRICT xq,
+                  __global const vec_t  *LATENT_RESTRICT cand,
+                  __global const float  *LATENT_RESTRICT closest,
+                  __global float        *LATENT_RESTRICT out,
+                  __global float        *LATENT_RESTRICT partial,
+                  const float step2,
+                  const uint n,
+                  const uint dv,
+                  const uint tp,
+                  const uint rows)
+{
+  const uint g = get_global_id (0);
+  const uint begin = min (n, g * rows), end = min (n, begin + rows);
+  float4 pot[SEED_MAX_TRIALS / 4];
+
+  for (uint q = 0; q < tp / 4; q++)
+    pot[q] = 0.0f;
+  for (uint i = begin; i < end; i++)
+    {
+      __global const qvec_t *row = xq + (size_t) i * dv;
+
+#ifdef HAVE_PREFETCH
+      if (i + PREFETCH_AHEAD < end)
+        for (uint b = 0; b < dv * VEC; b += 64)
+          __builtin_prefetch ((__global const uchar *) (row + PREFETCH_AHEAD * dv) + b, 0, 2);
+#endif
+      for (uint t0 = 0; t0 < tp; t0 += 4)
+        {
+          __global const vec_t *c = cand + (size_t) t0 * dv;
+          vec_t a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+          float4 d;
+
+          for (uint j = 0; j < dv; j++)
+            {
+              const vec_t v = convert_vec (row[j]);
+              const vec_t u0 = v - c[j], u1 = v - c[dv + j], u2 = v - c[2 * dv + j], u3 = v - c[3 * dv + j];
+              a0 = fma (u0, u0, a0);
+              a1 = fma (u1, u1, a1);
+              a2 = fma (u2, u2, a2);
+              a3 = fma (u3, u3, a3);
+            }
+          d = fmin (step2 * (float4) (hsum (a0), hsum (a1), hsum (a2), hsum (a3)), closest[i]);
           out[(size_t) t0 * n + i] = d.x;
           out[(size_t) (t0 + 1) * n + i] = d.y;
           out[(size_t) (t0 + 2) * n + i] = d.z;

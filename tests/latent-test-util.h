@@ -51,6 +51,24 @@ test_blobs (guint   n,
   return ds;
 }
 
+/* @ds's values moved onto 256 levels between 0 and 1, q / 255 as an 8-bit
+ * image's are, the lowest at 0 and the highest at 1. */
+static inline void
+test_on_grid (LatentDataset *ds)
+{
+  float *x = latent_dataset_get_data (ds);
+  const gsize count = (gsize) latent_dataset_get_n_rows (ds) * latent_dataset_get_n_cols (ds);
+  float lo = x[0], hi = x[0];
+
+  for (gsize i = 0; i < count; i++)
+    {
+      lo = MIN (lo, x[i]);
+      hi = MAX (hi, x[i]);
+    }
+  for (gsize i = 0; i < count; i++)
+    x[i] = rint (255.0 * (x[i] - lo) / MAX (hi - lo, 1e-30f)) / 255.0f;
+}
+
 /* A LatentFitFunc: each iteration's objective onto the GArray of doubles
  * in @user_data (NULL: none kept). */
 static inline void

@@ -118,6 +118,37 @@ test_far_from_origin (void)
   g_assert_cmpfloat (fabs (ref->objective - dev->objective), <=, 1e-4 * ref->objective);
 }
 
+/* Rows on an 8-bit grid (images) take k-means++ from the copy of the rows
+ * the bounds use (kmeans_seed_copy, a quarter of the bytes): the start is
+ * the reference's, and so is the run from it. */
+static void
+test_seed_from_copy (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (2000, 50, 25, 3.0, 9);
+  g_autoptr(GArray) ref_obj = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) dev_obj = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(LatentSnapshot) ref = NULL;
+  g_autoptr(LatentSnapshot) dev = NULL;
+  guint differ = 0;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_unsetenv ("LATENT_KMEANS_BOUNDS");
+  test_on_grid (ds);
+  ref = fit (ds, "k=25", "max-iterations=8", NULL, ref_obj);
+  dev = fit (ds, "k=25", "max-iterations=8", cl, dev_obj);
+  g_assert_cmpuint (ref_obj->len, ==, dev_obj->len);
+  for (guint i = 0; i < ref_obj->len; i++)
+    g_assert_cmpfloat (fabs (g_array_index (ref_obj, double, i) - g_array_index (dev_obj, double, i)), <=,
+                       1e-5 * g_array_index (ref_obj, double, i));
+  for (guint i = 0; i < ref->n_rows; i++)
+    differ += ref->labels[i] != dev->labels[i];
+  g_assert_cmpuint (differ, ==, 0);
+}
+
 /* Shapes chosen to hit every kernel variant and edge: vector widths 4, 8
  * and 16, rows and clusters that are not multiples of the blocking. */
 static void
@@ -284,6 +315,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/kmeans-cl/restarts-agree", test_restarts_agree);
   g_test_add_func ("/kmeans-cl/far-from-origin", test_far_from_origin);
+  g_test_add_func ("/kmeans-cl/seed-from-copy", test_seed_from_copy);
   g_test_add_func ("/kmeans-cl/tiles", test_tiles);
   status = g_test_run ();
   g_clear_object (&cl);

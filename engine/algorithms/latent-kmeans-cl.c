@@ -55,6 +55,8 @@ struct _LatentKmeansCl
   /* k-means++'s trials (kmeans_seed), made on the first call. */
   char             *options;        /* the program's build options */
   cl_kernel         seed;
+  cl_kernel         seed_copy;      /* the same from the 8-bit copy */
+  gboolean          copy_exact;     /* the copy is the rows, up to rounding */
   cl_mem            seed_cand, seed_closest, seed_out, seed_partial;
   guint             seed_results;   /* work-items (CPU shape) or groups (GPU) */
   guint             seed_tp;        /* candidates the buffers hold, a multiple of 4 */
@@ -82,7 +84,8 @@ static void
 release_kernels (LatentKmeansCl *kcl)
 {
   cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
-                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks, &kcl->seed };
+                           &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks, &kcl->seed,
+                           &kcl->seed_copy };
 
   for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
     if (*kernels[i])
@@ -518,6 +521,23 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       clReleaseKernel (quantize);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_quantize", error))
         return NULL;
+
+      /* Where every row is on the copy's grid (8-bit images), k-means++
+       * reads the copy (CPU shape; LATENT_KMEANS_SEED=floats says no). */
+      if (!kcl->gpu && g_strcmp0 (g_getenv ("LATENT_KMEANS_SEED"), "floats") != 0)
+        {
+          g_autofree cl_float2 *xerr = g_new (cl_float2, n);
+          float worst = 0;
+
+          err = clEnqueueReadBuffer (kcl->queue, kcl->xerr, CL_TRUE, 0, n * sizeof (cl_float2), xerr, 0, NULL, NULL);
+          if (!latent_cl_check (err, "clEnqueueReadBuffer", "xerr", error))
+            return NULL;
+          for (guint i = 0; i < n; i++)
+            worst = MAX (worst, xerr[i].s[0]);
+          kcl->copy_exact = worst <= 1e-3f * kcl->copy_step;
+          g_debug ("the 8-bit copy is off by %g steps at most%s", worst / kcl->copy_step,
+                   kcl->copy_exact ? ": k-means++ reads it" : "");
+        }
     }
 
   if (kcl->use_elkan)
@@ -548,7 +568,9 @@ seed_prepare (LatentKmeansCl  *kcl,
   if (kcl->seed != NULL)
     return TRUE;
   kcl->seed_tp = tp;
-  if (!(kcl->seed = latent_cl_create_kernel (kcl->cl, "kmeans", kcl->options, "kmeans_seed", error)))
+  if (!(kcl->seed = latent_cl_create_kernel (kcl->cl, "kmeans", kcl->options, "kmeans_seed", error)) ||
+      (kcl->copy_exact &&
+       !(kcl->seed_copy = latent_cl_create_kernel (kcl->cl, "kmeans", kcl->options, "kmeans_seed_copy", error))))
     return FALSE;
   if (kcl->gpu)
     {
@@ -576,50 +598,101 @@ seed_prepare (LatentKmeansCl  *kcl,
                                   "seed_partial", error);
 }
 
+/* The arguments of kmeans_seed: the candidates' values, less the shift. */
+static gboolean
+seed_floats (LatentKmeansCl  *kcl,
+             LatentKmeans    *self,
+             const guint     *rows,
+             guint            trials,
+             cl_uint          tp,
+             GError         **error)
+{
+  const guint d = self->d, dp = kcl->dp;
+  const cl_uint n = self->n, dv = dp / kcl->vec, per_item = kcl->rows_per_item;
+  float *host_cand = kcl->host_seed;
+
+  for (guint t = 0; t < trials; t++)
+    for (guint f = 0; f < d; f++)
+      host_cand[(gsize) t * dp + f] = self->x[(gsize) rows[t] * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);
+  return latent_cl_check (clEnqueueWriteBuffer (kcl->queue, kcl->seed_cand, CL_FALSE, 0,
+                                                (gsize) tp * dp * sizeof (float), host_cand, 0, NULL, NULL),
+                          "clEnqueueWriteBuffer", "kmeans_seed", error) &&
+         latent_cl_set_args (kcl->seed, "kmeans_seed", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->seed_cand),
+                             LATENT_CL_ARG (kcl->seed_closest), LATENT_CL_ARG (kcl->seed_out),
+                             LATENT_CL_ARG (kcl->seed_partial), LATENT_CL_ARG (n), LATENT_CL_ARG (dv),
+                             LATENT_CL_ARG (tp), LATENT_CL_ARG (per_item), LATENT_CL_ARG_END);
+}
+
+/* The arguments of kmeans_seed_copy: the candidates' codes, as
+ * kmeans_quantize makes them (the rows are on the grid, so no value is
+ * near a rounding tie), in floats. */
+static gboolean
+seed_codes (LatentKmeansCl  *kcl,
+            LatentKmeans    *self,
+            const guint     *rows,
+            guint            trials,
+            cl_uint          tp,
+            GError         **error)
+{
+  const guint d = self->d, dp = kcl->dp;
+  const cl_uint n = self->n, dv = dp / kcl->vec, per_item = kcl->rows_per_item;
+  const float step2 = kcl->copy_step * kcl->copy_step;
+  float *host_cand = kcl->host_seed;
+
+  for (guint t = 0; t < trials; t++)
+    for (guint f = 0; f < d; f++)
+      {
+        const float v = self->x[(gsize) rows[t] * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);
+
+        host_cand[(gsize) t * dp + f] = CLAMP (rintf ((v - kcl->copy_lo) / kcl->copy_step), 0.0f, 255.0f);
+      }
+  return latent_cl_check (clEnqueueWriteBuffer (kcl->queue, kcl->seed_cand, CL_FALSE, 0,
+                                                (gsize) tp * dp * sizeof (float), host_cand, 0, NULL, NULL),
+                          "clEnqueueWriteBuffer", "kmeans_seed_copy", error) &&
+         latent_cl_set_args (kcl->seed_copy, "kmeans_seed_copy", error, LATENT_CL_ARG (kcl->xq),
+                             LATENT_CL_ARG (kcl->seed_cand), LATENT_CL_ARG (kcl->seed_closest),
+                             LATENT_CL_ARG (kcl->seed_out), LATENT_CL_ARG (kcl->seed_partial),
+                             LATENT_CL_ARG (step2), LATENT_CL_ARG (n), LATENT_CL_ARG (dv), LATENT_CL_ARG (tp),
+                             LATENT_CL_ARG (per_item), LATENT_CL_ARG_END);
+}
+
 gboolean
 latent_kmeans_cl_seed (LatentKmeansCl  *kcl,
                        LatentKmeans    *self,
-                       const float     *cand,
+                       const guint     *rows,
                        guint            trials,
                        double          *closest,
                        double          *potential,
                        guint           *best,
                        GError         **error)
 {
-  const guint n = self->n, d = self->d, dp = kcl->dp;
-  const cl_uint tp = (trials + 3) / 4 * 4, dv = dp / kcl->vec, rows = kcl->rows_per_item;
-  float *host_cand, *host_closest;
+  const guint n = self->n;
+  const cl_uint tp = (trials + 3) / 4 * 4;
+  /* Rows on the copy's grid are read from it, a quarter of the bytes. */
+  const gboolean codes = kcl->copy_exact;
   double sums[LATENT_KMEANS_SEED_MAX_TRIALS] = { 0 };
   gsize global, local = LATENT_KMEANS_SEED_GROUP;
+  float *host_closest;
   cl_int err;
 
   if (!seed_prepare (kcl, n, self->k, error))
     return FALSE;
   g_return_val_if_fail (tp <= kcl->seed_tp, FALSE);
-  host_cand = kcl->host_seed;
-  host_closest = kcl->host_seed + (gsize) kcl->seed_tp * dp;
-  for (guint t = 0; t < trials; t++)
-    for (guint f = 0; f < d; f++)
-      host_cand[(gsize) t * dp + f] = cand[(gsize) t * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);
+  host_closest = kcl->host_seed + (gsize) kcl->seed_tp * kcl->dp;
   for (guint i = 0; i < n; i++)
     host_closest[i] = closest[i];
 
   global = kcl->gpu ? (gsize) kcl->seed_results * local : kcl->seed_results;
-  err = clEnqueueWriteBuffer (kcl->queue, kcl->seed_cand, CL_FALSE, 0, (gsize) tp * dp * sizeof (float), host_cand,
+  err = clEnqueueWriteBuffer (kcl->queue, kcl->seed_closest, CL_FALSE, 0, n * sizeof (float), host_closest,
                               0, NULL, NULL);
-  if (err == CL_SUCCESS)
-    err = clEnqueueWriteBuffer (kcl->queue, kcl->seed_closest, CL_FALSE, 0, n * sizeof (float), host_closest,
-                                0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans_seed", error) ||
-      !latent_cl_set_args (kcl->seed, "kmeans_seed", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->seed_cand),
-                           LATENT_CL_ARG (kcl->seed_closest), LATENT_CL_ARG (kcl->seed_out),
-                           LATENT_CL_ARG (kcl->seed_partial), LATENT_CL_ARG (n), LATENT_CL_ARG (dv),
-                           LATENT_CL_ARG (tp), LATENT_CL_ARG (rows), LATENT_CL_ARG_END))
+      !(codes ? seed_codes : seed_floats) (kcl, self, rows, trials, tp, error))
     {
       clFinish (kcl->queue);
       return FALSE;
     }
-  err = clEnqueueNDRangeKernel (kcl->queue, kcl->seed, 1, NULL, &global, kcl->gpu ? &local : NULL, 0, NULL, NULL);
+  err = clEnqueueNDRangeKernel (kcl->queue, codes ? kcl->seed_copy : kcl->seed, 1, NULL, &global,
+                                kcl->gpu ? &local : NULL, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_seed", error))
     {
       clFinish (kcl->queue);

@@ -107,7 +107,7 @@ latent_kmeans_seed_pick (const double *sums,
 
 gboolean         latent_kmeans_cl_seed          (LatentKmeansCl   *kcl,
                                                  LatentKmeans     *self,
-                                                 const float      *cand,
+                                                 const guint      *rows,
                                                  guint             trials,
                                                  double           *closest,
                                                  double           *potential,

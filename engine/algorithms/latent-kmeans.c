@@ -164,7 +164,7 @@ squared_distance (const float *a,
 }
 
 /* The reference of kmeans_seed (kernels/kmeans.cl): for each of @trials
- * candidates (trials × d), Σ_i min (closest[i], |x_i − cand_t|²); the first
+ * candidate rows, Σ_i min (closest[i], |x_i − x_rows[t]|²); the first
  * candidate with the smallest sum is @best, and its minima replace @closest.
  * Distances come from |x|² + |c|² − 2 x·c, the dot products from one matrix
  * product; where that cancels (a row near the candidate, itself included)
@@ -172,7 +172,7 @@ squared_distance (const float *a,
  * itself and never drawn again while other rows are left. */
 static void
 seed_trials_reference (LatentKmeans *self,
-                       const float  *cand,
+                       const guint  *rows,
                        guint         trials,
                        const double *row_norm,
                        double       *closest,
@@ -180,16 +180,19 @@ seed_trials_reference (LatentKmeans *self,
                        guint        *best)
 {
   const guint n = self->n, d = self->d;
+  g_autofree float *cand = g_new (float, (gsize) trials * d);
   g_autofree float *dot = g_new (float, (gsize) n * trials);
   g_autofree double *trial_closest = g_new (double, (gsize) trials * n);
   double sums[LATENT_KMEANS_SEED_MAX_TRIALS] = { 0 };
 
+  for (guint t = 0; t < trials; t++)
+    memcpy (cand + (gsize) t * d, self->x + (gsize) rows[t] * d, d * sizeof (float));
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, n, trials, d,
                1.0f, self->x, d, cand, d, 0.0f, dot, trials);
   for (guint t = 0; t < trials; t++)
     {
       const float *c = cand + (gsize) t * d;
-      const double cn = squared_norm (c, d);
+      const double cn = row_norm[rows[t]];
       double *mine = trial_closest + (gsize) t * n;
 
       for (guint i = 0; i < n; i++)
@@ -213,7 +216,7 @@ static void fall_back (LatentKmeans *self, const GError *error);
  * needs the rows' squared norms, made on its first call. */
 static void
 seed_trials (LatentKmeans *self,
-             const float  *cand,
+             const guint  *rows,
              guint         trials,
              double      **row_norm,
              double       *closest,
@@ -223,7 +226,7 @@ seed_trials (LatentKmeans *self,
   g_autoptr(GError) error = NULL;
 
   if (self->cl != NULL &&
-      latent_kmeans_cl_seed (self->cl, self, cand, trials, closest, potential, best, &error))
+      latent_kmeans_cl_seed (self->cl, self, rows, trials, closest, potential, best, &error))
     return;
   if (self->cl != NULL)
     fall_back (self, error);
@@ -233,7 +236,7 @@ seed_trials (LatentKmeans *self,
       for (guint i = 0; i < self->n; i++)
         (*row_norm)[i] = squared_norm (self->x + (gsize) i * self->d, self->d);
     }
-  seed_trials_reference (self, cand, trials, *row_norm, closest, potential, best);
+  seed_trials_reference (self, rows, trials, *row_norm, closest, potential, best);
 }
 
 /* Greedy k-means++ (Arthur & Vassilvitskii, with 2 + ln k local trials as
@@ -250,14 +253,13 @@ init_kmeanspp (LatentKmeans  *self,
   const guint trials = latent_kmeans_seed_trials (self->k);
   g_autofree double *closest = g_new (double, n);
   g_autofree double *row_norm = NULL;
-  g_autofree float *cand = g_new (float, (gsize) trials * d);
   double potential = 0;
   guint first = g_rand_int_range (rand, 0, n);
   guint best;
 
   for (guint i = 0; i < n; i++)
     closest[i] = INFINITY;
-  seed_trials (self, self->x + (gsize) first * d, 1, &row_norm, closest, &potential, &best);
+  seed_trials (self, &first, 1, &row_norm, closest, &potential, &best);
   for (guint f = 0; f < d; f++)
     self->centers[f] = self->x[(gsize) first * d + f];
 
@@ -271,12 +273,9 @@ init_kmeanspp (LatentKmeans  *self,
       latent_algorithm_init_progress (LATENT_INIT_CENTERS, c, self->k);
 
       for (guint t = 0; t < trials; t++)
-        {
-          chosen[t] = potential > 0 ? sample_by_weight (closest, n, potential, rand)
-                                    : (guint) g_rand_int_range (rand, 0, n);
-          memcpy (cand + (gsize) t * d, self->x + (gsize) chosen[t] * d, d * sizeof (float));
-        }
-      seed_trials (self, cand, trials, &row_norm, closest, &potential, &best);
+        chosen[t] = potential > 0 ? sample_by_weight (closest, n, potential, rand)
+                                  : (guint) g_rand_int_range (rand, 0, n);
+      seed_trials (self, chosen, trials, &row_norm, closest, &potential, &best);
       for (guint f = 0; f < d; f++)
         self->centers[(gsize) c * d + f] = self->x[(gsize) chosen[best] * d + f];
     }

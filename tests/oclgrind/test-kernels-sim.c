@@ -314,6 +314,7 @@ typedef struct {
   guint n, d, k;
   const char *bounds;
   const char *init;     /* k-means++ runs kmeans_seed, random does not */
+  gboolean grid;        /* values on an 8-bit grid: kmeans_seed_copy */
 } KmeansCase;
 
 static void
@@ -327,6 +328,8 @@ test_kmeans (gconstpointer data)
   g_autoptr(LatentFit) ref = NULL;
   g_autoptr(LatentFit) dev = NULL;
 
+  if (tc->grid)
+    test_on_grid (ds);
   g_setenv ("LATENT_KMEANS_BOUNDS", tc->bounds, TRUE);
   fit_both ("kmeans", ds, settings, 1e-5, &ref, &dev);
   g_unsetenv ("LATENT_KMEANS_BOUNDS");
@@ -762,7 +765,7 @@ main (int    argc,
         KmeansCase *tc = g_new (KmeansCase, 1);
         g_autofree char *path = NULL;
 
-        *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], bounds[b], "random" };
+        *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], bounds[b], "random", FALSE };
         path = g_strdup_printf ("/sim/kmeans/%s/n%u-d%u-k%u", tc->bounds, tc->n, tc->d, tc->k);
         add_case (path, test_kmeans, tc, g_free);
       }
@@ -771,8 +774,18 @@ main (int    argc,
       KmeansCase *tc = g_new (KmeansCase, 1);
       g_autofree char *path = NULL;
 
-      *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], "none", "kmeans++" };
+      *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], "none", "kmeans++", FALSE };
       path = g_strdup_printf ("/sim/kmeans/seed/n%u-d%u-k%u", tc->n, tc->d, tc->k);
+      add_case (path, test_kmeans, tc, g_free);
+    }
+  /* With bounds (and so the 8-bit copy) on rows of an 8-bit grid. */
+  for (guint i = 0; i < G_N_ELEMENTS (kmeans_shapes); i++)
+    {
+      KmeansCase *tc = g_new (KmeansCase, 1);
+      g_autofree char *path = NULL;
+
+      *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], "elkan", "kmeans++", TRUE };
+      path = g_strdup_printf ("/sim/kmeans/seed-copy/n%u-d%u-k%u", tc->n, tc->d, tc->k);
       add_case (path, test_kmeans, tc, g_free);
     }
   for (guint i = 0; i < G_N_ELEMENTS (gmm_shapes); i++)
