@@ -1250,6 +1250,22 @@ kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
 #define SEED_MAX_TRIALS 16
 #endif
 
+/* Row i's minima for candidates t0 … t0 + 3 into out, and into the sums. */
+static inline void
+seed_keep (__global float *LATENT_RESTRICT out,
+           float4                         *pot,
+           const float4                    d,
+           const uint                      t0,
+           const uint                      n,
+           const uint                      i)
+{
+  out[(size_t) t0 * n + i] = d.x;
+  out[(size_t) (t0 + 1) * n + i] = d.y;
+  out[(size_t) (t0 + 2) * n + i] = d.z;
+  out[(size_t) (t0 + 3) * n + i] = d.w;
+  pot[t0 / 4] += d;
+}
+
 #ifndef LATENT_GPU
 
 __kernel void
@@ -1294,11 +1310,7 @@ kmeans_seed (__global const vec_t *LATENT_RESTRICT x,
               a3 = fma (u3, u3, a3);
             }
           d = fmin ((float4) (hsum (a0), hsum (a1), hsum (a2), hsum (a3)), closest[i]);
-          out[(size_t) t0 * n + i] = d.x;
-          out[(size_t) (t0 + 1) * n + i] = d.y;
-          out[(size_t) (t0 + 2) * n + i] = d.z;
-          out[(size_t) (t0 + 3) * n + i] = d.w;
-          pot[t0 / 4] += d;
+          seed_keep (out, pot, d, t0, n, i);
         }
     }
   for (uint q = 0; q < tp / 4; q++)
@@ -1352,11 +1364,7 @@ kmeans_seed_copy (__global const qvec_t *LATENT_RESTRICT xq,
               a3 = fma (u3, u3, a3);
             }
           d = fmin (step2 * (float4) (hsum (a0), hsum (a1), hsum (a2), hsum (a3)), closest[i]);
-          out[(size_t) t0 * n + i] = d.x;
-          out[(size_t) (t0 + 1) * n + i] = d.y;
-          out[(size_t) (t0 + 2) * n + i] = d.z;
-          out[(size_t) (t0 + 3) * n + i] = d.w;
-          pot[t0 / 4] += d;
+          seed_keep (out, pot, d, t0, n, i);
         }
     }
   for (uint q = 0; q < tp / 4; q++)
@@ -1411,11 +1419,7 @@ kmeans_seed (__global const float *LATENT_RESTRICT x,
           {
             const float4 d = fmin (sum[0], closest[i]);
 
-            out[(size_t) t0 * n + i] = d.x;
-            out[(size_t) (t0 + 1) * n + i] = d.y;
-            out[(size_t) (t0 + 2) * n + i] = d.z;
-            out[(size_t) (t0 + 3) * n + i] = d.w;
-            pot[t0 / 4] += d;
+            seed_keep (out, pot, d, t0, n, i);
           }
         /* Nobody writes sum for the next four until work-item 0 has read it. */
         barrier (CLK_LOCAL_MEM_FENCE);

@@ -598,41 +598,17 @@ seed_prepare (LatentKmeansCl  *kcl,
                                   "seed_partial", error);
 }
 
-/* The arguments of kmeans_seed: the candidates' values, less the shift. */
+/* The candidates and the arguments of kmeans_seed (their values, less the
+ * shift) or of kmeans_seed_copy (their codes, as kmeans_quantize makes
+ * them: the rows are on the grid, so no value is near a rounding tie). */
 static gboolean
-seed_floats (LatentKmeansCl  *kcl,
-             LatentKmeans    *self,
-             const guint     *rows,
-             guint            trials,
-             cl_uint          tp,
-             GError         **error)
-{
-  const guint d = self->d, dp = kcl->dp;
-  const cl_uint n = self->n, dv = dp / kcl->vec, per_item = kcl->rows_per_item;
-  float *host_cand = kcl->host_seed;
-
-  for (guint t = 0; t < trials; t++)
-    for (guint f = 0; f < d; f++)
-      host_cand[(gsize) t * dp + f] = self->x[(gsize) rows[t] * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);
-  return latent_cl_check (clEnqueueWriteBuffer (kcl->queue, kcl->seed_cand, CL_FALSE, 0,
-                                                (gsize) tp * dp * sizeof (float), host_cand, 0, NULL, NULL),
-                          "clEnqueueWriteBuffer", "kmeans_seed", error) &&
-         latent_cl_set_args (kcl->seed, "kmeans_seed", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->seed_cand),
-                             LATENT_CL_ARG (kcl->seed_closest), LATENT_CL_ARG (kcl->seed_out),
-                             LATENT_CL_ARG (kcl->seed_partial), LATENT_CL_ARG (n), LATENT_CL_ARG (dv),
-                             LATENT_CL_ARG (tp), LATENT_CL_ARG (per_item), LATENT_CL_ARG_END);
-}
-
-/* The arguments of kmeans_seed_copy: the candidates' codes, as
- * kmeans_quantize makes them (the rows are on the grid, so no value is
- * near a rounding tie), in floats. */
-static gboolean
-seed_codes (LatentKmeansCl  *kcl,
-            LatentKmeans    *self,
-            const guint     *rows,
-            guint            trials,
-            cl_uint          tp,
-            GError         **error)
+seed_arguments (LatentKmeansCl  *kcl,
+                LatentKmeans    *self,
+                const guint     *rows,
+                guint            trials,
+                cl_uint          tp,
+                gboolean         codes,
+                GError         **error)
 {
   const guint d = self->d, dp = kcl->dp;
   const cl_uint n = self->n, dv = dp / kcl->vec, per_item = kcl->rows_per_item;
@@ -644,16 +620,23 @@ seed_codes (LatentKmeansCl  *kcl,
       {
         const float v = self->x[(gsize) rows[t] * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);
 
-        host_cand[(gsize) t * dp + f] = CLAMP (rintf ((v - kcl->copy_lo) / kcl->copy_step), 0.0f, 255.0f);
+        host_cand[(gsize) t * dp + f] = codes ? CLAMP (rintf ((v - kcl->copy_lo) / kcl->copy_step), 0.0f, 255.0f)
+                                              : v;
       }
-  return latent_cl_check (clEnqueueWriteBuffer (kcl->queue, kcl->seed_cand, CL_FALSE, 0,
-                                                (gsize) tp * dp * sizeof (float), host_cand, 0, NULL, NULL),
-                          "clEnqueueWriteBuffer", "kmeans_seed_copy", error) &&
-         latent_cl_set_args (kcl->seed_copy, "kmeans_seed_copy", error, LATENT_CL_ARG (kcl->xq),
-                             LATENT_CL_ARG (kcl->seed_cand), LATENT_CL_ARG (kcl->seed_closest),
-                             LATENT_CL_ARG (kcl->seed_out), LATENT_CL_ARG (kcl->seed_partial),
-                             LATENT_CL_ARG (step2), LATENT_CL_ARG (n), LATENT_CL_ARG (dv), LATENT_CL_ARG (tp),
-                             LATENT_CL_ARG (per_item), LATENT_CL_ARG_END);
+  if (!latent_cl_check (clEnqueueWriteBuffer (kcl->queue, kcl->seed_cand, CL_FALSE, 0,
+                                              (gsize) tp * dp * sizeof (float), host_cand, 0, NULL, NULL),
+                        "clEnqueueWriteBuffer", "kmeans_seed", error))
+    return FALSE;
+  if (codes)
+    return latent_cl_set_args (kcl->seed_copy, "kmeans_seed_copy", error, LATENT_CL_ARG (kcl->xq),
+                               LATENT_CL_ARG (kcl->seed_cand), LATENT_CL_ARG (kcl->seed_closest),
+                               LATENT_CL_ARG (kcl->seed_out), LATENT_CL_ARG (kcl->seed_partial),
+                               LATENT_CL_ARG (step2), LATENT_CL_ARG (n), LATENT_CL_ARG (dv), LATENT_CL_ARG (tp),
+                               LATENT_CL_ARG (per_item), LATENT_CL_ARG_END);
+  return latent_cl_set_args (kcl->seed, "kmeans_seed", error, LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->seed_cand),
+                             LATENT_CL_ARG (kcl->seed_closest), LATENT_CL_ARG (kcl->seed_out),
+                             LATENT_CL_ARG (kcl->seed_partial), LATENT_CL_ARG (n), LATENT_CL_ARG (dv),
+                             LATENT_CL_ARG (tp), LATENT_CL_ARG (per_item), LATENT_CL_ARG_END);
 }
 
 gboolean
@@ -686,7 +669,7 @@ latent_kmeans_cl_seed (LatentKmeansCl  *kcl,
   err = clEnqueueWriteBuffer (kcl->queue, kcl->seed_closest, CL_FALSE, 0, n * sizeof (float), host_closest,
                               0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans_seed", error) ||
-      !(codes ? seed_codes : seed_floats) (kcl, self, rows, trials, tp, error))
+      !seed_arguments (kcl, self, rows, trials, tp, codes, error))
     {
       clFinish (kcl->queue);
       return FALSE;
