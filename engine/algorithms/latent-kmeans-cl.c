@@ -273,30 +273,19 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
 /* The column means when the rows' mean is far from the origin for their
  * spread (|μ|² above 8 times the total variance), else NULL. */
 static float *
-far_mean (const float *x,
-          guint        n,
-          guint        d)
+far_mean (const LatentKmeans *self)
 {
-  g_autofree double *mean = g_new0 (double, d);
-  g_autofree float *shift = NULL;
-  double spread = 0, offset = 0;
+  float *shift;
+  double offset = 0;
 
-  for (guint i = 0; i < n; i++)
-    for (guint f = 0; f < d; f++)
-      mean[f] += x[(gsize) i * d + f];
-  for (guint f = 0; f < d; f++)
-    mean[f] /= MAX (n, 1u);
-  for (guint i = 0; i < n; i++)
-    for (guint f = 0; f < d; f++)
-      spread += (x[(gsize) i * d + f] - mean[f]) * (x[(gsize) i * d + f] - mean[f]);
-  for (guint f = 0; f < d; f++)
-    offset += mean[f] * mean[f];
-  if (offset <= 8 * spread / MAX (n, 1u))
+  for (guint f = 0; f < self->d; f++)
+    offset += self->mean[f] * self->mean[f];
+  if (offset <= 8 * self->variance)
     return NULL;
-  shift = g_new (float, d);
-  for (guint f = 0; f < d; f++)
-    shift[f] = mean[f];
-  return g_steal_pointer (&shift);
+  shift = g_new (float, self->d);
+  for (guint f = 0; f < self->d; f++)
+    shift[f] = self->mean[f];
+  return shift;
 }
 
 LatentKmeansCl *
@@ -395,7 +384,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
    * cancel when the rows sit far from the origin for their spread (values
    * around 3000 ± 1 left labels to rounding). Such rows go to the device
    * less their mean, and so do the centers. */
-  kcl->shift = far_mean (self->x, n, self->d);
+  kcl->shift = far_mean (self);
 
   /* Rows as wide as the vectors are read in place (the dataset's memory
    * is aligned for it); others are padded into a copy as large as the

@@ -35,6 +35,8 @@ typedef struct {
   guint           n, d, k;
   guint           max_iterations;
   double          tol;        /* absolute: tol parameter × mean column variance */
+  double         *mean;       /* d, the column means */
+  double          variance;   /* Σ of the columns' variances */
 
   double         *centers;    /* k × d */
   gint32         *labels;     /* n */

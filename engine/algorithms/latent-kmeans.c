@@ -50,12 +50,14 @@ pass_init (LatentKmeansPass *pass,
   pass->inertia = 0;
 }
 
+/* The column means into @mean (d), and the total variance (Σ of the
+ * columns' variances). */
 static double
-mean_column_variance (const float *x,
-                      guint        n,
-                      guint        d)
+column_moments (const float *x,
+                guint        n,
+                guint        d,
+                double      *mean)
 {
-  g_autofree double *mean = g_new0 (double, d);
   g_autofree double *m2 = g_new0 (double, d);
   double total = 0;
 
@@ -74,7 +76,7 @@ mean_column_variance (const float *x,
       }
   for (guint j = 0; j < d; j++)
     total += m2[j] / n;
-  return total / d;
+  return total;
 }
 
 static gboolean
@@ -291,6 +293,7 @@ kmeans_free (gpointer data)
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
   g_free (self->centers);
+  g_free (self->mean);
   g_free (self->labels);
   g_free (self->dist);
   g_free (self->pass.sums);
@@ -386,7 +389,9 @@ kmeans_init_start (LatentDataset  *dataset,
     return NULL;
   self->k = k;
   self->max_iterations = latent_params_get_int (params, "max-iterations");
-  self->tol = latent_params_get_double (params, "tol") * mean_column_variance (self->x, self->n, self->d);
+  self->mean = g_new0 (double, self->d);
+  self->variance = column_moments (self->x, self->n, self->d, self->mean);
+  self->tol = latent_params_get_double (params, "tol") * self->variance / self->d;
   self->centers = g_new0 (double, (gsize) self->k * self->d);
   self->labels = g_new0 (gint32, self->n);
   self->dist = g_new0 (float, self->n);
