@@ -90,8 +90,7 @@ on_init_progress (LatentInitStage stage,
 
   if (stage == LATENT_INIT_CENTERS && (done + 1) * 10 / total == done * 10 / total)
     return;
-  what = stage == LATENT_INIT_STARTS ? g_strdup_printf (_("start %u of %u"), done + 1, total)
-                                     : g_strdup_printf (_("center %u of %u"), done + 1, total);
+  what = latent_algorithm_describe_init_progress (stage, done, total);
   /* Translators: how far a run's start has come ("start 3 of 30") */
   g_printerr (_("initialising: %s\n"), what);
 }

@@ -218,6 +218,16 @@ latent_algorithm_init_progress (LatentInitStage stage,
     func (stage, done, total, g_private_get (&progress_data));
 }
 
+char *
+latent_algorithm_describe_init_progress (LatentInitStage stage,
+                                         guint           done,
+                                         guint           total)
+{
+  /* Translators: how far a run's start has come, shown after "initialising". */
+  return stage == LATENT_INIT_STARTS ? g_strdup_printf (_("start %u of %u"), done + 1, total)
+                                     : g_strdup_printf (_("center %u of %u"), done + 1, total);
+}
+
 void
 latent_algorithm_hold_init_progress (gboolean hold)
 {

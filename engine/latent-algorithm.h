@@ -231,6 +231,10 @@ void          latent_algorithm_init_progress      (LatentInitStage        stage,
                                                    guint                  done,
                                                    guint                  total);
 void          latent_algorithm_hold_init_progress (gboolean               hold);
+/* A round for a person, translated: "start 3 of 30", "center 40 of 100". */
+char         *latent_algorithm_describe_init_progress (LatentInitStage stage,
+                                                       guint           done,
+                                                       guint           total);
 
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentFit, latent_fit_free)

@@ -128,9 +128,7 @@ on_run_init_progress (LatentRun    *run,
                       LatentWindow *self)
 {
   g_free (self->init_progress);
-  /* Translators: how far a run's start has come, shown after "initialising". */
-  self->init_progress = stage == LATENT_INIT_STARTS ? g_strdup_printf (_("start %u of %u"), done + 1, total)
-                                                    : g_strdup_printf (_("center %u of %u"), done + 1, total);
+  self->init_progress = latent_algorithm_describe_init_progress (stage, done, total);
   _latent_window_update_status (self);
 }
 
