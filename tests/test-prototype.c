@@ -237,7 +237,8 @@ test_too_few_classes (void)
   g_assert_cmpuint (snap->n_ways, ==, 3);
   g_assert_cmpuint (snap->n_queries, ==, 3 * 15);
   g_assert_nonnull (snap->message);
-  g_assert_nonnull (strstr (snap->message, "ways = 5 and queries = 15 lowered to 3 and 15"));
+  g_assert_nonnull (strstr (snap->message, "ways = 5 lowered to 3: the data has 3 classes."));
+  g_assert_null (strstr (snap->message, "queries"));
 
   /* About 100 test rows a class for 50 + 60: the queries are what is left
    * of the smallest class after its shots. */
@@ -251,7 +252,14 @@ test_too_few_classes (void)
     }
   g_assert_cmpuint (smallest, <, 110);
   g_assert_cmpuint (short_queries->n_queries, ==, 3 * (smallest - 50));
-  g_assert_nonnull (strstr (short_queries->message, "queries = 60 lowered"));
+  {
+    g_autofree char *said = g_strdup_printf ("queries = 60 lowered to %u: the smallest class in the episodes "
+                                             "has %u test rows, 50 of them shots.", smallest - 50, smallest);
+
+    /* Default ways = 5 were lowered too: both notes, ways first. */
+    g_assert_true (g_str_has_prefix (short_queries->message, "ways = 5 lowered to 3"));
+    g_assert_nonnull (strstr (short_queries->message, said));
+  }
 
   /* No class has more than 120 test rows: refused, naming shots. */
   state = latent_prototype_get_algorithm ()->init (ds, refused, 2, NULL, NULL, &error);
@@ -265,6 +273,27 @@ test_too_few_classes (void)
   plain = fit (ds, no_episodes, 2);
   g_assert_cmpuint (plain->n_episodes, ==, 0);
   g_assert_null (plain->message);
+}
+
+/* A fourth class of 8 rows has at most 5 test rows of its own, no more
+ * than shots: four ways are three, and the note says it is for want of
+ * rows, not of classes. */
+static void
+test_small_class (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (600, 8, 3, 7.0, 5);
+  g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "test=0.5", "episodes=3",
+                                                "ways=4", "shots=5", NULL);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  g_autofree gint32 *labels = g_memdup2 (latent_dataset_get_labels (ds), 600 * sizeof (gint32));
+
+  for (guint i = 0; i < 8; i++)
+    labels[i * 75] = 3;
+  latent_dataset_set_labels (ds, labels, 4, NULL);
+  snap = fit (ds, params, 2);
+  g_assert_cmpuint (snap->n_ways, ==, 3);
+  g_assert_nonnull (snap->message);
+  g_assert_nonnull (strstr (snap->message, "ways = 4 lowered to 3: only 3 classes have more test rows than shots = 5."));
 }
 
 static void
@@ -320,6 +349,7 @@ main (int    argc,
   g_test_add_func ("/prototype/episodes-seeded", test_episodes_seeded);
   g_test_add_func ("/prototype/interval", test_interval);
   g_test_add_func ("/prototype/too-few-classes", test_too_few_classes);
+  g_test_add_func ("/prototype/small-class", test_small_class);
   g_test_add_func ("/prototype/unlabelled", test_unlabelled);
   g_test_add_func ("/prototype/json", test_json);
   return g_test_run ();

@@ -226,13 +226,31 @@ prepare_episodes (LatentPrototype  *self,
       return FALSE;
     }
   queries = ways >= 2 ? MIN (self->queries, sorted[ways - 1] - self->shots) : self->queries;
-  if (self->episodes > 0 && (ways < self->ways || queries < self->queries))
+  if (self->episodes > 0 && ways < self->ways)
     {
-      /* Translators: ways and queries as asked, then as run. */
-      self->note = g_strdup_printf (_("ways = %u and queries = %u lowered to %u and %u: "
-                                      "the test data has too few rows of each class. "),
-                                    self->ways, self->queries, ways, queries);
+      g_autofree char *why = ways == self->n_classes
+        /* Translators: the number of classes in the data. */
+        ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the data has %u class",
+                                        "the data has %u classes", ways), ways)
+        /* Translators: a number of classes, then shots. */
+        : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "only %u class has more test rows than shots = %u",
+                                        "only %u classes have more test rows than shots = %u", ways),
+                           ways, self->shots);
+
+      /* Translators: ways as asked, as run, then why. */
+      self->note = g_strdup_printf (_("ways = %u lowered to %u: %s. "), self->ways, ways, why);
       self->ways = ways;
+    }
+  if (self->episodes > 0 && queries < self->queries)
+    {
+      g_autofree char *before = g_steal_pointer (&self->note);
+
+      /* Translators: queries as asked, as run, the test rows of the smallest
+       * class in the episodes, shots; then any note before. */
+      self->note = g_strdup_printf (_("%squeries = %u lowered to %u: the smallest class in the episodes "
+                                      "has %u test rows, %u of them shots. "),
+                                    before ? before : "", self->queries, queries,
+                                    sorted[ways - 1], self->shots);
       self->queries = queries;
     }
   need = self->shots + self->queries;
