@@ -195,9 +195,13 @@ static void
 latent_data_table_class_init (LatentDataTableClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = latent_data_table_dispose;
   object_class->finalize = latent_data_table_finalize;
+  /* A side window: Escape closes it as it does the dialogs, Ctrl+W as a window. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
 }
 
 static void

@@ -9,7 +9,8 @@
 # columns and "Label"; the table's rows are Iris's (its first rows show row
 # numbers 1, 2, … with the class "setosa"); clicking the header "sepal_length"
 # sorts by it, the first row then showing its minimum 4.3, and clicking again
-# its maximum 7.9. Accessible names used: "Dataset", "Main Menu", "Status",
+# its maximum 7.9. Escape closes the table, and so does Ctrl+W on a table
+# opened again, as in the other secondary windows. Accessible names used: "Dataset", "Main Menu", "Status",
 # "Data", and the columns' titles.
 
 import csv
@@ -164,6 +165,21 @@ def step_sort():
     app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-table-descending.png'), state['window'])
 
 
+def close_with(key):
+    window = state['window']
+    ui.click(state['headers']['Row'])  # the table window has the keyboard
+    ui.key_combo(key) if key.startswith('<') else ui.press_key(key)
+    ui.wait_until(lambda: window not in app.windows(), 10, f'{key} to close the data table')
+
+
+def step_close():
+    close_with('Escape')
+    app.choose_menu_item('Main Menu', 'Data Table…')
+    state['window'] = table_window()
+    state['headers'] = dict(ui.wait_until(lambda: headers(state['window']) or None, 10, 'the column headers'))
+    close_with('<Control>w')
+
+
 def main():
     ui.run_steps('ui-table', app, [
         ('start the window and open data/iris.csv', step_start),
@@ -171,6 +187,7 @@ def main():
         ('the headers: Row, the four Iris columns, Label', step_headers),
         ('the first rows are Iris\'s, numbered, with their classes', step_rows),
         ('a header sorts ascending, then descending', step_sort),
+        ('Escape closes the table, and Ctrl+W closes it opened again', step_close),
     ])
     status_code = app.stop()
     if status_code != 0:
