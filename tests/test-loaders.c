@@ -2219,6 +2219,12 @@ test_synthetic_pattern (void)
   g_clear_error (&error);
   g_assert_null (latent_synthetic_pattern (100, 100, NAN, 1, &error));
   assert_error (error, LATENT_DATA_ERROR_INVALID, "pattern", "noise");
+  g_clear_error (&error);
+
+  /* More pixels than an image may have (the filter would refuse it after
+   * seconds of making it): refused at once, naming width and height. */
+  g_assert_null (latent_synthetic_pattern (16384, 8192, 0, 1, &error));
+  assert_error (error, LATENT_DATA_ERROR_TOO_LARGE, "pattern", "width × height = 16384 × 8192", "8192 × 8192");
 }
 
 static void

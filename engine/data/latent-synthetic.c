@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-synthetic"
 
 #include "latent-synthetic.h"
+#include "latent-png.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -571,7 +572,16 @@ latent_synthetic_pattern (guint     width,
                    width < 8 ? "width" : "height", width < 8 ? width : height);
       return NULL;
     }
-  if (!check_noise ("pattern", noise, error) || !check_size ("pattern", width * height, 3, error))
+  /* The image limit, not only the dataset's: a pattern is made to be
+   * filtered, and the filter refuses what a PNG loader would. */
+  if ((guint64) width * height > LATENT_PNG_MAX_PIXELS)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("pattern: width × height = %u × %u pixels is above the limit of 8192 × 8192; "
+                     "lower the width or the height"), width, height);
+      return NULL;
+    }
+  if (!check_noise ("pattern", noise, error))
     return NULL;
   dataset = latent_dataset_new ("pattern", width * height, 3, error);
   if (dataset == NULL)
@@ -646,7 +656,7 @@ static const LatentParamSpec rings_specs[] = {
     0, MAX_SEED, 1 },
 };
 
-/* Up to a 4K frame's width or height and more; the value limit holds too. */
+/* Up to 16384 on a side, within 8192 × 8192 pixels in all (the image limit). */
 static const LatentParamSpec pattern_specs[] = {
   { "width", LATENT_PARAM_INT, N_("Width"), N_("Width of the image in pixels"),
     8, 16384, 960 },
