@@ -224,8 +224,16 @@ latent_algorithm_describe_init_progress (LatentInitStage stage,
                                          guint           total)
 {
   /* Translators: how far a run's start has come, shown after "initialising". */
-  return stage == LATENT_INIT_STARTS ? g_strdup_printf (_("start %u of %u"), done + 1, total)
-                                     : g_strdup_printf (_("center %u of %u"), done + 1, total);
+  switch (stage)
+    {
+    case LATENT_INIT_STARTS:
+      return g_strdup_printf (_("start %u of %u"), done + 1, total);
+    case LATENT_INIT_CENTERS:
+      return g_strdup_printf (_("center %u of %u"), done + 1, total);
+    case LATENT_INIT_METHODS:
+    default:
+      return g_strdup_printf (_("method %u of %u"), done + 1, total);
+    }
 }
 
 void
@@ -266,8 +274,11 @@ latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
     head = g_object_ref (dataset);
   else if (!(head = head_of (dataset, 512, error)))
     return FALSE;
+  /* Preparing is compiling: the builds, and on PoCL each kernel's first launch. */
   g_private_set (&preparing, GINT_TO_POINTER (TRUE));
+  latent_cl_hold_building (cl, TRUE);
   state = algorithm->init (head, params, 0, cl, NULL, error);
+  latent_cl_hold_building (cl, FALSE);
   g_private_set (&preparing, NULL);
   if (state == NULL)
     return FALSE;

@@ -218,6 +218,7 @@ gboolean      latent_algorithm_is_preparing (void);
 typedef enum {
   LATENT_INIT_STARTS,    /* restarts, each a whole fit */
   LATENT_INIT_CENTERS,   /* k-means++ centers */
+  LATENT_INIT_METHODS,   /* implementations raced (the first pass of each compiles it) */
 } LatentInitStage;
 
 typedef void (*LatentInitProgressFunc) (LatentInitStage stage,
@@ -231,7 +232,8 @@ void          latent_algorithm_init_progress      (LatentInitStage        stage,
                                                    guint                  done,
                                                    guint                  total);
 void          latent_algorithm_hold_init_progress (gboolean               hold);
-/* A round for a person, translated: "start 3 of 30", "center 40 of 100". */
+/* A round for a person, translated: "start 3 of 30", "center 40 of 100",
+ * "method 2 of 4". */
 char         *latent_algorithm_describe_init_progress (LatentInitStage stage,
                                                        guint           done,
                                                        guint           total);

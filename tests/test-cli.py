@@ -207,6 +207,14 @@ class Results(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual([line for line in p.stderr.splitlines() if line.startswith("initialising")],
                          ["initialising: center %d of 40" % c for c in (4, 8, 12, 16, 20, 24, 28, 32, 36, 40)])
+        # Convolution's race says which of its methods it is on (the first
+        # pass of each compiles it): four with a separable kernel, three without.
+        for name, methods in (("gaussian", 4), ("sharpen", 3)):
+            p = run("run", "convolve", "--data", "pattern:width=64,height=48", "--param", "filter=" + name,
+                    "--device", "cpu", "--progress")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual([line for line in p.stderr.splitlines() if line.startswith("initialising")],
+                             ["initialising: method %d of %d" % (m, methods) for m in range(1, methods + 1)])
         p = run("run", "kmeans", "--data", "rings:n=500,seed=1", "--param", "k=3", "--export", self.path("f.pdf"))
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(read(self.path("f.pdf"), "rb")[:4], b"%PDF")

@@ -166,7 +166,7 @@ _latent_window_update_status (LatentWindow *self)
       if (self->running && self->rate > 0)
         g_string_append_printf (s, _(" · %.0f it/s"), self->rate);
     }
-  else if (!_latent_window_is_compiling (self))
+  else
     {
       g_string_append (s, _(" · initialising"));
       if (self->init_progress)

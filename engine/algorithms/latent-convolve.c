@@ -148,8 +148,10 @@ race (LatentConvolve  *self,
     LATENT_CONVOLVE_DIRECT, LATENT_CONVOLVE_TILED, LATENT_CONVOLVE_SEPARABLE, LATENT_CONVOLVE_FFT,
   };
   const gboolean preparing = latent_algorithm_is_preparing ();
+  const guint n_methods = G_N_ELEMENTS (methods) - !latent_filter_is_separable (self->filter);
   LatentConvolveMethod fastest = LATENT_CONVOLVE_AUTO;
   double best = INFINITY;
+  guint tried = 0;
 
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&race_lock);
 
@@ -164,6 +166,8 @@ race (LatentConvolve  *self,
 
       if (methods[i] == LATENT_CONVOLVE_SEPARABLE && !latent_filter_is_separable (self->filter))
         continue;
+      /* A first run on PoCL compiles each method at its first pass, seconds each. */
+      latent_algorithm_init_progress (LATENT_INIT_METHODS, tried++, n_methods);
       /* Once to build and warm up, then to time. */
       if (!latent_convolve_cl_pass (self->cl, self->filter, self->border, methods[i], 1, &ms, NULL, &local_error))
         {

@@ -38,7 +38,7 @@ struct _LatentCl
   GHashTable         *pending;   /* cache keys being loaded or built now, by some thread */
   guint               cache_hits;
   guint               builds;    /* atomic: programs built from source */
-  gint                building;  /* atomic: builds from source under way */
+  gint                building;  /* atomic: builds from source under way, and holds */
   LatentClBuildNotify build_notify;
   gpointer            build_notify_data;
   gint                failures;  /* atomic: OpenCL paths that fell back */
@@ -811,6 +811,14 @@ latent_cl_get_building (LatentCl *self)
 {
   g_return_val_if_fail (LATENT_IS_CL (self), 0);
   return (guint) g_atomic_int_get (&self->building);
+}
+
+void
+latent_cl_hold_building (LatentCl *self,
+                         gboolean  hold)
+{
+  g_return_if_fail (LATENT_IS_CL (self));
+  g_atomic_int_add (&self->building, hold ? 1 : -1);
 }
 
 void

@@ -170,8 +170,13 @@ gsize                     latent_cl_kernel_group_limit (LatentCl        *self,
 guint                     latent_cl_get_cache_hits (LatentCl            *self);
 /* Programs built from source since SELF was created (a cache miss each). */
 guint                     latent_cl_get_builds     (LatentCl            *self);
-/* Builds from source under way now, on any thread. */
+/* Builds from source under way now, on any thread, and work held as one. */
 guint                     latent_cl_get_building   (LatentCl            *self);
+/* Counts work that compiles outside a build as building while held (holds
+ * nest; each TRUE is undone by a FALSE): PoCL compiles each kernel for its
+ * work-group size at its first launch, seconds on a cold cache. */
+void                      latent_cl_hold_building  (LatentCl            *self,
+                                                    gboolean             hold);
 
 /* Called on the building thread just before a program that is in neither
  * cache is built from source (seconds with a CPU driver), so a program can
