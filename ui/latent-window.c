@@ -166,7 +166,7 @@ _latent_window_update_status (LatentWindow *self)
       if (self->running && self->rate > 0)
         g_string_append_printf (s, _(" · %.0f it/s"), self->rate);
     }
-  else
+  else if (self->run_message == NULL)  /* a failed start is only "failed" */
     {
       g_string_append (s, _(" · initialising"));
       if (self->init_progress)

@@ -315,8 +315,9 @@ def metrics_text():
 
 
 def step_one_row():
-    """A CSV of one row cannot make 3 clusters: the window says so, and shows
-    no metrics of the Iris run before it; Iris again puts all right."""
+    """A CSV of one row cannot make 3 clusters: the window says so, its status
+    says "failed" (not "initialising"), and it shows no metrics of the Iris
+    run before it; Iris again puts all right."""
     before = metrics_text()
     if 'Accuracy' not in before:
         raise Failure(f'the Iris run shows no accuracy to begin with: {before!r}')
@@ -326,7 +327,9 @@ def step_one_row():
     open_in_file_chooser(one_row)
     wait_status(r'one-row\.csv', 20, 'the one-row CSV to load')
     ui.wait_until(lambda: error_text() or None, 10, 'an error saying K does not fit one row')
-    log(f'  error: {error_text()!r}; metrics: {metrics_text()!r}')
+    log(f'  error: {error_text()!r}; metrics: {metrics_text()!r}; status: {status()!r}')
+    if not status().endswith('· failed') or 'initialising' in status():
+        raise Failure(f'the status of a run that could not start reads {status()!r}, not "… · failed"')
     if 'Accuracy' in metrics_text():
         raise Failure(f'the metrics still show the Iris run: {metrics_text()!r}')
     open_in_file_chooser(IRIS)
