@@ -59,6 +59,7 @@ struct _LatentFigureView
   double          pointer_x;
   double          pointer_y;
   char           *description;  /* the accessible description last set */
+  char           *placeholder;  /* said in the middle while there is no figure */
 
   /* The filter figure: where the split is, what a drag moves, and the
    * images as surfaces, made once for each dataset and snapshot. */
@@ -142,6 +143,24 @@ format_coordinate (double value,
   return g_strdup_printf ("%.*f", decimals, value);
 }
 
+/* TEXT (taken; NULL for none) as the accessible description. */
+static void
+set_description (LatentFigureView *self,
+                 char             *text)
+{
+  if (g_strcmp0 (text, self->description) == 0)
+    {
+      g_free (text);
+      return;
+    }
+  if (text != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  g_free (self->description);
+  self->description = text;
+}
+
 /* The accessible description says how to zoom and what is shown now; it
  * changes only with the view or the kind of figure, and is set only when
  * its words change, as each setting is a message to the screen reader. */
@@ -151,13 +170,16 @@ update_description (LatentFigureView *self)
   const char *hint = keys_hint (self);
   const double *v = self->view;
   g_autofree char *where = NULL;
-  g_autofree char *text = NULL;
 
+  /* With no figure, what it waits for. */
+  if (self->snapshot == NULL && self->placeholder != NULL)
+    {
+      set_description (self, g_strdup (self->placeholder));
+      return;
+    }
   if (hint == NULL)
     {
-      if (self->description)
-        gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
-      g_clear_pointer (&self->description, g_free);
+      set_description (self, NULL);
       return;
     }
   if (is_filter (self))
@@ -184,12 +206,7 @@ update_description (LatentFigureView *self)
   else
     where = g_strdup (_("Showing all the data."));
 
-  text = g_strdup_printf ("%s %s", hint, where);
-  if (g_strcmp0 (text, self->description) == 0)
-    return;
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
-  g_free (self->description);
-  self->description = g_steal_pointer (&text);
+  set_description (self, g_strdup_printf ("%s %s", hint, where));
 }
 
 /* Zoom or pan changed what is shown. */
@@ -256,6 +273,37 @@ latent_figure_view_get_style (LatentFigureView  *self,
     }
 }
 
+/* The placeholder, centred in the figure's grey for secondary text: a
+ * start of many rounds takes seconds, and a blank figure looks stuck. */
+static void
+draw_placeholder (LatentFigureView *self,
+                  GtkSnapshot      *snapshot,
+                  int               width,
+                  int               height)
+{
+  const float grey = self->dark ? 0.62f : 0.45f;
+  const GdkRGBA colour = { grey, grey, grey, 1.0f };
+  g_autoptr(PangoLayout) layout = NULL;
+  PangoAttrList *attrs;
+  int text_width, text_height;
+
+  if (self->placeholder == NULL)
+    return;
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), self->placeholder);
+  attrs = pango_attr_list_new ();
+  pango_attr_list_insert (attrs, pango_attr_scale_new (1.4));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+  pango_layout_set_width (layout, (width - 32) * PANGO_SCALE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_get_pixel_size (layout, &text_width, &text_height);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (16, (height - text_height) / 2.0f));
+  gtk_snapshot_append_layout (snapshot, layout, &colour);
+  gtk_snapshot_restore (snapshot);
+}
+
 static void
 latent_figure_view_snapshot (GtkWidget   *widget,
                              GtkSnapshot *snapshot)
@@ -265,8 +313,13 @@ latent_figure_view_snapshot (GtkWidget   *widget,
   LatentFigureStyle style;
   cairo_t *cr;
 
-  if (self->snapshot == NULL || width < 16 || height < 16)
+  if (width < 16 || height < 16)
     return;
+  if (self->snapshot == NULL)
+    {
+      draw_placeholder (self, snapshot, width, height);
+      return;
+    }
   latent_figure_view_get_style (self, &style);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   latent_figure_render (self->snapshot, self->kind, &style, cr, width, height);
@@ -1037,6 +1090,21 @@ latent_figure_view_get_snapshot (LatentFigureView *self)
 }
 
 void
+latent_figure_view_set_placeholder (LatentFigureView *self,
+                                    const char       *text)
+{
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+
+  if (g_strcmp0 (text, self->placeholder) == 0)
+    return;
+  g_free (self->placeholder);
+  self->placeholder = g_strdup (text);
+  update_description (self);
+  if (self->snapshot == NULL)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
 latent_figure_view_reset (LatentFigureView *self)
 {
   g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
@@ -1059,6 +1127,7 @@ latent_figure_view_dispose (GObject *object)
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   g_clear_pointer (&self->trail, g_array_unref);
   g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->placeholder, g_free);
   G_OBJECT_CLASS (latent_figure_view_parent_class)->dispose (object);
 }
 

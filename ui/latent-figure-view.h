@@ -23,6 +23,10 @@ void            latent_figure_view_set_snapshot (LatentFigureView  *self,
 LatentSnapshot *latent_figure_view_get_snapshot (LatentFigureView  *self);
 /* A new run or dataset: forget trails and zoom. */
 void            latent_figure_view_reset        (LatentFigureView  *self);
+/* Said in the middle (and as the accessible description) while there is no
+ * figure: what it waits for. NULL for nothing. */
+void            latent_figure_view_set_placeholder (LatentFigureView *self,
+                                                    const char       *text);
 void            latent_figure_view_set_dark     (LatentFigureView  *self,
                                                  gboolean           dark);
 void            latent_figure_view_set_colour_by_class (LatentFigureView *self,

@@ -131,6 +131,26 @@ _latent_window_shown_frame (LatentWindow *self)
   return latent_figure_view_get_snapshot (self->figure_view);
 }
 
+/* Where the figure will be, while a start takes seconds (restarts, many
+ * centers, a first run's compiler): what it waits for, big enough to see. */
+static void
+update_placeholder (LatentWindow   *self,
+                    LatentSnapshot *frame)
+{
+  g_autoptr(GString) text = NULL;
+
+  if (frame == NULL && self->run_message == NULL && self->run != NULL &&
+      latent_run_get_state (self->run) == LATENT_RUN_INITIALISING)
+    {
+      text = g_string_new (_("Initialising…"));
+      if (self->init_progress)
+        g_string_append_printf (text, "\n%s", self->init_progress);
+      if (_latent_window_is_compiling (self))
+        g_string_append_printf (text, "\n%s", _("Compiling kernels…"));
+    }
+  latent_figure_view_set_placeholder (self->figure_view, text ? text->str : NULL);
+}
+
 void
 _latent_window_update_status (LatentWindow *self)
 {
@@ -193,6 +213,7 @@ _latent_window_update_status (LatentWindow *self)
   /* One line that fits the window: the device is on its button, and what
    * the run has to say is under the metrics, where it may wrap. */
   latent_label_set_text (self->status_label, s->str, _("Status"));
+  update_placeholder (self, frame);
 }
 
 /* The losses an autoencoder trains on, and its units that stopped winning. */
