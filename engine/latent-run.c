@@ -295,7 +295,10 @@ worker (gpointer data)
           if (self->steps_wanted == 0)
             {
               self->worker_state = LATENT_RUN_PAUSED;
-              schedule_drain (self);
+              /* Only to tell the main thread it paused: a drain wakes the
+               * worker, and one each time would keep both threads busy. */
+              if (self->state != LATENT_RUN_PAUSED)
+                schedule_drain (self);
               g_cond_wait (&self->cond, &self->mutex);
               continue;
             }

@@ -131,6 +131,33 @@ test_step_and_pause (void)
   g_assert_false (w.finished);
 }
 
+/* A paused run sleeps: its worker posted an empty drain to the main
+ * context, was woken by it, and posted another, so a paused window kept a
+ * core and a half busy (80 % of the main thread, 27 % of the worker). */
+static void
+test_paused_is_idle (void)
+{
+  Watch w = { 0 };
+  g_autoptr(LatentRun) run = new_run (&w, "k=4", "max-iterations=1000", 2000);
+  gint64 end;
+  guint dispatched = 0;
+
+  while (w.snapshots == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_usleep (50 * 1000);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  end = g_get_monotonic_time () + 300 * 1000;
+  while (g_get_monotonic_time () < end)
+    {
+      dispatched += g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_test_message ("%u dispatches in 300 ms while paused", dispatched);
+  g_assert_cmpuint (dispatched, <=, 2);
+  g_assert_cmpint (latent_run_get_state (run), ==, LATENT_RUN_PAUSED);
+}
+
 static void
 test_stop_is_prompt (void)
 {
@@ -577,6 +604,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/run/play-to-the-end", test_play_to_the_end);
   g_test_add_func ("/run/step-and-pause", test_step_and_pause);
+  g_test_add_func ("/run/paused-is-idle", test_paused_is_idle);
   g_test_add_func ("/run/stop-is-prompt", test_stop_is_prompt);
   g_test_add_func ("/run/stop-while-initialising", test_stop_while_initialising);
   g_test_add_func ("/run/init-progress", test_init_progress);
