@@ -273,8 +273,8 @@ latent_figure_view_get_style (LatentFigureView  *self,
     }
 }
 
-/* The placeholder, centred in the figure's grey for secondary text: a
- * start of many rounds takes seconds, and a blank figure looks stuck. */
+/* The placeholder in grey, centred: a start of many rounds takes seconds,
+ * and a blank figure looks stuck. */
 static void
 draw_placeholder (LatentFigureView *self,
                   GtkSnapshot      *snapshot,
@@ -285,7 +285,7 @@ draw_placeholder (LatentFigureView *self,
   const GdkRGBA colour = { grey, grey, grey, 1.0f };
   g_autoptr(PangoLayout) layout = NULL;
   PangoAttrList *attrs;
-  int text_width, text_height;
+  int text_height;
 
   if (self->placeholder == NULL)
     return;
@@ -297,7 +297,7 @@ draw_placeholder (LatentFigureView *self,
   pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
   pango_layout_set_width (layout, (width - 32) * PANGO_SCALE);
   pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-  pango_layout_get_pixel_size (layout, &text_width, &text_height);
+  pango_layout_get_pixel_size (layout, NULL, &text_height);
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (16, (height - text_height) / 2.0f));
   gtk_snapshot_append_layout (snapshot, layout, &colour);
