@@ -1784,6 +1784,52 @@ test_sweep_bars (void)
   cairo_surface_destroy (surface);
 }
 
+/* The best K's label hides no bar: in the window, with BIC and AIC as on
+ * three blobs, "best K = 3 (BIC)" lay across the top of K = 2's AIC bar. */
+static void
+test_sweep_label_clear (void)
+{
+  static const double bic[] = { 18400, 13770, 13300, 13320, 13350, 13400, 13440, 13470 };
+  static const double aic[] = { 18380, 13700, 13190, 13190, 13200, 13210, 13220, 13230 };
+  g_autoptr(LatentSweep) sweep = sweep_new (G_N_ELEMENTS (bic));
+  LatentFigureStyle style;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bic); i++)
+    {
+      g_array_index (sweep->points, LatentSweepPoint, i).bic = bic[i];
+      g_array_index (sweep->points, LatentSweepPoint, i).aic = aic[i];
+    }
+  sweep->best_bic = 2;
+  sweep->best_aic = 2;
+  latent_figure_style_init (&style);
+  for (int width = 500; width <= 900; width += 100)
+    {
+      cairo_surface_t *surface = render_sweep (sweep, &style, width, 450);
+
+      for (guint which = 0; which < 2; which++)
+        {
+          const guint32 colour = latent_palette_argb (which);
+          g_autoptr(GArray) bars = find_bars (surface, colour);
+
+          g_assert_cmpuint (bars->len, ==, G_N_ELEMENTS (bic));
+          for (guint i = 0; i < bars->len; i++)
+            {
+              const Bar *b = &g_array_index (bars, Bar, i);
+              guint other = 0;
+
+              for (int y = b->top; y <= b->bottom; y++)
+                for (int x = b->x0; x <= b->x1; x++)
+                  other += pixel (surface, x, y) != colour;
+              if (other > 0)
+                g_test_message ("width %d: %u px of %s bar %u are not its colour", width, other,
+                                which ? "AIC" : "BIC", i + 1);
+              g_assert_cmpuint (other, ==, 0);
+            }
+        }
+      cairo_surface_destroy (surface);
+    }
+}
+
 /* Failed fits (NaN, infinity), a best index past the end, no points at all,
  * tiny sizes: drawn without the broken parts, never a crash. */
 static void
@@ -4524,6 +4570,7 @@ main (int   argc,
   g_test_add_func ("/figures/mixture/one-column", test_mixture_one_column);
   g_test_add_func ("/figures/mixture/images", test_mixture_images);
   g_test_add_func ("/figures/sweep/bars", test_sweep_bars);
+  g_test_add_func ("/figures/sweep/label-clear", test_sweep_label_clear);
   g_test_add_func ("/figures/sweep/broken", test_sweep_broken);
   g_test_add_func ("/figures/no-data", test_no_data);
   g_test_add_func ("/figures/title/stopped-at-limit", test_title_stopped_at_limit);

@@ -283,15 +283,6 @@ draw_best (cairo_t                 *cr,
     return;
 
   bar_rect (l, sweep->best_bic, 0, best->bic, &x, &y, &w, &h);
-  /* The label goes above both bars of the group. */
-  top = y;
-  if (isfinite (best->aic))
-    {
-      double ax, ay, aw, ah;
-
-      bar_rect (l, sweep->best_bic, 1, best->aic, &ax, &ay, &aw, &ah);
-      top = MIN (top, ay);
-    }
   cairo_save (cr);
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_set_line_width (cr, 2.0);
@@ -308,8 +299,21 @@ draw_best (cairo_t                 *cr,
   cairo_text_extents (cr, text, &ext);
   tx = CLAMP (x + w / 2.0 - ext.x_advance / 2.0, l->plot_x + f * 0.3,
               l->plot_x + l->plot_w - ext.x_advance - f * 0.3);
+  /* Above every bar it spans, a neighbour's too, so it hides no data. */
+  top = y;
+  for (guint i = 0; i < sweep->points->len; i++)
+    for (guint which = 0; which < 2; which++)
+      {
+        double v = criterion (sweep_point (sweep, i), which), bx, by, bw, bh;
+
+        if (!isfinite (v))
+          continue;
+        bar_rect (l, i, which, v, &bx, &by, &bw, &bh);
+        if (bx <= tx + ext.x_advance + 2.0 && bx + bw >= tx - 2.0)
+          top = MIN (top, by);
+      }
   ty = MAX (top - f * 0.6, l->plot_y + f * 1.2);
-  /* A halo keeps the label readable where it crosses a neighbour's bar. */
+  /* A halo keeps it readable where there is no room above a tall bar. */
   latent_figure_style_get_background (style, &br, &bg, &bb);
   cairo_move_to (cr, tx, ty);
   cairo_text_path (cr, text);
