@@ -2381,6 +2381,44 @@ test_linear_components (void)
     }
 }
 
+/* More columns than pixels (1200 at 700 px, as a WTA's 1024 features in
+ * the window): the loadings are drawn, not refused, each run of columns
+ * in its mean colour. Component 1 alternates +0.5 and −0.5 (a grey row
+ * when averaged, stripes of either end when sampled); component 2 is
+ * +0.5 for three quarters of the columns and −0.5 for the last quarter. */
+static void
+test_linear_wide_loadings (void)
+{
+  const guint d = 1200;
+  g_autoptr(LatentSnapshot) snap = linear_snapshot ("pca", FALSE);
+  g_autoptr(LatentDataset) wide = latent_dataset_new ("wide", 60, d, NULL);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint n_plus, n_minus;
+
+  g_set_object (&snap->dataset, wide);
+  snap->n_cols = d;
+  g_free (snap->components);
+  snap->components = g_new (float, 2 * d);
+  g_free (snap->data_mean);
+  snap->data_mean = g_new0 (float, d);
+  for (guint j = 0; j < d; j++)
+    {
+      snap->components[j] = j % 2 == 0 ? 0.5f : -0.5f;
+      snap->components[d + j] = j < d * 3 / 4 ? 0.5f : -0.5f;
+    }
+  latent_figure_style_init (&style);
+  surface = render (snap, LATENT_FIGURE_COMPONENTS, &style, 700, 500);
+  keep_figure (surface, "loadings-wide");
+  n_plus = count_color (surface, latent_palette_diverging_argb (1.0, FALSE), 3);
+  n_minus = count_color (surface, latent_palette_diverging_argb (-1.0, FALSE), 3);
+  g_test_message ("wide loadings: positive %u, negative %u pixels", n_plus, n_minus);
+  g_assert_cmpuint (n_minus, >, 3000);
+  g_assert_cmpfloat ((double) n_plus / n_minus, >, 2.6);
+  g_assert_cmpfloat ((double) n_plus / n_minus, <, 3.4);
+  cairo_surface_destroy (surface);
+}
+
 /* The first row (from the top) that is mostly the plot frame's colour. */
 static int
 frame_top (cairo_surface_t         *surface,
@@ -4584,6 +4622,7 @@ main (int   argc,
   g_test_add_func ("/figures/linear/huge", test_linear_huge);
   g_test_add_func ("/figures/linear/projection", test_linear_projection);
   g_test_add_func ("/figures/linear/components", test_linear_components);
+  g_test_add_func ("/figures/linear/wide-loadings", test_linear_wide_loadings);
   g_test_add_func ("/figures/linear/scree", test_linear_scree);
   g_test_add_func ("/figures/linear/dots", test_linear_dots);
   g_test_add_func ("/figures/linear/messages", test_linear_messages);

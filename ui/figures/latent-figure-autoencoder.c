@@ -538,9 +538,9 @@ draw_heatmap (cairo_t                 *cr,
     hm.rows = layout->n_shown = (guint) MAX (1.0, floor (cells[3] * m / MIN_TILE));
 
   draw_legend (cr, snapshot, style, layout, width);
-  if (cells[2] < 1.0)
+  if (!_latent_figure_heatmap_draw (cr, style, &hm, map_top, width, height, cells))
     _latent_figure_message (cr, style, width, height, _("Too many columns for a heat map at this size"));
-  else if (_latent_figure_heatmap_draw (cr, style, &hm, map_top, width, height, cells))
+  else
     for (guint i = 0; i < hm.rows; i++)
       if (is_dead (snapshot, layout, layout->order[i]))
         {

@@ -63,6 +63,59 @@ set_cell_text_color (cairo_t  *cr,
     cairo_set_source_rgb (cr, 0.97, 0.97, 0.97);
 }
 
+/* Cairo's images are at most 32767 pixels wide. */
+#define DENSE_MAX_COLS 32767
+
+/* More columns than pixels: one pixel a cell in an image as tall as the
+ * map, squeezed to its width with a filter that averages, so a run of
+ * columns shows as its mean colour rather than as whichever one a pixel
+ * happens to land on. */
+static void
+draw_dense (cairo_t                   *cr,
+            const LatentFigureStyle   *style,
+            const LatentFigureHeatmap *hm,
+            double                     x0,
+            double                     y0,
+            double                     mw,
+            double                     cell_h)
+{
+  const int h = (int) round (cell_h * hm->rows);
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) hm->cols, MAX (h, 1));
+  const int stride = cairo_image_surface_get_stride (image);
+  unsigned char *data = cairo_image_surface_get_data (image);
+  cairo_pattern_t *pattern;
+
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (image);
+      return;
+    }
+  for (guint i = 0; i < hm->rows; i++)
+    {
+      int y_start = (int) round (i * cell_h), y_end = (int) round ((i + 1) * cell_h);
+      guint32 *row = (guint32 *) (data + (gsize) y_start * stride);
+
+      for (guint j = 0; j < hm->cols; j++)
+        row[j] = latent_palette_diverging_argb (hm->values[(gsize) i * hm->cols + j] / row_scale (hm, i),
+                                                style->dark);
+      for (int y = y_start + 1; y < y_end; y++)
+        memcpy (data + (gsize) y * stride, row, hm->cols * sizeof (guint32));
+    }
+  cairo_surface_mark_dirty (image);
+  cairo_save (cr);
+  cairo_rectangle (cr, x0, y0, mw, h);
+  cairo_clip (cr);
+  cairo_translate (cr, x0, y0);
+  cairo_scale (cr, mw / hm->cols, 1.0);
+  cairo_set_source_surface (cr, image, 0, 0);
+  pattern = cairo_get_source (cr);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_GOOD);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  cairo_surface_destroy (image);
+}
+
 gboolean
 _latent_figure_heatmap_draw (cairo_t                   *cr,
                              const LatentFigureStyle   *style,
@@ -115,7 +168,9 @@ _latent_figure_heatmap_draw (cairo_t                   *cr,
         }
       return avail_w >= MIN_MATRIX_SIZE && avail_h >= MIN_MATRIX_SIZE;
     }
-  if (!(cell_w >= 1.0) || !(cell_h >= 1.0) || avail_w < MIN_MATRIX_SIZE || avail_h < MIN_MATRIX_SIZE)
+  /* Cells narrower than a pixel are averaged down through an image. */
+  if (!(cell_w > 0.0) || !(cell_h >= 1.0) || avail_w < MIN_MATRIX_SIZE || avail_h < MIN_MATRIX_SIZE ||
+      (cell_w < 1.0 && hm->cols > DENSE_MAX_COLS))
     return FALSE;
   /* Square cells read as a matrix; only a very wide one gets flat cells,
    * and many rows as wide as the caller asks. */
@@ -145,18 +200,21 @@ _latent_figure_heatmap_draw (cairo_t                   *cr,
     col_every = (guint) ceil (f * 1.1 / cell_w);
 
   cairo_save (cr);
-  for (guint i = 0; i < hm->rows; i++)
-    for (guint j = 0; j < hm->cols; j++)
-      {
-        double v = hm->values[(gsize) i * hm->cols + j];
-        double x = round (x0 + j * cell_w), y = round (y0 + i * cell_h);
-        double r, g, b;
+  if (cell_w < 1.0)
+    draw_dense (cr, style, hm, x0, y0, mw, cell_h);
+  else
+    for (guint i = 0; i < hm->rows; i++)
+      for (guint j = 0; j < hm->cols; j++)
+        {
+          double v = hm->values[(gsize) i * hm->cols + j];
+          double x = round (x0 + j * cell_w), y = round (y0 + i * cell_h);
+          double r, g, b;
 
-        latent_palette_diverging (v / row_scale (hm, i), style->dark, &r, &g, &b);
-        cairo_set_source_rgb (cr, r, g, b);
-        cairo_rectangle (cr, x, y, round (x0 + (j + 1) * cell_w) - x, round (y0 + (i + 1) * cell_h) - y);
-        cairo_fill (cr);
-      }
+          latent_palette_diverging (v / row_scale (hm, i), style->dark, &r, &g, &b);
+          cairo_set_source_rgb (cr, r, g, b);
+          cairo_rectangle (cr, x, y, round (x0 + (j + 1) * cell_w) - x, round (y0 + (i + 1) * cell_h) - y);
+          cairo_fill (cr);
+        }
   _latent_figure_set_color_mix (cr, style, 0.45);
   cairo_set_line_width (cr, 1.0);
   cairo_rectangle (cr, x0 - 0.5, y0 - 0.5, round (mw) + 1.0, round (mh) + 1.0);
