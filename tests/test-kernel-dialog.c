@@ -151,6 +151,73 @@ test_every_column_shows (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+static void
+wait_ms (guint ms)
+{
+  gboolean waited = FALSE;
+
+  g_timeout_add (ms, on_timeout, &waited);
+  while (!waited)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* How many of @entries lie wholly inside @viewport on screen. */
+static guint
+count_inside (GPtrArray *entries,
+              GtkWidget *viewport)
+{
+  const int w = gtk_widget_get_width (viewport), h = gtk_widget_get_height (viewport);
+  guint inside = 0;
+
+  for (guint k = 0; k < entries->len; k++)
+    {
+      graphene_rect_t b;
+
+      if (gtk_widget_compute_bounds (entries->pdata[k], viewport, &b) && b.origin.x >= 0 && b.origin.y >= 0 &&
+          b.origin.x + b.size.width <= w && b.origin.y + b.size.height <= h)
+        inside++;
+    }
+  return inside;
+}
+
+/* A weight that is not a number: the error takes the summary's line, so
+ * the grid keeps its room. It used to add a line below the (emptied)
+ * summary, the weights lost their last row to scroll bars, and the window,
+ * sized when it opened, did not grow. */
+static void
+test_error_keeps_the_grid (void)
+{
+  g_autoptr(LatentFilter) gaussian = gaussian_13 ();
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+  g_autoptr(GPtrArray) scrolled = g_ptr_array_new ();
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GtkWidget *dialog = latent_kernel_dialog_new (NULL, gaussian);
+  GtkWidget *viewport;
+  const char *message = NULL;
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  wait_ms (1500);
+  collect (dialog, GTK_TYPE_ENTRY, entries);
+  collect (dialog, GTK_TYPE_SCROLLED_WINDOW, scrolled);
+  g_assert_cmpuint (scrolled->len, ==, 1);
+  viewport = scrolled->pdata[0];
+  g_assert_cmpuint (count_inside (entries, viewport), ==, 13 * 13);
+
+  gtk_editable_set_text (entries->pdata[13 * 6 + 6], "abc");
+  wait_ms (700);
+  g_assert_null (latent_kernel_dialog_get_filter (LATENT_KERNEL_DIALOG (dialog), &error));
+  g_assert_nonnull (error);
+  collect (dialog, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_is_visible (labels->pdata[i]) && strstr (gtk_label_get_text (labels->pdata[i]), "not a number"))
+      message = gtk_label_get_text (labels->pdata[i]);
+  g_test_message ("error: %s; %u of %u weights in view", message, count_inside (entries, viewport), 13 * 13);
+  g_assert_nonnull (message);
+  g_assert_cmpuint (count_inside (entries, viewport), ==, 13 * 13);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -166,5 +233,6 @@ main (int   argc,
 
   g_test_add_func ("/kernel-dialog/gaussian", test_gaussian_as_it_came);
   g_test_add_func ("/kernel-dialog/columns", test_every_column_shows);
+  g_test_add_func ("/kernel-dialog/error-keeps-the-grid", test_error_keeps_the_grid);
   return g_test_run ();
 }

@@ -49,7 +49,10 @@ show_error (LatentKernelDialog *self,
             const char         *message)
 {
   latent_label_set_text (self->error_label, message ? message : "", _("Kernel Error"));
+  /* One line for either: the window does not grow once open, and a line
+   * more would take it from the weights. */
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->summary_label), message == NULL);
 }
 
 /* Characters an entry shows; format_weight () writes no more. */
