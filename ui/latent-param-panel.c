@@ -99,6 +99,9 @@ update_sensitivity (LatentParamPanel *self)
       if (spec == NULL)
         continue;
       applies = latent_params_applies (self->params, spec);
+      /* Test data given: the share held out is not used. */
+      if (g_str_equal (spec->name, "test") && self->dataset && latent_dataset_get_test (self->dataset))
+        applies = FALSE;
       gtk_widget_set_sensitive (child, applies);
       gtk_widget_set_sensitive (g_object_get_data (G_OBJECT (child), "latent-label"), applies);
     }
@@ -428,6 +431,7 @@ latent_param_panel_set_limits (LatentParamPanel      *self,
   self->algorithm = algorithm;
   g_set_object (&self->dataset, dataset);
   apply_limits (self);
+  update_sensitivity (self);
 }
 
 static void

@@ -11,7 +11,9 @@
 # error bar, naming both, and the features stay. Logistic regression then runs
 # to its last epoch with a fifth of the rows held out; the metrics give a test
 # accuracy of 80 % or more; View ▸ Confusion matrix draws a matrix whose
-# darkest cells (most of their row) lie on its diagonal. Accessible names used:
+# darkest cells (most of their row) lie on its diagonal. Iris as its own test
+# data greys out "Test share"; Hold Out a Share Instead brings it back.
+# Accessible names used:
 # "Dataset", "Algorithm", "Components", "Run", "Status", "Metrics", "View",
 # "Figure", "Error".
 
@@ -151,6 +153,22 @@ def step_confusion():
         raise Failure(f'the dark cells do not lie on the diagonal (correlation {correlation:.3f})')
 
 
+def step_test_share():
+    """With test data given, the share held out does not matter: Test share
+    greys out, and comes back with Hold Out a Share Instead."""
+    app.open_file(IRIS)
+    wait_status(r'^iris\.csv · 150 × 4 · Logistic regression', 30, 'Iris to load again')
+    share = app.find('spin button', 'Test share', what='the spin button "Test share"')
+    ui.wait_until(lambda: ui.is_sensitive(share) or None, 10, 'Test share to apply with no test data')
+    app.open_file(IRIS, item='Open Test Data…')
+    wait_status(r'test data iris', 30, 'Iris to be the test data')
+    ui.wait_until(lambda: not ui.is_sensitive(share) or None, 10,
+                  'Test share to grey out once test data is given')
+    app.choose_menu_item('Dataset', 'Hold Out a Share Instead')
+    wait_status(r'20 % held out to test', 30, 'the share to be held out again')
+    ui.wait_until(lambda: ui.is_sensitive(share) or None, 10, 'Test share to apply again')
+
+
 def main():
     ui.run_steps('ui-classify', app, [
         ('start the window and open data/iris.csv', step_start),
@@ -159,6 +177,7 @@ def main():
         ('test data with other columns is refused, the features stay', step_refuse_test_data),
         ('logistic regression learns from the features: test accuracy ≥ 80 %', step_logreg),
         ('View ▸ Confusion matrix draws the matrix', step_confusion),
+        ('test data given: Test share greys out, and back with a share held out', step_test_share),
     ])
     status_code = app.stop()
     if status_code != 0:
