@@ -394,6 +394,26 @@ test_degenerate (void)
         g_assert_true (isfinite (snap->projection[i]));
       g_clear_pointer (&snap, latent_snapshot_unref);
     }
+
+  /* Two components of three columns, one constant: nothing is left for
+   * PPCA's noise. Refused naming components and the column (it said only
+   * "the model became singular"). */
+  {
+    g_autoptr(LatentDataset) three = test_low_rank (80, 3, 2, 0.5, 0, 7);
+    char *names[] = { "a", "b", "c", NULL };
+
+    x = latent_dataset_get_data (three);
+    for (guint i = 0; i < 80; i++)
+      x[(gsize) i * 3 + 1] = 5;
+    latent_dataset_set_column_names (three, names);
+    snap = fit_full (latent_ppca_get_algorithm (), three, NULL, &error, "components=2", NULL);
+    g_assert_null (snap);
+    g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "components = 2"));
+    g_assert_nonnull (strstr (error->message, "1 column is constant (b)"));
+    g_clear_error (&error);
+  }
 }
 
 /* Factor analysis with its defaults converges on Iris before its iteration

@@ -52,11 +52,65 @@ log_likelihood (LatentLinear *self,
   return TRUE;
 }
 
+/* The noise variance went to nothing: the components explain all of the
+ * data, which happens when it varies in no more directions than there are
+ * components (a constant column takes one away). Said as a parameter to
+ * change, naming constant columns, the usual cause. */
 static gboolean
-singular (GError **error)
+is_constant (LatentLinear *self,
+             guint         r)
 {
-  g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
-               _("Probabilistic PCA: the model became singular (no noise variance left)"));
+  return !(self->cov[(gsize) r * self->d + r] > 1e-12 * self->total_variance / self->d);
+}
+
+static guint
+varying_columns (LatentLinear *self)
+{
+  guint n = 0;
+
+  for (guint r = 0; r < self->d; r++)
+    n += !is_constant (self, r);
+  return n;
+}
+
+static gboolean
+singular (LatentLinear  *self,
+          GError       **error)
+{
+  g_autoptr(GString) constant = g_string_new (NULL);
+  guint n_constant = 0;
+
+  for (guint r = 0; r < self->d; r++)
+    if (is_constant (self, r))
+      {
+        const char *name = latent_dataset_get_column_name (self->dataset, r);
+
+        if (n_constant++ < 3)
+          {
+            if (constant->len > 0)
+              g_string_append (constant, ", ");
+            if (name)
+              g_string_append (constant, name);
+            else
+              g_string_append_printf (constant, _("column %u"), r + 1);
+          }
+      }
+  if (n_constant > 3)
+    g_string_append (constant, ", …");
+  if (n_constant > 0)
+    /* Translators: components, how many columns are constant, their names. */
+    g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "components = %u: no variance is left for the noise, as %u column is constant (%s); "
+                              "use fewer components",
+                              "components = %u: no variance is left for the noise, as %u columns are constant (%s); "
+                              "use fewer components", n_constant),
+                 self->m, n_constant, constant->str);
+  else
+    /* Translators: components. */
+    g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                 _("components = %u: no variance is left for the noise, as the data vary in no more "
+                   "directions than that; use fewer components"), self->m);
   return FALSE;
 }
 
@@ -106,7 +160,7 @@ update (LatentLinear *self,
     for (guint j = 0; j < m; j++)
       swt[(gsize) j * d + r] = self->sw[(gsize) r * m + j];
   if (!latent_linear_solve_spd (mm, m, swt, d, NULL))
-    return singular (error);
+    return singular (self, error);
 
   /* A = σ²I + M⁻¹ Wᵀ S W; W' = S W A⁻¹, so W'ᵀ = A⁻ᵀ (S W)ᵀ. */
   for (guint i = 0; i < m; i++)
@@ -122,7 +176,7 @@ update (LatentLinear *self,
     for (guint j = 0; j < m; j++)
       next[(gsize) j * d + r] = self->sw[(gsize) r * m + j];
   if (LAPACKE_dgesv (LAPACK_ROW_MAJOR, m, d, a, m, pivots, next, d) != 0)
-    return singular (error);
+    return singular (self, error);
 
   /* σ²' = (tr S − tr(S W M⁻¹ W'ᵀ)) / d, with S W M⁻¹ = (M⁻¹ Swᵀ)ᵀ. */
   for (guint r = 0; r < d; r++)
@@ -133,7 +187,7 @@ update (LatentLinear *self,
       }
   self->psi[0] = (self->total_variance - explained) / d;
   if (!(self->psi[0] > 0))
-    return singular (error);
+    return singular (self, error);
   return align (self);
 }
 
@@ -149,7 +203,7 @@ refresh (LatentLinear  *self,
   if (!latent_linear_cov_times (self, self->w, self->sw, cancellable, error))
     return FALSE;
   if (!log_likelihood (self, &ll))
-    return singular (error);
+    return singular (self, error);
   self->change = ll - self->log_likelihood;
   self->objective = self->log_likelihood = ll;
   return TRUE;
@@ -179,6 +233,13 @@ ppca_init (LatentDataset  *dataset,
   self = latent_linear_new (LATENT_LINEAR_PPCA, &ppca_algorithm, dataset, params, seed, cl, error);
   if (self == NULL)
     return NULL;
+  /* Too few columns that vary: the noise would go to nothing on the way,
+   * at an iteration that depends on the rounding; refused at once. */
+  if (varying_columns (self) <= self->m)
+    {
+      singular (self, error);
+      return NULL;
+    }
   /* A random subspace carrying the average variance, the rest noise. */
   scale = self->total_variance / self->d;
   latent_linear_random_w (self, sqrt (scale));
