@@ -200,6 +200,39 @@ test_init_cancelled (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* Values so far apart that squared distances overflow a float: refused,
+ * naming the data (it "converged" to an inertia of inf); a thousandth of
+ * that range still runs. */
+static void
+test_overflowing_values (void)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (40, 2, 2, 1.0, 3);
+  g_autoptr(LatentParams) params = params_with ("k=2", NULL);
+  g_autoptr(GError) error = NULL;
+  float *x = latent_dataset_get_data (ds);
+  gpointer state;
+
+  for (guint i = 0; i < 80; i++)
+    x[i] *= 1e29f;
+  g_assert_null (alg->init (ds, params, 0, NULL, NULL, &error));
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "test blobs"));
+  g_assert_nonnull (strstr (error->message, "overflow"));
+  g_clear_error (&error);
+
+  for (guint i = 0; i < 80; i++)
+    x[i] *= 1e-12f;
+  state = alg->init (ds, params, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (state);
+  g_assert_true (alg->step (state, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (isfinite (alg->objective (state)));
+  alg->free (state);
+}
+
 static void
 test_empty_cluster_reseeded (void)
 {
@@ -357,6 +390,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kmeans/init-from-file", test_init_from_file);
   g_test_add_func ("/kmeans/bad-parameters", test_bad_parameters);
   g_test_add_func ("/kmeans/init-cancelled", test_init_cancelled);
+  g_test_add_func ("/kmeans/overflowing-values", test_overflowing_values);
   g_test_add_func ("/kmeans/empty-cluster-reseeded", test_empty_cluster_reseeded);
   g_test_add_func ("/kmeans/duplicate-rows", test_duplicate_rows);
   g_test_add_func ("/kmeans/snapshots-coherent", test_snapshots_coherent);

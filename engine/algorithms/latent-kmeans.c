@@ -10,6 +10,7 @@
 #include "latent-kmeans-private.h"
 
 #include <cblas.h>
+#include <float.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
@@ -56,10 +57,11 @@ static double
 column_moments (const float *x,
                 guint        n,
                 guint        d,
-                double      *mean)
+                double      *mean,
+                double      *spread)
 {
   g_autofree double *m2 = g_new0 (double, d);
-  double total = 0;
+  double total = 0, widest = 0;
 
   /* Two passes, means then squared deviations: a large offset does not
    * cancel the variance away, and there is no division per value. */
@@ -73,9 +75,11 @@ column_moments (const float *x,
       {
         double u = x[(gsize) i * d + j] - mean[j];
         m2[j] += u * u;
+        widest = MAX (widest, fabs (u));
       }
   for (guint j = 0; j < d; j++)
     total += m2[j] / n;
+  *spread = widest;
   return total;
 }
 
@@ -376,6 +380,7 @@ kmeans_init_start (LatentDataset  *dataset,
   const char *init = latent_params_get_choice (params, "init");
   gint64 k = latent_params_get_int (params, "k");
   guint32 seed_words[2] = { (guint32) seed, (guint32) (seed >> 32) };
+  double spread;
 
   self->dataset = g_object_ref (dataset);
   self->params = latent_params_ref (params);
@@ -390,7 +395,17 @@ kmeans_init_start (LatentDataset  *dataset,
   self->k = k;
   self->max_iterations = latent_params_get_int (params, "max-iterations");
   self->mean = g_new0 (double, self->d);
-  self->variance = column_moments (self->x, self->n, self->d, self->mean);
+  self->variance = column_moments (self->x, self->n, self->d, self->mean, &spread);
+  /* Two rows (or a row and a center) differ by at most twice the spread in
+   * each column; their squared distance must stay a float. */
+  if (!(4.0 * self->d * spread * spread < FLT_MAX / 2))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
+                   _("“%s” holds values %.3g from their column’s mean: squared distances between rows "
+                     "would overflow single precision; scale the data down"),
+                   latent_dataset_get_name (dataset), spread);
+      return NULL;
+    }
   self->tol = latent_params_get_double (params, "tol") * self->variance / self->d;
   self->centers = g_new0 (double, (gsize) self->k * self->d);
   self->labels = g_new0 (gint32, self->n);
