@@ -365,6 +365,15 @@ test_degenerate (void)
   snap = fit_full (latent_ppca_get_algorithm (), rank2, NULL, &error, "components=5", NULL);
   g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
   g_clear_error (&error);
+  {
+    g_autoptr(LatentDataset) column = test_low_rank (20, 1, 1, 0.1, 0, 8);
+
+    /* One column, said so ("the 1 columns" before). */
+    snap = fit_full (latent_fa_get_algorithm (), column, NULL, &error, "components=1", NULL);
+    g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER);
+    g_assert_nonnull (strstr (error->message, "than the 1 column of"));
+    g_clear_error (&error);
+  }
 
   /* No variance at all, or a single row. */
   memset (latent_dataset_get_data (same), 0, sizeof (float) * 30);

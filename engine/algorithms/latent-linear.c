@@ -113,8 +113,11 @@ latent_linear_check (LatentLinearModel   model,
   if (model != LATENT_LINEAR_PCA && m >= d)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("components = %u: %s needs fewer components than the %u columns of “%s”, "
-                     "or no variance is left for the noise"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "components = %u: %s needs fewer components than the %u column of “%s”, "
+                                "or no variance is left for the noise",
+                                "components = %u: %s needs fewer components than the %u columns of “%s”, "
+                                "or no variance is left for the noise", d),
                    m, model_name (model), d, name);
       return FALSE;
     }
