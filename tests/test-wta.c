@@ -214,6 +214,7 @@ expect_refused (LatentDataset *ds,
   if (latent_params_parse (params, assignment, &error))
     latent_algorithm_check (latent_wta_get_algorithm (), ds, params, &error);
   g_assert_nonnull (error);
+  g_test_message ("%s: %s", assignment, error->message);
   g_assert_nonnull (strstr (error->message, named));
 }
 
@@ -224,7 +225,15 @@ test_bad_parameters (void)
 
   expect_refused (ds, "rate=0", "rate");
   expect_refused (ds, "rate=1.5", "rate");
-  expect_refused (ds, "rate=0.004", "rate");   /* 0.4 of a winner in 100 rows */
+  /* 0.4 of a winner in 100 rows: how far to raise either. */
+  expect_refused (ds, "rate=0.004", "raise rate to 0.005 or batch to 125");
+  {
+    g_autoptr(LatentDataset) six = small_data (6, 5);
+
+    /* A batch of all 6 training rows: raising batch would not help. */
+    expect_refused (six, "hidden=2", "all 6 training rows");
+    expect_refused (six, "hidden=2", "raise rate to 0.084 or more");
+  }
   expect_refused (ds, "hidden=0", "hidden");
   expect_refused (ds, "learning-rate=nan", "learning-rate");
   expect_refused (ds, "learning-rate=0", "learning-rate");

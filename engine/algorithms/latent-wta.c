@@ -114,10 +114,22 @@ wta_check (LatentDataset  *dataset,
     }
   if (g_str_equal (sparsity, "lifetime") && round (rate * batch) < 1)
     {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("rate = %g keeps no winner of a mini-batch of %u rows: "
-                     "raise rate or batch to at least one winner (rate · batch ≥ 0.5)"),
-                   rate, batch);
+      /* The smallest rate that keeps one winner, in two digits rounded up. */
+      const double scale = pow (10, floor (log10 (0.5 / batch)) - 1);
+      const double least_rate = ceil (0.5 / batch / scale) * scale;
+
+      if (batch < (guint) latent_params_get_int (params, "batch"))
+        /* Translators: rate, the training rows, the data's name, the least rate. */
+        g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                     _("rate = %g keeps no winner of a mini-batch of all %u training rows of “%s”: "
+                       "raise rate to %g or more"),
+                     rate, batch, name, least_rate);
+      else
+        /* Translators: rate, batch, the least rate, the least batch. */
+        g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                     _("rate = %g keeps no winner of a mini-batch of %u rows: "
+                       "raise rate to %g or batch to %u"),
+                     rate, batch, least_rate, (guint) ceil (0.5 / rate));
       return FALSE;
     }
   if (g_str_equal (sparsity, "k-sparse") && (guint) latent_params_get_int (params, "k") > h)
