@@ -2419,6 +2419,67 @@ test_linear_wide_loadings (void)
   cairo_surface_destroy (surface);
 }
 
+/* k-means on the pixels of one image (a 40 × 20 RGB image, its left
+ * quarter red, the rest blue, in two clusters): Segments is its figure,
+ * chosen by itself, the pixels painted in their clusters' means beside
+ * the original; on a table it does not apply. */
+static void
+test_segments (void)
+{
+  const guint w = 40, h = 20;
+  g_autoptr(LatentDataset) image = latent_dataset_new ("picture", w * h, 3, NULL);
+  g_autoptr(LatentSnapshot) snap = latent_snapshot_new (algorithm_by_id ("kmeans"), image, NULL);
+  g_autoptr(LatentDataset) rows = latent_dataset_new ("rows", w * h, 3, NULL);
+  const float means[] = { 0.8f, 0.1f, 0.1f, 0.2f, 0.3f, 0.9f };
+  float *x = latent_dataset_get_data (image);
+  g_autoptr(GError) error = NULL;
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint32 red, blue;
+  guint n_red, n_blue;
+
+  latent_dataset_set_image_shape (image, w, h, 3, TRUE);
+  snap->n_rows = w * h;
+  snap->n_cols = 3;
+  snap->k = 2;
+  snap->labels = g_new (gint32, w * h);
+  snap->means = g_memdup2 (means, sizeof means);
+  snap->cluster_sizes = g_new0 (guint, 2);
+  for (guint i = 0; i < w * h; i++)
+    {
+      gint32 c = i % w < w / 4 ? 0 : 1;
+
+      snap->labels[i] = c;
+      snap->cluster_sizes[c]++;
+      /* The original: the same two colours, a little lighter. */
+      for (guint j = 0; j < 3; j++)
+        x[(gsize) i * 3 + j] = MIN (1.0f, means[c * 3 + j] + 0.1f);
+    }
+  g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_SEGMENTS);
+  g_assert_true (latent_figure_kind_applies (snap, LATENT_FIGURE_SEGMENTS, NULL));
+
+  latent_figure_style_init (&style);
+  surface = render (snap, LATENT_FIGURE_SEGMENTS, &style, 800, 400);
+  keep_figure (surface, "segments");
+  red = 0xff000000u | 204u << 16 | 26u << 8 | 26u;   /* 0.8, 0.1, 0.1 */
+  blue = 0xff000000u | 51u << 16 | 77u << 8 | 230u;  /* 0.2, 0.3, 0.9 */
+  n_red = count_color (surface, red, 2);
+  n_blue = count_color (surface, blue, 2);
+  g_test_message ("segments: %u red px, %u blue px", n_red, n_blue);
+  /* A quarter red, three quarters blue, over thousands of pixels. */
+  g_assert_cmpuint (n_red, >, 2000);
+  g_assert_cmpfloat ((double) n_blue / n_red, >, 2.8);
+  g_assert_cmpfloat ((double) n_blue / n_red, <, 3.2);
+  cairo_surface_destroy (surface);
+
+  /* The same clusters of rows that are no image: not segments. */
+  g_set_object (&snap->dataset, rows);
+  memcpy (latent_dataset_get_data (rows), x, sizeof (float) * w * h * 3);
+  g_assert_false (latent_figure_kind_applies (snap, LATENT_FIGURE_SEGMENTS, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND);
+  g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_SCATTER);
+}
+
 /* The first row (from the top) that is mostly the plot frame's colour. */
 static int
 frame_top (cairo_surface_t         *surface,
@@ -4623,6 +4684,7 @@ main (int   argc,
   g_test_add_func ("/figures/linear/projection", test_linear_projection);
   g_test_add_func ("/figures/linear/components", test_linear_components);
   g_test_add_func ("/figures/linear/wide-loadings", test_linear_wide_loadings);
+  g_test_add_func ("/figures/segments", test_segments);
   g_test_add_func ("/figures/linear/scree", test_linear_scree);
   g_test_add_func ("/figures/linear/dots", test_linear_dots);
   g_test_add_func ("/figures/linear/messages", test_linear_messages);

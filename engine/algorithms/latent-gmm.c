@@ -957,7 +957,7 @@ gmm_write_json (LatentSnapshot *snap,
   latent_clusters_write_starts (snap, b);
 }
 
-static const char * const gmm_figures[] = { "scatter", "images", NULL };
+static const char * const gmm_figures[] = { "scatter", "images", "segments", NULL };
 
 static const LatentAlgorithm gmm_algorithm = {
   .id = "gmm",

@@ -672,7 +672,7 @@ kmeans_write_json (LatentSnapshot *snap,
   latent_clusters_write_starts (snap, b);
 }
 
-static const char * const kmeans_figures[] = { "scatter", "images", NULL };
+static const char * const kmeans_figures[] = { "scatter", "images", "segments", NULL };
 
 static const LatentAlgorithm kmeans_algorithm = {
   .id = "kmeans",

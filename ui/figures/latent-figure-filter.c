@@ -207,6 +207,84 @@ fill_signed (cairo_surface_t *surface,
     }
 }
 
+/* Values in [0, 1], as an image's: grey, grey and alpha, RGB or RGBA. */
+static void
+fill_unsigned (cairo_surface_t *surface,
+               const float     *values,
+               guint            width,
+               guint            height,
+               guint            channels,
+               gsize           *clipped)
+{
+  guint8 *data = cairo_image_surface_get_data (surface);
+  const int stride = cairo_image_surface_get_stride (surface);
+
+  /* One loop per layout: this runs over millions of pixels per snapshot. */
+  for (guint y = 0; y < height; y++)
+    {
+      guint32 *row = (guint32 *) (data + (gsize) y * stride);
+      const float *p = values + (gsize) y * width * channels;
+
+      switch (channels)
+        {
+        case 1:
+          for (guint x = 0; x < width; x++, p++)
+            {
+              guint32 v = to_byte (p[0], clipped);
+              row[x] = 0xff000000u | (v << 16) | (v << 8) | v;
+            }
+          break;
+        case 2:
+          for (guint x = 0; x < width; x++, p += 2)
+            {
+              guint32 a = to_byte (p[1], clipped);
+              guint32 v = premultiply (to_byte (p[0], clipped), a);
+              row[x] = (a << 24) | (v << 16) | (v << 8) | v;
+            }
+          break;
+        case 3:
+          for (guint x = 0; x < width; x++, p += 3)
+            row[x] = 0xff000000u | (to_byte (p[0], clipped) << 16) | (to_byte (p[1], clipped) << 8)
+                     | to_byte (p[2], clipped);
+          break;
+        default:
+          for (guint x = 0; x < width; x++, p += 4)
+            {
+              guint32 a = to_byte (p[3], clipped);
+              row[x] = (a << 24) | (premultiply (to_byte (p[0], clipped), a) << 16)
+                       | (premultiply (to_byte (p[1], clipped), a) << 8) | premultiply (to_byte (p[2], clipped), a);
+            }
+          break;
+        }
+    }
+}
+
+cairo_surface_t *
+_latent_figure_values_surface (const float *values,
+                               guint        width,
+                               guint        height,
+                               guint        channels)
+{
+  cairo_surface_t *surface;
+  gsize clipped = 0;
+
+  g_return_val_if_fail (values != NULL && channels >= 1 && channels <= 4, NULL);
+
+  if (width == 0 || height == 0 || width > 32767 || height > 32767)
+    return NULL;
+  surface = cairo_image_surface_create (channels == 2 || channels == 4 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24,
+                                        width, height);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  cairo_surface_flush (surface);
+  fill_unsigned (surface, values, width, height, channels, &clipped);
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}
+
 cairo_surface_t *
 latent_figure_filter_surface (LatentSnapshot *snapshot,
                               gboolean        filtered)
@@ -218,8 +296,6 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
   gsize clipped = 0;
   SurfaceInfo *info;
   double scale;
-  guint8 *data;
-  int stride;
 
   g_return_val_if_fail (snapshot != NULL, NULL);
 
@@ -238,49 +314,10 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
       return NULL;
     }
   cairo_surface_flush (surface);
-  data = cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface);
-
   if (scale > 0.0)
     fill_signed (surface, values, width, height, channels, scale, &clipped);
-  /* One loop per layout: this runs over millions of pixels per snapshot. */
-  for (guint y = 0; scale == 0.0 && y < height; y++)
-    {
-      guint32 *row = (guint32 *) (data + (gsize) y * stride);
-      const float *p = values + (gsize) y * width * channels;
-
-      switch (channels)
-        {
-        case 1:
-          for (guint x = 0; x < width; x++, p++)
-            {
-              guint32 v = to_byte (p[0], &clipped);
-              row[x] = 0xff000000u | (v << 16) | (v << 8) | v;
-            }
-          break;
-        case 2:
-          for (guint x = 0; x < width; x++, p += 2)
-            {
-              guint32 a = to_byte (p[1], &clipped);
-              guint32 v = premultiply (to_byte (p[0], &clipped), a);
-              row[x] = (a << 24) | (v << 16) | (v << 8) | v;
-            }
-          break;
-        case 3:
-          for (guint x = 0; x < width; x++, p += 3)
-            row[x] = 0xff000000u | (to_byte (p[0], &clipped) << 16) | (to_byte (p[1], &clipped) << 8)
-                     | to_byte (p[2], &clipped);
-          break;
-        default:
-          for (guint x = 0; x < width; x++, p += 4)
-            {
-              guint32 a = to_byte (p[3], &clipped);
-              row[x] = (a << 24) | (premultiply (to_byte (p[0], &clipped), a) << 16)
-                       | (premultiply (to_byte (p[1], &clipped), a) << 8) | premultiply (to_byte (p[2], &clipped), a);
-            }
-          break;
-        }
-    }
+  else
+    fill_unsigned (surface, values, width, height, channels, &clipped);
   cairo_surface_mark_dirty (surface);
 
   /* The figure says how it shows the result, and how much of it the

@@ -26,6 +26,7 @@ static gboolean applies_images (LatentSnapshot *snapshot, GError **error);
 static gboolean applies_with_data (LatentSnapshot *snapshot, GError **error);
 static gboolean applies_biplot (LatentSnapshot *snapshot, GError **error);
 static gboolean applies_regions (LatentSnapshot *snapshot, GError **error);
+static gboolean applies_segments (LatentSnapshot *snapshot, GError **error);
 
 static gboolean
 is_classifier (LatentSnapshot *snapshot)
@@ -122,6 +123,7 @@ static const struct {
   [LATENT_FIGURE_PROTOTYPES] = { "prototypes", N_("Class means"), _latent_figure_prototypes_draw,
                                  applies_with_data, TRUE },
   [LATENT_FIGURE_EPISODE] = { "episode", N_("Episode"), _latent_figure_episode_draw, applies_with_data, TRUE },
+  [LATENT_FIGURE_SEGMENTS] = { "segments", N_("Segments"), _latent_figure_segments_draw, applies_segments, TRUE },
 };
 
 static gboolean
@@ -145,9 +147,11 @@ _latent_figure_names_kind (LatentSnapshot *snapshot)
 {
   const char * const *figures = snapshot->algorithm->figures;
 
+  /* Segments are a clustering's only for the pixels of one image. */
   for (guint i = 0; figures != NULL && figures[i] != NULL; i++)
     if (!g_str_equal (figures[i], kinds[LATENT_FIGURE_SCATTER].name)
-        && !g_str_equal (figures[i], kinds[LATENT_FIGURE_IMAGES].name))
+        && !g_str_equal (figures[i], kinds[LATENT_FIGURE_IMAGES].name)
+        && (!g_str_equal (figures[i], kinds[LATENT_FIGURE_SEGMENTS].name) || _latent_figure_has_segments (snapshot)))
       return TRUE;
   return FALSE;
 }
@@ -184,6 +188,9 @@ latent_figure_resolve_kind (LatentSnapshot   *snapshot,
        * a classifier is first seen learning, whatever its rows. */
       if (images && offers_images (snapshot) && !is_classifier (snapshot))
         return latent_figure_resolve_kind (snapshot, LATENT_FIGURE_IMAGES);
+      /* One image's pixels, clustered: the image in its clusters' colours. */
+      if (offers (snapshot, LATENT_FIGURE_SEGMENTS) && _latent_figure_has_segments (snapshot))
+        return LATENT_FIGURE_SEGMENTS;
       return first_kind (snapshot);
     case LATENT_FIGURE_IMAGES:
       /* Rows that are not images can only be shown as points; the images of
@@ -310,6 +317,17 @@ applies_regions (LatentSnapshot  *snapshot,
                             "Decision regions: need data of 2 columns; this dataset has %u column",
                             "Decision regions: need data of 2 columns; this dataset has %u columns", n_cols),
                n_cols);
+  return FALSE;
+}
+
+static gboolean
+applies_segments (LatentSnapshot  *snapshot,
+                  GError         **error)
+{
+  if (_latent_figure_has_segments (snapshot))
+    return TRUE;
+  g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+               _("Segments: need clusters of one image's pixels (open a PNG)"));
   return FALSE;
 }
 

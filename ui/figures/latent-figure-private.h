@@ -112,6 +112,12 @@ void             _latent_figure_cross          (cairo_t                 *cr,
 /* A bold title and up to two lines under it (NULL ones left out), each cut
  * to the width; returns the y below them. Draws only when @cr is not NULL,
  * so layout code can ask for the height alone. */
+/* Values in [0, 1] (@channels of them a pixel: grey, grey and alpha, RGB,
+ * RGBA) as an image surface; NULL where Cairo cannot make one. */
+cairo_surface_t *_latent_figure_values_surface (const float *values,
+                                                guint        width,
+                                                guint        height,
+                                                guint        channels);
 double           _latent_figure_heading        (cairo_t                 *cr,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
@@ -331,6 +337,15 @@ void             _latent_figure_filter_draw (LatentSnapshot          *snapshot,
                                              double                   top,
                                              int                      width,
                                              int                      height);
+/* The snapshot clusters the pixels of one image (labels and means of its
+ * channels), so the segments figure can draw it. */
+gboolean         _latent_figure_has_segments (LatentSnapshot          *snapshot);
+void             _latent_figure_segments_draw (LatentSnapshot          *snapshot,
+                                               const LatentFigureStyle *style,
+                                               cairo_t                 *cr,
+                                               double                   top,
+                                               int                      width,
+                                               int                      height);
 void             _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
                                              const LatentFigureStyle *style,
                                              cairo_t                 *cr,

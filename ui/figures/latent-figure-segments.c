@@ -1,0 +1,142 @@
+/* latent-figure-segments.c — clusters of an image's pixels, seen as the image
+ *
+ * k-means or a mixture run on one image clusters its pixels by colour. This
+ * figure paints every pixel in its cluster's mean beside the original, so
+ * the K colours the run settles on, and where each of them goes, show as
+ * they change.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-figure-segments"
+
+#include "latent-figure-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+gboolean
+_latent_figure_has_segments (LatentSnapshot *snapshot)
+{
+  guint width = 0, height = 0, channels = 0;
+  gboolean single = FALSE;
+
+  return snapshot->dataset != NULL && snapshot->labels != NULL && snapshot->means != NULL && snapshot->k > 0
+         && latent_dataset_get_image_shape (snapshot->dataset, &width, &height, &channels, &single) && single
+         && channels >= 1 && channels <= 4 && snapshot->n_cols == channels
+         && (guint64) width * height == snapshot->n_rows
+         && snapshot->n_rows == latent_dataset_get_n_rows (snapshot->dataset);
+}
+
+/* Each pixel in its cluster's mean; a label out of range (none yet) black. */
+static cairo_surface_t *
+segments_surface (LatentSnapshot *snapshot,
+                  guint           width,
+                  guint           height,
+                  guint           channels)
+{
+  const gsize n = (gsize) width * height;
+  g_autofree float *values = g_try_new (float, n * channels);
+
+  if (values == NULL)
+    return NULL;
+  for (gsize i = 0; i < n; i++)
+    {
+      gint32 c = snapshot->labels[i];
+
+      for (guint j = 0; j < channels; j++)
+        values[i * channels + j] = c >= 0 && (guint) c < snapshot->k ? snapshot->means[(gsize) c * channels + j]
+                                                                      : (j == 3 || (channels == 2 && j == 1));
+    }
+  return _latent_figure_values_surface (values, width, height, channels);
+}
+
+/* @image scaled into the box at (x, y) of @w × @h, its aspect kept, with
+ * @caption under it; pixels stay sharp when enlarged. */
+static void
+draw_panel (cairo_t                 *cr,
+            const LatentFigureStyle *style,
+            cairo_surface_t         *image,
+            const char              *caption,
+            double                   x,
+            double                   y,
+            double                   w,
+            double                   h)
+{
+  const double f = MAX (style->font_size, 1.0);
+  const int iw = cairo_image_surface_get_width (image), ih = cairo_image_surface_get_height (image);
+  const double scale = MIN (w / iw, (h - f * 1.6) / ih);
+  const double dx = round (x + (w - iw * scale) / 2.0), dy = round (y);
+
+  if (!(scale > 0))
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, dx, dy, iw * scale, ih * scale);
+  cairo_clip (cr);
+  cairo_translate (cr, dx, dy);
+  cairo_scale (cr, scale, scale);
+  cairo_set_source_surface (cr, image, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), scale >= 1.0 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+  cairo_paint (cr);
+  cairo_restore (cr);
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.9, FALSE);
+  _latent_figure_set_color_mix (cr, style, 0.8);
+  cairo_move_to (cr, round (x + (w - _latent_figure_text_width (cr, caption)) / 2.0), dy + ih * scale + f * 1.2);
+  cairo_show_text (cr, caption);
+  cairo_restore (cr);
+}
+
+void
+_latent_figure_segments_draw (LatentSnapshot          *snapshot,
+                              const LatentFigureStyle *style,
+                              cairo_t                 *cr,
+                              double                   top,
+                              int                      width,
+                              int                      height)
+{
+  const double f = MAX (style->font_size, 1.0), gap = f * 1.5;
+  guint iw = 0, ih = 0, channels = 0;
+  cairo_surface_t *original = NULL, *segments = NULL;
+  g_autofree char *caption = NULL;
+  double box_w, box_h, across, down;
+
+  if (!_latent_figure_has_segments (snapshot)
+      || !latent_dataset_get_image_shape (snapshot->dataset, &iw, &ih, &channels, NULL))
+    {
+      _latent_figure_message (cr, style, width, height, _("No clusters of an image's pixels"));
+      return;
+    }
+  original = _latent_figure_values_surface (latent_dataset_get_data (snapshot->dataset), iw, ih, channels);
+  segments = segments_surface (snapshot, iw, ih, channels);
+  if (original == NULL || segments == NULL)
+    {
+      _latent_figure_message (cr, style, width, height, _("The image is too large to draw"));
+      g_clear_pointer (&original, cairo_surface_destroy);
+      g_clear_pointer (&segments, cairo_surface_destroy);
+      return;
+    }
+
+  /* Side by side or one above the other, whichever shows them larger. */
+  box_w = width - 2 * f;
+  box_h = height - top - f;
+  across = MIN ((box_w - gap) / 2.0 / iw, (box_h - f * 1.6) / ih);
+  down = MIN (box_w / iw, ((box_h - gap) / 2.0 - f * 1.6) / ih);
+  /* Translators: the caption of an image's pixels painted in the means of
+   * their clusters; %u is how many clusters. */
+  caption = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Each pixel in its cluster's colour (%u cluster)",
+                                          "Each pixel in its cluster's colour (%u clusters)", snapshot->k),
+                             snapshot->k);
+  if (across >= down)
+    {
+      draw_panel (cr, style, original, _("Original"), f, top, (box_w - gap) / 2.0, box_h);
+      draw_panel (cr, style, segments, caption, f + (box_w + gap) / 2.0, top, (box_w - gap) / 2.0, box_h);
+    }
+  else
+    {
+      draw_panel (cr, style, original, _("Original"), f, top, box_w, (box_h - gap) / 2.0);
+      draw_panel (cr, style, segments, caption, f, top + (box_h + gap) / 2.0, box_w, (box_h - gap) / 2.0);
+    }
+  cairo_surface_destroy (original);
+  cairo_surface_destroy (segments);
+}
