@@ -27,27 +27,40 @@ _latent_figure_has_segments (LatentSnapshot *snapshot)
          && snapshot->n_rows == latent_dataset_get_n_rows (snapshot->dataset);
 }
 
-/* Each pixel in its cluster's mean; a label out of range (none yet) black. */
+/* Every @step-th pixel across and down (a large image drawn small need not
+ * be read whole at each frame): its own values, or with @clustered its
+ * cluster's mean (black while it has none). */
 static cairo_surface_t *
-segments_surface (LatentSnapshot *snapshot,
-                  guint           width,
-                  guint           height,
-                  guint           channels)
+sampled_surface (LatentSnapshot *snapshot,
+                 guint           width,
+                 guint           height,
+                 guint           channels,
+                 guint           step,
+                 gboolean        clustered)
 {
-  const gsize n = (gsize) width * height;
-  g_autofree float *values = g_try_new (float, n * channels);
+  const guint sw = (width + step - 1) / step, sh = (height + step - 1) / step;
+  const float *x = latent_dataset_get_data (snapshot->dataset);
+  g_autofree float *values = g_try_new (float, (gsize) sw * sh * channels);
 
   if (values == NULL)
     return NULL;
-  for (gsize i = 0; i < n; i++)
-    {
-      gint32 c = snapshot->labels[i];
+  for (guint y = 0; y < sh; y++)
+    for (guint u = 0; u < sw; u++)
+      {
+        const gsize i = (gsize) y * step * width + (gsize) u * step;
+        const float *from = x + i * channels;
+        float *to = values + ((gsize) y * sw + u) * channels;
 
-      for (guint j = 0; j < channels; j++)
-        values[i * channels + j] = c >= 0 && (guint) c < snapshot->k ? snapshot->means[(gsize) c * channels + j]
-                                                                      : (j == 3 || (channels == 2 && j == 1));
-    }
-  return _latent_figure_values_surface (values, width, height, channels);
+        if (clustered)
+          {
+            gint32 c = snapshot->labels[i];
+
+            from = c >= 0 && (guint) c < snapshot->k ? snapshot->means + (gsize) c * channels : NULL;
+          }
+        for (guint j = 0; j < channels; j++)
+          to[j] = from ? from[j] : (j == 3 || (channels == 2 && j == 1));
+      }
+  return _latent_figure_values_surface (values, sw, sh, channels);
 }
 
 /* @image scaled into the box at (x, y) of @w × @h, its aspect kept, with
@@ -100,6 +113,7 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
   cairo_surface_t *original = NULL, *segments = NULL;
   g_autofree char *caption = NULL;
   double box_w, box_h, across, down;
+  guint step;
 
   if (!_latent_figure_has_segments (snapshot)
       || !latent_dataset_get_image_shape (snapshot->dataset, &iw, &ih, &channels, NULL))
@@ -107,8 +121,15 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
       _latent_figure_message (cr, style, width, height, _("No clusters of an image's pixels"));
       return;
     }
-  original = _latent_figure_values_surface (latent_dataset_get_data (snapshot->dataset), iw, ih, channels);
-  segments = segments_surface (snapshot, iw, ih, channels);
+  /* Side by side or one above the other, whichever shows them larger. */
+  box_w = width - 2 * f;
+  box_h = height - top - f;
+  across = MIN ((box_w - gap) / 2.0 / iw, (box_h - f * 1.6) / ih);
+  down = MIN (box_w / iw, ((box_h - gap) / 2.0 - f * 1.6) / ih);
+  /* No more pixels read than drawn, give or take a factor of two. */
+  step = MAX (MAX (across, down) > 0 ? (guint) floor (1.0 / MAX (across, down)) : 1u, 1u);
+  original = sampled_surface (snapshot, iw, ih, channels, step, FALSE);
+  segments = sampled_surface (snapshot, iw, ih, channels, step, TRUE);
   if (original == NULL || segments == NULL)
     {
       _latent_figure_message (cr, style, width, height, _("The image is too large to draw"));
@@ -116,12 +137,6 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
       g_clear_pointer (&segments, cairo_surface_destroy);
       return;
     }
-
-  /* Side by side or one above the other, whichever shows them larger. */
-  box_w = width - 2 * f;
-  box_h = height - top - f;
-  across = MIN ((box_w - gap) / 2.0 / iw, (box_h - f * 1.6) / ih);
-  down = MIN (box_w / iw, ((box_h - gap) / 2.0 - f * 1.6) / ih);
   /* Translators: the caption of an image's pixels painted in the means of
    * their clusters; %u is how many clusters. */
   caption = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Each pixel in its cluster's colour (%u cluster)",
