@@ -262,8 +262,15 @@ append_linear_metrics (LatentSnapshot *frame,
     return;
   for (guint j = 0; j < frame->n_components; j++)
     kept += frame->explained_variance_ratio[j];
-  g_string_append_printf (text, _("Variance explained %.1f %% (%u components)\n"), 100 * kept,
-                          frame->n_components);
+  /* Factor analysis names its components factors, as its title does. */
+  if (latent_algorithm_has_flag (frame->algorithm, LATENT_ALGORITHM_FACTORS))
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Variance explained %.1f %% (%u factor)\n",
+                                               "Variance explained %.1f %% (%u factors)\n", frame->n_components),
+                            100 * kept, frame->n_components);
+  else
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Variance explained %.1f %% (%u component)\n",
+                                               "Variance explained %.1f %% (%u components)\n", frame->n_components),
+                            100 * kept, frame->n_components);
   if (isfinite (frame->reconstruction_error))
     g_string_append_printf (text, _("Reconstruction error %.6g per value\n"), frame->reconstruction_error);
   if (isfinite (frame->log_likelihood))

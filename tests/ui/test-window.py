@@ -486,6 +486,17 @@ def step_pca():
     if reds < 200 or blues < 200:
         raise Failure(f'the components are not drawn in both signs: {reds} red, {blues} blue px')
 
+    # Factor analysis counts factors, as its title does ("2 components" before).
+    app.select_dropdown('Algorithm', 'Factor analysis')
+    ui.set_value(app.find('spin button', 'Factors', what='the spin button "Factors"'), 2)
+    wait_status(r'(?i)factor analysis.*iteration 0 of', 60, 'factor analysis to start')
+    app.press('Run')
+    wait_status(r'(?i)factor analysis.*(converged|iteration limit)', 120, 'factor analysis to finish')
+    metrics = metrics_text()
+    log(f'  factor analysis: {metrics!r}')
+    if '(2 factors)' not in metrics:
+        raise Failure(f'the metrics do not count factors: {metrics!r}')
+
 
 def step_wta():
     """The winner-take-all autoencoder on Fashion-MNIST (Gaussian blobs when it
