@@ -44,6 +44,15 @@ on_finished (LatentRun *run, GError *error, Watch *w)
     g_main_loop_quit (w->loop);
 }
 
+/* @w hears @run's iterations, snapshots and end. */
+static void
+watch (LatentRun *run, Watch *w)
+{
+  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), w);
+  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), w);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), w);
+}
+
 static LatentRun *
 new_run_on (Watch *w, LatentDataset *ds, const char *k, const char *iterations)
 {
@@ -55,9 +64,7 @@ new_run_on (Watch *w, LatentDataset *ds, const char *k, const char *iterations)
   g_assert_true (latent_params_parse (params, iterations, NULL));
   g_assert_true (latent_params_parse (params, "tol=0", NULL));
   run = latent_run_new (alg, ds, params, 1, NULL);
-  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), w);
-  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), w);
-  g_signal_connect (run, "finished", G_CALLBACK (on_finished), w);
+  watch (run, w);
   return run;
 }
 
@@ -198,9 +205,7 @@ test_stop_while_initialising (void)
   g_assert_true (latent_params_parse (params, "restarts=20", NULL));
   g_assert_true (latent_params_parse (params, "tol=0", NULL));
   run = latent_run_new (alg, ds, params, 1, NULL);
-  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &w);
-  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), &w);
-  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  watch (run, &w);
   latent_run_play (run);
   g_usleep (200 * 1000);
   g_assert_cmpint (latent_run_get_state (run), ==, LATENT_RUN_INITIALISING);
@@ -508,9 +513,7 @@ test_snapshots_only_when_due (void)
   g_assert_true (latent_params_set_int (params, "iterations", steps, NULL));
 
   run = latent_run_new (&counter_algorithm, ds, params, 1, NULL);
-  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &w);
-  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), &w);
-  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  watch (run, &w);
   latent_run_play (run);
   wait_until (&w.finished);
   g_assert_no_error (w.error);
@@ -526,9 +529,7 @@ test_snapshots_only_when_due (void)
 
   run = latent_run_new (&counter_algorithm, ds, params, 1, NULL);
   w = (Watch) { 0 };
-  g_signal_connect (run, "iteration", G_CALLBACK (on_iteration), &w);
-  g_signal_connect (run, "snapshot", G_CALLBACK (on_snapshot), &w);
-  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  watch (run, &w);
   latent_run_play (run);
   wait_until (&w.finished);
   history = latent_run_get_history (run);

@@ -83,7 +83,6 @@ draw_dense (cairo_t                   *cr,
   cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) hm->cols, MAX (h, 1));
   const int stride = cairo_image_surface_get_stride (image);
   unsigned char *data = cairo_image_surface_get_data (image);
-  cairo_pattern_t *pattern;
 
   if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS)
     {
@@ -102,17 +101,7 @@ draw_dense (cairo_t                   *cr,
         memcpy (data + (gsize) y * stride, row, hm->cols * sizeof (guint32));
     }
   cairo_surface_mark_dirty (image);
-  cairo_save (cr);
-  cairo_rectangle (cr, x0, y0, mw, h);
-  cairo_clip (cr);
-  cairo_translate (cr, x0, y0);
-  cairo_scale (cr, mw / hm->cols, 1.0);
-  cairo_set_source_surface (cr, image, 0, 0);
-  pattern = cairo_get_source (cr);
-  cairo_pattern_set_filter (pattern, CAIRO_FILTER_GOOD);
-  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
-  cairo_paint (cr);
-  cairo_restore (cr);
+  _latent_figure_draw_tile (cr, image, x0, y0, mw, h, 0.0);
   cairo_surface_destroy (image);
 }
 

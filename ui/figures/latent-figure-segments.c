@@ -63,13 +63,14 @@ sampled_surface (LatentSnapshot *snapshot,
   return _latent_figure_values_surface (values, sw, sh, channels);
 }
 
-/* @image scaled into the box at (x, y) of @w × @h, its aspect kept, with
- * @caption under it; pixels stay sharp when enlarged. */
+/* @image as large as fits the box at (x, y) of @w × @h, its aspect kept,
+ * with @caption (@short_caption where that is too wide) under it. */
 static void
 draw_panel (cairo_t                 *cr,
             const LatentFigureStyle *style,
             cairo_surface_t         *image,
             const char              *caption,
+            const char              *short_caption,
             double                   x,
             double                   y,
             double                   w,
@@ -78,26 +79,12 @@ draw_panel (cairo_t                 *cr,
   const double f = MAX (style->font_size, 1.0);
   const int iw = cairo_image_surface_get_width (image), ih = cairo_image_surface_get_height (image);
   const double scale = MIN (w / iw, (h - f * 1.6) / ih);
-  const double dx = round (x + (w - iw * scale) / 2.0), dy = round (y);
+  const double tw = round (iw * scale), th = round (ih * scale);
 
   if (!(scale > 0))
     return;
-  cairo_save (cr);
-  cairo_rectangle (cr, dx, dy, iw * scale, ih * scale);
-  cairo_clip (cr);
-  cairo_translate (cr, dx, dy);
-  cairo_scale (cr, scale, scale);
-  cairo_set_source_surface (cr, image, 0, 0);
-  cairo_pattern_set_filter (cairo_get_source (cr), scale >= 1.0 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
-  cairo_paint (cr);
-  cairo_restore (cr);
-
-  cairo_save (cr);
-  _latent_figure_set_font (cr, style, 0.9, FALSE);
-  _latent_figure_set_color_mix (cr, style, 0.8);
-  cairo_move_to (cr, round (x + (w - _latent_figure_text_width (cr, caption)) / 2.0), dy + ih * scale + f * 1.2);
-  cairo_show_text (cr, caption);
-  cairo_restore (cr);
+  _latent_figure_draw_tile (cr, image, round (x + (w - tw) / 2.0), round (y), tw, th, 0.0);
+  _latent_figure_tile_caption (cr, style, x, round (y) + th + f * 1.2, w, caption, short_caption);
 }
 
 void
@@ -112,6 +99,7 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
   guint iw = 0, ih = 0, channels = 0;
   cairo_surface_t *original = NULL, *segments = NULL;
   g_autofree char *caption = NULL;
+  g_autofree char *short_caption = NULL;
   double box_w, box_h, across, down;
   guint step;
 
@@ -142,15 +130,18 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
   caption = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Each pixel in its cluster's colour (%u cluster)",
                                           "Each pixel in its cluster's colour (%u clusters)", snapshot->k),
                              snapshot->k);
+  short_caption = g_strdup_printf ("K = %u", snapshot->k);
   if (across >= down)
     {
-      draw_panel (cr, style, original, _("Original"), f, top, (box_w - gap) / 2.0, box_h);
-      draw_panel (cr, style, segments, caption, f + (box_w + gap) / 2.0, top, (box_w - gap) / 2.0, box_h);
+      draw_panel (cr, style, original, _("Original"), NULL, f, top, (box_w - gap) / 2.0, box_h);
+      draw_panel (cr, style, segments, caption, short_caption, f + (box_w + gap) / 2.0, top, (box_w - gap) / 2.0,
+                  box_h);
     }
   else
     {
-      draw_panel (cr, style, original, _("Original"), f, top, box_w, (box_h - gap) / 2.0);
-      draw_panel (cr, style, segments, caption, f, top + (box_h + gap) / 2.0, box_w, (box_h - gap) / 2.0);
+      draw_panel (cr, style, original, _("Original"), NULL, f, top, box_w, (box_h - gap) / 2.0);
+      draw_panel (cr, style, segments, caption, short_caption, f, top + (box_h + gap) / 2.0, box_w,
+                  (box_h - gap) / 2.0);
     }
   cairo_surface_destroy (original);
   cairo_surface_destroy (segments);
