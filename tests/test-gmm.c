@@ -117,6 +117,47 @@ test_information_criteria (void)
   g_assert_cmpfloat_with_epsilon (snap->aic, -2 * ll_total + 2 * p, 1e-6 * fabs (snap->aic));
 }
 
+/* The log-likelihood shown beside a model is that model's own: at every
+ * iteration the objective (status, curve) is the snapshot's score
+ * (metrics, BIC), and the first step shows a change. The objective of
+ * iteration t used to be the model of t − 1's, so the curve began flat
+ * and the status and the metrics disagreed. */
+static void
+test_objective_is_the_models (void)
+{
+  const LatentAlgorithm *alg = latent_gmm_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (600, 2, 3, 2.0, 7);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(GError) error = NULL;
+  double previous;
+  gpointer state;
+
+  g_assert_true (latent_params_parse (params, "k=3", NULL));
+  g_assert_true (latent_params_parse (params, "tol=0", NULL));
+  g_assert_true (latent_params_parse (params, "max-iterations=6", NULL));
+  state = alg->init (ds, params, 4, NULL, NULL, &error);
+  g_assert_no_error (error);
+  previous = alg->objective (state);
+  for (guint t = 1; t <= 6; t++)
+    {
+      g_autoptr(LatentSnapshot) snap = NULL;
+
+      g_assert_true (alg->step (state, NULL, &error));
+      g_assert_no_error (error);
+      snap = alg->snapshot (state);
+      g_assert_cmpuint (snap->iteration, ==, t);
+      g_assert_cmpfloat (snap->objective, ==, snap->log_likelihood);
+      g_assert_cmpfloat (alg->objective (state), ==, snap->log_likelihood);
+      /* EM raises the likelihood; from a k-means start, visibly at first. */
+      if (t == 1)
+        g_assert_cmpfloat (snap->objective, >, previous + 1e-9);
+      g_assert_cmpfloat (snap->objective, >=, previous - 1e-9);
+      previous = snap->objective;
+    }
+  g_assert_true (alg->converged (state));
+  alg->free (state);
+}
+
 /* Degenerate data gives a regularised fit or a message, never NaN. */
 static void
 test_degenerate (void)
@@ -453,6 +494,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gmm/recovers/diag", "diag", test_recovers_mixture);
   g_test_add_data_func ("/gmm/recovers/spherical", "spherical", test_recovers_mixture);
   g_test_add_func ("/gmm/information-criteria", test_information_criteria);
+  g_test_add_func ("/gmm/objective-is-the-models", test_objective_is_the_models);
   g_test_add_func ("/gmm/degenerate", test_degenerate);
   g_test_add_func ("/gmm/init-from-file", test_init_from_file);
   g_test_add_func ("/gmm/bad-k", test_bad_k);

@@ -51,7 +51,8 @@ typedef struct {
   LatentGmmStats       stats;
 
   guint                iteration;
-  double               log_likelihood;   /* mean per row, before the last M-step */
+  double               log_likelihood;   /* mean per row, of the current model */
+  double               previous_log_likelihood;   /* of the model before */
   gboolean             converged;
   gboolean             finished;
   /* From a random start (see gmm_step): FALSE until EM has left it, and

@@ -689,6 +689,7 @@ gmm_init_start (LatentDataset  *dataset,
   self->tol = latent_params_get_double (params, "tol");
   self->max_iterations = latent_params_get_int (params, "max-iterations");
   self->log_likelihood = NAN;
+  self->previous_log_likelihood = NAN;
 
   if (!gmm_check (dataset, params, error))
     return NULL;
@@ -743,8 +744,8 @@ gmm_init_start (LatentDataset  *dataset,
   return g_steal_pointer (&self);
 }
 
-/* The log-likelihood of the final model, as scikit-learn compares its
- * starts (the lower bound of the last E-step). */
+/* The log-likelihood of the final model, by which starts are compared (as
+ * scikit-learn compares them by its last E-step's). */
 static double
 gmm_score (LatentSnapshot *snap)
 {
@@ -795,22 +796,25 @@ gmm_step (gpointer       data,
           GError       **error)
 {
   LatentGmm *self = data;
-  double previous = self->log_likelihood, change;
+  const double before = self->log_likelihood, earlier = self->previous_log_likelihood;
+  double change;
 
   g_return_val_if_fail (!self->finished, FALSE);
 
   g_string_truncate (self->message, 0);
-  /* E-step with the current model, then the M-step: the log-likelihood of
-   * this iteration belongs to the model before it, as in scikit-learn. */
-  if (!expect (self, cancellable, error))
+  /* The M-step from the last E-step's responsibilities, then the E-step of
+   * the new model: its log-likelihood, and the labels drawn with it, are
+   * those of the means and covariances this iteration shows. */
+  if (!maximise (self, cancellable, error) || !expect (self, cancellable, error))
     return FALSE;
+  self->previous_log_likelihood = before;
   self->log_likelihood = self->stats.loglik / self->n;
-  if (!maximise (self, cancellable, error))
-    return FALSE;
 
   self->iteration++;
-  /* Iteration 1 evaluates the starting model a second time: its change is 0. */
-  change = self->iteration > 1 ? fabs (self->log_likelihood - previous) : 0;
+  /* The change tested is the previous iteration's, as in scikit-learn,
+   * whose E-step comes first: so a run ends after as many iterations, with
+   * the same model. */
+  change = self->iteration > 1 ? fabs (before - earlier) : 0;
   /* Random responsibilities are a saddle, not a start: each component's
    * mean is a weighted average of nearly every row, so all lie within about
    * 1/√n of the data's mean and the components are one Gaussian K times.
@@ -825,16 +829,17 @@ gmm_step (gpointer       data,
   self->converged = self->iteration > 1 && change < self->tol && self->left_start;
   if (self->converged && self->random_start && self->iteration < self->max_iterations &&
       split_coinciding (self))
-    self->converged = FALSE;
+    {
+      /* The moved means need their own responsibilities. */
+      self->converged = FALSE;
+      if (!expect (self, cancellable, error))
+        return FALSE;
+      self->log_likelihood = self->stats.loglik / self->n;
+    }
   self->finished = self->converged || self->iteration >= self->max_iterations;
   if (self->finished && !self->left_start)
     g_string_append (self->message, _("The components have not moved apart from the random start; "
                                       "try more iterations or init=kmeans. "));
-
-  /* The responsibilities and labels reported at the end belong to the
-   * final model. */
-  if (self->finished && !expect (self, cancellable, error))
-    return FALSE;
   return TRUE;
 }
 
@@ -846,18 +851,17 @@ gmm_snapshot (gpointer data)
   const guint n = self->n, d = self->d, k = self->k;
   gboolean keep = latent_params_get_bool (self->params, "save-responsibilities") ||
                   (guint64) n * k <= MAX_SNAPSHOT_RESPONSIBILITIES;
-  double final_ll = self->stats.loglik / n, p = n_parameters (self);
+  double ll = self->log_likelihood, p = n_parameters (self);
 
   snap->seed = self->seed;
   snap->device = g_strdup (self->device);
   snap->iteration = self->iteration;
   snap->converged = self->converged;
   snap->final = self->finished;
-  snap->objective = self->log_likelihood;
-  /* The scores of the model as it stands, from the last E-step. */
-  snap->log_likelihood = final_ll;
-  snap->bic = -2 * final_ll * n + p * log (n);
-  snap->aic = -2 * final_ll * n + 2 * p;
+  snap->objective = ll;
+  snap->log_likelihood = ll;
+  snap->bic = -2 * ll * n + p * log (n);
+  snap->aic = -2 * ll * n + 2 * p;
 
   snap->n_rows = n;
   snap->k = k;

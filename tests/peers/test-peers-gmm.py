@@ -85,8 +85,10 @@ def compare(name, x, k, covariance, cli, tmp, device):
         precisions = (precisions + precisions.transpose(0, 2, 1)) / 2
     gm = GaussianMixture(k, covariance_type=covariance, max_iter=ITERATIONS, tol=0, weights_init=weights,
                          means_init=means, precisions_init=precisions, reg_covar=1e-6).fit(x)
+    # scikit-learn's lower bound is the log-likelihood of the model before
+    # its last M-step; Latent's history holds each iteration's own model.
     theirs_ll = gm.lower_bound_
-    ours_ll = ours["history"][-1]
+    ours_ll = ours["history"][-2]
     ari = adjusted_rand_score(gm.predict(x), ours["labels"])
     score = gm.score(x)
     print(f"  {name:8} {covariance:9} {device:4} iterations {ours['iterations']:3}/{gm.n_iter_:3}  "
