@@ -545,6 +545,11 @@ def step_wta():
     text = ui.wait_until(dead_units, 60, 'the metrics to count dead units after the first epoch')
     log(f'  metrics: {text!r}')
     app.press('Pause')
+    # The status's loss is the last mini-batch's, the metrics' the epoch's:
+    # named so, as they differ (9.32 against 10.19 after five epochs).
+    if not re.search(r'mini-batch loss \(', status()) or not re.search(r'Training loss [\d.]+ \(epoch', text):
+        raise Failure(f'the status should name the mini-batch loss and the metrics the epoch\'s: '
+                      f'{status()!r}, {text!r}')
 
     # A learning rate far too large: the run stops, the message names the
     # parameter, and the weights of the last good step stay on screen.
