@@ -332,7 +332,7 @@ command_run (int    argc,
   g_autofree char *experiment_path = NULL;
   g_auto(GStrv) param_args = NULL;
   gint64 seed = -1;
-  int iterations = 0;
+  int iterations = G_MININT;   /* not given; 0 is refused like any value out of range */
   gboolean progress = FALSE;
   gboolean said_compiling = FALSE;
   const GOptionEntry entries[] = {
@@ -435,7 +435,7 @@ command_run (int    argc,
   for (guint i = 0; param_args && param_args[i]; i++)
     if (!latent_params_parse (params, param_args[i], &error))
       return fail (EXIT_BAD_INPUT, "%s", error->message);
-  if (iterations != 0)
+  if (iterations != G_MININT)
     {
       /* The budget, or the passes of an algorithm that counts them. */
       const char *name = latent_params_has (params, "iterations") ? "iterations" : "max-iterations";

@@ -228,6 +228,11 @@ class Results(unittest.TestCase):
         r = load_json(self.path("r.json"))
         self.assertEqual(r["iterations"], 2)
         self.assertEqual(r["params"]["max-iterations"], 2)
+        # No budget is no run, not the default budget (it ran to convergence).
+        for n in ("0", "-1"):
+            p = run("run", "kmeans", "--data", "iris", "--iterations", n, "--json", self.path("z.json"))
+            self.assertEqual(p.returncode, 2, n)
+            self.assertIn("--iterations: parameter max-iterations", p.stderr)
 
     def test_experiment_replays_the_run(self):
         with open(self.path("e.json"), "w") as f:
