@@ -331,7 +331,7 @@ command_run (int    argc,
   g_autofree char *figure = NULL;
   g_autofree char *experiment_path = NULL;
   g_auto(GStrv) param_args = NULL;
-  gint64 seed = -1;
+  gint64 seed = G_MININT64;   /* not given: the experiment's, or 0 */
   int iterations = G_MININT;   /* not given; 0 is refused like any value out of range */
   gboolean progress = FALSE;
   gboolean said_compiling = FALSE;
@@ -397,9 +397,9 @@ command_run (int    argc,
     device = g_strdup (experiment->device);
   if (data == NULL)
     return fail (EXIT_BAD_INPUT, "%s", _("run: --data is required"));
-  if (seed < -1)
+  if (seed < 0 && seed != G_MININT64)
     return fail (EXIT_BAD_INPUT, _("--seed %lld: must not be negative"), (long long) seed);
-  if (seed == -1)
+  if (seed == G_MININT64)
     seed = experiment ? (gint64) experiment->seed : 0;
   if (size && !parse_size (size, &width, &height, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);

@@ -233,6 +233,11 @@ class Results(unittest.TestCase):
             p = run("run", "kmeans", "--data", "iris", "--iterations", n, "--json", self.path("z.json"))
             self.assertEqual(p.returncode, 2, n)
             self.assertIn("--iterations: parameter max-iterations", p.stderr)
+        # -1 was taken as no seed given (0), -2 refused.
+        for n in ("-1", "-2"):
+            p = run("run", "kmeans", "--data", "iris", "--seed", n, "--json", self.path("z.json"))
+            self.assertEqual(p.returncode, 2, n)
+            self.assertIn("--seed " + n + ": must not be negative", p.stderr)
 
     def test_experiment_replays_the_run(self):
         with open(self.path("e.json"), "w") as f:
