@@ -144,11 +144,13 @@ void            _latent_window_stop_precompile     (LatentWindow *self);
 
 /* latent-window-run.c: called by latent-window.c only */
 void            _latent_window_init_run            (LatentWindow *self);
-/* A new run; @hold keeps the picture shown until its first new frame. */
 /* Whether Run or Step can go on from the iteration shown (scrubbed back,
  * or stopped at the iteration budget), and from which. */
 gboolean        _latent_window_can_go_on           (LatentWindow *self,
                                                     guint        *from);
+/* Whether the timeline holds a frame before the one shown. */
+gboolean        _latent_window_can_go_back         (LatentWindow *self);
+/* A new run; @hold keeps the picture shown until its first new frame. */
 void            _latent_window_run_start           (LatentWindow *self,
                                                     gboolean      play,
                                                     gboolean      hold);

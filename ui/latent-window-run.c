@@ -423,15 +423,57 @@ on_pause_action (GSimpleAction *action,
   _latent_window_update_actions (self);
 }
 
+/* Scrubbed back: the frame of the iteration after the one shown, if kept
+ * (a fast run keeps about one a display frame). */
+static LatentSnapshot *
+next_frame_kept (LatentWindow *self)
+{
+  LatentSnapshot *shown = _latent_window_shown_frame (self);
+
+  if (self->follow || shown == NULL)
+    return NULL;
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      LatentSnapshot *frame = g_ptr_array_index (self->frames, i);
+      if (frame->iteration > shown->iteration)
+        return frame->iteration == shown->iteration + 1 ? frame : NULL;
+    }
+  return NULL;
+}
+
+/* The frame before the one shown, or NULL at the first. */
+static LatentSnapshot *
+frame_before_shown (LatentWindow *self)
+{
+  LatentSnapshot *shown = _latent_window_shown_frame (self), *before = NULL;
+
+  for (guint i = 0; shown && i < self->frames->len; i++)
+    {
+      LatentSnapshot *frame = g_ptr_array_index (self->frames, i);
+      if (frame->iteration >= shown->iteration)
+        break;
+      before = frame;
+    }
+  return before;
+}
+
 static void
 on_step_action (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
   LatentWindow *self = user_data;
+  LatentSnapshot *next = next_frame_kept (self);
 
   if (self->run == NULL)
     return;
+  /* Scrubbed back, the next iteration is at hand when it was kept: the
+   * same seed would only compute it again, and drop the ones after it. */
+  if (next)
+    {
+      gtk_adjustment_set_value (self->timeline_adjustment, next->iteration);
+      return;
+    }
   if (_latent_window_can_go_on (self, NULL))
     {
       go_on (self, FALSE);
@@ -441,6 +483,26 @@ on_step_action (GSimpleAction *action,
   self->follow = TRUE;
   latent_run_step (self->run);
   _latent_window_update_actions (self);
+}
+
+gboolean
+_latent_window_can_go_back (LatentWindow *self)
+{
+  return frame_before_shown (self) != NULL;
+}
+
+/* Back through the history one kept frame, as dragging the timeline does;
+ * with Right, a person steps back and forth through a run. */
+static void
+on_back_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  LatentSnapshot *before = frame_before_shown (self);
+
+  if (before)
+    gtk_adjustment_set_value (self->timeline_adjustment, before->iteration);
 }
 
 static void
@@ -461,8 +523,9 @@ on_toggle_run_action (GSimpleAction *action,
   g_action_group_activate_action (G_ACTION_GROUP (self), self->running ? "pause" : "run", NULL);
 }
 
-/* Space, Right and Ctrl+R drive the run from anywhere in the window except
- * where a person types text. */
+/* Space, Right, Left and Ctrl+R drive the run from anywhere in the window
+ * except where a person types text, a slider has the focus or a zoomed
+ * figure pans with the arrows. */
 static gboolean
 on_key_pressed (GtkEventControllerKey *controller,
                 guint                  keyval,
@@ -478,9 +541,9 @@ on_key_pressed (GtkEventControllerKey *controller,
     return FALSE;
   if (keyval == GDK_KEY_space && mods == 0)
     action = "toggle-run";
-  else if (keyval == GDK_KEY_Right && mods == 0 && !GTK_IS_RANGE (focus)
+  else if ((keyval == GDK_KEY_Right || keyval == GDK_KEY_Left) && mods == 0 && !GTK_IS_RANGE (focus)
            && !(LATENT_IS_FIGURE_VIEW (focus) && latent_figure_view_get_zoomed (LATENT_FIGURE_VIEW (focus))))
-    action = "step";
+    action = keyval == GDK_KEY_Right ? "step" : "back";
   else if ((keyval == GDK_KEY_r || keyval == GDK_KEY_R) && mods == GDK_CONTROL_MASK)
     action = "reset";
   if (action == NULL)
@@ -685,6 +748,7 @@ static const GActionEntry run_actions[] = {
   { "run", on_run_action },
   { "pause", on_pause_action },
   { "step", on_step_action },
+  { "back", on_back_action },
   { "reset", on_reset_action },
   { "toggle-run", on_toggle_run_action },
 };

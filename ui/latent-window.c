@@ -385,6 +385,7 @@ _latent_window_update_actions (LatentWindow *self)
                        (state == LATENT_RUN_FINISHED && _latent_window_is_instant (self)));
   enable (self, "pause", live && self->running);
   enable (self, "step", live || go_on);
+  enable (self, "back", _latent_window_can_go_back (self));
   enable (self, "reset", self->dataset != NULL);
   enable (self, "data-table", self->dataset != NULL);
   enable (self, "export", _latent_window_shown_frame (self) != NULL);

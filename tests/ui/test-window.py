@@ -161,12 +161,13 @@ def step_timeline():
 
 
 def step_go_on():
-    """Scrubbed back to iteration 1, Step goes on from there and Run reaches
-    the same end; a run stopped at its budget goes on with Run."""
+    """Scrubbed back to iteration 1, Step shows the kept iteration 2 and Run
+    goes on from there to the same end; a run stopped at its budget goes on
+    with Run."""
     timeline = app.find('slider', 'Timeline', what='the slider "Timeline"')
     last = int(timeline.maxValue)
     app.press('Step')
-    wait_status(r'iteration 2 of 2\b', 15, 'Step to go on from iteration 1 to 2')
+    wait_status(rf'iteration 2 of {last}\b', 15, 'Step to show the kept iteration 2')
     app.press('Run')
     wait_status(r'converged', 30, 'Run to converge again from iteration 2')
     log(f'  status: {status()!r}')
@@ -632,6 +633,16 @@ def step_keyboard():
         if iteration() != expected:
             raise Failure(f'Right moved past iteration {expected}: status {status()!r}')
         log(f'  after Right: {status()!r}')
+    # Left goes back through the timeline, and Right forward again through
+    # the iterations kept (before, Left moved the focus into the metrics,
+    # and Right from a scrubbed-back iteration ran it again and dropped the
+    # ones after it: "iteration 1 of 1").
+    last = start + 2
+    for key, expected in (('Left', start + 1), ('Left', start), ('Left', start),
+                          ('Right', start + 1), ('Right', start + 2)):
+        ui.press_key(key)
+        wait_status(rf'iteration {expected} of {last}\b', 10, f'{key} to show iteration {expected} of {last}')
+        log(f'  after {key}: {status()!r}')
     ui.press_key('space')
     ui.wait_until(lambda: (iteration() or 0) > start + 2 or 'converged' in status().lower(), 30,
                   lambda: f'Space to run (status {status()!r})')
@@ -810,7 +821,7 @@ def main():
         ('open a ragged CSV: an error, and Iris stays loaded', step_bad_csv),
         ('a one-row CSV: no metrics left from the Iris run', step_one_row),
         ('the Device menu offers only devices that exist', step_devices),
-        ('keyboard: ctrl+r, Right, Space', step_keyboard),
+        ('keyboard: ctrl+r, Right, Left, Space', step_keyboard),
         ('a Gaussian mixture on blobs: ellipses, rising log-likelihood', step_gmm),
         ('PCA: the scree plot and the components as images', step_pca),
         ('the autoencoder: its weight tiles change while it trains', step_wta),
