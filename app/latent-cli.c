@@ -151,6 +151,50 @@ parse_size (const char  *text,
   return TRUE;
 }
 
+/* --axes A,B: each a column's name or number (from 1), or pc for the
+ * default projection's axis (0). */
+static gboolean
+parse_axes (const char     *text,
+            LatentDataset  *dataset,
+            guint           columns[2],
+            GError        **error)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", 3);
+  const guint n_cols = latent_dataset_get_n_cols (dataset);
+
+  if (g_strv_length (parts) != 2)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--axes “%s”: expected two columns, ACROSS,UP (names, numbers from 1, or pc)"), text);
+      return FALSE;
+    }
+  for (guint a = 0; a < 2; a++)
+    {
+      const char *part = g_strstrip (parts[a]);
+      guint64 number;
+
+      columns[a] = 0;
+      if (g_ascii_strcasecmp (part, "pc") == 0)
+        continue;
+      for (guint c = 0; c < n_cols && columns[a] == 0; c++)
+        if (g_strcmp0 (latent_dataset_get_column_name (dataset, c), part) == 0)
+          columns[a] = c + 1;
+      if (columns[a] == 0 && g_ascii_string_to_unsigned (part, 10, 1, n_cols, &number, NULL))
+        columns[a] = number;
+      if (columns[a] == 0)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       g_dngettext (GETTEXT_PACKAGE, "--axes: %s has no column “%s” (its %u column: a name, "
+                                    "a number from 1, or pc)",
+                                    "--axes: %s has no column “%s” (its %u columns: a name, a number from 1, "
+                                    "or pc)", n_cols),
+                       latent_dataset_get_name (dataset), part, n_cols);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static LatentCl *
 open_device (const char  *device,
              GError     **error)
@@ -329,9 +373,11 @@ command_run (int    argc,
   g_autofree char *features_path = NULL;
   g_autofree char *size = NULL;
   g_autofree char *figure = NULL;
+  g_autofree char *axes = NULL;
   g_autofree char *experiment_path = NULL;
   g_auto(GStrv) param_args = NULL;
   gint64 seed = G_MININT64;   /* not given: the experiment's, or 0 */
+  guint axis_columns[2] = { 0, 0 };
   int iterations = G_MININT;   /* not given; 0 is refused like any value out of range */
   gboolean progress = FALSE;
   gboolean said_compiling = FALSE;
@@ -352,6 +398,9 @@ command_run (int    argc,
       N_("Figure kind: auto, or one the algorithm offers (listed above)"),
       N_("KIND") },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Figure size in pixels (default 1200x900)"), N_("WxH") },
+    { "axes", 0, 0, G_OPTION_ARG_STRING, &axes,
+      N_("The scatter's columns across and up, as they are (names or numbers from 1; pc: the principal component)"),
+      N_("ACROSS,UP") },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, N_("Write the result as JSON"), N_("FILE") },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, N_("Write one label per row as CSV"), N_("FILE") },
     { "output", 0, 0, G_OPTION_ARG_FILENAME, &output_path,
@@ -447,6 +496,8 @@ command_run (int    argc,
   if (!(loaded = latent_catalog_load (data, labels, &error)) ||
       !(dataset = prepare_data (loaded, test_data, model_path, &error)))
     return fail (status_for_error (error), "%s", error->message);
+  if (axes && !parse_axes (axes, dataset, axis_columns, &error))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
 
   cl = open_device (device, &error);
   if (error)
@@ -490,9 +541,13 @@ command_run (int    argc,
       g_autoptr(GError) unfit = NULL;
 
       latent_figure_style_init (&style);
+      memcpy (style.axis_columns, axis_columns, sizeof style.axis_columns);
       /* Still written, saying why, so a script's file is there to look at. */
       if (!latent_figure_kind_applies (snapshot, latent_figure_resolve_kind (snapshot, kind), &unfit))
         g_printerr (_("latent-cli: --figure %s: %s\n"), latent_figure_kind_to_string (kind), unfit->message);
+      else if (axes && !latent_figure_kind_uses_axes (snapshot, kind))
+        g_printerr (_("latent-cli: --axes: ignored, as the %s figure does not draw the data’s columns\n"),
+                    latent_figure_kind_to_string (latent_figure_resolve_kind (snapshot, kind)));
       if (!latent_figure_export (snapshot, kind, &style, export_path, width, height, &error))
         return fail (EXIT_RUN_FAILED, "--export: %s", error->message);
     }

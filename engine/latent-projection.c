@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <lapacke.h>
 #include <math.h>
+#include <string.h>
 
 /* The covariance is n_cols² doubles; above this it would not fit comfortably. */
 #define MAX_PCA_COLS 4096
@@ -21,8 +22,10 @@ struct _LatentProjection
   guint    n_rows;
   guint    n_cols;
   gboolean pca;
-  float   *mean;      /* n_cols */
-  float   *axes;      /* 2 × n_cols, unit length */
+  gboolean exact;     /* the axes are every column, as it is */
+  int      column[2]; /* the column an axis shows as it is, or −1 */
+  float   *mean;      /* n_cols, subtracted on the other axes */
+  float   *axes;      /* 2 × n_cols, unit length (or 0 past one column) */
   float   *points;    /* n_rows × 2 */
   double   explained[2];
   char    *labels[2];
@@ -112,6 +115,7 @@ setup_identity (LatentProjection *self,
     {
       const char *name = latent_dataset_get_column_name (dataset, a);
 
+      self->column[a] = a < self->n_cols ? (int) a : -1;
       if (a < self->n_cols)
         {
           self->axes[a * self->n_cols + a] = 1.0f;
@@ -262,6 +266,8 @@ latent_projection_new (LatentDataset  *dataset,
   self->n_rows = latent_dataset_get_n_rows (dataset);
   self->n_cols = latent_dataset_get_n_cols (dataset);
   self->pca = self->n_cols > 2;
+  self->exact = !self->pca;
+  self->column[0] = self->column[1] = -1;
   /* get_row, not get_data: the latter marks the dataset as modified. */
   data = latent_dataset_get_row (dataset, 0);
 
@@ -313,6 +319,95 @@ latent_projection_get_for_dataset (LatentDataset *dataset)
   return self;
 }
 
+/* Axis a from the default projection, or column columns[a] (from 1). */
+static LatentProjection *
+projection_new_axes (LatentDataset  *dataset,
+                     LatentProjection *base,
+                     const guint     columns[2],
+                     GError        **error)
+{
+  LatentProjection *self = g_atomic_rc_box_new0 (LatentProjection);
+  const float *data = latent_dataset_get_row (dataset, 0);
+  const float *points = latent_projection_get_points (base);
+
+  self->n_rows = base->n_rows;
+  self->n_cols = base->n_cols;
+  if (!allocate (self, latent_dataset_get_name (dataset), error))
+    {
+      latent_projection_unref (self);
+      return NULL;
+    }
+  memcpy (self->mean, base->mean, self->n_cols * sizeof (float));
+  for (guint a = 0; a < 2; a++)
+    {
+      float *axis = self->axes + (gsize) a * self->n_cols;
+
+      if (columns[a] == 0)
+        {
+          memcpy (axis, base->axes + (gsize) a * self->n_cols, self->n_cols * sizeof (float));
+          self->column[a] = base->column[a];
+          self->explained[a] = base->explained[a];
+          self->labels[a] = g_strdup (base->labels[a]);
+          for (guint i = 0; i < self->n_rows; i++)
+            self->points[2 * (gsize) i + a] = points[2 * (gsize) i + a];
+          continue;
+        }
+      {
+        const guint c = columns[a] - 1;
+        const char *name = latent_dataset_get_column_name (dataset, c);
+
+        axis[c] = 1.0f;
+        self->column[a] = (int) c;
+        self->labels[a] = name ? g_strdup (name) : g_strdup_printf (_("column %u"), c + 1);
+        for (guint i = 0; i < self->n_rows; i++)
+          self->points[2 * (gsize) i + a] = data[(gsize) i * self->n_cols + c];
+      }
+    }
+  self->exact = self->n_cols <= 2 && self->column[0] >= 0 && self->column[1] >= 0 &&
+                self->column[0] != self->column[1];
+  return self;
+}
+
+LatentProjection *
+latent_projection_get_for_axes (LatentDataset *dataset,
+                                const guint    columns[2])
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentProjection) base = NULL;
+  g_autofree char *key = NULL, *failed = NULL;
+  LatentProjection *self;
+  const guint n_cols = latent_dataset_get_n_cols (dataset);
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+
+  if (columns == NULL || (columns[0] == 0 && columns[1] == 0))
+    return latent_projection_get_for_dataset (dataset);
+  if (columns[0] > n_cols || columns[1] > n_cols)
+    return NULL;
+  /* The default projection first: an axis may come from it. */
+  if (!(base = latent_projection_get_for_dataset (dataset)))
+    return NULL;
+  key = g_strdup_printf ("latent-projection-%u-%u", columns[0], columns[1]);
+  failed = g_strconcat (key, "-failed", NULL);
+  locker = g_mutex_locker_new (&cache_lock);
+  self = g_object_get_data (G_OBJECT (dataset), key);
+  if (self != NULL)
+    return latent_projection_ref (self);
+  if (g_object_get_data (G_OBJECT (dataset), failed) != NULL)
+    return NULL;
+  self = projection_new_axes (dataset, base, columns, &error);
+  if (self == NULL)
+    {
+      g_warning ("%s", error->message);
+      g_object_set_data (G_OBJECT (dataset), failed, GINT_TO_POINTER (TRUE));
+      return NULL;
+    }
+  g_object_set_data_full (G_OBJECT (dataset), key, latent_projection_ref (self),
+                          (GDestroyNotify) latent_projection_unref);
+  return self;
+}
+
 guint
 latent_projection_get_n_rows (LatentProjection *self)
 {
@@ -334,6 +429,13 @@ latent_projection_is_pca (LatentProjection *self)
   return self->pca;
 }
 
+gboolean
+latent_projection_is_exact (LatentProjection *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->exact;
+}
+
 void
 latent_projection_apply (LatentProjection *self,
                          const float      *row,
@@ -342,18 +444,17 @@ latent_projection_apply (LatentProjection *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (row != NULL && xy != NULL);
 
-  if (!self->pca)
-    {
-      xy[0] = row[0];
-      xy[1] = self->n_cols > 1 ? row[1] : 0.0f;
-      return;
-    }
-
   for (guint a = 0; a < 2; a++)
     {
       const float *axis = self->axes + (gsize) a * self->n_cols;
       double sum = 0.0;
 
+      /* A column as it is: its exact value, no rounding. */
+      if (self->column[a] >= 0)
+        {
+          xy[a] = row[self->column[a]];
+          continue;
+        }
       for (guint j = 0; j < self->n_cols; j++)
         sum += ((double) row[j] - self->mean[j]) * axis[j];
       xy[a] = (float) sum;

@@ -23,6 +23,13 @@ LatentProjection *latent_projection_new             (LatentDataset    *dataset,
  * call from several threads at once. Returns a new reference, or NULL on
  * failure. The dataset's values must not change afterwards. */
 LatentProjection *latent_projection_get_for_dataset (LatentDataset    *dataset);
+/* The same with chosen axes: columns[a] is the dataset's column (from 1)
+ * drawn on axis a (across, up) as it is, or 0 for the default projection's
+ * axis a; NULL columns, or both 0, is the default projection. Kept on the
+ * dataset like it; NULL past the last column or when the default projection
+ * fails. */
+LatentProjection *latent_projection_get_for_axes    (LatentDataset    *dataset,
+                                                     const guint       columns[2]);
 
 LatentProjection *latent_projection_ref             (LatentProjection *self);
 void              latent_projection_unref           (LatentProjection *self);
@@ -31,6 +38,9 @@ guint             latent_projection_get_n_rows      (LatentProjection *self);
 guint             latent_projection_get_n_cols      (LatentProjection *self);
 /* TRUE when the axes are principal components, FALSE for the identity. */
 gboolean          latent_projection_is_pca          (LatentProjection *self);
+/* TRUE when the two axes are all the columns there are, each as it is (data
+ * of two columns): distances in the picture are the data's. */
+gboolean          latent_projection_is_exact        (LatentProjection *self);
 
 /* One row of n_cols values → 2 values. */
 void              latent_projection_apply           (LatentProjection *self,
@@ -38,11 +48,13 @@ void              latent_projection_apply           (LatentProjection *self,
                                                      float            *xy);
 /* All dataset rows projected, n_rows × 2 (x, y interleaved). */
 const float      *latent_projection_get_points      (LatentProjection *self);
-/* Unit axis (n_cols values) and the mean subtracted before projecting. */
+/* Unit axis (n_cols values) and the mean subtracted before projecting on
+ * an axis that is not a column as it is. */
 const float      *latent_projection_get_axis        (LatentProjection *self,
                                                      guint             axis);
 const float      *latent_projection_get_mean        (LatentProjection *self);
-/* Fraction of the total variance along axis 0 or 1. */
+/* Fraction of the total variance along axis 0 or 1; 0 for a column chosen
+ * from wider data. */
 double            latent_projection_get_explained   (LatentProjection *self,
                                                      guint             axis);
 /* "PC 1 (72.9 %)", or the column name (or "column 1") for the identity. */

@@ -329,6 +329,32 @@ class Results(unittest.TestCase):
         self.assertIn("auto or one of scatter, images", p.stderr)
         self.assertNotIn("scree", p.stderr)
 
+    def test_axes(self):
+        def figure(name, *axes):
+            path = self.path(name)
+            p = run("run", "kmeans", "--data", "iris", "--param", "k=3", "--export", path, "--size", "500x400", *axes)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            return read(path, "rb")
+
+        # Columns by name or number are the same figure; pc is the default's axis.
+        default, petals = figure("pc.png"), figure("3-4.png", "--axes", "3,4")
+        self.assertNotEqual(default, petals)
+        self.assertEqual(petals, figure("names.png", "--axes", "petal_length, petal_width"))
+        self.assertEqual(default, figure("pc-pc.png", "--axes", "pc,PC"))
+        self.assertNotIn(figure("pc-4.png", "--axes", "pc,4"), (default, petals))
+
+        for bad, words in (("nope,1", "no column “nope”"), ("5,1", "no column “5”"), ("0,1", "no column “0”"),
+                           ("3", "expected two columns"), ("1,2,3", "expected two columns")):
+            with self.subTest(axes=bad):
+                p = run("run", "kmeans", "--data", "iris", "--axes", bad, "--export", self.path("x.png"))
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(words, p.stderr)
+                self.assertIn("--axes", p.stderr)
+        # A linear model draws its own projection: the axes are said to be ignored.
+        p = run("run", "pca", "--data", "iris", "--axes", "3,4", "--export", self.path("pca.png"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("--axes: ignored", p.stderr)
+
     def test_convolve(self):
         for depth in (8, 16):
             image = self.path(f"in{depth}.png")

@@ -357,6 +357,70 @@ test_projection_cache (void)
   latent_projection_unref (c);
 }
 
+/* Chosen axes: two columns as they are, or one with a principal component;
+ * kept on the dataset, and refused past the last column. */
+static void
+test_projection_axes (void)
+{
+  g_autoptr(LatentSnapshot) snap = blobs_snapshot (200, 4, 3, FALSE, 6);
+  g_autoptr(LatentDataset) two = latent_dataset_new ("two", 30, 2, NULL);
+  g_autoptr(LatentProjection) base = latent_projection_get_for_dataset (snap->dataset);
+  g_autoptr(LatentProjection) cols = NULL, mixed = NULL, again = NULL, swapped = NULL, plain = NULL;
+  const char *names[] = { "a", "b", "c", "d", NULL };
+  const guint pick[2] = { 3, 4 }, half[2] = { 0, 4 }, past[2] = { 5, 1 }, none[2] = { 0, 0 }, swap[2] = { 2, 1 };
+  const float *points, *x;
+  float xy[2];
+
+  latent_dataset_set_column_names (snap->dataset, (GStrv) names);
+  cols = latent_projection_get_for_axes (snap->dataset, pick);
+  g_assert_nonnull (cols);
+  g_assert_false (latent_projection_is_pca (cols));
+  g_assert_false (latent_projection_is_exact (cols));
+  g_assert_cmpstr (latent_projection_get_axis_label (cols, 0), ==, "c");
+  g_assert_cmpstr (latent_projection_get_axis_label (cols, 1), ==, "d");
+  points = latent_projection_get_points (cols);
+  for (guint i = 0; i < 200; i++)
+    {
+      const float *row = latent_dataset_get_row (snap->dataset, i);
+
+      g_assert_cmpfloat (points[2 * i], ==, row[2]);
+      g_assert_cmpfloat (points[2 * i + 1], ==, row[3]);
+      latent_projection_apply (cols, row, xy);
+      g_assert_cmpfloat (xy[0], ==, row[2]);
+      g_assert_cmpfloat (xy[1], ==, row[3]);
+    }
+  again = latent_projection_get_for_axes (snap->dataset, pick);
+  g_assert_true (again == cols);
+
+  /* The first principal component across, column d up. */
+  mixed = latent_projection_get_for_axes (snap->dataset, half);
+  g_assert_nonnull (mixed);
+  g_assert_true (g_str_has_prefix (latent_projection_get_axis_label (mixed, 0), "PC 1 ("));
+  g_assert_cmpstr (latent_projection_get_axis_label (mixed, 1), ==, "d");
+  for (guint i = 0; i < 200; i++)
+    {
+      const float *row = latent_dataset_get_row (snap->dataset, i);
+
+      g_assert_cmpfloat (latent_projection_get_points (mixed)[2 * i], ==, latent_projection_get_points (base)[2 * i]);
+      latent_projection_apply (mixed, row, xy);
+      g_assert_cmpfloat_with_epsilon (xy[0], latent_projection_get_points (base)[2 * i], 1e-4);
+      g_assert_cmpfloat (xy[1], ==, row[3]);
+    }
+
+  g_assert_null (latent_projection_get_for_axes (snap->dataset, past));
+  plain = latent_projection_get_for_axes (snap->dataset, none);
+  g_assert_true (plain == base);
+
+  /* Two columns swapped are still the whole of 2-D data. */
+  x = latent_dataset_get_data (two);
+  for (guint i = 0; i < 60; i++)
+    ((float *) x)[i] = i * 0.25f;
+  swapped = latent_projection_get_for_axes (two, swap);
+  g_assert_true (latent_projection_is_exact (swapped));
+  g_assert_cmpfloat (latent_projection_get_points (swapped)[0], ==, x[1]);
+  g_assert_cmpfloat (latent_projection_get_points (swapped)[1], ==, x[0]);
+}
+
 /* Scatter ----------------------------------------------------------------- */
 
 static void
@@ -545,6 +609,83 @@ test_scatter_unlabelled (void)
   for (guint c = 0; c < 3; c++)
     g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 0), >, 300);
   cairo_surface_destroy (surface);
+}
+
+/* Of palette colours 0 … k − 1, the nearest to @argb (blended points
+ * keep their hue). */
+static guint
+nearest_palette (guint32 argb,
+                 guint   k)
+{
+  guint best = 0;
+  double best_d = INFINITY;
+
+  for (guint c = 0; c < k; c++)
+    {
+      guint32 q = latent_palette_argb (c);
+      double d = 0;
+
+      for (int shift = 0; shift < 24; shift += 8)
+        d += fabs ((double) ((argb >> shift) & 0xff) - ((q >> shift) & 0xff));
+      if (d < best_d)
+        best_d = d, best = c;
+    }
+  return best;
+}
+
+/* The scatter on chosen columns: each point where those columns put it; on
+ * 2-D data with the columns swapped, the regions follow the swapped
+ * centres (they were drawn from the means as stored). */
+static void
+test_scatter_axes (void)
+{
+  g_autoptr(LatentSnapshot) wide = blobs_snapshot (150, 4, 3, TRUE, 2);
+  g_autoptr(LatentSnapshot) flat = blobs_snapshot (150, 2, 3, TRUE, 1);
+  LatentFigureStyle style;
+  cairo_surface_t *surface;
+  guint drawn = 0;
+  double px, py, r, g, b, br, bg, bb, best = INFINITY;
+  guint32 p;
+  guint nearest = 0;
+
+  latent_figure_style_init (&style);
+  style.axis_columns[0] = 3;
+  style.axis_columns[1] = 4;
+  surface = render (wide, LATENT_FIGURE_SCATTER, &style, 500, 400);
+  for (guint i = 0; i < 150; i++)
+    {
+      const float *row = latent_dataset_get_row (wide->dataset, i);
+
+      g_assert_true (latent_figure_scatter_locate (wide, &style, 500, 400, row[2], row[3], &px, &py));
+      drawn += nearest_palette (pixel (surface, (int) px, (int) py), 3) == (guint) wide->labels[i];
+    }
+  cairo_surface_destroy (surface);
+  g_test_message ("%u of 150 points drawn in their cluster's colour at their columns c and d", drawn);
+  /* Some lie under another cluster's points or a centroid (134 here); on
+   * the principal components instead, 50 land on their colour by chance. */
+  g_assert_cmpuint (drawn, >=, 120);
+
+  /* Centres (0, 0), (10, 0), (5, 8) drawn as (0, 0), (0, 10), (8, 5): the
+   * empty spot (7.5, −1) is in the last one's region, not (10, 0)'s. */
+  style.axis_columns[0] = 2;
+  style.axis_columns[1] = 1;
+  surface = render (flat, LATENT_FIGURE_SCATTER, &style, 500, 400);
+  g_assert_true (latent_figure_scatter_locate (flat, &style, 500, 400, 7.5, -1.0, &px, &py));
+  p = pixel (surface, (int) px, (int) py);
+  cairo_surface_destroy (surface);
+  latent_figure_style_get_background (&style, &br, &bg, &bb);
+  for (guint c = 0; c < 3; c++)
+    {
+      double d;
+
+      latent_palette_color (c, &r, &g, &b);
+      d = fabs (((p >> 16) & 0xff) - 255 * (br + (r - br) * 0.10)) + fabs (((p >> 8) & 0xff) - 255 * (bg + (g - bg) * 0.10))
+          + fabs ((p & 0xff) - 255 * (bb + (b - bb) * 0.10));
+      if (d < best)
+        best = d, nearest = c;
+    }
+  g_assert_cmpuint (nearest, ==, 2);
+  g_assert_cmpfloat (best, <, 6);
 }
 
 static void
@@ -4653,6 +4794,8 @@ main (int   argc,
   g_test_add_func ("/figures/projection/identity", test_projection_identity);
   g_test_add_func ("/figures/projection/pca", test_projection_pca);
   g_test_add_func ("/figures/projection/cache", test_projection_cache);
+  g_test_add_func ("/figures/projection/axes", test_projection_axes);
+  g_test_add_func ("/figures/scatter/axes", test_scatter_axes);
   g_test_add_func ("/figures/scatter/colours", test_scatter_colours);
   g_test_add_func ("/figures/scatter/centroids", test_scatter_centroids);
   g_test_add_func ("/figures/scatter/regions", test_scatter_regions);

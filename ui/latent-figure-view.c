@@ -49,6 +49,7 @@ struct _LatentFigureView
 
   gboolean        dark;
   gboolean        colour_by_class;
+  guint           axis_columns[2];
   gboolean        has_view;     /* zoomed or panned */
   double          view[4];
   double          drag_view[4];
@@ -260,6 +261,7 @@ latent_figure_view_get_style (LatentFigureView  *self,
   style->pixel_scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   style->dark = self->dark;
   style->colour_by_class = self->colour_by_class;
+  memcpy (style->axis_columns, self->axis_columns, sizeof style->axis_columns);
   style->has_view = self->has_view;
   memcpy (style->view, self->view, sizeof style->view);
   style->trail = self->n_trail ? (const float *) self->trail->data : NULL;
@@ -1028,6 +1030,23 @@ latent_figure_view_set_colour_by_class (LatentFigureView *self,
     return;
   self->colour_by_class = !!colour_by_class;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The scatter's axes (see LatentFigureStyle): new coordinates, so zoom
+ * and pan are forgotten. */
+void
+latent_figure_view_set_axis_columns (LatentFigureView *self,
+                                     guint             across,
+                                     guint             up)
+{
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+
+  if (self->axis_columns[0] == across && self->axis_columns[1] == up)
+    return;
+  self->axis_columns[0] = across;
+  self->axis_columns[1] = up;
+  self->has_view = FALSE;
+  view_changed (self);
 }
 
 void

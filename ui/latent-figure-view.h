@@ -31,6 +31,10 @@ void            latent_figure_view_set_dark     (LatentFigureView  *self,
                                                  gboolean           dark);
 void            latent_figure_view_set_colour_by_class (LatentFigureView *self,
                                                         gboolean          colour_by_class);
+/* The dataset's columns (from 1) across and up; 0 for the default axis. */
+void            latent_figure_view_set_axis_columns (LatentFigureView *self,
+                                                     guint             across,
+                                                     guint             up);
 /* What the view draws, for exporting exactly that. */
 void            latent_figure_view_get_style    (LatentFigureView  *self,
                                                  LatentFigureStyle *style);

@@ -52,6 +52,9 @@ struct _LatentWindow
   GtkCheckButton        *split_check;
   GtkScale              *split_scale;
   GtkAdjustment         *split_adjustment;
+  GtkWidget             *axes_grid;
+  GtkDropDown           *across_dropdown;
+  GtkDropDown           *up_dropdown;
 
   GSettings             *settings;
   LatentDataset         *dataset;

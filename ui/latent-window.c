@@ -311,6 +311,57 @@ on_colour_by_class_toggled (LatentWindow   *self,
   latent_figure_view_set_colour_by_class (self->figure_view, gtk_check_button_get_active (check));
 }
 
+/* Item 0 is the default axis, item c the column c (from 1). */
+static void
+on_axes_changed (LatentWindow *self)
+{
+  guint across = gtk_drop_down_get_selected (self->across_dropdown);
+  guint up = gtk_drop_down_get_selected (self->up_dropdown);
+
+  latent_figure_view_set_axis_columns (self->figure_view,
+                                       across == GTK_INVALID_LIST_POSITION ? 0 : across,
+                                       up == GTK_INVALID_LIST_POSITION ? 0 : up);
+}
+
+/* The figure shown draws the data's rows (a clustering's scatter, an
+ * episode) of more than two columns: two of them can replace the principal
+ * components. */
+static void
+update_axes (LatentWindow *self)
+{
+  LatentSnapshot *frame = _latent_window_shown_frame (self);
+
+  gtk_widget_set_visible (self->axes_grid,
+                          frame != NULL && self->dataset != NULL && latent_dataset_get_n_cols (self->dataset) > 2 &&
+                          latent_figure_kind_uses_axes (frame, latent_figure_view_get_kind (self->figure_view)));
+}
+
+/* The axes a new dataset offers: its columns, and the default first. */
+static void
+fill_axes (LatentWindow *self)
+{
+  const guint n_cols = self->dataset ? latent_dataset_get_n_cols (self->dataset) : 0;
+  g_autoptr(GtkStringList) across = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) up = gtk_string_list_new (NULL);
+
+  gtk_string_list_append (across, _("Principal component 1"));
+  gtk_string_list_append (up, _("Principal component 2"));
+  for (guint c = 0; c < n_cols && n_cols > 2; c++)
+    {
+      const char *name = latent_dataset_get_column_name (self->dataset, c);
+      g_autofree char *text = name ? g_strdup (name) : g_strdup_printf (_("column %u"), c + 1);
+
+      gtk_string_list_append (across, text);
+      gtk_string_list_append (up, text);
+    }
+  gtk_drop_down_set_model (self->across_dropdown, G_LIST_MODEL (across));
+  gtk_drop_down_set_model (self->up_dropdown, G_LIST_MODEL (up));
+  gtk_drop_down_set_selected (self->across_dropdown, 0);
+  gtk_drop_down_set_selected (self->up_dropdown, 0);
+  on_axes_changed (self);
+  update_axes (self);
+}
+
 void
 _latent_window_update_metrics (LatentWindow *self)
 {
@@ -318,6 +369,7 @@ _latent_window_update_metrics (LatentWindow *self)
   g_autoptr(GString) text = g_string_new (NULL);
 
   update_classes (self, frame);
+  update_axes (self);
 
   /* No result (yet, or the run failed): nothing from an earlier one. */
   if (frame == NULL)
@@ -428,6 +480,7 @@ _latent_window_install_dataset (LatentWindow  *self,
   gtk_menu_button_set_label (self->dataset_button, latent_dataset_get_name (dataset));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec ? spec : latent_dataset_get_name (dataset));
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  fill_axes (self);
   if (spec)
     _latent_window_remember_dataset (self, spec);
   _latent_window_setup_changed (self, FALSE);
@@ -578,6 +631,7 @@ on_figure_kind_changed (GSimpleAction *action,
   g_simple_action_set_state (action, state);
   latent_figure_view_set_kind (self->figure_view, kind);
   select_shown_view (self);
+  update_axes (self);
   _latent_window_update_filter_bar (self);
 }
 
@@ -798,6 +852,9 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, dataset_button);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, algorithm_dropdown);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, view_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, axes_grid);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, across_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, up_dropdown);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, device_button);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, error_bar);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, error_label);
@@ -808,6 +865,7 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child_full (widget_class, "confusion_label", FALSE, 0);
   gtk_widget_class_bind_template_child_full (widget_class, "colour_by_class_check", FALSE, 0);
   gtk_widget_class_bind_template_callback (widget_class, on_colour_by_class_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_axes_changed);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, figure_view);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, curve_view);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, speed_scale);
@@ -842,6 +900,10 @@ static void
 latent_window_init (LatentWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Typing in an axis' list finds a column by name (784 of them for images). */
+  for (guint i = 0; i < 2; i++)
+    gtk_drop_down_set_expression (i == 0 ? self->across_dropdown : self->up_dropdown,
+                                  gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
   latent_drop_downs_name_buttons (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), view_actions, G_N_ELEMENTS (view_actions), self);
   g_signal_connect_swapped (self->figure_view, "notify::snapshot", G_CALLBACK (update_views), self);

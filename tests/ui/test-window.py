@@ -152,6 +152,58 @@ def step_figure_colours():
                       f'but K = {K}')
 
 
+def leftmost_cluster_box(path):
+    """(top, bottom, figure height) of the pixels of the cluster colour drawn
+    furthest left, the legend (right quarter) left out."""
+    w, h, data = raw_rgb(path)
+    boxes = {}
+    for y in range(h):
+        for x in range(w * 3 // 4):
+            px = data[3 * (y * w + x):3 * (y * w + x) + 3]
+            for i in range(K):
+                if max(abs(px[c] - ui.PALETTE[i][c]) for c in range(3)) <= 10:
+                    left, top, bottom, n = boxes.get(i, (x, y, y, 0))
+                    boxes[i] = (min(left, x), min(top, y), max(bottom, y), n + 1)
+    drawn = [b for b in boxes.values() if b[3] > 30]
+    if not drawn:
+        raise Failure(f'no cluster colour in the figure ({path})')
+    left, top, bottom, _ = min(drawn)
+    return top, bottom, h
+
+
+def step_axes():
+    """Iris's petal columns as the scatter's axes: setosa, tall on the
+    principal components, is a small cluster at the bottom left on petal
+    length and width; a linear model's projection offers no axes."""
+    figure = app.find(None, 'Figure', what='the figure (accessible name "Figure")')
+    path = os.path.join(SCRATCH, 'axes-pc.png')
+    app.screenshot(path, figure)
+    top, bottom, h = leftmost_cluster_box(path)
+    log(f'  principal components: the leftmost cluster spans y {top}–{bottom} of {h}')
+    if bottom - top < 0.4 * h:
+        raise Failure(f'on the principal components the leftmost cluster spans only {bottom - top} px of {h}')
+    app.select_dropdown('Horizontal axis', 'petal_length')
+    app.select_dropdown('Vertical axis', 'petal_width')
+    time.sleep(0.5)
+    path = os.path.join(SCRATCH, 'axes-petals.png')
+    app.screenshot(path, figure)
+    top, bottom, h = leftmost_cluster_box(path)
+    log(f'  petal length × width: the leftmost cluster spans y {top}–{bottom} of {h}')
+    if bottom - top > 0.25 * h or top < 0.5 * h:
+        raise Failure(f'on petal length and width the leftmost cluster (setosa) spans y {top}–{bottom} '
+                      f'of {h}; expected a small cluster in the lower half')
+    app.select_dropdown('Horizontal axis', 'Principal component 1')
+    app.select_dropdown('Vertical axis', 'Principal component 2')
+    app.select_dropdown('Algorithm', 'Principal component analysis')
+    ui.wait_until(lambda: not any(ui.name_of(n) == 'Horizontal axis' and ui.is_showing(n)
+                                  for _, n in ui.walk(app.window)) or None,
+                  10, 'the axes to go with a linear model, which draws its own projection')
+    app.select_dropdown('Algorithm', 'k-means')
+    app.find(None, 'Horizontal axis', what='the axes to come back with k-means')
+    app.press('Run')
+    wait_status(r'converged', 30, 'k-means to converge again')
+
+
 def step_timeline():
     timeline = app.find('slider', 'Timeline', what='the slider "Timeline"')
     log(f'  {ui.describe(timeline)} = {timeline.value:g} of [{timeline.minValue:g}, {timeline.maxValue:g}], set to 1')
@@ -815,6 +867,7 @@ def main():
         (f'the figure shows {K} cluster colours and not a {K + 1}th', step_figure_colours),
         ('scrub the Timeline back to iteration 1', step_timeline),
         ('go on from iteration 1, and past an iteration budget', step_go_on),
+        ('the scatter on two of the columns, and no axes for PCA', step_axes),
         ('export a PNG through Main Menu ▸ Export…', step_export),
         ('save the result as JSON and CSV through Main Menu ▸ Save Result…', step_save_result),
         ('Preferences ▸ Dark figures darkens the figure', step_preferences),

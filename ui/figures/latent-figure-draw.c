@@ -22,18 +22,8 @@ latent_figure_style_init (LatentFigureStyle *style)
 {
   g_return_if_fail (style != NULL);
 
-  style->font_size = 13.0;
-  style->point_size = 0.0;
-  style->dark = FALSE;
-  style->pixel_scale = 0.0;
-  style->has_view = FALSE;
-  style->voronoi = TRUE;
-  style->colour_by_class = FALSE;
-  style->trail = NULL;
-  style->n_trail = 0;
-  style->split = -1.0;
-  style->before = NULL;
-  style->after = NULL;
+  /* Every field not named is 0, FALSE or NULL: the defaults. */
+  *style = (LatentFigureStyle) { .font_size = 13.0, .voronoi = TRUE, .split = -1.0 };
 }
 
 void

@@ -858,7 +858,7 @@ draw_episode_points (cairo_t                 *cr,
   LatentDataset *test = snapshot->test_dataset;
   const guint ways = snapshot->n_ways, shots = snapshot->n_shots;
   const guint n_points = ways * shots + snapshot->n_queries + (snapshot->episode_prototypes ? ways : 0);
-  g_autoptr(LatentProjection) projection = latent_projection_get_for_dataset (test);
+  g_autoptr(LatentProjection) projection = latent_projection_get_for_axes (test, style->axis_columns);
   g_autofree float *xy = g_new (float, (gsize) MAX (n_points, 1u) * 2);
   double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY }, fr, fg, fb, label_w, x;
   const char *marks[4] = { _("support row"), _("class mean"), _("query"), _("wrong") };

@@ -396,6 +396,19 @@ latent_figure_kind_applies (LatentSnapshot    *snapshot,
   return FALSE;
 }
 
+gboolean
+latent_figure_kind_uses_axes (LatentSnapshot   *snapshot,
+                              LatentFigureKind  kind)
+{
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+
+  kind = latent_figure_resolve_kind (snapshot, kind);
+  if (!latent_figure_kind_applies (snapshot, kind, NULL))
+    return FALSE;
+  /* A linear model's scatter is its own projection, not the data's view. */
+  return kind == LATENT_FIGURE_EPISODE || (kind == LATENT_FIGURE_SCATTER && !_latent_figure_is_linear (snapshot));
+}
+
 guint
 latent_figure_list_kinds (LatentSnapshot   *snapshot,
                           LatentFigureKind *out)

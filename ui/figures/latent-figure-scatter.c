@@ -70,6 +70,7 @@ points_clear (Points *points)
 static gboolean
 points_init (Points                    *points,
              LatentSnapshot            *snapshot,
+             const LatentFigureStyle   *style,
              const LatentScatterExtras *extras,
              const char               **message)
 {
@@ -109,8 +110,8 @@ points_init (Points                    *points,
     }
 
   /* Before a linear model has coordinates, and for every clustering: the
-   * dataset's own view. */
-  points->projection = latent_projection_get_for_dataset (snapshot->dataset);
+   * dataset's own view, on the axes chosen. */
+  points->projection = latent_projection_get_for_axes (snapshot->dataset, style->axis_columns);
   if (points->projection == NULL)
     {
       *message = _("This dataset cannot be projected to 2-D");
@@ -469,11 +470,17 @@ draw_regions (LatentSnapshot          *snapshot,
   const double tint = style->dark ? 0.16 : 0.10;
   double br, bg, bb;
   g_autofree guint32 *colors = NULL;
+  g_autofree float *centers = NULL;
 
-  /* Regions belong to k-means; a mixture's boundaries are not Voronoi cells. */
+  /* Regions belong to k-means; a mixture's boundaries are not Voronoi
+   * cells, nor are these on two columns chosen from more. */
   if (snapshot->means == NULL || k < 2 || k > 256 || snapshot->n_cols != 2 ||
-      is_mixture (snapshot) || points->projection == NULL || latent_projection_is_pca (points->projection))
+      is_mixture (snapshot) || points->projection == NULL || !latent_projection_is_exact (points->projection))
     return;
+  /* The centers as drawn: the columns may be swapped. */
+  centers = g_new (float, 2 * k);
+  for (guint c = 0; c < k; c++)
+    latent_projection_apply (points->projection, snapshot->means + 2 * c, centers + 2 * c);
 
   latent_figure_style_get_background (style, &br, &bg, &bb);
   colors = g_new (guint32, k);
@@ -500,7 +507,7 @@ draw_regions (LatentSnapshot          *snapshot,
 
           for (guint c = 0; c < k; c++)
             {
-              double dx = x - snapshot->means[2 * c], dy = y - snapshot->means[2 * c + 1];
+              double dx = x - centers[2 * c], dy = y - centers[2 * c + 1];
               double d = dx * dx + dy * dy;
 
               if (d < best)
@@ -1178,7 +1185,7 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
   double scale;
 
   cairo_save (cr);
-  if (!points_init (&points, snapshot, extras, &message))
+  if (!points_init (&points, snapshot, style, extras, &message))
     {
       _latent_figure_message (cr, style, width, height, message);
       cairo_restore (cr);
@@ -1250,7 +1257,7 @@ scatter_layout (LatentSnapshot          *snapshot,
 {
   const char *message;
 
-  if (!points_init (points, snapshot, NULL, &message))
+  if (!points_init (points, snapshot, style, NULL, &message))
     return FALSE;
   if (!compute_layout (snapshot, style, points, width, height, layout))
     {

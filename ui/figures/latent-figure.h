@@ -47,6 +47,10 @@ typedef struct {
                            * points in their class's colour (the legend lists
                            * the classes), centroids and ellipses still in
                            * their cluster's; without labels it changes nothing */
+  guint    axis_columns[2]; /* the dataset's columns (from 1) drawn across
+                           * and up, each as it is; 0 (the default): the
+                           * default projection's axis, a principal
+                           * component for data of more than two columns */
   const float *trail;     /* earlier means, n_trail × k × n_cols, oldest first */
   guint    n_trail;
   /* Filter only. has_view and view above then window the image, in its
@@ -127,6 +131,11 @@ const char      *latent_figure_kind_get_title  (LatentFigureKind         kind,
 gboolean         latent_figure_kind_applies    (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind,
                                                 GError                 **error);
+/* Whether the figure of @kind (resolved) draws the data's rows on
+ * LatentFigureStyle's axis_columns: the scatter of a clustering, the
+ * few-shot episode. */
+gboolean         latent_figure_kind_uses_axes  (LatentSnapshot          *snapshot,
+                                                LatentFigureKind         kind);
 /* The kinds that apply, in the order of the algorithm's figures list (AUTO
  * excluded); returns how many. @kinds holds LATENT_FIGURE_N_KINDS. */
 guint            latent_figure_list_kinds      (LatentSnapshot          *snapshot,
