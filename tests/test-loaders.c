@@ -60,19 +60,30 @@ fixture_setup (Fixture       *f,
   g_assert_no_error (error);
 }
 
+/* A folder the test made, with its files and folders. */
 static void
-fixture_teardown (Fixture       *f,
-                  gconstpointer  data)
+remove_tree (const char *folder)
 {
-  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
   const char *name;
 
   while (dir && (name = g_dir_read_name (dir)) != NULL)
     {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-      g_assert_cmpint (g_unlink (path), ==, 0);
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        remove_tree (path);
+      else
+        g_assert_cmpint (g_unlink (path), ==, 0);
     }
-  g_assert_cmpint (g_rmdir (f->dir), ==, 0);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  remove_tree (f->dir);
   g_free (f->dir);
 }
 
@@ -2503,6 +2514,43 @@ test_catalog_fashion_missing (Fixture       *f,
   g_assert_false (((LatentCatalogEntry *) g_ptr_array_index (entries, 1))->available);
 }
 
+/* Fashion-MNIST's own files opened as files keep its class names; the
+ * same files anywhere else are just IDX, with numbered classes. */
+static void
+test_catalog_fashion_files (Fixture       *f,
+                            gconstpointer  data)
+{
+  const guint32 dims[] = { 3, 2, 2 }, label_dims[] = { 3 };
+  const guchar pixels[12] = { 0 }, label_bytes[] = { 0, 9, 3 };
+  g_autofree char *saved = g_strdup (g_getenv ("LATENT_FASHION_MNIST_DIR"));
+  g_autofree char *elsewhere = g_build_filename (f->dir, "copy", NULL);
+  g_autofree char *images = NULL, *copy = NULL;
+  g_autoptr(LatentDataset) own = NULL, other = NULL;
+  g_autoptr(GError) error = NULL;
+
+  images = write_idx (f, "train-images-idx3-ubyte.gz", TRUE, 3, dims, pixels, sizeof pixels);
+  g_free (write_idx (f, "train-labels-idx1-ubyte.gz", TRUE, 1, label_dims, label_bytes, 3));
+  g_assert_cmpint (g_mkdir (elsewhere, 0700), ==, 0);
+  copy = write_idx (f, "copy/train-images-idx3-ubyte.gz", TRUE, 3, dims, pixels, sizeof pixels);
+  g_free (write_idx (f, "copy/train-labels-idx1-ubyte.gz", TRUE, 1, label_dims, label_bytes, 3));
+
+  g_setenv ("LATENT_FASHION_MNIST_DIR", f->dir, TRUE);
+  own = latent_catalog_load (images, NULL, &error);
+  g_assert_no_error (error);
+  other = latent_catalog_load (copy, NULL, &error);
+  g_assert_no_error (error);
+  if (saved)
+    g_setenv ("LATENT_FASHION_MNIST_DIR", saved, TRUE);
+  else
+    g_unsetenv ("LATENT_FASHION_MNIST_DIR");
+
+  g_assert_cmpuint (latent_dataset_get_n_classes (own), ==, 10);
+  g_assert_cmpstr (latent_dataset_get_class_name (own, 0), ==, "T-shirt/top");
+  g_assert_cmpstr (latent_dataset_get_class_name (own, 9), ==, "Ankle boot");
+  g_assert_true (latent_dataset_has_labels (other));
+  g_assert_null (latent_dataset_get_class_name (other, 0));
+}
+
 static void
 test_catalog_fashion_mnist (void)
 {
@@ -2640,6 +2688,7 @@ main (int   argc,
   ADD ("/loaders/catalog/files", test_catalog_files);
   ADD ("/loaders/catalog/data-dir", test_catalog_data_dir);
   ADD ("/loaders/catalog/fashion-missing", test_catalog_fashion_missing);
+  ADD ("/loaders/catalog/fashion-files", test_catalog_fashion_files);
   g_test_add_func ("/loaders/catalog/fashion-mnist", test_catalog_fashion_mnist);
 
   return g_test_run ();

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -167,6 +168,35 @@ attach_labels (LatentDataset  *dataset,
   return TRUE;
 }
 
+/* Fashion-MNIST's labels are the codes 0–9: name them as its classes. */
+static void
+name_fashion_mnist_classes (LatentDataset *dataset)
+{
+  g_autofree gint32 *copy = NULL;
+
+  if (!latent_dataset_has_labels (dataset) || latent_dataset_get_n_classes (dataset) > 10)
+    return;
+  /* set_labels () frees the old labels first, so hand it a copy. */
+  copy = g_memdup2 (latent_dataset_get_labels (dataset), sizeof (gint32) * latent_dataset_get_n_rows (dataset));
+  latent_dataset_set_labels (dataset, copy, 10, (GStrv) fashion_mnist_classes);
+}
+
+/* Whether @path is a file in the installed Fashion-MNIST's folder (opened
+ * as a file, it is still Fashion-MNIST). */
+static gboolean
+in_fashion_mnist_dir (const char *path)
+{
+  const char *dir = latent_catalog_fashion_mnist_dir ();
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autofree char *real_dir = NULL, *real_parent = NULL;
+
+  if (dir == NULL)
+    return FALSE;
+  real_dir = realpath (dir, NULL);
+  real_parent = realpath (parent, NULL);
+  return real_dir != NULL && real_parent != NULL && strcmp (real_dir, real_parent) == 0;
+}
+
 static gboolean
 has_extension (const char *lower,
                const char *ext)
@@ -222,6 +252,8 @@ load_file (const char  *path,
     return NULL;
   if (labels_path != NULL && !attach_labels (dataset, labels_path, error))
     return NULL;
+  if (guessed != NULL && in_fashion_mnist_dir (path) && in_fashion_mnist_dir (guessed))
+    name_fashion_mnist_classes (dataset);
   return g_steal_pointer (&dataset);
 }
 
@@ -417,7 +449,6 @@ load_fashion_mnist (const char  *name,
   g_autofree char *labels_stem = g_strconcat (prefix, "-labels-idx1-ubyte", NULL);
   g_autofree char *images = NULL;
   g_autofree char *labels = NULL;
-  g_autofree gint32 *copy = NULL;
   const char *dir;
   guint64 given;
 
@@ -444,13 +475,7 @@ load_fashion_mnist (const char  *name,
     return NULL;
   latent_dataset_set_name (dataset, name);
 
-  /* set_labels() frees the old labels first, so hand it a copy. */
-  if (latent_dataset_get_n_classes (dataset) <= 10)
-    {
-      copy = g_memdup2 (latent_dataset_get_labels (dataset),
-                        sizeof (gint32) * latent_dataset_get_n_rows (dataset));
-      latent_dataset_set_labels (dataset, copy, 10, (GStrv) fashion_mnist_classes);
-    }
+  name_fashion_mnist_classes (dataset);
   return dataset_head (dataset, opts, given, name, error);
 }
 
