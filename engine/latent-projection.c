@@ -113,14 +113,12 @@ setup_identity (LatentProjection *self,
 
   for (guint a = 0; a < 2; a++)
     {
-      const char *name = latent_dataset_get_column_name (dataset, a);
-
       self->column[a] = a < self->n_cols ? (int) a : -1;
       if (a < self->n_cols)
         {
           self->axes[a * self->n_cols + a] = 1.0f;
           self->explained[a] = total > 0.0 ? var[a] / total : 0.0;
-          self->labels[a] = name ? g_strdup (name) : g_strdup_printf (_("column %u"), a + 1);
+          self->labels[a] = latent_dataset_dup_column_label (dataset, a);
         }
       else
         self->labels[a] = g_strdup ("");
@@ -354,11 +352,10 @@ projection_new_axes (LatentDataset  *dataset,
         }
       {
         const guint c = columns[a] - 1;
-        const char *name = latent_dataset_get_column_name (dataset, c);
 
         axis[c] = 1.0f;
         self->column[a] = (int) c;
-        self->labels[a] = name ? g_strdup (name) : g_strdup_printf (_("column %u"), c + 1);
+        self->labels[a] = latent_dataset_dup_column_label (dataset, c);
         for (guint i = 0; i < self->n_rows; i++)
           self->points[2 * (gsize) i + a] = data[(gsize) i * self->n_cols + c];
       }

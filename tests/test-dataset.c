@@ -168,6 +168,38 @@ test_image_shape (void)
   g_assert_cmpuint (width, ==, 4);
 }
 
+/* What a column is called: its name; a pixel (x, y from 0), with its
+ * channel; a photo's channel; or its number from 1. */
+static void
+test_column_labels (void)
+{
+  g_autoptr(LatentDataset) plain = make_dataset (2, 3);
+  g_autoptr(LatentDataset) grey = make_dataset (2, 6);
+  g_autoptr(LatentDataset) rgb = make_dataset (2, 12);
+  g_autoptr(LatentDataset) photo = make_dataset (6, 4);
+  const char *names[] = { "a", "b", "c", NULL };
+  g_autofree char *named = NULL;
+  struct { LatentDataset *dataset; guint col; const char *label; } cases[] = {
+    { plain, 2, "column 3" },
+    { grey, 0, "pixel 0, 0" }, { grey, 4, "pixel 1, 1" }, { grey, 5, "pixel 2, 1" },
+    { rgb, 0, "pixel 0, 0 red" }, { rgb, 5, "pixel 1, 0 blue" }, { rgb, 10, "pixel 1, 1 green" },
+    { photo, 0, "red" }, { photo, 3, "alpha" },
+  };
+
+  latent_dataset_set_image_shape (grey, 3, 2, 1, FALSE);
+  latent_dataset_set_image_shape (rgb, 2, 2, 3, FALSE);
+  latent_dataset_set_image_shape (photo, 3, 2, 4, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *label = latent_dataset_dup_column_label (cases[i].dataset, cases[i].col);
+
+      g_assert_cmpstr (label, ==, cases[i].label);
+    }
+  latent_dataset_set_column_names (plain, (GStrv) names);
+  named = latent_dataset_dup_column_label (plain, 1);
+  g_assert_cmpstr (named, ==, "b");
+}
+
 static void
 test_hash (void)
 {
@@ -246,6 +278,7 @@ main (int   argc,
   g_test_add_func ("/dataset/columns", test_columns);
   g_test_add_func ("/dataset/labels", test_labels);
   g_test_add_func ("/dataset/image-shape", test_image_shape);
+  g_test_add_func ("/dataset/column-labels", test_column_labels);
   g_test_add_func ("/dataset/hash", test_hash);
   g_test_add_func ("/dataset/check-finite", test_check_finite);
 

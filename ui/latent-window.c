@@ -348,8 +348,7 @@ fill_axes (LatentWindow *self)
   gtk_string_list_append (up, _("Principal component 2"));
   for (guint c = 0; c < n_cols && n_cols > 2; c++)
     {
-      const char *name = latent_dataset_get_column_name (self->dataset, c);
-      g_autofree char *text = name ? g_strdup (name) : g_strdup_printf (_("column %u"), c + 1);
+      g_autofree char *text = latent_dataset_dup_column_label (self->dataset, c);
 
       gtk_string_list_append (across, text);
       gtk_string_list_append (up, text);

@@ -83,16 +83,13 @@ singular (LatentLinear  *self,
   for (guint r = 0; r < self->d; r++)
     if (is_constant (self, r))
       {
-        const char *name = latent_dataset_get_column_name (self->dataset, r);
-
         if (n_constant++ < 3)
           {
+            g_autofree char *label = latent_dataset_dup_column_label (self->dataset, r);
+
             if (constant->len > 0)
               g_string_append (constant, ", ");
-            if (name)
-              g_string_append (constant, name);
-            else
-              g_string_append_printf (constant, _("column %u"), r + 1);
+            g_string_append (constant, label);
           }
       }
   if (n_constant > 3)

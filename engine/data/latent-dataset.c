@@ -231,6 +231,44 @@ latent_dataset_get_column_name (LatentDataset *self,
   return self->column_names[col];
 }
 
+/* Channel c of an image of @channels channels (grey or RGB, with or
+ * without alpha). */
+static const char *
+channel_name (guint c,
+              guint channels)
+{
+  static const char *const grey[] = { N_("grey"), N_("alpha") };
+  static const char *const colour[] = { N_("red"), N_("green"), N_("blue"), N_("alpha") };
+
+  if (channels <= 2)
+    return _(grey[c]);
+  return c < 4 ? _(colour[c]) : NULL;
+}
+
+char *
+latent_dataset_dup_column_label (LatentDataset *self,
+                                 guint          col)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+
+  if (latent_dataset_get_column_name (self, col) != NULL)
+    return g_strdup (latent_dataset_get_column_name (self, col));
+  if (self->width > 0 && self->channels <= 4 && col < self->n_cols)
+    {
+      guint channel = col % self->channels, pixel = col / self->channels;
+
+      if (self->single_image)
+        return g_strdup (channel_name (channel, self->channels));
+      if (self->channels == 1)
+        /* Translators: a pixel of image data by its x and y, counted from 0 */
+        return g_strdup_printf (_("pixel %u, %u"), pixel % self->width, pixel / self->width);
+      /* Translators: a pixel by its x and y, then its channel: "pixel 3, 14 red" */
+      return g_strdup_printf (_("pixel %u, %u %s"), pixel % self->width, pixel / self->width,
+                              channel_name (channel, self->channels));
+    }
+  return g_strdup_printf (_("column %u"), col + 1);
+}
+
 void
 latent_dataset_set_labels (LatentDataset *self,
                            const gint32  *labels,

@@ -51,6 +51,11 @@ void           latent_dataset_set_column_names (LatentDataset  *self,
                                                 GStrv           names);
 const char    *latent_dataset_get_column_name  (LatentDataset  *self,
                                                 guint           col);
+/* What to call a column: its name, else for image data its pixel
+ * ("pixel 3, 14", "pixel 3, 14 red") or channel ("red"), else "column 5"
+ * (numbered from 1). */
+char          *latent_dataset_dup_column_label (LatentDataset  *self,
+                                                guint           col);
 
 /* Labels: one class index in [0, n_classes) per row; class names optional. */
 void           latent_dataset_set_labels       (LatentDataset  *self,

@@ -512,11 +512,7 @@ draw_heatmap (cairo_t                 *cr,
       largest = MAX (largest, scales[i]);
     }
   for (guint j = 0; j < d; j++)
-    {
-      const char *name = latent_dataset_get_column_name (snapshot->dataset, j);
-
-      hm.col_labels[j] = name ? g_strdup (name) : g_strdup_printf (_("column %u"), j + 1);
-    }
+    hm.col_labels[j] = latent_dataset_dup_column_label (snapshot->dataset, j);
   hm.bar_low = g_strdup (_("−max"));
   hm.bar_high = g_strdup (_("+max"));
   /* Two significant digits of the largest weight: weights are often small.

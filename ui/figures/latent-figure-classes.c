@@ -52,11 +52,7 @@ column_names (LatentDataset *dataset)
   char **names = g_new0 (char *, d + 1);
 
   for (guint j = 0; j < d; j++)
-    {
-      const char *name = latent_dataset_get_column_name (dataset, j);
-
-      names[j] = name != NULL ? g_strdup (name) : g_strdup_printf (_("column %u"), j + 1);
-    }
+    names[j] = latent_dataset_dup_column_label (dataset, j);
   return names;
 }
 

@@ -104,15 +104,14 @@ draw_arrows (cairo_t                 *cr,
   placed = g_new (double, 4 * (gsize) arrows->d);
   for (guint j = 0; j < arrows->d; j++)
     {
-      const char *name = latent_dataset_get_column_name (arrows->snapshot->dataset, j);
-      g_autofree char *fallback = name ? NULL : g_strdup_printf (_("column %u"), j + 1);
+      g_autofree char *name = latent_dataset_dup_column_label (arrows->snapshot->dataset, j);
       double tx = plot_x (plot, arrows->tips[2 * j]), ty = plot_y (plot, arrows->tips[2 * j + 1]);
       double dx = tx - ox, dy = ty - oy, len = hypot (dx, dy), w, x, y;
       cairo_text_extents_t ext;
 
       if (!isfinite (len) || len < 1.0 || len > 1e6)
         continue;
-      cairo_text_extents (cr, name ? name : fallback, &ext);
+      cairo_text_extents (cr, name, &ext);
       w = ext.x_advance;
       x = tx + dx / len * f * 0.5 - (dx < 0 ? w : 0.0);
       y = ty + dy / len * f * 0.5 + (dy > 0 ? f * 0.8 : 0.0);
@@ -134,7 +133,7 @@ draw_arrows (cairo_t                 *cr,
       placed[4 * n_placed + 2] = w;
       n_placed++;
       _latent_figure_set_color_mix (cr, style, 1.0);
-      _latent_figure_halo_text (cr, style, x, y, name ? name : fallback);
+      _latent_figure_halo_text (cr, style, x, y, name);
     }
 }
 

@@ -318,11 +318,7 @@ draw_loadings (cairo_t                 *cr,
   hm.row_labels = component_names (snapshot, TRUE);
   hm.col_labels = g_new0 (char *, d + 1);
   for (guint j = 0; j < d; j++)
-    {
-      const char *name = latent_dataset_get_column_name (snapshot->dataset, j);
-
-      hm.col_labels[j] = name ? g_strdup (name) : g_strdup_printf (_("column %u"), j + 1);
-    }
+    hm.col_labels[j] = latent_dataset_dup_column_label (snapshot->dataset, j);
   hm.bar_low = scale_label (-scale);
   hm.bar_high = scale_label (scale);
   hm.note = _latent_figure_linear_is_fa (snapshot) ? _("Loadings: how strongly each factor moves each column")
