@@ -268,8 +268,12 @@ add_filter (GtkFileChooser *chooser,
 
   gtk_file_filter_set_name (filter, name);
   va_start (args, pattern);
+  /* A suffix matches in any case: cameras write photo.JPG. */
   for (const char *p = pattern; p; p = va_arg (args, const char *))
-    gtk_file_filter_add_pattern (filter, p);
+    if (g_str_has_prefix (p, "*.") && strchr (p + 2, '.') == NULL)
+      gtk_file_filter_add_suffix (filter, p + 2);
+    else
+      gtk_file_filter_add_pattern (filter, p);
   va_end (args);
   gtk_file_chooser_add_filter (chooser, filter);
 }
@@ -284,10 +288,10 @@ on_open_action (GSimpleAction *action,
                                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
                                                          on_open_chosen, self);
 
-  add_filter (GTK_FILE_CHOOSER (dialog), _("All datasets"), "*.csv", "*.tsv", "*.txt", "*.png",
-              "*-ubyte", "*-ubyte.gz", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("All datasets"), "*.csv", "*.tsv", "*.txt", "*.png", "*.jpg",
+              "*.jpeg", "*-ubyte", "*-ubyte.gz", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("Tables (CSV, TSV)"), "*.csv", "*.tsv", "*.txt", NULL);
-  add_filter (GTK_FILE_CHOOSER (dialog), _("Images (PNG)"), "*.png", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("Images (PNG, JPEG)"), "*.png", "*.jpg", "*.jpeg", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("MNIST-style IDX"), "*-ubyte", "*-ubyte.gz", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), "*", NULL);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));

@@ -18,6 +18,7 @@
 
 #include "latent-csv.h"
 #include "latent-idx.h"
+#include "latent-jpeg.h"
 #include "latent-png.h"
 #include "latent-synthetic.h"
 
@@ -117,6 +118,13 @@ is_idx (const guchar *head,
   return got >= 4 && head[0] == 0 && head[1] == 0 &&
          (head[2] == 0x08 || head[2] == 0x09 || (head[2] >= 0x0B && head[2] <= 0x0E)) &&
          head[3] >= 1 && head[3] <= 4;
+}
+
+static gboolean
+is_jpeg (const guchar *head,
+         gsize         got)
+{
+  return got >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF;
 }
 
 static gboolean
@@ -221,6 +229,8 @@ load_file (const char  *path,
 
   if (is_png (head, got))
     dataset = latent_png_load (path, error);
+  else if (is_jpeg (head, got))
+    dataset = latent_jpeg_load (path, error);
   else if (is_idx (head, got) || (is_gzip (head, got) && strstr (lower, "idx") != NULL))
     {
       dataset = latent_idx_load (path, NULL, error);
@@ -239,12 +249,14 @@ load_file (const char  *path,
     dataset = latent_csv_load (path, NULL, error);
   else if (has_extension (lower, ".png"))
     dataset = latent_png_load (path, error);
+  else if (has_extension (lower, ".jpg") || has_extension (lower, ".jpeg"))
+    dataset = latent_jpeg_load (path, error);
   else if (strstr (lower, "idx") != NULL)
     dataset = latent_idx_load (path, NULL, error);
   else
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   _("%s: unknown file format (Latent reads CSV, TSV, IDX and PNG files)"), path);
+                   _("%s: unknown file format (Latent reads CSV, TSV, IDX, PNG and JPEG files)"), path);
       return NULL;
     }
 

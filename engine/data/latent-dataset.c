@@ -245,6 +245,19 @@ channel_name (guint c,
   return c < 4 ? _(colour[c]) : NULL;
 }
 
+void
+latent_dataset_name_channels (LatentDataset *self)
+{
+  const char *names[5] = { NULL };
+
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  g_return_if_fail (self->single_image && self->channels <= 4);
+
+  for (guint c = 0; c < self->channels; c++)
+    names[c] = channel_name (c, self->channels);
+  latent_dataset_set_column_names (self, (GStrv) names);
+}
+
 char *
 latent_dataset_dup_column_label (LatentDataset *self,
                                  guint          col)

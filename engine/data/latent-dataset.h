@@ -85,6 +85,10 @@ gboolean       latent_dataset_get_image_shape  (LatentDataset  *self,
                                                 guint          *channels,
                                                 gboolean       *single_image);
 
+/* A single image's columns named by their channel ("red", …), as the
+ * scatter's axes show them. */
+void           latent_dataset_name_channels    (LatentDataset  *self);
+
 /* Bits per value of the source image (8 or 16), 0 when it was no image:
  * results written as images keep it. */
 void           latent_dataset_set_bit_depth    (LatentDataset  *self,

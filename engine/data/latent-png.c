@@ -98,15 +98,6 @@ convert_row (const guchar *src,
 static gboolean
 png_decode (PngReader *r)
 {
-  /* Channel names, shown as the axes of the scatter. */
-  static const char * const names[5][5] = {
-    { NULL },
-    { N_("grey"), NULL },
-    { N_("grey"), N_("alpha"), NULL },
-    { N_("red"), N_("green"), N_("blue"), NULL },
-    { N_("red"), N_("green"), N_("blue"), N_("alpha"), NULL },
-  };
-  const char *translated[5] = { NULL };
   png_uint_32 width, height;
   int bit_depth, color_type, passes;
   guint channels;
@@ -185,9 +176,7 @@ png_decode (PngReader *r)
 
   latent_dataset_set_image_shape (r->dataset, width, height, channels, TRUE);
   latent_dataset_set_bit_depth (r->dataset, bit_depth);
-  for (guint c = 0; c < channels; c++)
-    translated[c] = _(names[channels][c]);
-  latent_dataset_set_column_names (r->dataset, (GStrv) translated);
+  latent_dataset_name_channels (r->dataset);
   return TRUE;
 }
 

@@ -831,6 +831,27 @@ def step_convolve():
     ui.set_value(speed, 10)
 
 
+def step_jpeg():
+    """A camera's JPEG (camera.JPG, upper case) is offered and opened by
+    Dataset ▸ Open…; k-means on it shows the photo beside its segments."""
+    photo = os.path.join(SCRATCH, 'camera.JPG')
+    subprocess.run([ui.CONVERT, '-seed', '3', '-size', '160x120', 'plasma:fractal', '-quality', '90',
+                    'JPEG:' + photo], check=True, capture_output=True)
+    app.select_dropdown('Algorithm', 'k-means')
+    open_in_file_chooser(photo)
+    wait_status(r'camera\.JPG · 160 × 120 px', 30, 'the JPEG photo to load')
+    log(f'  status: {status()!r}')
+    figure = app.find(None, 'Figure', what='the figure')
+    time.sleep(0.7)
+    path = app.screenshot(os.path.join(SCRATCH, 'jpeg-segments.png'), figure)
+    colours = ui.distinct_colours(path)
+    log(f'  the figure has {colours} colours')
+    # The photo itself is in the figure: a scatter of its pixels in five
+    # cluster colours has a few hundred.
+    if colours < 3000:
+        raise Failure(f'the figure of k-means on a photo has {colours} colours; expected the photo in it')
+
+
 def step_names():
     controls = [n for _, n in ui.walk(app.window)
                 if ui.role_of(n) in ui.INTERACTIVE_ROLES and ui.is_showing(n)]
@@ -881,6 +902,7 @@ def main():
         ('a start of ten restarts says so in the figure', step_long_start),
         ('convolution: σ changes the result at once, five passes, the filtered image saved',
          step_convolve),
+        ('a JPEG photo opens, and k-means shows its segments', step_jpeg),
         ('every control has an accessible name', step_names),
     ])
     # SIGTERM asks the application to quit as Quit does: it must end by itself,
