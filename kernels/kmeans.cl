@@ -11,6 +11,10 @@
  * recomputed from differences, which do not cancel. While the rows are still
  * in cache, they are added to the work-item's own per-cluster sums, so the
  * pass reads the data once. It also leaves the bounds the next passes use.
+ * kmeans_assign_lanes is the same pass, without bounds, for rows of at most
+ * four columns (a pixel's colour, a point of the plane): 16 rows to a
+ * float16, one per lane, as such rows cost less to assign afresh than
+ * their bounds cost to keep.
  *
  * kmeans_elkan (Elkan, 2003) gives the same assignment without visiting most
  * rows: each row keeps an upper bound on the distance to its center and a
@@ -503,6 +507,140 @@ kmeans_assign (__global const vec_t *LATENT_RESTRICT x,
 
   partial_inertia[item] = inertia;
 }
+
+#if VEC == 4
+/* Rows i … i + 15 of x (n × 4 floats) as lanes, rows past end − 1 repeating
+ * it; and lane by lane into out[], those past end − 1 onto it (the same
+ * value: they repeat that row). No private arrays: Oclgrind 21.10 corrupts
+ * its heap counting kernels that have them. */
+#define LANES_GATHER(f)                                                        \
+  (float16) (vload4 (min (i + 0, end - 1), x).f, vload4 (min (i + 1, end - 1), x).f,   \
+             vload4 (min (i + 2, end - 1), x).f, vload4 (min (i + 3, end - 1), x).f,   \
+             vload4 (min (i + 4, end - 1), x).f, vload4 (min (i + 5, end - 1), x).f,   \
+             vload4 (min (i + 6, end - 1), x).f, vload4 (min (i + 7, end - 1), x).f,   \
+             vload4 (min (i + 8, end - 1), x).f, vload4 (min (i + 9, end - 1), x).f,   \
+             vload4 (min (i + 10, end - 1), x).f, vload4 (min (i + 11, end - 1), x).f, \
+             vload4 (min (i + 12, end - 1), x).f, vload4 (min (i + 13, end - 1), x).f, \
+             vload4 (min (i + 14, end - 1), x).f, vload4 (min (i + 15, end - 1), x).f)
+#define LANES_SCATTER(out, v)                                                  \
+  do {                                                                         \
+    out[min (i + 0, end - 1)] = v.s0; out[min (i + 1, end - 1)] = v.s1;        \
+    out[min (i + 2, end - 1)] = v.s2; out[min (i + 3, end - 1)] = v.s3;        \
+    out[min (i + 4, end - 1)] = v.s4; out[min (i + 5, end - 1)] = v.s5;        \
+    out[min (i + 6, end - 1)] = v.s6; out[min (i + 7, end - 1)] = v.s7;        \
+    out[min (i + 8, end - 1)] = v.s8; out[min (i + 9, end - 1)] = v.s9;        \
+    out[min (i + 10, end - 1)] = v.sa; out[min (i + 11, end - 1)] = v.sb;      \
+    out[min (i + 12, end - 1)] = v.sc; out[min (i + 13, end - 1)] = v.sd;      \
+    out[min (i + 14, end - 1)] = v.se; out[min (i + 15, end - 1)] = v.sf;      \
+  } while (0)
+
+/* kmeans_assign_lanes: the same full pass, without bounds, for rows of at
+ * most four columns (VEC == 4, so x is n × 4 floats). Such a row is a
+ * single vector: kmeans_assign would spend a horizontal sum on each row and
+ * center. Here a work-item takes 16 rows at a time, one per lane of a
+ * float16, and a column per vector (the 16 × 4 block transposed in
+ * registers), so a center costs four multiply-adds for 16 rows, and the
+ * distances come from differences, which do not cancel. */
+__kernel void
+kmeans_assign_lanes (__global const float  *LATENT_RESTRICT x,
+                     __global const float  *LATENT_RESTRICT xnorm,
+                     __global const float4 *LATENT_RESTRICT centers,
+                     __global int          *LATENT_RESTRICT labels,
+                     __global float        *LATENT_RESTRICT dist,
+                     __global float4       *LATENT_RESTRICT partial_sums,
+                     __global int          *LATENT_RESTRICT partial_counts,
+                     __global float        *LATENT_RESTRICT partial_sqnorm,
+                     __global float        *LATENT_RESTRICT partial_inertia,
+                     const uint n,
+                     const uint k,
+                     const uint rows_per_item,
+                     const int accumulate)
+{
+  const uint item = get_global_id (0);
+  const uint begin = min (n, item * rows_per_item);
+  const uint end = min (n, begin + rows_per_item);
+  const int16 lane = (int16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  __global float4 *sums = partial_sums + (size_t) item * k;
+  __global int *counts = partial_counts + (size_t) item * k;
+  __global float *sqnorm = partial_sqnorm + (size_t) item * k;
+  float16 inertia = 0.0f;
+
+  if (accumulate)
+    for (uint c = 0; c < k; c++)
+      {
+        sums[c] = 0.0f;
+        counts[c] = 0;
+        sqnorm[c] = 0.0f;
+      }
+
+  for (uint i = begin; i < end; i += 16)
+    {
+      const uint valid = min (16u, end - i);
+      float16 x0, x1, x2, x3, best = INFINITY;
+      int16 label = 0;
+
+      if (valid == 16)
+        {
+          __global const float *block = x + (size_t) i * 4;
+          const float16 a = vload16 (0, block), b = vload16 (1, block);
+          const float16 c = vload16 (2, block), d = vload16 (3, block);
+
+          x0 = (float16) (a.s048c, b.s048c, c.s048c, d.s048c);
+          x1 = (float16) (a.s159d, b.s159d, c.s159d, d.s159d);
+          x2 = (float16) (a.s26ae, b.s26ae, c.s26ae, d.s26ae);
+          x3 = (float16) (a.s37bf, b.s37bf, c.s37bf, d.s37bf);
+        }
+      else
+        {
+          x0 = LANES_GATHER (x);
+          x1 = LANES_GATHER (y);
+          x2 = LANES_GATHER (z);
+          x3 = LANES_GATHER (w);
+        }
+
+      for (uint q = 0; q < k; q++)
+        {
+          const float4 m = centers[q];
+          const float16 t0 = x0 - m.x, t1 = x1 - m.y, t2 = x2 - m.z, t3 = x3 - m.w;
+          const float16 d2 = fma (t3, t3, fma (t2, t2, fma (t1, t1, t0 * t0)));
+          /* The first of equally near centers, as in kmeans_assign. */
+          const int16 closer = isless (d2, best);
+
+          best = select (best, d2, closer);
+          label = select (label, (int16) q, closer);
+        }
+
+      inertia += select ((float16) 0.0f, best, lane < (int16) valid);
+      if (valid == 16)
+        {
+          vstore16 (label, 0, labels + i);
+          vstore16 (best, 0, dist + i);
+        }
+      else
+        {
+          LANES_SCATTER (labels, label);
+          LANES_SCATTER (dist, best);
+        }
+      /* The rows are still in cache; their labels were just written. */
+      if (accumulate)
+        for (uint row = i; row < i + valid; row++)
+          {
+            const int l = labels[row];
+
+            sums[l] += vload4 (row, x);
+            counts[l]++;
+            sqnorm[l] += xnorm[row];
+          }
+    }
+
+  {
+    const float8 h8 = inertia.lo + inertia.hi;
+    const float4 h4 = h8.lo + h8.hi;
+
+    partial_inertia[item] = h4.x + h4.y + h4.z + h4.w;
+  }
+}
+#endif
 #endif
 
 /* move[c]: how far center c moved; move_max, move_second: the largest and

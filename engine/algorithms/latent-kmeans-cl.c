@@ -31,6 +31,7 @@ struct _LatentKmeansCl
   LatentCl         *cl;
   cl_command_queue  queue;
   cl_kernel         assign;
+  cl_kernel         lanes;          /* the full pass, 16 rows of ≤ 4 columns at a time */
   cl_kernel         hamerly;
   cl_kernel         elkan;
   cl_kernel         gaps;
@@ -48,6 +49,7 @@ struct _LatentKmeansCl
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
   gboolean          use_elkan;      /* a bound per row and center, else two per row */
+  gboolean          use_lanes;      /* full passes by kmeans_assign_lanes */
 
   cl_mem            x, xq, centers_q, centers_i, cinfo, xerr, xnorm, centers, cnorm, labels, dist, upper, lower, lowers, move, half, center_dist;
   cl_mem            partial_sums, partial_counts, partial_sqnorm, partial_inertia, partial_visited, sums;
@@ -83,7 +85,7 @@ struct _LatentKmeansCl
 static void
 release_kernels (LatentKmeansCl *kcl)
 {
-  cl_kernel *kernels[] = { &kcl->assign, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
+  cl_kernel *kernels[] = { &kcl->assign, &kcl->lanes, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
                            &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks, &kcl->seed,
                            &kcl->seed_copy };
 
@@ -187,7 +189,9 @@ create_kernels (LatentKmeansCl  *kcl,
     return FALSE;
   if (!kcl->gpu)
     return (kcl->assign = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_assign", error)) &&
-           (kcl->reduce = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_reduce", error));
+           (kcl->reduce = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_reduce", error)) &&
+           (!kcl->use_lanes ||
+            (kcl->lanes = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_assign_lanes", error)));
   return (kcl->tiles = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_assign_tiles", error)) &&
          (kcl->sums_kernel = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_sums", error)) &&
          (kcl->reduce_chunks = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_reduce_chunks", error));
@@ -319,7 +323,10 @@ latent_kmeans_cl_new (LatentKmeans  *self,
    * benchmarks; none makes every pass a full one. The GPU shape goes
    * without unless asked. */
   bounds = g_getenv ("LATENT_KMEANS_BOUNDS");
-  kcl->use_bounds = bounds != NULL ? g_strcmp0 (bounds, "none") != 0 : !kcl->gpu;
+  kcl->use_bounds = bounds != NULL ? g_strcmp0 (bounds, "none") != 0 : !kcl->gpu && kcl->vec != 4;
+  /* Rows of at most four columns (pixels' colours, points of a plane)
+   * cost less to assign afresh than their bounds cost to keep. */
+  kcl->use_lanes = !kcl->gpu && kcl->vec == 4 && !kcl->use_bounds;
   kcl->use_elkan = kcl->use_bounds && g_strcmp0 (bounds, "hamerly") != 0 &&
                    (guint64) n * kcl->kl * sizeof (cl_half) <= MIN (info->max_alloc, G_GUINT64_CONSTANT (1) << 30);
 
@@ -876,6 +883,19 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->tiles, 1, NULL, &tiles_global, &kcl->assign_local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_assign_tiles", error))
+        return FALSE;
+    }
+  else if (kcl->use_lanes)
+    {
+      if (!latent_cl_set_args (kcl->lanes, "kmeans_assign_lanes", error,
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers),
+                     LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->dist), LATENT_CL_ARG (kcl->partial_sums),
+                     LATENT_CL_ARG (kcl->partial_counts), LATENT_CL_ARG (kcl->partial_sqnorm),
+                     LATENT_CL_ARG (kcl->partial_inertia), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
+                     LATENT_CL_ARG (kcl->rows_per_item), LATENT_CL_ARG (accumulate), LATENT_CL_ARG_END))
+        return FALSE;
+      err = clEnqueueNDRangeKernel (kcl->queue, kcl->lanes, 1, NULL, &global, &local, 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_assign_lanes", error))
         return FALSE;
     }
   else

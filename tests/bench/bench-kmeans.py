@@ -4,7 +4,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage: /usr/bin/python3 tests/bench/bench-kmeans.py BUILD_DIR [--quick] [--k 10,100]
-#                         [--repeat 3] [--no-reference] [--no-pypi]
+#                         [--repeat 3] [--no-reference] [--no-pypi] [--pixels WxH]
+#
+# --pixels clusters the colours of a photograph instead (Segments): a
+# seeded synthetic one of W × H pixels, 3 columns, written as a PNG for
+# Latent and as the same floats for scikit-learn.
 #
 # A benchmark, not a test: it prints JSON lines on stdout (progress on stderr)
 # and fails only when something cannot run. Every implementation starts from
@@ -25,6 +29,8 @@
 
 import argparse
 import json
+import struct
+import zlib
 import os
 import platform
 import statistics
@@ -150,9 +156,8 @@ def bench_latent(build_dir, spec, centers, k, device, counts, repeat):
                          engine_ms=statistics.median(steps) if steps else None)
 
 
-def bench_sklearn(python, flavour, algorithm, data_dir, rows, centers, k, counts, repeat):
-    lines = json_lines(run([python, HELPER, "--data-dir", data_dir, "--rows", rows,
-                            "--centers", centers, "--iterations", ",".join(map(str, counts)),
+def bench_sklearn(python, flavour, algorithm, source, centers, k, counts, repeat):
+    lines = json_lines(run([python, HELPER, *source, "--centers", centers, "--iterations", ",".join(map(str, counts)),
                             "--repeat", repeat, "--algorithm", algorithm], env=peer_env()))
     if len(lines) != len(counts):
         raise RuntimeError(f"{HELPER.name} under {python} printed {len(lines)} results, "
@@ -182,15 +187,43 @@ def bench_seed_latent(build_dir, spec, k, repeat):
             "potentials": [potential]}
 
 
-def bench_seed_sklearn(python, flavour, data_dir, rows, k, repeat):
-    lines = json_lines(run([python, HELPER, "--data-dir", data_dir, "--rows", rows,
-                            "--time-init", k, "--repeat", repeat], env=peer_env()))
+def bench_seed_sklearn(python, flavour, source, k, repeat):
+    lines = json_lines(run([python, HELPER, *source, "--time-init", k, "--repeat", repeat], env=peer_env()))
     if len(lines) != 1:
         raise RuntimeError(f"{HELPER.name} under {python} printed {len(lines)} results, expected 1")
     line = lines[0]
     return {"bench": "kmeans-init", "impl": f"sklearn-{line['sklearn']}-kmeans_plusplus-{flavour}",
             "k": k, "init_ms": line["init_ms_median"], "runs_ms": line["init_ms"],
             "potentials": line["potentials"], "python": line["python"], "numpy": line["numpy"]}
+
+
+def write_photo(width, height, directory):
+    """A seeded photograph-like picture: smooth colour fields, edges and a
+    little noise, 8 bits per channel, as a PNG and as the floats Latent
+    reads from it (value / 255); returns both paths."""
+    import numpy as np
+    rng = np.random.default_rng(7)
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    channels = []
+    for _ in range(3):
+        field = np.zeros((height, width), np.float32)
+        for _ in range(4):
+            fx, fy, phase = rng.uniform(0.5, 6, 2).tolist() + [rng.uniform(0, 6.3)]
+            field += np.sin(xx / width * fx * 6.28 + yy / height * fy * 6.28 + phase)
+        channels.append(np.floor(field))   # steps: regions with edges
+    image = np.stack(channels, axis=-1)
+    image = (image - image.min()) / (image.max() - image.min()) * 230 + rng.normal(0, 6, image.shape)
+    pixels = np.clip(np.rint(image), 0, 255).astype(np.uint8)
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    raw = b"".join(b"\0" + row.tobytes() for row in pixels)
+    png = Path(directory) / f"photo-{width}x{height}.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                    + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+    npy = Path(directory) / f"photo-{width}x{height}.npy"
+    np.save(npy, pixels.reshape(-1, 3).astype(np.float32) / np.float32(255))
+    return png, npy
 
 
 def pypi_python():
@@ -212,17 +245,26 @@ def main():
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the median counts")
     parser.add_argument("--no-reference", action="store_true", help="skip Latent's C reference path")
     parser.add_argument("--no-pypi", action="store_true", help="skip the PyPI scikit-learn (no venv)")
+    parser.add_argument("--pixels", metavar="WxH",
+                        help="cluster a synthetic photograph's pixels instead of Fashion-MNIST")
     args = parser.parse_args()
 
     build_dir = args.build_dir.resolve()
-    data_dir = Path(os.environ.get("LATENT_FASHION_MNIST_DIR") or "/usr/share/datasets/fashion-mnist")
-    if not any((data_dir / f).is_file() for f in ("train-images-idx3-ubyte.gz", "train-images-idx3-ubyte")):
-        note(f"Fashion-MNIST is not in {data_dir}: install the Debian package dataset-fashion-mnist "
-             "or set LATENT_FASHION_MNIST_DIR")
-        return 1
     ks = [int(k) for k in args.k.split(",")]
-    rows = 10000 if args.quick else 60000
-    spec = f"fashion-mnist:n={rows}" if args.quick else "fashion-mnist"
+    work = tempfile.TemporaryDirectory(prefix="latent-bench-kmeans-")
+    if args.pixels:
+        width, height = (int(v) for v in args.pixels.lower().split("x"))
+        png, npy = write_photo(width, height, work.name)
+        rows, spec, source = width * height, str(png), ["--npy", npy]
+    else:
+        data_dir = Path(os.environ.get("LATENT_FASHION_MNIST_DIR") or "/usr/share/datasets/fashion-mnist")
+        if not any((data_dir / f).is_file() for f in ("train-images-idx3-ubyte.gz", "train-images-idx3-ubyte")):
+            note(f"Fashion-MNIST is not in {data_dir}: install the Debian package dataset-fashion-mnist "
+                 "or set LATENT_FASHION_MNIST_DIR")
+            return 1
+        rows = 10000 if args.quick else 60000
+        spec = f"fashion-mnist:n={rows}" if args.quick else "fashion-mnist"
+        source = ["--data-dir", data_dir, "--rows", rows]
 
     peers = [(DEBIAN_PYTHON, "debian")]
     if not args.no_pypi:
@@ -243,11 +285,10 @@ def main():
                            if v in os.environ}})
 
     failed = False
-    with tempfile.TemporaryDirectory(prefix="latent-bench-kmeans-") as tmp:
+    with work as tmp:
         for k in ks:
             centers = Path(tmp) / f"centers-k{k}.csv"
-            run([DEBIAN_PYTHON, HELPER, "--data-dir", data_dir, "--rows", rows,
-                 "--make-centers", k, "--centers", centers], env=peer_env())
+            run([DEBIAN_PYTHON, HELPER, *source, "--make-centers", k, "--centers", centers], env=peer_env())
 
             jobs = [("latent-opencl", lambda: bench_latent(build_dir, spec, centers, k, "auto",
                                                            ITERATIONS, args.repeat))]
@@ -259,7 +300,7 @@ def main():
                 for algorithm in ("lloyd", "elkan"):
                     jobs.append((f"sklearn-{algorithm}-{flavour}",
                                  lambda python=python, flavour=flavour, algorithm=algorithm:
-                                 bench_sklearn(python, flavour, algorithm, data_dir, rows, centers, k,
+                                 bench_sklearn(python, flavour, algorithm, source, centers, k,
                                                ITERATIONS, args.repeat)))
 
             records = []
@@ -294,7 +335,7 @@ def main():
             for python, flavour in peers:
                 seeds.append((f"sklearn-kmeans_plusplus-{flavour}",
                               lambda python=python, flavour=flavour:
-                              bench_seed_sklearn(python, flavour, data_dir, rows, k, args.repeat)))
+                              bench_seed_sklearn(python, flavour, source, k, args.repeat)))
             starts = []
             for name, job in seeds:
                 try:

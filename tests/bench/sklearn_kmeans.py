@@ -19,6 +19,9 @@
 #
 # times kmeans_plusplus itself (seeds 0, 1, …), with the potential of each
 # start: Σ over rows of the squared distance to the nearest center.
+#
+# --npy FILE.npy replaces --data-dir and --rows: the rows saved by numpy
+# (bench-kmeans.py --pixels saves a photo's pixels so).
 
 import argparse
 import gzip
@@ -91,7 +94,8 @@ def time_init(x, k, repeat, facts):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--data-dir")
+    parser.add_argument("--npy", help="rows saved by numpy.save, instead of --data-dir")
     parser.add_argument("--rows", type=int, default=60000)
     parser.add_argument("--centers")
     parser.add_argument("--iterations", default="5,25")
@@ -101,7 +105,7 @@ def main():
     parser.add_argument("--algorithm", choices=("lloyd", "elkan"), default="lloyd")
     args = parser.parse_args()
 
-    x = read_idx_images(args.data_dir, args.rows)
+    x = np.load(args.npy) if args.npy else read_idx_images(args.data_dir, args.rows)
     if args.make_centers:
         centers, _ = kmeans_plusplus(x, args.make_centers, random_state=0)
         # %.9g round-trips float32: every reader gets the same numbers.
