@@ -316,7 +316,7 @@ latent_export_dialog_new (GtkWindow               *parent,
                           int                      height)
 {
   LatentExportDialog *self = g_object_new (LATENT_TYPE_EXPORT_DIALOG, "transient-for", parent, NULL);
-  g_autofree char *name = NULL;
+  g_autofree char *name = NULL, *stem = NULL;
 
   g_return_val_if_fail (snapshot != NULL && style != NULL, NULL);
 
@@ -340,13 +340,12 @@ latent_export_dialog_new (GtkWindow               *parent,
   gtk_spin_button_set_value (self->height_spin, self->view_height);
   self->syncing = FALSE;
   /* Named after the figure too when the result has several. */
+  stem = latent_dup_file_stem (latent_dataset_get_name (snapshot->dataset));
   if (self->kind != latent_figure_resolve_kind (snapshot, LATENT_FIGURE_AUTO))
-    name = g_strdup_printf ("%s-%s-%u-%s.png", latent_dataset_get_name (snapshot->dataset),
-                            snapshot->algorithm->id, snapshot->iteration, latent_figure_kind_to_string (self->kind));
+    name = g_strdup_printf ("%s-%s-%u-%s.png", stem, snapshot->algorithm->id, snapshot->iteration,
+                            latent_figure_kind_to_string (self->kind));
   else
-    name = g_strdup_printf ("%s-%s-%u.png", latent_dataset_get_name (snapshot->dataset),
-                            snapshot->algorithm->id, snapshot->iteration);
-  g_strdelimit (name, "/\\:", '-');
+    name = g_strdup_printf ("%s-%s-%u.png", stem, snapshot->algorithm->id, snapshot->iteration);
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), name);
   return GTK_WIDGET (self);
 }

@@ -7,6 +7,7 @@
 #include "latent-ui-util.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 void
 latent_label_set_text (GtkLabel   *label,
@@ -84,4 +85,27 @@ latent_file_chooser_new (GtkWindow            *parent,
   g_signal_connect_data (dialog, "response", G_CALLBACK (on_response), answer,
                          (GClosureNotify) (void (*) (void)) g_free, 0);
   return dialog;
+}
+
+char *
+latent_dup_file_stem (const char *dataset_name)
+{
+  char *stem, *dot;
+  gboolean word;
+
+  g_return_val_if_fail (dataset_name != NULL, NULL);
+
+  stem = g_strdup (dataset_name);
+  if (g_str_has_suffix (stem, ".gz") && strlen (stem) > 3)
+    stem[strlen (stem) - 3] = '\0';
+  /* One extension: a dot, then up to five letters and digits ("blobs:n=1000"
+   * and "fashion-mnist → pca 50" have none). */
+  dot = strrchr (stem, '.');
+  word = dot != NULL && dot != stem && dot[1] != '\0' && strlen (dot + 1) <= 5;
+  for (const char *c = dot ? dot + 1 : ""; *c && word; c++)
+    word = g_ascii_isalnum (*c);
+  if (word)
+    *dot = '\0';
+  g_strdelimit (stem, "/\\:", '-');
+  return stem;
 }

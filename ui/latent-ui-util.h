@@ -36,4 +36,10 @@ GtkFileChooserNative *latent_file_chooser_new (GtkWindow            *parent,
                                                LatentPathChosen      chosen,
                                                gpointer              user_data);
 
+/* A file name for something made from @dataset_name: without its file
+ * extension (iris.csv → iris, photo.v2.jpg → photo.v2,
+ * t10k-images-idx3-ubyte.gz → t10k-images-idx3-ubyte) and without
+ * characters that would make it a path. */
+char                 *latent_dup_file_stem    (const char           *dataset_name);
+
 G_END_DECLS

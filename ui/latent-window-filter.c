@@ -263,7 +263,6 @@ on_save_image_action (GSimpleAction *action,
   g_autofree char *stem = NULL;
   g_autofree char *name = NULL;
   SaveImage *save;
-  const char *dot;
 
   if (frame == NULL || frame->image == NULL)
     return;
@@ -276,11 +275,8 @@ on_save_image_action (GSimpleAction *action,
   gtk_file_filter_set_name (filter, _("Images (PNG)"));
   gtk_file_filter_add_pattern (filter, "*.png");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  stem = g_strdup (latent_dataset_get_name (frame->dataset));
-  if ((dot = strrchr (stem, '.')) != NULL)
-    stem[dot - stem] = '\0';
+  stem = latent_dup_file_stem (latent_dataset_get_name (frame->dataset));
   name = g_strdup_printf ("%s-filtered.png", stem);
-  g_strdelimit (name, "/\\:", '-');
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }

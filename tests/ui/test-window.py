@@ -248,6 +248,11 @@ def step_export():
     app.choose_menu_item('Main Menu', 'Export…')
     entry = app.find(('text', 'entry'), 'File Name', timeout=15,
                      what='the entry "File Name" of the export dialog')
+    # Named after the data without its extension: not iris.csv-kmeans-4.png.
+    offered = ui.wait_until(lambda: ui.text_of(entry) or None, 5, 'a name offered in "File Name"')
+    log(f'  offered: {offered!r}')
+    if not re.fullmatch(r'iris-kmeans-\d+\.png', offered):
+        raise Failure(f'the export dialog offers {offered!r}, not iris-kmeans-N.png')
     log(f'  type {EXPORT_PNG!r} into {ui.describe(entry)}')
     ui.set_text(entry, EXPORT_PNG)
     app.press('Export', pred=lambda n: ui.has_action(n, 'click'))
