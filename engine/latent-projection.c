@@ -374,18 +374,20 @@ latent_projection_get_for_axes (LatentDataset *dataset,
   g_autoptr(LatentProjection) base = NULL;
   g_autofree char *key = NULL, *failed = NULL;
   LatentProjection *self;
-  const guint n_cols = latent_dataset_get_n_cols (dataset);
+  guint chosen[2];
 
   g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
 
-  if (columns == NULL || (columns[0] == 0 && columns[1] == 0))
+  /* A column past the last (axes chosen for wider data that is gone)
+   * is the default axis. */
+  for (guint a = 0; a < 2; a++)
+    chosen[a] = columns != NULL && columns[a] <= latent_dataset_get_n_cols (dataset) ? columns[a] : 0;
+  if (chosen[0] == 0 && chosen[1] == 0)
     return latent_projection_get_for_dataset (dataset);
-  if (columns[0] > n_cols || columns[1] > n_cols)
-    return NULL;
   /* The default projection first: an axis may come from it. */
   if (!(base = latent_projection_get_for_dataset (dataset)))
     return NULL;
-  key = g_strdup_printf ("latent-projection-%u-%u", columns[0], columns[1]);
+  key = g_strdup_printf ("latent-projection-%u-%u", chosen[0], chosen[1]);
   failed = g_strconcat (key, "-failed", NULL);
   locker = g_mutex_locker_new (&cache_lock);
   self = g_object_get_data (G_OBJECT (dataset), key);
@@ -393,7 +395,7 @@ latent_projection_get_for_axes (LatentDataset *dataset,
     return latent_projection_ref (self);
   if (g_object_get_data (G_OBJECT (dataset), failed) != NULL)
     return NULL;
-  self = projection_new_axes (dataset, base, columns, &error);
+  self = projection_new_axes (dataset, base, chosen, &error);
   if (self == NULL)
     {
       g_warning ("%s", error->message);

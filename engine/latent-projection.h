@@ -25,9 +25,9 @@ LatentProjection *latent_projection_new             (LatentDataset    *dataset,
 LatentProjection *latent_projection_get_for_dataset (LatentDataset    *dataset);
 /* The same with chosen axes: columns[a] is the dataset's column (from 1)
  * drawn on axis a (across, up) as it is, or 0 for the default projection's
- * axis a; NULL columns, or both 0, is the default projection. Kept on the
- * dataset like it; NULL past the last column or when the default projection
- * fails. */
+ * axis a; NULL columns, or both 0, is the default projection, and so is a
+ * column past the last. Kept on the dataset like it; NULL when the default
+ * projection fails. */
 LatentProjection *latent_projection_get_for_axes    (LatentDataset    *dataset,
                                                      const guint       columns[2]);
 

@@ -358,7 +358,7 @@ test_projection_cache (void)
 }
 
 /* Chosen axes: two columns as they are, or one with a principal component;
- * kept on the dataset, and refused past the last column. */
+ * kept on the dataset; past the last column, the default axis. */
 static void
 test_projection_axes (void)
 {
@@ -407,7 +407,11 @@ test_projection_axes (void)
       g_assert_cmpfloat (xy[1], ==, row[3]);
     }
 
-  g_assert_null (latent_projection_get_for_axes (snap->dataset, past));
+  /* Column 5 of 4 columns: the default axis across, column a up. */
+  plain = latent_projection_get_for_axes (snap->dataset, past);
+  g_assert_true (g_str_has_prefix (latent_projection_get_axis_label (plain, 0), "PC 1 ("));
+  g_assert_cmpstr (latent_projection_get_axis_label (plain, 1), ==, "a");
+  g_clear_pointer (&plain, latent_projection_unref);
   plain = latent_projection_get_for_axes (snap->dataset, none);
   g_assert_true (plain == base);
 
