@@ -131,17 +131,24 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
                                           "Each pixel in its cluster's colour (%u clusters)", snapshot->k),
                              snapshot->k);
   short_caption = g_strdup_printf ("K = %u", snapshot->k);
+  /* The panels in the middle of the height they leave (a wide photo side
+   * by side leaves much of it), each in a box its own size. */
   if (across >= down)
     {
-      draw_panel (cr, style, original, _("Original"), NULL, f, top, (box_w - gap) / 2.0, box_h);
+      const double panel_h = round (ih * across) + f * 1.6;
+
+      top += floor ((box_h - panel_h) / 2.0);
+      draw_panel (cr, style, original, _("Original"), NULL, f, top, (box_w - gap) / 2.0, panel_h);
       draw_panel (cr, style, segments, caption, short_caption, f + (box_w + gap) / 2.0, top, (box_w - gap) / 2.0,
-                  box_h);
+                  panel_h);
     }
   else
     {
-      draw_panel (cr, style, original, _("Original"), NULL, f, top, box_w, (box_h - gap) / 2.0);
-      draw_panel (cr, style, segments, caption, short_caption, f, top + (box_h + gap) / 2.0, box_w,
-                  (box_h - gap) / 2.0);
+      const double panel_h = round (ih * down) + f * 1.6;
+
+      top += floor ((box_h - 2 * panel_h - gap) / 2.0);
+      draw_panel (cr, style, original, _("Original"), NULL, f, top, box_w, panel_h);
+      draw_panel (cr, style, segments, caption, short_caption, f, top + panel_h + gap, box_w, panel_h);
     }
   cairo_surface_destroy (original);
   cairo_surface_destroy (segments);
