@@ -12,40 +12,10 @@
 
 #include "latent-catalog.h"
 #include "latent-jpeg.h"
+#include "latent-test-files.h"
 
 #define W 24
 #define H 16
-
-typedef struct {
-  char *dir;
-} Fixture;
-
-static void
-fixture_setup (Fixture       *f,
-               gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("latent-jpeg-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_teardown (Fixture       *f,
-                  gconstpointer  data)
-{
-  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-
-      g_assert_cmpint (g_unlink (path), ==, 0);
-    }
-  g_assert_cmpint (g_rmdir (f->dir), ==, 0);
-  g_free (f->dir);
-}
 
 /* The test picture: a red block on the left, then a blue that darkens
  * downwards: every 8 × 8 block is flat, which JPEG keeps nearly exact. */
@@ -143,20 +113,6 @@ encode (J_COLOR_SPACE space,
         gboolean      progressive)
 {
   return encode_with (space, progressive, NULL, 0);
-}
-
-static char *
-write_file (Fixture      *f,
-            const char   *name,
-            const void   *data,
-            gsize         len)
-{
-  g_autoptr(GError) error = NULL;
-  char *path = g_build_filename (f->dir, name, NULL);
-
-  g_file_set_contents (path, data, len, &error);
-  g_assert_no_error (error);
-  return path;
 }
 
 static char *
@@ -358,13 +314,11 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/jpeg/rgb", test_rgb);
   ADD ("/jpeg/grey-and-progressive", test_grey_and_progressive);
   ADD ("/jpeg/orientation", test_orientation);
   ADD ("/jpeg/catalog", test_catalog);
   ADD ("/jpeg/refused", test_refused);
-#undef ADD
 
   return g_test_run ();
 }

@@ -19,6 +19,7 @@
 #include "latent-idx.h"
 #include "latent-png.h"
 #include "latent-synthetic.h"
+#include "latent-test-files.h"
 
 /* Helpers ---------------------------------------------------------------- */
 
@@ -44,64 +45,6 @@ assert_error_impl (const GError *error,
       g_assert_nonnull (strstr (error->message, fragment));
     }
   va_end (args);
-}
-
-typedef struct {
-  char *dir;
-} Fixture;
-
-static void
-fixture_setup (Fixture       *f,
-               gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->dir = g_dir_make_tmp ("latent-loaders-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-/* A folder the test made, with its files and folders. */
-static void
-remove_tree (const char *folder)
-{
-  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (folder, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        remove_tree (path);
-      else
-        g_assert_cmpint (g_unlink (path), ==, 0);
-    }
-  g_assert_cmpint (g_rmdir (folder), ==, 0);
-}
-
-static void
-fixture_teardown (Fixture       *f,
-                  gconstpointer  data)
-{
-  remove_tree (f->dir);
-  g_free (f->dir);
-}
-
-#define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
-
-static char *
-write_file (Fixture      *f,
-            const char   *name,
-            const void   *data,
-            gsize         len)
-{
-  g_autoptr(GError) error = NULL;
-  char *path = g_build_filename (f->dir, name, NULL);
-
-  g_file_set_contents (path, data, len, &error);
-  g_assert_no_error (error);
-  return path;
 }
 
 static GBytes *
