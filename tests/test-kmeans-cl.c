@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <stdio.h>
+#include <string.h>
+#include <glib/gstdio.h>
 
 #include "latent-kmeans.h"
 #include "latent-test-util.h"
@@ -67,6 +69,55 @@ assert_agrees (guint       n,
   g_assert_cmpuint (differ, ==, 0);
   for (guint i = 0; i < ref->k * ref->n_cols; i++)
     g_assert_cmpfloat (fabs (ref->means[i] - dev->means[i]), <=, 1e-4 * (1 + fabs (ref->means[i])));
+}
+
+/* Centers started far from every row leave clusters empty; each is
+ * re-seeded from the row farthest from its center, which the device's
+ * passes bring back only when asked. Every bounds setting re-seeds the
+ * same rows as the reference. */
+static void
+test_empty_reseeded (void)
+{
+  static const char * const bounds[] = { "none", "hamerly", "elkan", NULL };
+  g_autoptr(LatentDataset) ds = test_blobs (3000, 3, 4, 0.5, 11);
+  g_autofree char *dir = g_dir_make_tmp ("latent-kmeans-cl-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "centers.csv", NULL);
+  g_autofree char *init = g_strdup_printf ("init=@%s", path);
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_assert_true (g_file_set_contents (path, "0,0,0\n900,900,900\n-900,900,900\n900,-900,900\n", -1, NULL));
+  for (guint b = 0; bounds[b] != NULL; b++)
+    {
+      const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+      g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+      g_autoptr(LatentFit) ref = NULL, dev = NULL;
+      g_autoptr(GError) error = NULL;
+      guint differ = 0;
+
+      g_setenv ("LATENT_KMEANS_BOUNDS", bounds[b], TRUE);
+      g_assert_true (latent_params_parse (params, "k=4", NULL));
+      g_assert_true (latent_params_parse (params, init, NULL));
+      g_assert_true (latent_params_parse (params, "max-iterations=1", NULL));
+      ref = latent_algorithm_fit (alg, ds, params, 0, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      dev = latent_algorithm_fit (alg, ds, params, 0, cl, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s: %s", bounds[b], dev->snapshot->message);
+      g_assert_nonnull (strstr (ref->snapshot->message, "3 empty clusters re-seeded"));
+      g_assert_cmpstr (dev->snapshot->message, ==, ref->snapshot->message);
+      for (guint i = 0; i < 3000; i++)
+        differ += ref->snapshot->labels[i] != dev->snapshot->labels[i];
+      g_assert_cmpuint (differ, ==, 0);
+      for (guint c = 0; c < 4; c++)
+        g_assert_cmpuint (dev->snapshot->cluster_sizes[c], >, 0);
+    }
+  g_unsetenv ("LATENT_KMEANS_BOUNDS");
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 /* Rows far from the origin for their spread (values around 3000 ± 1):
@@ -315,6 +366,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/kmeans-cl/restarts-agree", test_restarts_agree);
   g_test_add_func ("/kmeans-cl/far-from-origin", test_far_from_origin);
+  g_test_add_func ("/kmeans-cl/empty-reseeded", test_empty_reseeded);
   g_test_add_func ("/kmeans-cl/seed-from-copy", test_seed_from_copy);
   g_test_add_func ("/kmeans-cl/tiles", test_tiles);
   status = g_test_run ();

@@ -975,7 +975,10 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
                                results * sizeof (float), bounded ? (gpointer) kcl->host_visited
                                                                  : (gpointer) kcl->host_inertia,
                                0, NULL, NULL);
-  if (err == CL_SUCCESS && !bounded)
+  /* Every row's distance is for re-seeding empty clusters, which asks for
+   * it (kind EXACT): 4 bytes a row copied on every pass would be a seventh
+   * of a pass over a photo's pixels. */
+  if (err == CL_SUCCESS && kind == LATENT_KMEANS_EXACT)
     err = clEnqueueReadBuffer (kcl->queue, kcl->dist, CL_FALSE, 0, n * sizeof (float),
                                self->dist, 0, NULL, NULL);
   if (err == CL_SUCCESS)
@@ -984,7 +987,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   if (!latent_cl_check (err, "clEnqueueReadBuffer", "kmeans", error))
     return FALSE;
 
-  pass->dist_exact = !bounded;
+  pass->full = !bounded;
+  pass->dist_exact = kind == LATENT_KMEANS_EXACT;
   pass->inertia = 0;
   pass->visited = bounded ? 0 : (guint64) n * k;
   for (guint g = 0; g < results; g++)

@@ -15,7 +15,7 @@ typedef struct _LatentKmeansCl LatentKmeansCl;
 typedef enum {
   LATENT_KMEANS_LABELS,       /* labels, distances and inertia only */
   LATENT_KMEANS_ACCUMULATE,   /* also the per-cluster sums and counts */
-  LATENT_KMEANS_EXACT,        /* as ACCUMULATE, with every row's distance */
+  LATENT_KMEANS_EXACT,        /* as ACCUMULATE, with every row's distance in self->dist */
 } LatentKmeansPassKind;
 
 /* What one assignment pass produces, whichever path ran it. */
@@ -23,6 +23,7 @@ typedef struct {
   double  *sums;        /* k × d, per-cluster sums of the assigned rows */
   guint   *counts;      /* k */
   double   inertia;     /* Σ min squared distance */
+  gboolean full;        /* every row was visited, and inertia summed from them */
   gboolean dist_exact;  /* self->dist holds every row's distance */
   guint64  visited;     /* row–center distances computed (bounds skip the rest) */
 } LatentKmeansPass;
@@ -63,7 +64,8 @@ typedef struct {
 } LatentKmeans;
 
 /* An assignment pass: every row to its nearest center (self->labels,
- * self->dist, pass->inertia), and the sums and counts unless kind is LABELS. */
+ * self->dist, pass->inertia), and the sums and counts unless kind is LABELS.
+ * The device's passes bring self->dist back only for kind EXACT. */
 void             latent_kmeans_reference_assign (LatentKmeans        *self,
                                                  LatentKmeansPass    *pass,
                                                  LatentKmeansPassKind kind);

@@ -18,6 +18,7 @@ latent_kmeans_reference_assign (LatentKmeans        *self,
   const gboolean accumulate = kind != LATENT_KMEANS_LABELS;
 
   pass->inertia = 0;
+  pass->full = TRUE;
   pass->dist_exact = TRUE;
   pass->visited = (guint64) n * k;
   if (accumulate)

@@ -564,7 +564,8 @@ kmeans_step (gpointer       data,
   g_string_truncate (self->message, 0);
   if (has_empty_cluster (self))
     {
-      /* Relocation needs every row's distance; bounded passes skip some. */
+      /* Relocation needs every row's distance, which only an exact pass
+       * brings back from the device. */
       if (!self->pass.dist_exact &&
           !assign (self, &self->pass, LATENT_KMEANS_EXACT, cancellable, error))
         return FALSE;
@@ -595,7 +596,7 @@ kmeans_step (gpointer       data,
 
   /* A bounded pass gives the inertia from per-cluster sums; the one
    * reported at the end is summed from every row. */
-  if (self->finished && !self->pass.dist_exact)
+  if (self->finished && !self->pass.full)
     {
       if (!assign (self, &self->pass, LATENT_KMEANS_LABELS, cancellable, error))
         return FALSE;
