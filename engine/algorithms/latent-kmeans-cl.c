@@ -356,7 +356,10 @@ latent_kmeans_cl_new (LatentKmeans  *self,
           kcl->local = 64;
           kcl->items = 64 * MAX (1, info->compute_units);
         }
-      kcl->rows_per_item = (n + kcl->items - 1) / kcl->items;
+      /* A work-item sums its rows in floats: over a photo's 750,000
+       * pixels a share, the inertia came out 0.2 % low. At most 16384
+       * rows each keeps that error near float's own. */
+      kcl->rows_per_item = MIN ((n + kcl->items - 1) / kcl->items, 16384);
       kcl->rows_per_item = (kcl->rows_per_item + 3) / 4 * 4;
       kcl->items = (n + kcl->rows_per_item - 1) / kcl->rows_per_item;
       kcl->items = (kcl->items + kcl->local - 1) / kcl->local * kcl->local;
