@@ -2617,6 +2617,27 @@ test_segments (void)
   g_assert_cmpfloat ((double) n_blue / n_red, <, 3.2);
   cairo_surface_destroy (surface);
 
+  /* Side by side in a wide figure, the panels leave height over: they sit
+   * in the middle of it, not at the top with the rest empty below. */
+  surface = render (snap, LATENT_FIGURE_SEGMENTS, &style, 1600, 600);
+  {
+    int first = -1, last = -1;
+
+    for (int y = 0; y < 600; y++)
+      for (int xx = 0; xx < 1600; xx += 4)
+        if (pixel (surface, xx, y) == red)
+          {
+            first = first < 0 ? y : first;
+            last = y;
+            break;
+          }
+    g_test_message ("segments, 1600 × 600: red from y = %d to %d", first, last);
+    g_assert_cmpint (first, >, 0);
+    g_assert_cmpfloat ((double) (600 - last), >, 0.5 * first);
+    g_assert_cmpfloat ((double) (600 - last), <, 2.0 * first);
+  }
+  cairo_surface_destroy (surface);
+
   /* The same clusters of rows that are no image: not segments. */
   g_set_object (&snap->dataset, rows);
   memcpy (latent_dataset_get_data (rows), x, sizeof (float) * w * h * 3);
