@@ -509,19 +509,12 @@ kmeans_assign (__global const vec_t *LATENT_RESTRICT x,
 }
 
 #if VEC == 4
-/* Rows i … i + 15 of x (n × 4 floats) as lanes, rows past end − 1 repeating
- * it; and lane by lane into out[], those past end − 1 onto it (the same
+/* Four rows from i + r of x (n × 4 floats) as one float16, rows past
+ * end − 1 repeating it; and lane by lane into out[], those past end − 1 onto it (the same
  * value: they repeat that row). No private arrays: Oclgrind 21.10 corrupts
  * its heap counting kernels that have them. */
-#define LANES_GATHER(f)                                                        \
-  (float16) (vload4 (min (i + 0, end - 1), x).f, vload4 (min (i + 1, end - 1), x).f,   \
-             vload4 (min (i + 2, end - 1), x).f, vload4 (min (i + 3, end - 1), x).f,   \
-             vload4 (min (i + 4, end - 1), x).f, vload4 (min (i + 5, end - 1), x).f,   \
-             vload4 (min (i + 6, end - 1), x).f, vload4 (min (i + 7, end - 1), x).f,   \
-             vload4 (min (i + 8, end - 1), x).f, vload4 (min (i + 9, end - 1), x).f,   \
-             vload4 (min (i + 10, end - 1), x).f, vload4 (min (i + 11, end - 1), x).f, \
-             vload4 (min (i + 12, end - 1), x).f, vload4 (min (i + 13, end - 1), x).f, \
-             vload4 (min (i + 14, end - 1), x).f, vload4 (min (i + 15, end - 1), x).f)
+#define LANES_ROW(r) vload4 (min (i + (r), end - 1), x)
+#define LANES_ROWS(r) (float16) (LANES_ROW (r), LANES_ROW ((r) + 1), LANES_ROW ((r) + 2), LANES_ROW ((r) + 3))
 #define LANES_SCATTER(out, v)                                                  \
   do {                                                                         \
     out[min (i + 0, end - 1)] = v.s0; out[min (i + 1, end - 1)] = v.s1;        \
@@ -576,39 +569,36 @@ kmeans_assign_lanes (__global const float  *LATENT_RESTRICT x,
   for (uint i = begin; i < end; i += 16)
     {
       const uint valid = min (16u, end - i);
-      float16 x0, x1, x2, x3, best = INFINITY;
+      float16 a, b, c, d, best = INFINITY;
       int16 label = 0;
 
       if (valid == 16)
         {
           __global const float *block = x + (size_t) i * 4;
-          const float16 a = vload16 (0, block), b = vload16 (1, block);
-          const float16 c = vload16 (2, block), d = vload16 (3, block);
 
-          x0 = (float16) (a.s048c, b.s048c, c.s048c, d.s048c);
-          x1 = (float16) (a.s159d, b.s159d, c.s159d, d.s159d);
-          x2 = (float16) (a.s26ae, b.s26ae, c.s26ae, d.s26ae);
-          x3 = (float16) (a.s37bf, b.s37bf, c.s37bf, d.s37bf);
+          a = vload16 (0, block), b = vload16 (1, block), c = vload16 (2, block), d = vload16 (3, block);
         }
       else
-        {
-          x0 = LANES_GATHER (x);
-          x1 = LANES_GATHER (y);
-          x2 = LANES_GATHER (z);
-          x3 = LANES_GATHER (w);
-        }
+        a = LANES_ROWS (0), b = LANES_ROWS (4), c = LANES_ROWS (8), d = LANES_ROWS (12);
+      {
+        /* The 16 × 4 block transposed: a column of the 16 rows a vector. */
+        const float16 x0 = (float16) (a.s048c, b.s048c, c.s048c, d.s048c);
+        const float16 x1 = (float16) (a.s159d, b.s159d, c.s159d, d.s159d);
+        const float16 x2 = (float16) (a.s26ae, b.s26ae, c.s26ae, d.s26ae);
+        const float16 x3 = (float16) (a.s37bf, b.s37bf, c.s37bf, d.s37bf);
 
-      for (uint q = 0; q < k; q++)
-        {
-          const float4 m = centers[q];
-          const float16 t0 = x0 - m.x, t1 = x1 - m.y, t2 = x2 - m.z, t3 = x3 - m.w;
-          const float16 d2 = fma (t3, t3, fma (t2, t2, fma (t1, t1, t0 * t0)));
-          /* The first of equally near centers, as in kmeans_assign. */
-          const int16 closer = isless (d2, best);
+        for (uint q = 0; q < k; q++)
+          {
+            const float4 m = centers[q];
+            const float16 t0 = x0 - m.x, t1 = x1 - m.y, t2 = x2 - m.z, t3 = x3 - m.w;
+            const float16 d2 = fma (t3, t3, fma (t2, t2, fma (t1, t1, t0 * t0)));
+            /* The first of equally near centers, as in kmeans_assign. */
+            const int16 closer = isless (d2, best);
 
-          best = select (best, d2, closer);
-          label = select (label, (int16) q, closer);
-        }
+            best = select (best, d2, closer);
+            label = select (label, (int16) q, closer);
+          }
+      }
 
       inertia += select ((float16) 0.0f, best, lane < (int16) valid);
       if (valid == 16)
