@@ -210,6 +210,41 @@ test_csv_delimiters (void)
   }
 }
 
+/* Spreadsheets in most of Europe write 1,5 for 1.5 and split cells at
+ * semicolons (or tabs). */
+static void
+test_csv_decimal_commas (void)
+{
+  g_autoptr(LatentDataset) header = csv_ok ("w;h;k\n1,5;-2;a\n3;4,25;b\n", "table.csv", NULL);
+  g_autoptr(LatentDataset) headless = csv_ok ("1,5;2,5\n3,0;4e1\n", "numbers.csv", NULL);
+  g_autoptr(LatentDataset) tabs = csv_ok ("x\ty\n0,5\t1\n", "table.tsv", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) thousands = NULL;
+  g_autoptr(LatentDataset) quoted = NULL;
+  const float header_values[] = { 1.5f, -2, 3, 4.25f };
+  const float headless_values[] = { 1.5f, 2.5f, 3, 40 };
+  const float tab_values[] = { 0.5f, 1 };
+
+  assert_values (header, header_values, 4);
+  g_assert_cmpstr (latent_dataset_get_column_name (header, 1), ==, "h");
+  g_assert_true (latent_dataset_has_labels (header));
+  /* A first line of decimal commas still splits at its semicolons. */
+  assert_values (headless, headless_values, 4);
+  g_assert_null (latent_dataset_get_column_name (headless, 0));
+  assert_values (tabs, tab_values, 2);
+
+  /* A thousands point beside the comma is not guessed at. */
+  thousands = csv_from_string ("a;b\n1.234,5;2\n", "thousands.csv", NULL, &error);
+  g_assert_null (thousands);
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "thousands.csv:2"));
+  g_clear_error (&error);
+  /* Where commas split the cells, a comma in a quoted cell is no decimal. */
+  quoted = csv_from_string ("a,b\n\"1,5\",2\n", "quoted.csv", NULL, &error);
+  g_assert_null (quoted);
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
+}
+
 static void
 test_csv_quoted (void)
 {
@@ -2577,6 +2612,7 @@ main (int   argc,
   g_test_add_func ("/loaders/csv/header-and-labels", test_csv_header_and_labels);
   g_test_add_func ("/loaders/csv/no-header", test_csv_no_header);
   g_test_add_func ("/loaders/csv/delimiters", test_csv_delimiters);
+  g_test_add_func ("/loaders/csv/decimal-commas", test_csv_decimal_commas);
   g_test_add_func ("/loaders/csv/quoted", test_csv_quoted);
   g_test_add_func ("/loaders/csv/crlf-comments-blanks", test_csv_crlf_comments_blanks);
   g_test_add_func ("/loaders/csv/label-column", test_csv_label_column);

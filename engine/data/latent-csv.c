@@ -208,11 +208,17 @@ typedef enum {
   CELL_NOT_FINITE,
 } CellKind;
 
+/* Where cells are not split at commas (semicolons or tabs, as spreadsheets
+ * write them in most of Europe), a cell with one comma and no point has a
+ * decimal comma: "1,5" is 1.5. */
 static CellKind
 parse_number (const char *cell,
               gsize       len,
+              char        delim,
               double     *value)
 {
+  char decimal[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *comma;
   char *endptr = NULL;
   double v;
 
@@ -226,6 +232,15 @@ parse_number (const char *cell,
     }
   if (len == 0)
     return CELL_EMPTY;
+  comma = delim != ',' ? memchr (cell, ',', len) : NULL;
+  if (comma != NULL && len < sizeof decimal && !memchr (cell, '.', len) &&
+      !memchr (comma + 1, ',', len - (comma + 1 - cell)))
+    {
+      memcpy (decimal, cell, len);
+      decimal[len] = '\0';
+      decimal[comma - cell] = '.';
+      cell = decimal;
+    }
   v = g_ascii_strtod (cell, &endptr);
   if (endptr != cell + len || endptr == cell)
     return CELL_NOT_NUMBER;
@@ -239,9 +254,10 @@ parse_number (const char *cell,
 
 static gboolean
 is_number (const char *cell,
-           gsize       len)
+           gsize       len,
+           char        delim)
 {
-  CellKind kind = parse_number (cell, len, NULL);
+  CellKind kind = parse_number (cell, len, delim, NULL);
   return kind == CELL_NUMBER || kind == CELL_NOT_FINITE;
 }
 
@@ -402,20 +418,26 @@ guess_delimiter (const char *name,
       const char *eol = nl ? nl : end;
       const char *q = p;
       gboolean tab = FALSE, comma = FALSE, semicolon = FALSE;
+      /* Commas between digits alone are decimal commas (1,5;2,25). */
+      gboolean decimal_commas = TRUE;
 
       while (q < eol && g_ascii_isspace (*q))
         q++;
       if (q < eol && *q != '#')
         {
+          const char *start = q;
+
           for (; q < eol; q++)
             {
               tab |= *q == '\t';
               comma |= *q == ',';
               semicolon |= *q == ';';
+              if (*q == ',' && (q == start || q + 1 == eol || !g_ascii_isdigit (q[-1]) || !g_ascii_isdigit (q[1])))
+                decimal_commas = FALSE;
             }
-          if (tab && !comma)
+          if (tab && (!comma || decimal_commas))
             return '\t';
-          if (semicolon && !comma)
+          if (semicolon && (!comma || decimal_commas))
             return ';';
           return ',';
         }
@@ -504,10 +526,11 @@ resolve_label_column (const char  *what,
 static gboolean
 any_text (GStrv cells,
           int   skip,
-          int   skip2)
+          int   skip2,
+          char  delim)
 {
   for (int i = 0; cells[i] != NULL; i++)
-    if (i != skip && i != skip2 && cells[i][0] != '\0' && !is_number (cells[i], strlen (cells[i])))
+    if (i != skip && i != skip2 && cells[i][0] != '\0' && !is_number (cells[i], strlen (cells[i]), delim))
       return TRUE;
   return FALSE;
 }
@@ -623,20 +646,20 @@ csv_parse (const char              *data,
   else if (label_col == LABEL_AUTO)
     {
       /* The last cell may be a label; a single column cannot be. */
-      has_header = any_text (first, n_cols > 1 ? (int) n_cols - 1 : -1, -1);
-      if (!has_header && n_cols > 1 && any_text (first, -1, -1))
+      has_header = any_text (first, n_cols > 1 ? (int) n_cols - 1 : -1, -1, delim);
+      if (!has_header && n_cols > 1 && any_text (first, -1, -1, delim))
         {
           /* Only the last cell is text: a header if the next row's is a number. */
           CsvReader peek = r;
           peek.cells = g_string_new (NULL);
           peek.offsets = g_array_new (FALSE, FALSE, sizeof (guint));
           if (csv_reader_next (&peek, NULL) == 1 && csv_n_cells (&peek) == n_cols)
-            has_header = is_number (csv_cell (&peek, n_cols - 1), csv_cell_len (&peek, n_cols - 1));
+            has_header = is_number (csv_cell (&peek, n_cols - 1), csv_cell_len (&peek, n_cols - 1), delim);
           csv_reader_clear (&peek);
         }
     }
   else
-    has_header = any_text (first, label_col, -1);
+    has_header = any_text (first, label_col, -1, delim);
 
   if (has_header)
     {
@@ -658,7 +681,7 @@ csv_parse (const char              *data,
     {
       /* The first data row decides: a text last cell makes the column labels. */
       if (n_cols > 1 && csv_cell_len (&r, n_cols - 1) > 0 &&
-          !is_number (csv_cell (&r, n_cols - 1), csv_cell_len (&r, n_cols - 1)))
+          !is_number (csv_cell (&r, n_cols - 1), csv_cell_len (&r, n_cols - 1), delim))
         label_col = n_cols - 1;
       else
         label_col = LABEL_NONE;
@@ -725,7 +748,7 @@ csv_parse (const char              *data,
               labels[row] = label_map_add (&map, cell);
               continue;
             }
-          kind = parse_number (cell, cell_len, &v);
+          kind = parse_number (cell, cell_len, delim, &v);
           if (kind != CELL_NUMBER)
             {
               cell_error (&r, header, c, kind, &local_error);
@@ -948,7 +971,8 @@ append_cell (GString    *out,
  * back as a header with the same names. */
 static gboolean
 column_names_fit (LatentDataset *dataset,
-                  gboolean       labelled)
+                  gboolean       labelled,
+                  char           delim)
 {
   const guint n_cols = latent_dataset_get_n_cols (dataset);
   const char *last = latent_dataset_get_column_name (dataset, n_cols - 1);
@@ -961,7 +985,7 @@ column_names_fit (LatentDataset *dataset,
       /* The reader names an empty header cell "column N" itself. */
       if (name == NULL || name[0] == '\0')
         return FALSE;
-      any_text |= !is_number (name, strlen (name));
+      any_text |= !is_number (name, strlen (name), delim);
     }
   /* Without labels, a last column headed "label" would be taken for them. */
   if (!labelled && g_ascii_strcasecmp (last, CSV_LABEL_HEADER) == 0)
@@ -1012,7 +1036,7 @@ latent_csv_save (LatentDataset  *dataset,
       }
 
   delim = has_suffix_nocase (path, ".tsv") ? '\t' : ',';
-  own_names = column_names_fit (dataset, labels != NULL);
+  own_names = column_names_fit (dataset, labels != NULL, delim);
   line = g_string_sized_new (256);
   for (guint c = 0; c < n_cols; c++)
     {
