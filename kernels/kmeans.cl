@@ -241,6 +241,18 @@ prefetch_copy (__global const qvec_t *LATENT_RESTRICT xq,
 #endif
 }
 
+/* Lane q of a vector comparison (−1 or 0) as bit q. */
+static inline uint
+lane_bits (const int16 m)
+{
+  const uint16 b = as_uint16 (m) & (uint16) (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192,
+                                            16384, 32768);
+  const uint8 c = b.lo | b.hi;
+  const uint4 d = c.lo | c.hi;
+  const uint2 e = d.lo | d.hi;
+  return e.x | e.y;
+}
+
 static inline float
 exact_distance2 (__global const vec_t *LATENT_RESTRICT row,
                  __global const vec_t *LATENT_RESTRICT center,
@@ -810,10 +822,14 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
           /* Bounds are stored as halves rounded down: half the traffic. */
           const float16 lv = vload_half16 (0, l + jc) - vload16 (0, move + jc);
           float lanes[16];
+          uint open;
 
+          /* The centers of the block neither bound rules out, a bit each;
+           * a center that takes the row only tightens both bounds, so the
+           * set holds for the rest of the block. */
           if (settled ||
-              !any (isgreater ((float16) (u * (1.0f + SLACK)),
-                               fmax (lv, 0.5f * vload16 (0, center_dist + (size_t) now * kl + jc)))))
+              !(open = lane_bits (isgreater ((float16) (u * (1.0f + SLACK)),
+                                             fmax (lv, 0.5f * vload16 (0, center_dist + (size_t) now * kl + jc))))))
             {
               vstore_half16_rtn (lv, 0, l + jc);
               continue;
@@ -829,11 +845,14 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
             else                                               \
               vstore_half_rtn ((value), (c), l);               \
           } while (0)
-          for (uint j = jc; j < min (jc + 16, k); j++)
+          while (open != 0)
             {
+              /* The lowest bit: 31 − clz of it (OpenCL 1.2 has no ctz). */
+              const uint j = jc + 31 - clz (open & -open);
               float z, lj;
 
-              if (j == (uint) now)
+              open &= open - 1;
+              if (j == (uint) now || j >= k)
                 continue;
               z = fmax (lanes[j - jc], 0.5f * center_dist[(size_t) now * kl + j]);
               if (u * (1.0f + SLACK) <= z)
