@@ -766,7 +766,12 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
  * only with the few centers its bounds cannot rule out. Bounds are updated
  * and tested 16 centers at a time; only a block with a candidate falls back
  * to scalar code. Rows are visited one at a time; each distance is one
- * vector pass over the row. */
+ * vector pass over the row. A stored bound is the bound plus its center's
+ * drift (move[kl + c], how far it has moved since the host last zeroed
+ * it), so a bound stays true without being written again each pass: a
+ * block its row leaves alone is only read, and halves are rounded once,
+ * not once a pass. With rebase, the pass stores every bound as it is, and
+ * the host zeroes the drifts after it. */
 __kernel void
 kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               __global const qvec_t *LATENT_RESTRICT xq,
@@ -791,8 +796,10 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               const uint k,
               const uint kl,
               const uint dv,
-              const uint rows_per_item)
+              const uint rows_per_item,
+              const int rebase)
 {
+  __global const float *drift = move + kl;
   const uint item = get_global_id (0);
   const uint begin = min (n, item * rows_per_item);
   const uint end = min (n, begin + rows_per_item);
@@ -820,7 +827,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
       for (uint jc = 0; jc < kl; jc += 16)
         {
           /* Bounds are stored as halves rounded down: half the traffic. */
-          const float16 lv = vload_half16 (0, l + jc) - vload16 (0, move + jc);
+          const float16 lv = vload_half16 (0, l + jc) - vload16 (0, drift + jc);
           float lanes[16];
           uint open;
 
@@ -831,7 +838,8 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               !(open = lane_bits (isgreater ((float16) (u * (1.0f + SLACK)),
                                              fmax (lv, 0.5f * vload16 (0, center_dist + (size_t) now * kl + jc))))))
             {
-              vstore_half16_rtn (lv, 0, l + jc);
+              if (rebase)
+                vstore_half16_rtn (lv, 0, l + jc);
               continue;
             }
 
@@ -843,7 +851,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
             if ((uint) (c) >= jc && (uint) (c) < jc + 16)      \
               lanes[(c) - jc] = (value);                       \
             else                                               \
-              vstore_half_rtn ((value), (c), l);               \
+              vstore_half_rtn ((value) + (rebase && (uint) (c) < jc ? 0.0f : drift[c]), (c), l); \
           } while (0)
           while (open != 0)
             {
@@ -890,7 +898,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
                 }
             }
 #undef SET_LOWER
-          vstore_half16_rtn (vload16 (0, lanes), 0, l + jc);
+          vstore_half16_rtn (vload16 (0, lanes) + (rebase ? (float16) 0.0f : vload16 (0, drift + jc)), 0, l + jc);
         }
 
       upper[i] = u;

@@ -73,7 +73,7 @@ struct _LatentKmeansCl
   cl_float2        *host_cinfo;     /* kp: their squared norm and rounding */
   float             copy_lo, copy_step;   /* the 8-bit copy's scale */
   float            *host_cnorm;     /* kp */
-  float            *host_move;      /* k */
+  float            *host_move;      /* 2 kl: each center's last move, then its drift (kernels/kmeans.cl) */
 
   float            *host_sums;      /* k × dp */
   gint32           *host_counts;    /* items × k */
@@ -427,7 +427,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->previous = g_new0 (double, (gsize) k * self->d);
   kcl->host_centers = g_new0 (float, (gsize) kcl->kp * kcl->dp);
   kcl->host_cnorm = g_new0 (float, kcl->kp);
-  kcl->host_move = g_new0 (float, kcl->kl);
+  kcl->host_move = g_new0 (float, 2 * kcl->kl);
 
   /* The GPU shape reads back k counts and Σ|x|², reduced on the device,
    * and a figure per group; the CPU shape a slice per work-item. */
@@ -456,7 +456,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       !latent_cl_create_buffer (cl, &kcl->centers, CL_MEM_READ_ONLY,
                                 (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error) ||
       !latent_cl_create_buffer (cl, &kcl->cnorm, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
-      !latent_cl_create_buffer (cl, &kcl->move, CL_MEM_READ_ONLY, kcl->kl * sizeof (float), NULL, "move", error) ||
+      !latent_cl_create_buffer (cl, &kcl->move, CL_MEM_READ_ONLY, 2 * kcl->kl * sizeof (float), NULL, "move", error) ||
       !latent_cl_create_buffer (cl, &kcl->half, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "half", error) ||
       !latent_cl_create_buffer (cl, &kcl->labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
       !latent_cl_create_buffer (cl, &kcl->dist, CL_MEM_READ_WRITE, n * sizeof (float), NULL, "dist", error) ||
@@ -787,6 +787,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   const guint slices = kcl->gpu ? 1 : kcl->items;
   float cnmax = 0, move_max, move_second;
   cl_int move_argmax;
+  cl_int rebase = FALSE;
   cl_int err = CL_SUCCESS;
 
   for (guint c = 0; c < k; c++)
@@ -818,9 +819,21 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       gsize gaps_global = (k + kcl->local - 1) / kcl->local * kcl->local;
       cl_uint kl = kcl->kl;
 
+      float *drift = kcl->host_move + kcl->kl, drift_max = 0;
+
       prepare_moves (kcl, self, &move_max, &move_second, &move_argmax);
+      /* How far each center has moved since Elkan's bounds were last
+       * stored as they are (kernels/kmeans.cl), rounded up. Halves lose
+       * precision as the stored bound plus drift grows: past half the
+       * data's spread, this pass stores them as they are again. */
+      for (guint c = 0; c < k; c++)
+        {
+          drift[c] = nextafterf (drift[c] + kcl->host_move[c], INFINITY);
+          drift_max = MAX (drift_max, drift[c]);
+        }
+      rebase = drift_max > 0.5 * sqrt (self->variance);
       quantize_centers (kcl, k);
-      err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, kcl->kl * sizeof (float),
+      err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, 2 * kcl->kl * sizeof (float),
                                   kcl->host_move, 0, NULL, NULL);
       if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_q, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
@@ -850,7 +863,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
                      LATENT_CL_ARG (kcl->center_dist), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->upper),
                      LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts),
                      LATENT_CL_ARG (kcl->partial_sqnorm), LATENT_CL_ARG (kcl->partial_visited), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
-                     LATENT_CL_ARG (kcl->kl), LATENT_CL_ARG (dv), LATENT_CL_ARG (kcl->rows_per_item), LATENT_CL_ARG_END))
+                     LATENT_CL_ARG (kcl->kl), LATENT_CL_ARG (dv), LATENT_CL_ARG (kcl->rows_per_item),
+                     LATENT_CL_ARG (rebase), LATENT_CL_ARG_END))
         return FALSE;
       err = clEnqueueNDRangeKernel (kcl->queue, kcl->elkan, 1, NULL, &global, &local, 0, NULL, NULL);
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_elkan", error))
@@ -1028,6 +1042,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
         }
       memcpy (kcl->previous, self->centers, sizeof (double) * k * d);
     }
+  /* A full pass stores the bounds as they are, and so does a rebase. */
+  if (!bounded || rebase)
+    memset (kcl->host_move + kcl->kl, 0, kcl->kl * sizeof (float));
   /* A labels-only pass leaves the device sums behind the labels. */
   kcl->bounds_valid = accumulate && kcl->use_bounds;
   return TRUE;
