@@ -197,10 +197,16 @@ copy_range (__global const qvec_t *LATENT_RESTRICT row,
   ((float2) copy_distance (xq + (size_t) (i) * dv, centers_q + (size_t) (c) * dv, dv))
 #endif
 
-#define UPPER_FROM_COPY(i, c) \
-  ((copy_step * COPY_RANGE (i, c).y + xerr[i].x) * (1.0f + SLACK))
-#define LOWER_FROM_COPY(i, c) \
-  (fmax (copy_step * COPY_RANGE (i, c).x - xerr[i].x, 0.0f) * (1.0f - SLACK))
+/* (lower, upper) bounds on |x − c| from the copy's range and its error. */
+static inline float2
+copy_bounds (const float2 range,
+             const float  step,
+             const float  error)
+{
+  return (float2) (fmax (step * range.x - error, 0.0f) * (1.0f - SLACK), (step * range.y + error) * (1.0f + SLACK));
+}
+#define COPY_BOUNDS(i, c) copy_bounds (COPY_RANGE (i, c), copy_step, xerr[i].x)
+#define UPPER_FROM_COPY(i, c) (COPY_BOUNDS (i, c).y)
 
 /* On a CPU the bounded passes wait on memory, not arithmetic: the rows
  * whose copy they read are scattered, each a fresh miss. So the pass asks
@@ -819,6 +825,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
       int now = old;
       float u = upper[i] + move[old];
       bool tight = false, tight_copy = false;
+      float own_lower = 0.0f;   /* the copy's lower bound for the row's center */
       /* A row closer to its center than half the gap to any other stays. */
       const bool settled = u * (1.0f + SLACK) <= half_gap[old];
 
@@ -868,18 +875,36 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               /* Tighten from the 8-bit copy first; most rows end here. */
               if (!tight_copy)
                 {
-                  u = UPPER_FROM_COPY (i, now);
+                  const float2 own = COPY_BOUNDS (i, now);
+
+                  u = own.y;
+                  own_lower = own.x;
                   tight_copy = true;
                   visited++;
                   if (u * (1.0f + SLACK) <= z)
                     continue;
                 }
-              /* The copy's lower bound on |x − c_j| may rule j out too. */
-              lj = LOWER_FROM_COPY (i, j);
-              lanes[j - jc] = lj;
-              visited++;
-              if (u * (1.0f + SLACK) <= lj)
-                continue;
+              /* The copy's bounds on |x − c_j| may rule j out too, */
+              {
+                const float2 other = COPY_BOUNDS (i, j);
+
+                lj = other.x;
+                lanes[j - jc] = lj;
+                visited++;
+                if (u * (1.0f + SLACK) <= lj)
+                  continue;
+                /* or show it nearer than the row's center, which then
+                 * needs no exact distance (the row's floats are read
+                 * once, to move it). */
+                if (!tight && other.y * (1.0f + SLACK) < own_lower)
+                  {
+                    SET_LOWER (now, own_lower);
+                    now = j;
+                    u = other.y;
+                    own_lower = other.x;
+                    continue;
+                  }
+              }
               /* Too close to call from the copy: exact distances decide. */
               if (!tight)
                 {
