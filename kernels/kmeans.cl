@@ -528,9 +528,9 @@ kmeans_assign (__global const vec_t *LATENT_RESTRICT x,
 
 #if VEC == 4
 /* Four rows from i + r of x (n × 4 floats) as one float16, rows past
- * end − 1 repeating it; and lane by lane into out[], those past end − 1 onto it (the same
- * value: they repeat that row). No private arrays: Oclgrind 21.10 corrupts
- * its heap counting kernels that have them. */
+ * end − 1 repeating it; and lane by lane into out[], those past end − 1
+ * onto it (the same value: they repeat that row). No private arrays:
+ * Oclgrind 21.10 corrupts its heap counting kernels that have them. */
 #define LANES_ROW(r) vload4 (min (i + (r), end - 1), x)
 #define LANES_ROWS(r) (float16) (LANES_ROW (r), LANES_ROW ((r) + 1), LANES_ROW ((r) + 2), LANES_ROW ((r) + 3))
 #define LANES_SCATTER(out, v)                                                  \
@@ -838,9 +838,10 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
           float lanes[16];
           uint open;
 
-          /* The centers of the block neither bound rules out, a bit each;
-           * a center that takes the row only tightens both bounds, so the
-           * set holds for the rest of the block. */
+          /* The centers of the block neither bound rules out, a bit each
+           * (never padding: its center distance is infinite); a center
+           * that takes the row only tightens both bounds, so the set
+           * holds for the rest of the block. */
           if (settled ||
               !(open = lane_bits (isgreater ((float16) (u * (1.0f + SLACK)),
                                              fmax (lv, 0.5f * vload16 (0, center_dist + (size_t) now * kl + jc))))))
@@ -867,7 +868,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
               float z, lj;
 
               open &= open - 1;
-              if (j == (uint) now || j >= k)
+              if (j == (uint) now)
                 continue;
               z = fmax (lanes[j - jc], 0.5f * center_dist[(size_t) now * kl + j]);
               if (u * (1.0f + SLACK) <= z)

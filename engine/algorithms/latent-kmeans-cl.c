@@ -818,8 +818,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       /* One center per work-item, spread over the groups like the rows. */
       gsize gaps_global = (k + kcl->local - 1) / kcl->local * kcl->local;
       cl_uint kl = kcl->kl;
-
-      float *drift = kcl->host_move + kcl->kl, drift_max = 0;
+      float *drift = kcl->host_move + kl, drift_max = 0;
 
       prepare_moves (kcl, self, &move_max, &move_second, &move_argmax);
       /* How far each center has moved since Elkan's bounds were last
@@ -833,7 +832,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
         }
       rebase = drift_max > 0.5 * sqrt (self->variance);
       quantize_centers (kcl, k);
-      err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, 2 * kcl->kl * sizeof (float),
+      err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, 2 * kl * sizeof (float),
                                   kcl->host_move, 0, NULL, NULL);
       if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_q, CL_FALSE, 0, (gsize) k * dp * sizeof (float),

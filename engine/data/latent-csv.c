@@ -417,8 +417,8 @@ guess_delimiter (const char *name,
       const char *nl = memchr (p, '\n', end - p);
       const char *eol = nl ? nl : end;
       const char *q = p;
-      gboolean tab = FALSE, comma = FALSE, semicolon = FALSE;
-      /* Commas between digits alone are decimal commas (1,5;2,25). */
+      gboolean tab = FALSE, semicolon = FALSE;
+      /* No commas, or only between digits: decimal commas (1,5;2,25). */
       gboolean decimal_commas = TRUE;
 
       while (q < eol && g_ascii_isspace (*q))
@@ -430,14 +430,13 @@ guess_delimiter (const char *name,
           for (; q < eol; q++)
             {
               tab |= *q == '\t';
-              comma |= *q == ',';
               semicolon |= *q == ';';
               if (*q == ',' && (q == start || q + 1 == eol || !g_ascii_isdigit (q[-1]) || !g_ascii_isdigit (q[1])))
                 decimal_commas = FALSE;
             }
-          if (tab && (!comma || decimal_commas))
+          if (tab && decimal_commas)
             return '\t';
-          if (semicolon && (!comma || decimal_commas))
+          if (semicolon && decimal_commas)
             return ';';
           return ',';
         }

@@ -32,8 +32,6 @@
 
 import argparse
 import json
-import struct
-import zlib
 import os
 import platform
 import statistics
@@ -209,6 +207,7 @@ def write_photo(width, height, directory):
     """A seeded photograph-like picture: smooth colour fields, edges and a
     little noise, 8 bits per channel, as a PNG and as the floats Latent
     reads from it (value / 255); returns both paths."""
+    import cv2
     import numpy as np
     rng = np.random.default_rng(7)
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -222,13 +221,9 @@ def write_photo(width, height, directory):
     image = np.stack(channels, axis=-1)
     image = (image - image.min()) / (image.max() - image.min()) * 230 + rng.normal(0, 6, image.shape)
     pixels = np.clip(np.rint(image), 0, 255).astype(np.uint8)
-
-    def chunk(kind, body):
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-    raw = b"".join(b"\0" + row.tobytes() for row in pixels)
     png = Path(directory) / f"photo-{width}x{height}.png"
-    png.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-                    + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+    if not cv2.imwrite(str(png), pixels[:, :, ::-1]):   # OpenCV writes BGR
+        raise RuntimeError(f"cannot write {png}")
     npy = Path(directory) / f"photo-{width}x{height}.npy"
     np.save(npy, pixels.reshape(-1, 3).astype(np.float32) / np.float32(255))
     return png, npy
