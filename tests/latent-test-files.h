@@ -1,4 +1,4 @@
-/* latent-test-files.h — a scratch folder per test, for the loaders' tests
+/* latent-test-files.h — a scratch folder per test, removed after it
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -52,7 +52,7 @@ fixture_teardown (Fixture       *f,
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
 /* @name in the test's folder, holding @len bytes of @data; a new path. */
-static char *
+G_GNUC_UNUSED static char *
 write_file (Fixture      *f,
             const char   *name,
             const void   *data,

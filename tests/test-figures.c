@@ -18,6 +18,7 @@
 #include "latent-algorithm.h"
 #include "latent-figure.h"
 #include "latent-test-figures.h"
+#include "latent-test-files.h"
 #include "latent-test-util.h"
 #include "latent-palette.h"
 #include "latent-projection.h"
@@ -1535,36 +1536,6 @@ test_mixture_images (void)
 
 /* Export ------------------------------------------------------------------ */
 
-typedef struct {
-  char *dir;
-} Tmp;
-
-static void
-tmp_setup (Tmp           *tmp,
-           gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  tmp->dir = g_dir_make_tmp ("latent-figures-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-tmp_teardown (Tmp           *tmp,
-              gconstpointer  data)
-{
-  g_autoptr(GDir) dir = g_dir_open (tmp->dir, 0, NULL);
-  const char *name;
-
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (tmp->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (tmp->dir);
-  g_free (tmp->dir);
-}
-
 static guint
 count_files (const char *path)
 {
@@ -1622,7 +1593,7 @@ read_png (const char *path,
 }
 
 static void
-test_export_png (Tmp           *tmp,
+test_export_png (Fixture       *tmp,
                  gconstpointer  data)
 {
   g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
@@ -1686,7 +1657,7 @@ assert_starts_with (const char *path,
 }
 
 static void
-test_export_vector (Tmp           *tmp,
+test_export_vector (Fixture       *tmp,
                     gconstpointer  data)
 {
   g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
@@ -1711,7 +1682,7 @@ test_export_vector (Tmp           *tmp,
 }
 
 static void
-test_export_errors (Tmp           *tmp,
+test_export_errors (Fixture       *tmp,
                     gconstpointer  data)
 {
   g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
@@ -2027,7 +1998,7 @@ test_sweep_broken (void)
 }
 
 static void
-test_sweep_export (Tmp           *tmp,
+test_sweep_export (Fixture       *tmp,
                    gconstpointer  data)
 {
   g_autoptr(LatentSweep) sweep = sweep_new (6);
@@ -2879,7 +2850,7 @@ test_linear_examples (void)
 }
 
 static void
-test_linear_export (Tmp           *tmp,
+test_linear_export (Fixture       *tmp,
                     gconstpointer  data)
 {
   g_autoptr(LatentSnapshot) snap = linear_snapshot ("pca", TRUE);
@@ -3418,7 +3389,7 @@ test_filter_large (void)
 }
 
 static void
-test_filter_export (Tmp           *tmp,
+test_filter_export (Fixture       *tmp,
                     gconstpointer  data)
 {
   g_autoptr(LatentSnapshot) snap = filter_snapshot (40, 30, 3, sobel_x);
@@ -4063,7 +4034,7 @@ test_autoencoder_render_all (void)
 }
 
 static void
-test_autoencoder_export (Tmp           *tmp,
+test_autoencoder_export (Fixture       *tmp,
                          gconstpointer  data)
 {
   g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (TRUE, 6, 100);
@@ -4670,7 +4641,7 @@ downscaled_difference (cairo_surface_t *small,
  * picture twice as sharp (text, markers, lines and margins doubled), not the
  * same 13 px text on a bigger canvas. */
 static void
-test_export_scaled (Tmp           *tmp,
+test_export_scaled (Fixture       *tmp,
                     gconstpointer  data)
 {
   g_autoptr(LatentSnapshot) snap = blobs_snapshot (150, 2, 3, TRUE, 1);
@@ -4841,10 +4812,10 @@ main (int   argc,
   g_test_add_func ("/figures/sweep/broken", test_sweep_broken);
   g_test_add_func ("/figures/no-data", test_no_data);
   g_test_add_func ("/figures/title/stopped-at-limit", test_title_stopped_at_limit);
-  g_test_add ("/figures/export/png", Tmp, NULL, tmp_setup, test_export_png, tmp_teardown);
-  g_test_add ("/figures/export/vector", Tmp, NULL, tmp_setup, test_export_vector, tmp_teardown);
-  g_test_add ("/figures/export/errors", Tmp, NULL, tmp_setup, test_export_errors, tmp_teardown);
-  g_test_add ("/figures/export/sweep", Tmp, NULL, tmp_setup, test_sweep_export, tmp_teardown);
+  ADD ("/figures/export/png", test_export_png);
+  ADD ("/figures/export/vector", test_export_vector);
+  ADD ("/figures/export/errors", test_export_errors);
+  ADD ("/figures/export/sweep", test_sweep_export);
   g_test_add_func ("/figures/linear/kinds", test_linear_kinds);
   g_test_add_func ("/figures/kinds/registry", test_kinds_registry);
   g_test_add_func ("/figures/linear/render-all", test_linear_render_all);
@@ -4857,7 +4828,7 @@ main (int   argc,
   g_test_add_func ("/figures/linear/dots", test_linear_dots);
   g_test_add_func ("/figures/linear/messages", test_linear_messages);
   g_test_add_func ("/figures/linear/examples", test_linear_examples);
-  g_test_add ("/figures/linear/export", Tmp, NULL, tmp_setup, test_linear_export, tmp_teardown);
+  ADD ("/figures/linear/export", test_linear_export);
   g_test_add_func ("/figures/filter/kinds", test_filter_kinds);
   g_test_add_func ("/figures/filter/render", test_filter_render);
   g_test_add_func ("/figures/filter/side-by-side", test_filter_side_by_side);
@@ -4868,7 +4839,7 @@ main (int   argc,
   g_test_add_func ("/figures/filter/surface", test_filter_surface);
   g_test_add_func ("/figures/filter/messages", test_filter_messages);
   g_test_add_func ("/figures/filter/large", test_filter_large);
-  g_test_add ("/figures/filter/export", Tmp, NULL, tmp_setup, test_filter_export, tmp_teardown);
+  ADD ("/figures/filter/export", test_filter_export);
   g_test_add_func ("/figures/autoencoder/kinds", test_autoencoder_kinds);
   g_test_add_func ("/figures/autoencoder/weights", test_autoencoder_weights);
   g_test_add_func ("/figures/autoencoder/winners", test_autoencoder_winners);
@@ -4877,7 +4848,7 @@ main (int   argc,
   g_test_add_func ("/figures/autoencoder/curves", test_autoencoder_curves);
   g_test_add_func ("/figures/autoencoder/reconstructions", test_autoencoder_reconstructions);
   g_test_add_func ("/figures/autoencoder/render-all", test_autoencoder_render_all);
-  g_test_add ("/figures/autoencoder/export", Tmp, NULL, tmp_setup, test_autoencoder_export, tmp_teardown);
+  ADD ("/figures/autoencoder/export", test_autoencoder_export);
   g_test_add_func ("/figures/linear/scree-one-scale", test_linear_scree_one_scale);
   g_test_add_func ("/figures/linear/samples-latent", test_linear_samples_latent);
   g_test_add_func ("/figures/strip/long-run", test_strip_long_run);
@@ -4888,7 +4859,7 @@ main (int   argc,
   g_test_add_func ("/figures/strip/ticks-reach-the-end", test_strip_ticks_reach_the_end);
   g_test_add_func ("/figures/strip/labels", test_strip_labels);
   g_test_add_func ("/figures/filter/signed", test_filter_signed);
-  g_test_add ("/figures/export/scaled", Tmp, NULL, tmp_setup, test_export_scaled, tmp_teardown);
+  ADD ("/figures/export/scaled", test_export_scaled);
 
   status = g_test_run ();
   /* Cairo's font caches hold fontconfig patterns; free them for LeakSanitizer. */
