@@ -22,7 +22,7 @@
 #include "latent-registry.h"
 #include "latent-synthetic.h"
 
-#define MAX_TUNABLES 3
+#define MAX_TUNABLES 4
 #define MAX_VALUES 5
 #define NOISE 0.97
 
@@ -50,7 +50,8 @@ static const Job jobs[] = {
    * data, GMM's the device. */
   { "kmeans", "kmeans", "k=10 max-iterations=6 tol=0", 60000, 784, 4000,
     .cpu = { { "PREFETCH_AHEAD", 4, { 1, 2, 4, 8 } } },
-    .gpu = { { "TILE_ROWS", 3, { 32, 64, 128 } }, { "TILE_DEPTH", 2, { 16, 32 } }, { "BLOCK_ROWS", 3, { 2, 4, 8 } } } },
+    .gpu = { { "TILE_ROWS", 3, { 32, 64, 128 } }, { "TILE_DEPTH", 2, { 16, 32 } }, { "BLOCK_ROWS", 3, { 2, 4, 8 } },
+             { "SUM_ROWS", 2, { 128, 256 } } } },
   { "gmm", "gmm", "k=10 max-iterations=6 tol=0 covariance=full", 60000, 16, 4000,
     .gpu = { { "EXPECT_WG", 3, { 64, 128, 256 } }, { "SUM_ROWS", 3, { 16, 32, 64 } } } },
   /* The autoencoder's products are gemm's; these are its decoding and

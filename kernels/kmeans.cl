@@ -44,7 +44,9 @@
  * TILE_ROWS rows with rows and centers staged in local memory, a
  * BLOCK_ROWS × BLOCK_CENTERS register block per work-item, then the
  * nearest center's distance recomputed from differences as above, one
- * partial_inertia per group. The sums are not kept per work-item:
+ * partial_inertia per group; kmeans_nearest does the same from dot products
+ * that the matrix product computed, for many centers. The sums are not
+ * kept per work-item:
  * kmeans_sums adds the rows of each cluster from the labels (a group owns
  * SUM_COLUMNS columns of SUM_ROWS rows for SUM_CLUSTERS clusters, in local
  * memory, each work-item one column, so no two work-items touch the same
@@ -1056,7 +1058,7 @@ kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
 #define SUM_CLUSTERS 64
 #endif
 #ifndef SUM_ROWS
-#define SUM_ROWS 1024
+#define SUM_ROWS 256
 #endif
 
 #define ROW_ITEMS (TILE_ROWS / BLOCK_ROWS)
@@ -1067,6 +1069,89 @@ kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
 #if TILE_ROWS % BLOCK_ROWS != 0 || TILE_CENTERS % BLOCK_CENTERS != 0 || CENTER_ITEMS % BLOCK_ROWS != 0
 #error "kmeans: TILE_ROWS, TILE_CENTERS must be multiples of their blocks, and TILE_CENTERS / BLOCK_CENTERS of BLOCK_ROWS"
 #endif
+
+/* The end of a group's full pass, once run_best, run_second and run_label
+ * hold its TILE_ROWS rows' nearest centers: the nearest center's distance
+ * from differences, which do not cancel (the rows again, beside their
+ * centers' columns), the rows' labels and bounds, and the group's inertia.
+ * As the group is a multiple of TILE_ROWS, work-item lid always sums row
+ * lid % TILE_ROWS. Every work-item of the group calls it. */
+static void
+finish_tile (__global const float *LATENT_RESTRICT x,
+             __global const float *LATENT_RESTRICT xnorm,
+             __global const float *LATENT_RESTRICT centers,
+             __global int         *LATENT_RESTRICT labels,
+             __global float       *LATENT_RESTRICT dist,
+             __global float       *LATENT_RESTRICT upper,
+             __global float       *LATENT_RESTRICT lower,
+             __global float       *LATENT_RESTRICT partial_inertia,
+             __local float        *xs,
+             __local float        *cs,
+             __local float        *part,
+             __local const float  *run_best,
+             __local const float  *run_second,
+             __local const int    *run_label,
+             const uint n,
+             const uint dp,
+             const float cnmax)
+{
+  const uint lid = get_local_id (0);
+  const uint row0 = get_group_id (0) * TILE_ROWS;
+  float acc2 = 0.0f;
+
+  for (uint d0 = 0; d0 < dp; d0 += TILE_DEPTH)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
+        {
+          const uint rr = e / TILE_DEPTH, dd = e % TILE_DEPTH;
+          const uint row = row0 + rr, col = d0 + dd;
+          const bool inside = row < n && col < dp;
+
+          xs[dd * (TILE_ROWS + 1) + rr] = inside ? x[(size_t) row * dp + col] : 0.0f;
+          cs[dd * (TILE_ROWS + 1) + rr] = inside ? centers[(size_t) run_label[rr] * dp + col] : 0.0f;
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
+        {
+          const uint at = (e / TILE_ROWS) * (TILE_ROWS + 1) + e % TILE_ROWS;
+          const float u = xs[at] - cs[at];
+
+          acc2 = fma (u, u, acc2);
+        }
+    }
+
+  part[lid] = acc2;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid < TILE_ROWS)
+    {
+      const uint row = row0 + lid;
+      float d2 = 0.0f;
+
+      for (uint p = 0; p < ASSIGN_GROUP / TILE_ROWS; p++)
+        d2 += part[p * TILE_ROWS + lid];
+      if (row < n)
+        {
+          labels[row] = run_label[lid];
+          dist[row] = d2;
+          upper[row] = sqrt (d2);
+          lower[row] = lower_bound (run_second[lid], xnorm[row], cnmax);
+        }
+      else
+        d2 = 0.0f;
+      /* Only this work-item reads or writes part[lid] here. */
+      part[lid] = d2;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid == 0)
+    {
+      float inertia = 0.0f;
+
+      for (uint r = 0; r < TILE_ROWS; r++)
+        inertia += part[r];
+      partial_inertia[get_group_id (0)] = inertia;
+    }
+}
 
 /* Labels, exact distances and bounds of TILE_ROWS rows per group. The
  * register block's loops have constant trip counts, which GPU compilers
@@ -1102,7 +1187,6 @@ kmeans_assign_tiles (__global const float *LATENT_RESTRICT x,
   const uint row0 = get_group_id (0) * TILE_ROWS;
   const uint tr = lid % ROW_ITEMS, tk = lid / ROW_ITEMS;
   float xn[BLOCK_ROWS];
-  float acc2 = 0.0f;
 
   for (uint r = lid; r < TILE_ROWS; r += ASSIGN_GROUP)
     {
@@ -1216,61 +1300,97 @@ kmeans_assign_tiles (__global const float *LATENT_RESTRICT x,
         }
     }
 
-  /* The nearest center's distance from differences, which do not cancel:
-   * the rows again, beside their centers' columns. As the group is a
-   * multiple of TILE_ROWS, work-item lid always sums row lid % TILE_ROWS. */
-  for (uint d0 = 0; d0 < dp; d0 += TILE_DEPTH)
+  finish_tile (x, xnorm, centers, labels, dist, upper, lower, partial_inertia, xs, cs, part, run_best,
+               run_second, run_label, n, dp, cnmax);
+}
+
+/* The same pass from the dot products x·c, which the matrix product
+ * (gemm.cl) leaves in dots (n × kp, row-major): for many centers a tuned
+ * product outruns the tiles above. Each of a row's ROW_LANES work-items
+ * takes the centers c ≡ lane (mod ROW_LANES), so consecutive work-items read
+ * consecutive dots of a row; the lanes' choices are merged in local memory
+ * and finish_tile ends the pass as above. */
+#define ROW_LANES (ASSIGN_GROUP / TILE_ROWS)
+
+__kernel __attribute__ ((reqd_work_group_size (ASSIGN_GROUP, 1, 1))) void
+kmeans_nearest (__global const float *LATENT_RESTRICT x,
+                __global const float *LATENT_RESTRICT xnorm,
+                __global const float *LATENT_RESTRICT centers,
+                __global const float *LATENT_RESTRICT cnorm,
+                __global const float *LATENT_RESTRICT dots,
+                __global int         *LATENT_RESTRICT labels,
+                __global float       *LATENT_RESTRICT dist,
+                __global float       *LATENT_RESTRICT upper,
+                __global float       *LATENT_RESTRICT lower,
+                __global half        *LATENT_RESTRICT lowers,
+                __global float       *LATENT_RESTRICT partial_inertia,
+                const uint n,
+                const uint k,
+                const uint kp,
+                const uint kl,
+                const uint dp,
+                const float cnmax,
+                const int keep_lowers)
+{
+  __local float xs[TILE_DEPTH * (TILE_ROWS + 1)];
+  __local float cs[TILE_DEPTH * (STAGE_WIDTH + 1)];
+  __local float run_best[TILE_ROWS], run_second[TILE_ROWS];
+  __local int run_label[TILE_ROWS];
+  __local float part[ASSIGN_GROUP];
+  const uint lid = get_local_id (0);
+  const uint rr = lid / ROW_LANES, lane = lid % ROW_LANES;
+  const uint row = get_group_id (0) * TILE_ROWS + rr;
+  float best = INFINITY, second = INFINITY;
+  int label = 0;
+
+  if (row < n)
+    {
+      const float xn = xnorm[row];
+
+      /* Ascending centers, so ties go to the lowest index as elsewhere. */
+      for (uint c = lane; c < k; c += ROW_LANES)
+        {
+          const float cn = cnorm[c];
+          const float d = xn + cn - 2.0f * dots[(size_t) row * kp + c];
+
+          if (d < best)
+            {
+              second = best;
+              best = d;
+              label = c;
+            }
+          else if (d < second)
+            second = d;
+          if (keep_lowers)
+            vstore_half_rtn (sqrt (fmax (d - SLACK * (xn + cn), 0.0f)), c, lowers + (size_t) row * kl);
+        }
+    }
+  if (lane == 0)
+    {
+      run_best[rr] = best;
+      run_second[rr] = second;
+      run_label[rr] = label;
+    }
+  /* One lane at a time: each row is written by one work-item per step. */
+  for (uint p = 1; p < ROW_LANES; p++)
     {
       barrier (CLK_LOCAL_MEM_FENCE);
-      for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
+      if (lane == p)
         {
-          const uint rr = e / TILE_DEPTH, dd = e % TILE_DEPTH;
-          const uint row = row0 + rr, col = d0 + dd;
-          const bool inside = row < n && col < dp;
+          const float b = run_best[rr];
 
-          xs[dd * (TILE_ROWS + 1) + rr] = inside ? x[(size_t) row * dp + col] : 0.0f;
-          cs[dd * (TILE_ROWS + 1) + rr] = inside ? centers[(size_t) run_label[rr] * dp + col] : 0.0f;
-        }
-      barrier (CLK_LOCAL_MEM_FENCE);
-      for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
-        {
-          const uint at = (e / TILE_ROWS) * (TILE_ROWS + 1) + e % TILE_ROWS;
-          const float u = xs[at] - cs[at];
-
-          acc2 = fma (u, u, acc2);
+          if (best < b || (best == b && label < run_label[rr]))
+            {
+              run_second[rr] = fmin (b, second);
+              run_best[rr] = best;
+              run_label[rr] = label;
+            }
+          else
+            run_second[rr] = fmin (run_second[rr], best);
         }
     }
-
-  part[lid] = acc2;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (lid < TILE_ROWS)
-    {
-      const uint row = row0 + lid;
-      float d2 = 0.0f;
-
-      for (uint p = 0; p < ASSIGN_GROUP / TILE_ROWS; p++)
-        d2 += part[p * TILE_ROWS + lid];
-      if (row < n)
-        {
-          labels[row] = run_label[lid];
-          dist[row] = d2;
-          upper[row] = sqrt (d2);
-          lower[row] = lower_bound (run_second[lid], xnorm[row], cnmax);
-        }
-      else
-        d2 = 0.0f;
-      /* Only this work-item reads or writes part[lid] here. */
-      part[lid] = d2;
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (lid == 0)
-    {
-      float inertia = 0.0f;
-
-      for (uint r = 0; r < TILE_ROWS; r++)
-        inertia += part[r];
-      partial_inertia[get_group_id (0)] = inertia;
-    }
+  finish_tile (x, xnorm, centers, labels, dist, upper, lower, partial_inertia, xs, cs, part, run_best,
+               run_second, run_label, n, dp, cnmax);
 }
 
 /* Per-cluster sums, counts and Σ|x|² from the labels. Group (b, chunk, g)

@@ -286,6 +286,37 @@ test_tiles (void)
     }
 }
 
+/* The GPU shape's two full passes, each where the other is the default:
+ * the matrix product and kmeans_nearest for few centers (one row, one
+ * column, one cluster, 784 columns), the tiles for many. */
+static void
+test_product (void)
+{
+  static const struct {
+    guint n, d, k;
+    const char *product;
+  } cases[] = {
+    { 1, 3, 1, "gemm" }, { 130, 1, 4, "gemm" }, { 257, 37, 1, "gemm" }, { 600, 784, 10, "gemm" },
+    { 200, 9, 17, "gemm" }, { 4003, 33, 100, "tiles" },
+  };
+  /* Their first pass leaves the bounds of the passes after. */
+  static const char * const bounds[] = { "none", "hamerly", "elkan" };
+
+  if (cl == NULL || latent_cl_get_shape (cl) != LATENT_KERNEL_SHAPE_GPU)
+    {
+      g_test_skip ("the product and the tiles are the GPU shape's");
+      return;
+    }
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_setenv ("LATENT_KMEANS_PRODUCT", cases[c].product, TRUE);
+      for (guint b = 0; b < G_N_ELEMENTS (bounds); b++)
+        assert_agrees (cases[c].n, cases[c].d, cases[c].k, bounds[b]);
+    }
+  g_unsetenv ("LATENT_KMEANS_PRODUCT");
+  g_unsetenv ("LATENT_KMEANS_BOUNDS");
+}
+
 /* Every snapshot's labels are nearest centers of that snapshot on the
  * device too, with each kind of bounds. */
 static void
@@ -399,6 +430,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kmeans-cl/many-rows", test_many_rows);
   g_test_add_func ("/kmeans-cl/seed-from-copy", test_seed_from_copy);
   g_test_add_func ("/kmeans-cl/tiles", test_tiles);
+  g_test_add_func ("/kmeans-cl/product", test_product);
   status = g_test_run ();
   g_clear_object (&cl);
   return status;

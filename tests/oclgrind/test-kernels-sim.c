@@ -315,6 +315,7 @@ typedef struct {
   const char *bounds;
   const char *init;     /* k-means++ runs kmeans_seed, random does not */
   gboolean grid;        /* values on an 8-bit grid: kmeans_seed_copy */
+  const char *product;  /* LATENT_KMEANS_PRODUCT: gemm reaches kmeans_nearest */
 } KmeansCase;
 
 static void
@@ -331,8 +332,11 @@ test_kmeans (gconstpointer data)
   if (tc->grid)
     test_on_grid (ds);
   g_setenv ("LATENT_KMEANS_BOUNDS", tc->bounds, TRUE);
+  if (tc->product)
+    g_setenv ("LATENT_KMEANS_PRODUCT", tc->product, TRUE);
   fit_both ("kmeans", ds, settings, 1e-5, &ref, &dev);
   g_unsetenv ("LATENT_KMEANS_BOUNDS");
+  g_unsetenv ("LATENT_KMEANS_PRODUCT");
   g_assert_cmpmem (dev->snapshot->labels, tc->n * sizeof (gint32), ref->snapshot->labels, tc->n * sizeof (gint32));
   g_assert_cmpfloat (max_abs_difference (dev->snapshot->means, ref->snapshot->means, (gsize) tc->k * tc->d), <=,
                      1e-4 * (1 + largest_abs (ref->snapshot->means, (gsize) tc->k * tc->d)));
@@ -680,6 +684,7 @@ main (int    argc,
   static const guint kmeans_shapes[][3] = {
     { 1, 3, 1 }, { 5, 2, 5 }, { 37, 1, 3 }, { 41, 3, 4 }, { 29, 9, 6 }, { 23, 17, 3 }, { 71, 4, 19 },
   };
+  static const guint kmeans_product_shapes[][3] = { { 1, 3, 1 }, { 41, 3, 4 }, { 71, 4, 19 } };
   static const char * const bounds[] = { "none", "hamerly", "elkan" };
   /* Enough rows per component for a full covariance of that many columns. */
   static const guint gmm_shapes[][3] = {
@@ -767,6 +772,18 @@ main (int    argc,
 
         *tc = (KmeansCase) { kmeans_shapes[i][0], kmeans_shapes[i][1], kmeans_shapes[i][2], bounds[b], "random", FALSE };
         path = g_strdup_printf ("/sim/kmeans/%s/n%u-d%u-k%u", tc->bounds, tc->n, tc->d, tc->k);
+        add_case (path, test_kmeans, tc, g_free);
+      }
+  /* The GPU shape's full pass from the matrix product (the tiles' above). */
+  for (guint i = 0; i < G_N_ELEMENTS (kmeans_product_shapes); i++)
+    for (guint b = 0; b < G_N_ELEMENTS (bounds); b++)
+      {
+        KmeansCase *tc = g_new (KmeansCase, 1);
+        g_autofree char *path = NULL;
+
+        *tc = (KmeansCase) { kmeans_product_shapes[i][0], kmeans_product_shapes[i][1], kmeans_product_shapes[i][2],
+                             bounds[b], "random", FALSE, "gemm" };
+        path = g_strdup_printf ("/sim/kmeans/product/%s/n%u-d%u-k%u", tc->bounds, tc->n, tc->d, tc->k);
         add_case (path, test_kmeans, tc, g_free);
       }
   for (guint i = 0; i < G_N_ELEMENTS (kmeans_shapes); i++)
