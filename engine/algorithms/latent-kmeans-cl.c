@@ -794,6 +794,44 @@ prepare_moves (LatentKmeansCl *kcl,
     }
 }
 
+/* A center as the device takes it: TO = CENTER − SHIFT (SHIFT may be
+ * NULL), in floats; returns its squared norm. Four sums, as in
+ * latent-kmeans.c's move_center. */
+static double
+center_row (float        *to,
+            const double *center,
+            const float  *shift,
+            guint         d)
+{
+  double n0 = 0, n1 = 0, n2 = 0, n3 = 0;
+  guint f = 0;
+
+  for (; f + 4 <= d; f += 4)
+    {
+      const float v0 = center[f] - (shift ? shift[f] : 0.0f);
+      const float v1 = center[f + 1] - (shift ? shift[f + 1] : 0.0f);
+      const float v2 = center[f + 2] - (shift ? shift[f + 2] : 0.0f);
+      const float v3 = center[f + 3] - (shift ? shift[f + 3] : 0.0f);
+
+      to[f] = v0;
+      to[f + 1] = v1;
+      to[f + 2] = v2;
+      to[f + 3] = v3;
+      n0 += (double) v0 * v0;
+      n1 += (double) v1 * v1;
+      n2 += (double) v2 * v2;
+      n3 += (double) v3 * v3;
+    }
+  for (; f < d; f++)
+    {
+      const float v = center[f] - (shift ? shift[f] : 0.0f);
+
+      to[f] = v;
+      n0 += (double) v * v;
+    }
+  return (n0 + n1) + (n2 + n3);
+}
+
 gboolean
 latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
                          LatentKmeans         *self,
@@ -820,15 +858,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
 
   for (guint c = 0; c < k; c++)
     {
-      double s = 0;
-      for (guint f = 0; f < d; f++)
-        {
-          float v = self->centers[(gsize) c * d + f] - (kcl->shift ? kcl->shift[f] : 0.0f);
-          kcl->host_centers[(gsize) c * dp + f] = v;
-          s += (double) v * v;
-        }
-      kcl->host_cnorm[c] = s;
-      cnmax = MAX (cnmax, (float) s);
+      kcl->host_cnorm[c] = center_row (kcl->host_centers + (gsize) c * dp, self->centers + (gsize) c * d,
+                                       kcl->shift, d);
+      cnmax = MAX (cnmax, kcl->host_cnorm[c]);
     }
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -1087,7 +1119,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
               pass->inertia += MAX (0.0, sqnorm - 2 * dot + pass->counts[c] * (double) kcl->host_cnorm[c]);
             }
         }
-      memcpy (kcl->previous, self->centers, sizeof (double) * k * d);
+      /* Only the bounds need to know how far the centers move. */
+      if (kcl->use_bounds)
+        memcpy (kcl->previous, self->centers, sizeof (double) * k * d);
     }
   /* A full pass stores the bounds as they are, and so does a rebase. */
   if (!bounded || rebase)
