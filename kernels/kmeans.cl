@@ -1070,6 +1070,30 @@ kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
 #error "kmeans: TILE_ROWS, TILE_CENTERS must be multiples of their blocks, and TILE_CENTERS / BLOCK_CENTERS of BLOCK_ROWS"
 #endif
 
+/* A work-item's nearest (BEST, LABEL) and second-nearest (SECOND) centers
+ * for row RR, merged into the group's running choice for it; ties go to
+ * the lowest index, whatever the order of merging. */
+static inline void
+merge_choice (__local float *run_best,
+              __local float *run_second,
+              __local int   *run_label,
+              const uint     rr,
+              const float    best,
+              const float    second,
+              const int      label)
+{
+  const float b = run_best[rr];
+
+  if (best < b || (best == b && label < run_label[rr]))
+    {
+      run_second[rr] = fmin (b, second);
+      run_best[rr] = best;
+      run_label[rr] = label;
+    }
+  else
+    run_second[rr] = fmin (run_second[rr], best);
+}
+
 /* The end of a group's full pass, once run_best, run_second and run_label
  * hold its TILE_ROWS rows' nearest centers: the nearest center's distance
  * from differences, which do not cancel (the rows again, beside their
@@ -1284,19 +1308,7 @@ kmeans_assign_tiles (__global const float *LATENT_RESTRICT x,
           barrier (CLK_LOCAL_MEM_FENCE);
           if (tk == p)
             for (uint r = 0; r < BLOCK_ROWS; r++)
-              {
-                const uint rr = tr + r * ROW_ITEMS;
-                const float b = run_best[rr];
-
-                if (best[r] < b || (best[r] == b && label[r] < run_label[rr]))
-                  {
-                    run_second[rr] = fmin (b, second[r]);
-                    run_best[rr] = best[r];
-                    run_label[rr] = label[r];
-                  }
-                else
-                  run_second[rr] = fmin (run_second[rr], best[r]);
-              }
+              merge_choice (run_best, run_second, run_label, tr + r * ROW_ITEMS, best[r], second[r], label[r]);
         }
     }
 
@@ -1376,18 +1388,7 @@ kmeans_nearest (__global const float *LATENT_RESTRICT x,
     {
       barrier (CLK_LOCAL_MEM_FENCE);
       if (lane == p)
-        {
-          const float b = run_best[rr];
-
-          if (best < b || (best == b && label < run_label[rr]))
-            {
-              run_second[rr] = fmin (b, second);
-              run_best[rr] = best;
-              run_label[rr] = label;
-            }
-          else
-            run_second[rr] = fmin (run_second[rr], best);
-        }
+        merge_choice (run_best, run_second, run_label, rr, best, second, label);
     }
   finish_tile (x, xnorm, centers, labels, dist, upper, lower, partial_inertia, xs, cs, part, run_best,
                run_second, run_label, n, dp, cnmax);
