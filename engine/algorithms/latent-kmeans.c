@@ -543,14 +543,6 @@ relocate_empty_clusters (LatentKmeans *self)
                           n_empty);
 }
 
-/* Lloyd's iteration, update first: the centers move to the means of the
- * rows as the last pass assigned them, then every row goes to its nearest
- * new center. The state between steps (and so every snapshot) is centers
- * with the labels and inertia of those very centers, which is what the
- * live view draws together: regions, centers and the points' colours. The
- * other order (assign, then update) left the labels of the previous
- * centers beside the new ones. This costs nothing: still one assignment
- * pass per step, and the centers of iteration t are the same as before. */
 /* Moves CENTER (D values) to SUMS / COUNT and returns how far, squared.
  * Four values a step with four sums, not one chain of double additions
  * each waiting on the last: with latent-kmeans-cl.c's center_row, half
@@ -589,6 +581,14 @@ move_center (double       *center,
   return (m0 + m1) + (m2 + m3);
 }
 
+/* Lloyd's iteration, update first: the centers move to the means of the
+ * rows as the last pass assigned them, then every row goes to its nearest
+ * new center. The state between steps (and so every snapshot) is centers
+ * with the labels and inertia of those very centers, which is what the
+ * live view draws together: regions, centers and the points' colours. The
+ * other order (assign, then update) left the labels of the previous
+ * centers beside the new ones. This costs nothing: still one assignment
+ * pass per step, and the centers of iteration t are the same as before. */
 static gboolean
 kmeans_step (gpointer       data,
              GCancellable  *cancellable,
