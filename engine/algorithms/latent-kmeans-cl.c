@@ -8,12 +8,12 @@
  * per work-item, so a bounded pass only touches rows that change cluster.
  *
  * In the GPU shape the full pass is kmeans_assign_tiles (a tiled product)
- * or, from PRODUCT_MIN_K centers, the matrix product (latent-gemm, tuned
- * per device) and kmeans_nearest; the sums are rebuilt from the labels
- * after every pass (kmeans_sums, then kmeans_reduce_chunks), so nothing is
- * kept per work-item. Bounds are
- * off by default there: one tiled pass over the rows is cheaper on a GPU
- * than the bounded passes' divergent work-item per row.
+ * or, for many centers and long rows, the matrix product (latent-gemm,
+ * tuned per device) and kmeans_nearest; the sums are rebuilt from the
+ * labels after every pass (kmeans_sums, then kmeans_reduce_chunks), so
+ * nothing is kept per work-item. Bounds are off by default there: one
+ * tiled pass over the rows is cheaper on a GPU than the bounded passes'
+ * divergent work-item per row.
  *
  * k-means++ scores its candidates here too (latent_kmeans_cl_seed), from
  * the rows already on the device.
@@ -35,6 +35,11 @@
  * kmeans_nearest 0.52 ms; at k = 32 a whole step took 1.16 and 1.11 ms,
  * at k = 10 0.87 and 0.97 ms. */
 #define PRODUCT_MIN_K 33
+/* ...when the rows have this many columns at least: the product writes
+ * n × k dots, which for short rows (a photo's pixels) are more bytes than
+ * the rows themselves, while the tiles keep them in registers. (Reasoned,
+ * not measured: the H200's figures above are for 784 columns.) */
+#define PRODUCT_MIN_D 64
 
 struct _LatentKmeansCl
 {
@@ -352,7 +357,8 @@ latent_kmeans_cl_new (LatentKmeans  *self,
 
       if (!(options = create_gpu_kernels (kcl, k, error)))
         return NULL;
-      if (g_strcmp0 (product, "tiles") != 0 && (k >= PRODUCT_MIN_K || g_strcmp0 (product, "gemm") == 0) &&
+      if (g_strcmp0 (product, "tiles") != 0 &&
+          ((k >= PRODUCT_MIN_K && self->d >= PRODUCT_MIN_D) || g_strcmp0 (product, "gemm") == 0) &&
           (guint64) n * kcl->kp * sizeof (float) <= info->max_alloc)
         {
           g_autoptr(GError) local_error = NULL;
