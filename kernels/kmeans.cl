@@ -1070,6 +1070,31 @@ kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
 #error "kmeans: TILE_ROWS, TILE_CENTERS must be multiples of their blocks, and TILE_CENTERS / BLOCK_CENTERS of BLOCK_ROWS"
 #endif
 
+/* Center C at squared distance D from a row (|x|² = XN, |c|² = CN), kept
+ * if it is among the two nearest so far (ties to the center seen first),
+ * and its lower bound stored among the row's halves LOWERS unless NULL. */
+static inline void
+keep_nearest (const float          d,
+              const uint           c,
+              const float          xn,
+              const float          cn,
+              float               *best,
+              float               *second,
+              int                 *label,
+              __global half       *lowers)
+{
+  if (d < *best)
+    {
+      *second = *best;
+      *best = d;
+      *label = c;
+    }
+  else if (d < *second)
+    *second = d;
+  if (lowers != NULL)
+    vstore_half_rtn (sqrt (fmax (d - SLACK * (xn + cn), 0.0f)), c, lowers);
+}
+
 /* A work-item's nearest (BEST, LABEL) and second-nearest (SECOND) centers
  * for row RR, merged into the group's running choice for it; ties go to
  * the lowest index, whatever the order of merging. */
@@ -1285,18 +1310,9 @@ kmeans_assign_tiles (__global const float *LATENT_RESTRICT x,
               if (c < k)
                 {
                   const float cn = cnorm[c];
-                  const float d = xn[r] + cn - 2.0f * acc[r][q];
 
-                  if (d < best[r])
-                    {
-                      second[r] = best[r];
-                      best[r] = d;
-                      label[r] = c;
-                    }
-                  else if (d < second[r])
-                    second[r] = d;
-                  if (keep_lowers && row < n)
-                    vstore_half_rtn (sqrt (fmax (d - SLACK * (xn[r] + cn), 0.0f)), c, lowers + (size_t) row * kl);
+                  keep_nearest (xn[r] + cn - 2.0f * acc[r][q], c, xn[r], cn, &best[r], &second[r], &label[r],
+                                keep_lowers && row < n ? lowers + (size_t) row * kl : NULL);
                 }
             }
         }
@@ -1363,18 +1379,9 @@ kmeans_nearest (__global const float *LATENT_RESTRICT x,
       for (uint c = lane; c < k; c += ROW_LANES)
         {
           const float cn = cnorm[c];
-          const float d = xn + cn - 2.0f * dots[(size_t) row * kp + c];
 
-          if (d < best)
-            {
-              second = best;
-              best = d;
-              label = c;
-            }
-          else if (d < second)
-            second = d;
-          if (keep_lowers)
-            vstore_half_rtn (sqrt (fmax (d - SLACK * (xn + cn), 0.0f)), c, lowers + (size_t) row * kl);
+          keep_nearest (xn + cn - 2.0f * dots[(size_t) row * kp + c], c, xn, cn, &best, &second, &label,
+                        keep_lowers ? lowers + (size_t) row * kl : NULL);
         }
     }
   if (lane == 0)

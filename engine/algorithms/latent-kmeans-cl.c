@@ -83,7 +83,7 @@ struct _LatentKmeansCl
   float            *host_seed;      /* seed_tp × dp, then n: candidates, then closest */
   float            *host_seed_partial;
 
-  double           *previous;       /* k × d: the centers of the last pass */
+  double           *previous;       /* k × d: the centers of the last pass; with bounds only */
   float            *shift;          /* d: subtracted from rows and centers, or NULL */
   float            *host_centers;   /* kp × dp */
   float            *host_centers_q; /* kp × dp: (c − lo) / step, the copy's units */
@@ -456,7 +456,9 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       xnorm[i] = s;
     }
 
-  kcl->previous = g_new0 (double, (gsize) k * self->d);
+  /* How far the centers move, which only the bounds ask. */
+  if (kcl->use_bounds)
+    kcl->previous = g_new0 (double, (gsize) k * self->d);
   kcl->host_centers = g_new0 (float, (gsize) kcl->kp * kcl->dp);
   kcl->host_cnorm = g_new0 (float, kcl->kp);
   kcl->host_move = g_new0 (float, 2 * kcl->kl);
@@ -853,6 +855,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   const cl_int accumulate = kind != LATENT_KMEANS_LABELS;
   const cl_int keep_lowers = accumulate && kcl->use_bounds && kcl->use_elkan;
   gsize global = kcl->items, local = kcl->local, reduce_global = size;
+  gsize tiles_global = (gsize) kcl->assign_groups * kcl->assign_local;   /* the GPU shape's full pass */
   /* Figures per work-item in the CPU shape; per group in the GPU shape,
    * whose counts come reduced. */
   const guint results = !kcl->gpu ? kcl->items : bounded ? kcl->items / kcl->local : kcl->assign_groups;
@@ -954,8 +957,6 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     }
   else if (kcl->gemm)
     {
-      gsize tiles_global = (gsize) kcl->assign_groups * kcl->assign_local;
-
       if (!latent_gemm_run (kcl->gemm, kcl->queue, FALSE, TRUE, n, kcl->kp, dp, 1.0f, kcl->x, dp, kcl->centers, dp,
                             0.0f, kcl->dots, kcl->kp, cancellable, error) ||
           !latent_cl_set_args (kcl->nearest, "kmeans_nearest", error,
@@ -971,8 +972,6 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     }
   else if (kcl->gpu)
     {
-      gsize tiles_global = (gsize) kcl->assign_groups * kcl->assign_local;
-
       if (!latent_cl_set_args (kcl->tiles, "kmeans_assign_tiles", error,
                      LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm),
                      LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->dist), LATENT_CL_ARG (kcl->upper), LATENT_CL_ARG (kcl->lower),
@@ -1125,8 +1124,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
               pass->inertia += MAX (0.0, sqnorm - 2 * dot + pass->counts[c] * (double) kcl->host_cnorm[c]);
             }
         }
-      /* Only the bounds need to know how far the centers move. */
-      if (kcl->use_bounds)
+      if (kcl->previous)
         memcpy (kcl->previous, self->centers, sizeof (double) * k * d);
     }
   /* A full pass stores the bounds as they are, and so does a rebase. */
