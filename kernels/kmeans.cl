@@ -1533,6 +1533,55 @@ kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
     }
 }
 
+/* The centers moved to their clusters' means on the device, between two
+ * passes without bounds, so the host neither reads the sums nor writes the
+ * centers back (a GPU step is a millisecond; those copies and the host's
+ * loops were a third of it). Group c divides the sums of cluster c by its
+ * count (a cluster without rows keeps its center) and leaves the new
+ * center's |c|² in cnorm[c] and how far it moved, squared, in moved[c].
+ * Layout: sums and centers k × dp (centers has kp rows; the padding rows
+ * stay zero), counts, cnorm and moved k. */
+#ifndef UPDATE_GROUP
+#define UPDATE_GROUP 64
+#endif
+
+__kernel __attribute__ ((reqd_work_group_size (UPDATE_GROUP, 1, 1))) void
+kmeans_update (__global const float *LATENT_RESTRICT sums,
+               __global const int   *LATENT_RESTRICT counts,
+               __global float       *LATENT_RESTRICT centers,
+               __global float       *LATENT_RESTRICT cnorm,
+               __global float       *LATENT_RESTRICT moved,
+               const uint dp)
+{
+  __local float2 part[UPDATE_GROUP];
+  const uint c = get_group_id (0), lid = get_local_id (0);
+  const int count = counts[c];
+  float norm = 0.0f, move = 0.0f;
+
+  for (uint f = lid; f < dp; f += UPDATE_GROUP)
+    {
+      const size_t at = (size_t) c * dp + f;
+      const float old = centers[at];
+      const float now = count > 0 ? sums[at] / (float) count : old;
+
+      centers[at] = now;
+      norm = fma (now, now, norm);
+      move = fma (now - old, now - old, move);
+    }
+  part[lid] = (float2) (norm, move);
+  for (uint s = UPDATE_GROUP / 2; s > 0; s /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lid < s)
+        part[lid] += part[lid + s];
+    }
+  if (lid == 0)
+    {
+      cnorm[c] = part[0].x;
+      moved[c] = part[0].y;
+    }
+}
+
 #endif /* LATENT_GPU */
 
 /* ---- k-means++'s trials ----------------------------------------------------

@@ -13,7 +13,10 @@
  * labels after every pass (kmeans_sums, then kmeans_reduce_chunks), so
  * nothing is kept per work-item. Bounds are off by default there: one
  * tiled pass over the rows is cheaper on a GPU than the bounded passes'
- * divergent work-item per row.
+ * divergent work-item per row. Without bounds, the centers then move on
+ * the device too (kmeans_update, latent_kmeans_cl_update_assign): a step
+ * reads back only the counts, the moves and the inertia, and the host's
+ * centers, sums and labels catch up when it asks (latent_kmeans_cl_pull).
  *
  * k-means++ scores its candidates here too (latent_kmeans_cl_seed), from
  * the rows already on the device.
@@ -35,6 +38,9 @@
  * kmeans_nearest 0.52 ms; at k = 32 a whole step took 1.16 and 1.11 ms,
  * at k = 10 0.87 and 0.97 ms. */
 #define PRODUCT_MIN_K 33
+/* kmeans_update's work-group. */
+#define UPDATE_GROUP 64
+
 /* ...when the rows have this many columns at least: the product writes
  * n × k dots, which for short rows (a photo's pixels) are more bytes than
  * the rows themselves, while the tiles keep them in registers. (Reasoned,
@@ -64,6 +70,12 @@ struct _LatentKmeansCl
   guint             tile_rows, assign_groups, sum_columns, sum_clusters, sum_rows, chunks;
   gsize             assign_local;
   cl_mem            counts, sqnorm;
+  /* Without bounds, the centers move on the device (kmeans_update). */
+  cl_kernel         update;
+  cl_mem            moved;          /* k: each center's squared move */
+  gboolean          resident;       /* the centers may move on the device */
+  gboolean          sums_ready;     /* device sums and counts are the last pass's */
+  gboolean          ahead;          /* device centers, sums and labels are newer than the host's */
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
   gboolean          use_elkan;      /* a bound per row and center, else two per row */
@@ -98,6 +110,7 @@ struct _LatentKmeansCl
   float            *host_sqnorm;    /* items × k */
   float            *host_inertia;   /* items */
   gint32           *host_visited;   /* items */
+  float            *host_moved;     /* k */
 };
 
 static void
@@ -105,7 +118,7 @@ release_kernels (LatentKmeansCl *kcl)
 {
   cl_kernel *kernels[] = { &kcl->assign, &kcl->lanes, &kcl->hamerly, &kcl->elkan, &kcl->gaps, &kcl->reduce,
                            &kcl->tiles, &kcl->sums_kernel, &kcl->reduce_chunks, &kcl->nearest, &kcl->seed,
-                           &kcl->seed_copy };
+                           &kcl->seed_copy, &kcl->update };
 
   for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
     if (*kernels[i])
@@ -124,7 +137,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
                         &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums,
                         &kcl->counts, &kcl->sqnorm, &kcl->seed_cand,
-                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial, &kcl->dots };
+                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial, &kcl->dots, &kcl->moved };
 
   /* A step that failed half-way may leave copies queued from our host
    * arrays: they must land before the arrays go. */
@@ -152,6 +165,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
   g_free (kcl->host_sqnorm);
   g_free (kcl->host_inertia);
   g_free (kcl->host_visited);
+  g_free (kcl->host_moved);
   g_free (kcl->options);
   g_free (kcl->host_seed);
   g_free (kcl->host_seed_partial);
@@ -164,6 +178,7 @@ void
 latent_kmeans_cl_invalidate (LatentKmeansCl *kcl)
 {
   kcl->bounds_valid = FALSE;
+  kcl->sums_ready = FALSE;
 }
 
 /* The GPU shape's tile sizes: kmeans.cl's tunables of the tiled pass. */
@@ -214,7 +229,8 @@ create_kernels (LatentKmeansCl  *kcl,
   return (kcl->tiles = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_assign_tiles", error)) &&
          (kcl->nearest = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_nearest", error)) &&
          (kcl->sums_kernel = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_sums", error)) &&
-         (kcl->reduce_chunks = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_reduce_chunks", error));
+         (kcl->reduce_chunks = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_reduce_chunks", error)) &&
+         (kcl->update = latent_cl_create_kernel (kcl->cl, "kmeans", options, "kmeans_update", error));
 }
 
 /* The GPU shape's kernels from the tuned (or default) tiles, else from small
@@ -261,12 +277,13 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
         continue;
       options = g_strdup_printf ("-DVEC=%u -DROW_GROUP=%u -DTILE_ROWS=%u -DTILE_CENTERS=%u -DTILE_DEPTH=%u "
                                  "-DBLOCK_ROWS=%u -DBLOCK_CENTERS=%u -DSUM_COLUMNS=%u -DSUM_CLUSTERS=%u "
-                                 "-DSUM_ROWS=%u", kcl->vec, row_group, t->tile_rows, t->tile_centers,
+                                 "-DSUM_ROWS=%u -DUPDATE_GROUP=%u", kcl->vec, row_group, t->tile_rows, t->tile_centers,
                                  t->tile_depth, t->block_rows, t->block_centers, sum_columns, sum_clusters,
-                                 sum_rows);
+                                 sum_rows, UPDATE_GROUP);
       g_clear_error (&last_error);
       if (!create_kernels (kcl, options, &last_error) || latent_cl_kernel_group_limit (cl, kcl->tiles) < tile_group (t) ||
-          latent_cl_kernel_group_limit (cl, kcl->nearest) < tile_group (t))
+          latent_cl_kernel_group_limit (cl, kcl->nearest) < tile_group (t) ||
+          latent_cl_kernel_group_limit (cl, kcl->update) < UPDATE_GROUP)
         {
           g_debug ("k-means: tiles %s do not build or fit %s: %s", options, info->name,
                    last_error ? last_error->message : "the group is too large");
@@ -366,6 +383,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
           if (!(kcl->gemm = latent_gemm_new (cl, &local_error)))
             g_debug ("k-means: the tiles instead of the matrix product: %s", local_error->message);
         }
+      kcl->resident = !kcl->use_bounds;
       /* One row per work-item in the bounded passes; the tiled pass takes
        * tile_rows rows per group, the sums sum_rows rows per chunk. */
       kcl->rows_per_item = 1;
@@ -470,6 +488,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_sqnorm = g_new (float, (gsize) (kcl->gpu ? 1 : kcl->items) * k);
   kcl->host_inertia = g_new (float, kcl->assign_groups);
   kcl->host_visited = g_new (gint32, kcl->items);
+  kcl->host_moved = g_new (float, k);
 
   copy_rows = kcl->use_bounds ? n : 1;
   if (!latent_cl_create_buffer (cl, &kcl->x, CL_MEM_READ_ONLY | (in_place ? CL_MEM_USE_HOST_PTR : CL_MEM_COPY_HOST_PTR),
@@ -487,9 +506,9 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       !latent_cl_create_buffer (cl, &kcl->xerr, CL_MEM_READ_WRITE, copy_rows * sizeof (cl_float2), NULL, "xerr", error) ||
       !latent_cl_create_buffer (cl, &kcl->xnorm, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 n * sizeof (float), xnorm, "xnorm", error) ||
-      !latent_cl_create_buffer (cl, &kcl->centers, CL_MEM_READ_ONLY,
+      !latent_cl_create_buffer (cl, &kcl->centers, CL_MEM_READ_WRITE,
                                 (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error) ||
-      !latent_cl_create_buffer (cl, &kcl->cnorm, CL_MEM_READ_ONLY, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
+      !latent_cl_create_buffer (cl, &kcl->cnorm, CL_MEM_READ_WRITE, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
       !latent_cl_create_buffer (cl, &kcl->move, CL_MEM_READ_ONLY, 2 * kcl->kl * sizeof (float), NULL, "move", error) ||
       !latent_cl_create_buffer (cl, &kcl->half, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "half", error) ||
       !latent_cl_create_buffer (cl, &kcl->labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
@@ -516,7 +535,8 @@ latent_kmeans_cl_new (LatentKmeans  *self,
     return NULL;
   if (kcl->gpu &&
       (!latent_cl_create_buffer (cl, &kcl->counts, CL_MEM_READ_WRITE, k * sizeof (gint32), NULL, "counts", error) ||
-       !latent_cl_create_buffer (cl, &kcl->sqnorm, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "sqnorm", error)))
+       !latent_cl_create_buffer (cl, &kcl->sqnorm, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "sqnorm", error) ||
+       !latent_cl_create_buffer (cl, &kcl->moved, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "moved", error)))
     return NULL;
 
   /* The 8-bit copy serves the bounds only. */
@@ -840,6 +860,99 @@ center_row (float        *to,
   return (n0 + n1) + (n2 + n3);
 }
 
+/* The GPU shape's full pass without bounds: the matrix product and
+ * kmeans_nearest, or the tiles. */
+static gboolean
+enqueue_full_pass (LatentKmeansCl *kcl,
+                   guint           n,
+                   guint           k,
+                   float           cnmax,
+                   cl_int          keep_lowers,
+                   GCancellable   *cancellable,
+                   GError        **error)
+{
+  const gsize tiles_global = (gsize) kcl->assign_groups * kcl->assign_local;
+  cl_kernel kernel = kcl->gemm ? kcl->nearest : kcl->tiles;
+  const char *name = kcl->gemm ? "kmeans_nearest" : "kmeans_assign_tiles";
+  cl_int err;
+
+  if (kcl->gemm)
+    {
+      if (!latent_gemm_run (kcl->gemm, kcl->queue, FALSE, TRUE, n, kcl->kp, kcl->dp, 1.0f, kcl->x, kcl->dp,
+                            kcl->centers, kcl->dp, 0.0f, kcl->dots, kcl->kp, cancellable, error) ||
+          !latent_cl_set_args (kernel, name, error,
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm),
+                     LATENT_CL_ARG (kcl->dots), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->dist), LATENT_CL_ARG (kcl->upper),
+                     LATENT_CL_ARG (kcl->lower), LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_inertia),
+                     LATENT_CL_ARG (n), LATENT_CL_ARG (k), LATENT_CL_ARG (kcl->kp), LATENT_CL_ARG (kcl->kl),
+                     LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG (cnmax), LATENT_CL_ARG (keep_lowers), LATENT_CL_ARG_END))
+        return FALSE;
+    }
+  else if (!latent_cl_set_args (kernel, name, error,
+                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm),
+                     LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->dist), LATENT_CL_ARG (kcl->upper), LATENT_CL_ARG (kcl->lower),
+                     LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_inertia), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
+                     LATENT_CL_ARG (kcl->kl), LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG (cnmax), LATENT_CL_ARG (keep_lowers),
+                     LATENT_CL_ARG_END))
+    return FALSE;
+  err = clEnqueueNDRangeKernel (kcl->queue, kernel, 1, NULL, &tiles_global, &kcl->assign_local, 0, NULL, NULL);
+  return latent_cl_check (err, "clEnqueueNDRangeKernel", name, error);
+}
+
+/* The GPU shape's per-cluster sums, counts and Σ|x|² from the labels:
+ * columns × chunks of rows × blocks of clusters, then the chunks summed,
+ * so they come back reduced. */
+static gboolean
+enqueue_sums (LatentKmeansCl *kcl,
+              guint           n,
+              guint           k,
+              GCancellable   *cancellable,
+              GError        **error)
+{
+  const cl_uint sum_size = k * kcl->dp;
+  const gsize sums_local[3] = { kcl->sum_columns, 1, 1 };
+  const gsize sums_global[3] = { (kcl->dp + kcl->sum_columns - 1) / kcl->sum_columns * kcl->sum_columns, kcl->chunks,
+                                 (k + kcl->sum_clusters - 1) / kcl->sum_clusters };
+  const gsize chunks_global = (MAX (sum_size, k) + kcl->local - 1) / kcl->local * kcl->local;
+  cl_int err;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (!latent_cl_set_args (kcl->sums_kernel, "kmeans_sums", error,
+                 LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->labels),
+                 LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts), LATENT_CL_ARG (kcl->partial_sqnorm),
+                 LATENT_CL_ARG (n), LATENT_CL_ARG (k), LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG_END))
+    return FALSE;
+  err = clEnqueueNDRangeKernel (kcl->queue, kcl->sums_kernel, 3, NULL, sums_global, sums_local, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_sums", error) ||
+      !latent_cl_set_args (kcl->reduce_chunks, "kmeans_reduce_chunks", error,
+                 LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts), LATENT_CL_ARG (kcl->partial_sqnorm),
+                 LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->counts), LATENT_CL_ARG (kcl->sqnorm),
+                 LATENT_CL_ARG (kcl->chunks), LATENT_CL_ARG (k), LATENT_CL_ARG (sum_size), LATENT_CL_ARG_END))
+    return FALSE;
+  err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce_chunks, 1, NULL, &chunks_global, &kcl->local, 0, NULL, NULL);
+  return latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_reduce_chunks", error);
+}
+
+/* Cluster C's sums from the device (host_sums, less the shift) into
+ * PASS's, in the host's frame. */
+static void
+sums_to_host (LatentKmeansCl   *kcl,
+              LatentKmeans     *self,
+              LatentKmeansPass *pass,
+              guint             c)
+{
+  const guint d = self->d;
+  double *to = pass->sums + (gsize) c * d;
+  const float *from = kcl->host_sums + (gsize) c * kcl->dp;
+
+  for (guint f = 0; f < d; f++)
+    to[f] = from[f];
+  if (kcl->shift)
+    for (guint f = 0; f < d; f++)
+      to[f] += (double) pass->counts[c] * kcl->shift[f];
+}
+
 gboolean
 latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
                          LatentKmeans         *self,
@@ -855,7 +968,6 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   const cl_int accumulate = kind != LATENT_KMEANS_LABELS;
   const cl_int keep_lowers = accumulate && kcl->use_bounds && kcl->use_elkan;
   gsize global = kcl->items, local = kcl->local, reduce_global = size;
-  gsize tiles_global = (gsize) kcl->assign_groups * kcl->assign_local;   /* the GPU shape's full pass */
   /* Figures per work-item in the CPU shape; per group in the GPU shape,
    * whose counts come reduced. */
   const guint results = !kcl->gpu ? kcl->items : bounded ? kcl->items / kcl->local : kcl->assign_groups;
@@ -865,6 +977,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   cl_int rebase = FALSE;
   cl_int err = CL_SUCCESS;
 
+  /* The pass starts from the host's centers. */
+  if (!latent_kmeans_cl_pull (kcl, self, pass, error))
+    return FALSE;
   for (guint c = 0; c < k; c++)
     {
       kcl->host_cnorm[c] = center_row (kcl->host_centers + (gsize) c * dp, self->centers + (gsize) c * d,
@@ -955,32 +1070,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_hamerly", error))
         return FALSE;
     }
-  else if (kcl->gemm)
-    {
-      if (!latent_gemm_run (kcl->gemm, kcl->queue, FALSE, TRUE, n, kcl->kp, dp, 1.0f, kcl->x, dp, kcl->centers, dp,
-                            0.0f, kcl->dots, kcl->kp, cancellable, error) ||
-          !latent_cl_set_args (kcl->nearest, "kmeans_nearest", error,
-                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm),
-                     LATENT_CL_ARG (kcl->dots), LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->dist), LATENT_CL_ARG (kcl->upper),
-                     LATENT_CL_ARG (kcl->lower), LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_inertia),
-                     LATENT_CL_ARG (n), LATENT_CL_ARG (k), LATENT_CL_ARG (kcl->kp), LATENT_CL_ARG (kcl->kl),
-                     LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG (cnmax), LATENT_CL_ARG (keep_lowers), LATENT_CL_ARG_END))
-        return FALSE;
-      err = clEnqueueNDRangeKernel (kcl->queue, kcl->nearest, 1, NULL, &tiles_global, &kcl->assign_local, 0, NULL, NULL);
-      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_nearest", error))
-        return FALSE;
-    }
   else if (kcl->gpu)
     {
-      if (!latent_cl_set_args (kcl->tiles, "kmeans_assign_tiles", error,
-                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm),
-                     LATENT_CL_ARG (kcl->labels), LATENT_CL_ARG (kcl->dist), LATENT_CL_ARG (kcl->upper), LATENT_CL_ARG (kcl->lower),
-                     LATENT_CL_ARG (kcl->lowers), LATENT_CL_ARG (kcl->partial_inertia), LATENT_CL_ARG (n), LATENT_CL_ARG (k),
-                     LATENT_CL_ARG (kcl->kl), LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG (cnmax), LATENT_CL_ARG (keep_lowers),
-                     LATENT_CL_ARG_END))
-        return FALSE;
-      err = clEnqueueNDRangeKernel (kcl->queue, kcl->tiles, 1, NULL, &tiles_global, &kcl->assign_local, 0, NULL, NULL);
-      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_assign_tiles", error))
+      if (!enqueue_full_pass (kcl, n, k, cnmax, keep_lowers, cancellable, error))
         return FALSE;
     }
   else if (kcl->use_lanes)
@@ -1013,31 +1105,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
 
   if (accumulate && kcl->gpu)
     {
-      /* Columns × chunks of rows × blocks of clusters, then the chunks
-       * summed: the sums, counts and Σ|x|² come back reduced. */
-      const cl_uint sum_size = k * dp;
-      gsize sums_local[3] = { kcl->sum_columns, 1, 1 };
-      gsize sums_global[3] = { (dp + kcl->sum_columns - 1) / kcl->sum_columns * kcl->sum_columns, kcl->chunks,
-                               (k + kcl->sum_clusters - 1) / kcl->sum_clusters };
-      gsize chunks_global = (MAX (sum_size, k) + kcl->local - 1) / kcl->local * kcl->local;
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (!latent_cl_set_args (kcl->sums_kernel, "kmeans_sums", error,
-                     LATENT_CL_ARG (kcl->x), LATENT_CL_ARG (kcl->xnorm), LATENT_CL_ARG (kcl->labels),
-                     LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts), LATENT_CL_ARG (kcl->partial_sqnorm),
-                     LATENT_CL_ARG (n), LATENT_CL_ARG (k), LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG_END))
-        return FALSE;
-      err = clEnqueueNDRangeKernel (kcl->queue, kcl->sums_kernel, 3, NULL, sums_global, sums_local, 0, NULL, NULL);
-      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_sums", error))
-        return FALSE;
-      if (!latent_cl_set_args (kcl->reduce_chunks, "kmeans_reduce_chunks", error,
-                     LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts), LATENT_CL_ARG (kcl->partial_sqnorm),
-                     LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->counts), LATENT_CL_ARG (kcl->sqnorm),
-                     LATENT_CL_ARG (kcl->chunks), LATENT_CL_ARG (k), LATENT_CL_ARG (sum_size), LATENT_CL_ARG_END))
-        return FALSE;
-      err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce_chunks, 1, NULL, &chunks_global, &local, 0, NULL, NULL);
-      if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_reduce_chunks", error))
+      if (!enqueue_sums (kcl, n, k, cancellable, error))
         return FALSE;
       err = clEnqueueReadBuffer (kcl->queue, kcl->sums, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
                                  kcl->host_sums, 0, NULL, NULL);
@@ -1108,12 +1176,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
               pass->counts[c] += kcl->host_counts[(gsize) g * k + c];
               sqnorm += kcl->host_sqnorm[(gsize) g * k + c];
             }
-          /* The device's frame: rows and centers less the shift. */
-          for (guint f = 0; f < d; f++)
-            pass->sums[(gsize) c * d + f] = kcl->host_sums[(gsize) c * dp + f];
-          if (kcl->shift)
-            for (guint f = 0; f < d; f++)
-              pass->sums[(gsize) c * d + f] += (double) pass->counts[c] * kcl->shift[f];
+          sums_to_host (kcl, self, pass, c);
           /* A bounded pass skips rows, so its inertia comes from the
            * per-cluster statistics: Σ|x − c|² = Σ|x|² − 2 c·Σx + n|c|².
            * (A chain of double additions, so only where it is needed.) */
@@ -1132,5 +1195,105 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     memset (kcl->host_move + kcl->kl, 0, kcl->kl * sizeof (float));
   /* A labels-only pass leaves the device sums behind the labels. */
   kcl->bounds_valid = accumulate && kcl->use_bounds;
+  kcl->sums_ready = accumulate && kcl->resident;
+  return TRUE;
+}
+
+/* Whether the next step may move the centers on the device: the GPU shape
+ * without bounds, after a pass that left its sums there. */
+gboolean
+latent_kmeans_cl_can_update (LatentKmeansCl *kcl)
+{
+  return kcl->resident && kcl->sums_ready;
+}
+
+/* Lloyd's step on the device: the centers move to the means of the last
+ * pass's clusters (kmeans_update), then a full pass assigns the rows and
+ * sums them. Reads back the counts, the inertia and *SHIFT, the centers'
+ * squared moves summed; the host's centers, sums and labels stay behind
+ * until latent_kmeans_cl_pull. */
+gboolean
+latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
+                                LatentKmeans     *self,
+                                LatentKmeansPass *pass,
+                                double           *shift,
+                                GCancellable     *cancellable,
+                                GError          **error)
+{
+  const guint n = self->n, k = self->k;
+  const gsize update_global = (gsize) k * UPDATE_GROUP, update_local = UPDATE_GROUP;
+  cl_int err;
+
+  g_return_val_if_fail (latent_kmeans_cl_can_update (kcl), FALSE);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+      !latent_cl_set_args (kcl->update, "kmeans_update", error, LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->counts),
+                           LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm), LATENT_CL_ARG (kcl->moved),
+                           LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG_END))
+    return FALSE;
+  err = clEnqueueNDRangeKernel (kcl->queue, kcl->update, 1, NULL, &update_global, &update_local, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_update", error))
+    return FALSE;
+  kcl->ahead = TRUE;
+  /* Without bounds the rows' lower bounds are not read: any |c|² will do. */
+  if (!enqueue_full_pass (kcl, n, k, 0.0f, FALSE, cancellable, error) ||
+      !enqueue_sums (kcl, n, k, cancellable, error))
+    return FALSE;
+  err = clEnqueueReadBuffer (kcl->queue, kcl->counts, CL_FALSE, 0, k * sizeof (gint32), kcl->host_counts,
+                             0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (kcl->queue, kcl->moved, CL_FALSE, 0, k * sizeof (float), kcl->host_moved,
+                               0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (kcl->queue, kcl->partial_inertia, CL_TRUE, 0, kcl->assign_groups * sizeof (float),
+                               kcl->host_inertia, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "kmeans", error))
+    return FALSE;
+
+  pass->full = TRUE;
+  pass->dist_exact = FALSE;
+  pass->visited = (guint64) n * k;
+  pass->inertia = 0;
+  for (guint g = 0; g < kcl->assign_groups; g++)
+    pass->inertia += kcl->host_inertia[g];
+  *shift = 0;
+  for (guint c = 0; c < k; c++)
+    {
+      pass->counts[c] = kcl->host_counts[c];
+      *shift += kcl->host_moved[c];
+    }
+  return TRUE;
+}
+
+/* Brings the host's centers, PASS's sums and the labels up to the device's,
+ * where steps moved the centers there. */
+gboolean
+latent_kmeans_cl_pull (LatentKmeansCl   *kcl,
+                       LatentKmeans     *self,
+                       LatentKmeansPass *pass,
+                       GError          **error)
+{
+  const guint k = self->k, d = self->d;
+  cl_int err;
+
+  if (!kcl->ahead)
+    return TRUE;
+  err = clEnqueueReadBuffer (kcl->queue, kcl->centers, CL_FALSE, 0, (gsize) k * kcl->dp * sizeof (float),
+                             kcl->host_centers, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (kcl->queue, kcl->sums, CL_FALSE, 0, (gsize) k * kcl->dp * sizeof (float),
+                               kcl->host_sums, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (kcl->queue, kcl->labels, CL_TRUE, 0, self->n * sizeof (gint32), self->labels,
+                               0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueReadBuffer", "kmeans", error))
+    return FALSE;
+  for (guint c = 0; c < k; c++)
+    {
+      for (guint f = 0; f < d; f++)
+        self->centers[(gsize) c * d + f] = kcl->host_centers[(gsize) c * kcl->dp + f] + (kcl->shift ? kcl->shift[f] : 0.0);
+      sums_to_host (kcl, self, pass, c);
+    }
+  kcl->ahead = FALSE;
   return TRUE;
 }

@@ -117,6 +117,17 @@ gboolean         latent_kmeans_cl_seed          (LatentKmeansCl   *kcl,
                                                  double           *potential,
                                                  guint            *best,
                                                  GError          **error);
+gboolean         latent_kmeans_cl_can_update    (LatentKmeansCl   *kcl);
+gboolean         latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
+                                                 LatentKmeans     *self,
+                                                 LatentKmeansPass *pass,
+                                                 double           *shift,
+                                                 GCancellable     *cancellable,
+                                                 GError          **error);
+gboolean         latent_kmeans_cl_pull          (LatentKmeansCl   *kcl,
+                                                 LatentKmeans     *self,
+                                                 LatentKmeansPass *pass,
+                                                 GError          **error);
 void             latent_kmeans_cl_invalidate    (LatentKmeansCl   *kcl);
 void             latent_kmeans_cl_free          (LatentKmeansCl   *kcl);
 

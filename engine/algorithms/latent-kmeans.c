@@ -358,6 +358,20 @@ assign (LatentKmeans        *self,
   return TRUE;
 }
 
+/* The host's centers, labels and sums as the device left them; after a
+ * device failure, the host's centers with their own assignment. */
+static void
+pull (LatentKmeans *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->cl == NULL || latent_kmeans_cl_pull (self->cl, self, &self->pass, &error))
+    return;
+  fall_back (self, error);
+  latent_kmeans_reference_assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE);
+  self->inertia = self->pass.inertia;
+}
+
 static gboolean
 kmeans_check (LatentDataset  *dataset,
               LatentParams   *params,
@@ -595,6 +609,7 @@ kmeans_step (gpointer       data,
              GError       **error)
 {
   LatentKmeans *self = data;
+  gboolean moved = FALSE;
   double shift = 0;
 
   g_return_val_if_fail (!self->finished, FALSE);
@@ -612,14 +627,35 @@ kmeans_step (gpointer       data,
         latent_kmeans_cl_invalidate (self->cl);
     }
 
-  /* An empty cluster's center stays. */
-  for (guint c = 0; c < self->k; c++)
-    if (self->pass.counts[c] > 0)
-      shift += move_center (self->centers + (gsize) c * self->d, self->pass.sums + (gsize) c * self->d,
-                            self->pass.counts[c], self->d);
+  /* The GPU shape moves the centers where it keeps them. After a device
+   * failure the run goes on from the host's centers, as last pulled, with
+   * their own assignment. */
+  if (self->cl && latent_kmeans_cl_can_update (self->cl))
+    {
+      g_autoptr(GError) local_error = NULL;
 
-  if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, cancellable, error))
-    return FALSE;
+      moved = latent_kmeans_cl_update_assign (self->cl, self, &self->pass, &shift, cancellable, &local_error);
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (!moved)
+        {
+          fall_back (self, local_error);
+          latent_kmeans_reference_assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE);
+        }
+    }
+  if (!moved)
+    {
+      /* An empty cluster's center stays. */
+      for (guint c = 0; c < self->k; c++)
+        if (self->pass.counts[c] > 0)
+          shift += move_center (self->centers + (gsize) c * self->d, self->pass.sums + (gsize) c * self->d,
+                                self->pass.counts[c], self->d);
+      if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, cancellable, error))
+        return FALSE;
+    }
   self->iteration++;
   g_debug ("iteration %u: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " distances computed",
            self->iteration, self->pass.visited, (guint64) self->n * self->k);
@@ -643,7 +679,10 @@ static LatentSnapshot *
 kmeans_snapshot (gpointer data)
 {
   LatentKmeans *self = data;
-  LatentSnapshot *snap = latent_snapshot_new (&kmeans_algorithm, self->dataset, self->params);
+  LatentSnapshot *snap;
+
+  pull (self);
+  snap = latent_snapshot_new (&kmeans_algorithm, self->dataset, self->params);
 
   snap->seed = self->seed;
   snap->device = g_strdup (self->device);
