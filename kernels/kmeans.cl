@@ -1537,12 +1537,10 @@ kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
  * passes without bounds, so the host neither reads the sums nor writes the
  * centers back (a GPU step is a millisecond; those copies and the host's
  * loops were a third of it). Group c divides the sums of cluster c by its
- * count (a cluster without rows keeps its center from FROM) into TO, and
- * leaves the new center's |c|² in cnorm[c] and how far it moved, squared,
- * in moved[c]. Two sets of buffers, so the next step can be queued while
- * the host reads this one's figures. Layout: sums, from and to k × dp
- * (the centers' buffers have kp rows; the padding rows stay zero),
- * counts, cnorm and moved k. */
+ * count (a cluster without rows keeps its center) and leaves the new
+ * center's |c|² in cnorm[c] and how far it moved, squared, in moved[c].
+ * Layout: sums and centers k × dp (centers has kp rows; the padding rows
+ * stay zero), counts, cnorm and moved k. */
 #ifndef UPDATE_GROUP
 #define UPDATE_GROUP 64
 #endif
@@ -1550,8 +1548,7 @@ kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
 __kernel __attribute__ ((reqd_work_group_size (UPDATE_GROUP, 1, 1))) void
 kmeans_update (__global const float *LATENT_RESTRICT sums,
                __global const int   *LATENT_RESTRICT counts,
-               __global const float *LATENT_RESTRICT from,
-               __global float       *LATENT_RESTRICT to,
+               __global float       *LATENT_RESTRICT centers,
                __global float       *LATENT_RESTRICT cnorm,
                __global float       *LATENT_RESTRICT moved,
                const uint dp)
@@ -1564,10 +1561,10 @@ kmeans_update (__global const float *LATENT_RESTRICT sums,
   for (uint f = lid; f < dp; f += UPDATE_GROUP)
     {
       const size_t at = (size_t) c * dp + f;
-      const float old = from[at];
+      const float old = centers[at];
       const float now = count > 0 ? sums[at] / (float) count : old;
 
-      to[at] = now;
+      centers[at] = now;
       norm = fma (now, now, norm);
       move = fma (now - old, now - old, move);
     }

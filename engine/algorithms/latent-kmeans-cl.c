@@ -70,18 +70,12 @@ struct _LatentKmeansCl
   guint             tile_rows, assign_groups, sum_columns, sum_clusters, sum_rows, chunks;
   gsize             assign_local;
   cl_mem            counts, sqnorm;
-  /* Without bounds, the centers move on the device (kmeans_update), and
-   * the next step is queued before this one's figures are read: it writes
-   * the spare buffers, which then swap with these. */
+  /* Without bounds, the centers move on the device (kmeans_update). */
   cl_kernel         update;
   cl_mem            moved;          /* k: each center's squared move */
-  struct {
-    cl_mem          centers, cnorm, labels, sums, counts, moved, partial_inertia;
-  }                 spare;
   gboolean          resident;       /* the centers may move on the device */
   gboolean          sums_ready;     /* device sums and counts are the last pass's */
   gboolean          ahead;          /* device centers, sums and labels are newer than the host's */
-  gboolean          queued;         /* the next step is queued into the spare buffers */
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
   gboolean          use_elkan;      /* a bound per row and center, else two per row */
@@ -143,9 +137,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
                         &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums,
                         &kcl->counts, &kcl->sqnorm, &kcl->seed_cand,
-                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial, &kcl->dots, &kcl->moved,
-                        &kcl->spare.centers, &kcl->spare.cnorm, &kcl->spare.labels, &kcl->spare.sums,
-                        &kcl->spare.counts, &kcl->spare.moved, &kcl->spare.partial_inertia };
+                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial, &kcl->dots, &kcl->moved };
 
   /* A step that failed half-way may leave copies queued from our host
    * arrays: they must land before the arrays go. */
@@ -187,7 +179,6 @@ latent_kmeans_cl_invalidate (LatentKmeansCl *kcl)
 {
   kcl->bounds_valid = FALSE;
   kcl->sums_ready = FALSE;
-  kcl->queued = FALSE;
 }
 
 /* The GPU shape's tile sizes: kmeans.cl's tunables of the tiled pass. */
@@ -547,31 +538,6 @@ latent_kmeans_cl_new (LatentKmeans  *self,
        !latent_cl_create_buffer (cl, &kcl->sqnorm, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "sqnorm", error) ||
        !latent_cl_create_buffer (cl, &kcl->moved, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "moved", error)))
     return NULL;
-  if (kcl->resident)
-    {
-      const float zero = 0;
-      cl_int err;
-
-      if (!latent_cl_create_buffer (cl, &kcl->spare.centers, CL_MEM_READ_WRITE,
-                                    (gsize) kcl->kp * kcl->dp * sizeof (float), NULL, "centers", error) ||
-          !latent_cl_create_buffer (cl, &kcl->spare.cnorm, CL_MEM_READ_WRITE, kcl->kp * sizeof (float), NULL, "cnorm", error) ||
-          !latent_cl_create_buffer (cl, &kcl->spare.labels, CL_MEM_READ_WRITE, n * sizeof (gint32), NULL, "labels", error) ||
-          !latent_cl_create_buffer (cl, &kcl->spare.sums, CL_MEM_READ_WRITE,
-                                    (gsize) k * kcl->dp * sizeof (float), NULL, "sums", error) ||
-          !latent_cl_create_buffer (cl, &kcl->spare.counts, CL_MEM_READ_WRITE, k * sizeof (gint32), NULL, "counts", error) ||
-          !latent_cl_create_buffer (cl, &kcl->spare.moved, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "moved", error) ||
-          !latent_cl_create_buffer (cl, &kcl->spare.partial_inertia, CL_MEM_READ_WRITE,
-                                    kcl->assign_groups * sizeof (float), NULL, "partial_inertia", error))
-        return NULL;
-      /* kmeans_update writes k rows: the padding rows stay zero. */
-      err = clEnqueueFillBuffer (kcl->queue, kcl->spare.centers, &zero, sizeof zero, 0,
-                                 (gsize) kcl->kp * kcl->dp * sizeof (float), 0, NULL, NULL);
-      if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer (kcl->queue, kcl->spare.cnorm, &zero, sizeof zero, 0, kcl->kp * sizeof (float),
-                                   0, NULL, NULL);
-      if (!latent_cl_check (err, "clEnqueueFillBuffer", "centers", error))
-        return NULL;
-    }
 
   /* The 8-bit copy serves the bounds only. */
   if (kcl->use_bounds)
@@ -1011,11 +977,9 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   cl_int rebase = FALSE;
   cl_int err = CL_SUCCESS;
 
-  /* The pass starts from the host's centers; a step queued ahead is
-   * dropped (it wrote only the spare buffers). */
+  /* The pass starts from the host's centers. */
   if (!latent_kmeans_cl_pull (kcl, self, pass, error))
     return FALSE;
-  kcl->queued = FALSE;
   for (guint c = 0; c < k; c++)
     {
       kcl->host_cnorm[c] = center_row (kcl->host_centers + (gsize) c * dp, self->centers + (gsize) c * d,
@@ -1243,107 +1207,47 @@ latent_kmeans_cl_can_update (LatentKmeansCl *kcl)
   return kcl->resident && kcl->sums_ready;
 }
 
-static void
-swap_spare (LatentKmeansCl *kcl)
-{
-  cl_mem *pairs[][2] = {
-    { &kcl->centers, &kcl->spare.centers }, { &kcl->cnorm, &kcl->spare.cnorm },
-    { &kcl->labels, &kcl->spare.labels }, { &kcl->sums, &kcl->spare.sums },
-    { &kcl->counts, &kcl->spare.counts }, { &kcl->moved, &kcl->spare.moved },
-    { &kcl->partial_inertia, &kcl->spare.partial_inertia },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
-    {
-      cl_mem t = *pairs[i][0];
-
-      *pairs[i][0] = *pairs[i][1];
-      *pairs[i][1] = t;
-    }
-}
-
-/* Queues Lloyd's step from the current buffers into the spare ones: the
- * centers moved to the means of the current sums (kmeans_update), then a
- * full pass and its sums. The kernels take their buffers when queued, so
- * the swap is undone at once. */
-static gboolean
-enqueue_step (LatentKmeansCl *kcl,
-              guint           n,
-              guint           k,
-              GCancellable   *cancellable,
-              GError        **error)
-{
-  const gsize update_global = (gsize) k * UPDATE_GROUP, update_local = UPDATE_GROUP;
-  gboolean ok;
-  cl_int err;
-
-  swap_spare (kcl);
-  ok = latent_cl_set_args (kcl->update, "kmeans_update", error, LATENT_CL_ARG (kcl->spare.sums),
-                           LATENT_CL_ARG (kcl->spare.counts), LATENT_CL_ARG (kcl->spare.centers),
-                           LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm), LATENT_CL_ARG (kcl->moved),
-                           LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG_END);
-  if (ok)
-    {
-      err = clEnqueueNDRangeKernel (kcl->queue, kcl->update, 1, NULL, &update_global, &update_local, 0, NULL, NULL);
-      /* Without bounds the rows' lower bounds are not read: any |c|² will do. */
-      ok = latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_update", error) &&
-           enqueue_full_pass (kcl, n, k, 0.0f, FALSE, cancellable, error) &&
-           enqueue_sums (kcl, n, k, cancellable, error);
-    }
-  swap_spare (kcl);
-  return ok;
-}
-
 /* Lloyd's step on the device: the centers move to the means of the last
- * pass's clusters, then a full pass assigns the rows and sums them (both
- * queued by the last call where ANOTHER said a step would follow). Reads
- * back the counts, the inertia and *SHIFT, the centers' squared moves
- * summed; the host's centers, sums and labels stay behind until
- * latent_kmeans_cl_pull. Where ANOTHER, the next step is queued before
- * the wait, so the device has it in hand while the host looks at this
- * one: on an H200 the host's turn between steps was a fifth of a step. */
+ * pass's clusters (kmeans_update), then a full pass assigns the rows and
+ * sums them. Reads back the counts, the inertia and *SHIFT, the centers'
+ * squared moves summed; the host's centers, sums and labels stay behind
+ * until latent_kmeans_cl_pull. */
 gboolean
 latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
                                 LatentKmeans     *self,
                                 LatentKmeansPass *pass,
                                 double           *shift,
-                                gboolean          another,
                                 GCancellable     *cancellable,
                                 GError          **error)
 {
   const guint n = self->n, k = self->k;
-  cl_event done = NULL;
+  const gsize update_global = (gsize) k * UPDATE_GROUP, update_local = UPDATE_GROUP;
   cl_int err;
 
   g_return_val_if_fail (latent_kmeans_cl_can_update (kcl), FALSE);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-      (!kcl->queued && !enqueue_step (kcl, n, k, cancellable, error)))
+      !latent_cl_set_args (kcl->update, "kmeans_update", error, LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->counts),
+                           LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm), LATENT_CL_ARG (kcl->moved),
+                           LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG_END))
     return FALSE;
-  swap_spare (kcl);
-  kcl->queued = FALSE;
+  err = clEnqueueNDRangeKernel (kcl->queue, kcl->update, 1, NULL, &update_global, &update_local, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_update", error))
+    return FALSE;
   kcl->ahead = TRUE;
+  /* Without bounds the rows' lower bounds are not read: any |c|² will do. */
+  if (!enqueue_full_pass (kcl, n, k, 0.0f, FALSE, cancellable, error) ||
+      !enqueue_sums (kcl, n, k, cancellable, error))
+    return FALSE;
   err = clEnqueueReadBuffer (kcl->queue, kcl->counts, CL_FALSE, 0, k * sizeof (gint32), kcl->host_counts,
                              0, NULL, NULL);
   if (err == CL_SUCCESS)
     err = clEnqueueReadBuffer (kcl->queue, kcl->moved, CL_FALSE, 0, k * sizeof (float), kcl->host_moved,
                                0, NULL, NULL);
   if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (kcl->queue, kcl->partial_inertia, CL_FALSE, 0, kcl->assign_groups * sizeof (float),
-                               kcl->host_inertia, 0, NULL, &done);
+    err = clEnqueueReadBuffer (kcl->queue, kcl->partial_inertia, CL_TRUE, 0, kcl->assign_groups * sizeof (float),
+                               kcl->host_inertia, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueReadBuffer", "kmeans", error))
-    return FALSE;
-  kcl->queued = another && enqueue_step (kcl, n, k, cancellable, error);
-  if (another && !kcl->queued)
-    {
-      clReleaseEvent (done);
-      return FALSE;
-    }
-  err = clFlush (kcl->queue);
-  if (err == CL_SUCCESS)
-    err = clWaitForEvents (1, &done);
-  clReleaseEvent (done);
-  if (!latent_cl_check (err, "clWaitForEvents", "kmeans", error))
     return FALSE;
 
   pass->full = TRUE;

@@ -122,7 +122,6 @@ gboolean         latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
                                                  LatentKmeans     *self,
                                                  LatentKmeansPass *pass,
                                                  double           *shift,
-                                                 gboolean          another,
                                                  GCancellable     *cancellable,
                                                  GError          **error);
 gboolean         latent_kmeans_cl_pull          (LatentKmeansCl   *kcl,

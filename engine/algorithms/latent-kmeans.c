@@ -634,8 +634,7 @@ kmeans_step (gpointer       data,
     {
       g_autoptr(GError) local_error = NULL;
 
-      moved = latent_kmeans_cl_update_assign (self->cl, self, &self->pass, &shift,
-                                              self->iteration + 1 < self->max_iterations, cancellable, &local_error);
+      moved = latent_kmeans_cl_update_assign (self->cl, self, &self->pass, &shift, cancellable, &local_error);
       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_propagate_error (error, g_steal_pointer (&local_error));
