@@ -1060,6 +1060,9 @@ kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
 #ifndef SUM_ROWS
 #define SUM_ROWS 256
 #endif
+#ifndef SUM_UNROLL
+#define SUM_UNROLL 4
+#endif
 
 #define ROW_ITEMS (TILE_ROWS / BLOCK_ROWS)
 #define CENTER_ITEMS (TILE_CENTERS / BLOCK_CENTERS)
@@ -1442,21 +1445,21 @@ kmeans_sums (__global const float *LATENT_RESTRICT x,
         sq[c] = 0.0f;
       }
 
-  /* Four rows' loads in flight before their additions. Labels below c0
-   * wrap to large values and fall outside [0, kc). */
-  for (; i + 4 <= end; i += 4)
+  /* SUM_UNROLL rows' loads in flight before their additions. Labels below
+   * c0 wrap to large values and fall outside [0, kc). */
+  for (; i + SUM_UNROLL <= end; i += SUM_UNROLL)
     {
-      uint c[4];
-      float v[4];
+      uint c[SUM_UNROLL];
+      float v[SUM_UNROLL];
 
 #pragma unroll
-      for (uint u = 0; u < 4; u++)
+      for (uint u = 0; u < SUM_UNROLL; u++)
         {
           c[u] = (uint) labels[i + u] - c0;
           v[u] = c[u] < kc && mine ? x[(size_t) (i + u) * dp + col] : 0.0f;
         }
 #pragma unroll
-      for (uint u = 0; u < 4; u++)
+      for (uint u = 0; u < SUM_UNROLL; u++)
         if (c[u] < kc)
           {
             acc[c[u] * SUM_COLUMNS + t] += v[u];
@@ -1496,7 +1499,8 @@ kmeans_sums (__global const float *LATENT_RESTRICT x,
 
 /* The chunks' partials summed, one work-item per float of the k × dp sums
  * (consecutive work-items, consecutive addresses); the first k work-items
- * also sum the counts and Σ|x|². */
+ * also sum the counts and Σ|x|², and copy the counts' bits into the
+ * step's figures at counts_at (kmeans_update). */
 __kernel void
 kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
                       __global const int   *LATENT_RESTRICT partial_counts,
@@ -1504,6 +1508,8 @@ kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
                       __global float       *LATENT_RESTRICT sums,
                       __global int         *LATENT_RESTRICT counts,
                       __global float       *LATENT_RESTRICT sqnorm,
+                      __global float       *LATENT_RESTRICT figures,
+                      const uint counts_at,
                       const uint chunks,
                       const uint k,
                       const uint size)
@@ -1529,6 +1535,7 @@ kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
           total += partial_sqnorm[(size_t) g * k + at];
         }
       counts[at] = count;
+      figures[counts_at + at] = as_float (count);
       sqnorm[at] = total;
     }
 }
@@ -1538,9 +1545,10 @@ kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
  * centers back (a GPU step is a millisecond; those copies and the host's
  * loops were a third of it). Group c divides the sums of cluster c by its
  * count (a cluster without rows keeps its center) and leaves the new
- * center's |c|² in cnorm[c] and how far it moved, squared, in moved[c].
+ * center's |c|² in cnorm[c] and how far it moved, squared, in
+ * figures[moved_at + c] (the step's figures, read back in one copy).
  * Layout: sums and centers k × dp (centers has kp rows; the padding rows
- * stay zero), counts, cnorm and moved k. */
+ * stay zero), counts and cnorm k. */
 #ifndef UPDATE_GROUP
 #define UPDATE_GROUP 64
 #endif
@@ -1550,7 +1558,8 @@ kmeans_update (__global const float *LATENT_RESTRICT sums,
                __global const int   *LATENT_RESTRICT counts,
                __global float       *LATENT_RESTRICT centers,
                __global float       *LATENT_RESTRICT cnorm,
-               __global float       *LATENT_RESTRICT moved,
+               __global float       *LATENT_RESTRICT figures,
+               const uint moved_at,
                const uint dp)
 {
   __local float2 part[UPDATE_GROUP];
@@ -1578,7 +1587,7 @@ kmeans_update (__global const float *LATENT_RESTRICT sums,
   if (lid == 0)
     {
       cnorm[c] = part[0].x;
-      moved[c] = part[0].y;
+      figures[moved_at + c] = part[0].y;
     }
 }
 

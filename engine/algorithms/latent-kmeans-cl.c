@@ -72,7 +72,6 @@ struct _LatentKmeansCl
   cl_mem            counts, sqnorm;
   /* Without bounds, the centers move on the device (kmeans_update). */
   cl_kernel         update;
-  cl_mem            moved;          /* k: each center's squared move */
   gboolean          resident;       /* the centers may move on the device */
   gboolean          sums_ready;     /* device sums and counts are the last pass's */
   gboolean          ahead;          /* device centers, sums and labels are newer than the host's */
@@ -108,9 +107,8 @@ struct _LatentKmeansCl
   float            *host_sums;      /* k × dp */
   gint32           *host_counts;    /* items × k */
   float            *host_sqnorm;    /* items × k */
-  float            *host_inertia;   /* items */
+  float            *host_inertia;   /* items; in the GPU shape groups, then k moves and k counts (figures) */
   gint32           *host_visited;   /* items */
-  float            *host_moved;     /* k */
 };
 
 static void
@@ -137,7 +135,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
                         &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums,
                         &kcl->counts, &kcl->sqnorm, &kcl->seed_cand,
-                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial, &kcl->dots, &kcl->moved };
+                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial, &kcl->dots };
 
   /* A step that failed half-way may leave copies queued from our host
    * arrays: they must land before the arrays go. */
@@ -165,7 +163,6 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
   g_free (kcl->host_sqnorm);
   g_free (kcl->host_inertia);
   g_free (kcl->host_visited);
-  g_free (kcl->host_moved);
   g_free (kcl->options);
   g_free (kcl->host_seed);
   g_free (kcl->host_seed_partial);
@@ -262,6 +259,7 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
                                    (int) MIN (info->max_work_group_size, 1024));
   guint sum_clusters = CLAMP (latent_cl_tunable (cl, "kmeans", "SUM_CLUSTERS", 64), 1, 1024);
   const guint sum_rows = CLAMP (latent_cl_tunable (cl, "kmeans", "SUM_ROWS", 256), 1, 1 << 20);
+  const guint sum_unroll = CLAMP (latent_cl_tunable (cl, "kmeans", "SUM_UNROLL", 4), 1, 16);
   g_autoptr(GError) last_error = NULL;
 
   /* The local sums, and a count and Σ|x|² per cluster. */
@@ -277,9 +275,9 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
         continue;
       options = g_strdup_printf ("-DVEC=%u -DROW_GROUP=%u -DTILE_ROWS=%u -DTILE_CENTERS=%u -DTILE_DEPTH=%u "
                                  "-DBLOCK_ROWS=%u -DBLOCK_CENTERS=%u -DSUM_COLUMNS=%u -DSUM_CLUSTERS=%u "
-                                 "-DSUM_ROWS=%u -DUPDATE_GROUP=%u", kcl->vec, row_group, t->tile_rows, t->tile_centers,
+                                 "-DSUM_ROWS=%u -DSUM_UNROLL=%u -DUPDATE_GROUP=%u", kcl->vec, row_group, t->tile_rows, t->tile_centers,
                                  t->tile_depth, t->block_rows, t->block_centers, sum_columns, sum_clusters,
-                                 sum_rows, UPDATE_GROUP);
+                                 sum_rows, sum_unroll, UPDATE_GROUP);
       g_clear_error (&last_error);
       if (!create_kernels (kcl, options, &last_error) || latent_cl_kernel_group_limit (cl, kcl->tiles) < tile_group (t) ||
           latent_cl_kernel_group_limit (cl, kcl->nearest) < tile_group (t) ||
@@ -310,6 +308,17 @@ create_gpu_kernels (LatentKmeansCl  *kcl,
     g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
                  _("k-means: the smallest tiles do not fit %s"), info->name);
   return NULL;
+}
+
+/* partial_inertia's length. In the GPU shape, a step's figures follow the
+ * groups' inertia: each center's squared move (kmeans_update), then each
+ * cluster's count as its bits (kmeans_reduce_chunks), so that a step
+ * without bounds reads them back in one copy. */
+static guint
+figures_size (const LatentKmeansCl *kcl,
+              guint                 k)
+{
+  return kcl->assign_groups + (kcl->gpu ? 2 * k : 0);
 }
 
 /* The column means when the rows' mean is far from the origin for their
@@ -486,9 +495,8 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_sums = g_new (float, (gsize) k * kcl->dp);
   kcl->host_counts = g_new (gint32, (gsize) (kcl->gpu ? 1 : kcl->items) * k);
   kcl->host_sqnorm = g_new (float, (gsize) (kcl->gpu ? 1 : kcl->items) * k);
-  kcl->host_inertia = g_new (float, kcl->assign_groups);
+  kcl->host_inertia = g_new (float, figures_size (kcl, k));
   kcl->host_visited = g_new (gint32, kcl->items);
-  kcl->host_moved = g_new (float, k);
 
   copy_rows = kcl->use_bounds ? n : 1;
   if (!latent_cl_create_buffer (cl, &kcl->x, CL_MEM_READ_ONLY | (in_place ? CL_MEM_USE_HOST_PTR : CL_MEM_COPY_HOST_PTR),
@@ -525,7 +533,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
       !latent_cl_create_buffer (cl, &kcl->partial_sqnorm, CL_MEM_READ_WRITE,
                                 (gsize) kcl->chunks * k * sizeof (float), NULL, "partial_sqnorm", error) ||
       !latent_cl_create_buffer (cl, &kcl->partial_inertia, CL_MEM_READ_WRITE,
-                                kcl->assign_groups * sizeof (float), NULL, "partial_inertia", error) ||
+                                figures_size (kcl, k) * sizeof (float), NULL, "partial_inertia", error) ||
       !latent_cl_create_buffer (cl, &kcl->partial_visited, CL_MEM_READ_WRITE,
                                 kcl->items * sizeof (gint32), NULL, "partial_visited", error) ||
       (kcl->gemm && !latent_cl_create_buffer (cl, &kcl->dots, CL_MEM_READ_WRITE, (gsize) n * kcl->kp * sizeof (float),
@@ -535,8 +543,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
     return NULL;
   if (kcl->gpu &&
       (!latent_cl_create_buffer (cl, &kcl->counts, CL_MEM_READ_WRITE, k * sizeof (gint32), NULL, "counts", error) ||
-       !latent_cl_create_buffer (cl, &kcl->sqnorm, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "sqnorm", error) ||
-       !latent_cl_create_buffer (cl, &kcl->moved, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "moved", error)))
+       !latent_cl_create_buffer (cl, &kcl->sqnorm, CL_MEM_READ_WRITE, k * sizeof (float), NULL, "sqnorm", error)))
     return NULL;
 
   /* The 8-bit copy serves the bounds only. */
@@ -909,7 +916,7 @@ enqueue_sums (LatentKmeansCl *kcl,
               GCancellable   *cancellable,
               GError        **error)
 {
-  const cl_uint sum_size = k * kcl->dp;
+  const cl_uint sum_size = k * kcl->dp, counts_at = kcl->assign_groups + k;
   const gsize sums_local[3] = { kcl->sum_columns, 1, 1 };
   const gsize sums_global[3] = { (kcl->dp + kcl->sum_columns - 1) / kcl->sum_columns * kcl->sum_columns, kcl->chunks,
                                  (k + kcl->sum_clusters - 1) / kcl->sum_clusters };
@@ -928,6 +935,7 @@ enqueue_sums (LatentKmeansCl *kcl,
       !latent_cl_set_args (kcl->reduce_chunks, "kmeans_reduce_chunks", error,
                  LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->partial_counts), LATENT_CL_ARG (kcl->partial_sqnorm),
                  LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->counts), LATENT_CL_ARG (kcl->sqnorm),
+                 LATENT_CL_ARG (kcl->partial_inertia), LATENT_CL_ARG (counts_at),
                  LATENT_CL_ARG (kcl->chunks), LATENT_CL_ARG (k), LATENT_CL_ARG (sum_size), LATENT_CL_ARG_END))
     return FALSE;
   err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce_chunks, 1, NULL, &chunks_global, &kcl->local, 0, NULL, NULL);
@@ -1209,8 +1217,8 @@ latent_kmeans_cl_can_update (LatentKmeansCl *kcl)
 
 /* Lloyd's step on the device: the centers move to the means of the last
  * pass's clusters (kmeans_update), then a full pass assigns the rows and
- * sums them. Reads back the counts, the inertia and *SHIFT, the centers'
- * squared moves summed; the host's centers, sums and labels stay behind
+ * sums them. Reads back, in one copy (figures_size), the inertia, the
+ * counts and *SHIFT, the centers' squared moves summed; the host's centers, sums and labels stay behind
  * until latent_kmeans_cl_pull. */
 gboolean
 latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
@@ -1222,13 +1230,16 @@ latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
 {
   const guint n = self->n, k = self->k;
   const gsize update_global = (gsize) k * UPDATE_GROUP, update_local = UPDATE_GROUP;
+  const cl_uint moved_at = kcl->assign_groups;
+  const float *figures = kcl->host_inertia;
   cl_int err;
 
   g_return_val_if_fail (latent_kmeans_cl_can_update (kcl), FALSE);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
       !latent_cl_set_args (kcl->update, "kmeans_update", error, LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->counts),
-                           LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm), LATENT_CL_ARG (kcl->moved),
+                           LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->cnorm),
+                           LATENT_CL_ARG (kcl->partial_inertia), LATENT_CL_ARG (moved_at),
                            LATENT_CL_ARG (kcl->dp), LATENT_CL_ARG_END))
     return FALSE;
   err = clEnqueueNDRangeKernel (kcl->queue, kcl->update, 1, NULL, &update_global, &update_local, 0, NULL, NULL);
@@ -1239,14 +1250,8 @@ latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
   if (!enqueue_full_pass (kcl, n, k, 0.0f, FALSE, cancellable, error) ||
       !enqueue_sums (kcl, n, k, cancellable, error))
     return FALSE;
-  err = clEnqueueReadBuffer (kcl->queue, kcl->counts, CL_FALSE, 0, k * sizeof (gint32), kcl->host_counts,
-                             0, NULL, NULL);
-  if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (kcl->queue, kcl->moved, CL_FALSE, 0, k * sizeof (float), kcl->host_moved,
-                               0, NULL, NULL);
-  if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (kcl->queue, kcl->partial_inertia, CL_TRUE, 0, kcl->assign_groups * sizeof (float),
-                               kcl->host_inertia, 0, NULL, NULL);
+  err = clEnqueueReadBuffer (kcl->queue, kcl->partial_inertia, CL_TRUE, 0, figures_size (kcl, k) * sizeof (float),
+                             kcl->host_inertia, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueReadBuffer", "kmeans", error))
     return FALSE;
 
@@ -1259,8 +1264,11 @@ latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
   *shift = 0;
   for (guint c = 0; c < k; c++)
     {
-      pass->counts[c] = kcl->host_counts[c];
-      *shift += kcl->host_moved[c];
+      gint32 count;
+
+      memcpy (&count, figures + moved_at + k + c, sizeof count);
+      pass->counts[c] = count;
+      *shift += figures[moved_at + c];
     }
   return TRUE;
 }
