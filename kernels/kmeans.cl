@@ -1060,8 +1060,10 @@ kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
 #ifndef SUM_ROWS
 #define SUM_ROWS 256
 #endif
+/* Eight, not four: on an H200 a step took 0.524 against 0.560 ms at
+ * k = 10, 0.801 against 0.822 ms at k = 100 (Fashion-MNIST). */
 #ifndef SUM_UNROLL
-#define SUM_UNROLL 4
+#define SUM_UNROLL 8
 #endif
 
 #define ROW_ITEMS (TILE_ROWS / BLOCK_ROWS)
