@@ -108,7 +108,6 @@ struct _LatentKmeansCl
   gint32           *host_counts;    /* items × k */
   float            *host_sqnorm;    /* items × k */
   float            *host_inertia;   /* items; in the GPU shape groups, then k moves and k counts (figures) */
-  cl_mem            figures_host;   /* GPU shape: host memory holding host_inertia, mapped while kcl lives */
   gint32           *host_visited;   /* items */
 };
 
@@ -136,15 +135,10 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
                         &kcl->partial_sums, &kcl->partial_counts, &kcl->partial_sqnorm,
                         &kcl->partial_inertia, &kcl->partial_visited, &kcl->sums,
                         &kcl->counts, &kcl->sqnorm, &kcl->seed_cand,
-                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial, &kcl->dots,
-                        &kcl->figures_host };
+                        &kcl->seed_closest, &kcl->seed_out, &kcl->seed_partial, &kcl->dots };
 
   /* A step that failed half-way may leave copies queued from our host
    * arrays: they must land before the arrays go. */
-  if (kcl->figures_host && kcl->host_inertia)
-    clEnqueueUnmapMemObject (kcl->queue, kcl->figures_host, kcl->host_inertia, 0, NULL, NULL);
-  else
-    g_free (kcl->host_inertia);
   if (kcl->queue)
     clFinish (kcl->queue);
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
@@ -167,6 +161,7 @@ latent_kmeans_cl_free (LatentKmeansCl *kcl)
   g_free (kcl->host_sums);
   g_free (kcl->host_counts);
   g_free (kcl->host_sqnorm);
+  g_free (kcl->host_inertia);
   g_free (kcl->host_visited);
   g_free (kcl->options);
   g_free (kcl->host_seed);
@@ -501,23 +496,7 @@ latent_kmeans_cl_new (LatentKmeans  *self,
   kcl->host_sums = g_new (float, (gsize) k * kcl->dp);
   kcl->host_counts = g_new (gint32, (gsize) (kcl->gpu ? 1 : kcl->items) * k);
   kcl->host_sqnorm = g_new (float, (gsize) (kcl->gpu ? 1 : kcl->items) * k);
-  if (!kcl->gpu)
-    kcl->host_inertia = g_new (float, figures_size (kcl, k));
-  else
-    {
-      /* A step's one read-back lands in memory the driver allocated, which
-       * it can copy into directly: NVIDIA's pins it, where a copy into
-       * the heap goes through a staging buffer. */
-      cl_int err;
-
-      if (!latent_cl_create_buffer (cl, &kcl->figures_host, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                    figures_size (kcl, k) * sizeof (float), NULL, "figures", error))
-        return NULL;
-      kcl->host_inertia = clEnqueueMapBuffer (kcl->queue, kcl->figures_host, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                              figures_size (kcl, k) * sizeof (float), 0, NULL, NULL, &err);
-      if (!latent_cl_check (err, "clEnqueueMapBuffer", "figures", error))
-        return NULL;
-    }
+  kcl->host_inertia = g_new (float, figures_size (kcl, k));
   kcl->host_visited = g_new (gint32, kcl->items);
 
   copy_rows = kcl->use_bounds ? n : 1;
@@ -1240,8 +1219,8 @@ latent_kmeans_cl_can_update (LatentKmeansCl *kcl)
 /* Lloyd's step on the device: the centers move to the means of the last
  * pass's clusters (kmeans_update), then a full pass assigns the rows and
  * sums them. Reads back, in one copy (figures_size), the inertia, the
- * counts and *SHIFT, the centers' squared moves summed; the host's
- * centers, sums and labels stay behind until latent_kmeans_cl_pull. */
+ * counts and *SHIFT, the centers' squared moves summed; the host's centers, sums and labels stay behind
+ * until latent_kmeans_cl_pull. */
 gboolean
 latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
                                 LatentKmeans     *self,
