@@ -1219,8 +1219,8 @@ latent_kmeans_cl_can_update (LatentKmeansCl *kcl)
 /* Lloyd's step on the device: the centers move to the means of the last
  * pass's clusters (kmeans_update), then a full pass assigns the rows and
  * sums them. Reads back, in one copy (figures_size), the inertia, the
- * counts and *SHIFT, the centers' squared moves summed; the host's centers, sums and labels stay behind
- * until latent_kmeans_cl_pull. */
+ * counts and *SHIFT, the centers' squared moves summed; the host's
+ * centers, sums and labels stay behind until latent_kmeans_cl_pull. */
 gboolean
 latent_kmeans_cl_update_assign (LatentKmeansCl   *kcl,
                                 LatentKmeans     *self,
