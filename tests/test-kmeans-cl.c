@@ -387,6 +387,65 @@ test_restarts_agree (void)
   g_assert_cmpuint (differ, ==, 0);
 }
 
+/* After iteration 2, the next OpenCL call fails. */
+static void
+fail_after_second (const LatentIterationRecord *record,
+                   gpointer                     user_data)
+{
+  test_append_objective (record, user_data);
+  if (record->iteration == 2)
+    latent_cl_inject_failures (1);
+}
+
+/* The GPU shape moves the centers on the device and the host's copy stays
+ * behind until a snapshot asks. A device failure there leaves the run to
+ * the reference from the centers the host last had (here the start), with
+ * their own assignment: it repeats the steps since, so from the failure on
+ * its objectives are the reference's from the start. */
+static void
+test_fall_back_on_device (void)
+{
+  const LatentAlgorithm *alg = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (2000, 8, 6, 4.0, 21);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (alg);
+  g_autoptr(LatentCl) device = NULL;
+  g_autoptr(LatentFit) ref = NULL, dev = NULL;
+  g_autoptr(GArray) ref_obj = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) dev_obj = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GError) error = NULL;
+
+  if (cl == NULL || latent_cl_get_shape (cl) != LATENT_KERNEL_SHAPE_GPU)
+    {
+      g_test_skip ("the centers move on the device in the GPU shape only");
+      return;
+    }
+  g_setenv ("LATENT_KMEANS_BOUNDS", "none", TRUE);
+  /* A device of its own: the failure it counts is this test's. */
+  device = latent_cl_new (LATENT_DEVICE_AUTO, NULL);
+  g_assert_true (latent_params_parse (params, "k=6", NULL));
+  g_assert_true (latent_params_parse (params, "max-iterations=8", NULL));
+  g_assert_true (latent_params_parse (params, "tol=0", NULL));
+  ref = latent_algorithm_fit (alg, ds, params, 4, NULL, test_append_objective, ref_obj, NULL, &error);
+  g_assert_no_error (error);
+  dev = latent_algorithm_fit (alg, ds, params, 4, device, fail_after_second, dev_obj, NULL, &error);
+  g_assert_no_error (error);
+  latent_cl_inject_failures (0);
+
+  g_assert_cmpuint (latent_cl_get_failures (device), ==, 1);
+  g_assert_cmpstr (dev->snapshot->device, ==, "CPU reference");
+  /* It failed mid-run, and repeated two steps. */
+  g_assert_cmpuint (ref_obj->len, >=, 3);
+  g_assert_cmpuint (dev_obj->len, ==, MIN (8, ref_obj->len + 2));
+  for (guint i = 0; i < dev_obj->len; i++)
+    {
+      const double want = g_array_index (ref_obj, double, i < 2 ? i : i - 2);
+      const double got = g_array_index (dev_obj, double, i);
+
+      g_test_message ("iteration %u: %.9g, the reference's %.9g", i + 1, got, want);
+      g_assert_cmpfloat (fabs (got - want), <=, 1e-5 * want);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -431,6 +490,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kmeans-cl/seed-from-copy", test_seed_from_copy);
   g_test_add_func ("/kmeans-cl/tiles", test_tiles);
   g_test_add_func ("/kmeans-cl/product", test_product);
+  g_test_add_func ("/kmeans-cl/fall-back-on-device", test_fall_back_on_device);
   status = g_test_run ();
   g_clear_object (&cl);
   return status;
