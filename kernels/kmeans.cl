@@ -53,7 +53,10 @@
  * word) into chunks × k × dp partials, and kmeans_reduce_chunks sums the
  * chunks on the device. The bounded passes run one row per work-item in
  * groups of ROW_GROUP, only relabel rows, and reduce their visit counts per
- * group; the sums are then rebuilt from the labels.
+ * group; the sums are then rebuilt from the labels. Without bounds,
+ * kmeans_update moves the centers to their means on the device between
+ * passes, and a step reads back only its figures: the groups' inertia,
+ * the centers' moves and the counts, in one buffer.
  *
  * kmeans_seed, at the end, scores k-means++'s candidates for the next center;
  * kmeans_seed_copy does it from the 8-bit copy when that is the rows.
