@@ -358,18 +358,26 @@ assign (LatentKmeans        *self,
   return TRUE;
 }
 
-/* The host's centers, labels and sums as the device left them; after a
- * device failure, the host's centers with their own assignment. */
+/* A device failure while the device held the run (the GPU shape moves
+ * the centers there): it goes on on the reference from the host's centers,
+ * as last pulled, with their own assignment. */
+static void
+fall_back_to_host (LatentKmeans *self,
+                   const GError *error)
+{
+  fall_back (self, error);
+  latent_kmeans_reference_assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE);
+  self->inertia = self->pass.inertia;
+}
+
+/* The host's centers, labels and sums as the device left them. */
 static void
 pull (LatentKmeans *self)
 {
   g_autoptr(GError) error = NULL;
 
-  if (self->cl == NULL || latent_kmeans_cl_pull (self->cl, self, &self->pass, &error))
-    return;
-  fall_back (self, error);
-  latent_kmeans_reference_assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE);
-  self->inertia = self->pass.inertia;
+  if (self->cl != NULL && !latent_kmeans_cl_pull (self->cl, self, &self->pass, &error))
+    fall_back_to_host (self, error);
 }
 
 static gboolean
@@ -627,9 +635,7 @@ kmeans_step (gpointer       data,
         latent_kmeans_cl_invalidate (self->cl);
     }
 
-  /* The GPU shape moves the centers where it keeps them. After a device
-   * failure the run goes on from the host's centers, as last pulled, with
-   * their own assignment. */
+  /* The GPU shape moves the centers where it keeps them. */
   if (self->cl && latent_kmeans_cl_can_update (self->cl))
     {
       g_autoptr(GError) local_error = NULL;
@@ -641,10 +647,7 @@ kmeans_step (gpointer       data,
           return FALSE;
         }
       if (!moved)
-        {
-          fall_back (self, local_error);
-          latent_kmeans_reference_assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE);
-        }
+        fall_back_to_host (self, local_error);
     }
   if (!moved)
     {
