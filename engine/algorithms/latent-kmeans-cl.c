@@ -38,7 +38,7 @@
  * kmeans_nearest 0.52 ms; at k = 32 a whole step took 1.16 and 1.11 ms,
  * at k = 10 0.87 and 0.97 ms. */
 #define PRODUCT_MIN_K 33
-/* kmeans_update's work-group. */
+/* kmeans_update's work-group: a power of two, for its tree sum. */
 #define UPDATE_GROUP 64
 
 /* ...when the rows have this many columns at least: the product writes
