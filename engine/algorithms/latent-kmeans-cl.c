@@ -72,8 +72,7 @@ struct _LatentKmeansCl
   cl_mem            counts, sqnorm;
   /* Without bounds, the centers move on the device (kmeans_update). */
   cl_kernel         update;
-  gboolean          resident;       /* the centers may move on the device */
-  gboolean          sums_ready;     /* device sums and counts are the last pass's */
+  gboolean          sums_ready;     /* without bounds, device sums and counts are the last pass's */
   gboolean          ahead;          /* device centers, sums and labels are newer than the host's */
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
@@ -393,7 +392,6 @@ latent_kmeans_cl_new (LatentKmeans  *self,
           if (!(kcl->gemm = latent_gemm_new (cl, &local_error)))
             g_debug ("k-means: the tiles instead of the matrix product: %s", local_error->message);
         }
-      kcl->resident = !kcl->use_bounds;
       /* One row per work-item in the bounded passes; the tiled pass takes
        * tile_rows rows per group, the sums sum_rows rows per chunk. */
       kcl->rows_per_item = 1;
@@ -1121,7 +1119,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer (kcl->queue, kcl->counts, CL_FALSE, 0, k * sizeof (gint32), kcl->host_counts,
                                    0, NULL, NULL);
-      if (err == CL_SUCCESS)
+      /* Σ|x|² per cluster is for a bounded pass's inertia (below). */
+      if (err == CL_SUCCESS && bounded)
         err = clEnqueueReadBuffer (kcl->queue, kcl->sqnorm, CL_FALSE, 0, k * sizeof (float), kcl->host_sqnorm,
                                    0, NULL, NULL);
     }
@@ -1141,7 +1140,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer (kcl->queue, kcl->partial_counts, CL_FALSE, 0,
                                    (gsize) kcl->items * k * sizeof (gint32), kcl->host_counts, 0, NULL, NULL);
-      if (err == CL_SUCCESS)
+      if (err == CL_SUCCESS && bounded)
         err = clEnqueueReadBuffer (kcl->queue, kcl->partial_sqnorm, CL_FALSE, 0,
                                    (gsize) kcl->items * k * sizeof (float), kcl->host_sqnorm, 0, NULL, NULL);
     }
@@ -1183,7 +1182,8 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
           for (guint g = 0; g < slices; g++)
             {
               pass->counts[c] += kcl->host_counts[(gsize) g * k + c];
-              sqnorm += kcl->host_sqnorm[(gsize) g * k + c];
+              if (bounded)
+                sqnorm += kcl->host_sqnorm[(gsize) g * k + c];
             }
           sums_to_host (kcl, self, pass, c);
           /* A bounded pass skips rows, so its inertia comes from the
@@ -1204,7 +1204,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
     memset (kcl->host_move + kcl->kl, 0, kcl->kl * sizeof (float));
   /* A labels-only pass leaves the device sums behind the labels. */
   kcl->bounds_valid = accumulate && kcl->use_bounds;
-  kcl->sums_ready = accumulate && kcl->resident;
+  kcl->sums_ready = accumulate && kcl->gpu && !kcl->use_bounds;
   return TRUE;
 }
 
@@ -1213,7 +1213,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
 gboolean
 latent_kmeans_cl_can_update (LatentKmeansCl *kcl)
 {
-  return kcl->resident && kcl->sums_ready;
+  return kcl->sums_ready;
 }
 
 /* Lloyd's step on the device: the centers move to the means of the last
