@@ -821,6 +821,10 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
 #ifdef LATENT_GPU
   __local uint scratch[ROW_GROUP];
 #endif
+#ifdef HAVE_PREFETCH
+  uint held = end;   /* a row whose move waits for its floats */
+  int held_from = 0, held_to = 0;
+#endif
 
   for (uint i = begin; i < end; i++)
     {
@@ -934,8 +938,27 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
 
       upper[i] = u;
       if (now != old)
-        move_row (i, old, now, xr, xnorm[i], labels, sums, counts, sqnorm, dv);
+        {
+#ifdef HAVE_PREFETCH
+          /* The row's floats are not in cache (only its copy was read):
+           * they are fetched now and added when the next row moves, or at
+           * the end, so the misses overlap other rows' work. */
+          if (held < end)
+            move_row (held, held_from, held_to, x + (size_t) held * dv, xnorm[held], labels, sums, counts, sqnorm, dv);
+          held = i;
+          held_from = old;
+          held_to = now;
+          for (uint b = 0; b < dv * VEC; b += 16)
+            __builtin_prefetch ((__global const float *) xr + b, 0, 2);
+#else
+          move_row (i, old, now, xr, xnorm[i], labels, sums, counts, sqnorm, dv);
+#endif
+        }
     }
+#ifdef HAVE_PREFETCH
+  if (held < end)
+    move_row (held, held_from, held_to, x + (size_t) held * dv, xnorm[held], labels, sums, counts, sqnorm, dv);
+#endif
 
 #ifdef LATENT_GPU
   visited = group_sum (visited, scratch);
