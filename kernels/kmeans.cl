@@ -233,17 +233,21 @@ copy_bounds (const float2 range,
 #define HAVE_PREFETCH 1
 #endif
 #endif
+/* How many open rows Elkan's CPU-shaped pass tests ahead: the same logic
+ * runs without the fetches (Oclgrind), so the simulator checks it. */
+#ifdef PREFETCH_AHEAD
+#define LOOK_AHEAD PREFETCH_AHEAD
+#else
+#define LOOK_AHEAD 4
+#endif
 
 static inline void
-prefetch_row (__global const qvec_t *LATENT_RESTRICT xq,
-              const uint row,
-              const uint dv)
+prefetch_bytes (__global const void *p,
+                const uint bytes)
 {
 #ifdef HAVE_PREFETCH
-  __global const uchar *q = (__global const uchar *) (xq + (size_t) row * dv);
-
-  for (uint b = 0; b < dv * VEC; b += 64)
-    __builtin_prefetch (q + b, 0, 2);
+  for (uint b = 0; b < bytes; b += 64)
+    __builtin_prefetch ((__global const uchar *) p + b, 0, 2);
 #endif
 }
 
@@ -261,7 +265,7 @@ prefetch_copy (__global const qvec_t *LATENT_RESTRICT xq,
   const uint a = row + PREFETCH_AHEAD;
 
   if (a < end && (upper[a] + move[labels[a]]) * (1.0f + SLACK) > half_gap[labels[a]])
-    prefetch_row (xq, a, dv);
+    prefetch_bytes (xq + (size_t) a * dv, dv * VEC);
 #endif
 }
 
@@ -784,7 +788,7 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
 #endif
 }
 
-#ifdef HAVE_PREFETCH
+#ifndef LATENT_GPU
 /* Whether kmeans_elkan must look at row i: its bounds leave a center of
  * some block open (the pass's own test). */
 static inline bool
@@ -862,7 +866,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
 #ifdef LATENT_GPU
   __local uint scratch[ROW_GROUP];
 #endif
-#ifdef HAVE_PREFETCH
+#ifndef LATENT_GPU
   uint held = end;   /* a row whose move waits for its floats */
   int held_from = 0, held_to = 0;
   ulong ahead = 0;   /* bit r: row i + r is open; rows [i, scan) are tested */
@@ -881,16 +885,16 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
       /* A row closer to its center than half the gap to any other stays. */
       const bool settled = u * (1.0f + SLACK) <= half_gap[old];
 
-#ifdef HAVE_PREFETCH
-      /* Rows are tested ahead until PREFETCH_AHEAD of them are open, and
+#ifndef LATENT_GPU
+      /* Rows are tested ahead until LOOK_AHEAD of them are open, and
        * their copies fetched; a row that is not is only moved on. */
-      while (scan < end && scan < i + 64 && ahead_open < PREFETCH_AHEAD)
+      while (scan < end && scan < i + 64 && ahead_open < LOOK_AHEAD)
         {
           if (elkan_open (labels, upper, lowers, move, half_gap, center_dist, scan, kl))
             {
               ahead |= (ulong) 1 << (scan - i);
               ahead_open++;
-              prefetch_row (xq, scan, dv);
+              prefetch_bytes (xq + (size_t) scan * dv, dv * VEC);
             }
           scan++;
         }
@@ -1006,7 +1010,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
       upper[i] = u;
       if (now != old)
         {
-#ifdef HAVE_PREFETCH
+#ifndef LATENT_GPU
           /* The row's floats are not in cache (only its copy was read):
            * they are fetched now and added when the next row moves, or at
            * the end, so the misses overlap other rows' work. */
@@ -1015,14 +1019,13 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
           held = i;
           held_from = old;
           held_to = now;
-          for (uint b = 0; b < dv * VEC; b += 16)
-            __builtin_prefetch ((__global const float *) xr + b, 0, 2);
+          prefetch_bytes (xr, dv * VEC * sizeof (float));
 #else
           move_row (i, old, now, xr, xnorm[i], labels, sums, counts, sqnorm, dv);
 #endif
         }
     }
-#ifdef HAVE_PREFETCH
+#ifndef LATENT_GPU
   if (held < end)
     move_row (held, held_from, held_to, x + (size_t) held * dv, xnorm[held], labels, sums, counts, sqnorm, dv);
 #endif
