@@ -17,6 +17,10 @@
 
 /* One frame at 60 Hz. */
 #define PUBLISH_INTERVAL_US (G_USEC_PER_SEC / 60)
+/* A snapshot that took c µs is followed by the next no sooner than
+ * SNAPSHOT_SPACING · c later: snapshots take at most a tenth of the time
+ * the steps between them take. */
+#define SNAPSHOT_SPACING 11
 
 struct _LatentRun
 {
@@ -50,7 +54,7 @@ struct _LatentRun
   LatentRunState         worker_state;
   double                 init_ms;
   gint64                 last_publish;   /* worker only */
-  gint64                 publish_interval;
+  gint64                 publish_cost;   /* how long the last snapshot took, worker only */
 
   /* Main context only. */
   LatentRunState         state;
@@ -125,10 +129,12 @@ schedule_drain (LatentRun *self)
   g_source_attach (self->outbox_source, self->context);
 }
 
+/* LAST_STEP: when the last step ended (0 for a forced snapshot). */
 static gboolean
 publish (LatentRun            *self,
          gpointer              state,
          gboolean              force,
+         gint64                last_step,
          double                step_ms,
          double                elapsed_ms)
 {
@@ -136,12 +142,20 @@ publish (LatentRun            *self,
   gint64 now = g_get_monotonic_time ();
   gboolean wanted;
 
-  /* At most one a display frame, and no more than a third of the worker's
-   * time: a snapshot can cost more than a step (the linear models project
-   * every row), and nobody sees more. */
+  /* At most one a display frame, as nobody sees more; and as a snapshot
+   * can cost more than a step (a 4K image is 33 MB to copy back, the
+   * linear models project every row), only as often as keeps the steps
+   * within a tenth of their own pace, unless the speed limit would have
+   * the worker wait that long anyway. */
   g_mutex_lock (&self->mutex);
-  wanted = force || (self->outbox_snapshot == NULL &&
-                     now - self->last_publish >= MAX (PUBLISH_INTERVAL_US, self->publish_interval));
+  wanted = force;
+  if (!wanted && self->outbox_snapshot == NULL && now - self->last_publish >= PUBLISH_INTERVAL_US)
+    {
+      const gint64 next_due = self->per_second > 0 ? last_step + (gint64) (G_USEC_PER_SEC / self->per_second) : 0;
+
+      wanted = now + self->publish_cost <= next_due ||
+               now - self->last_publish >= SNAPSHOT_SPACING * self->publish_cost;
+    }
   g_mutex_unlock (&self->mutex);
   if (!wanted)
     return FALSE;
@@ -149,7 +163,7 @@ publish (LatentRun            *self,
 
   /* Built outside the lock; it is ours alone until it enters the outbox. */
   snapshot = self->algorithm->snapshot (state);
-  self->publish_interval = 3 * (g_get_monotonic_time () - now);
+  self->publish_cost = g_get_monotonic_time () - now;
   snapshot->step_ms = step_ms;
   snapshot->elapsed_ms = elapsed_ms;
 
@@ -258,7 +272,7 @@ worker (gpointer data)
   g_mutex_lock (&self->mutex);
   self->worker_state = LATENT_RUN_PAUSED;
   g_mutex_unlock (&self->mutex);
-  publish (self, state, TRUE, 0, (g_get_monotonic_time () - start) / 1000.0);
+  publish (self, state, TRUE, 0, 0, (g_get_monotonic_time () - start) / 1000.0);
   /* The speed limit counts from here: the initial state is shown for an
    * interval like every other, and the first step does not replace it
    * within the frame (a long initialisation used to lose iteration 1). */
@@ -287,7 +301,7 @@ worker (gpointer data)
             {
               /* Pausing: the view must show where the run stopped. */
               g_mutex_unlock (&self->mutex);
-              publish (self, state, TRUE, last_step_ms, last_elapsed_ms);
+              publish (self, state, TRUE, 0, last_step_ms, last_elapsed_ms);
               unpublished = FALSE;
               g_mutex_lock (&self->mutex);
               continue;
@@ -348,7 +362,7 @@ worker (gpointer data)
 
       last_step_ms = record.step_ms;
       last_elapsed_ms = (t1 - start) / 1000.0;
-      unpublished = !publish (self, state, done, last_step_ms, last_elapsed_ms);
+      unpublished = !publish (self, state, done, t1, last_step_ms, last_elapsed_ms);
       if (done)
         {
           finish (self, LATENT_RUN_FINISHED, NULL);
