@@ -585,6 +585,30 @@ on_seen (LatentRun *run, LatentSnapshot *snap, guint *seen)
   *seen |= 1u << MIN (snap->iteration, 31);
 }
 
+/* Which of STEPS iterations of the counter are shown, bit i for iteration
+ * i, when it runs at PER_SECOND. */
+static guint
+shown_at_speed (LatentDataset *ds,
+                guint          steps,
+                double         per_second)
+{
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (&counter_algorithm);
+  g_autoptr(LatentRun) run = NULL;
+  Watch w = { 0 };
+  guint seen = 0;
+
+  g_assert_true (latent_params_set_int (params, "iterations", steps, NULL));
+  run = latent_run_new (&counter_algorithm, ds, params, 1, NULL);
+  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
+  g_signal_connect (run, "snapshot", G_CALLBACK (on_seen), &seen);
+  latent_run_set_speed (run, per_second);
+  latent_run_play (run);
+  wait_until (&w.finished);
+  g_assert_no_error (w.error);
+  g_test_message ("iterations shown: 0x%x", seen);
+  return seen;
+}
+
 /* With a speed limit a step is shown before the next is due, so the
  * timeline can go back to every one: also the first step of a run asked to
  * play while it initialised, whose initialisation outlasted an interval
@@ -593,27 +617,12 @@ on_seen (LatentRun *run, LatentSnapshot *snap, guint *seen)
 static void
 test_every_step_seen_at_speed (void)
 {
-  const guint steps = 5;
   g_autoptr(LatentDataset) ds = test_blobs (10, 2, 1, 1.0, 1);
-  g_autoptr(LatentParams) params = NULL;
-  g_autoptr(LatentRun) run = NULL;
-  Watch w = { 0 };
-  guint seen = 0;
 
   counter_setup (ds);
   counter_init_ms = 300;
-  params = latent_algorithm_new_params (&counter_algorithm);
-  g_assert_true (latent_params_set_int (params, "iterations", steps, NULL));
-  run = latent_run_new (&counter_algorithm, ds, params, 1, NULL);
-  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
-  g_signal_connect (run, "snapshot", G_CALLBACK (on_seen), &seen);
   /* 5 a second: the main loop has 200 ms to take each snapshot in. */
-  latent_run_set_speed (run, 5);
-  latent_run_play (run);
-  wait_until (&w.finished);
-  g_assert_no_error (w.error);
-  g_test_message ("iterations shown: 0x%x", seen);
-  g_assert_cmphex (seen, ==, (1u << (steps + 1)) - 1);
+  g_assert_cmphex (shown_at_speed (ds, 5, 5), ==, (1u << 6) - 1);
 }
 
 /* A snapshot dearer than twenty steps (a 4K image copied back) takes at
@@ -628,7 +637,6 @@ test_snapshots_within_a_tenth (void)
   g_autoptr(LatentParams) params = NULL;
   g_autoptr(LatentRun) run = NULL;
   Watch w = { 0 };
-  guint seen = 0;
 
   counter_setup (ds);
   counter_snapshot_ms = 20;
@@ -649,17 +657,7 @@ test_snapshots_within_a_tenth (void)
   g_assert_cmpint (counter_snapshot_us, <=, counter_step_us / 10 + 3 * counter_snapshot_max_us);
 
   /* 20 a second: a snapshot fits in the 49 ms the worker waits. */
-  g_assert_true (latent_params_set_int (params, "iterations", 5, NULL));
-  run = latent_run_new (&counter_algorithm, ds, params, 1, NULL);
-  g_signal_connect (run, "finished", G_CALLBACK (on_finished), &w);
-  g_signal_connect (run, "snapshot", G_CALLBACK (on_seen), &seen);
-  w.finished = FALSE;
-  latent_run_set_speed (run, 20);
-  latent_run_play (run);
-  wait_until (&w.finished);
-  g_assert_no_error (w.error);
-  g_test_message ("iterations shown: 0x%x", seen);
-  g_assert_cmphex (seen, ==, (1u << 6) - 1);
+  g_assert_cmphex (shown_at_speed (ds, 5, 20), ==, (1u << 6) - 1);
 }
 
 int
