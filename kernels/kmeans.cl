@@ -804,12 +804,13 @@ elkan_open (__global const int *LATENT_RESTRICT labels,
   const int c = labels[i];
   const float u = (upper[i] + move[c]) * (1.0f + SLACK);
   __global const half *l = lowers + (size_t) i * kl;
+  __global const float *drift = move + kl;
   __global const float *gaps = center_dist + (size_t) c * kl;
 
   if (u <= half_gap[c])
     return false;
   for (uint jc = 0; jc < kl; jc += 16)
-    if (any (isgreater ((float16) u, fmax (vload_half16 (0, l + jc) - vload16 (0, move + kl + jc),
+    if (any (isgreater ((float16) u, fmax (vload_half16 (0, l + jc) - vload16 (0, drift + jc),
                                            0.5f * vload16 (0, gaps + jc)))))
       return true;
   return false;
@@ -865,8 +866,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
   uint visited = 0;
 #ifdef LATENT_GPU
   __local uint scratch[ROW_GROUP];
-#endif
-#ifndef LATENT_GPU
+#else
   uint held = end;   /* a row whose move waits for its floats */
   int held_from = 0, held_to = 0;
   ulong ahead = 0;   /* bit r: row i + r is open; rows [i, scan) are tested */
@@ -886,8 +886,9 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
       const bool settled = u * (1.0f + SLACK) <= half_gap[old];
 
 #ifndef LATENT_GPU
-      /* Rows are tested ahead until LOOK_AHEAD of them are open, and
-       * their copies fetched; a row that is not is only moved on. */
+      /* Rows are tested ahead (as far as the 64 bits of ahead reach)
+       * until LOOK_AHEAD of them are open, and their copies fetched; a
+       * row that is not is only moved on. */
       while (scan < end && scan < i + 64 && ahead_open < LOOK_AHEAD)
         {
           if (elkan_open (labels, upper, lowers, move, half_gap, center_dist, scan, kl))
