@@ -28,7 +28,10 @@
 # less init_ms from random rows (the rest of the start, the device's set-up
 # and the first assignment, is the same in both), with each start's
 # potential (Σ squared distance to the nearest center) beside it.
-# All of it runs in one session, so the ratios hold on a noisy machine.
+# All of it runs in one session, in rounds of one run of each
+# implementation (--repeat rounds), so a slow stretch of a shared machine
+# falls on all of them alike; "speedup" is the median of the rounds'
+# ratios to the fastest peer ("speedup_of_medians" beside it).
 
 import argparse
 import json
@@ -108,6 +111,24 @@ def per_iteration(impl, k, n, d, counts, medians, runs, extra, engine_ms=None):
         "gflops": 2.0 * n * k * d / (ms / 1e3) / 1e9 if ms and ms > 0 else None,
     }
     record.update(extra)
+    return record
+
+
+def merge_rounds(rounds):
+    """One record from an implementation's rounds: their runs together,
+    the median round's figures, and each round's per-iteration time."""
+    record = dict(rounds[0])
+    record["runs_ms"] = [[t for r in rounds for t in r["runs_ms"][i]] for i in range(len(record["runs_ms"]))]
+    record["ms_median"] = [statistics.median(runs) for runs in record["runs_ms"]]
+    record["rounds_ms"] = [r["per_iteration_ms"] for r in rounds]
+    timed = [ms for ms in record["rounds_ms"] if ms]
+    ms = statistics.median(timed) if timed else None
+    record["per_iteration_ms"] = ms
+    record["gflops"] = 2.0 * record["n"] * record["k"] * record["d"] / (ms / 1e3) / 1e9 if ms and ms > 0 else None
+    for key in ("difference_ms", "engine_median_ms"):
+        values = [r[key] for r in rounds if r.get(key) is not None]
+        if values:
+            record[key] = statistics.median(values)
     return record
 
 
@@ -293,30 +314,37 @@ def main():
             centers = Path(tmp) / f"centers-k{k}.csv"
             run([DEBIAN_PYTHON, HELPER, *source, "--make-centers", k, "--centers", centers], env=peer_env())
 
-            jobs = [("latent-opencl", lambda: bench_latent(build_dir, spec, centers, k, "auto",
-                                                           ITERATIONS, args.repeat))]
+            # (name, one round of it, whether it runs in the first round only)
+            jobs = [("latent-opencl", lambda: bench_latent(build_dir, spec, centers, k, "auto", ITERATIONS, 1),
+                     False)]
             if not args.no_reference:
                 jobs.append(("latent-reference",
                              lambda: bench_latent(build_dir, spec, centers, k, "off",
-                                                  REFERENCE_ITERATIONS, REFERENCE_REPEAT)))
+                                                  REFERENCE_ITERATIONS, REFERENCE_REPEAT), True))
             for python, flavour in peers:
                 for algorithm in ("lloyd", "elkan"):
                     jobs.append((f"sklearn-{algorithm}-{flavour}",
                                  lambda python=python, flavour=flavour, algorithm=algorithm:
-                                 bench_sklearn(python, flavour, algorithm, source, centers, k,
-                                               ITERATIONS, args.repeat)))
+                                 bench_sklearn(python, flavour, algorithm, source, centers, k, ITERATIONS, 1),
+                                 False))
 
-            records = []
-            for name, job in jobs:
-                try:
-                    record = job()
-                except (RuntimeError, OSError, ValueError, KeyError) as e:
-                    note(f"{name}, K = {k}: {e}")
-                    emit({"bench": "kmeans-note", "impl": name, "k": k, "note": str(e)})
-                    failed = True
-                    continue
+            # Round by round, every implementation once, so a stretch when
+            # the shared machine is slow falls on all of them alike.
+            rounds = {name: [] for name, _, _ in jobs}
+            for r in range(args.repeat):
+                for name, job, once in jobs:
+                    if rounds[name] is None or (once and r > 0):
+                        continue
+                    try:
+                        rounds[name].append(job())
+                    except (RuntimeError, OSError, ValueError, KeyError) as e:
+                        note(f"{name}, K = {k}: {e}")
+                        emit({"bench": "kmeans-note", "impl": name, "k": k, "note": str(e)})
+                        rounds[name] = None
+                        failed = True
+            records = [merge_rounds(done) for done in rounds.values() if done]
+            for record in records:
                 emit(record)
-                records.append(record)
 
             def best(prefix):
                 timed = [r for r in records if r["impl"].startswith(prefix) and r["per_iteration_ms"]]
@@ -325,14 +353,19 @@ def main():
             latent = next((r for r in records if r["impl"] == "latent-opencl" and r["per_iteration_ms"]),
                           None) or best("latent-")
             peer = best("sklearn-")
+            paired = ([p / q for p, q in zip(peer["rounds_ms"], latent["rounds_ms"]) if p and q]
+                      if latent and peer and len(latent["rounds_ms"]) == len(peer["rounds_ms"]) else [])
             emit({"bench": "kmeans-summary", "k": k, "n": rows,
                   "latent": latent["impl"] if latent else None,
                   "latent_device": latent.get("device") if latent else None,
                   "latent_ms": latent["per_iteration_ms"] if latent else None,
                   "best_peer": peer["impl"] if peer else None,
                   "best_peer_ms": peer["per_iteration_ms"] if peer else None,
-                  "speedup": (peer["per_iteration_ms"] / latent["per_iteration_ms"]
-                              if latent and peer else None)})
+                  "speedup": (statistics.median(paired) if paired else
+                              peer["per_iteration_ms"] / latent["per_iteration_ms"] if latent and peer else None),
+                  "speedup_rounds": paired,
+                  "speedup_of_medians": (peer["per_iteration_ms"] / latent["per_iteration_ms"]
+                                         if latent and peer else None)})
 
             seeds = [("latent-opencl", lambda: bench_seed_latent(build_dir, spec, k, args.repeat))]
             for python, flavour in peers:
