@@ -115,8 +115,9 @@ def per_iteration(impl, k, n, d, counts, medians, runs, extra, engine_ms=None):
 
 
 def merge_rounds(rounds):
-    """One record from an implementation's rounds: their runs together,
-    the median round's figures, and each round's per-iteration time."""
+    """One record from an implementation's rounds: the first round's
+    facts, all their runs, the medians of their figures, and each round's
+    time per iteration."""
     record = dict(rounds[0])
     record["runs_ms"] = [[t for r in rounds for t in r["runs_ms"][i]] for i in range(len(record["runs_ms"]))]
     record["ms_median"] = [statistics.median(runs) for runs in record["runs_ms"]]
