@@ -788,9 +788,29 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
 #endif
 }
 
+/* Elkan's bounds on a row's distances to the 16 centers from jc: the
+ * stored halves (rounded down) less each center's drift since. */
+static inline float16
+elkan_lowers (__global const half *LATENT_RESTRICT l,
+              __global const float *LATENT_RESTRICT drift,
+              const uint jc)
+{
+  return vload_half16 (0, l + jc) - vload16 (0, drift + jc);
+}
+
+/* Which of those 16 centers neither bound rules out (−1 a lane) for a row
+ * at most U from its center, GAPS its distances to them. */
+static inline int16
+elkan_block_open (const float u,
+                  const float16 lv,
+                  __global const float *LATENT_RESTRICT gaps)
+{
+  return isgreater ((float16) (u * (1.0f + SLACK)), fmax (lv, 0.5f * vload16 (0, gaps)));
+}
+
 #ifndef LATENT_GPU
 /* Whether kmeans_elkan must look at row i: its bounds leave a center of
- * some block open (the pass's own test). */
+ * some block open (the pass's own test, on the row's bounds as stored). */
 static inline bool
 elkan_open (__global const int *LATENT_RESTRICT labels,
             __global const float *LATENT_RESTRICT upper,
@@ -802,16 +822,14 @@ elkan_open (__global const int *LATENT_RESTRICT labels,
             const uint kl)
 {
   const int c = labels[i];
-  const float u = (upper[i] + move[c]) * (1.0f + SLACK);
+  const float u = upper[i] + move[c];
   __global const half *l = lowers + (size_t) i * kl;
-  __global const float *drift = move + kl;
   __global const float *gaps = center_dist + (size_t) c * kl;
 
-  if (u <= half_gap[c])
+  if (u * (1.0f + SLACK) <= half_gap[c])
     return false;
   for (uint jc = 0; jc < kl; jc += 16)
-    if (any (isgreater ((float16) u, fmax (vload_half16 (0, l + jc) - vload16 (0, drift + jc),
-                                           0.5f * vload16 (0, gaps + jc)))))
+    if (any (elkan_block_open (u, elkan_lowers (l, move + kl, jc), gaps + jc)))
       return true;
   return false;
 }
@@ -915,7 +933,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
       for (uint jc = 0; jc < kl; jc += 16)
         {
           /* Bounds are stored as halves rounded down: half the traffic. */
-          const float16 lv = vload_half16 (0, l + jc) - vload16 (0, drift + jc);
+          const float16 lv = elkan_lowers (l, drift, jc);
           float lanes[16];
           uint open;
 
@@ -923,9 +941,7 @@ kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
            * (never padding: its center distance is infinite); a center
            * that takes the row only tightens both bounds, so the set
            * holds for the rest of the block. */
-          if (settled ||
-              !(open = lane_bits (isgreater ((float16) (u * (1.0f + SLACK)),
-                                             fmax (lv, 0.5f * vload16 (0, center_dist + (size_t) now * kl + jc))))))
+          if (settled || !(open = lane_bits (elkan_block_open (u, lv, center_dist + (size_t) now * kl + jc))))
             {
               if (rebase)
                 vstore_half16_rtn (lv, 0, l + jc);

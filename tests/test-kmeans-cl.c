@@ -430,6 +430,7 @@ test_fall_back_on_device (void)
   dev = latent_algorithm_fit (alg, ds, params, 4, device, fail_after_second, dev_obj, NULL, &error);
   g_assert_no_error (error);
   latent_cl_inject_failures (0);
+  g_unsetenv ("LATENT_KMEANS_BOUNDS");
 
   g_assert_cmpuint (latent_cl_get_failures (device), ==, 1);
   g_assert_cmpstr (dev->snapshot->device, ==, "CPU reference");
