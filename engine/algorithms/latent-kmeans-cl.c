@@ -74,6 +74,7 @@ struct _LatentKmeansCl
   cl_kernel         update;
   gboolean          sums_ready;     /* without bounds, device sums and counts are the last pass's */
   gboolean          ahead;          /* device centers, sums and labels are newer than the host's */
+  gboolean          labels_behind;  /* the device's labels are newer than the host's */
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
   gboolean          use_elkan;      /* a bound per row and center, else two per row */
@@ -994,22 +995,12 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
       cnmax = MAX (cnmax, kcl->host_cnorm[c]);
     }
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
-  err = clEnqueueWriteBuffer (kcl->queue, kcl->centers, CL_FALSE, 0,
-                              (gsize) kcl->kp * dp * sizeof (float), kcl->host_centers, 0, NULL, NULL);
-  if (err == CL_SUCCESS)
-    err = clEnqueueWriteBuffer (kcl->queue, kcl->cnorm, CL_FALSE, 0, kcl->kp * sizeof (float),
-                                kcl->host_cnorm, 0, NULL, NULL);
-  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans", error))
-    return FALSE;
-
+  /* The host's share of a bounded pass comes first: the commands then go
+   * out together, and the device's threads run them back to back instead
+   * of taking turns with this one for the cores. */
   if (bounded)
     {
-      /* One center per work-item, spread over the groups like the rows. */
-      gsize gaps_global = (k + kcl->local - 1) / kcl->local * kcl->local;
-      cl_uint kl = kcl->kl;
-      float *drift = kcl->host_move + kl, drift_max = 0;
+      float *drift = kcl->host_move + kcl->kl, drift_max = 0;
 
       prepare_moves (kcl, self, &move_max, &move_second, &move_argmax);
       /* How far each center has moved since Elkan's bounds were last
@@ -1023,19 +1014,35 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
         }
       rebase = drift_max > 0.5 * sqrt (self->variance);
       quantize_centers (kcl, k);
-      err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, 2 * kl * sizeof (float),
-                                  kcl->host_move, 0, NULL, NULL);
-      if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_q, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
-                                    kcl->host_centers_q, 0, NULL, NULL);
-      if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_i, CL_FALSE, 0, (gsize) k * dp * sizeof (gint16),
-                                    kcl->host_centers_i, 0, NULL, NULL);
-      if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer (kcl->queue, kcl->cinfo, CL_FALSE, 0, k * sizeof (cl_float2),
-                                    kcl->host_cinfo, 0, NULL, NULL);
-      if (!latent_cl_check (err, "clEnqueueWriteBuffer", "move", error))
-        return FALSE;
+    }
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  err = clEnqueueWriteBuffer (kcl->queue, kcl->centers, CL_FALSE, 0,
+                              (gsize) kcl->kp * dp * sizeof (float), kcl->host_centers, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueWriteBuffer (kcl->queue, kcl->cnorm, CL_FALSE, 0, kcl->kp * sizeof (float),
+                                kcl->host_cnorm, 0, NULL, NULL);
+  if (err == CL_SUCCESS && bounded)
+    err = clEnqueueWriteBuffer (kcl->queue, kcl->move, CL_FALSE, 0, 2 * kcl->kl * sizeof (float),
+                                kcl->host_move, 0, NULL, NULL);
+  if (err == CL_SUCCESS && bounded)
+    err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_q, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
+                                kcl->host_centers_q, 0, NULL, NULL);
+  if (err == CL_SUCCESS && bounded)
+    err = clEnqueueWriteBuffer (kcl->queue, kcl->centers_i, CL_FALSE, 0, (gsize) k * dp * sizeof (gint16),
+                                kcl->host_centers_i, 0, NULL, NULL);
+  if (err == CL_SUCCESS && bounded)
+    err = clEnqueueWriteBuffer (kcl->queue, kcl->cinfo, CL_FALSE, 0, k * sizeof (cl_float2),
+                                kcl->host_cinfo, 0, NULL, NULL);
+  if (!latent_cl_check (err, "clEnqueueWriteBuffer", "kmeans", error))
+    return FALSE;
+  if (bounded)
+    {
+      /* One center per work-item, spread over the groups like the rows. */
+      gsize gaps_global = (k + kcl->local - 1) / kcl->local * kcl->local;
+      cl_uint kl = kcl->kl;
+
       if (!latent_cl_set_args (kcl->gaps, "kmeans_center_gaps", error, LATENT_CL_ARG (kcl->centers), LATENT_CL_ARG (kcl->center_dist),
                      LATENT_CL_ARG (kcl->half), LATENT_CL_ARG (k), LATENT_CL_ARG (kl), LATENT_CL_ARG (dv), LATENT_CL_ARG_END))
         return FALSE;
@@ -1144,8 +1151,11 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
         err = clEnqueueReadBuffer (kcl->queue, kcl->partial_sqnorm, CL_FALSE, 0,
                                    (gsize) kcl->items * k * sizeof (float), kcl->host_sqnorm, 0, NULL, NULL);
     }
+  /* A bounded pass leaves the labels on the device until they are asked
+   * for (latent_kmeans_cl_pull): 4 bytes a row a pass, which the step
+   * itself does not need. */
   if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (kcl->queue, bounded ? kcl->partial_visited : kcl->partial_inertia, CL_FALSE, 0,
+    err = clEnqueueReadBuffer (kcl->queue, bounded ? kcl->partial_visited : kcl->partial_inertia, bounded, 0,
                                results * sizeof (float), bounded ? (gpointer) kcl->host_visited
                                                                  : (gpointer) kcl->host_inertia,
                                0, NULL, NULL);
@@ -1155,11 +1165,12 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   if (err == CL_SUCCESS && kind == LATENT_KMEANS_EXACT)
     err = clEnqueueReadBuffer (kcl->queue, kcl->dist, CL_FALSE, 0, n * sizeof (float),
                                self->dist, 0, NULL, NULL);
-  if (err == CL_SUCCESS)
+  if (err == CL_SUCCESS && !bounded)
     err = clEnqueueReadBuffer (kcl->queue, kcl->labels, CL_TRUE, 0, n * sizeof (gint32),
                                self->labels, 0, NULL, NULL);
   if (!latent_cl_check (err, "clEnqueueReadBuffer", "kmeans", error))
     return FALSE;
+  kcl->labels_behind = bounded;
 
   pass->full = !bounded;
   pass->dist_exact = kind == LATENT_KMEANS_EXACT;
@@ -1286,7 +1297,16 @@ latent_kmeans_cl_pull (LatentKmeansCl   *kcl,
   cl_int err;
 
   if (!kcl->ahead)
-    return TRUE;
+    {
+      if (!kcl->labels_behind)
+        return TRUE;
+      err = clEnqueueReadBuffer (kcl->queue, kcl->labels, CL_TRUE, 0, self->n * sizeof (gint32), self->labels,
+                                 0, NULL, NULL);
+      if (!latent_cl_check (err, "clEnqueueReadBuffer", "labels", error))
+        return FALSE;
+      kcl->labels_behind = FALSE;
+      return TRUE;
+    }
   err = clEnqueueReadBuffer (kcl->queue, kcl->centers, CL_FALSE, 0, (gsize) k * kcl->dp * sizeof (float),
                              kcl->host_centers, 0, NULL, NULL);
   if (err == CL_SUCCESS)
@@ -1304,5 +1324,6 @@ latent_kmeans_cl_pull (LatentKmeansCl   *kcl,
       sums_to_host (kcl, self, pass, c);
     }
   kcl->ahead = FALSE;
+  kcl->labels_behind = FALSE;
   return TRUE;
 }
