@@ -75,6 +75,7 @@ struct _LatentKmeansCl
   gboolean          sums_ready;     /* without bounds, device sums and counts are the last pass's */
   gboolean          ahead;          /* device centers, sums and labels are newer than the host's */
   gboolean          labels_behind;  /* the device's labels are newer than the host's */
+  gsize             reduce_local;   /* kmeans_reduce's group size (CPU shape) */
   gboolean          bounds_valid;   /* device labels, bounds and sums agree */
   gboolean          use_bounds;     /* skip rows whose cluster cannot change */
   gboolean          use_elkan;      /* a bound per row and center, else two per row */
@@ -445,6 +446,8 @@ latent_kmeans_cl_new (LatentKmeans  *self,
         options = g_strdup_printf ("-DVEC=%u", kcl->vec);
       if (!create_kernels (kcl, options, error))
         return NULL;
+      /* Groups of one vector each cost PoCL a dispatch apiece. */
+      kcl->reduce_local = MIN (64, latent_cl_kernel_group_limit (cl, kcl->reduce));
     }
   if (!(kcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
@@ -975,7 +978,7 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
   const gboolean bounded = kind == LATENT_KMEANS_ACCUMULATE && kcl->bounds_valid;
   const cl_int accumulate = kind != LATENT_KMEANS_LABELS;
   const cl_int keep_lowers = accumulate && kcl->use_bounds && kcl->use_elkan;
-  gsize global = kcl->items, local = kcl->local, reduce_global = size;
+  gsize global = kcl->items, local = kcl->local;
   /* Figures per work-item in the CPU shape; per group in the GPU shape,
    * whose counts come reduced. */
   const guint results = !kcl->gpu ? kcl->items : bounded ? kcl->items / kcl->local : kcl->assign_groups;
@@ -1139,7 +1142,12 @@ latent_kmeans_cl_assign (LatentKmeansCl       *kcl,
                      LATENT_CL_ARG (kcl->partial_sums), LATENT_CL_ARG (kcl->sums), LATENT_CL_ARG (kcl->items), LATENT_CL_ARG (size),
                      LATENT_CL_ARG_END))
         return FALSE;
-      err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce, 1, NULL, &reduce_global, NULL, 0, NULL, NULL);
+      {
+        const gsize reduce_global = (size + kcl->reduce_local - 1) / kcl->reduce_local * kcl->reduce_local;
+
+        err = clEnqueueNDRangeKernel (kcl->queue, kcl->reduce, 1, NULL, &reduce_global, &kcl->reduce_local,
+                                      0, NULL, NULL);
+      }
       if (!latent_cl_check (err, "clEnqueueNDRangeKernel", "kmeans_reduce", error))
         return FALSE;
       err = clEnqueueReadBuffer (kcl->queue, kcl->sums, CL_FALSE, 0, (gsize) k * dp * sizeof (float),
