@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Usage: /usr/bin/python3 tests/bench/bench-kmeans.py BUILD_DIR [--quick] [--k 10,100]
-#                         [--repeat 3] [--no-reference] [--no-pypi] [--pixels WxH]
+#                         [--repeat 3] [--runs 3] [--no-reference] [--no-pypi] [--pixels WxH]
 #
 # --pixels clusters the colours of a photograph instead (Segments): a
 # seeded synthetic one of W × H pixels, 3 columns, written as a PNG for
@@ -31,7 +31,10 @@
 # All of it runs in one session, in rounds of one run of each
 # implementation (--repeat rounds), so a slow stretch of a shared machine
 # falls on all of them alike; "speedup" is the median of the rounds'
-# ratios to the fastest peer ("speedup_of_medians" beside it).
+# ratios to the fastest peer ("speedup_of_medians" beside it). Within a
+# round each implementation runs --runs times and its median counts: one
+# run of Latent's 19 steps lasts about 40 ms, short enough for a busy
+# neighbour on a shared machine to fall on it alone.
 
 import argparse
 import json
@@ -97,12 +100,16 @@ def json_lines(text):
 
 # --- one record per implementation and K --------------------------------------------------
 
-def per_iteration(impl, k, n, d, counts, medians, runs, extra, engine_ms=None):
+def per_iteration(impl, k, n, d, counts, medians, runs, extra, engine_ms=None, paired=False):
     """ENGINE_MS when the implementation times its own steps, else
     (t_long − t_short) / (iterations between); and nominal GFLOP/s: the
-    2·n·k·d of a plain Lloyd iteration, even where bounds skip distances."""
+    2·n·k·d of a plain Lloyd iteration, even where bounds skip distances.
+    PAIRED runs took turns (sklearn_kmeans.py): the difference is then the
+    median of the pairs', so a slow stretch falls on both runs of a pair."""
     (short, long_), (t_short, t_long) = counts, medians
     difference = (t_long - t_short) / (long_ - short) if long_ > short else None
+    if paired and difference is not None and len(runs[0]) == len(runs[1]) > 1:
+        difference = statistics.median((b - a) / (long_ - short) for a, b in zip(*runs))
     ms = engine_ms if engine_ms else difference
     record = {
         "bench": "kmeans", "impl": impl, "k": k, "n": n, "d": d,
@@ -197,7 +204,7 @@ def bench_sklearn(python, flavour, algorithm, source, centers, k, counts, repeat
                          [line["fit_ms"] for line in lines],
                          {"python": first["python"], "numpy": first["numpy"],
                           "executable": first["executable"], "threadpools": first["threadpools"],
-                          "inertia": lines[-1]["inertia"]})
+                          "inertia": lines[-1]["inertia"]}, paired=True)
 
 
 def bench_seed_latent(build_dir, spec, k, repeat):
@@ -267,7 +274,10 @@ def main():
     parser.add_argument("build_dir", type=Path, help="a configured and built Meson build directory")
     parser.add_argument("--quick", action="store_true", help="10000 rows instead of 60000 (smoke run)")
     parser.add_argument("--k", default="10,100", help="comma-separated cluster counts (default 10,100)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the median counts")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (one measurement of each implementation "
+                        "a round); the median of the rounds' ratios counts")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each implementation within a round; "
+                        "their median is the round's figure")
     parser.add_argument("--no-reference", action="store_true", help="skip Latent's C reference path")
     parser.add_argument("--no-pypi", action="store_true", help="skip the PyPI scikit-learn (no venv)")
     parser.add_argument("--pixels", metavar="WxH",
@@ -303,7 +313,7 @@ def main():
           "mem_total_gib": mem_total_gib(), "os": os_name(), "kernel": platform.release(),
           "python": platform.python_version(), "latent_commit": git_commit(),
           "build_dir": str(build_dir), "dataset": spec, "rows": rows, "quick": args.quick,
-          "repeat": args.repeat, "iterations": list(ITERATIONS),
+          "repeat": args.repeat, "runs": args.runs, "iterations": list(ITERATIONS),
           "opencl_env": os.environ.get("LATENT_OPENCL"),
           "openblas_env": {v: os.environ[v] for v in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
                                                       "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
@@ -316,8 +326,8 @@ def main():
             run([DEBIAN_PYTHON, HELPER, *source, "--make-centers", k, "--centers", centers], env=peer_env())
 
             # (name, one round of it, whether it runs in the first round only)
-            jobs = [("latent-opencl", lambda: bench_latent(build_dir, spec, centers, k, "auto", ITERATIONS, 1),
-                     False)]
+            jobs = [("latent-opencl",
+                     lambda: bench_latent(build_dir, spec, centers, k, "auto", ITERATIONS, args.runs), False)]
             if not args.no_reference:
                 jobs.append(("latent-reference",
                              lambda: bench_latent(build_dir, spec, centers, k, "off",
@@ -326,7 +336,8 @@ def main():
                 for algorithm in ("lloyd", "elkan"):
                     jobs.append((f"sklearn-{algorithm}-{flavour}",
                                  lambda python=python, flavour=flavour, algorithm=algorithm:
-                                 bench_sklearn(python, flavour, algorithm, source, centers, k, ITERATIONS, 1),
+                                 bench_sklearn(python, flavour, algorithm, source, centers, k, ITERATIONS,
+                                               args.runs),
                                  False))
 
             # Round by round, every implementation once, so a stretch when

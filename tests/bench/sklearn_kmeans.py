@@ -10,6 +10,8 @@
 #
 # One JSON line per iteration count: the fit() times of every repeat (after
 # one warm-up fit), their median, the iterations actually run and the inertia.
+# The counts take turns (5, 25, 5, 25, …), so the r-th fits of each ran
+# side by side and their difference is one measurement.
 #
 #   python sklearn_kmeans.py --data-dir DIR --rows N --make-centers K --centers C.csv
 #
@@ -128,19 +130,22 @@ def main():
 
     # The first fit pays for imports, thread pools and page faults.
     fit_ms(x, centers, counts[0], args.algorithm)
+    times = {count: [] for count in counts}
+    fits = {}
+    for _ in range(args.repeat):
+        for count in counts:
+            ms, fits[count] = fit_ms(x, centers, count, args.algorithm)
+            times[count].append(ms)
     for count in counts:
-        times = []
-        for _ in range(args.repeat):
-            ms, km = fit_ms(x, centers, count, args.algorithm)
-            times.append(ms)
+        km = fits[count]
         print(json.dumps({
             "max_iter": count,
             "n_iter": int(km.n_iter_),
             "n": int(x.shape[0]),
             "d": int(x.shape[1]),
             "k": int(centers.shape[0]),
-            "fit_ms": times,
-            "fit_ms_median": statistics.median(times),
+            "fit_ms": times[count],
+            "fit_ms_median": statistics.median(times[count]),
             "inertia": float(km.inertia_),
             **facts,
         }), flush=True)
