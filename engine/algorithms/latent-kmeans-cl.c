@@ -3,8 +3,8 @@
  * The rows go to the device once. Each pass uploads the centers, runs either
  * the full pass (kmeans_assign) or, once bounds exist, a bounded pass
  * (kmeans_elkan, or kmeans_hamerly when Elkan's bounds do not fit), then
- * kmeans_reduce, and reads back the labels and the
- * k × d sums. Between passes the per-cluster sums stay on the device, owned
+ * kmeans_reduce, and reads back the k × d sums (a bounded pass leaves the
+ * labels on the device until asked, latent_kmeans_cl_pull). Between passes the per-cluster sums stay on the device, owned
  * per work-item, so a bounded pass only touches rows that change cluster.
  *
  * In the GPU shape the full pass is kmeans_assign_tiles (a tiled product)
