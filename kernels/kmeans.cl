@@ -809,18 +809,6 @@ elkan_block_open (const float u,
 }
 
 #ifndef LATENT_GPU
-/* any () as one OR of the lanes: PoCL 3.1 compiles any () to a test and a
- * branch for each pair of lanes, and the look-ahead asks it of every row. */
-static inline bool
-any16 (const int16 m)
-{
-  const int8 a = m.lo | m.hi;
-  const int4 b = a.lo | a.hi;
-  const int2 c = b.lo | b.hi;
-
-  return (c.x | c.y) < 0;
-}
-
 /* Whether kmeans_elkan must look at row i: its bounds leave a center of
  * some block open (the pass's own test, on the row's bounds as stored). */
 static inline bool
@@ -840,8 +828,10 @@ elkan_open (__global const int *LATENT_RESTRICT labels,
 
   if (u * (1.0f + SLACK) <= half_gap[c])
     return false;
+  /* lane_bits, not any (): PoCL 3.1 compiles any () to a test and a
+   * branch for each pair of lanes, and this runs for every row. */
   for (uint jc = 0; jc < kl; jc += 16)
-    if (any16 (elkan_block_open (u, elkan_lowers (l, move + kl, jc), gaps + jc)))
+    if (lane_bits (elkan_block_open (u, elkan_lowers (l, move + kl, jc), gaps + jc)))
       return true;
   return false;
 }
