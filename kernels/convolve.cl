@@ -49,6 +49,10 @@
  *
  * OpenCL 1.2, no extensions. The host (engine/algorithms/latent-convolve-
  * cl.c) passes the tunables below as build options.
+ *
+ * Subnormals are flushed to zero (every program is built with
+ * -cl-denorms-are-zero): a pixel or kernel weight below 1.2e-38 (a wide
+ * Gaussian's tails) adds nothing a float sum of pixel values can hold.
  */
 
 #ifndef MAX_RADIUS

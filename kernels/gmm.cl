@@ -34,6 +34,12 @@
  * many sums a work-item keeps at once), UNROLL_MAX (the largest DIMS whose
  * loops unroll fully), NO_FP64 (float sums even where double exists, to
  * test the path of devices without cl_khr_fp64).
+ *
+ * Subnormals are flushed to zero (-cl-denorms-are-zero, as every
+ * program): a far component's responsibility exp (log r) below 1.2e-38
+ * adds nothing to Σ r, Σ r x or the scatter that a float or double sum of
+ * the near components' terms can hold; flushed, it costs no microcode
+ * assists on Intel cores (10× slower before).
  */
 
 #ifndef LANES

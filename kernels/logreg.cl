@@ -20,6 +20,11 @@
  * one per class for the biases (each sums its column of E).
  *
  * Vectors: column runs go VEC floats at a time (float16), a tail one by one.
+ *
+ * Subnormals are flushed to zero (-cl-denorms-are-zero, as every
+ * program): a softmax tail exp (z − max) below 1.2e-38 is a probability
+ * no float sum or gradient can hold beside the top class's, and the
+ * cross-entropy reads the log-sum-exp, not the flushed term.
  */
 
 #ifndef LOGREG_WG

@@ -25,6 +25,11 @@
  * at a time, so neighbouring work-items read neighbouring floats and a
  * batch keeps thousands of work-items busy; sums over columns are tree
  * reductions in local memory (both sizes powers of two).
+ *
+ * Subnormals are flushed to zero (-cl-denorms-are-zero, as every
+ * program): an activation, gradient or optimiser moment below 1.2e-38
+ * (the optimiser's moments of a unit that stopped winning decay into that
+ * range) changes no weight by a representable amount.
  */
 
 #define VEC 16

@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <sys/resource.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -528,6 +529,59 @@ test_program_vadd (void)
   g_assert_cmpuint (count_files (dir), ==, 2);
   g_assert_cmpuint (latent_cl_get_cache_hits (cl), ==, 0);
   g_assert_cmpfloat (latent_cl_event_ms (NULL), ==, 0.0);
+}
+
+/* Products below FLT_MIN: a CPU device computes them as subnormals, slowly
+ * on Intel cores, unless the program flushes them (every program does). */
+static const char tiny_source[] =
+  "__kernel void tiny (__global const float *LATENT_RESTRICT a,\n"
+  "                    __global const float *LATENT_RESTRICT b,\n"
+  "                    __global float *LATENT_RESTRICT c,\n"
+  "                    const uint n)\n"
+  "{\n"
+  "  const size_t i = get_global_id (0);\n"
+  "  if (i >= n)\n"
+  "    return;\n"
+  "  c[i] = (a[i] * 1e-30f) * (b[i] * 1e-12f);\n"
+  "}\n";
+
+static void
+test_program_denormals (void)
+{
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(GError) error = NULL;
+  float out[N_VALUES];
+  guint subnormal = 0;
+  cl_program program;
+
+  cl = new_cl_or_skip ();
+  if (cl == NULL)
+    return;
+  /* -cl-denorms-are-zero is a hint the standard lets a device ignore;
+   * PoCL's CPU device follows it. */
+  if (!g_str_equal (latent_cl_get_info (cl)->platform_name, "Portable Computing Language"))
+    {
+      g_test_skip ("flushing is up to the device; checked on PoCL");
+      return;
+    }
+
+  program = latent_cl_build_source (cl, "tiny", tiny_source, NULL, &error);
+  g_assert_no_error (error);
+  run_binary_kernel (cl, program, "tiny", out);
+  for (guint i = 0; i < N_VALUES; i++)
+    {
+      /* a = i / 2, b = 1000 − i, as run_binary_kernel fills them. */
+      double exact = (i * 0.5) * (1000.0 - i) * 1e-42;
+
+      if (exact < FLT_MIN)
+        {
+          g_assert_cmpfloat (out[i], ==, 0.0f);
+          subnormal += exact > 0.0;
+        }
+      else
+        g_assert_cmpfloat_with_epsilon (out[i], exact, exact * 1e-5);
+    }
+  g_assert_cmpuint (subnormal, >, 0);
 }
 
 static void
@@ -1307,6 +1361,7 @@ main (int   argc,
   g_test_add_func ("/cl/device/missing-type", test_new_missing_type);
   g_test_add_func ("/cl/program/vadd", test_program_vadd);
   g_test_add_func ("/cl/program/broken", test_program_broken);
+  g_test_add_func ("/cl/program/denormals", test_program_denormals);
   g_test_add_func ("/cl/program/names", test_program_names);
   g_test_add_func ("/cl/program/threads", test_program_threads);
   g_test_add_func ("/cl/program/precompile", test_program_precompile);

@@ -31,6 +31,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_machine import machine_record  # noqa: E402
+
 DEBIAN_PYTHON = "/usr/bin/python3"
 TIMEOUT_S = 1800
 
@@ -98,6 +101,7 @@ def main():
     parser.add_argument("--shapes", default="3840x2160,640x480", help="image sizes, WxH,…")
     parser.add_argument("--quick", action="store_true", help="auto only")
     args = parser.parse_args()
+    print(json.dumps(machine_record(**vars(args))), flush=True)
 
     bench = args.build_dir / "tests" / "bench" / "latent-bench-convolve"
     if not bench.exists():

@@ -25,6 +25,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_machine import machine_record  # noqa: E402
+
 DEBIAN_PYTHON = "/usr/bin/python3"
 TIMEOUT_S = 1800
 
@@ -90,6 +93,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-pypi", action="store_true", help="skip the PyPI venv's NumPy")
     args = parser.parse_args()
+    print(json.dumps(machine_record(**vars(args))), flush=True)
 
     bench = args.build_dir / "tests" / "bench" / "latent-bench-gemm"
     if not bench.exists():

@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 from sklearn.decomposition import PCA
 from sklearn.mixture import GaussianMixture
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_machine import machine_record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 K, DIMS, COUNTS = 10, 16, (5, 25)
@@ -48,6 +50,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-pypi", action="store_true")
     args = parser.parse_args()
+    print(json.dumps(machine_record(**vars(args))), flush=True)
     # The one-iteration fit that makes the common start warns about stopping.
     warnings.filterwarnings("ignore", module="sklearn")
 

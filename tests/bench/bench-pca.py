@@ -37,6 +37,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_machine import machine_record  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_PYTHON = Path.home() / ".cache" / "latent" / "peers-venv" / "bin" / "python"
 COMPONENTS, FACTORS, FA_ROWS = 50, 10, 10000
@@ -126,6 +129,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-pypi", action="store_true")
     args = parser.parse_args()
+    print(json.dumps(machine_record(**vars(args))), flush=True)
     bench = Path(args.build_dir) / "tests" / "bench" / "latent-bench"
     results = []
 

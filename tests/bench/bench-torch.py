@@ -30,6 +30,10 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_machine import machine_record  # noqa: E402
 
 SCRIPT = r"""
 import gzip, json, os, sys, time
@@ -118,6 +122,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="10000 rows, 512³, 640 × 480")
     parser.add_argument("--no-pypi", action="store_true", help="accepted, as the other drivers take it")
     args = parser.parse_args()
+    print(json.dumps(machine_record(**vars(args))), flush=True)
 
     if subprocess.run([args.python, "-c", "import torch, numpy"], capture_output=True).returncode != 0:
         print(json.dumps({"bench": "torch-note", "note": f"{args.python} has no torch: no PyTorch peer"}))

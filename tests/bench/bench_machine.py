@@ -43,3 +43,10 @@ def git_commit():
                               capture_output=True, text=True, timeout=10).stdout.strip() or None
     except (OSError, subprocess.TimeoutExpired):
         return None
+
+
+def machine_record(**settings):
+    """The first JSON line of a benchmark: where it ran and with what."""
+    import os
+    return {"bench": "machine", "cpu": cpu_model(), "nproc": os.cpu_count(), "memory_gib": mem_total_gib(),
+            "os": os_name(), "kernel": platform.release(), "commit": git_commit(), "settings": settings}
