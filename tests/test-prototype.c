@@ -73,8 +73,9 @@ test_class_means (void)
   g_assert_cmpfloat_with_epsilon (snap->train_accuracy, 1.0, 1e-12);
   g_assert_cmpmem (snap->confusion, 4 * sizeof (guint), ((guint[]) { 1, 1, 0, 1 }), 4 * sizeof (guint));
   g_assert_cmpuint (snap->n_episodes, ==, 0);
-  /* Before any episode the objective is the test accuracy. */
-  g_assert_cmpfloat_with_epsilon (snap->objective, 2.0 / 3, 1e-12);
+  /* Before any episode there is no mean episode accuracy: the test
+   * accuracy above is not one (issue 34, 3b.5). */
+  g_assert_true (isnan (snap->objective));
 }
 
 /* Means (1, 0) and (10, 10). (3, 3) is nearer (1, 0) but points along
@@ -190,6 +191,35 @@ test_episodes_seeded (void)
   g_assert_true (memcmp (a->support_rows, other->support_rows, n_support * sizeof (gint32)) != 0 ||
                  memcmp (a->episode_classes, other->episode_classes, 5 * sizeof (gint32)) != 0);
   g_assert_true (memcmp (a->episode_accuracy, other->episode_accuracy, 20 * sizeof (double)) != 0);
+}
+
+/* Before its first episode a run has no mean episode accuracy: the
+ * window's curve and status showed the all-class test accuracy as
+ * episode 0 of that curve (issue 34, 3b.5). */
+static void
+test_no_episode_yet (void)
+{
+  const LatentAlgorithm *algorithm = latent_prototype_get_algorithm ();
+  g_autoptr(LatentDataset) ds = blobs ();
+  g_autoptr(LatentParams) params = test_params (algorithm, "test=0.5", "episodes=3", NULL);
+  g_autoptr(LatentSnapshot) before = NULL;
+  g_autoptr(LatentSnapshot) after = NULL;
+  g_autoptr(GError) error = NULL;
+  gpointer state = algorithm->init (ds, params, 3, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  before = algorithm->snapshot (state);
+  g_assert_cmpuint (before->n_episodes, ==, 0);
+  g_assert_true (isfinite (before->test_accuracy));
+  g_assert_true (isnan (algorithm->objective (state)));
+  g_assert_true (isnan (before->objective));
+
+  g_assert_true (algorithm->step (state, NULL, &error));
+  g_assert_no_error (error);
+  after = algorithm->snapshot (state);
+  g_assert_cmpuint (after->n_episodes, ==, 1);
+  g_assert_cmpfloat_with_epsilon (after->objective, after->episode_accuracy[0], 1e-12);
+  algorithm->free (state);
 }
 
 static void
@@ -348,6 +378,7 @@ main (int    argc,
   g_test_add_func ("/prototype/ties", test_ties);
   g_test_add_func ("/prototype/episodes-seeded", test_episodes_seeded);
   g_test_add_func ("/prototype/interval", test_interval);
+  g_test_add_func ("/prototype/no-episode-yet", test_no_episode_yet);
   g_test_add_func ("/prototype/too-few-classes", test_too_few_classes);
   g_test_add_func ("/prototype/small-class", test_small_class);
   g_test_add_func ("/prototype/unlabelled", test_unlabelled);

@@ -516,7 +516,9 @@ prototype_objective (gpointer data)
 {
   LatentPrototype *self = data;
 
-  return self->episode_accuracy->len > 0 ? self->episode_mean : self->test_accuracy;
+  /* None before the first episode: the test accuracy of every class's mean
+   * is another number, and the curve would plot it as episode 0. */
+  return self->episode_accuracy->len > 0 ? self->episode_mean : NAN;
 }
 
 static gboolean
