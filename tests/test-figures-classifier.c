@@ -655,6 +655,22 @@ test_episode (void)
     }
 }
 
+/* Across and Up change the episode's plot of rows, so they are offered for
+ * it; an episode of images, or none yet, draws no columns, and choosing
+ * them changed nothing (issue 34, 3b.6). */
+static void
+test_episode_axes (void)
+{
+  g_autoptr(LatentSnapshot) rows = classifier_snapshot (&test_prototype, FALSE);
+  g_autoptr(LatentSnapshot) images = classifier_snapshot (&test_prototype, TRUE);
+
+  g_assert_true (latent_figure_kind_uses_axes (rows, LATENT_FIGURE_EPISODE));
+  g_assert_false (latent_figure_kind_uses_axes (images, LATENT_FIGURE_EPISODE));
+  /* Before the first episode: "No episode yet". */
+  rows->n_episodes = 0;
+  g_assert_false (latent_figure_kind_uses_axes (rows, LATENT_FIGURE_EPISODE));
+}
+
 static guint
 count_ink (cairo_surface_t *surface,
            guint32          background)
@@ -789,6 +805,7 @@ main (int   argc,
   g_test_add_func ("/figures-classifier/regions", test_regions);
   g_test_add_func ("/figures-classifier/weights", test_weights);
   g_test_add_func ("/figures-classifier/episode", test_episode);
+  g_test_add_func ("/figures-classifier/episode-axes", test_episode_axes);
   g_test_add_func ("/figures-classifier/curves", test_curves);
   g_test_add_func ("/figures-classifier/examples", test_examples);
   g_test_add_func ("/figures-classifier/render-all", test_render_all);

@@ -1030,6 +1030,12 @@ draw_episode_points (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
+gboolean
+_latent_figure_episode_plots_rows (LatentSnapshot *snapshot)
+{
+  return has_episode (snapshot) && !_latent_figure_dataset_has_image_rows (snapshot->test_dataset);
+}
+
 void
 _latent_figure_episode_draw (LatentSnapshot          *snapshot,
                              const LatentFigureStyle *style,

@@ -405,8 +405,11 @@ latent_figure_kind_uses_axes (LatentSnapshot   *snapshot,
   kind = latent_figure_resolve_kind (snapshot, kind);
   if (!latent_figure_kind_applies (snapshot, kind, NULL))
     return FALSE;
-  /* A linear model's scatter is its own projection, not the data's view. */
-  return kind == LATENT_FIGURE_EPISODE || (kind == LATENT_FIGURE_SCATTER && !_latent_figure_is_linear (snapshot));
+  /* A linear model's scatter is its own projection, not the data's view;
+   * an episode of images (or none yet) plots no rows. */
+  if (kind == LATENT_FIGURE_EPISODE)
+    return _latent_figure_episode_plots_rows (snapshot);
+  return kind == LATENT_FIGURE_SCATTER && !_latent_figure_is_linear (snapshot);
 }
 
 guint

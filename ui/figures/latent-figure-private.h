@@ -386,6 +386,9 @@ void             _latent_figure_classifier_curves_draw (LatentSnapshot  *snapsho
                                                 double                   top,
                                                 int                      width,
                                                 int                      height);
+/* Whether the episode figure plots rows on two axes (an episode of data
+ * that are not images), which Across and Up then choose. */
+gboolean         _latent_figure_episode_plots_rows (LatentSnapshot      *snapshot);
 void             _latent_figure_episode_draw   (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
                                                 cairo_t                 *cr,
