@@ -486,9 +486,10 @@ command_run (int    argc,
       return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (iterations != G_MININT)
     {
-      /* The budget, or the passes of an algorithm that counts them. */
-      const char *name = latent_params_has (params, "iterations") ? "iterations" : "max-iterations";
+      const char *name = latent_params_find_role (params, LATENT_PARAM_ROLE_BUDGET);
 
+      if (name == NULL)
+        return fail (EXIT_BAD_INPUT, _("--iterations: %s takes no iteration budget"), algorithm->id);
       if (!latent_params_set_int (params, name, iterations, &error))
         return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
     }

@@ -107,6 +107,18 @@ latent_params_has (LatentParams *self,
   return find_spec (self, name) >= 0;
 }
 
+const char *
+latent_params_find_role (LatentParams    *self,
+                         LatentParamRole  role)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->n_specs; i++)
+    if (self->specs[i].role == role)
+      return self->specs[i].name;
+  return NULL;
+}
+
 static char *
 known_names (LatentParams *self)
 {

@@ -26,6 +26,15 @@ typedef enum {
   LATENT_PARAM_BOOL,
 } LatentParamType;
 
+/* What a parameter is to the front ends, beyond its value. */
+typedef enum {
+  LATENT_PARAM_ROLE_NONE,
+  /* The INT that bounds the steps a run takes (iterations, epochs,
+   * passes, episodes): what `latent-cli --iterations` sets and what the
+   * window raises to go on past it. Each algorithm has exactly one. */
+  LATENT_PARAM_ROLE_BUDGET,
+} LatentParamRole;
+
 typedef struct {
   const char         *name;       /* as typed: "max-iterations" */
   LatentParamType     type;
@@ -48,6 +57,7 @@ typedef struct {
   /* INT: what 0 means, when it means a choice made for you (marked with
    * N_(): "Automatic"); the window shows it instead of the number. */
   const char         *zero_label;
+  LatentParamRole     role;
 } LatentParamSpec;
 
 typedef struct _LatentParams LatentParams;
@@ -61,6 +71,9 @@ LatentParams          *latent_params_copy         (LatentParams          *self);
 guint                  latent_params_get_n_specs  (LatentParams          *self);
 const LatentParamSpec *latent_params_get_spec     (LatentParams          *self,
                                                    guint                  i);
+/* The name of the parameter whose role is ROLE, or NULL. */
+const char            *latent_params_find_role    (LatentParams          *self,
+                                                   LatentParamRole        role);
 /* TRUE when the parameters have one called NAME. */
 gboolean               latent_params_has          (LatentParams          *self,
                                                    const char            *name);

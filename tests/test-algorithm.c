@@ -39,6 +39,18 @@ test_registry (void)
       g_assert_nonnull (a->figures[0]);
       g_assert_true (latent_algorithm_offers_figure (a, a->figures[0]));
       g_assert_false (latent_algorithm_offers_figure (a, "no-such-figure"));
+      /* One budget, an INT, for --iterations and the window alike. */
+      {
+        guint budgets = 0;
+
+        for (guint i = 0; i < a->n_params; i++)
+          if (a->params[i].role == LATENT_PARAM_ROLE_BUDGET)
+            {
+              g_assert_cmpint (a->params[i].type, ==, LATENT_PARAM_INT);
+              budgets++;
+            }
+        g_assert_cmpuint (budgets, ==, 1);
+      }
       if (a->sweep_param)
         {
           g_autoptr(LatentParams) params = latent_algorithm_new_params (a);

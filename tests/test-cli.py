@@ -239,6 +239,24 @@ class Results(unittest.TestCase):
             self.assertEqual(p.returncode, 2, n)
             self.assertIn("--seed " + n + ": must not be negative", p.stderr)
 
+    def test_iterations_for_every_algorithm(self):
+        # --iterations sets each algorithm's one declared budget, whatever it
+        # is called; every algorithm the CLI lists is tried.
+        listed = run("run", "--help").stdout.split("Algorithms:")[1].split("\n\n")[0]
+        algorithms = [line.split()[0] for line in listed.strip().splitlines()]
+        budgets = {"kmeans": "max-iterations", "gmm": "max-iterations", "pca": "max-iterations",
+                   "ppca": "max-iterations", "fa": "max-iterations", "wta": "epochs", "logreg": "epochs",
+                   "convolve": "iterations", "prototype": "episodes"}
+        self.assertEqual(sorted(algorithms), sorted(budgets))
+        for a in algorithms:
+            data = "pattern:width=32,height=24" if a == "convolve" else "iris"
+            extra = ["--param", "method=iterative"] if a == "pca" else []
+            p = run("run", a, "--data", data, "--iterations", "3", *extra, "--json", self.path(a + ".json"))
+            self.assertEqual(p.returncode, 0, f"{a}: {p.stderr}")
+            r = load_json(self.path(a + ".json"))
+            self.assertEqual(r["params"][budgets[a]], 3, a)
+            self.assertLessEqual(r["iterations"], 3, a)
+
     def test_experiment_replays_the_run(self):
         with open(self.path("e.json"), "w") as f:
             json.dump({"format": "latent-experiment", "version": 1, "dataset": "iris", "labels": None,

@@ -237,12 +237,7 @@ _latent_window_on_speed_changed (LatentWindow *self)
 static const char *
 budget_name (LatentWindow *self)
 {
-  static const char * const names[] = { "max-iterations", "epochs" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (latent_params_has (self->params, names[i]))
-      return names[i];
-  return NULL;
+  return latent_params_find_role (self->params, LATENT_PARAM_ROLE_BUDGET);
 }
 
 static void

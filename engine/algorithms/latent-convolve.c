@@ -64,7 +64,8 @@ static const LatentParamSpec convolve_params[] = {
     N_("The OpenCL implementation; Fastest takes the quickest in the race at the start"),
     0, 0, 0, "auto", method_choices, FALSE, method_labels },
   { "iterations", LATENT_PARAM_INT, N_("Passes"), N_("Apply the filter this many times, each pass to the last result"),
-    1, 10000, 1, NULL, NULL, FALSE },
+    1, 10000, 1, NULL, NULL, FALSE,
+    .role = LATENT_PARAM_ROLE_BUDGET },
 };
 
 typedef struct {

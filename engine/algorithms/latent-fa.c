@@ -52,7 +52,8 @@ static const LatentParamSpec fa_params[] = {
     N_("Stop when the mean log-likelihood per row changes less than this"),
     0, 1, DEFAULT_TOL, NULL, NULL, FALSE },
   { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"), N_("Stop after this many iterations"),
-    1, 100000, 1000, NULL, NULL, FALSE },
+    1, 100000, 1000, NULL, NULL, FALSE,
+    .role = LATENT_PARAM_ROLE_BUDGET },
 };
 
 /* Basis columns beyond the m wanted: the gap to the (m + OVERSAMPLE)th

@@ -36,7 +36,8 @@ static const LatentParamSpec pca_params[] = {
     0, 1, 1e-4, NULL, NULL, FALSE, NULL, "method=iterative" },
   { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"),
     N_("Iterative: stop after this many iterations"),
-    1, 100000, 1000, NULL, NULL, FALSE, NULL, "method=iterative" },
+    1, 100000, 1000, NULL, NULL, FALSE, NULL, "method=iterative",
+    .role = LATENT_PARAM_ROLE_BUDGET },
 };
 
 /* The variance the discarded directions leave, per direction (as the

@@ -25,7 +25,8 @@ static const LatentParamSpec ppca_params[] = {
     N_("Stop when the mean log-likelihood per row changes less than this"),
     0, 1, 1e-6, NULL, NULL, FALSE },
   { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"), N_("Stop after this many iterations"),
-    1, 100000, 1000, NULL, NULL, FALSE },
+    1, 100000, 1000, NULL, NULL, FALSE,
+    .role = LATENT_PARAM_ROLE_BUDGET },
 };
 
 /* Mean log-likelihood per row of N(mean, WWᵀ + σ²I) on data with
