@@ -236,6 +236,49 @@ latent_algorithm_describe_init_progress (LatentInitStage stage,
     }
 }
 
+char *
+latent_algorithm_describe_end (LatentSnapshot *last)
+{
+  gint64 budget;
+
+  g_return_val_if_fail (last != NULL, NULL);
+
+  /* Passes do not converge: they are all done. */
+  if (latent_snapshot_get_family (last) == LATENT_FAMILY_FILTER)
+    return g_strdup (_("done"));
+  /* Epochs and episodes are work asked for, not a limit on a search: a
+   * learner that did them all finished (the prototypes' episodes count as
+   * converged once all are drawn). */
+  if (last->params != NULL && latent_params_has (last->params, "epochs"))
+    {
+      /* Iterations are mini-batches; the epochs are counted apart. */
+      guint epochs;
+
+      budget = latent_params_get_int (last->params, "epochs");
+      epochs = last->n_epochs > 0 ? last->n_epochs : (guint) MAX (budget, 0);
+      if (last->converged && epochs < budget)
+        return g_strdup (_("converged"));
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "finished %u epoch", "finished %u epochs",
+                                           (gulong) epochs), epochs);
+    }
+  if (last->params != NULL && latent_params_has (last->params, "episodes"))
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "finished %u episode", "finished %u episodes",
+                                         (gulong) last->iteration), last->iteration);
+  return g_strdup (last->converged ? _("converged") : _("iteration limit reached"));
+}
+
+char *
+latent_algorithm_dup_objective_brief (const LatentAlgorithm *algorithm)
+{
+  const char *name, *paren;
+
+  g_return_val_if_fail (algorithm != NULL, NULL);
+
+  name = algorithm->objective_name ? _(algorithm->objective_name) : "";
+  paren = strstr (name, " (");
+  return paren != NULL && paren > name ? g_strndup (name, paren - name) : g_strdup (name);
+}
+
 void
 latent_algorithm_hold_init_progress (gboolean hold)
 {

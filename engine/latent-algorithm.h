@@ -237,6 +237,15 @@ void          latent_algorithm_hold_init_progress (gboolean               hold);
 char         *latent_algorithm_describe_init_progress (LatentInitStage stage,
                                                        guint           done,
                                                        guint           total);
+/* How a run that ended by itself ended, translated, from its last
+ * snapshot: "converged", "finished 10 epochs" (a learner that trained all
+ * it was asked to), "done" (a filter's passes), "iteration limit reached"
+ * (an iterative fit stopped short of converging). */
+char         *latent_algorithm_describe_end (LatentSnapshot        *last);
+/* The objective's name without what a parenthesis explains, translated:
+ * "mini-batch loss" for "mini-batch loss (½‖x̂ − x‖² per row)"; for a
+ * status line. */
+char         *latent_algorithm_dup_objective_brief (const LatentAlgorithm *algorithm);
 
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentFit, latent_fit_free)

@@ -2097,6 +2097,55 @@ test_title_stopped_at_limit (void)
   g_assert_cmpstr (running, ==, "factor analysis · iteration 12");
 }
 
+/* An autoencoder that trained all its epochs finished them: neither its
+ * title nor the window's status says a limit stopped it (issue 34, 3b.4;
+ * tests/test-layout.c runs one in the window). */
+static void
+test_title_finished_epochs (void)
+{
+  const LatentAlgorithm *wta = algorithm_by_id ("wta");
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (wta);
+  g_autoptr(LatentSnapshot) snap = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *end = NULL;
+  g_autofree char *kmeans_end = NULL;
+  g_autofree char *brief = latent_algorithm_dup_objective_brief (wta);
+
+  g_assert_true (latent_params_set_int (params, "epochs", 10, NULL));
+  snap = latent_snapshot_new (wta, NULL, params);
+  snap->iteration = 40;   /* mini-batches */
+  snap->n_epochs = 10;
+  snap->final = TRUE;
+  snap->converged = FALSE;
+  title = latent_figure_dup_title (snap);
+  end = latent_algorithm_describe_end (snap);
+  g_test_message ("%s; %s", title, end);
+  g_assert_null (strstr (title, "limit"));
+  g_assert_cmpstr (end, ==, "finished 10 epochs");
+  /* The nearest-prototype classifier's last episode "converges". */
+  {
+    const LatentAlgorithm *prototype = algorithm_by_id ("prototype");
+    g_autoptr(LatentParams) defaults = latent_algorithm_new_params (prototype);
+    g_autoptr(LatentSnapshot) done = latent_snapshot_new (prototype, NULL, defaults);
+    g_autofree char *said = NULL;
+
+    done->iteration = 100;
+    done->final = done->converged = TRUE;
+    said = latent_algorithm_describe_end (done);
+    g_assert_cmpstr (said, ==, "finished 100 episodes");
+  }
+
+  /* k-means short of converging did stop at its limit. */
+  latent_snapshot_unref (snap);
+  snap = latent_snapshot_new (algorithm_by_id ("kmeans"), NULL, NULL);
+  snap->final = TRUE;
+  kmeans_end = latent_algorithm_describe_end (snap);
+  g_assert_cmpstr (kmeans_end, ==, "iteration limit reached");
+
+  /* The status line names the loss without its formula. */
+  g_assert_cmpstr (brief, ==, "mini-batch loss");
+}
+
 /* PCA, PPCA and FA -------------------------------------------------------- */
 
 static const char * const class_names[] = { "alpha", "beta", "gamma", NULL };
@@ -4812,6 +4861,7 @@ main (int   argc,
   g_test_add_func ("/figures/sweep/broken", test_sweep_broken);
   g_test_add_func ("/figures/no-data", test_no_data);
   g_test_add_func ("/figures/title/stopped-at-limit", test_title_stopped_at_limit);
+  g_test_add_func ("/figures/title/finished-epochs", test_title_finished_epochs);
   ADD ("/figures/export/png", test_export_png);
   ADD ("/figures/export/vector", test_export_vector);
   ADD ("/figures/export/errors", test_export_errors);

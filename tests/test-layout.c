@@ -165,6 +165,89 @@ test_every_algorithm (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The first shown label whose text holds @needle, or NULL. */
+static GtkLabel *
+find_label_with (GtkWidget  *window,
+                 const char *needle)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect (window, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_get_mapped (labels->pdata[i]) && strstr (gtk_label_get_text (labels->pdata[i]), needle))
+      return labels->pdata[i];
+  return NULL;
+}
+
+/* Runs @algorithm on Iris to its end and returns the status line. */
+static char *
+status_after_run (GtkWidget  *window,
+                  const char *algorithm)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  GtkDropDown *dropdown = find_algorithm_dropdown (window);
+  gint64 deadline;
+  GtkLabel *status = NULL;
+
+  for (guint a = 0; all[a]; a++)
+    if (g_str_equal (all[a]->id, algorithm))
+      gtk_drop_down_set_selected (dropdown, a);
+  settle ();
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL);
+  deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline)
+    {
+      const char *text;
+
+      settle ();
+      status = find_label_with (window, " · iteration ");
+      text = status ? gtk_label_get_text (status) : "";
+      if (strstr (text, "converged") || strstr (text, "finished") || strstr (text, "limit")
+          || strstr (text, "failed") || strstr (text, "done"))
+        {
+          g_autofree char *why = NULL;
+
+          g_test_message ("%s: %s", algorithm, text);
+          /* The end of the line says how the run ended: it must show. */
+          if (!label_whole (status, window, &why))
+            g_test_fail_printf ("%s: the status \"%s\" is cut: %s", algorithm, text, why);
+          return g_strdup (text);
+        }
+    }
+  g_test_fail_printf ("%s: the run did not end within 120 s", algorithm);
+  return g_strdup ("");
+}
+
+/* A learner that trained all its epochs did what it was asked: the status
+ * says so instead of "iteration limit reached", which reads like a failure,
+ * and the autoencoder's long loss name does not push it off the line
+ * (issue 34, 3b.4). */
+static void
+test_finished_epochs (void)
+{
+  g_autoptr(LatentApplication) application = latent_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *wta = NULL;
+  GtkWidget *window;
+  gint64 deadline;
+
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  window = GTK_WIDGET (latent_window_new (GTK_APPLICATION (application)));
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  latent_window_load_dataset (LATENT_WINDOW (window), "iris");
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (find_label_with (window, " × ") == NULL && g_get_monotonic_time () < deadline)
+    settle ();
+
+  wta = status_after_run (window, "wta");
+  g_assert_null (strstr (wta, "limit"));
+  g_assert_nonnull (strstr (wta, "finished 5 epochs"));
+  g_assert_null (strstr (wta, "½‖x̂ − x‖²"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -180,5 +263,6 @@ main (int   argc,
   g_resources_register (latent_ui_get_resource ());
 
   g_test_add_func ("/layout/every-algorithm", test_every_algorithm);
+  g_test_add_func ("/layout/finished-epochs", test_finished_epochs);
   return g_test_run ();
 }

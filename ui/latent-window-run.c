@@ -174,12 +174,11 @@ on_run_finished (LatentRun    *run,
       self->error_from_run = TRUE;
       self->run_message = g_strdup (_("failed"));
     }
-  else if (latent_run_get_state (run) == LATENT_RUN_FINISHED && last
-           && latent_snapshot_get_family (last) == LATENT_FAMILY_FILTER)
-    /* Passes do not converge: they are all done. */
-    self->run_message = g_strdup (_("done"));
+  else if (latent_run_get_state (run) == LATENT_RUN_FINISHED && last)
+    /* "finished 10 epochs", not a limit reached: the work asked for. */
+    self->run_message = latent_algorithm_describe_end (last);
   else if (latent_run_get_state (run) == LATENT_RUN_FINISHED)
-    self->run_message = g_strdup (last && last->converged ? _("converged") : _("iteration limit reached"));
+    self->run_message = g_strdup (_("iteration limit reached"));
   _latent_window_update_status (self);
   _latent_window_update_actions (self);
 }

@@ -182,7 +182,12 @@ _latent_window_update_status (LatentWindow *self)
       g_string_append_printf (s, _(" · iteration %u of %u"), frame->iteration, self->iterations);
       /* Before the first step some objectives are not defined yet (NaN). */
       if (isfinite (frame->objective))
-        g_string_append_printf (s, " · %s %.8g", _(self->algorithm->objective_name), frame->objective);
+        {
+          /* Without its formula: one line, whose end says how the run is. */
+          g_autofree char *name = latent_algorithm_dup_objective_brief (self->algorithm);
+
+          g_string_append_printf (s, " · %s %.8g", name, frame->objective);
+        }
       if (self->running && self->rate > 0)
         g_string_append_printf (s, _(" · %.0f it/s"), self->rate);
     }

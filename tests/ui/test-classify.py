@@ -99,7 +99,7 @@ def step_logreg():
     app.select_dropdown('Algorithm', 'Logistic regression')
     wait_status(r'20 % held out to test', 15, 'the status to say a fifth of the rows is held out')
     app.press('Run')
-    wait_status(r'(?i)converged|iteration limit reached', 120, 'logistic regression to finish')
+    wait_status(r'(?i)converged|iteration limit reached|finished \d+ epochs', 120, 'logistic regression to finish')
     text = metrics()
     log(f'  status: {status()!r}\n  metrics: {text!r}')
     m = re.search(r'Test accuracy ([\d.]+) %', text)
