@@ -4802,18 +4802,65 @@ test_scatter_colour_by_class (void)
    * centroid marker or a neighbour); on: the class's, never the cluster's. */
   g_assert_cmpuint (count_points_in (off, snap, &style, snap->labels, width, height), >, 135);
   g_assert_cmpuint (count_points_in (off, snap, &style, classes, width, height), <, 15);
-  g_assert_cmpuint (count_points_in (on, snap, &by_class, classes, width, height), >, 135);
+  /* (The centres' numbers cover a few more points than their markers.) */
+  g_assert_cmpuint (count_points_in (on, snap, &by_class, classes, width, height), >, 125);
   g_assert_cmpuint (count_points_in (on, snap, &by_class, snap->labels, width, height), <, 15);
 
-  /* The centroids keep their cluster's colour. */
+  /* Off, the centroids wear their cluster's colour; on, no palette colour
+   * at all: an orange diamond in the blue class would read as a class
+   * (issue 34, 3b.2). */
   for (guint c = 0; c < 3; c++)
     {
+      g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
+                                                   snap->means[2 * c], snap->means[2 * c + 1], &cx, &cy));
+      g_assert_true (close_color (pixel (off, (int) cx, (int) cy), latent_palette_argb (c), 1));
       g_assert_true (latent_figure_scatter_locate (snap, &by_class, width, height,
                                                    snap->means[2 * c], snap->means[2 * c + 1], &cx, &cy));
-      g_assert_true (close_color (pixel (on, (int) cx, (int) cy), latent_palette_argb (c), 1));
+      for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++)
+          for (guint p = 0; p < 3; p++)
+            g_assert_false (close_color (pixel (on, (int) cx + dx, (int) cy + dy), latent_palette_argb (p), 24));
     }
+  keep_figure (on, "scatter-colour-by-class");
+  /* The legend, which names the neutral centres beside the classes, still fits. */
+  {
+    double plot[4];
+
+    g_assert_true (latent_figure_scatter_bounds (snap, &by_class, width, height, NULL, plot));
+    g_assert_cmpfloat (plot[0] + plot[2], <, width * 0.8);
+  }
   cairo_surface_destroy (off);
   cairo_surface_destroy (on);
+
+  /* Nor do the trails take the clusters' colours. */
+  {
+    g_autofree float *trail = g_new (float, 6);
+    cairo_surface_t *with;
+    guint changed = 0, coloured = 0;
+
+    for (guint i = 0; i < 6; i++)
+      trail[i] = snap->means[i] + (i % 2 ? 3.0f : -3.0f);
+    on = render (snap, LATENT_FIGURE_SCATTER, &by_class, width, height);
+    by_class.trail = trail;
+    by_class.n_trail = 1;
+    with = render (snap, LATENT_FIGURE_SCATTER, &by_class, width, height);
+    by_class.trail = NULL;
+    by_class.n_trail = 0;
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < width; x++)
+        if (pixel (with, x, y) != pixel (on, x, y))
+          {
+            changed++;
+            for (guint p = 0; p < 3; p++)
+              coloured += close_color (pixel (with, x, y), latent_palette_argb (p), 24);
+          }
+    /* A few points' pixels under the lines' soft edges stay near their colour. */
+    g_test_message ("trails: %u pixels changed, %u in a palette colour", changed, coloured);
+    g_assert_cmpuint (changed, >, 100);
+    g_assert_cmpuint (coloured, <, changed / 10);
+    cairo_surface_destroy (with);
+    cairo_surface_destroy (on);
+  }
 
   /* A mixture: points by class instead of by responsibilities. */
   latent_dataset_set_labels (mix->dataset, classes, 3, (GStrv) names);
@@ -4825,6 +4872,32 @@ test_scatter_colour_by_class (void)
                     2 * count_points_in (on, mix, &by_class, mix->labels, width, height));
   cairo_surface_destroy (off);
   cairo_surface_destroy (on);
+
+  /* Its ellipses are drawn in no component's colour either: where they
+   * change the picture, no pixel takes a palette colour. */
+  {
+    g_autofree float *covariances = g_steal_pointer (&mix->covariances);
+    cairo_surface_t *without = render (mix, LATENT_FIGURE_SCATTER, &by_class, width, height);
+    cairo_surface_t *with;
+    guint changed = 0, coloured = 0;
+
+    mix->covariances = g_steal_pointer (&covariances);
+    with = render (mix, LATENT_FIGURE_SCATTER, &by_class, width, height);
+    keep_figure (with, "mixture-colour-by-class");
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < width; x++)
+        if (pixel (with, x, y) != pixel (without, x, y))
+          {
+            changed++;
+            for (guint p = 0; p < 3; p++)
+              coloured += close_color (pixel (with, x, y), latent_palette_argb (p), 24);
+          }
+    g_test_message ("ellipses: %u pixels changed, %u in a palette colour", changed, coloured);
+    g_assert_cmpuint (changed, >, 500);
+    g_assert_cmpuint (coloured, <, changed / 50);
+    cairo_surface_destroy (with);
+    cairo_surface_destroy (without);
+  }
 }
 
 int

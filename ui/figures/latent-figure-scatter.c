@@ -55,6 +55,8 @@ typedef struct {
   guint    n_more;
   gboolean rows_entry;             /* one colour for every row, named in the legend */
   gboolean extra_entry;            /* the crosses, named in the legend */
+  gboolean neutral_model;          /* points by class: the model's centres, trails,
+                                    * ellipses and regions in no class's colour */
 } Layout;
 
 static void
@@ -259,6 +261,13 @@ rows_text (void)
   return _("rows");
 }
 
+/* The legend's entry for the model's marks when the colours are the classes'. */
+static const char *
+model_text (const Layout *layout)
+{
+  return layout->mixture ? _("component means") : _("cluster centres");
+}
+
 static void
 grow_bounds (double  x,
              double  y,
@@ -371,6 +380,10 @@ compute_layout (LatentSnapshot          *snapshot,
       n_labels = latent_dataset_get_n_classes (snapshot->dataset);
     }
   layout->extra_entry = points->extras && points->extras->n_extra > 0 && points->extras->extra_name;
+  /* A cluster's colour on its centre would read as a class: the palette
+   * belongs to the classes, the centres are numbered instead. */
+  layout->neutral_model = layout->by_class && snapshot->means != NULL && snapshot->k > 0
+                          && points->projection != NULL;
   /* Rows in one colour need no legend, unless beside the crosses. */
   layout->rows_entry = layout->extra_entry && n_labels == 0;
 
@@ -397,6 +410,8 @@ compute_layout (LatentSnapshot          *snapshot,
             }
           if (layout->rows_entry)
             legend_w = MAX (legend_w, layout->swatch + f * 0.5 + _latent_figure_text_width (cr, rows_text ()));
+          if (layout->neutral_model)
+            legend_w = MAX (legend_w, layout->swatch + f * 0.5 + _latent_figure_text_width (cr, model_text (layout)));
           if (layout->extra_entry)
             legend_w = MAX (legend_w, layout->swatch + f * 0.5 + _latent_figure_text_width (cr, points->extras->extra_name));
           layout->legend = legend_w + f * 2.5 <= width * 0.35;
@@ -471,12 +486,26 @@ draw_regions (LatentSnapshot          *snapshot,
   double br, bg, bb;
   g_autofree guint32 *colors = NULL;
   g_autofree float *centers = NULL;
+  g_autofree guint *nearests = NULL;
+  guint32 border = 0;
 
   /* Regions belong to k-means; a mixture's boundaries are not Voronoi
    * cells, nor are these on two columns chosen from more. */
   if (snapshot->means == NULL || k < 2 || k > 256 || snapshot->n_cols != 2 ||
       is_mixture (snapshot) || points->projection == NULL || !latent_projection_is_exact (points->projection))
     return;
+  if (layout->neutral_model)
+    {
+      double fr, fg, fb;
+
+      latent_figure_style_get_background (style, &br, &bg, &bb);
+      latent_figure_style_get_foreground (style, &fr, &fg, &fb);
+      nearests = g_new (guint, (gsize) w * h);
+      border = 0xff000000u
+               | (guint32) lround ((br + (fr - br) * 0.35) * 255) << 16
+               | (guint32) lround ((bg + (fg - bg) * 0.35) * 255) << 8
+               | (guint32) lround ((bb + (fb - bb) * 0.35) * 255);
+    }
   /* The centers as drawn: the columns may be swapped. */
   centers = g_new (float, 2 * k);
   for (guint c = 0; c < k; c++)
@@ -488,7 +517,11 @@ draw_regions (LatentSnapshot          *snapshot,
     {
       double r, g, b;
 
-      latent_palette_color (c, &r, &g, &b);
+      /* Points by class: the cells in one grey, their borders drawn below. */
+      if (layout->neutral_model)
+        latent_figure_style_get_foreground (style, &r, &g, &b);
+      else
+        latent_palette_color (c, &r, &g, &b);
       colors[c] = 0xff000000u
                   | (guint32) lround ((br + (r - br) * tint) * 255) << 16
                   | (guint32) lround ((bg + (g - bg) * tint) * 255) << 8
@@ -517,8 +550,21 @@ draw_regions (LatentSnapshot          *snapshot,
                 }
             }
           pixels[(gsize) py * stride + px] = colors[nearest];
+          if (layout->neutral_model)
+            nearests[(gsize) py * w + px] = nearest;
         }
     }
+  if (!layout->neutral_model)
+    return;
+  for (int py = 0; py < h; py++)
+    for (int px = 0; px < w; px++)
+      {
+        guint here = nearests[(gsize) py * w + px];
+
+        if ((px > 0 && nearests[(gsize) py * w + px - 1] != here)
+            || (py > 0 && nearests[(gsize) (py - 1) * w + px] != here))
+          pixels[(gsize) py * stride + px] = border;
+      }
 }
 
 /* The palette squared: mixing in (roughly) linear light keeps a half-and-half
@@ -790,8 +836,11 @@ draw_trails (cairo_t                 *cr,
             continue;
           cairo_line_to (cr, l->plot_x + map_x (l, xy[0]), l->plot_y + map_y (l, xy[1]));
         }
-      latent_palette_color (c, &r, &g, &b);
-      cairo_set_source_rgba (cr, r, g, b, 0.85);
+      if (l->neutral_model)
+        latent_figure_style_get_foreground (style, &r, &g, &b);
+      else
+        latent_palette_color (c, &r, &g, &b);
+      cairo_set_source_rgba (cr, r, g, b, l->neutral_model ? 0.6 : 0.85);
       cairo_stroke (cr);
     }
   cairo_restore (cr);
@@ -940,7 +989,10 @@ draw_ellipses (cairo_t                 *cr,
           || fabs (y0) + 2.0 * (fabs (m[2]) + fabs (m[3])) > MAX_ELLIPSE_EXTENT)
         continue;
 
-      latent_palette_color (c, &r, &g, &b);
+      if (l->neutral_model)
+        latent_figure_style_get_foreground (style, &r, &g, &b);
+      else
+        latent_palette_color (c, &r, &g, &b);
       for (int sigma = 2; sigma >= 1; sigma--)
         {
           double ms[4] = { m[0] * sigma, m[1] * sigma, m[2] * sigma, m[3] * sigma };
@@ -960,6 +1012,34 @@ draw_ellipses (cairo_t                 *cr,
           cairo_set_dash (cr, NULL, 0, 0.0);
         }
     }
+  cairo_restore (cr);
+}
+
+/* The cluster's number beside its neutral marker, over a halo. */
+static void
+draw_centroid_number (cairo_t                 *cr,
+                      const LatentFigureStyle *style,
+                      guint                    cluster,
+                      double                   x,
+                      double                   y,
+                      double                   font)
+{
+  char text[16];
+  double br, bg, bb;
+
+  g_snprintf (text, sizeof text, "%u", cluster + 1);
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.85, TRUE);
+  latent_figure_style_get_background (style, &br, &bg, &bb);
+  cairo_move_to (cr, x, y);
+  cairo_text_path (cr, text);
+  cairo_set_source_rgb (cr, br, bg, bb);
+  cairo_set_line_width (cr, MAX (3.0, font * 0.25));
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_stroke (cr);
+  _latent_figure_set_color_mix (cr, style, 1.0);
+  cairo_move_to (cr, x, y);
+  cairo_show_text (cr, text);
   cairo_restore (cr);
 }
 
@@ -1003,12 +1083,19 @@ draw_centroids (cairo_t                 *cr,
       cairo_set_source_rgb (cr, br, bg, bb);
       cairo_set_line_width (cr, 4.5);
       cairo_stroke_preserve (cr);
-      latent_palette_color (c, &cr_, &cg, &cb);
-      cairo_set_source_rgb (cr, cr_, cg, cb);
+      if (l->neutral_model)
+        cairo_set_source_rgb (cr, br, bg, bb);
+      else
+        {
+          latent_palette_color (c, &cr_, &cg, &cb);
+          cairo_set_source_rgb (cr, cr_, cg, cb);
+        }
       cairo_fill_preserve (cr);
       cairo_set_source_rgb (cr, fr, fg, fb);
       cairo_set_line_width (cr, 1.5);
       cairo_stroke (cr);
+      if (l->neutral_model)
+        draw_centroid_number (cr, style, c, x + r * 1.1, y - r * 0.9, l->font);
     }
   cairo_restore (cr);
 }
@@ -1137,6 +1224,28 @@ draw_legend (cairo_t                 *cr,
       _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
       cairo_show_text (cr, rows_text ());
+    }
+  if (l->neutral_model && y + line <= l->plot_y + l->plot_h)
+    {
+      double br, bg, bb, fr, fg, fb, cx = l->legend_x + l->swatch / 2.0, cy = y + line - f * 0.5;
+      double r = l->swatch / 2.0;
+
+      y += line;
+      latent_figure_style_get_background (style, &br, &bg, &bb);
+      latent_figure_style_get_foreground (style, &fr, &fg, &fb);
+      cairo_move_to (cr, cx, cy - r * 1.25);
+      cairo_line_to (cr, cx + r, cy);
+      cairo_line_to (cr, cx, cy + r * 1.25);
+      cairo_line_to (cr, cx - r, cy);
+      cairo_close_path (cr);
+      cairo_set_source_rgb (cr, br, bg, bb);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, fr, fg, fb);
+      cairo_set_line_width (cr, 1.5);
+      cairo_stroke (cr);
+      _latent_figure_set_color_mix (cr, style, 1.0);
+      cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
+      cairo_show_text (cr, model_text (l));
     }
   if (l->extra_entry && y + line <= l->plot_y + l->plot_h)
     {
