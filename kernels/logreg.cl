@@ -17,7 +17,9 @@
  * logreg_softmax one per row in groups of LOGREG_WG, which sum their
  * losses and right predictions in local memory (one partial per group,
  * added up on the host in double); logreg_update one per VEC weights, then
- * one per class for the biases (each sums its column of E).
+ * one per class for the biases (each sums its column of E);
+ * logreg_gradient, for L-BFGS, the same split, writing the gradient (the
+ * weights' c · d values, then the c biases') in place of a step.
  *
  * Vectors: column runs go VEC floats at a time (float16), a tail one by one.
  *
@@ -220,5 +222,57 @@ logreg_update (__global float *LATENT_RESTRICT w,
       vb[k] = v;
       if (adam)
         sb[k] = s;
+    }
+}
+
+/* L-BFGS's gradient: work-item i < blocks writes g = gw + l2 · w for the
+ * weights i · VEC ..< i · VEC + VEC of the cd = c · d, and the sum of their
+ * squares to sq[i]; work-item blocks + k writes g[cd + k], the sum of
+ * column k of e (rows × c). */
+__kernel void
+logreg_gradient (__global const float *LATENT_RESTRICT w,
+                 __global const float *LATENT_RESTRICT gw,
+                 __global const float *LATENT_RESTRICT e,
+                 __global float *LATENT_RESTRICT g,
+                 __global float *LATENT_RESTRICT sq,
+                 const uint cd,
+                 const uint c,
+                 const uint rows,
+                 const float l2)
+{
+  const uint i = get_global_id (0), blocks = LATENT_DIV_UP (cd, VEC);
+
+  if (i < blocks)
+    {
+      const uint a = i * VEC;
+
+      if (a + VEC <= cd)
+        {
+          const float16 p = vload16 (0, w + a), p2 = p * p;
+
+          vstore16 (fma ((float16) l2, p, vload16 (0, gw + a)), 0, g + a);
+          sq[i] = p2.s0 + p2.s1 + p2.s2 + p2.s3 + p2.s4 + p2.s5 + p2.s6 + p2.s7 +
+                  p2.s8 + p2.s9 + p2.sa + p2.sb + p2.sc + p2.sd + p2.se + p2.sf;
+        }
+      else
+        {
+          float total = 0.0f;
+
+          for (uint t = a; t < cd; t++)
+            {
+              g[t] = fma (l2, w[t], gw[t]);
+              total += w[t] * w[t];
+            }
+          sq[i] = total;
+        }
+    }
+  else if (i < blocks + c)
+    {
+      const uint k = i - blocks;
+      float total = 0.0f;
+
+      for (uint r = 0; r < rows; r++)
+        total += e[(size_t) r * c + k];
+      g[cd + k] = total;
     }
 }

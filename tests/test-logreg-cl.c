@@ -1,8 +1,9 @@
 /* test-logreg-cl.c — logistic regression's OpenCL path against its
  * reference: the same losses every step and epoch, the same test
- * predictions and nearly the same weights, for momentum and Adam,
- * mini-batches with a short last one and the full batch, standardised or
- * not, held-out rows or a test set; a failing device falls back
+ * predictions and nearly the same weights, for L-BFGS (to a budget and to
+ * its tolerance), momentum and Adam, mini-batches with a short last one and
+ * the full batch, standardised or not, held-out rows or a test set; a
+ * failing device falls back, L-BFGS's too
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -75,6 +76,7 @@ compare (LatentDataset *ds,
   g_assert_cmpstr (dev->device, !=, ref->device);
   g_assert_cmpuint (dev->n_steps, ==, ref->n_steps);
   g_assert_cmpuint (dev->n_epochs, ==, ref->n_epochs);
+  g_assert_cmpint (dev->converged, ==, ref->converged);
 
   for (guint s = 0; s < ref->n_steps; s++)
     worst_loss = MAX (worst_loss, fabs (dev->step_loss[s] - ref->step_loss[s]) / ref->step_loss[s]);
@@ -111,10 +113,15 @@ test_paths_agree (void)
   g_autoptr(LatentDataset) ds = overlapping_blobs (700);
 
   /* 560 training rows: 18 steps of 32 and one of 16. */
-  compare (ds, "batch=32", "epochs=4", "learning-rate=0.01", NULL);
+  compare (ds, "optimizer=momentum", "batch=32", "epochs=4", "learning-rate=0.01", NULL);
   compare (ds, "batch=32", "epochs=4", "optimizer=adam", "learning-rate=0.005", "l2=0.01", NULL);
-  compare (ds, "batch=0", "epochs=15", "learning-rate=0.5", "momentum=0.5", NULL);
-  compare (ds, "batch=100", "epochs=3", "standardise=false", "learning-rate=0.0001", "shuffle=false", NULL);
+  compare (ds, "optimizer=momentum", "batch=0", "epochs=15", "learning-rate=0.5", "momentum=0.5", NULL);
+  compare (ds, "optimizer=momentum", "batch=100", "epochs=3", "standardise=false", "learning-rate=0.0001",
+           "shuffle=false", NULL);
+  /* L-BFGS: a fixed budget, then the defaults to their tolerance. */
+  compare (ds, "tol=0", "epochs=12", NULL);
+  compare (ds, "l2=0.01", NULL);
+  compare (ds, "standardise=false", "tol=0", "epochs=8", NULL);
 }
 
 /* A test set of its own: its rows are gathered from its own buffer. */
@@ -134,6 +141,7 @@ test_test_set (void)
   latent_dataset_set_test (train, test, &error);
   g_assert_no_error (error);
   compare (train, "batch=64", "epochs=3", "optimizer=adam", "learning-rate=0.01", NULL);
+  compare (train, "tol=0", "epochs=6", NULL);
 }
 
 /* A device that fails mid-run: the run goes on on the reference path and
@@ -154,6 +162,7 @@ test_fall_back (void)
       g_test_skip ("no OpenCL device");
       return;
     }
+  g_assert_true (latent_params_parse (params, "optimizer=momentum", NULL));
   g_assert_true (latent_params_parse (params, "batch=20", NULL));
   state = algorithm->init (ds, params, 2, cl, NULL, &error);
   g_assert_no_error (error);
@@ -175,6 +184,53 @@ test_fall_back (void)
   latent_cl_inject_failures (0);
 }
 
+/* L-BFGS on a device that fails mid-run: the reference path takes over at
+ * the host's point (not the device's last trial) and the objective keeps
+ * falling to the same minimum as a run on the reference path alone. */
+static void
+test_lbfgs_fall_back (void)
+{
+  LatentCl *cl = test_get_cl ();
+  const LatentAlgorithm *algorithm = latent_logreg_get_algorithm ();
+  g_autoptr(LatentDataset) ds = overlapping_blobs (400);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (algorithm);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentSnapshot) snap = NULL;
+  g_autoptr(LatentSnapshot) ref = NULL;
+  gpointer state;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_assert_true (latent_params_parse (params, "l2=0.01", NULL));
+  /* The seed of run (): the same split as the reference run. */
+  state = algorithm->init (ds, params, 11, cl, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (algorithm->step (state, NULL, NULL));
+  latent_cl_inject_failures (1);
+  while (!algorithm->converged (state))
+    {
+      algorithm->step (state, NULL, &error);
+      g_assert_no_error (error);
+    }
+  latent_cl_inject_failures (0);
+  snap = algorithm->snapshot (state);
+  ref = run (ds, params, NULL);
+  g_test_message ("%u epochs, objective %.7g; reference alone %u epochs, %.7g", snap->n_epochs,
+                  snap->epoch_train_loss[snap->n_epochs - 1], ref->n_epochs, ref->epoch_train_loss[ref->n_epochs - 1]);
+  g_assert_nonnull (snap->message);
+  g_assert_cmpstr (snap->device, ==, "CPU reference");
+  g_assert_true (snap->converged);
+  for (guint e = 1; e < snap->n_epochs; e++)
+    g_assert_cmpfloat (snap->epoch_train_loss[e], <=, snap->epoch_train_loss[e - 1]);
+  g_assert_cmpfloat (fabs (snap->epoch_train_loss[snap->n_epochs - 1] - ref->epoch_train_loss[ref->n_epochs - 1]), <,
+                     1e-4 * ref->epoch_train_loss[ref->n_epochs - 1]);
+  algorithm->free (state);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -184,6 +240,7 @@ main (int argc, char **argv)
   g_test_add_func ("/logreg-cl/paths-agree", test_paths_agree);
   g_test_add_func ("/logreg-cl/test-set", test_test_set);
   g_test_add_func ("/logreg-cl/fall-back", test_fall_back);
+  g_test_add_func ("/logreg-cl/lbfgs-fall-back", test_lbfgs_fall_back);
   status = g_test_run ();
   g_clear_object (&(LatentCl *) { test_get_cl () });
   return status;

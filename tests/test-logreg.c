@@ -1,7 +1,9 @@
 /* test-logreg.c — logistic regression's reference path: the gradient
  * against finite differences, separable data learnt perfectly, refusals
  * (one class, no labels, no test rows), divergence, seeds, epochs, a batch
- * larger than the data, and the model in data units
+ * larger than the data, and the model in data units; the defaults (L-BFGS)
+ * stop converged at the minimum before their budget, tol = 0 spends it,
+ * and mini-batches stop once their epochs stop improving
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -87,7 +89,8 @@ static void
 test_separable (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (200, 2, 2, 0.5, 3);
-  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=16", "epochs=20", "learning-rate=0.05", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "optimizer=momentum", "batch=16", "epochs=20",
+                                                  "learning-rate=0.05", NULL);
   g_autoptr(LatentFit) result = fit (ds, params, 1);
   LatentSnapshot *snap = result->snapshot;
 
@@ -138,7 +141,8 @@ static void
 test_diverges (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (100, 4, 4, 3.0, 8);
-  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "standardise=false", "learning-rate=50", "batch=10", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "optimizer=momentum", "standardise=false",
+                                                  "learning-rate=50", "batch=10", NULL);
   g_autoptr(GError) error = NULL;
   float *x = latent_dataset_get_data (ds);
   g_autoptr(LatentFit) result = NULL;
@@ -179,8 +183,8 @@ static void
 test_large_batch (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (100, 3, 2, 1.0, 4);
-  g_autoptr(LatentParams) big = test_params (latent_logreg_get_algorithm (), "batch=500", "epochs=3", NULL);
-  g_autoptr(LatentParams) all = test_params (latent_logreg_get_algorithm (), "batch=0", "epochs=3", NULL);
+  g_autoptr(LatentParams) big = test_params (latent_logreg_get_algorithm (), "optimizer=momentum", "batch=500", "epochs=3", NULL);
+  g_autoptr(LatentParams) all = test_params (latent_logreg_get_algorithm (), "optimizer=momentum", "batch=0", "epochs=3", NULL);
   g_autoptr(LatentFit) a = fit (ds, big, 1);
   g_autoptr(LatentFit) b = fit (ds, all, 1);
 
@@ -195,7 +199,8 @@ static void
 test_epochs (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (100, 3, 3, 2.0, 5);
-  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=32", "epochs=2", "shuffle=false", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "optimizer=momentum", "batch=32", "epochs=2",
+                                                  "shuffle=false", NULL);
   g_autoptr(LatentFit) result = fit (ds, params, 2);
   LatentSnapshot *snap = result->snapshot;
   double mean;
@@ -216,7 +221,7 @@ static void
 test_data_units (void)
 {
   g_autoptr(LatentDataset) ds = test_blobs (400, 5, 4, 3.0, 31);
-  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "batch=50", "epochs=4", NULL);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "optimizer=momentum", "batch=50", "epochs=4", NULL);
   g_autoptr(LatentFit) result = NULL;
   LatentSnapshot *snap;
   float *x = latent_dataset_get_data (ds);
@@ -253,6 +258,98 @@ test_data_units (void)
   g_assert_cmpfloat (snap->test_accuracy, >, 0.9);
 }
 
+/* A person pressing Run gets the converged model: with the defaults, three
+ * separable blobs stop on the tolerance well before the epoch budget,
+ * every row right, and the epochs' training loss falls all the way (the
+ * curve the window draws). */
+static void
+test_defaults_converge (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (300, 4, 3, 0.5, 9);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), NULL, NULL);
+  g_autoptr(LatentFit) result = fit (ds, params, 3);
+  LatentSnapshot *snap = result->snapshot;
+
+  g_test_message ("%u epochs of %" G_GINT64_FORMAT ", training loss %.4g → %.4g, test accuracy %.3f",
+                  snap->n_epochs, latent_params_get_int (params, "epochs"), snap->epoch_train_loss[0],
+                  snap->epoch_train_loss[snap->n_epochs - 1], snap->test_accuracy);
+  g_assert_true (snap->final);
+  g_assert_true (snap->converged);
+  g_assert_cmpuint (snap->n_epochs, <, latent_params_get_int (params, "epochs"));
+  /* Enough epochs to draw a descent, each no higher than the last. */
+  g_assert_cmpuint (snap->n_epochs, >=, 5);
+  for (guint e = 1; e < snap->n_epochs; e++)
+    g_assert_cmpfloat (snap->epoch_train_loss[e], <=, snap->epoch_train_loss[e - 1]);
+  g_assert_cmpfloat (snap->epoch_train_loss[snap->n_epochs - 1], <, 0.5 * snap->epoch_train_loss[0]);
+  g_assert_cmpfloat (snap->test_accuracy, ==, 1.0);
+  g_assert_cmpfloat (snap->train_accuracy, ==, 1.0);
+}
+
+/* Where L-BFGS stops on overlapping classes, the gradient of the objective
+ * (penalty included) is all but zero: its minimum, not a point on the way. */
+static void
+test_lbfgs_minimum (void)
+{
+  const LatentAlgorithm *algorithm = latent_logreg_get_algorithm ();
+  g_autoptr(LatentDataset) ds = test_blobs (400, 6, 4, 3.0, 23);
+  g_autoptr(LatentParams) params = test_params (algorithm, "l2=0.01", "tol=1e-9", NULL);
+  g_autoptr(GError) error = NULL;
+  LatentLogreg *self = algorithm->init (ds, params, 4, NULL, NULL, &error);
+  g_autofree double *gw = NULL, *gb = NULL;
+  double start, end, largest = 0;
+
+  g_assert_no_error (error);
+  gw = g_new (double, (gsize) self->c * self->d);
+  gb = g_new (double, self->c);
+  start = latent_logreg_reference_gradient (self, 0, self->n_train, gw, gb);
+  while (!algorithm->converged (self))
+    {
+      g_assert_true (algorithm->step (self, NULL, &error));
+      g_assert_no_error (error);
+    }
+  end = latent_logreg_reference_gradient (self, 0, self->n_train, gw, gb);
+  for (gsize i = 0; i < (gsize) self->c * self->d; i++)
+    largest = MAX (largest, fabs (gw[i]));
+  for (guint k = 0; k < self->c; k++)
+    largest = MAX (largest, fabs (gb[k]));
+  g_test_message ("%u iterations: objective %.6g → %.6g, largest gradient %.3g", self->epoch, start, end, largest);
+  g_assert_true (self->converged);
+  g_assert_cmpuint (self->epoch, <, self->epochs);
+  g_assert_cmpfloat (end, <, 0.5 * start);
+  g_assert_cmpfloat (largest, <, 1e-4);
+  algorithm->free (self);
+}
+
+/* tol = 0 (what the window sets to go on past "converged") spends the
+ * whole budget, and does not claim to have converged. */
+static void
+test_tol_zero (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (300, 4, 3, 0.5, 9);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "tol=0", "epochs=12", NULL);
+  g_autoptr(LatentFit) result = fit (ds, params, 3);
+
+  g_assert_true (result->snapshot->final);
+  g_assert_false (result->snapshot->converged);
+  g_assert_cmpuint (result->snapshot->n_epochs, ==, 12);
+  g_assert_cmpuint (result->snapshot->n_steps, ==, 12);
+}
+
+/* Mini-batches stop once five epochs in a row did not lower the best
+ * epoch loss by tol: with tol = 0.9 the first epoch is the best, and no
+ * later one falls to a tenth of it. */
+static void
+test_minibatch_patience (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (200, 3, 3, 2.0, 6);
+  g_autoptr(LatentParams) params = test_params (latent_logreg_get_algorithm (), "optimizer=momentum", "batch=40",
+                                                  "learning-rate=0.001", "tol=0.9", NULL);
+  g_autoptr(LatentFit) result = fit (ds, params, 5);
+
+  g_assert_true (result->snapshot->converged);
+  g_assert_cmpuint (result->snapshot->n_epochs, ==, 6);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -266,5 +363,9 @@ main (int    argc,
   g_test_add_func ("/logreg/large-batch", test_large_batch);
   g_test_add_func ("/logreg/epochs", test_epochs);
   g_test_add_func ("/logreg/data-units", test_data_units);
+  g_test_add_func ("/logreg/defaults-converge", test_defaults_converge);
+  g_test_add_func ("/logreg/lbfgs-minimum", test_lbfgs_minimum);
+  g_test_add_func ("/logreg/tol-zero", test_tol_zero);
+  g_test_add_func ("/logreg/minibatch-patience", test_minibatch_patience);
   return g_test_run ();
 }

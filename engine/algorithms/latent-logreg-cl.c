@@ -8,7 +8,9 @@
  * group of rows (loss and right predictions) and one per run of weights
  * (their squares, for the penalty): the loss the history records every
  * step and that stops a run that diverges at the step it does. The products
- * are latent-gemm's; the rest is kernels/logreg.cl.
+ * are latent-gemm's; the rest is kernels/logreg.cl. For L-BFGS the host
+ * owns the point: an evaluation writes it to the device and reads back the
+ * gradient.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,10 +22,10 @@
 
 #include "latent-gemm.h"
 
-enum { K_GATHER, K_SOFTMAX, K_UPDATE, N_KERNELS };
+enum { K_GATHER, K_SOFTMAX, K_UPDATE, K_GRADIENT, N_KERNELS };
 
 static const char * const kernel_names[N_KERNELS] = {
-  "logreg_gather", "logreg_softmax", "logreg_update",
+  "logreg_gather", "logreg_softmax", "logreg_update", "logreg_gradient",
 };
 
 /* Kernel constants the host's launch arithmetic shares: rows per softmax
@@ -43,10 +45,11 @@ struct _LatentLogregCl
   cl_mem            order, test_rows, mean, scale;
   cl_mem            x, y, xt, yt, z, pred, partial_loss, partial_right, gw, sq;
   cl_mem            w, b, vw, vb, sw, sb;
+  cl_mem            grad;       /* L-BFGS: the gradient, n_params */
   guint             blocks;     /* of VEC weights */
   gboolean          full;       /* one batch of all training rows, gathered once */
   gboolean          gathered;
-  float            *loss_host, *sq_host;
+  float            *loss_host, *sq_host, *grad_host;
   guint            *right_host;
 };
 
@@ -59,7 +62,7 @@ latent_logreg_cl_free (LatentLogregCl *lcl)
   cl_mem *buffers[] = { &lcl->data, &lcl->labels, &lcl->test_data, &lcl->test_labels, &lcl->order,
                         &lcl->test_rows, &lcl->mean, &lcl->scale, &lcl->x, &lcl->y, &lcl->xt, &lcl->yt,
                         &lcl->z, &lcl->pred, &lcl->partial_loss, &lcl->partial_right, &lcl->gw, &lcl->sq,
-                        &lcl->w, &lcl->b, &lcl->vw, &lcl->vb, &lcl->sw, &lcl->sb };
+                        &lcl->w, &lcl->b, &lcl->vw, &lcl->vb, &lcl->sw, &lcl->sb, &lcl->grad };
   if (lcl->queue)
     clFinish (lcl->queue);
   for (guint i = 0; i < N_KERNELS; i++)
@@ -73,6 +76,7 @@ latent_logreg_cl_free (LatentLogregCl *lcl)
   g_clear_object (&lcl->cl);
   g_free (lcl->loss_host);
   g_free (lcl->sq_host);
+  g_free (lcl->grad_host);
   g_free (lcl->right_host);
   g_free (lcl);
 }
@@ -201,8 +205,13 @@ latent_logreg_cl_new (LatentLogreg  *self,
       !latent_cl_create_buffer (cl, &lcl->vb, copy, c * sizeof (float), self->vb, "optimiser memory", error) ||
       (self->adam &&
        (!latent_cl_create_buffer (cl, &lcl->sw, copy, cd * sizeof (float), self->sw, "optimiser memory", error) ||
-        !latent_cl_create_buffer (cl, &lcl->sb, copy, c * sizeof (float), self->sb, "optimiser memory", error))))
+        !latent_cl_create_buffer (cl, &lcl->sb, copy, c * sizeof (float), self->sb, "optimiser memory", error))) ||
+      (self->lbfgs &&
+       !latent_cl_create_buffer (cl, &lcl->grad, CL_MEM_READ_WRITE, self->n_params * sizeof (float), NULL,
+                                 "gradient", error)))
     return NULL;
+  if (self->lbfgs)
+    lcl->grad_host = g_new (float, self->n_params);
   /* The test rows once, standardised, for every epoch's predictions. */
   if (!gather (lcl, lcl->test_data ? lcl->test_data : lcl->data, lcl->test_labels ? lcl->test_labels : lcl->labels,
                lcl->test_rows, 0, self->n_test, lcl->xt, lcl->yt, error) ||
@@ -366,5 +375,69 @@ latent_logreg_cl_read (LatentLogregCl  *lcl,
       return FALSE;
     }
 #undef READ
+  return TRUE;
+}
+
+gboolean
+latent_logreg_cl_write (LatentLogregCl  *lcl,
+                        GError         **error)
+{
+  LatentLogreg *self = lcl->self;
+
+  /* Blocking: the host moves its point on as soon as this returns. */
+  return latent_cl_check (clEnqueueWriteBuffer (lcl->queue, lcl->w, CL_TRUE, 0,
+                                                (gsize) self->c * self->d * sizeof (float), self->w,
+                                                0, NULL, NULL),
+                          "clEnqueueWriteBuffer", "weights", error) &&
+         latent_cl_check (clEnqueueWriteBuffer (lcl->queue, lcl->b, CL_TRUE, 0, self->c * sizeof (float),
+                                                self->b, 0, NULL, NULL),
+                          "clEnqueueWriteBuffer", "biases", error);
+}
+
+gboolean
+latent_logreg_cl_evaluate (LatentLogregCl  *lcl,
+                           double          *loss,
+                           guint           *right,
+                           double          *g,
+                           GCancellable    *cancellable,
+                           GError         **error)
+{
+  LatentLogreg *self = lcl->self;
+  const cl_uint cd = self->c * self->d, c = self->c, n_rows = self->n_train;
+  const gsize global[1] = { lcl->blocks + self->c };
+  cl_float l2 = self->l2;
+  double sq = 0;
+
+  g_return_val_if_fail (self->lbfgs, FALSE);
+
+  if (!latent_logreg_cl_write (lcl, error) ||
+      (!lcl->gathered &&
+       !gather (lcl, lcl->data, lcl->labels, lcl->order, 0, self->n_train, lcl->x, lcl->y, error)) ||
+      !forward (lcl, lcl->x, lcl->y, self->n_train, TRUE, cancellable, error) ||
+      !latent_gemm_run (lcl->gemm, lcl->queue, TRUE, FALSE, self->c, self->d, self->n_train, 1.0f, lcl->z,
+                        self->c, lcl->x, self->d, 0.0f, lcl->gw, self->d, cancellable, error) ||
+      !latent_cl_set_args (lcl->k[K_GRADIENT], kernel_names[K_GRADIENT], error,
+                           LATENT_CL_ARG (lcl->w), LATENT_CL_ARG (lcl->gw), LATENT_CL_ARG (lcl->z),
+                           LATENT_CL_ARG (lcl->grad), LATENT_CL_ARG (lcl->sq), LATENT_CL_ARG (cd),
+                           LATENT_CL_ARG (c), LATENT_CL_ARG (n_rows), LATENT_CL_ARG (l2), LATENT_CL_ARG_END) ||
+      !enqueue (lcl, K_GRADIENT, 1, global, NULL, error) ||
+      !latent_cl_check (clEnqueueReadBuffer (lcl->queue, lcl->sq, CL_FALSE, 0, lcl->blocks * sizeof (float),
+                                             lcl->sq_host, 0, NULL, NULL),
+                        "clEnqueueReadBuffer", "penalty", error) ||
+      !latent_cl_check (clEnqueueReadBuffer (lcl->queue, lcl->grad, CL_FALSE, 0, self->n_params * sizeof (float),
+                                             lcl->grad_host, 0, NULL, NULL),
+                        "clEnqueueReadBuffer", "gradient", error) ||
+      !latent_cl_check (clFinish (lcl->queue), "clFinish", "logreg", error))
+    {
+      clFinish (lcl->queue);
+      return FALSE;
+    }
+  /* The rows stay gathered: L-BFGS takes them all, in one order. */
+  lcl->gathered = TRUE;
+  for (guint i = 0; i < lcl->blocks; i++)
+    sq += lcl->sq_host[i];
+  for (gsize i = 0; i < self->n_params; i++)
+    g[i] = lcl->grad_host[i];
+  *loss = finish_loss (lcl, self->n_train, right) + 0.5 * self->l2 * sq;
   return TRUE;
 }

@@ -12,6 +12,11 @@
  * double. The per-row loss is log Σ exp(z − max z) + max z − z_y, which
  * cannot overflow.
  *
+ * L-BFGS (the default) takes the batch of all rows: each of its iterations
+ * asks a path for the loss and gradient at a point (an evaluation, one pass
+ * over the rows), and finds its direction and step on the host in double
+ * from the pairs of steps and gradient changes it keeps.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
@@ -25,6 +30,10 @@ G_BEGIN_DECLS
 #define LATENT_LOGREG_BETA1 0.9
 #define LATENT_LOGREG_BETA2 0.999
 #define LATENT_LOGREG_EPSILON 1e-8
+/* L-BFGS: pairs kept at most (scipy's default), and the memory they may
+ * take in all. */
+#define LATENT_LOGREG_LBFGS_PAIRS 10
+#define LATENT_LOGREG_LBFGS_BYTES ((gsize) 256 << 20)
 
 typedef struct _LatentLogregCl LatentLogregCl;
 
@@ -43,8 +52,10 @@ typedef struct {
   guint              batch;         /* rows per step; n_train for the full batch */
   guint              steps_per_epoch;
   gboolean           adam, shuffle;
+  gboolean           lbfgs;         /* L-BFGS on all rows instead of mini-batch steps */
   double             learning_rate, momentum, l2;
   guint              epochs;
+  double             tol;           /* relative fall of the training objective; 0: none */
 
   float             *mean, *scale;  /* d: x' = (x − mean) · scale */
   /* The training rows in this epoch's order, as rows of the dataset:
@@ -70,6 +81,19 @@ typedef struct {
   gint32            *test_predictions;  /* n_test, the last evaluation's */
   double             test_loss;
   gboolean           finished;
+  gboolean           converged;     /* the objective stopped falling by tol */
+  double             best_loss;     /* mini-batch: the lowest epoch loss so far */
+  guint              stale_epochs;  /* mini-batch: epochs since it fell by tol */
+
+  /* L-BFGS on the n_params = c · d + c values of w then b, in double: the
+   * point (the float values the paths evaluated), its objective and
+   * gradient, the direction, the trial point and its gradient, and a ring
+   * of the last pairs s = x' − x, y = g' − g with ρ = 1 / sᵀy. */
+  gsize              n_params;
+  double            *lb_x, *lb_g, *lb_p, *lb_xt, *lb_gt, *lb_alpha;
+  double            *lb_s, *lb_y, *lb_rho;
+  guint              lb_pairs, lb_count, lb_head;
+  double             lb_f;          /* NAN before the first evaluation */
 } LatentLogreg;
 
 /* The rows @rows_of[0 ..< rows] of @dataset, standardised, into @x
@@ -104,6 +128,12 @@ double    latent_logreg_reference_gradient (LatentLogreg *self,
 /* Predictions for every test row into self->test_predictions, and their
  * mean cross-entropy (no penalty) into self->test_loss. */
 void      latent_logreg_reference_test     (LatentLogreg *self);
+/* L-BFGS's evaluation: the objective (with the penalty) over all training
+ * rows at self->w, self->b, its gradient into @g (n_params: w then b), and
+ * how many rows the model predicts right. */
+double    latent_logreg_reference_evaluate (LatentLogreg *self,
+                                            double       *g,
+                                            guint        *right);
 
 /* OpenCL path: the rows stay on the device; the model and the optimiser's
  * memory too, until read copies them back to self. */
@@ -125,6 +155,16 @@ gboolean  latent_logreg_cl_test        (LatentLogregCl *lcl,
                                         GError        **error);
 gboolean  latent_logreg_cl_read        (LatentLogregCl *lcl,
                                         gboolean        optimiser,
+                                        GError        **error);
+/* L-BFGS: self->w and self->b to the device, for the test predictions; and
+ * the evaluation at them, as latent_logreg_reference_evaluate. */
+gboolean  latent_logreg_cl_write       (LatentLogregCl *lcl,
+                                        GError        **error);
+gboolean  latent_logreg_cl_evaluate    (LatentLogregCl *lcl,
+                                        double         *loss,
+                                        guint          *right,
+                                        double         *g,
+                                        GCancellable   *cancellable,
                                         GError        **error);
 
 G_END_DECLS

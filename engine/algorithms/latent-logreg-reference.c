@@ -226,3 +226,14 @@ latent_logreg_reference_test (LatentLogreg *self)
     }
   self->test_loss = self->n_test ? total / self->n_test : NAN;
 }
+
+double
+latent_logreg_reference_evaluate (LatentLogreg *self,
+                                  double       *g,
+                                  guint        *right)
+{
+  const gsize cd = (gsize) self->c * self->d;
+
+  /* One batch of all rows, in order: the bias gradient follows the weights'. */
+  return batch_gradient (self, 0, self->n_train, g, g + cd, right);
+}

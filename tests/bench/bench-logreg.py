@@ -60,7 +60,8 @@ FASHION_MNIST_DIR = Path(os.environ.get("LATENT_FASHION_MNIST_DIR") or "/usr/sha
 TIMEOUT_S = 7200
 
 N_TRAIN, N_COLS = 60000, 784
-LATENT_PARAMS = {"optimizer": "adam", "learning-rate": 0.001, "batch": 256}
+# tol = 0: the N epochs asked for, not fewer once they stop improving.
+LATENT_PARAMS = {"optimizer": "adam", "learning-rate": 0.001, "batch": 256, "tol": 0}
 MAX_ITER = {"lbfgs": 100, "saga": 100}
 TARGET_POINTS = 0.5
 

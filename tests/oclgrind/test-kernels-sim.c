@@ -726,6 +726,8 @@ main (int    argc,
     { 43, 7, 3, 64, "adam", "false", 2 },
     { 29, 1, 2, 5, "adam", "true", 1 },
     { 37, 19, 5, 9, "momentum", "false", 1 },
+    /* L-BFGS: all rows, logreg_gradient in place of the update. */
+    { 37, 19, 5, 0, "lbfgs", "true", 2 },
   };
   static const PrototypeCase prototype_cases[] = {
     { 41, 5, 3, "euclidean" }, { 41, 5, 3, "cosine" }, { 46, 1, 4, "euclidean" }, { 47, 19, 4, "cosine" },
