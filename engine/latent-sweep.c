@@ -62,7 +62,87 @@ latent_sweep_free (LatentSweep *self)
   if (self == NULL)
     return;
   g_array_unref (self->points);
+  g_clear_pointer (&self->params, latent_params_unref);
   g_free (self);
+}
+
+/* A value as the window's panel shows it: a choice by its label. */
+static char *
+describe_value (LatentParams          *params,
+                const LatentParamSpec *spec)
+{
+  switch (spec->type)
+    {
+    case LATENT_PARAM_INT:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, latent_params_get_int (params, spec->name));
+    case LATENT_PARAM_DOUBLE:
+      return g_strdup_printf ("%g", latent_params_get_double (params, spec->name));
+    case LATENT_PARAM_CHOICE:
+      {
+        const char *value = latent_params_get_choice (params, spec->name);
+
+        for (guint i = 0; spec->choices && spec->choice_labels && spec->choices[i]; i++)
+          if (g_strcmp0 (spec->choices[i], value) == 0 && spec->choice_labels[i])
+            return g_strdup (_(spec->choice_labels[i]));
+        return g_strdup (value ? value : "");
+      }
+    case LATENT_PARAM_BOOL:
+    default:
+      return NULL;
+    }
+}
+
+char *
+latent_sweep_describe_fits (const LatentSweep *self)
+{
+  GString *text;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->params == NULL)
+    return NULL;
+  text = g_string_new (NULL);
+  /* Every value that shapes a fit (switches such as saving the
+   * responsibilities do not), in the panel's order and words. */
+  for (guint i = 0; i < latent_params_get_n_specs (self->params); i++)
+    {
+      const LatentParamSpec *spec = latent_params_get_spec (self->params, i);
+      g_autofree char *value = NULL;
+
+      if (g_strcmp0 (spec->name, self->swept) == 0 || !latent_params_applies (self->params, spec)
+          || !(value = describe_value (self->params, spec)))
+        continue;
+      g_string_append_printf (text, "%s%s %s", text->len ? " · " : "", _(spec->label), value);
+    }
+  g_string_append_printf (text, _("%sseed %" G_GUINT64_FORMAT), text->len ? " · " : "", self->seed);
+  return g_string_free (text, FALSE);
+}
+
+char *
+latent_sweep_describe_edge (const LatentSweep *self)
+{
+  const LatentSweepPoint *points, *best;
+  guint n, first, last;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  n = self->points->len;
+  if (n < 2 || self->best_bic >= n)
+    return NULL;
+  points = (const LatentSweepPoint *) self->points->data;
+  best = &points[self->best_bic];
+  first = points[0].k;
+  last = points[n - 1].k;
+  /* The criterion may still fall past the end: the range decides, not the data. */
+  if (self->best_bic == n - 1 && (self->max_k == 0 || last < self->max_k))
+    {
+      guint wider = self->max_k > 0 ? MIN (2 * last, self->max_k) : 2 * last;
+
+      return g_strdup_printf (_("K = %u is the largest tried: try K up to %u"), best->k, wider);
+    }
+  if (self->best_bic == 0 && first > 1)
+    return g_strdup_printf (_("K = %u is the smallest tried: try K from 1"), best->k);
+  return NULL;
 }
 
 LatentSweep *
@@ -85,6 +165,11 @@ latent_sweep_run (const LatentAlgorithm  *algorithm,
   g_return_val_if_fail (algorithm != NULL && algorithm->sweep_param != NULL && first >= 1 && first <= last, NULL);
 
   self->points = g_array_new (FALSE, FALSE, sizeof (LatentSweepPoint));
+  self->params = latent_params_copy (params);
+  self->swept = algorithm->sweep_param;
+  self->seed = seed;
+  self->max_k = (guint) CLAMP (latent_algorithm_max_int (algorithm, dataset, params, algorithm->sweep_param),
+                               0, G_MAXUINT);
   for (guint k = first; k <= last; k++)
     {
       g_autoptr(LatentFit) fit = NULL;
@@ -93,6 +178,15 @@ latent_sweep_run (const LatentAlgorithm  *algorithm,
       if (!latent_params_set_int (copy, algorithm->sweep_param, k, error) ||
           !(fit = latent_algorithm_fit (algorithm, dataset, copy, seed, cl, NULL, NULL, cancellable, error)))
         return NULL;
+      /* "Automatic" says nothing of what the fits used: name it. */
+      if (k == first && latent_params_has (self->params, "covariance") &&
+          g_strcmp0 (latent_params_get_choice (self->params, "covariance"), "auto") == 0)
+        {
+          static const char * const types[] = { "full", "diag", "spherical" };
+
+          if ((guint) fit->snapshot->covariance_type < G_N_ELEMENTS (types))
+            latent_params_set (self->params, "covariance", types[fit->snapshot->covariance_type], NULL);
+        }
       point.iterations = fit->snapshot->iteration;
       point.converged = fit->snapshot->converged;
       point.log_likelihood = fit->snapshot->log_likelihood;

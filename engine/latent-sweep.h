@@ -21,6 +21,12 @@ typedef struct {
   GArray *points;          /* LatentSweepPoint, by K */
   guint   best_bic;        /* index of the smallest BIC */
   guint   best_aic;
+  /* What every fit shared, for a reader of the result (NULL, 0 where a
+   * sweep was put together by hand). */
+  LatentParams *params;    /* the other parameters, as given */
+  const char   *swept;     /* the name of the parameter swept ("k") */
+  guint64       seed;
+  guint         max_k;     /* the largest K the data would take */
 } LatentSweep;
 
 /* "k=1..12" (or "1..12", or "3") into a range of parameter @name (the
@@ -45,6 +51,12 @@ LatentSweep *latent_sweep_run         (const LatentAlgorithm  *algorithm,
                                        gpointer                user_data,
                                        GCancellable           *cancellable,
                                        GError                **error);
+/* The parameters every fit shared, translated: "Covariance full ·
+ * Tolerance 0.001 · … · seed 0"; NULL when the sweep does not know them. */
+char        *latent_sweep_describe_fits (const LatentSweep    *self);
+/* When the best K by BIC is an end of the range tried (and the range could
+ * go further that way), a sentence suggesting a wider one; else NULL. */
+char        *latent_sweep_describe_edge (const LatentSweep    *self);
 void         latent_sweep_free        (LatentSweep            *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentSweep, latent_sweep_free)

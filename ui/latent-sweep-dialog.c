@@ -131,11 +131,20 @@ on_swept (GObject      *source,
   g_clear_pointer (&self->sweep, latent_sweep_free);
   self->sweep = sweep;
   {
-    g_autofree char *text =
-      g_strdup_printf (_("Best K: %u by BIC, %u by AIC"),
-                       g_array_index (sweep->points, LatentSweepPoint, sweep->best_bic).k,
-                       g_array_index (sweep->points, LatentSweepPoint, sweep->best_aic).k);
-    set_progress (self, text);
+    g_autofree char *fits = latent_sweep_describe_fits (sweep);
+    g_autofree char *edge = latent_sweep_describe_edge (sweep);
+    g_autoptr(GString) text = g_string_new (NULL);
+
+    g_string_printf (text, _("Best K: %u by BIC, %u by AIC"),
+                     g_array_index (sweep->points, LatentSweepPoint, sweep->best_bic).k,
+                     g_array_index (sweep->points, LatentSweepPoint, sweep->best_aic).k);
+    /* A best K at an end of the range may be no best at all. */
+    if (edge)
+      g_string_append_printf (text, " — %s", edge);
+    /* What the comparison holds fixed, so that it can be repeated. */
+    if (fits)
+      g_string_append_printf (text, "\n%s %s", _("Each fit:"), fits);
+    set_progress (self, text->str);
   }
   gtk_widget_set_sensitive (GTK_WIDGET (self->use_button), TRUE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), TRUE);

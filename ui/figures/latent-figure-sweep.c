@@ -3,11 +3,13 @@
  * Grouped bars, one group per K, BIC and AIC side by side, the best K by BIC
  * outlined and named. BIC and AIC are only defined up to a constant shared by
  * every K of one dataset, and with many rows they are large numbers whose
- * differences are a few per cent of their size: bars from zero would all look
- * alike. So the bars rise from the bottom of an axis that starts a little
- * below the smallest value; their lengths show how much worse each K is than
- * the best, which is the only thing the criteria mean, and the tick labels
- * keep the true values.
+ * differences are a few per cent of their size. So each bar is how much
+ * worse its K is than the best by that criterion (ΔBIC, ΔAIC), from zero:
+ * twice as long is twice as much worse, which is all the criteria mean. (An
+ * axis of the values themselves starting near the smallest made small
+ * differences look large.) The best K's bar is a stub at zero. The heading
+ * says what every fit shared, and suggests a wider range when the best K
+ * is an end of the one tried.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,9 +23,10 @@
 #include <string.h>
 
 #define MIN_PLOT_SIZE 40.0
-/* Room below the smallest value and above the largest, as parts of the range. */
-#define BOTTOM_ROOM 0.10
+/* Room above the largest difference, as a part of it. */
 #define TOP_ROOM 0.18
+/* The best K's bar, of length zero, still shows as a stub this high. */
+#define STUB 2.0
 
 typedef struct {
   double   font;
@@ -48,12 +51,35 @@ sweep_point (const LatentSweep *sweep,
   return &g_array_index (sweep->points, LatentSweepPoint, index);
 }
 
-/* BIC (0) or AIC (1) of one point. */
+/* The smallest finite BIC (0) or AIC (1) of the sweep; NaN if none. */
 static double
-criterion (const LatentSweepPoint *point,
-           guint                   which)
+lowest (const LatentSweep *sweep,
+        guint              which)
 {
-  return which == 0 ? point->bic : point->aic;
+  double mn = INFINITY;
+
+  for (guint i = 0; i < sweep->points->len; i++)
+    {
+      const LatentSweepPoint *p = sweep_point (sweep, i);
+      double v = which == 0 ? p->bic : p->aic;
+
+      if (isfinite (v))
+        mn = MIN (mn, v);
+    }
+  return isfinite (mn) ? mn : NAN;
+}
+
+/* How much worse than the best by BIC (0) or AIC (1) point @index is: ≥ 0,
+ * or not finite for a failed fit. */
+static double
+criterion (const LatentSweep *sweep,
+           guint              index,
+           guint              which)
+{
+  const LatentSweepPoint *p = sweep_point (sweep, index);
+  double v = which == 0 ? p->bic : p->aic;
+
+  return isfinite (v) ? MAX (v - lowest (sweep, which), 0.0) : NAN;
 }
 
 static gboolean
@@ -61,43 +87,39 @@ value_range (const LatentSweep *sweep,
              double            *lo,
              double            *hi)
 {
-  double mn = INFINITY, mx = -INFINITY, span;
+  double mx = -INFINITY;
 
   for (guint i = 0; i < sweep->points->len; i++)
     for (guint which = 0; which < 2; which++)
       {
-        double v = criterion (sweep_point (sweep, i), which);
+        double v = criterion (sweep, i, which);
 
-        if (!isfinite (v))
-          continue;
-        mn = MIN (mn, v);
-        mx = MAX (mx, v);
+        if (isfinite (v))
+          mx = MAX (mx, v);
       }
-  if (!isfinite (mn))
+  if (!isfinite (mx))
     return FALSE;
-
-  span = mx - mn;
-  /* One value, or all alike, still needs a visible range. */
-  if (!(span > fabs (mx) * 1e-12))
-    span = MAX (fabs (mx) * 0.05, 1.0);
-  *lo = mn - span * BOTTOM_ROOM;
-  *hi = mx + span * TOP_ROOM;
-  return isfinite (*lo) && isfinite (*hi) && *hi > *lo;
+  /* All alike still needs a visible range. */
+  *lo = 0.0;
+  *hi = mx > 0.0 ? mx * (1.0 + TOP_ROOM) : 1.0;
+  return isfinite (*hi);
 }
 
 static char *
 subtitle_text (const LatentSweep *sweep)
 {
   guint n = sweep->points->len;
+  g_autofree char *edge = latent_sweep_describe_edge (sweep);
 
   if (sweep->best_bic < n && sweep->best_aic < n)
-    return g_strdup_printf (_("Lower is better · best K = %u by BIC, %u by AIC"),
+    return g_strdup_printf (_("Best K = %u by BIC, %u by AIC%s%s"),
                             sweep_point (sweep, sweep->best_bic)->k,
-                            sweep_point (sweep, sweep->best_aic)->k);
+                            sweep_point (sweep, sweep->best_aic)->k, edge ? " · " : "", edge ? edge : "");
   return g_strdup (_("Lower is better"));
 }
 
-/* The heading every figure has: the title, one line under it. */
+/* The heading every figure has: the title, the best K (and a wider range
+ * to try), then what every fit shared. */
 static double
 draw_header (cairo_t                 *cr,
              const LatentSweep       *sweep,
@@ -105,8 +127,9 @@ draw_header (cairo_t                 *cr,
              int                      width)
 {
   g_autofree char *subtitle = subtitle_text (sweep);
+  g_autofree char *fits = latent_sweep_describe_fits (sweep);
 
-  return _latent_figure_heading (cr, style, width, _latent_figure_sweep_title (), subtitle, NULL);
+  return _latent_figure_heading (cr, style, width, _latent_figure_sweep_title (), subtitle, fits);
 }
 
 static gboolean
@@ -197,7 +220,7 @@ bar_rect (const Layout *l,
 {
   double centre = l->plot_x + (index + 0.5) * l->group_w;
   double bottom = l->plot_y + l->plot_h;
-  double top = round (CLAMP (map_value (l, value), l->plot_y, bottom));
+  double top = round (CLAMP (map_value (l, value), l->plot_y, bottom - STUB));
 
   *x = which == 0 ? round (centre - l->gap / 2.0 - l->bar_w) : round (centre + l->gap / 2.0);
   *w = l->bar_w;
@@ -227,7 +250,7 @@ draw_grid_and_axes (cairo_t                 *cr,
     }
   _latent_figure_axes_init (&axes, style, l->plot_x, l->plot_y, l->plot_w, l->plot_h);
   axes.left = (LatentFigureAxis) { l->ticks.n, value_at, (const char * const *) values, TRUE,
-                                   _("information criterion") };
+                                   _("above the lowest (ΔBIC, ΔAIC)") };
   axes.bottom = (LatentFigureAxis) { ks->len, k_at, (const char * const *) ks->pdata, FALSE,
                                      _("number of components K") };
   _latent_figure_draw_grid (cr, style, &axes);
@@ -250,7 +273,7 @@ draw_bars (cairo_t                 *cr,
       cairo_set_source_rgb (cr, r, g, b);
       for (guint i = 0; i < sweep->points->len; i++)
         {
-          double v = criterion (sweep_point (sweep, i), which), x, y, w, h;
+          double v = criterion (sweep, i, which), x, y, w, h;
 
           /* A failed fit has no bar, and no say in the axis. */
           if (!isfinite (v))
@@ -282,7 +305,7 @@ draw_best (cairo_t                 *cr,
   if (!isfinite (best->bic))
     return;
 
-  bar_rect (l, sweep->best_bic, 0, best->bic, &x, &y, &w, &h);
+  bar_rect (l, sweep->best_bic, 0, criterion (sweep, sweep->best_bic, 0), &x, &y, &w, &h);
   cairo_save (cr);
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_set_line_width (cr, 2.0);
@@ -304,7 +327,7 @@ draw_best (cairo_t                 *cr,
   for (guint i = 0; i < sweep->points->len; i++)
     for (guint which = 0; which < 2; which++)
       {
-        double v = criterion (sweep_point (sweep, i), which), bx, by, bw, bh;
+        double v = criterion (sweep, i, which), bx, by, bw, bh;
 
         if (!isfinite (v))
           continue;
@@ -324,6 +347,19 @@ draw_best (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, tx, ty);
   cairo_show_text (cr, text);
+  /* The best bar is a stub at zero, the label perhaps far above it over
+   * taller neighbours: a dotted line joins them. */
+  if (y - 3.0 > ty + f * 0.5)
+    {
+      const double dots[] = { 1.0, 3.0 };
+
+      _latent_figure_set_color_mix (cr, style, 0.6);
+      cairo_set_line_width (cr, 1.0);
+      cairo_set_dash (cr, dots, G_N_ELEMENTS (dots), 0.0);
+      cairo_move_to (cr, floor (x + w / 2.0) + 0.5, ty + f * 0.5);
+      cairo_line_to (cr, floor (x + w / 2.0) + 0.5, y - 3.0);
+      cairo_stroke (cr);
+    }
   cairo_restore (cr);
 }
 
