@@ -511,6 +511,49 @@ latent_metrics_confusion (const gint32 *clusters,
   return matched;
 }
 
+typedef struct {
+  guint  index;
+  char  *key;
+} Column;
+
+static int
+compare_columns (gconstpointer a,
+                 gconstpointer b)
+{
+  const Column *x = a, *y = b;
+  int by_key = strcmp (x->key, y->key);
+
+  return by_key != 0 ? by_key : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The classes in their names' order, numbers in them as numbers (c2 before
+ * c10): a file numbers its text labels as they first appear, which reads
+ * as c0, c2, c4, c1, c3 across the table. Unnamed classes keep theirs. */
+static guint *
+column_order (guint               n_classes,
+              const char * const *class_names)
+{
+  guint *order = g_new (guint, MAX (n_classes, 1u));
+  g_autofree Column *columns = g_new0 (Column, MAX (n_classes, 1u));
+
+  for (guint c = 0; c < n_classes; c++)
+    {
+      const char *name = class_names != NULL ? class_names[c] : NULL;
+
+      columns[c].index = c;
+      /* Unnamed ones sort by their number, after the named. */
+      columns[c].key = name != NULL ? g_utf8_collate_key_for_filename (name, -1)
+                                    : g_strdup_printf ("\xff%010u", c);
+    }
+  qsort (columns, n_classes, sizeof (Column), compare_columns);
+  for (guint c = 0; c < n_classes; c++)
+    {
+      order[c] = columns[c].index;
+      g_free (columns[c].key);
+    }
+  return order;
+}
+
 char *
 latent_metrics_confusion_to_text (const guint        *counts,
                                   guint               n_clusters,
@@ -521,6 +564,7 @@ latent_metrics_confusion_to_text (const guint        *counts,
   g_autoptr(GPtrArray) heads = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_free);
   g_autofree int *widths = g_new0 (int, (gsize) n_classes + 1);
+  g_autofree guint *order = column_order (n_classes, class_names);
   GString *out = g_string_new (NULL);
 
   g_return_val_if_fail (n_clusters == 0 || n_classes == 0 || counts != NULL, g_string_free (out, FALSE));
@@ -550,8 +594,9 @@ latent_metrics_confusion_to_text (const guint        *counts,
     }
 
   g_string_append_printf (out, "%*s", widths[0], "");
-  for (guint c = 0; c < n_classes; c++)
+  for (guint i = 0; i < n_classes; i++)
     {
+      guint c = order[i];
       const char *name = g_ptr_array_index (heads, c);
 
       g_string_append_printf (out, " %*s%s", widths[c + 1] - (int) g_utf8_strlen (name, -1), "", name);
@@ -561,8 +606,9 @@ latent_metrics_confusion_to_text (const guint        *counts,
       const char *name = g_ptr_array_index (rows, k);
 
       g_string_append_printf (out, "\n%s%*s", name, widths[0] - (int) g_utf8_strlen (name, -1), "");
-      for (guint c = 0; c < n_classes; c++)
+      for (guint i = 0; i < n_classes; i++)
         {
+          guint c = order[i];
           gboolean matched = mapping != NULL && mapping[k] == (gint32) c;
 
           /* The star hangs to the right, so the digits stay in line. */

@@ -650,6 +650,58 @@ test_confusion_counts (void)
     g_assert_cmpuint (g_utf8_strlen (lines[i], -1), ==, g_utf8_strlen (lines[1], -1));
 }
 
+/* Classes numbered as they first appear in a file (c0, c2, c4, c1, c3)
+ * are columns in their names' order, c0 … c4, with c10 after c9; the
+ * counts move with their columns (issue 34, 3b.7). */
+static void
+test_confusion_column_order (void)
+{
+  const char *names[] = { "c0", "c2", "c4", "c1", "c3", "c10", "c9", NULL };
+  const char *sorted[] = { "c0", "c1", "c2", "c3", "c4", "c9", "c10" };
+  guint counts[2 * 7];
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) heads = NULL;
+  g_auto(GStrv) cells = NULL;
+
+  /* Cluster 1 holds 100 × (class index + 1) rows of each class; cluster 2 none. */
+  for (guint c = 0; c < 7; c++)
+    {
+      counts[c] = 100 * (c + 1);
+      counts[7 + c] = 0;
+    }
+  text = latent_metrics_confusion_to_text (counts, 2, 7, names, (gint32[]) { 2, -1 });
+  g_test_message ("\n%s", text);
+  lines = g_strsplit (text, "\n", -1);
+  heads = g_strsplit_set (g_strstrip (lines[0]), " ", -1);
+  {
+    g_autoptr(GPtrArray) words = g_ptr_array_new ();
+
+    for (guint i = 0; heads[i]; i++)
+      if (*heads[i])
+        g_ptr_array_add (words, heads[i]);
+    g_assert_cmpuint (words->len, ==, 7);
+    for (guint i = 0; i < 7; i++)
+      g_assert_cmpstr (words->pdata[i], ==, sorted[i]);
+  }
+  /* c1 (index 3: 400 rows) second, c4 (index 2: 300*, matched) fifth. */
+  cells = g_strsplit_set (lines[1] + strlen ("cluster 1"), " ", -1);
+  {
+    g_autoptr(GPtrArray) words = g_ptr_array_new ();
+
+    for (guint i = 0; cells[i]; i++)
+      if (*cells[i])
+        g_ptr_array_add (words, cells[i]);
+    g_assert_cmpuint (words->len, ==, 7);
+    g_assert_cmpstr (words->pdata[0], ==, "100");
+    g_assert_cmpstr (words->pdata[1], ==, "400");
+    g_assert_cmpstr (words->pdata[2], ==, "200");
+    g_assert_cmpstr (words->pdata[4], ==, "300*");
+    g_assert_cmpstr (words->pdata[5], ==, "700");
+    g_assert_cmpstr (words->pdata[6], ==, "600");
+  }
+}
+
 static void
 test_confusion_empty_cluster (void)
 {
@@ -696,6 +748,7 @@ main (int   argc,
   g_test_add_func ("/metrics/invalid-labels", test_invalid_labels);
   g_test_add_func ("/metrics/confusion/counts", test_confusion_counts);
   g_test_add_func ("/metrics/confusion/empty-cluster", test_confusion_empty_cluster);
+  g_test_add_func ("/metrics/confusion/column-order", test_confusion_column_order);
   if (g_test_perf ())
     g_test_add_func ("/metrics/perf/compute-70000", test_perf_compute);
 

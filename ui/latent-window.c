@@ -282,6 +282,30 @@ append_linear_metrics (LatentSnapshot *frame,
     g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), frame->log_likelihood);
 }
 
+/* The table's scroll bar across shows whenever the table is wider than
+ * the sidebar: GTK's automatic one overlays the last row, and shows only
+ * under the pointer, so a clipped column looked like the table's end. */
+static gboolean
+fit_table_bar (gpointer data)
+{
+  g_autoptr(GtkScrolledWindow) scrolled = data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_hadjustment (scrolled);
+  gboolean wider = gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 0.5;
+
+  /* External, not never: the table must not widen the sidebar. */
+  gtk_scrolled_window_set_policy (scrolled, wider ? GTK_POLICY_ALWAYS : GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_table_scrolled (GtkAdjustment     *adjustment,
+                   GtkScrolledWindow *scrolled)
+{
+  /* The adjustment changes while the window lays itself out, when a new
+   * policy would not take: after it. */
+  g_idle_add (fit_table_bar, g_object_ref (scrolled));
+}
+
 /* Clusters against classes: the table under the metrics, and the choice of
  * colouring the points by class, where the data has classes. */
 static void
@@ -295,6 +319,7 @@ update_classes (LatentWindow   *self,
   LatentFamily family = self->algorithm ? self->algorithm->family : LATENT_FAMILY_LINEAR;
   gboolean clusters = family == LATENT_FAMILY_CLUSTERS || family == LATENT_FAMILY_MIXTURE;
   g_autofree char *table = NULL;
+  GtkWidget *scrolled;
 
   gtk_widget_set_sensitive (check, clusters && self->dataset != NULL && latent_dataset_has_labels (self->dataset));
   if (frame != NULL && frame->has_label_metrics)
@@ -306,7 +331,14 @@ update_classes (LatentWindow   *self,
 
       latent_label_set_text (GTK_LABEL (label), text, _("Classes to clusters"));
     }
-  gtk_widget_set_visible (gtk_widget_get_ancestor (label, GTK_TYPE_SCROLLED_WINDOW), table != NULL);
+  scrolled = gtk_widget_get_ancestor (label, GTK_TYPE_SCROLLED_WINDOW);
+  if (!g_object_get_data (G_OBJECT (scrolled), "latent-watched"))
+    {
+      g_signal_connect_object (gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scrolled)), "changed",
+                               G_CALLBACK (on_table_scrolled), scrolled, 0);
+      g_object_set_data (G_OBJECT (scrolled), "latent-watched", GINT_TO_POINTER (TRUE));
+    }
+  gtk_widget_set_visible (scrolled, table != NULL);
 }
 
 static void

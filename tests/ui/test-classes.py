@@ -162,6 +162,65 @@ def step_pca():
                   10, 'the table "Classes to clusters" to go for PCA')
 
 
+def write_five_classes(path):
+    """100,000 rows of five blobs in 2-D whose text classes first appear in
+    the order c0, c2, c4, c1, c3 (row i is of class ORDER[i % 5]); each
+    class 20,000 rows, so the table's counts take five digits."""
+    import random
+    rng = random.Random(5)
+    order = (0, 2, 4, 1, 3)
+    with open(path, 'w') as f:
+        f.write('x,y,class\n')
+        for i in range(100_000):
+            c = order[i % 5]
+            f.write(f'{40 * c + rng.gauss(0, 1):.3f},{rng.gauss(0, 1):.3f},c{c}\n')
+
+
+def step_wide_table():
+    """Issue 34, 3b.7: five classes of 20,000 rows. The columns read c0 … c4,
+    not in the order the file first named them; a table wider than the
+    sidebar scrolls with a scroll bar of its own below the rows, not one
+    drawn over the last row, or none at all."""
+    path = os.path.join(SCRATCH, 'five-classes.csv')
+    write_five_classes(path)
+    app.select_dropdown('Algorithm', 'k-means')
+    app.open_file(path)
+    wait_status(r'five-classes', 60, 'the five classes to load')
+    spin = app.find('spin button', 'Clusters', what='the spin button "Clusters"')
+    ui.set_value(spin, 5)
+    app.press('Run')
+    wait_status(r'(?i)converged', 120, 'k-means to converge')
+    node = label('Classes to clusters')
+    text = ui.wait_until(lambda: ui.text_of(node) if 'c4' in ui.text_of(node) else None,
+                         10, 'the table to be filled')
+    log('  ' + text.replace('\n', '\n  '))
+    header = next(l for l in text.splitlines() if 'c0' in l)
+    if header.split() != ['c0', 'c1', 'c2', 'c3', 'c4']:
+        raise Failure(f'the columns are {header.split()}, expected c0 … c4 in order')
+    time.sleep(0.5)
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-classes-wide-table.png'), app.window)
+    pane = node
+    while pane is not None and ui.role_of(pane) != 'scroll pane':
+        pane = pane.parent
+    if pane is None:
+        raise Failure('the table is in no scroll pane')
+    px, py, pw, ph = ui.extents_of(pane)
+    lx, ly, lw, lh = ui.extents_of(node)
+    log(f'  table {lw}×{lh} at ({lx}, {ly}); its pane {pw}×{ph} at ({px}, {py})')
+    if lw <= pw:
+        return   # it fits: nothing to scroll
+    bars = ui.find_all(pane, lambda n: ui.role_of(n) == 'scroll bar')
+    across = [b for b in bars if ui.extents_of(b)[2] > ui.extents_of(b)[3] > 0]
+    if not across:
+        raise Failure(f'the table ({lw} px) is wider than its pane ({pw} px) and has no scroll bar across')
+    bx, by, bw, bh = ui.extents_of(across[0])
+    log(f'  scroll bar {bw}×{bh} at ({bx}, {by})')
+    # Overlaid on the rows, the bar shows only while the pointer moves there.
+    if by < ly + lh:
+        raise Failure(f'the scroll bar (y {by}…{by + bh}) lies over the table\'s last row '
+                      f'(y {ly}…{ly + lh}): an overlay that shows only under the pointer')
+
+
 def main():
     ui.run_steps('ui-classes', app, [
         ('open data/iris.csv, K = 3', step_start),
@@ -169,6 +228,7 @@ def main():
         ('classes to clusters: three species, counts summing to 150', step_table),
         ('"Colour by class" recolours the points, and back', step_colour_by_class),
         ('PCA: no table, the box greyed out', step_pca),
+        ('five classes: columns c0 … c4, a table wider than the sidebar scrolls', step_wide_table),
     ])
     code = app.stop()
     if code != 0:
