@@ -4402,8 +4402,10 @@ render_strip (const LatentFigureStrip *strip,
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cairo_t *cr = cairo_create (surface);
+  gboolean ok = latent_figure_strip_draw (strip, style, cr, width, height);
 
-  *drawn = latent_figure_strip_draw (strip, style, cr, width, height);
+  if (drawn)
+    *drawn = ok;
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
@@ -4575,6 +4577,78 @@ test_strip_one_value (void)
   g_assert_true (drawn);
   g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 40), >, 200);
   cairo_surface_destroy (surface);
+}
+
+/* The strip marks the iteration the figure shows, scrubbed back: a line
+ * and a ring on the curve at its value, which the readout gives instead of
+ * the last one; the initialisation without a value is still marked, at
+ * the axis' start (issue 34, 3b.1). */
+static void
+test_strip_marker (void)
+{
+  static const double values[] = { 7000.0, 6700.0, 6620.0, 6611.444 };
+  LatentFigureStrip strip = { values, G_N_ELEMENTS (values), 1, "inertia", -1, -1 };
+  LatentFigureStyle style;
+  cairo_surface_t *none, *marked;
+  g_autofree char *last = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *initial = NULL;
+  int line_x = -1, lo = G_MAXINT, hi = -1;
+  guint off_line = 0;
+
+  latent_figure_style_init (&style);
+  style.font_size = 11.0;
+  none = render_strip (&strip, &style, 600, 120, NULL);
+  strip.marker = 2;
+  marked = render_strip (&strip, &style, 600, 120, NULL);
+  keep_figure (marked, "strip-marker");
+  /* The columns that changed: one line across the plot, and the ring
+   * beside it. */
+  for (int x = 0; x < 600; x++)
+    {
+      guint changed = 0;
+
+      for (int y = 30; y < 120; y++)
+        changed += pixel (marked, x, y) != pixel (none, x, y);
+      if (changed > 0)
+        {
+          lo = MIN (lo, x);
+          hi = MAX (hi, x);
+        }
+      if (changed > 20)
+        line_x = x;
+    }
+  g_assert_cmpint (line_x, >=, 0);
+  for (int x = 0; x < 600; x++)
+    if (abs (x - line_x) >= 3)
+      for (int y = 30; y < 120; y++)
+        off_line += pixel (marked, x, y) != pixel (none, x, y);
+  g_test_message ("marker line at x = %d, changes from %d to %d, %u pixels off the line", line_x, lo, hi, off_line);
+  g_assert_cmpuint (off_line, >, 10);
+
+  strip.marker = -1;
+  last = latent_figure_strip_dup_readout (&strip);
+  g_assert_cmpstr (last, ==, "iteration 4: 6611.444");
+  strip.marker = 2;
+  second = latent_figure_strip_dup_readout (&strip);
+  g_assert_cmpstr (second, ==, "iteration 2: 6700");
+  /* Iteration 0 without a value. */
+  strip.marker = 0;
+  initial = latent_figure_strip_dup_readout (&strip);
+  g_assert_cmpstr (initial, ==, "iteration 0: —");
+  cairo_surface_destroy (none);
+  cairo_surface_destroy (marked);
+  {
+    cairo_surface_t *at_zero = render_strip (&strip, &style, 600, 120, NULL);
+
+    strip.marker = -1;
+    none = render_strip (&strip, &style, 600, 120, NULL);
+    /* The axis now starts at 0: the picture differs. */
+    g_assert_true (memcmp (cairo_image_surface_get_data (at_zero), cairo_image_surface_get_data (none),
+                           (gsize) cairo_image_surface_get_stride (none) * 120) != 0);
+    cairo_surface_destroy (at_zero);
+    cairo_surface_destroy (none);
+  }
 }
 
 /* Large values: the labels stay left of the plot, in units of a power of
@@ -5036,6 +5110,7 @@ main (int   argc,
   g_test_add_func ("/figures/images/class-captions-apart", test_images_class_captions_apart);
   g_test_add_func ("/figures/strip/ticks-reach-the-end", test_strip_ticks_reach_the_end);
   g_test_add_func ("/figures/strip/labels", test_strip_labels);
+  g_test_add_func ("/figures/strip/marker", test_strip_marker);
   g_test_add_func ("/figures/filter/signed", test_filter_signed);
   ADD ("/figures/export/scaled", test_export_scaled);
 

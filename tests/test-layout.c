@@ -14,6 +14,7 @@
 #include "latent-application.h"
 #include "latent-registry.h"
 #include "latent-ui-resources.h"
+#include "latent-figure-view.h"
 #include "latent-window.h"
 
 #define WIDTH  1200
@@ -248,6 +249,71 @@ test_finished_epochs (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Scrubbed back to iteration 2 and gone on from there, k-means keeps the
+ * trails of its centres from iteration 0, as the first run had them; they
+ * vanished (issue 34, 3b.1). */
+static void
+test_timeline_trails (void)
+{
+  g_autoptr(LatentApplication) application = latent_application_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) scales = g_ptr_array_new ();
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  g_autofree char *first = NULL;
+  g_autofree char *again = NULL;
+  GtkRange *timeline = NULL;
+  LatentFigureStyle style;
+  GtkWidget *window;
+  guint trail_first, trail_again;
+  gint64 deadline;
+
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  window = GTK_WIDGET (latent_window_new (GTK_APPLICATION (application)));
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  latent_window_load_dataset (LATENT_WINDOW (window), "iris");
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (find_label_with (window, " × ") == NULL && g_get_monotonic_time () < deadline)
+    settle ();
+  collect (window, GTK_TYPE_SCALE, scales);
+  for (guint i = 0; i < scales->len; i++)
+    if (g_strcmp0 (gtk_buildable_get_buildable_id (scales->pdata[i]), "timeline") == 0)
+      timeline = scales->pdata[i];
+  g_assert_nonnull (timeline);
+  collect (window, LATENT_TYPE_FIGURE_VIEW, views);
+  g_assert_cmpuint (views->len, ==, 1);
+
+  /* At the default speed every iteration is a frame of the timeline. */
+  first = status_after_run (window, "kmeans");
+  g_assert_nonnull (strstr (first, "converged"));
+  latent_figure_view_get_style (views->pdata[0], &style);
+  trail_first = style.n_trail;
+  g_test_message ("%s: trail of %u", first, trail_first);
+  g_assert_cmpuint (trail_first, >=, 3);
+
+  gtk_range_set_value (timeline, 2);
+  settle ();
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL);
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  do
+    {
+      GtkLabel *status;
+
+      settle ();
+      status = find_label_with (window, " · iteration ");
+      g_clear_pointer (&again, g_free);
+      again = g_strdup (status ? gtk_label_get_text (status) : "");
+    }
+  while (!strstr (again, "converged") && g_get_monotonic_time () < deadline);
+  latent_figure_view_get_style (views->pdata[0], &style);
+  trail_again = style.n_trail;
+  g_test_message ("%s: trail of %u", again, trail_again);
+  g_assert_nonnull (strstr (again, "converged"));
+  g_assert_cmpuint (trail_again, ==, trail_first);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -264,5 +330,6 @@ main (int   argc,
 
   g_test_add_func ("/layout/every-algorithm", test_every_algorithm);
   g_test_add_func ("/layout/finished-epochs", test_finished_epochs);
+  g_test_add_func ("/layout/timeline-trails", test_timeline_trails);
   return g_test_run ();
 }

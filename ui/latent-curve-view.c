@@ -52,8 +52,9 @@ get_strip (LatentCurveView   *self,
   strip->n = self->values->len;
   strip->first = self->first;
   strip->name = self->name;
-  /* Iteration 0 is a frame of its own only when its value is known. */
-  strip->marker = self->marker >= self->first ? (gint64) self->marker : -1;
+  /* Scrubbed back to the initialisation, whose value some models do not
+   * have, the strip still marks it. */
+  strip->marker = self->marker;
   strip->hover = self->hover;
 }
 
@@ -99,6 +100,8 @@ describe (LatentCurveView *self)
   guint n = self->values->len;
   gboolean rising = TRUE, falling = TRUE;
   g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
+  LatentFigureStrip strip;
   double last = NAN;
 
   for (guint i = 0; i < n; i++)
@@ -114,15 +117,21 @@ describe (LatentCurveView *self)
         }
       last = v;
     }
+  /* The iteration the figure shows, as the readout says it. */
+  get_strip (self, &strip);
+  strip.hover = -1;
+  shown = latent_figure_strip_dup_readout (&strip);
   if (n == 0)
     text = g_strdup (_("No iterations yet"));
   else
-    text = g_strdup_printf (_("%s: %g at iteration %u, %g at iteration %u; %s"), self->name ? self->name : "",
+    text = g_strdup_printf (_("%s: %g at iteration %u, %g at iteration %u; %s; shown: %s"),
+                            self->name ? self->name : "",
                             g_array_index (self->values, double, 0), self->first,
                             g_array_index (self->values, double, n - 1), self->first + n - 1,
                             rising && falling ? _("unchanged")
                             : rising ? _("rises at every iteration")
-                            : falling ? _("falls at every iteration") : _("goes up and down"));
+                            : falling ? _("falls at every iteration") : _("goes up and down"),
+                            shown ? shown : "");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
@@ -213,8 +222,23 @@ latent_curve_view_set_marker (LatentCurveView *self,
   if (self->marker != iteration)
     {
       self->marker = iteration;
+      describe (self);
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
+}
+
+void
+latent_curve_view_truncate (LatentCurveView *self,
+                            guint            iteration)
+{
+  g_return_if_fail (LATENT_IS_CURVE_VIEW (self));
+
+  if (iteration + 1 < self->first)
+    g_array_set_size (self->values, 0);
+  else if (iteration + 1 - self->first < self->values->len)
+    g_array_set_size (self->values, iteration + 1 - self->first);
+  self->hover = -1;
+  changed (self);
 }
 
 void

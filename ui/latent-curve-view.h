@@ -23,9 +23,13 @@ void       latent_curve_view_set_initial (LatentCurveView *self,
  * it has two finite values, and hides while it has fewer. */
 void       latent_curve_view_append     (LatentCurveView *self,
                                          double           value);
-/* The iteration shown in the figure, marked on the curve (0: none, or
- * the initialisation once its value is known). */
+/* The iteration shown in the figure, marked on the curve, and the value
+ * the strip reads out while the pointer is elsewhere. */
 void       latent_curve_view_set_marker (LatentCurveView *self,
+                                         guint            iteration);
+/* Keeps the values up to @iteration (the initialisation's among them):
+ * a run going on from an earlier iteration replays the rest. */
+void       latent_curve_view_truncate   (LatentCurveView *self,
                                          guint            iteration);
 /* On the figures' dark background. The view follows the "dark-figures"
  * setting itself where the application's schema is installed. */

@@ -1124,6 +1124,38 @@ latent_figure_view_set_placeholder (LatentFigureView *self,
 }
 
 void
+latent_figure_view_set_history (LatentFigureView  *self,
+                                LatentSnapshot   **earlier,
+                                guint              n)
+{
+  LatentSnapshot *shown;
+  gsize size;
+  guint from;
+
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+
+  shown = self->snapshot;
+  if (shown == NULL || shown->means == NULL)
+    return;
+  size = (gsize) shown->k * shown->n_cols;
+  from = n > TRAIL_LENGTH ? n - TRAIL_LENGTH : 0;
+  g_array_set_size (self->trail, 0);
+  self->n_trail = 0;
+  for (guint i = from; i < n; i++)
+    {
+      LatentSnapshot *frame = earlier[i];
+
+      /* Another K, or a restart's state, is no trail of these centres. */
+      if (frame->means == NULL || frame->k != shown->k || frame->n_cols != shown->n_cols
+          || frame->iteration >= shown->iteration)
+        continue;
+      g_array_append_vals (self->trail, frame->means, size);
+      self->n_trail++;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
 latent_figure_view_reset (LatentFigureView *self)
 {
   g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));

@@ -21,6 +21,12 @@ GtkWidget      *latent_figure_view_new          (void);
 void            latent_figure_view_set_snapshot (LatentFigureView  *self,
                                                  LatentSnapshot    *snapshot);
 LatentSnapshot *latent_figure_view_get_snapshot (LatentFigureView  *self);
+/* The trails from @n earlier snapshots of the run shown, oldest first (the
+ * ones the timeline kept): scrubbing back, or going on from there, keeps
+ * where the centres have been. */
+void            latent_figure_view_set_history  (LatentFigureView  *self,
+                                                 LatentSnapshot   **earlier,
+                                                 guint              n);
 /* A new run or dataset: forget trails and zoom. */
 void            latent_figure_view_reset        (LatentFigureView  *self);
 /* Said in the middle (and as the accessible description) while there is no

@@ -59,7 +59,16 @@ static void
 show_frame (LatentWindow   *self,
             LatentSnapshot *frame)
 {
+  guint before = 0;
+
   latent_figure_view_set_snapshot (self->figure_view, frame);
+  /* The trails from the frames kept before it, whichever way the timeline
+   * moved, and whichever run computed them. */
+  while (frame && before < self->frames->len &&
+         ((LatentSnapshot *) g_ptr_array_index (self->frames, before))->iteration < frame->iteration)
+    before++;
+  if (frame)
+    latent_figure_view_set_history (self->figure_view, (LatentSnapshot **) self->frames->pdata, before);
   latent_curve_view_set_marker (self->curve_view, frame ? frame->iteration : 0);
   _latent_window_update_status (self);
   _latent_window_update_metrics (self);
@@ -365,7 +374,9 @@ go_on (LatentWindow *self,
   self->rate_time = g_get_monotonic_time ();
   self->rate_iterations = from;
   g_clear_pointer (&self->run_message, g_free);
-  latent_curve_view_clear (self->curve_view, _(self->algorithm->objective_name));
+  /* The new run reports iterations 1 … from again as it replays them, but
+   * not the value the initialisation left. */
+  latent_curve_view_truncate (self->curve_view, 0);
   launch (self, play, from);
   if (!play)
     latent_run_step (self->run);

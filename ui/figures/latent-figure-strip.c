@@ -189,6 +189,10 @@ strip_layout (const LatentFigureStrip *strip,
 
   l->first = strip->first;
   l->last = strip->first + strip->n - 1;
+  /* The figure may show the initialisation, which left no value: the axis
+   * still reaches it, so that the mark has a place. */
+  if (strip->marker >= 0 && strip->marker < l->first)
+    l->first = (guint) strip->marker;
   l->log_x = l->last >= LOG_FROM;
 
   /* A flat curve still needs a range; a little room above and below. */
@@ -239,8 +243,48 @@ strip_layout (const LatentFigureStrip *strip,
   return TRUE;
 }
 
+/* The index of the value the readout gives: the one under the pointer,
+ * else the iteration the figure shows, else the last finite one; −1 when
+ * the iteration shown has no value (the initialisation of some models). */
+static gint64
+readout_index (const LatentFigureStrip *strip)
+{
+  gint64 index;
+
+  if (strip->hover >= 0 && strip->hover < strip->n)
+    return strip->hover;
+  if (strip->marker >= 0)
+    {
+      index = strip->marker - (gint64) strip->first;
+      return index >= 0 && index < strip->n ? index : -1;
+    }
+  for (index = strip->n - 1; index > 0 && !isfinite (strip->values[index]); index--)
+    ;
+  return index;
+}
+
+char *
+latent_figure_strip_dup_readout (const LatentFigureStrip *strip)
+{
+  gint64 index;
+  char value[64];
+
+  g_return_val_if_fail (strip != NULL, NULL);
+
+  if (strip->n == 0 || strip->values == NULL)
+    return NULL;
+  index = readout_index (strip);
+  if (index < 0)
+    {
+      /* Translators: the strip's readout of an iteration without a value */
+      return g_strdup_printf (_("iteration %u: —"), (guint) MAX (strip->marker, 0));
+    }
+  format_value (strip->values[index], value, sizeof value);
+  return g_strdup_printf (_("iteration %u: %s"), (guint) (strip->first + index), value);
+}
+
 /* The name, in units of a power of ten where the labels are, at the left;
- * the value under the pointer, or the last one, at the right. */
+ * the value under the pointer, or the shown iteration's, at the right. */
 static void
 draw_title (cairo_t                 *cr,
             const LatentFigureStrip *strip,
@@ -251,21 +295,13 @@ draw_title (cairo_t                 *cr,
   const double f = l->f, baseline = f * 1.1;
   g_autofree char *power = l->exponent != 0 ? power_of_ten (l->exponent) : NULL;
   g_autofree char *title = NULL;
-  g_autofree char *readout = NULL;
-  gint64 index = strip->hover >= 0 && strip->hover < strip->n ? strip->hover : -1;
+  g_autofree char *readout = latent_figure_strip_dup_readout (strip);
   double title_w, readout_w;
-  char value[64];
 
   if (power != NULL)
     title = g_strdup_printf ("%s (%s)", strip->name ? strip->name : "", power);
   else
     title = g_strdup (strip->name ? strip->name : "");
-  /* Without a hover, the last finite value. */
-  if (index < 0)
-    for (index = strip->n - 1; index > 0 && !isfinite (strip->values[index]); index--)
-      ;
-  format_value (strip->values[index], value, sizeof value);
-  readout = g_strdup_printf (_("iteration %u: %s"), (guint) (strip->first + index), value);
 
   cairo_save (cr);
   _latent_figure_set_font (cr, style, 0.95, TRUE);
@@ -330,13 +366,14 @@ latent_figure_strip_draw (const LatentFigureStrip *strip,
   _latent_figure_draw_grid (cr, style, &axes);
   _latent_figure_draw_axes (cr, style, &axes);
 
-  /* The iteration the figure shows. */
+  /* The iteration the figure shows: a line across the plot (its value, a
+   * ring on the curve, comes after the curve). */
   if (strip->marker >= l.first && strip->marker <= l.last)
     {
       double x = floor (strip_x (&l, strip->marker)) + 0.5;
 
-      _latent_figure_set_color_mix (cr, style, 0.45);
-      cairo_set_line_width (cr, 1.0);
+      _latent_figure_set_color_mix (cr, style, 0.55);
+      cairo_set_line_width (cr, 1.5);
       cairo_move_to (cr, x, l.plot_y);
       cairo_line_to (cr, x, l.plot_y + l.plot_h);
       cairo_stroke (cr);
@@ -361,9 +398,9 @@ latent_figure_strip_draw (const LatentFigureStrip *strip,
         first_finite = i;
       last_finite = i;
       if (drawing)
-        cairo_line_to (cr, strip_x (&l, l.first + i), strip_y (&l, v));
+        cairo_line_to (cr, strip_x (&l, (double) strip->first + i), strip_y (&l, v));
       else
-        cairo_move_to (cr, strip_x (&l, l.first + i), strip_y (&l, v));
+        cairo_move_to (cr, strip_x (&l, (double) strip->first + i), strip_y (&l, v));
       drawing = TRUE;
     }
   cairo_stroke (cr);
@@ -371,15 +408,29 @@ latent_figure_strip_draw (const LatentFigureStrip *strip,
    * one) and where it is now. */
   dot = MAX (2.0, l.f * 0.22);
   cairo_new_sub_path (cr);
-  cairo_arc (cr, strip_x (&l, l.first + first_finite), strip_y (&l, strip->values[first_finite]), dot, 0, 2 * G_PI);
+  cairo_arc (cr, strip_x (&l, (double) strip->first + first_finite), strip_y (&l, strip->values[first_finite]), dot, 0, 2 * G_PI);
   cairo_new_sub_path (cr);
-  cairo_arc (cr, strip_x (&l, l.first + last_finite), strip_y (&l, strip->values[last_finite]), dot, 0, 2 * G_PI);
+  cairo_arc (cr, strip_x (&l, (double) strip->first + last_finite), strip_y (&l, strip->values[last_finite]), dot, 0, 2 * G_PI);
   cairo_fill (cr);
+
+  /* The shown iteration's value, ringed. */
+  if (strip->marker >= (gint64) strip->first && strip->marker - (gint64) strip->first < strip->n
+      && isfinite (strip->values[strip->marker - strip->first]))
+    {
+      double x = strip_x (&l, strip->marker), y = strip_y (&l, strip->values[strip->marker - strip->first]);
+
+      /* In the curve's colour: grey that dark reads as text. */
+      cairo_set_source_rgb (cr, r, g, b);
+      cairo_set_line_width (cr, 1.5);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, x, y, dot + 2.5, 0, 2 * G_PI);
+      cairo_stroke (cr);
+    }
 
   /* The value under the pointer. */
   if (strip->hover >= 0 && strip->hover < strip->n && isfinite (strip->values[strip->hover]))
     {
-      double x = strip_x (&l, l.first + strip->hover), y = strip_y (&l, strip->values[strip->hover]);
+      double x = strip_x (&l, (double) strip->first + strip->hover), y = strip_y (&l, strip->values[strip->hover]);
       double br, bg, bb;
 
       _latent_figure_set_color_mix (cr, style, 0.3);
@@ -422,5 +473,5 @@ latent_figure_strip_pick (const LatentFigureStrip *strip,
     iteration = expm1 (log1p (l.first) + t * (log1p (l.last) - log1p (l.first)));
   else
     iteration = l.first + t * (l.last - l.first);
-  return CLAMP ((gint64) round (iteration) - (gint64) l.first, 0, (gint64) strip->n - 1);
+  return CLAMP ((gint64) round (iteration) - (gint64) strip->first, 0, (gint64) strip->n - 1);
 }

@@ -314,6 +314,10 @@ gboolean         latent_figure_strip_draw      (const LatentFigureStrip *strip,
                                                 cairo_t                 *cr,
                                                 int                      width,
                                                 int                      height);
+/* What the strip's readout says: "iteration 3: 6611.444" for the value
+ * under the pointer, else for the iteration the figure shows (with "—"
+ * where it has none), else for the last; NULL without values. */
+char            *latent_figure_strip_dup_readout (const LatentFigureStrip *strip);
 /* The index into strip->values of the iteration nearest figure position
  * @x, while (x, y) is over the plot; −1 otherwise. */
 gint64           latent_figure_strip_pick      (const LatentFigureStrip *strip,
