@@ -225,8 +225,13 @@ worker (gpointer data)
     g_debug ("could not lower the worker's priority: %s", g_strerror (errno));
 
   latent_algorithm_set_init_progress (on_init_progress, self);
+  /* Current while it builds its programs: once stopped, the runtime starts
+   * no other (latent_cl_get_program), so a closing window waits for one
+   * build at most. */
+  g_cancellable_push_current (self->cancellable);
   state = self->algorithm->init (self->dataset, self->params, self->seed, latent_cl_usable (self->cl),
                                  self->cancellable, &error);
+  g_cancellable_pop_current (self->cancellable);
   latent_algorithm_set_init_progress (NULL, NULL);
   g_mutex_lock (&self->mutex);
   self->init_ms = (g_get_monotonic_time () - start) / 1000.0;

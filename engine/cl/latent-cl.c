@@ -244,8 +244,12 @@ latent_cl_fall_back (LatentCl     *self,
   g_return_val_if_fail (LATENT_IS_CL (self) && algorithm != NULL && error != NULL, NULL);
 
   /* A message, not a warning: a failing device is the person's situation,
-   * not Latent's bug, and the run says so itself. */
-  g_message ("%s: %s; continuing on the C reference path", algorithm, error->message);
+   * not Latent's bug, and the run says so itself. A build skipped because
+   * the work was cancelled (a window closing) is neither. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("%s: %s; continuing on the C reference path", algorithm, error->message);
+  else
+    g_message ("%s: %s; continuing on the C reference path", algorithm, error->message);
   /* Only a device that failed a call counts: data too large for it, or a
    * kernel it cannot build, say nothing about the next run. */
   if (!g_error_matches (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL))
@@ -1171,6 +1175,7 @@ get_program (LatentCl    *self,
   g_autofree char *path = NULL;
   LatentClBuildNotify notify;
   gpointer notify_data;
+  GCancellable *cancellable;
   cl_program program;
   gint64 start;
 
@@ -1216,7 +1221,15 @@ get_program (LatentCl    *self,
         }
     }
 
-  if (program == NULL)
+  /* A build cannot be interrupted, and a window that closes waits for the
+   * one under way; the thread's current cancellable (a precompile's, a
+   * run's) stops the next from starting, and spares the disk cache's
+   * binary, which on PoCL compiles every kernel of the program (8 of
+   * k-means' 14 s, cold). */
+  cancellable = g_cancellable_get_current ();
+  if (program == NULL && g_cancellable_set_error_if_cancelled (cancellable, error))
+    g_debug ("%s.cl: not built, cancelled", name);
+  else if (program == NULL)
     {
       /* Seconds with a CPU driver: whoever shows progress says so first. */
       if (notify != NULL)
@@ -1228,7 +1241,7 @@ get_program (LatentCl    *self,
         {
           g_atomic_int_inc (&self->builds);
           g_debug ("%s.cl: built in %.1f ms", name, (g_get_monotonic_time () - start) / 1000.0);
-          if (path != NULL)
+          if (path != NULL && !g_cancellable_is_cancelled (cancellable))
             save_cached (self, program, dir, path, name);
         }
     }
