@@ -310,7 +310,7 @@ write_features (const LatentAlgorithm  *algorithm,
 {
   g_autoptr(LatentDataset) features = NULL;
 
-  features = algorithm->encode (snapshot, dataset, error);
+  features = latent_algorithm_encode (snapshot, dataset, error);
   if (features == NULL)
     return FALSE;
   if (has_suffix_nocase (path, ".idx"))
@@ -339,7 +339,7 @@ prepare_data (LatentDataset  *dataset,
     return g_object_ref (dataset);
   if (!(model = latent_result_read_model (model_path, error)))
     return NULL;
-  if (!(features = model->algorithm->encode (model, dataset, error)))
+  if (!(features = latent_algorithm_encode (model, dataset, error)))
     {
       g_autofree char *display = g_filename_display_name (model_path);
 
@@ -348,7 +348,7 @@ prepare_data (LatentDataset  *dataset,
     }
   if (test)
     {
-      g_autoptr(LatentDataset) test_features = model->algorithm->encode (model, latent_dataset_get_test (dataset),
+      g_autoptr(LatentDataset) test_features = latent_algorithm_encode (model, latent_dataset_get_test (dataset),
                                                                          error);
 
       if (test_features == NULL || !latent_dataset_set_test (features, test_features, error))

@@ -376,3 +376,19 @@ latent_algorithm_alloc (guint64      n,
     }
   return memory;
 }
+
+LatentDataset *
+latent_algorithm_encode (LatentSnapshot *snapshot,
+                         LatentDataset  *dataset,
+                         GError        **error)
+{
+  LatentDataset *features;
+
+  g_return_val_if_fail (snapshot != NULL && snapshot->algorithm->encode != NULL, NULL);
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+
+  features = snapshot->algorithm->encode (snapshot, dataset, error);
+  if (features)
+    latent_dataset_set_origin (features, dataset);
+  return features;
+}

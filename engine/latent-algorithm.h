@@ -247,6 +247,12 @@ char         *latent_algorithm_describe_end (LatentSnapshot        *last);
  * status line. */
 char         *latent_algorithm_dup_objective_brief (const LatentAlgorithm *algorithm);
 
+/* The features of every row of @dataset under the encoder @snapshot (its
+ * algorithm's encode), linked to @dataset as their origin so the rows can
+ * still be shown as images; the error names what does not fit. */
+LatentDataset *latent_algorithm_encode (LatentSnapshot *snapshot,
+                                        LatentDataset  *dataset,
+                                        GError        **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentFit, latent_fit_free)
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "latent-algorithm.h"
+#include "latent-registry.h"
 #include "latent-figure.h"
 #include "latent-test-figures.h"
 #include "latent-test-util.h"
@@ -752,7 +753,7 @@ test_examples (void)
   g_autoptr(LatentSnapshot) table = classifier_snapshot (&test_logreg, FALSE);
   LatentFigureStyle style;
   cairo_surface_t *surface;
-  guint n = 0, expected = 0;
+  guint n = 0, expected = 0, shown;
 
   latent_figure_style_init (&style);
   for (guint i = 0; i < snap->n_test; i++)
@@ -764,10 +765,35 @@ test_examples (void)
   g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 28);
   g_assert_cmpint (cairo_image_surface_get_width (surface), ==, n * 29 - 1);
   cairo_surface_destroy (surface);
+  shown = n;
   /* An empty cell, or rows that are not images: nothing. */
   g_assert_null (latent_figure_confusion_examples (snap, &style, 1, 3, 8, 28, &n));
   g_assert_cmpuint (n, ==, 0);
   g_assert_null (latent_figure_confusion_examples (table, &style, 0, 0, 8, 28, NULL));
+
+  /* Features of the images (a PCA's, as Use Its Features makes them) are
+   * shown as the images they came from. */
+  {
+    const LatentAlgorithm *pca = latent_registry_lookup ("pca", NULL);
+    g_autoptr(LatentParams) params = latent_algorithm_new_params (pca);
+    g_autoptr(LatentFit) fit = NULL;
+    g_autoptr(LatentDataset) features = NULL;
+    g_autoptr(GError) error = NULL;
+    guint again = 0;
+
+    g_assert_true (latent_params_set_int (params, "components", 5, NULL));
+    fit = latent_algorithm_fit (pca, snap->test_dataset, params, 1, NULL, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    features = latent_algorithm_encode (fit->snapshot, snap->test_dataset, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (latent_dataset_get_n_cols (features), ==, 5);
+    g_assert_true (latent_dataset_get_origin (features) == snap->test_dataset);
+    g_set_object (&snap->test_dataset, features);
+    surface = latent_figure_confusion_examples (snap, &style, 1, 1, 8, 28, &again);
+    g_assert_nonnull (surface);
+    g_assert_cmpuint (again, ==, shown);
+    cairo_surface_destroy (surface);
+  }
 }
 
 /* Curves before anything is learnt say so; learnt, both panels are drawn. */

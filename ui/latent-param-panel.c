@@ -27,6 +27,7 @@ struct _LatentParamPanel
   LatentParams *params;
   gboolean      updating;   /* setting controls from params: no ::changed */
   GHashTable   *editors;    /* parameter name → Editor */
+  GtkWidget    *note;       /* a label under the controls, or NULL */
 
   /* What bounds the numbers besides their specs; may be NULL. */
   const LatentAlgorithm *algorithm;
@@ -330,6 +331,7 @@ latent_param_panel_set_params (LatentParamPanel *self,
     {
       g_clear_pointer (&self->params, latent_params_unref);
       self->params = params ? latent_params_ref (params) : NULL;
+      self->note = NULL;
       while ((child = gtk_widget_get_first_child (self->grid)))
         gtk_grid_remove (GTK_GRID (self->grid), child);
       if (params == NULL)
@@ -471,6 +473,26 @@ latent_param_panel_init (LatentParamPanel *self)
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 6);
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
   gtk_widget_set_parent (self->grid, GTK_WIDGET (self));
+}
+
+void
+latent_param_panel_set_note (LatentParamPanel *self,
+                             const char       *note)
+{
+  g_return_if_fail (LATENT_IS_PARAM_PANEL (self));
+
+  if (self->note)
+    gtk_grid_remove (GTK_GRID (self->grid), g_steal_pointer (&self->note));
+  if (note == NULL || self->params == NULL)
+    return;
+  self->note = gtk_label_new (note);
+  gtk_label_set_wrap (GTK_LABEL (self->note), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->note), 28);
+  gtk_label_set_xalign (GTK_LABEL (self->note), 0);
+  gtk_widget_add_css_class (self->note, "caption");
+  gtk_widget_set_name (self->note, "going-on-note");
+  gtk_grid_attach (GTK_GRID (self->grid), self->note, 0,
+                   (int) latent_params_get_n_specs (self->params), 2, 1);
 }
 
 GtkWidget *

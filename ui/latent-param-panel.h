@@ -24,6 +24,10 @@ void          latent_param_panel_set_params (LatentParamPanel *self,
 void          latent_param_panel_set_limits (LatentParamPanel      *self,
                                              const LatentAlgorithm *algorithm,
                                              LatentDataset         *dataset);
+/* A line under the controls about the run rather than the values (it goes
+ * on past them); NULL takes it away. New parameters take it away too. */
+void          latent_param_panel_set_note   (LatentParamPanel *self,
+                                             const char       *note);
 /* A choice parameter @name that takes "@PATH" also offers @label, which
  * emits ::edit (const char *name) for the window to open its editor; a
  * value naming a file in @dir (may be NULL) shows as that item. Takes

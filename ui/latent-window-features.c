@@ -125,12 +125,12 @@ on_use_features_action (GSimpleAction *action,
 
   if (frame == NULL)
     return;
-  features = frame->algorithm->encode (frame, self->dataset, &error);
+  features = latent_algorithm_encode (frame, self->dataset, &error);
   test = latent_dataset_get_test (self->dataset);
   if (features && test)
     {
       /* The test data is encoded the same way, so a classifier can be judged on it. */
-      g_autoptr(LatentDataset) test_features = frame->algorithm->encode (frame, test, &error);
+      g_autoptr(LatentDataset) test_features = latent_algorithm_encode (frame, test, &error);
 
       if (test_features == NULL || !latent_dataset_set_test (features, test_features, &error))
         g_clear_object (&features);

@@ -63,6 +63,11 @@ struct _LatentWindow
 
   const LatentAlgorithm *algorithm;
   LatentParams          *params;
+  /* Each algorithm's parameters as last set, kept while the window is open. */
+  GHashTable            *kept_params;   /* LatentAlgorithm → LatentParams */
+  /* What the run goes on with past its tolerance or budget (Run on a
+   * finished run): the panel's params stay as the person set them. */
+  LatentParams          *going_on;
   LatentCl              *cl;
   char                  *device;        /* auto, cpu, gpu or off */
   char                  *device_name;   /* what runs, for the status line */

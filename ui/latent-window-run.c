@@ -248,12 +248,29 @@ budget_name (LatentWindow *self)
   return latent_params_find_role (self->params, LATENT_PARAM_ROLE_BUDGET);
 }
 
+/* The panel says when a run goes on past the values it shows. */
+static void
+show_going_on (LatentWindow *self,
+               gint64        limit)
+{
+  g_autofree char *note = NULL;
+
+  if (self->going_on != NULL)
+    note = latent_params_has (self->going_on, "tol") && latent_params_get_double (self->going_on, "tol") == 0 &&
+           latent_params_get_double (self->params, "tol") != 0
+           ? g_strdup_printf (_("Going on past convergence, up to %" G_GINT64_FORMAT " iterations: "
+                                "this run ignores the tolerance. Reset goes back to the values above."), limit)
+           : g_strdup_printf (_("Going on, up to %" G_GINT64_FORMAT " iterations in this run. "
+                                "Reset goes back to the values above."), limit);
+  latent_param_panel_set_note (self->param_panel, note);
+}
+
 static void
 launch (LatentWindow *self,
         gboolean      play,
         guint         from)
 {
-  self->run = latent_run_new_at (self->algorithm, self->dataset, self->params,
+  self->run = latent_run_new_at (self->algorithm, self->dataset, self->going_on ? self->going_on : self->params,
                                  (guint64) gtk_spin_button_get_value (self->seed_spin), self->cl, from);
   g_clear_pointer (&self->init_progress, g_free);
   g_signal_connect (self->run, "iteration", G_CALLBACK (on_run_iteration), self);
@@ -275,6 +292,9 @@ _latent_window_run_start (LatentWindow *self,
                           gboolean      hold)
 {
   _latent_window_retire_run (self);
+  /* A new run starts from the values the panel shows. */
+  g_clear_pointer (&self->going_on, latent_params_unref);
+  latent_param_panel_set_note (self->param_panel, NULL);
   g_ptr_array_set_size (self->frames, 0);
   self->frames_bytes = 0;
   self->follow = TRUE;
@@ -341,23 +361,24 @@ go_on (LatentWindow *self,
   const char *budget = budget_name (self);
   guint from = 0, keep = 0;
 
-  gboolean changed = FALSE;
-
   if (!_latent_window_can_go_on (self, &from))
     return;
   if (self->follow)
     {
       LatentSnapshot *shown = _latent_window_shown_frame (self);
+      g_autoptr(LatentParams) going_on = latent_params_copy (self->going_on ? self->going_on : self->params);
+      gint64 limit = latent_params_get_int (going_on, budget);
 
-      /* Converged: only a tolerance of 0 lets it take more iterations. */
+      /* Past the person's own values, for this run only: converged, only a
+       * tolerance of 0 lets it take more iterations; at the budget, twice
+       * as many to go. The panel keeps their values and says so. */
       if (shown->converged)
-        changed |= latent_params_set_double (self->params, "tol", 0, NULL);
-      /* At the budget: twice as many to go. */
-      if ((gint64) from >= latent_params_get_int (self->params, budget))
-        changed |= latent_params_set_int (self->params, budget,
-                                          2 * MAX (1, latent_params_get_int (self->params, budget)), NULL);
-      if (changed)
-        latent_param_panel_set_params (self->param_panel, self->params);
+        latent_params_set_double (going_on, "tol", 0, NULL);
+      if ((gint64) from >= limit)
+        latent_params_set_int (going_on, budget, limit = 2 * MAX (1, limit), NULL);
+      g_clear_pointer (&self->going_on, latent_params_unref);
+      self->going_on = g_steal_pointer (&going_on);
+      show_going_on (self, limit);
     }
   _latent_window_retire_run (self);
   /* The frames up to there stay for the timeline; the new run brings the rest. */
@@ -530,7 +551,9 @@ on_toggle_run_action (GSimpleAction *action,
 
 /* Space, Right, Left and Ctrl+R drive the run from anywhere in the window
  * except where a person types text, a slider has the focus or a zoomed
- * figure pans with the arrows. */
+ * figure pans with the arrows. Space keeps its own meaning (press, tick,
+ * open) on every control: it runs only from the figure or where nothing
+ * has the focus. */
 static gboolean
 on_key_pressed (GtkEventControllerKey *controller,
                 guint                  keyval,
@@ -545,7 +568,11 @@ on_key_pressed (GtkEventControllerKey *controller,
   if (focus && (GTK_IS_TEXT (focus) || GTK_IS_EDITABLE (focus)))
     return FALSE;
   if (keyval == GDK_KEY_space && mods == 0)
-    action = "toggle-run";
+    {
+      if (focus != NULL && !LATENT_IS_FIGURE_VIEW (focus))
+        return FALSE;
+      action = "toggle-run";
+    }
   else if ((keyval == GDK_KEY_Right || keyval == GDK_KEY_Left) && mods == 0 && !GTK_IS_RANGE (focus)
            && !(LATENT_IS_FIGURE_VIEW (focus) && latent_figure_view_get_zoomed (LATENT_FIGURE_VIEW (focus))))
     action = keyval == GDK_KEY_Right ? "step" : "back";

@@ -528,15 +528,24 @@ _latent_window_set_test_data (LatentWindow  *self,
 {
   g_autoptr(GError) error = NULL;
 
+  gboolean judged = self->algorithm && latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_SUPERVISED);
+
   if (self->dataset == NULL)
     return;
-  /* A run that is starting reads the test data: it goes first. */
-  _latent_window_retire_run (self);
+  /* Test data changes what a classifier is judged on, so its run starts
+   * again; and one that is starting reads the test data, so it goes first.
+   * Any other run never reads it: a trained model stays, to be used on the
+   * test data too (Use Its Features). */
+  if (judged)
+    _latent_window_retire_run (self);
   if (!latent_dataset_set_test (self->dataset, test, &error))
     _latent_window_show_error (self, error->message);
   else
     gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  _latent_window_restart (self, FALSE);
+  if (judged)
+    _latent_window_restart (self, FALSE);
+  else
+    _latent_window_update_status (self);
 }
 
 void
@@ -707,6 +716,7 @@ _latent_window_set_algorithm (LatentWindow          *self,
   latent_params_ref (params);
   g_clear_pointer (&self->params, latent_params_unref);
   self->params = params;
+  g_hash_table_replace (self->kept_params, (gpointer) algorithm, latent_params_ref (params));
   latent_param_panel_set_params (self->param_panel, self->params);
   /* The drop-down names it (an experiment opened sets it too); its
    * handler then finds nothing new. */
@@ -728,7 +738,8 @@ on_algorithm_selected (LatentWindow *self)
     n++;
   if (selected >= n || all[selected] == self->algorithm)
     return;
-  params = latent_algorithm_new_params (all[selected]);
+  params = g_hash_table_lookup (self->kept_params, all[selected]);
+  params = params ? latent_params_ref (params) : latent_algorithm_new_params (all[selected]);
   _latent_window_set_algorithm (self, all[selected], params);
   _latent_window_restart (self, FALSE);
 }
@@ -860,6 +871,8 @@ latent_window_finalize (GObject *object)
   g_clear_object (&self->dataset);
   g_free (self->dataset_spec);
   g_clear_pointer (&self->params, latent_params_unref);
+  g_clear_pointer (&self->going_on, latent_params_unref);
+  g_clear_pointer (&self->kept_params, g_hash_table_unref);
   g_clear_object (&self->cl);
   g_free (self->device);
   g_free (self->device_name);
@@ -936,6 +949,7 @@ static void
 latent_window_init (LatentWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->kept_params = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) latent_params_unref);
   /* Typing in an axis' list finds a column by name (784 of them for images). */
   for (guint i = 0; i < 2; i++)
     gtk_drop_down_set_expression (i == 0 ? self->across_dropdown : self->up_dropdown,

@@ -32,6 +32,7 @@ struct _LatentDataset
   guint    bit_depth;
 
   LatentDataset *test;
+  LatentDataset *origin;
 
   char    *hash;
 };
@@ -82,6 +83,7 @@ latent_dataset_finalize (GObject *object)
   g_free (self->labels);
   g_strfreev (self->class_names);
   g_clear_object (&self->test);
+  g_clear_object (&self->origin);
   g_free (self->hash);
 
   G_OBJECT_CLASS (latent_dataset_parent_class)->finalize (object);
@@ -507,4 +509,21 @@ latent_dataset_get_test (LatentDataset *self)
 {
   g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
   return self->test;
+}
+
+void
+latent_dataset_set_origin (LatentDataset *self,
+                           LatentDataset *origin)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  g_return_if_fail (origin == NULL || (LATENT_IS_DATASET (origin) && origin != self &&
+                                       origin->n_rows == self->n_rows));
+  g_set_object (&self->origin, origin);
+}
+
+LatentDataset *
+latent_dataset_get_origin (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  return self->origin;
 }

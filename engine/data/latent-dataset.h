@@ -104,6 +104,13 @@ gboolean       latent_dataset_set_test         (LatentDataset  *self,
                                                 GError        **error);
 LatentDataset *latent_dataset_get_test         (LatentDataset  *self);
 
+/* The dataset these rows were made from, row for row (an encoder's
+ * features of its rows), so that a row can still be shown as what it was:
+ * an image. NULL for data read or generated as it is. */
+void           latent_dataset_set_origin       (LatentDataset  *self,
+                                                LatentDataset  *origin);
+LatentDataset *latent_dataset_get_origin       (LatentDataset  *self);
+
 /* Rows that are not finite, for loaders: returns FALSE and names the first. */
 gboolean       latent_dataset_check_finite     (LatentDataset  *self,
                                                 const char     *what,

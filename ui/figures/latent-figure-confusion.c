@@ -482,7 +482,10 @@ latent_figure_confusion_examples (LatentSnapshot          *snapshot,
 
   if (n_shown)
     *n_shown = 0;
+  /* Features of images are shown as the images they were made from. */
   test = snapshot->test_dataset;
+  while (test && !_latent_figure_dataset_has_image_rows (test) && latent_dataset_get_origin (test))
+    test = latent_dataset_get_origin (test);
   if (test == NULL || snapshot->test_predictions == NULL || max_images == 0 || tile < 1
       || !_latent_figure_dataset_has_image_rows (test)
       || !latent_dataset_get_image_shape (test, &img_w, &img_h, &channels, &single))
