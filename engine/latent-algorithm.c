@@ -11,6 +11,9 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <pmmintrin.h>
+#endif
 
 G_DEFINE_QUARK (latent-algorithm-error-quark, latent_algorithm_error)
 
@@ -101,16 +104,37 @@ latent_fit_free (LatentFit *fit)
   g_free (fit);
 }
 
-LatentFit *
-latent_algorithm_fit (const LatentAlgorithm  *algorithm,
-                      LatentDataset          *dataset,
-                      LatentParams           *params,
-                      guint64                 seed,
-                      LatentCl               *cl,
-                      LatentFitFunc           progress,
-                      gpointer                user_data,
-                      GCancellable           *cancellable,
-                      GError                **error)
+guint
+latent_algorithm_flush_denormals (void)
+{
+#ifdef __SSE2__
+  guint saved = _mm_getcsr ();
+
+  _mm_setcsr (saved | _MM_FLUSH_ZERO_ON | _MM_DENORMALS_ZERO_ON);
+  return saved;
+#else
+  return 0;
+#endif
+}
+
+void
+latent_algorithm_restore_denormals (guint saved)
+{
+#ifdef __SSE2__
+  _mm_setcsr (saved);
+#endif
+}
+
+static LatentFit *
+fit_flushed (const LatentAlgorithm  *algorithm,
+             LatentDataset          *dataset,
+             LatentParams           *params,
+             guint64                 seed,
+             LatentCl               *cl,
+             LatentFitFunc           progress,
+             gpointer                user_data,
+             GCancellable           *cancellable,
+             GError                **error)
 {
   g_autoptr(LatentFit) fit = NULL;
   gint64 start = g_get_monotonic_time ();
@@ -149,6 +173,24 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
   if (fit->history->len > 0)
     fit->snapshot->step_ms = g_array_index (fit->history, LatentIterationRecord, fit->history->len - 1).step_ms;
   return g_steal_pointer (&fit);
+}
+
+LatentFit *
+latent_algorithm_fit (const LatentAlgorithm  *algorithm,
+                      LatentDataset          *dataset,
+                      LatentParams           *params,
+                      guint64                 seed,
+                      LatentCl               *cl,
+                      LatentFitFunc           progress,
+                      gpointer                user_data,
+                      GCancellable           *cancellable,
+                      GError                **error)
+{
+  guint saved = latent_algorithm_flush_denormals ();
+  LatentFit *fit = fit_flushed (algorithm, dataset, params, seed, cl, progress, user_data, cancellable, error);
+
+  latent_algorithm_restore_denormals (saved);
+  return fit;
 }
 
 /* The first @rows rows of @dataset with their labels, and of its test set. */

@@ -223,6 +223,8 @@ worker (gpointer data)
    * window stays smooth while the worker computes flat out. */
   if (setpriority (PRIO_PROCESS, 0, 5) != 0)
     g_debug ("could not lower the worker's priority: %s", g_strerror (errno));
+  /* The thread is the run's own: its mode need not be restored. */
+  latent_algorithm_flush_denormals ();
 
   latent_algorithm_set_init_progress (on_init_progress, self);
   /* Current while it builds its programs: once stopped, the runtime starts
