@@ -47,6 +47,24 @@ settle (void)
     }
 }
 
+/* One application for every test: a second one could not register the
+ * same name while the first is exported. */
+static LatentApplication *
+shared_application (void)
+{
+  static LatentApplication *application;
+
+  if (application == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      application = latent_application_new ();
+      g_application_register (G_APPLICATION (application), NULL, &error);
+      g_assert_no_error (error);
+    }
+  return application;
+}
+
 /* The drop-down listing the algorithms by title. */
 static GtkDropDown *
 find_algorithm_dropdown (GtkWidget *window)
@@ -129,14 +147,11 @@ static void
 test_every_algorithm (void)
 {
   const LatentAlgorithm * const *all = latent_registry_list ();
-  g_autoptr(LatentApplication) application = latent_application_new ();
-  g_autoptr(GError) error = NULL;
+  LatentApplication *application = shared_application ();
   GtkWidget *window;
   GtkDropDown *dropdown;
   int width, height;
 
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
   window = GTK_WIDGET (latent_window_new (GTK_APPLICATION (application)));
   gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
   gtk_window_present (GTK_WINDOW (window));
@@ -226,14 +241,11 @@ status_after_run (GtkWidget  *window,
 static void
 test_finished_epochs (void)
 {
-  g_autoptr(LatentApplication) application = latent_application_new ();
-  g_autoptr(GError) error = NULL;
+  LatentApplication *application = shared_application ();
   g_autofree char *wta = NULL;
   GtkWidget *window;
   gint64 deadline;
 
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
   window = GTK_WIDGET (latent_window_new (GTK_APPLICATION (application)));
   gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
   gtk_window_present (GTK_WINDOW (window));
@@ -255,8 +267,7 @@ test_finished_epochs (void)
 static void
 test_timeline_trails (void)
 {
-  g_autoptr(LatentApplication) application = latent_application_new ();
-  g_autoptr(GError) error = NULL;
+  LatentApplication *application = shared_application ();
   g_autoptr(GPtrArray) scales = g_ptr_array_new ();
   g_autoptr(GPtrArray) views = g_ptr_array_new ();
   g_autofree char *first = NULL;
@@ -267,8 +278,6 @@ test_timeline_trails (void)
   guint trail_first, trail_again;
   gint64 deadline;
 
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
   window = GTK_WIDGET (latent_window_new (GTK_APPLICATION (application)));
   gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
   gtk_window_present (GTK_WINDOW (window));

@@ -89,6 +89,38 @@ def step_run():
     log(f'  status: {status()!r}')
 
 
+def strip_description():
+    node = app.find('image', 'Objective', what='the curve strip "Objective"')
+    return ui._safe(lambda: node.description, '') or ''
+
+
+def step_scrub():
+    """Issue 34, 3b.1: back to iteration 0 on the timeline, the strip marks
+    and reads out iteration 0 (not the last); from iteration 2 Run goes on,
+    and the strip keeps the curve from where it began."""
+    before = strip_description()
+    log(f'  strip: {before!r}')
+    start = re.match(r'.*?: \S+ at iteration (\d+),', before)
+    if not start:
+        raise Failure(f'the strip does not say where its curve starts: {before!r}')
+    timeline = app.find('slider', 'Timeline', what='the slider "Timeline"')
+    ui.set_value(timeline, 0)
+    ui.wait_until(lambda: 'shown: iteration 0:' in strip_description(), 10,
+                  lambda: f'the strip to mark iteration 0 (it says {strip_description()!r})')
+    time.sleep(0.5)
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-classes-scrubbed.png'), app.window)
+    ui.set_value(timeline, 2)
+    ui.wait_until(lambda: 'shown: iteration 2:' in strip_description(), 10,
+                  lambda: f'the strip to mark iteration 2 (it says {strip_description()!r})')
+    app.press('Run')
+    wait_status(r'(?i)converged', 60, 'k-means to converge again')
+    after = ui.wait_until(lambda: strip_description() if 'shown: iteration 2:' not in strip_description() else None,
+                          10, 'the strip to follow the run')
+    log(f'  strip after going on: {after!r}')
+    if not after.split(': ', 1)[-1].split(' at iteration ')[1].startswith(start.group(1) + ','):
+        raise Failure(f'going on, the strip lost its start at iteration {start.group(1)}: {after!r}')
+
+
 TABLE = {}
 
 
@@ -225,6 +257,7 @@ def main():
     ui.run_steps('ui-classes', app, [
         ('open data/iris.csv, K = 3', step_start),
         ('press Run and wait for convergence', step_run),
+        ('the timeline back to 0 and on from 2: the strip follows', step_scrub),
         ('classes to clusters: three species, counts summing to 150', step_table),
         ('"Colour by class" recolours the points, and back', step_colour_by_class),
         ('PCA: no table, the box greyed out', step_pca),
