@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-cli"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <stdio.h>
@@ -424,6 +425,7 @@ command_run (int    argc,
   g_autofree char *summary = dup_algorithm_summary ();
   const LatentAlgorithm *algorithm = NULL;
   const char *objective_name;
+  g_autofree char *objective = NULL;
   LatentSnapshot *snapshot;
   LatentFigureKind kind = LATENT_FIGURE_AUTO;
   int width = 1200, height = 900;
@@ -553,16 +555,21 @@ command_run (int    argc,
         return fail (EXIT_RUN_FAILED, "--export: %s", error->message);
     }
 
+  /* Nothing measured yet (no episode run): no number, rather than "nan". */
+  if (!isfinite (snapshot->objective))
+    objective = g_strdup_printf (_("no %s"), objective_name);
+  else
+    objective = g_strdup_printf ("%s %.8g", objective_name, snapshot->objective);
   print_summary (to_stderr,
-                 /* Translators: algorithm, dataset (rows × columns), device, iterations, “ (converged)”, objective, time */
-                 g_dngettext (GETTEXT_PACKAGE, "%s on %s (%u × %u) on %s: %u iteration%s, %s %.8g, %.1f ms\n",
-                              "%s on %s (%u × %u) on %s: %u iterations%s, %s %.8g, %.1f ms\n", snapshot->iteration),
+                 /* Translators: algorithm, dataset (rows × columns), device, iterations, “ (converged)”, objective and its value, time */
+                 g_dngettext (GETTEXT_PACKAGE, "%s on %s (%u × %u) on %s: %u iteration%s, %s, %.1f ms\n",
+                              "%s on %s (%u × %u) on %s: %u iterations%s, %s, %.1f ms\n", snapshot->iteration),
                  algorithm->id, latent_dataset_get_name (dataset),
                  latent_dataset_get_n_rows (dataset), latent_dataset_get_n_cols (dataset),
                  snapshot->device ? _(snapshot->device) : "",   /* stored untranslated, for the JSON */
                  snapshot->iteration,
                  snapshot->converged ? _(" (converged)") : "",
-                 objective_name, snapshot->objective, fit->total_ms);
+                 objective, fit->total_ms);
   if (snapshot->has_label_metrics)
     print_summary (to_stderr, _("accuracy %.4f, ARI %.4f, NMI %.4f\n"),
                    snapshot->metrics.accuracy, snapshot->metrics.ari, snapshot->metrics.nmi);

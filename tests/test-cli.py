@@ -257,6 +257,13 @@ class Results(unittest.TestCase):
             self.assertEqual(r["params"][budgets[a]], 3, a)
             self.assertLessEqual(r["iterations"], 3, a)
 
+    def test_no_episode_no_number(self):
+        # Before any episode there is no mean episode accuracy: said so, not "nan".
+        p = run("run", "prototype", "--data", "iris", "--param", "episodes=0")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("no mean episode accuracy", p.stderr)
+        self.assertNotIn("nan", p.stderr.lower())
+
     def test_experiment_replays_the_run(self):
         with open(self.path("e.json"), "w") as f:
             json.dump({"format": "latent-experiment", "version": 1, "dataset": "iris", "labels": None,
