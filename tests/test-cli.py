@@ -261,8 +261,9 @@ class Results(unittest.TestCase):
         # Before any episode there is no mean episode accuracy: said so, not "nan".
         p = run("run", "prototype", "--data", "iris", "--param", "episodes=0")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("no mean episode accuracy", p.stderr)
-        self.assertNotIn("nan", p.stderr.lower())
+        out = p.stdout + p.stderr
+        self.assertIn("no mean episode accuracy", out)
+        self.assertNotIn("nan", out.lower())
 
     def test_experiment_replays_the_run(self):
         with open(self.path("e.json"), "w") as f:
