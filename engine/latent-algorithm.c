@@ -341,6 +341,7 @@ latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
                           LatentDataset          *dataset,
                           LatentParams           *params,
                           LatentCl               *cl,
+                          GCancellable           *cancellable,
                           GError                **error)
 {
   g_autoptr(LatentDataset) head = NULL;
@@ -349,6 +350,10 @@ latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
 
   g_return_val_if_fail (algorithm != NULL && dataset != NULL && params != NULL, FALSE);
   g_return_val_if_fail (LATENT_IS_CL (cl), FALSE);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
 
   /* A program's build options follow from the device, the parameters and
    * the width of the data, never from the number of rows: initialising on
@@ -362,7 +367,13 @@ latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
   /* Preparing is compiling: the builds, and on PoCL each kernel's first launch. */
   g_private_set (&preparing, GINT_TO_POINTER (TRUE));
   latent_cl_hold_building (cl, TRUE);
-  state = algorithm->init (head, params, 0, cl, NULL, error);
+  /* Current, so that the runtime starts no build once it is cancelled:
+   * an init asks for several programs between its own checks. */
+  if (cancellable != NULL)
+    g_cancellable_push_current (cancellable);
+  state = algorithm->init (head, params, 0, cl, cancellable, error);
+  if (cancellable != NULL)
+    g_cancellable_pop_current (cancellable);
   latent_cl_hold_building (cl, FALSE);
   g_private_set (&preparing, NULL);
   if (state == NULL)

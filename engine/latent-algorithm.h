@@ -209,11 +209,15 @@ void          latent_fit_free             (LatentFit              *fit);
 /* Builds (or loads from the disk cache) the OpenCL programs a run of
  * @algorithm on @dataset with @params asks for, by initialising it on the
  * first rows and freeing it: what a window does in the background so that
- * the first run does not wait for the compiler. Thread-safe. */
+ * the first run does not wait for the compiler. Thread-safe. @cancellable
+ * (may be NULL) goes to the init and is the thread's current one while it
+ * runs, so that no new program build starts once it is cancelled; a build
+ * under way is not interrupted (OpenCL cannot). */
 gboolean      latent_algorithm_prepare    (const LatentAlgorithm  *algorithm,
                                            LatentDataset          *dataset,
                                            LatentParams           *params,
                                            LatentCl               *cl,
+                                           GCancellable           *cancellable,
                                            GError                **error);
 /* TRUE on a thread while latent_algorithm_prepare initialises: an init
  * may then leave out device work that only a run needs (timing). */

@@ -743,7 +743,7 @@ prepare_in_thread (gpointer data)
   PrepareJob *job = data;
   g_autoptr(GError) error = NULL;
 
-  job->ok = latent_algorithm_prepare (job->algorithm, job->dataset, job->params, job->cl, &error);
+  job->ok = latent_algorithm_prepare (job->algorithm, job->dataset, job->params, job->cl, NULL, &error);
   g_assert_no_error (error);
   return NULL;
 }
@@ -805,7 +805,7 @@ test_program_precompile (void)
 
   /* The next process loads what this one precompiled. */
   later = new_cl_or_skip ();
-  g_assert_true (latent_algorithm_prepare (kmeans, dataset, params, later, &error));
+  g_assert_true (latent_algorithm_prepare (kmeans, dataset, params, later, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (latent_cl_get_builds (later), ==, 0);
   g_assert_cmpuint (latent_cl_get_cache_hits (later), ==, 1);
@@ -853,7 +853,7 @@ test_program_preparing_flag (void)
   g_assert_no_error (error);
   params = latent_params_new (NULL, 0);
   g_assert_false (latent_algorithm_is_preparing ());
-  g_assert_true (latent_algorithm_prepare (&probe, dataset, params, cl, &error));
+  g_assert_true (latent_algorithm_prepare (&probe, dataset, params, cl, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (probe_saw_preparing);
   g_assert_cmpuint (probe_saw_building, ==, 1);

@@ -94,8 +94,10 @@ struct _LatentWindow
   gboolean               error_from_run;   /* the error bar shows a run's failure */
 
   /* Building the OpenCL programs of every algorithm in the background
-   * (latent-window-run.c), so that no first run waits for the compiler. */
-  GTask                 *precompile;
+   * (latent-window-run.c), so that no first run waits for the compiler:
+   * the current job, and earlier ones cancelled but not yet joined. */
+  struct _LatentPrecompile *precompile;
+  GPtrArray             *precompiles_stopping;
   LatentCl              *precompiled_cl;    /* not a reference: only compared */
   guint                  precompiled_cols;
   guint                  compiling_watch;   /* a timeout while builds may be under way */
@@ -148,6 +150,8 @@ void            _latent_window_precompile          (LatentWindow *self);
 gboolean        _latent_window_is_compiling        (LatentWindow *self);
 /* Watches for such builds while any may be under way, for the status. */
 void            _latent_window_watch_compiling     (LatentWindow *self);
+/* Cancels the precompiling and waits for its threads: at most the builds
+ * under way (OpenCL cannot interrupt one). For the window's dispose. */
 void            _latent_window_stop_precompile     (LatentWindow *self);
 
 /* latent-window-run.c: called by latent-window.c only */

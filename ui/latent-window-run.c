@@ -620,24 +620,40 @@ on_sweep_action (GSimpleAction *action,
 }
 
 /* Precompiling: PoCL takes about 5 s to build one algorithm's programs on
- * two cores, 0.1 s to load them from the disk cache once built. */
+ * two cores, 0.1 s to load them from the disk cache once built.
+ *
+ * Each job is a thread the window joins, as LatentRun joins its worker:
+ * a thread still inside the compiler when the process exits crashes in
+ * LLVM as the exit handlers tear the driver down. No job holds the window,
+ * which must be disposed (and so join) when it is destroyed. Closing waits
+ * for the build under way, which OpenCL cannot interrupt (at worst 6 s,
+ * k-means' program on PoCL with two cores, cold); no other starts once
+ * cancelled (latent_cl_get_program), and the window is off the screen by
+ * then, so the person waits for nothing. */
 
-typedef struct {
+struct _LatentPrecompile {
+  GThread               *thread;
+  GCancellable          *cancellable;
   LatentCl              *cl;
-  LatentDataset         *dataset;
+  LatentDataset         *dataset;        /* the thread's; dropped when it ends */
   const LatentAlgorithm *selected;
-  LatentParams          *params;
+  LatentParams          *params;         /* the thread's; dropped when it ends */
   gint                   selected_done;  /* atomic: the selected algorithm's are built */
-} Precompile;
+  gint                   ended;          /* atomic: the thread returns, joining is immediate */
+};
 
+typedef struct _LatentPrecompile Precompile;
+
+/* Waits for the thread: the builds under way at most, once cancelled. */
 static void
-precompile_free (gpointer data)
+precompile_join (gpointer data)
 {
   Precompile *job = data;
 
+  g_cancellable_cancel (job->cancellable);
+  g_thread_join (job->thread);
+  g_object_unref (job->cancellable);
   g_object_unref (job->cl);
-  g_object_unref (job->dataset);
-  latent_params_unref (job->params);
   g_free (job);
 }
 
@@ -651,7 +667,7 @@ prepare (const LatentAlgorithm *algorithm,
 
   /* Parameters that do not fit these data fail here as they would in a
    * run, which then says so; nothing to show the person from here. */
-  if (!latent_algorithm_prepare (algorithm, job->dataset, params, job->cl, &error))
+  if (!latent_algorithm_prepare (algorithm, job->dataset, params, job->cl, job->cancellable, &error))
     g_debug ("precompiling %s: %s", algorithm->id, error->message);
   else
     g_debug ("precompiled %s in %.0f ms", algorithm->id, (g_get_monotonic_time () - start) / 1000.0);
@@ -662,9 +678,7 @@ prepare (const LatentAlgorithm *algorithm,
 static gpointer
 precompile_thread (gpointer data)
 {
-  g_autoptr(GTask) task = data;
-  Precompile *job = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
+  Precompile *job = data;
   const LatentAlgorithm * const *all = latent_registry_list ();
 
   prepare (job->selected, job, job->params);
@@ -673,41 +687,58 @@ precompile_thread (gpointer data)
    * a nice value per thread. */
   if (setpriority (PRIO_PROCESS, 0, 10) != 0)
     g_debug ("could not lower the precompiling thread's priority: %s", g_strerror (errno));
-  for (guint i = 0; all[i] && !g_cancellable_is_cancelled (cancellable); i++)
+  for (guint i = 0; all[i] && !g_cancellable_is_cancelled (job->cancellable); i++)
     if (all[i] != job->selected)
       {
         g_autoptr(LatentParams) params = latent_algorithm_new_params (all[i]);
 
         prepare (all[i], job, params);
       }
-  g_task_return_boolean (task, TRUE);
+  /* A replaced job may wait a while to be joined: its data go now. */
+  g_clear_object (&job->dataset);
+  g_clear_pointer (&job->params, latent_params_unref);
+  g_atomic_int_set (&job->ended, TRUE);
   return NULL;
 }
 
+/* Cancels the current job; it is joined once it ends, or at dispose. The
+ * window never waits for the compiler while it is open. */
 static void
-on_precompiled (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
+retire_precompile (LatentWindow *self)
 {
-  LatentWindow *self = LATENT_WINDOW (source);
+  if (self->precompiles_stopping == NULL)
+    self->precompiles_stopping = g_ptr_array_new_with_free_func (precompile_join);
+  for (guint i = self->precompiles_stopping->len; i > 0; i--)
+    {
+      Precompile *job = g_ptr_array_index (self->precompiles_stopping, i - 1);
 
-  if (self->precompile == G_TASK (result))
-    g_clear_object (&self->precompile);
+      if (g_atomic_int_get (&job->ended))
+        g_ptr_array_remove_index_fast (self->precompiles_stopping, i - 1);
+    }
+  if (self->precompile == NULL)
+    return;
+  g_cancellable_cancel (self->precompile->cancellable);
+  g_ptr_array_add (self->precompiles_stopping, g_steal_pointer (&self->precompile));
 }
 
 void
 _latent_window_stop_precompile (LatentWindow *self)
 {
-  if (self->precompile)
-    g_cancellable_cancel (g_task_get_cancellable (self->precompile));
-  g_clear_object (&self->precompile);
+  retire_precompile (self);
+  if (self->precompiles_stopping != NULL && self->precompiles_stopping->len > 0)
+    {
+      /* Gone from the screen before waiting: the window was destroyed. */
+      gdk_display_flush (gtk_widget_get_display (GTK_WIDGET (self)));
+      g_debug ("waiting for %u precompiling thread(s)", self->precompiles_stopping->len);
+    }
+  /* All were cancelled first, so they wind down side by side. */
+  g_clear_pointer (&self->precompiles_stopping, g_ptr_array_unref);
   g_clear_handle_id (&self->compiling_watch, g_source_remove);
 }
 
 void
 _latent_window_precompile (LatentWindow *self)
 {
-  g_autoptr(GCancellable) cancellable = NULL;
   Precompile *job;
 
   if (self->cl == NULL || self->dataset == NULL)
@@ -715,28 +746,25 @@ _latent_window_precompile (LatentWindow *self)
   /* Options follow from the device and the width of the data. */
   if (self->cl == self->precompiled_cl && latent_dataset_get_n_cols (self->dataset) == self->precompiled_cols)
     return;
-  if (self->precompile)
-    g_cancellable_cancel (g_task_get_cancellable (self->precompile));
-  g_clear_object (&self->precompile);
+  retire_precompile (self);
   self->precompiled_cl = self->cl;
   self->precompiled_cols = latent_dataset_get_n_cols (self->dataset);
 
   job = g_new0 (Precompile, 1);
+  job->cancellable = g_cancellable_new ();
   job->cl = g_object_ref (self->cl);
   job->dataset = g_object_ref (self->dataset);
   job->selected = self->algorithm;
   job->params = latent_params_copy (self->params);
-  cancellable = g_cancellable_new ();
-  self->precompile = g_task_new (self, cancellable, on_precompiled, NULL);
-  g_task_set_task_data (self->precompile, job, precompile_free);
-  g_thread_unref (g_thread_new ("latent-precompile", precompile_thread, g_object_ref (self->precompile)));
+  job->thread = g_thread_new ("latent-precompile", precompile_thread, job);
+  self->precompile = job;
   _latent_window_watch_compiling (self);
 }
 
 gboolean
 _latent_window_is_compiling (LatentWindow *self)
 {
-  Precompile *job = self->precompile ? g_task_get_task_data (self->precompile) : NULL;
+  Precompile *job = self->precompile;
 
   if (self->cl == NULL || latent_cl_get_building (self->cl) == 0)
     return FALSE;
@@ -749,7 +777,7 @@ on_compiling_watch (gpointer user_data)
 {
   LatentWindow *self = user_data;
   gboolean compiling = _latent_window_is_compiling (self);
-  Precompile *job = self->precompile ? g_task_get_task_data (self->precompile) : NULL;
+  Precompile *job = self->precompile;
 
   if (compiling != self->compiling)
     {

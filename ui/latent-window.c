@@ -852,6 +852,11 @@ latent_window_dispose (GObject *object)
   if (self->loading)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
+  /* Before the window and its device go, no thread may be left in the
+   * compiler: the run's worker and the precompiling are cancelled first,
+   * to wind down side by side, then joined. */
+  if (self->run)
+    latent_run_stop (self->run);
   _latent_window_stop_precompile (self);
   if (self->run)
     {
