@@ -114,7 +114,7 @@ latent_sweep_describe_fits (const LatentSweep *self)
         continue;
       g_string_append_printf (text, "%s%s %s", text->len ? " · " : "", _(spec->label), value);
     }
-  g_string_append_printf (text, _("%sseed %" G_GUINT64_FORMAT), text->len ? " · " : "", self->seed);
+  g_string_append_printf (text, _("%sseed %llu"), text->len ? " · " : "", (unsigned long long) self->seed);
   return g_string_free (text, FALSE);
 }
 

@@ -258,10 +258,11 @@ show_going_on (LatentWindow *self,
   if (self->going_on != NULL)
     note = latent_params_has (self->going_on, "tol") && latent_params_get_double (self->going_on, "tol") == 0 &&
            latent_params_get_double (self->params, "tol") != 0
-           ? g_strdup_printf (_("Going on past convergence, up to %" G_GINT64_FORMAT " iterations: "
-                                "this run ignores the tolerance. Reset goes back to the values above."), limit)
-           : g_strdup_printf (_("Going on, up to %" G_GINT64_FORMAT " iterations in this run. "
-                                "Reset goes back to the values above."), limit);
+           ? g_strdup_printf (_("Going on past convergence, up to %lld iterations: "
+                                "this run ignores the tolerance. Reset goes back to the values above."),
+                              (long long) limit)
+           : g_strdup_printf (_("Going on, up to %lld iterations in this run. "
+                                "Reset goes back to the values above."), (long long) limit);
   latent_param_panel_set_note (self->param_panel, note);
 }
 
@@ -368,14 +369,17 @@ go_on (LatentWindow *self,
       LatentSnapshot *shown = _latent_window_shown_frame (self);
       g_autoptr(LatentParams) going_on = latent_params_copy (self->going_on ? self->going_on : self->params);
       gint64 limit = latent_params_get_int (going_on, budget);
+      double lowest, highest;
 
       /* Past the person's own values, for this run only: converged, only a
        * tolerance of 0 lets it take more iterations; at the budget, twice
        * as many to go. The panel keeps their values and says so. */
       if (shown->converged)
         latent_params_set_double (going_on, "tol", 0, NULL);
-      if ((gint64) from >= limit)
-        latent_params_set_int (going_on, budget, limit = 2 * MAX (1, limit), NULL);
+      /* Doubling stops at the budget's own bound. */
+      if ((gint64) from >= limit && latent_params_get_range (going_on, budget, &lowest, &highest))
+        latent_params_set_int (going_on, budget, (gint64) MIN (2.0 * MAX (1, limit), highest), NULL);
+      limit = latent_params_get_int (going_on, budget);
       g_clear_pointer (&self->going_on, latent_params_unref);
       self->going_on = g_steal_pointer (&going_on);
       show_going_on (self, limit);
