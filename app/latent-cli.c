@@ -508,7 +508,7 @@ command_run (int    argc,
 
   if (cl != NULL && progress)
     latent_cl_set_build_notify (cl, on_build, &said_compiling);
-  objective_name = _(algorithm->objective_name);
+  objective_name = latent_algorithm_objective_name (algorithm, params);
   if (progress)
     latent_algorithm_set_init_progress (on_init_progress, NULL);
   fit = latent_algorithm_fit (algorithm, dataset, params, seed, cl,

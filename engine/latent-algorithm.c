@@ -309,14 +309,30 @@ latent_algorithm_describe_end (LatentSnapshot *last)
   return g_strdup (last->converged ? _("converged") : _("iteration limit reached"));
 }
 
+const char *
+latent_algorithm_objective_name (const LatentAlgorithm *algorithm,
+                                 LatentParams          *params)
+{
+  const char *name = NULL;
+
+  g_return_val_if_fail (algorithm != NULL, NULL);
+
+  if (params && algorithm->objective_name_for)
+    name = algorithm->objective_name_for (params);
+  if (name == NULL)
+    name = algorithm->objective_name;
+  return name ? _(name) : "";
+}
+
 char *
-latent_algorithm_dup_objective_brief (const LatentAlgorithm *algorithm)
+latent_algorithm_dup_objective_brief (const LatentAlgorithm *algorithm,
+                                      LatentParams          *params)
 {
   const char *name, *paren;
 
   g_return_val_if_fail (algorithm != NULL, NULL);
 
-  name = algorithm->objective_name ? _(algorithm->objective_name) : "";
+  name = latent_algorithm_objective_name (algorithm, params);
   paren = strstr (name, " (");
   return paren != NULL && paren > name ? g_strndup (name, paren - name) : g_strdup (name);
 }

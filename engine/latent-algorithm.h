@@ -56,6 +56,11 @@ struct _LatentAlgorithm
   const char            *title;       /* translatable: "k-means", "probabilistic PCA" */
   const char            *short_title; /* translatable, for figure titles: "GMM" */
   const char            *objective_name; /* translatable: what the history records */
+  /* Optional: the name of what the history records under @params, where
+   * it is not objective_name (logistic regression's L-BFGS records the
+   * training loss, not a mini-batch's); marked with N_(), NULL for the
+   * default. Read through latent_algorithm_objective_name (). */
+  const char           *(*objective_name_for) (LatentParams *params);
   LatentFamily           family;      /* which snapshot fields its results fill */
   LatentAlgorithmFlags   flags;
   /* The integer parameter a sweep varies (choosing K by BIC and AIC), or
@@ -259,7 +264,11 @@ char         *latent_algorithm_describe_end (LatentSnapshot        *last);
 /* The objective's name without what a parenthesis explains, translated:
  * "mini-batch loss" for "mini-batch loss (½‖x̂ − x‖² per row)"; for a
  * status line. */
-char         *latent_algorithm_dup_objective_brief (const LatentAlgorithm *algorithm);
+char         *latent_algorithm_dup_objective_brief (const LatentAlgorithm *algorithm,
+                                                   LatentParams          *params);
+/* What the history records under @params (may be NULL), translated. */
+const char   *latent_algorithm_objective_name     (const LatentAlgorithm *algorithm,
+                                                   LatentParams          *params);
 
 /* The features of every row of @dataset under the encoder @snapshot (its
  * algorithm's encode), linked to @dataset as their origin so the rows can

@@ -2163,7 +2163,7 @@ test_title_finished_epochs (void)
   g_autofree char *title = NULL;
   g_autofree char *end = NULL;
   g_autofree char *kmeans_end = NULL;
-  g_autofree char *brief = latent_algorithm_dup_objective_brief (wta);
+  g_autofree char *brief = latent_algorithm_dup_objective_brief (wta, params);
 
   g_assert_true (latent_params_set_int (params, "epochs", 10, NULL));
   snap = latent_snapshot_new (wta, NULL, params);

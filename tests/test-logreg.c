@@ -33,6 +33,20 @@ fit (LatentDataset *ds,
 /* The gradient of a full batch (weights, biases, the L2 term with them)
  * against central differences of its loss, from random weights so every
  * class has some probability to move. */
+/* What the history records is named for the optimiser: L-BFGS's steps
+ * are over every row, the others' over a mini-batch. */
+static void
+test_objective_name (void)
+{
+  const LatentAlgorithm *logreg = latent_logreg_get_algorithm ();
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (logreg);
+
+  g_assert_cmpstr (latent_algorithm_objective_name (logreg, params), ==, "training loss");
+  g_assert_true (latent_params_set (params, "optimizer", "momentum", NULL));
+  g_assert_cmpstr (latent_algorithm_objective_name (logreg, params), ==, "mini-batch loss");
+  g_assert_cmpstr (latent_algorithm_objective_name (logreg, NULL), ==, "mini-batch loss");
+}
+
 static void
 test_gradient (void)
 {
@@ -355,6 +369,7 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/logreg/objective-name", test_objective_name);
   g_test_add_func ("/logreg/gradient", test_gradient);
   g_test_add_func ("/logreg/separable", test_separable);
   g_test_add_func ("/logreg/refusals", test_refusals);

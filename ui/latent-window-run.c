@@ -313,7 +313,7 @@ _latent_window_run_start (LatentWindow *self,
     gtk_info_bar_set_revealed (self->error_bar, FALSE);
   self->error_from_run = FALSE;
   _latent_window_update_metrics (self);
-  latent_curve_view_clear (self->curve_view, _(self->algorithm->objective_name));
+  latent_curve_view_clear (self->curve_view, latent_algorithm_objective_name (self->algorithm, self->params));
   move_timeline (self, 0);
 
   if (self->dataset == NULL)

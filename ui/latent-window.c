@@ -184,7 +184,7 @@ _latent_window_update_status (LatentWindow *self)
       if (isfinite (frame->objective))
         {
           /* Without its formula: one line, whose end says how the run is. */
-          g_autofree char *name = latent_algorithm_dup_objective_brief (self->algorithm);
+          g_autofree char *name = latent_algorithm_dup_objective_brief (self->algorithm, frame->params);
 
           g_string_append_printf (s, " · %s %.8g", name, frame->objective);
         }

@@ -701,6 +701,13 @@ logreg_step (gpointer       data,
   return TRUE;
 }
 
+/* L-BFGS steps over all the rows: what it records is the training loss. */
+static const char *
+logreg_objective_name (LatentParams *params)
+{
+  return is_lbfgs (params) ? N_("training loss") : NULL;
+}
+
 static double
 logreg_objective (gpointer data)
 {
@@ -803,6 +810,7 @@ static const LatentAlgorithm logreg_algorithm = {
   .title = N_("Logistic regression"),
   .short_title = N_("Logistic regression"),
   .objective_name = N_("mini-batch loss"),  /* the last step's; the epoch's is a metric */
+  .objective_name_for = logreg_objective_name,
   .family = LATENT_FAMILY_CLASSIFIER,
   .flags = LATENT_ALGORITHM_SUPERVISED,
   .figures = logreg_figures,

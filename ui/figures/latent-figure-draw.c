@@ -654,7 +654,7 @@ dataset_line (LatentSnapshot *snapshot)
     g_string_append_printf (s, _(" · log-likelihood %.5g · BIC %.6g"), snapshot->log_likelihood, snapshot->bic);
   else if (isfinite (snapshot->objective))
     g_string_append_printf (s, " · %s %.6g",
-                            _(snapshot->algorithm->objective_name),
+                            latent_algorithm_objective_name (snapshot->algorithm, snapshot->params),
                             snapshot->objective);
   return g_string_free (s, FALSE);
 }
