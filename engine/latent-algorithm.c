@@ -125,30 +125,33 @@ latent_algorithm_restore_denormals (guint saved)
 #endif
 }
 
-static LatentFit *
-fit_flushed (const LatentAlgorithm  *algorithm,
-             LatentDataset          *dataset,
-             LatentParams           *params,
-             guint64                 seed,
-             LatentCl               *cl,
-             LatentFitFunc           progress,
-             gpointer                user_data,
-             GCancellable           *cancellable,
-             GError                **error)
+LatentFit *
+latent_algorithm_fit (const LatentAlgorithm  *algorithm,
+                      LatentDataset          *dataset,
+                      LatentParams           *params,
+                      guint64                 seed,
+                      LatentCl               *cl,
+                      LatentFitFunc           progress,
+                      gpointer                user_data,
+                      GCancellable           *cancellable,
+                      GError                **error)
 {
   g_autoptr(LatentFit) fit = NULL;
   gint64 start = g_get_monotonic_time ();
   gpointer state;
-  gboolean ok = TRUE;
+  gboolean ok = FALSE;
+  guint saved;
 
   g_return_val_if_fail (algorithm != NULL && dataset != NULL && params != NULL, NULL);
 
+  saved = latent_algorithm_flush_denormals ();
   if (!(state = algorithm->init (dataset, params, seed, latent_cl_usable (cl), cancellable, error)))
-    return NULL;
+    goto out;
   fit = g_new0 (LatentFit, 1);
   fit->history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
   fit->init_ms = (g_get_monotonic_time () - start) / 1000.0;
   fit->initial_objective = algorithm->objective (state);
+  ok = TRUE;
   while (!algorithm->converged (state))
     {
       LatentIterationRecord record;
@@ -167,30 +170,15 @@ fit_flushed (const LatentAlgorithm  *algorithm,
     fit->snapshot = algorithm->snapshot (state);
   algorithm->free (state);
   if (!ok)
-    return NULL;
+    goto out;
   fit->total_ms = (g_get_monotonic_time () - start) / 1000.0;
   fit->snapshot->elapsed_ms = fit->total_ms;
   if (fit->history->len > 0)
     fit->snapshot->step_ms = g_array_index (fit->history, LatentIterationRecord, fit->history->len - 1).step_ms;
-  return g_steal_pointer (&fit);
-}
 
-LatentFit *
-latent_algorithm_fit (const LatentAlgorithm  *algorithm,
-                      LatentDataset          *dataset,
-                      LatentParams           *params,
-                      guint64                 seed,
-                      LatentCl               *cl,
-                      LatentFitFunc           progress,
-                      gpointer                user_data,
-                      GCancellable           *cancellable,
-                      GError                **error)
-{
-  guint saved = latent_algorithm_flush_denormals ();
-  LatentFit *fit = fit_flushed (algorithm, dataset, params, seed, cl, progress, user_data, cancellable, error);
-
+out:
   latent_algorithm_restore_denormals (saved);
-  return fit;
+  return ok ? g_steal_pointer (&fit) : NULL;
 }
 
 /* The first @rows rows of @dataset with their labels, and of its test set. */
