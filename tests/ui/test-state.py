@@ -157,6 +157,7 @@ def step_going_on_keeps_the_tolerance():
     click_at(app.button('Run'))
     ui.wait_until(lambda: notes(), 10, 'the panel to say that the run goes on past convergence')
     log(f'  note: {notes()[0]!r}')
+    log(f'  screenshot: {app.screenshot(os.path.join(ui.artifacts_dir(), "state-going-on.png"))}')
     wait_status(r'(?i)converged|limit|stopped|finished', 120, 'the run to end again')
     now = ui.text_of(tolerance)
     log(f'  tolerance before going on {tol!r}, after {now!r}')
