@@ -756,6 +756,36 @@ count_build (LatentCl   *cl,
   g_atomic_int_inc ((gint *) user_data);
 }
 
+/* A run stopped while its programs would build: PCA's init says so rather
+ * than computing the moments of every row on the CPU, which no cancellable
+ * stops, while the window that closed waits for the run. */
+static void
+test_program_cancelled_init (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "cancelled-init", NULL);
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autoptr(LatentParams) params = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  const LatentAlgorithm *pca = latent_registry_lookup ("pca", NULL);
+  gpointer state;
+
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  cl = new_cl_or_skip ();
+  if (cl == NULL)
+    return;
+  dataset = latent_synthetic_blobs (500, 8, 3, 7, &error);
+  g_assert_no_error (error);
+  params = latent_algorithm_new_params (pca);
+  g_cancellable_cancel (cancellable);
+  g_cancellable_push_current (cancellable);
+  state = pca->init (dataset, params, 1, cl, cancellable, &error);
+  g_cancellable_pop_current (cancellable);
+  g_assert_null (state);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 static void
 test_program_precompile (void)
 {
@@ -1365,6 +1395,7 @@ main (int   argc,
   g_test_add_func ("/cl/program/names", test_program_names);
   g_test_add_func ("/cl/program/threads", test_program_threads);
   g_test_add_func ("/cl/program/precompile", test_program_precompile);
+  g_test_add_func ("/cl/program/cancelled-init", test_program_cancelled_init);
   g_test_add_func ("/cl/program/preparing-flag", test_program_preparing_flag);
   g_test_add_func ("/cl/cache/disk", test_cache_disk);
   g_test_add_func ("/cl/cache/rejected-binary", test_cache_rejected_binary);

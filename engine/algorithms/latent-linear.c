@@ -174,6 +174,13 @@ latent_linear_new (LatentLinearModel      model,
       self->cl = latent_linear_cl_new (cl, self->x, n, d, &local_error);
       if (self->cl && !latent_linear_cl_moments (self->cl, self->mean, self->cov, NULL, &local_error))
         g_clear_pointer (&self->cl, latent_linear_cl_free);
+      /* A run stopped while its programs were building: the moments on the
+       * CPU, over every row and with no cancellable, would hold it longer. */
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
       if (local_error)
         fall_back (self, local_error);
     }
