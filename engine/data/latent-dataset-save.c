@@ -23,6 +23,18 @@ struct _LatentSaveFile
   gboolean  committed;
 };
 
+/* Whether @path leads to the file standard output writes to (/dev/stdout,
+ * /dev/fd/1, a link to either). */
+static gboolean
+is_standard_output (const char *path)
+{
+  GStatBuf target;
+  struct stat out;
+
+  return g_stat (path, &target) == 0 && fstat (STDOUT_FILENO, &out) == 0 &&
+         target.st_dev == out.st_dev && target.st_ino == out.st_ino;
+}
+
 LatentSaveFile *
 latent_save_file_open (const char  *path,
                        GError     **error)
@@ -70,6 +82,25 @@ latent_save_file_open (const char  *path,
           close (fd);
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
                        _("%s: cannot create the file: %s"), path, g_strerror (saved));
+          return NULL;
+        }
+    }
+  else if (is_standard_output (path))
+    {
+      /* Reopened by path, it would be truncated (a log appended to with
+       * >>), or not open at all (a socket); written through, it is not. */
+      int fd = dup (STDOUT_FILENO);
+
+      fflush (stdout);
+      file->fp = fd >= 0 ? fdopen (fd, "wb") : NULL;
+      if (file->fp == NULL)
+        {
+          int saved = errno;
+
+          if (fd >= 0)
+            close (fd);
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_IO,
+                       _("%s: cannot write the file: %s"), path, g_strerror (saved));
           return NULL;
         }
     }
