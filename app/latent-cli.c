@@ -472,6 +472,13 @@ command_run (int    argc,
       return fail (EXIT_BAD_INPUT, _("--features-out: %s has no encoder (these have: %s)"),
                    algorithm->id, encoders);
     }
+  /* Refusals known before the run come before it, not after its work. */
+  if (test_data && !(algorithm->flags & LATENT_ALGORITHM_SUPERVISED))
+    /* Translators: the algorithm given, e.g. “kmeans” */
+    return fail (EXIT_BAD_INPUT, _("--test: %s learns no labels, so it has nothing to test; "
+                                   "only a classifier takes test data"), algorithm->id);
+  if (csv_path && !latent_result_check_csv (algorithm, csv_path, &error))
+    return fail (EXIT_BAD_INPUT, "--csv %s", error->message);
   if (figure && !latent_figure_kind_from_string (figure, &kind))
     {
       /* The algorithm's own, from its table. */
@@ -501,6 +508,10 @@ command_run (int    argc,
     return fail (status_for_error (error), "%s", error->message);
   if (axes && !parse_axes (axes, dataset, axis_columns, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
+  /* The features keep the labels of the data the algorithm runs on. */
+  if (features_path && has_suffix_nocase (features_path, ".idx") &&
+      !latent_idx_check_labels (dataset, features_path, &error))
+    return fail (EXIT_BAD_INPUT, "--features-out: %s", error->message);
 
   cl = open_device (device, &error);
   if (error)

@@ -204,6 +204,22 @@ write_predictions_csv (LatentSnapshot  *snap,
 }
 
 gboolean
+latent_result_check_csv (const LatentAlgorithm  *algorithm,
+                         const char             *path,
+                         GError                **error)
+{
+  g_return_val_if_fail (algorithm != NULL && path != NULL, FALSE);
+
+  if (algorithm->family != LATENT_FAMILY_CLASSIFIER && algorithm->write_csv_row == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: %s gives no value per row to write"), path, algorithm->id);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 latent_result_write_csv (LatentSnapshot  *snap,
                          const char      *path,
                          GError         **error)
@@ -211,14 +227,10 @@ latent_result_write_csv (LatentSnapshot  *snap,
   g_autoptr(GString) out = g_string_new (NULL);
   const gint32 *classes = latent_dataset_get_labels (snap->dataset);
 
+  if (!latent_result_check_csv (snap->algorithm, path, error))
+    return FALSE;
   if (latent_snapshot_get_family (snap) == LATENT_FAMILY_CLASSIFIER)
     return write_predictions_csv (snap, path, error);
-  if (snap->algorithm->write_csv_row == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("%s: %s gives no value per row to write"), path, snap->algorithm->id);
-      return FALSE;
-    }
   /* One line per row: what the algorithm gives it, and its class. */
   g_string_append (out, "row");
   snap->algorithm->write_csv_header (snap, out);

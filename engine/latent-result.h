@@ -24,6 +24,11 @@ gboolean  latent_result_write_json (LatentSnapshot  *snapshot,
 gboolean  latent_result_write_csv  (LatentSnapshot  *snapshot,
                                     const char      *path,
                                     GError         **error);
+/* Whether latent_result_write_csv () can write a result of @algorithm to
+ * @path: known before a run, so a caller can say so before it. */
+gboolean  latent_result_check_csv  (const LatentAlgorithm  *algorithm,
+                                    const char             *path,
+                                    GError                **error);
 
 /* The model of a result JSON written by an encoder (PCA, PPCA, FA, WTA):
  * a snapshot without a dataset, for its algorithm's encode. The error

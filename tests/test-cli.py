@@ -634,8 +634,14 @@ class BadInput(unittest.TestCase):
 
     def test_test_data_and_features_refused(self):
         # Issue 14: test data with other columns, and models that do not fit, named.
-        self.refused("--data", "iris", "--test", "moons:n=20", expect=("moons", "iris", "columns"))
-        self.refused("--data", "iris", "--test", os.path.join(self.dir, "none.csv"), expect=("none.csv",))
+        # A classifier: k-means refuses --test itself (issue 35).
+        for test, expect in (("moons:n=20", ("moons", "iris", "columns")),
+                             (os.path.join(self.dir, "none.csv"), ("none.csv",))):
+            p = run("run", "logreg", "--data", "iris", "--test", test)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            for word in expect:
+                self.assertIn(word, p.stderr)
         p = run("run", "pca", "--data", "moons:n=50", "--param", "components=1", "--json",
                 os.path.join(self.dir, "m.json"))
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -672,7 +678,7 @@ class BadInput(unittest.TestCase):
         for special, what in (("/dev/zero", "device"), (fifo, "pipe"), (link, "pipe"), (self.dir, "folder")):
             for args in (("run", "kmeans", "--data", special),
                          ("run", "kmeans", "--data", "iris", "--labels", special),
-                         ("run", "kmeans", "--data", "iris", "--test", special),
+                         ("run", "logreg", "--data", "iris", "--test", special),
                          ("run", "--experiment", special),
                          ("run", "gmm", "--data", "iris", "--param", "init=@" + special),
                          ("run", "kmeans", "--data", "iris", "--features", special),
@@ -857,6 +863,17 @@ class Issue35(unittest.TestCase):
             self.assertIn(word, lines[0])
         return lines[0]
 
+    def test_refused_before_training(self):
+        # Item 11: both were known before the run, and came after it.
+        self.refused("run", "wta", "--data", "iris", "--param", "epochs=20", "--device", "off", "--progress",
+                     "--csv", self.path("x.csv"), expect=("--csv", "wta"))
+        self.assertFalse(os.path.exists(self.path("x.csv")))
+        rows = "".join(f"{i % 7},{i % 11},c{i}\n" for i in range(300))
+        data = self.write("c300.csv", ("a,b,label\n" + rows).encode())
+        self.refused("run", "wta", "--data", data, "--param", "hidden=2", "--param", "epochs=20", "--device", "off",
+                     "--progress", "--features-out", self.path("F.idx"), expect=("F.idx", "300 classes"))
+        self.assertFalse(os.path.exists(self.path("F.idx")))
+
     def test_results_appended_to_redirected_stdout(self):
         # Item 12: /dev/stdout reopened by path truncated the log standard output appends to.
         log = self.path("app.log")
@@ -882,6 +899,12 @@ class Issue35(unittest.TestCase):
             while chunk := ours.recv(65536):
                 received += chunk
         self.assertEqual(json.loads(received)["algorithm"], "kmeans")
+
+    def test_test_data_unsupervised(self):
+        # Smaller: --test to an algorithm that learns no labels was silently ignored.
+        self.refused("run", "kmeans", "--data", "iris", "--test", "iris", expect=("--test", "kmeans"))
+        p = run("run", "logreg", "--data", "iris", "--test", "iris", "--iterations", "5", "--device", "off")
+        self.assertEqual(p.returncode, 0, p.stderr)
 
 
 if __name__ == "__main__":

@@ -639,6 +639,37 @@ idx_write_labels (LatentSaveFile  *file,
 }
 
 gboolean
+latent_idx_check_labels (LatentDataset  *dataset,
+                         const char     *path,
+                         GError        **error)
+{
+  g_autofree char *labels_path = NULL;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!latent_dataset_has_labels (dataset))
+    return TRUE;
+  /* A label file holds bytes. */
+  if (latent_dataset_get_n_classes (dataset) > 256)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                   _("%s: %u classes do not fit an IDX label file, which holds at most 256"),
+                   path, latent_dataset_get_n_classes (dataset));
+      return FALSE;
+    }
+  labels_path = idx_labels_path_for (path);
+  if (labels_path == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                   _("%s: the labels need a file of their own, and only a name ending in .idx says which"),
+                   path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 latent_idx_save (LatentDataset  *dataset,
                  const char     *path,
                  GError        **error)
@@ -659,25 +690,10 @@ latent_idx_save (LatentDataset  *dataset,
   if (!latent_dataset_check_finite (dataset, path, error))
     return FALSE;
 
+  if (!latent_idx_check_labels (dataset, path, error))
+    return FALSE;
   if (latent_dataset_has_labels (dataset))
-    {
-      /* A label file holds bytes. */
-      if (latent_dataset_get_n_classes (dataset) > 256)
-        {
-          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                       _("%s: %u classes do not fit an IDX label file, which holds at most 256"),
-                       path, latent_dataset_get_n_classes (dataset));
-          return FALSE;
-        }
-      labels_path = idx_labels_path_for (path);
-      if (labels_path == NULL)
-        {
-          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                       _("%s: the labels need a file of their own, and only a name ending in .idx says which"),
-                       path);
-          return FALSE;
-        }
-    }
+    labels_path = idx_labels_path_for (path);
 
   /* Grey images stay images (n × height × width); the rest is a table. */
   if (latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) &&

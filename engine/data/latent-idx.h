@@ -31,5 +31,11 @@ char          *latent_idx_guess_labels_path (const char *images_path);
 gboolean       latent_idx_save             (LatentDataset  *dataset,
                                             const char     *path,
                                             GError        **error);
+/* Whether the labels of @dataset fit the label file latent_idx_save ()
+ * writes beside @path (at most 256 classes): checkable before the work
+ * that makes the dataset to save. */
+gboolean       latent_idx_check_labels     (LatentDataset  *dataset,
+                                            const char     *path,
+                                            GError        **error);
 
 G_END_DECLS
