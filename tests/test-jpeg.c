@@ -254,6 +254,85 @@ test_catalog (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "fake.jpeg: not a JPEG file"));
 }
 
+/* A progressive JPEG whose scan script sends every coefficient of every
+ * component on its own, one bit at a time: a valid file of over two
+ * thousand scans, each of which costs the decoder a pass over the image
+ * (issue 35: 32,000 of them took a minute). */
+static GBytes *
+encode_many_scans (guint *n_scans)
+{
+  enum { BITS = 10 };   /* libjpeg's deepest successive approximation */
+  struct jpeg_compress_struct cinfo;
+  struct jpeg_error_mgr jerr;
+  g_autofree jpeg_scan_info *scans = g_new0 (jpeg_scan_info, 3 * DCTSIZE2 * (BITS + 1));
+  unsigned char *out = NULL;
+  unsigned long size = 0;
+  JSAMPLE row[W * 3];
+  guint n = 0;
+  GBytes *bytes;
+
+  for (int c = 0; c < 3; c++)
+    for (int k = 0; k < DCTSIZE2; k++)
+      for (int al = BITS; al >= 0; al--)
+        {
+          jpeg_scan_info *s = &scans[n++];
+
+          s->comps_in_scan = 1;
+          s->component_index[0] = c;
+          s->Ss = s->Se = k;
+          s->Ah = al == BITS ? 0 : al + 1;
+          s->Al = al;
+        }
+
+  cinfo.err = jpeg_std_error (&jerr);
+  jpeg_create_compress (&cinfo);
+  jpeg_mem_dest (&cinfo, &out, &size);
+  cinfo.image_width = W;
+  cinfo.image_height = H;
+  cinfo.input_components = 3;
+  cinfo.in_color_space = JCS_RGB;
+  jpeg_set_defaults (&cinfo);
+  cinfo.scan_info = scans;
+  cinfo.num_scans = n;
+  jpeg_start_compress (&cinfo, TRUE);
+  while (cinfo.next_scanline < H)
+    {
+      JSAMPROW rows[1] = { row };
+
+      for (guint x = 0; x < W; x++)
+        picture (x, cinfo.next_scanline, &row[x * 3]);
+      jpeg_write_scanlines (&cinfo, rows, 1);
+    }
+  jpeg_finish_compress (&cinfo);
+  jpeg_destroy_compress (&cinfo);
+  bytes = g_bytes_new (out, size);
+  free (out);
+  *n_scans = n;
+  return bytes;
+}
+
+/* Scans are capped, as djpeg -maxscans does: the file is refused at
+ * once, naming it, instead of taking minutes. */
+static void
+test_many_scans (Fixture       *f,
+                 gconstpointer  data)
+{
+  guint n_scans;
+  g_autoptr(GBytes) bytes = encode_many_scans (&n_scans);
+  g_autofree char *path = write_file (f, "scans.jpg", g_bytes_get_data (bytes, NULL),
+                                      g_bytes_get_size (bytes));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) dataset = NULL;
+
+  g_test_message ("%u scans in %zu bytes", n_scans, g_bytes_get_size (bytes));
+  g_assert_cmpuint (n_scans, >, 2000);
+  dataset = latent_jpeg_load (path, &error);
+  g_assert_null (dataset);
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "scans.jpg: more than 1000 scans"));
+}
+
 /* What the loader refuses, and says so naming the file. */
 static void
 test_refused (Fixture       *f,
@@ -319,6 +398,7 @@ main (int   argc,
   ADD ("/jpeg/orientation", test_orientation);
   ADD ("/jpeg/catalog", test_catalog);
   ADD ("/jpeg/refused", test_refused);
+  ADD ("/jpeg/many-scans", test_many_scans);
 
   return g_test_run ();
 }
