@@ -906,6 +906,17 @@ class Issue35(unittest.TestCase):
         p = run("run", "logreg", "--data", "iris", "--test", "iris", "--iterations", "5", "--device", "off")
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def test_idx_bytes_after_data(self):
+        # Smaller: an IDX file that goes on after the shape its header gives.
+        header = b"\x00\x00\x08\x03" + struct.pack(">III", 4, 2, 2)
+        self.assertEqual(run("run", "kmeans", "--data", self.write("ok-idx3-ubyte", header + bytes(range(16))),
+                             "--param", "k=2").returncode, 0)
+        for name, data in (("long-idx3-ubyte", header + bytes(range(17))),
+                           ("long-idx3-ubyte.gz", zlib.compress(header + bytes(range(20)), wbits=31))):
+            with self.subTest(name=name):
+                self.refused("run", "kmeans", "--data", self.write(name, data), "--param", "k=2",
+                             expect=(name, "after"))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
