@@ -247,6 +247,44 @@ test_interval (void)
   g_assert_cmpfloat (b->episode_ci95, <, a->episode_ci95 / 3);
 }
 
+/* The mean and interval are kept as running sums (issue 35, 5): after
+ * every one of N episodes they are what the episodes so far give when
+ * summed directly, to rounding. */
+static void
+test_running_interval (void)
+{
+  enum { N = 300 };
+  const LatentAlgorithm *algorithm = latent_prototype_get_algorithm ();
+  g_autoptr(LatentDataset) ds = blobs ();
+  g_autoptr(LatentParams) params = test_params (algorithm, "test=0.5", "episodes=300", NULL);
+  g_autoptr(GError) error = NULL;
+  gpointer state = algorithm->init (ds, params, 5, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  for (guint n = 1; n <= N; n++)
+    {
+      g_autoptr(LatentSnapshot) snap = NULL;
+      double mean = 0, ss = 0;
+
+      g_assert_true (algorithm->step (state, NULL, &error));
+      g_assert_no_error (error);
+      snap = algorithm->snapshot (state);
+      g_assert_cmpuint (snap->n_episodes, ==, n);
+      for (guint i = 0; i < n; i++)
+        mean += snap->episode_accuracy[i];
+      mean /= n;
+      for (guint i = 0; i < n; i++)
+        ss += (snap->episode_accuracy[i] - mean) * (snap->episode_accuracy[i] - mean);
+      g_assert_cmpfloat_with_epsilon (snap->episode_mean_accuracy, mean, 1e-12);
+      if (n == 1)
+        g_assert_true (isnan (snap->episode_ci95));
+      else
+        g_assert_cmpfloat_with_epsilon (snap->episode_ci95, 1.96 * sqrt (ss / (n - 1)) / sqrt (n), 1e-12);
+    }
+  g_assert_true (algorithm->converged (state));
+  algorithm->free (state);
+}
+
 static void
 test_too_few_classes (void)
 {
@@ -378,6 +416,7 @@ main (int    argc,
   g_test_add_func ("/prototype/ties", test_ties);
   g_test_add_func ("/prototype/episodes-seeded", test_episodes_seeded);
   g_test_add_func ("/prototype/interval", test_interval);
+  g_test_add_func ("/prototype/running-interval", test_running_interval);
   g_test_add_func ("/prototype/no-episode-yet", test_no_episode_yet);
   g_test_add_func ("/prototype/too-few-classes", test_too_few_classes);
   g_test_add_func ("/prototype/small-class", test_small_class);

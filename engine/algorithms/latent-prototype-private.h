@@ -64,6 +64,7 @@ typedef struct {
   guint                    ways, shots, queries, episodes;
   GArray                  *episode_accuracy; /* double */
   double                   episode_mean, episode_ci95;
+  double                   episode_m2;       /* Σ (a − mean)², kept as episodes come */
   gint32                  *episode_classes;  /* ways */
   gint32                  *support_rows;     /* ways × shots */
   float                   *episode_prototypes; /* ways × d */
