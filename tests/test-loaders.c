@@ -2603,6 +2603,48 @@ test_catalog_fashion_mnist (void)
   g_assert_cmpstr (latent_dataset_get_class_name (test, 0), ==, "T-shirt/top");
 }
 
+/* The record's length is checked while a cell is read, not only between
+ * cells: a 3 GiB cell grew the buffer to 4 GiB first (issue 35, 8). The
+ * limit is lowered to 64 bytes, so that a cell of 1,000 shows it. */
+static void
+test_csv_long_cell (void)
+{
+  g_autoptr(GString) plain = g_string_new ("x\n");
+  g_autoptr(GString) quoted = g_string_new ("x\n\"");
+  const char *texts[2];
+
+  for (guint i = 0; i < 999; i++)
+    {
+      g_string_append_c (plain, '0');
+      g_string_append_c (quoted, '0');
+    }
+  g_string_append (plain, "1\n");
+  g_string_append (quoted, "1\"\n");
+  texts[0] = plain->str;
+  texts[1] = quoted->str;
+
+  g_setenv ("LATENT_CSV_MAX_RECORD", "64", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(LatentDataset) ds = csv_from_string (texts[i], "cell.csv", "none", &error);
+
+      g_assert_null (ds);
+      g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE);
+      g_assert_cmpstr (error->message, ==, "cell.csv:2: the record is too long");
+    }
+  g_unsetenv ("LATENT_CSV_MAX_RECORD");
+
+  /* Under the usual limit the same cell is a number. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(LatentDataset) ds = csv_from_string (plain->str, "cell.csv", "none", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpfloat (latent_dataset_get_data (ds)[0], ==, 1.0f);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2613,6 +2655,7 @@ main (int   argc,
   g_test_add_func ("/loaders/csv/no-header", test_csv_no_header);
   g_test_add_func ("/loaders/csv/delimiters", test_csv_delimiters);
   g_test_add_func ("/loaders/csv/decimal-commas", test_csv_decimal_commas);
+  g_test_add_func ("/loaders/csv/long-cell", test_csv_long_cell);
   g_test_add_func ("/loaders/csv/quoted", test_csv_quoted);
   g_test_add_func ("/loaders/csv/crlf-comments-blanks", test_csv_crlf_comments_blanks);
   g_test_add_func ("/loaders/csv/label-column", test_csv_label_column);
