@@ -352,7 +352,14 @@ prepare_data (LatentDataset  *dataset,
       g_autoptr(LatentDataset) test_features = latent_algorithm_encode (model, latent_dataset_get_test (dataset),
                                                                          error);
 
-      if (test_features == NULL || !latent_dataset_set_test (features, test_features, error))
+      if (test_features == NULL)
+        {
+          g_autofree char *display = g_filename_display_name (model_path);
+
+          g_prefix_error (error, "--features %s: ", display);
+          return NULL;
+        }
+      if (!latent_dataset_set_test (features, test_features, error))
         return NULL;
     }
   return g_steal_pointer (&features);

@@ -445,7 +445,20 @@ latent_algorithm_encode (LatentSnapshot *snapshot,
   g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
 
   features = snapshot->algorithm->encode (snapshot, dataset, error);
-  if (features)
-    latent_dataset_set_origin (features, dataset);
+  if (features == NULL)
+    return NULL;
+  /* Weights that overflow single precision (3e38) give features that are
+   * not numbers: refused as loaded data would be, not learned from. */
+  {
+    g_autofree char *what = g_strdup_printf (_("the features of “%s” under this model"),
+                                             latent_dataset_get_name (dataset));
+
+    if (!latent_dataset_check_finite (features, what, error))
+      {
+        g_object_unref (features);
+        return NULL;
+      }
+  }
+  latent_dataset_set_origin (features, dataset);
   return features;
 }

@@ -917,6 +917,20 @@ class Issue35(unittest.TestCase):
                 self.refused("run", "kmeans", "--data", self.write(name, data), "--param", "k=2",
                              expect=(name, "after"))
 
+    def test_features_not_finite(self):
+        # Item 9: a model whose features overflow single precision.
+        p = run("run", "pca", "--data", "iris", "--param", "components=2", "--device", "off",
+                "--json", self.path("pca.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        model = load_json(self.path("pca.json"))
+        model["encoder"] = [[3e38] * 4, [1.0] * 4]
+        with open(self.path("huge.json"), "w") as f:
+            json.dump(model, f)
+        for algorithm in ("kmeans", "prototype"):
+            with self.subTest(algorithm=algorithm):
+                self.refused("run", algorithm, "--data", "iris", "--features", self.path("huge.json"),
+                             "--device", "off", expect=("huge.json", "finite"))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
