@@ -28,16 +28,6 @@
 /* ---- a start: the child ------------------------------------------------ */
 
 static gboolean
-on_run_time (gpointer user_data)
-{
-  GtkWindow *window = gtk_application_get_active_window (user_data);
-
-  if (window != NULL)
-    g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
 on_quit_time (gpointer user_data)
 {
   /* The parent measures the quit from here to the process's end. */
@@ -45,6 +35,47 @@ on_quit_time (gpointer user_data)
   g_action_group_activate_action (G_ACTION_GROUP (user_data), "quit", NULL);
   return G_SOURCE_REMOVE;
 }
+
+static gboolean
+on_run_time (gpointer user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (user_data);
+
+  if (window != NULL)
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL);
+      /* Reset, then quit, at once: the run, still building, is replaced
+       * by a new one and left to wind down on its own (a retired run),
+       * which the closing window must wait for too. */
+      if (g_getenv ("LATENT_QUIT_RESET") != NULL)
+        {
+          g_action_group_activate_action (G_ACTION_GROUP (window), "reset", NULL);
+          on_quit_time (user_data);
+        }
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* A worker or precompile thread still alive once the window is gone would
+ * be in the compiler as the process exits. */
+static char *
+leftover_thread (void)
+{
+  g_autoptr(GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *task;
+
+  while (tasks != NULL && (task = g_dir_read_name (tasks)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/task", task, "comm", NULL);
+      g_autofree char *name = NULL;
+
+      if (g_file_get_contents (path, &name, NULL, NULL) &&
+          (g_str_has_prefix (name, "latent-worker") || g_str_has_prefix (name, "latent-precomp")))
+        return g_strstrip (g_steal_pointer (&name));
+    }
+  return NULL;
+}
+
 
 static void
 on_window_added (GtkApplication *application,
@@ -82,6 +113,15 @@ child_main (void)
       g_printerr ("the window outlived the application's run\n");
       return 3;
     }
+  {
+    g_autofree char *left = leftover_thread ();
+
+    if (left != NULL)
+      {
+        g_printerr ("the thread %s outlived the window\n", left);
+        return 4;
+      }
+  }
   return status;
 }
 
@@ -139,6 +179,9 @@ test_cold_quits (void)
       g_subprocess_launcher_unsetenv (launcher, "LATENT_CL_CACHE_DIR");
       if (run)
         g_subprocess_launcher_setenv (launcher, "LATENT_QUIT_RUN", "1", TRUE);
+      /* Every other run is reset at once, leaving a retired run. */
+      if (i % 4 == 3)
+        g_subprocess_launcher_setenv (launcher, "LATENT_QUIT_RESET", "1", TRUE);
       child = g_subprocess_launcher_spawn (launcher, &error, self_path, NULL);
       g_assert_no_error (error);
       g_subprocess_communicate_utf8 (child, NULL, NULL, &out, NULL, &error);

@@ -73,6 +73,7 @@ struct _LatentWindow
   char                  *device_name;   /* what runs, for the status line */
 
   LatentRun             *run;
+  GPtrArray             *retired_runs;  /* LatentRun replaced, still stopping */
   gboolean               running;       /* play was pressed, not paused since */
   GPtrArray             *frames;        /* LatentSnapshot, by iteration */
   gsize                  frames_bytes;

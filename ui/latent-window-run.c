@@ -193,14 +193,16 @@ on_run_finished (LatentRun    *run,
 }
 
 /* A replaced run stops within an iteration; it is let go when its worker
- * reports, so the window never waits for it. */
+ * reports, so the window never waits for it, but kept till then so that a
+ * closing window can join it (a worker left in the compiler at exit
+ * crashes). */
 static void
-on_retired_finished (LatentRun *run,
-                     GError    *error,
-                     gpointer   user_data)
+on_retired_finished (LatentRun    *run,
+                     GError       *error,
+                     LatentWindow *self)
 {
-  g_signal_handlers_disconnect_by_func (run, on_retired_finished, NULL);
-  g_object_unref (run);
+  g_signal_handlers_disconnect_by_func (run, on_retired_finished, self);
+  g_ptr_array_remove_fast (self->retired_runs, run);
 }
 
 void
@@ -218,8 +220,15 @@ _latent_window_retire_run (LatentWindow *self)
       g_object_unref (run);
       return;
     }
-  g_signal_connect (run, "finished", G_CALLBACK (on_retired_finished), NULL);
   latent_run_stop (run);
+  /* Disposed already: nothing is left to wait for it but this. */
+  if (self->retired_runs == NULL)
+    {
+      g_object_unref (run);
+      return;
+    }
+  g_ptr_array_add (self->retired_runs, run);
+  g_signal_connect (run, "finished", G_CALLBACK (on_retired_finished), self);
 }
 
 static void

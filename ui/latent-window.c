@@ -863,6 +863,11 @@ latent_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->run, self);
       g_clear_object (&self->run);
     }
+  /* Runs replaced earlier and still stopping: dropped, they are joined. */
+  if (self->retired_runs)
+    for (guint i = 0; i < self->retired_runs->len; i++)
+      g_signal_handlers_disconnect_by_data (g_ptr_array_index (self->retired_runs, i), self);
+  g_clear_pointer (&self->retired_runs, g_ptr_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), LATENT_TYPE_WINDOW);
   G_OBJECT_CLASS (latent_window_parent_class)->dispose (object);
 }
@@ -955,6 +960,7 @@ latent_window_init (LatentWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->kept_params = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) latent_params_unref);
+  self->retired_runs = g_ptr_array_new_with_free_func (g_object_unref);
   /* Typing in an axis' list finds a column by name (784 of them for images). */
   for (guint i = 0; i < 2; i++)
     gtk_drop_down_set_expression (i == 0 ? self->across_dropdown : self->up_dropdown,
