@@ -26,9 +26,11 @@ def skipped_for_a_tool(path):
             if test.get("result") != "SKIP":
                 continue
             out = (test.get("stdout") or "") + (test.get("stderr") or "")
-            if re.search(r"\bGPU\b", out):
+            reasons = [l for l in out.splitlines() if "SKIP" in l.upper()]
+            # Only the reason counts: logs name GPU devices elsewhere too.
+            if any(re.search(r"\bGPU\b", l) for l in reasons):
                 continue
-            reason = next((l for l in out.splitlines() if "SKIP" in l.upper()), out.strip()[-200:])
+            reason = reasons[0] if reasons else out.strip()[-200:]
             found.append((test["name"], reason.strip()))
     return found
 

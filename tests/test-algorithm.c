@@ -120,6 +120,18 @@ static const LatentAlgorithm tiny_algorithm = {
   .objective = tiny_objective, .converged = tiny_converged, .free = g_free,
 };
 
+static gpointer
+refusing_init (LatentDataset *dataset, LatentParams *params, guint64 seed, LatentCl *cl,
+               GCancellable *cancellable, GError **error)
+{
+  g_set_error_literal (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC, "refused");
+  return NULL;
+}
+
+static const LatentAlgorithm refusing_algorithm = {
+  .id = "refusing", .init = refusing_init, .free = g_free,
+};
+
 /* The fit loop flushes subnormals as the OpenCL programs do (the reference
  * paths are 1.6× slower without on Intel cores), and gives the caller's
  * mode back. */
@@ -140,7 +152,11 @@ test_fit_flushes_denormals (void)
   g_assert_no_error (error);
   g_assert_cmpuint (fit->history->len, ==, 1);
   g_assert_cmpfloat (g_array_index (fit->history, LatentIterationRecord, 0).objective, ==, 0.0);
-  /* Outside the fit, subnormals are as the caller had them. */
+  /* Outside the fit, subnormals are as the caller had them, whichever way
+   * it ended. */
+  g_assert_cmpfloat (a * b, >, 0.0f);
+  g_assert_null (latent_algorithm_fit (&refusing_algorithm, dataset, params, 0, NULL, NULL, NULL, NULL, &error));
+  g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC);
   g_assert_cmpfloat (a * b, >, 0.0f);
 }
 

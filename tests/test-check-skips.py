@@ -37,6 +37,11 @@ class CheckSkips(unittest.TestCase):
         self.assertIn("latent:ui / input", p.stderr)
         self.assertIn("xdotool is missing", p.stderr)
 
+    def test_gpu_named_elsewhere_excuses_nothing(self):
+        p = check({"name": "latent:ui / input", "result": "SKIP",
+                   "stdout": "device: NVIDIA GPU\nSKIP: xdotool is missing\n"})
+        self.assertEqual(p.returncode, 1)
+
     def test_missing_gpu_stays_a_skip(self):
         p = check({"name": "latent:opencl / gpu", "result": "SKIP", "stdout": "1..0 # SKIP no GPU device\n"})
         self.assertEqual(p.returncode, 0, p.stderr)

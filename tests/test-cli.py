@@ -931,6 +931,17 @@ class Issue35(unittest.TestCase):
                 self.refused("run", algorithm, "--data", "iris", "--features", self.path("huge.json"),
                              "--device", "off", expect=("huge.json", "finite"))
 
+    def test_not_finite_from_the_start(self):
+        # Item 10: data that overflow blamed the learning rate, after a run.
+        huge = self.write("huge.csv", ("a,b,label\n" + "".join(
+            f"{3e38 if i % 2 else -3e38},{i},{'xy'[i % 2]}\n" for i in range(20))).encode())
+        for args in (("run", "wta", "--param", "hidden=2"), ("run", "logreg", "--param", "standardise=false"),
+                     ("run", "logreg", "--param", "standardise=false", "--param", "optimizer=momentum")):
+            for device in ("off", "auto"):
+                with self.subTest(args=args, device=device):
+                    line = self.refused(*args, "--data", huge, "--device", device, expect=("huge.csv",))
+                    self.assertNotIn("learning-rate", line)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -352,6 +352,9 @@ _latent_window_can_go_on (LatentWindow *self,
 {
   LatentSnapshot *shown = _latent_window_shown_frame (self);
   LatentRunState state = self->run ? latent_run_get_state (self->run) : LATENT_RUN_FAILED;
+  LatentParams *base = self->going_on ? self->going_on : self->params;
+  const char *budget = budget_name (self);
+  double lowest, highest;
 
   if (shown == NULL || self->run == NULL || _latent_window_is_instant (self) ||
       state == LATENT_RUN_FAILED || state == LATENT_RUN_INITIALISING)
@@ -360,8 +363,14 @@ _latent_window_can_go_on (LatentWindow *self,
     *from = shown->iteration;
   if (!self->follow && shown->iteration < self->iterations)
     return TRUE;
-  return state == LATENT_RUN_FINISHED && shown->final && budget_name (self) != NULL &&
-         (!shown->converged || latent_params_has (self->params, "tol"));
+  if (state != LATENT_RUN_FINISHED || !shown->final || budget == NULL)
+    return FALSE;
+  /* Only what would take it further: converged with a tolerance still to
+   * lower, or stopped at a budget still to raise. */
+  if (shown->converged)
+    return latent_params_has (base, "tol") && latent_params_get_double (base, "tol") > 0;
+  return latent_params_get_range (base, budget, &lowest, &highest) &&
+         latent_params_get_int (base, budget) < highest;
 }
 
 static void
