@@ -249,6 +249,29 @@ count_tunables (const Tunable *tunables)
   return n;
 }
 
+/* What the tuner keeps, a tuning file must give back unchanged: every
+ * grid lies inside latent_cl_tunable_bound's ranges. */
+static gboolean
+grids_within_file_bounds (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    for (guint shape = 0; shape < 2; shape++)
+      {
+        const Tunable *tunables = shape ? jobs[i].gpu : jobs[i].cpu;
+
+        for (guint t = 0; t < count_tunables (tunables); t++)
+          for (guint v = 0; v < tunables[t].n_values; v++)
+            {
+              int bounded = tunables[t].values[v];
+
+              if (!latent_cl_tunable_bound (jobs[i].program, tunables[t].name, &bounded) ||
+                  bounded != tunables[t].values[v])
+                return FALSE;
+            }
+      }
+  return TRUE;
+}
+
 /* Sets the grid's setting number INDEX (mixed radix over the tunables)
  * and describes it. */
 static char *
@@ -376,6 +399,7 @@ latent_tune_run (LatentCl        *cl,
 
   g_return_val_if_fail (LATENT_IS_CL (cl), FALSE);
   g_return_val_if_fail (report != NULL, FALSE);
+  g_warn_if_fail (grids_within_file_bounds ());
 
   for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
     {

@@ -13,6 +13,9 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -1235,19 +1238,19 @@ test_tunables (void)
     return;
 
   g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 6);
-  latent_cl_set_tunable (cl, "gemm", "MR", 4);
+  latent_cl_set_tunable (cl, "gemm", "MR", 8);
   latent_cl_set_tunable (cl, "kmeans", "VEC", 8);
-  g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 4);
+  g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 8);
   g_assert_true (latent_cl_save_tunables (cl, "gemm", &error));
   g_assert_no_error (error);
   latent_cl_clear_tunables (cl, "gemm");
   /* Cleared overrides leave what was saved; kmeans's stays an override. */
-  g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 4);
+  g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 8);
   g_assert_cmpint (latent_cl_tunable (cl, "kmeans", "VEC", 16), ==, 8);
 
   again = latent_cl_new (LATENT_DEVICE_AUTO, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (latent_cl_tunable (again, "gemm", "MR", 6), ==, 4);
+  g_assert_cmpint (latent_cl_tunable (again, "gemm", "MR", 6), ==, 8);
   g_assert_cmpint (latent_cl_tunable (again, "gemm", "KC", 128), ==, 128);
   g_assert_cmpint (latent_cl_tunable (again, "kmeans", "VEC", 16), ==, 16);
 
@@ -1364,6 +1367,61 @@ test_tune (void)
   g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
 }
 
+/* Issue 35, item 1: a tuning file is trusted only with what the tuner
+ * would write; a huge ROWS_SMALL overflowed convolution's sizes. */
+static void
+test_tunables_bounded (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "tuning-bounded", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(LatentCl) again = NULL;
+  int rows;
+
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  cl = new_cl_or_skip ();
+  if (cl == NULL)
+    return;
+
+  latent_cl_set_tunable (cl, "convolve", "ROWS_SMALL", G_MAXINT);
+  latent_cl_set_tunable (cl, "gemm", "MR", G_MAXINT);
+  latent_cl_set_tunable (cl, "gemm", "KC", 1);
+  g_assert_true (latent_cl_save_tunables (cl, "convolve", &error));
+  g_assert_no_error (error);
+  g_assert_true (latent_cl_save_tunables (cl, "gemm", &error));
+  g_assert_no_error (error);
+
+  again = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+  g_assert_no_error (error);
+  rows = latent_cl_tunable (again, "convolve", "ROWS_SMALL", 8);
+  g_assert_cmpint (rows, >=, 1);
+  g_assert_cmpint (rows, <=, 16);
+  g_assert_cmpint (latent_cl_tunable (again, "gemm", "MR", 6), <=, 12);
+  g_assert_cmpint (latent_cl_tunable (again, "gemm", "KC", 128), >=, 64);
+
+  /* And convolution runs with it. */
+  {
+    const LatentAlgorithm *algorithm = latent_registry_lookup ("convolve", &error);
+    g_autoptr(LatentDataset) image = NULL;
+    g_autoptr(LatentParams) params = NULL;
+    g_autoptr(LatentFit) fit = NULL;
+    guint failures = latent_cl_get_failures (again);
+
+    g_assert_no_error (error);
+    image = latent_synthetic_pattern (64, 48, 0.0, 1, &error);
+    g_assert_no_error (error);
+    params = latent_algorithm_new_params (algorithm);
+    g_assert_true (latent_params_parse (params, "filter=box", &error));
+    g_assert_no_error (error);
+    fit = latent_algorithm_fit (algorithm, image, params, 1, again, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (fit);
+    g_assert_cmpuint (latent_cl_get_failures (again), ==, failures);
+  }
+
+  g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1403,6 +1461,7 @@ main (int   argc,
   g_test_add_func ("/cl/cache/timing", test_cache_timing);
   g_test_add_func ("/cl/shape", test_shape);
   g_test_add_func ("/cl/tunables", test_tunables);
+  g_test_add_func ("/cl/tunables/bounded", test_tunables_bounded);
   g_test_add_func ("/cl/tune", test_tune);
 
   status = g_test_run ();

@@ -192,7 +192,9 @@ latent_convolve_cl_new (LatentCl  *cl,
 
   options = g_strdup_printf ("-DROWS=%d -DCOLS=%d -DSEP_VECTORS=%d -DMAX_RADIUS=%d",
                              CONV_ROWS, CONV_COLS, CONV_SEP_VECTORS, LATENT_FILTER_MAX_SIZE / 2);
-  self->rows_small = self->cpu ? latent_cl_tunable (cl, "convolve", "ROWS_SMALL", CONV_ROWS_SMALL) : CONV_ROWS;
+  /* Rows times the image's width are launch sizes: an override stays small. */
+  self->rows_small = self->cpu ? CLAMP (latent_cl_tunable (cl, "convolve", "ROWS_SMALL", CONV_ROWS_SMALL), 1, 16)
+                               : CONV_ROWS;
   options_small = g_strdup_printf ("-DROWS=%d -DCOLS=%d -DSEP_VECTORS=%d -DMAX_RADIUS=%d",
                                    self->rows_small, CONV_COLS, CONV_SEP_VECTORS, LATENT_FILTER_MAX_SIZE / 2);
   if (!(self->queue = latent_cl_create_queue (cl, error)) ||

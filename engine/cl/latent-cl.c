@@ -1437,6 +1437,48 @@ compute_source_checksum (const char *program)
   return text ? g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1) : NULL;
 }
 
+/* What `latent-cli tune` may write (engine/latent-tune.c's grids, which
+ * check that they stay inside), and so all that a tuning file is trusted
+ * with: anyone can edit it, and a huge value overflowed a host's launch
+ * sizes. A value outside its range is clamped to it; a tunable the tuner
+ * never writes (convolve's ROWS_SMALL, …) is not read from a file. */
+static const struct {
+  const char *program;
+  const char *name;
+  int         min, max;
+} file_bounds[] = {
+  { "gemm", "MR", 6, 12 },
+  { "gemm", "KC", 64, 256 },
+  { "gemm", "TSM", 64, 128 },
+  { "gemm", "TSN", 64, 128 },
+  { "gemm", "TSK", 8, 32 },
+  { "kmeans", "PREFETCH_AHEAD", 1, 8 },
+  { "kmeans", "TILE_ROWS", 32, 128 },
+  { "kmeans", "TILE_DEPTH", 16, 32 },
+  { "kmeans", "BLOCK_ROWS", 2, 8 },
+  { "kmeans", "SUM_ROWS", 128, 256 },
+  { "gmm", "EXPECT_WG", 64, 256 },
+  { "gmm", "SUM_ROWS", 16, 64 },
+  { "wta", "DECODE_WG", 64, 256 },
+  { "wta", "UNITS_WG", 32, 256 },
+};
+
+gboolean
+latent_cl_tunable_bound (const char *program,
+                         const char *name,
+                         int        *value)
+{
+  g_return_val_if_fail (program != NULL && name != NULL && value != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (file_bounds); i++)
+    if (g_str_equal (file_bounds[i].program, program) && g_str_equal (file_bounds[i].name, name))
+      {
+        *value = CLAMP (*value, file_bounds[i].min, file_bounds[i].max);
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* Once per program and runtime: hosts ask for several tunables each. */
 static char *
 source_checksum (LatentCl   *self,
@@ -1515,7 +1557,7 @@ latent_cl_tunable (LatentCl   *self,
   tuned = g_key_file_get_integer (file, program, name, &error);
   g_mutex_unlock (&self->lock);
 
-  if (stored == NULL || error != NULL || tuned <= 0)
+  if (stored == NULL || error != NULL || !latent_cl_tunable_bound (program, name, &tuned))
     return fallback;
   source = source_checksum (self, program);
   return g_strcmp0 (source, stored) == 0 ? tuned : fallback;

@@ -129,6 +129,12 @@ int                       latent_cl_tunable        (LatentCl            *self,
                                                     const char          *program,
                                                     const char          *name,
                                                     int                  fallback);
+/* What a tuning file may hold for NAME of PROGRAM: *VALUE is clamped to
+ * the range the tuner tries; FALSE (and the file's value unused) for a
+ * tunable the tuner never writes. The one bound on values read from a file. */
+gboolean                  latent_cl_tunable_bound  (const char          *program,
+                                                    const char          *name,
+                                                    int                 *value);
 /* For the tuner: VALUE overrides tunable NAME of PROGRAM in SELF until
  * latent_cl_clear_tunables (); latent_cl_save_tunables () keeps the
  * overrides of PROGRAM for later runs on this device. */
