@@ -169,6 +169,51 @@ test_diverges (void)
   g_assert_nonnull (strstr (error->message, "learning-rate = 50"));
 }
 
+/* Raw values whose products overflow single precision are the data's
+ * fault, not the learning rate's, under either optimiser; a column of
+ * subnormals is constant, not divided by a spread that underflows
+ * (issue 35, 10). */
+static void
+test_not_finite_data (void)
+{
+  const LatentAlgorithm *algorithm = latent_logreg_get_algorithm ();
+  const char * const optimizers[] = { "optimizer=lbfgs", "optimizer=momentum" };
+
+  for (guint o = 0; o < G_N_ELEMENTS (optimizers); o++)
+    {
+      g_autoptr(LatentDataset) ds = test_blobs (100, 3, 2, 1.0, 4);
+      g_autoptr(LatentParams) params = test_params (algorithm, optimizers[o], "standardise=false", NULL);
+      float *x = latent_dataset_get_data (ds);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(LatentFit) result = NULL;
+
+      for (guint i = 0; i < 100 * 3; i++)
+        x[i] *= 1e36f;
+      result = latent_algorithm_fit (algorithm, ds, params, 1, NULL, NULL, NULL, NULL, &error);
+      g_assert_null (result);
+      g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA);
+      g_test_message ("refused: %s", error->message);
+      g_assert_null (strstr (error->message, "learning-rate"));
+    }
+  {
+    g_autoptr(LatentDataset) ds = test_blobs (100, 3, 2, 1.0, 4);
+    g_autoptr(LatentParams) params = test_params (algorithm, NULL, NULL);
+    float *x = latent_dataset_get_data (ds);
+    g_autoptr(GError) error = NULL;
+    LatentLogreg *self;
+
+    /* init called directly, without the fit's flushing of subnormals. */
+    for (guint i = 0; i < 100; i++)
+      x[i * 3] = 1e-39f * (i % 3);
+    self = algorithm->init (ds, params, 1, NULL, NULL, &error);
+    g_assert_no_error (error);
+    for (guint a = 0; a < 3; a++)
+      g_assert_true (isfinite (self->scale[a]));
+    g_assert_cmpfloat (self->scale[0], ==, 1);
+    algorithm->free (self);
+  }
+}
+
 static void
 test_seeds (void)
 {
@@ -374,6 +419,7 @@ main (int    argc,
   g_test_add_func ("/logreg/separable", test_separable);
   g_test_add_func ("/logreg/refusals", test_refusals);
   g_test_add_func ("/logreg/diverges", test_diverges);
+  g_test_add_func ("/logreg/not-finite-data", test_not_finite_data);
   g_test_add_func ("/logreg/seeds", test_seeds);
   g_test_add_func ("/logreg/large-batch", test_large_batch);
   g_test_add_func ("/logreg/epochs", test_epochs);

@@ -270,6 +270,61 @@ test_divergence (void)
   g_assert_nonnull (strstr (error->message, "learning-rate"));
 }
 
+/* Data and weights that are not finite from the start are the data's or
+ * the weights' fault, not the learning rate's (issue 35, 10); a column
+ * whose range underflows is constant, not scaled to infinity. */
+static void
+test_not_finite_from_the_start (void)
+{
+  const LatentAlgorithm *algorithm = latent_wta_get_algorithm ();
+  g_autoptr(LatentParams) params = test_params (algorithm, "hidden=4", "batch=10", "epochs=2", NULL);
+
+  {
+    g_autoptr(LatentDataset) ds = small_data (100, 3);
+    float *x = latent_dataset_get_data (ds);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(LatentFit) fit = NULL;
+
+    for (guint i = 0; i < 100 * 3; i++)
+      x[i] = i % 2 ? 3e38f : -3e38f;
+    fit = latent_algorithm_fit (algorithm, ds, params, 1, NULL, NULL, NULL, NULL, &error);
+    g_assert_null (fit);
+    g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA);
+    g_test_message ("refused: %s", error->message);
+    g_assert_null (strstr (error->message, "learning-rate"));
+  }
+  {
+    g_autoptr(LatentDataset) ds = small_data (100, 3);
+    float *x = latent_dataset_get_data (ds);
+    g_autoptr(GError) error = NULL;
+    LatentWta *self;
+
+    /* Subnormals only; init called directly, without the fit's flushing. */
+    for (guint i = 0; i < 100; i++)
+      x[i * 3] = 1e-39f * (i % 3);
+    self = algorithm->init (ds, params, 1, NULL, NULL, &error);
+    g_assert_no_error (error);
+    for (guint a = 0; a < 3; a++)
+      g_assert_true (isfinite (self->scale[a]));
+    g_assert_cmpfloat (self->scale[0], ==, 1);
+    algorithm->free (self);
+  }
+  {
+    g_autoptr(LatentDataset) ds = small_data (100, 3);
+    g_autoptr(GError) error = NULL;
+    LatentWta *self = algorithm->init (ds, params, 1, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < self->h * self->d; i++)
+      self->p.w[i] = 3e38f;
+    g_assert_false (algorithm->step (self, NULL, &error));
+    g_assert_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA);
+    g_test_message ("refused: %s", error->message);
+    g_assert_null (strstr (error->message, "learning-rate"));
+    algorithm->free (self);
+  }
+}
+
 static void
 test_fit_and_encode (void)
 {
@@ -344,5 +399,6 @@ main (int argc, char **argv)
   g_test_add_func ("/wta/batch-beyond-rows", test_batch_beyond_rows);
   g_test_add_func ("/wta/divergence", test_divergence);
   g_test_add_func ("/wta/fit-and-encode", test_fit_and_encode);
+  g_test_add_func ("/wta/not-finite-from-the-start", test_not_finite_from_the_start);
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 #include "latent-logreg.h"
 #include "latent-logreg-private.h"
 
+#include <float.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -205,14 +206,20 @@ fall_back (LatentLogreg *self,
 /* Mean and standard deviation (1/n, as scikit-learn's StandardScaler) of
  * every column over the training rows, two passes in double. A column
  * whose spread is rounding beside its mean is constant: it keeps scale 1,
- * so it becomes zeros instead of amplified rounding. */
-static void
-choose_standardisation (LatentLogreg *self)
+ * so it becomes zeros instead of amplified rounding; so is one whose
+ * spread underflows (subnormals only), whose inverse would overflow.
+ * Rows whose product with the weights would overflow single precision
+ * from the start are refused, as k-means refuses them, rather than
+ * diverging with the learning rate blamed. */
+static gboolean
+choose_standardisation (LatentLogreg  *self,
+                        GError       **error)
 {
   const guint d = self->d, n = self->n_train;
   const gint32 *rows = self->split->train_rows;
   g_autofree double *sum = g_new0 (double, d);
   g_autofree double *sq = g_new0 (double, d);
+  double spread = 0;
 
   if (!latent_params_get_bool (self->params, "standardise"))
     {
@@ -221,7 +228,7 @@ choose_standardisation (LatentLogreg *self)
           self->mean[a] = 0;
           self->scale[a] = 1;
         }
-      return;
+      goto check;
     }
   for (guint i = 0; i < n; i++)
     {
@@ -244,8 +251,26 @@ choose_standardisation (LatentLogreg *self)
       const double sd = sqrt (sq[a] / n);
 
       self->mean[a] = sum[a];
-      self->scale[a] = sd > 1e-6 * fabs (sum[a]) && sd > 0 ? 1 / sd : 1;
+      self->scale[a] = sd > 1e-6 * fabs (sum[a]) && sd >= FLT_MIN ? 1 / sd : 1;
     }
+
+check:
+  for (guint i = 0; i < n; i++)
+    {
+      const float *x = latent_dataset_get_row (self->dataset, rows[i]);
+
+      for (guint a = 0; a < d; a++)
+        spread = MAX (spread, fabs (((double) x[a] - self->mean[a]) * self->scale[a]));
+    }
+  if (!(d * spread * spread < FLT_MAX / 2))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
+                   _("“%s” holds values of size %.3g: their products with the weights "
+                     "would overflow single precision; standardise the data or scale it down"),
+                   latent_dataset_get_name (self->dataset), spread);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static GRand *
@@ -338,7 +363,8 @@ logreg_init (LatentDataset  *dataset,
 
   self->mean = g_new (float, self->d);
   self->scale = g_new (float, self->d);
-  choose_standardisation (self);
+  if (!choose_standardisation (self, error))
+    return NULL;
   self->order = g_memdup2 (self->split->train_rows, self->n_train * sizeof (gint32));
   if (self->shuffle)
     shuffle_order (self, 0);
@@ -681,6 +707,15 @@ logreg_step (gpointer       data,
 
   if (self->iteration == 0)
     self->first_loss = loss;
+  /* The first loss comes from the starting weights, before any step. */
+  if (self->iteration == 0 && !isfinite (loss))
+    {
+      self->finished = TRUE;
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
+                   _("The loss is %g before the first step: the starting weights or the data "
+                     "overflow single precision"), loss);
+      return FALSE;
+    }
   if (!isfinite (loss) || loss > DIVERGED_RATIO * self->first_loss)
     {
       self->finished = TRUE;

@@ -14,6 +14,7 @@
 #include "latent-wta-private.h"
 
 #include <cblas.h>
+#include <float.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -214,9 +215,13 @@ fall_back (LatentWta    *self,
 }
 
 /* Image rows to [0, 1] by the largest value; other data per column to
- * [0, 1] by its range, so ReLU units and a linear decoder see one scale. */
-static void
-choose_scaling (LatentWta *self)
+ * [0, 1] by its range, so ReLU units and a linear decoder see one scale.
+ * A range below the smallest normal float is constant (its inverse would
+ * overflow); one beyond the largest float is refused, as k-means does, so
+ * the learning rate is not blamed for data that overflow from the start. */
+static gboolean
+choose_scaling (LatentWta  *self,
+                GError    **error)
 {
   const guint n = self->n, d = self->d;
   const float *x = latent_dataset_get_data (self->dataset);
@@ -231,22 +236,32 @@ choose_scaling (LatentWta *self)
       for (guint a = 0; a < d; a++)
         {
           self->offset[a] = 0;
-          self->scale[a] = top > 0 ? 1 / top : 1;
+          self->scale[a] = top >= FLT_MIN ? 1 / top : 1;
         }
-      return;
+      return TRUE;
     }
   for (guint a = 0; a < d; a++)
     {
       float lo = x[a], hi = x[a];
+      double range;
 
       for (guint r = 1; r < n; r++)
         {
           lo = MIN (lo, x[(gsize) r * d + a]);
           hi = MAX (hi, x[(gsize) r * d + a]);
         }
+      range = (double) hi - lo;
+      if (!(range <= FLT_MAX / 2))
+        {
+          g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
+                       _("“%s”: column %u spans %.3g, beyond single precision; scale the data down"),
+                       latent_dataset_get_name (self->dataset), a + 1, range);
+          return FALSE;
+        }
       self->offset[a] = lo;
-      self->scale[a] = hi > lo ? 1 / (hi - lo) : 1;
+      self->scale[a] = range >= FLT_MIN ? 1 / range : 1;
     }
+  return TRUE;
 }
 
 static GRand *
@@ -397,7 +412,8 @@ wta_init (LatentDataset  *dataset,
 
   self->offset = g_new (float, self->d);
   self->scale = g_new (float, self->d);
-  choose_scaling (self);
+  if (!choose_scaling (self, error))
+    return NULL;
   self->order = g_new (guint, self->n);
   for (guint i = 0; i < self->n; i++)
     self->order[i] = i;
@@ -544,6 +560,15 @@ wta_step (gpointer       data,
 
   if (self->iteration == 0)
     self->first_loss = loss;
+  /* The first loss comes from the starting weights, before any step. */
+  if (self->iteration == 0 && !isfinite (loss))
+    {
+      self->finished = TRUE;
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
+                   _("The loss is %g before the first step: the starting weights or the data "
+                     "overflow single precision"), loss);
+      return FALSE;
+    }
   if (!isfinite (loss) || loss > DIVERGED_RATIO * self->first_loss)
     {
       self->finished = TRUE;
