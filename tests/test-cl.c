@@ -1065,6 +1065,51 @@ test_cache_disabled (void)
   g_unsetenv ("LATENT_CL_CACHE");
 }
 
+/* Issue 35, item 3: a cache entry that is a FIFO, a link to /dev/zero or
+ * a 4 GiB sparse file is passed over without reading it: no hang, no
+ * gigabytes. */
+static void
+test_cache_special_files (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "special", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(LatentCl) probe = new_cl_or_skip ();
+  LatentCl *cl = NULL;
+  float out[N_VALUES];
+  cl_program program;
+  int fd;
+
+  if (probe == NULL)
+    return;
+  g_clear_object (&probe);
+
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  program = build_vadd_with_fresh_cl (&cl, 0);
+  g_clear_object (&cl);
+  path = only_file (dir);
+
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  program = build_vadd_with_fresh_cl (&cl, 0);
+  run_binary_kernel (cl, program, "vadd", out);
+  check_vadd (out, 1.0f);
+  g_clear_object (&cl);
+
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", path), ==, 0);
+  program = build_vadd_with_fresh_cl (&cl, 0);
+  g_clear_object (&cl);
+
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, (off_t) 4 << 30), ==, 0);
+  g_close (fd, NULL);
+  program = build_vadd_with_fresh_cl (&cl, 0);
+  g_clear_object (&cl);
+  (void) program;
+}
+
 /* ~40 kernels of loops and maths: enough for the compiler to take a while. */
 static char *
 moderate_source (void)
@@ -1422,6 +1467,49 @@ test_tunables_bounded (void)
   g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
 }
 
+/* Issue 35, item 3: a tuning file that is a FIFO, a link to /dev/zero or
+ * a 4 GiB sparse file leaves the defaults at once. */
+static void
+test_tunables_special_files (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "tuning-special", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentCl) probe = NULL;
+
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  probe = new_cl_or_skip ();
+  if (probe == NULL)
+    return;
+  path = latent_cl_get_tunables_path (probe);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(LatentCl) cl = NULL;
+
+      g_unlink (path);
+      if (i == 0)
+        g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+      else if (i == 1)
+        g_assert_cmpint (symlink ("/dev/zero", path), ==, 0);
+      else
+        {
+          int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+          g_assert_cmpint (fd, >=, 0);
+          g_assert_cmpint (ftruncate (fd, (off_t) 4 << 30), ==, 0);
+          g_close (fd, NULL);
+        }
+      cl = latent_cl_new (LATENT_DEVICE_AUTO, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (latent_cl_tunable (cl, "gemm", "MR", 6), ==, 6);
+    }
+  g_unlink (path);
+
+  g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1458,10 +1546,12 @@ main (int   argc,
   g_test_add_func ("/cl/cache/disk", test_cache_disk);
   g_test_add_func ("/cl/cache/rejected-binary", test_cache_rejected_binary);
   g_test_add_func ("/cl/cache/disabled", test_cache_disabled);
+  g_test_add_func ("/cl/cache/special-files", test_cache_special_files);
   g_test_add_func ("/cl/cache/timing", test_cache_timing);
   g_test_add_func ("/cl/shape", test_shape);
   g_test_add_func ("/cl/tunables", test_tunables);
   g_test_add_func ("/cl/tunables/bounded", test_tunables_bounded);
+  g_test_add_func ("/cl/tunables/special-files", test_tunables_special_files);
   g_test_add_func ("/cl/tune", test_tune);
 
   status = g_test_run ();

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-cl"
 
 #include "latent-cl.h"
+#include "latent-file.h"
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
@@ -29,6 +30,11 @@ extern GResource *latent_kernels_get_resource (void);
 /* First line of a disk-cache file; bump the number when the layout changes. */
 #define CACHE_MAGIC "latent-cl-binary 1\n"
 #define CACHE_HEADER_LEN (sizeof CACHE_MAGIC - 1 + 64 + 1)
+/* Far above any program's binary (k-means', the largest, is a few MiB);
+ * a larger file is not ours and is not read. */
+#define CACHE_MAX_BYTES (256 << 20)
+/* A tuning file is a few hundred bytes. */
+#define TUNING_MAX_BYTES 65536
 
 struct _LatentCl
 {
@@ -1030,13 +1036,25 @@ load_cached (LatentCl   *self,
              const char *name,
              const char *options)
 {
-  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  const char *contents;
   const guchar *payload;
   gsize length = 0, payload_length = 0;
   cl_program program;
   cl_int err = CL_SUCCESS, status = CL_SUCCESS;
 
-  if (!g_file_get_contents (path, &contents, &length, NULL))
+  /* As a data file is read: a FIFO or a link to a device is refused before
+   * anything is read, and the size is checked first. */
+  bytes = latent_file_read (path, CACHE_MAX_BYTES, _("a kernel cache file"), &error);
+  if (bytes == NULL)
+    {
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        g_debug ("%s.cl: ignoring cache file: %s", name, error->message);
+      return NULL;
+    }
+  contents = g_bytes_get_data (bytes, &length);
+  if (contents == NULL)
     return NULL;
 
   payload = unwrap_cache_file (contents, length, &payload_length);
@@ -1504,13 +1522,18 @@ tuned_file (LatentCl *self)
   if (self->tuned == NULL)
     {
       g_autofree char *path = latent_cl_get_tunables_path (self);
-      g_autofree char *contents = NULL;
-      gsize length = 0;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = NULL;
 
       self->tuned = g_key_file_new ();
-      /* A few hundred bytes; a larger one is not ours. */
-      if (path != NULL && g_file_get_contents (path, &contents, &length, NULL) && length < 65536)
-        g_key_file_load_from_data (self->tuned, contents, length, G_KEY_FILE_NONE, NULL);
+      /* As a data file is read: a FIFO, a link to a device or a file larger
+       * than ours ever is leaves the defaults without being read. */
+      if (path != NULL && g_file_test (path, G_FILE_TEST_EXISTS) &&
+          (bytes = latent_file_read (path, TUNING_MAX_BYTES, _("a tuning file"), &error)) == NULL)
+        g_debug ("ignoring the tuning file: %s", error->message);
+      if (bytes != NULL && g_bytes_get_size (bytes) > 0)
+        g_key_file_load_from_data (self->tuned, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   G_KEY_FILE_NONE, NULL);
     }
   return self->tuned;
 }
