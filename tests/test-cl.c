@@ -955,7 +955,7 @@ test_cache_disk (void)
   g_clear_object (&cl);
   path = only_file (dir);
   g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
-  g_assert_true (g_str_has_prefix (contents, "latent-cl-binary 1\n"));
+  g_assert_true (g_str_has_prefix (contents, "latent-cl-binary 2\n"));
   g_clear_pointer (&contents, g_free);
 
   /* Warm: a new runtime loads the binary and computes the same numbers. */
@@ -976,7 +976,7 @@ test_cache_disk (void)
   g_assert_cmpmem (out, sizeof out, first, sizeof first);
   g_clear_object (&cl);
   g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
-  g_assert_true (g_str_has_prefix (contents, "latent-cl-binary 1\n"));
+  g_assert_true (g_str_has_prefix (contents, "latent-cl-binary 2\n"));
   g_assert_cmpuint (count_files (dir), ==, 1);
 
   /* Torn write: a valid header with half the payload. */
@@ -1006,7 +1006,8 @@ test_cache_rejected_binary (void)
   g_autofree char *dir = g_build_filename (cache_root, "rejected", NULL);
   g_autofree char *path = NULL;
   g_autofree char *sum = NULL;
-  g_autoptr(GString) file = g_string_new ("latent-cl-binary 1\n");
+  g_autofree char *driver = NULL;
+  g_autoptr(GString) file = g_string_new ("latent-cl-binary 2\n");
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
   g_autoptr(LatentCl) probe = new_cl_or_skip ();
   LatentCl *cl = NULL;
@@ -1020,6 +1021,7 @@ test_cache_rejected_binary (void)
 
   g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
   program = build_vadd_with_fresh_cl (&cl, 0);
+  driver = g_strdup (latent_cl_get_info (cl)->driver_version);
   g_clear_object (&cl);
   path = only_file (dir);
 
@@ -1027,7 +1029,7 @@ test_cache_rejected_binary (void)
     payload[i] = g_rand_int_range (rand, 0, 256);
   sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, payload, sizeof payload);
   g_string_append (file, sum);
-  g_string_append_c (file, '\n');
+  g_string_append_printf (file, "\n%" G_GSIZE_FORMAT "\n%s\n", sizeof payload, driver ? driver : "");
   g_string_append_len (file, (const char *) payload, sizeof payload);
   overwrite (path, (const guchar *) file->str, file->len);
 
@@ -1063,6 +1065,77 @@ test_cache_disabled (void)
   g_assert_cmpuint (latent_cl_get_cache_hits (cl), ==, 0);
 
   g_unsetenv ("LATENT_CL_CACHE");
+}
+
+/* The payload of the one cache file in DIR, as its program's binary: what
+ * follows the header, whatever the header holds. */
+static gsize
+binary_size (cl_program program)
+{
+  size_t size = 0;
+
+  g_assert_cmpint (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL), ==, CL_SUCCESS);
+  g_assert_cmpuint (size, >, 0);
+  return size;
+}
+
+/* Issue 35, item 2: a binary cut in half under a recomputed checksum must
+ * not reach the driver (PoCL asserted, or read past the buffer). */
+static void
+test_cache_cut_binary (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "cut", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *sum = NULL;
+  g_autoptr(LatentCl) probe = new_cl_or_skip ();
+  LatentCl *cl = NULL;
+  float out[N_VALUES];
+  gsize length = 0, size, header;
+  const char *sum_at;
+  cl_program program;
+
+  if (probe == NULL)
+    return;
+  g_clear_object (&probe);
+
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  program = build_vadd_with_fresh_cl (&cl, 0);
+  size = binary_size (program);
+  g_clear_object (&cl);
+  path = only_file (dir);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpuint (length, >, size);
+  header = length - size;
+
+  /* The checksum is the second line: recompute it over the first half. */
+  sum_at = strchr (contents, '\n') + 1;
+  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents + header, size / 2);
+  memcpy ((char *) sum_at, sum, 64);
+  overwrite (path, (const guchar *) contents, header + size / 2);
+
+  program = build_vadd_with_fresh_cl (&cl, 0);
+  run_binary_kernel (cl, program, "vadd", out);
+  check_vadd (out, 1.0f);
+  g_clear_object (&cl);
+
+  /* Nor a whole binary recorded for another driver version (the fourth line). */
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpuint (length, ==, header + size);
+  {
+    g_autoptr(GString) file = g_string_new_len (contents, header);
+    const char *line = contents;
+
+    for (guint i = 0; i < 3; i++)
+      line = strchr (line, '\n') + 1;
+    g_string_truncate (file, line - contents);
+    g_string_append (file, "another driver\n");
+    g_string_append_len (file, contents + header, size);
+    overwrite (path, (const guchar *) file->str, file->len);
+  }
+  program = build_vadd_with_fresh_cl (&cl, 0);
+  g_clear_object (&cl);
 }
 
 /* Issue 35, item 3: a cache entry that is a FIFO, a link to /dev/zero or
@@ -1546,6 +1619,7 @@ main (int   argc,
   g_test_add_func ("/cl/cache/disk", test_cache_disk);
   g_test_add_func ("/cl/cache/rejected-binary", test_cache_rejected_binary);
   g_test_add_func ("/cl/cache/disabled", test_cache_disabled);
+  g_test_add_func ("/cl/cache/cut-binary", test_cache_cut_binary);
   g_test_add_func ("/cl/cache/special-files", test_cache_special_files);
   g_test_add_func ("/cl/cache/timing", test_cache_timing);
   g_test_add_func ("/cl/shape", test_shape);

@@ -28,7 +28,7 @@ extern GResource *latent_kernels_get_resource (void);
 #define FLUSH_DENORMALS " -cl-denorms-are-zero"
 
 /* First line of a disk-cache file; bump the number when the layout changes. */
-#define CACHE_MAGIC "latent-cl-binary 1\n"
+#define CACHE_MAGIC "latent-cl-binary 2\n"
 #define CACHE_HEADER_LEN (sizeof CACHE_MAGIC - 1 + 64 + 1)
 /* Far above any program's binary (k-means', the largest, is a few MiB);
  * a larger file is not ours and is not read. */
@@ -1003,31 +1003,52 @@ build_log (LatentCl   *self,
   return g_strstrip (log);
 }
 
-/* A cache file is CACHE_MAGIC, the SHA-256 of the payload in hex, '\n', then
- * the driver's binary. The checksum keeps torn or corrupt files away from the
- * driver, which may not validate binaries carefully. */
+/* A cache file is CACHE_MAGIC, the SHA-256 of the payload in hex, '\n', the
+ * payload's length in decimal, '\n', the driver's version, '\n', then the
+ * driver's binary. The checksum keeps torn or corrupt files away from the
+ * driver, which may not validate binaries carefully; the length and the
+ * version are checked too, as a binary cut short under a recomputed
+ * checksum made PoCL read past its end. */
 static const guchar *
-unwrap_cache_file (const char *contents,
+unwrap_cache_file (LatentCl   *self,
+                   const char *contents,
                    gsize       length,
                    gsize      *payload_length)
 {
+  const char *driver = self->info->driver_version ? self->info->driver_version : "";
+  const gsize driver_length = strlen (driver);
   g_autofree char *sum = NULL;
-  const guchar *payload;
-  gsize n;
+  g_autofree char *recorded = NULL;
+  const char *field, *end, *payload;
+  guint64 n = 0;
 
   if (length <= CACHE_HEADER_LEN ||
       memcmp (contents, CACHE_MAGIC, sizeof CACHE_MAGIC - 1) != 0 ||
       contents[CACHE_HEADER_LEN - 1] != '\n')
     return NULL;
 
-  payload = (const guchar *) contents + CACHE_HEADER_LEN;
-  n = length - CACHE_HEADER_LEN;
-  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, payload, n);
+  field = contents + CACHE_HEADER_LEN;
+  end = memchr (field, '\n', MIN (length - CACHE_HEADER_LEN, 21));
+  if (end == NULL)
+    return NULL;
+  recorded = g_strndup (field, end - field);
+  if (!g_ascii_string_to_unsigned (recorded, 10, 1, G_MAXSIZE, &n, NULL))
+    return NULL;
+
+  field = end + 1;
+  if ((gsize) (contents + length - field) <= driver_length ||
+      memcmp (field, driver, driver_length) != 0 || field[driver_length] != '\n')
+    return NULL;
+
+  payload = field + driver_length + 1;
+  if ((guint64) (contents + length - payload) != n)
+    return NULL;
+  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) payload, n);
   if (memcmp (sum, contents + sizeof CACHE_MAGIC - 1, 64) != 0)
     return NULL;
 
   *payload_length = n;
-  return payload;
+  return (const guchar *) payload;
 }
 
 static cl_program
@@ -1057,7 +1078,7 @@ load_cached (LatentCl   *self,
   if (contents == NULL)
     return NULL;
 
-  payload = unwrap_cache_file (contents, length, &payload_length);
+  payload = unwrap_cache_file (self, contents, length, &payload_length);
   if (payload == NULL)
     {
       g_debug ("%s.cl: ignoring damaged cache file %s", name, path);
@@ -1128,7 +1149,8 @@ save_cached (LatentCl   *self,
   file = g_string_sized_new (CACHE_HEADER_LEN + size);
   g_string_append (file, CACHE_MAGIC);
   g_string_append (file, sum);
-  g_string_append_c (file, '\n');
+  g_string_append_printf (file, "\n%" G_GSIZE_FORMAT "\n%s\n", size,
+                          self->info->driver_version ? self->info->driver_version : "");
   g_string_append_len (file, (const char *) binary, size);
 
   if (!g_file_set_contents (path, file->str, file->len, &error))
