@@ -396,16 +396,28 @@ latent_tune_run (LatentCl        *cl,
                  GError         **error)
 {
   gboolean found = FALSE;
+  LatentKernelShape shape;
 
   g_return_val_if_fail (LATENT_IS_CL (cl), FALSE);
   g_return_val_if_fail (report != NULL, FALSE);
   g_warn_if_fail (grids_within_file_bounds ());
+  shape = latent_cl_get_shape (cl);
 
   for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
     {
       if (only != NULL && !g_str_equal (only, jobs[i].program))
         continue;
       found = TRUE;
+      /* Asked for by name, a program with nothing to tune in this shape is
+       * not "kept": say so (all programs together skip it quietly). */
+      if (only != NULL && count_tunables (shape == LATENT_KERNEL_SHAPE_GPU ? jobs[i].gpu : jobs[i].cpu) == 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       /* Translators: the program, then the kernel shape: "cpu" or "gpu" */
+                       _("%s: the %s shape has no tunables for it; there is nothing to tune on this device"),
+                       only, latent_kernel_shape_to_string (shape));
+          return FALSE;
+        }
       if (!run_job (cl, &jobs[i], quick, report, user_data, cancellable, error))
         return FALSE;
     }

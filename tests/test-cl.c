@@ -1583,6 +1583,40 @@ test_tunables_special_files (void)
   g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
 }
 
+/* Issue 35, item 13: a program whose shape has nothing to tune says so,
+ * and keeps nothing. */
+static void
+test_tune_nothing (void)
+{
+  g_autofree char *dir = g_build_filename (cache_root, "tune-nothing", NULL);
+  g_autoptr(GArray) trials = g_array_new (FALSE, TRUE, sizeof (LatentTuneTrial));
+  g_autoptr(LatentCl) cl = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = g_strdup (g_getenv ("LATENT_KERNELS"));
+  g_autofree char *path = NULL;
+
+  g_array_set_clear_func (trials, clear_trial);
+  g_setenv ("LATENT_CL_CACHE_DIR", dir, TRUE);
+  g_setenv ("LATENT_KERNELS", "cpu", TRUE);
+  cl = new_cl_or_skip ();
+  if (cl != NULL)
+    {
+      g_assert_false (latent_tune_run (cl, "wta", TRUE, collect_trial, trials, NULL, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "wta"));
+      g_assert_nonnull (strstr (error->message, "cpu"));
+      g_assert_cmpuint (trials->len, ==, 0);
+      path = latent_cl_get_tunables_path (cl);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+
+  if (saved != NULL)
+    g_setenv ("LATENT_KERNELS", saved, TRUE);
+  else
+    g_unsetenv ("LATENT_KERNELS");
+  g_setenv ("LATENT_CL_CACHE_DIR", cache_root, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1627,6 +1661,7 @@ main (int   argc,
   g_test_add_func ("/cl/tunables/bounded", test_tunables_bounded);
   g_test_add_func ("/cl/tunables/special-files", test_tunables_special_files);
   g_test_add_func ("/cl/tune", test_tune);
+  g_test_add_func ("/cl/tune/nothing", test_tune_nothing);
 
   status = g_test_run ();
 

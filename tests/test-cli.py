@@ -834,6 +834,20 @@ class BadInput(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("frobnicate", p.stderr)
 
+    def test_tune_nothing_to_tune(self):
+        # Issue 35, item 13: the CPU shape has no tunables for the autoencoder;
+        # "Kept in …" with nothing written was a lie.
+        env = dict(os.environ, LATENT_KERNELS="cpu", LATENT_CL_CACHE_DIR=self.dir)
+        p = subprocess.run([CLI, "tune", "--program", "wta", "--quick"], capture_output=True, text=True,
+                           timeout=120, env=env)
+        if not p.stdout.startswith("Tuning "):
+            self.skipTest("no OpenCL device: " + p.stderr.strip())
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertNotIn("Kept in", p.stdout)
+        self.assertIn("wta", p.stderr)
+        self.assertIn("no tunables", p.stderr)
+        self.assertEqual([n for n in os.listdir(self.dir) if n.startswith("tuning-")], [])
+
 
 class Issue35(unittest.TestCase):
     """Hostile inputs, third round: refused up front, with exit 2, naming the file."""
