@@ -1009,14 +1009,13 @@ build_log (LatentCl   *self,
  * driver, which may not validate binaries carefully; the length and the
  * version are checked too, as a binary cut short under a recomputed
  * checksum made PoCL read past its end. */
-static const guchar *
-unwrap_cache_file (LatentCl   *self,
-                   const char *contents,
-                   gsize       length,
-                   gsize      *payload_length)
+const guchar *
+latent_cl_unwrap_cache_file (const char *driver,
+                             const char *contents,
+                             gsize       length,
+                             gsize      *payload_length)
 {
-  const char *driver = self->info->driver_version ? self->info->driver_version : "";
-  const gsize driver_length = strlen (driver);
+  const gsize driver_length = strlen (driver ? driver : "");
   g_autofree char *sum = NULL;
   g_autofree char *recorded = NULL;
   const char *field, *end, *payload;
@@ -1037,7 +1036,7 @@ unwrap_cache_file (LatentCl   *self,
 
   field = end + 1;
   if ((gsize) (contents + length - field) <= driver_length ||
-      memcmp (field, driver, driver_length) != 0 || field[driver_length] != '\n')
+      memcmp (field, driver ? driver : "", driver_length) != 0 || field[driver_length] != '\n')
     return NULL;
 
   payload = field + driver_length + 1;
@@ -1078,7 +1077,7 @@ load_cached (LatentCl   *self,
   if (contents == NULL)
     return NULL;
 
-  payload = unwrap_cache_file (self, contents, length, &payload_length);
+  payload = latent_cl_unwrap_cache_file (self->info->driver_version, contents, length, &payload_length);
   if (payload == NULL)
     {
       g_debug ("%s.cl: ignoring damaged cache file %s", name, path);

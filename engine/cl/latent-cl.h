@@ -129,6 +129,14 @@ int                       latent_cl_tunable        (LatentCl            *self,
                                                     const char          *program,
                                                     const char          *name,
                                                     int                  fallback);
+/* The driver's binary inside the LENGTH bytes of a kernel-cache file's
+ * CONTENTS written for DRIVER (a driver version), its length in
+ * *PAYLOAD_LENGTH; NULL for anything else. Every cache file passes here
+ * before the driver sees it (and the fuzzers feed it). */
+const guchar             *latent_cl_unwrap_cache_file (const char       *driver,
+                                                       const char       *contents,
+                                                       gsize             length,
+                                                       gsize            *payload_length);
 /* What a tuning file may hold for NAME of PROGRAM: *VALUE is clamped to
  * the range the tuner tries; FALSE (and the file's value unused) for a
  * tunable the tuner never writes. The one bound on values read from a file. */
