@@ -45,7 +45,6 @@ struct _LatentFigureView
   LatentFigureKind kind;
   GArray         *trail;        /* floats: earlier means, TRAIL_LENGTH at most */
   guint           n_trail;
-  guint           last_iteration;
 
   gboolean        dark;
   gboolean        colour_by_class;
@@ -946,32 +945,14 @@ latent_figure_view_set_snapshot (LatentFigureView *self,
   if (snapshot == self->snapshot)
     return;
 
-  /* Only moving forward extends the trail; scrubbing back replaces it. */
-  if (snapshot && self->snapshot && snapshot->means && self->snapshot->means &&
-      snapshot->k == self->snapshot->k && snapshot->n_cols == self->snapshot->n_cols &&
-      snapshot->iteration > self->last_iteration)
-    {
-      gsize size = (gsize) snapshot->k * snapshot->n_cols;
-
-      g_array_append_vals (self->trail, self->snapshot->means, size);
-      self->n_trail++;
-      if (self->n_trail > TRAIL_LENGTH)
-        {
-          g_array_remove_range (self->trail, 0, size);
-          self->n_trail--;
-        }
-    }
-  else
-    {
-      g_array_set_size (self->trail, 0);
-      self->n_trail = 0;
-    }
+  /* The trail comes from the frames before it: set_history. */
+  g_array_set_size (self->trail, 0);
+  self->n_trail = 0;
 
   g_clear_pointer (&self->after, cairo_surface_destroy);
   self->after_snapshot = NULL;
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   self->snapshot = snapshot ? latent_snapshot_ref (snapshot) : NULL;
-  self->last_iteration = snapshot ? snapshot->iteration : 0;
   /* Another algorithm may show another kind of figure. */
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));

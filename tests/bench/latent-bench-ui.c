@@ -22,6 +22,7 @@ typedef struct {
   GtkWidget *view;
   LatentRun *run;
   GArray    *gaps;        /* ms between frames while the run goes */
+  GPtrArray *shown;       /* the snapshots shown, for the centres' trails */
   gint64     last_frame;
   guint      snapshots;
   guint      iterations;
@@ -59,7 +60,12 @@ on_tick (GtkWidget     *widget,
 static void
 on_snapshot (LatentRun *run, LatentSnapshot *snapshot, Bench *b)
 {
+  /* As the window does: the snapshot, then the trail of those before it. */
   latent_figure_view_set_snapshot (LATENT_FIGURE_VIEW (b->view), snapshot);
+  latent_figure_view_set_history (LATENT_FIGURE_VIEW (b->view), (LatentSnapshot **) b->shown->pdata, b->shown->len);
+  g_ptr_array_add (b->shown, latent_snapshot_ref (snapshot));
+  if (b->shown->len > 64)   /* more than a trail holds */
+    g_ptr_array_remove_index (b->shown, 0);
   b->snapshots++;
 }
 
@@ -112,6 +118,7 @@ bench_frames (const char *spec,
   }
 
   b.gaps = g_array_new (FALSE, FALSE, sizeof (double));
+  b.shown = g_ptr_array_new_with_free_func ((GDestroyNotify) latent_snapshot_unref);
   b.loop = g_main_loop_new (NULL, FALSE);
   window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
@@ -158,6 +165,7 @@ bench_frames (const char *spec,
   g_object_unref (b.run);
   gtk_window_destroy (GTK_WINDOW (window));
   g_array_unref (b.gaps);
+  g_ptr_array_unref (b.shown);
   g_main_loop_unref (b.loop);
 }
 
