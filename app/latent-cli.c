@@ -510,6 +510,9 @@ command_run (int    argc,
         return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
     }
 
+  if (latent_algorithm_has_flag (algorithm, LATENT_ALGORITHM_IMAGE) && latent_catalog_builtin_gives_rows (data))
+    return fail (EXIT_BAD_INPUT, _("--data %s: %s filters one image, and this dataset is rows "
+                                   "(open a PNG or JPEG, or use pattern)"), data, algorithm->id);
   if (!(loaded = latent_catalog_load (data, labels, &error)) ||
       !(dataset = prepare_data (loaded, test_data, model_path, &error)))
     return fail (status_for_error (error), "%s", error->message);

@@ -41,6 +41,9 @@ typedef enum {
   LATENT_ALGORITHM_ENCODER    = 1 << 2,
   /* Its components are factors (factor analysis): figures say so. */
   LATENT_ALGORITHM_FACTORS    = 1 << 3,
+  /* Filters one image, not rows: latent-cli refuses a generator of rows
+   * before generating it (rings:n=268435456 took 36 s to be refused). */
+  LATENT_ALGORITHM_IMAGE      = 1 << 4,
 } LatentAlgorithmFlags;
 
 /* What the history keeps for every iteration. */

@@ -920,6 +920,14 @@ class Issue35(unittest.TestCase):
         p = run("run", "logreg", "--data", "iris", "--test", "iris", "--iterations", "5", "--device", "off")
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def test_image_algorithm_refuses_rows_before_generating(self):
+        # Item 8: rings:n=268435456 was generated (36 s, 4 GiB) before convolve said it needs an image.
+        line = self.refused("run", "convolve", "--data", "rings:n=268435456", "--device", "off",
+                            expect=("rings:n=268435456", "convolve", "image"))
+        self.assertNotIn("n (", line)
+        p = run("run", "convolve", "--data", "pattern:width=64,height=48", "--iterations", "1", "--device", "off")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     def test_idx_bytes_after_data(self):
         # Smaller: an IDX file that goes on after the shape its header gives.
         header = b"\x00\x00\x08\x03" + struct.pack(">III", 4, 2, 2)

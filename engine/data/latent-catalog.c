@@ -587,13 +587,33 @@ latent_catalog_list (void)
   return entries;
 }
 
+/* The built-in that @spec names ("rings" of "rings:n=9"), or NULL. */
+static const char *
+builtin_of (const char *spec)
+{
+  gsize length = strcspn (spec, ":");
+
+  for (guint i = 0; i < G_N_ELEMENTS (builtin_names); i++)
+    if (strlen (builtin_names[i]) == length && strncmp (spec, builtin_names[i], length) == 0)
+      return builtin_names[i];
+  return NULL;
+}
+
+gboolean
+latent_catalog_builtin_gives_rows (const char *spec)
+{
+  const char *name = builtin_of (spec);
+
+  return name != NULL && strcmp (name, "pattern") != 0;
+}
+
 LatentDataset *
 latent_catalog_load (const char  *spec,
                      const char  *labels_path,
                      GError     **error)
 {
   g_autoptr(LatentDataset) dataset = NULL;
-  g_autofree char *name = NULL;
+  const char *name;
   const char *colon;
 
   g_return_val_if_fail (spec != NULL, NULL);
@@ -609,17 +629,15 @@ latent_catalog_load (const char  *spec,
 
   /* A built-in name wins over a file of the same name; "./iris" is the file. */
   colon = strchr (spec, ':');
-  name = colon ? g_strndup (spec, colon - spec) : g_strdup (spec);
-  for (guint i = 0; i < G_N_ELEMENTS (builtin_names); i++)
-    if (strcmp (name, builtin_names[i]) == 0)
-      {
-        dataset = load_builtin (name, colon ? colon + 1 : NULL, error);
-        if (dataset == NULL)
-          return NULL;
-        if (labels_path != NULL && !attach_labels (dataset, labels_path, error))
-          return NULL;
-        return g_steal_pointer (&dataset);
-      }
+  if ((name = builtin_of (spec)) != NULL)
+    {
+      dataset = load_builtin (name, colon ? colon + 1 : NULL, error);
+      if (dataset == NULL)
+        return NULL;
+      if (labels_path != NULL && !attach_labels (dataset, labels_path, error))
+        return NULL;
+      return g_steal_pointer (&dataset);
+    }
 
   return load_file (spec, labels_path, error);
 }

@@ -28,6 +28,9 @@ char          *latent_catalog_find_data_file    (const char  *basename);
  * "rings[:n=,rings=,noise=,seed=]", or a CSV/TSV/IDX/PNG file.
  * @labels_path (nullable): labels to attach (a one-column text/CSV file or an
  * IDX label file); for IDX images a sibling label file is found otherwise. */
+/* Whether @spec names a built-in dataset of rows (every one but the
+ * pattern), known without loading it. */
+gboolean       latent_catalog_builtin_gives_rows (const char  *spec);
 LatentDataset *latent_catalog_load              (const char  *spec,
                                                  const char  *labels_path,
                                                  GError     **error);
