@@ -16,6 +16,22 @@ G_BEGIN_DECLS
 void latent_json_add_double (JsonBuilder *builder,
                              double       value);
 
+/* A builder whose arrays of 4,096 numbers and more (every helper below)
+ * stand in its tree as a token and are formatted straight into the file by
+ * latent_json_builder_write_file (), not held as a node per number (json-glib
+ * takes ~90 bytes a number: a 20,000-class confusion matrix took 4.2 GB).
+ * The file's bytes are those json-glib would write; the numbers must live
+ * until the write. */
+JsonBuilder *latent_json_builder_new        (void);
+/* @data (freed with g_free) lives as long as @builder: for a temporary
+ * array given to a helper below. */
+void         latent_json_builder_keep       (JsonBuilder  *builder,
+                                             gpointer      data);
+/* The builder's root, compact, to @path as latent_json_write_file () does. */
+gboolean     latent_json_builder_write_file (JsonBuilder  *builder,
+                                             const char   *path,
+                                             GError      **error);
+
 /* A member NAME holding a number, an array of N numbers, or ROWS arrays of
  * COLS numbers (row-major), each through latent_json_add_double (). */
 void latent_json_add_number_member (JsonBuilder  *builder,
@@ -46,6 +62,11 @@ void latent_json_add_matrix_member (JsonBuilder  *builder,
                                     const float  *values,
                                     guint         rows,
                                     guint         cols);
+void latent_json_add_uint_matrix_member (JsonBuilder *builder,
+                                         const char  *name,
+                                         const guint *values,
+                                         guint        rows,
+                                         guint        cols);
 
 /* Exactly COUNT finite numbers in NODE, arrays nested in any way read in
  * order (a matrix as written above), into OUT; FALSE otherwise. */
@@ -65,12 +86,20 @@ gboolean latent_json_write_file    (JsonNode     *root,
  * 784 of them twice, take 30 MB). */
 #define LATENT_MODEL_MAX_BYTES ((gsize) 1 << 30)
 
+/* The most weights a model read from a file may hold: as many as the
+ * autoencoder and logistic regression train at most. */
+#define LATENT_MODEL_MAX_WEIGHTS ((guint64) 1 << 26)
+
 /* Deeper than any file Latent writes (they nest 4 levels) by far. */
 #define LATENT_JSON_MAX_DEPTH 64
 
 /* A parser holding the JSON document in @path, a regular file of at most
  * @max_bytes; nesting deeper than LATENT_JSON_MAX_DEPTH is refused before
- * parsing, as json-glib's parser recurses. Errors are LATENT_DATA_ERROR's
+ * parsing, as json-glib's parser recurses. An array of numbers longer than
+ * 256 KiB is not parsed by json-glib (it takes ~27 bytes a byte) but stands
+ * in the tree as a string token that latent_json_read_numbers (),
+ * latent_json_read_floats () and latent_json_array_length () read from the
+ * file's bytes, which the parser keeps. Errors are LATENT_DATA_ERROR's
  * and name the file, and @what it should be when it is too large. */
 JsonParser *latent_json_load_file  (const char   *path,
                                     gsize         max_bytes,

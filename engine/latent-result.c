@@ -40,16 +40,8 @@ add_confusion (JsonBuilder    *b,
       json_builder_add_string_value (b, name ? name : number);
     }
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "counts");
-  json_builder_begin_array (b);
-  for (guint k = 0; k < snap->k; k++)
-    {
-      json_builder_begin_array (b);
-      for (guint c = 0; c < n_classes; c++)
-        json_builder_add_int_value (b, counts[(gsize) k * n_classes + c]);
-      json_builder_end_array (b);
-    }
-  json_builder_end_array (b);
+  latent_json_add_uint_matrix_member (b, "counts", counts, snap->k, n_classes);
+  latent_json_builder_keep (b, g_steal_pointer (&counts));
   json_builder_set_member_name (b, "matched_class");
   json_builder_begin_array (b);
   for (guint k = 0; k < snap->k; k++)
@@ -61,17 +53,15 @@ add_confusion (JsonBuilder    *b,
   json_builder_end_object (b);
 }
 
-JsonNode *
-latent_result_to_json (LatentSnapshot *snap,
-                       const GArray   *history,
-                       double          init_ms,
-                       double          total_ms)
+static void
+build_result (JsonBuilder    *b,
+              LatentSnapshot *snap,
+              const GArray   *history,
+              double          init_ms,
+              double          total_ms)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
   LatentDataset *ds = snap->dataset;
   double step_total = 0;
-
-  g_return_val_if_fail (snap != NULL, NULL);
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "algorithm");
@@ -154,7 +144,6 @@ latent_result_to_json (LatentSnapshot *snap,
       json_builder_add_string_value (b, snap->message);
     }
   json_builder_end_object (b);
-  return json_builder_get_root (b);
 }
 
 gboolean
@@ -165,9 +154,13 @@ latent_result_write_json (LatentSnapshot  *snapshot,
                           const char      *path,
                           GError         **error)
 {
-  g_autoptr(JsonNode) root = latent_result_to_json (snapshot, history, init_ms, total_ms);
+  /* Its large arrays are written from the snapshot, not built as nodes. */
+  g_autoptr(JsonBuilder) builder = latent_json_builder_new ();
 
-  return latent_json_write_file (root, FALSE, path, error);
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+
+  build_result (builder, snapshot, history, init_ms, total_ms);
+  return latent_json_builder_write_file (builder, path, error);
 }
 
 static void

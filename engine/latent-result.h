@@ -10,10 +10,6 @@
 
 G_BEGIN_DECLS
 
-JsonNode *latent_result_to_json    (LatentSnapshot  *snapshot,
-                                    const GArray    *history,
-                                    double           init_ms,
-                                    double           total_ms);
 gboolean  latent_result_write_json (LatentSnapshot  *snapshot,
                                     const GArray    *history,
                                     double           init_ms,

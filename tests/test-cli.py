@@ -928,6 +928,48 @@ class Issue35(unittest.TestCase):
         p = run("run", "convolve", "--data", "pattern:width=64,height=48", "--iterations", "1", "--device", "off")
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def peak_mb(self, *args):
+        # The peak resident memory of one latent-cli run, in MB, and its stderr.
+        p = subprocess.Popen([CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        err = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        p.stderr.close()
+        self.assertIn(p.returncode, (0, 1, 2), err)
+        return usage.ru_maxrss / 1024, p.returncode, err
+
+    def test_large_confusion_written_without_a_node_per_count(self):
+        # Item 6: 3,000 classes took 760 MB more to write --json (json-glib nodes), now nothing noticeable.
+        rows = "".join(f"{c % 55}.{i % 7},{c // 55}.{i % 5},c{c}\n" for i in range(9000) for c in [i % 3000])
+        data = self.write("c3000.csv", ("a,b,label\n" + rows).encode())
+        args = ("run", "prototype", "--data", data, "--param", "episodes=0", "--device", "off")
+        without, rc, err = self.peak_mb(*args)
+        self.assertEqual(rc, 0, err)
+        with_json, rc, err = self.peak_mb(*args, "--json", self.path("r.json"))
+        self.assertEqual(rc, 0, err)
+        self.assertLess(with_json - without, 64, f"{without:.0f} MB without --json, {with_json:.0f} MB with")
+        confusion = load_json(self.path("r.json"))["confusion"]
+        self.assertEqual((len(confusion), len(confusion[0])), (3000, 3000))
+
+    def test_large_model_read_in_bounded_memory(self):
+        # Item 7: a 170 MB model took 8.9 GB and 31 s to be refused (json-glib's ~27 bytes a byte).
+        p = run("run", "pca", "--data", "iris", "--param", "components=2", "--device", "off",
+                "--json", self.path("pca.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        model = load_json(self.path("pca.json"))
+        model["encoder"] = "ENCODER"
+        rows = 17_000_000
+        text = json.dumps(model).replace('"ENCODER"', "[" + "[0,0,0,0]," * (rows - 1) + "[0,0,0,0]]")
+        with open(self.path("huge.json"), "w") as f:
+            f.write(text)
+        size_mb = len(text) / 2**20
+        peak, rc, err = self.peak_mb("run", "kmeans", "--data", "iris", "--features", self.path("huge.json"),
+                                     "--device", "off")
+        self.assertLess(peak, 2 * size_mb + 64, f"{peak:.0f} MB for a {size_mb:.0f} MB file")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("huge.json", err)
+        self.assertIn("17000000 × 4", err)
+
     def test_idx_bytes_after_data(self):
         # Smaller: an IDX file that goes on after the shape its header gives.
         header = b"\x00\x00\x08\x03" + struct.pack(">III", 4, 2, 2)

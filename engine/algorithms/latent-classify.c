@@ -198,16 +198,7 @@ latent_classify_write_json (LatentSnapshot *snap,
   latent_json_add_number_member (builder, "test_accuracy", snap->test_accuracy);
   latent_json_add_number_member (builder, "train_accuracy", snap->train_accuracy);
 
-  json_builder_set_member_name (builder, "confusion");
-  json_builder_begin_array (builder);
-  for (guint t = 0; t < c; t++)
-    {
-      json_builder_begin_array (builder);
-      for (guint p = 0; p < c; p++)
-        json_builder_add_int_value (builder, snap->confusion[(gsize) t * c + p]);
-      json_builder_end_array (builder);
-    }
-  json_builder_end_array (builder);
+  latent_json_add_uint_matrix_member (builder, "confusion", snap->confusion, c, c);
   for (guint k = 0; k < c; k++)
     {
       guint predicted = 0, actual = 0;
@@ -222,6 +213,8 @@ latent_classify_write_json (LatentSnapshot *snap,
     }
   latent_json_add_vector_member (builder, "precision", precision, c);
   latent_json_add_vector_member (builder, "recall", recall, c);
+  latent_json_builder_keep (builder, g_steal_pointer (&precision));
+  latent_json_builder_keep (builder, g_steal_pointer (&recall));
   if (snap->epoch_train_accuracy)
     latent_json_add_vector_member (builder, "epoch_train_accuracy", snap->epoch_train_accuracy, snap->n_epochs);
   if (snap->epoch_test_accuracy)

@@ -860,6 +860,13 @@ latent_linear_read_model (LatentSnapshot  *snap,
                    path);
       return FALSE;
     }
+  if ((guint64) m * d > LATENT_MODEL_MAX_WEIGHTS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: an encoder of %u × %u, more weights than any model Latent trains (%llu)"),
+                   path, m, d, (unsigned long long) LATENT_MODEL_MAX_WEIGHTS);
+      return FALSE;
+    }
   snap->n_cols = d;
   snap->n_components = m;
   return (snap->data_mean = latent_json_read_floats (result, "mean", d, path, error)) &&

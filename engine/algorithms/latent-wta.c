@@ -763,6 +763,13 @@ wta_read_model (LatentSnapshot  *snap,
                    _("%s: a wta result holds “weights” and “input_offset”"), path);
       return FALSE;
     }
+  if (h > 65536 || (guint64) h * d > LATENT_MODEL_MAX_WEIGHTS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: %u units of %u weights, more than an autoencoder trains (65,536 units, %llu weights)"),
+                   path, h, d, (unsigned long long) LATENT_MODEL_MAX_WEIGHTS);
+      return FALSE;
+    }
   snap->n_cols = d;
   snap->n_components = h;
   return (snap->components = latent_json_read_floats (result, "weights", (gsize) h * d, path, error)) &&
