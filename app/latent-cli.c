@@ -14,6 +14,7 @@
 
 #include "latent-registry.h"
 #include "latent-catalog.h"
+#include "latent-param-doc.h"
 #include "latent-cl.h"
 #include "latent-csv.h"
 #include "latent-idx.h"
@@ -707,6 +708,7 @@ command_sweep (int    argc,
   g_autoptr(LatentSweep) sweep = NULL;
   g_autofree char *swept = NULL;
   const LatentAlgorithm *algorithm;
+  const char *sweep_name;
   guint first = 1, last = 8;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -722,16 +724,16 @@ command_sweep (int    argc,
     return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (!(algorithm = latent_registry_lookup (argv[1], &error)))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
-  if (algorithm->sweep_param == NULL)
+  if ((sweep_name = latent_algorithm_param_with_role (algorithm, LATENT_PARAM_ROLE_SWEEP)) == NULL)
     return fail (EXIT_BAD_INPUT, _("sweep: %s has no score such as BIC to compare across runs"), algorithm->id);
 
   params = latent_algorithm_new_params (algorithm);
-  swept = g_strconcat (algorithm->sweep_param, "=", NULL);
+  swept = g_strconcat (sweep_name, "=", NULL);
   for (guint i = 0; param_args && param_args[i]; i++)
     {
       if (g_str_has_prefix (param_args[i], swept))
         {
-          if (!latent_sweep_parse_range (params, algorithm->sweep_param, param_args[i], &first, &last, &error))
+          if (!latent_sweep_parse_range (params, sweep_name, param_args[i], &first, &last, &error))
             return fail (EXIT_BAD_INPUT, "%s", error->message);
         }
       else if (!latent_params_parse (params, param_args[i], &error))
@@ -867,6 +869,42 @@ command_datasets (void)
   return 0;
 }
 
+/* latent-cli params [ALGORITHM | --markdown] */
+static int
+command_params (int    argc,
+                char **argv)
+{
+  const LatentAlgorithm * const *algorithms = latent_registry_list ();
+  g_autoptr(GError) error = NULL;
+  const LatentAlgorithm *algorithm;
+  g_autofree char *text = NULL;
+
+  if (argc == 2 && g_str_equal (argv[1], "--markdown"))
+    text = latent_param_doc_markdown ();
+  else if (argc == 2)
+    {
+      if (!(algorithm = latent_registry_lookup (argv[1], &error)))
+        return fail (EXIT_BAD_INPUT, "%s", error->message);
+      text = latent_param_doc_text (algorithm);
+    }
+  else if (argc == 1)
+    {
+      g_autoptr(GString) all = g_string_new (NULL);
+
+      for (guint i = 0; algorithms[i]; i++)
+        {
+          g_autofree char *one = latent_param_doc_text (algorithms[i]);
+
+          g_string_append_printf (all, "%s%s", i ? "\n" : "", one);
+        }
+      text = g_string_free (g_steal_pointer (&all), FALSE);
+    }
+  else
+    return fail (EXIT_BAD_INPUT, _("params: expected one algorithm, or --markdown"));
+  g_print ("%s", text);
+  return 0;
+}
+
 static void
 usage (void)
 {
@@ -881,6 +919,7 @@ usage (void)
                       "                 [--seed N] [--device …] [--json SCORES.json] [--export FIGURE.png]\n"
                       "                 [--progress]\n"
                       "  latent-cli tune [--program NAME] [--quick] [--device auto|cpu|gpu]\n"
+                      "  latent-cli params [ALGORITHM | --markdown]\n"
                       "  latent-cli devices\n"
                       "  latent-cli datasets\n"
                       "Run “latent-cli run --help” for details.\n"));
@@ -908,6 +947,8 @@ main (int    argc,
     return command_sweep (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "tune"))
     return command_tune (argc - 1, argv + 1);
+  if (g_str_equal (argv[1], "params"))
+    return command_params (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "devices") && argc == 2)
     return command_devices ();
   if (g_str_equal (argv[1], "datasets") && argc == 2)

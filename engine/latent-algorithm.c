@@ -86,6 +86,18 @@ latent_algorithm_max_int (const LatentAlgorithm *algorithm,
   return lo;
 }
 
+const char *
+latent_algorithm_param_with_role (const LatentAlgorithm *algorithm,
+                                  LatentParamRole        role)
+{
+  g_return_val_if_fail (algorithm != NULL, NULL);
+
+  for (guint i = 0; i < algorithm->n_params; i++)
+    if (algorithm->params[i].role == role)
+      return algorithm->params[i].name;
+  return NULL;
+}
+
 gboolean
 latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
                                 const char            *name)

@@ -66,9 +66,6 @@ struct _LatentAlgorithm
   const char           *(*objective_name_for) (LatentParams *params);
   LatentFamily           family;      /* which snapshot fields its results fill */
   LatentAlgorithmFlags   flags;
-  /* The integer parameter a sweep varies (choosing K by BIC and AIC), or
-   * NULL when the algorithm has no score to compare across it. */
-  const char            *sweep_param;
   /* The figures it offers, by the names latent-cli --figure takes, in the
    * order a person is offered them; NULL-terminated. */
   const char * const    *figures;
@@ -174,6 +171,11 @@ gpointer      latent_algorithm_alloc      (guint64                n,
                                            gsize                  size,
                                            const char             *what,
                                            GError                **error);
+/* The name of the algorithm's parameter whose role is @role, or NULL: the
+ * sweep's (LATENT_PARAM_ROLE_SWEEP) is NULL when the algorithm has no score
+ * to compare across runs. */
+const char   *latent_algorithm_param_with_role (const LatentAlgorithm *algorithm,
+                                                LatentParamRole        role);
 /* Whether the algorithm offers the figure called @name. */
 gboolean      latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
                                            const char             *name);

@@ -95,6 +95,9 @@ find_spec (LatentParams *self,
   for (guint i = 0; i < self->n_specs; i++)
     if (g_str_equal (self->specs[i].name, name))
       return i;
+  for (guint i = 0; i < self->n_specs; i++)
+    if (self->specs[i].renamed_from && g_str_equal (self->specs[i].renamed_from, name))
+      return i;
   return -1;
 }
 

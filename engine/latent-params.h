@@ -33,6 +33,16 @@ typedef enum {
    * passes, episodes): what `latent-cli --iterations` sets and what the
    * window raises to go on past it. Each algorithm has exactly one. */
   LATENT_PARAM_ROLE_BUDGET,
+  /* The DOUBLE under which a change counts as converged; 0 runs the whole
+   * budget, which is how the window goes on past convergence. */
+  LATENT_PARAM_ROLE_TOLERANCE,
+  /* The DOUBLE share of labelled rows held out to test; test data given
+   * apart replaces it. */
+  LATENT_PARAM_ROLE_HELD_OUT,
+  /* The INT a sweep varies (choosing K by BIC and AIC). */
+  LATENT_PARAM_ROLE_SWEEP,
+  /* A generator's seed: the same one gives the same data. */
+  LATENT_PARAM_ROLE_SEED,
 } LatentParamRole;
 
 typedef struct {
@@ -58,6 +68,9 @@ typedef struct {
    * N_(): "Automatic"); the window shows it instead of the number. */
   const char         *zero_label;
   LatentParamRole     role;
+  /* The name it had before, which --param and experiment files saved
+   * then still take; NULL if none. */
+  const char         *renamed_from;
 } LatentParamSpec;
 
 typedef struct _LatentParams LatentParams;

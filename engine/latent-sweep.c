@@ -161,21 +161,22 @@ latent_sweep_run (const LatentAlgorithm  *algorithm,
 {
   g_autoptr(LatentSweep) self = g_new0 (LatentSweep, 1);
   g_autoptr(LatentParams) copy = latent_params_copy (params);
+  const char *swept = latent_algorithm_param_with_role (algorithm, LATENT_PARAM_ROLE_SWEEP);
 
-  g_return_val_if_fail (algorithm != NULL && algorithm->sweep_param != NULL && first >= 1 && first <= last, NULL);
+  g_return_val_if_fail (swept != NULL && first >= 1 && first <= last, NULL);
 
   self->points = g_array_new (FALSE, FALSE, sizeof (LatentSweepPoint));
   self->params = latent_params_copy (params);
-  self->swept = algorithm->sweep_param;
+  self->swept = swept;
   self->seed = seed;
-  self->max_k = (guint) CLAMP (latent_algorithm_max_int (algorithm, dataset, params, algorithm->sweep_param),
+  self->max_k = (guint) CLAMP (latent_algorithm_max_int (algorithm, dataset, params, swept),
                                0, G_MAXUINT);
   for (guint k = first; k <= last; k++)
     {
       g_autoptr(LatentFit) fit = NULL;
       LatentSweepPoint point = { .k = k };
 
-      if (!latent_params_set_int (copy, algorithm->sweep_param, k, error) ||
+      if (!latent_params_set_int (copy, swept, k, error) ||
           !(fit = latent_algorithm_fit (algorithm, dataset, copy, seed, cl, NULL, NULL, cancellable, error)))
         return NULL;
       /* "Automatic" says nothing of what the fits used: name it. */

@@ -30,7 +30,7 @@ typedef struct {
 } LatentSweep;
 
 /* "k=1..12" (or "1..12", or "3") into a range of parameter @name (the
- * algorithm's sweep_param), within its bounds in @params; errors name it. */
+ * parameter whose role is LATENT_PARAM_ROLE_SWEEP), within its bounds in @params; errors name it. */
 gboolean     latent_sweep_parse_range (LatentParams           *params,
                                        const char             *name,
                                        const char             *text,

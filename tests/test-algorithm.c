@@ -39,9 +39,12 @@ test_registry (void)
       g_assert_nonnull (a->figures[0]);
       g_assert_true (latent_algorithm_offers_figure (a, a->figures[0]));
       g_assert_false (latent_algorithm_offers_figure (a, "no-such-figure"));
-      /* One budget, an INT, for --iterations and the window alike. */
+      /* One budget, an INT, for --iterations and the window alike; at
+       * most one parameter of each other role, of the type the front
+       * ends take it as. */
       {
-        guint budgets = 0;
+        guint budgets = 0, held_out = 0, tolerances = 0;
+        const char *swept;
 
         for (guint i = 0; i < a->n_params; i++)
           if (a->params[i].role == LATENT_PARAM_ROLE_BUDGET)
@@ -49,15 +52,31 @@ test_registry (void)
               g_assert_cmpint (a->params[i].type, ==, LATENT_PARAM_INT);
               budgets++;
             }
+          else if (a->params[i].role == LATENT_PARAM_ROLE_TOLERANCE)
+            {
+              g_assert_cmpint (a->params[i].type, ==, LATENT_PARAM_DOUBLE);
+              g_assert_cmpfloat (a->params[i].min, ==, 0);
+              tolerances++;
+            }
+          else if (a->params[i].role == LATENT_PARAM_ROLE_HELD_OUT)
+            {
+              g_assert_cmpint (a->params[i].type, ==, LATENT_PARAM_DOUBLE);
+              g_assert_true (latent_algorithm_has_flag (a, LATENT_ALGORITHM_SUPERVISED));
+              held_out++;
+            }
+          else
+            g_assert_cmpint (a->params[i].role, !=, LATENT_PARAM_ROLE_SEED);
         g_assert_cmpuint (budgets, ==, 1);
-      }
-      if (a->sweep_param)
-        {
-          g_autoptr(LatentParams) params = latent_algorithm_new_params (a);
-          double min, max;
+        g_assert_cmpuint (tolerances, <=, 1);
+        g_assert_cmpuint (held_out, ==, latent_algorithm_has_flag (a, LATENT_ALGORITHM_SUPERVISED) ? 1 : 0);
+        if ((swept = latent_algorithm_param_with_role (a, LATENT_PARAM_ROLE_SWEEP)))
+          {
+            g_autoptr(LatentParams) params = latent_algorithm_new_params (a);
+            double min, max;
 
-          g_assert_true (latent_params_get_range (params, a->sweep_param, &min, &max));
-        }
+            g_assert_true (latent_params_get_range (params, swept, &min, &max));
+          }
+      }
     }
   g_assert_cmpuint (n, >=, 6);
 

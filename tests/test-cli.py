@@ -4,6 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
+import re
 import os
 import struct
 import subprocess
@@ -1005,6 +1006,36 @@ class Issue35(unittest.TestCase):
                 with self.subTest(args=args, device=device):
                     line = self.refused(*args, "--data", huge, "--device", device, expect=("huge.csv",))
                     self.assertNotIn("learning-rate", line)
+
+
+class Params(unittest.TestCase):
+    """latent-cli params: every parameter as the algorithm declares it."""
+
+    def test_one_algorithm(self):
+        p = run("params", "wta")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.startswith("wta — "), p.stdout[:80])
+        # Its label, range and default, when it applies and its role.
+        self.assertIn("  hidden — Hidden units\n    whole number: 1 … 65536; default 1024\n", p.stdout)
+        self.assertIn("  rate — Winner rate\n", p.stdout)
+        self.assertIn("Only when sparsity is lifetime", p.stdout)
+        self.assertIn("  epochs — Epochs\n    whole number: 1 … 100000; default 5\n    The iteration budget", p.stdout)
+        # Every name run --param takes, and no other.
+        names = re.findall(r"^  (\S+) — ", p.stdout, re.M)
+        self.assertIn("learning-rate", names)
+        for name in names:
+            self.assertEqual(run("run", "wta", "--data", "iris", "--param", f"{name}=@", "--device", "off")
+                             .stderr.count("unknown parameter"), 0, name)
+
+    def test_every_algorithm_and_refusals(self):
+        p = run("params")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for algorithm in ("kmeans", "gmm", "pca", "ppca", "fa", "wta", "logreg", "prototype", "convolve"):
+            self.assertIn(f"\n{algorithm} — ", "\n" + p.stdout)
+        p = run("params", "nope")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("nope", p.stderr)
+        self.assertEqual(run("params", "wta", "gmm").returncode, 2)
 
 
 if __name__ == "__main__":

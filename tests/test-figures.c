@@ -37,8 +37,15 @@ algorithm_by_id (const char *id)
 
 static const char * const init_choices[] = { "k-means++", "random", NULL };
 static const LatentParamSpec test_specs[] = {
-  { "k", LATENT_PARAM_INT, "K", "clusters", 1, 1000, 3, NULL, NULL, FALSE },
-  { "init", LATENT_PARAM_CHOICE, "Initialisation", "how", 0, 0, 0, "k-means++", init_choices, FALSE },
+  { .name = "k", .type = LATENT_PARAM_INT,
+    .label = "K",
+    .tooltip = "clusters",
+    .min = 1, .max = 1000, .default_value = 3 },
+  { .name = "init", .type = LATENT_PARAM_CHOICE,
+    .label = "Initialisation",
+    .tooltip = "how",
+    .default_choice = "k-means++",
+    .choices = init_choices },
 };
 
 /* k blobs in d dimensions; the snapshot's labels and means are the truth. */

@@ -9,16 +9,56 @@ static const char * const shapes[] = { "round", "square", NULL };
 static const char * const shape_labels[] = { "Round", "Square", NULL };
 
 static const LatentParamSpec specs[] = {
-  { "count", LATENT_PARAM_INT, "Count", "", 1, 100, 10 },
-  { "rate", LATENT_PARAM_DOUBLE, "Rate", "", 0, 1, 0.5 },
-  { "shape", LATENT_PARAM_CHOICE, "Shape", "", 0, 0, 0, "round", shapes, TRUE, shape_labels },
-  { "verbose", LATENT_PARAM_BOOL, "Verbose", "", 0, 1, 0 },
+  { .name = "count", .type = LATENT_PARAM_INT,
+    .label = "Count",
+    .tooltip = "",
+    .min = 1, .max = 100, .default_value = 10 },
+  { .name = "rate", .type = LATENT_PARAM_DOUBLE,
+    .label = "Rate",
+    .tooltip = "",
+    .min = 0, .max = 1, .default_value = 0.5,
+    .renamed_from = "speed" },
+  { .name = "shape", .type = LATENT_PARAM_CHOICE,
+    .label = "Shape",
+    .tooltip = "",
+    .default_choice = "round",
+    .choices = shapes,
+    .allow_file = TRUE,
+    .choice_labels = shape_labels },
+  { .name = "verbose", .type = LATENT_PARAM_BOOL,
+    .label = "Verbose",
+    .tooltip = "",
+    .default_value = FALSE },
 };
 
 static LatentParams *
 new_params (void)
 {
   return latent_params_new (specs, G_N_ELEMENTS (specs));
+}
+
+/* A parameter's old name still sets it, from --param and from an
+ * experiment saved before the rename; it is written under its new name. */
+static void
+test_renamed (void)
+{
+  g_autoptr(LatentParams) params = new_params ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) written = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (latent_params_parse (params, "speed=0.25", &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (latent_params_get_double (params, "rate"), ==, 0.25);
+
+  g_assert_true (json_parser_load_from_data (parser, "{\"speed\": 0.75, \"count\": 3}", -1, NULL));
+  g_assert_true (latent_params_set_from_json (params, json_node_get_object (json_parser_get_root (parser)), &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (latent_params_get_double (params, "rate"), ==, 0.75);
+
+  written = latent_params_to_json (params);
+  g_assert_true (json_object_has_member (json_node_get_object (written), "rate"));
+  g_assert_false (json_object_has_member (json_node_get_object (written), "speed"));
 }
 
 static void
@@ -239,5 +279,6 @@ main (int argc, char **argv)
   g_test_add_func ("/params/json-text", test_json_text);
   g_test_add_func ("/params/algorithm-specs", test_algorithm_specs);
   g_test_add_func ("/params/applies", test_applies);
+  g_test_add_func ("/params/renamed", test_renamed);
   return g_test_run ();
 }

@@ -493,7 +493,10 @@ counter_free (gpointer state)
 }
 
 static const LatentParamSpec counter_params[] = {
-  { "iterations", LATENT_PARAM_INT, "Steps", "Steps", 1, 100000, 1, NULL, NULL, FALSE },
+  { .name = "iterations", .type = LATENT_PARAM_INT,
+    .label = "Steps",
+    .tooltip = "Steps",
+    .min = 1, .max = 100000, .default_value = 1 },
 };
 
 static void

@@ -101,7 +101,7 @@ update_sensitivity (LatentParamPanel *self)
         continue;
       applies = latent_params_applies (self->params, spec);
       /* Test data given: the share held out is not used. */
-      if (g_str_equal (spec->name, "test") && self->dataset && latent_dataset_get_test (self->dataset))
+      if (spec->role == LATENT_PARAM_ROLE_HELD_OUT && self->dataset && latent_dataset_get_test (self->dataset))
         applies = FALSE;
       gtk_widget_set_sensitive (child, applies);
       gtk_widget_set_sensitive (g_object_get_data (G_OBJECT (child), "latent-label"), applies);

@@ -1,6 +1,6 @@
 /* latent-sweep-dialog.c — fit a mixture for each K and compare BIC and AIC
  *
- * K is whichever integer parameter the algorithm sweeps (its sweep_param),
+ * K is whichever integer parameter the algorithm sweeps (the parameter whose role is LATENT_PARAM_ROLE_SWEEP),
  * between its spec's bounds and no further than its check takes for the
  * data. The fits run in a thread (GTask); each finished K is posted back to
  * the main context, and closing the dialog cancels what is left.
@@ -287,15 +287,16 @@ latent_sweep_dialog_new (GtkWindow             *parent,
                          LatentCl              *cl)
 {
   LatentSweepDialog *self;
+  const char *swept;
   double min, max;
 
-  g_return_val_if_fail (algorithm != NULL && algorithm->sweep_param != NULL, NULL);
-  if (!latent_params_get_range (params, algorithm->sweep_param, &min, &max))
+  g_return_val_if_fail (algorithm != NULL && (swept = latent_algorithm_param_with_role (algorithm, LATENT_PARAM_ROLE_SWEEP)), NULL);
+  if (!latent_params_get_range (params, swept, &min, &max))
     g_return_val_if_reached (NULL);
 
   self = g_object_new (LATENT_TYPE_SWEEP_DIALOG, "transient-for", parent, NULL);
   /* No K the fit would refuse (more components than rows). */
-  max = latent_algorithm_max_int (algorithm, dataset, params, algorithm->sweep_param);
+  max = latent_algorithm_max_int (algorithm, dataset, params, swept);
   gtk_spin_button_set_range (self->first_spin, min, MAX (min, max));
   gtk_spin_button_set_range (self->last_spin, min, MAX (min, max));
   self->algorithm = algorithm;

@@ -42,11 +42,11 @@ _latent_window_append_filter_status (LatentWindow   *self,
                                      LatentSnapshot *frame,
                                      GString        *text)
 {
+  const char *passes = frame->params ? latent_params_find_role (frame->params, LATENT_PARAM_ROLE_BUDGET) : NULL;
   double ms = ms_per_pass (frame);
 
   g_string_append_printf (text, _(" · pass %u of %u"), frame->iteration,
-                          frame->params && latent_params_has (frame->params, "iterations")
-                          ? (guint) latent_params_get_int (frame->params, "iterations") : frame->iteration);
+                          passes ? (guint) latent_params_get_int (frame->params, passes) : frame->iteration);
   if (frame->method)
     g_string_append_printf (text, " · %s", latent_figure_filter_method_label (frame, frame->method));
   if (ms > 0 && isfinite (ms))

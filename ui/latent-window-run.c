@@ -262,11 +262,12 @@ static void
 show_going_on (LatentWindow *self,
                gint64        limit)
 {
+  const char *tol = latent_params_find_role (self->params, LATENT_PARAM_ROLE_TOLERANCE);
   g_autofree char *note = NULL;
 
   if (self->going_on != NULL)
-    note = latent_params_has (self->going_on, "tol") && latent_params_get_double (self->going_on, "tol") == 0 &&
-           latent_params_get_double (self->params, "tol") != 0
+    note = tol != NULL && latent_params_get_double (self->going_on, tol) == 0 &&
+           latent_params_get_double (self->params, tol) != 0
            ? g_strdup_printf (_("Going on past convergence, up to %lld iterations: "
                                 "this run ignores the tolerance. Reset goes back to the values above."),
                               (long long) limit)
@@ -354,6 +355,7 @@ _latent_window_can_go_on (LatentWindow *self,
   LatentRunState state = self->run ? latent_run_get_state (self->run) : LATENT_RUN_FAILED;
   LatentParams *base = self->going_on ? self->going_on : self->params;
   const char *budget = budget_name (self);
+  const char *tol;
   double lowest, highest;
 
   if (shown == NULL || self->run == NULL || _latent_window_is_instant (self) ||
@@ -368,7 +370,8 @@ _latent_window_can_go_on (LatentWindow *self,
   /* Only what would take it further: converged with a tolerance still to
    * lower, or stopped at a budget still to raise. */
   if (shown->converged)
-    return latent_params_has (base, "tol") && latent_params_get_double (base, "tol") > 0;
+    return (tol = latent_params_find_role (base, LATENT_PARAM_ROLE_TOLERANCE)) != NULL &&
+           latent_params_get_double (base, tol) > 0;
   return latent_params_get_range (base, budget, &lowest, &highest) &&
          latent_params_get_int (base, budget) < highest;
 }
@@ -393,7 +396,7 @@ go_on (LatentWindow *self,
        * tolerance of 0 lets it take more iterations; at the budget, twice
        * as many to go. The panel keeps their values and says so. */
       if (shown->converged)
-        latent_params_set_double (going_on, "tol", 0, NULL);
+        latent_params_set_double (going_on, latent_params_find_role (going_on, LATENT_PARAM_ROLE_TOLERANCE), 0, NULL);
       /* Doubling stops at the budget's own bound. */
       if ((gint64) from >= limit && latent_params_get_range (going_on, budget, &lowest, &highest))
         latent_params_set_int (going_on, budget, (gint64) MIN (2.0 * MAX (1, limit), highest), NULL);
@@ -612,7 +615,7 @@ on_use_k (LatentSweepDialog *dialog,
           guint              k,
           LatentWindow      *self)
 {
-  const char *name = self->algorithm->sweep_param;
+  const char *name = latent_algorithm_param_with_role (self->algorithm, LATENT_PARAM_ROLE_SWEEP);
 
   /* The person may have moved on to another algorithm meanwhile. */
   if (latent_sweep_dialog_get_algorithm (dialog) != self->algorithm)

@@ -156,6 +156,7 @@ _latent_window_update_status (LatentWindow *self)
 {
   LatentSnapshot *frame = _latent_window_shown_frame (self);
   g_autoptr(GString) s = g_string_new (NULL);
+  const char *held_out;
 
   if (self->dataset == NULL)
     {
@@ -212,9 +213,8 @@ _latent_window_update_status (LatentWindow *self)
   /* What a classifier is judged on. */
   if (latent_dataset_get_test (self->dataset))
     g_string_append_printf (s, _(" · test data %s"), latent_dataset_get_name (latent_dataset_get_test (self->dataset)));
-  else if (latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_SUPERVISED) &&
-           latent_params_has (self->params, "test"))
-    g_string_append_printf (s, _(" · %.0f %% held out to test"), 100 * latent_params_get_double (self->params, "test"));
+  else if ((held_out = latent_params_find_role (self->params, LATENT_PARAM_ROLE_HELD_OUT)))
+    g_string_append_printf (s, _(" · %.0f %% held out to test"), 100 * latent_params_get_double (self->params, held_out));
   /* One line that fits the window: the device is on its button, and what
    * the run has to say is under the metrics, where it may wrap. */
   latent_label_set_text (self->status_label, s->str, _("Status"));
@@ -480,7 +480,7 @@ _latent_window_update_actions (LatentWindow *self)
   enable (self, "save-result", frame != NULL);
   /* Only an algorithm with a score to compare across a parameter sweeps it
    * (a mixture's BIC and AIC across K). */
-  enable (self, "sweep", self->dataset != NULL && self->algorithm->sweep_param != NULL);
+  enable (self, "sweep", self->dataset != NULL && latent_algorithm_param_with_role (self->algorithm, LATENT_PARAM_ROLE_SWEEP) != NULL);
   enable (self, "save-image", frame != NULL && frame->image != NULL);
   enable (self, "edit-kernel", self->algorithm->family == LATENT_FAMILY_FILTER);
   enable (self, "use-features", _latent_window_can_use_features (self));

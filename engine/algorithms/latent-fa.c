@@ -46,13 +46,19 @@
 #define DEFAULT_TOL 1e-4
 
 static const LatentParamSpec fa_params[] = {
-  { "components", LATENT_PARAM_INT, N_("Factors"), N_("Number of latent factors"),
-    1, LATENT_LINEAR_MAX_COLS, 2, NULL, NULL, FALSE },
-  { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
-    N_("Stop when the mean log-likelihood per row changes less than this"),
-    0, 1, DEFAULT_TOL, NULL, NULL, FALSE },
-  { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"), N_("Stop after this many iterations"),
-    1, 100000, 1000, NULL, NULL, FALSE,
+  { .name = "components", .type = LATENT_PARAM_INT,
+    .label = N_("Factors"),
+    .tooltip = N_("Number of latent factors"),
+    .min = 1, .max = LATENT_LINEAR_MAX_COLS, .default_value = 2 },
+  { .name = "tol", .type = LATENT_PARAM_DOUBLE,
+    .label = N_("Tolerance"),
+    .tooltip = N_("Stop when the mean log-likelihood per row changes less than this"),
+    .min = 0, .max = 1, .default_value = DEFAULT_TOL,
+    .role = LATENT_PARAM_ROLE_TOLERANCE },
+  { .name = "max-iterations", .type = LATENT_PARAM_INT,
+    .label = N_("Maximum iterations"),
+    .tooltip = N_("Stop after this many iterations"),
+    .min = 1, .max = 100000, .default_value = 1000,
     .role = LATENT_PARAM_ROLE_BUDGET },
 };
 

@@ -19,13 +19,19 @@
 #include <math.h>
 
 static const LatentParamSpec ppca_params[] = {
-  { "components", LATENT_PARAM_INT, N_("Components"), N_("Dimension of the latent space"),
-    1, LATENT_LINEAR_MAX_COLS, 2, NULL, NULL, FALSE },
-  { "tol", LATENT_PARAM_DOUBLE, N_("Tolerance"),
-    N_("Stop when the mean log-likelihood per row changes less than this"),
-    0, 1, 1e-6, NULL, NULL, FALSE },
-  { "max-iterations", LATENT_PARAM_INT, N_("Maximum iterations"), N_("Stop after this many iterations"),
-    1, 100000, 1000, NULL, NULL, FALSE,
+  { .name = "components", .type = LATENT_PARAM_INT,
+    .label = N_("Components"),
+    .tooltip = N_("Dimension of the latent space"),
+    .min = 1, .max = LATENT_LINEAR_MAX_COLS, .default_value = 2 },
+  { .name = "tol", .type = LATENT_PARAM_DOUBLE,
+    .label = N_("Tolerance"),
+    .tooltip = N_("Stop when the mean log-likelihood per row changes less than this"),
+    .min = 0, .max = 1, .default_value = 1e-6,
+    .role = LATENT_PARAM_ROLE_TOLERANCE },
+  { .name = "max-iterations", .type = LATENT_PARAM_INT,
+    .label = N_("Maximum iterations"),
+    .tooltip = N_("Stop after this many iterations"),
+    .min = 1, .max = 100000, .default_value = 1000,
     .role = LATENT_PARAM_ROLE_BUDGET },
 };
 

@@ -37,27 +37,36 @@ static const char * const distance_labels[] = { N_("Euclidean"), N_("Cosine"), N
 /* Euclidean by default: it is scikit-learn's NearestCentroid, and Snell et
  * al. found it better than cosine for prototypes that are class means. */
 static const LatentParamSpec prototype_params[] = {
-  { "distance", LATENT_PARAM_CHOICE, N_("Distance"),
-    N_("Euclidean: the nearest class mean. Cosine: the class mean at the smallest angle, "
-       "whatever the lengths of the rows"),
-    0, 0, 0, "euclidean", distance_choices, FALSE, distance_labels },
-  { "ways", LATENT_PARAM_INT, N_("Classes per episode"),
-    N_("N of an N-way episode: how many classes each episode draws; no more than the classes "
-       "that have enough test rows"),
-    2, 10000, 5, NULL, NULL, FALSE },
-  { "shots", LATENT_PARAM_INT, N_("Examples per class"),
-    N_("K of a K-shot episode: the labelled rows of each class whose mean is its prototype"),
-    1, 100000, 5, NULL, NULL, FALSE },
-  { "queries", LATENT_PARAM_INT, N_("Queries per class"),
-    N_("The rows of each class an episode classifies with its prototypes"),
-    1, 100000, 15, NULL, NULL, FALSE },
-  { "episodes", LATENT_PARAM_INT, N_("Episodes"),
-    N_("Few-shot episodes drawn from the test rows, one a step; 0 runs the nearest class mean only"),
-    0, 1000000, 100, NULL, NULL, FALSE,
+  { .name = "distance", .type = LATENT_PARAM_CHOICE,
+    .label = N_("Distance"),
+    .tooltip = N_("Euclidean: the nearest class mean. Cosine: the class mean at the smallest angle, "
+                  "whatever the lengths of the rows"),
+    .default_choice = "euclidean",
+    .choices = distance_choices,
+    .choice_labels = distance_labels },
+  { .name = "ways", .type = LATENT_PARAM_INT,
+    .label = N_("Classes per episode"),
+    .tooltip = N_("N of an N-way episode: how many classes each episode draws; no more than the classes "
+                  "that have enough test rows"),
+    .min = 2, .max = 10000, .default_value = 5 },
+  { .name = "shots", .type = LATENT_PARAM_INT,
+    .label = N_("Examples per class"),
+    .tooltip = N_("K of a K-shot episode: the labelled rows of each class whose mean is its prototype"),
+    .min = 1, .max = 100000, .default_value = 5 },
+  { .name = "queries", .type = LATENT_PARAM_INT,
+    .label = N_("Queries per class"),
+    .tooltip = N_("The rows of each class an episode classifies with its prototypes"),
+    .min = 1, .max = 100000, .default_value = 15 },
+  { .name = "episodes", .type = LATENT_PARAM_INT,
+    .label = N_("Episodes"),
+    .tooltip = N_("Few-shot episodes drawn from the test rows, one a step; 0 runs the nearest class mean only"),
+    .min = 0, .max = 1000000, .default_value = 100,
     .role = LATENT_PARAM_ROLE_BUDGET },
-  { "test", LATENT_PARAM_DOUBLE, N_("Test share"),
-    N_("The share of the rows held out to test on, when the data has no test set of its own"),
-    0, 1, 0.2, NULL, NULL, FALSE },
+  { .name = "test", .type = LATENT_PARAM_DOUBLE,
+    .label = N_("Test share"),
+    .tooltip = N_("The share of the rows held out to test on, when the data has no test set of its own"),
+    .min = 0, .max = 1, .default_value = 0.2,
+    .role = LATENT_PARAM_ROLE_HELD_OUT },
 };
 
 static const LatentAlgorithm prototype_algorithm;

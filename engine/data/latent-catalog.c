@@ -359,7 +359,8 @@ parse_options (const char    *dataset,
 /* The files' one option: how many of their first rows to keep (checked
  * against the rows there are). No window shows it. */
 static const LatentParamSpec head_specs[] = {
-  { "n", LATENT_PARAM_INT, NULL, NULL, 0, (double) LATENT_DATASET_MAX_VALUES, 0 },
+  { .name = "n", .type = LATENT_PARAM_INT,
+    .min = 0, .max = (double) LATENT_DATASET_MAX_VALUES, .default_value = 0 },
 };
 
 /* Built-ins -------------------------------------------------------------- */

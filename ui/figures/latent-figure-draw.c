@@ -435,7 +435,8 @@ latent_figure_filter_describe (LatentSnapshot *snapshot)
 guint
 _latent_figure_filter_passes (LatentSnapshot *snapshot)
 {
-  double passes = param_double (snapshot->params, "iterations");
+  const char *budget = snapshot->params ? latent_params_find_role (snapshot->params, LATENT_PARAM_ROLE_BUDGET) : NULL;
+  double passes = budget ? param_double (snapshot->params, budget) : NAN;
 
   return isfinite (passes) && passes >= 0 ? (guint) passes : 0;
 }
