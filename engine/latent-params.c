@@ -101,6 +101,38 @@ find_spec (LatentParams *self,
   return -1;
 }
 
+void
+latent_params_read (LatentParams *self,
+                    gpointer      out)
+{
+  g_return_if_fail (self != NULL && out != NULL);
+
+  for (guint i = 0; i < self->n_specs; i++)
+    {
+      const LatentParamSpec *spec = &self->specs[i];
+      gpointer field = (guint8 *) out + spec->offset;
+
+      g_return_if_fail (spec->typed);
+      switch (spec->type)
+        {
+        case LATENT_PARAM_INT:
+          *(gint64 *) field = (gint64) self->numbers[i];
+          break;
+        case LATENT_PARAM_DOUBLE:
+          *(double *) field = self->numbers[i];
+          break;
+        case LATENT_PARAM_BOOL:
+          *(gboolean *) field = self->numbers[i] != 0;
+          break;
+        case LATENT_PARAM_CHOICE:
+          *(const char **) field = self->choices[i];
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
 gboolean
 latent_params_has (LatentParams *self,
                    const char   *name)

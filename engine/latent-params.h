@@ -71,7 +71,26 @@ typedef struct {
   /* The name it had before, which --param and experiment files saved
    * then still take; NULL if none. */
   const char         *renamed_from;
+  /* Where latent_params_read () puts the value in the algorithm's own
+   * struct: set with LATENT_PARAM_INT_AT () and its kind, never by hand. */
+  gsize               offset;
+  gboolean            typed;
 } LatentParamSpec;
+
+/* A spec row's type and the field of struct TYPE that holds its value, of
+ * the C type that goes with it (gint64, double, gboolean, const char *):
+ * another type is a compile error, not a value written over its
+ * neighbours. */
+#define LATENT_PARAM_FIELD_(ctype, T, member) \
+  .offset = _Generic (((T *) 0)->member, ctype: G_STRUCT_OFFSET (T, member)), .typed = TRUE
+#define LATENT_PARAM_INT_AT(T, member) \
+  .type = LATENT_PARAM_INT, LATENT_PARAM_FIELD_ (gint64, T, member)
+#define LATENT_PARAM_DOUBLE_AT(T, member) \
+  .type = LATENT_PARAM_DOUBLE, LATENT_PARAM_FIELD_ (double, T, member)
+#define LATENT_PARAM_BOOL_AT(T, member) \
+  .type = LATENT_PARAM_BOOL, LATENT_PARAM_FIELD_ (gboolean, T, member)
+#define LATENT_PARAM_CHOICE_AT(T, member) \
+  .type = LATENT_PARAM_CHOICE, LATENT_PARAM_FIELD_ (const char *, T, member)
 
 typedef struct _LatentParams LatentParams;
 
@@ -128,6 +147,12 @@ gboolean               latent_params_get_bool     (LatentParams          *self,
                                                    const char            *name);
 const char            *latent_params_get_choice   (LatentParams          *self,
                                                    const char            *name);
+/* Every value into the struct at @out, at the fields the specs name (all of
+ * them declared with LATENT_PARAM_*_AT): what an algorithm reads once, so
+ * that it reads fields, not names. A CHOICE's string belongs to @self and
+ * lives as long as it does. */
+void                   latent_params_read         (LatentParams          *self,
+                                                   gpointer               out);
 /* Whether @spec's parameter matters with the other values as they are
  * (its applies_when). */
 gboolean               latent_params_applies      (LatentParams          *self,

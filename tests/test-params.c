@@ -37,6 +37,47 @@ new_params (void)
   return latent_params_new (specs, G_N_ELEMENTS (specs));
 }
 
+typedef struct {
+  double      rate;
+  const char *shape;
+  gint64      count;
+  gboolean    verbose;
+} Typed;
+
+static const LatentParamSpec typed_specs[] = {
+  { .name = "count", LATENT_PARAM_INT_AT (Typed, count), .min = 1, .max = 100, .default_value = 10 },
+  { .name = "rate", LATENT_PARAM_DOUBLE_AT (Typed, rate), .min = 0, .max = 1, .default_value = 0.5 },
+  { .name = "shape", LATENT_PARAM_CHOICE_AT (Typed, shape), .default_choice = "round", .choices = shapes,
+    .allow_file = TRUE },
+  { .name = "verbose", LATENT_PARAM_BOOL_AT (Typed, verbose), .default_value = TRUE },
+};
+
+/* Read once into the algorithm's struct, each value at its own field
+ * whatever the order of the fields. */
+static void
+test_read (void)
+{
+  g_autoptr(LatentParams) params = latent_params_new (typed_specs, G_N_ELEMENTS (typed_specs));
+  Typed t;
+
+  memset (&t, 0xa5, sizeof t);
+  latent_params_read (params, &t);
+  g_assert_cmpint (t.count, ==, 10);
+  g_assert_cmpfloat (t.rate, ==, 0.5);
+  g_assert_cmpstr (t.shape, ==, "round");
+  g_assert_true (t.verbose);
+
+  g_assert_true (latent_params_parse (params, "count=77", NULL));
+  g_assert_true (latent_params_parse (params, "rate=0.125", NULL));
+  g_assert_true (latent_params_parse (params, "shape=@/tmp/x", NULL));
+  g_assert_true (latent_params_parse (params, "verbose=false", NULL));
+  latent_params_read (params, &t);
+  g_assert_cmpint (t.count, ==, 77);
+  g_assert_cmpfloat (t.rate, ==, 0.125);
+  g_assert_cmpstr (t.shape, ==, "@/tmp/x");
+  g_assert_false (t.verbose);
+}
+
 /* A parameter's old name still sets it, from --param and from an
  * experiment saved before the rename; it is written under its new name. */
 static void
@@ -280,5 +321,6 @@ main (int argc, char **argv)
   g_test_add_func ("/params/algorithm-specs", test_algorithm_specs);
   g_test_add_func ("/params/applies", test_applies);
   g_test_add_func ("/params/renamed", test_renamed);
+  g_test_add_func ("/params/read", test_read);
   return g_test_run ();
 }

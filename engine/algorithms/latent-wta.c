@@ -41,65 +41,82 @@ static const char * const init_labels[] = { N_("Random"), NULL };
 
 /* Defaults give garment-part filters on Fashion-MNIST within 5 epochs; a
  * learning rate of 0.1 with momentum 0.9 leaves most units dead there. */
+/* The parameters, read once (latent_params_read). */
+typedef struct {
+  gint64      hidden;
+  const char *sparsity;
+  double      rate;
+  gint64      k;
+  gboolean    tied;
+  gint64      batch;
+  gint64      epochs;
+  double      learning_rate;
+  double      momentum;
+  const char *optimizer;
+  double      validation;
+  gboolean    shuffle;
+  const char *init;
+} WtaParams;
+
 static const LatentParamSpec wta_params[] = {
-  { .name = "hidden", .type = LATENT_PARAM_INT,
+  { .name = "hidden", LATENT_PARAM_INT_AT (WtaParams, hidden),
     .label = N_("Hidden units"),
     .tooltip = N_("Units in the hidden layer"),
     .min = 1, .max = 65536, .default_value = 1024 },
-  { .name = "sparsity", .type = LATENT_PARAM_CHOICE,
+  { .name = "sparsity", LATENT_PARAM_CHOICE_AT (WtaParams, sparsity),
     .label = N_("Sparsity"),
     .tooltip = N_("Lifetime: each unit keeps its largest activations across the mini-batch. "
                   "k-sparse: each row keeps its k largest. None: a plain ReLU autoencoder"),
     .default_choice = "lifetime",
     .choices = sparsity_choices,
     .choice_labels = sparsity_labels },
-  { .name = "rate", .type = LATENT_PARAM_DOUBLE,
+  { .name = "rate", LATENT_PARAM_DOUBLE_AT (WtaParams, rate),
     .label = N_("Winner rate"),
     .tooltip = N_("Lifetime sparsity: the share of a mini-batch each unit keeps"),
     .min = 0, .max = 1, .default_value = 0.05,
     .applies_when = "sparsity=lifetime" },
-  { .name = "k", .type = LATENT_PARAM_INT,
+  { .name = "k", LATENT_PARAM_INT_AT (WtaParams, k),
     .label = N_("Winners per row"),
     .tooltip = N_("k-sparse: the activations each row keeps"),
     .min = 1, .max = 65536, .default_value = 25,
     .applies_when = "sparsity=k-sparse" },
-  { .name = "tied", .type = LATENT_PARAM_BOOL,
+  { .name = "tied", LATENT_PARAM_BOOL_AT (WtaParams, tied),
     .label = N_("Tied weights"),
     .tooltip = N_("The decoder uses the encoder's weights, transposed"),
     .default_value = TRUE },
-  { .name = "batch", .type = LATENT_PARAM_INT,
+  { .name = "batch", LATENT_PARAM_INT_AT (WtaParams, batch),
     .label = N_("Mini-batch"),
     .tooltip = N_("Rows per step"),
     .min = 1, .max = 65536, .default_value = 100 },
-  { .name = "epochs", .type = LATENT_PARAM_INT,
+  { .name = "epochs", LATENT_PARAM_INT_AT (WtaParams, epochs),
     .label = N_("Epochs"),
     .tooltip = N_("Passes over the training rows"),
     .min = 1, .max = 100000, .default_value = 5,
     .role = LATENT_PARAM_ROLE_BUDGET },
-  { .name = "learning-rate", .type = LATENT_PARAM_DOUBLE,
+  { .name = "learning-rate", LATENT_PARAM_DOUBLE_AT (WtaParams, learning_rate),
     .label = N_("Learning rate"),
     .tooltip = N_("Step size of the optimiser (Adam wants about 0.001)"),
     .min = 0, .max = 10, .default_value = 0.01 },
-  { .name = "momentum", .type = LATENT_PARAM_DOUBLE,
+  { .name = "momentum", LATENT_PARAM_DOUBLE_AT (WtaParams, momentum),
     .label = N_("Momentum"),
     .tooltip = N_("Momentum optimiser: the share of the last step kept"),
     .min = 0, .max = 0.999, .default_value = 0.9,
     .applies_when = "optimizer=momentum" },
-  { .name = "optimizer", .type = LATENT_PARAM_CHOICE,
+  { .name = "optimizer", LATENT_PARAM_CHOICE_AT (WtaParams, optimizer),
     .label = N_("Optimiser"),
     .tooltip = N_("Gradient descent with momentum, or Adam"),
     .default_choice = "momentum",
     .choices = optimizer_choices,
     .choice_labels = optimizer_labels },
-  { .name = "validation", .type = LATENT_PARAM_DOUBLE,
+  { .name = "validation", LATENT_PARAM_DOUBLE_AT (WtaParams, validation),
     .label = N_("Validation share"),
     .tooltip = N_("Rows held out to measure the loss on data the model does not train on"),
     .min = 0, .max = 0.9, .default_value = 0.1 },
-  { .name = "shuffle", .type = LATENT_PARAM_BOOL,
+  { .name = "shuffle", LATENT_PARAM_BOOL_AT (WtaParams, shuffle),
     .label = N_("Shuffle"),
     .tooltip = N_("Draw the split and the mini-batches at random from the seed; off: in row order"),
     .default_value = TRUE },
-  { .name = "init", .type = LATENT_PARAM_CHOICE,
+  { .name = "init", LATENT_PARAM_CHOICE_AT (WtaParams, init),
     .label = N_("Initial weights"),
     .tooltip = N_("Random from the seed, or the result of an earlier run of the same shape (a JSON file)"),
     .default_choice = "random",
@@ -111,10 +128,10 @@ static const LatentParamSpec wta_params[] = {
 static const LatentAlgorithm wta_algorithm;
 
 static guint
-validation_rows (LatentDataset *dataset,
-                 LatentParams  *params)
+validation_rows (LatentDataset   *dataset,
+                 const WtaParams *p)
 {
-  return (guint) floor (latent_params_get_double (params, "validation") * latent_dataset_get_n_rows (dataset));
+  return (guint) floor (p->validation * latent_dataset_get_n_rows (dataset));
 }
 
 static gboolean
@@ -123,13 +140,19 @@ wta_check (LatentDataset  *dataset,
            GError        **error)
 {
   const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
-  const guint n_train = n - validation_rows (dataset, params);
-  const guint h = latent_params_get_int (params, "hidden");
-  /* A batch larger than the data is all of it, as for logistic regression. */
-  const guint batch = MIN ((guint) latent_params_get_int (params, "batch"), n_train);
-  const char *sparsity = latent_params_get_choice (params, "sparsity");
-  const double rate = latent_params_get_double (params, "rate");
   const char *name = latent_dataset_get_name (dataset);
+  WtaParams p;
+  guint n_train, h, batch;
+  const char *sparsity;
+  double rate;
+
+  latent_params_read (params, &p);
+  n_train = n - validation_rows (dataset, &p);
+  h = p.hidden;
+  /* A batch larger than the data is all of it, as for logistic regression. */
+  batch = MIN ((guint) p.batch, n_train);
+  sparsity = p.sparsity;
+  rate = p.rate;
 
   if ((guint64) h * d > MAX_WEIGHTS)
     {
@@ -150,7 +173,7 @@ wta_check (LatentDataset  *dataset,
       const double scale = pow (10, floor (log10 (0.5 / batch)) - 1);
       const double least_rate = ceil (0.5 / batch / scale) * scale;
 
-      if (batch < (guint) latent_params_get_int (params, "batch"))
+      if (batch < (guint) p.batch)
         /* Translators: rate, the training rows, the data's name, the least rate. */
         g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                      _("rate = %g keeps no winner of a mini-batch of all %u training rows of “%s”: "
@@ -164,13 +187,13 @@ wta_check (LatentDataset  *dataset,
                      rate, batch, least_rate, (guint) ceil (0.5 / rate));
       return FALSE;
     }
-  if (g_str_equal (sparsity, "k-sparse") && (guint) latent_params_get_int (params, "k") > h)
+  if (g_str_equal (sparsity, "k-sparse") && (guint) p.k > h)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("k = %u is more than the %u hidden units"), (guint) latent_params_get_int (params, "k"), h);
+                   _("k = %u is more than the %u hidden units"), (guint) p.k, h);
       return FALSE;
     }
-  if (!(latent_params_get_double (params, "learning-rate") > 0))
+  if (!(p.learning_rate > 0))
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                    _("learning-rate must be positive"));
@@ -410,10 +433,11 @@ wta_init (LatentDataset  *dataset,
   g_autoptr(LatentWta) self = NULL;
   g_autoptr(GRand) rand = new_rand (seed);
   g_autoptr(GError) local_error = NULL;
-  const char *sparsity, *init;
+  WtaParams p;
 
   if (!wta_check (dataset, params, error))
     return NULL;
+  latent_params_read (params, &p);
 
   self = g_new0 (LatentWta, 1);
   self->algorithm = &wta_algorithm;
@@ -422,21 +446,19 @@ wta_init (LatentDataset  *dataset,
   self->seed = seed;
   self->n = latent_dataset_get_n_rows (dataset);
   self->d = latent_dataset_get_n_cols (dataset);
-  self->h = latent_params_get_int (params, "hidden");
-  self->batch = MIN ((guint) latent_params_get_int (params, "batch"), self->n - validation_rows (dataset, params));
-  sparsity = latent_params_get_choice (params, "sparsity");
-  self->sparsity = g_str_equal (sparsity, "lifetime") ? LATENT_WTA_LIFETIME
-                   : g_str_equal (sparsity, "k-sparse") ? LATENT_WTA_K_SPARSE : LATENT_WTA_NONE;
-  self->winners = self->sparsity == LATENT_WTA_LIFETIME
-                  ? (guint) round (latent_params_get_double (params, "rate") * self->batch)
-                  : self->sparsity == LATENT_WTA_K_SPARSE ? (guint) latent_params_get_int (params, "k") : self->h;
-  self->tied = latent_params_get_bool (params, "tied");
-  self->adam = g_str_equal (latent_params_get_choice (params, "optimizer"), "adam");
-  self->shuffle = latent_params_get_bool (params, "shuffle");
-  self->learning_rate = latent_params_get_double (params, "learning-rate");
-  self->momentum = latent_params_get_double (params, "momentum");
-  self->epochs = latent_params_get_int (params, "epochs");
-  self->n_val = validation_rows (dataset, params);
+  self->h = p.hidden;
+  self->batch = MIN ((guint) p.batch, self->n - validation_rows (dataset, &p));
+  self->sparsity = g_str_equal (p.sparsity, "lifetime") ? LATENT_WTA_LIFETIME
+                   : g_str_equal (p.sparsity, "k-sparse") ? LATENT_WTA_K_SPARSE : LATENT_WTA_NONE;
+  self->winners = self->sparsity == LATENT_WTA_LIFETIME ? (guint) round (p.rate * self->batch)
+                  : self->sparsity == LATENT_WTA_K_SPARSE ? (guint) p.k : self->h;
+  self->tied = p.tied;
+  self->adam = g_str_equal (p.optimizer, "adam");
+  self->shuffle = p.shuffle;
+  self->learning_rate = p.learning_rate;
+  self->momentum = p.momentum;
+  self->epochs = p.epochs;
+  self->n_val = validation_rows (dataset, &p);
   self->n_train = self->n - self->n_val;
   self->steps_per_epoch = self->n_train / self->batch;
 
@@ -455,10 +477,9 @@ wta_init (LatentDataset  *dataset,
   alloc_params (self, &self->v);
   if (self->adam)
     alloc_params (self, &self->s);
-  init = latent_params_get_choice (params, "init");
-  if (init[0] == '@')
+  if (p.init[0] == '@')
     {
-      if (!init_from_file (self, init + 1, error))
+      if (!init_from_file (self, p.init + 1, error))
         return NULL;
     }
   else
