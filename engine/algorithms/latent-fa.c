@@ -46,16 +46,16 @@
 #define DEFAULT_TOL 1e-4
 
 static const LatentParamSpec fa_params[] = {
-  { .name = "components", .type = LATENT_PARAM_INT,
+  { .name = "components", LATENT_PARAM_INT_AT (LatentLinearParams, components),
     .label = N_("Factors"),
     .tooltip = N_("Number of latent factors"),
     .min = 1, .max = LATENT_LINEAR_MAX_COLS, .default_value = 2 },
-  { .name = "tol", .type = LATENT_PARAM_DOUBLE,
+  { .name = "tol", LATENT_PARAM_DOUBLE_AT (LatentLinearParams, tol),
     .label = N_("Tolerance"),
     .tooltip = N_("Stop when the mean log-likelihood per row changes less than this"),
     .min = 0, .max = 1, .default_value = DEFAULT_TOL,
     .role = LATENT_PARAM_ROLE_TOLERANCE },
-  { .name = "max-iterations", .type = LATENT_PARAM_INT,
+  { .name = "max-iterations", LATENT_PARAM_INT_AT (LatentLinearParams, max_iterations),
     .label = N_("Maximum iterations"),
     .tooltip = N_("Stop after this many iterations"),
     .min = 1, .max = 100000, .default_value = 1000,

@@ -12,6 +12,7 @@
 #define G_LOG_DOMAIN "latent-linear"
 
 #include "latent-linear-private.h"
+#include "latent-linear.h"
 
 #include <cblas.h>
 #include <glib/gi18n-lib.h>
@@ -66,6 +67,15 @@ fall_back (LatentLinear *self,
   self->device = g_strdup (CPU_REFERENCE);
 }
 
+void
+latent_linear_params_read (LatentParams       *params,
+                           LatentLinearParams *out)
+{
+  /* What PPCA's and FA's tables lack stays 0, NULL, FALSE. */
+  *out = (LatentLinearParams) { 0 };
+  latent_params_read (params, out);
+}
+
 static const char *
 model_name (LatentLinearModel model)
 {
@@ -87,10 +97,13 @@ latent_linear_check (LatentLinearModel   model,
                      LatentParams       *params,
                      GError            **error)
 {
-  const guint m = latent_params_get_int (params, "components");
   const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
   const char *name = latent_dataset_get_name (dataset);
+  LatentLinearParams p;
+  guint m;
 
+  latent_linear_params_read (params, &p);
+  m = p.components;
   if (n < 2)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
@@ -135,14 +148,16 @@ latent_linear_new (LatentLinearModel      model,
 {
   g_autoptr(LatentLinear) self = NULL;
   g_autoptr(GError) local_error = NULL;
-  const guint m = latent_params_get_int (params, "components");
-  guint n, d;
+  LatentLinearParams p;
+  guint n, d, m;
 
   g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
   g_return_val_if_fail (params != NULL, NULL);
 
   if (!latent_linear_check (model, dataset, params, error))
     return NULL;
+  latent_linear_params_read (params, &p);
+  m = p.components;
 
   self = g_new0 (LatentLinear, 1);
   self->model = model;
@@ -154,8 +169,8 @@ latent_linear_new (LatentLinearModel      model,
   self->n = n = latent_dataset_get_n_rows (dataset);
   self->d = d = latent_dataset_get_n_cols (dataset);
   self->m = m;
-  self->tol = latent_params_get_double (params, "tol");
-  self->max_iterations = latent_params_get_int (params, "max-iterations");
+  self->tol = p.tol;
+  self->max_iterations = p.max_iterations;
   self->message = g_string_new (NULL);
   self->log_likelihood = NAN;
   self->objective = NAN;
@@ -425,13 +440,14 @@ coders (LatentLinear *self,
     {
     case LATENT_LINEAR_PCA:
       {
-        const gboolean whiten = latent_params_get_bool (self->params, "whiten");
+        LatentLinearParams p;
 
+        latent_linear_params_read (self->params, &p);
         for (guint a = 0; a < d; a++)
           for (guint j = 0; j < m; j++)
             {
               const double w = self->w[(gsize) a * m + j];
-              const double s = whiten ? sqrt (self->eigenvalues[j] * latent_linear_unbiased (self)) : 1;
+              const double s = p.whiten ? sqrt (self->eigenvalues[j] * latent_linear_unbiased (self)) : 1;
 
               et[(gsize) a * m + j] = s > 0 ? w / s : 0;
               dec[(gsize) a * m + j] = w * s;
@@ -730,7 +746,9 @@ latent_linear_snapshot (gpointer data)
 {
   LatentLinear *self = data;
   LatentSnapshot *snap = latent_snapshot_new (self->algorithm, self->dataset, self->params);
+  LatentLinearParams p;
 
+  latent_linear_params_read (self->params, &p);
   snap->seed = self->seed;
   snap->iteration = self->iteration;
   snap->converged = self->converged;
@@ -740,7 +758,7 @@ latent_linear_snapshot (gpointer data)
   snap->log_likelihood = self->log_likelihood;
   /* PCA before it is solved has only its covariance to show. */
   if (self->model != LATENT_LINEAR_PCA || self->iteration > 0 ||
-      g_strcmp0 (latent_params_get_choice (self->params, "method"), "iterative") == 0)
+      g_strcmp0 (p.method, "iterative") == 0)
     fill_model (self, snap, NULL);
   snap->objective = self->objective;
   snap->device = g_strdup (self->device);

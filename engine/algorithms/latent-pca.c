@@ -23,27 +23,27 @@ static const char * const method_labels[] = { N_("Exact"), N_("Iterative"), NULL
  * device's products (on Fashion-MNIST the turn per step stalls near 2e-5):
  * exact is there for more digits. */
 static const LatentParamSpec pca_params[] = {
-  { .name = "components", .type = LATENT_PARAM_INT,
+  { .name = "components", LATENT_PARAM_INT_AT (LatentLinearParams, components),
     .label = N_("Components"),
     .tooltip = N_("Number of principal components to keep"),
     .min = 1, .max = LATENT_LINEAR_MAX_COLS, .default_value = 2 },
-  { .name = "method", .type = LATENT_PARAM_CHOICE,
+  { .name = "method", LATENT_PARAM_CHOICE_AT (LatentLinearParams, method),
     .label = N_("Method"),
     .tooltip = N_("Exact: one eigen-decomposition. Iterative: subspace iteration, every step shown"),
     .default_choice = "exact",
     .choices = method_choices,
     .choice_labels = method_labels },
-  { .name = "whiten", .type = LATENT_PARAM_BOOL,
+  { .name = "whiten", LATENT_PARAM_BOOL_AT (LatentLinearParams, whiten),
     .label = N_("Whiten"),
     .tooltip = N_("Scale the projections to unit variance along every component"),
     .default_value = FALSE },
-  { .name = "tol", .type = LATENT_PARAM_DOUBLE,
+  { .name = "tol", LATENT_PARAM_DOUBLE_AT (LatentLinearParams, tol),
     .label = N_("Tolerance"),
     .tooltip = N_("Iterative: stop when no component turns by more than this (sine of the angle)"),
     .min = 0, .max = 1, .default_value = 1e-4,
     .applies_when = "method=iterative",
     .role = LATENT_PARAM_ROLE_TOLERANCE },
-  { .name = "max-iterations", .type = LATENT_PARAM_INT,
+  { .name = "max-iterations", LATENT_PARAM_INT_AT (LatentLinearParams, max_iterations),
     .label = N_("Maximum iterations"),
     .tooltip = N_("Iterative: stop after this many iterations"),
     .min = 1, .max = 100000, .default_value = 1000,
@@ -236,11 +236,13 @@ pca_init (LatentDataset  *dataset,
           GError        **error)
 {
   g_autoptr(LatentLinear) self = NULL;
+  LatentLinearParams p;
 
   self = latent_linear_new (LATENT_LINEAR_PCA, &pca_algorithm, dataset, params, seed, cl, error);
   if (self == NULL)
     return NULL;
-  if (g_str_equal (latent_params_get_choice (params, "method"), "iterative"))
+  latent_linear_params_read (params, &p);
+  if (g_str_equal (p.method, "iterative"))
     {
       latent_linear_random_w (self, 1);
       if (!latent_linear_cov_times (self, self->w, self->sw, NULL, error))
@@ -257,11 +259,13 @@ pca_step (gpointer       data,
           GError       **error)
 {
   LatentLinear *self = data;
+  LatentLinearParams p;
 
   g_return_val_if_fail (!self->finished, FALSE);
 
+  latent_linear_params_read (self->params, &p);
   g_string_truncate (self->message, 0);
-  if (g_str_equal (latent_params_get_choice (self->params, "method"), "exact"))
+  if (g_str_equal (p.method, "exact"))
     {
       if (!solve_exact (self, error))
         return FALSE;
