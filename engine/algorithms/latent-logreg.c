@@ -50,59 +50,73 @@
 static const char * const optimizer_choices[] = { "lbfgs", "momentum", "adam", NULL };
 static const char * const optimizer_labels[] = { N_("L-BFGS (all rows)"), N_("Momentum"), N_("Adam"), NULL };
 
+/* The parameters, read once (latent_params_read). */
+typedef struct {
+  double      l2;
+  gint64      batch;
+  double      learning_rate;
+  double      tol;
+  gint64      epochs;
+  const char *optimizer;
+  double      momentum;
+  gboolean    standardise;
+  gboolean    shuffle;
+  double      test;
+} LogregParams;
+
 /* Defaults: L-BFGS to a tolerance, as scikit-learn's LogisticRegression();
  * within a point of its test accuracy on digits and Fashion-MNIST. */
 static const LatentParamSpec logreg_params[] = {
-  { .name = "l2", .type = LATENT_PARAM_DOUBLE,
+  { .name = "l2", LATENT_PARAM_DOUBLE_AT (LogregParams, l2),
     .label = N_("L2 penalty"),
     .tooltip = N_("Strength λ of the penalty λ/2 · (sum of the squared weights) added to the mean "
                   "cross-entropy; the biases are not penalised. Larger values give smaller, smoother weights"),
     .min = 0, .max = 1000, .default_value = 1e-4 },
-  { .name = "batch", .type = LATENT_PARAM_INT,
+  { .name = "batch", LATENT_PARAM_INT_AT (LogregParams, batch),
     .label = N_("Mini-batch"),
     .tooltip = N_("Training rows per step; all rows: one step per epoch, plain gradient descent"),
     .min = 0, .max = 1 << 30, .default_value = 256,
     .applies_when = "optimizer=momentum|adam",
     .zero_label = N_("All rows") },
-  { .name = "learning-rate", .type = LATENT_PARAM_DOUBLE,
+  { .name = "learning-rate", LATENT_PARAM_DOUBLE_AT (LogregParams, learning_rate),
     .label = N_("Learning rate"),
     .tooltip = N_("Step size of the optimiser (Adam wants about 0.001 to 0.01)"),
     .min = 0, .max = 100, .default_value = 0.01,
     .applies_when = "optimizer=momentum|adam" },
-  { .name = "tol", .type = LATENT_PARAM_DOUBLE,
+  { .name = "tol", LATENT_PARAM_DOUBLE_AT (LogregParams, tol),
     .label = N_("Tolerance"),
     .tooltip = N_("Stop when an epoch lowers the training objective by less than this, relative to it "
                   "(mini-batches: five epochs in a row); 0 trains every epoch"),
     .min = 0, .max = 1, .default_value = TOL_DEFAULT,
     .role = LATENT_PARAM_ROLE_TOLERANCE },
-  { .name = "epochs", .type = LATENT_PARAM_INT,
+  { .name = "epochs", LATENT_PARAM_INT_AT (LogregParams, epochs),
     .label = N_("Epochs"),
     .tooltip = N_("Passes over the training rows at most (an L-BFGS iteration is one)"),
     .min = 1, .max = 1000000, .default_value = EPOCHS_DEFAULT,
     .role = LATENT_PARAM_ROLE_BUDGET },
-  { .name = "optimizer", .type = LATENT_PARAM_CHOICE,
+  { .name = "optimizer", LATENT_PARAM_CHOICE_AT (LogregParams, optimizer),
     .label = N_("Optimiser"),
     .tooltip = N_("L-BFGS, a quasi-Newton method on all rows at once, or mini-batch gradient descent "
                   "with momentum, or Adam"),
     .default_choice = "lbfgs",
     .choices = optimizer_choices,
     .choice_labels = optimizer_labels },
-  { .name = "momentum", .type = LATENT_PARAM_DOUBLE,
+  { .name = "momentum", LATENT_PARAM_DOUBLE_AT (LogregParams, momentum),
     .label = N_("Momentum"),
     .tooltip = N_("Momentum optimiser: the share of the last step kept"),
     .min = 0, .max = 0.999, .default_value = 0.9,
     .applies_when = "optimizer=momentum" },
-  { .name = "standardise", .type = LATENT_PARAM_BOOL,
+  { .name = "standardise", LATENT_PARAM_BOOL_AT (LogregParams, standardise),
     .label = N_("Standardise"),
     .tooltip = N_("Shift and scale every column to mean 0 and standard deviation 1 over the training rows "
                   "before learning (a constant column is only shifted); the weights shown are in the data's units"),
     .default_value = TRUE },
-  { .name = "shuffle", .type = LATENT_PARAM_BOOL,
+  { .name = "shuffle", LATENT_PARAM_BOOL_AT (LogregParams, shuffle),
     .label = N_("Shuffle"),
     .tooltip = N_("Draw the mini-batches at random from the seed, anew every epoch; off: in row order"),
     .default_value = TRUE,
     .applies_when = "optimizer=momentum|adam" },
-  { .name = "test", .type = LATENT_PARAM_DOUBLE,
+  { .name = "test", LATENT_PARAM_DOUBLE_AT (LogregParams, test),
     .label = N_("Test share"),
     .tooltip = N_("When the data has no test set: the share of its rows held out, drawn from the seed, "
                   "to measure the accuracy on rows the model does not learn from"),
@@ -113,16 +127,16 @@ static const LatentParamSpec logreg_params[] = {
 static const LatentAlgorithm logreg_algorithm;
 
 static gboolean
-is_lbfgs (LatentParams *params)
+is_lbfgs (const LogregParams *p)
 {
-  return g_str_equal (latent_params_get_choice (params, "optimizer"), "lbfgs");
+  return g_str_equal (p->optimizer, "lbfgs");
 }
 
 static guint
-batch_rows (LatentParams *params,
-            guint         n_train)
+batch_rows (const LogregParams *p,
+            guint               n_train)
 {
-  const guint batch = is_lbfgs (params) ? 0 : latent_params_get_int (params, "batch");
+  const guint batch = is_lbfgs (p) ? 0 : p->batch;
 
   /* A batch larger than the data is all of it: Iris's 120 training rows
    * with the default of 256 are one step an epoch, not an error. */
@@ -136,9 +150,11 @@ logreg_check (LatentDataset  *dataset,
 {
   g_autoptr(LatentSplit) split = NULL;
   const guint d = latent_dataset_get_n_cols (dataset);
+  LogregParams p;
 
+  latent_params_read (params, &p);
   /* The split says what is wrong with the labels or the test share. */
-  if (!(split = latent_split_new (dataset, latent_params_get_double (params, "test"), 0, error)))
+  if (!(split = latent_split_new (dataset, p.test, 0, error)))
     return FALSE;
   if ((guint64) split->n_classes * d > MAX_WEIGHTS)
     {
@@ -148,7 +164,7 @@ logreg_check (LatentDataset  *dataset,
       return FALSE;
     }
   /* At least one pair of steps in L-BFGS's memory. */
-  if (is_lbfgs (params) &&
+  if (is_lbfgs (&p) &&
       2 * ((guint64) split->n_classes * d + split->n_classes) * sizeof (double) > LATENT_LOGREG_LBFGS_BYTES)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
@@ -157,7 +173,7 @@ logreg_check (LatentDataset  *dataset,
                    split->n_classes, d, latent_dataset_get_name (dataset));
       return FALSE;
     }
-  if (!is_lbfgs (params) && !(latent_params_get_double (params, "learning-rate") > 0))
+  if (!is_lbfgs (&p) && !(p.learning_rate > 0))
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                    _("learning-rate must be positive"));
@@ -230,9 +246,11 @@ fall_back (LatentLogreg *self,
  * spread underflows (subnormals only), whose inverse would overflow.
  * Rows whose product with the weights would overflow single precision
  * from the start are refused, as k-means refuses them, rather than
- * diverging with the learning rate blamed. */
+ * diverging with the learning rate blamed. Without STANDARDISE (the
+ * parameter) the mean is 0 and the scale 1, and only that check is made. */
 static gboolean
 choose_standardisation (LatentLogreg  *self,
+                        gboolean       standardise,
                         GError       **error)
 {
   const guint d = self->d, n = self->n_train;
@@ -241,7 +259,7 @@ choose_standardisation (LatentLogreg  *self,
   g_autofree double *sq = g_new0 (double, d);
   double spread = 0;
 
-  if (!latent_params_get_bool (self->params, "standardise"))
+  if (!standardise)
     {
       for (guint a = 0; a < d; a++)
         {
@@ -353,37 +371,39 @@ logreg_init (LatentDataset  *dataset,
 {
   g_autoptr(LatentLogreg) self = NULL;
   g_autoptr(GError) local_error = NULL;
+  LogregParams p;
   gsize cd;
 
   if (!logreg_check (dataset, params, error))
     return NULL;
+  latent_params_read (params, &p);
 
   self = g_new0 (LatentLogreg, 1);
   self->algorithm = &logreg_algorithm;
   self->dataset = g_object_ref (dataset);
   self->params = latent_params_ref (params);
   self->seed = seed;
-  if (!(self->split = latent_split_new (dataset, latent_params_get_double (params, "test"), seed, error)))
+  if (!(self->split = latent_split_new (dataset, p.test, seed, error)))
     return NULL;
   self->n_train = self->split->n_train;
   self->n_test = self->split->n_test;
   self->c = self->split->n_classes;
   self->d = latent_dataset_get_n_cols (dataset);
-  self->batch = batch_rows (params, self->n_train);
+  self->batch = batch_rows (&p, self->n_train);
   self->steps_per_epoch = (self->n_train + self->batch - 1) / self->batch;
-  self->adam = g_str_equal (latent_params_get_choice (params, "optimizer"), "adam");
-  self->lbfgs = is_lbfgs (params);
-  self->tol = latent_params_get_double (params, "tol");
+  self->adam = g_str_equal (p.optimizer, "adam");
+  self->lbfgs = is_lbfgs (&p);
+  self->tol = p.tol;
   /* One batch of all rows is the same sum in any order. */
-  self->shuffle = latent_params_get_bool (params, "shuffle") && self->steps_per_epoch > 1;
-  self->learning_rate = latent_params_get_double (params, "learning-rate");
-  self->momentum = latent_params_get_double (params, "momentum");
-  self->l2 = latent_params_get_double (params, "l2");
-  self->epochs = latent_params_get_int (params, "epochs");
+  self->shuffle = p.shuffle && self->steps_per_epoch > 1;
+  self->learning_rate = p.learning_rate;
+  self->momentum = p.momentum;
+  self->l2 = p.l2;
+  self->epochs = p.epochs;
 
   self->mean = g_new (float, self->d);
   self->scale = g_new (float, self->d);
-  if (!choose_standardisation (self, error))
+  if (!choose_standardisation (self, p.standardise, error))
     return NULL;
   self->order = g_memdup2 (self->split->train_rows, self->n_train * sizeof (gint32));
   if (self->shuffle)
@@ -760,7 +780,10 @@ logreg_step (gpointer       data,
 static const char *
 logreg_objective_name (LatentParams *params)
 {
-  return is_lbfgs (params) ? N_("training loss") : NULL;
+  LogregParams p;
+
+  latent_params_read (params, &p);
+  return is_lbfgs (&p) ? N_("training loss") : NULL;
 }
 
 static double
