@@ -34,35 +34,45 @@
 static const char * const distance_choices[] = { "euclidean", "cosine", NULL };
 static const char * const distance_labels[] = { N_("Euclidean"), N_("Cosine"), NULL };
 
+/* The parameters, read once (latent_params_read). */
+typedef struct {
+  const char *distance;
+  gint64      ways;
+  gint64      shots;
+  gint64      queries;
+  gint64      episodes;
+  double      test;
+} PrototypeParams;
+
 /* Euclidean by default: it is scikit-learn's NearestCentroid, and Snell et
  * al. found it better than cosine for prototypes that are class means. */
 static const LatentParamSpec prototype_params[] = {
-  { .name = "distance", .type = LATENT_PARAM_CHOICE,
+  { .name = "distance", LATENT_PARAM_CHOICE_AT (PrototypeParams, distance),
     .label = N_("Distance"),
     .tooltip = N_("Euclidean: the nearest class mean. Cosine: the class mean at the smallest angle, "
                   "whatever the lengths of the rows"),
     .default_choice = "euclidean",
     .choices = distance_choices,
     .choice_labels = distance_labels },
-  { .name = "ways", .type = LATENT_PARAM_INT,
+  { .name = "ways", LATENT_PARAM_INT_AT (PrototypeParams, ways),
     .label = N_("Classes per episode"),
     .tooltip = N_("N of an N-way episode: how many classes each episode draws; no more than the classes "
                   "that have enough test rows"),
     .min = 2, .max = 10000, .default_value = 5 },
-  { .name = "shots", .type = LATENT_PARAM_INT,
+  { .name = "shots", LATENT_PARAM_INT_AT (PrototypeParams, shots),
     .label = N_("Examples per class"),
     .tooltip = N_("K of a K-shot episode: the labelled rows of each class whose mean is its prototype"),
     .min = 1, .max = 100000, .default_value = 5 },
-  { .name = "queries", .type = LATENT_PARAM_INT,
+  { .name = "queries", LATENT_PARAM_INT_AT (PrototypeParams, queries),
     .label = N_("Queries per class"),
     .tooltip = N_("The rows of each class an episode classifies with its prototypes"),
     .min = 1, .max = 100000, .default_value = 15 },
-  { .name = "episodes", .type = LATENT_PARAM_INT,
+  { .name = "episodes", LATENT_PARAM_INT_AT (PrototypeParams, episodes),
     .label = N_("Episodes"),
     .tooltip = N_("Few-shot episodes drawn from the test rows, one a step; 0 runs the nearest class mean only"),
     .min = 0, .max = 1000000, .default_value = 100,
     .role = LATENT_PARAM_ROLE_BUDGET },
-  { .name = "test", .type = LATENT_PARAM_DOUBLE,
+  { .name = "test", LATENT_PARAM_DOUBLE_AT (PrototypeParams, test),
     .label = N_("Test share"),
     .tooltip = N_("The share of the rows held out to test on, when the data has no test set of its own"),
     .min = 0, .max = 1, .default_value = 0.2,
@@ -362,21 +372,23 @@ prototype_init (LatentDataset  *dataset,
 {
   g_autoptr(LatentPrototype) self = g_new0 (LatentPrototype, 1);
   g_autoptr(GError) local_error = NULL;
+  PrototypeParams p;
 
+  latent_params_read (params, &p);
   self->algorithm = &prototype_algorithm;
   self->dataset = g_object_ref (dataset);
   self->params = latent_params_ref (params);
   self->seed = seed;
-  if (!(self->split = latent_split_new (dataset, latent_params_get_double (params, "test"), seed, error)))
+  if (!(self->split = latent_split_new (dataset, p.test, seed, error)))
     return NULL;
   self->d = latent_dataset_get_n_cols (dataset);
   self->n_classes = self->split->n_classes;
-  self->distance = g_str_equal (latent_params_get_choice (params, "distance"), "cosine")
+  self->distance = g_str_equal (p.distance, "cosine")
                    ? LATENT_PROTOTYPE_COSINE : LATENT_PROTOTYPE_EUCLIDEAN;
-  self->ways = latent_params_get_int (params, "ways");
-  self->shots = latent_params_get_int (params, "shots");
-  self->queries = latent_params_get_int (params, "queries");
-  self->episodes = latent_params_get_int (params, "episodes");
+  self->ways = p.ways;
+  self->shots = p.shots;
+  self->queries = p.queries;
+  self->episodes = p.episodes;
   if (!prepare_episodes (self, error))
     return NULL;
   self->episode_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
@@ -582,9 +594,12 @@ static void
 prototype_write_json (LatentSnapshot *snap,
                       JsonBuilder    *b)
 {
+  PrototypeParams p;
+
+  latent_params_read (snap->params, &p);
   latent_classify_write_json (snap, b);
   json_builder_set_member_name (b, "distance");
-  json_builder_add_string_value (b, latent_params_get_choice (snap->params, "distance"));
+  json_builder_add_string_value (b, p.distance);
   latent_json_add_matrix_member (b, "prototypes", snap->components, snap->n_components, snap->n_cols);
 
   json_builder_set_member_name (b, "episodes");
