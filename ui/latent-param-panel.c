@@ -66,17 +66,13 @@ spec_of (GtkWidget *control)
   return g_object_get_data (G_OBJECT (control), "latent-spec");
 }
 
+/* After a control set its value: the others' sensitivity, and ::changed. */
 static void
-set_value (LatentParamPanel *self,
-           GtkWidget        *control,
-           const char       *text)
+committed (LatentParamPanel *self,
+           gboolean          ok,
+           GError           *error)
 {
-  const LatentParamSpec *spec = spec_of (control);
-  g_autoptr(GError) error = NULL;
-
-  if (self->updating)
-    return;
-  if (!latent_params_set (self->params, spec->name, text, &error))
+  if (!ok)
     {
       /* The controls keep values in range, so this is a bug, not input. */
       g_warning ("%s", error->message);
@@ -84,6 +80,18 @@ set_value (LatentParamPanel *self,
     }
   update_sensitivity (self);
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* A choice, or "@PATH". */
+static void
+set_choice (LatentParamPanel *self,
+            GtkWidget        *control,
+            const char       *value)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!self->updating)
+    committed (self, latent_params_set (self->params, spec_of (control)->name, value, &error), error);
 }
 
 /* A parameter that does not matter with the others as they are (exact PCA's
@@ -136,9 +144,15 @@ static void
 on_spin_changed (GtkSpinButton    *spin,
                  LatentParamPanel *self)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const LatentParamSpec *spec = spec_of (GTK_WIDGET (spin));
+  double value = gtk_spin_button_get_value (spin);
+  g_autoptr(GError) error = NULL;
 
-  set_value (self, GTK_WIDGET (spin), g_ascii_dtostr (buf, sizeof buf, gtk_spin_button_get_value (spin)));
+  if (self->updating)
+    return;
+  committed (self, spec->type == LATENT_PARAM_INT
+                   ? latent_params_set_int (self->params, spec->name, (gint64) llround (value), &error)
+                   : latent_params_set_double (self->params, spec->name, value, &error), error);
 }
 
 static void
@@ -146,7 +160,11 @@ on_switch_changed (GtkSwitch        *toggle,
                    GParamSpec       *pspec,
                    LatentParamPanel *self)
 {
-  set_value (self, GTK_WIDGET (toggle), gtk_switch_get_active (toggle) ? "true" : "false");
+  g_autoptr(GError) error = NULL;
+
+  if (!self->updating)
+    committed (self, latent_params_set_bool (self->params, spec_of (GTK_WIDGET (toggle))->name,
+                                             gtk_switch_get_active (toggle), &error), error);
 }
 
 static void
@@ -159,7 +177,7 @@ on_file_chosen (const char *path,
   if (path)
     {
       g_autofree char *value = g_strconcat ("@", path, NULL);
-      set_value (self, GTK_WIDGET (dropdown), value);
+      set_choice (self, GTK_WIDGET (dropdown), value);
     }
   else
     {
@@ -183,7 +201,7 @@ on_choice_changed (GtkDropDown      *dropdown,
     return;
   if (selected < n_choices)
     {
-      set_value (self, GTK_WIDGET (dropdown), spec->choices[selected]);
+      set_choice (self, GTK_WIDGET (dropdown), spec->choices[selected]);
       return;
     }
   if (selected == n_choices + 1)
