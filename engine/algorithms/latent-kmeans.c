@@ -24,29 +24,38 @@
 static const char * const init_choices[] = { "kmeans++", "random", NULL };
 static const char * const init_labels[] = { N_("k-means++"), N_("Random rows"), NULL };
 
+/* The parameters, read once (latent_params_read). */
+typedef struct {
+  gint64      k;
+  const char *init;
+  double      tol;
+  gint64      max_iterations;
+  gint64      restarts;
+} KmeansParams;
+
 static const LatentParamSpec kmeans_params[] = {
-  { .name = "k", .type = LATENT_PARAM_INT,
+  { .name = "k", LATENT_PARAM_INT_AT (KmeansParams, k),
     .label = N_("Clusters"),
     .tooltip = N_("Number of clusters K"),
     .min = 1, .max = 65536, .default_value = 3 },
-  { .name = "init", .type = LATENT_PARAM_CHOICE,
+  { .name = "init", LATENT_PARAM_CHOICE_AT (KmeansParams, init),
     .label = N_("Initialisation"),
     .tooltip = N_("k-means++ spreads the first centers out; random picks K rows; a CSV file gives them"),
     .default_choice = "kmeans++",
     .choices = init_choices,
     .allow_file = TRUE,
     .choice_labels = init_labels },
-  { .name = "tol", .type = LATENT_PARAM_DOUBLE,
+  { .name = "tol", LATENT_PARAM_DOUBLE_AT (KmeansParams, tol),
     .label = N_("Tolerance"),
     .tooltip = N_("Stop when the centers move less than this, relative to the data’s mean variance"),
     .min = 0, .max = 1, .default_value = 1e-4,
     .role = LATENT_PARAM_ROLE_TOLERANCE },
-  { .name = "max-iterations", .type = LATENT_PARAM_INT,
+  { .name = "max-iterations", LATENT_PARAM_INT_AT (KmeansParams, max_iterations),
     .label = N_("Maximum iterations"),
     .tooltip = N_("Stop after this many iterations"),
     .min = 1, .max = 100000, .default_value = 300,
     .role = LATENT_PARAM_ROLE_BUDGET },
-  { .name = "restarts", .type = LATENT_PARAM_INT,
+  { .name = "restarts", LATENT_PARAM_INT_AT (KmeansParams, restarts),
     .label = N_("Restarts"),
     .tooltip = N_("Run this many times from different starts and keep the best (lowest inertia)"),
     .min = 1, .max = 100, .default_value = 1,
@@ -392,27 +401,50 @@ pull (LatentKmeans *self)
     fall_back_to_host (self, error);
 }
 
+static gboolean check_k      (LatentDataset          *dataset,
+                              gint64                  k,
+                              const char             *what,
+                              GError                **error);
+static gboolean choose_start (const LatentAlgorithm  *algorithm,
+                              LatentDataset          *dataset,
+                              LatentParams           *params,
+                              guint                   restarts,
+                              const char             *init,
+                              guint64                 seed,
+                              LatentCl               *cl,
+                              GCancellable           *cancellable,
+                              LatentStartScore        score,
+                              gboolean                higher_is_better,
+                              double                **objectives,
+                              guint                  *best,
+                              char                  **note,
+                              GError                **error);
+
 static gboolean
 kmeans_check (LatentDataset  *dataset,
               LatentParams   *params,
               GError        **error)
 {
-  return latent_clusters_check_k (dataset, params, _("clusters"), error);
+  KmeansParams p;
+
+  latent_params_read (params, &p);
+  return check_k (dataset, p.k, _("clusters"), error);
 }
 
-/* One start, from @seed. */
+/* One start, from @seed; @p is @params, read. */
 static LatentKmeans *
-kmeans_init_start (LatentDataset  *dataset,
-                   LatentParams   *params,
-                   guint64         seed,
-                   LatentCl       *cl,
-                   GCancellable   *cancellable,
-                   GError        **error)
+kmeans_init_start (LatentDataset       *dataset,
+                   LatentParams        *params,
+                   const KmeansParams  *p,
+                   guint64              seed,
+                   LatentCl            *cl,
+                   GCancellable        *cancellable,
+                   GError             **error)
 {
   g_autoptr(LatentKmeans) self = g_new0 (LatentKmeans, 1);
   g_autoptr(GRand) rand = NULL;
-  const char *init = latent_params_get_choice (params, "init");
-  gint64 k = latent_params_get_int (params, "k");
+  const char *init = p->init;
+  gint64 k = p->k;
   guint32 seed_words[2] = { (guint32) seed, (guint32) (seed >> 32) };
   double spread;
 
@@ -427,7 +459,7 @@ kmeans_init_start (LatentDataset  *dataset,
   if (!kmeans_check (dataset, params, error))
     return NULL;
   self->k = k;
-  self->max_iterations = latent_params_get_int (params, "max-iterations");
+  self->max_iterations = p->max_iterations;
   self->mean = g_new0 (double, self->d);
   self->variance = column_moments (self->x, self->n, self->d, self->mean, &spread);
   /* Two rows (or a row and a center) differ by at most twice the spread in
@@ -440,7 +472,7 @@ kmeans_init_start (LatentDataset  *dataset,
                    latent_dataset_get_name (dataset), spread);
       return NULL;
     }
-  self->tol = latent_params_get_double (params, "tol") * self->variance / self->d;
+  self->tol = p->tol * self->variance / self->d;
   self->centers = g_new0 (double, (gsize) self->k * self->d);
   self->labels = g_new0 (gint32, self->n);
   self->dist = g_new0 (float, self->n);
@@ -504,22 +536,24 @@ kmeans_init (LatentDataset  *dataset,
   g_autoptr(LatentKmeans) self = NULL;
   g_autofree double *objectives = NULL;
   g_autofree char *note = NULL;
+  KmeansParams p;
   guint best;
 
-  if (!latent_clusters_choose_start (&kmeans_algorithm, dataset, params, seed, cl, cancellable, kmeans_score, FALSE,
-                                     &objectives, &best, &note, error))
+  latent_params_read (params, &p);
+  if (!choose_start (&kmeans_algorithm, dataset, params, p.restarts, p.init, seed, cl, cancellable, kmeans_score,
+                     FALSE, &objectives, &best, &note, error))
     return NULL;
   /* After the restarts, the winner's own rounds are not news. */
   if (objectives != NULL)
     latent_algorithm_hold_init_progress (TRUE);
-  self = kmeans_init_start (dataset, params, seed + best, cl, cancellable, error);
+  self = kmeans_init_start (dataset, params, &p, seed + best, cl, cancellable, error);
   if (objectives != NULL)
     latent_algorithm_hold_init_progress (FALSE);
   if (self == NULL)
     return NULL;
   self->seed = seed;
   self->restart_note = g_steal_pointer (&note);
-  self->n_starts = objectives ? latent_params_get_int (params, "restarts") : 0;
+  self->n_starts = objectives ? p.restarts : 0;
   self->best_start = best;
   self->start_objectives = g_steal_pointer (&objectives);
   return g_steal_pointer (&self);
@@ -795,13 +829,12 @@ latent_kmeans_get_algorithm (void)
 /* From here on k is bounded by a quarter of the rows. */
 #define LARGE_ROWS 1000
 
-gboolean
-latent_clusters_check_k (LatentDataset  *dataset,
-                         LatentParams   *params,
-                         const char     *what,
-                         GError        **error)
+static gboolean
+check_k (LatentDataset  *dataset,
+         gint64          k,
+         const char     *what,
+         GError        **error)
 {
-  gint64 k = latent_params_get_int (params, "k");
   guint n = latent_dataset_get_n_rows (dataset);
 
   if (k < 1 || (guint64) k > n)
@@ -826,6 +859,18 @@ latent_clusters_check_k (LatentDataset  *dataset,
       return FALSE;
     }
   return TRUE;
+}
+
+/* The mixtures' parameters fill another struct than KmeansParams, so the
+ * shared entry points read theirs by name until latent-kmeans.h takes the
+ * values; k-means calls check_k () and choose_start () with its own. */
+gboolean
+latent_clusters_check_k (LatentDataset  *dataset,
+                         LatentParams   *params,
+                         const char     *what,
+                         GError        **error)
+{
+  return check_k (dataset, latent_params_get_int (params, "k"), what, error);
 }
 
 void
@@ -939,6 +984,41 @@ run_starts (const LatentAlgorithm *algorithm,
                           (unsigned long long) (seed + winner));
 }
 
+static gboolean
+choose_start (const LatentAlgorithm  *algorithm,
+              LatentDataset          *dataset,
+              LatentParams           *params,
+              guint                   restarts,
+              const char             *init,
+              guint64                 seed,
+              LatentCl               *cl,
+              GCancellable           *cancellable,
+              LatentStartScore        score,
+              gboolean                higher_is_better,
+              double                **objectives,
+              guint                  *best,
+              char                  **note,
+              GError                **error)
+{
+  *objectives = NULL;
+  *best = 0;
+  *note = NULL;
+  if (restarts <= 1)
+    return TRUE;
+  /* A start from a file is the same every time (as scikit-learn does with
+   * explicit centers). */
+  if (init[0] == '@')
+    {
+      *note = g_strdup (_("Every start from a file is the same: ran once. "));
+      return TRUE;
+    }
+  if (!latent_algorithm_check (algorithm, dataset, params, error))
+    return FALSE;
+  *note = run_starts (algorithm, dataset, params, seed, cl, cancellable, restarts, score, higher_is_better,
+                      objectives, best, error);
+  return *note != NULL;
+}
+
 gboolean
 latent_clusters_choose_start (const LatentAlgorithm *algorithm,
                               LatentDataset         *dataset,
@@ -953,25 +1033,9 @@ latent_clusters_choose_start (const LatentAlgorithm *algorithm,
                               char                 **note,
                               GError               **error)
 {
-  const guint restarts = latent_params_get_int (params, "restarts");
-
-  *objectives = NULL;
-  *best = 0;
-  *note = NULL;
-  if (restarts <= 1)
-    return TRUE;
-  /* A start from a file is the same every time (as scikit-learn does with
-   * explicit centers). */
-  if (latent_params_get_choice (params, "init")[0] == '@')
-    {
-      *note = g_strdup (_("Every start from a file is the same: ran once. "));
-      return TRUE;
-    }
-  if (!latent_algorithm_check (algorithm, dataset, params, error))
-    return FALSE;
-  *note = run_starts (algorithm, dataset, params, seed, cl, cancellable, restarts, score, higher_is_better,
-                      objectives, best, error);
-  return *note != NULL;
+  return choose_start (algorithm, dataset, params, latent_params_get_int (params, "restarts"),
+                       latent_params_get_choice (params, "init"), seed, cl, cancellable, score, higher_is_better,
+                       objectives, best, note, error);
 }
 
 void
