@@ -43,45 +43,57 @@ static const char * const covariance_labels[] = { N_("Automatic"), N_("Full"), N
 static const char * const init_choices[] = { "kmeans", "random", NULL };
 static const char * const init_labels[] = { N_("k-means"), N_("Random responsibilities"), NULL };
 
+/* The parameters, read once (latent_params_read). */
+typedef struct {
+  gint64      k;
+  const char *covariance;
+  double      reg;
+  double      tol;
+  gint64      max_iterations;
+  const char *init;
+  gboolean    save_responsibilities;
+  gint64      restarts;
+} GmmParams;
+
 static const LatentParamSpec gmm_params[] = {
-  { .name = "k", .type = LATENT_PARAM_INT,
+  { .name = "k", LATENT_PARAM_INT_AT (GmmParams, k),
     .label = N_("Components"),
     .tooltip = N_("Number of Gaussian components K"),
     .min = 1, .max = 1024, .default_value = 3,
     .role = LATENT_PARAM_ROLE_SWEEP },
-  { .name = "covariance", .type = LATENT_PARAM_CHOICE,
+  { .name = "covariance", LATENT_PARAM_CHOICE_AT (GmmParams, covariance),
     .label = N_("Covariance"),
     .tooltip = N_("Full matrices, diagonal ones, or one variance per component; automatic: full up to 512 columns, "
                   "diagonal above"),
     .default_choice = "auto",
     .choices = covariance_choices,
     .choice_labels = covariance_labels },
-  { .name = "reg", .type = LATENT_PARAM_DOUBLE,
+  { .name = "reg", LATENT_PARAM_DOUBLE_AT (GmmParams, reg),
     .label = N_("Regularisation"),
     .tooltip = N_("Added to the diagonal of every covariance, so none is singular"),
     .min = 0, .max = 1, .default_value = 1e-6 },
-  { .name = "tol", .type = LATENT_PARAM_DOUBLE,
+  { .name = "tol", LATENT_PARAM_DOUBLE_AT (GmmParams, tol),
     .label = N_("Tolerance"),
     .tooltip = N_("Stop when the mean log-likelihood per point changes less than this"),
     .min = 0, .max = 1, .default_value = 1e-3,
     .role = LATENT_PARAM_ROLE_TOLERANCE },
-  { .name = "max-iterations", .type = LATENT_PARAM_INT,
+  { .name = "max-iterations", LATENT_PARAM_INT_AT (GmmParams, max_iterations),
     .label = N_("Maximum iterations"),
     .tooltip = N_("Stop after this many iterations"),
     .min = 1, .max = 100000, .default_value = 100,
     .role = LATENT_PARAM_ROLE_BUDGET },
-  { .name = "init", .type = LATENT_PARAM_CHOICE,
+  { .name = "init", LATENT_PARAM_CHOICE_AT (GmmParams, init),
     .label = N_("Initialisation"),
     .tooltip = N_("Start from k-means labels, from random responsibilities, or from a JSON file of means, covariances and weights"),
     .default_choice = "kmeans",
     .choices = init_choices,
     .allow_file = TRUE,
     .choice_labels = init_labels },
-  { .name = "save-responsibilities", .type = LATENT_PARAM_BOOL,
+  { .name = "save-responsibilities", LATENT_PARAM_BOOL_AT (GmmParams, save_responsibilities),
     .label = N_("Save responsibilities"),
     .tooltip = N_("Write every row’s responsibilities into the JSON result"),
     .default_value = FALSE },
-  { .name = "restarts", .type = LATENT_PARAM_INT,
+  { .name = "restarts", LATENT_PARAM_INT_AT (GmmParams, restarts),
     .label = N_("Restarts"),
     .tooltip = N_("Run this many times from different starts and keep the best (highest log-likelihood)"),
     .min = 1, .max = 100, .default_value = 1,
@@ -636,11 +648,9 @@ init_from_file (LatentGmm   *self,
 /* The model a run fits: what was asked for, auto being full up to
  * MAX_FULL_COLUMNS columns and diagonal beyond. */
 static LatentCovarianceType
-covariance_type (LatentParams *params,
-                 guint         d)
+covariance_type (const char *covariance,
+                 guint       d)
 {
-  const char *covariance = latent_params_get_choice (params, "covariance");
-
   if (g_str_equal (covariance, "diag") || (g_str_equal (covariance, "auto") && d > MAX_FULL_COLUMNS))
     return LATENT_COVARIANCE_DIAGONAL;
   return g_str_equal (covariance, "spherical") ? LATENT_COVARIANCE_SPHERICAL : LATENT_COVARIANCE_FULL;
@@ -652,9 +662,12 @@ gmm_check (LatentDataset  *dataset,
            GError        **error)
 {
   guint d = latent_dataset_get_n_cols (dataset), n = latent_dataset_get_n_rows (dataset);
-  double k = latent_params_get_int (params, "k");
-  double per = latent_covariance_values (covariance_type (params, d), d);
+  GmmParams p;
+  double k, per;
 
+  latent_params_read (params, &p);
+  k = p.k;
+  per = latent_covariance_values (covariance_type (p.covariance, d), d);
   if (!latent_clusters_check_k (dataset, params, _("components"), error))
     return FALSE;
   /* Every model keeps k covariances of per values (three arrays in double,
@@ -664,7 +677,7 @@ gmm_check (LatentDataset  *dataset,
                                       _("parameter k: a mixture of this many components on this many columns"),
                                       error))
     return FALSE;
-  if (g_str_equal (latent_params_get_choice (params, "covariance"), "full") && d > MAX_FULL_COLUMNS)
+  if (g_str_equal (p.covariance, "full") && d > MAX_FULL_COLUMNS)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                    _("parameter covariance: full covariances of %u columns are too large (at most %u); "
@@ -674,19 +687,20 @@ gmm_check (LatentDataset  *dataset,
   return TRUE;
 }
 
-/* One start, from @seed. */
+/* One start, from @seed; @p is @params, read. */
 static LatentGmm *
-gmm_init_start (LatentDataset  *dataset,
-                LatentParams   *params,
-                guint64         seed,
-                LatentCl       *cl,
-                GCancellable   *cancellable,
-                GError        **error)
+gmm_init_start (LatentDataset    *dataset,
+                LatentParams     *params,
+                const GmmParams  *p,
+                guint64           seed,
+                LatentCl         *cl,
+                GCancellable     *cancellable,
+                GError          **error)
 {
   g_autoptr(LatentGmm) self = g_new0 (LatentGmm, 1);
-  const char *covariance = latent_params_get_choice (params, "covariance");
-  const char *init = latent_params_get_choice (params, "init");
-  gint64 k = latent_params_get_int (params, "k");
+  const char *covariance = p->covariance;
+  const char *init = p->init;
+  gint64 k = p->k;
   gsize per;
 
   self->dataset = g_object_ref (dataset);
@@ -696,16 +710,16 @@ gmm_init_start (LatentDataset  *dataset,
   self->n = latent_dataset_get_n_rows (dataset);
   self->d = latent_dataset_get_n_cols (dataset);
   self->message = g_string_new (NULL);
-  self->covariance = covariance_type (params, self->d);
+  self->covariance = covariance_type (covariance, self->d);
   if (g_str_equal (covariance, "auto") && self->d > MAX_FULL_COLUMNS)
     {
       self->choice = g_strdup_printf (_("%u columns: diagonal covariances, as full ones of %u × %u values "
                                         "per component run up to %u columns. "),
                                       self->d, self->d, self->d, MAX_FULL_COLUMNS);
     }
-  self->reg = latent_params_get_double (params, "reg");
-  self->tol = latent_params_get_double (params, "tol");
-  self->max_iterations = latent_params_get_int (params, "max-iterations");
+  self->reg = p->reg;
+  self->tol = p->tol;
+  self->max_iterations = p->max_iterations;
   self->log_likelihood = NAN;
   self->previous_log_likelihood = NAN;
 
@@ -787,22 +801,24 @@ gmm_init (LatentDataset  *dataset,
   g_autoptr(LatentGmm) self = NULL;
   g_autofree double *objectives = NULL;
   g_autofree char *note = NULL;
+  GmmParams p;
   guint best;
 
+  latent_params_read (params, &p);
   if (!latent_clusters_choose_start (&gmm_algorithm, dataset, params, seed, cl, cancellable, gmm_score, TRUE,
                                      &objectives, &best, &note, error))
     return NULL;
   /* After the restarts, the winner's own rounds are not news. */
   if (objectives != NULL)
     latent_algorithm_hold_init_progress (TRUE);
-  self = gmm_init_start (dataset, params, seed + best, cl, cancellable, error);
+  self = gmm_init_start (dataset, params, &p, seed + best, cl, cancellable, error);
   if (objectives != NULL)
     latent_algorithm_hold_init_progress (FALSE);
   if (self == NULL)
     return NULL;
   self->seed = seed;
   self->restart_note = g_steal_pointer (&note);
-  self->n_starts = objectives ? latent_params_get_int (params, "restarts") : 0;
+  self->n_starts = objectives ? p.restarts : 0;
   self->best_start = best;
   self->start_objectives = g_steal_pointer (&objectives);
   return g_steal_pointer (&self);
@@ -861,14 +877,23 @@ gmm_step (gpointer       data,
   return TRUE;
 }
 
+/* Whether the run's result is to hold every row's responsibilities. */
+static gboolean
+saves_responsibilities (LatentParams *params)
+{
+  GmmParams p;
+
+  latent_params_read (params, &p);
+  return p.save_responsibilities;
+}
+
 static LatentSnapshot *
 gmm_snapshot (gpointer data)
 {
   LatentGmm *self = data;
   LatentSnapshot *snap = latent_snapshot_new (&gmm_algorithm, self->dataset, self->params);
   const guint n = self->n, d = self->d, k = self->k;
-  gboolean keep = latent_params_get_bool (self->params, "save-responsibilities") ||
-                  (guint64) n * k <= MAX_SNAPSHOT_RESPONSIBILITIES;
+  gboolean keep = saves_responsibilities (self->params) || (guint64) n * k <= MAX_SNAPSHOT_RESPONSIBILITIES;
   double ll = self->log_likelihood, p = n_parameters (self);
 
   snap->seed = self->seed;
@@ -973,7 +998,7 @@ gmm_write_json (LatentSnapshot *snap,
   latent_json_add_number_member (b, "log_likelihood", snap->log_likelihood);
   latent_json_add_number_member (b, "bic", snap->bic);
   latent_json_add_number_member (b, "aic", snap->aic);
-  if (snap->responsibilities && latent_params_get_bool (snap->params, "save-responsibilities"))
+  if (snap->responsibilities && saves_responsibilities (snap->params))
     latent_json_add_matrix_member (b, "responsibilities", snap->responsibilities, snap->n_rows, snap->k);
   latent_clusters_write_sizes (snap, b);
   latent_clusters_write_starts (snap, b);
