@@ -40,58 +40,60 @@ static const char * const method_labels[] = {
   N_("Fastest"), N_("Direct 2-D"), N_("Tiled 2-D"), N_("Separable"), N_("FFT"), NULL
 };
 
+/* Each row names its field of LatentConvolveParams (latent-filter.h), which
+ * the filter is built from. */
 static const LatentParamSpec convolve_params[] = {
-  { .name = "filter", .type = LATENT_PARAM_CHOICE,
+  { .name = "filter", LATENT_PARAM_CHOICE_AT (LatentConvolveParams, filter),
     .label = N_("Filter"),
     .tooltip = N_("A preset, or a kernel of your own from a text file (From file…)"),
     .default_choice = "gaussian",
     .choices = filter_choices,
     .allow_file = TRUE,
     .choice_labels = filter_labels },
-  { .name = "kernel", .type = LATENT_PARAM_CHOICE,
+  { .name = "kernel", LATENT_PARAM_CHOICE_AT (LatentConvolveParams, kernel),
     .label = N_("Kernel file"),
     .tooltip = N_("A kernel of your own from a text file, used instead of the filter"),
     .default_choice = "none",
     .choices = kernel_choices,
     .allow_file = TRUE,
     .choice_labels = kernel_labels },
-  { .name = "size", .type = LATENT_PARAM_INT,
+  { .name = "size", LATENT_PARAM_INT_AT (LatentConvolveParams, size),
     .label = N_("Size"),
     .tooltip = N_("Kernel width and height, odd, 1 to 31; 0 chooses from σ (Gaussian, unsharp) or the preset"),
     .min = 0, .max = LATENT_FILTER_MAX_SIZE, .default_value = 0,
     .zero_label = N_("Automatic") },
-  { .name = "sigma", .type = LATENT_PARAM_DOUBLE,
+  { .name = "sigma", LATENT_PARAM_DOUBLE_AT (LatentConvolveParams, sigma),
     .label = N_("σ"),
     .tooltip = N_("Gaussian and unsharp mask: the blur’s standard deviation in pixels"),
     .min = 0.05, .max = 50, .default_value = 2,
     .applies_when = "filter=gaussian|unsharp" },
-  { .name = "amount", .type = LATENT_PARAM_DOUBLE,
+  { .name = "amount", LATENT_PARAM_DOUBLE_AT (LatentConvolveParams, amount),
     .label = N_("Amount"),
     .tooltip = N_("Unsharp mask: how much of the detail to add back"),
     .min = 0, .max = 20, .default_value = 1,
     .applies_when = "filter=unsharp" },
-  { .name = "angle", .type = LATENT_PARAM_DOUBLE,
+  { .name = "angle", LATENT_PARAM_DOUBLE_AT (LatentConvolveParams, angle),
     .label = N_("Angle"),
     .tooltip = N_("Motion blur: direction in degrees, counter-clockwise"),
     .min = -360, .max = 360, .default_value = 0,
     .applies_when = "filter=motion" },
-  { .name = "normalize", .type = LATENT_PARAM_BOOL,
+  { .name = "normalize", LATENT_PARAM_BOOL_AT (LatentConvolveParams, normalize),
     .label = N_("Normalise"),
     .tooltip = N_("Divide by the sum of the weights, so a flat image stays flat"),
     .default_value = FALSE },
-  { .name = "border", .type = LATENT_PARAM_CHOICE,
+  { .name = "border", LATENT_PARAM_CHOICE_AT (LatentConvolveParams, border),
     .label = N_("Border"),
     .tooltip = N_("What lies beyond the edges of the image"),
     .default_choice = "mirror",
     .choices = border_choices,
     .choice_labels = border_labels },
-  { .name = "method", .type = LATENT_PARAM_CHOICE,
+  { .name = "method", LATENT_PARAM_CHOICE_AT (LatentConvolveParams, method),
     .label = N_("Method"),
     .tooltip = N_("The OpenCL implementation; Fastest takes the quickest in the race at the start"),
     .default_choice = "auto",
     .choices = method_choices,
     .choice_labels = method_labels },
-  { .name = "iterations", .type = LATENT_PARAM_INT,
+  { .name = "iterations", LATENT_PARAM_INT_AT (LatentConvolveParams, iterations),
     .label = N_("Passes"),
     .tooltip = N_("Apply the filter this many times, each pass to the last result"),
     .min = 1, .max = 10000, .default_value = 1,
@@ -262,10 +264,12 @@ convolve_init (LatentDataset  *dataset,
                GError        **error)
 {
   g_autoptr(LatentConvolve) self = g_new0 (LatentConvolve, 1);
+  LatentConvolveParams p;
   gsize values;
 
   if (!convolve_check (dataset, params, error))
     return NULL;
+  latent_params_read (params, &p);
   latent_dataset_get_image_shape (dataset, &self->width, &self->height, &self->channels, NULL);
 
   self->dataset = g_object_ref (dataset);
@@ -274,10 +278,10 @@ convolve_init (LatentDataset  *dataset,
   self->message = g_string_new (NULL);
   self->raced = g_ptr_array_new ();
   self->raced_ms = g_array_new (FALSE, FALSE, sizeof (double));
-  self->passes = latent_params_get_int (params, "iterations");
-  if (!(self->filter = latent_filter_new_from_params (params, error)) ||
-      !latent_border_parse (latent_params_get_choice (params, "border"), &self->border, error) ||
-      !latent_convolve_method_parse (latent_params_get_choice (params, "method"), &self->method, error))
+  self->passes = p.iterations;
+  if (!(self->filter = latent_filter_new_from_values (&p, error)) ||
+      !latent_border_parse (p.border, &self->border, error) ||
+      !latent_convolve_method_parse (p.method, &self->method, error))
     return NULL;
   if (self->method == LATENT_CONVOLVE_SEPARABLE && !latent_filter_is_separable (self->filter))
     {

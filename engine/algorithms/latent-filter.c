@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "latent-filter"
 
 #include "latent-filter.h"
+#include "latent-convolve.h"
 #include "latent-file.h"
 
 #include <float.h>
@@ -1021,26 +1022,36 @@ latent_filter_get_factors (const LatentFilter  *self,
 }
 
 LatentFilter *
-latent_filter_new_from_params (LatentParams  *params,
-                               GError       **error)
+latent_filter_new_from_values (const LatentConvolveParams  *params,
+                               GError                     **error)
 {
-  const char *name = latent_params_get_choice (params, "filter");
-  const char *file = latent_params_get_choice (params, "kernel");
   g_autoptr(LatentFilter) filter = NULL;
 
   /* kernel=@FILE.txt wins; filter=@FILE.txt says the same. */
-  if (file[0] == '@')
-    filter = latent_filter_load (file + 1, error);
-  else if (name[0] == '@')
-    filter = latent_filter_load (name + 1, error);
+  if (params->kernel[0] == '@')
+    filter = latent_filter_load (params->kernel + 1, error);
+  else if (params->filter[0] == '@')
+    filter = latent_filter_load (params->filter + 1, error);
   else
-    filter = latent_filter_new_preset (name, latent_params_get_int (params, "size"),
-                                       latent_params_get_double (params, "sigma"),
-                                       latent_params_get_double (params, "amount"),
-                                       latent_params_get_double (params, "angle"), error);
+    filter = latent_filter_new_preset (params->filter, params->size, params->sigma, params->amount, params->angle,
+                                       error);
   if (filter == NULL)
     return NULL;
-  if (latent_params_get_bool (params, "normalize") && !latent_filter_normalise (filter, error))
+  if (params->normalize && !latent_filter_normalise (filter, error))
     return NULL;
   return g_steal_pointer (&filter);
+}
+
+LatentFilter *
+latent_filter_new_from_params (LatentParams  *params,
+                               GError       **error)
+{
+  LatentConvolveParams p;
+
+  /* Another algorithm's parameters would fill fields of another struct. */
+  g_return_val_if_fail (latent_params_get_n_specs (params) > 0 &&
+                        latent_params_get_spec (params, 0) == latent_convolve_get_algorithm ()->params, NULL);
+
+  latent_params_read (params, &p);
+  return latent_filter_new_from_values (&p, error);
 }

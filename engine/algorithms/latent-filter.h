@@ -177,11 +177,30 @@ gboolean      latent_filter_get_factors   (const LatentFilter *self,
                                            const float       **column,
                                            const float       **row);
 
+/* The convolution's parameters (latent-convolve.c names each field in its
+ * spec table), read once with latent_params_read (): here, because the
+ * filter is built from them. */
+typedef struct {
+  const char *filter;
+  const char *kernel;
+  gint64      size;
+  double      sigma;
+  double      amount;
+  double      angle;
+  gboolean    normalize;
+  const char *border;
+  const char *method;
+  gint64      iterations;
+} LatentConvolveParams;
+
 /* The filter the convolution's parameters describe (kernel=@FILE,
  * filter=@FILE or a preset with its size, sigma, amount and angle;
  * normalised when asked), as a run and the window's kernel editor both
- * need it. */
-LatentFilter *latent_filter_new_from_params (LatentParams  *params,
-                                             GError       **error);
+ * need it. PARAMS must be the convolution's. */
+LatentFilter *latent_filter_new_from_params (LatentParams                *params,
+                                             GError                     **error);
+/* The same from the parameters read. */
+LatentFilter *latent_filter_new_from_values (const LatentConvolveParams  *params,
+                                             GError                     **error);
 
 G_END_DECLS
