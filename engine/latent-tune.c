@@ -2,10 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A job is a program, a workload that exercises its hot kernels, and a
- * small grid of tunables per shape. Every setting of the grid runs the
- * workload; the fastest whose result agrees with the defaults' is saved
- * (latent_cl_save_tunables) and read back by the hosts through
+ * A job (LatentTuneJob, engine/cl/latent-cl.h) is a program, a workload
+ * that exercises its hot kernels, and a small grid of tunables per shape;
+ * each program's host code declares its own. Every setting of the grid
+ * runs the workload; the fastest whose result agrees with the defaults' is
+ * saved (latent_cl_save_tunables) and read back by the hosts through
  * latent_cl_tunable. Grids stay small (each setting is a program build,
  * seconds on a CPU driver).
  */
@@ -22,42 +23,23 @@
 #include "latent-registry.h"
 #include "latent-synthetic.h"
 
-#define MAX_TUNABLES 4
-#define MAX_VALUES 5
 #define NOISE 0.97
 
-typedef struct {
-  const char *name;
-  guint       n_values;
-  int         values[MAX_VALUES];
-} Tunable;
+/* Each job lives beside its program's host code. The algorithms' would be
+ * reached through the registry once LatentAlgorithm carries its job; until
+ * then this list names them (engine/ top-level files other than the
+ * registry include no algorithm header, hence the declarations here; each
+ * is also declared in its algorithm's -private.h, which its definition
+ * sees). In the order `latent-cli tune` runs them. */
+extern const LatentTuneJob latent_kmeans_cl_tune_job;
+extern const LatentTuneJob latent_gmm_cl_tune_job;
+extern const LatentTuneJob latent_wta_cl_tune_job;
 
-typedef struct {
-  const char *program;
-  const char *algorithm;        /* NULL: the matrix product itself */
-  const char *params;           /* space-separated NAME=VALUE */
-  guint       rows, cols;       /* the workload; the product is rows³ */
-  guint       quick_rows;
-  Tunable     cpu[MAX_TUNABLES];
-  Tunable     gpu[MAX_TUNABLES];
-} Job;
-
-static const Job jobs[] = {
-  { "gemm", NULL, NULL, 1024, 0, 256,
-    .cpu = { { "MR", 3, { 6, 8, 12 } }, { "KC", 3, { 64, 128, 256 } } },
-    .gpu = { { "TSM", 2, { 64, 128 } }, { "TSN", 2, { 64, 128 } }, { "TSK", 3, { 8, 16, 32 } } } },
-  /* The CPU shapes' vector widths are not tuned: k-means' follows the
-   * data, GMM's the device. */
-  { "kmeans", "kmeans", "k=10 max-iterations=6 tol=0", 60000, 784, 4000,
-    .cpu = { { "PREFETCH_AHEAD", 4, { 1, 2, 4, 8 } } },
-    .gpu = { { "TILE_ROWS", 3, { 32, 64, 128 } }, { "TILE_DEPTH", 2, { 16, 32 } }, { "BLOCK_ROWS", 3, { 2, 4, 8 } },
-             { "SUM_ROWS", 2, { 128, 256 } } } },
-  { "gmm", "gmm", "k=10 max-iterations=6 tol=0 covariance=full", 60000, 16, 4000,
-    .gpu = { { "EXPECT_WG", 3, { 64, 128, 256 } }, { "SUM_ROWS", 3, { 16, 32, 64 } } } },
-  /* The autoencoder's products are gemm's; these are its decoding and
-   * backward work-groups. */
-  { "wta", "wta", "hidden=1024 batch=100 epochs=1 validation=0", 6000, 784, 2000,
-    .gpu = { { "DECODE_WG", 3, { 64, 128, 256 } }, { "UNITS_WG", 4, { 32, 64, 128, 256 } } } },
+static const LatentTuneJob *const jobs[] = {
+  &latent_gemm_tune_job,
+  &latent_kmeans_cl_tune_job,
+  &latent_gmm_cl_tune_job,
+  &latent_wta_cl_tune_job,
 };
 
 /* ---- workloads ---------------------------------------------------------- */
@@ -156,12 +138,12 @@ out:
 }
 
 static gboolean
-run_algorithm (LatentCl       *cl,
-               const Job      *job,
-               LatentDataset  *dataset,
-               Outcome        *outcome,
-               GCancellable   *cancellable,
-               GError        **error)
+run_algorithm (LatentCl             *cl,
+               const LatentTuneJob  *job,
+               LatentDataset        *dataset,
+               Outcome              *outcome,
+               GCancellable         *cancellable,
+               GError              **error)
 {
   const LatentAlgorithm *algorithm = latent_registry_lookup (job->algorithm, error);
   g_autoptr(LatentParams) params = NULL;
@@ -208,13 +190,13 @@ run_algorithm (LatentCl       *cl,
 }
 
 static gboolean
-run_workload (LatentCl       *cl,
-              const Job      *job,
-              gboolean        quick,
-              LatentDataset  *dataset,
-              Outcome        *outcome,
-              GCancellable   *cancellable,
-              GError        **error)
+run_workload (LatentCl             *cl,
+              const LatentTuneJob  *job,
+              gboolean              quick,
+              LatentDataset        *dataset,
+              Outcome              *outcome,
+              GCancellable         *cancellable,
+              GError              **error)
 {
   return job->algorithm ? run_algorithm (cl, job, dataset, outcome, cancellable, error)
                         : run_product (cl, quick ? job->quick_rows : job->rows, outcome, cancellable, error);
@@ -240,11 +222,11 @@ agrees (const Outcome *reference,
 /* ---- the grid ----------------------------------------------------------- */
 
 static guint
-count_tunables (const Tunable *tunables)
+count_tunables (const LatentTuneTunable *tunables)
 {
   guint n = 0;
 
-  while (n < MAX_TUNABLES && tunables[n].name != NULL)
+  while (n < LATENT_TUNE_MAX_TUNABLES && tunables[n].name != NULL)
     n++;
   return n;
 }
@@ -257,14 +239,14 @@ grids_within_file_bounds (void)
   for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
     for (guint shape = 0; shape < 2; shape++)
       {
-        const Tunable *tunables = shape ? jobs[i].gpu : jobs[i].cpu;
+        const LatentTuneTunable *tunables = shape ? jobs[i]->gpu : jobs[i]->cpu;
 
         for (guint t = 0; t < count_tunables (tunables); t++)
           for (guint v = 0; v < tunables[t].n_values; v++)
             {
               int bounded = tunables[t].values[v];
 
-              if (!latent_cl_tunable_bound (jobs[i].program, tunables[t].name, &bounded) ||
+              if (!latent_cl_tunable_bound (jobs[i]->program, tunables[t].name, &bounded) ||
                   bounded != tunables[t].values[v])
                 return FALSE;
             }
@@ -275,11 +257,11 @@ grids_within_file_bounds (void)
 /* Sets the grid's setting number INDEX (mixed radix over the tunables)
  * and describes it. */
 static char *
-apply_setting (LatentCl      *cl,
-               const Job     *job,
-               const Tunable *tunables,
-               guint          n_tunables,
-               guint          index)
+apply_setting (LatentCl                *cl,
+               const LatentTuneJob     *job,
+               const LatentTuneTunable *tunables,
+               guint                    n_tunables,
+               guint                    index)
 {
   GString *text = g_string_new (NULL);
 
@@ -296,15 +278,15 @@ apply_setting (LatentCl      *cl,
 }
 
 static gboolean
-run_job (LatentCl        *cl,
-         const Job       *job,
-         gboolean         quick,
-         LatentTuneFunc   report,
-         gpointer         user_data,
-         GCancellable    *cancellable,
-         GError         **error)
+run_job (LatentCl             *cl,
+         const LatentTuneJob  *job,
+         gboolean              quick,
+         LatentTuneFunc        report,
+         gpointer              user_data,
+         GCancellable         *cancellable,
+         GError              **error)
 {
-  const Tunable *tunables = latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU ? job->gpu : job->cpu;
+  const LatentTuneTunable *tunables = latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU ? job->gpu : job->cpu;
   const guint n_tunables = count_tunables (tunables);
   g_autoptr(LatentDataset) dataset = NULL;
   g_autofree char *best_setting = NULL;
@@ -405,12 +387,12 @@ latent_tune_run (LatentCl        *cl,
 
   for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
     {
-      if (only != NULL && !g_str_equal (only, jobs[i].program))
+      if (only != NULL && !g_str_equal (only, jobs[i]->program))
         continue;
       found = TRUE;
       /* Asked for by name, a program with nothing to tune in this shape is
        * not "kept": say so (all programs together skip it quietly). */
-      if (only != NULL && count_tunables (shape == LATENT_KERNEL_SHAPE_GPU ? jobs[i].gpu : jobs[i].cpu) == 0)
+      if (only != NULL && count_tunables (shape == LATENT_KERNEL_SHAPE_GPU ? jobs[i]->gpu : jobs[i]->cpu) == 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                        /* Translators: the program, then the kernel shape: "cpu" or "gpu" */
@@ -418,7 +400,7 @@ latent_tune_run (LatentCl        *cl,
                        only, latent_kernel_shape_to_string (shape));
           return FALSE;
         }
-      if (!run_job (cl, &jobs[i], quick, report, user_data, cancellable, error))
+      if (!run_job (cl, jobs[i], quick, report, user_data, cancellable, error))
         return FALSE;
     }
   if (!found)
@@ -426,7 +408,7 @@ latent_tune_run (LatentCl        *cl,
       g_autoptr(GString) known = g_string_new (NULL);
 
       for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
-        g_string_append_printf (known, "%s%s", i ? ", " : "", jobs[i].program);
+        g_string_append_printf (known, "%s%s", i ? ", " : "", jobs[i]->program);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("No tunable program “%s”; the tuner knows %s"), only, known->str);
       return FALSE;

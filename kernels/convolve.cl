@@ -47,8 +47,7 @@
  * zero for work-items outside the image; the host adds them in double.
  * With PARTIAL NULL the kernels only filter.
  *
- * OpenCL 1.2, no extensions. The host (engine/algorithms/latent-convolve-
- * cl.c) passes the tunables below as build options.
+ * OpenCL 1.2, no extensions; latent-convolve-cl.c passes the tunables as -D.
  *
  * Subnormals are flushed to zero (every program is built with
  * -cl-denorms-are-zero): a pixel or kernel weight below 1.2e-38 (a wide
@@ -84,8 +83,7 @@
 #define SEG (LATENT_DIV_UP (BW + 2 * MAX_RADIUS, VEC) * VEC)
 /* Pixels per separable row-pass step. */
 #define SEP_W (SEP_VECTORS * VEC)
-/* Row-filtered rows a separable work-item keeps: a power of two above
- * 2 · MAX_RADIUS + SEP_ROWS. */
+/* Row-filtered rows kept per band: a power of two > 2·MAX_RADIUS + SEP_ROWS. */
 #define SEP_RING 64
 
 #define BORDER_CLAMP 0
@@ -167,9 +165,8 @@ store_vec (__global float *LATENT_RESTRICT out,
  * kernel rows ky = IY − j of the block's output rows j. ROW points at the
  * input row's value under the block's first output column − r, in any
  * address space; COLS vectors are read at each of the k shifts, and each
- * serves every output row: one load per ROWS fused multiply-adds. Rows in
- * the middle of the sweep meet all ROWS kernel rows and take the branch-
- * free loop. */
+ * serves every output row: one load per ROWS fused multiply-adds. Rows
+ * mid-sweep meet all ROWS kernel rows: the branch-free loop. */
 #define BLOCK_ROW(ROW, IY)                                                      \
   do {                                                                         \
     const int iy_ = (IY);                                                      \
@@ -299,9 +296,8 @@ linear_id (void)
   return (get_global_id (2) * get_global_size (1) + get_global_id (1)) * get_global_size (0) + get_global_id (0);
 }
 
-/* Built once more with FIXED_RADIUS = 1 and 2: 3 × 3 and 5 × 5 kernels,
- * the most common, with every loop over the kernel unrolled. STREAM: see
- * store_vec (). */
+/* Also built with FIXED_RADIUS 1 and 2 (3 × 3, 5 × 5: the most common),
+ * every loop over the kernel unrolled. STREAM: see store_vec (). */
 __kernel void
 convolve_direct (__global const float *LATENT_RESTRICT src,
                  __global float *LATENT_RESTRICT dst,

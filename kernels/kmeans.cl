@@ -1,20 +1,19 @@
 /* kmeans.cl — the k-means assignment pass: exact, and with bounds that skip
- * the rows whose cluster cannot change
+ * the rows whose cluster cannot change. What both kernel shapes share.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * kmeans_assign is the full pass: every row against every center. For each
- * block of 4 rows the squared distances to the centers come from
- * |x|² + |c|² − 2 x·c, with the dot products in 4 × 4 vector accumulators
- * (explicit VEC-wide vectors, so a CPU device such as PoCL fills its SIMD
- * lanes from one work-item). The nearest center's distance is then
- * recomputed from differences, which do not cancel. While the rows are still
- * in cache, they are added to the work-item's own per-cluster sums, so the
- * pass reads the data once. It also leaves the bounds the next passes use.
- * kmeans_assign_lanes is the same pass, without bounds, for rows of at most
- * four columns (a pixel's colour, a point of the plane): 16 rows to a
- * float16, one per lane, as such rows cost less to assign afresh than
- * their bounds cost to keep.
+ * The program is this file, then kmeans-cpu.cl or kmeans-gpu.cl, chosen by
+ * the device's kernel shape when engine/cl/latent-cl.c assembles it; each
+ * holds the kernels only its shape has. Here: the helpers, the bounded
+ * passes' work on rows (hamerly_rows, elkan_row; the kernels around them
+ * are the shapes'), kmeans_center_gaps, kmeans_quantize and k-means++'s
+ * bookkeeping.
+ *
+ * The full pass takes every row against every center: the squared
+ * distances come from |x|² + |c|² − 2 x·c, and the nearest center's
+ * distance is then recomputed from differences, which do not cancel. It
+ * also leaves the bounds the next passes use.
  *
  * kmeans_elkan (Elkan, 2003) gives the same assignment without visiting most
  * rows: each row keeps an upper bound on the distance to its center and a
@@ -23,43 +22,20 @@
  * bound, or half its distance from the row's center, exceeds the upper bound
  * cannot take the row. Bounds are tightened first from an 8-bit copy of the
  * rows (kmeans_quantize), whose error |x − x̃| is known per row, so most rows
- * cost a quarter of their bytes; only close calls read the floats. Only rows
- * that change cluster touch the per-cluster sums, which persist between
- * passes. kmeans_hamerly (Hamerly, 2010) keeps a single lower bound per row,
- * for when Elkan's n × k bounds do not fit.
+ * cost a quarter of their bytes; only close calls read the floats.
+ * kmeans_hamerly (Hamerly, 2010) keeps a single lower bound per row, for
+ * when Elkan's n × k bounds do not fit. A row that changes cluster goes
+ * through move_row, which each shape defines.
  *
  * Layout: x is n × dp floats, row-major, dp a multiple of VEC with zero
  * padding, so every row starts on a vector boundary and is read as vec_t
  * (buffers are aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN); dv = dp / VEC.
  * centers is kp × dp with kp a multiple of 4 (padding rows are zero and never
- * chosen). Work-item g owns rows [g·rows_per_item, (g+1)·rows_per_item) and
- * the slices g of partial_sums (items × k × dp), partial_counts (items × k),
- * partial_sqnorm (items × k: Σ|x|² per cluster, for the inertia) and
- * partial_inertia (items). The copy: xq n × dp codes, xerr n float2
- * (|x − x̃|, |q|²), centers_q kp × dp floats and centers_i kp × dp int16
- * (the centers in the copy's units, and rounded), cinfo kp float2.
- *
- * The GPU shape (LATENT_GPU) replaces the full pass and the per-item sums:
- * kmeans_assign_tiles treats the pass as a product, a work-group per
- * TILE_ROWS rows with rows and centers staged in local memory, a
- * BLOCK_ROWS × BLOCK_CENTERS register block per work-item, then the
- * nearest center's distance recomputed from differences as above, one
- * partial_inertia per group; kmeans_nearest does the same from dot products
- * that the matrix product computed, for many centers. The sums are not
- * kept per work-item:
- * kmeans_sums adds the rows of each cluster from the labels (a group owns
- * SUM_COLUMNS columns of SUM_ROWS rows for SUM_CLUSTERS clusters, in local
- * memory, each work-item one column, so no two work-items touch the same
- * word) into chunks × k × dp partials, and kmeans_reduce_chunks sums the
- * chunks on the device. The bounded passes run one row per work-item in
- * groups of ROW_GROUP, only relabel rows, and reduce their visit counts per
- * group; the sums are then rebuilt from the labels. Without bounds,
- * kmeans_update moves the centers to their means on the device between
- * passes, and a step reads back only its figures: the groups' inertia,
- * the centers' moves and the counts, in one buffer.
- *
- * kmeans_seed, at the end, scores k-means++'s candidates for the next center;
- * kmeans_seed_copy does it from the 8-bit copy when that is the rows.
+ * chosen). Per-cluster sums are k × dp, counts and Σ|x|² (sqnorm, for the
+ * inertia) k; how they are split among work-items or chunks is the shape's.
+ * The copy: xq n × dp codes, xerr n float2 (|x − x̃|, |q|²), centers_q
+ * kp × dp floats and centers_i kp × dp int16 (the centers in the copy's
+ * units, and rounded), cinfo kp float2.
  *
  * Subnormals are flushed to zero (-cl-denorms-are-zero, as every
  * program): distances and their bounds compare clusters, and a squared
@@ -400,67 +376,19 @@ add_row (__global vec_t *LATENT_RESTRICT sum,
     sum[j] += row[j];
 }
 
-/* A row changes cluster: its label, and the work-item's sums, counts and
- * squared norms of both clusters. */
-#ifdef LATENT_GPU
-#ifndef ROW_GROUP
-#define ROW_GROUP 128
-#endif
-
-/* Σ v over the work-group, any group size; every work-item must call it. */
-static inline uint
-group_sum (const uint v,
-           __local uint *scratch)
-{
-  const uint lid = get_local_id (0);
-
-  scratch[lid] = v;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint s = get_local_size (0); s > 1;)
-    {
-      const uint h = (s + 1) / 2;
-
-      if (lid < s - h)
-        scratch[lid] += scratch[lid + h];
-      barrier (CLK_LOCAL_MEM_FENCE);
-      s = h;
-    }
-  return scratch[0];
-}
-#endif
-
-static inline void
-move_row (const uint row,
-          const int from,
-          const int to,
-          __global const vec_t *LATENT_RESTRICT x,
-          const float xn,
-          __global int *LATENT_RESTRICT labels,
-          __global vec_t *LATENT_RESTRICT sums,
-          __global int *LATENT_RESTRICT counts,
-          __global float *LATENT_RESTRICT sqnorm,
-          const uint dv)
-{
-#ifdef LATENT_GPU
-  /* The GPU shape rebuilds the sums from the labels after the pass. */
-  labels[row] = to;
-#else
-  __global vec_t *a = sums + (size_t) from * dv;
-  __global vec_t *b = sums + (size_t) to * dv;
-
-  for (uint j = 0; j < dv; j++)
-    {
-      const vec_t v = x[j];
-      a[j] -= v;
-      b[j] += v;
-    }
-  labels[row] = to;
-  counts[from]--;
-  counts[to]++;
-  sqnorm[from] -= xn;
-  sqnorm[to] += xn;
-#endif
-}
+/* A row changes cluster: its label, and where the shape keeps them
+ * (kmeans-cpu.cl) the work-item's sums, counts and squared norms of both
+ * clusters; kmeans-gpu.cl rebuilds those from the labels after the pass. */
+static inline void move_row (const uint row,
+                             const int from,
+                             const int to,
+                             __global const vec_t *LATENT_RESTRICT x,
+                             const float xn,
+                             __global int *LATENT_RESTRICT labels,
+                             __global vec_t *LATENT_RESTRICT sums,
+                             __global int *LATENT_RESTRICT counts,
+                             __global float *LATENT_RESTRICT sqnorm,
+                             const uint dv);
 
 /* The lower bound from the second-nearest squared distance, less the
  * rounding the expanded form can make. */
@@ -472,254 +400,42 @@ lower_bound (const float second,
   return sqrt (fmax (second - SLACK * (xn + cnmax), 0.0f));
 }
 
-#ifndef LATENT_GPU
-/* The GPU shape's full pass is kmeans_assign_tiles. */
-__kernel void
-kmeans_assign (__global const vec_t *LATENT_RESTRICT x,
-               __global const float *LATENT_RESTRICT xnorm,
-               __global const vec_t *LATENT_RESTRICT centers,
-               __global const float *LATENT_RESTRICT cnorm,
-               __global int         *LATENT_RESTRICT labels,
-               __global float       *LATENT_RESTRICT dist,
-               __global float       *LATENT_RESTRICT upper,
-               __global float       *LATENT_RESTRICT lower,
-               __global half        *LATENT_RESTRICT lowers,
-               __global vec_t       *LATENT_RESTRICT partial_sums,
-               __global int         *LATENT_RESTRICT partial_counts,
-               __global float       *LATENT_RESTRICT partial_sqnorm,
-               __global float       *LATENT_RESTRICT partial_inertia,
-               const uint n,
-               const uint k,
-               const uint kl,
-               const uint dv,
-               const uint rows_per_item,
-               const float cnmax,
-               const int accumulate,
-               const int keep_lowers)
+/* Hamerly's pass over rows [begin, end): the kernels kmeans_hamerly of
+ * both shapes. move[c]: how far center c moved; move_max, move_second: the
+ * largest and second-largest moves, move_argmax: the center that moved
+ * most. half_gap[c]: half the distance from center c to its nearest other
+ * center. SUMS, COUNTS and SQNORM go to move_row. Returns how many
+ * distances the rows cost (the pass's visit count). */
+static inline uint
+hamerly_rows (__global const vec_t *LATENT_RESTRICT x,
+              __global const qvec_t *LATENT_RESTRICT xq,
+              __global const vec_t *LATENT_RESTRICT centers_q,
+              __global const short *LATENT_RESTRICT centers_i,
+              __global const float2 *LATENT_RESTRICT cinfo,
+              __global const float2 *LATENT_RESTRICT xerr,
+              const float copy_step,
+              __global const float *LATENT_RESTRICT xnorm,
+              __global const vec_t *LATENT_RESTRICT centers,
+              __global const float *LATENT_RESTRICT cnorm,
+              __global const float *LATENT_RESTRICT move,
+              __global const float *LATENT_RESTRICT half_gap,
+              __global int         *LATENT_RESTRICT labels,
+              __global float       *LATENT_RESTRICT upper,
+              __global float       *LATENT_RESTRICT lower,
+              __global vec_t       *LATENT_RESTRICT sums,
+              __global int         *LATENT_RESTRICT counts,
+              __global float       *LATENT_RESTRICT sqnorm,
+              const uint begin,
+              const uint end,
+              const uint k,
+              const uint dv,
+              const float cnmax,
+              const float move_max,
+              const float move_second,
+              const int move_argmax)
 {
-  const uint item = get_global_id (0);
-  const uint begin = min (n, item * rows_per_item);
-  const uint end = min (n, begin + rows_per_item);
-  __global vec_t *sums = partial_sums + (size_t) item * k * dv;
-  __global int *counts = partial_counts + (size_t) item * k;
-  __global float *sqnorm = partial_sqnorm + (size_t) item * k;
-  float inertia = 0.0f;
-
-  if (accumulate)
-    {
-      for (uint i = 0; i < k * dv; i++)
-        sums[i] = 0.0f;
-      for (uint c = 0; c < k; c++)
-        {
-          counts[c] = 0;
-          sqnorm[c] = 0.0f;
-        }
-    }
-
-  for (uint i = begin; i < end; i += 4)
-    {
-      /* Rows past the end repeat the last row; their results are dropped. */
-      const uint r0 = i, r1 = min (i + 1, end - 1), r2 = min (i + 2, end - 1), r3 = min (i + 3, end - 1);
-      const uint valid = min (4u, end - i);
-      float best[4], second[4];
-      int label[4];
-
-      nearest4 (x + (size_t) r0 * dv, x + (size_t) r1 * dv, x + (size_t) r2 * dv, x + (size_t) r3 * dv,
-                xnorm[r0], xnorm[r1], xnorm[r2], xnorm[r3], centers, cnorm, k, dv,
-                keep_lowers, lowers + (size_t) r0 * kl, lowers + (size_t) r1 * kl,
-                lowers + (size_t) r2 * kl, lowers + (size_t) r3 * kl, best, second, label);
-
-      for (uint r = 0; r < valid; r++)
-        {
-          const uint row = i + r;
-          __global const vec_t *xr = x + (size_t) row * dv;
-          const float d2 = exact_distance2 (xr, centers + (size_t) label[r] * dv, dv);
-
-          labels[row] = label[r];
-          dist[row] = d2;
-          upper[row] = sqrt (d2);
-          lower[row] = lower_bound (second[r], xnorm[row], cnmax);
-          inertia += d2;
-          if (accumulate)
-            {
-              add_row (sums + (size_t) label[r] * dv, xr, dv);
-              counts[label[r]]++;
-              sqnorm[label[r]] += xnorm[row];
-            }
-        }
-    }
-
-  partial_inertia[item] = inertia;
-}
-
-#if VEC == 4
-/* Four rows from i + r of x (n × 4 floats) as one float16, rows past
- * end − 1 repeating it; and lane by lane into out[], those past end − 1
- * onto it (the same value: they repeat that row). No private arrays:
- * Oclgrind 21.10 corrupts its heap counting kernels that have them. */
-#define LANES_ROW(r) vload4 (min (i + (r), end - 1), x)
-#define LANES_ROWS(r) (float16) (LANES_ROW (r), LANES_ROW ((r) + 1), LANES_ROW ((r) + 2), LANES_ROW ((r) + 3))
-#define LANES_SCATTER(out, v)                                                  \
-  do {                                                                         \
-    out[min (i + 0, end - 1)] = v.s0; out[min (i + 1, end - 1)] = v.s1;        \
-    out[min (i + 2, end - 1)] = v.s2; out[min (i + 3, end - 1)] = v.s3;        \
-    out[min (i + 4, end - 1)] = v.s4; out[min (i + 5, end - 1)] = v.s5;        \
-    out[min (i + 6, end - 1)] = v.s6; out[min (i + 7, end - 1)] = v.s7;        \
-    out[min (i + 8, end - 1)] = v.s8; out[min (i + 9, end - 1)] = v.s9;        \
-    out[min (i + 10, end - 1)] = v.sa; out[min (i + 11, end - 1)] = v.sb;      \
-    out[min (i + 12, end - 1)] = v.sc; out[min (i + 13, end - 1)] = v.sd;      \
-    out[min (i + 14, end - 1)] = v.se; out[min (i + 15, end - 1)] = v.sf;      \
-  } while (0)
-
-/* kmeans_assign_lanes: the same full pass, without bounds, for rows of at
- * most four columns (VEC == 4, so x is n × 4 floats). Such a row is a
- * single vector: kmeans_assign would spend a horizontal sum on each row and
- * center. Here a work-item takes 16 rows at a time, one per lane of a
- * float16, and a column per vector (the 16 × 4 block transposed in
- * registers), so a center costs four multiply-adds for 16 rows, and the
- * distances come from differences, which do not cancel. */
-__kernel void
-kmeans_assign_lanes (__global const float  *LATENT_RESTRICT x,
-                     __global const float  *LATENT_RESTRICT xnorm,
-                     __global const float4 *LATENT_RESTRICT centers,
-                     __global int          *LATENT_RESTRICT labels,
-                     __global float        *LATENT_RESTRICT dist,
-                     __global float4       *LATENT_RESTRICT partial_sums,
-                     __global int          *LATENT_RESTRICT partial_counts,
-                     __global float        *LATENT_RESTRICT partial_sqnorm,
-                     __global float        *LATENT_RESTRICT partial_inertia,
-                     const uint n,
-                     const uint k,
-                     const uint rows_per_item,
-                     const int accumulate)
-{
-  const uint item = get_global_id (0);
-  const uint begin = min (n, item * rows_per_item);
-  const uint end = min (n, begin + rows_per_item);
-  const int16 lane = (int16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  __global float4 *sums = partial_sums + (size_t) item * k;
-  __global int *counts = partial_counts + (size_t) item * k;
-  __global float *sqnorm = partial_sqnorm + (size_t) item * k;
-  float16 inertia = 0.0f;
-
-  if (accumulate)
-    for (uint c = 0; c < k; c++)
-      {
-        sums[c] = 0.0f;
-        counts[c] = 0;
-        sqnorm[c] = 0.0f;
-      }
-
-  for (uint i = begin; i < end; i += 16)
-    {
-      const uint valid = min (16u, end - i);
-      float16 a, b, c, d, best = INFINITY;
-      int16 label = 0;
-
-      if (valid == 16)
-        {
-          __global const float *block = x + (size_t) i * 4;
-
-          a = vload16 (0, block), b = vload16 (1, block), c = vload16 (2, block), d = vload16 (3, block);
-        }
-      else
-        a = LANES_ROWS (0), b = LANES_ROWS (4), c = LANES_ROWS (8), d = LANES_ROWS (12);
-      {
-        /* The 16 × 4 block transposed: a column of the 16 rows a vector. */
-        const float16 x0 = (float16) (a.s048c, b.s048c, c.s048c, d.s048c);
-        const float16 x1 = (float16) (a.s159d, b.s159d, c.s159d, d.s159d);
-        const float16 x2 = (float16) (a.s26ae, b.s26ae, c.s26ae, d.s26ae);
-        const float16 x3 = (float16) (a.s37bf, b.s37bf, c.s37bf, d.s37bf);
-
-        for (uint q = 0; q < k; q++)
-          {
-            const float4 m = centers[q];
-            const float16 t0 = x0 - m.x, t1 = x1 - m.y, t2 = x2 - m.z, t3 = x3 - m.w;
-            const float16 d2 = fma (t3, t3, fma (t2, t2, fma (t1, t1, t0 * t0)));
-            /* The first of equally near centers, as in kmeans_assign. */
-            const int16 closer = isless (d2, best);
-
-            best = select (best, d2, closer);
-            label = select (label, (int16) q, closer);
-          }
-      }
-
-      inertia += select ((float16) 0.0f, best, lane < (int16) valid);
-      if (valid == 16)
-        {
-          vstore16 (label, 0, labels + i);
-          vstore16 (best, 0, dist + i);
-        }
-      else
-        {
-          LANES_SCATTER (labels, label);
-          LANES_SCATTER (dist, best);
-        }
-      /* The rows are still in cache; their labels were just written. */
-      if (accumulate)
-        for (uint row = i; row < i + valid; row++)
-          {
-            const int l = labels[row];
-
-            sums[l] += vload4 (row, x);
-            counts[l]++;
-            sqnorm[l] += xnorm[row];
-          }
-    }
-
-  {
-    const float8 h8 = inertia.lo + inertia.hi;
-    const float4 h4 = h8.lo + h8.hi;
-
-    partial_inertia[item] = h4.x + h4.y + h4.z + h4.w;
-  }
-}
-#endif
-#endif
-
-/* move[c]: how far center c moved; move_max, move_second: the largest and
- * second-largest moves, move_argmax: the center that moved most. half[c]:
- * half the distance from center c to its nearest other center. */
-__kernel void
-kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
-                __global const qvec_t *LATENT_RESTRICT xq,
-                __global const vec_t *LATENT_RESTRICT centers_q,
-                __global const short *LATENT_RESTRICT centers_i,
-                __global const float2 *LATENT_RESTRICT cinfo,
-                __global const float2 *LATENT_RESTRICT xerr,
-                const float copy_step,
-                __global const float *LATENT_RESTRICT xnorm,
-                __global const vec_t *LATENT_RESTRICT centers,
-                __global const float *LATENT_RESTRICT cnorm,
-                __global const float *LATENT_RESTRICT move,
-                __global const float *LATENT_RESTRICT half_gap,
-                __global int         *LATENT_RESTRICT labels,
-                __global float       *LATENT_RESTRICT upper,
-                __global float       *LATENT_RESTRICT lower,
-                __global vec_t       *LATENT_RESTRICT partial_sums,
-                __global int         *LATENT_RESTRICT partial_counts,
-                __global float       *LATENT_RESTRICT partial_sqnorm,
-                __global int         *LATENT_RESTRICT partial_visited,
-                const uint n,
-                const uint k,
-                const uint dv,
-                const uint rows_per_item,
-                const float cnmax,
-                const float move_max,
-                const float move_second,
-                const int move_argmax)
-{
-  const uint item = get_global_id (0);
-  const uint begin = min (n, item * rows_per_item);
-  const uint end = min (n, begin + rows_per_item);
-  __global vec_t *sums = partial_sums + (size_t) item * k * dv;
-  __global int *counts = partial_counts + (size_t) item * k;
-  __global float *sqnorm = partial_sqnorm + (size_t) item * k;
   uint queue[4];
   uint queued = 0, visited = 0;
-#ifdef LATENT_GPU
-  __local uint scratch[ROW_GROUP];
-#endif
 
   for (uint i = begin; i <= end; i++)
     {
@@ -782,14 +498,7 @@ kmeans_hamerly (__global const vec_t *LATENT_RESTRICT x,
         queued = 0;
       }
     }
-
-#ifdef LATENT_GPU
-  visited = group_sum (visited, scratch);
-  if (get_local_id (0) == 0)
-    partial_visited[get_group_id (0)] = visited;
-#else
-  partial_visited[item] = visited;
-#endif
+  return visited;
 }
 
 /* Elkan's bounds on a row's distances to the 16 centers from jc: the
@@ -812,254 +521,149 @@ elkan_block_open (const float u,
   return isgreater ((float16) (u * (1.0f + SLACK)), fmax (lv, 0.5f * vload16 (0, gaps)));
 }
 
-#ifndef LATENT_GPU
-/* Whether kmeans_elkan must look at row i: its bounds leave a center of
- * some block open (the pass's own test, on the row's bounds as stored). */
-static inline bool
-elkan_open (__global const int *LATENT_RESTRICT labels,
-            __global const float *LATENT_RESTRICT upper,
-            __global const half *LATENT_RESTRICT lowers,
-            __global const float *LATENT_RESTRICT move,
-            __global const float *LATENT_RESTRICT half_gap,
-            __global const float *LATENT_RESTRICT center_dist,
-            const uint i,
-            const uint kl)
+/* Elkan's variant (2003) for larger k, one row at a time: the kernels
+ * kmeans_elkan of both shapes. A lower bound per row and center (lowers,
+ * n × kl halves, rounded down, with kl = k rounded up to 16), and the
+ * center-to-center distances (center_dist, k × kl, padding INFINITY), so a
+ * row is compared only with the few centers its bounds cannot rule out.
+ * Bounds are updated and tested 16 centers at a time; only a block with a
+ * candidate falls back to scalar code. Each distance is one vector pass
+ * over the row. A stored bound is the bound plus its center's drift
+ * (drift[c], how far it has moved since the host last zeroed it), so a
+ * bound stays true without being written again each pass: a block its row
+ * leaves alone is only read, and halves are rounded once, not once a pass.
+ * With rebase, the pass stores every bound as it is, and the host zeroes
+ * the drifts after it.
+ *
+ * Row i, of center OLD and upper bound U (moved by its center's move):
+ * stores its bounds and returns its center, OLD or a nearer one; the
+ * caller moves the row. VISITED counts the distances taken. */
+static inline int
+elkan_row (__global const vec_t *LATENT_RESTRICT x,
+           __global const qvec_t *LATENT_RESTRICT xq,
+           __global const vec_t *LATENT_RESTRICT centers_q,
+           __global const short *LATENT_RESTRICT centers_i,
+           __global const float2 *LATENT_RESTRICT cinfo,
+           __global const float2 *LATENT_RESTRICT xerr,
+           const float copy_step,
+           __global const vec_t *LATENT_RESTRICT centers,
+           __global const float *LATENT_RESTRICT drift,
+           __global const float *LATENT_RESTRICT half_gap,
+           __global const float *LATENT_RESTRICT center_dist,
+           __global float       *LATENT_RESTRICT upper,
+           __global half        *LATENT_RESTRICT lowers,
+           const uint i,
+           const int old,
+           float u,
+           const uint kl,
+           const uint dv,
+           const int rebase,
+           uint *visited)
 {
-  const int c = labels[i];
-  const float u = upper[i] + move[c];
-  __global const half *l = lowers + (size_t) i * kl;
-  __global const float *gaps = center_dist + (size_t) c * kl;
+  __global const vec_t *xr = x + (size_t) i * dv;
+  __global half *l = lowers + (size_t) i * kl;
+  int now = old;
+  bool tight = false, tight_copy = false;
+  float own_lower = 0.0f;   /* the copy's lower bound for the row's center */
+  /* A row closer to its center than half the gap to any other stays. */
+  const bool settled = u * (1.0f + SLACK) <= half_gap[old];
 
-  if (u * (1.0f + SLACK) <= half_gap[c])
-    return false;
-  /* lane_bits, not any (): PoCL 3.1 compiles any () to a test and a
-   * branch for each pair of lanes, and this runs for every row. */
   for (uint jc = 0; jc < kl; jc += 16)
-    if (lane_bits (elkan_block_open (u, elkan_lowers (l, move + kl, jc), gaps + jc)))
-      return true;
-  return false;
-}
-#endif
-
-/* Elkan's variant (2003) for larger k: a lower bound per row and center
- * (lowers, n × kl halves, rounded down, with kl = k rounded up to 16), and the center-to-center
- * distances (center_dist, k × kl, padding INFINITY), so a row is compared
- * only with the few centers its bounds cannot rule out. Bounds are updated
- * and tested 16 centers at a time; only a block with a candidate falls back
- * to scalar code. Rows are visited one at a time; each distance is one
- * vector pass over the row. A stored bound is the bound plus its center's
- * drift (move[kl + c], how far it has moved since the host last zeroed
- * it), so a bound stays true without being written again each pass: a
- * block its row leaves alone is only read, and halves are rounded once,
- * not once a pass. With rebase, the pass stores every bound as it is, and
- * the host zeroes the drifts after it. */
-__kernel void
-kmeans_elkan (__global const vec_t *LATENT_RESTRICT x,
-              __global const qvec_t *LATENT_RESTRICT xq,
-              __global const vec_t *LATENT_RESTRICT centers_q,
-              __global const short *LATENT_RESTRICT centers_i,
-              __global const float2 *LATENT_RESTRICT cinfo,
-              __global const float2 *LATENT_RESTRICT xerr,
-              const float copy_step,
-              __global const float *LATENT_RESTRICT xnorm,
-              __global const vec_t *LATENT_RESTRICT centers,
-              __global const float *LATENT_RESTRICT move,
-              __global const float *LATENT_RESTRICT half_gap,
-              __global const float *LATENT_RESTRICT center_dist,
-              __global int         *LATENT_RESTRICT labels,
-              __global float       *LATENT_RESTRICT upper,
-              __global half        *LATENT_RESTRICT lowers,
-              __global vec_t       *LATENT_RESTRICT partial_sums,
-              __global int         *LATENT_RESTRICT partial_counts,
-              __global float       *LATENT_RESTRICT partial_sqnorm,
-              __global int         *LATENT_RESTRICT partial_visited,
-              const uint n,
-              const uint k,
-              const uint kl,
-              const uint dv,
-              const uint rows_per_item,
-              const int rebase)
-{
-  __global const float *drift = move + kl;
-  const uint item = get_global_id (0);
-  const uint begin = min (n, item * rows_per_item);
-  const uint end = min (n, begin + rows_per_item);
-  __global vec_t *sums = partial_sums + (size_t) item * k * dv;
-  __global int *counts = partial_counts + (size_t) item * k;
-  __global float *sqnorm = partial_sqnorm + (size_t) item * k;
-  uint visited = 0;
-#ifdef LATENT_GPU
-  __local uint scratch[ROW_GROUP];
-#else
-  uint held = end;   /* a row whose move waits for its floats */
-  int held_from = 0, held_to = 0;
-  ulong ahead = 0;   /* bit r: row i + r is open; rows [i, scan) are tested */
-  uint scan = begin, ahead_open = 0;
-#endif
-
-  for (uint i = begin; i < end; i++)
     {
-      __global const vec_t *xr = x + (size_t) i * dv;
-      __global half *l = lowers + (size_t) i * kl;
-      const int old = labels[i];
-      int now = old;
-      float u = upper[i] + move[old];
-      bool tight = false, tight_copy = false;
-      float own_lower = 0.0f;   /* the copy's lower bound for the row's center */
-      /* A row closer to its center than half the gap to any other stays. */
-      const bool settled = u * (1.0f + SLACK) <= half_gap[old];
+      /* Bounds are stored as halves rounded down: half the traffic. */
+      const float16 lv = elkan_lowers (l, drift, jc);
+      float lanes[16];
+      uint open;
 
-#ifndef LATENT_GPU
-      /* Rows are tested ahead (as far as the 64 bits of ahead reach)
-       * until LOOK_AHEAD of them are open, and their copies fetched; a
-       * row that is not is only moved on. */
-      while (scan < end && scan < i + 64 && ahead_open < LOOK_AHEAD)
+      /* The centers of the block neither bound rules out, a bit each
+       * (never padding: its center distance is infinite); a center
+       * that takes the row only tightens both bounds, so the set
+       * holds for the rest of the block. */
+      if (settled || !(open = lane_bits (elkan_block_open (u, lv, center_dist + (size_t) now * kl + jc))))
         {
-          if (elkan_open (labels, upper, lowers, move, half_gap, center_dist, scan, kl))
-            {
-              ahead |= (ulong) 1 << (scan - i);
-              ahead_open++;
-              prefetch_bytes (xq + (size_t) scan * dv, dv * VEC);
-            }
-          scan++;
+          if (rebase)
+            vstore_half16_rtn (lv, 0, l + jc);
+          continue;
         }
-      {
-        const bool look = ahead & 1;
 
-        ahead >>= 1;
-        ahead_open -= look;
-        if (!look && !rebase)
-          {
-            upper[i] = u;
-            continue;
-          }
-      }
-#endif
-
-      for (uint jc = 0; jc < kl; jc += 16)
-        {
-          /* Bounds are stored as halves rounded down: half the traffic. */
-          const float16 lv = elkan_lowers (l, drift, jc);
-          float lanes[16];
-          uint open;
-
-          /* The centers of the block neither bound rules out, a bit each
-           * (never padding: its center distance is infinite); a center
-           * that takes the row only tightens both bounds, so the set
-           * holds for the rest of the block. */
-          if (settled || !(open = lane_bits (elkan_block_open (u, lv, center_dist + (size_t) now * kl + jc))))
-            {
-              if (rebase)
-                vstore_half16_rtn (lv, 0, l + jc);
-              continue;
-            }
-
-          /* A center of this block may be nearer: look at each, in private
-           * lanes, and store the block's bounds once at the end. */
-          vstore16 (lv, 0, lanes);
+      /* A center of this block may be nearer: look at each, in private
+       * lanes, and store the block's bounds once at the end. */
+      vstore16 (lv, 0, lanes);
 #define SET_LOWER(c, value)                                    \
-          do {                                                 \
-            if ((uint) (c) >= jc && (uint) (c) < jc + 16)      \
-              lanes[(c) - jc] = (value);                       \
-            else                                               \
-              vstore_half_rtn ((value) + (rebase && (uint) (c) < jc ? 0.0f : drift[c]), (c), l); \
-          } while (0)
-          while (open != 0)
-            {
-              /* The lowest bit: 31 − clz of it (OpenCL 1.2 has no ctz). */
-              const uint j = jc + 31 - clz (open & -open);
-              float z, lj;
+      do {                                                 \
+        if ((uint) (c) >= jc && (uint) (c) < jc + 16)      \
+          lanes[(c) - jc] = (value);                       \
+        else                                               \
+          vstore_half_rtn ((value) + (rebase && (uint) (c) < jc ? 0.0f : drift[c]), (c), l); \
+      } while (0)
+      while (open != 0)
+        {
+          /* The lowest bit: 31 − clz of it (OpenCL 1.2 has no ctz). */
+          const uint j = jc + 31 - clz (open & -open);
+          float z, lj;
 
-              open &= open - 1;
-              if (j == (uint) now)
-                continue;
-              z = fmax (lanes[j - jc], 0.5f * center_dist[(size_t) now * kl + j]);
+          open &= open - 1;
+          if (j == (uint) now)
+            continue;
+          z = fmax (lanes[j - jc], 0.5f * center_dist[(size_t) now * kl + j]);
+          if (u * (1.0f + SLACK) <= z)
+            continue;
+          /* Tighten from the 8-bit copy first; most rows end here. */
+          if (!tight_copy)
+            {
+              const float2 own = COPY_BOUNDS (i, now);
+
+              u = own.y;
+              own_lower = own.x;
+              tight_copy = true;
+              (*visited)++;
               if (u * (1.0f + SLACK) <= z)
                 continue;
-              /* Tighten from the 8-bit copy first; most rows end here. */
-              if (!tight_copy)
-                {
-                  const float2 own = COPY_BOUNDS (i, now);
-
-                  u = own.y;
-                  own_lower = own.x;
-                  tight_copy = true;
-                  visited++;
-                  if (u * (1.0f + SLACK) <= z)
-                    continue;
-                }
-              /* The copy's bounds on |x − c_j| may rule j out too, */
-              {
-                const float2 other = COPY_BOUNDS (i, j);
-
-                lj = other.x;
-                lanes[j - jc] = lj;
-                visited++;
-                if (u * (1.0f + SLACK) <= lj)
-                  continue;
-                /* or show it nearer than the row's center, which then
-                 * needs no exact distance (the row's floats are read
-                 * once, to move it). */
-                if (!tight && other.y * (1.0f + SLACK) < own_lower)
-                  {
-                    SET_LOWER (now, own_lower);
-                    now = j;
-                    u = other.y;
-                    own_lower = other.x;
-                    continue;
-                  }
-              }
-              /* Too close to call from the copy: exact distances decide. */
-              if (!tight)
-                {
-                  u = sqrt (exact_distance2 (xr, centers + (size_t) now * dv, dv));
-                  SET_LOWER (now, u);
-                  tight = true;
-                  if (u * (1.0f + SLACK) <= lj)
-                    continue;
-                }
-              lj = sqrt (exact_distance2 (xr, centers + (size_t) j * dv, dv));
-              lanes[j - jc] = lj;
-              if (lj < u || (lj == u && j < (uint) now))
-                {
-                  now = j;
-                  u = lj;
-                }
             }
+          /* The copy's bounds on |x − c_j| may rule j out too, */
+          {
+            const float2 other = COPY_BOUNDS (i, j);
+
+            lj = other.x;
+            lanes[j - jc] = lj;
+            (*visited)++;
+            if (u * (1.0f + SLACK) <= lj)
+              continue;
+            /* or show it nearer than the row's center, which then
+             * needs no exact distance (the row's floats are read
+             * once, to move it). */
+            if (!tight && other.y * (1.0f + SLACK) < own_lower)
+              {
+                SET_LOWER (now, own_lower);
+                now = j;
+                u = other.y;
+                own_lower = other.x;
+                continue;
+              }
+          }
+          /* Too close to call from the copy: exact distances decide. */
+          if (!tight)
+            {
+              u = sqrt (exact_distance2 (xr, centers + (size_t) now * dv, dv));
+              SET_LOWER (now, u);
+              tight = true;
+              if (u * (1.0f + SLACK) <= lj)
+                continue;
+            }
+          lj = sqrt (exact_distance2 (xr, centers + (size_t) j * dv, dv));
+          lanes[j - jc] = lj;
+          if (lj < u || (lj == u && j < (uint) now))
+            {
+              now = j;
+              u = lj;
+            }
+        }
 #undef SET_LOWER
-          vstore_half16_rtn (vload16 (0, lanes) + (rebase ? (float16) 0.0f : vload16 (0, drift + jc)), 0, l + jc);
-        }
-
-      upper[i] = u;
-      if (now != old)
-        {
-#ifndef LATENT_GPU
-          /* The row's floats are not in cache (only its copy was read):
-           * they are fetched now and added when the next row moves, or at
-           * the end, so the misses overlap other rows' work. */
-          if (held < end)
-            move_row (held, held_from, held_to, x + (size_t) held * dv, xnorm[held], labels, sums, counts, sqnorm, dv);
-          held = i;
-          held_from = old;
-          held_to = now;
-          prefetch_bytes (xr, dv * VEC * sizeof (float));
-#else
-          move_row (i, old, now, xr, xnorm[i], labels, sums, counts, sqnorm, dv);
-#endif
-        }
+      vstore_half16_rtn (vload16 (0, lanes) + (rebase ? (float16) 0.0f : vload16 (0, drift + jc)), 0, l + jc);
     }
-#ifndef LATENT_GPU
-  if (held < end)
-    move_row (held, held_from, held_to, x + (size_t) held * dv, xnorm[held], labels, sums, counts, sqnorm, dv);
-#endif
 
-#ifdef LATENT_GPU
-  visited = group_sum (visited, scratch);
-  if (get_local_id (0) == 0)
-    partial_visited[get_group_id (0)] = visited;
-#else
-  partial_visited[item] = visited;
-#endif
+  upper[i] = u;
+  return now;
 }
 
 /* center_dist[c][o] = |c − o| rounded down (k × kl; INFINITY on the
@@ -1124,596 +728,6 @@ kmeans_quantize (__global const vec_t *LATENT_RESTRICT x,
   xerr[i] = (float2) (sqrt (hsum (acc)) * (1.0f + SLACK) + FLT_MIN, hsum (norm));
 }
 
-#ifndef LATENT_GPU
-/* One work-item per vector of the k × dv sums (the GPU shape's is
- * kmeans_reduce_chunks). */
-__kernel void
-kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
-               __global vec_t       *LATENT_RESTRICT sums,
-               const uint items,
-               const uint size)
-{
-  const uint at = get_global_id (0);
-  vec_t total = 0.0f;
-
-  if (at >= size)
-    return;
-  for (uint g = 0; g < items; g++)
-    total += partial_sums[(size_t) g * size + at];
-  sums[at] = total;
-}
-#endif
-
-#ifdef LATENT_GPU
-
-/* Tunables of the GPU shape (the host passes the tuned or default values):
- * a work-group takes TILE_ROWS rows against TILE_CENTERS centers at a time,
- * TILE_DEPTH columns per step through local memory; each work-item holds
- * BLOCK_ROWS × BLOCK_CENTERS dot products in registers. The group has
- * (TILE_ROWS / BLOCK_ROWS) · (TILE_CENTERS / BLOCK_CENTERS) work-items, a
- * multiple of TILE_ROWS so that the exact pass gives each work-item a
- * single row. */
-#ifndef TILE_ROWS
-#define TILE_ROWS 64
-#endif
-#ifndef TILE_CENTERS
-#define TILE_CENTERS 32
-#endif
-#ifndef TILE_DEPTH
-#define TILE_DEPTH 32
-#endif
-#ifndef BLOCK_ROWS
-#define BLOCK_ROWS 4
-#endif
-#ifndef BLOCK_CENTERS
-#define BLOCK_CENTERS 4
-#endif
-/* kmeans_sums: SUM_COLUMNS work-items (one column each) × SUM_ROWS rows ×
- * SUM_CLUSTERS clusters per group. */
-#ifndef SUM_COLUMNS
-#define SUM_COLUMNS 64
-#endif
-#ifndef SUM_CLUSTERS
-#define SUM_CLUSTERS 64
-#endif
-#ifndef SUM_ROWS
-#define SUM_ROWS 256
-#endif
-/* Eight, not four: on an H200 a step took 0.524 against 0.560 ms at
- * k = 10, 0.801 against 0.822 ms at k = 100 (Fashion-MNIST). */
-#ifndef SUM_UNROLL
-#define SUM_UNROLL 8
-#endif
-
-#define ROW_ITEMS (TILE_ROWS / BLOCK_ROWS)
-#define CENTER_ITEMS (TILE_CENTERS / BLOCK_CENTERS)
-#define ASSIGN_GROUP (ROW_ITEMS * CENTER_ITEMS)
-#define STAGE_WIDTH (TILE_ROWS > TILE_CENTERS ? TILE_ROWS : TILE_CENTERS)
-
-#if TILE_ROWS % BLOCK_ROWS != 0 || TILE_CENTERS % BLOCK_CENTERS != 0 || CENTER_ITEMS % BLOCK_ROWS != 0
-#error "kmeans: TILE_ROWS, TILE_CENTERS must be multiples of their blocks, and TILE_CENTERS / BLOCK_CENTERS of BLOCK_ROWS"
-#endif
-
-/* Center C at squared distance D from a row (|x|² = XN, |c|² = CN), kept
- * if it is among the two nearest so far (ties to the center seen first),
- * and its lower bound stored among the row's halves LOWERS unless NULL. */
-static inline void
-keep_nearest (const float          d,
-              const uint           c,
-              const float          xn,
-              const float          cn,
-              float               *best,
-              float               *second,
-              int                 *label,
-              __global half       *lowers)
-{
-  if (d < *best)
-    {
-      *second = *best;
-      *best = d;
-      *label = c;
-    }
-  else if (d < *second)
-    *second = d;
-  if (lowers != NULL)
-    vstore_half_rtn (sqrt (fmax (d - SLACK * (xn + cn), 0.0f)), c, lowers);
-}
-
-/* A work-item's nearest (BEST, LABEL) and second-nearest (SECOND) centers
- * for row RR, merged into the group's running choice for it; ties go to
- * the lowest index, whatever the order of merging. */
-static inline void
-merge_choice (__local float *run_best,
-              __local float *run_second,
-              __local int   *run_label,
-              const uint     rr,
-              const float    best,
-              const float    second,
-              const int      label)
-{
-  const float b = run_best[rr];
-
-  if (best < b || (best == b && label < run_label[rr]))
-    {
-      run_second[rr] = fmin (b, second);
-      run_best[rr] = best;
-      run_label[rr] = label;
-    }
-  else
-    run_second[rr] = fmin (run_second[rr], best);
-}
-
-/* The end of a group's full pass, once run_best, run_second and run_label
- * hold its TILE_ROWS rows' nearest centers: the nearest center's distance
- * from differences, which do not cancel (the rows again, beside their
- * centers' columns), the rows' labels and bounds, and the group's inertia.
- * As the group is a multiple of TILE_ROWS, work-item lid always sums row
- * lid % TILE_ROWS. Every work-item of the group calls it. */
-static void
-finish_tile (__global const float *LATENT_RESTRICT x,
-             __global const float *LATENT_RESTRICT xnorm,
-             __global const float *LATENT_RESTRICT centers,
-             __global int         *LATENT_RESTRICT labels,
-             __global float       *LATENT_RESTRICT dist,
-             __global float       *LATENT_RESTRICT upper,
-             __global float       *LATENT_RESTRICT lower,
-             __global float       *LATENT_RESTRICT partial_inertia,
-             __local float        *xs,
-             __local float        *cs,
-             __local float        *part,
-             __local const float  *run_best,
-             __local const float  *run_second,
-             __local const int    *run_label,
-             const uint n,
-             const uint dp,
-             const float cnmax)
-{
-  const uint lid = get_local_id (0);
-  const uint row0 = get_group_id (0) * TILE_ROWS;
-  float acc2 = 0.0f;
-
-  for (uint d0 = 0; d0 < dp; d0 += TILE_DEPTH)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
-        {
-          const uint rr = e / TILE_DEPTH, dd = e % TILE_DEPTH;
-          const uint row = row0 + rr, col = d0 + dd;
-          const bool inside = row < n && col < dp;
-
-          xs[dd * (TILE_ROWS + 1) + rr] = inside ? x[(size_t) row * dp + col] : 0.0f;
-          cs[dd * (TILE_ROWS + 1) + rr] = inside ? centers[(size_t) run_label[rr] * dp + col] : 0.0f;
-        }
-      barrier (CLK_LOCAL_MEM_FENCE);
-      for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
-        {
-          const uint at = (e / TILE_ROWS) * (TILE_ROWS + 1) + e % TILE_ROWS;
-          const float u = xs[at] - cs[at];
-
-          acc2 = fma (u, u, acc2);
-        }
-    }
-
-  part[lid] = acc2;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (lid < TILE_ROWS)
-    {
-      const uint row = row0 + lid;
-      float d2 = 0.0f;
-
-      for (uint p = 0; p < ASSIGN_GROUP / TILE_ROWS; p++)
-        d2 += part[p * TILE_ROWS + lid];
-      if (row < n)
-        {
-          labels[row] = run_label[lid];
-          dist[row] = d2;
-          upper[row] = sqrt (d2);
-          lower[row] = lower_bound (run_second[lid], xnorm[row], cnmax);
-        }
-      else
-        d2 = 0.0f;
-      /* Only this work-item reads or writes part[lid] here. */
-      part[lid] = d2;
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (lid == 0)
-    {
-      float inertia = 0.0f;
-
-      for (uint r = 0; r < TILE_ROWS; r++)
-        inertia += part[r];
-      partial_inertia[get_group_id (0)] = inertia;
-    }
-}
-
-/* Labels, exact distances and bounds of TILE_ROWS rows per group. The
- * register block's loops have constant trip counts, which GPU compilers
- * unroll by themselves; an explicit unroll only made PoCL's compile (the
- * tests run this shape on PoCL) take about 1.6 times as long. Local
- * tiles are stored column-major with one word of padding (TILE_ROWS + 1),
- * so the transposing stores and the work-items' reads hit distinct banks.
- * x and centers are the same buffers as above, read as floats. */
-__kernel __attribute__ ((reqd_work_group_size (ASSIGN_GROUP, 1, 1))) void
-kmeans_assign_tiles (__global const float *LATENT_RESTRICT x,
-                     __global const float *LATENT_RESTRICT xnorm,
-                     __global const float *LATENT_RESTRICT centers,
-                     __global const float *LATENT_RESTRICT cnorm,
-                     __global int         *LATENT_RESTRICT labels,
-                     __global float       *LATENT_RESTRICT dist,
-                     __global float       *LATENT_RESTRICT upper,
-                     __global float       *LATENT_RESTRICT lower,
-                     __global half        *LATENT_RESTRICT lowers,
-                     __global float       *LATENT_RESTRICT partial_inertia,
-                     const uint n,
-                     const uint k,
-                     const uint kl,
-                     const uint dp,
-                     const float cnmax,
-                     const int keep_lowers)
-{
-  __local float xs[TILE_DEPTH * (TILE_ROWS + 1)];
-  __local float cs[TILE_DEPTH * (STAGE_WIDTH + 1)];
-  __local float run_best[TILE_ROWS], run_second[TILE_ROWS];
-  __local int run_label[TILE_ROWS];
-  __local float part[ASSIGN_GROUP];
-  const uint lid = get_local_id (0);
-  const uint row0 = get_group_id (0) * TILE_ROWS;
-  const uint tr = lid % ROW_ITEMS, tk = lid / ROW_ITEMS;
-  float xn[BLOCK_ROWS];
-
-  for (uint r = lid; r < TILE_ROWS; r += ASSIGN_GROUP)
-    {
-      run_best[r] = INFINITY;
-      run_second[r] = INFINITY;
-      run_label[r] = 0;
-    }
-  for (uint r = 0; r < BLOCK_ROWS; r++)
-    {
-      const uint row = row0 + tr + r * ROW_ITEMS;
-      xn[r] = row < n ? xnorm[row] : 0.0f;
-    }
-
-  for (uint c0 = 0; c0 < k; c0 += TILE_CENTERS)
-    {
-      float acc[BLOCK_ROWS][BLOCK_CENTERS];
-      float best[BLOCK_ROWS], second[BLOCK_ROWS];
-      int label[BLOCK_ROWS];
-
-      for (uint r = 0; r < BLOCK_ROWS; r++)
-        for (uint q = 0; q < BLOCK_CENTERS; q++)
-          acc[r][q] = 0.0f;
-
-      for (uint d0 = 0; d0 < dp; d0 += TILE_DEPTH)
-        {
-          /* The previous step's tiles are consumed. Consecutive
-           * work-items load consecutive columns of a row. */
-          barrier (CLK_LOCAL_MEM_FENCE);
-          for (uint e = lid; e < TILE_ROWS * TILE_DEPTH; e += ASSIGN_GROUP)
-            {
-              const uint rr = e / TILE_DEPTH, dd = e % TILE_DEPTH;
-              const uint row = row0 + rr, col = d0 + dd;
-
-              xs[dd * (TILE_ROWS + 1) + rr] = row < n && col < dp ? x[(size_t) row * dp + col] : 0.0f;
-            }
-          for (uint e = lid; e < TILE_CENTERS * TILE_DEPTH; e += ASSIGN_GROUP)
-            {
-              const uint kk = e / TILE_DEPTH, dd = e % TILE_DEPTH;
-              const uint c = c0 + kk, col = d0 + dd;
-
-              cs[dd * (TILE_CENTERS + 1) + kk] = c < k && col < dp ? centers[(size_t) c * dp + col] : 0.0f;
-            }
-          barrier (CLK_LOCAL_MEM_FENCE);
-
-          for (uint dd = 0; dd < TILE_DEPTH; dd++)
-            {
-              float a[BLOCK_ROWS], b[BLOCK_CENTERS];
-
-              for (uint r = 0; r < BLOCK_ROWS; r++)
-                a[r] = xs[dd * (TILE_ROWS + 1) + tr + r * ROW_ITEMS];
-              for (uint q = 0; q < BLOCK_CENTERS; q++)
-                b[q] = cs[dd * (TILE_CENTERS + 1) + tk + q * CENTER_ITEMS];
-              for (uint r = 0; r < BLOCK_ROWS; r++)
-                for (uint q = 0; q < BLOCK_CENTERS; q++)
-                  acc[r][q] = fma (a[r], b[q], acc[r][q]);
-            }
-        }
-
-      /* This work-item's nearest and second-nearest of its centers, in
-       * ascending order, so ties go to the lowest index as elsewhere. */
-      for (uint r = 0; r < BLOCK_ROWS; r++)
-        {
-          const uint row = row0 + tr + r * ROW_ITEMS;
-
-          best[r] = INFINITY;
-          second[r] = INFINITY;
-          label[r] = 0;
-          for (uint q = 0; q < BLOCK_CENTERS; q++)
-            {
-              const uint c = c0 + tk + q * CENTER_ITEMS;
-
-              if (c < k)
-                {
-                  const float cn = cnorm[c];
-
-                  keep_nearest (xn[r] + cn - 2.0f * acc[r][q], c, xn[r], cn, &best[r], &second[r], &label[r],
-                                keep_lowers && row < n ? lowers + (size_t) row * kl : NULL);
-                }
-            }
-        }
-
-      /* Merge into the rows' running choice, one column of work-items at
-       * a time: each row is written by one work-item per step. */
-      for (uint p = 0; p < CENTER_ITEMS; p++)
-        {
-          barrier (CLK_LOCAL_MEM_FENCE);
-          if (tk == p)
-            for (uint r = 0; r < BLOCK_ROWS; r++)
-              merge_choice (run_best, run_second, run_label, tr + r * ROW_ITEMS, best[r], second[r], label[r]);
-        }
-    }
-
-  finish_tile (x, xnorm, centers, labels, dist, upper, lower, partial_inertia, xs, cs, part, run_best,
-               run_second, run_label, n, dp, cnmax);
-}
-
-/* The same pass from the dot products x·c, which the matrix product
- * (gemm.cl) leaves in dots (n × kp, row-major): for many centers a tuned
- * product outruns the tiles above. Each of a row's ROW_LANES work-items
- * takes the centers c ≡ lane (mod ROW_LANES), so consecutive work-items read
- * consecutive dots of a row; the lanes' choices are merged in local memory
- * and finish_tile ends the pass as above. */
-#define ROW_LANES (ASSIGN_GROUP / TILE_ROWS)
-
-__kernel __attribute__ ((reqd_work_group_size (ASSIGN_GROUP, 1, 1))) void
-kmeans_nearest (__global const float *LATENT_RESTRICT x,
-                __global const float *LATENT_RESTRICT xnorm,
-                __global const float *LATENT_RESTRICT centers,
-                __global const float *LATENT_RESTRICT cnorm,
-                __global const float *LATENT_RESTRICT dots,
-                __global int         *LATENT_RESTRICT labels,
-                __global float       *LATENT_RESTRICT dist,
-                __global float       *LATENT_RESTRICT upper,
-                __global float       *LATENT_RESTRICT lower,
-                __global half        *LATENT_RESTRICT lowers,
-                __global float       *LATENT_RESTRICT partial_inertia,
-                const uint n,
-                const uint k,
-                const uint kp,
-                const uint kl,
-                const uint dp,
-                const float cnmax,
-                const int keep_lowers)
-{
-  __local float xs[TILE_DEPTH * (TILE_ROWS + 1)];
-  __local float cs[TILE_DEPTH * (STAGE_WIDTH + 1)];
-  __local float run_best[TILE_ROWS], run_second[TILE_ROWS];
-  __local int run_label[TILE_ROWS];
-  __local float part[ASSIGN_GROUP];
-  const uint lid = get_local_id (0);
-  const uint rr = lid / ROW_LANES, lane = lid % ROW_LANES;
-  const uint row = get_group_id (0) * TILE_ROWS + rr;
-  float best = INFINITY, second = INFINITY;
-  int label = 0;
-
-  if (row < n)
-    {
-      const float xn = xnorm[row];
-
-      /* Ascending centers, so ties go to the lowest index as elsewhere. */
-      for (uint c = lane; c < k; c += ROW_LANES)
-        {
-          const float cn = cnorm[c];
-
-          keep_nearest (xn + cn - 2.0f * dots[(size_t) row * kp + c], c, xn, cn, &best, &second, &label,
-                        keep_lowers ? lowers + (size_t) row * kl : NULL);
-        }
-    }
-  if (lane == 0)
-    {
-      run_best[rr] = best;
-      run_second[rr] = second;
-      run_label[rr] = label;
-    }
-  /* One lane at a time: each row is written by one work-item per step. */
-  for (uint p = 1; p < ROW_LANES; p++)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (lane == p)
-        merge_choice (run_best, run_second, run_label, rr, best, second, label);
-    }
-  finish_tile (x, xnorm, centers, labels, dist, upper, lower, partial_inertia, xs, cs, part, run_best,
-               run_second, run_label, n, dp, cnmax);
-}
-
-/* Per-cluster sums, counts and Σ|x|² from the labels. Group (b, chunk, g)
- * takes columns [b·SUM_COLUMNS, …), rows [chunk·SUM_ROWS, …) and clusters
- * [g·SUM_CLUSTERS, …); each work-item adds its one column of the rows of
- * those clusters into its own column of local sums, so consecutive
- * work-items read consecutive addresses and no two touch the same word (no
- * barrier). Work-item 0 of column block 0 keeps the counts. Output:
- * partial_sums (chunks × k × dp), partial_counts and partial_sqnorm
- * (chunks × k). */
-__kernel void
-kmeans_sums (__global const float *LATENT_RESTRICT x,
-             __global const float *LATENT_RESTRICT xnorm,
-             __global const int   *LATENT_RESTRICT labels,
-             __global float       *LATENT_RESTRICT partial_sums,
-             __global int         *LATENT_RESTRICT partial_counts,
-             __global float       *LATENT_RESTRICT partial_sqnorm,
-             const uint n,
-             const uint k,
-             const uint dp)
-{
-  __local float acc[SUM_CLUSTERS * SUM_COLUMNS];
-  __local int count[SUM_CLUSTERS];
-  __local float sq[SUM_CLUSTERS];
-  const uint t = get_local_id (0);
-  const uint col = get_global_id (0);
-  const uint chunk = get_group_id (1);
-  const uint c0 = get_group_id (2) * SUM_CLUSTERS;
-  const uint kc = min ((uint) SUM_CLUSTERS, k - c0);
-  const uint begin = min (n, chunk * SUM_ROWS), end = min (n, begin + SUM_ROWS);
-  const bool stats = get_group_id (0) == 0 && t == 0;
-  const bool mine = col < dp;
-  uint i = begin;
-
-  for (uint c = 0; c < kc; c++)
-    acc[c * SUM_COLUMNS + t] = 0.0f;
-  if (stats)
-    for (uint c = 0; c < kc; c++)
-      {
-        count[c] = 0;
-        sq[c] = 0.0f;
-      }
-
-  /* SUM_UNROLL rows' loads in flight before their additions. Labels below
-   * c0 wrap to large values and fall outside [0, kc). */
-  for (; i + SUM_UNROLL <= end; i += SUM_UNROLL)
-    {
-      uint c[SUM_UNROLL];
-      float v[SUM_UNROLL];
-
-#pragma unroll
-      for (uint u = 0; u < SUM_UNROLL; u++)
-        {
-          c[u] = (uint) labels[i + u] - c0;
-          v[u] = c[u] < kc && mine ? x[(size_t) (i + u) * dp + col] : 0.0f;
-        }
-#pragma unroll
-      for (uint u = 0; u < SUM_UNROLL; u++)
-        if (c[u] < kc)
-          {
-            acc[c[u] * SUM_COLUMNS + t] += v[u];
-            if (stats)
-              {
-                count[c[u]]++;
-                sq[c[u]] += xnorm[i + u];
-              }
-          }
-    }
-  for (; i < end; i++)
-    {
-      const uint c = (uint) labels[i] - c0;
-
-      if (c < kc)
-        {
-          if (mine)
-            acc[c * SUM_COLUMNS + t] += x[(size_t) i * dp + col];
-          if (stats)
-            {
-              count[c]++;
-              sq[c] += xnorm[i];
-            }
-        }
-    }
-
-  if (mine)
-    for (uint c = 0; c < kc; c++)
-      partial_sums[((size_t) chunk * k + c0 + c) * dp + col] = acc[c * SUM_COLUMNS + t];
-  if (stats)
-    for (uint c = 0; c < kc; c++)
-      {
-        partial_counts[(size_t) chunk * k + c0 + c] = count[c];
-        partial_sqnorm[(size_t) chunk * k + c0 + c] = sq[c];
-      }
-}
-
-/* The chunks' partials summed, one work-item per float of the k × dp sums
- * (consecutive work-items, consecutive addresses); the first k work-items
- * also sum the counts and Σ|x|², and copy the counts' bits into the
- * step's figures at counts_at (kmeans_update). */
-__kernel void
-kmeans_reduce_chunks (__global const float *LATENT_RESTRICT partial_sums,
-                      __global const int   *LATENT_RESTRICT partial_counts,
-                      __global const float *LATENT_RESTRICT partial_sqnorm,
-                      __global float       *LATENT_RESTRICT sums,
-                      __global int         *LATENT_RESTRICT counts,
-                      __global float       *LATENT_RESTRICT sqnorm,
-                      __global float       *LATENT_RESTRICT figures,
-                      const uint counts_at,
-                      const uint chunks,
-                      const uint k,
-                      const uint size)
-{
-  const uint at = get_global_id (0);
-
-  if (at < size)
-    {
-      float total = 0.0f;
-
-      for (uint g = 0; g < chunks; g++)
-        total += partial_sums[(size_t) g * size + at];
-      sums[at] = total;
-    }
-  if (at < k)
-    {
-      int count = 0;
-      float total = 0.0f;
-
-      for (uint g = 0; g < chunks; g++)
-        {
-          count += partial_counts[(size_t) g * k + at];
-          total += partial_sqnorm[(size_t) g * k + at];
-        }
-      counts[at] = count;
-      figures[counts_at + at] = as_float (count);
-      sqnorm[at] = total;
-    }
-}
-
-/* The centers moved to their clusters' means on the device, between two
- * passes without bounds, so the host neither reads the sums nor writes the
- * centers back (a GPU step is a millisecond; those copies and the host's
- * loops were a third of it). Group c divides the sums of cluster c by its
- * count (a cluster without rows keeps its center) and leaves the new
- * center's |c|² in cnorm[c] and how far it moved, squared, in
- * figures[moved_at + c] (the step's figures, read back in one copy).
- * Layout: sums and centers k × dp (centers has kp rows; the padding rows
- * stay zero), counts and cnorm k. */
-#ifndef UPDATE_GROUP
-#define UPDATE_GROUP 64
-#endif
-
-__kernel __attribute__ ((reqd_work_group_size (UPDATE_GROUP, 1, 1))) void
-kmeans_update (__global const float *LATENT_RESTRICT sums,
-               __global const int   *LATENT_RESTRICT counts,
-               __global float       *LATENT_RESTRICT centers,
-               __global float       *LATENT_RESTRICT cnorm,
-               __global float       *LATENT_RESTRICT figures,
-               const uint moved_at,
-               const uint dp)
-{
-  __local float2 part[UPDATE_GROUP];
-  const uint c = get_group_id (0), lid = get_local_id (0);
-  const int count = counts[c];
-  float norm = 0.0f, move = 0.0f;
-
-  for (uint f = lid; f < dp; f += UPDATE_GROUP)
-    {
-      const size_t at = (size_t) c * dp + f;
-      const float old = centers[at];
-      const float now = count > 0 ? sums[at] / (float) count : old;
-
-      centers[at] = now;
-      norm = fma (now, now, norm);
-      move = fma (now - old, now - old, move);
-    }
-  part[lid] = (float2) (norm, move);
-  for (uint s = UPDATE_GROUP / 2; s > 0; s /= 2)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (lid < s)
-        part[lid] += part[lid + s];
-    }
-  if (lid == 0)
-    {
-      cnorm[c] = part[0].x;
-      figures[moved_at + c] = part[0].y;
-    }
-}
-
-#endif /* LATENT_GPU */
-
 /* ---- k-means++'s trials ----------------------------------------------------
  *
  * kmeans_seed scores the candidates for k-means++'s next center: for row i
@@ -1753,168 +767,3 @@ seed_keep (__global float *LATENT_RESTRICT out,
   out[(size_t) (t0 + 3) * n + i] = d.w;
   pot[t0 / 4] += d;
 }
-
-#ifndef LATENT_GPU
-
-__kernel void
-kmeans_seed (__global const vec_t *LATENT_RESTRICT x,
-             __global const vec_t *LATENT_RESTRICT cand,
-             __global const float *LATENT_RESTRICT closest,
-             __global float       *LATENT_RESTRICT out,
-             __global float       *LATENT_RESTRICT partial,
-             const uint n,
-             const uint dv,
-             const uint tp,
-             const uint rows)
-{
-  const uint g = get_global_id (0);
-  const uint begin = min (n, g * rows), end = min (n, begin + rows);
-  float4 pot[SEED_MAX_TRIALS / 4];
-
-  for (uint q = 0; q < tp / 4; q++)
-    pot[q] = 0.0f;
-  for (uint i = begin; i < end; i++)
-    {
-      __global const vec_t *row = x + (size_t) i * dv;
-
-#ifdef HAVE_PREFETCH
-      if (i + PREFETCH_AHEAD < end)
-        for (uint b = 0; b < dv * VEC * 4; b += 64)
-          __builtin_prefetch ((__global const char *) (row + PREFETCH_AHEAD * dv) + b, 0, 2);
-#endif
-      for (uint t0 = 0; t0 < tp; t0 += 4)
-        {
-          __global const vec_t *c = cand + (size_t) t0 * dv;
-          vec_t a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-          float4 d;
-
-          for (uint j = 0; j < dv; j++)
-            {
-              const vec_t v = row[j];
-              const vec_t u0 = v - c[j], u1 = v - c[dv + j], u2 = v - c[2 * dv + j], u3 = v - c[3 * dv + j];
-              a0 = fma (u0, u0, a0);
-              a1 = fma (u1, u1, a1);
-              a2 = fma (u2, u2, a2);
-              a3 = fma (u3, u3, a3);
-            }
-          d = fmin ((float4) (hsum (a0), hsum (a1), hsum (a2), hsum (a3)), closest[i]);
-          seed_keep (out, pot, d, t0, n, i);
-        }
-    }
-  for (uint q = 0; q < tp / 4; q++)
-    vstore4 (pot[q], q, partial + (size_t) g * tp);
-}
-
-/* The same from the 8-bit copy, where it is the rows (images: every value
- * on the copy's grid, so |x − x̃| is rounding): a quarter of the bytes.
- * cand holds the candidates' codes as floats (tp × dp), so the distance is
- * step² Σ (q_x − q_c)², exact in the codes. */
-__kernel void
-kmeans_seed_copy (__global const qvec_t *LATENT_RESTRICT xq,
-                  __global const vec_t  *LATENT_RESTRICT cand,
-                  __global const float  *LATENT_RESTRICT closest,
-                  __global float        *LATENT_RESTRICT out,
-                  __global float        *LATENT_RESTRICT partial,
-                  const float step2,
-                  const uint n,
-                  const uint dv,
-                  const uint tp,
-                  const uint rows)
-{
-  const uint g = get_global_id (0);
-  const uint begin = min (n, g * rows), end = min (n, begin + rows);
-  float4 pot[SEED_MAX_TRIALS / 4];
-
-  for (uint q = 0; q < tp / 4; q++)
-    pot[q] = 0.0f;
-  for (uint i = begin; i < end; i++)
-    {
-      __global const qvec_t *row = xq + (size_t) i * dv;
-
-#ifdef HAVE_PREFETCH
-      if (i + PREFETCH_AHEAD < end)
-        for (uint b = 0; b < dv * VEC; b += 64)
-          __builtin_prefetch ((__global const uchar *) (row + PREFETCH_AHEAD * dv) + b, 0, 2);
-#endif
-      for (uint t0 = 0; t0 < tp; t0 += 4)
-        {
-          __global const vec_t *c = cand + (size_t) t0 * dv;
-          vec_t a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-          float4 d;
-
-          for (uint j = 0; j < dv; j++)
-            {
-              const vec_t v = convert_vec (row[j]);
-              const vec_t u0 = v - c[j], u1 = v - c[dv + j], u2 = v - c[2 * dv + j], u3 = v - c[3 * dv + j];
-              a0 = fma (u0, u0, a0);
-              a1 = fma (u1, u1, a1);
-              a2 = fma (u2, u2, a2);
-              a3 = fma (u3, u3, a3);
-            }
-          d = fmin (step2 * (float4) (hsum (a0), hsum (a1), hsum (a2), hsum (a3)), closest[i]);
-          seed_keep (out, pot, d, t0, n, i);
-        }
-    }
-  for (uint q = 0; q < tp / 4; q++)
-    vstore4 (pot[q], q, partial + (size_t) g * tp);
-}
-
-#else /* LATENT_GPU */
-
-#ifndef SEED_GROUP
-#define SEED_GROUP 64
-#endif
-
-__kernel __attribute__ ((reqd_work_group_size (SEED_GROUP, 1, 1))) void
-kmeans_seed (__global const float *LATENT_RESTRICT x,
-             __global const float *LATENT_RESTRICT cand,
-             __global const float *LATENT_RESTRICT closest,
-             __global float       *LATENT_RESTRICT out,
-             __global float       *LATENT_RESTRICT partial,
-             const uint n,
-             const uint dv,
-             const uint tp,
-             const uint rows)
-{
-  __local float4 sum[SEED_GROUP];
-  const uint l = get_local_id (0), group = get_group_id (0), groups = get_num_groups (0);
-  const uint dp = dv * VEC;
-  float4 pot[SEED_MAX_TRIALS / 4];
-
-  (void) rows;
-  for (uint q = 0; q < tp / 4; q++)
-    pot[q] = 0.0f;
-  for (uint i = group; i < n; i += groups)
-    for (uint t0 = 0; t0 < tp; t0 += 4)
-      {
-        __global const float *c = cand + (size_t) t0 * dp;
-        float4 acc = 0.0f;
-
-        for (uint f = l; f < dp; f += SEED_GROUP)
-          {
-            const float4 u = x[(size_t) i * dp + f] - (float4) (c[f], c[dp + f], c[2 * dp + f], c[3 * dp + f]);
-            acc = fma (u, u, acc);
-          }
-        sum[l] = acc;
-        barrier (CLK_LOCAL_MEM_FENCE);
-        for (uint s = SEED_GROUP / 2; s > 0; s >>= 1)
-          {
-            if (l < s)
-              sum[l] += sum[l + s];
-            barrier (CLK_LOCAL_MEM_FENCE);
-          }
-        if (l == 0)
-          {
-            const float4 d = fmin (sum[0], closest[i]);
-
-            seed_keep (out, pot, d, t0, n, i);
-          }
-        /* Nobody writes sum for the next four until work-item 0 has read it. */
-        barrier (CLK_LOCAL_MEM_FENCE);
-      }
-  if (l == 0)
-    for (uint q = 0; q < tp / 4; q++)
-      vstore4 (pot[q], q, partial + (size_t) group * tp);
-}
-
-#endif /* LATENT_GPU */

@@ -179,6 +179,20 @@ set_too_large (GError                   **error,
                self->n, self->d, self->k, info->name);
 }
 
+/* What `latent-cli tune` tries for gmm.cl (engine/latent-tune.c): six
+ * EM steps with full covariances over 60,000 blobs of 16 columns (4,000
+ * quick), the GPU shape's work-groups; the CPU shape's vector width
+ * follows the device and is not tuned. */
+const LatentTuneJob latent_gmm_cl_tune_job = {
+  .program = "gmm",
+  .algorithm = "gmm",
+  .params = "k=10 max-iterations=6 tol=0 covariance=full",
+  .rows = 60000,
+  .cols = 16,
+  .quick_rows = 4000,
+  .gpu = { { "EXPECT_WG", 3, { 64, 128, 256 } }, { "SUM_ROWS", 3, { 16, 32, 64 } } },
+};
+
 /* The GPU shape's programs, sizes and buffers (see kernels/gmm.cl). */
 static gboolean
 gpu_new (LatentGmmCl  *gcl,

@@ -97,4 +97,7 @@ gboolean     latent_gmm_cl_scatter        (LatentGmmCl    *gcl,
                                            GError        **error);
 void         latent_gmm_cl_free           (LatentGmmCl    *gcl);
 
+/* What `latent-cli tune` tries for gmm.cl (latent-gmm-cl.c). */
+extern const LatentTuneJob latent_gmm_cl_tune_job;
+
 G_END_DECLS

@@ -210,6 +210,22 @@ tile_config_fits (const TileConfig         *t,
   return tile_group (t) <= info->max_work_group_size && floats * sizeof (float) <= info->local_mem_size;
 }
 
+/* What `latent-cli tune` tries for kmeans.cl (engine/latent-tune.c): six
+ * passes over 60,000 blobs of 784 columns (4,000 quick), how far ahead the
+ * CPU shape fetches, the GPU shape's tiles and sums. The CPU shape's
+ * vector width is not tuned: it follows the data. */
+const LatentTuneJob latent_kmeans_cl_tune_job = {
+  .program = "kmeans",
+  .algorithm = "kmeans",
+  .params = "k=10 max-iterations=6 tol=0",
+  .rows = 60000,
+  .cols = 784,
+  .quick_rows = 4000,
+  .cpu = { { "PREFETCH_AHEAD", 4, { 1, 2, 4, 8 } } },
+  .gpu = { { "TILE_ROWS", 3, { 32, 64, 128 } }, { "TILE_DEPTH", 2, { 16, 32 } }, { "BLOCK_ROWS", 3, { 2, 4, 8 } },
+           { "SUM_ROWS", 2, { 128, 256 } } },
+};
+
 static gboolean
 create_kernels (LatentKmeansCl  *kcl,
                 const char      *options,

@@ -131,4 +131,7 @@ gboolean         latent_kmeans_cl_pull          (LatentKmeansCl   *kcl,
 void             latent_kmeans_cl_invalidate    (LatentKmeansCl   *kcl);
 void             latent_kmeans_cl_free          (LatentKmeansCl   *kcl);
 
+/* What `latent-cli tune` tries for kmeans.cl (latent-kmeans-cl.c). */
+extern const LatentTuneJob latent_kmeans_cl_tune_job;
+
 G_END_DECLS

@@ -102,6 +102,19 @@ create_buffers (LatentWtaCl            *wcl,
          latent_cl_create_buffer (wcl->cl, &out->c, flags, self->d * sizeof (float), host->c, what, error);
 }
 
+/* What `latent-cli tune` tries for wta.cl (engine/latent-tune.c): an epoch
+ * of 6,000 rows of 784 columns (2,000 quick) with 1,024 units, the GPU
+ * shape's decoding and backward work-groups (its products are gemm's). */
+const LatentTuneJob latent_wta_cl_tune_job = {
+  .program = "wta",
+  .algorithm = "wta",
+  .params = "hidden=1024 batch=100 epochs=1 validation=0",
+  .rows = 6000,
+  .cols = 784,
+  .quick_rows = 2000,
+  .gpu = { { "DECODE_WG", 3, { 64, 128, 256 } }, { "UNITS_WG", 4, { 32, 64, 128, 256 } } },
+};
+
 /* The kernels; in the GPU shape with work-groups of the tuned or default
  * sizes, halved until the device runs them. */
 static gboolean

@@ -162,4 +162,7 @@ gboolean  latent_wta_cl_read       (LatentWtaCl  *wcl,
 gboolean  latent_wta_cl_reset_wins (LatentWtaCl  *wcl,
                                     GError      **error);
 
+/* What `latent-cli tune` tries for wta.cl (latent-wta-cl.c). */
+extern const LatentTuneJob latent_wta_cl_tune_job;
+
 G_END_DECLS

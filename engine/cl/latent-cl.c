@@ -924,13 +924,30 @@ check_name (const char  *name,
   return TRUE;
 }
 
-/* common.h, then the program, each behind a #line so diagnostics name the
- * right file and line. */
+/* A program whose kernels differ by shape keeps them apart: NAME.cl holds
+ * what both shapes share, NAME-cpu.cl or NAME-gpu.cl what only one has
+ * (kmeans). The part for SHAPE, or NULL where the program has none. */
+static GBytes *
+lookup_shape_part (const char        *name,
+                   LatentKernelShape  shape)
+{
+  g_autofree char *path = g_strdup_printf (KERNELS_PREFIX "%s-%s.cl", name,
+                                           latent_kernel_shape_to_string (shape));
+
+  return g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+}
+
+/* common.h, then the program, then its part for the shape (PART, named
+ * NAME-SHAPE.cl, if not NULL), each behind a #line so diagnostics name the
+ * right file and line. The whole text is what the cache key and the tuned
+ * values' checksum are taken of, so an edit of any part changes both. */
 static char *
-assemble_source (const char  *name,
-                 const char  *source,
-                 gsize        source_len,
-                 GError     **error)
+assemble_source (const char         *name,
+                 const char         *source,
+                 gsize               source_len,
+                 GBytes             *part,
+                 LatentKernelShape   shape,
+                 GError            **error)
 {
   g_autoptr(GBytes) common = NULL;
   GString *text;
@@ -942,12 +959,21 @@ assemble_source (const char  *name,
     return NULL;
   common_data = g_bytes_get_data (common, &common_len);
 
-  text = g_string_sized_new (common_len + source_len + 64);
+  text = g_string_sized_new (common_len + source_len + (part ? g_bytes_get_size (part) : 0) + 96);
   g_string_append (text, "#line 1 \"common.h\"\n");
   g_string_append_len (text, common_data, common_len);
   g_string_append_printf (text, "\n#line 1 \"%s.cl\"\n", name);
   g_string_append_len (text, source, source_len);
   g_string_append_c (text, '\n');
+  if (part != NULL)
+    {
+      gsize part_len = 0;
+      const char *part_data = g_bytes_get_data (part, &part_len);
+
+      g_string_append_printf (text, "#line 1 \"%s-%s.cl\"\n", name, latent_kernel_shape_to_string (shape));
+      g_string_append_len (text, part_data, part_len);
+      g_string_append_c (text, '\n');
+    }
 
   return g_string_free (text, FALSE);
 }
@@ -1204,6 +1230,7 @@ get_program (LatentCl    *self,
              const char  *name,
              const char  *source,
              gsize        source_len,
+             GBytes      *part,
              const char  *options,
              GError     **error)
 {
@@ -1218,7 +1245,7 @@ get_program (LatentCl    *self,
   cl_program program;
   gint64 start;
 
-  text = assemble_source (name, source, source_len, error);
+  text = assemble_source (name, source, source_len, part, self->shape, error);
   if (text == NULL)
     return NULL;
   opts = full_options (self, options);
@@ -1301,6 +1328,7 @@ latent_cl_get_program (LatentCl    *self,
                        GError     **error)
 {
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) part = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *path = NULL;
   gsize size = 0;
@@ -1323,7 +1351,8 @@ latent_cl_get_program (LatentCl    *self,
     }
 
   data = g_bytes_get_data (bytes, &size);
-  return get_program (self, name, data, size, options, error);
+  part = lookup_shape_part (name, self->shape);
+  return get_program (self, name, data, size, part, options, error);
 }
 
 cl_program
@@ -1341,7 +1370,7 @@ latent_cl_build_source (LatentCl    *self,
   if (!check_name (name, error))
     return NULL;
 
-  return get_program (self, name, source, strlen (source), options, error);
+  return get_program (self, name, source, strlen (source), NULL, options, error);
 }
 
 cl_kernel
@@ -1459,12 +1488,14 @@ latent_cl_get_tunables_path (LatentCl *self)
 }
 
 /* Tuned values hold for the source they were measured on: an edited kernel
- * (or common.h) drops them. */
+ * (or common.h, or the part of SHAPE) drops them. */
 static char *
-compute_source_checksum (const char *program)
+compute_source_checksum (const char        *program,
+                         LatentKernelShape  shape)
 {
   g_autofree char *path = g_strconcat (KERNELS_PREFIX, program, ".cl", NULL);
   g_autoptr(GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr(GBytes) part = NULL;
   g_autofree char *text = NULL;
   gsize size = 0;
   const char *data;
@@ -1472,7 +1503,8 @@ compute_source_checksum (const char *program)
   if (bytes == NULL)
     return NULL;
   data = g_bytes_get_data (bytes, &size);
-  text = assemble_source (program, data, size, NULL);
+  part = lookup_shape_part (program, shape);
+  text = assemble_source (program, data, size, part, shape, NULL);
   return text ? g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1) : NULL;
 }
 
@@ -1528,7 +1560,7 @@ source_checksum (LatentCl   *self,
   g_mutex_lock (&self->lock);
   sum = g_strdup (g_hash_table_lookup (self->sources, program));
   g_mutex_unlock (&self->lock);
-  if (sum != NULL || (sum = compute_source_checksum (program)) == NULL)
+  if (sum != NULL || (sum = compute_source_checksum (program, self->shape)) == NULL)
     return sum;
   g_mutex_lock (&self->lock);
   g_hash_table_replace (self->sources, g_strdup (program), g_strdup (sum));

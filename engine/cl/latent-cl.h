@@ -91,7 +91,9 @@ char                     *latent_cl_describe       (LatentCl            *self);
 /* The same in the person's language, for display only. */
 char                     *latent_cl_describe_for_display (LatentCl *self);
 
-/* NAME "kmeans" is /org/latent/Latent/kernels/kmeans.cl, prefixed with common.h.
+/* NAME "kmeans" is /org/latent/Latent/kernels/kmeans.cl, prefixed with common.h
+ * and followed by kmeans-cpu.cl or kmeans-gpu.cl (the device's kernel shape)
+ * where the program has such parts.
  * Built once per (source, options) and kept; the program belongs to SELF.
  * Thread-safe: a second thread asking for a program being built waits for
  * that build. */
@@ -157,6 +159,32 @@ gboolean                  latent_cl_save_tunables  (LatentCl            *self,
                                                     GError             **error);
 /* Where the tuned choices of this device and shape live (may not exist). */
 char                     *latent_cl_get_tunables_path (LatentCl         *self);
+
+/* What `latent-cli tune` tries (engine/latent-tune.c): a tunable and the
+ * values to try for it. */
+#define LATENT_TUNE_MAX_TUNABLES 4
+#define LATENT_TUNE_MAX_VALUES 5
+
+typedef struct {
+  const char *name;
+  guint       n_values;
+  int         values[LATENT_TUNE_MAX_VALUES];
+} LatentTuneTunable;
+
+/* A program's tuning job, declared beside the host code of its kernels
+ * (latent_gemm_tune_job, latent_kmeans_cl_tune_job, …), which knows what
+ * exercises them: a workload and a small grid of tunables per shape (each
+ * setting is a program build, seconds on a CPU driver). Every value lies
+ * inside latent_cl_tunable_bound's range. */
+typedef struct {
+  const char        *program;      /* "kmeans" */
+  const char        *algorithm;    /* the workload's algorithm id; NULL: the matrix product */
+  const char        *params;       /* its settings, space-separated NAME=VALUE */
+  guint              rows, cols;   /* the workload's data; the product is rows³ */
+  guint              quick_rows;   /* the same, smaller, for tests */
+  LatentTuneTunable  cpu[LATENT_TUNE_MAX_TUNABLES];
+  LatentTuneTunable  gpu[LATENT_TUNE_MAX_TUNABLES];
+} LatentTuneJob;
 
 /* KERNEL from program PROGRAM (a resource name); the caller releases it. */
 cl_kernel                 latent_cl_create_kernel  (LatentCl            *self,

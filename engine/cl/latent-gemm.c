@@ -143,6 +143,17 @@ gpu_tiles_fit (LatentCl        *cl,
   return local <= info->local_mem_size;
 }
 
+/* What `latent-cli tune` tries for the product (engine/latent-tune.c): a
+ * 1024³ product (256³ quick), the CPU shape's register block and depth, the
+ * GPU shape's tiles. */
+const LatentTuneJob latent_gemm_tune_job = {
+  .program = "gemm",
+  .rows = 1024,
+  .quick_rows = 256,
+  .cpu = { { "MR", 3, { 6, 8, 12 } }, { "KC", 3, { 64, 128, 256 } } },
+  .gpu = { { "TSM", 2, { 64, 128 } }, { "TSN", 2, { 64, 128 } }, { "TSK", 3, { 8, 16, 32 } } },
+};
+
 /* The GPU shape's kernels: the tuned tiles, else the defaults, else smaller
  * ones, the first that the device takes with its groups whole. */
 static gboolean

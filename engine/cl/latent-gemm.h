@@ -14,6 +14,9 @@ G_BEGIN_DECLS
  * LatentGemm per thread. */
 typedef struct _LatentGemm LatentGemm;
 
+/* The product's tuning job (see LatentTuneJob). */
+extern const LatentTuneJob latent_gemm_tune_job;
+
 LatentGemm *latent_gemm_new  (LatentCl          *cl,
                               GError           **error);
 void        latent_gemm_free (LatentGemm        *self);
