@@ -1335,6 +1335,49 @@ test_shape (void)
     g_unsetenv ("LATENT_KERNELS");
 }
 
+/* A program with parts per shape (kmeans.cl, then kmeans-cpu.cl or
+ * kmeans-gpu.cl) is assembled with its shape's part only, each behind its
+ * own #line. The source comes back from the driver when the program was
+ * built from it, so the disk cache is off. */
+static void
+test_shape_parts (void)
+{
+  g_autofree char *saved = g_strdup (g_getenv ("LATENT_KERNELS"));
+
+  g_setenv ("LATENT_CL_CACHE", "0", TRUE);
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *shape = i == 0 ? "cpu" : "gpu";
+      const char *other = i == 0 ? "gpu" : "cpu";
+      g_autofree char *mine = g_strdup_printf ("#line 1 \"kmeans-%s.cl\"", shape);
+      g_autofree char *theirs = g_strdup_printf ("#line 1 \"kmeans-%s.cl\"", other);
+      g_autoptr(LatentCl) cl = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *source = NULL;
+      cl_program program;
+      size_t size = 0;
+
+      g_setenv ("LATENT_KERNELS", shape, TRUE);
+      cl = new_cl_or_skip ();
+      if (cl == NULL)
+        break;
+      program = latent_cl_get_program (cl, "kmeans", "-DVEC=16", &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (clGetProgramInfo (program, CL_PROGRAM_SOURCE, 0, NULL, &size), ==, CL_SUCCESS);
+      source = g_malloc0 (size + 1);
+      g_assert_cmpint (clGetProgramInfo (program, CL_PROGRAM_SOURCE, size, source, NULL), ==, CL_SUCCESS);
+      g_assert_nonnull (strstr (source, "#line 1 \"kmeans.cl\""));
+      g_assert_nonnull (strstr (source, mine));
+      g_assert_null (strstr (source, theirs));
+    }
+
+  g_unsetenv ("LATENT_CL_CACHE");
+  if (saved != NULL)
+    g_setenv ("LATENT_KERNELS", saved, TRUE);
+  else
+    g_unsetenv ("LATENT_KERNELS");
+}
+
 /* Tuned values survive a new runtime when saved, are per program, and
  * are ignored once the file names another source. */
 static void
@@ -1657,6 +1700,7 @@ main (int   argc,
   g_test_add_func ("/cl/cache/special-files", test_cache_special_files);
   g_test_add_func ("/cl/cache/timing", test_cache_timing);
   g_test_add_func ("/cl/shape", test_shape);
+  g_test_add_func ("/cl/shape/parts", test_shape_parts);
   g_test_add_func ("/cl/tunables", test_tunables);
   g_test_add_func ("/cl/tunables/bounded", test_tunables_bounded);
   g_test_add_func ("/cl/tunables/special-files", test_tunables_special_files);
