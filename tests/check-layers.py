@@ -3,7 +3,8 @@
 #
 # What may include what (docs/ARCHITECTURE.md), checked on the sources: no
 # header includes itself through others, only the registry among the
-# engine's top-level files knows the algorithms, the figures know no
+# engine's top-level files knows the algorithms, a family knows none of its
+# algorithms, the figures know no
 # algorithm, the engine knows no GTK, and the window's three parts call
 # only into latent-window.c, never into each other.
 
@@ -81,6 +82,11 @@ upper = {os.path.basename(p) for p in code if os.path.dirname(p) == 'engine'} - 
 leaks = [f'{p}: {n}' for p in code if p.startswith(('engine/data/', 'engine/cl/'))
          for k, n in includes(p) if n in upper or n in algorithm_headers]
 check('engine/data and engine/cl include no higher floor', not leaks, '\n'.join(leaks))
+
+# 3b. A family (engine/families/) is what its algorithms share: it knows none of them.
+leaks = [f'{p}: {n}' for p in code if p.startswith('engine/families/')
+         for k, n in includes(p) if n in algorithm_headers]
+check('engine/families includes no algorithm header', not leaks, '\n'.join(leaks))
 
 # 4. The engine never includes GTK or the window's headers.
 ui_headers = {os.path.basename(p) for p in sources('ui') if p.endswith('.h')}

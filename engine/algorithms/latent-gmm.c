@@ -18,6 +18,7 @@
 #include <lapacke.h>
 #include <math.h>
 
+#include "latent-clusters.h"
 #include "latent-kmeans.h"
 #include "latent-json.h"
 #include "latent-metrics.h"
@@ -668,7 +669,7 @@ gmm_check (LatentDataset  *dataset,
   latent_params_read (params, &p);
   k = p.k;
   per = latent_covariance_values (covariance_type (p.covariance, d), d);
-  if (!latent_clusters_check_k (dataset, params, _("components"), error))
+  if (!latent_clusters_check_k (dataset, p.k, _("components"), error))
     return FALSE;
   /* Every model keeps k covariances of per values (three arrays in double,
    * one in float per snapshot), k means and sums of d, and n × k
@@ -805,7 +806,8 @@ gmm_init (LatentDataset  *dataset,
   guint best;
 
   latent_params_read (params, &p);
-  if (!latent_clusters_choose_start (&gmm_algorithm, dataset, params, seed, cl, cancellable, gmm_score, TRUE,
+  if (!latent_clusters_choose_start (&gmm_algorithm, dataset, params, p.restarts, p.init, seed, cl, cancellable,
+                                     gmm_score, TRUE,
                                      &objectives, &best, &note, error))
     return NULL;
   /* After the restarts, the winner's own rounds are not news. */
