@@ -101,18 +101,33 @@ find_spec (LatentParams *self,
   return -1;
 }
 
+static gsize
+field_size (LatentParamType type)
+{
+  switch (type)
+    {
+    case LATENT_PARAM_INT: return sizeof (gint64);
+    case LATENT_PARAM_DOUBLE: return sizeof (double);
+    case LATENT_PARAM_BOOL: return sizeof (gboolean);
+    case LATENT_PARAM_CHOICE: return sizeof (const char *);
+    default: g_assert_not_reached ();
+    }
+}
+
 void
-latent_params_read (LatentParams *self,
-                    gpointer      out)
+latent_params_read_sized (LatentParams *self,
+                          gpointer      out,
+                          gsize         size)
 {
   g_return_if_fail (self != NULL && out != NULL);
 
+  for (guint i = 0; i < self->n_specs; i++)
+    g_return_if_fail (self->specs[i].typed && self->specs[i].offset + field_size (self->specs[i].type) <= size);
   for (guint i = 0; i < self->n_specs; i++)
     {
       const LatentParamSpec *spec = &self->specs[i];
       gpointer field = (guint8 *) out + spec->offset;
 
-      g_return_if_fail (spec->typed);
       switch (spec->type)
         {
         case LATENT_PARAM_INT:

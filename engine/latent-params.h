@@ -150,9 +150,12 @@ const char            *latent_params_get_choice   (LatentParams          *self,
 /* Every value into the struct at @out, at the fields the specs name (all of
  * them declared with LATENT_PARAM_*_AT): what an algorithm reads once, so
  * that it reads fields, not names. A CHOICE's string belongs to @self and
- * lives as long as it does. */
-void                   latent_params_read         (LatentParams          *self,
-                                                   gpointer               out);
+ * lives until that value changes. Parameters of another table whose fields
+ * lie beyond the struct are refused (a critical), not written past it. */
+#define latent_params_read(self, out) latent_params_read_sized ((self), (out), sizeof *(out))
+void                   latent_params_read_sized   (LatentParams          *self,
+                                                   gpointer               out,
+                                                   gsize                  size);
 /* Whether @spec's parameter matters with the other values as they are
  * (its applies_when). */
 gboolean               latent_params_applies      (LatentParams          *self,

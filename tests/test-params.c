@@ -76,6 +76,17 @@ test_read (void)
   g_assert_cmpfloat (t.rate, ==, 0.125);
   g_assert_cmpstr (t.shape, ==, "@/tmp/x");
   g_assert_false (t.verbose);
+
+  /* Into another table's struct, smaller: refused, nothing written past it. */
+  {
+    struct { double only; gint64 guard; } small = { 42, 7 };
+
+    g_test_expect_message ("latent-params", G_LOG_LEVEL_CRITICAL, "*size*");
+    latent_params_read (params, &small.only);
+    g_test_assert_expected_messages ();
+    g_assert_cmpfloat (small.only, ==, 42);
+    g_assert_cmpint (small.guard, ==, 7);
+  }
 }
 
 /* A parameter's old name still sets it, from --param and from an
