@@ -7,11 +7,10 @@
 #include <gtk/gtk.h>
 
 #include "latent-figure.h"
+/* LATENT_TYPE_FIGURE_KIND, generated from latent-figure.h (ui/meson.build). */
+#include "latent-figure-enum-types.h"
 
 G_BEGIN_DECLS
-
-#define LATENT_TYPE_FIGURE_KIND (latent_figure_kind_get_type ())
-GType latent_figure_kind_get_type (void);
 
 #define LATENT_TYPE_FIGURE_VIEW (latent_figure_view_get_type ())
 G_DECLARE_FINAL_TYPE (LatentFigureView, latent_figure_view, LATENT, FIGURE_VIEW, GtkWidget)
