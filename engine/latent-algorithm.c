@@ -281,32 +281,42 @@ latent_algorithm_describe_init_progress (LatentInitStage stage,
 char *
 latent_algorithm_describe_end (LatentSnapshot *last)
 {
-  gint64 budget;
+  const LatentParamSpec *spec = NULL;
+  gint64 budget = 0;
+  guint epochs;
 
   g_return_val_if_fail (last != NULL, NULL);
 
-  /* Passes do not converge: they are all done. */
-  if (latent_snapshot_get_family (last) == LATENT_FAMILY_FILTER)
-    return g_strdup (_("done"));
-  /* Epochs and episodes are work asked for, not a limit on a search: a
-   * learner that did them all finished (the prototypes' episodes count as
-   * converged once all are drawn). */
-  if (last->params != NULL && latent_params_has (last->params, "epochs"))
+  for (guint i = 0; last->params != NULL && i < latent_params_get_n_specs (last->params); i++)
+    if (latent_params_get_spec (last->params, i)->role == LATENT_PARAM_ROLE_BUDGET)
+      {
+        spec = latent_params_get_spec (last->params, i);
+        budget = latent_params_get_int (last->params, spec->name);
+      }
+  /* Passes, epochs and episodes are work asked for, not a limit on a
+   * search: a run that did them all finished (the prototypes' episodes
+   * count as converged once all are drawn). */
+  switch (spec ? spec->unit : LATENT_PARAM_UNIT_ITERATIONS)
     {
+    case LATENT_PARAM_UNIT_PASSES:
+      return g_strdup (_("done"));
+    case LATENT_PARAM_UNIT_EPOCHS:
       /* Iterations are mini-batches; the epochs are counted apart. */
-      guint epochs;
-
-      budget = latent_params_get_int (last->params, "epochs");
       epochs = last->n_epochs > 0 ? last->n_epochs : (guint) MAX (budget, 0);
       if (last->converged && epochs < budget)
         return g_strdup (_("converged"));
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "finished %u epoch", "finished %u epochs",
                                            (gulong) epochs), epochs);
+    case LATENT_PARAM_UNIT_EPISODES:
+      /* None asked for: the prototypes are all there is. */
+      if (last->iteration == 0)
+        return g_strdup (_("done"));
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "finished %u episode", "finished %u episodes",
+                                           (gulong) last->iteration), last->iteration);
+    case LATENT_PARAM_UNIT_ITERATIONS:
+    default:
+      return g_strdup (last->converged ? _("converged") : _("iteration limit reached"));
     }
-  if (last->params != NULL && latent_params_has (last->params, "episodes"))
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "finished %u episode", "finished %u episodes",
-                                         (gulong) last->iteration), last->iteration);
-  return g_strdup (last->converged ? _("converged") : _("iteration limit reached"));
 }
 
 const char *

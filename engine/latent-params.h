@@ -26,6 +26,14 @@ typedef enum {
   LATENT_PARAM_BOOL,
 } LatentParamType;
 
+/* What a budget counts, for the words that end a run. */
+typedef enum {
+  LATENT_PARAM_UNIT_ITERATIONS,  /* a limit on a search: "converged" or "iteration limit reached" */
+  LATENT_PARAM_UNIT_EPOCHS,      /* passes over the training rows, asked for: "finished 5 epochs" */
+  LATENT_PARAM_UNIT_EPISODES,    /* few-shot episodes, asked for */
+  LATENT_PARAM_UNIT_PASSES,      /* a filter's passes: all of them are done */
+} LatentParamUnit;
+
 /* What a parameter is to the front ends, beyond its value. */
 typedef enum {
   LATENT_PARAM_ROLE_NONE,
@@ -71,6 +79,8 @@ typedef struct {
   /* The name it had before, which --param and experiment files saved
    * then still take; NULL if none. */
   const char         *renamed_from;
+  /* LATENT_PARAM_ROLE_BUDGET: what it counts. */
+  LatentParamUnit     unit;
   /* Where latent_params_read () puts the value in the algorithm's own
    * struct: set with LATENT_PARAM_INT_AT () and its kind, never by hand. */
   gsize               offset;

@@ -2194,6 +2194,23 @@ test_title_finished_epochs (void)
     done->final = done->converged = TRUE;
     said = latent_algorithm_describe_end (done);
     g_assert_cmpstr (said, ==, "finished 100 episodes");
+    /* None asked for (episodes = 0): not "finished 0 episodes". */
+    done->iteration = 0;
+    g_free (said);
+    said = latent_algorithm_describe_end (done);
+    g_assert_cmpstr (said, ==, "done");
+  }
+  /* A filter's passes are all done, whatever "converged" says. */
+  {
+    const LatentAlgorithm *convolve = algorithm_by_id ("convolve");
+    g_autoptr(LatentParams) defaults = latent_algorithm_new_params (convolve);
+    g_autoptr(LatentSnapshot) passes = latent_snapshot_new (convolve, NULL, defaults);
+    g_autofree char *said = NULL;
+
+    passes->iteration = 1;
+    passes->final = TRUE;
+    said = latent_algorithm_describe_end (passes);
+    g_assert_cmpstr (said, ==, "done");
   }
 
   /* k-means short of converging did stop at its limit. */

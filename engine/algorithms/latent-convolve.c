@@ -97,7 +97,7 @@ static const LatentParamSpec convolve_params[] = {
     .label = N_("Passes"),
     .tooltip = N_("Apply the filter this many times, each pass to the last result"),
     .min = 1, .max = 10000, .default_value = 1,
-    .role = LATENT_PARAM_ROLE_BUDGET },
+    .role = LATENT_PARAM_ROLE_BUDGET, .unit = LATENT_PARAM_UNIT_PASSES },
 };
 
 typedef struct {

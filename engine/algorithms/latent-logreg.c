@@ -93,7 +93,7 @@ static const LatentParamSpec logreg_params[] = {
     .label = N_("Epochs"),
     .tooltip = N_("Passes over the training rows at most (an L-BFGS iteration is one)"),
     .min = 1, .max = 1000000, .default_value = EPOCHS_DEFAULT,
-    .role = LATENT_PARAM_ROLE_BUDGET },
+    .role = LATENT_PARAM_ROLE_BUDGET, .unit = LATENT_PARAM_UNIT_EPOCHS },
   { .name = "optimizer", LATENT_PARAM_CHOICE_AT (LogregParams, optimizer),
     .label = N_("Optimiser"),
     .tooltip = N_("L-BFGS, a quasi-Newton method on all rows at once, or mini-batch gradient descent "

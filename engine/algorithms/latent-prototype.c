@@ -71,7 +71,7 @@ static const LatentParamSpec prototype_params[] = {
     .label = N_("Episodes"),
     .tooltip = N_("Few-shot episodes drawn from the test rows, one a step; 0 runs the nearest class mean only"),
     .min = 0, .max = 1000000, .default_value = 100,
-    .role = LATENT_PARAM_ROLE_BUDGET },
+    .role = LATENT_PARAM_ROLE_BUDGET, .unit = LATENT_PARAM_UNIT_EPISODES },
   { .name = "test", LATENT_PARAM_DOUBLE_AT (PrototypeParams, test),
     .label = N_("Test share"),
     .tooltip = N_("The share of the rows held out to test on, when the data has no test set of its own"),

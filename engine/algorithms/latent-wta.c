@@ -92,7 +92,7 @@ static const LatentParamSpec wta_params[] = {
     .label = N_("Epochs"),
     .tooltip = N_("Passes over the training rows"),
     .min = 1, .max = 100000, .default_value = 5,
-    .role = LATENT_PARAM_ROLE_BUDGET },
+    .role = LATENT_PARAM_ROLE_BUDGET, .unit = LATENT_PARAM_UNIT_EPOCHS },
   { .name = "learning-rate", LATENT_PARAM_DOUBLE_AT (WtaParams, learning_rate),
     .label = N_("Learning rate"),
     .tooltip = N_("Step size of the optimiser (Adam wants about 0.001)"),

@@ -90,7 +90,7 @@ typedef enum {
   LATENT_FIGURE_PROTOTYPES,      /* the class means as images, or a heat map */
   LATENT_FIGURE_EPISODE,         /* the last few-shot episode's support and queries */
   LATENT_FIGURE_SEGMENTS,        /* an image's pixels in their clusters' means, beside it */
-  LATENT_FIGURE_N_KINDS
+  LATENT_FIGURE_N_KINDS /*< skip >*/
 } LatentFigureKind;
 
 /* Biplots draw one arrow per column; past this many they are a tangle. */
