@@ -114,6 +114,11 @@ struct _LatentAlgorithm
    * latent_result_to_json (the common ones are written already). */
   void            (*write_json) (LatentSnapshot *snapshot,
                                  JsonBuilder    *builder);
+  /* Optional: writes into @params what the run of @snapshot chose where a
+   * value asks to be chosen for it (GMM's covariance=auto), so that they
+   * say what it ran with: a sweep's fits then all run with it. */
+  void            (*resolve_params)   (LatentSnapshot *snapshot,
+                                       LatentParams   *params);
   /* Optional, for latent-cli --csv: the columns after "row" (",z1,z2"),
    * then each row's values (",0.5,1.25"). NULL: no value per row. */
   void            (*write_csv_header) (LatentSnapshot *snapshot,

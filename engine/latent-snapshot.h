@@ -106,6 +106,7 @@ struct _LatentSnapshot
    * them per row; intermediate snapshots keep 2. */
   guint          projection_dims;
   float         *projection;
+  gboolean       whitened;
   /* Mean squared error per value of the reconstructions of every row. */
   double         reconstruction_error;
   /* A few rows of the dataset and their reconstructions, for the view. */
@@ -175,6 +176,7 @@ struct _LatentSnapshot
    * epoch_train_loss above, and these: */
   guint          n_classes;
   float         *class_bias;            /* n_classes, NULL for prototypes */
+  gboolean       cosine;                /* prototypes scored by cosine distance */
   LatentDataset *test_dataset;
   guint          n_test;
   gint32        *test_rows;             /* n_test, rows of test_dataset */

@@ -180,14 +180,8 @@ latent_sweep_run (const LatentAlgorithm  *algorithm,
           !(fit = latent_algorithm_fit (algorithm, dataset, copy, seed, cl, NULL, NULL, cancellable, error)))
         return NULL;
       /* "Automatic" says nothing of what the fits used: name it. */
-      if (k == first && latent_params_has (self->params, "covariance") &&
-          g_strcmp0 (latent_params_get_choice (self->params, "covariance"), "auto") == 0)
-        {
-          static const char * const types[] = { "full", "diag", "spherical" };
-
-          if ((guint) fit->snapshot->covariance_type < G_N_ELEMENTS (types))
-            latent_params_set (self->params, "covariance", types[fit->snapshot->covariance_type], NULL);
-        }
+      if (k == first && algorithm->resolve_params != NULL)
+        algorithm->resolve_params (fit->snapshot, self->params);
       point.iterations = fit->snapshot->iteration;
       point.converged = fit->snapshot->converged;
       point.log_likelihood = fit->snapshot->log_likelihood;

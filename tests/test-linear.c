@@ -216,8 +216,12 @@ test_pca_whiten (void)
 {
   g_autoptr(LatentDataset) ds = test_low_rank (300, 5, 2, 0.5, 0, 2);
   g_autoptr(LatentSnapshot) snap = fit (latent_pca_get_algorithm (), ds, NULL, "components=2", "whiten=true");
+  g_autoptr(LatentSnapshot) plain = fit (latent_pca_get_algorithm (), ds, NULL, "components=2");
   const guint n = 300;
 
+  /* What the figures label the axes by. */
+  g_assert_true (snap->whitened);
+  g_assert_false (plain->whitened);
   for (guint j = 0; j < 2; j++)
     {
       double sq = 0;

@@ -102,6 +102,9 @@ test_cosine (void)
   g_assert_cmpmem (e->components, 4 * sizeof (float), c->components, 4 * sizeof (float));
   g_assert_cmpmem (e->test_predictions, 3 * sizeof (gint32), ((gint32[]) { 0, 1, 0 }), 3 * sizeof (gint32));
   g_assert_cmpmem (c->test_predictions, 3 * sizeof (gint32), ((gint32[]) { 1, 0, 1 }), 3 * sizeof (gint32));
+  /* What the decision-region figure scores by. */
+  g_assert_false (e->cosine);
+  g_assert_true (c->cosine);
 }
 
 /* Two classes with the same mean: every row ties, and goes to the lower

@@ -657,6 +657,20 @@ covariance_type (const char *covariance,
   return g_str_equal (covariance, "spherical") ? LATENT_COVARIANCE_SPHERICAL : LATENT_COVARIANCE_FULL;
 }
 
+/* "auto" becomes the covariance the fit used. */
+static void
+gmm_resolve_params (LatentSnapshot *snapshot,
+                    LatentParams   *params)
+{
+  /* In the order of LatentCovarianceType. */
+  static const char * const types[] = { "full", "diag", "spherical" };
+  GmmParams p;
+
+  latent_params_read (params, &p);
+  if (g_str_equal (p.covariance, "auto") && (guint) snapshot->covariance_type < G_N_ELEMENTS (types))
+    latent_params_set (params, "covariance", types[snapshot->covariance_type], NULL);
+}
+
 static gboolean
 gmm_check (LatentDataset  *dataset,
            LatentParams   *params,
@@ -1025,6 +1039,7 @@ static const LatentAlgorithm gmm_algorithm = {
   .converged = gmm_converged,
   .free = gmm_free,
   .write_json = gmm_write_json,
+  .resolve_params = gmm_resolve_params,
   .write_csv_header = latent_clusters_write_csv_header,
   .write_csv_row = latent_clusters_write_csv_row,
 };

@@ -749,6 +749,7 @@ latent_linear_snapshot (gpointer data)
   LatentLinearParams p;
 
   latent_linear_params_read (self->params, &p);
+  snap->whitened = p.whiten;
   snap->seed = self->seed;
   snap->iteration = self->iteration;
   snap->converged = self->converged;

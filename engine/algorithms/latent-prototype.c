@@ -563,6 +563,7 @@ prototype_snapshot (gpointer data)
   snap->converged = self->finished;
   snap->final = self->finished;
   snap->objective = prototype_objective (self);
+  snap->cosine = self->distance == LATENT_PROTOTYPE_COSINE;
   snap->n_rows = latent_dataset_get_n_rows (self->dataset);
   snap->n_cols = d;
   snap->n_components = self->n_classes;

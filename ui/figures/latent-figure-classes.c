@@ -322,21 +322,6 @@ _latent_figure_prototypes_draw (LatentSnapshot          *snapshot,
 /* Decision regions ------------------------------------------------------------ */
 
 /* Prototypes compare by cosine when the run was asked to. */
-static gboolean
-uses_cosine (LatentSnapshot *snapshot)
-{
-  LatentParams *params = snapshot->params;
-
-  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
-    {
-      const LatentParamSpec *spec = latent_params_get_spec (params, i);
-
-      if (spec->type == LATENT_PARAM_CHOICE && g_str_equal (spec->name, "distance"))
-        return g_strcmp0 (latent_params_get_choice (params, "distance"), "cosine") == 0;
-    }
-  return FALSE;
-}
-
 /* The class of the highest score at (x, y), as the snapshot says models score. */
 static guint
 predict (LatentSnapshot *snapshot,
@@ -488,7 +473,7 @@ draw_regions (cairo_t                 *cr,
 {
   const guint m = snapshot->n_classes;
   const int nx = (int) MIN (ceil (p->w), MAX_REGION_CELLS), ny = (int) MIN (ceil (p->h), MAX_REGION_CELLS);
-  const gboolean cosine = snapshot->class_bias == NULL && uses_cosine (snapshot);
+  const gboolean cosine = snapshot->class_bias == NULL && snapshot->cosine;
   const double tint = style->dark ? TINT_DARK : TINT_LIGHT;
   g_autofree guint32 *colors = g_new (guint32, m);
   g_autofree double *norms = g_new (double, m);

@@ -520,20 +520,10 @@ _latent_figure_linear_is_fa (LatentSnapshot *snapshot)
   return latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS);
 }
 
-/* Only PCA has the parameter; other models' coordinates are never whitened. */
 gboolean
 _latent_figure_linear_whitened (LatentSnapshot *snapshot)
 {
-  LatentParams *params = snapshot->params;
-
-  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
-    {
-      const LatentParamSpec *spec = latent_params_get_spec (params, i);
-
-      if (g_str_equal (spec->name, "whiten") && spec->type == LATENT_PARAM_BOOL)
-        return latent_params_get_bool (params, "whiten");
-    }
-  return FALSE;
+  return snapshot->whitened;
 }
 
 double
