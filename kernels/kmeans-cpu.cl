@@ -15,8 +15,8 @@
  * a point of the plane): 16 rows to a float16, one per lane, as such rows
  * cost less to assign afresh than their bounds cost to keep. The bounded
  * passes (kmeans_hamerly, kmeans_elkan) keep those sums up to date as rows
- * change cluster, and Elkan's tests rows ahead and fetches their copies
- * before it needs them. kmeans_reduce sums the work-items' sums.
+ * change cluster, and Elkan's pass tests rows ahead and fetches their
+ * copies before it needs them. kmeans_reduce sums the work-items' sums.
  *
  * Layout (beside kmeans.cl's): work-item g owns rows
  * [g·rows_per_item, (g+1)·rows_per_item) and the slices g of partial_sums
@@ -27,6 +27,9 @@
 /* The whole file is the CPU shape's; the guard keeps the kernels a
  * preprocessor lists per shape (tests/oclgrind/run-oclgrind) right. */
 #ifndef LATENT_GPU
+
+/* A row changes cluster (kmeans.cl): the work-item's sums, counts and
+ * squared norms of both clusters follow it. */
 static inline void
 move_row (const uint row,
           const int from,
@@ -437,6 +440,10 @@ kmeans_reduce (__global const vec_t *LATENT_RESTRICT partial_sums,
   sums[at] = total;
 }
 
+/* k-means++'s trials (kmeans.cl): work-item g owns rows [g·rows,
+ * (g+1)·rows) and takes each row against four candidates at a time in
+ * VEC-wide accumulators; a row stays in the first-level cache between the
+ * fours, so the data is read once. */
 __kernel void
 kmeans_seed (__global const vec_t *LATENT_RESTRICT x,
              __global const vec_t *LATENT_RESTRICT cand,

@@ -33,9 +33,11 @@
  * preprocessor lists per shape (tests/oclgrind/run-oclgrind) right. */
 #ifdef LATENT_GPU
 
+/* The bounded passes' work-groups: one row per work-item. */
 #ifndef ROW_GROUP
 #define ROW_GROUP 128
 #endif
+
 /* Σ v over the work-group, any group size; every work-item must call it. */
 static inline uint
 group_sum (const uint v,
@@ -739,6 +741,10 @@ kmeans_update (__global const float *LATENT_RESTRICT sums,
     }
 }
 
+/* k-means++'s trials (kmeans.cl): a group of SEED_GROUP work-items takes
+ * one row at a time, each work-item a strided slice of its columns
+ * (consecutive work-items read consecutive addresses), and adds the four
+ * dot products in local memory. */
 #ifndef SEED_GROUP
 #define SEED_GROUP 64
 #endif

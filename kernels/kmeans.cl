@@ -738,14 +738,8 @@ kmeans_quantize (__global const vec_t *LATENT_RESTRICT x,
  * at exactly 0 from itself. Layout: x n × dp as above, cand tp × dp (tp a
  * multiple of 4, at most SEED_MAX_TRIALS; the sums of padding candidates
  * are ignored), closest n, out tp × n, partial (items or groups)
- * × tp.
- *
- * CPU shape: work-item g owns rows [g·rows, (g+1)·rows) and takes each row
- * against four candidates at a time in VEC-wide accumulators; a row stays in
- * the first-level cache between the fours, so the data is read once. GPU
- * shape: a group of SEED_GROUP work-items takes one row at a time, each
- * work-item a strided slice of its columns (consecutive work-items read
- * consecutive addresses), and adds the four dot products in local memory.
+ * × tp. How the rows are shared out is each shape's (kmeans_seed in
+ * kmeans-cpu.cl and kmeans-gpu.cl).
  */
 
 #ifndef SEED_MAX_TRIALS

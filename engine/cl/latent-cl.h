@@ -108,11 +108,12 @@ cl_program                latent_cl_build_source   (LatentCl            *self,
                                                     const char          *source,
                                                     const char          *options,
                                                     GError             **error);
-/* Kernels come in two shapes from one source: the CPU shape (one work-item
+/* Kernels come in two shapes from one program: the CPU shape (one work-item
  * walks many rows with wide vectors, for PoCL and other CPU drivers) and the
  * GPU shape (work-groups of 64–256 work-items, coalesced loads, tiles in
  * local memory). Every program of a GPU-shaped LatentCl is built with
- * -D LATENT_GPU=1, and host code sizes its launches from
+ * -D LATENT_GPU=1 (and where it has them, from its NAME-gpu.cl part rather
+ * than NAME-cpu.cl), and host code sizes its launches from
  * latent_cl_get_shape (). */
 typedef enum {
   LATENT_KERNEL_SHAPE_CPU,
