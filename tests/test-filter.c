@@ -8,6 +8,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "latent-convolve.h"
 #include "latent-filter.h"
 #include "latent-test-util.h"
 
@@ -580,6 +581,23 @@ test_copy (void)
   g_boxed_free (LATENT_TYPE_FILTER, boxed);
 }
 
+/* The kernel editor's file replaces the preset and any kernel file, and is
+ * not normalised again. */
+static void
+test_params_use_file (void)
+{
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_convolve_get_algorithm ());
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (latent_params_set (params, "kernel", "@/tmp/old.txt", NULL));
+  g_assert_true (latent_params_set_bool (params, "normalize", TRUE, NULL));
+  g_assert_true (latent_filter_params_use_file (params, "/tmp/edited.txt", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (latent_params_get_choice (params, "filter"), ==, "@/tmp/edited.txt");
+  g_assert_cmpstr (latent_params_get_choice (params, "kernel"), ==, "none");
+  g_assert_false (latent_params_get_bool (params, "normalize"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -597,6 +615,7 @@ main (int    argc,
   g_test_add_func ("/filter/load", test_load);
   g_test_add_func ("/filter/separable", test_separable);
   g_test_add_func ("/filter/copy", test_copy);
+  g_test_add_func ("/filter/params-use-file", test_params_use_file);
 
   return g_test_run ();
 }

@@ -137,13 +137,9 @@ on_kernel_applied (LatentKernelDialog *dialog,
                    const char         *path,
                    LatentWindow       *self)
 {
-  g_autofree char *value = g_strconcat ("@", path, NULL);
   g_autoptr(GError) error = NULL;
 
-  /* The dialog has normalised already, or was asked not to. */
-  if (!latent_params_set (self->params, "filter", value, &error) ||
-      !latent_params_set (self->params, "kernel", "none", &error) ||
-      !latent_params_set (self->params, "normalize", "false", &error))
+  if (!latent_filter_params_use_file (self->params, path, &error))
     {
       _latent_window_show_error (self, error->message);
       return;
@@ -165,7 +161,7 @@ open_kernel_editor (LatentWindow *self)
   g_autoptr(LatentFilter) filter = NULL;
   GtkWidget *dialog;
 
-  if (!is_filter (self) || !latent_params_has (self->params, "filter"))
+  if (!is_filter (self))
     return;
   /* NULL when the parameters make none: the run says why. */
   filter = latent_filter_new_from_params (self->params, NULL);

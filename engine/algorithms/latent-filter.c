@@ -1042,6 +1042,18 @@ latent_filter_new_from_values (const LatentConvolveParams  *params,
   return g_steal_pointer (&filter);
 }
 
+gboolean
+latent_filter_params_use_file (LatentParams  *params,
+                               const char    *path,
+                               GError       **error)
+{
+  g_autofree char *value = g_strconcat ("@", path, NULL);
+
+  return latent_params_set (params, "filter", value, error) &&
+         latent_params_set (params, "kernel", "none", error) &&
+         latent_params_set_bool (params, "normalize", FALSE, error);
+}
+
 LatentFilter *
 latent_filter_new_from_params (LatentParams  *params,
                                GError       **error)

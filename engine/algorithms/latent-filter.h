@@ -193,6 +193,13 @@ typedef struct {
   gint64      iterations;
 } LatentConvolveParams;
 
+/* The convolution's parameters set to filter with the kernel in @path, as
+ * the window's kernel editor writes it (normalised already, or asked not
+ * to be); the error names the parameter. */
+gboolean      latent_filter_params_use_file (LatentParams                *params,
+                                             const char                  *path,
+                                             GError                     **error);
+
 /* The filter the convolution's parameters describe (kernel=@FILE,
  * filter=@FILE or a preset with its size, sigma, amount and angle;
  * normalised when asked), as a run and the window's kernel editor both

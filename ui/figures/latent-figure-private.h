@@ -56,6 +56,9 @@ void             _latent_figure_message        (cairo_t                 *cr,
 /* The snapshot's results are a linear model's (PCA, PPCA, FA). */
 gboolean         _latent_figure_is_linear      (LatentSnapshot          *snapshot);
 gboolean         _latent_figure_dataset_has_image_rows (LatentDataset  *dataset);
+
+/* The filter family in words (latent-figure-filter-words.c) --------------- */
+
 /* A convolution's filter parameter ("gaussian", "@FILE.txt"), or NULL. */
 const char      *_latent_figure_filter_value   (LatentSnapshot          *snapshot);
 /* The passes a convolution makes (its iterations parameter), 0 if unknown. */

@@ -1,0 +1,122 @@
+/* latent-figure-filter-words.c — the filter family in words: its filter
+ * ("Gaussian blur σ = 2"), its passes and its methods, from the
+ * convolution's own parameters; the one figure file that reads parameters
+ * by name.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-figure-filter-words"
+
+#include "latent-figure-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+static const LatentParamSpec *
+find_spec (LatentParams *params,
+           const char   *name)
+{
+  for (guint i = 0; params != NULL && i < latent_params_get_n_specs (params); i++)
+    {
+      const LatentParamSpec *spec = latent_params_get_spec (params, i);
+
+      if (g_str_equal (spec->name, name))
+        return spec;
+    }
+  return NULL;
+}
+
+/* What the window calls a choice: "Gaussian blur" for "gaussian". */
+static const char *
+choice_label (LatentParams *params,
+              const char   *name,
+              const char   *value)
+{
+  const LatentParamSpec *spec = find_spec (params, name);
+
+  for (guint i = 0; spec && spec->type == LATENT_PARAM_CHOICE && spec->choices && spec->choices[i]; i++)
+    if (g_str_equal (spec->choices[i], value))
+      return spec->choice_labels ? _(spec->choice_labels[i]) : value;
+  return value;
+}
+
+const char *
+latent_figure_filter_method_label (LatentSnapshot *snapshot,
+                                   const char     *method)
+{
+  if (g_strcmp0 (method, "reference") == 0)
+    return _("CPU reference");
+  return choice_label (snapshot->params, "method", method);
+}
+
+static double
+param_double (LatentParams *params,
+              const char   *name)
+{
+  const LatentParamSpec *spec = find_spec (params, name);
+
+  if (spec == NULL)
+    return NAN;
+  if (spec->type == LATENT_PARAM_INT)
+    return latent_params_get_int (params, name);
+  return spec->type == LATENT_PARAM_DOUBLE ? latent_params_get_double (params, name) : NAN;
+}
+
+const char *
+_latent_figure_filter_value (LatentSnapshot *snapshot)
+{
+  const LatentParamSpec *spec = find_spec (snapshot->params, "filter");
+
+  if (spec == NULL || spec->type != LATENT_PARAM_CHOICE)
+    return NULL;
+  return latent_params_get_choice (snapshot->params, "filter");
+}
+
+char *
+latent_figure_filter_describe (LatentSnapshot *snapshot)
+{
+  const char *value = _latent_figure_filter_value (snapshot);
+  const char *label;
+  guint size = snapshot->kernel ? snapshot->kernel_size : 0;
+  char sigma[32], amount[32], angle[32];
+
+  if (value == NULL)
+    return NULL;
+  if (value[0] == '@')
+    {
+      g_autofree char *base = g_path_get_basename (value + 1);
+      g_autofree char *dir = g_path_get_dirname (value + 1);
+      g_autofree char *edited = g_build_filename (g_get_user_cache_dir (), "latent", "kernels", NULL);
+
+      /* The window's kernel editor names its files after their contents:
+       * nothing a person would call them. */
+      if (g_str_equal (dir, edited))
+        return g_strdup (_("custom kernel"));
+      /* Translators: a kernel read from a file, e.g. "kernel blur.txt". */
+      return g_strdup_printf (_("kernel %s"), base);
+    }
+  label = choice_label (snapshot->params, "filter", value);
+  g_ascii_formatd (sigma, sizeof sigma, "%g", param_double (snapshot->params, "sigma"));
+  g_ascii_formatd (amount, sizeof amount, "%g", param_double (snapshot->params, "amount"));
+  g_ascii_formatd (angle, sizeof angle, "%g", param_double (snapshot->params, "angle"));
+  if (g_str_equal (value, "gaussian"))
+    /* Translators: "Gaussian blur σ = 2"; the filter, then its σ. */
+    return g_strdup_printf (_("%s σ = %s"), label, sigma);
+  if (g_str_equal (value, "unsharp"))
+    return g_strdup_printf (_("%s σ = %s, amount %s"), label, sigma, amount);
+  if (g_str_equal (value, "motion") && size > 0)
+    /* Translators: "Motion blur 9 px at 30°". */
+    return g_strdup_printf (_("%s %u px at %s°"), label, size, angle);
+  if (g_str_equal (value, "box") && size > 0)
+    return g_strdup_printf ("%s %u × %u", label, size, size);
+  return g_strdup (label);
+}
+
+guint
+_latent_figure_filter_passes (LatentSnapshot *snapshot)
+{
+  const char *budget = snapshot->params ? latent_params_find_role (snapshot->params, LATENT_PARAM_ROLE_BUDGET) : NULL;
+  double passes = budget ? param_double (snapshot->params, budget) : NAN;
+
+  return isfinite (passes) && passes >= 0 ? (guint) passes : 0;
+}
