@@ -39,6 +39,14 @@ test_registry (void)
       g_assert_nonnull (a->figures[0]);
       g_assert_true (latent_algorithm_offers_figure (a, a->figures[0]));
       g_assert_false (latent_algorithm_offers_figure (a, "no-such-figure"));
+      /* Every parameter has a field of the algorithm's own struct, none
+       * shared: the algorithm reads fields, not names. */
+      for (guint i = 0; i < a->n_params; i++)
+        {
+          g_assert_true (a->params[i].typed);
+          for (guint j = 0; j < i; j++)
+            g_assert_cmpuint (a->params[j].offset, !=, a->params[i].offset);
+        }
       /* One budget, an INT, for --iterations and the window alike; at
        * most one parameter of each other role, of the type the front
        * ends take it as. */
