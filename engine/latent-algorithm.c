@@ -58,6 +58,16 @@ latent_algorithm_max_int (const LatentAlgorithm *algorithm,
                           LatentParams          *params,
                           const char            *name)
 {
+  return latent_algorithm_max_int_from (algorithm, dataset, params, name, -1);
+}
+
+gint64
+latent_algorithm_max_int_from (const LatentAlgorithm *algorithm,
+                               LatentDataset         *dataset,
+                               LatentParams          *params,
+                               const char            *name,
+                               gint64                 guess)
+{
   g_autoptr(LatentParams) probe = NULL;
   double min, max;
   gint64 lo, hi;
@@ -69,6 +79,10 @@ latent_algorithm_max_int (const LatentAlgorithm *algorithm,
   lo = (gint64) ceil (min);
   hi = (gint64) floor (max);
   probe = latent_params_copy (params);
+  /* The last bound still holds: taken there, refused one above. */
+  if (guess >= lo && guess <= hi && takes (algorithm, dataset, probe, name, guess) &&
+      (guess == hi || !takes (algorithm, dataset, probe, name, guess + 1)))
+    return guess;
   /* Taken at the top, or refused even at the bottom (not an image, too
    * many columns): the check puts no bound on this one. */
   if (takes (algorithm, dataset, probe, name, hi) || !takes (algorithm, dataset, probe, name, lo))

@@ -163,6 +163,14 @@ gint64        latent_algorithm_max_int    (const LatentAlgorithm  *algorithm,
                                            LatentDataset          *dataset,
                                            LatentParams           *params,
                                            const char             *name);
+/* The same, from the bound found last time (@guess, or -1 for none): two
+ * checks when it still holds, where a search takes about twenty. The
+ * window's panel asks for every bound on every change. */
+gint64        latent_algorithm_max_int_from (const LatentAlgorithm *algorithm,
+                                           LatentDataset          *dataset,
+                                           LatentParams           *params,
+                                           const char             *name,
+                                           gint64                  guess);
 /* Whether @bytes (a size computed from the data and parameters, in double
  * so that it cannot overflow) fit in three quarters of this machine's
  * memory; if not, an error (PARAMETER) says how much @what needs. */

@@ -368,6 +368,47 @@ test_alloc (void)
   g_assert_true (g_str_has_prefix (error->message, "the responsibilities would need 1.1\u00a0PB"));
 }
 
+/* A check that takes k up to 37 and counts how often it is asked. */
+static guint checks;
+
+static gboolean
+bounded_check (LatentDataset  *dataset,
+               LatentParams   *params,
+               GError        **error)
+{
+  checks++;
+  return latent_params_get_int (params, "k") <= 37;
+}
+
+static const LatentParamSpec bounded_params[] = {
+  { .name = "k", .type = LATENT_PARAM_INT, .min = 1, .max = 65536, .default_value = 3 },
+};
+
+/* The panel asks for every bound on every change: from the last bound, two
+ * checks confirm it; a search is only for a bound that moved. */
+static void
+test_max_int_from (void)
+{
+  const LatentAlgorithm bounded = { .id = "bounded", .params = bounded_params,
+                                    .n_params = G_N_ELEMENTS (bounded_params), .check = bounded_check };
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("d", 4, 2, NULL);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (&bounded);
+  guint searched;
+
+  checks = 0;
+  g_assert_cmpint (latent_algorithm_max_int (&bounded, ds, params, "k"), ==, 37);
+  searched = checks;
+  g_assert_cmpuint (searched, >, 10);
+
+  checks = 0;
+  g_assert_cmpint (latent_algorithm_max_int_from (&bounded, ds, params, "k", 37), ==, 37);
+  g_assert_cmpuint (checks, ==, 2);
+  /* A bound that moved is searched for again. */
+  g_assert_cmpint (latent_algorithm_max_int_from (&bounded, ds, params, "k", 12), ==, 37);
+  g_assert_cmpint (latent_algorithm_max_int_from (&bounded, ds, params, "k", 40), ==, 37);
+  g_assert_cmpint (latent_algorithm_max_int_from (&bounded, ds, params, "k", 65536), ==, 37);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -379,5 +420,6 @@ main (int    argc,
   g_test_add_func ("/algorithm/snapshot-size", test_snapshot_size);
   g_test_add_func ("/algorithm/typed-params", test_typed_params);
   g_test_add_func ("/algorithm/alloc", test_alloc);
+  g_test_add_func ("/algorithm/max-int-from", test_max_int_from);
   return g_test_run ();
 }
