@@ -39,8 +39,7 @@ token_prefix (void)
   static char *prefix;
 
   if (g_once_init_enter (&prefix))
-    g_once_init_leave (&prefix, g_strdup_printf ("latent-numbers-%08x%08x-",
-                                                         g_random_int (), g_random_int ()));
+    g_once_init_leave (&prefix, g_strdup_printf ("latent-numbers-%08x%08x-", g_random_int (), g_random_int ()));
   return prefix;
 }
 
