@@ -21,6 +21,7 @@
 #include "latent-cl.h"
 #include "latent-curve-view.h"
 #include "latent-figure-view.h"
+#include "latent-frames.h"
 #include "latent-param-panel.h"
 #include "latent-run.h"
 
@@ -75,9 +76,11 @@ struct _LatentWindow
   LatentRun             *run;
   GPtrArray             *retired_runs;  /* LatentRun replaced, still stopping */
   gboolean               running;       /* play was pressed, not paused since */
-  GPtrArray             *frames;        /* LatentSnapshot, by iteration */
-  gsize                  frames_bytes;
-  gboolean               follow;        /* the timeline is at the newest frame */
+  /* The snapshots the timeline can go back to, their budget, and whether
+   * the timeline follows the newest (engine/run/latent-frames.c). */
+  LatentFrames          *ring;
+  /* ring's frames, borrowed: tests/test-layout.c counts them. */
+  const GPtrArray       *frames;
   gboolean               scrubbing;     /* setting the timeline from code */
   guint                  iterations;    /* delivered so far */
   gint64                 rate_time;

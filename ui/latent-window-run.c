@@ -17,58 +17,19 @@
 #include "latent-registry.h"
 #include "latent-sweep-dialog.h"
 
-/* Snapshots kept for the timeline, by the memory their copies take. */
-#define FRAMES_MAX_BYTES (96u << 20)
-
-/* Frames: the snapshots the timeline can go back to */
-
-static void
-keep_frame (LatentWindow   *self,
-            LatentSnapshot *frame)
-{
-  g_ptr_array_add (self->frames, latent_snapshot_ref (frame));
-  /* Every array counts: a mixture's responsibilities or a full model's
-   * covariances can weigh more than its labels and means. */
-  self->frames_bytes += latent_snapshot_get_size (frame);
-  /* Over budget: drop the oldest, but keep the initial state. */
-  while (self->frames_bytes > FRAMES_MAX_BYTES && self->frames->len > 2)
-    {
-      self->frames_bytes -= latent_snapshot_get_size (g_ptr_array_index (self->frames, 1));
-      g_ptr_array_remove_index (self->frames, 1);
-    }
-}
-
-static LatentSnapshot *
-frame_at (LatentWindow *self,
-          guint         iteration)
-{
-  LatentSnapshot *best = NULL;
-
-  /* Frames are in iteration order; the newest not after the asked one. */
-  for (guint i = 0; i < self->frames->len; i++)
-    {
-      LatentSnapshot *frame = g_ptr_array_index (self->frames, i);
-      if (frame->iteration > iteration && best)
-        break;
-      best = frame;
-    }
-  return best;
-}
+/* Frames: the snapshots the timeline can go back to, kept by self->ring
+ * (engine/run/latent-frames.c); here only what the timeline shows. */
 
 static void
 show_frame (LatentWindow   *self,
             LatentSnapshot *frame)
 {
-  guint before = 0;
-
   latent_figure_view_set_snapshot (self->figure_view, frame);
   /* The trails from the frames kept before it, whichever way the timeline
    * moved, and whichever run computed them. */
-  while (frame && before < self->frames->len &&
-         ((LatentSnapshot *) g_ptr_array_index (self->frames, before))->iteration < frame->iteration)
-    before++;
   if (frame)
-    latent_figure_view_set_history (self->figure_view, (LatentSnapshot **) self->frames->pdata, before);
+    latent_figure_view_set_history (self->figure_view, latent_frames_peek (self->ring, NULL),
+                                    latent_frames_index_of (self->ring, frame->iteration));
   latent_curve_view_set_marker (self->curve_view, frame ? frame->iteration : 0);
   _latent_window_update_status (self);
   _latent_window_update_metrics (self);
@@ -82,8 +43,8 @@ _latent_window_on_timeline_changed (LatentWindow *self)
 
   if (self->scrubbing)
     return;
-  self->follow = iteration >= self->iterations;
-  show_frame (self, frame_at (self, iteration));
+  latent_frames_set_follow (self->ring, iteration >= self->iterations);
+  show_frame (self, latent_frames_at (self->ring, iteration));
 }
 
 static void
@@ -92,7 +53,7 @@ move_timeline (LatentWindow *self,
 {
   self->scrubbing = TRUE;
   gtk_adjustment_set_upper (self->timeline_adjustment, newest);
-  if (self->follow)
+  if (latent_frames_get_follow (self->ring))
     gtk_adjustment_set_value (self->timeline_adjustment, newest);
   self->scrubbing = FALSE;
 }
@@ -124,8 +85,8 @@ release_hold (LatentWindow *self)
   if (!self->holding)
     return;
   self->holding = FALSE;
-  if (self->frames->len > 0)
-    show_frame (self, g_ptr_array_index (self->frames, self->frames->len - 1));
+  if (latent_frames_get_n_frames (self->ring) > 0)
+    show_frame (self, latent_frames_get_newest (self->ring));
 }
 
 /* A long start (restarts, k-means++ over many clusters) says how far it is. */
@@ -147,8 +108,8 @@ on_run_snapshot (LatentRun      *run,
                  LatentWindow   *self)
 {
   g_clear_pointer (&self->init_progress, g_free);
-  keep_frame (self, snapshot);
-  move_timeline (self, snapshot->iteration);
+  latent_frames_add (self->ring, snapshot);
+  move_timeline (self, latent_frames_get_newest_iteration (self->ring));
   /* The curve starts at the initialisation, which no iteration reports. */
   if (snapshot->iteration == 0)
     latent_curve_view_set_initial (self->curve_view, snapshot->objective);
@@ -159,7 +120,7 @@ on_run_snapshot (LatentRun      *run,
       return;
     }
   self->holding = FALSE;
-  if (self->follow)
+  if (latent_frames_get_follow (self->ring))
     show_frame (self, snapshot);
   else
     _latent_window_update_status (self);
@@ -306,9 +267,7 @@ _latent_window_run_start (LatentWindow *self,
   /* A new run starts from the values the panel shows. */
   g_clear_pointer (&self->going_on, latent_params_unref);
   latent_param_panel_set_note (self->param_panel, NULL);
-  g_ptr_array_set_size (self->frames, 0);
-  self->frames_bytes = 0;
-  self->follow = TRUE;
+  latent_frames_clear (self->ring);
   self->iterations = 0;
   self->rate = 0;
   self->rate_time = g_get_monotonic_time ();
@@ -363,7 +322,7 @@ _latent_window_can_go_on (LatentWindow *self,
     return FALSE;
   if (from)
     *from = shown->iteration;
-  if (!self->follow && shown->iteration < self->iterations)
+  if (!latent_frames_get_follow (self->ring) && shown->iteration < self->iterations)
     return TRUE;
   if (state != LATENT_RUN_FINISHED || !shown->final || budget == NULL)
     return FALSE;
@@ -381,11 +340,11 @@ go_on (LatentWindow *self,
        gboolean      play)
 {
   const char *budget = budget_name (self);
-  guint from = 0, keep = 0;
+  guint from = 0;
 
   if (!_latent_window_can_go_on (self, &from))
     return;
-  if (self->follow)
+  if (latent_frames_get_follow (self->ring))
     {
       LatentSnapshot *shown = _latent_window_shown_frame (self);
       g_autoptr(LatentParams) going_on = latent_params_copy (self->going_on ? self->going_on : self->params);
@@ -406,15 +365,9 @@ go_on (LatentWindow *self,
       show_going_on (self, limit);
     }
   _latent_window_retire_run (self);
-  /* The frames up to there stay for the timeline; the new run brings the rest. */
-  while (keep < self->frames->len &&
-         ((LatentSnapshot *) g_ptr_array_index (self->frames, keep))->iteration < from)
-    keep++;
-  g_ptr_array_set_size (self->frames, keep);
-  self->frames_bytes = 0;
-  for (guint i = 0; i < keep; i++)
-    self->frames_bytes += latent_snapshot_get_size (g_ptr_array_index (self->frames, i));
-  self->follow = TRUE;
+  /* The frames up to there stay for the timeline; the new run brings the
+   * rest. The timeline follows it again. */
+  latent_frames_truncate (self->ring, from);
   self->iterations = 0;
   self->rate = 0;
   self->rate_time = g_get_monotonic_time ();
@@ -451,7 +404,7 @@ on_run_action (GSimpleAction *action,
       return;
     }
   self->running = TRUE;
-  self->follow = TRUE;
+  latent_frames_set_follow (self->ring, TRUE);
   move_timeline (self, self->iterations);
   latent_run_play (self->run);
   _latent_window_update_status (self);
@@ -479,33 +432,21 @@ on_pause_action (GSimpleAction *action,
 static LatentSnapshot *
 next_frame_kept (LatentWindow *self)
 {
-  LatentSnapshot *shown = _latent_window_shown_frame (self);
+  LatentSnapshot *shown = _latent_window_shown_frame (self), *next;
 
-  if (self->follow || shown == NULL)
+  if (latent_frames_get_follow (self->ring) || shown == NULL)
     return NULL;
-  for (guint i = 0; i < self->frames->len; i++)
-    {
-      LatentSnapshot *frame = g_ptr_array_index (self->frames, i);
-      if (frame->iteration > shown->iteration)
-        return frame->iteration == shown->iteration + 1 ? frame : NULL;
-    }
-  return NULL;
+  next = latent_frames_after (self->ring, shown->iteration);
+  return next && next->iteration == shown->iteration + 1 ? next : NULL;
 }
 
 /* The frame before the one shown, or NULL at the first. */
 static LatentSnapshot *
 frame_before_shown (LatentWindow *self)
 {
-  LatentSnapshot *shown = _latent_window_shown_frame (self), *before = NULL;
+  LatentSnapshot *shown = _latent_window_shown_frame (self);
 
-  for (guint i = 0; shown && i < self->frames->len; i++)
-    {
-      LatentSnapshot *frame = g_ptr_array_index (self->frames, i);
-      if (frame->iteration >= shown->iteration)
-        break;
-      before = frame;
-    }
-  return before;
+  return shown ? latent_frames_before (self->ring, shown->iteration) : NULL;
 }
 
 static void
@@ -531,7 +472,7 @@ on_step_action (GSimpleAction *action,
       return;
     }
   self->running = FALSE;
-  self->follow = TRUE;
+  latent_frames_set_follow (self->ring, TRUE);
   latent_run_step (self->run);
   _latent_window_update_actions (self);
 }
@@ -843,8 +784,8 @@ _latent_window_init_run (LatentWindow *self)
 {
   GtkEventController *keys = gtk_event_controller_key_new ();
 
-  self->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) latent_snapshot_unref);
-  self->follow = TRUE;
+  self->ring = latent_frames_new ();
+  self->frames = latent_frames_peek_array (self->ring);
   g_action_map_add_action_entries (G_ACTION_MAP (self), run_actions, G_N_ELEMENTS (run_actions), self);
 
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

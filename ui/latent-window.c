@@ -886,7 +886,8 @@ latent_window_finalize (GObject *object)
   g_clear_object (&self->cl);
   g_free (self->device);
   g_free (self->device_name);
-  g_clear_pointer (&self->frames, g_ptr_array_unref);
+  self->frames = NULL;
+  g_clear_object (&self->ring);
   g_free (self->run_message);
   g_free (self->init_progress);
   G_OBJECT_CLASS (latent_window_parent_class)->finalize (object);
