@@ -79,8 +79,6 @@ struct _LatentWindow
   /* The snapshots the timeline can go back to, their budget, and whether
    * the timeline follows the newest (engine/run/latent-frames.c). */
   LatentFrames          *ring;
-  /* ring's frames, borrowed: tests/test-layout.c counts them. */
-  const GPtrArray       *frames;
   gboolean               scrubbing;     /* setting the timeline from code */
   guint                  iterations;    /* delivered so far */
   gint64                 rate_time;

@@ -785,7 +785,6 @@ _latent_window_init_run (LatentWindow *self)
   GtkEventController *keys = gtk_event_controller_key_new ();
 
   self->ring = latent_frames_new ();
-  self->frames = latent_frames_peek_array (self->ring);
   g_action_map_add_action_entries (G_ACTION_MAP (self), run_actions, G_N_ELEMENTS (run_actions), self);
 
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

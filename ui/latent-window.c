@@ -886,7 +886,6 @@ latent_window_finalize (GObject *object)
   g_clear_object (&self->cl);
   g_free (self->device);
   g_free (self->device_name);
-  self->frames = NULL;
   g_clear_object (&self->ring);
   g_free (self->run_message);
   g_free (self->init_progress);

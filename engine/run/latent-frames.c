@@ -249,14 +249,6 @@ latent_frames_peek (LatentFrames *self,
   return (LatentSnapshot **) self->frames->pdata;
 }
 
-const GPtrArray *
-latent_frames_peek_array (LatentFrames *self)
-{
-  g_return_val_if_fail (LATENT_IS_FRAMES (self), NULL);
-
-  return self->frames;
-}
-
 LatentSnapshot *
 latent_frames_get_newest (LatentFrames *self)
 {

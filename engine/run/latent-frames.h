@@ -52,8 +52,6 @@ LatentSnapshot  *latent_frames_get                  (LatentFrames   *self,
 /* The frames, oldest first, for as long as nothing is added or dropped. */
 LatentSnapshot **latent_frames_peek                 (LatentFrames   *self,
                                                      guint          *n_frames);
-/* The same, as the array that holds them (do not change it). */
-const GPtrArray *latent_frames_peek_array           (LatentFrames   *self);
 LatentSnapshot  *latent_frames_get_newest           (LatentFrames   *self);
 guint            latent_frames_get_newest_iteration (LatentFrames   *self);
 guint64          latent_frames_get_bytes            (LatentFrames   *self);
