@@ -8,7 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "latent-family.h"
 #include "latent-metrics.h"
+#include "latent-registry.h"
 
 /* Relative tolerance; DBL_MIN lets an exact 0 == 0 pass the strict test. */
 #define assert_rel(value, expected, rel)                                      \
@@ -723,6 +725,68 @@ test_confusion_empty_cluster (void)
   g_assert_cmpint (mapping[2], ==, 0);
 }
 
+static LatentSnapshot *
+family_snapshot (const char    *id,
+                 LatentDataset *dataset)
+{
+  return latent_snapshot_new (latent_registry_lookup (id, NULL), dataset, NULL);
+}
+
+/* What each family says under a result, asked of the family, not of the
+ * window: the lines, in order, and none for what a run has not made. */
+static void
+test_family_metrics (void)
+{
+  g_autoptr(LatentDataset) plain = latent_dataset_new ("plain", 3, 2, NULL);
+  g_autoptr(LatentSnapshot) kmeans = family_snapshot ("kmeans", plain);
+  g_autoptr(LatentSnapshot) gmm = family_snapshot ("gmm", plain);
+  g_autoptr(LatentSnapshot) fa = family_snapshot ("fa", plain);
+  g_autoptr(LatentSnapshot) wta = family_snapshot ("wta", plain);
+  g_autoptr(LatentSnapshot) logreg = family_snapshot ("logreg", plain);
+  g_autoptr(LatentSnapshot) convolve = family_snapshot ("convolve", plain);
+  double ratio[] = { 0.5, 0.25 }, loss[] = { 2, 1.5 };
+  g_autofree char *k = NULL, *g = NULL, *f = NULL, *w = NULL, *l = NULL, *c = NULL;
+
+  k = latent_family_describe_metrics (kmeans);
+  g_assert_cmpstr (k, ==, "The dataset has no labels to compare the clusters with.");
+  kmeans->has_label_metrics = TRUE;
+  kmeans->metrics = (LatentLabelMetrics) { 0.75, 0.5, 0.25 };
+  g_free (k);
+  k = latent_family_describe_metrics (kmeans);
+  g_assert_cmpstr (k, ==, "Accuracy 0.7500\nAdjusted Rand index 0.5000\nNormalised mutual information 0.2500");
+
+  gmm->log_likelihood = -1.5;
+  gmm->bic = 1234.5;
+  gmm->aic = 1200;
+  g = latent_family_describe_metrics (gmm);
+  g_assert_cmpstr (g, ==, "Mean log-likelihood -1.5\nBIC 1234.5\nAIC 1200\n"
+                          "The dataset has no labels to compare the clusters with.");
+
+  fa->n_components = 2;
+  fa->explained_variance_ratio = g_memdup2 (ratio, sizeof ratio);
+  fa->reconstruction_error = NAN;
+  fa->log_likelihood = NAN;
+  f = latent_family_describe_metrics (fa);
+  g_assert_cmpstr (f, ==, "Variance explained 75.0 % (2 factors)");
+
+  wta->n_epochs = 2;
+  wta->epoch_train_loss = g_memdup2 (loss, sizeof loss);
+  wta->reconstruction_error = 1.25;
+  wta->n_components = 4;
+  wta->n_dead = 1;
+  w = latent_family_describe_metrics (wta);
+  g_assert_cmpstr (w, ==, "Training loss 1.5 (epoch 2)\nValidation loss 1.25\nDead units 1 of 4 (25.0 %)");
+
+  logreg->test_accuracy = 0.875;
+  logreg->n_test = 8;
+  logreg->train_accuracy = NAN;
+  l = latent_family_describe_metrics (logreg);
+  g_assert_cmpstr (l, ==, "Test accuracy 87.50 % (8 rows)");
+
+  c = latent_family_describe_metrics (convolve);
+  g_assert_null (c);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -749,6 +813,7 @@ main (int   argc,
   g_test_add_func ("/metrics/confusion/counts", test_confusion_counts);
   g_test_add_func ("/metrics/confusion/empty-cluster", test_confusion_empty_cluster);
   g_test_add_func ("/metrics/confusion/column-order", test_confusion_column_order);
+  g_test_add_func ("/metrics/families", test_family_metrics);
   if (g_test_perf ())
     g_test_add_func ("/metrics/perf/compute-70000", test_perf_compute);
 

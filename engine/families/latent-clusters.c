@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "latent-clusters"
 
 #include "latent-clusters.h"
+#include "latent-family.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -210,4 +211,16 @@ latent_clusters_write_starts (LatentSnapshot *snap,
   latent_json_add_vector_member (b, "start_objectives", snap->start_objectives, snap->n_starts);
   json_builder_set_member_name (b, "best_start");
   json_builder_add_int_value (b, snap->best_start);
+}
+
+void
+latent_clusters_describe_metrics (LatentSnapshot *snap,
+                                  GString        *text)
+{
+  /* Clusters are compared with the classes, where there are classes. */
+  if (snap->has_label_metrics)
+    g_string_append_printf (text, _("Accuracy %.4f\nAdjusted Rand index %.4f\nNormalised mutual information %.4f"),
+                            snap->metrics.accuracy, snap->metrics.ari, snap->metrics.nmi);
+  else if (snap->dataset != NULL && !latent_dataset_has_labels (snap->dataset))
+    g_string_append (text, _("The dataset has no labels to compare the clusters with."));
 }
