@@ -14,6 +14,7 @@
 
 #include "latent-window-private.h"
 
+#include "latent-family.h"
 #include "latent-metrics.h"
 #include "latent-registry.h"
 #include <glib/gi18n-lib.h>
@@ -221,67 +222,6 @@ _latent_window_update_status (LatentWindow *self)
   update_placeholder (self, frame);
 }
 
-/* The losses an autoencoder trains on, and its units that stopped winning. */
-static void
-append_autoencoder_metrics (LatentSnapshot *frame,
-                            GString        *text)
-{
-  guint epochs = frame->epoch_train_loss != NULL ? frame->n_epochs : 0;
-
-  if (epochs > 0)
-    g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"), frame->epoch_train_loss[epochs - 1], epochs);
-  else if (frame->step_loss != NULL && frame->n_steps > 0)
-    g_string_append_printf (text, _("Training loss %.6g (last mini-batch)\n"), frame->step_loss[frame->n_steps - 1]);
-  if (isfinite (frame->reconstruction_error))
-    g_string_append_printf (text, _("Validation loss %.6g\n"), frame->reconstruction_error);
-  if (frame->n_components > 0 && frame->n_epochs > 0)
-    g_string_append_printf (text, _("Dead units %u of %u (%.1f %%)\n"), frame->n_dead, frame->n_components,
-                            100.0 * frame->n_dead / frame->n_components);
-}
-
-/* How a classifier does on rows it did not learn from. */
-static void
-append_classifier_metrics (LatentSnapshot *frame,
-                           GString        *text)
-{
-  if (isfinite (frame->test_accuracy))
-    g_string_append_printf (text, _("Test accuracy %.2f %% (%u rows)\n"), 100 * frame->test_accuracy, frame->n_test);
-  if (isfinite (frame->train_accuracy))
-    g_string_append_printf (text, _("Training accuracy %.2f %%\n"), 100 * frame->train_accuracy);
-  if (frame->epoch_train_loss != NULL && frame->n_epochs > 0)
-    g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"),
-                            frame->epoch_train_loss[frame->n_epochs - 1], frame->n_epochs);
-  if (frame->n_episodes > 0)
-    g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), frame->n_episodes,
-                            100 * frame->episode_mean_accuracy, 100 * frame->episode_ci95);
-}
-
-/* What a linear model's fit says, where label metrics do not apply. */
-static void
-append_linear_metrics (LatentSnapshot *frame,
-                       GString        *text)
-{
-  double kept = 0;
-
-  if (frame->explained_variance_ratio == NULL)
-    return;
-  for (guint j = 0; j < frame->n_components; j++)
-    kept += frame->explained_variance_ratio[j];
-  /* Factor analysis names its components factors, as its title does. */
-  if (latent_algorithm_has_flag (frame->algorithm, LATENT_ALGORITHM_FACTORS))
-    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Variance explained %.1f %% (%u factor)\n",
-                                               "Variance explained %.1f %% (%u factors)\n", frame->n_components),
-                            100 * kept, frame->n_components);
-  else
-    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Variance explained %.1f %% (%u component)\n",
-                                               "Variance explained %.1f %% (%u components)\n", frame->n_components),
-                            100 * kept, frame->n_components);
-  if (isfinite (frame->reconstruction_error))
-    g_string_append_printf (text, _("Reconstruction error %.6g per value\n"), frame->reconstruction_error);
-  if (isfinite (frame->log_likelihood))
-    g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), frame->log_likelihood);
-}
-
 /* The table's scroll bar across shows whenever the table is wider than
  * the sidebar: GTK's automatic one overlays the last row, and shows only
  * under the pointer, so a clipped column looked like the table's end. */
@@ -413,32 +353,14 @@ _latent_window_update_metrics (LatentWindow *self)
       latent_label_set_text (self->metrics_label, "", _("Metrics"));
       return;
     }
-  switch (latent_snapshot_get_family (frame))
+  /* The filter's words are the figures'; every other family says its own. */
+  if (latent_snapshot_get_family (frame) == LATENT_FAMILY_FILTER)
+    _latent_window_append_filter_metrics (self, frame, text);
+  else
     {
-    case LATENT_FAMILY_FILTER:
-      _latent_window_append_filter_metrics (self, frame, text);
-      break;
-    case LATENT_FAMILY_MIXTURE:
-      g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
-                              frame->log_likelihood, frame->bic, frame->aic);
-      G_GNUC_FALLTHROUGH;
-    case LATENT_FAMILY_CLUSTERS:
-      /* Clusters are compared with the classes, where there are classes. */
-      if (frame->has_label_metrics)
-        g_string_append_printf (text, _("Accuracy %.4f\nAdjusted Rand index %.4f\nNormalised mutual information %.4f"),
-                                frame->metrics.accuracy, frame->metrics.ari, frame->metrics.nmi);
-      else if (!latent_dataset_has_labels (frame->dataset))
-        g_string_append (text, _("The dataset has no labels to compare the clusters with."));
-      break;
-    case LATENT_FAMILY_LINEAR:
-      append_linear_metrics (frame, text);
-      break;
-    case LATENT_FAMILY_AUTOENCODER:
-      append_autoencoder_metrics (frame, text);
-      break;
-    case LATENT_FAMILY_CLASSIFIER:
-      append_classifier_metrics (frame, text);
-      break;
+      g_autofree char *metrics = latent_family_describe_metrics (frame);
+
+      g_string_append (text, metrics);
     }
   if (frame->message)
     g_string_append_printf (text, "%s%s", text->len > 0 && text->str[text->len - 1] != '\n' ? "\n" : "",
