@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+# compare-figures.py — every figure of every algorithm, exported by two builds, compared.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: compare-figures.py OLD_LATENT_CLI NEW_LATENT_CLI [WORK_DIR]
+#
+# A refactoring must not change what a person sees: each algorithm runs on
+# small data with a fixed seed on the C reference path (--device off, so no
+# device timing enters), and each of its figures is exported as SVG by both
+# builds. The SVGs must be byte-identical; a line that differs is printed.
+# Measured times are the one thing allowed to differ: the convolution's
+# figures print milliseconds per pass, so their text (cairo's glyphs) is left
+# out of the comparison and the rest must match. Exit 1 when any differs.
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# Data each algorithm runs on; a few iterations, enough for every figure.
+RUNS = {
+    'kmeans': ['--data', 'iris', '--param', 'k=3'],
+    'gmm': ['--data', 'iris', '--param', 'k=3'],
+    'pca': ['--data', 'iris', '--param', 'components=2'],
+    'ppca': ['--data', 'iris', '--param', 'components=2'],
+    'fa': ['--data', 'iris', '--param', 'components=2'],
+    'wta': ['--data', 'blobs:n=400,k=4,dims=16,seed=3', '--param', 'hidden=16', '--param', 'epochs=2'],
+    'logreg': ['--data', 'moons:n=400,seed=2', '--iterations', '20'],
+    'convolve': ['--data', 'pattern:width=96,height=64,seed=2', '--param', 'method=direct'],
+    'prototype': ['--data', 'blobs:n=600,k=5,dims=4,seed=5', '--param', 'episodes=20', '--param', 'ways=3',
+                  '--param', 'shots=2'],
+}
+
+
+def figures(cli):
+    out = subprocess.run([cli, 'run', '--help'], capture_output=True, text=True, env=ENV).stdout
+    return {m.group(1): m.group(2).split(', ') for m in re.finditer(r'^\s+(\w+)\s+.*\(figures: ([^)]*)\)', out, re.M)}
+
+
+# Figures that print a measured time.
+TIMED = {'convolve'}
+
+
+def comparable(svg, algorithm):
+    if algorithm not in TIMED:
+        return svg
+    # Glyph definitions and their uses: the text, and so the times. The
+    # images (also in cairo's <defs>) stay compared.
+    svg = re.sub(rb'<symbol[^>]*id="glyph[^"]*"[^>]*>.*?</symbol>', b'', svg, flags=re.S)
+    return b'\n'.join(line for line in svg.split(b'\n')
+                      if b'glyph' not in line and line.strip() not in (b'<g>', b'</g>'))
+
+
+def export(cli, algorithm, figure, path):
+    args = [cli, 'run', algorithm, *RUNS[algorithm], '--seed', '1', '--device', 'off', '--figure', figure,
+            '--export', path, '--size', '800x600']
+    p = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=600)
+    return p.returncode, p.stderr.strip()
+
+
+ENV = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8')
+old_cli, new_cli = sys.argv[1], sys.argv[2]
+work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix='latent-figures-')
+os.makedirs(work, exist_ok=True)
+differ = compared = 0
+for algorithm, names in figures(new_cli).items():
+    if algorithm not in RUNS:
+        print(f'not compared: {algorithm} (no run for it here)')
+        differ += 1
+        continue
+    for figure in names:
+        paths = [os.path.join(work, f'{side}-{algorithm}-{figure}.svg') for side in ('old', 'new')]
+        results = [export(cli, algorithm, figure, path) for cli, path in zip((old_cli, new_cli), paths)]
+        compared += 1
+        if any(rc != 0 for rc, _ in results):
+            print(f'{algorithm} {figure}: exit {results[0][0]} / {results[1][0]}: {results[0][1]} | {results[1][1]}')
+            differ += 1
+            continue
+        old, new = (comparable(open(p, 'rb').read(), algorithm) for p in paths)
+        if old != new:
+            differ += 1
+            lines = [(a, b) for a, b in zip(old.split(b'\n'), new.split(b'\n')) if a != b]
+            print(f'{algorithm} {figure}: differs ({len(lines)} lines), first: {lines[:1]}')
+print(f'{compared} figures compared, {differ} differ ({work})')
+sys.exit(1 if differ else 0)
