@@ -14,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 #include <sys/resource.h>
 
+#include "latent-going-on.h"
 #include "latent-registry.h"
 #include "latent-sweep-dialog.h"
 
@@ -211,29 +212,27 @@ _latent_window_on_speed_changed (LatentWindow *self)
   apply_speed (self);
 }
 
-/* The parameter that bounds the iterations, if the algorithm has one. */
-static const char *
-budget_name (LatentWindow *self)
-{
-  return latent_params_find_role (self->params, LATENT_PARAM_ROLE_BUDGET);
-}
-
 /* The panel says when a run goes on past the values it shows. */
 static void
-show_going_on (LatentWindow *self,
-               gint64        limit)
+show_going_on (LatentWindow *self)
 {
-  const char *tol = latent_params_find_role (self->params, LATENT_PARAM_ROLE_TOLERANCE);
+  gint64 limit = 0;
   g_autofree char *note = NULL;
 
-  if (self->going_on != NULL)
-    note = tol != NULL && latent_params_get_double (self->going_on, tol) == 0 &&
-           latent_params_get_double (self->params, tol) != 0
-           ? g_strdup_printf (_("Going on past convergence, up to %lld iterations: "
+  switch (latent_going_on_note (self->params, self->going_on, &limit))
+    {
+    case LATENT_GOING_ON_NOTE_PAST_CONVERGENCE:
+      note = g_strdup_printf (_("Going on past convergence, up to %lld iterations: "
                                 "this run ignores the tolerance. Reset goes back to the values above."),
-                              (long long) limit)
-           : g_strdup_printf (_("Going on, up to %lld iterations in this run. "
+                              (long long) limit);
+      break;
+    case LATENT_GOING_ON_NOTE_MORE_ITERATIONS:
+      note = g_strdup_printf (_("Going on, up to %lld iterations in this run. "
                                 "Reset goes back to the values above."), (long long) limit);
+      break;
+    case LATENT_GOING_ON_NOTE_NONE:
+      break;
+    }
   latent_param_panel_set_note (self->param_panel, note);
 }
 
@@ -301,68 +300,48 @@ _latent_window_run_start (LatentWindow *self,
   launch (self, play, 0);
 }
 
-/* Where Run or Step goes on from when the run cannot take them as it is:
- * scrubbed back to an earlier iteration (a new run from there; the same
- * seed takes the same path up to it), stopped at its iteration budget (the
- * budget is doubled), or converged (the tolerance becomes 0, so that Run
- * goes on to the budget). FALSE when none of these. */
+/* Where the run and its timeline stand, for the rules of going on
+ * (engine/run/latent-going-on.c). */
+static LatentGoingOnAt
+going_on_at (LatentWindow *self)
+{
+  return (LatentGoingOnAt) {
+    .shown = _latent_window_shown_frame (self),
+    .state = self->run ? latent_run_get_state (self->run) : LATENT_RUN_FAILED,
+    .newest = self->iterations,
+    .follow = latent_frames_get_follow (self->ring),
+    .instant = _latent_window_is_instant (self),
+  };
+}
+
+/* Where Run or Step goes on from when the run cannot take them as it is
+ * (scrubbed back, at its budget, converged); FALSE when none of these. */
 gboolean
 _latent_window_can_go_on (LatentWindow *self,
                           guint        *from)
 {
-  LatentSnapshot *shown = _latent_window_shown_frame (self);
-  LatentRunState state = self->run ? latent_run_get_state (self->run) : LATENT_RUN_FAILED;
-  LatentParams *base = self->going_on ? self->going_on : self->params;
-  const char *budget = budget_name (self);
-  const char *tol;
-  double lowest, highest;
+  LatentGoingOnAt at = going_on_at (self);
 
-  if (shown == NULL || self->run == NULL || _latent_window_is_instant (self) ||
-      state == LATENT_RUN_FAILED || state == LATENT_RUN_INITIALISING)
-    return FALSE;
-  if (from)
-    *from = shown->iteration;
-  if (!latent_frames_get_follow (self->ring) && shown->iteration < self->iterations)
-    return TRUE;
-  if (state != LATENT_RUN_FINISHED || !shown->final || budget == NULL)
-    return FALSE;
-  /* Only what would take it further: converged with a tolerance still to
-   * lower, or stopped at a budget still to raise. */
-  if (shown->converged)
-    return (tol = latent_params_find_role (base, LATENT_PARAM_ROLE_TOLERANCE)) != NULL &&
-           latent_params_get_double (base, tol) > 0;
-  return latent_params_get_range (base, budget, &lowest, &highest) &&
-         latent_params_get_int (base, budget) < highest;
+  return self->run != NULL && latent_going_on_can (self->params, self->going_on, &at, from);
 }
 
 static void
 go_on (LatentWindow *self,
        gboolean      play)
 {
-  const char *budget = budget_name (self);
+  LatentGoingOnAt at = going_on_at (self);
+  LatentParams *next;
   guint from = 0;
 
   if (!_latent_window_can_go_on (self, &from))
     return;
-  if (latent_frames_get_follow (self->ring))
+  /* Past the person's own values, for this run only; the panel keeps
+   * their values and says so. */
+  if ((next = latent_going_on_next (self->params, self->going_on, &at)) != NULL)
     {
-      LatentSnapshot *shown = _latent_window_shown_frame (self);
-      g_autoptr(LatentParams) going_on = latent_params_copy (self->going_on ? self->going_on : self->params);
-      gint64 limit = latent_params_get_int (going_on, budget);
-      double lowest, highest;
-
-      /* Past the person's own values, for this run only: converged, only a
-       * tolerance of 0 lets it take more iterations; at the budget, twice
-       * as many to go. The panel keeps their values and says so. */
-      if (shown->converged)
-        latent_params_set_double (going_on, latent_params_find_role (going_on, LATENT_PARAM_ROLE_TOLERANCE), 0, NULL);
-      /* Doubling stops at the budget's own bound. */
-      if ((gint64) from >= limit && latent_params_get_range (going_on, budget, &lowest, &highest))
-        latent_params_set_int (going_on, budget, (gint64) MIN (2.0 * MAX (1, limit), highest), NULL);
-      limit = latent_params_get_int (going_on, budget);
       g_clear_pointer (&self->going_on, latent_params_unref);
-      self->going_on = g_steal_pointer (&going_on);
-      show_going_on (self, limit);
+      self->going_on = next;
+      show_going_on (self);
     }
   _latent_window_retire_run (self);
   /* The frames up to there stay for the timeline; the new run brings the
