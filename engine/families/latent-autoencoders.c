@@ -26,3 +26,17 @@ latent_autoencoders_describe_metrics (LatentSnapshot *snap,
     g_string_append_printf (text, _("Dead units %u of %u (%.1f %%)\n"), snap->n_dead, snap->n_components,
                             100.0 * snap->n_dead / snap->n_components);
 }
+
+void
+latent_autoencoders_describe_header (LatentSnapshot *snap,
+                                     GString        *text)
+{
+  /* The last whole epoch's mean: a single mini-batch's loss jumps. */
+  double train = snap->n_epochs > 0 && snap->epoch_train_loss != NULL
+                 ? snap->epoch_train_loss[snap->n_epochs - 1] : snap->objective;
+
+  if (isfinite (train))
+    g_string_append_printf (text, _(" · training loss %.4g"), train);
+  if (isfinite (snap->reconstruction_error))
+    g_string_append_printf (text, _(" · validation loss %.4g"), snap->reconstruction_error);
+}

@@ -25,3 +25,12 @@ latent_classifiers_describe_metrics (LatentSnapshot *snap,
     g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), snap->n_episodes,
                             100 * snap->episode_mean_accuracy, 100 * snap->episode_ci95);
 }
+
+void
+latent_classifiers_describe_header (LatentSnapshot *snap,
+                                    GString        *text)
+{
+  /* What a classifier is judged by: rows it did not learn from. */
+  if (snap->n_test > 0 && isfinite (snap->test_accuracy))
+    g_string_append_printf (text, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * snap->test_accuracy, snap->n_test);
+}

@@ -224,3 +224,12 @@ latent_clusters_describe_metrics (LatentSnapshot *snap,
   else if (snap->dataset != NULL && !latent_dataset_has_labels (snap->dataset))
     g_string_append (text, _("The dataset has no labels to compare the clusters with."));
 }
+
+void
+latent_clusters_describe_header (LatentSnapshot *snap,
+                                 GString        *text)
+{
+  if (isfinite (snap->objective))
+    g_string_append_printf (text, " · %s %.6g", latent_algorithm_objective_name (snap->algorithm, snap->params),
+                            snap->objective);
+}

@@ -6,6 +6,36 @@
 
 #include "latent-family.h"
 
+void
+latent_family_describe_header (LatentSnapshot *snapshot,
+                               GString        *text)
+{
+  g_return_if_fail (snapshot != NULL && text != NULL);
+
+  switch (latent_snapshot_get_family (snapshot))
+    {
+    case LATENT_FAMILY_FILTER:
+      break;
+    case LATENT_FAMILY_CLUSTERS:
+      latent_clusters_describe_header (snapshot, text);
+      break;
+    case LATENT_FAMILY_MIXTURE:
+      latent_mixtures_describe_header (snapshot, text);
+      break;
+    case LATENT_FAMILY_LINEAR:
+      latent_linear_models_describe_header (snapshot, text);
+      break;
+    case LATENT_FAMILY_AUTOENCODER:
+      latent_autoencoders_describe_header (snapshot, text);
+      break;
+    case LATENT_FAMILY_CLASSIFIER:
+      latent_classifiers_describe_header (snapshot, text);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 char *
 latent_family_describe_metrics (LatentSnapshot *snapshot)
 {

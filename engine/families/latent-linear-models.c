@@ -35,3 +35,27 @@ latent_linear_models_describe_metrics (LatentSnapshot *snap,
   if (isfinite (snap->log_likelihood))
     g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), snap->log_likelihood);
 }
+
+void
+latent_linear_models_describe_header (LatentSnapshot *snap,
+                                      GString        *text)
+{
+  double explained = 0.0;
+
+  /* Before it is solved a model has only its objective to show. */
+  if (snap->components == NULL)
+    {
+      if (isfinite (snap->objective))
+        g_string_append_printf (text, " · %s %.6g", latent_algorithm_objective_name (snap->algorithm, snap->params),
+                                snap->objective);
+      return;
+    }
+  for (guint i = 0; snap->explained_variance_ratio && i < snap->n_components; i++)
+    explained += snap->explained_variance_ratio[i];
+  if (snap->explained_variance_ratio && isfinite (explained))
+    g_string_append_printf (text, _(" · %.1f %% of the variance"), 100.0 * explained);
+  if (isfinite (snap->reconstruction_error))
+    g_string_append_printf (text, _(" · reconstruction error %.4g"), snap->reconstruction_error);
+  if (isfinite (snap->log_likelihood))
+    g_string_append_printf (text, _(" · log-likelihood %.5g"), snap->log_likelihood);
+}

@@ -8,6 +8,7 @@
 #include "latent-family.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 void
 latent_mixtures_describe_metrics (LatentSnapshot *snap,
@@ -17,4 +18,14 @@ latent_mixtures_describe_metrics (LatentSnapshot *snap,
                           snap->log_likelihood, snap->bic, snap->aic);
   /* And what every clustering says. */
   latent_clusters_describe_metrics (snap, text);
+}
+
+void
+latent_mixtures_describe_header (LatentSnapshot *snap,
+                                 GString        *text)
+{
+  if (snap->weights && isfinite (snap->log_likelihood))
+    g_string_append_printf (text, _(" · log-likelihood %.5g · BIC %.6g"), snap->log_likelihood, snap->bic);
+  else
+    latent_clusters_describe_header (snap, text);
 }

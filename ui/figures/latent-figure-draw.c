@@ -11,6 +11,8 @@
 
 #include "latent-figure-private.h"
 
+#include "latent-family.h"
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -501,43 +503,8 @@ dataset_line (LatentSnapshot *snapshot)
       if (snapshot->iteration > 0 && isfinite (snapshot->objective))
         g_string_append_printf (s, _(" · RMS change of the last pass %.4g"), snapshot->objective);
     }
-  else if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER)
-    {
-      /* What a classifier is judged by: rows it did not learn from. */
-      if (snapshot->n_test > 0 && isfinite (snapshot->test_accuracy))
-        g_string_append_printf (s, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * snapshot->test_accuracy,
-                                snapshot->n_test);
-    }
-  else if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_AUTOENCODER)
-    {
-      /* The last whole epoch's mean: a single mini-batch's loss jumps. */
-      double train = snapshot->n_epochs > 0 && snapshot->epoch_train_loss != NULL
-                     ? snapshot->epoch_train_loss[snapshot->n_epochs - 1] : snapshot->objective;
-
-      if (isfinite (train))
-        g_string_append_printf (s, _(" · training loss %.4g"), train);
-      if (isfinite (snapshot->reconstruction_error))
-        g_string_append_printf (s, _(" · validation loss %.4g"), snapshot->reconstruction_error);
-    }
-  else if (snapshot->components != NULL)
-    {
-      double explained = 0.0;
-
-      for (guint i = 0; snapshot->explained_variance_ratio && i < snapshot->n_components; i++)
-        explained += snapshot->explained_variance_ratio[i];
-      if (snapshot->explained_variance_ratio && isfinite (explained))
-        g_string_append_printf (s, _(" · %.1f %% of the variance"), 100.0 * explained);
-      if (isfinite (snapshot->reconstruction_error))
-        g_string_append_printf (s, _(" · reconstruction error %.4g"), snapshot->reconstruction_error);
-      if (isfinite (snapshot->log_likelihood))
-        g_string_append_printf (s, _(" · log-likelihood %.5g"), snapshot->log_likelihood);
-    }
-  else if (snapshot->weights && isfinite (snapshot->log_likelihood))
-    g_string_append_printf (s, _(" · log-likelihood %.5g · BIC %.6g"), snapshot->log_likelihood, snapshot->bic);
-  else if (isfinite (snapshot->objective))
-    g_string_append_printf (s, " · %s %.6g",
-                            latent_algorithm_objective_name (snapshot->algorithm, snapshot->params),
-                            snapshot->objective);
+  else
+    latent_family_describe_header (snapshot, s);
   return g_string_free (s, FALSE);
 }
 
