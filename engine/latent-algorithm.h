@@ -119,6 +119,9 @@ struct _LatentAlgorithm
    * say what it ran with: a sweep's fits then all run with it. */
   void            (*resolve_params)   (LatentSnapshot *snapshot,
                                        LatentParams   *params);
+  /* Optional: what `latent-cli tune` times for its OpenCL program, beside
+   * its kernels' host code (its -cl.c). */
+  const LatentTuneJob *tune_job;
   /* Optional, for latent-cli --csv: the columns after "row" (",z1,z2"),
    * then each row's values (",0.5,1.25"). NULL: no value per row. */
   void            (*write_csv_header) (LatentSnapshot *snapshot,

@@ -25,22 +25,21 @@
 
 #define NOISE 0.97
 
-/* Each job lives beside its program's host code. The algorithms' would be
- * reached through the registry once LatentAlgorithm carries its job; until
- * then this list names them (engine/ top-level files other than the
- * registry include no algorithm header, hence the declarations here; each
- * is also declared in its algorithm's -private.h, which its definition
- * sees). In the order `latent-cli tune` runs them. */
-extern const LatentTuneJob latent_kmeans_cl_tune_job;
-extern const LatentTuneJob latent_gmm_cl_tune_job;
-extern const LatentTuneJob latent_wta_cl_tune_job;
+/* Each job lives beside its program's host code. In the order `latent-cli
+ * tune` runs them: the matrix product's, then each algorithm's that has
+ * one (its table's tune_job), as the registry lists them. */
+static GPtrArray *
+list_jobs (void)
+{
+  const LatentAlgorithm * const *algorithms = latent_registry_list ();
+  GPtrArray *jobs = g_ptr_array_new ();
 
-static const LatentTuneJob *const jobs[] = {
-  &latent_gemm_tune_job,
-  &latent_kmeans_cl_tune_job,
-  &latent_gmm_cl_tune_job,
-  &latent_wta_cl_tune_job,
-};
+  g_ptr_array_add (jobs, (gpointer) &latent_gemm_tune_job);
+  for (guint i = 0; algorithms[i]; i++)
+    if (algorithms[i]->tune_job != NULL)
+      g_ptr_array_add (jobs, (gpointer) algorithms[i]->tune_job);
+  return jobs;
+}
 
 /* ---- workloads ---------------------------------------------------------- */
 
@@ -236,7 +235,10 @@ count_tunables (const LatentTuneTunable *tunables)
 static gboolean
 grids_within_file_bounds (void)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+  g_autoptr(GPtrArray) all = list_jobs ();
+  const LatentTuneJob **jobs = (const LatentTuneJob **) all->pdata;
+
+  for (guint i = 0; i < all->len; i++)
     for (guint shape = 0; shape < 2; shape++)
       {
         const LatentTuneTunable *tunables = shape ? jobs[i]->gpu : jobs[i]->cpu;
@@ -377,6 +379,8 @@ latent_tune_run (LatentCl        *cl,
                  GCancellable    *cancellable,
                  GError         **error)
 {
+  g_autoptr(GPtrArray) all = list_jobs ();
+  const LatentTuneJob **jobs = (const LatentTuneJob **) all->pdata;
   gboolean found = FALSE;
   LatentKernelShape shape;
 
@@ -385,7 +389,7 @@ latent_tune_run (LatentCl        *cl,
   g_warn_if_fail (grids_within_file_bounds ());
   shape = latent_cl_get_shape (cl);
 
-  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+  for (guint i = 0; i < all->len; i++)
     {
       if (only != NULL && !g_str_equal (only, jobs[i]->program))
         continue;
@@ -407,7 +411,7 @@ latent_tune_run (LatentCl        *cl,
     {
       g_autoptr(GString) known = g_string_new (NULL);
 
-      for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+      for (guint i = 0; i < all->len; i++)
         g_string_append_printf (known, "%s%s", i ? ", " : "", jobs[i]->program);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("No tunable program “%s”; the tuner knows %s"), only, known->str);

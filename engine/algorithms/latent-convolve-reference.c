@@ -9,7 +9,6 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
-#include "latent-png.h"
 
 static const char * const border_names[] = { "clamp", "mirror", "wrap", "zero" };
 static const char * const method_names[] = { "auto", "direct", "tiled", "separable", "fft" };
@@ -100,35 +99,6 @@ latent_convolve_method_to_string (LatentConvolveMethod method)
 {
   g_return_val_if_fail ((guint) method < G_N_ELEMENTS (method_names), "auto");
   return method_names[method];
-}
-
-gboolean
-latent_convolve_check_image (guint    width,
-                             guint    height,
-                             guint    channels,
-                             GError **error)
-{
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (width == 0 || height == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("image: %u × %u pixels — an image needs at least one pixel"), width, height);
-      return FALSE;
-    }
-  if ((guint64) width * height > LATENT_PNG_MAX_PIXELS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("image: %u × %u pixels is above the limit of 8192 × 8192"), width, height);
-      return FALSE;
-    }
-  if (channels < 1 || channels > 4)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("image: %u channels — expected 1 to 4 (grey, grey and alpha, RGB, RGBA)"), channels);
-      return FALSE;
-    }
-  return TRUE;
 }
 
 void

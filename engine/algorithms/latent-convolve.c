@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "latent-json.h"
+#include "latent-png.h"
 
 /* Stored untranslated: it goes into result JSON; displays translate it. */
 #define CPU_REFERENCE N_("CPU reference")
@@ -235,6 +236,35 @@ race (LatentConvolve  *self,
     self->method = fastest != LATENT_CONVOLVE_AUTO ? fastest : latent_convolve_cl_choose (self->cl, self->filter,
                                                                                          self->width, self->height);
   return latent_convolve_cl_upload (self->cl, self->planes, self->width, self->height, self->channels, error);
+}
+
+gboolean
+latent_convolve_check_image (guint    width,
+                             guint    height,
+                             guint    channels,
+                             GError **error)
+{
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (width == 0 || height == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("image: %u × %u pixels — an image needs at least one pixel"), width, height);
+      return FALSE;
+    }
+  if ((guint64) width * height > LATENT_PNG_MAX_PIXELS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("image: %u × %u pixels is above the limit of 8192 × 8192"), width, height);
+      return FALSE;
+    }
+  if (channels < 1 || channels > 4)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("image: %u channels — expected 1 to 4 (grey, grey and alpha, RGB, RGBA)"), channels);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean

@@ -1039,6 +1039,7 @@ static const LatentAlgorithm gmm_algorithm = {
   .converged = gmm_converged,
   .free = gmm_free,
   .write_json = gmm_write_json,
+  .tune_job = &latent_gmm_cl_tune_job,
   .resolve_params = gmm_resolve_params,
   .write_csv_header = latent_clusters_write_csv_header,
   .write_csv_row = latent_clusters_write_csv_row,

@@ -797,6 +797,7 @@ static const LatentAlgorithm kmeans_algorithm = {
   .converged = kmeans_converged,
   .free = kmeans_free,
   .write_json = kmeans_write_json,
+  .tune_job = &latent_kmeans_cl_tune_job,
   .write_csv_header = latent_clusters_write_csv_header,
   .write_csv_row = latent_clusters_write_csv_row,
 };

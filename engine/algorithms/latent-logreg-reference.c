@@ -34,19 +34,6 @@ latent_logreg_gather (LatentLogreg  *self,
     }
 }
 
-void
-latent_logreg_adam_factors (LatentLogreg *self,
-                            float        *lr,
-                            float        *eps)
-{
-  const double c1 = 1 - pow (LATENT_LOGREG_BETA1, self->adam_t);
-  const double c2 = 1 - pow (LATENT_LOGREG_BETA2, self->adam_t);
-
-  /* lr · m̂ / (√v̂ + ε) = lr √c2 / c1 · m / (√v + ε √c2) */
-  *lr = self->learning_rate * sqrt (c2) / c1;
-  *eps = LATENT_LOGREG_EPSILON * sqrt (c2);
-}
-
 /* Softmax of every row's scores and its cross-entropy: the mean loss of
  * the @rows rows; @e (when not NULL) gets (P − onehot) / rows, @pred the
  * class of the highest score (the lower class on a tie). */

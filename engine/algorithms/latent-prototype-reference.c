@@ -13,64 +13,6 @@
 #include <math.h>
 
 void
-latent_prototype_scores (const float            *x,
-                         guint                   d,
-                         const float            *prototypes,
-                         guint                   n_slots,
-                         LatentPrototypeDistance distance,
-                         double                 *scores)
-{
-  double x_norm = 0;
-
-  if (distance == LATENT_PROTOTYPE_COSINE)
-    {
-      for (guint f = 0; f < d; f++)
-        x_norm += (double) x[f] * x[f];
-      x_norm = sqrt (x_norm);
-    }
-  for (guint c = 0; c < n_slots; c++)
-    {
-      const float *p = prototypes + (gsize) c * d;
-      double s = 0, p_norm = 0;
-
-      if (distance == LATENT_PROTOTYPE_COSINE)
-        {
-          for (guint f = 0; f < d; f++)
-            {
-              s += (double) x[f] * p[f];
-              p_norm += (double) p[f] * p[f];
-            }
-          p_norm = sqrt (p_norm);
-          /* A zero row or prototype has no direction: no similarity. */
-          scores[c] = x_norm > 0 && p_norm > 0 ? s / (x_norm * p_norm) : 0;
-        }
-      else
-        {
-          for (guint f = 0; f < d; f++)
-            {
-              double u = (double) x[f] - p[f];
-              s += u * u;
-            }
-          scores[c] = -s;
-        }
-    }
-}
-
-guint
-latent_prototype_best (const double *scores,
-                       guint         n_slots)
-{
-  guint best = 0;
-
-  /* Only a strictly higher score replaces the best: ties stay with the
-   * lower slot. */
-  for (guint c = 1; c < n_slots; c++)
-    if (scores[c] > scores[best])
-      best = c;
-  return best;
-}
-
-void
 latent_prototype_reference_means (LatentDataset *dataset,
                                   const gint32  *rows,
                                   const gint32  *slots,

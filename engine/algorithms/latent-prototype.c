@@ -625,6 +625,66 @@ prototype_write_json (LatentSnapshot *snap,
 
 static const char * const prototype_figures[] = { "prototypes", "episode", "curves", "confusion", NULL };
 
+/* Arithmetic both paths share: latent-prototype-reference.c and latent-prototype-cl.c. */
+
+void
+latent_prototype_scores (const float            *x,
+                         guint                   d,
+                         const float            *prototypes,
+                         guint                   n_slots,
+                         LatentPrototypeDistance distance,
+                         double                 *scores)
+{
+  double x_norm = 0;
+
+  if (distance == LATENT_PROTOTYPE_COSINE)
+    {
+      for (guint f = 0; f < d; f++)
+        x_norm += (double) x[f] * x[f];
+      x_norm = sqrt (x_norm);
+    }
+  for (guint c = 0; c < n_slots; c++)
+    {
+      const float *p = prototypes + (gsize) c * d;
+      double s = 0, p_norm = 0;
+
+      if (distance == LATENT_PROTOTYPE_COSINE)
+        {
+          for (guint f = 0; f < d; f++)
+            {
+              s += (double) x[f] * p[f];
+              p_norm += (double) p[f] * p[f];
+            }
+          p_norm = sqrt (p_norm);
+          /* A zero row or prototype has no direction: no similarity. */
+          scores[c] = x_norm > 0 && p_norm > 0 ? s / (x_norm * p_norm) : 0;
+        }
+      else
+        {
+          for (guint f = 0; f < d; f++)
+            {
+              double u = (double) x[f] - p[f];
+              s += u * u;
+            }
+          scores[c] = -s;
+        }
+    }
+}
+
+guint
+latent_prototype_best (const double *scores,
+                       guint         n_slots)
+{
+  guint best = 0;
+
+  /* Only a strictly higher score replaces the best: ties stay with the
+   * lower slot. */
+  for (guint c = 1; c < n_slots; c++)
+    if (scores[c] > scores[best])
+      best = c;
+  return best;
+}
+
 static const LatentAlgorithm prototype_algorithm = {
   .id = "prototype",
   .title = N_("Nearest prototype"),

@@ -36,24 +36,6 @@ latent_wta_select (const float *values,
     }
 }
 
-guint
-latent_wta_batch_winners (LatentWta *self,
-                          guint      rows)
-{
-  switch (self->sparsity)
-    {
-    case LATENT_WTA_LIFETIME:
-      /* A short last batch keeps the same share. */
-      return rows == self->batch ? self->winners
-                                 : CLAMP ((guint) round ((double) self->winners * rows / self->batch), 1, rows);
-    case LATENT_WTA_K_SPARSE:
-      return self->winners;
-    case LATENT_WTA_NONE:
-    default:
-      return self->h;
-    }
-}
-
 void
 latent_wta_select_batch (LatentWta   *self,
                          const float *a,
@@ -93,19 +75,6 @@ latent_wta_gather (LatentWta   *self,
       for (guint a = 0; a < d; a++)
         x[(gsize) r * d + a] = (src[a] - self->offset[a]) * self->scale[a];
     }
-}
-
-void
-latent_wta_adam_factors (LatentWta *self,
-                         float     *lr,
-                         float     *eps)
-{
-  const double c1 = 1 - pow (LATENT_WTA_BETA1, self->adam_t);
-  const double c2 = 1 - pow (LATENT_WTA_BETA2, self->adam_t);
-
-  /* lr · m̂ / (√v̂ + ε) = lr √c2 / c1 · m / (√v + ε √c2) */
-  *lr = self->learning_rate * sqrt (c2) / c1;
-  *eps = LATENT_WTA_EPSILON * sqrt (c2);
 }
 
 void

@@ -831,6 +831,39 @@ wta_read_model (LatentSnapshot  *snap,
 
 static const char * const wta_figures[] = { "weights", "winners", "reconstructions", "curves", NULL };
 
+/* Arithmetic both paths share: latent-wta-reference.c and latent-wta-cl.c. */
+
+guint
+latent_wta_batch_winners (LatentWta *self,
+                          guint      rows)
+{
+  switch (self->sparsity)
+    {
+    case LATENT_WTA_LIFETIME:
+      /* A short last batch keeps the same share. */
+      return rows == self->batch ? self->winners
+                                 : CLAMP ((guint) round ((double) self->winners * rows / self->batch), 1, rows);
+    case LATENT_WTA_K_SPARSE:
+      return self->winners;
+    case LATENT_WTA_NONE:
+    default:
+      return self->h;
+    }
+}
+
+void
+latent_wta_adam_factors (LatentWta *self,
+                         float     *lr,
+                         float     *eps)
+{
+  const double c1 = 1 - pow (LATENT_WTA_BETA1, self->adam_t);
+  const double c2 = 1 - pow (LATENT_WTA_BETA2, self->adam_t);
+
+  /* lr · m̂ / (√v̂ + ε) = lr √c2 / c1 · m / (√v + ε √c2) */
+  *lr = self->learning_rate * sqrt (c2) / c1;
+  *eps = LATENT_WTA_EPSILON * sqrt (c2);
+}
+
 static const LatentAlgorithm wta_algorithm = {
   .id = "wta",
   .title = N_("Winner-take-all autoencoder"),
@@ -851,6 +884,7 @@ static const LatentAlgorithm wta_algorithm = {
   .converged = wta_converged,
   .free = wta_free,
   .write_json = wta_write_json,
+  .tune_job = &latent_wta_cl_tune_job,
   .encode = latent_wta_encode,
   .read_model = wta_read_model,
 };
