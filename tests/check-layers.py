@@ -128,11 +128,10 @@ check('no circle of calls among the figure files', not cycles, '\n'.join(cycles)
 # 8. A parameter's name is spoken by its owner only: its algorithm (or family)
 # reads it, and the front ends find parameters by role. A call that passes
 # parameters and a literal name ("tol") elsewhere is a guess at what a name
-# means. The generators own their options; the filter family's words are
-# the one figure file that describes a filter from its parameters.
+# means. The generators own their options; a family's file may read its
+# algorithms' (the filter family's words describe a filter from them).
 NAMED = re.compile(r'(?:\blatent_params_\w+\s*\(\s*[^,;()]*|\(\s*[\w>.-]*params\s*),\s*"([a-z][\w-]*)"')
-owners = ('engine/algorithms/', 'engine/families/', 'engine/data/', 'engine/latent-params.c',
-          'ui/figures/latent-figure-filter-words.c')
+owners = ('engine/algorithms/', 'engine/families/', 'engine/data/', 'engine/latent-params.c')
 named = [f'{p}:{text[:m.start()].count(chr(10)) + 1}: "{m.group(1)}"'
          for p in code if p.endswith('.c') and not p.startswith(owners)
          for text in [open(os.path.join(SRC, p), encoding='utf-8').read()]

@@ -783,8 +783,16 @@ test_family_metrics (void)
   l = latent_family_describe_metrics (logreg);
   g_assert_cmpstr (l, ==, "Test accuracy 87.50 % (8 rows)");
 
+  convolve->kernel_size = 3;
+  convolve->kernel = g_new0 (float, 9);
+  convolve->iteration = 2;
+  convolve->objective = 0.125;
+  convolve->method = g_strdup ("direct");
+  convolve->method_names = g_strsplit ("direct,tiled", ",", -1);
+  convolve->method_ms = g_memdup2 (((double[]) { 2.5, 4 }), 2 * sizeof (double));
   c = latent_family_describe_metrics (convolve);
-  g_assert_null (c);
+  g_assert_cmpstr (c, ==, "Kernel 3 × 3\nRMS change of the last pass 0.125\n"
+                          "direct: 2.5 ms per pass, used\ntiled: 4 ms per pass");
 }
 
 int

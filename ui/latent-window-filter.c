@@ -9,6 +9,8 @@
 
 #include "latent-window-private.h"
 
+#include "latent-family.h"
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -48,40 +50,9 @@ _latent_window_append_filter_status (LatentWindow   *self,
   g_string_append_printf (text, _(" · pass %u of %u"), frame->iteration,
                           passes ? (guint) latent_params_get_int (frame->params, passes) : frame->iteration);
   if (frame->method)
-    g_string_append_printf (text, " · %s", latent_figure_filter_method_label (frame, frame->method));
+    g_string_append_printf (text, " · %s", latent_filters_method_label (frame, frame->method));
   if (ms > 0 && isfinite (ms))
     g_string_append_printf (text, _(" · %.3g ms per pass"), ms);
-}
-
-void
-_latent_window_append_filter_metrics (LatentWindow   *self,
-                                      LatentSnapshot *frame,
-                                      GString        *text)
-{
-  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *filter = latent_figure_filter_describe (frame);
-
-  if (filter)
-    g_ptr_array_add (lines, g_strdup_printf (_("Filter: %s"), filter));
-  if (frame->kernel)
-    g_ptr_array_add (lines, g_strdup_printf (_("Kernel %u × %u"), frame->kernel_size, frame->kernel_size));
-  if (frame->iteration > 0 && isfinite (frame->objective))
-    g_ptr_array_add (lines, g_strdup_printf (_("RMS change of the last pass %.4g"), frame->objective));
-  for (guint i = 0; frame->method_names && frame->method_ms && frame->method_names[i]; i++)
-    {
-      const char *name = latent_figure_filter_method_label (frame, frame->method_names[i]);
-
-      if (g_strcmp0 (frame->method_names[i], frame->method) == 0)
-        /* Translators: "Separable: 2.1 ms per pass, used"; the method that ran. */
-        g_ptr_array_add (lines, g_strdup_printf (_("%s: %.3g ms per pass, used"), name, frame->method_ms[i]));
-      else
-        g_ptr_array_add (lines, g_strdup_printf (_("%s: %.3g ms per pass"), name, frame->method_ms[i]));
-    }
-  g_ptr_array_add (lines, NULL);
-  {
-    g_autofree char *joined = g_strjoinv ("\n", (char **) lines->pdata);
-    g_string_append (text, joined);
-  }
 }
 
 /* The split ------------------------------------------------------------------- */

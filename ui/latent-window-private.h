@@ -179,9 +179,6 @@ void            _latent_window_update_filter_bar   (LatentWindow *self);
 void            _latent_window_append_filter_status (LatentWindow   *self,
                                                     LatentSnapshot *frame,
                                                     GString        *text);
-void            _latent_window_append_filter_metrics (LatentWindow  *self,
-                                                    LatentSnapshot *frame,
-                                                    GString        *text);
 void            _latent_window_on_split_changed    (LatentWindow *self);
 void            _latent_window_on_actual_size      (LatentWindow *self);
 

@@ -343,6 +343,7 @@ _latent_window_update_metrics (LatentWindow *self)
 {
   LatentSnapshot *frame = _latent_window_shown_frame (self);
   g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *metrics = NULL;
 
   update_classes (self, frame);
   update_axes (self);
@@ -353,15 +354,8 @@ _latent_window_update_metrics (LatentWindow *self)
       latent_label_set_text (self->metrics_label, "", _("Metrics"));
       return;
     }
-  /* The filter's words are the figures'; every other family says its own. */
-  if (latent_snapshot_get_family (frame) == LATENT_FAMILY_FILTER)
-    _latent_window_append_filter_metrics (self, frame, text);
-  else
-    {
-      g_autofree char *metrics = latent_family_describe_metrics (frame);
-
-      g_string_append (text, metrics);
-    }
+  metrics = latent_family_describe_metrics (frame);
+  g_string_append (text, metrics);
   if (frame->message)
     g_string_append_printf (text, "%s%s", text->len > 0 && text->str[text->len - 1] != '\n' ? "\n" : "",
                             frame->message);

@@ -15,6 +15,7 @@ latent_family_describe_header (LatentSnapshot *snapshot,
   switch (latent_snapshot_get_family (snapshot))
     {
     case LATENT_FAMILY_FILTER:
+      latent_filters_describe_header (snapshot, text);
       break;
     case LATENT_FAMILY_CLUSTERS:
       latent_clusters_describe_header (snapshot, text);
@@ -46,7 +47,8 @@ latent_family_describe_metrics (LatentSnapshot *snapshot)
   switch (latent_snapshot_get_family (snapshot))
     {
     case LATENT_FAMILY_FILTER:
-      return NULL;
+      latent_filters_describe_metrics (snapshot, text);
+      break;
     case LATENT_FAMILY_CLUSTERS:
       latent_clusters_describe_metrics (snapshot, text);
       break;

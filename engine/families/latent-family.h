@@ -13,13 +13,11 @@ G_BEGIN_DECLS
 
 /* The metrics lines under a result (the window's): what the family of
  * @snapshot's algorithm measures, one per line, without a last newline;
- * "" when it has none yet. NULL for the filter family, whose words are
- * the figures' (latent_figure_filter_describe). */
+ * "" when it has none yet. */
 char *latent_family_describe_metrics (LatentSnapshot *snapshot);
 
 /* What a figure's header says of the result after the data's size
- * (" · test accuracy 91.2 % (10000 rows)"), appended to @text; nothing for
- * the filter family, whose words are the figures'. */
+ * (" · test accuracy 91.2 % (10000 rows)"), appended to @text. */
 void  latent_family_describe_header  (LatentSnapshot *snapshot,
                                       GString        *text);
 
@@ -44,5 +42,24 @@ void  latent_autoencoders_describe_header  (LatentSnapshot *snapshot,
                                             GString        *text);
 void  latent_classifiers_describe_header   (LatentSnapshot *snapshot,
                                             GString        *text);
+void  latent_filters_describe_metrics      (LatentSnapshot *snapshot,
+                                            GString        *text);
+void  latent_filters_describe_header       (LatentSnapshot *snapshot,
+                                            GString        *text);
+
+/* The filter family in words, from the convolution's own parameters
+ * (latent-filters.c, the one family file that reads them by name). */
+
+/* The filter as a person says it: "Gaussian blur σ = 2", "kernel
+ * sharpen.txt"; NULL without a filter parameter. */
+char       *latent_filters_describe     (LatentSnapshot *snapshot);
+/* How a person names a method: "Separable" for "separable", "CPU
+ * reference" for "reference". */
+const char *latent_filters_method_label (LatentSnapshot *snapshot,
+                                         const char     *method);
+/* The filter parameter ("gaussian", "@FILE.txt"), or NULL. */
+const char *latent_filters_value        (LatentSnapshot *snapshot);
+/* The passes it makes (its budget), 0 if unknown. */
+guint       latent_filters_passes       (LatentSnapshot *snapshot);
 
 G_END_DECLS

@@ -11,8 +11,6 @@
 
 #include "latent-figure-private.h"
 
-#include "latent-family.h"
-
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -344,8 +342,8 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
   s = g_string_new (_(snapshot->algorithm->short_title));
   if (latent_figure_is_filter (snapshot))
     {
-      g_autofree char *filter = latent_figure_filter_describe (snapshot);
-      guint passes = _latent_figure_filter_passes (snapshot);
+      g_autofree char *filter = latent_filters_describe (snapshot);
+      guint passes = latent_filters_passes (snapshot);
 
       if (filter)
         g_string_append_printf (s, " · %s", filter);
@@ -496,15 +494,7 @@ dataset_line (LatentSnapshot *snapshot)
     g_string_append_printf (s, _(" · %u points × %u dimensions"),
                             latent_dataset_get_n_rows (dataset),
                             latent_dataset_get_n_cols (dataset));
-  if (latent_figure_is_filter (snapshot))
-    {
-      if (snapshot->method != NULL)
-        g_string_append_printf (s, " · %s", latent_figure_filter_method_label (snapshot, snapshot->method));
-      if (snapshot->iteration > 0 && isfinite (snapshot->objective))
-        g_string_append_printf (s, _(" · RMS change of the last pass %.4g"), snapshot->objective);
-    }
-  else
-    latent_family_describe_header (snapshot, s);
+  latent_family_describe_header (snapshot, s);
   return g_string_free (s, FALSE);
 }
 

@@ -171,7 +171,7 @@ _latent_figure_kernel_weight_label (double value)
 char *
 _latent_figure_kernel_heading (LatentSnapshot *snapshot)
 {
-  if (g_strcmp0 (_latent_figure_filter_value (snapshot), "gradient") == 0)
+  if (g_strcmp0 (latent_filters_value (snapshot), "gradient") == 0)
     /* Translators: the gradient magnitude combines two kernels; the figure shows one. */
     return g_strdup_printf (_("Kernel %u × %u (X; Y is its transpose)"), snapshot->kernel_size,
                             snapshot->kernel_size);
@@ -248,7 +248,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
   if (n == 0)
     {
       /* The reference path: its own time, once it has made a pass. */
-      const char *method = latent_figure_filter_method_label (snapshot, snapshot->method ? snapshot->method
+      const char *method = latent_filters_method_label (snapshot, snapshot->method ? snapshot->method
                                                                                          : "reference");
       g_autofree char *ms = format_ms (snapshot->step_ms);
       g_autofree char *text = snapshot->iteration > 0 && snapshot->step_ms > 0
@@ -268,7 +268,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
       /* The one that ran is in bold: measured so. */
       _latent_figure_set_font (cr, style, 0.9, TRUE);
       widest_name = MAX (widest_name,
-                         _latent_figure_text_width (cr, latent_figure_filter_method_label (snapshot,
+                         _latent_figure_text_width (cr, latent_filters_method_label (snapshot,
                                                                                             snapshot->method_names[i])));
       _latent_figure_set_font (cr, style, 0.9, FALSE);
       widest_value = MAX (widest_value, _latent_figure_text_width (cr, value));
@@ -289,7 +289,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
       _latent_figure_set_font (cr, style, 0.9, ran);
       _latent_figure_set_color_mix (cr, style, ran ? 1.0 : 0.7);
       cairo_move_to (cr, x, baseline);
-      cairo_show_text (cr, latent_figure_filter_method_label (snapshot, snapshot->method_names[i]));
+      cairo_show_text (cr, latent_filters_method_label (snapshot, snapshot->method_names[i]));
       if (bar_w >= f && w > 0.0)
         {
           if (ran)

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "latent-figure.h"
+#include "latent-family.h"
 
 G_BEGIN_DECLS
 
@@ -56,13 +57,6 @@ void             _latent_figure_message        (cairo_t                 *cr,
 /* The snapshot's results are a linear model's (PCA, PPCA, FA). */
 gboolean         _latent_figure_is_linear      (LatentSnapshot          *snapshot);
 gboolean         _latent_figure_dataset_has_image_rows (LatentDataset  *dataset);
-
-/* The filter family in words (latent-figure-filter-words.c) --------------- */
-
-/* A convolution's filter parameter ("gaussian", "@FILE.txt"), or NULL. */
-const char      *_latent_figure_filter_value   (LatentSnapshot          *snapshot);
-/* The passes a convolution makes (its iterations parameter), 0 if unknown. */
-guint            _latent_figure_filter_passes  (LatentSnapshot          *snapshot);
 
 /* A linear model's share of the variance along component @index, NaN if unknown. */
 double           _latent_figure_linear_ratio   (LatentSnapshot          *snapshot,

@@ -180,13 +180,6 @@ gboolean         latent_figure_filter_layout   (LatentSnapshot          *snapsho
                                                 LatentFigureFilterLayout *layout);
 /* A convolution's snapshot, or one with an image. */
 gboolean         latent_figure_is_filter       (LatentSnapshot          *snapshot);
-/* A convolution's filter as a person says it: "Gaussian blur σ = 2",
- * "kernel sharpen.txt"; NULL without a filter parameter. */
-char            *latent_figure_filter_describe (LatentSnapshot          *snapshot);
-/* How a person names a convolution method: "Separable" for "separable",
- * "CPU reference" for "reference". */
-const char      *latent_figure_filter_method_label (LatentSnapshot      *snapshot,
-                                                const char              *method);
 
 /* Where the scatter figure draws the point (x, y), for hit tests and
  * tooltips; FALSE when it draws no plot (no data, or too small). The points

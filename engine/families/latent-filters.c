@@ -1,13 +1,12 @@
-/* latent-figure-filter-words.c — the filter family in words: its filter
- * ("Gaussian blur σ = 2"), its passes and its methods, from the
- * convolution's own parameters; the one figure file that reads parameters
- * by name.
+/* latent-filters.c — the filter family (convolution) in words: its filter
+ * ("Gaussian blur σ = 2"), its passes, its methods and what a run of it
+ * measured, from the convolution's own parameters, which it reads by name
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#define G_LOG_DOMAIN "latent-figure-filter-words"
+#define G_LOG_DOMAIN "latent-filters"
 
-#include "latent-figure-private.h"
+#include "latent-family.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -41,7 +40,7 @@ choice_label (LatentParams *params,
 }
 
 const char *
-latent_figure_filter_method_label (LatentSnapshot *snapshot,
+latent_filters_method_label (LatentSnapshot *snapshot,
                                    const char     *method)
 {
   if (g_strcmp0 (method, "reference") == 0)
@@ -63,7 +62,7 @@ param_double (LatentParams *params,
 }
 
 const char *
-_latent_figure_filter_value (LatentSnapshot *snapshot)
+latent_filters_value (LatentSnapshot *snapshot)
 {
   const LatentParamSpec *spec = find_spec (snapshot->params, "filter");
 
@@ -73,9 +72,9 @@ _latent_figure_filter_value (LatentSnapshot *snapshot)
 }
 
 char *
-latent_figure_filter_describe (LatentSnapshot *snapshot)
+latent_filters_describe (LatentSnapshot *snapshot)
 {
-  const char *value = _latent_figure_filter_value (snapshot);
+  const char *value = latent_filters_value (snapshot);
   const char *label;
   guint size = snapshot->kernel ? snapshot->kernel_size : 0;
   char sigma[32], amount[32], angle[32];
@@ -113,10 +112,54 @@ latent_figure_filter_describe (LatentSnapshot *snapshot)
 }
 
 guint
-_latent_figure_filter_passes (LatentSnapshot *snapshot)
+latent_filters_passes (LatentSnapshot *snapshot)
 {
   const char *budget = snapshot->params ? latent_params_find_role (snapshot->params, LATENT_PARAM_ROLE_BUDGET) : NULL;
   double passes = budget ? param_double (snapshot->params, budget) : NAN;
 
   return isfinite (passes) && passes >= 0 ? (guint) passes : 0;
+}
+
+void
+latent_filters_describe_header (LatentSnapshot *snap,
+                                GString        *text)
+{
+  if (snap->method != NULL)
+    g_string_append_printf (text, " · %s", latent_filters_method_label (snap, snap->method));
+  if (snap->iteration > 0 && isfinite (snap->objective))
+    g_string_append_printf (text, _(" · RMS change of the last pass %.4g"), snap->objective);
+}
+
+/* @line, taken, and a newline. */
+static void
+add_line (GString *text,
+          char    *line)
+{
+  g_string_append (text, line);
+  g_string_append_c (text, '\n');
+  g_free (line);
+}
+
+void
+latent_filters_describe_metrics (LatentSnapshot *snap,
+                                 GString        *text)
+{
+  g_autofree char *filter = latent_filters_describe (snap);
+
+  if (filter)
+    add_line (text, g_strdup_printf (_("Filter: %s"), filter));
+  if (snap->kernel)
+    add_line (text, g_strdup_printf (_("Kernel %u × %u"), snap->kernel_size, snap->kernel_size));
+  if (snap->iteration > 0 && isfinite (snap->objective))
+    add_line (text, g_strdup_printf (_("RMS change of the last pass %.4g"), snap->objective));
+  for (guint i = 0; snap->method_names && snap->method_ms && snap->method_names[i]; i++)
+    {
+      const char *name = latent_filters_method_label (snap, snap->method_names[i]);
+
+      if (g_strcmp0 (snap->method_names[i], snap->method) == 0)
+        /* Translators: "Separable: 2.1 ms per pass, used"; the method that ran. */
+        add_line (text, g_strdup_printf (_("%s: %.3g ms per pass, used"), name, snap->method_ms[i]));
+      else
+        add_line (text, g_strdup_printf (_("%s: %.3g ms per pass"), name, snap->method_ms[i]));
+    }
 }
