@@ -100,16 +100,25 @@ latent_algorithm_max_int_from (const LatentAlgorithm *algorithm,
   return lo;
 }
 
-const char *
-latent_algorithm_param_with_role (const LatentAlgorithm *algorithm,
-                                  LatentParamRole        role)
+const LatentParamSpec *
+latent_algorithm_spec_with_role (const LatentAlgorithm *algorithm,
+                                 LatentParamRole        role)
 {
   g_return_val_if_fail (algorithm != NULL, NULL);
 
   for (guint i = 0; i < algorithm->n_params; i++)
     if (algorithm->params[i].role == role)
-      return algorithm->params[i].name;
+      return &algorithm->params[i];
   return NULL;
+}
+
+const char *
+latent_algorithm_param_with_role (const LatentAlgorithm *algorithm,
+                                  LatentParamRole        role)
+{
+  const LatentParamSpec *spec = latent_algorithm_spec_with_role (algorithm, role);
+
+  return spec ? spec->name : NULL;
 }
 
 gboolean
@@ -295,18 +304,15 @@ latent_algorithm_describe_init_progress (LatentInitStage stage,
 char *
 latent_algorithm_describe_end (LatentSnapshot *last)
 {
-  const LatentParamSpec *spec = NULL;
+  const LatentParamSpec *spec;
   gint64 budget = 0;
   guint epochs;
 
   g_return_val_if_fail (last != NULL, NULL);
 
-  for (guint i = 0; last->params != NULL && i < latent_params_get_n_specs (last->params); i++)
-    if (latent_params_get_spec (last->params, i)->role == LATENT_PARAM_ROLE_BUDGET)
-      {
-        spec = latent_params_get_spec (last->params, i);
-        budget = latent_params_get_int (last->params, spec->name);
-      }
+  spec = last->params ? latent_algorithm_spec_with_role (last->algorithm, LATENT_PARAM_ROLE_BUDGET) : NULL;
+  if (spec != NULL)
+    budget = latent_params_get_int (last->params, spec->name);
   /* Passes, epochs and episodes are work asked for, not a limit on a
    * search: a run that did them all finished (the prototypes' episodes
    * count as converged once all are drawn). */

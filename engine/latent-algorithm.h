@@ -192,6 +192,9 @@ gpointer      latent_algorithm_alloc      (guint64                n,
  * to compare across runs. */
 const char   *latent_algorithm_param_with_role (const LatentAlgorithm *algorithm,
                                                 LatentParamRole        role);
+/* The same parameter's spec (its unit, its bounds), or NULL. */
+const LatentParamSpec *latent_algorithm_spec_with_role (const LatentAlgorithm *algorithm,
+                                                        LatentParamRole        role);
 /* Whether the algorithm offers the figure called @name. */
 gboolean      latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
                                            const char             *name);

@@ -229,7 +229,5 @@ void
 latent_clusters_describe_header (LatentSnapshot *snap,
                                  GString        *text)
 {
-  if (isfinite (snap->objective))
-    g_string_append_printf (text, " · %s %.6g", latent_algorithm_objective_name (snap->algorithm, snap->params),
-                            snap->objective);
+  latent_family_describe_objective (snap, text);
 }

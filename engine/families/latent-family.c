@@ -6,6 +6,18 @@
 
 #include "latent-family.h"
 
+#include <math.h>
+
+void
+latent_family_describe_objective (LatentSnapshot *snapshot,
+                                  GString        *text)
+{
+  if (isfinite (snapshot->objective))
+    g_string_append_printf (text, " · %s %.6g",
+                            latent_algorithm_objective_name (snapshot->algorithm, snapshot->params),
+                            snapshot->objective);
+}
+
 void
 latent_family_describe_header (LatentSnapshot *snapshot,
                                GString        *text)

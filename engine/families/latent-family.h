@@ -21,6 +21,10 @@ char *latent_family_describe_metrics (LatentSnapshot *snapshot);
 void  latent_family_describe_header  (LatentSnapshot *snapshot,
                                       GString        *text);
 
+/* " · inertia 78.85": the objective the history records, when finite. */
+void  latent_family_describe_objective (LatentSnapshot *snapshot,
+                                        GString        *text);
+
 /* Each family's part of them, appended to @text. */
 void  latent_clusters_describe_metrics     (LatentSnapshot *snapshot,
                                             GString        *text);

@@ -45,9 +45,7 @@ latent_linear_models_describe_header (LatentSnapshot *snap,
   /* Before it is solved a model has only its objective to show. */
   if (snap->components == NULL)
     {
-      if (isfinite (snap->objective))
-        g_string_append_printf (text, " · %s %.6g", latent_algorithm_objective_name (snap->algorithm, snap->params),
-                                snap->objective);
+      latent_family_describe_objective (snap, text);
       return;
     }
   for (guint i = 0; snap->explained_variance_ratio && i < snap->n_components; i++)

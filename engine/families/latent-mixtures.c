@@ -27,5 +27,5 @@ latent_mixtures_describe_header (LatentSnapshot *snap,
   if (snap->weights && isfinite (snap->log_likelihood))
     g_string_append_printf (text, _(" · log-likelihood %.5g · BIC %.6g"), snap->log_likelihood, snap->bic);
   else
-    latent_clusters_describe_header (snap, text);
+    latent_family_describe_objective (snap, text);
 }
