@@ -101,6 +101,15 @@ test_deferred_identical (Fixture       *f,
   expected = json_generator_to_data (gen, &expected_length);
 
   build_all (deferring, doubles, floats, ints, uints, n);
+  /* The large arrays really were kept out of the tree, the small one not. */
+  {
+    g_autoptr(JsonNode) tree = json_builder_get_root (deferring);
+    JsonObject *object = json_node_get_object (tree);
+
+    g_assert_true (JSON_NODE_HOLDS_VALUE (json_object_get_member (object, "doubles")));
+    g_assert_true (JSON_NODE_HOLDS_VALUE (json_object_get_member (object, "counts")));
+    g_assert_true (JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "few")));
+  }
   g_assert_true (latent_json_builder_write_file (deferring, f->path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (f->path, &written, &written_length, NULL));
