@@ -5,8 +5,9 @@
 # header includes itself through others, only the registry among the
 # engine's top-level files knows the algorithms, a family knows none of its
 # algorithms, the figures know no
-# algorithm, the engine knows no GTK, and the window's three parts call
-# only into latent-window.c, never into each other.
+# algorithm, the engine knows no GTK, the window's parts call only into
+# latent-window.c, never into each other, and the window leaves runs and
+# devices to the session.
 
 import os
 import re
@@ -137,6 +138,18 @@ named = [f'{p}:{text[:m.start()].count(chr(10)) + 1}: "{m.group(1)}"'
          for text in [open(os.path.join(SRC, p), encoding='utf-8').read()]
          for m in NAMED.finditer(text)]
 check('parameters are read by name only in their own files', not named, '\n'.join(named))
+
+# 9. The window shows the session (engine/run/latent-session.h): it neither
+# drives a run nor holds a device itself.
+leaks = [f'{p}: {n}' for p in code if p.startswith('ui/')
+         for k, n in includes(p) if n in ('latent-run.h', 'latent-cl.h')]
+check('ui/ includes neither latent-run.h nor latent-cl.h', not leaks, '\n'.join(leaks))
+
+# 10. The window's parts share few functions: the state is the session's.
+private = open(os.path.join(SRC, 'ui/latent-window-private.h'), encoding='utf-8').read()
+shared = re.findall(r'^\w[\w\s*]*?\b(_latent_window_\w+)\s*\(', private, re.M)
+check('the window\'s private API is at most 10 functions', 0 < len(shared) <= 10,
+      f'{len(shared)}: {", ".join(shared)}')
 
 print(f'1..{count}')
 sys.exit(1 if failures else 0)

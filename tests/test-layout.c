@@ -301,9 +301,9 @@ test_timeline_trails (void)
   g_assert_nonnull (strstr (first, "converged"));
   latent_figure_view_get_style (views->pdata[0], &style);
   trail_first = style.n_trail;
-  g_test_message ("%s: trail of %u, %u frames", first, trail_first, latent_frames_get_n_frames (LATENT_WINDOW (window)->ring));
+  g_test_message ("%s: trail of %u, %u frames", first, trail_first, latent_frames_get_n_frames (latent_session_get_frames (LATENT_WINDOW (window)->session)));
   g_assert_cmpuint (trail_first, >=, 3);
-  g_assert_cmpuint (trail_first, ==, latent_frames_get_n_frames (LATENT_WINDOW (window)->ring) - 1);
+  g_assert_cmpuint (trail_first, ==, latent_frames_get_n_frames (latent_session_get_frames (LATENT_WINDOW (window)->session)) - 1);
 
   gtk_range_set_value (timeline, 2);
   settle ();
@@ -321,9 +321,9 @@ test_timeline_trails (void)
   while (!strstr (again, "converged") && g_get_monotonic_time () < deadline);
   latent_figure_view_get_style (views->pdata[0], &style);
   trail_again = style.n_trail;
-  g_test_message ("%s: trail of %u, %u frames", again, trail_again, latent_frames_get_n_frames (LATENT_WINDOW (window)->ring));
+  g_test_message ("%s: trail of %u, %u frames", again, trail_again, latent_frames_get_n_frames (latent_session_get_frames (LATENT_WINDOW (window)->session)));
   g_assert_nonnull (strstr (again, "converged"));
-  g_assert_cmpuint (trail_again, ==, latent_frames_get_n_frames (LATENT_WINDOW (window)->ring) - 1);
+  g_assert_cmpuint (trail_again, ==, latent_frames_get_n_frames (latent_session_get_frames (LATENT_WINDOW (window)->session)) - 1);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -28,6 +28,20 @@ load_test_thread (GTask        *task,
     g_task_return_pointer (task, test, g_object_unref);
 }
 
+/* Test data for the dataset shown (NULL: hold rows out); errors show. */
+static void
+set_test_data (LatentWindow  *self,
+               LatentDataset *test)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!latent_session_set_test_data (self->session, test, &error))
+    _latent_window_show_error (self, error->message);
+  else
+    gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  _latent_window_update_status (self);
+}
+
 static void
 on_test_loaded (GObject      *source,
                 GAsyncResult *result,
@@ -43,7 +57,7 @@ on_test_loaded (GObject      *source,
       _latent_window_show_error (self, error->message);
       return;
     }
-  _latent_window_set_test_data (self, test);
+  set_test_data (self, test);
 }
 
 static void
@@ -90,7 +104,7 @@ on_hold_out_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
-  _latent_window_set_test_data (user_data, NULL);
+  set_test_data (user_data, NULL);
 }
 
 /* The shown frame when its model can encode rows: a finished run of an
@@ -98,10 +112,11 @@ on_hold_out_action (GSimpleAction *action,
 static LatentSnapshot *
 encoder_frame (LatentWindow *self)
 {
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
 
-  if (frame == NULL || !frame->final || frame->algorithm->encode == NULL || self->dataset == NULL ||
-      frame->dataset != self->dataset || (frame->encoder == NULL && frame->input_scale == NULL))
+  if (frame == NULL || !frame->final || frame->algorithm->encode == NULL || dataset == NULL ||
+      frame->dataset != dataset || (frame->encoder == NULL && frame->input_scale == NULL))
     return NULL;
   return frame;
 }
@@ -119,14 +134,14 @@ on_use_features_action (GSimpleAction *action,
 {
   LatentWindow *self = user_data;
   LatentSnapshot *frame = encoder_frame (self);
-  LatentDataset *test;
+  LatentDataset *dataset = latent_session_get_dataset (self->session), *test;
   g_autoptr(LatentDataset) features = NULL;
   g_autoptr(GError) error = NULL;
 
   if (frame == NULL)
     return;
-  features = latent_algorithm_encode (frame, self->dataset, &error);
-  test = latent_dataset_get_test (self->dataset);
+  features = latent_algorithm_encode (frame, dataset, &error);
+  test = latent_dataset_get_test (dataset);
   if (features && test)
     {
       /* The test data is encoded the same way, so a classifier can be judged on it. */
@@ -140,7 +155,7 @@ on_use_features_action (GSimpleAction *action,
       _latent_window_show_error (self, error->message);
       return;
     }
-  _latent_window_install_dataset (self, features, NULL);
+  latent_session_set_dataset (self->session, features, NULL);
 }
 
 static const GActionEntry feature_actions[] = {

@@ -22,99 +22,25 @@
 
 /* Devices */
 
-/* Which OpenCL device types exist: the menu offers only those. */
-static cl_device_type
-present_device_types (void)
-{
-  g_autoptr(GPtrArray) devices = latent_cl_list_devices (NULL);
-  cl_device_type types = 0;
-
-  for (guint i = 0; devices && i < devices->len; i++)
-    {
-      const LatentClDeviceInfo *info = g_ptr_array_index (devices, i);
-
-      if (info->available && info->compiler_available)
-        types |= info->type;
-    }
-  return types;
-}
-
-void
-_latent_window_offer_devices (LatentWindow *self)
+/* The Device menu offers only the kinds of device this machine has. */
+static void
+offer_devices (LatentWindow *self)
 {
   GMenuModel *menu = gtk_menu_button_get_menu_model (self->device_button);
   GMenu *section = G_MENU (g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION));
-  const cl_device_type present = present_device_types ();
+  gboolean gpu, cpu;
 
+  latent_session_present_devices (&gpu, &cpu);
   /* From the end, so the indices ahead stay put. */
   for (int i = g_menu_model_get_n_items (G_MENU_MODEL (section)) - 1; i >= 0; i--)
     {
       g_autofree char *target = NULL;
 
       g_menu_model_get_item_attribute (G_MENU_MODEL (section), i, G_MENU_ATTRIBUTE_TARGET, "s", &target);
-      if ((g_strcmp0 (target, "gpu") == 0 && !(present & CL_DEVICE_TYPE_GPU)) ||
-          (g_strcmp0 (target, "cpu") == 0 && !(present & CL_DEVICE_TYPE_CPU)))
+      if ((g_strcmp0 (target, "gpu") == 0 && !gpu) || (g_strcmp0 (target, "cpu") == 0 && !cpu))
         g_menu_remove (section, i);
     }
   g_object_unref (section);
-}
-
-static void
-set_device (LatentWindow *self,
-            const char   *device)
-{
-  LatentDeviceChoice choice = LATENT_DEVICE_AUTO;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *label = NULL;
-
-  if (!latent_device_choice_parse (device, &choice, &error))
-    {
-      _latent_window_show_error (self, error->message);
-      g_clear_error (&error);
-      device = "auto";
-    }
-  g_free (self->device);
-  self->device = g_strdup (device);
-  g_clear_object (&self->cl);
-  g_clear_pointer (&self->device_name, g_free);
-
-  if (choice != LATENT_DEVICE_OFF)
-    self->cl = latent_cl_new_background (choice, &error);
-  /* A device asked for that is not there: the best one that is, said so. */
-  if (self->cl == NULL && choice != LATENT_DEVICE_OFF && choice != LATENT_DEVICE_AUTO &&
-      (self->cl = latent_cl_new_background (LATENT_DEVICE_AUTO, NULL)))
-    {
-      g_autofree char *name = latent_cl_describe_for_display (self->cl);
-      g_autofree char *message = g_strdup_printf (_("%s Using %s instead."), error->message, name);
-      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "device");
-
-      _latent_window_show_error (self, message);
-      g_free (self->device);
-      self->device = g_strdup ("auto");
-      g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (self->device));
-    }
-  else if (self->cl == NULL && error)
-    {
-      g_autofree char *message = g_strdup_printf (_("%s Using the CPU reference path instead."),
-                                                   error->message);
-
-      _latent_window_show_error (self, message);
-    }
-  if (self->cl)
-    {
-      const LatentClDeviceInfo *info = latent_cl_get_info (self->cl);
-      self->device_name = latent_cl_describe_for_display (self->cl);
-      label = g_strdup_printf ("%s", info->type & CL_DEVICE_TYPE_GPU ? _("GPU") : _("OpenCL CPU"));
-    }
-  else
-    {
-      self->device_name = g_strdup (_("CPU reference"));
-      label = g_strdup (_("CPU Reference"));
-    }
-  gtk_menu_button_set_label (self->device_button, label);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_button), self->device_name);
-  if (self->settings)
-    g_settings_set_string (self->settings, "device", self->device);
 }
 
 static void
@@ -123,10 +49,21 @@ on_device_action (GSimpleAction *action,
                   gpointer       user_data)
 {
   LatentWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
 
-  g_simple_action_set_state (action, value);
-  set_device (self, g_variant_get_string (value, NULL));
-  _latent_window_setup_changed (self, self->running);
+  /* A device that is not there: the session says which it took instead. */
+  if (!latent_session_set_device (self->session, g_variant_get_string (value, NULL), &error))
+    _latent_window_show_error (self, error->message);
+  g_simple_action_set_state (action, g_variant_new_string (latent_session_get_device (self->session)));
+  if (self->settings)
+    g_settings_set_string (self->settings, "device", latent_session_get_device (self->session));
+}
+
+static void
+on_device_changed (LatentWindow *self)
+{
+  gtk_menu_button_set_label (self->device_button, latent_session_get_device_label (self->session));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->device_button), latent_session_get_device_name (self->session));
 }
 
 /* Datasets */
@@ -154,8 +91,8 @@ remember_recent (LatentWindow *self,
   g_settings_set_strv (self->settings, "recent-files", (const char * const *) recent);
 }
 
-void
-_latent_window_update_recent_menu (LatentWindow *self)
+static void
+update_recent_menu (LatentWindow *self)
 {
   g_auto(GStrv) recent = NULL;
 
@@ -173,14 +110,19 @@ _latent_window_update_recent_menu (LatentWindow *self)
     }
 }
 
-void
-_latent_window_remember_dataset (LatentWindow *self,
-                                 const char   *spec)
+/* Data loaded from a spec are the last and a recent dataset; data made in
+ * the window (features) are not remembered. */
+static void
+remember_dataset (LatentWindow *self)
 {
+  const char *spec = latent_session_get_dataset_spec (self->session);
+
+  if (spec == NULL)
+    return;
   if (self->settings)
     g_settings_set_string (self->settings, "last-dataset", spec);
   remember_recent (self, spec);
-  _latent_window_update_recent_menu (self);
+  update_recent_menu (self);
 }
 
 static void
@@ -226,7 +168,7 @@ on_loaded (GObject      *source,
       _latent_window_update_status (self);
       return;
     }
-  _latent_window_install_dataset (self, dataset, spec);
+  latent_session_set_dataset (self->session, dataset, spec);
 }
 
 void
@@ -352,7 +294,7 @@ on_export_action (GSimpleAction *action,
                   gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
   LatentFigureStyle style;
   GtkWidget *dialog;
 
@@ -374,10 +316,11 @@ on_data_table_action (GSimpleAction *action,
                       gpointer       user_data)
 {
   LatentWindow *self = user_data;
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
 
-  if (self->dataset == NULL)
+  if (dataset == NULL)
     return;
-  gtk_window_present (GTK_WINDOW (latent_data_table_new (GTK_WINDOW (self), self->dataset)));
+  gtk_window_present (GTK_WINDOW (latent_data_table_new (GTK_WINDOW (self), dataset)));
 }
 
 /* The result shown, as latent-cli --json or --csv writes it: the name says
@@ -387,7 +330,7 @@ on_save_result_chosen (const char *path,
                        gpointer    user_data)
 {
   LatentWindow *self = user_data;
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
@@ -398,13 +341,13 @@ on_save_result_chosen (const char *path,
   else
     {
       g_autoptr(GArray) history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
-      const GArray *all = self->run ? latent_run_get_history (self->run) : NULL;
+      const GArray *all = latent_session_get_history (self->session);
 
       /* Up to the iteration shown, as a run stopped there would have it. */
       for (guint i = 0; all && i < all->len; i++)
         if (g_array_index (all, LatentIterationRecord, i).iteration <= frame->iteration)
           g_array_append_val (history, g_array_index (all, LatentIterationRecord, i));
-      ok = latent_result_write_json (frame, history, self->run ? latent_run_get_init_ms (self->run) : 0,
+      ok = latent_result_write_json (frame, history, latent_session_get_init_ms (self->session),
                                      frame->elapsed_ms, path, &error);
     }
   if (!ok)
@@ -417,7 +360,7 @@ on_save_result_action (GSimpleAction *action,
                        gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
   GtkFileChooserNative *dialog;
   g_autofree char *name = NULL;
 
@@ -435,12 +378,14 @@ on_save_experiment_chosen (const char *path,
                            gpointer    user_data)
 {
   LatentWindow *self = user_data;
+  LatentSession *session = self->session;
 
-  if (path && self->dataset_spec)
+  if (path && latent_session_get_dataset_spec (session))
     {
       g_autoptr(LatentExperiment) experiment =
-        latent_experiment_new (self->dataset_spec, NULL, self->algorithm, self->params,
-                               (guint64) gtk_spin_button_get_value (self->seed_spin), self->device);
+        latent_experiment_new (latent_session_get_dataset_spec (session), NULL,
+                               latent_session_get_algorithm (session), latent_session_get_params (session),
+                               latent_session_get_seed (session), latent_session_get_device (session));
       g_autoptr(GError) error = NULL;
 
       if (!latent_experiment_save (experiment, path, &error))
@@ -466,10 +411,9 @@ static void
 apply_experiment (LatentWindow     *self,
                   LatentExperiment *experiment)
 {
-  _latent_window_set_algorithm (self, experiment->algorithm, experiment->params);
-  g_signal_handlers_block_by_func (self->seed_spin, _latent_window_on_params_changed, self);
-  gtk_spin_button_set_value (self->seed_spin, experiment->seed);
-  g_signal_handlers_unblock_by_func (self->seed_spin, _latent_window_on_params_changed, self);
+  /* The dataset loaded last starts the run. */
+  latent_session_set_algorithm (self->session, experiment->algorithm, experiment->params);
+  latent_session_set_seed (self->session, experiment->seed);
   g_action_group_change_action_state (G_ACTION_GROUP (self), "device",
                                       g_variant_new_string (experiment->device));
   latent_window_load_dataset (self, experiment->dataset);
@@ -528,4 +472,9 @@ _latent_window_init_files (LatentWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), file_actions, G_N_ELEMENTS (file_actions), self);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  g_signal_connect_swapped (self->session, "notify::device-name", G_CALLBACK (on_device_changed), self);
+  g_signal_connect_swapped (self->session, "notify::device-label", G_CALLBACK (on_device_changed), self);
+  g_signal_connect_swapped (self->session, "notify::dataset", G_CALLBACK (remember_dataset), self);
+  offer_devices (self);
+  update_recent_menu (self);
 }

@@ -23,7 +23,7 @@
 static gboolean
 is_filter (LatentWindow *self)
 {
-  return self->algorithm != NULL && self->algorithm->family == LATENT_FAMILY_FILTER;
+  return latent_session_get_algorithm (self->session)->family == LATENT_FAMILY_FILTER;
 }
 
 /* The status line and the metrics ------------------------------------------- */
@@ -68,8 +68,8 @@ _latent_window_update_filter_bar (LatentWindow *self)
                             filter && gtk_check_button_get_active (self->split_check));
 }
 
-void
-_latent_window_on_split_changed (LatentWindow *self)
+static void
+on_split_changed (LatentWindow *self)
 {
   gboolean split = gtk_check_button_get_active (self->split_check);
 
@@ -94,8 +94,8 @@ on_view_split (LatentWindow *self)
   _latent_window_update_filter_bar (self);
 }
 
-void
-_latent_window_on_actual_size (LatentWindow *self)
+static void
+on_actual_size (LatentWindow *self)
 {
   latent_figure_view_zoom_actual (self->figure_view);
   gtk_widget_grab_focus (GTK_WIDGET (self->figure_view));
@@ -108,22 +108,23 @@ on_kernel_applied (LatentKernelDialog *dialog,
                    const char         *path,
                    LatentWindow       *self)
 {
+  LatentParams *params = latent_session_get_params (self->session);
   g_autoptr(GError) error = NULL;
 
-  if (!latent_filter_params_use_file (self->params, path, &error))
+  if (!latent_filter_params_use_file (params, path, &error))
     {
       _latent_window_show_error (self, error->message);
       return;
     }
-  latent_param_panel_set_params (self->param_panel, self->params);
-  _latent_window_restart (self, self->running);
+  latent_param_panel_set_params (self->param_panel, params);
+  latent_session_edited (self->session);
 }
 
 /* Closed either way: the drop-down shows the value that holds. */
 static void
 on_kernel_dialog_destroyed (LatentWindow *self)
 {
-  latent_param_panel_set_params (self->param_panel, self->params);
+  latent_param_panel_set_params (self->param_panel, latent_session_get_params (self->session));
 }
 
 static void
@@ -135,7 +136,7 @@ open_kernel_editor (LatentWindow *self)
   if (!is_filter (self))
     return;
   /* NULL when the parameters make none: the run says why. */
-  filter = latent_filter_new_from_params (self->params, NULL);
+  filter = latent_filter_new_from_params (latent_session_get_params (self->session), NULL);
   dialog = latent_kernel_dialog_new (GTK_WINDOW (self), filter);
   g_signal_connect_object (dialog, "applied", G_CALLBACK (on_kernel_applied), self, 0);
   g_signal_connect_object (dialog, "destroy", G_CALLBACK (on_kernel_dialog_destroyed), self, G_CONNECT_SWAPPED);
@@ -224,7 +225,7 @@ on_save_image_action (GSimpleAction *action,
                       gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
   GtkFileChooserNative *dialog;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   g_autofree char *stem = NULL;
@@ -263,4 +264,8 @@ _latent_window_init_filter (LatentWindow *self)
   latent_param_panel_add_editor (self->param_panel, "filter", _("Custom…"), kernels);
   g_signal_connect (self->param_panel, "edit", G_CALLBACK (on_param_edit), self);
   g_signal_connect_swapped (self->figure_view, "notify::split", G_CALLBACK (on_view_split), self);
+  g_signal_connect_swapped (self->split_check, "toggled", G_CALLBACK (on_split_changed), self);
+  g_signal_connect_swapped (self->split_adjustment, "value-changed", G_CALLBACK (on_split_changed), self);
+  g_signal_connect_swapped (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW, "actual_size_button"),
+                            "clicked", G_CALLBACK (on_actual_size), self);
 }

@@ -1,12 +1,11 @@
 /* latent-window.c — the main window: a dataset, an algorithm, a live run
  *
- * The window owns the current dataset, parameters and run. This file, the
- * core, holds that state: it sets it up, changes the algorithm, decides when
- * a new run starts, and keeps the status line, the actions and the View
- * drop-down (which figure of the result is shown). latent-window-run.c
- * drives the run, latent-window-files.c reads and writes what the person
- * chooses, latent-window-filter.c adds what a filter needs; they call only
- * this file (latent-window-private.h says why).
+ * The session (engine/run/latent-session.c) holds the dataset, the
+ * parameters and the run. This file, the window's core, sets the window up
+ * and shows the session: the frame shown, the status line, the metrics,
+ * the error bar, which actions apply and the View drop-down (which figure
+ * of the result is shown). The other parts (latent-window-private.h) each
+ * add their controls.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -34,16 +33,46 @@ _latent_window_show_error (LatentWindow *self,
 {
   latent_label_set_text (self->error_label, message, _("Error"));
   gtk_info_bar_set_revealed (self->error_bar, TRUE);
-  self->params_refused = FALSE;
-  self->error_from_run = FALSE;
+  self->error_source = LATENT_WINDOW_ERROR_OTHER;
 }
 
 static void
 on_error_dismissed (LatentWindow *self)
 {
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  self->params_refused = FALSE;
-  self->error_from_run = FALSE;
+  self->error_source = LATENT_WINDOW_ERROR_OTHER;
+}
+
+/* The session's refusal of the parameters, or its run's failure: shown
+ * while it holds, gone when a change puts it right. Any other error stays
+ * until dismissed. */
+static void
+show_session_error (LatentWindow      *self,
+                    const char        *message,
+                    LatentWindowError  source)
+{
+  if (message)
+    {
+      _latent_window_show_error (self, message);
+      self->error_source = source;
+    }
+  else if (self->error_source == source)
+    {
+      gtk_info_bar_set_revealed (self->error_bar, FALSE);
+      self->error_source = LATENT_WINDOW_ERROR_OTHER;
+    }
+}
+
+static void
+on_refusal (LatentWindow *self)
+{
+  show_session_error (self, latent_session_get_refusal (self->session), LATENT_WINDOW_ERROR_REFUSAL);
+}
+
+static void
+on_failure (LatentWindow *self)
+{
+  show_session_error (self, latent_session_get_failure (self->session), LATENT_WINDOW_ERROR_FAILURE);
 }
 
 /* Notices: what was done and where ("Saved NAME in FOLDER"), with Open
@@ -104,33 +133,7 @@ on_notice_open_folder (LatentWindow *self)
   gtk_info_bar_set_revealed (GTK_INFO_BAR (bar), FALSE);
 }
 
-/* Whether the algorithm's check takes the parameters for the dataset; if
- * not, the error bar says why before any run starts. */
-gboolean
-_latent_window_check_params (LatentWindow *self)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (self->dataset && !latent_algorithm_check (self->algorithm, self->dataset, self->params, &error))
-    {
-      _latent_window_show_error (self, error->message);
-      self->params_refused = TRUE;
-      return FALSE;
-    }
-  /* Put right: the refusal goes; any other error stays until dismissed. */
-  if (self->params_refused)
-    gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  self->params_refused = FALSE;
-  return TRUE;
-}
-
 /* Status */
-
-LatentSnapshot *
-_latent_window_shown_frame (LatentWindow *self)
-{
-  return latent_figure_view_get_snapshot (self->figure_view);
-}
 
 /* Where the figure will be, while a start takes seconds (restarts, many
  * centers, a first run's compiler): what it waits for, big enough to see. */
@@ -138,15 +141,16 @@ static void
 update_placeholder (LatentWindow   *self,
                     LatentSnapshot *frame)
 {
+  LatentSession *session = self->session;
   g_autoptr(GString) text = NULL;
 
-  if (frame == NULL && self->run_message == NULL && self->run != NULL &&
-      latent_run_get_state (self->run) == LATENT_RUN_INITIALISING)
+  if (frame == NULL && latent_session_get_end (session) == NULL &&
+      latent_session_get_state (session) == LATENT_SESSION_INITIALISING)
     {
       text = g_string_new (_("Initialising…"));
-      if (self->init_progress)
-        g_string_append_printf (text, "\n%s", self->init_progress);
-      if (_latent_window_is_compiling (self))
+      if (latent_session_get_init_progress (session))
+        g_string_append_printf (text, "\n%s", latent_session_get_init_progress (session));
+      if (latent_session_get_compiling (session))
         g_string_append_printf (text, "\n%s", _("Compiling kernels…"));
     }
   latent_figure_view_set_placeholder (self->figure_view, text ? text->str : NULL);
@@ -155,11 +159,18 @@ update_placeholder (LatentWindow   *self,
 void
 _latent_window_update_status (LatentWindow *self)
 {
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSession *session = self->session;
+  LatentSnapshot *frame = latent_session_get_shown (session);
+  LatentDataset *dataset = latent_session_get_dataset (session);
+  const LatentAlgorithm *algorithm = latent_session_get_algorithm (session);
+  LatentParams *params = latent_session_get_params (session);
+  const char *end = latent_session_get_end (session);
+  const char *init_progress = latent_session_get_init_progress (session);
+  gboolean running = latent_session_get_running (session);
   g_autoptr(GString) s = g_string_new (NULL);
   const char *held_out;
 
-  if (self->dataset == NULL)
+  if (dataset == NULL)
     {
       latent_label_set_text (self->status_label, self->loading ? _("Loading…") : _("No data"), _("Status"));
       return;
@@ -169,42 +180,42 @@ _latent_window_update_status (LatentWindow *self)
     gboolean single = FALSE;
 
     /* An image is its size; a table its rows and columns. */
-    if (latent_dataset_get_image_shape (self->dataset, &width, &height, &channels, &single) && single)
-      g_string_append_printf (s, "%s · %u × %u px · %s", latent_dataset_get_name (self->dataset),
-                              width, height, _(self->algorithm->title));
+    if (latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) && single)
+      g_string_append_printf (s, "%s · %u × %u px · %s", latent_dataset_get_name (dataset),
+                              width, height, _(algorithm->title));
     else
-      g_string_append_printf (s, "%s · %u × %u · %s", latent_dataset_get_name (self->dataset),
-                              latent_dataset_get_n_rows (self->dataset),
-                              latent_dataset_get_n_cols (self->dataset), _(self->algorithm->title));
+      g_string_append_printf (s, "%s · %u × %u · %s", latent_dataset_get_name (dataset),
+                              latent_dataset_get_n_rows (dataset),
+                              latent_dataset_get_n_cols (dataset), _(algorithm->title));
   }
   if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_FILTER)
     _latent_window_append_filter_status (self, frame, s);
   else if (frame)
     {
-      g_string_append_printf (s, _(" · iteration %u of %u"), frame->iteration, self->iterations);
+      g_string_append_printf (s, _(" · iteration %u of %u"), frame->iteration, latent_session_get_newest (session));
       /* Before the first step some objectives are not defined yet (NaN). */
       if (isfinite (frame->objective))
         {
           /* Without its formula: one line, whose end says how the run is. */
-          g_autofree char *name = latent_algorithm_dup_objective_brief (self->algorithm, frame->params);
+          g_autofree char *name = latent_algorithm_dup_objective_brief (algorithm, frame->params);
 
           g_string_append_printf (s, " · %s %.8g", name, frame->objective);
         }
-      if (self->running && self->rate > 0)
-        g_string_append_printf (s, _(" · %.0f it/s"), self->rate);
+      if (running && latent_session_get_rate (session) > 0)
+        g_string_append_printf (s, _(" · %.0f it/s"), latent_session_get_rate (session));
     }
-  else if (self->run_message == NULL)  /* a failed start is only "failed" */
+  else if (end == NULL)  /* a failed start is only "failed" */
     {
       g_string_append (s, _(" · initialising"));
-      if (self->init_progress)
-        g_string_append_printf (s, " · %s", self->init_progress);
+      if (init_progress)
+        g_string_append_printf (s, " · %s", init_progress);
     }
   /* The first run of an algorithm waits seconds for the OpenCL compiler. */
-  if (_latent_window_is_compiling (self))
+  if (latent_session_get_compiling (session))
     g_string_append_printf (s, " · %s", _("compiling kernels…"));
-  if (self->run_message)
-    g_string_append_printf (s, " · %s", self->run_message);
-  else if (self->running)
+  if (end)
+    g_string_append_printf (s, " · %s", end);
+  else if (running)
     g_string_append (s, _(" · running"));
   else if (frame)
     g_string_append (s, _(" · paused"));
@@ -212,10 +223,10 @@ _latent_window_update_status (LatentWindow *self)
   if (self->loading)
     g_string_append (s, _(" · loading new data…"));
   /* What a classifier is judged on. */
-  if (latent_dataset_get_test (self->dataset))
-    g_string_append_printf (s, _(" · test data %s"), latent_dataset_get_name (latent_dataset_get_test (self->dataset)));
-  else if ((held_out = latent_params_find_role (self->params, LATENT_PARAM_ROLE_HELD_OUT)))
-    g_string_append_printf (s, _(" · %.0f %% held out to test"), 100 * latent_params_get_double (self->params, held_out));
+  if (latent_dataset_get_test (dataset))
+    g_string_append_printf (s, _(" · test data %s"), latent_dataset_get_name (latent_dataset_get_test (dataset)));
+  else if ((held_out = latent_params_find_role (params, LATENT_PARAM_ROLE_HELD_OUT)))
+    g_string_append_printf (s, _(" · %.0f %% held out to test"), 100 * latent_params_get_double (params, held_out));
   /* One line that fits the window: the device is on its button, and what
    * the run has to say is under the metrics, where it may wrap. */
   latent_label_set_text (self->status_label, s->str, _("Status"));
@@ -256,12 +267,13 @@ update_classes (LatentWindow   *self,
                                                                 "confusion_label"));
   GtkWidget *check = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW,
                                                                 "colour_by_class_check"));
-  LatentFamily family = self->algorithm ? self->algorithm->family : LATENT_FAMILY_LINEAR;
+  LatentFamily family = latent_session_get_algorithm (self->session)->family;
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
   gboolean clusters = family == LATENT_FAMILY_CLUSTERS || family == LATENT_FAMILY_MIXTURE;
   g_autofree char *table = NULL;
   GtkWidget *scrolled;
 
-  gtk_widget_set_sensitive (check, clusters && self->dataset != NULL && latent_dataset_has_labels (self->dataset));
+  gtk_widget_set_sensitive (check, clusters && dataset != NULL && latent_dataset_has_labels (dataset));
   if (frame != NULL && frame->has_label_metrics)
     table = latent_metrics_snapshot_confusion (frame);
   if (table != NULL)
@@ -306,10 +318,11 @@ on_axes_changed (LatentWindow *self)
 static void
 update_axes (LatentWindow *self)
 {
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
 
   gtk_widget_set_visible (self->axes_grid,
-                          frame != NULL && self->dataset != NULL && latent_dataset_get_n_cols (self->dataset) > 2 &&
+                          frame != NULL && dataset != NULL && latent_dataset_get_n_cols (dataset) > 2 &&
                           latent_figure_kind_uses_axes (frame, latent_figure_view_get_kind (self->figure_view)));
 }
 
@@ -317,7 +330,8 @@ update_axes (LatentWindow *self)
 static void
 fill_axes (LatentWindow *self)
 {
-  const guint n_cols = self->dataset ? latent_dataset_get_n_cols (self->dataset) : 0;
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
+  const guint n_cols = dataset ? latent_dataset_get_n_cols (dataset) : 0;
   g_autoptr(GtkStringList) across = gtk_string_list_new (NULL);
   g_autoptr(GtkStringList) up = gtk_string_list_new (NULL);
 
@@ -325,7 +339,7 @@ fill_axes (LatentWindow *self)
   gtk_string_list_append (up, _("Principal component 2"));
   for (guint c = 0; c < n_cols && n_cols > 2; c++)
     {
-      g_autofree char *text = latent_dataset_dup_column_label (self->dataset, c);
+      g_autofree char *text = latent_dataset_dup_column_label (dataset, c);
 
       gtk_string_list_append (across, text);
       gtk_string_list_append (up, text);
@@ -338,10 +352,10 @@ fill_axes (LatentWindow *self)
   update_axes (self);
 }
 
-void
-_latent_window_update_metrics (LatentWindow *self)
+static void
+update_metrics (LatentWindow *self)
 {
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *metrics = NULL;
 
@@ -374,117 +388,69 @@ enable (LatentWindow *self,
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
-void
-_latent_window_update_actions (LatentWindow *self)
+static void
+update_actions (LatentWindow *self)
 {
-  LatentRunState state = self->run ? latent_run_get_state (self->run) : LATENT_RUN_FAILED;
-  gboolean live = state == LATENT_RUN_PAUSED || state == LATENT_RUN_RUNNING ||
-                  state == LATENT_RUN_INITIALISING;
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSession *session = self->session;
+  LatentDataset *dataset = latent_session_get_dataset (session);
+  const LatentAlgorithm *algorithm = latent_session_get_algorithm (session);
+  LatentSnapshot *frame = latent_session_get_shown (session);
 
-  /* A finished instant run plays its passes again from the original. */
-  gboolean go_on = _latent_window_can_go_on (self, NULL);
-
-  enable (self, "run", (live && !self->running) || go_on ||
-                       (state == LATENT_RUN_FINISHED && _latent_window_is_instant (self)));
-  enable (self, "pause", live && self->running);
-  enable (self, "step", live || go_on);
-  enable (self, "back", _latent_window_can_go_back (self));
-  enable (self, "reset", self->dataset != NULL);
-  enable (self, "data-table", self->dataset != NULL);
-  enable (self, "export", _latent_window_shown_frame (self) != NULL);
+  enable (self, "run", latent_session_can_play (session));
+  enable (self, "pause", latent_session_can_pause (session));
+  enable (self, "step", latent_session_can_step (session));
+  enable (self, "back", latent_session_can_go_back (session));
+  enable (self, "reset", dataset != NULL);
+  enable (self, "data-table", dataset != NULL);
+  enable (self, "export", frame != NULL);
   enable (self, "save-result", frame != NULL);
   /* Only an algorithm with a score to compare across a parameter sweeps it
    * (a mixture's BIC and AIC across K). */
-  enable (self, "sweep", self->dataset != NULL && latent_algorithm_param_with_role (self->algorithm, LATENT_PARAM_ROLE_SWEEP) != NULL);
+  enable (self, "sweep", dataset != NULL && latent_algorithm_param_with_role (algorithm, LATENT_PARAM_ROLE_SWEEP) != NULL);
   enable (self, "save-image", frame != NULL && frame->image != NULL);
-  enable (self, "edit-kernel", self->algorithm->family == LATENT_FAMILY_FILTER);
+  enable (self, "edit-kernel", algorithm->family == LATENT_FAMILY_FILTER);
   enable (self, "use-features", _latent_window_can_use_features (self));
-  enable (self, "hold-out", self->dataset != NULL && latent_dataset_get_test (self->dataset) != NULL);
+  enable (self, "hold-out", dataset != NULL && latent_dataset_get_test (dataset) != NULL);
 }
 
-/* Runs */
-
-gboolean
-_latent_window_is_instant (LatentWindow *self)
+/* What the run is doing changed: the status line and the controls. */
+static void
+on_run_changed (LatentWindow *self)
 {
-  /* An edit shows its result at once, as a photo editor's would. */
-  return self->algorithm != NULL && latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_INSTANT);
+  _latent_window_update_status (self);
+  update_actions (self);
 }
 
-/* The data or the device changed: a new run, and its programs built. */
-void
-_latent_window_setup_changed (LatentWindow *self,
-                              gboolean      play)
+/* The frame the session shows, with the trails from the frames kept
+ * before it, whichever way the timeline moved and whichever run computed
+ * them. */
+static void
+on_shown (LatentWindow *self)
 {
-  _latent_window_restart (self, play);
-  _latent_window_precompile (self);
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
+  LatentFrames *frames = latent_session_get_frames (self->session);
+
+  latent_figure_view_set_snapshot (self->figure_view, frame);
+  if (frame)
+    latent_figure_view_set_history (self->figure_view, latent_frames_peek (frames, NULL),
+                                    latent_frames_index_of (frames, frame->iteration));
+  latent_curve_view_set_marker (self->curve_view, frame ? frame->iteration : 0);
+  _latent_window_update_status (self);
+  update_metrics (self);
+  update_actions (self);
 }
 
-void
-_latent_window_install_dataset (LatentWindow  *self,
-                                LatentDataset *dataset,
-                                const char    *spec)
+/* New data from a file, a generator or a model's features. */
+static void
+on_dataset (LatentWindow *self)
 {
-  g_set_object (&self->dataset, dataset);
-  g_free (self->dataset_spec);
-  self->dataset_spec = g_strdup (spec);
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
+  const char *spec = latent_session_get_dataset_spec (self->session);
+
   gtk_menu_button_set_label (self->dataset_button, latent_dataset_get_name (dataset));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec ? spec : latent_dataset_get_name (dataset));
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
   fill_axes (self);
-  if (spec)
-    _latent_window_remember_dataset (self, spec);
-  _latent_window_setup_changed (self, FALSE);
-}
-
-void
-_latent_window_set_test_data (LatentWindow  *self,
-                              LatentDataset *test)
-{
-  g_autoptr(GError) error = NULL;
-
-  gboolean judged = self->algorithm && latent_algorithm_has_flag (self->algorithm, LATENT_ALGORITHM_SUPERVISED);
-
-  if (self->dataset == NULL)
-    return;
-  /* Test data changes what a classifier is judged on, so its run starts
-   * again; and one that is starting reads the test data, so it goes first.
-   * Any other run never reads it: a trained model stays, to be used on the
-   * test data too (Use Its Features). */
-  if (judged)
-    _latent_window_retire_run (self);
-  if (!latent_dataset_set_test (self->dataset, test, &error))
-    _latent_window_show_error (self, error->message);
-  else
-    gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  if (judged)
-    _latent_window_restart (self, FALSE);
-  else
-    _latent_window_update_status (self);
-}
-
-void
-_latent_window_restart (LatentWindow *self,
-                        gboolean      play)
-{
-  LatentSnapshot *shown = _latent_window_shown_frame (self);
-  gboolean instant = _latent_window_is_instant (self);
-
-  /* How far each value may go depends on the data and the other values. */
-  latent_param_panel_set_limits (self->param_panel, self->algorithm, self->dataset);
-  /* An instant algorithm goes to its result at once; over the same image
-   * the last result stays up until the new one comes. */
-  _latent_window_run_start (self, play || instant,
-                            instant && shown && self->dataset && shown->dataset == self->dataset
-                            && shown->algorithm == self->algorithm);
-}
-
-void
-_latent_window_on_params_changed (LatentWindow *self)
-{
-  /* Idle: show the new initialisation; running: start over and go on. */
-  _latent_window_restart (self, self->running);
 }
 
 /* Views: the figures of the result shown. The choice is the stateful action
@@ -537,7 +503,7 @@ same_views (LatentWindow           *self,
 static void
 update_views (LatentWindow *self)
 {
-  LatentSnapshot *frame = _latent_window_shown_frame (self);
+  LatentSnapshot *frame = latent_figure_view_get_snapshot (self->figure_view);
   LatentFigureKind kinds[LATENT_FIGURE_N_KINDS], chosen;
   const char *titles[LATENT_FIGURE_N_KINDS + 1] = { NULL };
   guint n;
@@ -621,21 +587,14 @@ open_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-void
-_latent_window_set_algorithm (LatentWindow          *self,
-                              const LatentAlgorithm *algorithm,
-                              LatentParams          *params)
+/* The panel shows the algorithm's parameters; the drop-down names it (an
+ * experiment opened sets it too), and its handler then finds nothing new. */
+static void
+on_algorithm (LatentWindow *self)
 {
   const LatentAlgorithm * const *all = latent_registry_list ();
+  const LatentAlgorithm *algorithm = latent_session_get_algorithm (self->session);
 
-  self->algorithm = algorithm;
-  latent_params_ref (params);
-  g_clear_pointer (&self->params, latent_params_unref);
-  self->params = params;
-  g_hash_table_replace (self->kept_params, (gpointer) algorithm, latent_params_ref (params));
-  latent_param_panel_set_params (self->param_panel, self->params);
-  /* The drop-down names it (an experiment opened sets it too); its
-   * handler then finds nothing new. */
   for (guint i = 0; all[i]; i++)
     if (all[i] == algorithm)
       gtk_drop_down_set_selected (self->algorithm_dropdown, i);
@@ -643,21 +602,41 @@ _latent_window_set_algorithm (LatentWindow          *self,
 }
 
 static void
+on_params (LatentWindow *self)
+{
+  latent_param_panel_set_params (self->param_panel, latent_session_get_params (self->session));
+}
+
+static void
 on_algorithm_selected (LatentWindow *self)
 {
   const LatentAlgorithm * const *all = latent_registry_list ();
   guint selected = gtk_drop_down_get_selected (self->algorithm_dropdown);
-  g_autoptr(LatentParams) params = NULL;
   guint n = 0;
 
   while (all[n])
     n++;
-  if (selected >= n || all[selected] == self->algorithm)
+  if (selected >= n || all[selected] == latent_session_get_algorithm (self->session))
     return;
-  params = g_hash_table_lookup (self->kept_params, all[selected]);
-  params = params ? latent_params_ref (params) : latent_algorithm_new_params (all[selected]);
-  _latent_window_set_algorithm (self, all[selected], params);
-  _latent_window_restart (self, FALSE);
+  latent_session_set_algorithm (self->session, all[selected], NULL);
+  latent_session_restart (self->session, FALSE);
+}
+
+/* The panel or the seed changed. */
+static void
+on_params_changed (LatentWindow *self)
+{
+  latent_session_set_seed (self->session, (guint64) gtk_spin_button_get_value (self->seed_spin));
+  latent_session_edited (self->session);
+}
+
+/* An experiment opened sets the seed. */
+static void
+on_seed (LatentWindow *self)
+{
+  g_signal_handlers_block_by_func (self->seed_spin, on_params_changed, self);
+  gtk_spin_button_set_value (self->seed_spin, latent_session_get_seed (self->session));
+  g_signal_handlers_unblock_by_func (self->seed_spin, on_params_changed, self);
 }
 
 GSettings *
@@ -679,7 +658,7 @@ on_setting_changed (GSettings    *settings,
     {
       g_autofree char *device = g_settings_get_string (settings, key);
 
-      if (g_strcmp0 (device, self->device) != 0)
+      if (g_strcmp0 (device, latent_session_get_device (self->session)) != 0)
         g_action_group_change_action_state (G_ACTION_GROUP (self), "device", g_variant_new_string (device));
     }
 }
@@ -700,10 +679,8 @@ latent_window_constructed (GObject *object)
   gtk_drop_down_set_model (self->algorithm_dropdown, G_LIST_MODEL (names));
   g_signal_connect_swapped (self->algorithm_dropdown, "notify::selected",
                             G_CALLBACK (on_algorithm_selected), self);
-  {
-    g_autoptr(LatentParams) params = latent_algorithm_new_params (all[0]);
-    _latent_window_set_algorithm (self, all[0], params);
-  }
+  on_algorithm (self);
+  on_params (self);
 
   self->settings = open_settings ();
   if (self->settings)
@@ -725,7 +702,6 @@ latent_window_constructed (GObject *object)
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
       last = g_settings_get_string (self->settings, "last-dataset");
     }
-  _latent_window_offer_devices (self);
   /* LATENT_OPENCL, when set, wins over the remembered device. */
   if (g_getenv ("LATENT_OPENCL") && *g_getenv ("LATENT_OPENCL"))
     {
@@ -734,7 +710,6 @@ latent_window_constructed (GObject *object)
     }
   g_action_group_change_action_state (G_ACTION_GROUP (self), "device",
                                       g_variant_new_string (device ? device : "auto"));
-  _latent_window_update_recent_menu (self);
 
   /* Fashion-MNIST is offered when Debian's dataset-fashion-mnist is there. */
   enable (self, "load-installed", latent_catalog_fashion_mnist_dir () != NULL);
@@ -769,21 +744,14 @@ latent_window_dispose (GObject *object)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
   /* Before the window and its device go, no thread may be left in the
-   * compiler: the run's worker and the precompiling are cancelled first,
-   * to wind down side by side, then joined. */
-  if (self->run)
-    latent_run_stop (self->run);
-  _latent_window_stop_precompile (self);
-  if (self->run)
+   * compiler; the window is off the screen before the session waits for
+   * a build under way. */
+  if (self->session)
     {
-      g_signal_handlers_disconnect_by_data (self->run, self);
-      g_clear_object (&self->run);
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      gdk_display_flush (gtk_widget_get_display (GTK_WIDGET (self)));
+      latent_session_shutdown (self->session);
     }
-  /* Runs replaced earlier and still stopping: dropped, they are joined. */
-  if (self->retired_runs)
-    for (guint i = 0; i < self->retired_runs->len; i++)
-      g_signal_handlers_disconnect_by_data (g_ptr_array_index (self->retired_runs, i), self);
-  g_clear_pointer (&self->retired_runs, g_ptr_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), LATENT_TYPE_WINDOW);
   G_OBJECT_CLASS (latent_window_parent_class)->dispose (object);
 }
@@ -794,17 +762,7 @@ latent_window_finalize (GObject *object)
   LatentWindow *self = LATENT_WINDOW (object);
 
   g_clear_object (&self->settings);
-  g_clear_object (&self->dataset);
-  g_free (self->dataset_spec);
-  g_clear_pointer (&self->params, latent_params_unref);
-  g_clear_pointer (&self->going_on, latent_params_unref);
-  g_clear_pointer (&self->kept_params, g_hash_table_unref);
-  g_clear_object (&self->cl);
-  g_free (self->device);
-  g_free (self->device_name);
-  g_clear_object (&self->ring);
-  g_free (self->run_message);
-  g_free (self->init_progress);
+  g_clear_object (&self->session);
   G_OBJECT_CLASS (latent_window_parent_class)->finalize (object);
 }
 
@@ -859,24 +817,37 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child_full (widget_class, "notice_label", FALSE, 0);
   gtk_widget_class_bind_template_callback (widget_class, on_notice_response);
   gtk_widget_class_bind_template_callback (widget_class, on_notice_open_folder);
-  gtk_widget_class_bind_template_callback_full (widget_class, "on_params_changed",
-                                                G_CALLBACK (_latent_window_on_params_changed));
-  gtk_widget_class_bind_template_callback_full (widget_class, "on_speed_changed",
-                                                G_CALLBACK (_latent_window_on_speed_changed));
-  gtk_widget_class_bind_template_callback_full (widget_class, "on_timeline_changed",
-                                                G_CALLBACK (_latent_window_on_timeline_changed));
-  gtk_widget_class_bind_template_callback_full (widget_class, "on_split_changed",
-                                                G_CALLBACK (_latent_window_on_split_changed));
-  gtk_widget_class_bind_template_callback_full (widget_class, "on_actual_size",
-                                                G_CALLBACK (_latent_window_on_actual_size));
+  gtk_widget_class_bind_template_callback (widget_class, on_params_changed);
+  /* Found by name (latent-window-filter.c). */
+  gtk_widget_class_bind_template_child_full (widget_class, "actual_size_button", FALSE, 0);
 }
+
+static const struct {
+  const char *property;
+  GCallback   callback;
+} session_notes[] = {
+  { "notify::shown", G_CALLBACK (on_shown) },
+  { "notify::dataset", G_CALLBACK (on_dataset) },
+  { "notify::algorithm", G_CALLBACK (on_algorithm) },
+  { "notify::params", G_CALLBACK (on_params) },
+  { "notify::seed", G_CALLBACK (on_seed) },
+  { "notify::refusal", G_CALLBACK (on_refusal) },
+  { "notify::failure", G_CALLBACK (on_failure) },
+  { "notify::state", G_CALLBACK (on_run_changed) },
+  { "notify::running", G_CALLBACK (on_run_changed) },
+  { "notify::end", G_CALLBACK (on_run_changed) },
+  { "notify::init-progress", G_CALLBACK (on_run_changed) },
+  { "notify::compiling", G_CALLBACK (on_run_changed) },
+  { "notify::rate", G_CALLBACK (_latent_window_update_status) },
+};
 
 static void
 latent_window_init (LatentWindow *self)
 {
+  self->session = latent_session_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->kept_params = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) latent_params_unref);
-  self->retired_runs = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < G_N_ELEMENTS (session_notes); i++)
+    g_signal_connect_swapped (self->session, session_notes[i].property, session_notes[i].callback, self);
   /* Typing in an axis' list finds a column by name (784 of them for images). */
   for (guint i = 0; i < 2; i++)
     gtk_drop_down_set_expression (i == 0 ? self->across_dropdown : self->up_dropdown,

@@ -6,6 +6,8 @@
 
 #include "latent-going-on.h"
 
+#include <glib/gi18n-lib.h>
+
 gboolean
 latent_going_on_can (LatentParams          *params,
                      LatentParams          *going_on,
@@ -81,4 +83,25 @@ latent_going_on_note (LatentParams *params,
   return tol != NULL && latent_params_get_double (going_on, tol) == 0 &&
          latent_params_get_double (params, tol) != 0
          ? LATENT_GOING_ON_NOTE_PAST_CONVERGENCE : LATENT_GOING_ON_NOTE_MORE_ITERATIONS;
+}
+
+char *
+latent_going_on_describe_note (LatentParams *params,
+                               LatentParams *going_on)
+{
+  gint64 limit = 0;
+
+  switch (latent_going_on_note (params, going_on, &limit))
+    {
+    case LATENT_GOING_ON_NOTE_PAST_CONVERGENCE:
+      return g_strdup_printf (_("Going on past convergence, up to %lld iterations: "
+                                "this run ignores the tolerance. Reset goes back to the values above."),
+                              (long long) limit);
+    case LATENT_GOING_ON_NOTE_MORE_ITERATIONS:
+      return g_strdup_printf (_("Going on, up to %lld iterations in this run. "
+                                "Reset goes back to the values above."), (long long) limit);
+    case LATENT_GOING_ON_NOTE_NONE:
+    default:
+      return NULL;
+    }
 }

@@ -62,4 +62,8 @@ LatentGoingOnNote latent_going_on_note (LatentParams          *params,
                                         LatentParams          *going_on,
                                         gint64                *limit);
 
+/* The same, as the panel says it, translated; NULL with NOTE_NONE. */
+char             *latent_going_on_describe_note (LatentParams *params,
+                                                 LatentParams *going_on);
+
 G_END_DECLS
