@@ -15,6 +15,7 @@
 #include "latent-registry.h"
 #include "latent-figure.h"
 #include "latent-test-figures.h"
+#include "latent-test-pixels.h"
 #include "latent-test-util.h"
 #include "latent-palette.h"
 
@@ -262,52 +263,6 @@ classifier_snapshot (const LatentAlgorithm *algorithm,
   return snap;
 }
 
-static guint32
-pixel (cairo_surface_t *surface,
-       int              x,
-       int              y)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
-  return *(const guint32 *) (data + (gsize) y * stride + (gsize) x * 4) | 0xff000000u;
-}
-
-static double
-luminance (guint32 argb)
-{
-  return 0.2126 * ((argb >> 16) & 0xff) + 0.7152 * ((argb >> 8) & 0xff) + 0.0722 * (argb & 0xff);
-}
-
-static guint
-distance (guint32 a,
-          guint32 b)
-{
-  int dr = (int) ((a >> 16) & 0xff) - (int) ((b >> 16) & 0xff);
-  int dg = (int) ((a >> 8) & 0xff) - (int) ((b >> 8) & 0xff);
-  int db = (int) (a & 0xff) - (int) (b & 0xff);
-
-  return (guint) (ABS (dr) + ABS (dg) + ABS (db));
-}
-
-static guint
-count_near (cairo_surface_t *surface,
-            guint32          color,
-            guint            tolerance)
-{
-  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
-  guint n = 0;
-
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      n += distance (pixel (surface, x, y), color) <= tolerance;
-  return n;
-}
-
 /* The tint the regions figure gives a class: a quarter of its colour on
  * the light background. */
 static guint32
@@ -464,7 +419,7 @@ test_confusion (void)
           g_assert_cmpuint (back_t, ==, t);
           g_assert_cmpuint (back_p, ==, p);
           /* A corner, away from the count written in the middle. */
-          l = luminance (pixel (surface, (int) b[0] + 4, (int) b[1] + 4));
+          l = latent_test_luminance (latent_test_pixel (surface, (int) b[0] + 4, (int) b[1] + 4));
           if (l < darkest)
             darkest = l, darkest_p = p;
         }
@@ -546,9 +501,9 @@ test_regions (void)
    * top middle 2's. */
   surface = render (snap, LATENT_FIGURE_REGIONS, &style, 640, 480);
   keep_figure (surface, "classifier-regions");
-  n_a = count_near (surface, tint_argb (0), 3);
-  n_b = count_near (surface, tint_argb (1), 3);
-  n_c = count_near (surface, tint_argb (2), 3);
+  n_a = latent_test_count_near (surface, tint_argb (0), 3);
+  n_b = latent_test_count_near (surface, tint_argb (1), 3);
+  n_c = latent_test_count_near (surface, tint_argb (2), 3);
   g_assert_cmpuint (n_a, >, 640 * 480 / 20);
   g_assert_cmpuint (n_b, >, 640 * 480 / 20);
   g_assert_cmpuint (n_c, >, 640 * 480 / 20);
@@ -559,22 +514,22 @@ test_regions (void)
     for (int y = 0; y < 480; y++)
       for (int x = 0; x < 640; x++)
         for (guint c = 0; c < 3; c++)
-          if (distance (pixel (surface, x, y), tint_argb (c)) <= 3)
+          if (latent_test_colour_distance (latent_test_pixel (surface, x, y), tint_argb (c)) <= 3)
             x0 = MIN (x0, x), x1 = MAX (x1, x), y0 = MIN (y0, y), y1 = MAX (y1, y);
-    g_assert_cmpuint (distance (pixel (surface, x0 + 3, y1 - 3), tint_argb (0)), <=, 3);
-    g_assert_cmpuint (distance (pixel (surface, x1 - 3, y1 - 3), tint_argb (1)), <=, 3);
-    g_assert_cmpuint (distance (pixel (surface, (x0 + x1) / 2, y0 + 3), tint_argb (2)), <=, 3);
+    g_assert_cmpuint (latent_test_colour_distance (latent_test_pixel (surface, x0 + 3, y1 - 3), tint_argb (0)), <=, 3);
+    g_assert_cmpuint (latent_test_colour_distance (latent_test_pixel (surface, x1 - 3, y1 - 3), tint_argb (1)), <=, 3);
+    g_assert_cmpuint (latent_test_colour_distance (latent_test_pixel (surface, (x0 + x1) / 2, y0 + 3), tint_argb (2)), <=, 3);
   }
   /* Wrong test rows are crossed in the figure's ink. */
-  g_assert_cmpuint (count_near (surface, 0xff242428, 40), >, 50);
+  g_assert_cmpuint (latent_test_count_near (surface, 0xff242428, 40), >, 50);
   cairo_surface_destroy (surface);
 
   /* Prototypes by Euclidean distance split the plane the same way. */
   proto->algorithm = &test_prototype_plane;
   surface = render (proto, LATENT_FIGURE_REGIONS, &style, 640, 480);
   keep_figure (surface, "classifier-regions-prototypes");
-  g_assert_cmpuint (count_near (surface, tint_argb (0), 3), >, 640 * 480 / 20);
-  g_assert_cmpuint (count_near (surface, tint_argb (2), 3), >, 640 * 480 / 20);
+  g_assert_cmpuint (latent_test_count_near (surface, tint_argb (0), 3), >, 640 * 480 / 20);
+  g_assert_cmpuint (latent_test_count_near (surface, tint_argb (2), 3), >, 640 * 480 / 20);
   cairo_surface_destroy (surface);
 }
 
@@ -596,24 +551,24 @@ test_weights (void)
   /* The first tile: the first strong red pixel, top left. */
   for (int y = 0; y < 480 && y0 < 0; y++)
     for (int x = 0; x < 640 && y0 < 0; x++)
-      if (distance (pixel (surface, x, y), red) <= 6)
+      if (latent_test_colour_distance (latent_test_pixel (surface, x, y), red) <= 6)
         x0 = x, y0 = y;
   g_assert_cmpint (y0, >=, 0);
   /* Red runs to the middle of the tile, then blue. */
   for (int x = x0; x < 640; x++)
-    if (distance (pixel (surface, x, y0 + 2), red) > 6)
+    if (latent_test_colour_distance (latent_test_pixel (surface, x, y0 + 2), red) > 6)
       {
         x1 = x;
         break;
       }
   g_assert_cmpint (x1 - x0, >, 10);
-  g_assert_cmpuint (distance (pixel (surface, x1 + (x1 - x0) / 2, y0 + 2), blue), <=, 6);
+  g_assert_cmpuint (latent_test_colour_distance (latent_test_pixel (surface, x1 + (x1 - x0) / 2, y0 + 2), blue), <=, 6);
   cairo_surface_destroy (surface);
 
   /* A table: a heat map with both signs. */
   surface = render (table, LATENT_FIGURE_WEIGHTS, &style, 640, 480);
   keep_figure (surface, "classifier-weights-table");
-  g_assert_cmpuint (count_near (surface, red, 40) + count_near (surface, blue, 40), >, 1000);
+  g_assert_cmpuint (latent_test_count_near (surface, red, 40) + latent_test_count_near (surface, blue, 40), >, 1000);
   cairo_surface_destroy (surface);
 }
 
@@ -635,7 +590,7 @@ test_episode (void)
     {
       g_autoptr(LatentSnapshot) snap = classifier_snapshot (&test_prototype, images);
       cairo_surface_t *surface = render (snap, LATENT_FIGURE_EPISODE, &style, 640, 480);
-      guint n_bad = count_near (surface, bad, 12), n_good = count_near (surface, good, 12);
+      guint n_bad = latent_test_count_near (surface, bad, 12), n_good = latent_test_count_near (surface, good, 12);
 
       keep_figure (surface, images ? "classifier-episode" : "classifier-episode-table");
       g_test_message ("episode %s: %u right pixels, %u wrong", images ? "images" : "table", n_good, n_bad);
@@ -651,7 +606,7 @@ test_episode (void)
       for (guint q = 0; q < snap->n_queries; q++)
         snap->query_predictions[q] = latent_dataset_get_labels (snap->test_dataset)[snap->query_rows[q]];
       surface = render (snap, LATENT_FIGURE_EPISODE, &style, 640, 480);
-      g_assert_cmpuint (count_near (surface, bad, 12), <, n_bad / 2);
+      g_assert_cmpuint (latent_test_count_near (surface, bad, 12), <, n_bad / 2);
       cairo_surface_destroy (surface);
     }
 }
@@ -677,7 +632,7 @@ count_ink (cairo_surface_t *surface,
            guint32          background)
 {
   return cairo_image_surface_get_width (surface) * cairo_image_surface_get_height (surface)
-         - count_near (surface, background, 0);
+         - latent_test_count_near (surface, background, 0);
 }
 
 /* Every kind on every snapshot, light and dark, at the sizes a person
@@ -723,7 +678,7 @@ test_render_all (void)
                     keep_figure (surface, name);
                     g_assert_cmpuint (ink, >, sizes[s][0] * sizes[s][1] / 50);
                     /* Dark style darkens the background. */
-                    g_assert_true (dark ? luminance (pixel (surface, 2, 2)) < 64 : luminance (pixel (surface, 2, 2)) > 192);
+                    g_assert_true (dark ? latent_test_luminance (latent_test_pixel (surface, 2, 2)) < 64 : latent_test_luminance (latent_test_pixel (surface, 2, 2)) > 192);
                   }
                 cairo_surface_destroy (surface);
 
@@ -809,12 +764,12 @@ test_curves (void)
   latent_figure_style_init (&style);
   surface = render (snap, LATENT_FIGURE_CURVES, &style, 640, 480);
   keep_figure (surface, "classifier-curves");
-  g_assert_cmpuint (count_near (surface, train, 30), >, 200);
-  g_assert_cmpuint (count_near (surface, test, 30), >, 100);
+  g_assert_cmpuint (latent_test_count_near (surface, train, 30), >, 200);
+  g_assert_cmpuint (latent_test_count_near (surface, test, 30), >, 100);
   cairo_surface_destroy (surface);
   surface = render (proto, LATENT_FIGURE_CURVES, &style, 640, 480);
   keep_figure (surface, "classifier-curves-episodes");
-  g_assert_cmpuint (count_near (surface, latent_palette_argb (0), 60), >, 100);
+  g_assert_cmpuint (latent_test_count_near (surface, latent_palette_argb (0), 60), >, 100);
   cairo_surface_destroy (surface);
 }
 

@@ -18,6 +18,7 @@
 #include "latent-algorithm.h"
 #include "latent-figure.h"
 #include "latent-test-figures.h"
+#include "latent-test-pixels.h"
 #include "latent-test-files.h"
 #include "latent-test-util.h"
 #include "latent-palette.h"
@@ -103,46 +104,6 @@ blobs_snapshot (guint    n,
       for (guint j = 0; j < d; j++)
         snap->means[(gsize) c * d + j] /= snap->cluster_sizes[c];
   return snap;
-}
-
-static guint32
-pixel (cairo_surface_t *surface,
-       int              x,
-       int              y)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
-  return ((const guint32 *) (data + (gsize) y * stride))[x];
-}
-
-static gboolean
-close_color (guint32 a,
-             guint32 b,
-             guint   tolerance)
-{
-  for (guint shift = 0; shift < 32; shift += 8)
-    if ((guint) ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
-      return FALSE;
-  return TRUE;
-}
-
-static guint
-count_color (cairo_surface_t *surface,
-             guint32          argb,
-             guint            tolerance)
-{
-  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
-  guint n = 0;
-
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      n += close_color (pixel (surface, x, y), argb, tolerance);
-  return n;
 }
 
 static guint32
@@ -453,13 +414,13 @@ test_scatter_colours (void)
     {
       /* 50 points of 5 px discs, some overlapping, plus legend swatch and
        * centroid fill. */
-      guint n = count_color (surface, latent_palette_argb (c), 0);
+      guint n = latent_test_count_colour (surface, latent_palette_argb (c), 0);
       g_test_message ("cluster %u: %u pixels", c, n);
       g_assert_cmpuint (n, >, 400);
     }
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (3), 2), ==, 0);
-  g_assert_cmphex (pixel (surface, 1, 1), ==, background_argb (&style));
-  g_assert_cmphex (pixel (surface, 598, 448), ==, background_argb (&style));
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (3), 2), ==, 0);
+  g_assert_cmphex (latent_test_pixel (surface, 1, 1), ==, background_argb (&style));
+  g_assert_cmphex (latent_test_pixel (surface, 598, 448), ==, background_argb (&style));
 
   /* HiDPI: twice the pixels per unit, so about four times the pixels per point. */
   {
@@ -472,17 +433,17 @@ test_scatter_colours (void)
     cairo_destroy (cr);
     cairo_surface_flush (hidpi);
     for (guint c = 0; c < 3; c++)
-      g_assert_cmpuint (count_color (hidpi, latent_palette_argb (c), 0), >,
-                        3 * count_color (surface, latent_palette_argb (c), 0));
+      g_assert_cmpuint (latent_test_count_colour (hidpi, latent_palette_argb (c), 0), >,
+                        3 * latent_test_count_colour (surface, latent_palette_argb (c), 0));
     cairo_surface_destroy (hidpi);
   }
   cairo_surface_destroy (surface);
 
   style.dark = TRUE;
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, 600, 450);
-  g_assert_cmphex (pixel (surface, 1, 1), ==, background_argb (&style));
+  g_assert_cmphex (latent_test_pixel (surface, 1, 1), ==, background_argb (&style));
   g_assert_cmphex (background_argb (&style), !=, 0xffffffffu);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (2), 0), >, 400);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (2), 0), >, 400);
   cairo_surface_destroy (surface);
 }
 
@@ -512,7 +473,7 @@ test_scatter_centroids (void)
   /* The markers are the only difference, and sit on the projected means. */
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++)
-      if (pixel (with, x, y) != pixel (without, x, y))
+      if (latent_test_pixel (with, x, y) != latent_test_pixel (without, x, y))
         {
           gboolean found = FALSE;
           for (guint c = 0; c < 3; c++)
@@ -528,7 +489,7 @@ test_scatter_centroids (void)
     {
       g_assert_cmpuint (near[c], >, 40);
       /* Filled with the cluster's colour at its centre. */
-      g_assert_true (close_color (pixel (with, (int) cx[c], (int) cy[c]), latent_palette_argb (c), 1));
+      g_assert_true (latent_test_colour_close (latent_test_pixel (with, (int) cx[c], (int) cy[c]), latent_palette_argb (c), 1));
     }
   cairo_surface_destroy (with);
   cairo_surface_destroy (without);
@@ -556,7 +517,7 @@ test_scatter_regions (void)
       double fy = corner & 2 ? plot[1] + plot[3] - 3 : plot[1] + 3;
       double x = view[0] + (fx - plot[0]) / plot[2] * (view[1] - view[0]);
       double y = view[3] - (fy - plot[1]) / plot[3] * (view[3] - view[2]);
-      guint32 got = pixel (surface, (int) fx, (int) fy), want = latent_palette_argb (0);
+      guint32 got = latent_test_pixel (surface, (int) fx, (int) fy), want = latent_palette_argb (0);
       double best = INFINITY;
       int shift_best = 0;
 
@@ -596,7 +557,7 @@ test_scatter_unlabelled (void)
   latent_figure_style_init (&style);
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, 500, 400);
   for (guint c = 0; c < 10; c++)
-    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 0), ==, 0);
+    g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (c), 0), ==, 0);
   /* Every point is drawn where the figure says, in a neutral grey. */
   for (guint i = 0; i < 150; i++)
     {
@@ -606,7 +567,7 @@ test_scatter_unlabelled (void)
       int r, g, b;
 
       g_assert_true (latent_figure_scatter_locate (snap, &style, 500, 400, row[0], row[1], &px, &py));
-      p = pixel (surface, (int) px, (int) py);
+      p = latent_test_pixel (surface, (int) px, (int) py);
       r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
       grey += p != background_argb (&style) && ABS (r - g) < 8 && ABS (g - b) < 8;
     }
@@ -619,7 +580,7 @@ test_scatter_unlabelled (void)
   latent_dataset_set_labels (snap->dataset, classes, 3, (GStrv) names);
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, 500, 400);
   for (guint c = 0; c < 3; c++)
-    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 0), >, 300);
+    g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (c), 0), >, 300);
   cairo_surface_destroy (surface);
 }
 
@@ -669,7 +630,7 @@ test_scatter_axes (void)
       const float *row = latent_dataset_get_row (wide->dataset, i);
 
       g_assert_true (latent_figure_scatter_locate (wide, &style, 500, 400, row[2], row[3], &px, &py));
-      drawn += nearest_palette (pixel (surface, (int) px, (int) py), 3) == (guint) wide->labels[i];
+      drawn += nearest_palette (latent_test_pixel (surface, (int) px, (int) py), 3) == (guint) wide->labels[i];
     }
   cairo_surface_destroy (surface);
   g_test_message ("%u of 150 points drawn in their cluster's colour at their columns c and d", drawn);
@@ -683,7 +644,7 @@ test_scatter_axes (void)
   style.axis_columns[1] = 1;
   surface = render (flat, LATENT_FIGURE_SCATTER, &style, 500, 400);
   g_assert_true (latent_figure_scatter_locate (flat, &style, 500, 400, 7.5, -1.0, &px, &py));
-  p = pixel (surface, (int) px, (int) py);
+  p = latent_test_pixel (surface, (int) px, (int) py);
   cairo_surface_destroy (surface);
   latent_figure_style_get_background (&style, &br, &bg, &bb);
   for (guint c = 0; c < 3; c++)
@@ -715,8 +676,8 @@ test_scatter_many_clusters (void)
   style.point_size = 3;
   surface = render (snap, LATENT_FIGURE_AUTO, &style, 800, 600);
   /* Clusters past the legend's twelve entries are still drawn in their colours. */
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 0), >, 50);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (29), 0), >, 50);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 0), >, 50);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (29), 0), >, 50);
   cairo_surface_destroy (surface);
 
   /* Too small for a plot: only the background and title, no crash. */
@@ -749,7 +710,7 @@ test_scatter_one_buffer (void)
 
   latent_figure_render (snap, LATENT_FIGURE_SCATTER, &style, cr, 1200, 900);
   cairo_destroy (cr);
-  drawn = 1200 * 900 - count_color (surface, background_argb (&style), 0);
+  drawn = 1200 * 900 - latent_test_count_colour (surface, background_argb (&style), 0);
   g_assert_cmpuint (drawn, >, 20000);
   cairo_surface_destroy (surface);
 
@@ -827,12 +788,12 @@ test_images_means (void)
       for (guint py = 0; py < 4; py++)
         for (guint px = 0; px < 4; px++)
           {
-            guint32 p = pixel (surface, (int) (x + (px + 0.5) * tw / 4), (int) (y + (py + 0.5) * th / 4));
+            guint32 p = latent_test_pixel (surface, (int) (x + (px + 0.5) * tw / 4), (int) (y + (py + 0.5) * th / 4));
             guint expected = (guint) lround (snap->means[c * 16 + py * 4 + px] * 255.0);
-            g_assert_true (close_color (p, 0xff000000u | expected << 16 | expected << 8 | expected, 1));
+            g_assert_true (latent_test_colour_close (p, 0xff000000u | expected << 16 | expected << 8 | expected, 1));
           }
       /* The frame around it is the cluster's colour. */
-      g_assert_true (close_color (pixel (surface, (int) x - 1, (int) (y + th / 2)),
+      g_assert_true (latent_test_colour_close (latent_test_pixel (surface, (int) x - 1, (int) (y + th / 2)),
                                   latent_palette_argb (c), 2));
     }
   g_assert_false (latent_figure_images_locate (snap, &style, 400, 300, 2, NULL, NULL, NULL, NULL));
@@ -849,8 +810,8 @@ test_images_means (void)
     for (guint q = 0; q < 16; q++)
       {
         guint expected = (guint) lround (row[q] * 255.0);
-        guint32 p = pixel (surface, (int) (x + (q % 4 + 0.5) * tw / 4), (int) (y + (q / 4 + 0.5) * th / 4));
-        g_assert_true (close_color (p, 0xff000000u | expected << 16 | expected << 8 | expected, 1));
+        guint32 p = latent_test_pixel (surface, (int) (x + (q % 4 + 0.5) * tw / 4), (int) (y + (q / 4 + 0.5) * th / 4));
+        g_assert_true (latent_test_colour_close (p, 0xff000000u | expected << 16 | expected << 8 | expected, 1));
       }
   }
   cairo_surface_destroy (surface);
@@ -895,7 +856,7 @@ test_images_layout (void)
       g_assert_cmpfloat (area / (800 * 600), >, ks[i] <= 100 ? 0.2 : 0.1);
 
       surface = render (snap, LATENT_FIGURE_IMAGES, &style, 800, 600);
-      g_assert_cmpuint (count_color (surface, latent_palette_argb (ks[i] - 1), 2), >, 0);
+      g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (ks[i] - 1), 2), >, 0);
       cairo_surface_destroy (surface);
     }
 }
@@ -1068,11 +1029,11 @@ line_near (cairo_surface_t         *with,
   for (int py = (int) floor (y - radius); py <= (int) ceil (y + radius); py++)
     for (int px = (int) floor (x - radius); px <= (int) ceil (x + radius); px++)
       {
-        guint32 p = pixel (with, px, py);
+        guint32 p = latent_test_pixel (with, px, py);
         double mine = color_distance (p, latent_palette_argb (c));
         gboolean nearest = mine < color_distance (p, background_argb (style));
 
-        if (hypot (px + 0.5 - x, py + 0.5 - y) > radius || p == pixel (without, px, py))
+        if (hypot (px + 0.5 - x, py + 0.5 - y) > radius || p == latent_test_pixel (without, px, py))
           continue;
         for (guint o = 0; o < 3; o++)
           nearest &= o == c || mine < color_distance (p, latent_palette_argb (o));
@@ -1095,7 +1056,7 @@ count_ink (cairo_surface_t         *surface,
 
   for (int py = (int) y; py < (int) (y + h); py++)
     for (int px = (int) x; px < (int) (x + w); px++)
-      n += pixel (surface, px, py) != background_argb (style);
+      n += latent_test_pixel (surface, px, py) != background_argb (style);
   return n;
 }
 
@@ -1112,7 +1073,7 @@ ink_span (cairo_surface_t         *surface,
 
   for (int px = MAX (0, (int) x); px < (int) (x + w) && px < cairo_image_surface_get_width (surface); px++)
     for (int py = (int) y; py < (int) (y + h) && py < cairo_image_surface_get_height (surface); py++)
-      if (pixel (surface, px, py) != background_argb (style))
+      if (latent_test_pixel (surface, px, py) != background_argb (style))
         {
           if (first < 0)
             first = px;
@@ -1275,7 +1236,7 @@ test_mixture_ellipses (void)
    * on an ellipse or its halo. */
   for (int y = (int) plot[1]; y < (int) (plot[1] + plot[3]); y++)
     for (int x = (int) plot[0]; x < (int) (plot[0] + plot[2]); x++)
-      if (pixel (with, x, y) != pixel (without, x, y))
+      if (latent_test_pixel (with, x, y) != latent_test_pixel (without, x, y))
         {
           if (distance_to (curves, x + 0.5, y + 0.5) < 4.0)
             near++;
@@ -1302,7 +1263,7 @@ test_mixture_ellipses (void)
           g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
                                                        mix_means[c][0] + 1.5 * sign * dx,
                                                        mix_means[c][1] + 1.5 * sign * dy, &qx, &qy));
-          g_assert_cmphex (pixel (with, (int) qx, (int) qy), ==, pixel (without, (int) qx, (int) qy));
+          g_assert_cmphex (latent_test_pixel (with, (int) qx, (int) qy), ==, latent_test_pixel (without, (int) qx, (int) qy));
         }
 
   /* The means still carry their diamond. */
@@ -1312,13 +1273,13 @@ test_mixture_ellipses (void)
 
       g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
                                                    mix_means[c][0], mix_means[c][1], &px, &py));
-      g_assert_true (close_color (pixel (with, (int) px, (int) py), latent_palette_argb (c), 1));
+      g_assert_true (latent_test_colour_close (latent_test_pixel (with, (int) px, (int) py), latent_palette_argb (c), 1));
     }
 
   /* Mixtures get no Voronoi regions: the plot's corners stay untinted. */
   g_assert_true (style.voronoi);
-  g_assert_true (is_grey (pixel (with, (int) plot[0] + 3, (int) plot[1] + 3)));
-  g_assert_true (is_grey (pixel (with, (int) (plot[0] + plot[2]) - 3, (int) (plot[1] + plot[3]) - 3)));
+  g_assert_true (is_grey (latent_test_pixel (with, (int) plot[0] + 3, (int) plot[1] + 3)));
+  g_assert_true (is_grey (latent_test_pixel (with, (int) (plot[0] + plot[2]) - 3, (int) (plot[1] + plot[3]) - 3)));
   cairo_surface_destroy (with);
   cairo_surface_destroy (without);
 }
@@ -1365,7 +1326,7 @@ test_mixture_compact_ellipses (void)
       got = render (compact, LATENT_FIGURE_SCATTER, &style, width, height);
       for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++)
-          differ += pixel (expected, x, y) != pixel (got, x, y);
+          differ += latent_test_pixel (expected, x, y) != latent_test_pixel (got, x, y);
       g_assert_cmpuint (differ, ==, 0);
       cairo_surface_destroy (expected);
       cairo_surface_destroy (got);
@@ -1389,11 +1350,11 @@ test_mixture_shading (void)
   style.point_size = 8;
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
   for (guint c = 0; c < 3; c++)
-    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 0), >, 1000);
+    g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (c), 0), >, 1000);
 
   g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
                                                mix_shared[0], mix_shared[1], &px, &py));
-  got = pixel (surface, (int) px, (int) py);
+  got = latent_test_pixel (surface, (int) px, (int) py);
   g_test_message ("palette 0 %06x, palette 1 %06x, half of each %06x", a & 0xffffff, b & 0xffffff, got & 0xffffff);
   for (int shift = 0; shift < 24; shift += 8)
     {
@@ -1410,7 +1371,7 @@ test_mixture_shading (void)
   /* Without responsibilities the row takes its label's colour. */
   g_clear_pointer (&snap->responsibilities, g_free);
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
-  g_assert_cmphex (pixel (surface, (int) px, (int) py), ==, a);
+  g_assert_cmphex (latent_test_pixel (surface, (int) px, (int) py), ==, a);
   cairo_surface_destroy (surface);
 }
 
@@ -1450,7 +1411,7 @@ test_mixture_broken (void)
 
   for (int y = (int) plot[1]; y < (int) (plot[1] + plot[3]); y++)
     for (int x = (int) plot[0]; x < (int) (plot[0] + plot[2]); x++)
-      if (pixel (with, x, y) != pixel (without, x, y))
+      if (latent_test_pixel (with, x, y) != latent_test_pixel (without, x, y))
         {
           if (distance_to (curve0, x + 0.5, y + 0.5) < 4.0)
             near0++;
@@ -1509,7 +1470,7 @@ test_mixture_one_column (void)
 
   latent_figure_style_init (&style);
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, 500, 300);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 0), >, 50);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 0), >, 50);
   cairo_surface_destroy (surface);
 }
 
@@ -1533,7 +1494,7 @@ test_mixture_images (void)
 
       g_assert_true (latent_figure_images_locate (snap, &style, 400, 300, c, &x, &y, &tw, &th));
       /* The means as images in frames of the component's colour. */
-      g_assert_true (close_color (pixel (surface, (int) x - 1, (int) (y + th / 2)),
+      g_assert_true (latent_test_colour_close (latent_test_pixel (surface, (int) x - 1, (int) (y + th / 2)),
                                   latent_palette_argb (c), 2));
       /* A caption under each, "component 3" even without a weight. */
       g_assert_cmpuint (count_ink (surface, &style, x, y + th + 4, tw, style.font_size * 1.2), >, 10);
@@ -1805,7 +1766,7 @@ find_bars (cairo_surface_t *surface,
       int top = -1, bottom = -1;
 
       for (int y = 0; x < w && y < h; y++)
-        if (pixel (surface, x, y) == argb)
+        if (latent_test_pixel (surface, x, y) == argb)
           {
             if (top < 0)
               top = y;
@@ -1850,7 +1811,7 @@ test_sweep_bars (void)
             | (guint32) lround (fb * 255);
   surface = render_sweep (sweep, &style, 800, 500);
   keep_figure (surface, "sweep");
-  g_assert_cmphex (pixel (surface, 1, 1), ==, background_argb (&style));
+  g_assert_cmphex (latent_test_pixel (surface, 1, 1), ==, background_argb (&style));
 
   bic = find_bars (surface, latent_palette_argb (0));
   aic = find_bars (surface, latent_palette_argb (1));
@@ -1890,10 +1851,10 @@ test_sweep_bars (void)
     {
       const Bar *b = &g_array_index (bic, Bar, i);
       int y = (b->top + b->bottom) / 2;
-      gboolean outlined = close_color (pixel (surface, b->x0 - 1, y), fg_argb, 8)
-                          && close_color (pixel (surface, b->x1 + 1, y), fg_argb, 8)
-                          && close_color (pixel (surface, (b->x0 + b->x1) / 2, b->top - 1), fg_argb, 8)
-                          && close_color (pixel (surface, (b->x0 + b->x1) / 2, b->top - 2), fg_argb, 8);
+      gboolean outlined = latent_test_colour_close (latent_test_pixel (surface, b->x0 - 1, y), fg_argb, 8)
+                          && latent_test_colour_close (latent_test_pixel (surface, b->x1 + 1, y), fg_argb, 8)
+                          && latent_test_colour_close (latent_test_pixel (surface, (b->x0 + b->x1) / 2, b->top - 1), fg_argb, 8)
+                          && latent_test_colour_close (latent_test_pixel (surface, (b->x0 + b->x1) / 2, b->top - 2), fg_argb, 8);
       g_assert_cmpint (outlined, ==, i == 3);
     }
   /* Its label sits above it (above taller neighbours, a dotted line down
@@ -1907,7 +1868,7 @@ test_sweep_bars (void)
   /* Dark figures keep the bars and the outline, in light ink. */
   style.dark = TRUE;
   surface = render_sweep (sweep, &style, 800, 500);
-  g_assert_cmphex (pixel (surface, 1, 1), ==, background_argb (&style));
+  g_assert_cmphex (latent_test_pixel (surface, 1, 1), ==, background_argb (&style));
   g_clear_pointer (&bic, g_array_unref);
   bic = find_bars (surface, latent_palette_argb (0));
   g_assert_cmpuint (bic->len, ==, 6);
@@ -1996,7 +1957,7 @@ test_sweep_label_clear (void)
 
               for (int y = b->top; y <= b->bottom; y++)
                 for (int x = b->x0; x <= b->x1; x++)
-                  other += pixel (surface, x, y) != colour;
+                  other += latent_test_pixel (surface, x, y) != colour;
               if (other > 0)
                 g_test_message ("width %d: %u px of %s bar %u are not its colour", width, other,
                                 which ? "AIC" : "BIC", i + 1);
@@ -2048,11 +2009,11 @@ test_sweep_broken (void)
     g_array_index (sweep->points, LatentSweepPoint, i).bic =
       g_array_index (sweep->points, LatentSweepPoint, i).aic = NAN;
   surface = render_sweep (sweep, &style, 600, 400);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 0), ==, 0);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 0), ==, 0);
   cairo_surface_destroy (surface);
 
   surface = render_sweep (empty, &style, 600, 400);
-  g_assert_cmphex (pixel (surface, 599, 399), ==, background_argb (&style));
+  g_assert_cmphex (latent_test_pixel (surface, 599, 399), ==, background_argb (&style));
   cairo_surface_destroy (surface);
   surface = render_sweep (sweep, &style, 20, 20);
   cairo_surface_destroy (surface);
@@ -2126,9 +2087,9 @@ test_no_data (void)
   latent_figure_style_init (&style);
   g_assert_true (g_str_has_prefix (title, "k-means"));
   surface = render (snap, LATENT_FIGURE_AUTO, &style, 300, 200);
-  g_assert_cmphex (pixel (surface, 0, 199), ==, background_argb (&style));
+  g_assert_cmphex (latent_test_pixel (surface, 0, 199), ==, background_argb (&style));
   /* The title and the "No data" message are drawn. */
-  g_assert_cmpuint (count_color (surface, background_argb (&style), 0), <, 300 * 200);
+  g_assert_cmpuint (latent_test_count_colour (surface, background_argb (&style), 0), <, 300 * 200);
   cairo_surface_destroy (surface);
 }
 
@@ -2560,17 +2521,17 @@ test_linear_projection (void)
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, 800, 600);
   keep_figure (surface, "projection-800");
   /* Row 0 is of class 0; every class has its colour. */
-  g_assert_true (close_color (pixel (surface, (int) px, (int) py), latent_palette_argb (0), 2));
+  g_assert_true (latent_test_colour_close (latent_test_pixel (surface, (int) px, (int) py), latent_palette_argb (0), 2));
   for (guint c = 0; c < 3; c++)
-    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 2), >, 100);
+    g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (c), 2), >, 100);
   cairo_surface_destroy (surface);
 
   /* No classes: one colour, and the scatter still finds its rows. */
   latent_dataset_set_labels (snap->dataset, NULL, 0, NULL);
   surface = render (snap, LATENT_FIGURE_AUTO, &style, 800, 600);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 300);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), ==, 0);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (2), 2), ==, 0);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), >, 300);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 2), ==, 0);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (2), 2), ==, 0);
   cairo_surface_destroy (surface);
 }
 
@@ -2593,8 +2554,8 @@ test_linear_components (void)
        * many pixels at the positive end as at the negative one. */
       surface = render (images, LATENT_FIGURE_COMPONENTS, &style, 900, 500);
       keep_figure (surface, dark ? "components-dark" : "components");
-      n_plus = count_color (surface, plus, 2);
-      n_minus = count_color (surface, minus, 2);
+      n_plus = latent_test_count_colour (surface, plus, 2);
+      n_minus = latent_test_count_colour (surface, minus, 2);
       g_test_message ("positive %u, negative %u pixels", n_plus, n_minus);
       g_assert_cmpuint (n_minus, >, 3000);
       g_assert_cmpfloat ((double) n_plus / n_minus, >, 1.8);
@@ -2605,7 +2566,7 @@ test_linear_components (void)
       for (guint j = 16; j < 32; j++)
         images->components[j] *= 0.5f;
       surface = render (images, LATENT_FIGURE_COMPONENTS, &style, 900, 500);
-      g_assert_cmpuint (count_color (surface, plus, 2), ==, n_plus);
+      g_assert_cmpuint (latent_test_count_colour (surface, plus, 2), ==, n_plus);
       cairo_surface_destroy (surface);
       for (guint j = 16; j < 32; j++)
         images->components[j] *= 2.0f;
@@ -2614,8 +2575,8 @@ test_linear_components (void)
        * so the two ends of the map at 3 : 1. */
       surface = render (table, LATENT_FIGURE_COMPONENTS, &style, 900, 600);
       keep_figure (surface, dark ? "loadings-dark" : "loadings");
-      n_plus = count_color (surface, plus, 2);
-      n_minus = count_color (surface, minus, 2);
+      n_plus = latent_test_count_colour (surface, plus, 2);
+      n_minus = latent_test_count_colour (surface, minus, 2);
       g_test_message ("loadings: positive %u, negative %u pixels", n_plus, n_minus);
       g_assert_cmpuint (n_minus, >, 2000);
       g_assert_cmpfloat ((double) n_plus / n_minus, >, 2.6);
@@ -2653,8 +2614,8 @@ test_linear_wide_loadings (void)
   latent_figure_style_init (&style);
   surface = render (snap, LATENT_FIGURE_COMPONENTS, &style, 700, 500);
   keep_figure (surface, "loadings-wide");
-  n_plus = count_color (surface, latent_palette_diverging_argb (1.0, FALSE), 3);
-  n_minus = count_color (surface, latent_palette_diverging_argb (-1.0, FALSE), 3);
+  n_plus = latent_test_count_colour (surface, latent_palette_diverging_argb (1.0, FALSE), 3);
+  n_minus = latent_test_count_colour (surface, latent_palette_diverging_argb (-1.0, FALSE), 3);
   g_test_message ("wide loadings: positive %u, negative %u pixels", n_plus, n_minus);
   g_assert_cmpuint (n_minus, >, 3000);
   g_assert_cmpfloat ((double) n_plus / n_minus, >, 2.6);
@@ -2706,8 +2667,8 @@ test_segments (void)
   keep_figure (surface, "segments");
   red = 0xff000000u | 204u << 16 | 26u << 8 | 26u;   /* 0.8, 0.1, 0.1 */
   blue = 0xff000000u | 51u << 16 | 77u << 8 | 230u;  /* 0.2, 0.3, 0.9 */
-  n_red = count_color (surface, red, 2);
-  n_blue = count_color (surface, blue, 2);
+  n_red = latent_test_count_colour (surface, red, 2);
+  n_blue = latent_test_count_colour (surface, blue, 2);
   g_test_message ("segments: %u red px, %u blue px", n_red, n_blue);
   /* A quarter red, three quarters blue, over thousands of pixels. */
   g_assert_cmpuint (n_red, >, 2000);
@@ -2723,7 +2684,7 @@ test_segments (void)
 
     for (int y = 0; y < 600; y++)
       for (int xx = 0; xx < 1600; xx += 4)
-        if (pixel (surface, xx, y) == red)
+        if (latent_test_pixel (surface, xx, y) == red)
           {
             first = first < 0 ? y : first;
             last = y;
@@ -2762,7 +2723,7 @@ frame_top (cairo_surface_t         *surface,
       int n = 0;
 
       for (int x = 0; x < w; x++)
-        n += close_color (pixel (surface, x, y), frame, 3);
+        n += latent_test_colour_close (latent_test_pixel (surface, x, y), frame, 3);
       if (n > w / 3)
         return y;
     }
@@ -2779,7 +2740,7 @@ topmost (cairo_surface_t *surface,
 
   for (int y = from; y < h; y++)
     for (int x = 0; x < w; x++)
-      if (close_color (pixel (surface, x, y), color, 2))
+      if (latent_test_colour_close (latent_test_pixel (surface, x, y), color, 2))
         return y;
   return -1;
 }
@@ -2805,7 +2766,7 @@ test_linear_scree (void)
   g_assert_cmpint (whole, >=, top - 6);
   g_assert_cmpint (whole, <=, top);
   /* The bars: the largest is a tall one. */
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 800 * 600 / 50);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), >, 800 * 600 / 50);
   cairo_surface_destroy (surface);
 
   /* Halved, it ends halfway up. */
@@ -2817,7 +2778,7 @@ test_linear_scree (void)
   bottom = top;
   for (int y = top; y < 600; y++)
     for (int x = 0; x < 800; x++)
-      if (close_color (pixel (surface, x, y), latent_palette_argb (0), 2))
+      if (latent_test_colour_close (latent_test_pixel (surface, x, y), latent_palette_argb (0), 2))
         bottom = MAX (bottom, y);
   g_test_message ("halved: cumulative line top %d, plot %d to %d", half, top, bottom);
   g_assert_cmpint (abs ((half + 5) - (top + bottom) / 2), <=, 4);
@@ -2844,13 +2805,13 @@ test_linear_dots (void)
 
   surface = render (pca, LATENT_FIGURE_DOTS, &style, 700, 600);
   keep_figure (surface, "dots-pca");
-  n_pca = count_color (surface, cross, 1);
+  n_pca = latent_test_count_colour (surface, cross, 1);
   /* Three cells on the diagonal, much larger than the colour bar. */
-  g_assert_cmpuint (count_color (surface, diagonal, 2), >, 3 * 5000);
+  g_assert_cmpuint (latent_test_count_colour (surface, diagonal, 2), >, 3 * 5000);
   cairo_surface_destroy (surface);
   surface = render (fa, LATENT_FIGURE_DOTS, &style, 700, 600);
   keep_figure (surface, "dots-fa");
-  n_fa = count_color (surface, cross, 1);
+  n_fa = latent_test_count_colour (surface, cross, 1);
   cairo_surface_destroy (surface);
   g_test_message ("cos 0.6 pixels: PCA %u, FA %u", n_pca, n_fa);
   /* Two cells of 0.6 (above and below the diagonal) for FA, none for PCA
@@ -2879,12 +2840,12 @@ test_linear_messages (void)
         keep_figure (surface, "message-scree-kmeans");
       /* Not a single point: no cluster colours anywhere. */
       for (guint c = 0; c < 3; c++)
-        g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 40), ==, 0);
+        g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (c), 40), ==, 0);
       /* Words in the middle of the figure. */
       ink = 0;
       for (int y = 180; y < 220; y++)
         for (int x = 0; x < 600; x++)
-          ink += !close_color (pixel (surface, x, y), background_argb (&style), 0);
+          ink += !latent_test_colour_close (latent_test_pixel (surface, x, y), background_argb (&style), 0);
       g_assert_cmpuint (ink, >, 100);
       cairo_surface_destroy (surface);
 
@@ -2893,7 +2854,7 @@ test_linear_messages (void)
       ink = 0;
       for (int y = 180; y < 220; y++)
         for (int x = 0; x < 600; x++)
-          ink += !close_color (pixel (surface, x, y), background_argb (&style), 0);
+          ink += !latent_test_colour_close (latent_test_pixel (surface, x, y), background_argb (&style), 0);
       g_assert_cmpuint (ink, >, 100);
       cairo_surface_destroy (surface);
     }
@@ -2902,7 +2863,7 @@ test_linear_messages (void)
   surface = render (big, LATENT_FIGURE_BIPLOT, &style, 600, 400);
   keep_figure (surface, "message-biplot-784");
   for (guint c = 0; c < 2; c++)
-    g_assert_cmpuint (count_color (surface, latent_palette_argb (c), 40), ==, 0);
+    g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (c), 40), ==, 0);
   cairo_surface_destroy (surface);
 
   /* Nothing to show yet: no examples, no samples, no ratios. */
@@ -2937,26 +2898,26 @@ test_linear_examples (void)
   /* Reconstructions of tabular rows: both lines, in their two colours. */
   surface = render (table, LATENT_FIGURE_RECONSTRUCTIONS, &style, 900, 600);
   keep_figure (surface, "reconstructions-table");
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 500);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), >, 300);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), >, 500);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 2), >, 300);
   cairo_surface_destroy (surface);
 
   /* Image reconstructions: pairs of grey tiles, the rows framed in their
    * class colours (rows 1, 4, 7, 10: classes 1, 1, 1, 1). */
   surface = render (images, LATENT_FIGURE_RECONSTRUCTIONS, &style, 900, 600);
   keep_figure (surface, "reconstructions-images");
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), >, 4 * 100);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), ==, 0);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 2), >, 4 * 100);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), ==, 0);
   cairo_surface_destroy (surface);
 
   /* Samples over the rows: the crosses are the figure's ink colour. */
   surface = render (table, LATENT_FIGURE_SAMPLES, &style, 900, 600);
   keep_figure (surface, "samples-table");
-  with = count_color (surface, ink, 8);
+  with = latent_test_count_colour (surface, ink, 8);
   cairo_surface_destroy (surface);
   table->n_samples = 0;
   surface = render (table, LATENT_FIGURE_SCATTER, &style, 900, 600);
-  without = count_color (surface, ink, 8);
+  without = latent_test_count_colour (surface, ink, 8);
   cairo_surface_destroy (surface);
   g_test_message ("ink pixels: with samples %u, without %u", with, without);
   g_assert_cmpuint (with, >, without + 8 * 8);
@@ -3242,7 +3203,7 @@ test_filter_side_by_side (void)
           guint ix, iy;
 
           image_pixel_at (&layout, panel, fx, fy, &ix, &iy);
-          g_assert_cmphex (pixel (surface, (int) fx, (int) fy), ==, expected_argb (panel == 1, ix, iy, 40, 30));
+          g_assert_cmphex (latent_test_pixel (surface, (int) fx, (int) fy), ==, expected_argb (panel == 1, ix, iy, 40, 30));
           checked++;
         }
   g_assert_cmpuint (checked, >, 100);
@@ -3273,24 +3234,24 @@ test_filter_split (void)
       double left = p[0] + p[2] * 0.25, right = p[0] + p[2] * 0.75;
 
       image_pixel_at (&layout, 0, left, fy, &ix, &iy);
-      g_assert_cmphex (pixel (surface, (int) left, (int) fy), ==, expected_argb (FALSE, ix, iy, 40, 30));
+      g_assert_cmphex (latent_test_pixel (surface, (int) left, (int) fy), ==, expected_argb (FALSE, ix, iy, 40, 30));
       image_pixel_at (&layout, 0, right, fy, &ix, &iy);
-      g_assert_cmphex (pixel (surface, (int) right, (int) fy), ==, expected_argb (TRUE, ix, iy, 40, 30));
+      g_assert_cmphex (latent_test_pixel (surface, (int) right, (int) fy), ==, expected_argb (TRUE, ix, iy, 40, 30));
     }
   /* The line itself is white, in the middle, clear of the handle. */
-  g_assert_cmphex (pixel (surface, (int) round (p[0] + p[2] * 0.5), (int) (p[1] + 3)), ==, 0xffffffff);
+  g_assert_cmphex (latent_test_pixel (surface, (int) round (p[0] + p[2] * 0.5), (int) (p[1] + 3)), ==, 0xffffffff);
   cairo_surface_destroy (surface);
 
   /* All the way over: one side only. */
   style.split = 0.0;
   surface = render (snap, LATENT_FIGURE_FILTER, &style, 900, 500);
   image_pixel_at (&layout, 0, p[0] + p[2] * 0.3, p[1] + 5, &ix, &iy);
-  g_assert_cmphex (pixel (surface, (int) (p[0] + p[2] * 0.3), (int) (p[1] + 5)), ==, expected_argb (TRUE, ix, iy, 40, 30));
+  g_assert_cmphex (latent_test_pixel (surface, (int) (p[0] + p[2] * 0.3), (int) (p[1] + 5)), ==, expected_argb (TRUE, ix, iy, 40, 30));
   cairo_surface_destroy (surface);
   style.split = 1.0;
   surface = render (snap, LATENT_FIGURE_FILTER, &style, 900, 500);
   image_pixel_at (&layout, 0, p[0] + p[2] * 0.7, p[1] + 5, &ix, &iy);
-  g_assert_cmphex (pixel (surface, (int) (p[0] + p[2] * 0.7), (int) (p[1] + 5)), ==, expected_argb (FALSE, ix, iy, 40, 30));
+  g_assert_cmphex (latent_test_pixel (surface, (int) (p[0] + p[2] * 0.7), (int) (p[1] + 5)), ==, expected_argb (FALSE, ix, iy, 40, 30));
   cairo_surface_destroy (surface);
 }
 
@@ -3318,8 +3279,8 @@ test_filter_zoom (void)
   keep_figure (surface, "filter-zoom");
   /* The corners of the result's panel are the window's corner pixels, and
    * a pixel of the image spans many of the figure's. */
-  g_assert_cmphex (pixel (surface, (int) p[0] + 2, (int) p[1] + 2), ==, expected_argb (TRUE, 12, 9, 40, 30));
-  g_assert_cmphex (pixel (surface, (int) (p[0] + p[2]) - 3, (int) (p[1] + p[3]) - 3), ==,
+  g_assert_cmphex (latent_test_pixel (surface, (int) p[0] + 2, (int) p[1] + 2), ==, expected_argb (TRUE, 12, 9, 40, 30));
+  g_assert_cmphex (latent_test_pixel (surface, (int) (p[0] + p[2]) - 3, (int) (p[1] + p[3]) - 3), ==,
                    expected_argb (TRUE, 19, 14, 40, 30));
   image_pixel_at (&layout, 1, p[0] + p[2] / 2.0, p[1] + p[3] / 2.0, &ix, &iy);
   g_assert_cmpuint (ix, ==, 16);
@@ -3342,8 +3303,8 @@ test_filter_kernel_colours (void)
   latent_figure_style_init (&style);
   surface = render (sobel, LATENT_FIGURE_KERNEL, &style, 800, 600);
   keep_figure (surface, "kernel-sobel");
-  reds = count_color (surface, red, 2);
-  blues = count_color (surface, blue, 2);
+  reds = latent_test_count_colour (surface, red, 2);
+  blues = latent_test_count_colour (surface, blue, 2);
   g_test_message ("Sobel X: %u px of +2, %u px of −2", reds, blues);
   /* One cell of +2 and one of −2, each a good square. */
   g_assert_cmpuint (reds, >, 2000);
@@ -3354,15 +3315,15 @@ test_filter_kernel_colours (void)
 
   /* The small map beside the images too. */
   surface = render (sobel, LATENT_FIGURE_FILTER, &style, 1200, 700);
-  g_assert_cmpuint (count_color (surface, red, 2), >, 100);
-  g_assert_cmpuint (count_color (surface, blue, 2), >, 100);
+  g_assert_cmpuint (latent_test_count_colour (surface, red, 2), >, 100);
+  g_assert_cmpuint (latent_test_count_colour (surface, blue, 2), >, 100);
   cairo_surface_destroy (surface);
 
   surface = render (blur, LATENT_FIGURE_KERNEL, &style, 800, 600);
   keep_figure (surface, "kernel-blur");
-  g_assert_cmpuint (count_color (surface, red, 2), >, 2000);
+  g_assert_cmpuint (latent_test_count_colour (surface, red, 2), >, 2000);
   /* No negative weight: blue only in the colour bar, a strip. */
-  g_assert_cmpuint (count_color (surface, blue, 2), <, 400);
+  g_assert_cmpuint (latent_test_count_colour (surface, blue, 2), <, 400);
   cairo_surface_destroy (surface);
 }
 
@@ -3377,7 +3338,7 @@ test_filter_timings (void)
 
   latent_figure_style_init (&style);
   surface = render (snap, LATENT_FIGURE_KERNEL, &style, 900, 600);
-  ran = count_color (surface, latent_palette_argb (0), 0);
+  ran = latent_test_count_colour (surface, latent_palette_argb (0), 0);
   g_assert_cmpuint (ran, >, 30);
   cairo_surface_destroy (surface);
 
@@ -3387,7 +3348,7 @@ test_filter_timings (void)
   g_free (snap->method);
   snap->method = g_strdup ("reference");
   surface = render (snap, LATENT_FIGURE_KERNEL, &style, 900, 600);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 0), ==, 0);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 0), ==, 0);
   cairo_surface_destroy (surface);
 }
 
@@ -3452,9 +3413,9 @@ test_filter_messages (void)
           /* Words across the middle; no images, so no colour of theirs. */
           for (int y = 180; y < 220; y++)
             for (int x = 0; x < 600; x++)
-              ink += !close_color (pixel (surface, x, y), background_argb (&style), 0);
+              ink += !latent_test_colour_close (latent_test_pixel (surface, x, y), background_argb (&style), 0);
           g_assert_cmpuint (ink, >, 100);
-          g_assert_cmpuint (count_color (surface, expected_argb (TRUE, 0, 0, 40, 30), 0), ==, 0);
+          g_assert_cmpuint (latent_test_count_colour (surface, expected_argb (TRUE, 0, 0, 40, 30), 0), ==, 0);
           cairo_surface_destroy (surface);
         }
     }
@@ -3507,7 +3468,7 @@ test_filter_large (void)
       double fy = layout.panels[panel][1] + layout.panels[panel][3] * 0.6;
 
       image_pixel_at (&layout, panel, fx, fy, &ix, &iy);
-      g_assert_true (close_color (pixel (target, (int) fx, (int) fy), expected_argb (panel, ix, iy, 3840, 2160), 3));
+      g_assert_true (latent_test_colour_close (latent_test_pixel (target, (int) fx, (int) fy), expected_argb (panel, ix, iy, 3840, 2160), 3));
     }
   keep_figure (target, "filter-4k");
   cairo_surface_destroy (style.before);
@@ -3703,7 +3664,7 @@ count_color_in (cairo_surface_t *surface,
 
   for (int py = (int) ceil (y); py < (int) floor (y + h); py++)
     for (int px = (int) ceil (x); px < (int) floor (x + w); px++)
-      n += close_color (pixel (surface, px, py), argb, tolerance);
+      n += latent_test_colour_close (latent_test_pixel (surface, px, py), argb, tolerance);
   return n;
 }
 
@@ -3736,7 +3697,7 @@ tile_pixel (cairo_surface_t *surface,
             double           fx,
             double           fy)
 {
-  return pixel (surface, (int) (r.x + fx * r.w), (int) (r.y + fy * r.h));
+  return latent_test_pixel (surface, (int) (r.x + fx * r.w), (int) (r.y + fy * r.h));
 }
 
 static void
@@ -3834,8 +3795,8 @@ test_autoencoder_weights (void)
       g_assert_cmpuint (count_color_in (surface, minus, 2, r[1].x, r[1].y, r[1].w, r[1].h), ==,
                         count_color_in (surface, 0, 255, r[1].x, r[1].y, r[1].w, r[1].h));
       /* Top positive, bottom negative. */
-      g_assert_true (close_color (tile_pixel (surface, r[3], 0.5, 0.25), plus, 2));
-      g_assert_true (close_color (tile_pixel (surface, r[3], 0.5, 0.75), minus, 2));
+      g_assert_true (latent_test_colour_close (tile_pixel (surface, r[3], 0.5, 0.25), plus, 2));
+      g_assert_true (latent_test_colour_close (tile_pixel (surface, r[3], 0.5, 0.75), minus, 2));
       /* The dead unit: crossed out in ink, its colours washed towards the
        * background; the live ones carry no cross. */
       g_assert_cmpuint (count_color_in (surface, ink, 2, r[2].x, r[2].y, r[2].w, r[2].h), >, r[2].w);
@@ -3845,8 +3806,8 @@ test_autoencoder_weights (void)
       {
         guint32 washed = tile_pixel (surface, r[2], 0.2, 0.5);
 
-        g_assert_false (close_color (washed, plus, 20));
-        g_assert_false (close_color (washed, bg, 2));
+        g_assert_false (latent_test_colour_close (washed, plus, 20));
+        g_assert_false (latent_test_colour_close (washed, bg, 2));
         /* Nearer the background in every channel than the unwashed colour. */
         for (guint shift = 0; shift < 24; shift += 8)
           g_assert_cmpint (ABS ((int) ((washed >> shift) & 0xff) - (int) ((bg >> shift) & 0xff)), <=,
@@ -3858,8 +3819,8 @@ test_autoencoder_weights (void)
       for (guint j = 0; j < AE_SIDE * AE_SIDE; j++)
         snap->components[AE_SIDE * AE_SIDE + j] *= 10.0f;
       surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600);
-      g_assert_true (close_color (tile_pixel (surface, r[1], 0.5, 0.5), minus, 2));
-      g_assert_true (close_color (tile_pixel (surface, r[0], 0.5, 0.5), plus, 2));
+      g_assert_true (latent_test_colour_close (tile_pixel (surface, r[1], 0.5, 0.5), minus, 2));
+      g_assert_true (latent_test_colour_close (tile_pixel (surface, r[0], 0.5, 0.5), plus, 2));
       cairo_surface_destroy (surface);
       for (guint j = 0; j < AE_SIDE * AE_SIDE; j++)
         snap->components[AE_SIDE * AE_SIDE + j] /= 10.0f;
@@ -3901,8 +3862,8 @@ test_autoencoder_winners (void)
     }
   /* The most wins first: unit 3's halves in the first tile; the dead unit
    * last, crossed out. */
-  g_assert_true (close_color (tile_pixel (surface, slot[0], 0.5, 0.25), latent_palette_diverging_argb (1.0, FALSE), 2));
-  g_assert_true (close_color (tile_pixel (surface, slot[0], 0.5, 0.75), latent_palette_diverging_argb (-1.0, FALSE), 2));
+  g_assert_true (latent_test_colour_close (tile_pixel (surface, slot[0], 0.5, 0.25), latent_palette_diverging_argb (1.0, FALSE), 2));
+  g_assert_true (latent_test_colour_close (tile_pixel (surface, slot[0], 0.5, 0.75), latent_palette_diverging_argb (-1.0, FALSE), 2));
   g_assert_cmpuint (count_color_in (surface, foreground_argb (&style), 2, slot[5].x, slot[5].y, slot[5].w, slot[5].h), >,
                     slot[5].w);
   /* Captions under the tiles ("unit 4 · 400 wins"): ink below each. */
@@ -3915,7 +3876,7 @@ test_autoencoder_winners (void)
   g_clear_pointer (&snap->unit_wins, g_free);
   g_assert_false (latent_figure_weights_locate (snap, LATENT_FIGURE_WINNERS, &style, 800, 600, 0, NULL, NULL, NULL, NULL));
   surface = render (snap, LATENT_FIGURE_WINNERS, &style, 800, 600);
-  g_assert_cmpuint (count_color (surface, latent_palette_diverging_argb (1.0, FALSE), 2), ==, 0);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_diverging_argb (1.0, FALSE), 2), ==, 0);
   g_assert_cmpuint (count_ink (surface, &style, 0, 280, 800, 40), >, 100);
   cairo_surface_destroy (surface);
 }
@@ -3948,7 +3909,7 @@ test_autoencoder_many (void)
   g_assert_cmpfloat (next_row.y - first.y - first.h, <, style.font_size * 0.8);
   g_assert_cmpfloat (next_row.y - first.y - first.h, >=, 1);
   /* Every positive unit 0 still shows at the end of its scale. */
-  g_assert_true (close_color (tile_pixel (surface, first, 0.5, 0.5), latent_palette_diverging_argb (1.0, FALSE), 2));
+  g_assert_true (latent_test_colour_close (tile_pixel (surface, first, 0.5, 0.5), latent_palette_diverging_argb (1.0, FALSE), 2));
   cairo_surface_destroy (surface);
 
   /* A small figure: the first units at 4 px or more, not all of them. */
@@ -3988,14 +3949,14 @@ test_autoencoder_heatmap (void)
       snap->unit_wins[2] = 1;
       surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 900, 600);
       keep_figure (surface, dark ? "autoencoder-heatmap-alive-dark" : "autoencoder-heatmap-alive");
-      n_plus = count_color (surface, plus, 2);
-      n_minus = count_color (surface, minus, 2);
+      n_plus = latent_test_count_colour (surface, plus, 2);
+      n_minus = latent_test_count_colour (surface, minus, 2);
       cairo_surface_destroy (surface);
       snap->unit_wins[2] = 0;
       surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 900, 600);
       keep_figure (surface, dark ? "autoencoder-heatmap-dark" : "autoencoder-heatmap");
-      dead_plus = count_color (surface, plus, 2);
-      dead_minus = count_color (surface, minus, 2);
+      dead_plus = latent_test_count_colour (surface, plus, 2);
+      dead_minus = latent_test_count_colour (surface, minus, 2);
       cairo_surface_destroy (surface);
       g_test_message ("heat map: +max %u, −max %u pixels; unit 2 dead: %u, %u", n_plus, n_minus, dead_plus, dead_minus);
       /* Rows of +1: unit 0 (4 cells), 2 (2), 3 (2); of −1: 1 (4), 2 (2),
@@ -4013,8 +3974,8 @@ test_autoencoder_heatmap (void)
   surface = render (many, LATENT_FIGURE_WEIGHTS, &style, 900, 600);
   keep_figure (surface, "autoencoder-heatmap-500");
   /* Unit 0's row of +1 at the top, unit 1's of −1 under it. */
-  g_assert_cmpuint (count_color (surface, latent_palette_diverging_argb (1.0, FALSE), 2), >, 4 * 4);
-  g_assert_cmpuint (count_color (surface, latent_palette_diverging_argb (-1.0, FALSE), 2), >, 4 * 4);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_diverging_argb (1.0, FALSE), 2), >, 4 * 4);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_diverging_argb (-1.0, FALSE), 2), >, 4 * 4);
   cairo_surface_destroy (surface);
 }
 
@@ -4052,8 +4013,8 @@ test_autoencoder_curves (void)
 
       /* One step: the message, none of the curves. */
       surface = render (one, LATENT_FIGURE_CURVES, &style, 800, 600);
-      g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), ==, 0);
-      g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), ==, 0);
+      g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), ==, 0);
+      g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 2), ==, 0);
       g_assert_cmpuint (count_ink (surface, &style, 0, 280, 800, 40), >, 100);
       g_assert_cmpint (frame_top (surface, &style), ==, -1);
       cairo_surface_destroy (surface);
@@ -4064,15 +4025,15 @@ test_autoencoder_curves (void)
   for (guint e = 0; e < snap->n_epochs; e++)
     snap->epoch_val_loss[e] = NAN;
   surface = render (snap, LATENT_FIGURE_CURVES, &style, 800, 600);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), ==, 0);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 600);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 2), ==, 0);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), >, 600);
   cairo_surface_destroy (surface);
 
   /* Many more steps than pixels: a band of the raw losses and the mean. */
   surface = render (long_run, LATENT_FIGURE_CURVES, &style, 800, 600);
   keep_figure (surface, "autoencoder-curves-long");
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 600);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), >, 200);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), >, 600);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 2), >, 200);
   cairo_surface_destroy (surface);
 }
 
@@ -4092,7 +4053,7 @@ test_autoencoder_reconstructions (void)
   for (int y = 0; y < 600; y++)
     for (int x = 0; x < 900; x++)
       {
-        guint32 p = pixel (surface, x, y);
+        guint32 p = latent_test_pixel (surface, x, y);
 
         grey += is_grey (p) && p != background_argb (&style) && ((p >> 8) & 0xff) > 40 && ((p >> 8) & 0xff) < 215;
       }
@@ -4102,8 +4063,8 @@ test_autoencoder_reconstructions (void)
 
   surface = render (table, LATENT_FIGURE_RECONSTRUCTIONS, &style, 900, 600);
   keep_figure (surface, "autoencoder-reconstructions-table");
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 2), >, 500);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (1), 2), >, 300);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), >, 500);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 2), >, 300);
   cairo_surface_destroy (surface);
 }
 
@@ -4231,23 +4192,23 @@ test_linear_scree_one_scale (void)
       g_assert_cmpint (row, >, 0);
       for (int y = 899; y > plot_top && bar_left < 0; y--)
         for (int x = 0; x < 600; x++)
-          if (close_color (pixel (surface, x, y), bar, 2))
+          if (latent_test_colour_close (latent_test_pixel (surface, x, y), bar, 2))
             {
               row = y;
               bar_left = x;
               break;
             }
       g_assert_cmpint (bar_left, >=, 0);
-      for (bar_right = bar_left; close_color (pixel (surface, bar_right + 1, row), bar, 2); bar_right++)
+      for (bar_right = bar_left; latent_test_colour_close (latent_test_pixel (surface, bar_right + 1, row), bar, 2); bar_right++)
         ;
       g_assert_cmpint (bar_right - bar_left, >, 20);
       /* Its top, by its left edge (the point and the line are right of it). */
-      for (int y = row; y > 0 && close_color (pixel (surface, bar_left + 2, y), bar, 2); y--)
+      for (int y = row; y > 0 && latent_test_colour_close (latent_test_pixel (surface, bar_left + 2, y), bar, 2); y--)
         bar_top = y;
       /* The point over its centre: the rows of the line's colour there. */
       centre = (bar_left + bar_right) / 2;
       for (int y = plot_top - 8; y < row; y++)
-        if (close_color (pixel (surface, centre, y), line, 2))
+        if (latent_test_colour_close (latent_test_pixel (surface, centre, y), line, 2))
           {
             if (point_top < 0)
               point_top = y;
@@ -4274,10 +4235,10 @@ plot_rect (cairo_surface_t         *surface,
 
   g_assert_cmpint (top, >=, 0);
   /* The frame's colour: the most common one on its top row. */
-  frame = pixel (surface, w / 2, top);
-  for (left = w / 2; left > 0 && close_color (pixel (surface, left - 1, top), frame, 3); left--)
+  frame = latent_test_pixel (surface, w / 2, top);
+  for (left = w / 2; left > 0 && latent_test_colour_close (latent_test_pixel (surface, left - 1, top), frame, 3); left--)
     ;
-  for (right = w / 2; right < w - 1 && close_color (pixel (surface, right + 1, top), frame, 3); right++)
+  for (right = w / 2; right < w - 1 && latent_test_colour_close (latent_test_pixel (surface, right + 1, top), frame, 3); right++)
     ;
   /* The bottom: the lowest row mostly of the frame's colour. */
   bottom = top;
@@ -4286,7 +4247,7 @@ plot_rect (cairo_surface_t         *surface,
       int n = 0;
 
       for (int x = left; x <= right; x++)
-        n += close_color (pixel (surface, x, y), frame, 3);
+        n += latent_test_colour_close (latent_test_pixel (surface, x, y), frame, 3);
       if (n > (right - left) / 2)
         bottom = y;
     }
@@ -4307,7 +4268,7 @@ color_near (cairo_surface_t *surface,
 {
   for (int dy = -r; dy <= r; dy++)
     for (int dx = -r; dx <= r; dx++)
-      if (close_color (pixel (surface, (int) floor (x) + dx, (int) floor (y) + dy), color, tolerance))
+      if (latent_test_colour_close (latent_test_pixel (surface, (int) floor (x) + dx, (int) floor (y) + dy), color, tolerance))
         return TRUE;
   return FALSE;
 }
@@ -4451,7 +4412,7 @@ curve_columns (cairo_surface_t *surface,
   *left = *right = *below = -1;
   for (int x = 0; x < w; x++)
     for (int yy = 0; yy < h; yy++)
-      if (close_color (pixel (surface, x, yy), curve, 40))
+      if (latent_test_colour_close (latent_test_pixel (surface, x, yy), curve, 40))
         {
           if (*left < 0)
             *left = x;
@@ -4522,12 +4483,12 @@ grid_columns (cairo_surface_t *surface,
               int             *columns,
               guint            max)
 {
-  guint32 inside = pixel (surface, rect[0] + rect[2] / 2 + 3, rect[1] + 1);
+  guint32 inside = latent_test_pixel (surface, rect[0] + rect[2] / 2 + 3, rect[1] + 1);
   guint n = 0;
 
   for (int x = from; x < rect[0] + rect[2] - 2 && n < max; x++)
-    if (!close_color (pixel (surface, x, rect[1] + 1), inside, 2) &&
-        !close_color (pixel (surface, x, rect[1] + rect[3] / 2), inside, 2))
+    if (!latent_test_colour_close (latent_test_pixel (surface, x, rect[1] + 1), inside, 2) &&
+        !latent_test_colour_close (latent_test_pixel (surface, x, rect[1] + rect[3] / 2), inside, 2))
       columns[n++] = x;
   return n;
 }
@@ -4590,7 +4551,7 @@ test_strip_one_value (void)
       strip.n = n;
       surface = render_strip (&strip, &style, 600, 120, &drawn);
       g_assert_false (drawn);
-      g_assert_cmpuint (count_color (surface, background_argb (&style), 0), ==, 600 * 120);
+      g_assert_cmpuint (latent_test_count_colour (surface, background_argb (&style), 0), ==, 600 * 120);
       g_assert_cmpint (latent_figure_strip_pick (&strip, &style, 600, 120, 300, 60), ==, -1);
       cairo_surface_destroy (surface);
     }
@@ -4599,7 +4560,7 @@ test_strip_one_value (void)
   surface = render_strip (&strip, &style, 600, 120, &drawn);
   keep_figure (surface, "strip-2");
   g_assert_true (drawn);
-  g_assert_cmpuint (count_color (surface, latent_palette_argb (0), 40), >, 200);
+  g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 40), >, 200);
   cairo_surface_destroy (surface);
 }
 
@@ -4633,7 +4594,7 @@ test_strip_marker (void)
       guint changed = 0;
 
       for (int y = 30; y < 120; y++)
-        changed += pixel (marked, x, y) != pixel (none, x, y);
+        changed += latent_test_pixel (marked, x, y) != latent_test_pixel (none, x, y);
       if (changed > 0)
         {
           lo = MIN (lo, x);
@@ -4646,7 +4607,7 @@ test_strip_marker (void)
   for (int x = 0; x < 600; x++)
     if (abs (x - line_x) >= 3)
       for (int y = 30; y < 120; y++)
-        off_line += pixel (marked, x, y) != pixel (none, x, y);
+        off_line += latent_test_pixel (marked, x, y) != latent_test_pixel (none, x, y);
   g_test_message ("marker line at x = %d, changes from %d to %d, %u pixels off the line", line_x, lo, hi, off_line);
   g_assert_cmpuint (off_line, >, 10);
 
@@ -4698,7 +4659,7 @@ test_strip_labels (void)
       surface = render_strip (&strip, &style, 600, 120, &drawn);
       keep_figure (surface, dark ? "strip-labels-dark" : "strip-labels");
       g_assert_true (drawn);
-      g_assert_true (close_color (pixel (surface, 1, 1), background_argb (&style), 0));
+      g_assert_true (latent_test_colour_close (latent_test_pixel (surface, 1, 1), background_argb (&style), 0));
       plot_rect (surface, &style, rect);
       g_assert_cmpint (rect[2], >, 400);
       /* Inside the plot, nothing as strong as text (labels at 0.75 of the
@@ -4708,7 +4669,7 @@ test_strip_labels (void)
       for (int y = rect[1] + 1; y < rect[1] + rect[3] - 1; y++)
         for (int x = rect[0] + 1; x < rect[0] + rect[2] - 1; x++)
           {
-            guint32 p = pixel (surface, x, y);
+            guint32 p = latent_test_pixel (surface, x, y);
             double r = ((p >> 16) & 0xff) / 255.0, g = ((p >> 8) & 0xff) / 255.0, b = (p & 0xff) / 255.0;
             gboolean grey = fabs (r - g) < 0.03 && fabs (g - b) < 0.03;
 
@@ -4781,15 +4742,15 @@ test_filter_signed (void)
         {
           const double *p = layout.panels[1];
 
-          band[b] = pixel (surface, (int) (p[0] + p[2] * (b / 3.0 + 1.0 / 6.0)), (int) (p[1] + p[3] / 2.0));
+          band[b] = latent_test_pixel (surface, (int) (p[0] + p[2] * (b / 3.0 + 1.0 / 6.0)), (int) (p[1] + p[3] / 2.0));
         }
       if (k == 0)
         {
-          g_assert_false (close_color (band[0], band[1], 10));
-          g_assert_false (close_color (band[2], band[1], 10));
+          g_assert_false (latent_test_colour_close (band[0], band[1], 10));
+          g_assert_false (latent_test_colour_close (band[2], band[1], 10));
         }
       else
-        g_assert_true (close_color (band[0], band[1], 0));
+        g_assert_true (latent_test_colour_close (band[0], band[1], 0));
       cairo_surface_destroy (surface);
     }
 }
@@ -4907,7 +4868,7 @@ count_points_in (cairo_surface_t         *surface,
       double px, py;
 
       g_assert_true (latent_figure_scatter_locate (snap, style, width, height, row[0], row[1], &px, &py));
-      n += close_color (pixel (surface, (int) px, (int) py), latent_palette_argb (colour_of[i]), 0);
+      n += latent_test_colour_close (latent_test_pixel (surface, (int) px, (int) py), latent_palette_argb (colour_of[i]), 0);
     }
   return n;
 }
@@ -4965,13 +4926,13 @@ test_scatter_colour_by_class (void)
     {
       g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
                                                    snap->means[2 * c], snap->means[2 * c + 1], &cx, &cy));
-      g_assert_true (close_color (pixel (off, (int) cx, (int) cy), latent_palette_argb (c), 1));
+      g_assert_true (latent_test_colour_close (latent_test_pixel (off, (int) cx, (int) cy), latent_palette_argb (c), 1));
       g_assert_true (latent_figure_scatter_locate (snap, &by_class, width, height,
                                                    snap->means[2 * c], snap->means[2 * c + 1], &cx, &cy));
       for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++)
           for (guint p = 0; p < 3; p++)
-            g_assert_false (close_color (pixel (on, (int) cx + dx, (int) cy + dy), latent_palette_argb (p), 24));
+            g_assert_false (latent_test_colour_close (latent_test_pixel (on, (int) cx + dx, (int) cy + dy), latent_palette_argb (p), 24));
     }
   keep_figure (on, "scatter-colour-by-class");
   /* The legend, which names the neutral centres beside the classes, still fits. */
@@ -5000,11 +4961,11 @@ test_scatter_colour_by_class (void)
     by_class.n_trail = 0;
     for (int y = 0; y < height; y++)
       for (int x = 0; x < width; x++)
-        if (pixel (with, x, y) != pixel (on, x, y))
+        if (latent_test_pixel (with, x, y) != latent_test_pixel (on, x, y))
           {
             changed++;
             for (guint p = 0; p < 3; p++)
-              coloured += close_color (pixel (with, x, y), latent_palette_argb (p), 24);
+              coloured += latent_test_colour_close (latent_test_pixel (with, x, y), latent_palette_argb (p), 24);
           }
     /* A few points' pixels under the lines' soft edges stay near their colour. */
     g_test_message ("trails: %u pixels changed, %u in a palette colour", changed, coloured);
@@ -5038,11 +4999,11 @@ test_scatter_colour_by_class (void)
     keep_figure (with, "mixture-colour-by-class");
     for (int y = 0; y < height; y++)
       for (int x = 0; x < width; x++)
-        if (pixel (with, x, y) != pixel (without, x, y))
+        if (latent_test_pixel (with, x, y) != latent_test_pixel (without, x, y))
           {
             changed++;
             for (guint p = 0; p < 3; p++)
-              coloured += close_color (pixel (with, x, y), latent_palette_argb (p), 24);
+              coloured += latent_test_colour_close (latent_test_pixel (with, x, y), latent_palette_argb (p), 24);
           }
     g_test_message ("ellipses: %u pixels changed, %u in a palette colour", changed, coloured);
     g_assert_cmpuint (changed, >, 500);
