@@ -161,6 +161,33 @@ latent_algorithm_restore_denormals (guint saved)
 }
 
 gboolean
+latent_algorithm_pass_over (LatentRows            *rows,
+                            LatentAccumulateFunc   accumulate,
+                            gpointer               state,
+                            double                *stats,
+                            gsize                  n_stats,
+                            GCancellable          *cancellable,
+                            GError               **error)
+{
+  const guint n_chunks = latent_rows_get_n_chunks (rows);
+
+  /* Zeroed here, so that a chunk only ever adds. */
+  memset (stats, 0, n_stats * sizeof (double));
+  for (guint c = 0; c < n_chunks; c++)
+    {
+      LatentChunk chunk;
+
+      /* One chunk of every row is one call; check between chunks. */
+      if ((c > 0 && g_cancellable_set_error_if_cancelled (cancellable, error)) ||
+          !latent_rows_get_chunk (rows, c, &chunk, error) ||
+          !accumulate (state, &chunk, stats, cancellable, error))
+        return FALSE;
+    }
+  /* Several processes: here, MPI_Allreduce of @stats (see LatentPassFuncs). */
+  return TRUE;
+}
+
+gboolean
 latent_algorithm_step (const LatentAlgorithm  *algorithm,
                        gpointer                state,
                        LatentRows             *rows,
@@ -170,7 +197,7 @@ latent_algorithm_step (const LatentAlgorithm  *algorithm,
   const LatentPassFuncs *pass = algorithm->pass;
   g_autofree double *stats = NULL;
   gboolean done = FALSE;
-  guint n_chunks;
+  gsize n_stats;
 
   if (pass == NULL)
     return algorithm->step (state, cancellable, error);
@@ -180,22 +207,10 @@ latent_algorithm_step (const LatentAlgorithm  *algorithm,
     return FALSE;
   if (done)
     return TRUE;
-  /* Zeroed here, so that a chunk only ever adds. */
-  if (!(stats = latent_algorithm_alloc (pass->n_stats (state), sizeof (double), "a pass’s statistics", error)))
+  n_stats = pass->n_stats (state);
+  if (!(stats = latent_algorithm_alloc (n_stats, sizeof (double), "a pass’s statistics", error)) ||
+      !latent_algorithm_pass_over (rows, pass->accumulate, state, stats, n_stats, cancellable, error))
     return FALSE;
-  n_chunks = latent_rows_get_n_chunks (rows);
-  for (guint c = 0; c < n_chunks; c++)
-    {
-      LatentChunk chunk;
-
-      /* One chunk of every row is one call; check between chunks. */
-      if ((c > 0 && g_cancellable_set_error_if_cancelled (cancellable, error)) ||
-          !latent_rows_get_chunk (rows, c, &chunk, error) ||
-          !pass->accumulate (state, &chunk, stats, cancellable, error))
-        return FALSE;
-    }
-  /* Several processes: the MPI_Allreduce of @stats goes here (see
-   * LatentPassFuncs). */
   return pass->finish (state, stats, cancellable, error);
 }
 

@@ -88,6 +88,13 @@ typedef struct {
  * set *done: the statistics then stay where that copy is and are never
  * read back; they come to the host only when there are several chunks or
  * processes. */
+/* A chunk's statistics, added into @stats (see LatentPassFuncs). */
+typedef gboolean (*LatentAccumulateFunc) (gpointer           state,
+                                          const LatentChunk *chunk,
+                                          double            *stats,
+                                          GCancellable      *cancellable,
+                                          GError           **error);
+
 typedef struct {
   /* The length of @stats, fixed for the run. */
   gsize           (*n_stats)    (gpointer           state);
@@ -96,11 +103,7 @@ typedef struct {
                                  gboolean          *done,
                                  GCancellable      *cancellable,
                                  GError           **error);
-  gboolean        (*accumulate) (gpointer           state,
-                                 const LatentChunk *chunk,
-                                 double            *stats,
-                                 GCancellable      *cancellable,
-                                 GError           **error);
+  LatentAccumulateFunc accumulate;
   gboolean        (*finish)     (gpointer           state,
                                  const double      *stats,
                                  GCancellable      *cancellable,
@@ -263,6 +266,19 @@ gboolean      latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
 gboolean      latent_algorithm_step       (const LatentAlgorithm  *algorithm,
                                            gpointer                state,
                                            LatentRows             *rows,
+                                           GCancellable           *cancellable,
+                                           GError                **error);
+
+/* One pass over the rows: zeroes @stats (@n_stats doubles), then adds
+ * every chunk of @rows to them through @accumulate. The only loop over
+ * chunks, so the only place where statistics will be summed across MPI
+ * processes: latent_algorithm_step's, and the passes an init makes (the
+ * linear models' moments). */
+gboolean      latent_algorithm_pass_over  (LatentRows             *rows,
+                                           LatentAccumulateFunc    accumulate,
+                                           gpointer                state,
+                                           double                 *stats,
+                                           gsize                   n_stats,
                                            GCancellable           *cancellable,
                                            GError                **error);
 
