@@ -195,9 +195,7 @@ latent_algorithm_step (const LatentAlgorithm  *algorithm,
                        GError                **error)
 {
   const LatentPassFuncs *pass = algorithm->pass;
-  g_autofree double *stats = NULL;
-  gboolean done = FALSE;
-  gsize n_stats;
+  gboolean done = FALSE, again = FALSE;
 
   if (pass == NULL)
     return algorithm->step (state, cancellable, error);
@@ -207,11 +205,19 @@ latent_algorithm_step (const LatentAlgorithm  *algorithm,
     return FALSE;
   if (done)
     return TRUE;
-  n_stats = pass->n_stats (state);
-  if (!(stats = latent_algorithm_alloc (n_stats, sizeof (double), "a pass’s statistics", error)) ||
-      !latent_algorithm_pass_over (rows, pass->accumulate, state, stats, n_stats, cancellable, error))
-    return FALSE;
-  return pass->finish (state, stats, cancellable, error);
+  do
+    {
+      gsize n_stats = pass->n_stats (state);
+      g_autofree double *stats = latent_algorithm_alloc (n_stats, sizeof (double), "a pass’s statistics", error);
+
+      again = FALSE;
+      if (stats == NULL ||
+          !latent_algorithm_pass_over (rows, pass->accumulate, state, stats, n_stats, cancellable, error) ||
+          !pass->finish (state, stats, &again, cancellable, error))
+        return FALSE;
+    }
+  while (again);
+  return TRUE;
 }
 
 LatentFit *

@@ -63,7 +63,11 @@ typedef struct {
  *   accumulate  adds one chunk's statistics into @stats (sums, counts,
  *               inertia, …) and writes its per-row state (labels,
  *               distances) at chunk->first + i;
- *   finish      ends the iteration from the statistics of every row.
+ *   finish      ends the pass from the statistics of every row; it sets
+ *               *again where the iteration needs another pass over the
+ *               rows (GMM: the scatter about the new means, then the
+ *               expectation), whose statistics may have another length:
+ *               the engine asks n_stats () before every pass.
  *
  * An iteration's statistics are one flat array of n_stats () doubles,
  * zeroed by the engine before the first chunk, to which every chunk only
@@ -96,7 +100,7 @@ typedef gboolean (*LatentAccumulateFunc) (gpointer           state,
                                           GError           **error);
 
 typedef struct {
-  /* The length of @stats, fixed for the run. */
+  /* The length of the next pass's @stats. */
   gsize           (*n_stats)    (gpointer           state);
   gboolean        (*begin)      (gpointer           state,
                                  LatentRows        *rows,
@@ -106,6 +110,7 @@ typedef struct {
   LatentAccumulateFunc accumulate;
   gboolean        (*finish)     (gpointer           state,
                                  const double      *stats,
+                                 gboolean          *again,
                                  GCancellable      *cancellable,
                                  GError           **error);
 } LatentPassFuncs;

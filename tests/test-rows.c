@@ -150,6 +150,9 @@ static const Case cases[] = {
   { "pca", "components=2 method=iterative tol=0 max-iterations=20" },
   { "ppca", "components=2 max-iterations=30" },
   { "fa", "components=2 max-iterations=30" },
+  { "gmm", "k=4 covariance=full max-iterations=15" },
+  { "gmm", "k=4 covariance=diag init=random max-iterations=40" },
+  { "gmm", "k=3 covariance=spherical tol=0 max-iterations=10" },
 };
 
 static void

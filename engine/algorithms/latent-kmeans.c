@@ -791,6 +791,7 @@ kmeans_accumulate (gpointer           data,
 static gboolean
 kmeans_finish (gpointer       data,
                const double  *stats,
+               G_GNUC_UNUSED gboolean *again,
                GCancellable  *cancellable,
                GError       **error)
 {
