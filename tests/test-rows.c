@@ -153,6 +153,8 @@ static const Case cases[] = {
   { "gmm", "k=4 covariance=full max-iterations=15" },
   { "gmm", "k=4 covariance=diag init=random max-iterations=40" },
   { "gmm", "k=3 covariance=spherical tol=0 max-iterations=10" },
+  { "prototype", "test=0.25 episodes=5 ways=3 shots=2" },
+  { "prototype", "test=0.3 distance=cosine episodes=0" },
 };
 
 static void
