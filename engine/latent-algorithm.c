@@ -208,7 +208,7 @@ latent_algorithm_step (const LatentAlgorithm  *algorithm,
   do
     {
       gsize n_stats = pass->n_stats (state);
-      g_autofree double *stats = latent_algorithm_alloc (n_stats, sizeof (double), "a pass’s statistics", error);
+      g_autofree double *stats = latent_algorithm_alloc (n_stats, sizeof (double), _("a pass’s statistics"), error);
 
       again = FALSE;
       if (stats == NULL ||

@@ -86,11 +86,10 @@ latent_prototype_reference_means_rows (LatentRows    *rows,
   const guint d = latent_rows_get_n_cols (rows);
   const gsize n_stats = (gsize) n_slots * d + n_slots;
   ClassSums c = { slot_of_row, n_slots };
-  g_autofree double *stats = latent_algorithm_alloc (n_stats, sizeof (double), "the class sums", error);
+  g_autofree double *stats = g_new (double, n_stats);
   const double *counts;
 
-  if (stats == NULL ||
-      !latent_algorithm_pass_over (rows, add_class_sums, &c, stats, n_stats, cancellable, error))
+  if (!latent_algorithm_pass_over (rows, add_class_sums, &c, stats, n_stats, cancellable, error))
     return FALSE;
   counts = stats + (gsize) n_slots * d;
   for (guint s = 0; s < n_slots; s++)
