@@ -85,6 +85,11 @@ typedef struct {
  * order of the additions changes, and the same answer for any number of
  * ranks then asks for a reduction in a fixed order (per fixed block of
  * rows, gathered and added in block order) rather than MPI_SUM's own.
+ * What begin reads of every row's state is the exception: k-means moves a
+ * center of an empty cluster to the row farthest from its own, GMM
+ * re-seeds an empty component at the row it explains worst; today they
+ * read the per-row arrays in memory, under MPI they take a MAXLOC
+ * reduction and the row from the rank that holds it.
  *
  * Where the source is one chunk of every row of the dataset the state was
  * initialised on, in this process (latent_rows_is_whole), begin may run
@@ -92,6 +97,7 @@ typedef struct {
  * set *done: the statistics then stay where that copy is and are never
  * read back; they come to the host only when there are several chunks or
  * processes. */
+
 /* A chunk's statistics, added into @stats (see LatentPassFuncs). */
 typedef gboolean (*LatentAccumulateFunc) (gpointer           state,
                                           const LatentChunk *chunk,
@@ -278,7 +284,7 @@ gboolean      latent_algorithm_step       (const LatentAlgorithm  *algorithm,
  * every chunk of @rows to them through @accumulate. The only loop over
  * chunks, so the only place where statistics will be summed across MPI
  * processes: latent_algorithm_step's, and the passes an init makes (the
- * linear models' moments). */
+ * linear models' moments, the prototypes' class means). */
 gboolean      latent_algorithm_pass_over  (LatentRows             *rows,
                                            LatentAccumulateFunc    accumulate,
                                            gpointer                state,
