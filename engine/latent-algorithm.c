@@ -160,6 +160,66 @@ latent_algorithm_restore_denormals (guint saved)
 #endif
 }
 
+gboolean
+latent_algorithm_pass_over (LatentRows            *rows,
+                            LatentAccumulateFunc   accumulate,
+                            gpointer               state,
+                            double                *stats,
+                            gsize                  n_stats,
+                            GCancellable          *cancellable,
+                            GError               **error)
+{
+  const guint n_chunks = latent_rows_get_n_chunks (rows);
+
+  /* Zeroed here, so that a chunk only ever adds. */
+  memset (stats, 0, n_stats * sizeof (double));
+  for (guint c = 0; c < n_chunks; c++)
+    {
+      LatentChunk chunk;
+
+      /* One chunk of every row is one call; check between chunks. */
+      if ((c > 0 && g_cancellable_set_error_if_cancelled (cancellable, error)) ||
+          !latent_rows_get_chunk (rows, c, &chunk, error) ||
+          !accumulate (state, &chunk, stats, cancellable, error))
+        return FALSE;
+    }
+  /* Several processes: here, MPI_Allreduce of @stats (see LatentPassFuncs). */
+  return TRUE;
+}
+
+gboolean
+latent_algorithm_step (const LatentAlgorithm  *algorithm,
+                       gpointer                state,
+                       LatentRows             *rows,
+                       GCancellable           *cancellable,
+                       GError                **error)
+{
+  const LatentPassFuncs *pass = algorithm->pass;
+  gboolean done = FALSE, again = FALSE;
+
+  if (pass == NULL)
+    return algorithm->step (state, cancellable, error);
+  g_return_val_if_fail (rows != NULL, FALSE);
+
+  if (!pass->begin (state, rows, &done, cancellable, error))
+    return FALSE;
+  if (done)
+    return TRUE;
+  do
+    {
+      gsize n_stats = pass->n_stats (state);
+      g_autofree double *stats = latent_algorithm_alloc (n_stats, sizeof (double), _("a pass’s statistics"), error);
+
+      again = FALSE;
+      if (stats == NULL ||
+          !latent_algorithm_pass_over (rows, pass->accumulate, state, stats, n_stats, cancellable, error) ||
+          !pass->finish (state, stats, &again, cancellable, error))
+        return FALSE;
+    }
+  while (again);
+  return TRUE;
+}
+
 LatentFit *
 latent_algorithm_fit (const LatentAlgorithm  *algorithm,
                       LatentDataset          *dataset,
@@ -172,6 +232,7 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
                       GError                **error)
 {
   g_autoptr(LatentFit) fit = NULL;
+  g_autoptr(LatentRows) rows = NULL;
   gint64 start = g_get_monotonic_time ();
   gpointer state;
   gboolean ok = FALSE;
@@ -186,13 +247,14 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
   fit->history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
   fit->init_ms = (g_get_monotonic_time () - start) / 1000.0;
   fit->initial_objective = algorithm->objective (state);
+  rows = latent_rows_new_for_dataset (dataset, 0);
   ok = TRUE;
   while (!algorithm->converged (state))
     {
       LatentIterationRecord record;
       gint64 t0 = g_get_monotonic_time ();
 
-      if (!(ok = algorithm->step (state, cancellable, error)))
+      if (!(ok = latent_algorithm_step (algorithm, state, rows, cancellable, error)))
         break;
       record.iteration = fit->history->len + 1;
       record.objective = algorithm->objective (state);

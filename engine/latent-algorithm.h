@@ -16,6 +16,7 @@
 #include "latent-cl.h"
 #include "latent-dataset.h"
 #include "latent-params.h"
+#include "latent-rows.h"
 #include "latent-snapshot.h"
 
 G_BEGIN_DECLS
@@ -52,6 +53,73 @@ typedef struct {
   double objective;
   double step_ms;
 } LatentIterationRecord;
+
+/* The pass contract, for algorithms whose iteration is a pass over the
+ * rows (k-means' assignment, …): the engine owns the loop over the row
+ * source's chunks (latent_algorithm_step), the algorithm only
+ *
+ *   begin       starts the iteration: what comes before the rows are read
+ *               (k-means moves its centers to the last pass's means);
+ *   accumulate  adds one chunk's statistics into @stats (sums, counts,
+ *               inertia, …) and writes its per-row state (labels,
+ *               distances) at chunk->first + i;
+ *   finish      ends the pass from the statistics of every row; it sets
+ *               *again where the iteration needs another pass over the
+ *               rows (GMM: the scatter about the new means, then the
+ *               expectation), whose statistics may have another length:
+ *               the engine asks n_stats () before every pass.
+ *
+ * An iteration's statistics are one flat array of n_stats () doubles,
+ * zeroed by the engine before the first chunk, to which every chunk only
+ * adds: partial statistics of two sets of rows sum to those of both. So
+ * when one job runs over several MPI ranks, each rank accumulates its own
+ * chunks and the engine makes the whole with one call between the last
+ * accumulate and finish,
+ *
+ *   MPI_Allreduce (MPI_IN_PLACE, stats, n_stats, MPI_DOUBLE, MPI_SUM, comm);
+ *
+ * and every rank finishes identically, so begin (which only reads state
+ * that finish left) stays the same everywhere. In one process the chunks
+ * are added in row order into one array, so the sums are bit for bit those
+ * of one chunk of every row, whatever the chunk size; across ranks the
+ * order of the additions changes, and the same answer for any number of
+ * ranks then asks for a reduction in a fixed order (per fixed block of
+ * rows, gathered and added in block order) rather than MPI_SUM's own.
+ * What begin reads of every row's state is the exception: k-means moves a
+ * center of an empty cluster to the row farthest from its own, GMM
+ * re-seeds an empty component at the row it explains worst; today they
+ * read the per-row arrays in memory, under MPI they take a MAXLOC
+ * reduction and the row from the rank that holds it.
+ *
+ * Where the source is one chunk of every row of the dataset the state was
+ * initialised on, in this process (latent_rows_is_whole), begin may run
+ * the whole iteration on its own copy of the rows (an OpenCL device's) and
+ * set *done: the statistics then stay where that copy is and are never
+ * read back; they come to the host only when there are several chunks or
+ * processes. */
+
+/* A chunk's statistics, added into @stats (see LatentPassFuncs). */
+typedef gboolean (*LatentAccumulateFunc) (gpointer           state,
+                                          const LatentChunk *chunk,
+                                          double            *stats,
+                                          GCancellable      *cancellable,
+                                          GError           **error);
+
+typedef struct {
+  /* The length of the next pass's @stats. */
+  gsize           (*n_stats)    (gpointer           state);
+  gboolean        (*begin)      (gpointer           state,
+                                 LatentRows        *rows,
+                                 gboolean          *done,
+                                 GCancellable      *cancellable,
+                                 GError           **error);
+  LatentAccumulateFunc accumulate;
+  gboolean        (*finish)     (gpointer           state,
+                                 const double      *stats,
+                                 gboolean          *again,
+                                 GCancellable      *cancellable,
+                                 GError           **error);
+} LatentPassFuncs;
 
 struct _LatentAlgorithm
 {
@@ -95,10 +163,13 @@ struct _LatentAlgorithm
    * converged need (a few scalars or partial sums), never what only a
    * snapshot shows (images, labels, means), since the worker takes a
    * snapshot at most once a frame and latent_algorithm_fit only at the
-   * end. */
+   * end. NULL for an algorithm that follows the pass contract: the
+   * engine then steps it through pass (latent_algorithm_step). */
   gboolean        (*step)      (gpointer        state,
                                 GCancellable   *cancellable,
                                 GError        **error);
+  /* The pass contract (above), or NULL: step is then the iteration. */
+  const LatentPassFuncs *pass;
   /* The state as it is now, complete: where the step left it on the
    * device, this is where it is read back. */
   LatentSnapshot *(*snapshot)  (gpointer        state);
@@ -198,6 +269,29 @@ const LatentParamSpec *latent_algorithm_spec_with_role (const LatentAlgorithm *a
 /* Whether the algorithm offers the figure called @name. */
 gboolean      latent_algorithm_offers_figure (const LatentAlgorithm *algorithm,
                                            const char             *name);
+
+/* One iteration of @state: its step, or for an algorithm of the pass
+ * contract, begin, accumulate over every chunk of @rows (the rows of the
+ * dataset the state was initialised on; NULL for an algorithm without
+ * pass) and finish. Checks cancellable between chunks. */
+gboolean      latent_algorithm_step       (const LatentAlgorithm  *algorithm,
+                                           gpointer                state,
+                                           LatentRows             *rows,
+                                           GCancellable           *cancellable,
+                                           GError                **error);
+
+/* One pass over the rows: zeroes @stats (@n_stats doubles), then adds
+ * every chunk of @rows to them through @accumulate. The only loop over
+ * chunks, so the only place where statistics will be summed across MPI
+ * processes: latent_algorithm_step's, and the passes an init makes (the
+ * linear models' moments, the prototypes' class means). */
+gboolean      latent_algorithm_pass_over  (LatentRows             *rows,
+                                           LatentAccumulateFunc    accumulate,
+                                           gpointer                state,
+                                           double                 *stats,
+                                           gsize                   n_stats,
+                                           GCancellable           *cancellable,
+                                           GError                **error);
 
 /* Called after every iteration of latent_algorithm_fit. */
 typedef void (*LatentFitFunc) (const LatentIterationRecord *record,

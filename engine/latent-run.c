@@ -211,6 +211,8 @@ static gpointer
 worker (gpointer data)
 {
   LatentRun *self = data;
+  /* The rows every pass reads, for algorithms of the pass contract. */
+  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (self->dataset, 0);
   GError *error = NULL;
   gpointer state;
   gint64 start = g_get_monotonic_time ();
@@ -256,7 +258,7 @@ worker (gpointer data)
       LatentIterationRecord record;
       gint64 t0 = g_get_monotonic_time ();
 
-      if (!self->algorithm->step (state, self->cancellable, &error))
+      if (!latent_algorithm_step (self->algorithm, state, rows, self->cancellable, &error))
         {
           gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
@@ -344,7 +346,7 @@ worker (gpointer data)
       g_mutex_unlock (&self->mutex);
 
       t0 = g_get_monotonic_time ();
-      if (!self->algorithm->step (state, self->cancellable, &error))
+      if (!latent_algorithm_step (self->algorithm, state, rows, self->cancellable, &error))
         {
           if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             {

@@ -24,6 +24,15 @@ typedef struct {
   double  loglik;   /* Σ_i log p(x_i) */
 } LatentGmmStats;
 
+/* The pass contract's passes (gmm_begin): the scatter about the new means,
+ * the expectation, and the expectation again after coinciding components
+ * were split apart. */
+typedef enum {
+  LATENT_GMM_PASS_SCATTER,
+  LATENT_GMM_PASS_EXPECT,
+  LATENT_GMM_PASS_EXPECT_SPLIT,
+} LatentGmmPass;
+
 typedef struct {
   LatentDataset       *dataset;
   LatentParams        *params;
@@ -49,6 +58,8 @@ typedef struct {
   double              *resp;        /* n × k, of the last expect pass */
   double              *scatter;     /* k × values */
   LatentGmmStats       stats;
+  LatentGmmPass        pass;        /* the next pass of the iteration */
+  double               before, earlier;   /* the log-likelihoods the iteration started from */
 
   guint                iteration;
   double               log_likelihood;   /* mean per row, of the current model */
@@ -75,6 +86,46 @@ typedef struct {
   char                *device;
 } LatentGmm;
 
+/* An expectation pass's statistics, in one array of doubles: N_k (k), S_k
+ * (k × d), then Σ log p(x). A scatter pass's are k × values, as
+ * LatentGmm's scatter. */
+static inline gsize
+latent_gmm_stats_nk (G_GNUC_UNUSED const LatentGmm *self)
+{
+  return 0;
+}
+
+static inline gsize
+latent_gmm_stats_sx (const LatentGmm *self)
+{
+  return self->k;
+}
+
+static inline gsize
+latent_gmm_stats_loglik (const LatentGmm *self)
+{
+  return self->k + (gsize) self->k * self->d;
+}
+
+static inline gsize
+latent_gmm_n_stats (const LatentGmm *self)
+{
+  return latent_gmm_stats_loglik (self) + 1;
+}
+
+void         latent_gmm_reference_expect_rows    (LatentGmm      *self,
+                                                  guint           first,
+                                                  guint           n,
+                                                  const float    *rows,
+                                                  double         *stats);
+void         latent_gmm_reference_scatter_rows   (LatentGmm      *self,
+                                                  const double   *means,
+                                                  guint           first,
+                                                  guint           n,
+                                                  const float    *rows,
+                                                  double         *scatter);
+void         latent_gmm_reference_scatter_mirror (LatentGmm      *self,
+                                                  double         *scatter);
 void         latent_gmm_reference_expect  (LatentGmm      *self,
                                            LatentGmmStats *stats);
 void         latent_gmm_reference_scatter (LatentGmm      *self,

@@ -840,23 +840,17 @@ gmm_init (LatentDataset  *dataset,
   return g_steal_pointer (&self);
 }
 
+/* After the expectation of an iteration's new model (the log-likelihood
+ * in self->stats): counts the iteration and tests convergence. TRUE when
+ * coinciding components were split apart, whose moved means then need an
+ * expectation of their own before end_step. */
 static gboolean
-gmm_step (gpointer       data,
-          GCancellable  *cancellable,
-          GError       **error)
+after_expect (LatentGmm *self,
+              double     before,
+              double     earlier)
 {
-  LatentGmm *self = data;
-  const double before = self->log_likelihood, earlier = self->previous_log_likelihood;
   double change;
 
-  g_return_val_if_fail (!self->finished, FALSE);
-
-  g_string_truncate (self->message, 0);
-  /* The M-step from the last E-step's responsibilities, then the E-step of
-   * the new model: its log-likelihood, and the labels drawn with it, are
-   * those of the means and covariances this iteration shows. */
-  if (!maximise (self, cancellable, error) || !expect (self, cancellable, error))
-    return FALSE;
   self->previous_log_likelihood = before;
   self->log_likelihood = self->stats.loglik / self->n;
 
@@ -880,18 +874,149 @@ gmm_step (gpointer       data,
   if (self->converged && self->random_start && self->iteration < self->max_iterations &&
       split_coinciding (self))
     {
-      /* The moved means need their own responsibilities. */
       self->converged = FALSE;
-      if (!expect (self, cancellable, error))
-        return FALSE;
-      self->log_likelihood = self->stats.loglik / self->n;
+      return TRUE;
     }
+  return FALSE;
+}
+
+static void
+end_step (LatentGmm *self)
+{
   self->finished = self->converged || self->iteration >= self->max_iterations;
   if (self->finished && !self->left_start)
     g_string_append (self->message, _("The components have not moved apart from the random start; "
                                       "try more iterations or init=kmeans. "));
+}
+
+/* The whole iteration where the device holds every row: its passes keep
+ * the responsibilities there between the expectation and the scatter. */
+static gboolean
+step_on_device (LatentGmm     *self,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  const double before = self->log_likelihood, earlier = self->previous_log_likelihood;
+
+  /* The M-step from the last E-step's responsibilities, then the E-step of
+   * the new model: its log-likelihood, and the labels drawn with it, are
+   * those of the means and covariances this iteration shows. */
+  if (!maximise (self, cancellable, error) || !expect (self, cancellable, error))
+    return FALSE;
+  if (after_expect (self, before, earlier))
+    {
+      /* The moved means need their own responsibilities. */
+      if (!expect (self, cancellable, error))
+        return FALSE;
+      self->log_likelihood = self->stats.loglik / self->n;
+    }
+  end_step (self);
   return TRUE;
 }
+
+/* The pass contract: begin re-seeds empty components and moves the means
+ * (from the last expectation's statistics), then a scatter pass about
+ * them gives the covariances, and an expectation pass the new model's
+ * responsibilities and log-likelihood (a second one after a split). */
+static gsize
+gmm_n_stats (gpointer data)
+{
+  LatentGmm *self = data;
+
+  if (self->pass == LATENT_GMM_PASS_SCATTER)
+    return self->k * latent_covariance_values (self->covariance, self->d);
+  return latent_gmm_n_stats (self);
+}
+
+static gboolean
+gmm_begin (gpointer       data,
+           LatentRows    *rows,
+           gboolean      *done,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  LatentGmm *self = data;
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  g_string_truncate (self->message, 0);
+  /* Chunks the device does not hold: the passes run on the host, which
+   * has the last expectation's responsibilities and sums. */
+  if (self->cl != NULL && !latent_rows_is_whole (rows, self->dataset))
+    {
+      g_clear_pointer (&self->cl, latent_gmm_cl_free);
+      g_clear_object (&self->runtime);
+      g_free (self->device);
+      self->device = g_strdup (LATENT_GMM_CPU_REFERENCE);
+    }
+  if (self->cl != NULL)
+    {
+      *done = TRUE;
+      return step_on_device (self, cancellable, error);
+    }
+  self->before = self->log_likelihood;
+  self->earlier = self->previous_log_likelihood;
+  reseed_empty (self);
+  set_means_and_weights (self);
+  self->pass = LATENT_GMM_PASS_SCATTER;
+  return TRUE;
+}
+
+static gboolean
+gmm_accumulate (gpointer           data,
+                const LatentChunk *chunk,
+                double            *stats,
+                G_GNUC_UNUSED GCancellable *cancellable,
+                G_GNUC_UNUSED GError      **error)
+{
+  LatentGmm *self = data;
+
+  if (self->pass == LATENT_GMM_PASS_SCATTER)
+    latent_gmm_reference_scatter_rows (self, self->means, chunk->first, chunk->n, chunk->values, stats);
+  else
+    latent_gmm_reference_expect_rows (self, chunk->first, chunk->n, chunk->values, stats);
+  return TRUE;
+}
+
+static gboolean
+gmm_finish (gpointer       data,
+            const double  *stats,
+            gboolean      *again,
+            G_GNUC_UNUSED GCancellable *cancellable,
+            G_GNUC_UNUSED GError      **error)
+{
+  LatentGmm *self = data;
+
+  if (self->pass == LATENT_GMM_PASS_SCATTER)
+    {
+      memcpy (self->scatter, stats, sizeof (double) * gmm_n_stats (self));
+      latent_gmm_reference_scatter_mirror (self, self->scatter);
+      set_covariances (self);
+      self->pass = LATENT_GMM_PASS_EXPECT;
+      *again = TRUE;
+      return TRUE;
+    }
+  memcpy (self->stats.nk, stats + latent_gmm_stats_nk (self), sizeof (double) * self->k);
+  memcpy (self->stats.sx, stats + latent_gmm_stats_sx (self), sizeof (double) * self->k * self->d);
+  self->stats.loglik = stats[latent_gmm_stats_loglik (self)];
+  if (self->pass == LATENT_GMM_PASS_EXPECT && after_expect (self, self->before, self->earlier))
+    {
+      self->pass = LATENT_GMM_PASS_EXPECT_SPLIT;
+      *again = TRUE;
+      return TRUE;
+    }
+  if (self->pass == LATENT_GMM_PASS_EXPECT_SPLIT)
+    self->log_likelihood = self->stats.loglik / self->n;
+  end_step (self);
+  return TRUE;
+}
+
+static const LatentPassFuncs gmm_pass = {
+  .n_stats = gmm_n_stats,
+  .begin = gmm_begin,
+  .accumulate = gmm_accumulate,
+  .finish = gmm_finish,
+};
 
 /* Whether the run's result is to hold every row's responsibilities. */
 static gboolean
@@ -1033,7 +1158,7 @@ static const LatentAlgorithm gmm_algorithm = {
   .n_params = G_N_ELEMENTS (gmm_params),
   .check = gmm_check,
   .init = gmm_init,
-  .step = gmm_step,
+  .pass = &gmm_pass,
   .snapshot = gmm_snapshot,
   .objective = gmm_objective,
   .converged = gmm_converged,

@@ -63,6 +63,44 @@ typedef struct {
   char           *device;
 } LatentKmeans;
 
+/* A pass's statistics (LatentPassFuncs): the per-cluster sums (k × d),
+ * then the counts (k), then the inertia, in one array of doubles. Counts
+ * in doubles are exact up to 2⁵³ rows. */
+static inline gsize
+latent_kmeans_stats_sums (G_GNUC_UNUSED const LatentKmeans *self)
+{
+  return 0;
+}
+
+static inline gsize
+latent_kmeans_stats_counts (const LatentKmeans *self)
+{
+  return (gsize) self->k * self->d;
+}
+
+static inline gsize
+latent_kmeans_stats_inertia (const LatentKmeans *self)
+{
+  return (gsize) self->k * self->d + self->k;
+}
+
+static inline gsize
+latent_kmeans_n_stats (const LatentKmeans *self)
+{
+  return latent_kmeans_stats_inertia (self) + 1;
+}
+
+void             latent_kmeans_reference_accumulate (LatentKmeans *self,
+                                                     guint         first,
+                                                     guint         n,
+                                                     const float  *x,
+                                                     double       *stats,
+                                                     gboolean      accumulate);
+void             latent_kmeans_pass_from_stats      (LatentKmeans     *self,
+                                                     LatentKmeansPass *pass,
+                                                     const double     *stats,
+                                                     gboolean          accumulate);
+
 /* An assignment pass: every row to its nearest center (self->labels,
  * self->dist, pass->inertia), and the sums and counts unless kind is LABELS.
  * The device's passes bring self->dist back only for kind EXACT. */

@@ -402,6 +402,20 @@ pull (LatentKmeans *self)
     fall_back_to_host (self, error);
 }
 
+/* The run goes on on the host without counting a failure: the device
+ * holds the dataset in one piece, and the passes come in chunks. */
+static void
+leave_device (LatentKmeans *self)
+{
+  pull (self);
+  if (self->cl == NULL)
+    return;   /* the pull failed and fell back */
+  g_clear_pointer (&self->cl, latent_kmeans_cl_free);
+  g_clear_object (&self->runtime);
+  g_free (self->device);
+  self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
+}
+
 static gboolean
 kmeans_check (LatentDataset  *dataset,
               LatentParams   *params,
@@ -632,6 +646,20 @@ move_center (double       *center,
   return (m0 + m1) + (m2 + m3);
 }
 
+/* The centers to the means of the last pass's clusters (an empty
+ * cluster's center stays); returns how far they moved, squared. */
+static double
+move_centers (LatentKmeans *self)
+{
+  double shift = 0;
+
+  for (guint c = 0; c < self->k; c++)
+    if (self->pass.counts[c] > 0)
+      shift += move_center (self->centers + (gsize) c * self->d, self->pass.sums + (gsize) c * self->d,
+                            self->pass.counts[c], self->d);
+  return shift;
+}
+
 /* Lloyd's iteration, update first: the centers move to the means of the
  * rows as the last pass assigned them, then every row goes to its nearest
  * new center. The state between steps (and so every snapshot) is centers
@@ -639,55 +667,18 @@ move_center (double       *center,
  * live view draws together: regions, centers and the points' colours. The
  * other order (assign, then update) left the labels of the previous
  * centers beside the new ones. This costs nothing: still one assignment
- * pass per step, and the centers of iteration t are the same as before. */
+ * pass per step, and the centers of iteration t are the same as before.
+ *
+ * Under the pass contract: begin relocates empty clusters and moves the
+ * centers, accumulate assigns a chunk, finish takes the summed pass. */
+
+/* An iteration's end, after its pass: SHIFT is how far the centers moved. */
 static gboolean
-kmeans_step (gpointer       data,
-             GCancellable  *cancellable,
-             GError       **error)
+end_iteration (LatentKmeans  *self,
+               double         shift,
+               GCancellable  *cancellable,
+               GError       **error)
 {
-  LatentKmeans *self = data;
-  gboolean moved = FALSE;
-  double shift = 0;
-
-  g_return_val_if_fail (!self->finished, FALSE);
-
-  g_string_truncate (self->message, 0);
-  if (has_empty_cluster (self))
-    {
-      /* Relocation needs every row's distance, which only an exact pass
-       * brings back from the device. */
-      if (!self->pass.dist_exact &&
-          !assign (self, &self->pass, LATENT_KMEANS_EXACT, cancellable, error))
-        return FALSE;
-      relocate_empty_clusters (self);
-      if (self->cl)
-        latent_kmeans_cl_invalidate (self->cl);
-    }
-
-  /* The GPU shape moves the centers where it keeps them. */
-  if (self->cl && latent_kmeans_cl_can_update (self->cl))
-    {
-      g_autoptr(GError) local_error = NULL;
-
-      moved = latent_kmeans_cl_update_assign (self->cl, self, &self->pass, &shift, cancellable, &local_error);
-      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
-        }
-      if (!moved)
-        fall_back_to_host (self, local_error);
-    }
-  if (!moved)
-    {
-      /* An empty cluster's center stays. */
-      for (guint c = 0; c < self->k; c++)
-        if (self->pass.counts[c] > 0)
-          shift += move_center (self->centers + (gsize) c * self->d, self->pass.sums + (gsize) c * self->d,
-                                self->pass.counts[c], self->d);
-      if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, cancellable, error))
-        return FALSE;
-    }
   self->iteration++;
   g_debug ("iteration %u: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " distances computed",
            self->iteration, self->pass.visited, (guint64) self->n * self->k);
@@ -706,6 +697,116 @@ kmeans_step (gpointer       data,
     }
   return TRUE;
 }
+
+/* The whole iteration on the device, which holds every row: it keeps the
+ * pass's sums there (the GPU shape moves the centers there too). */
+static gboolean
+step_on_device (LatentKmeans  *self,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  gboolean moved = FALSE;
+  double shift = 0;
+
+  if (latent_kmeans_cl_can_update (self->cl))
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      moved = latent_kmeans_cl_update_assign (self->cl, self, &self->pass, &shift, cancellable, &local_error);
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (!moved)
+        fall_back_to_host (self, local_error);
+    }
+  if (!moved)
+    {
+      shift = move_centers (self);
+      if (!assign (self, &self->pass, LATENT_KMEANS_ACCUMULATE, cancellable, error))
+        return FALSE;
+    }
+  return end_iteration (self, shift, cancellable, error);
+}
+
+static gsize
+kmeans_n_stats (gpointer data)
+{
+  return latent_kmeans_n_stats (data);
+}
+
+static gboolean
+kmeans_begin (gpointer       data,
+              LatentRows    *rows,
+              gboolean      *done,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  LatentKmeans *self = data;
+  const gboolean whole = latent_rows_is_whole (rows, self->dataset);
+
+  g_return_val_if_fail (!self->finished, FALSE);
+
+  /* Chunks the device does not hold: the passes run on the host, from
+   * the device's centers, labels and sums as they are now. */
+  if (self->cl != NULL && !whole)
+    leave_device (self);
+
+  g_string_truncate (self->message, 0);
+  if (has_empty_cluster (self))
+    {
+      /* Relocation needs every row's distance, which only an exact pass
+       * brings back from the device. */
+      if (!self->pass.dist_exact &&
+          !assign (self, &self->pass, LATENT_KMEANS_EXACT, cancellable, error))
+        return FALSE;
+      relocate_empty_clusters (self);
+      if (self->cl)
+        latent_kmeans_cl_invalidate (self->cl);
+    }
+
+  if (self->cl != NULL)
+    {
+      *done = TRUE;
+      return step_on_device (self, cancellable, error);
+    }
+  self->shift = move_centers (self);
+  return TRUE;
+}
+
+static gboolean
+kmeans_accumulate (gpointer           data,
+                   const LatentChunk *chunk,
+                   double            *stats,
+                   G_GNUC_UNUSED GCancellable *cancellable,
+                   G_GNUC_UNUSED GError      **error)
+{
+  LatentKmeans *self = data;
+
+  latent_kmeans_reference_accumulate (self, chunk->first, chunk->n, chunk->values, stats, TRUE);
+  return TRUE;
+}
+
+static gboolean
+kmeans_finish (gpointer       data,
+               const double  *stats,
+               G_GNUC_UNUSED gboolean *again,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  LatentKmeans *self = data;
+
+  latent_kmeans_pass_from_stats (self, &self->pass, stats, TRUE);
+  return end_iteration (self, self->shift, cancellable, error);
+}
+
+static const LatentPassFuncs kmeans_pass = {
+  .n_stats = kmeans_n_stats,
+  .begin = kmeans_begin,
+  .accumulate = kmeans_accumulate,
+  .finish = kmeans_finish,
+};
 
 static LatentSnapshot *
 kmeans_snapshot (gpointer data)
@@ -791,7 +892,7 @@ static const LatentAlgorithm kmeans_algorithm = {
   .n_params = G_N_ELEMENTS (kmeans_params),
   .check = kmeans_check,
   .init = kmeans_init,
-  .step = kmeans_step,
+  .pass = &kmeans_pass,
   .snapshot = kmeans_snapshot,
   .objective = kmeans_objective,
   .converged = kmeans_converged,

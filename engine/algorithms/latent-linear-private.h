@@ -163,6 +163,11 @@ gboolean        latent_linear_solve_spd        (double            *a,
                                                 double            *log_det);
 
 /* The paths. */
+gboolean        latent_linear_reference_moments_rows (LatentRows  *rows,
+                                                      double      *mean,
+                                                      double      *cov,
+                                                      GCancellable *cancellable,
+                                                      GError     **error);
 void            latent_linear_reference_moments   (const float    *x,
                                                    guint           n,
                                                    guint           d,

@@ -9,8 +9,76 @@
 
 #include "latent-linear-private.h"
 
-/* Two passes: the mean, then the scatter about it, which keeps data far from
- * the origin from cancelling. Only the upper triangle is summed. */
+/* The moments' first pass: the column sums (d statistics). */
+static gboolean
+sum_columns (G_GNUC_UNUSED gpointer data,
+             const LatentChunk     *chunk,
+             double                *sums,
+             G_GNUC_UNUSED GCancellable *cancellable,
+             G_GNUC_UNUSED GError      **error)
+{
+  const guint d = chunk->d;
+
+  for (guint i = 0; i < chunk->n; i++)
+    for (guint a = 0; a < d; a++)
+      sums[a] += chunk->values[(gsize) i * d + a];
+  return TRUE;
+}
+
+/* The second: the scatter about the mean, Σ (x − mean)(x − mean)ᵀ, its
+ * upper triangle in d × d statistics. */
+static gboolean
+sum_scatter (gpointer           data,
+             const LatentChunk *chunk,
+             double            *scatter,
+             G_GNUC_UNUSED GCancellable *cancellable,
+             G_GNUC_UNUSED GError      **error)
+{
+  const double *mean = data;
+  const guint d = chunk->d;
+  g_autofree double *row = g_new (double, d);
+
+  for (guint i = 0; i < chunk->n; i++)
+    {
+      for (guint a = 0; a < d; a++)
+        row[a] = chunk->values[(gsize) i * d + a] - mean[a];
+      for (guint a = 0; a < d; a++)
+        {
+          double *c = scatter + (gsize) a * d;
+
+          for (guint b = a; b < d; b++)
+            c[b] += row[a] * row[b];
+        }
+    }
+  return TRUE;
+}
+
+/* Two passes over @rows (latent_algorithm_pass_over, so chunk by chunk):
+ * the mean, then the scatter about it, which keeps data far from the
+ * origin from cancelling. Both are sums of the rows' own terms added in
+ * row order, so every chunk size gives the same bits. */
+gboolean
+latent_linear_reference_moments_rows (LatentRows    *rows,
+                                      double        *mean,
+                                      double        *cov,
+                                      GCancellable  *cancellable,
+                                      GError       **error)
+{
+  const guint n = latent_rows_get_n_rows (rows), d = latent_rows_get_n_cols (rows);
+
+  if (!latent_algorithm_pass_over (rows, sum_columns, NULL, mean, d, cancellable, error))
+    return FALSE;
+  for (guint a = 0; a < d; a++)
+    mean[a] /= n;
+  if (!latent_algorithm_pass_over (rows, sum_scatter, mean, cov, (gsize) d * d, cancellable, error))
+    return FALSE;
+  for (guint a = 0; a < d; a++)
+    for (guint b = a; b < d; b++)
+      cov[(gsize) b * d + a] = cov[(gsize) a * d + b] /= n;
+  return TRUE;
+}
+
+/* The same over the rows of X (n × d) in memory, in one chunk. */
 void
 latent_linear_reference_moments (const float *x,
                                  guint        n,
@@ -18,31 +86,13 @@ latent_linear_reference_moments (const float *x,
                                  double      *mean,
                                  double      *cov)
 {
-  g_autofree double *row = g_new (double, d);
+  g_autoptr(LatentDataset) dataset = latent_dataset_new ("moments", n, d, NULL);
+  g_autoptr(LatentRows) rows = NULL;
 
-  memset (mean, 0, sizeof (double) * d);
-  memset (cov, 0, sizeof (double) * d * d);
-  for (guint i = 0; i < n; i++)
-    for (guint a = 0; a < d; a++)
-      mean[a] += x[(gsize) i * d + a];
-  for (guint a = 0; a < d; a++)
-    mean[a] /= n;
-
-  for (guint i = 0; i < n; i++)
-    {
-      for (guint a = 0; a < d; a++)
-        row[a] = x[(gsize) i * d + a] - mean[a];
-      for (guint a = 0; a < d; a++)
-        {
-          double *c = cov + (gsize) a * d;
-
-          for (guint b = a; b < d; b++)
-            c[b] += row[a] * row[b];
-        }
-    }
-  for (guint a = 0; a < d; a++)
-    for (guint b = a; b < d; b++)
-      cov[(gsize) b * d + a] = cov[(gsize) a * d + b] /= n;
+  g_return_if_fail (dataset != NULL);
+  memcpy (latent_dataset_get_data (dataset), x, sizeof (float) * n * d);
+  rows = latent_rows_new_for_dataset (dataset, n);
+  latent_linear_reference_moments_rows (rows, mean, cov, NULL, NULL);
 }
 
 void

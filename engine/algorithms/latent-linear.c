@@ -148,6 +148,7 @@ latent_linear_new (LatentLinearModel      model,
 {
   g_autoptr(LatentLinear) self = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(LatentRows) rows = NULL;
   LatentLinearParams p;
   guint n, d, m;
 
@@ -182,7 +183,11 @@ latent_linear_new (LatentLinearModel      model,
   self->psi = g_new0 (double, d);
   self->eigenvalues = g_new0 (double, m);
 
-  if (cl)
+  /* The moments are a pass over the rows, in the chunks the source gives.
+   * The device takes them from its own copy of every row, which only one
+   * chunk of them all matches; in chunks, the run stays on the host. */
+  rows = latent_rows_new_for_dataset (dataset, 0);
+  if (cl && latent_rows_is_whole (rows, dataset))
     {
       self->runtime = g_object_ref (cl);
       self->device = latent_cl_describe (cl);
@@ -201,8 +206,9 @@ latent_linear_new (LatentLinearModel      model,
     }
   else
     self->device = g_strdup (CPU_REFERENCE);
-  if (self->cl == NULL)
-    latent_linear_reference_moments (self->x, n, d, self->mean, self->cov);
+  if (self->cl == NULL &&
+      !latent_linear_reference_moments_rows (rows, self->mean, self->cov, NULL, error))
+    return NULL;
 
   self->total_variance = 0;
   for (guint a = 0; a < d; a++)

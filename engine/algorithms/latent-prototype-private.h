@@ -97,6 +97,12 @@ void      latent_prototype_reference_means    (LatentDataset           *dataset,
                                                guint                    n,
                                                guint                    n_slots,
                                                float                   *means);
+gboolean  latent_prototype_reference_means_rows (LatentRows             *rows,
+                                                 const gint32           *slot_of_row,
+                                                 guint                   n_slots,
+                                                 float                  *means,
+                                                 GCancellable           *cancellable,
+                                                 GError                **error);
 void      latent_prototype_reference_classify (LatentDataset           *dataset,
                                                const gint32            *rows,
                                                guint                    n,

@@ -297,6 +297,7 @@ fit (LatentPrototype  *self,
   g_autofree gint32 *train_slots = g_new (gint32, split->n_train);
   g_autofree gint32 *train_predictions = g_new (gint32, split->n_train);
   g_autoptr(GString) absent = g_string_new (NULL);
+  g_autoptr(LatentRows) rows = NULL;
   gint64 t0, t1, t2;
 
   for (guint i = 0; i < split->n_train; i++)
@@ -332,9 +333,35 @@ fit (LatentPrototype  *self,
 
   means = g_new (float, (gsize) self->n_present * d);
   t0 = g_get_monotonic_time ();
-  if (!compute_means (self, split->train, split->train_rows, slots, split->n_train, self->n_present,
-                      means, NULL, error))
-    return FALSE;
+  /* The class means are a pass over the training dataset's rows, in the
+   * chunks its source gives; the device takes them from its own copy of
+   * every row, which only one chunk of them all matches. In chunks, the
+   * run stays on the host. */
+  rows = latent_rows_new_for_dataset (split->train, 0);
+  if (self->pcl != NULL && !latent_rows_is_whole (rows, split->train))
+    {
+      g_clear_pointer (&self->pcl, latent_prototype_cl_free);
+      g_clear_object (&self->runtime);
+      g_free (self->device);
+      self->device = g_strdup (_(CPU_REFERENCE));
+    }
+  if (self->pcl != NULL)
+    {
+      if (!compute_means (self, split->train, split->train_rows, slots, split->n_train, self->n_present,
+                          means, NULL, error))
+        return FALSE;
+    }
+  else
+    {
+      g_autofree gint32 *slot_of_row = g_new (gint32, latent_rows_get_n_rows (rows));
+
+      for (guint r = 0; r < latent_rows_get_n_rows (rows); r++)
+        slot_of_row[r] = -1;
+      for (guint i = 0; i < split->n_train; i++)
+        slot_of_row[split->train_rows[i]] = slots[i];
+      if (!latent_prototype_reference_means_rows (rows, slot_of_row, self->n_present, means, NULL, error))
+        return FALSE;
+    }
   self->prototypes = g_new0 (float, (gsize) self->n_classes * d);
   for (guint s = 0; s < self->n_present; s++)
     memcpy (self->prototypes + (gsize) self->present[s] * d, means + (gsize) s * d, d * sizeof (float));

@@ -57,8 +57,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       if (state)
         {
           g_autoptr(GError) step_error = NULL;
+          g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (fuzz_dataset (), 0);
 
-          algorithm->step (state, NULL, &step_error);
+          latent_algorithm_step (algorithm, state, rows, NULL, &step_error);
           latent_snapshot_unref (algorithm->snapshot (state));
           algorithm->free (state);
         }

@@ -94,6 +94,7 @@ test_assert_snapshots_coherent (const LatentAlgorithm *algorithm,
 {
   g_autoptr(GError) error = NULL;
   gpointer state = algorithm->init (ds, params, seed, cl, NULL, &error);
+  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (ds, 0);
   const float *x = latent_dataset_get_data (ds);
   guint steps = 0;
 
@@ -136,7 +137,7 @@ test_assert_snapshots_coherent (const LatentAlgorithm *algorithm,
         g_assert_cmpfloat (fabs (snap->objective - inertia), <=, 1e-4 * inertia);
       if (algorithm->converged (state))
         break;
-      g_assert_true (algorithm->step (state, NULL, &error));
+      g_assert_true (latent_algorithm_step (algorithm, state, rows, NULL, &error));
       g_assert_no_error (error);
       steps++;
     }

@@ -227,7 +227,11 @@ test_overflowing_values (void)
   state = alg->init (ds, params, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (state);
-  g_assert_true (alg->step (state, NULL, &error));
+  {
+    g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (ds, 0);
+
+    g_assert_true (latent_algorithm_step (alg, state, rows, NULL, &error));
+  }
   g_assert_no_error (error);
   g_assert_true (isfinite (alg->objective (state)));
   alg->free (state);

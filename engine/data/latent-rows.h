@@ -1,0 +1,68 @@
+/* latent-rows.h — a source of rows, given in chunks
+ *
+ * The algorithms whose iteration is a pass over the rows (the pass
+ * contract, latent-algorithm.h) read them from a row source, a chunk at a
+ * time, never from a whole dataset: a chunk is a run of consecutive rows,
+ * its first row's index, its values and its labels. Today's source is a
+ * dataset in memory, in one chunk of every row or in chunks of a chosen
+ * size (the chunked source proves that no pass relies on seeing all rows
+ * at once); a file read in pieces, or one process's share of the rows
+ * under MPI, is another source behind the same calls.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "latent-dataset.h"
+
+G_BEGIN_DECLS
+
+/* Consecutive rows first … first + n − 1. The pointers belong to the
+ * source and hold until the next chunk is asked for. */
+typedef struct {
+  guint         first;    /* the index of the chunk's first row in the whole set */
+  guint         n;        /* rows in the chunk, at least 1 */
+  guint         d;        /* values per row */
+  const float  *values;   /* n × d, row-major */
+  const gint32 *labels;   /* n class indices, or NULL when the rows have none */
+} LatentChunk;
+
+typedef struct _LatentRows LatentRows;
+
+/* The rows of @dataset (held by reference), in chunks of @chunk_rows rows
+ * (the last may be shorter); 0 takes latent_rows_default_chunk_rows (). */
+LatentRows    *latent_rows_new_for_dataset (LatentDataset *dataset,
+                                            guint          chunk_rows);
+LatentRows    *latent_rows_ref             (LatentRows    *self);
+void           latent_rows_unref           (LatentRows    *self);
+
+guint          latent_rows_get_n_rows      (LatentRows    *self);
+guint          latent_rows_get_n_cols      (LatentRows    *self);
+guint          latent_rows_get_chunk_rows  (LatentRows    *self);
+guint          latent_rows_get_n_chunks    (LatentRows    *self);
+/* The dataset behind the source where it is one in memory, else NULL. */
+LatentDataset *latent_rows_get_dataset     (LatentRows    *self);
+/* TRUE when one chunk holds every row of @dataset, from @dataset itself:
+ * an algorithm may then run the pass on its own copy of the rows (an
+ * OpenCL device's) and keep the statistics there. */
+gboolean       latent_rows_is_whole        (LatentRows    *self,
+                                            LatentDataset *dataset);
+/* Chunk @index (0 … n_chunks − 1) into @chunk. An in-memory source cannot
+ * fail; a file's can, hence the error. */
+gboolean       latent_rows_get_chunk       (LatentRows    *self,
+                                            guint          index,
+                                            LatentChunk   *chunk,
+                                            GError       **error);
+
+/* The chunk size of sources made with chunk_rows 0: the environment's
+ * LATENT_CHUNK_ROWS when set to a positive number, else what
+ * latent_rows_set_default_chunk_rows () last set, else 0 (one chunk of
+ * every row). Tests and benchmarks set it; runs leave it alone. */
+guint          latent_rows_default_chunk_rows     (void);
+void           latent_rows_set_default_chunk_rows (guint chunk_rows);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentRows, latent_rows_unref)
+
+G_END_DECLS
