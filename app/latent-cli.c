@@ -232,14 +232,14 @@ write_output (LatentSnapshot  *snapshot,
   guint width, height, channels, depth = latent_dataset_get_bit_depth (snapshot->dataset);
   const char * const text[] = { "Software", "Latent", NULL };
 
-  if (snapshot->image == NULL ||
+  if (snapshot->filter.image == NULL ||
       !latent_dataset_get_image_shape (snapshot->dataset, &width, &height, &channels, NULL))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("%s gives no image to write (only convolve does)"), snapshot->algorithm->id);
       return FALSE;
     }
-  return latent_png_save (path, snapshot->image, width, height, channels, LATENT_PNG_INTERLEAVED,
+  return latent_png_save (path, snapshot->filter.image, width, height, channels, LATENT_PNG_INTERLEAVED,
                           depth == 16 ? 16 : 8, text, error);
 }
 

@@ -249,8 +249,8 @@ test_snapshot_size (void)
   fit = latent_algorithm_fit (gmm, ds, params, 1, NULL, NULL, NULL, NULL, NULL);
   g_assert_nonnull (fit);
   snap = fit->snapshot;
-  g_assert_nonnull (snap->covariances);
-  g_assert_nonnull (snap->responsibilities);
+  g_assert_nonnull (snap->mixture.covariances);
+  g_assert_nonnull (snap->mixture.responsibilities);
   expected = sizeof (LatentSnapshot)
              + n * sizeof (gint32)                     /* labels */
              + k * d * sizeof (float)                  /* means */
@@ -266,11 +266,11 @@ test_snapshot_size (void)
   linear = latent_algorithm_fit (pca, ds, pca_params, 1, NULL, NULL, NULL, NULL, NULL);
   g_assert_nonnull (linear);
   snap = linear->snapshot;
-  m = snap->n_components;
+  m = snap->linear.n_components;
   g_assert_cmpuint (m, ==, 3);
-  g_assert_nonnull (snap->projection);
-  g_assert_nonnull (snap->samples);
-  g_assert_null (snap->labels);
+  g_assert_nonnull (snap->linear.projection);
+  g_assert_nonnull (snap->linear.samples);
+  g_assert_null (snap->clusters.labels);
   /* The components, the projection, the reconstructions and the samples,
    * which the old budget left out, and the rest. */
   expected = sizeof (LatentSnapshot)
@@ -278,15 +278,15 @@ test_snapshot_size (void)
              + m * d * sizeof (float)                                  /* encoder */
              + d * sizeof (float)                                      /* mean */
              + 2 * m * sizeof (double)                                 /* variances and ratios */
-             + snap->n_noise * sizeof (double)
-             + (gsize) n * snap->projection_dims * sizeof (float)
-             + snap->n_examples * sizeof (gint32)
-             + (gsize) snap->n_examples * d * sizeof (float)           /* reconstructions */
-             + (gsize) snap->n_samples * d * sizeof (float)
+             + snap->linear.n_noise * sizeof (double)
+             + (gsize) n * snap->linear.projection_dims * sizeof (float)
+             + snap->linear.examples.n_examples * sizeof (gint32)
+             + (gsize) snap->linear.examples.n_examples * d * sizeof (float)           /* reconstructions */
+             + (gsize) snap->linear.n_samples * d * sizeof (float)
              + strlen (snap->device) + 1
              + (snap->message ? strlen (snap->message) + 1 : 0);
-  g_assert_cmpuint (snap->n_examples, >, 0);
-  g_assert_cmpuint (snap->n_samples, >, 0);
+  g_assert_cmpuint (snap->linear.examples.n_examples, >, 0);
+  g_assert_cmpuint (snap->linear.n_samples, >, 0);
   g_assert_cmpuint (latent_snapshot_get_size (snap), ==, expected);
 }
 

@@ -326,7 +326,7 @@ latent_export_dialog_new (GtkWindow               *parent,
   if (style->trail && style->n_trail)
     {
       self->trail = g_memdup2 (style->trail,
-                               sizeof (float) * style->n_trail * snapshot->k * snapshot->n_cols);
+                               sizeof (float) * style->n_trail * snapshot->clusters.k * snapshot->n_cols);
       self->style.trail = self->trail;
     }
   /* The on-screen point layer resolution is the file's own business. */

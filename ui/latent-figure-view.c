@@ -780,10 +780,10 @@ filter_tooltip (LatentFigureView *self,
   g_string_append (text, "\n");
   g_string_append_printf (text, "%s: ", _("Original"));
   append_values (text, latent_dataset_get_data (self->snapshot->dataset) + at, channels);
-  if (self->snapshot->image)
+  if (self->snapshot->filter.image)
     {
       g_string_append_printf (text, "\n%s: ", _("Result"));
-      append_values (text, self->snapshot->image + at, channels);
+      append_values (text, self->snapshot->filter.image + at, channels);
     }
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
@@ -813,9 +813,9 @@ confusion_tooltip (LatentFigureView *self,
   if (!latent_figure_confusion_cell_at (snapshot, &style, gtk_widget_get_width (GTK_WIDGET (self)),
                                         gtk_widget_get_height (GTK_WIDGET (self)), x, y, &t, &p))
     return FALSE;
-  for (guint j = 0; j < snapshot->n_classes; j++)
-    total += snapshot->confusion[(gsize) t * snapshot->n_classes + j];
-  count = snapshot->confusion[(gsize) t * snapshot->n_classes + p];
+  for (guint j = 0; j < snapshot->classifier.n_classes; j++)
+    total += snapshot->classifier.confusion[(gsize) t * snapshot->classifier.n_classes + j];
+  count = snapshot->classifier.confusion[(gsize) t * snapshot->classifier.n_classes + p];
   truth = latent_figure_dup_class_name (snapshot, t);
   predicted = latent_figure_dup_class_name (snapshot, p);
   if (t == p)
@@ -902,13 +902,13 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
       else
         g_string_append_printf (text, _(" · label %u"), klass);
     }
-  if (self->snapshot->labels && (guint64) row < self->snapshot->n_rows)
-    g_string_append_printf (text, _(" · cluster %d"), self->snapshot->labels[row] + 1);
+  if (self->snapshot->clusters.labels && (guint64) row < self->snapshot->n_rows)
+    g_string_append_printf (text, _(" · cluster %d"), self->snapshot->clusters.labels[row] + 1);
   /* Where the row sits in the model's latent space, as plotted. */
-  if (self->snapshot->components && self->snapshot->projection && self->snapshot->projection_dims >= 2
+  if (self->snapshot->linear.components && self->snapshot->linear.projection && self->snapshot->linear.projection_dims >= 2
       && self->snapshot->n_rows == latent_dataset_get_n_rows (ds) && (guint64) row < self->snapshot->n_rows)
     {
-      const float *z = self->snapshot->projection + (gsize) row * self->snapshot->projection_dims;
+      const float *z = self->snapshot->linear.projection + (gsize) row * self->snapshot->linear.projection_dims;
 
       g_string_append_printf (text, " · (%.3g, %.3g)", z[0], z[1]);
     }
@@ -1096,9 +1096,9 @@ latent_figure_view_set_history (LatentFigureView  *self,
   g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
 
   shown = self->snapshot;
-  if (shown == NULL || shown->means == NULL)
+  if (shown == NULL || shown->clusters.means == NULL)
     return;
-  size = (gsize) shown->k * shown->n_cols;
+  size = (gsize) shown->clusters.k * shown->n_cols;
   from = n > TRAIL_LENGTH ? n - TRAIL_LENGTH : 0;
   g_array_set_size (self->trail, 0);
   self->n_trail = 0;
@@ -1107,10 +1107,10 @@ latent_figure_view_set_history (LatentFigureView  *self,
       LatentSnapshot *frame = earlier[i];
 
       /* Another K, or a restart's state, is no trail of these centres. */
-      if (frame->means == NULL || frame->k != shown->k || frame->n_cols != shown->n_cols
+      if (frame->clusters.means == NULL || frame->clusters.k != shown->clusters.k || frame->n_cols != shown->n_cols
           || frame->iteration >= shown->iteration)
         continue;
-      g_array_append_vals (self->trail, frame->means, size);
+      g_array_append_vals (self->trail, frame->clusters.means, size);
       self->n_trail++;
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));

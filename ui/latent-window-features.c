@@ -101,7 +101,7 @@ encoder_frame (LatentWindow *self)
   LatentSnapshot *frame = _latent_window_shown_frame (self);
 
   if (frame == NULL || !frame->final || frame->algorithm->encode == NULL || self->dataset == NULL ||
-      frame->dataset != self->dataset || (frame->encoder == NULL && frame->input_scale == NULL))
+      frame->dataset != self->dataset || (frame->linear.encoder == NULL && frame->autoencoder.input_scale == NULL))
     return NULL;
   return frame;
 }

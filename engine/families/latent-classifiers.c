@@ -14,16 +14,16 @@ void
 latent_classifiers_describe_metrics (LatentSnapshot *snap,
                                      GString        *text)
 {
-  if (isfinite (snap->test_accuracy))
-    g_string_append_printf (text, _("Test accuracy %.2f %% (%u rows)\n"), 100 * snap->test_accuracy, snap->n_test);
-  if (isfinite (snap->train_accuracy))
-    g_string_append_printf (text, _("Training accuracy %.2f %%\n"), 100 * snap->train_accuracy);
-  if (snap->epoch_train_loss != NULL && snap->n_epochs > 0)
+  if (isfinite (snap->classifier.test_accuracy))
+    g_string_append_printf (text, _("Test accuracy %.2f %% (%u rows)\n"), 100 * snap->classifier.test_accuracy, snap->classifier.n_test);
+  if (isfinite (snap->classifier.train_accuracy))
+    g_string_append_printf (text, _("Training accuracy %.2f %%\n"), 100 * snap->classifier.train_accuracy);
+  if (snap->classifier.epochs.train_loss != NULL && snap->classifier.epochs.n_epochs > 0)
     g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"),
-                            snap->epoch_train_loss[snap->n_epochs - 1], snap->n_epochs);
-  if (snap->n_episodes > 0)
-    g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), snap->n_episodes,
-                            100 * snap->episode_mean_accuracy, 100 * snap->episode_ci95);
+                            snap->classifier.epochs.train_loss[snap->classifier.epochs.n_epochs - 1], snap->classifier.epochs.n_epochs);
+  if (snap->classifier.n_episodes > 0)
+    g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), snap->classifier.n_episodes,
+                            100 * snap->classifier.episode_mean_accuracy, 100 * snap->classifier.episode_ci95);
 }
 
 void
@@ -31,6 +31,57 @@ latent_classifiers_describe_header (LatentSnapshot *snap,
                                     GString        *text)
 {
   /* What a classifier is judged by: rows it did not learn from. */
-  if (snap->n_test > 0 && isfinite (snap->test_accuracy))
-    g_string_append_printf (text, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * snap->test_accuracy, snap->n_test);
+  if (snap->classifier.n_test > 0 && isfinite (snap->classifier.test_accuracy))
+    g_string_append_printf (text, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * snap->classifier.test_accuracy, snap->classifier.n_test);
+}
+
+void
+latent_classifiers_clear_part (LatentSnapshot *self)
+{
+  LatentClassifierPart *part = &self->classifier;
+
+  g_free (part->class_weights);
+  g_free (part->class_bias);
+  g_free (part->means);
+  g_free (part->input_offset);
+  g_free (part->input_scale);
+  g_clear_object (&part->test_dataset);
+  g_free (part->test_rows);
+  g_free (part->test_predictions);
+  g_free (part->confusion);
+  latent_epochs_clear (&part->epochs);
+  g_free (part->epoch_train_accuracy);
+  g_free (part->epoch_test_accuracy);
+  g_free (part->episode_accuracy);
+  g_free (part->episode_classes);
+  g_free (part->support_rows);
+  g_free (part->episode_prototypes);
+  g_free (part->query_rows);
+  g_free (part->query_predictions);
+}
+
+gsize
+latent_classifiers_get_part_size (LatentSnapshot *self)
+{
+  const LatentClassifierPart *part = &self->classifier;
+  gsize c = part->n_classes, cols = self->n_cols, size = 0;
+
+  if (part->class_weights) size += c * cols * sizeof (float);
+  if (part->class_bias) size += c * sizeof (float);
+  if (part->means) size += c * cols * sizeof (float);
+  if (part->input_offset) size += cols * sizeof (float);
+  if (part->input_scale) size += cols * sizeof (float);
+  if (part->test_rows) size += part->n_test * sizeof (gint32);
+  if (part->test_predictions) size += part->n_test * sizeof (gint32);
+  if (part->confusion) size += c * c * sizeof (guint);
+  size += latent_epochs_get_size (&part->epochs);
+  if (part->epoch_train_accuracy) size += part->epochs.n_epochs * sizeof (double);
+  if (part->epoch_test_accuracy) size += part->epochs.n_epochs * sizeof (double);
+  if (part->episode_accuracy) size += part->n_episodes * sizeof (double);
+  if (part->episode_classes) size += part->n_ways * sizeof (gint32);
+  if (part->support_rows) size += (gsize) part->n_ways * part->n_shots * sizeof (gint32);
+  if (part->episode_prototypes) size += (gsize) part->n_ways * cols * sizeof (float);
+  if (part->query_rows) size += part->n_queries * sizeof (gint32);
+  if (part->query_predictions) size += part->n_queries * sizeof (gint32);
+  return size;
 }

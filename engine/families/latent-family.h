@@ -25,6 +25,19 @@ void  latent_family_describe_header  (LatentSnapshot *snapshot,
 void  latent_family_describe_objective (LatentSnapshot *snapshot,
                                         GString        *text);
 
+/* What figures shared by several families read of whichever part the
+ * snapshot's family fills. The rows it calls components: the linear
+ * models' components, the autoencoder's encoder weights, logistic
+ * regression's class weights or the prototypes' means; NULL (and 0 in
+ * @n) for the other families. */
+const float          *latent_family_components (LatentSnapshot *snapshot,
+                                                guint          *n);
+/* The examples with their reconstructions (linear models, autoencoders)
+ * and the training histories (autoencoders, classifiers); an empty one
+ * for the other families, never NULL. */
+const LatentExamples *latent_family_examples   (LatentSnapshot *snapshot);
+const LatentEpochs   *latent_family_epochs     (LatentSnapshot *snapshot);
+
 /* Each family's part of them, appended to @text. */
 void  latent_clusters_describe_metrics     (LatentSnapshot *snapshot,
                                             GString        *text);

@@ -17,23 +17,23 @@ latent_linear_models_describe_metrics (LatentSnapshot *snap,
 {
   double kept = 0;
 
-  if (snap->explained_variance_ratio == NULL)
+  if (snap->linear.explained_variance_ratio == NULL)
     return;
-  for (guint j = 0; j < snap->n_components; j++)
-    kept += snap->explained_variance_ratio[j];
+  for (guint j = 0; j < snap->linear.n_components; j++)
+    kept += snap->linear.explained_variance_ratio[j];
   /* Factor analysis names its components factors, as its title does. */
   if (latent_algorithm_has_flag (snap->algorithm, LATENT_ALGORITHM_FACTORS))
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Variance explained %.1f %% (%u factor)\n",
-                                               "Variance explained %.1f %% (%u factors)\n", snap->n_components),
-                            100 * kept, snap->n_components);
+                                               "Variance explained %.1f %% (%u factors)\n", snap->linear.n_components),
+                            100 * kept, snap->linear.n_components);
   else
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Variance explained %.1f %% (%u component)\n",
-                                               "Variance explained %.1f %% (%u components)\n", snap->n_components),
-                            100 * kept, snap->n_components);
-  if (isfinite (snap->reconstruction_error))
-    g_string_append_printf (text, _("Reconstruction error %.6g per value\n"), snap->reconstruction_error);
-  if (isfinite (snap->log_likelihood))
-    g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), snap->log_likelihood);
+                                               "Variance explained %.1f %% (%u components)\n", snap->linear.n_components),
+                            100 * kept, snap->linear.n_components);
+  if (isfinite (snap->linear.reconstruction_error))
+    g_string_append_printf (text, _("Reconstruction error %.6g per value\n"), snap->linear.reconstruction_error);
+  if (isfinite (snap->linear.log_likelihood))
+    g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), snap->linear.log_likelihood);
 }
 
 void
@@ -43,17 +43,51 @@ latent_linear_models_describe_header (LatentSnapshot *snap,
   double explained = 0.0;
 
   /* Before it is solved a model has only its objective to show. */
-  if (snap->components == NULL)
+  if (snap->linear.components == NULL)
     {
       latent_family_describe_objective (snap, text);
       return;
     }
-  for (guint i = 0; snap->explained_variance_ratio && i < snap->n_components; i++)
-    explained += snap->explained_variance_ratio[i];
-  if (snap->explained_variance_ratio && isfinite (explained))
+  for (guint i = 0; snap->linear.explained_variance_ratio && i < snap->linear.n_components; i++)
+    explained += snap->linear.explained_variance_ratio[i];
+  if (snap->linear.explained_variance_ratio && isfinite (explained))
     g_string_append_printf (text, _(" · %.1f %% of the variance"), 100.0 * explained);
-  if (isfinite (snap->reconstruction_error))
-    g_string_append_printf (text, _(" · reconstruction error %.4g"), snap->reconstruction_error);
-  if (isfinite (snap->log_likelihood))
-    g_string_append_printf (text, _(" · log-likelihood %.5g"), snap->log_likelihood);
+  if (isfinite (snap->linear.reconstruction_error))
+    g_string_append_printf (text, _(" · reconstruction error %.4g"), snap->linear.reconstruction_error);
+  if (isfinite (snap->linear.log_likelihood))
+    g_string_append_printf (text, _(" · log-likelihood %.5g"), snap->linear.log_likelihood);
+}
+
+void
+latent_linear_models_clear_part (LatentSnapshot *self)
+{
+  LatentLinearPart *part = &self->linear;
+
+  g_free (part->components);
+  g_free (part->data_mean);
+  g_free (part->explained_variance);
+  g_free (part->explained_variance_ratio);
+  g_free (part->noise_variance);
+  g_free (part->encoder);
+  g_free (part->projection);
+  latent_examples_clear (&part->examples);
+  g_free (part->samples);
+}
+
+gsize
+latent_linear_models_get_part_size (LatentSnapshot *self)
+{
+  const LatentLinearPart *part = &self->linear;
+  gsize m = part->n_components, cols = self->n_cols, size = 0;
+
+  if (part->components) size += m * cols * sizeof (float);
+  if (part->data_mean) size += cols * sizeof (float);
+  if (part->explained_variance) size += m * sizeof (double);
+  if (part->explained_variance_ratio) size += m * sizeof (double);
+  if (part->noise_variance) size += part->n_noise * sizeof (double);
+  if (part->encoder) size += m * cols * sizeof (float);
+  if (part->projection) size += (gsize) self->n_rows * part->projection_dims * sizeof (float);
+  size += latent_examples_get_size (&part->examples, self->n_cols);
+  if (part->samples) size += (gsize) part->n_samples * cols * sizeof (float);
+  return size;
 }

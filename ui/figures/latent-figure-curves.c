@@ -155,7 +155,7 @@ loss_range (LatentSnapshot *snapshot,
    * losses of the first steps would flatten everything after them. */
   for (guint i = 0; i < c->n; i++)
     {
-      double v = snapshot->step_loss[i];
+      double v = snapshot->autoencoder.epochs.step_loss[i];
 
       if (isfinite (c->smooth[i]))
         lo = MIN (lo, c->smooth[i]), hi = MAX (hi, c->smooth[i]);
@@ -163,10 +163,10 @@ loss_range (LatentSnapshot *snapshot,
         lo = MIN (lo, v), negative |= v < 0.0;
     }
   for (guint e = 0; c->validation && e < c->n_epochs; e++)
-    if (isfinite (snapshot->epoch_val_loss[e]))
+    if (isfinite (snapshot->autoencoder.epochs.held_out_loss[e]))
       {
-        lo = MIN (lo, snapshot->epoch_val_loss[e]);
-        hi = MAX (hi, snapshot->epoch_val_loss[e]);
+        lo = MIN (lo, snapshot->autoencoder.epochs.held_out_loss[e]);
+        hi = MAX (hi, snapshot->autoencoder.epochs.held_out_loss[e]);
       }
   if (!isfinite (lo) || !isfinite (hi))
     lo = 0.0, hi = 1.0;
@@ -199,10 +199,10 @@ curves_layout (LatentSnapshot          *snapshot,
   double label_w = 0.0, avail, plot_y, last_w;
   char buf[64];
 
-  c->n = snapshot->n_steps;
-  c->n_epochs = snapshot->epoch_train_loss || snapshot->epoch_val_loss || snapshot->epoch_dead_fraction
-                ? snapshot->n_epochs : 0;
-  c->per_epoch = snapshot->steps_per_epoch;
+  c->n = snapshot->autoencoder.epochs.n_steps;
+  c->n_epochs = snapshot->autoencoder.epochs.train_loss || snapshot->autoencoder.epochs.held_out_loss || snapshot->autoencoder.epoch_dead_fraction
+                ? snapshot->autoencoder.epochs.n_epochs : 0;
+  c->per_epoch = snapshot->autoencoder.epochs.steps_per_epoch;
   if (c->per_epoch == 0 && c->n_epochs > 0)
     c->per_epoch = c->n / c->n_epochs;
   if (c->per_epoch == 0)
@@ -216,15 +216,15 @@ curves_layout (LatentSnapshot          *snapshot,
   c->window = MIN (c->window | 1, MAX (1u, c->n / 4));
   if (c->window % 2 == 0)
     c->window--;
-  c->smooth = moving_average (snapshot->step_loss, c->n, c->window);
-  for (guint e = 0; snapshot->epoch_val_loss && e < c->n_epochs; e++)
-    c->validation |= isfinite (snapshot->epoch_val_loss[e]);
+  c->smooth = moving_average (snapshot->autoencoder.epochs.step_loss, c->n, c->window);
+  for (guint e = 0; snapshot->autoencoder.epochs.held_out_loss && e < c->n_epochs; e++)
+    c->validation |= isfinite (snapshot->autoencoder.epochs.held_out_loss[e]);
   c->x_max = MAX ((double) c->n, (double) c->n_epochs * c->per_epoch);
   loss_range (snapshot, c);
 
   plot_y = round (top + f * 2.4);
   avail = height - f - plot_y - below;
-  if (c->n_epochs > 0 && snapshot->epoch_dead_fraction != NULL)
+  if (c->n_epochs > 0 && snapshot->autoencoder.epoch_dead_fraction != NULL)
     {
       c->dead_h = floor ((avail - below - f) * 0.3);
       if (c->dead_h < MIN_DEAD_PANEL)
@@ -342,7 +342,7 @@ draw_losses (cairo_t                 *cr,
              const Curves            *c)
 {
   const double f = MAX (style->font_size, 1.0);
-  const float *raw = snapshot->step_loss;
+  const float *raw = snapshot->autoencoder.epochs.step_loss;
   double r, g, b;
   guint stride;
 
@@ -414,16 +414,16 @@ draw_losses (cairo_t                 *cr,
       cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
       cairo_new_path (cr);
       for (guint e = 0; e < c->n_epochs; e++)
-        if (isfinite (snapshot->epoch_val_loss[e]))
+        if (isfinite (snapshot->autoencoder.epochs.held_out_loss[e]))
           cairo_line_to (cr, to_x (c, epoch_x (c, e)),
-                         to_y (c->loss_y, c->loss_h, c->lo, c->hi, snapshot->epoch_val_loss[e]));
+                         to_y (c->loss_y, c->loss_h, c->lo, c->hi, snapshot->autoencoder.epochs.held_out_loss[e]));
       cairo_stroke (cr);
       for (guint e = 0; epoch_markers (c, f) && e < c->n_epochs; e++)
-        if (isfinite (snapshot->epoch_val_loss[e]))
+        if (isfinite (snapshot->autoencoder.epochs.held_out_loss[e]))
           {
             cairo_new_sub_path (cr);
             cairo_arc (cr, to_x (c, epoch_x (c, e)),
-                       to_y (c->loss_y, c->loss_h, c->lo, c->hi, snapshot->epoch_val_loss[e]), radius, 0, 2 * G_PI);
+                       to_y (c->loss_y, c->loss_h, c->lo, c->hi, snapshot->autoencoder.epochs.held_out_loss[e]), radius, 0, 2 * G_PI);
           }
       cairo_fill (cr);
       cairo_restore (cr);
@@ -474,7 +474,7 @@ draw_dead (cairo_t                 *cr,
     cairo_new_path (cr);
     for (guint e = 0; e < c->n_epochs; e++)
       {
-        double v = snapshot->epoch_dead_fraction[e] * 100.0;
+        double v = snapshot->autoencoder.epoch_dead_fraction[e] * 100.0;
 
         if (!isfinite (v))
           continue;
@@ -500,7 +500,7 @@ draw_dead (cairo_t                 *cr,
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   for (guint e = 0; e < c->n_epochs; e++)
     {
-      double v = snapshot->epoch_dead_fraction[e] * 100.0;
+      double v = snapshot->autoencoder.epoch_dead_fraction[e] * 100.0;
 
       if (!isfinite (v))
         continue;
@@ -509,7 +509,7 @@ draw_dead (cairo_t                 *cr,
   cairo_stroke (cr);
   for (guint e = 0; epoch_markers (c, f) && e < c->n_epochs; e++)
     {
-      double v = snapshot->epoch_dead_fraction[e] * 100.0;
+      double v = snapshot->autoencoder.epoch_dead_fraction[e] * 100.0;
 
       if (!isfinite (v))
         continue;
@@ -533,7 +533,7 @@ _latent_figure_curves_draw (LatentSnapshot          *snapshot,
   g_auto(Curves) c = { 0 };
 
   cairo_save (cr);
-  if (snapshot->step_loss == NULL || snapshot->n_steps < 2)
+  if (snapshot->autoencoder.epochs.step_loss == NULL || snapshot->autoencoder.epochs.n_steps < 2)
     _latent_figure_message (cr, style, width, height, _("No training steps yet"));
   else if (curves_layout (snapshot, style, top, width, height, &c))
     {

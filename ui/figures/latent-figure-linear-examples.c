@@ -149,11 +149,11 @@ _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
   Arrows arrows = { snapshot, 0, NULL };
   /* How far the points go: right, left, up, down of the origin. */
   double reach[4] = { 0.0, 0.0, 0.0, 0.0 }, scale = INFINITY;
-  const guint dims = snapshot->projection_dims;
+  const guint dims = snapshot->linear.projection_dims;
   gboolean whitened;
   guint n;
 
-  if (!_latent_figure_linear_has_components (snapshot) || snapshot->projection == NULL || dims < 2
+  if (!_latent_figure_linear_has_components (snapshot) || snapshot->linear.projection == NULL || dims < 2
       || snapshot->n_rows != latent_dataset_get_n_rows (snapshot->dataset))
     {
       _latent_figure_message (cr, style, width, height, _("No projection in this snapshot yet"));
@@ -170,10 +170,10 @@ _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
     {
       double factor = 1.0;
 
-      if (whitened && snapshot->explained_variance)
-        factor = sqrt (MAX (snapshot->explained_variance[a], 0.0));
+      if (whitened && snapshot->linear.explained_variance)
+        factor = sqrt (MAX (snapshot->linear.explained_variance[a], 0.0));
       for (guint j = 0; j < arrows.d; j++)
-        arrows.tips[2 * j + a] = snapshot->components[(gsize) a * arrows.d + j] * factor;
+        arrows.tips[2 * j + a] = snapshot->linear.components[(gsize) a * arrows.d + j] * factor;
     }
 
   /* Scaled to the point cloud, every tip inside it on the side it points
@@ -181,7 +181,7 @@ _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
   n = latent_dataset_get_n_rows (snapshot->dataset);
   for (guint i = 0; i < n; i++)
     {
-      double x = snapshot->projection[(gsize) i * dims], y = snapshot->projection[(gsize) i * dims + 1];
+      double x = snapshot->linear.projection[(gsize) i * dims], y = snapshot->linear.projection[(gsize) i * dims + 1];
 
       if (isfinite (x) && isfinite (y))
         {
@@ -254,7 +254,7 @@ draw_sample_tiles (cairo_t                 *cr,
 {
   const double f = MAX (style->font_size, 1.0), footer = f * 2.0;
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const guint n = MIN (snapshot->n_samples, MAX_SAMPLE_TILES);
+  const guint n = MIN (snapshot->linear.n_samples, MAX_SAMPLE_TILES);
   LatentFigureTileGrid grid;
   guint w, h, channels;
   gboolean single;
@@ -266,7 +266,7 @@ draw_sample_tiles (cairo_t                 *cr,
   dataset_range (snapshot->dataset, &lo, &hi);
   for (guint i = 0; i < n; i++)
     {
-      cairo_surface_t *image = _latent_figure_grey_tile (snapshot->samples + (gsize) i * d, w, h, channels, lo, hi);
+      cairo_surface_t *image = _latent_figure_grey_tile (snapshot->linear.samples + (gsize) i * d, w, h, channels, lo, hi);
       double x, y;
 
       _latent_figure_tile_origin (&grid, i, 0, &x, &y);
@@ -349,7 +349,7 @@ coefficients (LatentSnapshot *snapshot,
               guint           n,
               double         *out)
 {
-  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = snapshot->n_components;
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = snapshot->linear.n_components;
   g_autofree double *centred = g_new (double, d);
   g_autofree double *l = g_memdup2 (g, sizeof (double) * m * m);
 
@@ -359,10 +359,10 @@ coefficients (LatentSnapshot *snapshot,
       double *a = out + (gsize) i * m;
 
       for (guint k = 0; k < d; k++)
-        centred[k] = (double) row[k] - snapshot->data_mean[k];
+        centred[k] = (double) row[k] - snapshot->linear.data_mean[k];
       for (guint j = 0; j < m; j++)
         {
-          const float *c = snapshot->components + (gsize) j * d;
+          const float *c = snapshot->linear.components + (gsize) j * d;
           double s = 0.0;
 
           for (guint k = 0; k < d; k++)
@@ -409,9 +409,9 @@ coefficients (LatentSnapshot *snapshot,
 static float *
 samples_latent (LatentSnapshot *snapshot)
 {
-  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = snapshot->n_components;
-  const guint n_rows = latent_dataset_get_n_rows (snapshot->dataset), dims = snapshot->projection_dims;
-  const guint n_samples = snapshot->n_samples;
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = snapshot->linear.n_components;
+  const guint n_rows = latent_dataset_get_n_rows (snapshot->dataset), dims = snapshot->linear.projection_dims;
+  const guint n_samples = snapshot->linear.n_samples;
   g_autofree double *g = g_new0 (double, (gsize) m * m);
   g_autofree double *a = g_new (double, (gsize) n_samples * m);
   g_autofree double *b = g_new0 (double, (gsize) 2 * m);   /* B's first two rows */
@@ -424,12 +424,12 @@ samples_latent (LatentSnapshot *snapshot)
         double s = 0.0;
 
         for (guint k = 0; k < d; k++)
-          s += (double) snapshot->components[(gsize) i * d + k] * snapshot->components[(gsize) j * d + k];
+          s += (double) snapshot->linear.components[(gsize) i * d + k] * snapshot->linear.components[(gsize) j * d + k];
         g[(gsize) i * m + j] = g[(gsize) j * m + i] = s;
       }
   if (!solve_spd (g, m, NULL, 0))
     return NULL;
-  coefficients (snapshot, g, snapshot->samples, NULL, n_samples, a);
+  coefficients (snapshot, g, snapshot->linear.samples, NULL, n_samples, a);
 
   if (_latent_figure_linear_is_fa (snapshot))
     {
@@ -452,7 +452,7 @@ samples_latent (LatentSnapshot *snapshot)
       for (guint i = 0; i < n_fit; i++)
         {
           const double *ai = ra + (gsize) i * m;
-          const float *p = snapshot->projection + (gsize) which[i] * dims;
+          const float *p = snapshot->linear.projection + (gsize) which[i] * dims;
           gboolean finite = isfinite (p[0]) && isfinite (p[1]);
 
           for (guint j = 0; j < m && finite; j++)
@@ -498,16 +498,16 @@ _latent_figure_samples_draw (LatentSnapshot          *snapshot,
                              int                      width,
                              int                      height)
 {
-  gboolean ready = snapshot->samples != NULL && snapshot->n_samples > 0
+  gboolean ready = snapshot->linear.samples != NULL && snapshot->linear.n_samples > 0
                    && _latent_figure_linear_has_components (snapshot);
-  gboolean projected = snapshot->projection != NULL && snapshot->projection_dims >= 2
+  gboolean projected = snapshot->linear.projection != NULL && snapshot->linear.projection_dims >= 2
                        && snapshot->n_rows == latent_dataset_get_n_rows (snapshot->dataset);
 
   if (!ready)
     _latent_figure_message (cr, style, width, height, _("No samples in this snapshot yet"));
   else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
     draw_sample_tiles (cr, snapshot, style, top, width, height);
-  else if (snapshot->n_components < 2 || snapshot->data_mean == NULL)
+  else if (snapshot->linear.n_components < 2 || snapshot->linear.data_mean == NULL)
     _latent_figure_message (cr, style, width, height,
                             _("Samples are drawn on two components; this model has one"));
   else if (!projected)
@@ -516,10 +516,10 @@ _latent_figure_samples_draw (LatentSnapshot          *snapshot,
     {
       /* Samples over the rows, both where the projection puts them. */
       g_autofree float *samples = samples_latent (snapshot);
-      g_autofree char *name = g_strdup_printf (_("samples (%u)"), snapshot->n_samples);
+      g_autofree char *name = g_strdup_printf (_("samples (%u)"), snapshot->linear.n_samples);
       LatentScatterExtras extras = {
         .extra = samples,
-        .n_extra = samples != NULL ? snapshot->n_samples : 0,
+        .n_extra = samples != NULL ? snapshot->linear.n_samples : 0,
         .extra_name = name,
       };
 
@@ -538,8 +538,8 @@ example_error (LatentSnapshot *snapshot,
                guint           e)
 {
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
-  const float *rec = snapshot->reconstructions + (gsize) e * d;
+  const float *row = latent_dataset_get_row (snapshot->dataset, latent_family_examples (snapshot)->rows[e]);
+  const float *rec = latent_family_examples (snapshot)->reconstructions + (gsize) e * d;
   double sum = 0.0;
 
   for (guint k = 0; k < d; k++)
@@ -553,7 +553,7 @@ example_title (LatentSnapshot *snapshot,
                gboolean        long_form)
 {
   const gint32 *labels = latent_dataset_get_labels (snapshot->dataset);
-  guint row = snapshot->example_rows[e];
+  guint row = latent_family_examples (snapshot)->rows[e];
   const char *name = labels ? latent_dataset_get_class_name (snapshot->dataset, labels[row]) : NULL;
   g_autofree char *klass = labels && name == NULL ? g_strdup_printf (_("class %d"), labels[row] + 1) : NULL;
   double error = example_error (snapshot, e);
@@ -588,9 +588,9 @@ draw_reconstruction_tiles (cairo_t                 *cr,
   dataset_range (snapshot->dataset, &lo, &hi);
   for (guint e = 0; e < n; e++)
     {
-      guint row = snapshot->example_rows[e];
+      guint row = latent_family_examples (snapshot)->rows[e];
       const float *values[2] = { latent_dataset_get_row (snapshot->dataset, row),
-                                 snapshot->reconstructions + (gsize) e * d };
+                                 latent_family_examples (snapshot)->reconstructions + (gsize) e * d };
       double x = 0.0, y = 0.0;
 
       for (guint i = 0; i < 2; i++)
@@ -649,8 +649,8 @@ value_span (LatentSnapshot *snapshot,
 
   for (guint e = 0; e < n; e++)
     {
-      const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
-      const float *rec = snapshot->reconstructions + (gsize) e * d;
+      const float *row = latent_dataset_get_row (snapshot->dataset, latent_family_examples (snapshot)->rows[e]);
+      const float *rec = latent_family_examples (snapshot)->reconstructions + (gsize) e * d;
 
       for (guint k = 0; k < d; k++)
         {
@@ -721,7 +721,7 @@ draw_reconstruction_panel (cairo_t                 *cr,
 {
   const double f = MAX (style->font_size, 1.0);
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
+  const float *row = latent_dataset_get_row (snapshot->dataset, latent_family_examples (snapshot)->rows[e]);
   double px = p->x0 + (e % p->cols) * (p->w + p->gap), py = p->y0 + (e / p->cols) * (p->h + p->gap);
   double left = f * 3.6, names = bottom ? f * 1.4 : f * 0.4;
   double x = round (px + left), y = round (py + f * 1.5), w = floor (p->w - left), h = floor (p->h - f * 1.5 - names);
@@ -782,7 +782,7 @@ draw_reconstruction_panel (cairo_t                 *cr,
   draw_series (cr, row, d, x, step, y, h, p->lo, p->hi, FALSE, step >= 8.0 ? MAX (2.5, f * 0.25) : 0.0);
   latent_palette_color (1, &r, &g, &b);
   cairo_set_source_rgb (cr, r, g, b);
-  draw_series (cr, snapshot->reconstructions + (gsize) e * d, d, x, step, y, h, p->lo, p->hi, TRUE,
+  draw_series (cr, latent_family_examples (snapshot)->reconstructions + (gsize) e * d, d, x, step, y, h, p->lo, p->hi, TRUE,
                step >= 8.0 ? MAX (2.0, f * 0.2) : 0.0);
   cairo_restore (cr);
 }
@@ -861,10 +861,10 @@ _latent_figure_reconstructions_draw (LatentSnapshot          *snapshot,
 
   /* Only examples that name a row of this dataset. */
   n_rows = latent_dataset_get_n_rows (snapshot->dataset);
-  if (snapshot->reconstructions != NULL && snapshot->example_rows != NULL
+  if (latent_family_examples (snapshot)->reconstructions != NULL && latent_family_examples (snapshot)->rows != NULL
       && (snapshot->n_cols == 0 || snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset)))
-    while (n < snapshot->n_examples && snapshot->example_rows[n] >= 0
-           && (guint) snapshot->example_rows[n] < n_rows)
+    while (n < latent_family_examples (snapshot)->n_examples && latent_family_examples (snapshot)->rows[n] >= 0
+           && (guint) latent_family_examples (snapshot)->rows[n] < n_rows)
       n++;
   if (n == 0)
     _latent_figure_message (cr, style, width, height, _("No reconstructions in this snapshot yet"));

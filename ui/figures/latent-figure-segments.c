@@ -20,7 +20,7 @@ _latent_figure_has_segments (LatentSnapshot *snapshot)
   guint width = 0, height = 0, channels = 0;
   gboolean single = FALSE;
 
-  return snapshot->dataset != NULL && snapshot->labels != NULL && snapshot->means != NULL && snapshot->k > 0
+  return snapshot->dataset != NULL && snapshot->clusters.labels != NULL && snapshot->clusters.means != NULL && snapshot->clusters.k > 0
          && latent_dataset_get_image_shape (snapshot->dataset, &width, &height, &channels, &single) && single
          && channels >= 1 && channels <= 4 && snapshot->n_cols == channels
          && (guint64) width * height == snapshot->n_rows
@@ -53,9 +53,9 @@ sampled_surface (LatentSnapshot *snapshot,
 
         if (clustered)
           {
-            gint32 c = snapshot->labels[i];
+            gint32 c = snapshot->clusters.labels[i];
 
-            from = c >= 0 && (guint) c < snapshot->k ? snapshot->means + (gsize) c * channels : NULL;
+            from = c >= 0 && (guint) c < snapshot->clusters.k ? snapshot->clusters.means + (gsize) c * channels : NULL;
           }
         for (guint j = 0; j < channels; j++)
           to[j] = from ? from[j] : (j == 3 || (channels == 2 && j == 1));
@@ -128,9 +128,9 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
   /* Translators: the caption of an image's pixels painted in the means of
    * their clusters; %u is how many clusters. */
   caption = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Each pixel in its cluster's colour (%u cluster)",
-                                          "Each pixel in its cluster's colour (%u clusters)", snapshot->k),
-                             snapshot->k);
-  short_caption = g_strdup_printf ("K = %u", snapshot->k);
+                                          "Each pixel in its cluster's colour (%u clusters)", snapshot->clusters.k),
+                             snapshot->clusters.k);
+  short_caption = g_strdup_printf ("K = %u", snapshot->clusters.k);
   /* The panels in the middle of the height they leave (a wide photo side
    * by side leaves much of it), each in a box its own size. */
   if (across >= down)
