@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "latent-window-features"
 
 #include "latent-window-private.h"
+#include "latent-family.h"
 
 #include <glib/gi18n.h>
 
@@ -101,7 +102,7 @@ encoder_frame (LatentWindow *self)
   LatentSnapshot *frame = _latent_window_shown_frame (self);
 
   if (frame == NULL || !frame->final || frame->algorithm->encode == NULL || self->dataset == NULL ||
-      frame->dataset != self->dataset || (frame->linear.encoder == NULL && frame->autoencoder.input_scale == NULL))
+      frame->dataset != self->dataset || !latent_family_has_encoder (frame))
     return NULL;
   return frame;
 }

@@ -397,7 +397,7 @@ _latent_window_update_actions (LatentWindow *self)
   /* Only an algorithm with a score to compare across a parameter sweeps it
    * (a mixture's BIC and AIC across K). */
   enable (self, "sweep", self->dataset != NULL && latent_algorithm_param_with_role (self->algorithm, LATENT_PARAM_ROLE_SWEEP) != NULL);
-  enable (self, "save-image", frame != NULL && frame->filter.image != NULL);
+  enable (self, "save-image", frame != NULL && latent_filters_get_image (frame) != NULL);
   enable (self, "edit-kernel", self->algorithm->family == LATENT_FAMILY_FILTER);
   enable (self, "use-features", _latent_window_can_use_features (self));
   enable (self, "hold-out", self->dataset != NULL && latent_dataset_get_test (self->dataset) != NULL);

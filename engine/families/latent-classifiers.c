@@ -85,3 +85,28 @@ latent_classifiers_get_part_size (LatentSnapshot *self)
   if (part->query_predictions) size += part->n_queries * sizeof (gint32);
   return size;
 }
+
+guint
+latent_classifiers_get_confusion (LatentSnapshot *snapshot,
+                                  guint           truth,
+                                  guint           predicted,
+                                  guint          *total)
+{
+  const LatentClassifierPart *part;
+  guint sum = 0;
+
+  g_return_val_if_fail (snapshot != NULL, 0);
+
+  part = &snapshot->classifier;
+  if (part->confusion == NULL || truth >= part->n_classes || predicted >= part->n_classes)
+    {
+      if (total)
+        *total = 0;
+      return 0;
+    }
+  for (guint j = 0; j < part->n_classes; j++)
+    sum += part->confusion[(gsize) truth * part->n_classes + j];
+  if (total)
+    *total = sum;
+  return part->confusion[(gsize) truth * part->n_classes + predicted];
+}

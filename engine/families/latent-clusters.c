@@ -257,3 +257,22 @@ latent_clusters_get_part_size (LatentSnapshot *self)
   if (part->start_objectives) size += part->n_starts * sizeof (double);
   return size;
 }
+
+const gint32 *
+latent_clusters_get_labels (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  return snapshot->clusters.labels;
+}
+
+const float *
+latent_clusters_get_means (LatentSnapshot *snapshot,
+                           guint          *k)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  if (k)
+    *k = snapshot->clusters.k;
+  return snapshot->clusters.means;
+}

@@ -153,3 +153,19 @@ latent_family_epochs (LatentSnapshot *snapshot)
       return &none;
     }
 }
+
+gboolean
+latent_family_has_encoder (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+
+  switch (latent_snapshot_get_family (snapshot))
+    {
+    case LATENT_FAMILY_LINEAR:
+      return snapshot->linear.encoder != NULL;
+    case LATENT_FAMILY_AUTOENCODER:
+      return snapshot->autoencoder.input_scale != NULL;
+    default:
+      return FALSE;
+    }
+}

@@ -188,3 +188,35 @@ latent_filters_get_part_size (LatentSnapshot *self)
     size += sizeof (char *) + latent_snapshot_string_size (part->method_names[i]) + sizeof (double);
   return size + latent_snapshot_string_size (part->method);
 }
+
+const float *
+latent_filters_get_image (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  return snapshot->filter.image;
+}
+
+const char *
+latent_filters_get_method (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  return snapshot->filter.method;
+}
+
+double
+latent_filters_get_ms_per_pass (LatentSnapshot *snapshot)
+{
+  const LatentFilterPart *part;
+
+  g_return_val_if_fail (snapshot != NULL, NAN);
+
+  /* The race's time of the method that ran is the kernel's own; the last
+   * step's wall time also holds reading the image back. */
+  part = &snapshot->filter;
+  for (guint i = 0; part->method_names && part->method_ms && part->method_names[i]; i++)
+    if (g_strcmp0 (part->method_names[i], part->method) == 0 && isfinite (part->method_ms[i]))
+      return part->method_ms[i];
+  return snapshot->step_ms;
+}

@@ -91,3 +91,17 @@ latent_linear_models_get_part_size (LatentSnapshot *self)
   if (part->samples) size += (gsize) part->n_samples * cols * sizeof (float);
   return size;
 }
+
+const float *
+latent_linear_models_get_position (LatentSnapshot *snapshot,
+                                   guint           row)
+{
+  const LatentLinearPart *part;
+
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  part = &snapshot->linear;
+  if (part->components == NULL || part->projection == NULL || part->projection_dims < 2 || row >= snapshot->n_rows)
+    return NULL;
+  return part->projection + (gsize) row * part->projection_dims;
+}
