@@ -772,57 +772,6 @@ const char * const latent_linear_figures[] = {
   "scatter", "scree", "components", "biplot", "reconstructions", "samples", "dots", NULL
 };
 
-/* The names scikit-learn uses where it has them. */
-void
-latent_linear_write_json (LatentSnapshot *snap,
-                          JsonBuilder    *b)
-{
-  const guint m = snap->linear.n_components, d = snap->n_cols;
-
-  /* PCA before its first step has no model yet. */
-  if (snap->linear.components == NULL)
-    return;
-  latent_json_add_matrix_member (b, "components", snap->linear.components, m, d);
-  latent_json_add_float_vector_member (b, "mean", snap->linear.data_mean, d);
-  if (snap->linear.encoder)
-    latent_json_add_matrix_member (b, "encoder", snap->linear.encoder, m, d);
-  latent_json_add_vector_member (b, "explained_variance", snap->linear.explained_variance, m);
-  latent_json_add_vector_member (b, "explained_variance_ratio", snap->linear.explained_variance_ratio, m);
-  latent_json_add_number_member (b, "total_variance", snap->linear.total_variance);
-  /* One σ² for PCA and PPCA, one ψ per column for factor analysis. */
-  if (snap->linear.n_noise == 1)
-    latent_json_add_number_member (b, "noise_variance", snap->linear.noise_variance[0]);
-  else
-    latent_json_add_vector_member (b, "noise_variance", snap->linear.noise_variance, snap->linear.n_noise);
-  latent_json_add_number_member (b, "log_likelihood", snap->linear.log_likelihood);
-  latent_json_add_number_member (b, "reconstruction_error", snap->linear.reconstruction_error);
-  latent_json_add_matrix_member (b, "projection", snap->linear.projection, snap->n_rows, snap->linear.projection_dims);
-}
-
-void
-latent_linear_write_csv_header (LatentSnapshot *snap,
-                                GString        *out)
-{
-  for (guint j = 0; j < snap->linear.projection_dims; j++)
-    g_string_append_printf (out, ",z%u", j + 1);
-}
-
-void
-latent_linear_write_csv_row (LatentSnapshot *snap,
-                             guint           row,
-                             GString        *out)
-{
-  for (guint j = 0; j < snap->linear.projection_dims; j++)
-    {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      /* The C locale, and enough digits to read back the same float. */
-      g_string_append_c (out, ',');
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g",
-                                             snap->linear.projection[(gsize) row * snap->linear.projection_dims + j]));
-    }
-}
-
 /* Rows as E (x − mean), in blocks so that the centred copy stays small. */
 LatentDataset *
 latent_linear_encode (LatentSnapshot  *snap,
@@ -862,7 +811,7 @@ latent_linear_encode (LatentSnapshot  *snap,
   return g_steal_pointer (&out);
 }
 
-/* The encoder of a result written by latent_linear_write_json. */
+/* The encoder of a result written by latent_linear_models_write_json. */
 gboolean
 latent_linear_read_model (LatentSnapshot  *snap,
                           JsonObject      *result,

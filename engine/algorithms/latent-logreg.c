@@ -21,6 +21,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "latent-classifiers.h"
 #include "latent-json.h"
 
 #define CPU_REFERENCE N_("CPU reference")
@@ -869,7 +870,7 @@ logreg_write_json (LatentSnapshot *snap,
 {
   const guint c = snap->classifier.n_classes, d = snap->n_cols;
 
-  latent_classify_write_json (snap, b);
+  latent_classifiers_write_json (snap, b);
   latent_json_add_matrix_member (b, "weights", snap->classifier.class_weights, c, d);
   latent_json_add_float_vector_member (b, "bias", snap->classifier.class_bias, c);
   latent_json_add_float_vector_member (b, "standardise_mean", snap->classifier.input_offset, d);

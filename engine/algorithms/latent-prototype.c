@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latent-classifiers.h"
 #include "latent-json.h"
 
 #define CPU_REFERENCE N_("CPU reference")
@@ -598,7 +599,7 @@ prototype_write_json (LatentSnapshot *snap,
   PrototypeParams p;
 
   latent_params_read (snap->params, &p);
-  latent_classify_write_json (snap, b);
+  latent_classifiers_write_json (snap, b);
   json_builder_set_member_name (b, "distance");
   json_builder_add_string_value (b, p.distance);
   latent_json_add_matrix_member (b, "prototypes", snap->classifier.means, snap->classifier.n_classes, snap->n_cols);

@@ -5,10 +5,13 @@
  */
 #define G_LOG_DOMAIN "latent-classifiers"
 
+#include "latent-classifiers.h"
 #include "latent-family.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+
+#include "latent-json.h"
 
 void
 latent_classifiers_describe_metrics (LatentSnapshot *snap,
@@ -109,4 +112,55 @@ latent_classifiers_get_confusion (LatentSnapshot *snapshot,
   if (total)
     *total = sum;
   return part->confusion[(gsize) truth * part->n_classes + predicted];
+}
+
+void
+latent_classifiers_write_json (LatentSnapshot *snap,
+                               JsonBuilder    *builder)
+{
+  guint c = snap->classifier.n_classes;
+  g_autofree double *precision = g_new (double, c);
+  g_autofree double *recall = g_new (double, c);
+
+  json_builder_set_member_name (builder, "classes");
+  json_builder_begin_array (builder);
+  for (guint k = 0; k < c; k++)
+    {
+      const char *name = latent_dataset_get_class_name (snap->dataset, k);
+      g_autofree char *number = g_strdup_printf ("%u", k);
+
+      json_builder_add_string_value (builder, name ? name : number);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "test_data");
+  json_builder_add_string_value (builder, snap->classifier.test_dataset == snap->dataset ? "held out"
+                                 : latent_dataset_get_name (snap->classifier.test_dataset));
+  json_builder_set_member_name (builder, "n_test");
+  json_builder_add_int_value (builder, snap->classifier.n_test);
+  latent_json_add_int_vector_member (builder, "test_rows", snap->classifier.test_rows, snap->classifier.n_test);
+  latent_json_add_int_vector_member (builder, "test_predictions", snap->classifier.test_predictions, snap->classifier.n_test);
+  latent_json_add_number_member (builder, "test_accuracy", snap->classifier.test_accuracy);
+  latent_json_add_number_member (builder, "train_accuracy", snap->classifier.train_accuracy);
+
+  latent_json_add_uint_matrix_member (builder, "confusion", snap->classifier.confusion, c, c);
+  for (guint k = 0; k < c; k++)
+    {
+      guint predicted = 0, actual = 0;
+
+      for (guint o = 0; o < c; o++)
+        {
+          predicted += snap->classifier.confusion[(gsize) o * c + k];
+          actual += snap->classifier.confusion[(gsize) k * c + o];
+        }
+      precision[k] = predicted ? (double) snap->classifier.confusion[(gsize) k * c + k] / predicted : NAN;
+      recall[k] = actual ? (double) snap->classifier.confusion[(gsize) k * c + k] / actual : NAN;
+    }
+  latent_json_add_vector_member (builder, "precision", precision, c);
+  latent_json_add_vector_member (builder, "recall", recall, c);
+  latent_json_builder_keep (builder, g_steal_pointer (&precision));
+  latent_json_builder_keep (builder, g_steal_pointer (&recall));
+  if (snap->classifier.epoch_train_accuracy)
+    latent_json_add_vector_member (builder, "epoch_train_accuracy", snap->classifier.epoch_train_accuracy, snap->classifier.epochs.n_epochs);
+  if (snap->classifier.epoch_test_accuracy)
+    latent_json_add_vector_member (builder, "epoch_test_accuracy", snap->classifier.epoch_test_accuracy, snap->classifier.epochs.n_epochs);
 }
