@@ -251,10 +251,14 @@ struct _LatentSnapshot
   gboolean       final;        /* no more iterations will follow */
   double         objective;    /* k-means: inertia */
 
+  /* The rows and columns of the data the parts' arrays are sized by. */
   guint          n_rows;
   guint          n_cols;
 
-  /* Each family's part; the others stay zeroed. */
+  /* Each family's part: the one of the algorithm's family (a mixture's and
+   * the clusters'); the others stay zeroed. Read by the engine and the
+   * family's own figures (tests/check-layers.py); the window and the
+   * programs ask latent-family.h. */
   LatentClustersPart    clusters;
   LatentMixturePart     mixture;
   LatentLinearPart      linear;

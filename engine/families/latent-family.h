@@ -1,7 +1,8 @@
 /* latent-family.h — what a family of algorithms says about its results,
  * asked by family: each family's own file (latent-clusters.c,
- * latent-mixtures.c, latent-linear-models.c, latent-autoencoders.c,
- * latent-classifiers.c) answers for it
+ * latent-mixtures.c, latent-linear-models.c, latent-filters.c,
+ * latent-autoencoders.c, latent-classifiers.c) answers for it, and reads
+ * its part of a snapshot for the window and the programs, which do not
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
