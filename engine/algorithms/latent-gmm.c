@@ -992,30 +992,31 @@ static void
 gmm_write_json (LatentSnapshot *snap,
                 JsonBuilder    *b)
 {
+  const LatentMixturePart *part = &snap->mixture;
   const gsize dd = (gsize) snap->n_cols * snap->n_cols;
 
   latent_clusters_write_labels (snap, b);
   latent_json_add_matrix_member (b, "means", snap->clusters.means, snap->clusters.k, snap->n_cols);
   /* As scikit-learn's covariances_ and as init=@FILE reads them: k
    * matrices, k rows of variances (diagonal) or k variances (spherical). */
-  if (snap->mixture.covariance_type == LATENT_COVARIANCE_DIAGONAL)
-    latent_json_add_matrix_member (b, "covariances", snap->mixture.covariances, snap->clusters.k, snap->n_cols);
-  else if (snap->mixture.covariance_type == LATENT_COVARIANCE_SPHERICAL)
-    latent_json_add_float_vector_member (b, "covariances", snap->mixture.covariances, snap->clusters.k);
+  if (part->covariance_type == LATENT_COVARIANCE_DIAGONAL)
+    latent_json_add_matrix_member (b, "covariances", part->covariances, snap->clusters.k, snap->n_cols);
+  else if (part->covariance_type == LATENT_COVARIANCE_SPHERICAL)
+    latent_json_add_float_vector_member (b, "covariances", part->covariances, snap->clusters.k);
   else
     {
       json_builder_set_member_name (b, "covariances");
       json_builder_begin_array (b);
       for (guint c = 0; c < snap->clusters.k; c++)
-        latent_json_add_matrix (b, snap->mixture.covariances + c * dd, snap->n_cols, snap->n_cols);
+        latent_json_add_matrix (b, part->covariances + c * dd, snap->n_cols, snap->n_cols);
       json_builder_end_array (b);
     }
-  latent_json_add_float_vector_member (b, "weights", snap->mixture.weights, snap->clusters.k);
-  latent_json_add_number_member (b, "log_likelihood", snap->mixture.log_likelihood);
-  latent_json_add_number_member (b, "bic", snap->mixture.bic);
-  latent_json_add_number_member (b, "aic", snap->mixture.aic);
-  if (snap->mixture.responsibilities && saves_responsibilities (snap->params))
-    latent_json_add_matrix_member (b, "responsibilities", snap->mixture.responsibilities, snap->n_rows, snap->clusters.k);
+  latent_json_add_float_vector_member (b, "weights", part->weights, snap->clusters.k);
+  latent_json_add_number_member (b, "log_likelihood", part->log_likelihood);
+  latent_json_add_number_member (b, "bic", part->bic);
+  latent_json_add_number_member (b, "aic", part->aic);
+  if (part->responsibilities && saves_responsibilities (snap->params))
+    latent_json_add_matrix_member (b, "responsibilities", part->responsibilities, snap->n_rows, snap->clusters.k);
   latent_clusters_write_sizes (snap, b);
   latent_clusters_write_starts (snap, b);
 }

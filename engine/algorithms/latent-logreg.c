@@ -868,18 +868,19 @@ static void
 logreg_write_json (LatentSnapshot *snap,
                    JsonBuilder    *b)
 {
-  const guint c = snap->classifier.n_classes, d = snap->n_cols;
+  const LatentClassifierPart *part = &snap->classifier;
+  const guint c = part->n_classes, d = snap->n_cols;
 
   latent_classifiers_write_json (snap, b);
-  latent_json_add_matrix_member (b, "weights", snap->classifier.class_weights, c, d);
-  latent_json_add_float_vector_member (b, "bias", snap->classifier.class_bias, c);
-  latent_json_add_float_vector_member (b, "standardise_mean", snap->classifier.input_offset, d);
-  latent_json_add_float_vector_member (b, "standardise_scale", snap->classifier.input_scale, d);
-  latent_json_add_number_member (b, "epochs_done", snap->classifier.epochs.n_epochs);
-  latent_json_add_number_member (b, "steps_per_epoch", snap->classifier.epochs.steps_per_epoch);
-  latent_json_add_vector_member (b, "train_loss", snap->classifier.epochs.train_loss, snap->classifier.epochs.n_epochs);
-  latent_json_add_vector_member (b, "test_loss", snap->classifier.epochs.held_out_loss, snap->classifier.epochs.n_epochs);
-  latent_json_add_number_member (b, "final_test_loss", snap->classifier.test_loss);
+  latent_json_add_matrix_member (b, "weights", part->class_weights, c, d);
+  latent_json_add_float_vector_member (b, "bias", part->class_bias, c);
+  latent_json_add_float_vector_member (b, "standardise_mean", part->input_offset, d);
+  latent_json_add_float_vector_member (b, "standardise_scale", part->input_scale, d);
+  latent_json_add_number_member (b, "epochs_done", part->epochs.n_epochs);
+  latent_json_add_number_member (b, "steps_per_epoch", part->epochs.steps_per_epoch);
+  latent_json_add_vector_member (b, "train_loss", part->epochs.train_loss, part->epochs.n_epochs);
+  latent_json_add_vector_member (b, "test_loss", part->epochs.held_out_loss, part->epochs.n_epochs);
+  latent_json_add_number_member (b, "final_test_loss", part->test_loss);
 }
 
 static const char * const logreg_figures[] = { "curves", "confusion", "weights", "regions", NULL };

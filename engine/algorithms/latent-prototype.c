@@ -596,32 +596,34 @@ static void
 prototype_write_json (LatentSnapshot *snap,
                       JsonBuilder    *b)
 {
+  const LatentClassifierPart *part = &snap->classifier;
+
   PrototypeParams p;
 
   latent_params_read (snap->params, &p);
   latent_classifiers_write_json (snap, b);
   json_builder_set_member_name (b, "distance");
   json_builder_add_string_value (b, p.distance);
-  latent_json_add_matrix_member (b, "prototypes", snap->classifier.means, snap->classifier.n_classes, snap->n_cols);
+  latent_json_add_matrix_member (b, "prototypes", part->means, part->n_classes, snap->n_cols);
 
   json_builder_set_member_name (b, "episodes");
-  json_builder_add_int_value (b, snap->classifier.n_episodes);
-  latent_json_add_vector_member (b, "episode_accuracy", snap->classifier.episode_accuracy, snap->classifier.n_episodes);
-  latent_json_add_number_member (b, "episode_mean_accuracy", snap->classifier.episode_mean_accuracy);
-  latent_json_add_number_member (b, "episode_ci95", snap->classifier.episode_ci95);
-  if (snap->classifier.n_episodes == 0)
+  json_builder_add_int_value (b, part->n_episodes);
+  latent_json_add_vector_member (b, "episode_accuracy", part->episode_accuracy, part->n_episodes);
+  latent_json_add_number_member (b, "episode_mean_accuracy", part->episode_mean_accuracy);
+  latent_json_add_number_member (b, "episode_ci95", part->episode_ci95);
+  if (part->n_episodes == 0)
     return;
   /* The last episode, as the episode figure shows it. */
   json_builder_set_member_name (b, "ways");
-  json_builder_add_int_value (b, snap->classifier.n_ways);
+  json_builder_add_int_value (b, part->n_ways);
   json_builder_set_member_name (b, "shots");
-  json_builder_add_int_value (b, snap->classifier.n_shots);
+  json_builder_add_int_value (b, part->n_shots);
   json_builder_set_member_name (b, "queries");
-  json_builder_add_int_value (b, snap->classifier.n_queries / snap->classifier.n_ways);
-  latent_json_add_int_vector_member (b, "episode_classes", snap->classifier.episode_classes, snap->classifier.n_ways);
-  latent_json_add_int_vector_member (b, "support_rows", snap->classifier.support_rows, snap->classifier.n_ways * snap->classifier.n_shots);
-  latent_json_add_int_vector_member (b, "query_rows", snap->classifier.query_rows, snap->classifier.n_queries);
-  latent_json_add_int_vector_member (b, "query_predictions", snap->classifier.query_predictions, snap->classifier.n_queries);
+  json_builder_add_int_value (b, part->n_queries / part->n_ways);
+  latent_json_add_int_vector_member (b, "episode_classes", part->episode_classes, part->n_ways);
+  latent_json_add_int_vector_member (b, "support_rows", part->support_rows, part->n_ways * part->n_shots);
+  latent_json_add_int_vector_member (b, "query_rows", part->query_rows, part->n_queries);
+  latent_json_add_int_vector_member (b, "query_predictions", part->query_predictions, part->n_queries);
 }
 
 static const char * const prototype_figures[] = { "prototypes", "episode", "curves", "confusion", NULL };

@@ -657,6 +657,7 @@ static void
 fill_examples (LatentWta      *self,
                LatentSnapshot *snap)
 {
+  LatentExamples *examples = &snap->autoencoder.examples;
   const guint d = self->d, first = self->n_val > 0 ? self->n_train : 0;
   const guint rows = MIN (self->batch, self->n_val > 0 ? self->n_val : self->n_train);
   const guint shown = MIN (N_EXAMPLES, rows);
@@ -669,14 +670,14 @@ fill_examples (LatentWta      *self,
     fall_back (self, local_error);
   if (self->wcl == NULL)
     latent_wta_reference_forward (self, self->order + first, rows, &loss, xhat);
-  snap->autoencoder.examples.n_examples = shown;
-  snap->autoencoder.examples.rows = g_new (gint32, shown);
-  snap->autoencoder.examples.reconstructions = g_new (float, (gsize) shown * d);
+  examples->n_examples = shown;
+  examples->rows = g_new (gint32, shown);
+  examples->reconstructions = g_new (float, (gsize) shown * d);
   for (guint r = 0; r < shown; r++)
     {
-      snap->autoencoder.examples.rows[r] = self->order[first + r];
+      examples->rows[r] = self->order[first + r];
       for (guint a = 0; a < d; a++)
-        snap->autoencoder.examples.reconstructions[(gsize) r * d + a] = xhat[(gsize) r * d + a] / self->scale[a] + self->offset[a];
+        examples->reconstructions[(gsize) r * d + a] = xhat[(gsize) r * d + a] / self->scale[a] + self->offset[a];
     }
 }
 
@@ -734,23 +735,24 @@ static void
 wta_write_json (LatentSnapshot *snap,
                 JsonBuilder    *b)
 {
-  const guint h = snap->autoencoder.n_units, d = snap->n_cols;
+  const LatentAutoencoderPart *part = &snap->autoencoder;
+  const guint h = part->n_units, d = snap->n_cols;
 
   latent_json_add_number_member (b, "hidden", h);
-  latent_json_add_matrix_member (b, "weights", snap->autoencoder.encoder_weights, h, d);
-  latent_json_add_float_vector_member (b, "hidden_bias", snap->autoencoder.hidden_bias, h);
-  if (snap->autoencoder.decoder_weights)
-    latent_json_add_matrix_member (b, "decoder_weights", snap->autoencoder.decoder_weights, h, d);
-  latent_json_add_float_vector_member (b, "decoder_bias", snap->autoencoder.decoder_bias, d);
-  latent_json_add_float_vector_member (b, "input_offset", snap->autoencoder.input_offset, d);
-  latent_json_add_float_vector_member (b, "input_scale", snap->autoencoder.input_scale, d);
-  latent_json_add_number_member (b, "epochs_done", snap->autoencoder.epochs.n_epochs);
-  latent_json_add_vector_member (b, "train_loss", snap->autoencoder.epochs.train_loss, snap->autoencoder.epochs.n_epochs);
-  latent_json_add_vector_member (b, "validation_loss", snap->autoencoder.epochs.held_out_loss, snap->autoencoder.epochs.n_epochs);
-  latent_json_add_vector_member (b, "dead_fraction", snap->autoencoder.epoch_dead_fraction, snap->autoencoder.epochs.n_epochs);
-  latent_json_add_number_member (b, "dead_units", snap->autoencoder.n_dead);
-  latent_json_add_uint_vector_member (b, "unit_wins", snap->autoencoder.unit_wins, h);
-  latent_json_add_number_member (b, "validation_error", snap->autoencoder.validation_loss);
+  latent_json_add_matrix_member (b, "weights", part->encoder_weights, h, d);
+  latent_json_add_float_vector_member (b, "hidden_bias", part->hidden_bias, h);
+  if (part->decoder_weights)
+    latent_json_add_matrix_member (b, "decoder_weights", part->decoder_weights, h, d);
+  latent_json_add_float_vector_member (b, "decoder_bias", part->decoder_bias, d);
+  latent_json_add_float_vector_member (b, "input_offset", part->input_offset, d);
+  latent_json_add_float_vector_member (b, "input_scale", part->input_scale, d);
+  latent_json_add_number_member (b, "epochs_done", part->epochs.n_epochs);
+  latent_json_add_vector_member (b, "train_loss", part->epochs.train_loss, part->epochs.n_epochs);
+  latent_json_add_vector_member (b, "validation_loss", part->epochs.held_out_loss, part->epochs.n_epochs);
+  latent_json_add_vector_member (b, "dead_fraction", part->epoch_dead_fraction, part->epochs.n_epochs);
+  latent_json_add_number_member (b, "dead_units", part->n_dead);
+  latent_json_add_uint_vector_member (b, "unit_wins", part->unit_wins, h);
+  latent_json_add_number_member (b, "validation_error", part->validation_loss);
 }
 
 LatentDataset *

@@ -14,31 +14,34 @@ void
 latent_autoencoders_describe_metrics (LatentSnapshot *snap,
                                       GString        *text)
 {
-  guint epochs = snap->autoencoder.epochs.train_loss != NULL ? snap->autoencoder.epochs.n_epochs : 0;
+  const LatentAutoencoderPart *part = &snap->autoencoder;
+  guint epochs = part->epochs.train_loss != NULL ? part->epochs.n_epochs : 0;
 
   if (epochs > 0)
-    g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"), snap->autoencoder.epochs.train_loss[epochs - 1], epochs);
-  else if (snap->autoencoder.epochs.step_loss != NULL && snap->autoencoder.epochs.n_steps > 0)
-    g_string_append_printf (text, _("Training loss %.6g (last mini-batch)\n"), snap->autoencoder.epochs.step_loss[snap->autoencoder.epochs.n_steps - 1]);
-  if (isfinite (snap->autoencoder.validation_loss))
-    g_string_append_printf (text, _("Validation loss %.6g\n"), snap->autoencoder.validation_loss);
-  if (snap->autoencoder.n_units > 0 && snap->autoencoder.epochs.n_epochs > 0)
-    g_string_append_printf (text, _("Dead units %u of %u (%.1f %%)\n"), snap->autoencoder.n_dead, snap->autoencoder.n_units,
-                            100.0 * snap->autoencoder.n_dead / snap->autoencoder.n_units);
+    g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"), part->epochs.train_loss[epochs - 1], epochs);
+  else if (part->epochs.step_loss != NULL && part->epochs.n_steps > 0)
+    g_string_append_printf (text, _("Training loss %.6g (last mini-batch)\n"), part->epochs.step_loss[part->epochs.n_steps - 1]);
+  if (isfinite (part->validation_loss))
+    g_string_append_printf (text, _("Validation loss %.6g\n"), part->validation_loss);
+  if (part->n_units > 0 && part->epochs.n_epochs > 0)
+    g_string_append_printf (text, _("Dead units %u of %u (%.1f %%)\n"), part->n_dead, part->n_units,
+                            100.0 * part->n_dead / part->n_units);
 }
 
 void
 latent_autoencoders_describe_header (LatentSnapshot *snap,
                                      GString        *text)
 {
+  const LatentAutoencoderPart *part = &snap->autoencoder;
+
   /* The last whole epoch's mean: a single mini-batch's loss jumps. */
-  double train = snap->autoencoder.epochs.n_epochs > 0 && snap->autoencoder.epochs.train_loss != NULL
-                 ? snap->autoencoder.epochs.train_loss[snap->autoencoder.epochs.n_epochs - 1] : snap->objective;
+  double train = part->epochs.n_epochs > 0 && part->epochs.train_loss != NULL
+                 ? part->epochs.train_loss[part->epochs.n_epochs - 1] : snap->objective;
 
   if (isfinite (train))
     g_string_append_printf (text, _(" · training loss %.4g"), train);
-  if (isfinite (snap->autoencoder.validation_loss))
-    g_string_append_printf (text, _(" · validation loss %.4g"), snap->autoencoder.validation_loss);
+  if (isfinite (part->validation_loss))
+    g_string_append_printf (text, _(" · validation loss %.4g"), part->validation_loss);
 }
 
 void

@@ -17,25 +17,29 @@ void
 latent_classifiers_describe_metrics (LatentSnapshot *snap,
                                      GString        *text)
 {
-  if (isfinite (snap->classifier.test_accuracy))
-    g_string_append_printf (text, _("Test accuracy %.2f %% (%u rows)\n"), 100 * snap->classifier.test_accuracy, snap->classifier.n_test);
-  if (isfinite (snap->classifier.train_accuracy))
-    g_string_append_printf (text, _("Training accuracy %.2f %%\n"), 100 * snap->classifier.train_accuracy);
-  if (snap->classifier.epochs.train_loss != NULL && snap->classifier.epochs.n_epochs > 0)
+  const LatentClassifierPart *part = &snap->classifier;
+
+  if (isfinite (part->test_accuracy))
+    g_string_append_printf (text, _("Test accuracy %.2f %% (%u rows)\n"), 100 * part->test_accuracy, part->n_test);
+  if (isfinite (part->train_accuracy))
+    g_string_append_printf (text, _("Training accuracy %.2f %%\n"), 100 * part->train_accuracy);
+  if (part->epochs.train_loss != NULL && part->epochs.n_epochs > 0)
     g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"),
-                            snap->classifier.epochs.train_loss[snap->classifier.epochs.n_epochs - 1], snap->classifier.epochs.n_epochs);
-  if (snap->classifier.n_episodes > 0)
-    g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), snap->classifier.n_episodes,
-                            100 * snap->classifier.episode_mean_accuracy, 100 * snap->classifier.episode_ci95);
+                            part->epochs.train_loss[part->epochs.n_epochs - 1], part->epochs.n_epochs);
+  if (part->n_episodes > 0)
+    g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), part->n_episodes,
+                            100 * part->episode_mean_accuracy, 100 * part->episode_ci95);
 }
 
 void
 latent_classifiers_describe_header (LatentSnapshot *snap,
                                     GString        *text)
 {
+  const LatentClassifierPart *part = &snap->classifier;
+
   /* What a classifier is judged by: rows it did not learn from. */
-  if (snap->classifier.n_test > 0 && isfinite (snap->classifier.test_accuracy))
-    g_string_append_printf (text, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * snap->classifier.test_accuracy, snap->classifier.n_test);
+  if (part->n_test > 0 && isfinite (part->test_accuracy))
+    g_string_append_printf (text, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * part->test_accuracy, part->n_test);
 }
 
 void
@@ -118,7 +122,8 @@ void
 latent_classifiers_write_json (LatentSnapshot *snap,
                                JsonBuilder    *builder)
 {
-  guint c = snap->classifier.n_classes;
+  const LatentClassifierPart *part = &snap->classifier;
+  guint c = part->n_classes;
   g_autofree double *precision = g_new (double, c);
   g_autofree double *recall = g_new (double, c);
 
@@ -133,34 +138,34 @@ latent_classifiers_write_json (LatentSnapshot *snap,
     }
   json_builder_end_array (builder);
   json_builder_set_member_name (builder, "test_data");
-  json_builder_add_string_value (builder, snap->classifier.test_dataset == snap->dataset ? "held out"
-                                 : latent_dataset_get_name (snap->classifier.test_dataset));
+  json_builder_add_string_value (builder, part->test_dataset == snap->dataset ? "held out"
+                                 : latent_dataset_get_name (part->test_dataset));
   json_builder_set_member_name (builder, "n_test");
-  json_builder_add_int_value (builder, snap->classifier.n_test);
-  latent_json_add_int_vector_member (builder, "test_rows", snap->classifier.test_rows, snap->classifier.n_test);
-  latent_json_add_int_vector_member (builder, "test_predictions", snap->classifier.test_predictions, snap->classifier.n_test);
-  latent_json_add_number_member (builder, "test_accuracy", snap->classifier.test_accuracy);
-  latent_json_add_number_member (builder, "train_accuracy", snap->classifier.train_accuracy);
+  json_builder_add_int_value (builder, part->n_test);
+  latent_json_add_int_vector_member (builder, "test_rows", part->test_rows, part->n_test);
+  latent_json_add_int_vector_member (builder, "test_predictions", part->test_predictions, part->n_test);
+  latent_json_add_number_member (builder, "test_accuracy", part->test_accuracy);
+  latent_json_add_number_member (builder, "train_accuracy", part->train_accuracy);
 
-  latent_json_add_uint_matrix_member (builder, "confusion", snap->classifier.confusion, c, c);
+  latent_json_add_uint_matrix_member (builder, "confusion", part->confusion, c, c);
   for (guint k = 0; k < c; k++)
     {
       guint predicted = 0, actual = 0;
 
       for (guint o = 0; o < c; o++)
         {
-          predicted += snap->classifier.confusion[(gsize) o * c + k];
-          actual += snap->classifier.confusion[(gsize) k * c + o];
+          predicted += part->confusion[(gsize) o * c + k];
+          actual += part->confusion[(gsize) k * c + o];
         }
-      precision[k] = predicted ? (double) snap->classifier.confusion[(gsize) k * c + k] / predicted : NAN;
-      recall[k] = actual ? (double) snap->classifier.confusion[(gsize) k * c + k] / actual : NAN;
+      precision[k] = predicted ? (double) part->confusion[(gsize) k * c + k] / predicted : NAN;
+      recall[k] = actual ? (double) part->confusion[(gsize) k * c + k] / actual : NAN;
     }
   latent_json_add_vector_member (builder, "precision", precision, c);
   latent_json_add_vector_member (builder, "recall", recall, c);
   latent_json_builder_keep (builder, g_steal_pointer (&precision));
   latent_json_builder_keep (builder, g_steal_pointer (&recall));
-  if (snap->classifier.epoch_train_accuracy)
-    latent_json_add_vector_member (builder, "epoch_train_accuracy", snap->classifier.epoch_train_accuracy, snap->classifier.epochs.n_epochs);
-  if (snap->classifier.epoch_test_accuracy)
-    latent_json_add_vector_member (builder, "epoch_test_accuracy", snap->classifier.epoch_test_accuracy, snap->classifier.epochs.n_epochs);
+  if (part->epoch_train_accuracy)
+    latent_json_add_vector_member (builder, "epoch_train_accuracy", part->epoch_train_accuracy, part->epochs.n_epochs);
+  if (part->epoch_test_accuracy)
+    latent_json_add_vector_member (builder, "epoch_test_accuracy", part->epoch_test_accuracy, part->epochs.n_epochs);
 }

@@ -18,47 +18,49 @@ void
 latent_linear_models_describe_metrics (LatentSnapshot *snap,
                                        GString        *text)
 {
+  const LatentLinearPart *part = &snap->linear;
   double kept = 0;
 
-  if (snap->linear.explained_variance_ratio == NULL)
+  if (part->explained_variance_ratio == NULL)
     return;
-  for (guint j = 0; j < snap->linear.n_components; j++)
-    kept += snap->linear.explained_variance_ratio[j];
+  for (guint j = 0; j < part->n_components; j++)
+    kept += part->explained_variance_ratio[j];
   /* Factor analysis names its components factors, as its title does. */
   if (latent_algorithm_has_flag (snap->algorithm, LATENT_ALGORITHM_FACTORS))
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Variance explained %.1f %% (%u factor)\n",
-                                               "Variance explained %.1f %% (%u factors)\n", snap->linear.n_components),
-                            100 * kept, snap->linear.n_components);
+                                               "Variance explained %.1f %% (%u factors)\n", part->n_components),
+                            100 * kept, part->n_components);
   else
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Variance explained %.1f %% (%u component)\n",
-                                               "Variance explained %.1f %% (%u components)\n", snap->linear.n_components),
-                            100 * kept, snap->linear.n_components);
-  if (isfinite (snap->linear.reconstruction_error))
-    g_string_append_printf (text, _("Reconstruction error %.6g per value\n"), snap->linear.reconstruction_error);
-  if (isfinite (snap->linear.log_likelihood))
-    g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), snap->linear.log_likelihood);
+                                               "Variance explained %.1f %% (%u components)\n", part->n_components),
+                            100 * kept, part->n_components);
+  if (isfinite (part->reconstruction_error))
+    g_string_append_printf (text, _("Reconstruction error %.6g per value\n"), part->reconstruction_error);
+  if (isfinite (part->log_likelihood))
+    g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), part->log_likelihood);
 }
 
 void
 latent_linear_models_describe_header (LatentSnapshot *snap,
                                       GString        *text)
 {
+  const LatentLinearPart *part = &snap->linear;
   double explained = 0.0;
 
   /* Before it is solved a model has only its objective to show. */
-  if (snap->linear.components == NULL)
+  if (part->components == NULL)
     {
       latent_family_describe_objective (snap, text);
       return;
     }
-  for (guint i = 0; snap->linear.explained_variance_ratio && i < snap->linear.n_components; i++)
-    explained += snap->linear.explained_variance_ratio[i];
-  if (snap->linear.explained_variance_ratio && isfinite (explained))
+  for (guint i = 0; part->explained_variance_ratio && i < part->n_components; i++)
+    explained += part->explained_variance_ratio[i];
+  if (part->explained_variance_ratio && isfinite (explained))
     g_string_append_printf (text, _(" · %.1f %% of the variance"), 100.0 * explained);
-  if (isfinite (snap->linear.reconstruction_error))
-    g_string_append_printf (text, _(" · reconstruction error %.4g"), snap->linear.reconstruction_error);
-  if (isfinite (snap->linear.log_likelihood))
-    g_string_append_printf (text, _(" · log-likelihood %.5g"), snap->linear.log_likelihood);
+  if (isfinite (part->reconstruction_error))
+    g_string_append_printf (text, _(" · reconstruction error %.4g"), part->reconstruction_error);
+  if (isfinite (part->log_likelihood))
+    g_string_append_printf (text, _(" · log-likelihood %.5g"), part->log_likelihood);
 }
 
 void
@@ -114,26 +116,27 @@ void
 latent_linear_models_write_json (LatentSnapshot *snap,
                                  JsonBuilder    *b)
 {
-  const guint m = snap->linear.n_components, d = snap->n_cols;
+  const LatentLinearPart *part = &snap->linear;
+  const guint m = part->n_components, d = snap->n_cols;
 
   /* PCA before its first step has no model yet. */
-  if (snap->linear.components == NULL)
+  if (part->components == NULL)
     return;
-  latent_json_add_matrix_member (b, "components", snap->linear.components, m, d);
-  latent_json_add_float_vector_member (b, "mean", snap->linear.data_mean, d);
-  if (snap->linear.encoder)
-    latent_json_add_matrix_member (b, "encoder", snap->linear.encoder, m, d);
-  latent_json_add_vector_member (b, "explained_variance", snap->linear.explained_variance, m);
-  latent_json_add_vector_member (b, "explained_variance_ratio", snap->linear.explained_variance_ratio, m);
-  latent_json_add_number_member (b, "total_variance", snap->linear.total_variance);
+  latent_json_add_matrix_member (b, "components", part->components, m, d);
+  latent_json_add_float_vector_member (b, "mean", part->data_mean, d);
+  if (part->encoder)
+    latent_json_add_matrix_member (b, "encoder", part->encoder, m, d);
+  latent_json_add_vector_member (b, "explained_variance", part->explained_variance, m);
+  latent_json_add_vector_member (b, "explained_variance_ratio", part->explained_variance_ratio, m);
+  latent_json_add_number_member (b, "total_variance", part->total_variance);
   /* One σ² for PCA and PPCA, one ψ per column for factor analysis. */
-  if (snap->linear.n_noise == 1)
-    latent_json_add_number_member (b, "noise_variance", snap->linear.noise_variance[0]);
+  if (part->n_noise == 1)
+    latent_json_add_number_member (b, "noise_variance", part->noise_variance[0]);
   else
-    latent_json_add_vector_member (b, "noise_variance", snap->linear.noise_variance, snap->linear.n_noise);
-  latent_json_add_number_member (b, "log_likelihood", snap->linear.log_likelihood);
-  latent_json_add_number_member (b, "reconstruction_error", snap->linear.reconstruction_error);
-  latent_json_add_matrix_member (b, "projection", snap->linear.projection, snap->n_rows, snap->linear.projection_dims);
+    latent_json_add_vector_member (b, "noise_variance", part->noise_variance, part->n_noise);
+  latent_json_add_number_member (b, "log_likelihood", part->log_likelihood);
+  latent_json_add_number_member (b, "reconstruction_error", part->reconstruction_error);
+  latent_json_add_matrix_member (b, "projection", part->projection, snap->n_rows, part->projection_dims);
 }
 
 void
@@ -149,13 +152,15 @@ latent_linear_models_write_csv_row (LatentSnapshot *snap,
                                     guint           row,
                                     GString        *out)
 {
-  for (guint j = 0; j < snap->linear.projection_dims; j++)
+  const LatentLinearPart *part = &snap->linear;
+
+  for (guint j = 0; j < part->projection_dims; j++)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
       /* The C locale, and enough digits to read back the same float. */
       g_string_append_c (out, ',');
       g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g",
-                                             snap->linear.projection[(gsize) row * snap->linear.projection_dims + j]));
+                                             part->projection[(gsize) row * part->projection_dims + j]));
     }
 }

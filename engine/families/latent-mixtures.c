@@ -14,8 +14,10 @@ void
 latent_mixtures_describe_metrics (LatentSnapshot *snap,
                                   GString        *text)
 {
+  const LatentMixturePart *part = &snap->mixture;
+
   g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
-                          snap->mixture.log_likelihood, snap->mixture.bic, snap->mixture.aic);
+                          part->log_likelihood, part->bic, part->aic);
   /* And what every clustering says. */
   latent_clusters_describe_metrics (snap, text);
 }
@@ -24,8 +26,10 @@ void
 latent_mixtures_describe_header (LatentSnapshot *snap,
                                  GString        *text)
 {
-  if (snap->mixture.weights && isfinite (snap->mixture.log_likelihood))
-    g_string_append_printf (text, _(" · log-likelihood %.5g · BIC %.6g"), snap->mixture.log_likelihood, snap->mixture.bic);
+  const LatentMixturePart *part = &snap->mixture;
+
+  if (part->weights && isfinite (part->log_likelihood))
+    g_string_append_printf (text, _(" · log-likelihood %.5g · BIC %.6g"), part->log_likelihood, part->bic);
   else
     latent_family_describe_objective (snap, text);
 }

@@ -88,22 +88,24 @@ order_units (LatentSnapshot *snapshot,
              gboolean        wins_first,
              Layout         *layout)
 {
+  const LatentAutoencoderPart *part = &snapshot->autoencoder;
+
   layout->d = latent_dataset_get_n_cols (snapshot->dataset);
-  layout->n_units = snapshot->autoencoder.n_units;
+  layout->n_units = part->n_units;
   layout->n_shown = layout->n_units;
-  layout->by_wins = wins_first && snapshot->autoencoder.unit_wins != NULL;
+  layout->by_wins = wins_first && part->unit_wins != NULL;
   layout->order = g_new (guint, layout->n_units);
   for (guint i = 0; i < layout->n_units; i++)
     layout->order[i] = i;
   if (layout->by_wins)
-    g_qsort_with_data (layout->order, layout->n_units, sizeof (guint), by_wins, snapshot->autoencoder.unit_wins);
+    g_qsort_with_data (layout->order, layout->n_units, sizeof (guint), by_wins, part->unit_wins);
 
   /* Before the first whole epoch, a unit without a win may simply not have
    * had its turn yet. */
-  layout->counted = snapshot->autoencoder.unit_wins != NULL && snapshot->autoencoder.epochs.n_epochs > 0;
-  layout->n_dead = layout->counted ? 0 : snapshot->autoencoder.n_dead;
+  layout->counted = part->unit_wins != NULL && part->epochs.n_epochs > 0;
+  layout->n_dead = layout->counted ? 0 : part->n_dead;
   for (guint i = 0; layout->counted && i < layout->n_units; i++)
-    layout->n_dead += snapshot->autoencoder.unit_wins[i] == 0;
+    layout->n_dead += part->unit_wins[i] == 0;
 }
 
 /* The largest tile side (along x) for @n tiles in @cols columns. */

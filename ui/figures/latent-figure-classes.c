@@ -40,7 +40,9 @@
 static const float *
 class_rows (LatentSnapshot *snapshot)
 {
-  return snapshot->classifier.class_weights ? snapshot->classifier.class_weights : snapshot->classifier.means;
+  const LatentClassifierPart *part = &snapshot->classifier;
+
+  return part->class_weights ? part->class_weights : part->means;
 }
 
 static char **
@@ -338,16 +340,17 @@ predict (LatentSnapshot *snapshot,
          double          x,
          double          y)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   const float *w = class_rows (snapshot);
   double best = -INFINITY, row_norm = sqrt (x * x + y * y);
   guint best_c = 0;
 
-  for (guint c = 0; c < snapshot->classifier.n_classes; c++, w += 2)
+  for (guint c = 0; c < part->n_classes; c++, w += 2)
     {
       double score;
 
-      if (snapshot->classifier.class_bias != NULL)
-        score = w[0] * x + w[1] * y + snapshot->classifier.class_bias[c];
+      if (part->class_bias != NULL)
+        score = w[0] * x + w[1] * y + part->class_bias[c];
       else if (cosine)
         score = norms[c] > 0.0 && row_norm > 0.0 ? (w[0] * x + w[1] * y) / (norms[c] * row_norm) : -1.0;
       else
@@ -403,6 +406,7 @@ plane_layout (LatentSnapshot          *snapshot,
               int                      height,
               Plane                   *p)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   const double f = MAX (style->font_size, 1.0);
   LatentDataset *ds = snapshot->dataset;
   double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
@@ -412,8 +416,8 @@ plane_layout (LatentSnapshot          *snapshot,
 
   for (guint i = 0; i < latent_dataset_get_n_rows (ds); i++)
     extend (lo, hi, latent_dataset_get_row (ds, i));
-  for (guint i = 0; snapshot->classifier.test_dataset != NULL && snapshot->classifier.test_rows != NULL && i < snapshot->classifier.n_test; i++)
-    extend (lo, hi, latent_dataset_get_row (snapshot->classifier.test_dataset, snapshot->classifier.test_rows[i]));
+  for (guint i = 0; part->test_dataset != NULL && part->test_rows != NULL && i < part->n_test; i++)
+    extend (lo, hi, latent_dataset_get_row (part->test_dataset, part->test_rows[i]));
   for (guint a = 0; a < 2; a++)
     {
       double pad;
@@ -479,9 +483,10 @@ draw_regions (cairo_t                 *cr,
               const LatentFigureStyle *style,
               const Plane             *p)
 {
-  const guint m = snapshot->classifier.n_classes;
+  const LatentClassifierPart *part = &snapshot->classifier;
+  const guint m = part->n_classes;
   const int nx = (int) MIN (ceil (p->w), MAX_REGION_CELLS), ny = (int) MIN (ceil (p->h), MAX_REGION_CELLS);
-  const gboolean cosine = snapshot->classifier.class_bias == NULL && snapshot->classifier.cosine;
+  const gboolean cosine = part->class_bias == NULL && part->cosine;
   const double tint = style->dark ? TINT_DARK : TINT_LIGHT;
   g_autofree guint32 *colors = g_new (guint32, m);
   g_autofree double *norms = g_new (double, m);
@@ -574,6 +579,7 @@ draw_rows (cairo_t                 *cr,
            const LatentFigureStyle *style,
            const Plane             *p)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   LatentDataset *ds = snapshot->dataset;
   const guint n = latent_dataset_get_n_rows (ds);
   const gint32 *labels = latent_dataset_has_labels (ds) ? latent_dataset_get_labels (ds) : NULL;
@@ -582,16 +588,16 @@ draw_rows (cairo_t                 *cr,
   double fr, fg, fb;
 
   /* Rows of the dataset held out for testing are drawn as test rows. */
-  for (guint i = 0; snapshot->classifier.test_dataset == ds && snapshot->classifier.test_rows != NULL && i < snapshot->classifier.n_test; i++)
-    if (snapshot->classifier.test_rows[i] >= 0 && (guint) snapshot->classifier.test_rows[i] < n)
-      held_out[snapshot->classifier.test_rows[i]] = TRUE;
+  for (guint i = 0; part->test_dataset == ds && part->test_rows != NULL && i < part->n_test; i++)
+    if (part->test_rows[i] >= 0 && (guint) part->test_rows[i] < n)
+      held_out[part->test_rows[i]] = TRUE;
 
   latent_figure_style_get_foreground (style, &fr, &fg, &fb);
   cairo_save (cr);
   cairo_rectangle (cr, p->x, p->y, p->w, p->h);
   cairo_clip (cr);
   cairo_set_line_width (cr, 1.0);
-  for (guint c = 0; c < MAX (snapshot->classifier.n_classes, 1u); c++)
+  for (guint c = 0; c < MAX (part->n_classes, 1u); c++)
     {
       double cr_, cg, cb;
 
@@ -613,9 +619,9 @@ draw_rows (cairo_t                 *cr,
 
   /* Test rows in their true class's colour, outlined in the ink; wrong
    * ones crossed out, so an error reads without telling colours apart. */
-  for (guint i = 0; snapshot->classifier.test_dataset != NULL && snapshot->classifier.test_rows != NULL && i < snapshot->classifier.n_test; i++)
+  for (guint i = 0; part->test_dataset != NULL && part->test_rows != NULL && i < part->n_test; i++)
     {
-      const float *row = latent_dataset_get_row (snapshot->classifier.test_dataset, snapshot->classifier.test_rows[i]);
+      const float *row = latent_dataset_get_row (part->test_dataset, part->test_rows[i]);
       gint32 truth = _latent_figure_test_label (snapshot, i);
       double x = plane_x (p, row[0]), y = plane_y (p, row[1]), cr_, cg, cb;
 
@@ -628,7 +634,7 @@ draw_rows (cairo_t                 *cr,
       cairo_set_source_rgb (cr, fr, fg, fb);
       cairo_set_line_width (cr, 1.2);
       cairo_stroke (cr);
-      if (snapshot->classifier.test_predictions != NULL && truth >= 0 && snapshot->classifier.test_predictions[i] != truth)
+      if (part->test_predictions != NULL && truth >= 0 && part->test_predictions[i] != truth)
         _latent_figure_cross (cr, x, y, tr * 2.6, MAX (1.5, r * 0.5));
     }
   cairo_restore (cr);

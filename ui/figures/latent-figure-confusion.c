@@ -50,10 +50,11 @@ static guint
 row_total (LatentSnapshot *snapshot,
            guint           t)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   guint total = 0;
 
-  for (guint p = 0; p < snapshot->classifier.n_classes; p++)
-    total += snapshot->classifier.confusion[(gsize) t * snapshot->classifier.n_classes + p];
+  for (guint p = 0; p < part->n_classes; p++)
+    total += part->confusion[(gsize) t * part->n_classes + p];
   return total;
 }
 
@@ -469,6 +470,7 @@ latent_figure_confusion_examples (LatentSnapshot          *snapshot,
                                   int                      tile,
                                   guint                   *n_shown)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   LatentDataset *test;
   g_autoptr(GArray) rows = NULL;
   const float **images;
@@ -483,18 +485,18 @@ latent_figure_confusion_examples (LatentSnapshot          *snapshot,
   if (n_shown)
     *n_shown = 0;
   /* Features of images are shown as the images they were made from. */
-  test = snapshot->classifier.test_dataset;
+  test = part->test_dataset;
   while (test && !_latent_figure_dataset_has_image_rows (test) && latent_dataset_get_origin (test))
     test = latent_dataset_get_origin (test);
-  if (test == NULL || snapshot->classifier.test_predictions == NULL || max_images == 0 || tile < 1
+  if (test == NULL || part->test_predictions == NULL || max_images == 0 || tile < 1
       || !_latent_figure_dataset_has_image_rows (test)
       || !latent_dataset_get_image_shape (test, &img_w, &img_h, &channels, &single))
     return NULL;
   rows = g_array_new (FALSE, FALSE, sizeof (gint32));
-  for (guint i = 0; i < snapshot->classifier.n_test && rows->len < max_images; i++)
+  for (guint i = 0; i < part->n_test && rows->len < max_images; i++)
     if (_latent_figure_test_label (snapshot, i) == (gint32) true_class
-        && snapshot->classifier.test_predictions[i] == (gint32) predicted)
-      g_array_append_val (rows, snapshot->classifier.test_rows[i]);
+        && part->test_predictions[i] == (gint32) predicted)
+      g_array_append_val (rows, part->test_rows[i]);
   if (rows->len == 0)
     return NULL;
 

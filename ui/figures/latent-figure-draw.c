@@ -267,12 +267,13 @@ gint32
 _latent_figure_test_label (LatentSnapshot *snapshot,
                            guint           i)
 {
-  LatentDataset *test = snapshot->classifier.test_dataset;
+  const LatentClassifierPart *part = &snapshot->classifier;
+  LatentDataset *test = part->test_dataset;
   gint32 row;
 
-  if (test == NULL || snapshot->classifier.test_rows == NULL || i >= snapshot->classifier.n_test || !latent_dataset_has_labels (test))
+  if (test == NULL || part->test_rows == NULL || i >= part->n_test || !latent_dataset_has_labels (test))
     return -1;
-  row = snapshot->classifier.test_rows[i];
+  row = part->test_rows[i];
   if (row < 0 || (guint) row >= latent_dataset_get_n_rows (test))
     return -1;
   return latent_dataset_get_labels (test)[row];
@@ -334,6 +335,7 @@ _latent_figure_cross (cairo_t *cr,
 char *
 latent_figure_dup_title (LatentSnapshot *snapshot)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   GString *s;
 
   g_return_val_if_fail (snapshot != NULL, NULL);
@@ -374,10 +376,10 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
   if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER)
     {
       /* A classifier counts what it learns in: epochs, or episodes. */
-      if (snapshot->classifier.n_episodes > 0)
-        g_string_append_printf (s, _(" · episode %u"), snapshot->classifier.n_episodes);
-      else if (snapshot->classifier.epochs.n_epochs > 0)
-        g_string_append_printf (s, _(" · epoch %u"), snapshot->classifier.epochs.n_epochs);
+      if (part->n_episodes > 0)
+        g_string_append_printf (s, _(" · episode %u"), part->n_episodes);
+      else if (part->epochs.n_epochs > 0)
+        g_string_append_printf (s, _(" · epoch %u"), part->epochs.n_epochs);
       else
         g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
       if (snapshot->converged)

@@ -91,8 +91,9 @@ premultiply (guint32 value,
 static gboolean
 keeps_image (LatentSnapshot *snapshot)
 {
-  const guint n = snapshot->filter.kernel_size * snapshot->filter.kernel_size;
-  const float *w = snapshot->filter.kernel;
+  const LatentFilterPart *part = &snapshot->filter;
+  const guint n = part->kernel_size * part->kernel_size;
+  const float *w = part->kernel;
   double sum = 0.0, magnitude = 0.0;
 
   if (w == NULL || n == 0)
@@ -637,15 +638,16 @@ draw_side (cairo_t                 *cr,
            LatentSnapshot          *snapshot,
            const Layout            *l)
 {
+  const LatentFilterPart *part = &snapshot->filter;
   const double f = l->f;
   double y = l->top, room = l->bottom - y, side;
 
-  if (snapshot->filter.kernel != NULL && snapshot->filter.kernel_size > 0)
+  if (part->kernel != NULL && part->kernel_size > 0)
     {
       g_autofree char *heading = _latent_figure_kernel_heading (snapshot);
       g_autofree char *low = NULL, *high = NULL;
-      const guint size = snapshot->filter.kernel_size;
-      const double scale = _latent_figure_kernel_scale (snapshot->filter.kernel, size);
+      const guint size = part->kernel_size;
+      const double scale = _latent_figure_kernel_scale (part->kernel, size);
       double cell, kx;
 
       /* Room for the timings under it comes first. */
@@ -656,7 +658,7 @@ draw_side (cairo_t                 *cr,
           _latent_figure_filter_heading (cr, style, l->side_x, y + f, l->side_w, heading);
           y += f * 1.7;
           kx = round (l->side_x + (l->side_w - cell * size) / 2.0);
-          _latent_figure_kernel_cells (cr, style, snapshot->filter.kernel, size, kx, y, cell, size <= INSET_ANNOTATED_SIZE);
+          _latent_figure_kernel_cells (cr, style, part->kernel, size, kx, y, cell, size <= INSET_ANNOTATED_SIZE);
           y += cell * size + f * 0.8;
           low = _latent_figure_kernel_weight_label (-scale);
           high = _latent_figure_kernel_weight_label (scale);

@@ -166,6 +166,7 @@ draw_scree_legend (cairo_t                 *cr,
                    const LatentFigureStyle *style,
                    const Scree             *l)
 {
+  const LatentLinearPart *part = &snapshot->linear;
   const double f = l->font, swatch = round (f * 0.8), y = l->legend_y + f * 0.5;
   const char *bars = _latent_figure_linear_is_fa (snapshot) ? _("each factor") : _("each component"), *line = _("cumulative");
   double x = l->plot_x, r, g, b;
@@ -193,15 +194,15 @@ draw_scree_legend (cairo_t                 *cr,
   cairo_move_to (cr, x + swatch * 2.0 + f * 0.5, y + f * 0.35);
   cairo_show_text (cr, line);
 
-  if (snapshot->linear.noise_variance != NULL && snapshot->linear.n_noise > 0)
+  if (part->noise_variance != NULL && part->n_noise > 0)
     {
       g_autofree char *noise = NULL;
       double mean = 0.0;
 
-      for (guint i = 0; i < snapshot->linear.n_noise; i++)
-        mean += snapshot->linear.noise_variance[i];
-      mean /= snapshot->linear.n_noise;
-      noise = snapshot->linear.n_noise == 1 ? g_strdup_printf (_("noise variance %.3g"), mean)
+      for (guint i = 0; i < part->n_noise; i++)
+        mean += part->noise_variance[i];
+      mean /= part->n_noise;
+      noise = part->n_noise == 1 ? g_strdup_printf (_("noise variance %.3g"), mean)
                                      : g_strdup_printf (_("mean noise variance %.3g"), mean);
       _latent_figure_set_color_mix (cr, style, 0.7);
       cairo_move_to (cr, l->plot_x + l->plot_w - _latent_figure_text_width (cr, noise), y + f * 0.35);
@@ -345,9 +346,10 @@ draw_component_tiles (cairo_t                 *cr,
                       int                      width,
                       int                      height)
 {
+  const LatentLinearPart *part = &snapshot->linear;
   const double f = MAX (style->font_size, 1.0);
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const guint n = MIN (snapshot->linear.n_components, MAX_COMPONENT_TILES);
+  const guint n = MIN (part->n_components, MAX_COMPONENT_TILES);
   const double footer = f * 3.4;
   const char *scale_note = _("each component on its own scale");
   LatentFigureTileGrid grid;
@@ -361,7 +363,7 @@ draw_component_tiles (cairo_t                 *cr,
 
   for (guint i = 0; i < n; i++)
     {
-      const float *values = snapshot->linear.components + (gsize) i * d;
+      const float *values = part->components + (gsize) i * d;
       cairo_surface_t *image;
       double scale = 0.0, x, y;
 
@@ -400,9 +402,9 @@ draw_component_tiles (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 0.7);
   cairo_move_to (cr, bar_x + bar_w + f * 1.2, bar_y + f * 0.7);
   cairo_show_text (cr, scale_note);
-  if (n < snapshot->linear.n_components)
+  if (n < part->n_components)
     {
-      g_autofree char *more = g_strdup_printf (_("the first %u of %u components"), n, snapshot->linear.n_components);
+      g_autofree char *more = g_strdup_printf (_("the first %u of %u components"), n, part->n_components);
 
       cairo_move_to (cr, f, bar_y + f * 0.7);
       cairo_show_text (cr, more);
