@@ -19,6 +19,7 @@
 #include "latent-csv.h"
 #include "latent-idx.h"
 #include "latent-experiment.h"
+#include "latent-family.h"
 #include "latent-filter.h"
 #include "latent-figure.h"
 #include "latent-json.h"
@@ -232,14 +233,14 @@ write_output (LatentSnapshot  *snapshot,
   guint width, height, channels, depth = latent_dataset_get_bit_depth (snapshot->dataset);
   const char * const text[] = { "Software", "Latent", NULL };
 
-  if (snapshot->image == NULL ||
+  if (latent_filters_get_image (snapshot) == NULL ||
       !latent_dataset_get_image_shape (snapshot->dataset, &width, &height, &channels, NULL))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("%s gives no image to write (only convolve does)"), snapshot->algorithm->id);
       return FALSE;
     }
-  return latent_png_save (path, snapshot->image, width, height, channels, LATENT_PNG_INTERLEAVED,
+  return latent_png_save (path, latent_filters_get_image (snapshot), width, height, channels, LATENT_PNG_INTERLEAVED,
                           depth == 16 ? 16 : 8, text, error);
 }
 

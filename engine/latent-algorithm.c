@@ -384,7 +384,9 @@ latent_algorithm_describe_end (LatentSnapshot *last)
       return g_strdup (_("done"));
     case LATENT_PARAM_UNIT_EPOCHS:
       /* Iterations are mini-batches; the epochs are counted apart. */
-      epochs = last->n_epochs > 0 ? last->n_epochs : (guint) MAX (budget, 0);
+      epochs = latent_snapshot_get_family (last) == LATENT_FAMILY_AUTOENCODER
+               ? last->autoencoder.epochs.n_epochs : last->classifier.epochs.n_epochs;
+      epochs = epochs > 0 ? epochs : (guint) MAX (budget, 0);
       if (last->converged && epochs < budget)
         return g_strdup (_("converged"));
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "finished %u epoch", "finished %u epochs",

@@ -132,7 +132,7 @@ struct _LatentAlgorithm
    * training loss, not a mini-batch's); marked with N_(), NULL for the
    * default. Read through latent_algorithm_objective_name (). */
   const char           *(*objective_name_for) (LatentParams *params);
-  LatentFamily           family;      /* which snapshot fields its results fill */
+  LatentFamily           family;      /* which part of a snapshot its results fill */
   LatentAlgorithmFlags   flags;
   /* The figures it offers, by the names latent-cli --figure takes, in the
    * order a person is offered them; NULL-terminated. */

@@ -631,18 +631,18 @@ latent_metrics_snapshot_confusion (LatentSnapshot *snapshot)
   g_return_val_if_fail (snapshot != NULL, NULL);
 
   ds = snapshot->dataset;
-  if (snapshot->labels == NULL || snapshot->k == 0 || ds == NULL || !latent_dataset_has_labels (ds)
+  if (snapshot->clusters.labels == NULL || snapshot->clusters.k == 0 || ds == NULL || !latent_dataset_has_labels (ds)
       || latent_dataset_get_n_rows (ds) != snapshot->n_rows)
     return NULL;
 
   n_classes = latent_dataset_get_n_classes (ds);
-  counts = g_new0 (guint, (gsize) snapshot->k * MAX (n_classes, 1));
-  mapping = g_new (gint32, snapshot->k);
+  counts = g_new0 (guint, (gsize) snapshot->clusters.k * MAX (n_classes, 1));
+  mapping = g_new (gint32, snapshot->clusters.k);
   names = g_new0 (const char *, (gsize) n_classes + 1);
   for (guint c = 0; c < n_classes; c++)
     names[c] = latent_dataset_get_class_name (ds, c);
 
-  latent_metrics_confusion (snapshot->labels, snapshot->k, latent_dataset_get_labels (ds), n_classes,
+  latent_metrics_confusion (snapshot->clusters.labels, snapshot->clusters.k, latent_dataset_get_labels (ds), n_classes,
                             snapshot->n_rows, counts, mapping);
-  return latent_metrics_confusion_to_text (counts, snapshot->k, n_classes, names, mapping);
+  return latent_metrics_confusion_to_text (counts, snapshot->clusters.k, n_classes, names, mapping);
 }

@@ -22,10 +22,10 @@ add_confusion (JsonBuilder    *b,
 {
   LatentDataset *ds = snap->dataset;
   guint n_classes = latent_dataset_get_n_classes (ds);
-  g_autofree guint *counts = g_new0 (guint, (gsize) snap->k * MAX (n_classes, 1));
-  g_autofree gint32 *mapping = g_new (gint32, snap->k);
+  g_autofree guint *counts = g_new0 (guint, (gsize) snap->clusters.k * MAX (n_classes, 1));
+  g_autofree gint32 *mapping = g_new (gint32, snap->clusters.k);
 
-  latent_metrics_confusion (snap->labels, snap->k, latent_dataset_get_labels (ds), n_classes,
+  latent_metrics_confusion (snap->clusters.labels, snap->clusters.k, latent_dataset_get_labels (ds), n_classes,
                             snap->n_rows, counts, mapping);
 
   json_builder_set_member_name (b, "confusion");
@@ -40,11 +40,11 @@ add_confusion (JsonBuilder    *b,
       json_builder_add_string_value (b, name ? name : number);
     }
   json_builder_end_array (b);
-  latent_json_add_uint_matrix_member (b, "counts", counts, snap->k, n_classes);
+  latent_json_add_uint_matrix_member (b, "counts", counts, snap->clusters.k, n_classes);
   latent_json_builder_keep (b, g_steal_pointer (&counts));
   json_builder_set_member_name (b, "matched_class");
   json_builder_begin_array (b);
-  for (guint k = 0; k < snap->k; k++)
+  for (guint k = 0; k < snap->clusters.k; k++)
     if (mapping[k] >= 0)
       json_builder_add_int_value (b, mapping[k]);
     else
@@ -115,7 +115,7 @@ build_result (JsonBuilder    *b,
       latent_json_add_number_member (b, "accuracy", snap->metrics.accuracy);
       latent_json_add_number_member (b, "ari", snap->metrics.ari);
       latent_json_add_number_member (b, "nmi", snap->metrics.nmi);
-      if (snap->labels != NULL && snap->k > 0)
+      if (snap->clusters.labels != NULL && snap->clusters.k > 0)
         add_confusion (b, snap);
       json_builder_end_object (b);
     }
@@ -184,13 +184,13 @@ write_predictions_csv (LatentSnapshot  *snap,
                        GError         **error)
 {
   g_autoptr(GString) out = g_string_new ("row,predicted,class\n");
-  const gint32 *classes = latent_dataset_get_labels (snap->test_dataset);
+  const gint32 *classes = latent_dataset_get_labels (snap->classifier.test_dataset);
 
-  for (guint i = 0; i < snap->n_test; i++)
+  for (guint i = 0; i < snap->classifier.n_test; i++)
     {
-      g_string_append_printf (out, "%d", snap->test_rows[i]);
-      append_class (out, snap->dataset, snap->test_predictions[i]);
-      append_class (out, snap->dataset, classes[snap->test_rows[i]]);
+      g_string_append_printf (out, "%d", snap->classifier.test_rows[i]);
+      append_class (out, snap->dataset, snap->classifier.test_predictions[i]);
+      append_class (out, snap->dataset, classes[snap->classifier.test_rows[i]]);
       g_string_append_c (out, '\n');
     }
   return latent_save_file_contents (path, out->str, out->len, error);

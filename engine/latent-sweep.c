@@ -184,9 +184,9 @@ latent_sweep_run (const LatentAlgorithm  *algorithm,
         algorithm->resolve_params (fit->snapshot, self->params);
       point.iterations = fit->snapshot->iteration;
       point.converged = fit->snapshot->converged;
-      point.log_likelihood = fit->snapshot->log_likelihood;
-      point.bic = fit->snapshot->bic;
-      point.aic = fit->snapshot->aic;
+      point.log_likelihood = fit->snapshot->mixture.log_likelihood;
+      point.bic = fit->snapshot->mixture.bic;
+      point.aic = fit->snapshot->mixture.aic;
       g_array_append_val (self->points, point);
       if (progress)
         progress (&point, user_data);

@@ -6,8 +6,9 @@
 # engine's top-level files knows the algorithms, a family knows none of its
 # algorithms, the figures know no
 # algorithm, the engine knows no GTK, the window's parts call only into
-# latent-window.c, never into each other, and the window leaves runs and
-# devices to the session.
+# latent-window.c, never into each other, the window leaves runs and
+# devices to the session, and a family's part of a snapshot is read only by
+# the engine and that family's figures.
 
 import os
 import re
@@ -150,6 +151,59 @@ private = open(os.path.join(SRC, 'ui/latent-window-private.h'), encoding='utf-8'
 shared = re.findall(r'^\w[\w\s*]*?\b(_latent_window_\w+)\s*\(', private, re.M)
 check('the window\'s private API is at most 10 functions', 0 < len(shared) <= 10,
       f'{len(shared)}: {", ".join(shared)}')
+
+# 11. A family's part of a snapshot (->linear., .classifier. …) is read in the
+# engine — by its own family's algorithms, engine/families and the engine's
+# top-level files (result writing, metrics, the fit loop) — and by that
+# family's figure files; the window and the programs ask engine/families
+# (latent-family.h). A mixture fills the clusters' part too. The scatter
+# serves the clusterings and the linear models (their projections), and
+# latent-figure-draw.c holds what every family's figures share (the header,
+# the classifiers' and linear models' helpers), so it may read any part.
+PART = re.compile(r'(?:->|\.)(clusters|mixture|linear|filter|autoencoder|classifier)\.[a-z_]')
+ALGORITHM_PARTS = {
+    'kmeans': {'clusters'}, 'gmm': {'clusters', 'mixture'},
+    'linear': {'linear'}, 'pca': {'linear'}, 'ppca': {'linear'}, 'fa': {'linear'},
+    'convolve': {'filter'}, 'filter': {'filter'}, 'wta': {'autoencoder'},
+    'logreg': {'classifier'}, 'prototype': {'classifier'}, 'classify': {'classifier'},
+}
+FIGURE_PARTS = {
+    'scatter': {'clusters', 'mixture', 'linear'}, 'images': {'clusters', 'mixture'},
+    'segments': {'clusters'},
+    'linear': {'linear'}, 'linear-matrices': {'linear'}, 'linear-examples': {'linear'},
+    'filter': {'filter'}, 'filter-private': {'filter'}, 'kernel': {'filter'},
+    'autoencoder': {'autoencoder'}, 'curves': {'autoencoder'},
+    'classes': {'classifier'}, 'confusion': {'classifier'}, 'episode': {'classifier'},
+    'draw': {'clusters', 'mixture', 'linear', 'filter', 'autoencoder', 'classifier'},
+}
+
+
+def parts_allowed(path):
+    """The parts a source file may read, or None for any."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if path.startswith('engine/algorithms/'):
+        name = re.sub(r'^latent-|-(cl|reference|private)$', '', stem)
+        return ALGORITHM_PARTS.get(name, set())
+    if path.startswith('engine/'):
+        return None
+    if path.startswith('ui/figures/'):
+        return FIGURE_PARTS.get(stem.removeprefix('latent-figure-'), set())
+    return set()
+
+
+def strip_comments(text):
+    return re.sub(r'/\*.*?\*/|//[^\n]*', lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+
+
+readers = []
+for p in code:
+    allowed = parts_allowed(p)
+    if allowed is None:
+        continue
+    text = strip_comments(open(os.path.join(SRC, p), encoding='utf-8').read())
+    readers += [f'{p}:{text[:m.start()].count(chr(10)) + 1}: {m.group(1)}'
+                for m in PART.finditer(text) if m.group(1) not in allowed]
+check('a family\'s part is read by the engine and its own figures only', not readers, '\n'.join(readers))
 
 print(f'1..{count}')
 sys.exit(1 if failures else 0)

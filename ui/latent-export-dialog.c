@@ -13,6 +13,7 @@
 #define G_LOG_DOMAIN "latent-export-dialog"
 
 #include "latent-export-dialog.h"
+#include "latent-family.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -325,8 +326,10 @@ latent_export_dialog_new (GtkWindow               *parent,
   self->style = *style;
   if (style->trail && style->n_trail)
     {
-      self->trail = g_memdup2 (style->trail,
-                               sizeof (float) * style->n_trail * snapshot->k * snapshot->n_cols);
+      guint k = 0;
+
+      latent_clusters_get_means (snapshot, &k);
+      self->trail = g_memdup2 (style->trail, sizeof (float) * style->n_trail * k * snapshot->n_cols);
       self->style.trail = self->trail;
     }
   /* The on-screen point layer resolution is the file's own business. */

@@ -16,6 +16,7 @@
 #define G_LOG_DOMAIN "latent-figure-view"
 
 #include "latent-figure-view.h"
+#include "latent-family.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -780,10 +781,10 @@ filter_tooltip (LatentFigureView *self,
   g_string_append (text, "\n");
   g_string_append_printf (text, "%s: ", _("Original"));
   append_values (text, latent_dataset_get_data (self->snapshot->dataset) + at, channels);
-  if (self->snapshot->image)
+  if (latent_filters_get_image (self->snapshot))
     {
       g_string_append_printf (text, "\n%s: ", _("Result"));
-      append_values (text, self->snapshot->image + at, channels);
+      append_values (text, latent_filters_get_image (self->snapshot) + at, channels);
     }
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
@@ -813,9 +814,7 @@ confusion_tooltip (LatentFigureView *self,
   if (!latent_figure_confusion_cell_at (snapshot, &style, gtk_widget_get_width (GTK_WIDGET (self)),
                                         gtk_widget_get_height (GTK_WIDGET (self)), x, y, &t, &p))
     return FALSE;
-  for (guint j = 0; j < snapshot->n_classes; j++)
-    total += snapshot->confusion[(gsize) t * snapshot->n_classes + j];
-  count = snapshot->confusion[(gsize) t * snapshot->n_classes + p];
+  count = latent_classifiers_get_confusion (snapshot, t, p, &total);
   truth = latent_figure_dup_class_name (snapshot, t);
   predicted = latent_figure_dup_class_name (snapshot, p);
   if (t == p)
@@ -902,13 +901,13 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
       else
         g_string_append_printf (text, _(" · label %u"), klass);
     }
-  if (self->snapshot->labels && (guint64) row < self->snapshot->n_rows)
-    g_string_append_printf (text, _(" · cluster %d"), self->snapshot->labels[row] + 1);
+  if (latent_clusters_get_labels (self->snapshot) && (guint64) row < self->snapshot->n_rows)
+    g_string_append_printf (text, _(" · cluster %d"), latent_clusters_get_labels (self->snapshot)[row] + 1);
   /* Where the row sits in the model's latent space, as plotted. */
-  if (self->snapshot->components && self->snapshot->projection && self->snapshot->projection_dims >= 2
-      && self->snapshot->n_rows == latent_dataset_get_n_rows (ds) && (guint64) row < self->snapshot->n_rows)
+  if (self->snapshot->n_rows == latent_dataset_get_n_rows (ds) && (guint64) row < self->snapshot->n_rows
+      && latent_linear_models_get_position (self->snapshot, row) != NULL)
     {
-      const float *z = self->snapshot->projection + (gsize) row * self->snapshot->projection_dims;
+      const float *z = latent_linear_models_get_position (self->snapshot, row);
 
       g_string_append_printf (text, " · (%.3g, %.3g)", z[0], z[1]);
     }
@@ -1091,14 +1090,14 @@ latent_figure_view_set_history (LatentFigureView  *self,
 {
   LatentSnapshot *shown;
   gsize size;
-  guint from;
+  guint from, k = 0, frame_k = 0;
 
   g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
 
   shown = self->snapshot;
-  if (shown == NULL || shown->means == NULL)
+  if (shown == NULL || latent_clusters_get_means (shown, &k) == NULL)
     return;
-  size = (gsize) shown->k * shown->n_cols;
+  size = (gsize) k * shown->n_cols;
   from = n > TRAIL_LENGTH ? n - TRAIL_LENGTH : 0;
   g_array_set_size (self->trail, 0);
   self->n_trail = 0;
@@ -1107,10 +1106,11 @@ latent_figure_view_set_history (LatentFigureView  *self,
       LatentSnapshot *frame = earlier[i];
 
       /* Another K, or a restart's state, is no trail of these centres. */
-      if (frame->means == NULL || frame->k != shown->k || frame->n_cols != shown->n_cols
-          || frame->iteration >= shown->iteration)
+      const float *means = latent_clusters_get_means (frame, &frame_k);
+
+      if (means == NULL || frame_k != k || frame->n_cols != shown->n_cols || frame->iteration >= shown->iteration)
         continue;
-      g_array_append_vals (self->trail, frame->means, size);
+      g_array_append_vals (self->trail, means, size);
       self->n_trail++;
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "latent-window-features"
 
 #include "latent-window-private.h"
+#include "latent-family.h"
 
 #include <glib/gi18n.h>
 
@@ -116,7 +117,7 @@ encoder_frame (LatentWindow *self)
   LatentDataset *dataset = latent_session_get_dataset (self->session);
 
   if (frame == NULL || !frame->final || frame->algorithm->encode == NULL || dataset == NULL ||
-      frame->dataset != dataset || (frame->encoder == NULL && frame->input_scale == NULL))
+      frame->dataset != dataset || !latent_family_has_encoder (frame))
     return NULL;
   return frame;
 }

@@ -28,29 +28,18 @@ is_filter (LatentWindow *self)
 
 /* The status line and the metrics ------------------------------------------- */
 
-static double
-ms_per_pass (LatentSnapshot *frame)
-{
-  /* The race's time of the method that ran is the kernel's own; the last
-   * step's wall time also holds reading the image back. */
-  for (guint i = 0; frame->method_names && frame->method_ms && frame->method_names[i]; i++)
-    if (g_strcmp0 (frame->method_names[i], frame->method) == 0 && isfinite (frame->method_ms[i]))
-      return frame->method_ms[i];
-  return frame->step_ms;
-}
-
 void
 _latent_window_append_filter_status (LatentWindow   *self,
                                      LatentSnapshot *frame,
                                      GString        *text)
 {
   const char *passes = frame->params ? latent_params_find_role (frame->params, LATENT_PARAM_ROLE_BUDGET) : NULL;
-  double ms = ms_per_pass (frame);
+  double ms = latent_filters_get_ms_per_pass (frame);
 
   g_string_append_printf (text, _(" · pass %u of %u"), frame->iteration,
                           passes ? (guint) latent_params_get_int (frame->params, passes) : frame->iteration);
-  if (frame->method)
-    g_string_append_printf (text, " · %s", latent_filters_method_label (frame, frame->method));
+  if (latent_filters_get_method (frame))
+    g_string_append_printf (text, " · %s", latent_filters_method_label (frame, latent_filters_get_method (frame)));
   if (ms > 0 && isfinite (ms))
     g_string_append_printf (text, _(" · %.3g ms per pass"), ms);
 }
@@ -212,7 +201,7 @@ on_save_image_chosen (const char *chosen,
     };
 
     if (!latent_dataset_get_image_shape (frame->dataset, &width, &height, &channels, &single)
-        || !latent_png_save (path, frame->image, width, height, channels, LATENT_PNG_INTERLEAVED,
+        || !latent_png_save (path, latent_filters_get_image (frame), width, height, channels, LATENT_PNG_INTERLEAVED,
                              depth == 16 ? 16 : 8, text, &error))
       _latent_window_show_error (save->window, error ? error->message : _("The result is not an image"));
   }
@@ -232,7 +221,7 @@ on_save_image_action (GSimpleAction *action,
   g_autofree char *name = NULL;
   SaveImage *save;
 
-  if (frame == NULL || frame->image == NULL)
+  if (frame == NULL || latent_filters_get_image (frame) == NULL)
     return;
   /* What is shown now is what is saved, whatever the run does meanwhile. */
   save = g_new (SaveImage, 1);

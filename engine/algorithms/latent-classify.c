@@ -11,7 +11,6 @@
 #include <stdlib.h>
 
 #include "latent-algorithm.h"
-#include "latent-json.h"
 
 static int
 compare_rows (const void *a,
@@ -156,67 +155,16 @@ latent_classify_judge (LatentSnapshot    *snap,
   const gint32 *labels = latent_dataset_get_labels (split->test);
   guint c = split->n_classes;
 
-  snap->n_classes = c;
-  g_set_object (&snap->test_dataset, split->test);
-  snap->n_test = split->n_test;
-  g_free (snap->test_rows);
-  snap->test_rows = g_memdup2 (split->test_rows, split->n_test * sizeof (gint32));
-  g_free (snap->test_predictions);
-  snap->test_predictions = g_memdup2 (predictions, split->n_test * sizeof (gint32));
-  g_free (snap->confusion);
-  snap->confusion = g_new0 (guint, (gsize) c * c);
+  snap->classifier.n_classes = c;
+  g_set_object (&snap->classifier.test_dataset, split->test);
+  snap->classifier.n_test = split->n_test;
+  g_free (snap->classifier.test_rows);
+  snap->classifier.test_rows = g_memdup2 (split->test_rows, split->n_test * sizeof (gint32));
+  g_free (snap->classifier.test_predictions);
+  snap->classifier.test_predictions = g_memdup2 (predictions, split->n_test * sizeof (gint32));
+  g_free (snap->classifier.confusion);
+  snap->classifier.confusion = g_new0 (guint, (gsize) c * c);
   for (guint i = 0; i < split->n_test; i++)
-    snap->confusion[(gsize) labels[split->test_rows[i]] * c + predictions[i]]++;
-  snap->test_accuracy = latent_classify_accuracy (split->test, split->test_rows, predictions, split->n_test);
-}
-
-void
-latent_classify_write_json (LatentSnapshot *snap,
-                            JsonBuilder    *builder)
-{
-  guint c = snap->n_classes;
-  g_autofree double *precision = g_new (double, c);
-  g_autofree double *recall = g_new (double, c);
-
-  json_builder_set_member_name (builder, "classes");
-  json_builder_begin_array (builder);
-  for (guint k = 0; k < c; k++)
-    {
-      const char *name = latent_dataset_get_class_name (snap->dataset, k);
-      g_autofree char *number = g_strdup_printf ("%u", k);
-
-      json_builder_add_string_value (builder, name ? name : number);
-    }
-  json_builder_end_array (builder);
-  json_builder_set_member_name (builder, "test_data");
-  json_builder_add_string_value (builder, snap->test_dataset == snap->dataset ? "held out"
-                                 : latent_dataset_get_name (snap->test_dataset));
-  json_builder_set_member_name (builder, "n_test");
-  json_builder_add_int_value (builder, snap->n_test);
-  latent_json_add_int_vector_member (builder, "test_rows", snap->test_rows, snap->n_test);
-  latent_json_add_int_vector_member (builder, "test_predictions", snap->test_predictions, snap->n_test);
-  latent_json_add_number_member (builder, "test_accuracy", snap->test_accuracy);
-  latent_json_add_number_member (builder, "train_accuracy", snap->train_accuracy);
-
-  latent_json_add_uint_matrix_member (builder, "confusion", snap->confusion, c, c);
-  for (guint k = 0; k < c; k++)
-    {
-      guint predicted = 0, actual = 0;
-
-      for (guint o = 0; o < c; o++)
-        {
-          predicted += snap->confusion[(gsize) o * c + k];
-          actual += snap->confusion[(gsize) k * c + o];
-        }
-      precision[k] = predicted ? (double) snap->confusion[(gsize) k * c + k] / predicted : NAN;
-      recall[k] = actual ? (double) snap->confusion[(gsize) k * c + k] / actual : NAN;
-    }
-  latent_json_add_vector_member (builder, "precision", precision, c);
-  latent_json_add_vector_member (builder, "recall", recall, c);
-  latent_json_builder_keep (builder, g_steal_pointer (&precision));
-  latent_json_builder_keep (builder, g_steal_pointer (&recall));
-  if (snap->epoch_train_accuracy)
-    latent_json_add_vector_member (builder, "epoch_train_accuracy", snap->epoch_train_accuracy, snap->n_epochs);
-  if (snap->epoch_test_accuracy)
-    latent_json_add_vector_member (builder, "epoch_test_accuracy", snap->epoch_test_accuracy, snap->n_epochs);
+    snap->classifier.confusion[(gsize) labels[split->test_rows[i]] * c + predictions[i]]++;
+  snap->classifier.test_accuracy = latent_classify_accuracy (split->test, split->test_rows, predictions, split->n_test);
 }

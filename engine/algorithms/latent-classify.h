@@ -5,8 +5,6 @@
  */
 #pragma once
 
-#include <json-glib/json-glib.h>
-
 #include "latent-snapshot.h"
 
 G_BEGIN_DECLS
@@ -49,11 +47,5 @@ double       latent_classify_accuracy (LatentDataset *dataset,
 void         latent_classify_judge    (LatentSnapshot    *snapshot,
                                        const LatentSplit *split,
                                        const gint32      *predictions);
-
-/* The members every classifier's result has: classes, the test rows, their
- * predictions and accuracy, the confusion matrix, per-class precision and
- * recall, and the per-epoch accuracies when there are epochs. */
-void         latent_classify_write_json (LatentSnapshot *snapshot,
-                                         JsonBuilder    *builder);
 
 G_END_DECLS

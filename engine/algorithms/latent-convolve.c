@@ -473,18 +473,18 @@ convolve_snapshot (gpointer data)
   snap->n_rows = latent_dataset_get_n_rows (self->dataset);
   snap->n_cols = self->channels;
   snap->device = g_strdup (self->device);
-  snap->image = g_new (float, pixels * self->channels);
-  latent_convolve_interleaved_from_planar (self->planes, snap->image, pixels, self->channels);
-  snap->kernel_size = size;
-  snap->kernel = g_memdup2 (latent_filter_get_weights (self->filter), sizeof (float) * size * size);
-  snap->kernel_separable = latent_filter_is_separable (self->filter);
-  snap->method = g_strdup (self->cl ? latent_convolve_method_to_string (self->method) : "reference");
-  snap->method_names = g_new0 (char *, self->raced->len + 1);
-  snap->method_ms = g_new (double, self->raced->len + 1);
+  snap->filter.image = g_new (float, pixels * self->channels);
+  latent_convolve_interleaved_from_planar (self->planes, snap->filter.image, pixels, self->channels);
+  snap->filter.kernel_size = size;
+  snap->filter.kernel = g_memdup2 (latent_filter_get_weights (self->filter), sizeof (float) * size * size);
+  snap->filter.kernel_separable = latent_filter_is_separable (self->filter);
+  snap->filter.method = g_strdup (self->cl ? latent_convolve_method_to_string (self->method) : "reference");
+  snap->filter.method_names = g_new0 (char *, self->raced->len + 1);
+  snap->filter.method_ms = g_new (double, self->raced->len + 1);
   for (guint i = 0; i < self->raced->len; i++)
     {
-      snap->method_names[i] = g_strdup (g_ptr_array_index (self->raced, i));
-      snap->method_ms[i] = g_array_index (self->raced_ms, double, i);
+      snap->filter.method_names[i] = g_strdup (g_ptr_array_index (self->raced, i));
+      snap->filter.method_ms[i] = g_array_index (self->raced_ms, double, i);
     }
   snap->step_ms = self->pass_ms;
   if (self->fallback || self->message->len > 0)
@@ -511,13 +511,13 @@ static void
 convolve_write_json (LatentSnapshot *snap,
                      JsonBuilder    *b)
 {
-  latent_json_add_matrix_member (b, "kernel", snap->kernel, snap->kernel_size, snap->kernel_size);
+  latent_json_add_matrix_member (b, "kernel", snap->filter.kernel, snap->filter.kernel_size, snap->filter.kernel_size);
   json_builder_set_member_name (b, "method");
-  json_builder_add_string_value (b, snap->method);
+  json_builder_add_string_value (b, snap->filter.method);
   json_builder_set_member_name (b, "method_ms");
   json_builder_begin_object (b);
-  for (guint i = 0; snap->method_names && snap->method_names[i]; i++)
-    latent_json_add_number_member (b, snap->method_names[i], snap->method_ms[i]);
+  for (guint i = 0; snap->filter.method_names && snap->filter.method_names[i]; i++)
+    latent_json_add_number_member (b, snap->filter.method_names[i], snap->filter.method_ms[i]);
   json_builder_end_object (b);
 }
 

@@ -547,7 +547,7 @@ init_kmeans (LatentGmm     *self,
 
   memset (self->resp, 0, sizeof (double) * self->n * self->k);
   for (guint i = 0; i < self->n; i++)
-    self->resp[(gsize) i * self->k + snap->labels[i]] = 1;
+    self->resp[(gsize) i * self->k + snap->clusters.labels[i]] = 1;
   return maximise_from_host_resp (self, NULL, error);
 }
 
@@ -667,8 +667,8 @@ gmm_resolve_params (LatentSnapshot *snapshot,
   GmmParams p;
 
   latent_params_read (params, &p);
-  if (g_str_equal (p.covariance, "auto") && (guint) snapshot->covariance_type < G_N_ELEMENTS (types))
-    latent_params_set (params, "covariance", types[snapshot->covariance_type], NULL);
+  if (g_str_equal (p.covariance, "auto") && (guint) snapshot->mixture.covariance_type < G_N_ELEMENTS (types))
+    latent_params_set (params, "covariance", types[snapshot->mixture.covariance_type], NULL);
 }
 
 static gboolean
@@ -796,7 +796,7 @@ gmm_init_start (LatentDataset    *dataset,
 static double
 gmm_score (LatentSnapshot *snap)
 {
-  return snap->log_likelihood;
+  return snap->mixture.log_likelihood;
 }
 
 /* Multiple restarts, as k-means does them (kmeans_init says why): every
@@ -1043,17 +1043,17 @@ gmm_snapshot (gpointer data)
   snap->converged = self->converged;
   snap->final = self->finished;
   snap->objective = ll;
-  snap->log_likelihood = ll;
-  snap->bic = -2 * ll * n + p * log (n);
-  snap->aic = -2 * ll * n + 2 * p;
+  snap->mixture.log_likelihood = ll;
+  snap->mixture.bic = -2 * ll * n + p * log (n);
+  snap->mixture.aic = -2 * ll * n + 2 * p;
 
   snap->n_rows = n;
-  snap->k = k;
+  snap->clusters.k = k;
   snap->n_cols = d;
-  snap->labels = g_new (gint32, n);
-  snap->cluster_sizes = g_new0 (guint, k);
+  snap->clusters.labels = g_new (gint32, n);
+  snap->clusters.cluster_sizes = g_new0 (guint, k);
   if (keep)
-    snap->responsibilities = g_new (float, (gsize) n * k);
+    snap->mixture.responsibilities = g_new (float, (gsize) n * k);
   for (guint i = 0; i < n; i++)
     {
       const double *r = self->resp + (gsize) i * k;
@@ -1064,35 +1064,35 @@ gmm_snapshot (gpointer data)
           if (r[c] > r[best])
             best = c;
           if (keep)
-            snap->responsibilities[(gsize) i * k + c] = r[c];
+            snap->mixture.responsibilities[(gsize) i * k + c] = r[c];
         }
-      snap->labels[i] = best;
-      snap->cluster_sizes[best]++;
+      snap->clusters.labels[i] = best;
+      snap->clusters.cluster_sizes[best]++;
     }
-  snap->means = g_new (float, (gsize) k * d);
+  snap->clusters.means = g_new (float, (gsize) k * d);
   for (gsize i = 0; i < (gsize) k * d; i++)
-    snap->means[i] = self->means[i];
+    snap->clusters.means[i] = self->means[i];
   /* The compact form of diagonal and spherical models: on wide data their
    * d × d matrices would not fit. */
-  snap->covariance_type = self->covariance;
-  snap->covariances = g_new (float, k * latent_covariance_values (self->covariance, d));
+  snap->mixture.covariance_type = self->covariance;
+  snap->mixture.covariances = g_new (float, k * latent_covariance_values (self->covariance, d));
   for (gsize i = 0; i < k * latent_covariance_values (self->covariance, d); i++)
-    snap->covariances[i] = self->covariances[i];
-  snap->weights = g_new (float, k);
+    snap->mixture.covariances[i] = self->covariances[i];
+  snap->mixture.weights = g_new (float, k);
   for (guint c = 0; c < k; c++)
-    snap->weights[c] = self->weights[c];
+    snap->mixture.weights[c] = self->weights[c];
 
   if (latent_dataset_has_labels (self->dataset))
     {
-      latent_metrics_compute (snap->labels, k, latent_dataset_get_labels (self->dataset),
+      latent_metrics_compute (snap->clusters.labels, k, latent_dataset_get_labels (self->dataset),
                               latent_dataset_get_n_classes (self->dataset), n, &snap->metrics);
       snap->has_label_metrics = TRUE;
     }
   if (self->n_starts > 0)
     {
-      snap->n_starts = self->n_starts;
-      snap->best_start = self->best_start;
-      snap->start_objectives = g_memdup2 (self->start_objectives, self->n_starts * sizeof (double));
+      snap->clusters.n_starts = self->n_starts;
+      snap->clusters.best_start = self->best_start;
+      snap->clusters.start_objectives = g_memdup2 (self->start_objectives, self->n_starts * sizeof (double));
     }
   if (self->restart_note || self->choice || self->fallback || self->message->len > 0)
     snap->message = g_strconcat (self->restart_note ? self->restart_note : "",
@@ -1117,30 +1117,31 @@ static void
 gmm_write_json (LatentSnapshot *snap,
                 JsonBuilder    *b)
 {
+  const LatentMixturePart *part = &snap->mixture;
   const gsize dd = (gsize) snap->n_cols * snap->n_cols;
 
   latent_clusters_write_labels (snap, b);
-  latent_json_add_matrix_member (b, "means", snap->means, snap->k, snap->n_cols);
+  latent_json_add_matrix_member (b, "means", snap->clusters.means, snap->clusters.k, snap->n_cols);
   /* As scikit-learn's covariances_ and as init=@FILE reads them: k
    * matrices, k rows of variances (diagonal) or k variances (spherical). */
-  if (snap->covariance_type == LATENT_COVARIANCE_DIAGONAL)
-    latent_json_add_matrix_member (b, "covariances", snap->covariances, snap->k, snap->n_cols);
-  else if (snap->covariance_type == LATENT_COVARIANCE_SPHERICAL)
-    latent_json_add_float_vector_member (b, "covariances", snap->covariances, snap->k);
+  if (part->covariance_type == LATENT_COVARIANCE_DIAGONAL)
+    latent_json_add_matrix_member (b, "covariances", part->covariances, snap->clusters.k, snap->n_cols);
+  else if (part->covariance_type == LATENT_COVARIANCE_SPHERICAL)
+    latent_json_add_float_vector_member (b, "covariances", part->covariances, snap->clusters.k);
   else
     {
       json_builder_set_member_name (b, "covariances");
       json_builder_begin_array (b);
-      for (guint c = 0; c < snap->k; c++)
-        latent_json_add_matrix (b, snap->covariances + c * dd, snap->n_cols, snap->n_cols);
+      for (guint c = 0; c < snap->clusters.k; c++)
+        latent_json_add_matrix (b, part->covariances + c * dd, snap->n_cols, snap->n_cols);
       json_builder_end_array (b);
     }
-  latent_json_add_float_vector_member (b, "weights", snap->weights, snap->k);
-  latent_json_add_number_member (b, "log_likelihood", snap->log_likelihood);
-  latent_json_add_number_member (b, "bic", snap->bic);
-  latent_json_add_number_member (b, "aic", snap->aic);
-  if (snap->responsibilities && saves_responsibilities (snap->params))
-    latent_json_add_matrix_member (b, "responsibilities", snap->responsibilities, snap->n_rows, snap->k);
+  latent_json_add_float_vector_member (b, "weights", part->weights, snap->clusters.k);
+  latent_json_add_number_member (b, "log_likelihood", part->log_likelihood);
+  latent_json_add_number_member (b, "bic", part->bic);
+  latent_json_add_number_member (b, "aic", part->aic);
+  if (part->responsibilities && saves_responsibilities (snap->params))
+    latent_json_add_matrix_member (b, "responsibilities", part->responsibilities, snap->n_rows, snap->clusters.k);
   latent_clusters_write_sizes (snap, b);
   latent_clusters_write_starts (snap, b);
 }

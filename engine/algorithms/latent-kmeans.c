@@ -824,15 +824,15 @@ kmeans_snapshot (gpointer data)
   snap->final = self->finished;
   snap->objective = self->inertia;
   snap->n_rows = self->n;
-  snap->labels = g_memdup2 (self->labels, self->n * sizeof (gint32));
-  snap->k = self->k;
+  snap->clusters.labels = g_memdup2 (self->labels, self->n * sizeof (gint32));
+  snap->clusters.k = self->k;
   snap->n_cols = self->d;
-  snap->means = g_new (float, (gsize) self->k * self->d);
+  snap->clusters.means = g_new (float, (gsize) self->k * self->d);
   for (gsize i = 0; i < (gsize) self->k * self->d; i++)
-    snap->means[i] = self->centers[i];
-  snap->cluster_sizes = g_new0 (guint, self->k);
+    snap->clusters.means[i] = self->centers[i];
+  snap->clusters.cluster_sizes = g_new0 (guint, self->k);
   for (guint i = 0; i < self->n; i++)
-    snap->cluster_sizes[self->labels[i]]++;
+    snap->clusters.cluster_sizes[self->labels[i]]++;
 
   if (latent_dataset_has_labels (self->dataset))
     {
@@ -844,9 +844,9 @@ kmeans_snapshot (gpointer data)
     }
   if (self->n_starts > 0)
     {
-      snap->n_starts = self->n_starts;
-      snap->best_start = self->best_start;
-      snap->start_objectives = g_memdup2 (self->start_objectives, self->n_starts * sizeof (double));
+      snap->clusters.n_starts = self->n_starts;
+      snap->clusters.best_start = self->best_start;
+      snap->clusters.start_objectives = g_memdup2 (self->start_objectives, self->n_starts * sizeof (double));
     }
   if (self->restart_note || self->fallback || self->message->len > 0)
     snap->message = g_strconcat (self->restart_note ? self->restart_note : "",
@@ -873,7 +873,7 @@ kmeans_write_json (LatentSnapshot *snap,
                    JsonBuilder    *b)
 {
   latent_clusters_write_labels (snap, b);
-  latent_json_add_matrix_member (b, "centroids", snap->means, snap->k, snap->n_cols);
+  latent_json_add_matrix_member (b, "centroids", snap->clusters.means, snap->clusters.k, snap->n_cols);
   latent_clusters_write_sizes (snap, b);
   latent_json_add_number_member (b, "inertia", snap->objective);
   latent_clusters_write_starts (snap, b);

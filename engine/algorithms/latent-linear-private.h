@@ -89,14 +89,6 @@ LatentLinear   *latent_linear_new              (LatentLinearModel  model,
                                                 LatentCl          *cl,
                                                 GError           **error);
 void            latent_linear_free             (gpointer           data);
-/* The result members and CSV columns the three models share. */
-void            latent_linear_write_json       (LatentSnapshot    *snapshot,
-                                                JsonBuilder       *builder);
-void            latent_linear_write_csv_header (LatentSnapshot    *snapshot,
-                                                GString           *out);
-void            latent_linear_write_csv_row    (LatentSnapshot    *snapshot,
-                                                guint              row,
-                                                GString           *out);
 extern const char * const latent_linear_figures[];
 LatentDataset  *latent_linear_encode           (LatentSnapshot    *snapshot,
                                                 LatentDataset     *dataset,

@@ -622,9 +622,9 @@ draw_samples (LatentLinear   *self,
   if (LAPACKE_dpotrf (LAPACK_ROW_MAJOR, 'L', m, l, m) != 0)
     return;
 
-  snap->n_samples = rows_are_images (self->dataset) ? 16 : MIN (self->n, 500);
-  snap->samples = g_new (float, (gsize) snap->n_samples * d);
-  for (guint s = 0; s < snap->n_samples; s++)
+  snap->linear.n_samples = rows_are_images (self->dataset) ? 16 : MIN (self->n, 500);
+  snap->linear.samples = g_new (float, (gsize) snap->linear.n_samples * d);
+  for (guint s = 0; s < snap->linear.n_samples; s++)
     {
       for (guint j = 0; j < m; j++)
         e[j] = gaussian (rand);
@@ -640,7 +640,7 @@ draw_samples (LatentLinear   *self,
 
           for (guint j = 0; j < m; j++)
             v += dec[(gsize) a * m + j] * z[j];
-          snap->samples[(gsize) s * d + a] = v;
+          snap->linear.samples[(gsize) s * d + a] = v;
         }
     }
 }
@@ -671,35 +671,35 @@ fill_model (LatentLinear   *self,
       return;
     }
   arrange (self, variance, order, sign);
-  snap->n_components = m;
-  snap->components = g_new (float, (gsize) m * d);
-  snap->explained_variance = g_new (double, m);
-  snap->explained_variance_ratio = g_new (double, m);
+  snap->linear.n_components = m;
+  snap->linear.components = g_new (float, (gsize) m * d);
+  snap->linear.explained_variance = g_new (double, m);
+  snap->linear.explained_variance_ratio = g_new (double, m);
   for (guint j = 0; j < m; j++)
     {
       const guint src = order[j];
 
-      snap->explained_variance[j] = variance[src];
-      snap->explained_variance_ratio[j] = variance[src] / (self->total_variance * latent_linear_unbiased (self));
+      snap->linear.explained_variance[j] = variance[src];
+      snap->linear.explained_variance_ratio[j] = variance[src] / (self->total_variance * latent_linear_unbiased (self));
       for (guint a = 0; a < d; a++)
         {
-          snap->components[(gsize) j * d + a] = sign[src] * self->w[(gsize) a * m + src];
+          snap->linear.components[(gsize) j * d + a] = sign[src] * self->w[(gsize) a * m + src];
           et[(gsize) a * m + j] = sign[src] * et0[(gsize) a * m + src];
           dec[(gsize) a * m + j] = sign[src] * dec0[(gsize) a * m + src];
         }
     }
-  snap->encoder = g_new (float, (gsize) m * d);
+  snap->linear.encoder = g_new (float, (gsize) m * d);
   for (guint j = 0; j < m; j++)
     for (guint a = 0; a < d; a++)
-      snap->encoder[(gsize) j * d + a] = et[(gsize) a * m + j];
-  snap->total_variance = self->total_variance * latent_linear_unbiased (self);
-  snap->data_mean = g_new (float, d);
+      snap->linear.encoder[(gsize) j * d + a] = et[(gsize) a * m + j];
+  snap->linear.total_variance = self->total_variance * latent_linear_unbiased (self);
+  snap->linear.data_mean = g_new (float, d);
   for (guint a = 0; a < d; a++)
-    snap->data_mean[a] = self->mean[a];
-  snap->n_noise = self->model == LATENT_LINEAR_FA ? d : 1;
-  snap->noise_variance = g_new (double, snap->n_noise);
-  for (guint a = 0; a < snap->n_noise; a++)
-    snap->noise_variance[a] = self->psi[a];
+    snap->linear.data_mean[a] = self->mean[a];
+  snap->linear.n_noise = self->model == LATENT_LINEAR_FA ? d : 1;
+  snap->linear.noise_variance = g_new (double, snap->linear.n_noise);
+  for (guint a = 0; a < snap->linear.n_noise; a++)
+    snap->linear.noise_variance[a] = self->psi[a];
 
   /* E‖r‖² = tr S − 2 tr(E S D) + tr(DᵀD · E S Eᵀ), r = x − x̂, centred. */
   cblas_dsymm (CblasRowMajor, CblasLeft, CblasUpper, d, m, 1.0, self->cov, d, et, m, 0.0, s_et, m);
@@ -710,26 +710,26 @@ fill_model (LatentLinear   *self,
     cross += et[i] * s_dec[i];
   for (gsize i = 0; i < (gsize) m * m; i++)
     kept += dtd[i] * sigma_z[i];
-  snap->reconstruction_error = MAX (0, self->total_variance - 2 * cross + kept) / d;
+  snap->linear.reconstruction_error = MAX (0, self->total_variance - 2 * cross + kept) / d;
 
   /* Projections: every component in the final snapshot, if not too many. */
-  snap->projection_dims = snap->final && (guint64) n * m <= MAX_SNAPSHOT_PROJECTION ? m : MIN (m, 2);
-  snap->projection = g_new (float, (gsize) n * snap->projection_dims);
+  snap->linear.projection_dims = snap->final && (guint64) n * m <= MAX_SNAPSHOT_PROJECTION ? m : MIN (m, 2);
+  snap->linear.projection = g_new (float, (gsize) n * snap->linear.projection_dims);
   if (self->cl == NULL ||
-      !latent_linear_cl_project (self->cl, et, m, snap->projection_dims, snap->projection, cancellable, &error))
+      !latent_linear_cl_project (self->cl, et, m, snap->linear.projection_dims, snap->linear.projection, cancellable, &error))
     {
       if (error)
         fall_back (self, error);
-      latent_linear_reference_project (self->x, n, d, self->mean, et, m, snap->projection_dims,
-                                       snap->projection);
+      latent_linear_reference_project (self->x, n, d, self->mean, et, m, snap->linear.projection_dims,
+                                       snap->linear.projection);
     }
 
-  snap->example_rows = g_new (gint32, N_EXAMPLES);
-  snap->n_examples = pick_examples (self, snap->example_rows);
-  snap->reconstructions = g_new (float, (gsize) snap->n_examples * d);
-  for (guint e = 0; e < snap->n_examples; e++)
+  snap->linear.examples.rows = g_new (gint32, N_EXAMPLES);
+  snap->linear.examples.n_examples = pick_examples (self, snap->linear.examples.rows);
+  snap->linear.examples.reconstructions = g_new (float, (gsize) snap->linear.examples.n_examples * d);
+  for (guint e = 0; e < snap->linear.examples.n_examples; e++)
     {
-      const float *x = self->x + (gsize) snap->example_rows[e] * d;
+      const float *x = self->x + (gsize) snap->linear.examples.rows[e] * d;
       g_autofree double *z = g_new0 (double, m);
 
       for (guint a = 0; a < d; a++)
@@ -741,7 +741,7 @@ fill_model (LatentLinear   *self,
 
           for (guint j = 0; j < m; j++)
             v += dec[(gsize) a * m + j] * z[j];
-          snap->reconstructions[(gsize) e * d + a] = v;
+          snap->linear.examples.reconstructions[(gsize) e * d + a] = v;
         }
     }
   draw_samples (self, sigma_z, dec, snap);
@@ -755,14 +755,14 @@ latent_linear_snapshot (gpointer data)
   LatentLinearParams p;
 
   latent_linear_params_read (self->params, &p);
-  snap->whitened = p.whiten;
+  snap->linear.whitened = p.whiten;
   snap->seed = self->seed;
   snap->iteration = self->iteration;
   snap->converged = self->converged;
   snap->final = self->finished;
   snap->n_rows = self->n;
   snap->n_cols = self->d;
-  snap->log_likelihood = self->log_likelihood;
+  snap->linear.log_likelihood = self->log_likelihood;
   /* PCA before it is solved has only its covariance to show. */
   if (self->model != LATENT_LINEAR_PCA || self->iteration > 0 ||
       g_strcmp0 (p.method, "iterative") == 0)
@@ -778,57 +778,6 @@ const char * const latent_linear_figures[] = {
   "scatter", "scree", "components", "biplot", "reconstructions", "samples", "dots", NULL
 };
 
-/* The names scikit-learn uses where it has them. */
-void
-latent_linear_write_json (LatentSnapshot *snap,
-                          JsonBuilder    *b)
-{
-  const guint m = snap->n_components, d = snap->n_cols;
-
-  /* PCA before its first step has no model yet. */
-  if (snap->components == NULL)
-    return;
-  latent_json_add_matrix_member (b, "components", snap->components, m, d);
-  latent_json_add_float_vector_member (b, "mean", snap->data_mean, d);
-  if (snap->encoder)
-    latent_json_add_matrix_member (b, "encoder", snap->encoder, m, d);
-  latent_json_add_vector_member (b, "explained_variance", snap->explained_variance, m);
-  latent_json_add_vector_member (b, "explained_variance_ratio", snap->explained_variance_ratio, m);
-  latent_json_add_number_member (b, "total_variance", snap->total_variance);
-  /* One σ² for PCA and PPCA, one ψ per column for factor analysis. */
-  if (snap->n_noise == 1)
-    latent_json_add_number_member (b, "noise_variance", snap->noise_variance[0]);
-  else
-    latent_json_add_vector_member (b, "noise_variance", snap->noise_variance, snap->n_noise);
-  latent_json_add_number_member (b, "log_likelihood", snap->log_likelihood);
-  latent_json_add_number_member (b, "reconstruction_error", snap->reconstruction_error);
-  latent_json_add_matrix_member (b, "projection", snap->projection, snap->n_rows, snap->projection_dims);
-}
-
-void
-latent_linear_write_csv_header (LatentSnapshot *snap,
-                                GString        *out)
-{
-  for (guint j = 0; j < snap->projection_dims; j++)
-    g_string_append_printf (out, ",z%u", j + 1);
-}
-
-void
-latent_linear_write_csv_row (LatentSnapshot *snap,
-                             guint           row,
-                             GString        *out)
-{
-  for (guint j = 0; j < snap->projection_dims; j++)
-    {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      /* The C locale, and enough digits to read back the same float. */
-      g_string_append_c (out, ',');
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g",
-                                             snap->projection[(gsize) row * snap->projection_dims + j]));
-    }
-}
-
 /* Rows as E (x − mean), in blocks so that the centred copy stays small. */
 LatentDataset *
 latent_linear_encode (LatentSnapshot  *snap,
@@ -836,12 +785,12 @@ latent_linear_encode (LatentSnapshot  *snap,
                       GError         **error)
 {
   const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
-  const guint m = snap->n_components, block = 1024;
+  const guint m = snap->linear.n_components, block = 1024;
   g_autoptr(LatentDataset) out = NULL;
   g_autofree char *name = NULL;
   g_autofree float *x = NULL;
 
-  g_return_val_if_fail (snap->encoder != NULL && snap->data_mean != NULL, NULL);
+  g_return_val_if_fail (snap->linear.encoder != NULL && snap->linear.data_mean != NULL, NULL);
 
   if (d != snap->n_cols)
     {
@@ -860,15 +809,15 @@ latent_linear_encode (LatentSnapshot  *snap,
       const float *src = latent_dataset_get_row (dataset, first);
 
       for (gsize i = 0; i < (gsize) rows * d; i++)
-        x[i] = src[i] - snap->data_mean[i % d];
+        x[i] = src[i] - snap->linear.data_mean[i % d];
       cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, m, d, 1.0f, x, d,
-                   snap->encoder, d, 0.0f, latent_dataset_get_data (out) + (gsize) first * m, m);
+                   snap->linear.encoder, d, 0.0f, latent_dataset_get_data (out) + (gsize) first * m, m);
     }
   latent_dataset_copy_labels (out, dataset);
   return g_steal_pointer (&out);
 }
 
-/* The encoder of a result written by latent_linear_write_json. */
+/* The encoder of a result written by latent_linear_models_write_json. */
 gboolean
 latent_linear_read_model (LatentSnapshot  *snap,
                           JsonObject      *result,
@@ -893,7 +842,7 @@ latent_linear_read_model (LatentSnapshot  *snap,
       return FALSE;
     }
   snap->n_cols = d;
-  snap->n_components = m;
-  return (snap->data_mean = latent_json_read_floats (result, "mean", d, path, error)) &&
-         (snap->encoder = latent_json_read_floats (result, "encoder", (gsize) m * d, path, error));
+  snap->linear.n_components = m;
+  return (snap->linear.data_mean = latent_json_read_floats (result, "mean", d, path, error)) &&
+         (snap->linear.encoder = latent_json_read_floats (result, "encoder", (gsize) m * d, path, error));
 }

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "latent-classifiers.h"
 #include "latent-json.h"
 
 #define CPU_REFERENCE N_("CPU reference")
@@ -824,9 +825,9 @@ logreg_snapshot (gpointer data)
   snap->n_cols = d;
 
   /* In data units: w · (x − mean) · scale + b = (w · scale) · x + b − (w · scale) · mean. */
-  snap->n_components = c;
-  snap->components = g_new (float, (gsize) c * d);
-  snap->class_bias = g_new (float, c);
+  snap->classifier.n_classes = c;
+  snap->classifier.class_weights = g_new (float, (gsize) c * d);
+  snap->classifier.class_bias = g_new (float, c);
   for (guint k = 0; k < c; k++)
     {
       double shift = 0;
@@ -835,27 +836,27 @@ logreg_snapshot (gpointer data)
         {
           const float w = self->w[(gsize) k * d + a] * self->scale[a];
 
-          snap->components[(gsize) k * d + a] = w;
+          snap->classifier.class_weights[(gsize) k * d + a] = w;
           shift += (double) w * self->mean[a];
         }
-      snap->class_bias[k] = self->b[k] - shift;
+      snap->classifier.class_bias[k] = self->b[k] - shift;
     }
-  snap->input_offset = g_memdup2 (self->mean, sizeof (float) * d);
-  snap->input_scale = g_memdup2 (self->scale, sizeof (float) * d);
+  snap->classifier.input_offset = g_memdup2 (self->mean, sizeof (float) * d);
+  snap->classifier.input_scale = g_memdup2 (self->scale, sizeof (float) * d);
 
-  snap->n_epochs = self->epoch;
-  snap->epoch_train_loss = dup_doubles (self->epoch_train);
-  snap->epoch_val_loss = dup_doubles (self->epoch_test_loss);
-  snap->epoch_train_accuracy = dup_doubles (self->epoch_train_accuracy);
-  snap->epoch_test_accuracy = dup_doubles (self->epoch_test_accuracy);
-  snap->steps_per_epoch = self->steps_per_epoch;
-  snap->n_steps = self->step_loss->len;
-  snap->step_loss = g_memdup2 (self->step_loss->data, sizeof (float) * MAX (self->step_loss->len, 1u));
-  snap->train_accuracy = self->epoch > 0
+  snap->classifier.epochs.n_epochs = self->epoch;
+  snap->classifier.epochs.train_loss = dup_doubles (self->epoch_train);
+  snap->classifier.epochs.held_out_loss = dup_doubles (self->epoch_test_loss);
+  snap->classifier.epoch_train_accuracy = dup_doubles (self->epoch_train_accuracy);
+  snap->classifier.epoch_test_accuracy = dup_doubles (self->epoch_test_accuracy);
+  snap->classifier.epochs.steps_per_epoch = self->steps_per_epoch;
+  snap->classifier.epochs.n_steps = self->step_loss->len;
+  snap->classifier.epochs.step_loss = g_memdup2 (self->step_loss->data, sizeof (float) * MAX (self->step_loss->len, 1u));
+  snap->classifier.train_accuracy = self->epoch > 0
                          ? g_array_index (self->epoch_train_accuracy, double, self->epoch - 1) : NAN;
   /* The last epoch's test side (the starting model's before the first). */
   latent_classify_judge (snap, self->split, self->test_predictions);
-  snap->reconstruction_error = self->test_loss;
+  snap->classifier.test_loss = self->test_loss;
   snap->device = g_strdup (self->device);
   snap->message = g_strdup (self->fallback);
   return snap;
@@ -867,18 +868,19 @@ static void
 logreg_write_json (LatentSnapshot *snap,
                    JsonBuilder    *b)
 {
-  const guint c = snap->n_classes, d = snap->n_cols;
+  const LatentClassifierPart *part = &snap->classifier;
+  const guint c = part->n_classes, d = snap->n_cols;
 
-  latent_classify_write_json (snap, b);
-  latent_json_add_matrix_member (b, "weights", snap->components, c, d);
-  latent_json_add_float_vector_member (b, "bias", snap->class_bias, c);
-  latent_json_add_float_vector_member (b, "standardise_mean", snap->input_offset, d);
-  latent_json_add_float_vector_member (b, "standardise_scale", snap->input_scale, d);
-  latent_json_add_number_member (b, "epochs_done", snap->n_epochs);
-  latent_json_add_number_member (b, "steps_per_epoch", snap->steps_per_epoch);
-  latent_json_add_vector_member (b, "train_loss", snap->epoch_train_loss, snap->n_epochs);
-  latent_json_add_vector_member (b, "test_loss", snap->epoch_val_loss, snap->n_epochs);
-  latent_json_add_number_member (b, "final_test_loss", snap->reconstruction_error);
+  latent_classifiers_write_json (snap, b);
+  latent_json_add_matrix_member (b, "weights", part->class_weights, c, d);
+  latent_json_add_float_vector_member (b, "bias", part->class_bias, c);
+  latent_json_add_float_vector_member (b, "standardise_mean", part->input_offset, d);
+  latent_json_add_float_vector_member (b, "standardise_scale", part->input_scale, d);
+  latent_json_add_number_member (b, "epochs_done", part->epochs.n_epochs);
+  latent_json_add_number_member (b, "steps_per_epoch", part->epochs.steps_per_epoch);
+  latent_json_add_vector_member (b, "train_loss", part->epochs.train_loss, part->epochs.n_epochs);
+  latent_json_add_vector_member (b, "test_loss", part->epochs.held_out_loss, part->epochs.n_epochs);
+  latent_json_add_number_member (b, "final_test_loss", part->test_loss);
 }
 
 static const char * const logreg_figures[] = { "curves", "confusion", "weights", "regions", NULL };

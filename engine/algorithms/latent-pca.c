@@ -11,6 +11,7 @@
 
 #include "latent-linear-private.h"
 #include "latent-linear.h"
+#include "latent-linear-models.h"
 
 #include <glib/gi18n-lib.h>
 #include <lapacke.h>
@@ -304,11 +305,11 @@ static const LatentAlgorithm pca_algorithm = {
   .objective = latent_linear_objective,
   .converged = latent_linear_converged,
   .free = latent_linear_free,
-  .write_json = latent_linear_write_json,
+  .write_json = latent_linear_models_write_json,
   .encode = latent_linear_encode,
   .read_model = latent_linear_read_model,
-  .write_csv_header = latent_linear_write_csv_header,
-  .write_csv_row = latent_linear_write_csv_row,
+  .write_csv_header = latent_linear_models_write_csv_header,
+  .write_csv_row = latent_linear_models_write_csv_row,
 };
 
 const LatentAlgorithm *

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latent-classifiers.h"
 #include "latent-json.h"
 
 #define CPU_REFERENCE N_("CPU reference")
@@ -590,28 +591,28 @@ prototype_snapshot (gpointer data)
   snap->converged = self->finished;
   snap->final = self->finished;
   snap->objective = prototype_objective (self);
-  snap->cosine = self->distance == LATENT_PROTOTYPE_COSINE;
+  snap->classifier.cosine = self->distance == LATENT_PROTOTYPE_COSINE;
   snap->n_rows = latent_dataset_get_n_rows (self->dataset);
   snap->n_cols = d;
-  snap->n_components = self->n_classes;
-  snap->components = g_memdup2 (self->prototypes, (gsize) self->n_classes * d * sizeof (float));
+  snap->classifier.n_classes = self->n_classes;
+  snap->classifier.means = g_memdup2 (self->prototypes, (gsize) self->n_classes * d * sizeof (float));
   latent_classify_judge (snap, self->split, self->test_predictions);
-  snap->train_accuracy = self->train_accuracy;
+  snap->classifier.train_accuracy = self->train_accuracy;
 
-  snap->n_episodes = done;
-  snap->episode_mean_accuracy = self->episode_mean;
-  snap->episode_ci95 = self->episode_ci95;
+  snap->classifier.n_episodes = done;
+  snap->classifier.episode_mean_accuracy = self->episode_mean;
+  snap->classifier.episode_ci95 = self->episode_ci95;
   if (done > 0)
     {
-      snap->episode_accuracy = g_memdup2 (self->episode_accuracy->data, done * sizeof (double));
-      snap->n_ways = self->ways;
-      snap->n_shots = self->shots;
-      snap->n_queries = self->ways * self->queries;
-      snap->episode_classes = g_memdup2 (self->episode_classes, self->ways * sizeof (gint32));
-      snap->support_rows = g_memdup2 (self->support_rows, (gsize) self->ways * self->shots * sizeof (gint32));
-      snap->episode_prototypes = g_memdup2 (self->episode_prototypes, (gsize) self->ways * d * sizeof (float));
-      snap->query_rows = g_memdup2 (self->query_rows, snap->n_queries * sizeof (gint32));
-      snap->query_predictions = g_memdup2 (self->query_predictions, snap->n_queries * sizeof (gint32));
+      snap->classifier.episode_accuracy = g_memdup2 (self->episode_accuracy->data, done * sizeof (double));
+      snap->classifier.n_ways = self->ways;
+      snap->classifier.n_shots = self->shots;
+      snap->classifier.n_queries = self->ways * self->queries;
+      snap->classifier.episode_classes = g_memdup2 (self->episode_classes, self->ways * sizeof (gint32));
+      snap->classifier.support_rows = g_memdup2 (self->support_rows, (gsize) self->ways * self->shots * sizeof (gint32));
+      snap->classifier.episode_prototypes = g_memdup2 (self->episode_prototypes, (gsize) self->ways * d * sizeof (float));
+      snap->classifier.query_rows = g_memdup2 (self->query_rows, snap->classifier.n_queries * sizeof (gint32));
+      snap->classifier.query_predictions = g_memdup2 (self->query_predictions, snap->classifier.n_queries * sizeof (gint32));
     }
   if (self->note || self->fallback)
     snap->message = g_strconcat (self->note ? self->note : "", self->fallback ? self->fallback : "", NULL);
@@ -622,32 +623,34 @@ static void
 prototype_write_json (LatentSnapshot *snap,
                       JsonBuilder    *b)
 {
+  const LatentClassifierPart *part = &snap->classifier;
+
   PrototypeParams p;
 
   latent_params_read (snap->params, &p);
-  latent_classify_write_json (snap, b);
+  latent_classifiers_write_json (snap, b);
   json_builder_set_member_name (b, "distance");
   json_builder_add_string_value (b, p.distance);
-  latent_json_add_matrix_member (b, "prototypes", snap->components, snap->n_components, snap->n_cols);
+  latent_json_add_matrix_member (b, "prototypes", part->means, part->n_classes, snap->n_cols);
 
   json_builder_set_member_name (b, "episodes");
-  json_builder_add_int_value (b, snap->n_episodes);
-  latent_json_add_vector_member (b, "episode_accuracy", snap->episode_accuracy, snap->n_episodes);
-  latent_json_add_number_member (b, "episode_mean_accuracy", snap->episode_mean_accuracy);
-  latent_json_add_number_member (b, "episode_ci95", snap->episode_ci95);
-  if (snap->n_episodes == 0)
+  json_builder_add_int_value (b, part->n_episodes);
+  latent_json_add_vector_member (b, "episode_accuracy", part->episode_accuracy, part->n_episodes);
+  latent_json_add_number_member (b, "episode_mean_accuracy", part->episode_mean_accuracy);
+  latent_json_add_number_member (b, "episode_ci95", part->episode_ci95);
+  if (part->n_episodes == 0)
     return;
   /* The last episode, as the episode figure shows it. */
   json_builder_set_member_name (b, "ways");
-  json_builder_add_int_value (b, snap->n_ways);
+  json_builder_add_int_value (b, part->n_ways);
   json_builder_set_member_name (b, "shots");
-  json_builder_add_int_value (b, snap->n_shots);
+  json_builder_add_int_value (b, part->n_shots);
   json_builder_set_member_name (b, "queries");
-  json_builder_add_int_value (b, snap->n_queries / snap->n_ways);
-  latent_json_add_int_vector_member (b, "episode_classes", snap->episode_classes, snap->n_ways);
-  latent_json_add_int_vector_member (b, "support_rows", snap->support_rows, snap->n_ways * snap->n_shots);
-  latent_json_add_int_vector_member (b, "query_rows", snap->query_rows, snap->n_queries);
-  latent_json_add_int_vector_member (b, "query_predictions", snap->query_predictions, snap->n_queries);
+  json_builder_add_int_value (b, part->n_queries / part->n_ways);
+  latent_json_add_int_vector_member (b, "episode_classes", part->episode_classes, part->n_ways);
+  latent_json_add_int_vector_member (b, "support_rows", part->support_rows, part->n_ways * part->n_shots);
+  latent_json_add_int_vector_member (b, "query_rows", part->query_rows, part->n_queries);
+  latent_json_add_int_vector_member (b, "query_predictions", part->query_predictions, part->n_queries);
 }
 
 static const char * const prototype_figures[] = { "prototypes", "episode", "curves", "confusion", NULL };

@@ -657,6 +657,7 @@ static void
 fill_examples (LatentWta      *self,
                LatentSnapshot *snap)
 {
+  LatentExamples *examples = &snap->autoencoder.examples;
   const guint d = self->d, first = self->n_val > 0 ? self->n_train : 0;
   const guint rows = MIN (self->batch, self->n_val > 0 ? self->n_val : self->n_train);
   const guint shown = MIN (N_EXAMPLES, rows);
@@ -669,14 +670,14 @@ fill_examples (LatentWta      *self,
     fall_back (self, local_error);
   if (self->wcl == NULL)
     latent_wta_reference_forward (self, self->order + first, rows, &loss, xhat);
-  snap->n_examples = shown;
-  snap->example_rows = g_new (gint32, shown);
-  snap->reconstructions = g_new (float, (gsize) shown * d);
+  examples->n_examples = shown;
+  examples->rows = g_new (gint32, shown);
+  examples->reconstructions = g_new (float, (gsize) shown * d);
   for (guint r = 0; r < shown; r++)
     {
-      snap->example_rows[r] = self->order[first + r];
+      examples->rows[r] = self->order[first + r];
       for (guint a = 0; a < d; a++)
-        snap->reconstructions[(gsize) r * d + a] = xhat[(gsize) r * d + a] / self->scale[a] + self->offset[a];
+        examples->reconstructions[(gsize) r * d + a] = xhat[(gsize) r * d + a] / self->scale[a] + self->offset[a];
     }
 }
 
@@ -705,24 +706,24 @@ wta_snapshot (gpointer data)
   snap->objective = self->loss;
   snap->n_rows = self->n;
   snap->n_cols = self->d;
-  snap->n_components = self->h;
-  snap->components = g_memdup2 (self->p.w, sizeof (float) * hd);
-  snap->hidden_bias = g_memdup2 (self->p.b, sizeof (float) * self->h);
-  snap->decoder_weights = self->tied ? NULL : g_memdup2 (self->p.wd, sizeof (float) * hd);
-  snap->decoder_bias = g_memdup2 (self->p.c, sizeof (float) * self->d);
-  snap->input_offset = g_memdup2 (self->offset, sizeof (float) * self->d);
-  snap->input_scale = g_memdup2 (self->scale, sizeof (float) * self->d);
-  snap->unit_wins = g_memdup2 (wins, sizeof (guint) * self->h);
+  snap->autoencoder.n_units = self->h;
+  snap->autoencoder.encoder_weights = g_memdup2 (self->p.w, sizeof (float) * hd);
+  snap->autoencoder.hidden_bias = g_memdup2 (self->p.b, sizeof (float) * self->h);
+  snap->autoencoder.decoder_weights = self->tied ? NULL : g_memdup2 (self->p.wd, sizeof (float) * hd);
+  snap->autoencoder.decoder_bias = g_memdup2 (self->p.c, sizeof (float) * self->d);
+  snap->autoencoder.input_offset = g_memdup2 (self->offset, sizeof (float) * self->d);
+  snap->autoencoder.input_scale = g_memdup2 (self->scale, sizeof (float) * self->d);
+  snap->autoencoder.unit_wins = g_memdup2 (wins, sizeof (guint) * self->h);
   for (guint j = 0; self->last_wins && j < self->h; j++)
-    snap->n_dead += self->last_wins[j] == 0;
-  snap->n_epochs = self->epoch;
-  snap->epoch_train_loss = dup_doubles (self->epoch_train);
-  snap->epoch_val_loss = dup_doubles (self->epoch_val);
-  snap->epoch_dead_fraction = dup_doubles (self->epoch_dead);
-  snap->steps_per_epoch = self->steps_per_epoch;
-  snap->n_steps = self->step_loss->len;
-  snap->step_loss = g_memdup2 (self->step_loss->data, sizeof (float) * MAX (self->step_loss->len, 1u));
-  snap->reconstruction_error = self->val_loss;
+    snap->autoencoder.n_dead += self->last_wins[j] == 0;
+  snap->autoencoder.epochs.n_epochs = self->epoch;
+  snap->autoencoder.epochs.train_loss = dup_doubles (self->epoch_train);
+  snap->autoencoder.epochs.held_out_loss = dup_doubles (self->epoch_val);
+  snap->autoencoder.epoch_dead_fraction = dup_doubles (self->epoch_dead);
+  snap->autoencoder.epochs.steps_per_epoch = self->steps_per_epoch;
+  snap->autoencoder.epochs.n_steps = self->step_loss->len;
+  snap->autoencoder.epochs.step_loss = g_memdup2 (self->step_loss->data, sizeof (float) * MAX (self->step_loss->len, 1u));
+  snap->autoencoder.validation_loss = self->val_loss;
   fill_examples (self, snap);
   snap->device = g_strdup (self->device);
   snap->message = g_strdup (self->fallback);
@@ -734,23 +735,24 @@ static void
 wta_write_json (LatentSnapshot *snap,
                 JsonBuilder    *b)
 {
-  const guint h = snap->n_components, d = snap->n_cols;
+  const LatentAutoencoderPart *part = &snap->autoencoder;
+  const guint h = part->n_units, d = snap->n_cols;
 
   latent_json_add_number_member (b, "hidden", h);
-  latent_json_add_matrix_member (b, "weights", snap->components, h, d);
-  latent_json_add_float_vector_member (b, "hidden_bias", snap->hidden_bias, h);
-  if (snap->decoder_weights)
-    latent_json_add_matrix_member (b, "decoder_weights", snap->decoder_weights, h, d);
-  latent_json_add_float_vector_member (b, "decoder_bias", snap->decoder_bias, d);
-  latent_json_add_float_vector_member (b, "input_offset", snap->input_offset, d);
-  latent_json_add_float_vector_member (b, "input_scale", snap->input_scale, d);
-  latent_json_add_number_member (b, "epochs_done", snap->n_epochs);
-  latent_json_add_vector_member (b, "train_loss", snap->epoch_train_loss, snap->n_epochs);
-  latent_json_add_vector_member (b, "validation_loss", snap->epoch_val_loss, snap->n_epochs);
-  latent_json_add_vector_member (b, "dead_fraction", snap->epoch_dead_fraction, snap->n_epochs);
-  latent_json_add_number_member (b, "dead_units", snap->n_dead);
-  latent_json_add_uint_vector_member (b, "unit_wins", snap->unit_wins, h);
-  latent_json_add_number_member (b, "validation_error", snap->reconstruction_error);
+  latent_json_add_matrix_member (b, "weights", part->encoder_weights, h, d);
+  latent_json_add_float_vector_member (b, "hidden_bias", part->hidden_bias, h);
+  if (part->decoder_weights)
+    latent_json_add_matrix_member (b, "decoder_weights", part->decoder_weights, h, d);
+  latent_json_add_float_vector_member (b, "decoder_bias", part->decoder_bias, d);
+  latent_json_add_float_vector_member (b, "input_offset", part->input_offset, d);
+  latent_json_add_float_vector_member (b, "input_scale", part->input_scale, d);
+  latent_json_add_number_member (b, "epochs_done", part->epochs.n_epochs);
+  latent_json_add_vector_member (b, "train_loss", part->epochs.train_loss, part->epochs.n_epochs);
+  latent_json_add_vector_member (b, "validation_loss", part->epochs.held_out_loss, part->epochs.n_epochs);
+  latent_json_add_vector_member (b, "dead_fraction", part->epoch_dead_fraction, part->epochs.n_epochs);
+  latent_json_add_number_member (b, "dead_units", part->n_dead);
+  latent_json_add_uint_vector_member (b, "unit_wins", part->unit_wins, h);
+  latent_json_add_number_member (b, "validation_error", part->validation_loss);
 }
 
 LatentDataset *
@@ -759,7 +761,7 @@ latent_wta_encode (LatentSnapshot  *snapshot,
                    GError         **error)
 {
   const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
-  const guint h = snapshot->n_components;
+  const guint h = snapshot->autoencoder.n_units;
   /* Rows in blocks, so the scaled copy stays small. */
   const guint block = 1024;
   g_autoptr(LatentDataset) out = NULL;
@@ -767,7 +769,7 @@ latent_wta_encode (LatentSnapshot  *snapshot,
   g_autofree float *x = NULL;
   float *code;
 
-  g_return_val_if_fail (snapshot->algorithm == &wta_algorithm && snapshot->components != NULL, NULL);
+  g_return_val_if_fail (snapshot->algorithm == &wta_algorithm && snapshot->autoencoder.encoder_weights != NULL, NULL);
 
   if (d != snapshot->n_cols)
     {
@@ -787,13 +789,13 @@ latent_wta_encode (LatentSnapshot  *snapshot,
       const float *src = latent_dataset_get_row (dataset, first);
 
       for (gsize i = 0; i < (gsize) rows * d; i++)
-        x[i] = (src[i] - snapshot->input_offset[i % d]) * snapshot->input_scale[i % d];
+        x[i] = (src[i] - snapshot->autoencoder.input_offset[i % d]) * snapshot->autoencoder.input_scale[i % d];
       cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, rows, h, d, 1.0f, x, d,
-                   snapshot->components, d, 0.0f, code + (gsize) first * h, h);
+                   snapshot->autoencoder.encoder_weights, d, 0.0f, code + (gsize) first * h, h);
     }
   for (gsize r = 0; r < n; r++)
     for (guint j = 0; j < h; j++)
-      code[r * h + j] = MAX (0.0f, code[r * h + j] + snapshot->hidden_bias[j]);
+      code[r * h + j] = MAX (0.0f, code[r * h + j] + snapshot->autoencoder.hidden_bias[j]);
   latent_dataset_copy_labels (out, dataset);
   return g_steal_pointer (&out);
 }
@@ -822,11 +824,11 @@ wta_read_model (LatentSnapshot  *snap,
       return FALSE;
     }
   snap->n_cols = d;
-  snap->n_components = h;
-  return (snap->components = latent_json_read_floats (result, "weights", (gsize) h * d, path, error)) &&
-         (snap->hidden_bias = latent_json_read_floats (result, "hidden_bias", h, path, error)) &&
-         (snap->input_offset = latent_json_read_floats (result, "input_offset", d, path, error)) &&
-         (snap->input_scale = latent_json_read_floats (result, "input_scale", d, path, error));
+  snap->autoencoder.n_units = h;
+  return (snap->autoencoder.encoder_weights = latent_json_read_floats (result, "weights", (gsize) h * d, path, error)) &&
+         (snap->autoencoder.hidden_bias = latent_json_read_floats (result, "hidden_bias", h, path, error)) &&
+         (snap->autoencoder.input_offset = latent_json_read_floats (result, "input_offset", d, path, error)) &&
+         (snap->autoencoder.input_scale = latent_json_read_floats (result, "input_scale", d, path, error));
 }
 
 static const char * const wta_figures[] = { "weights", "winners", "reconstructions", "curves", NULL };

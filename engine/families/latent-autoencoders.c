@@ -14,29 +14,68 @@ void
 latent_autoencoders_describe_metrics (LatentSnapshot *snap,
                                       GString        *text)
 {
-  guint epochs = snap->epoch_train_loss != NULL ? snap->n_epochs : 0;
+  const LatentAutoencoderPart *part = &snap->autoencoder;
+  guint epochs = part->epochs.train_loss != NULL ? part->epochs.n_epochs : 0;
 
   if (epochs > 0)
-    g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"), snap->epoch_train_loss[epochs - 1], epochs);
-  else if (snap->step_loss != NULL && snap->n_steps > 0)
-    g_string_append_printf (text, _("Training loss %.6g (last mini-batch)\n"), snap->step_loss[snap->n_steps - 1]);
-  if (isfinite (snap->reconstruction_error))
-    g_string_append_printf (text, _("Validation loss %.6g\n"), snap->reconstruction_error);
-  if (snap->n_components > 0 && snap->n_epochs > 0)
-    g_string_append_printf (text, _("Dead units %u of %u (%.1f %%)\n"), snap->n_dead, snap->n_components,
-                            100.0 * snap->n_dead / snap->n_components);
+    g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"), part->epochs.train_loss[epochs - 1], epochs);
+  else if (part->epochs.step_loss != NULL && part->epochs.n_steps > 0)
+    g_string_append_printf (text, _("Training loss %.6g (last mini-batch)\n"), part->epochs.step_loss[part->epochs.n_steps - 1]);
+  if (isfinite (part->validation_loss))
+    g_string_append_printf (text, _("Validation loss %.6g\n"), part->validation_loss);
+  if (part->n_units > 0 && part->epochs.n_epochs > 0)
+    g_string_append_printf (text, _("Dead units %u of %u (%.1f %%)\n"), part->n_dead, part->n_units,
+                            100.0 * part->n_dead / part->n_units);
 }
 
 void
 latent_autoencoders_describe_header (LatentSnapshot *snap,
                                      GString        *text)
 {
+  const LatentAutoencoderPart *part = &snap->autoencoder;
+
   /* The last whole epoch's mean: a single mini-batch's loss jumps. */
-  double train = snap->n_epochs > 0 && snap->epoch_train_loss != NULL
-                 ? snap->epoch_train_loss[snap->n_epochs - 1] : snap->objective;
+  double train = part->epochs.n_epochs > 0 && part->epochs.train_loss != NULL
+                 ? part->epochs.train_loss[part->epochs.n_epochs - 1] : snap->objective;
 
   if (isfinite (train))
     g_string_append_printf (text, _(" · training loss %.4g"), train);
-  if (isfinite (snap->reconstruction_error))
-    g_string_append_printf (text, _(" · validation loss %.4g"), snap->reconstruction_error);
+  if (isfinite (part->validation_loss))
+    g_string_append_printf (text, _(" · validation loss %.4g"), part->validation_loss);
+}
+
+void
+latent_autoencoders_clear_part (LatentSnapshot *self)
+{
+  LatentAutoencoderPart *part = &self->autoencoder;
+
+  g_free (part->encoder_weights);
+  g_free (part->hidden_bias);
+  g_free (part->decoder_weights);
+  g_free (part->decoder_bias);
+  g_free (part->input_offset);
+  g_free (part->input_scale);
+  g_free (part->unit_wins);
+  latent_examples_clear (&part->examples);
+  latent_epochs_clear (&part->epochs);
+  g_free (part->epoch_dead_fraction);
+}
+
+gsize
+latent_autoencoders_get_part_size (LatentSnapshot *self)
+{
+  const LatentAutoencoderPart *part = &self->autoencoder;
+  gsize h = part->n_units, cols = self->n_cols, size = 0;
+
+  if (part->encoder_weights) size += h * cols * sizeof (float);
+  if (part->hidden_bias) size += h * sizeof (float);
+  if (part->decoder_weights) size += h * cols * sizeof (float);
+  if (part->decoder_bias) size += cols * sizeof (float);
+  if (part->input_offset) size += cols * sizeof (float);
+  if (part->input_scale) size += cols * sizeof (float);
+  if (part->unit_wins) size += h * sizeof (guint);
+  size += latent_examples_get_size (&part->examples, self->n_cols);
+  size += latent_epochs_get_size (&part->epochs);
+  if (part->epoch_dead_fraction) size += part->epochs.n_epochs * sizeof (double);
+  return size;
 }

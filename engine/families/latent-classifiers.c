@@ -5,32 +5,167 @@
  */
 #define G_LOG_DOMAIN "latent-classifiers"
 
+#include "latent-classifiers.h"
 #include "latent-family.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "latent-json.h"
+
 void
 latent_classifiers_describe_metrics (LatentSnapshot *snap,
                                      GString        *text)
 {
-  if (isfinite (snap->test_accuracy))
-    g_string_append_printf (text, _("Test accuracy %.2f %% (%u rows)\n"), 100 * snap->test_accuracy, snap->n_test);
-  if (isfinite (snap->train_accuracy))
-    g_string_append_printf (text, _("Training accuracy %.2f %%\n"), 100 * snap->train_accuracy);
-  if (snap->epoch_train_loss != NULL && snap->n_epochs > 0)
+  const LatentClassifierPart *part = &snap->classifier;
+
+  if (isfinite (part->test_accuracy))
+    g_string_append_printf (text, _("Test accuracy %.2f %% (%u rows)\n"), 100 * part->test_accuracy, part->n_test);
+  if (isfinite (part->train_accuracy))
+    g_string_append_printf (text, _("Training accuracy %.2f %%\n"), 100 * part->train_accuracy);
+  if (part->epochs.train_loss != NULL && part->epochs.n_epochs > 0)
     g_string_append_printf (text, _("Training loss %.6g (epoch %u)\n"),
-                            snap->epoch_train_loss[snap->n_epochs - 1], snap->n_epochs);
-  if (snap->n_episodes > 0)
-    g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), snap->n_episodes,
-                            100 * snap->episode_mean_accuracy, 100 * snap->episode_ci95);
+                            part->epochs.train_loss[part->epochs.n_epochs - 1], part->epochs.n_epochs);
+  if (part->n_episodes > 0)
+    g_string_append_printf (text, _("Episodes %u: mean accuracy %.2f %% ± %.2f\n"), part->n_episodes,
+                            100 * part->episode_mean_accuracy, 100 * part->episode_ci95);
 }
 
 void
 latent_classifiers_describe_header (LatentSnapshot *snap,
                                     GString        *text)
 {
+  const LatentClassifierPart *part = &snap->classifier;
+
   /* What a classifier is judged by: rows it did not learn from. */
-  if (snap->n_test > 0 && isfinite (snap->test_accuracy))
-    g_string_append_printf (text, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * snap->test_accuracy, snap->n_test);
+  if (part->n_test > 0 && isfinite (part->test_accuracy))
+    g_string_append_printf (text, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * part->test_accuracy, part->n_test);
+}
+
+void
+latent_classifiers_clear_part (LatentSnapshot *self)
+{
+  LatentClassifierPart *part = &self->classifier;
+
+  g_free (part->class_weights);
+  g_free (part->class_bias);
+  g_free (part->means);
+  g_free (part->input_offset);
+  g_free (part->input_scale);
+  g_clear_object (&part->test_dataset);
+  g_free (part->test_rows);
+  g_free (part->test_predictions);
+  g_free (part->confusion);
+  latent_epochs_clear (&part->epochs);
+  g_free (part->epoch_train_accuracy);
+  g_free (part->epoch_test_accuracy);
+  g_free (part->episode_accuracy);
+  g_free (part->episode_classes);
+  g_free (part->support_rows);
+  g_free (part->episode_prototypes);
+  g_free (part->query_rows);
+  g_free (part->query_predictions);
+}
+
+gsize
+latent_classifiers_get_part_size (LatentSnapshot *self)
+{
+  const LatentClassifierPart *part = &self->classifier;
+  gsize c = part->n_classes, cols = self->n_cols, size = 0;
+
+  if (part->class_weights) size += c * cols * sizeof (float);
+  if (part->class_bias) size += c * sizeof (float);
+  if (part->means) size += c * cols * sizeof (float);
+  if (part->input_offset) size += cols * sizeof (float);
+  if (part->input_scale) size += cols * sizeof (float);
+  if (part->test_rows) size += part->n_test * sizeof (gint32);
+  if (part->test_predictions) size += part->n_test * sizeof (gint32);
+  if (part->confusion) size += c * c * sizeof (guint);
+  size += latent_epochs_get_size (&part->epochs);
+  if (part->epoch_train_accuracy) size += part->epochs.n_epochs * sizeof (double);
+  if (part->epoch_test_accuracy) size += part->epochs.n_epochs * sizeof (double);
+  if (part->episode_accuracy) size += part->n_episodes * sizeof (double);
+  if (part->episode_classes) size += part->n_ways * sizeof (gint32);
+  if (part->support_rows) size += (gsize) part->n_ways * part->n_shots * sizeof (gint32);
+  if (part->episode_prototypes) size += (gsize) part->n_ways * cols * sizeof (float);
+  if (part->query_rows) size += part->n_queries * sizeof (gint32);
+  if (part->query_predictions) size += part->n_queries * sizeof (gint32);
+  return size;
+}
+
+guint
+latent_classifiers_get_confusion (LatentSnapshot *snapshot,
+                                  guint           truth,
+                                  guint           predicted,
+                                  guint          *total)
+{
+  const LatentClassifierPart *part;
+  guint sum = 0;
+
+  g_return_val_if_fail (snapshot != NULL, 0);
+
+  part = &snapshot->classifier;
+  if (part->confusion == NULL || truth >= part->n_classes || predicted >= part->n_classes)
+    {
+      if (total)
+        *total = 0;
+      return 0;
+    }
+  for (guint j = 0; j < part->n_classes; j++)
+    sum += part->confusion[(gsize) truth * part->n_classes + j];
+  if (total)
+    *total = sum;
+  return part->confusion[(gsize) truth * part->n_classes + predicted];
+}
+
+void
+latent_classifiers_write_json (LatentSnapshot *snap,
+                               JsonBuilder    *builder)
+{
+  const LatentClassifierPart *part = &snap->classifier;
+  guint c = part->n_classes;
+  g_autofree double *precision = g_new (double, c);
+  g_autofree double *recall = g_new (double, c);
+
+  json_builder_set_member_name (builder, "classes");
+  json_builder_begin_array (builder);
+  for (guint k = 0; k < c; k++)
+    {
+      const char *name = latent_dataset_get_class_name (snap->dataset, k);
+      g_autofree char *number = g_strdup_printf ("%u", k);
+
+      json_builder_add_string_value (builder, name ? name : number);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "test_data");
+  json_builder_add_string_value (builder, part->test_dataset == snap->dataset ? "held out"
+                                 : latent_dataset_get_name (part->test_dataset));
+  json_builder_set_member_name (builder, "n_test");
+  json_builder_add_int_value (builder, part->n_test);
+  latent_json_add_int_vector_member (builder, "test_rows", part->test_rows, part->n_test);
+  latent_json_add_int_vector_member (builder, "test_predictions", part->test_predictions, part->n_test);
+  latent_json_add_number_member (builder, "test_accuracy", part->test_accuracy);
+  latent_json_add_number_member (builder, "train_accuracy", part->train_accuracy);
+
+  latent_json_add_uint_matrix_member (builder, "confusion", part->confusion, c, c);
+  for (guint k = 0; k < c; k++)
+    {
+      guint predicted = 0, actual = 0;
+
+      for (guint o = 0; o < c; o++)
+        {
+          predicted += part->confusion[(gsize) o * c + k];
+          actual += part->confusion[(gsize) k * c + o];
+        }
+      precision[k] = predicted ? (double) part->confusion[(gsize) k * c + k] / predicted : NAN;
+      recall[k] = actual ? (double) part->confusion[(gsize) k * c + k] / actual : NAN;
+    }
+  latent_json_add_vector_member (builder, "precision", precision, c);
+  latent_json_add_vector_member (builder, "recall", recall, c);
+  latent_json_builder_keep (builder, g_steal_pointer (&precision));
+  latent_json_builder_keep (builder, g_steal_pointer (&recall));
+  if (part->epoch_train_accuracy)
+    latent_json_add_vector_member (builder, "epoch_train_accuracy", part->epoch_train_accuracy, part->epochs.n_epochs);
+  if (part->epoch_test_accuracy)
+    latent_json_add_vector_member (builder, "epoch_test_accuracy", part->epoch_test_accuracy, part->epochs.n_epochs);
 }

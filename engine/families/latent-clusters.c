@@ -53,14 +53,14 @@ void
 latent_clusters_write_labels (LatentSnapshot *snap,
                               JsonBuilder    *b)
 {
-  latent_json_add_int_vector_member (b, "labels", snap->labels, snap->n_rows);
+  latent_json_add_int_vector_member (b, "labels", snap->clusters.labels, snap->n_rows);
 }
 
 void
 latent_clusters_write_sizes (LatentSnapshot *snap,
                              JsonBuilder    *b)
 {
-  latent_json_add_uint_vector_member (b, "cluster_sizes", snap->cluster_sizes, snap->k);
+  latent_json_add_uint_vector_member (b, "cluster_sizes", snap->clusters.cluster_sizes, snap->clusters.k);
 }
 
 void
@@ -75,7 +75,7 @@ latent_clusters_write_csv_row (LatentSnapshot *snap,
                                guint           row,
                                GString        *out)
 {
-  g_string_append_printf (out, ",%d", snap->labels[row]);
+  g_string_append_printf (out, ",%d", snap->clusters.labels[row]);
 }
 
 static gboolean
@@ -199,18 +199,18 @@ void
 latent_clusters_write_starts (LatentSnapshot *snap,
                               JsonBuilder    *b)
 {
-  if (snap->n_starts == 0)
+  if (snap->clusters.n_starts == 0)
     return;
   json_builder_set_member_name (b, "starts");
-  json_builder_add_int_value (b, snap->n_starts);
+  json_builder_add_int_value (b, snap->clusters.n_starts);
   json_builder_set_member_name (b, "start_seeds");
   json_builder_begin_array (b);
-  for (guint r = 0; r < snap->n_starts; r++)
+  for (guint r = 0; r < snap->clusters.n_starts; r++)
     json_builder_add_int_value (b, (gint64) (snap->seed + r));
   json_builder_end_array (b);
-  latent_json_add_vector_member (b, "start_objectives", snap->start_objectives, snap->n_starts);
+  latent_json_add_vector_member (b, "start_objectives", snap->clusters.start_objectives, snap->clusters.n_starts);
   json_builder_set_member_name (b, "best_start");
-  json_builder_add_int_value (b, snap->best_start);
+  json_builder_add_int_value (b, snap->clusters.best_start);
 }
 
 void
@@ -230,4 +230,49 @@ latent_clusters_describe_header (LatentSnapshot *snap,
                                  GString        *text)
 {
   latent_family_describe_objective (snap, text);
+}
+
+void
+latent_clusters_clear_part (LatentSnapshot *self)
+{
+  LatentClustersPart *part = &self->clusters;
+
+  g_free (part->labels);
+  g_free (part->means);
+  g_free (part->cluster_sizes);
+  g_free (part->start_objectives);
+}
+
+gsize
+latent_clusters_get_part_size (LatentSnapshot *self)
+{
+  const LatentClustersPart *part = &self->clusters;
+  gsize size = 0;
+
+  /* Each array counted only when present: its length is what the
+   * producer allocated for it. */
+  if (part->labels) size += (gsize) self->n_rows * sizeof (gint32);
+  if (part->means) size += (gsize) part->k * self->n_cols * sizeof (float);
+  if (part->cluster_sizes) size += part->k * sizeof (guint);
+  if (part->start_objectives) size += part->n_starts * sizeof (double);
+  return size;
+}
+
+const gint32 *
+latent_clusters_get_labels (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  return snapshot->clusters.labels;
+}
+
+const float *
+latent_clusters_get_means (LatentSnapshot *snapshot,
+                           guint          *k)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  if (k)
+    *k = snapshot->clusters.k;
+  return snapshot->clusters.means;
 }

@@ -83,3 +83,89 @@ latent_family_describe_metrics (LatentSnapshot *snapshot)
     g_string_truncate (text, text->len - 1);
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
+
+const float *
+latent_family_components (LatentSnapshot *snapshot,
+                          guint          *n)
+{
+  const float *rows = NULL;
+  guint count = 0;
+
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  switch (latent_snapshot_get_family (snapshot))
+    {
+    case LATENT_FAMILY_LINEAR:
+      rows = snapshot->linear.components;
+      count = snapshot->linear.n_components;
+      break;
+    case LATENT_FAMILY_AUTOENCODER:
+      rows = snapshot->autoencoder.encoder_weights;
+      count = snapshot->autoencoder.n_units;
+      break;
+    case LATENT_FAMILY_CLASSIFIER:
+      rows = snapshot->classifier.class_weights ? snapshot->classifier.class_weights : snapshot->classifier.means;
+      count = snapshot->classifier.n_classes;
+      break;
+    case LATENT_FAMILY_CLUSTERS:
+    case LATENT_FAMILY_MIXTURE:
+    case LATENT_FAMILY_FILTER:
+    default:
+      break;
+    }
+  if (n)
+    *n = count;
+  return rows;
+}
+
+const LatentExamples *
+latent_family_examples (LatentSnapshot *snapshot)
+{
+  static const LatentExamples none;
+
+  g_return_val_if_fail (snapshot != NULL, &none);
+
+  switch (latent_snapshot_get_family (snapshot))
+    {
+    case LATENT_FAMILY_LINEAR:
+      return &snapshot->linear.examples;
+    case LATENT_FAMILY_AUTOENCODER:
+      return &snapshot->autoencoder.examples;
+    default:
+      return &none;
+    }
+}
+
+const LatentEpochs *
+latent_family_epochs (LatentSnapshot *snapshot)
+{
+  static const LatentEpochs none;
+
+  g_return_val_if_fail (snapshot != NULL, &none);
+
+  switch (latent_snapshot_get_family (snapshot))
+    {
+    case LATENT_FAMILY_AUTOENCODER:
+      return &snapshot->autoencoder.epochs;
+    case LATENT_FAMILY_CLASSIFIER:
+      return &snapshot->classifier.epochs;
+    default:
+      return &none;
+    }
+}
+
+gboolean
+latent_family_has_encoder (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+
+  switch (latent_snapshot_get_family (snapshot))
+    {
+    case LATENT_FAMILY_LINEAR:
+      return snapshot->linear.encoder != NULL;
+    case LATENT_FAMILY_AUTOENCODER:
+      return snapshot->autoencoder.input_scale != NULL;
+    default:
+      return FALSE;
+    }
+}

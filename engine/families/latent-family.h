@@ -1,7 +1,8 @@
 /* latent-family.h — what a family of algorithms says about its results,
  * asked by family: each family's own file (latent-clusters.c,
- * latent-mixtures.c, latent-linear-models.c, latent-autoencoders.c,
- * latent-classifiers.c) answers for it
+ * latent-mixtures.c, latent-linear-models.c, latent-filters.c,
+ * latent-autoencoders.c, latent-classifiers.c) answers for it, and reads
+ * its part of a snapshot for the window and the programs, which do not
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +25,48 @@ void  latent_family_describe_header  (LatentSnapshot *snapshot,
 /* " · inertia 78.85": the objective the history records, when finite. */
 void  latent_family_describe_objective (LatentSnapshot *snapshot,
                                         GString        *text);
+
+/* What figures shared by several families read of whichever part the
+ * snapshot's family fills. The rows it calls components: the linear
+ * models' components, the autoencoder's encoder weights, logistic
+ * regression's class weights or the prototypes' means; NULL (and 0 in
+ * @n) for the other families. */
+const float          *latent_family_components (LatentSnapshot *snapshot,
+                                                guint          *n);
+/* The examples with their reconstructions (linear models, autoencoders)
+ * and the training histories (autoencoders, classifiers); an empty one
+ * for the other families, never NULL. */
+const LatentExamples *latent_family_examples   (LatentSnapshot *snapshot);
+const LatentEpochs   *latent_family_epochs     (LatentSnapshot *snapshot);
+
+/* What the window and the programs read of a family's part, which only
+ * the engine and that family's figures read themselves (check-layers). */
+
+/* Whether @snapshot's model holds what encoding rows needs: a linear
+ * model's encoder or an autoencoder's input scaling. */
+gboolean     latent_family_has_encoder     (LatentSnapshot *snapshot);
+/* A clustering's label (from 0) of each of its n_rows rows, or NULL. */
+const gint32 *latent_clusters_get_labels   (LatentSnapshot *snapshot);
+/* A clustering's means, k × n_cols, with k in @k; NULL without them. */
+const float *latent_clusters_get_means     (LatentSnapshot *snapshot,
+                                            guint          *k);
+/* Where @row sits in a linear model's latent space: its first two
+ * coordinates, or NULL without a projection of the dataset's rows. */
+const float *latent_linear_models_get_position (LatentSnapshot *snapshot,
+                                                guint           row);
+/* A classifier's count of test rows of class @truth predicted as
+ * @predicted, and in @total those of class @truth. */
+guint        latent_classifiers_get_confusion (LatentSnapshot *snapshot,
+                                               guint           truth,
+                                               guint           predicted,
+                                               guint          *total);
+/* The filtered image, interleaved as the dataset's pixels; NULL before it. */
+const float *latent_filters_get_image      (LatentSnapshot *snapshot);
+/* The method that ran ("direct"), or NULL. */
+const char  *latent_filters_get_method     (LatentSnapshot *snapshot);
+/* Milliseconds per pass: the race's time of the method that ran, which is
+ * the kernel's own, or else the last step's wall time. */
+double       latent_filters_get_ms_per_pass (LatentSnapshot *snapshot);
 
 /* Each family's part of them, appended to @text. */
 void  latent_clusters_describe_metrics     (LatentSnapshot *snapshot,

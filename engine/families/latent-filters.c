@@ -76,7 +76,7 @@ latent_filters_describe (LatentSnapshot *snapshot)
 {
   const char *value = latent_filters_value (snapshot);
   const char *label;
-  guint size = snapshot->kernel ? snapshot->kernel_size : 0;
+  guint size = snapshot->filter.kernel ? snapshot->filter.kernel_size : 0;
   char sigma[32], amount[32], angle[32];
 
   if (value == NULL)
@@ -124,8 +124,8 @@ void
 latent_filters_describe_header (LatentSnapshot *snap,
                                 GString        *text)
 {
-  if (snap->method != NULL)
-    g_string_append_printf (text, " · %s", latent_filters_method_label (snap, snap->method));
+  if (snap->filter.method != NULL)
+    g_string_append_printf (text, " · %s", latent_filters_method_label (snap, snap->filter.method));
   if (snap->iteration > 0 && isfinite (snap->objective))
     g_string_append_printf (text, _(" · RMS change of the last pass %.4g"), snap->objective);
 }
@@ -148,18 +148,75 @@ latent_filters_describe_metrics (LatentSnapshot *snap,
 
   if (filter)
     add_line (text, g_strdup_printf (_("Filter: %s"), filter));
-  if (snap->kernel)
-    add_line (text, g_strdup_printf (_("Kernel %u × %u"), snap->kernel_size, snap->kernel_size));
+  if (snap->filter.kernel)
+    add_line (text, g_strdup_printf (_("Kernel %u × %u"), snap->filter.kernel_size, snap->filter.kernel_size));
   if (snap->iteration > 0 && isfinite (snap->objective))
     add_line (text, g_strdup_printf (_("RMS change of the last pass %.4g"), snap->objective));
-  for (guint i = 0; snap->method_names && snap->method_ms && snap->method_names[i]; i++)
+  for (guint i = 0; snap->filter.method_names && snap->filter.method_ms && snap->filter.method_names[i]; i++)
     {
-      const char *name = latent_filters_method_label (snap, snap->method_names[i]);
+      const char *name = latent_filters_method_label (snap, snap->filter.method_names[i]);
 
-      if (g_strcmp0 (snap->method_names[i], snap->method) == 0)
+      if (g_strcmp0 (snap->filter.method_names[i], snap->filter.method) == 0)
         /* Translators: "Separable: 2.1 ms per pass, used"; the method that ran. */
-        add_line (text, g_strdup_printf (_("%s: %.3g ms per pass, used"), name, snap->method_ms[i]));
+        add_line (text, g_strdup_printf (_("%s: %.3g ms per pass, used"), name, snap->filter.method_ms[i]));
       else
-        add_line (text, g_strdup_printf (_("%s: %.3g ms per pass"), name, snap->method_ms[i]));
+        add_line (text, g_strdup_printf (_("%s: %.3g ms per pass"), name, snap->filter.method_ms[i]));
     }
+}
+
+void
+latent_filters_clear_part (LatentSnapshot *self)
+{
+  LatentFilterPart *part = &self->filter;
+
+  g_free (part->image);
+  g_free (part->kernel);
+  g_free (part->method);
+  g_strfreev (part->method_names);
+  g_free (part->method_ms);
+}
+
+gsize
+latent_filters_get_part_size (LatentSnapshot *self)
+{
+  const LatentFilterPart *part = &self->filter;
+  gsize size = 0;
+
+  if (part->image) size += (gsize) self->n_rows * self->n_cols * sizeof (float);
+  if (part->kernel) size += (gsize) part->kernel_size * part->kernel_size * sizeof (float);
+  for (guint i = 0; part->method_names && part->method_names[i]; i++)
+    size += sizeof (char *) + latent_snapshot_string_size (part->method_names[i]) + sizeof (double);
+  return size + latent_snapshot_string_size (part->method);
+}
+
+const float *
+latent_filters_get_image (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  return snapshot->filter.image;
+}
+
+const char *
+latent_filters_get_method (LatentSnapshot *snapshot)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+
+  return snapshot->filter.method;
+}
+
+double
+latent_filters_get_ms_per_pass (LatentSnapshot *snapshot)
+{
+  const LatentFilterPart *part;
+
+  g_return_val_if_fail (snapshot != NULL, NAN);
+
+  /* The race's time of the method that ran is the kernel's own; the last
+   * step's wall time also holds reading the image back. */
+  part = &snapshot->filter;
+  for (guint i = 0; part->method_names && part->method_ms && part->method_names[i]; i++)
+    if (g_strcmp0 (part->method_names[i], part->method) == 0 && isfinite (part->method_ms[i]))
+      return part->method_ms[i];
+  return snapshot->step_ms;
 }

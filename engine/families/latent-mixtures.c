@@ -14,8 +14,10 @@ void
 latent_mixtures_describe_metrics (LatentSnapshot *snap,
                                   GString        *text)
 {
+  const LatentMixturePart *part = &snap->mixture;
+
   g_string_append_printf (text, _("Mean log-likelihood %.6g\nBIC %.8g\nAIC %.8g\n"),
-                          snap->log_likelihood, snap->bic, snap->aic);
+                          part->log_likelihood, part->bic, part->aic);
   /* And what every clustering says. */
   latent_clusters_describe_metrics (snap, text);
 }
@@ -24,8 +26,32 @@ void
 latent_mixtures_describe_header (LatentSnapshot *snap,
                                  GString        *text)
 {
-  if (snap->weights && isfinite (snap->log_likelihood))
-    g_string_append_printf (text, _(" · log-likelihood %.5g · BIC %.6g"), snap->log_likelihood, snap->bic);
+  const LatentMixturePart *part = &snap->mixture;
+
+  if (part->weights && isfinite (part->log_likelihood))
+    g_string_append_printf (text, _(" · log-likelihood %.5g · BIC %.6g"), part->log_likelihood, part->bic);
   else
     latent_family_describe_objective (snap, text);
+}
+
+void
+latent_mixtures_clear_part (LatentSnapshot *self)
+{
+  LatentMixturePart *part = &self->mixture;
+
+  g_free (part->weights);
+  g_free (part->covariances);
+  g_free (part->responsibilities);
+}
+
+gsize
+latent_mixtures_get_part_size (LatentSnapshot *self)
+{
+  const LatentMixturePart *part = &self->mixture;
+  gsize k = self->clusters.k, size = 0;   /* the components are the clusters */
+
+  if (part->weights) size += k * sizeof (float);
+  if (part->covariances) size += k * latent_snapshot_covariance_values (self) * sizeof (float);
+  if (part->responsibilities) size += (gsize) self->n_rows * k * sizeof (float);
+  return size;
 }

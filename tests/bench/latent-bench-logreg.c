@@ -134,11 +134,11 @@ main (int    argc,
   latent_json_add_number_member (b, "d", self->d);
   latent_json_add_number_member (b, "classes", self->c);
   latent_json_add_number_member (b, "steps_per_epoch", self->steps_per_epoch);
-  latent_json_add_number_member (b, "epochs", snap->n_epochs);
+  latent_json_add_number_member (b, "epochs", snap->classifier.epochs.n_epochs);
   latent_json_add_number_member (b, "init_seconds", (init_done - start) / 1e6);
   latent_json_add_number_member (b, "total_seconds", (g_get_monotonic_time () - start) / 1e6);
-  latent_json_add_number_member (b, "train_accuracy", snap->train_accuracy);
-  latent_json_add_number_member (b, "test_accuracy", snap->test_accuracy);
+  latent_json_add_number_member (b, "train_accuracy", snap->classifier.train_accuracy);
+  latent_json_add_number_member (b, "test_accuracy", snap->classifier.test_accuracy);
   json_builder_end_object (b);
   latent_bench_emit (b);
   if (weights && !latent_result_write_json (snap, no_history, 0, 0, weights, &error))

@@ -33,8 +33,8 @@ test_error (LatentSnapshot *snap,
             guint           batch,
             double          rate)
 {
-  const guint n = latent_dataset_get_n_rows (test), d = snap->n_cols, h = snap->n_components;
-  const float *wd = snap->decoder_weights ? snap->decoder_weights : snap->components;
+  const guint n = latent_dataset_get_n_rows (test), d = snap->n_cols, h = snap->autoencoder.n_units;
+  const float *wd = snap->autoencoder.decoder_weights ? snap->autoencoder.decoder_weights : snap->autoencoder.encoder_weights;
   g_autoptr(LatentDataset) codes = latent_wta_encode (snap, test, NULL);
   g_autofree guint8 *mask = g_new (guint8, (gsize) batch * h);
   g_autofree double *xhat = g_new (double, d);
@@ -53,14 +53,14 @@ test_error (LatentSnapshot *snap,
           const float *x = latent_dataset_get_row (test, first + r);
 
           for (guint a = 0; a < d; a++)
-            xhat[a] = snap->decoder_bias[a];
+            xhat[a] = snap->autoencoder.decoder_bias[a];
           for (guint j = 0; j < h; j++)
             if (mask[(gsize) r * h + j] && code[(gsize) r * h + j] > 0)
               for (guint a = 0; a < d; a++)
                 xhat[a] += code[(gsize) r * h + j] * wd[(gsize) j * d + a];
           for (guint a = 0; a < d; a++)
             {
-              const double diff = xhat[a] - (x[a] - snap->input_offset[a]) * snap->input_scale[a];
+              const double diff = xhat[a] - (x[a] - snap->autoencoder.input_offset[a]) * snap->autoencoder.input_scale[a];
 
               total += 0.5 * diff * diff;
             }
@@ -178,11 +178,11 @@ main (int    argc,
   json_builder_add_string_value (b, latent_dataset_get_name (dataset));
   latent_json_add_number_member (b, "n", latent_dataset_get_n_rows (dataset));
   latent_json_add_number_member (b, "d", latent_dataset_get_n_cols (dataset));
-  latent_json_add_number_member (b, "hidden", snap->n_components);
-  latent_json_add_number_member (b, "epochs", snap->n_epochs);
+  latent_json_add_number_member (b, "hidden", snap->autoencoder.n_units);
+  latent_json_add_number_member (b, "epochs", snap->autoencoder.epochs.n_epochs);
   latent_json_add_number_member (b, "total_seconds", (g_get_monotonic_time () - start) / 1e6);
-  latent_json_add_number_member (b, "dead_fraction", (double) snap->n_dead / snap->n_components);
-  latent_json_add_number_member (b, "validation_loss", snap->reconstruction_error);
+  latent_json_add_number_member (b, "dead_fraction", (double) snap->autoencoder.n_dead / snap->autoencoder.n_units);
+  latent_json_add_number_member (b, "validation_loss", snap->autoencoder.validation_loss);
   if (test_set)
     latent_json_add_number_member (b, "test_loss",
                                    test_error (snap, test_set, latent_params_get_int (params, "batch"),

@@ -60,8 +60,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
           g_autoptr(GError) step_error = NULL;
           g_autoptr(LatentSnapshot) start = algorithm->snapshot (state);
 
-          for (guint j = 0; j < start->n_components * start->n_cols; j++)
-            g_assert_true (isfinite (start->components[j]));
+          for (guint j = 0; j < start->autoencoder.n_units * start->n_cols; j++)
+            g_assert_true (isfinite (start->autoencoder.encoder_weights[j]));
 
           algorithm->step (state, NULL, &step_error);
           latent_snapshot_unref (algorithm->snapshot (state));

@@ -111,17 +111,17 @@ test_assert_snapshots_coherent (const LatentAlgorithm *algorithm,
         {
           double best = G_MAXDOUBLE, own = 0;
 
-          for (guint c = 0; c < snap->k; c++)
+          for (guint c = 0; c < snap->clusters.k; c++)
             {
               double dd = 0;
 
               for (guint f = 0; f < d; f++)
                 {
-                  double u = x[(gsize) i * d + f] - snap->means[(gsize) c * d + f];
+                  double u = x[(gsize) i * d + f] - snap->clusters.means[(gsize) c * d + f];
                   dd += u * u;
                 }
               best = MIN (best, dd);
-              if ((gint32) c == snap->labels[i])
+              if ((gint32) c == snap->clusters.labels[i])
                 own = dd;
             }
           /* The means are floats here and doubles in the engine. */

@@ -343,9 +343,9 @@ test_kmeans (gconstpointer data)
   fit_both ("kmeans", ds, settings, 1e-5, &ref, &dev);
   g_unsetenv ("LATENT_KMEANS_BOUNDS");
   g_setenv ("LATENT_KMEANS_PRODUCT", "", TRUE);
-  g_assert_cmpmem (dev->snapshot->labels, tc->n * sizeof (gint32), ref->snapshot->labels, tc->n * sizeof (gint32));
-  g_assert_cmpfloat (max_abs_difference (dev->snapshot->means, ref->snapshot->means, (gsize) tc->k * tc->d), <=,
-                     1e-4 * (1 + largest_abs (ref->snapshot->means, (gsize) tc->k * tc->d)));
+  g_assert_cmpmem (dev->snapshot->clusters.labels, tc->n * sizeof (gint32), ref->snapshot->clusters.labels, tc->n * sizeof (gint32));
+  g_assert_cmpfloat (max_abs_difference (dev->snapshot->clusters.means, ref->snapshot->clusters.means, (gsize) tc->k * tc->d), <=,
+                     1e-4 * (1 + largest_abs (ref->snapshot->clusters.means, (gsize) tc->k * tc->d)));
 }
 
 /* ---- gmm.cl: every covariance type --------------------------------------- */
@@ -377,10 +377,10 @@ test_gmm (gconstpointer data)
   g_unsetenv ("LATENT_GMM_LANES");
   g_unsetenv ("LATENT_GMM_FP64");
   for (guint i = 0; i < tc->n; i++)
-    differ += ref->snapshot->labels[i] != dev->snapshot->labels[i];
+    differ += ref->snapshot->clusters.labels[i] != dev->snapshot->clusters.labels[i];
   g_assert_cmpuint (differ, ==, 0);
-  g_assert_cmpfloat (fabs (ref->snapshot->log_likelihood - dev->snapshot->log_likelihood), <=,
-                     1e-4 * fabs (ref->snapshot->log_likelihood) + 1e-4);
+  g_assert_cmpfloat (fabs (ref->snapshot->mixture.log_likelihood - dev->snapshot->mixture.log_likelihood), <=,
+                     1e-4 * fabs (ref->snapshot->mixture.log_likelihood) + 1e-4);
 }
 
 /* ---- linear.cl (and gemm.cl): PCA, PPCA, factor analysis ----------------- */
@@ -433,12 +433,12 @@ test_linear (gconstpointer data)
   g_setenv ("LATENT_GEMM_PAIRS", "", TRUE);
   a = dev->snapshot;
   b = ref->snapshot;
-  g_assert_cmpuint (a->n_components, ==, b->n_components);
-  for (guint j = 0; j < a->n_components; j++)
-    g_assert_cmpfloat (fabs (a->explained_variance[j] - b->explained_variance[j]), <=,
-                       1e-4 * b->explained_variance[0] + 1e-6);
-  g_assert_cmpfloat (fabs (a->reconstruction_error - b->reconstruction_error), <=,
-                     1e-3 * b->reconstruction_error + 1e-6);
+  g_assert_cmpuint (a->linear.n_components, ==, b->linear.n_components);
+  for (guint j = 0; j < a->linear.n_components; j++)
+    g_assert_cmpfloat (fabs (a->linear.explained_variance[j] - b->linear.explained_variance[j]), <=,
+                       1e-4 * b->linear.explained_variance[0] + 1e-6);
+  g_assert_cmpfloat (fabs (a->linear.reconstruction_error - b->linear.reconstruction_error), <=,
+                     1e-3 * b->linear.reconstruction_error + 1e-6);
 }
 
 /* ---- wta.cl (and gemm.cl): the autoencoder, two epochs ------------------- */
@@ -470,15 +470,15 @@ test_wta (gconstpointer data)
   fit_both ("wta", ds, settings, 1e-4, &ref, &dev);
   a = dev->snapshot;
   b = ref->snapshot;
-  g_assert_cmpuint (a->n_steps, ==, b->n_steps);
-  g_assert_cmpmem (a->unit_wins, tc->hidden * sizeof (guint), b->unit_wins, tc->hidden * sizeof (guint));
-  g_assert_cmpfloat (max_abs_difference (a->components, b->components, weights), <, 1e-4);
-  if (b->decoder_weights)
-    g_assert_cmpfloat (max_abs_difference (a->decoder_weights, b->decoder_weights, weights), <, 1e-4);
-  g_assert_cmpfloat (max_abs_difference (a->decoder_bias, b->decoder_bias, tc->d), <, 1e-4);
-  for (guint e = 0; e < b->n_epochs; e++)
-    if (!isnan (b->epoch_val_loss[e]))
-      g_assert_cmpfloat (fabs (a->epoch_val_loss[e] - b->epoch_val_loss[e]), <=, 1e-4 * (1 + b->epoch_val_loss[e]));
+  g_assert_cmpuint (a->autoencoder.epochs.n_steps, ==, b->autoencoder.epochs.n_steps);
+  g_assert_cmpmem (a->autoencoder.unit_wins, tc->hidden * sizeof (guint), b->autoencoder.unit_wins, tc->hidden * sizeof (guint));
+  g_assert_cmpfloat (max_abs_difference (a->autoencoder.encoder_weights, b->autoencoder.encoder_weights, weights), <, 1e-4);
+  if (b->autoencoder.decoder_weights)
+    g_assert_cmpfloat (max_abs_difference (a->autoencoder.decoder_weights, b->autoencoder.decoder_weights, weights), <, 1e-4);
+  g_assert_cmpfloat (max_abs_difference (a->autoencoder.decoder_bias, b->autoencoder.decoder_bias, tc->d), <, 1e-4);
+  for (guint e = 0; e < b->autoencoder.epochs.n_epochs; e++)
+    if (!isnan (b->autoencoder.epochs.held_out_loss[e]))
+      g_assert_cmpfloat (fabs (a->autoencoder.epochs.held_out_loss[e] - b->autoencoder.epochs.held_out_loss[e]), <=, 1e-4 * (1 + b->autoencoder.epochs.held_out_loss[e]));
 }
 
 /* ---- logreg.cl (and gemm.cl) --------------------------------------------- */
@@ -507,11 +507,11 @@ test_logreg (gconstpointer data)
   fit_both ("logreg", ds, settings, 1e-4, &ref, &dev);
   a = dev->snapshot;
   b = ref->snapshot;
-  g_assert_cmpuint (a->n_steps, ==, b->n_steps);
-  for (guint s = 0; s < b->n_steps; s++)
-    g_assert_cmpfloat (fabs (a->step_loss[s] - b->step_loss[s]), <=, 1e-4 * (1 + b->step_loss[s]));
-  g_assert_cmpuint (a->n_test, ==, b->n_test);
-  g_assert_cmpmem (a->test_predictions, b->n_test * sizeof (gint32), b->test_predictions, b->n_test * sizeof (gint32));
+  g_assert_cmpuint (a->classifier.epochs.n_steps, ==, b->classifier.epochs.n_steps);
+  for (guint s = 0; s < b->classifier.epochs.n_steps; s++)
+    g_assert_cmpfloat (fabs (a->classifier.epochs.step_loss[s] - b->classifier.epochs.step_loss[s]), <=, 1e-4 * (1 + b->classifier.epochs.step_loss[s]));
+  g_assert_cmpuint (a->classifier.n_test, ==, b->classifier.n_test);
+  g_assert_cmpmem (a->classifier.test_predictions, b->classifier.n_test * sizeof (gint32), b->classifier.test_predictions, b->classifier.n_test * sizeof (gint32));
 }
 
 /* ---- prototype.cl -------------------------------------------------------- */
@@ -536,15 +536,15 @@ test_prototype (gconstpointer data)
   fit_both ("prototype", ds, settings, 1e-5, &ref, &dev);
   a = dev->snapshot;
   b = ref->snapshot;
-  g_assert_cmpuint (a->n_test, ==, b->n_test);
-  g_assert_cmpmem (a->test_predictions, b->n_test * sizeof (gint32), b->test_predictions, b->n_test * sizeof (gint32));
-  g_assert_cmpuint (a->n_episodes, ==, b->n_episodes);
-  if (b->n_episodes > 0)
+  g_assert_cmpuint (a->classifier.n_test, ==, b->classifier.n_test);
+  g_assert_cmpmem (a->classifier.test_predictions, b->classifier.n_test * sizeof (gint32), b->classifier.test_predictions, b->classifier.n_test * sizeof (gint32));
+  g_assert_cmpuint (a->classifier.n_episodes, ==, b->classifier.n_episodes);
+  if (b->classifier.n_episodes > 0)
     {
-      g_assert_cmpmem (a->episode_accuracy, b->n_episodes * sizeof (double), b->episode_accuracy,
-                       b->n_episodes * sizeof (double));
-      g_assert_cmpmem (a->query_predictions, b->n_queries * sizeof (gint32), b->query_predictions,
-                       b->n_queries * sizeof (gint32));
+      g_assert_cmpmem (a->classifier.episode_accuracy, b->classifier.n_episodes * sizeof (double), b->classifier.episode_accuracy,
+                       b->classifier.n_episodes * sizeof (double));
+      g_assert_cmpmem (a->classifier.query_predictions, b->classifier.n_queries * sizeof (gint32), b->classifier.query_predictions,
+                       b->classifier.n_queries * sizeof (gint32));
     }
 }
 
@@ -671,7 +671,7 @@ test_convolve_run (gconstpointer data)
       if (g_str_equal (methods[m], "separable") && !g_str_equal (tc->filter, "gaussian"))
         continue;
       fit_both ("convolve", ds, settings, 1e-4, &ref, &dev);
-      g_assert_cmpfloat (max_abs_difference (dev->snapshot->image, ref->snapshot->image, n), <=, 1e-4);
+      g_assert_cmpfloat (max_abs_difference (dev->snapshot->filter.image, ref->snapshot->filter.image, n), <=, 1e-4);
     }
 }
 

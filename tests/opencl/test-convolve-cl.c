@@ -412,7 +412,7 @@ test_algorithm (void)
       g_assert_no_error (error);
       device = latent_algorithm_fit (alg, ds, params, 1, cl, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
-      g_assert_cmpstr (device->snapshot->method, ==, methods[m]);
+      g_assert_cmpstr (device->snapshot->filter.method, ==, methods[m]);
       g_assert_cmpuint (device->history->len, ==, passes);
       g_assert_cmpuint (reference->history->len, ==, passes);
       for (guint i = 0; i < passes; i++)
@@ -426,7 +426,7 @@ test_algorithm (void)
         }
       g_assert_cmpfloat (device->snapshot->objective, ==,
                          g_array_index (device->history, LatentIterationRecord, passes - 1).objective);
-      g_assert_cmpfloat (max_difference (device->snapshot->image, reference->snapshot->image,
+      g_assert_cmpfloat (max_difference (device->snapshot->filter.image, reference->snapshot->filter.image,
                                          (gsize) width * height * channels), <=, passes * TOLERANCE);
     }
 }

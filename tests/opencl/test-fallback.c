@@ -105,17 +105,17 @@ test_fall_back (gconstpointer data)
   /* It went on to the end, to the reference path's answer. */
   g_assert_true (snap->final);
   g_assert_cmpfloat_with_epsilon (snap->objective, ref->objective, 1e-3 * MAX (1.0, fabs (ref->objective)));
-  if (ref->labels)
+  if (ref->clusters.labels)
     {
       guint differ = 0;
 
       for (guint i = 0; i < ref->n_rows; i++)
-        differ += ref->labels[i] != snap->labels[i];
+        differ += ref->clusters.labels[i] != snap->clusters.labels[i];
       g_assert_cmpuint (differ, ==, 0);
     }
-  if (ref->image)
+  if (ref->filter.image)
     for (gsize i = 0; i < (gsize) ref->n_rows * ref->n_cols; i++)
-      g_assert_cmpfloat_with_epsilon (snap->image[i], ref->image[i], 1e-4);
+      g_assert_cmpfloat_with_epsilon (snap->filter.image[i], ref->filter.image[i], 1e-4);
 }
 
 static void

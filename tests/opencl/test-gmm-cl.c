@@ -441,21 +441,21 @@ test_restarts_agree (void)
 
   g_assert_cmpstr (ref->snapshot->device, ==, "CPU reference");
   g_assert_cmpstr (dev->snapshot->device, !=, "CPU reference");
-  g_assert_cmpuint (ref->snapshot->n_starts, ==, 5);
-  g_assert_cmpuint (dev->snapshot->n_starts, ==, 5);
+  g_assert_cmpuint (ref->snapshot->clusters.n_starts, ==, 5);
+  g_assert_cmpuint (dev->snapshot->clusters.n_starts, ==, 5);
   for (guint r = 0; r < 5; r++)
     {
-      double a = ref->snapshot->start_objectives[r], b = dev->snapshot->start_objectives[r];
+      double a = ref->snapshot->clusters.start_objectives[r], b = dev->snapshot->clusters.start_objectives[r];
 
       g_test_message ("start %u: log-likelihood %.6f on the reference, %.6f on the device", r, a, b);
       g_assert_cmpfloat (fabs (a - b), <=, 1e-4);
     }
-  g_assert_cmpuint (ref->snapshot->best_start, ==, dev->snapshot->best_start);
-  g_assert_cmpfloat (fabs (ref->snapshot->log_likelihood - dev->snapshot->log_likelihood), <=, 1e-4);
-  g_assert_cmpfloat (fabs (dev->snapshot->log_likelihood -
-                           dev->snapshot->start_objectives[dev->snapshot->best_start]), <=, 1e-9);
+  g_assert_cmpuint (ref->snapshot->clusters.best_start, ==, dev->snapshot->clusters.best_start);
+  g_assert_cmpfloat (fabs (ref->snapshot->mixture.log_likelihood - dev->snapshot->mixture.log_likelihood), <=, 1e-4);
+  g_assert_cmpfloat (fabs (dev->snapshot->mixture.log_likelihood -
+                           dev->snapshot->clusters.start_objectives[dev->snapshot->clusters.best_start]), <=, 1e-9);
   for (guint i = 0; i < ref->snapshot->n_rows; i++)
-    differ += ref->snapshot->labels[i] != dev->snapshot->labels[i];
+    differ += ref->snapshot->clusters.labels[i] != dev->snapshot->clusters.labels[i];
   /* Rows on a boundary may go either way within rounding. */
   g_assert_cmpuint (differ, <=, ref->snapshot->n_rows / 100);
 }

@@ -65,10 +65,10 @@ assert_agrees (guint       n,
       g_assert_cmpfloat (fabs (a - b), <=, 1e-5 * a + 1e-6);
     }
   for (guint i = 0; i < ref->n_rows; i++)
-    differ += ref->labels[i] != dev->labels[i];
+    differ += ref->clusters.labels[i] != dev->clusters.labels[i];
   g_assert_cmpuint (differ, ==, 0);
-  for (guint i = 0; i < ref->k * ref->n_cols; i++)
-    g_assert_cmpfloat (fabs (ref->means[i] - dev->means[i]), <=, 1e-4 * (1 + fabs (ref->means[i])));
+  for (guint i = 0; i < ref->clusters.k * ref->n_cols; i++)
+    g_assert_cmpfloat (fabs (ref->clusters.means[i] - dev->clusters.means[i]), <=, 1e-4 * (1 + fabs (ref->clusters.means[i])));
 }
 
 /* Two million rows: a work-item's float sums of distances and rows stay
@@ -139,10 +139,10 @@ test_empty_reseeded (void)
       g_assert_nonnull (strstr (ref->snapshot->message, "3 empty clusters re-seeded"));
       g_assert_cmpstr (dev->snapshot->message, ==, ref->snapshot->message);
       for (guint i = 0; i < 3000; i++)
-        differ += ref->snapshot->labels[i] != dev->snapshot->labels[i];
+        differ += ref->snapshot->clusters.labels[i] != dev->snapshot->clusters.labels[i];
       g_assert_cmpuint (differ, ==, 0);
       for (guint c = 0; c < 4; c++)
-        g_assert_cmpuint (dev->snapshot->cluster_sizes[c], >, 0);
+        g_assert_cmpuint (dev->snapshot->clusters.cluster_sizes[c], >, 0);
     }
   g_unsetenv ("LATENT_KMEANS_BOUNDS");
   g_unlink (path);
@@ -193,7 +193,7 @@ test_far_from_origin (void)
   ref = fit (blobs, "k=6", "max-iterations=10", NULL, NULL);
   dev = fit (blobs, "k=6", "max-iterations=10", cl, NULL);
   for (guint i = 0; i < 900; i++)
-    differ += ref->labels[i] != dev->labels[i];
+    differ += ref->clusters.labels[i] != dev->clusters.labels[i];
   g_assert_cmpuint (differ, ==, 0);
   g_assert_cmpfloat (fabs (ref->objective - dev->objective), <=, 1e-4 * ref->objective);
 }
@@ -225,7 +225,7 @@ test_seed_from_copy (void)
     g_assert_cmpfloat (fabs (g_array_index (ref_obj, double, i) - g_array_index (dev_obj, double, i)), <=,
                        1e-5 * g_array_index (ref_obj, double, i));
   for (guint i = 0; i < ref->n_rows; i++)
-    differ += ref->labels[i] != dev->labels[i];
+    differ += ref->clusters.labels[i] != dev->clusters.labels[i];
   g_assert_cmpuint (differ, ==, 0);
 }
 
@@ -366,24 +366,24 @@ test_restarts_agree (void)
 
   g_assert_cmpstr (ref->snapshot->device, ==, "CPU reference");
   g_assert_cmpstr (dev->snapshot->device, !=, "CPU reference");
-  g_assert_cmpuint (ref->snapshot->n_starts, ==, 5);
-  g_assert_cmpuint (dev->snapshot->n_starts, ==, 5);
+  g_assert_cmpuint (ref->snapshot->clusters.n_starts, ==, 5);
+  g_assert_cmpuint (dev->snapshot->clusters.n_starts, ==, 5);
   for (guint r = 0; r < 5; r++)
     {
-      double a = ref->snapshot->start_objectives[r], b = dev->snapshot->start_objectives[r];
+      double a = ref->snapshot->clusters.start_objectives[r], b = dev->snapshot->clusters.start_objectives[r];
 
       g_test_message ("start %u: inertia %.6f on the reference, %.6f on the device", r, a, b);
       g_assert_cmpfloat (fabs (a - b), <=, 1e-5 * a + 1e-6);
     }
-  g_assert_cmpuint (ref->snapshot->best_start, ==, dev->snapshot->best_start);
+  g_assert_cmpuint (ref->snapshot->clusters.best_start, ==, dev->snapshot->clusters.best_start);
   g_assert_cmpuint (ref->snapshot->iteration, ==, dev->snapshot->iteration);
   g_assert_cmpfloat (fabs (ref->snapshot->objective - dev->snapshot->objective), <=,
                      1e-5 * ref->snapshot->objective);
   /* The device replays its own winner exactly. */
   g_assert_cmpfloat (dev->snapshot->objective, ==,
-                     dev->snapshot->start_objectives[dev->snapshot->best_start]);
+                     dev->snapshot->clusters.start_objectives[dev->snapshot->clusters.best_start]);
   for (guint i = 0; i < ref->snapshot->n_rows; i++)
-    differ += ref->snapshot->labels[i] != dev->snapshot->labels[i];
+    differ += ref->snapshot->clusters.labels[i] != dev->snapshot->clusters.labels[i];
   g_assert_cmpuint (differ, ==, 0);
 }
 

@@ -211,19 +211,19 @@ test_models (gconstpointer data)
   for (guint i = 0; i < h_cl->len; i++)
     g_assert_cmpfloat_with_epsilon (g_array_index (h_cl, double, i), g_array_index (h_ref, double, i),
                                     1e-4 * fabs (g_array_index (h_ref, double, i)));
-  g_assert_cmpuint (a->n_components, ==, b->n_components);
-  for (guint j = 0; j < a->n_components; j++)
+  g_assert_cmpuint (a->linear.n_components, ==, b->linear.n_components);
+  for (guint j = 0; j < a->linear.n_components; j++)
     {
-      g_assert_cmpfloat_with_epsilon (a->explained_variance[j], b->explained_variance[j],
-                                      1e-4 * b->explained_variance[0]);
+      g_assert_cmpfloat_with_epsilon (a->linear.explained_variance[j], b->linear.explained_variance[j],
+                                      1e-4 * b->linear.explained_variance[0]);
       for (guint f = 0; f < d; f++)
-        g_assert_cmpfloat_with_epsilon (a->components[(gsize) j * d + f], b->components[(gsize) j * d + f],
-                                        2e-3 * sqrt (b->explained_variance[0]));
+        g_assert_cmpfloat_with_epsilon (a->linear.components[(gsize) j * d + f], b->linear.components[(gsize) j * d + f],
+                                        2e-3 * sqrt (b->linear.explained_variance[0]));
     }
-  for (guint f = 0; f < a->n_noise; f++)
-    g_assert_cmpfloat_with_epsilon (a->noise_variance[f], b->noise_variance[f], 1e-3 * b->noise_variance[f]);
-  g_assert_cmpfloat_with_epsilon (a->log_likelihood, b->log_likelihood, 1e-4 * fabs (b->log_likelihood));
-  g_assert_cmpfloat_with_epsilon (a->reconstruction_error, b->reconstruction_error, 1e-3 * b->reconstruction_error);
+  for (guint f = 0; f < a->linear.n_noise; f++)
+    g_assert_cmpfloat_with_epsilon (a->linear.noise_variance[f], b->linear.noise_variance[f], 1e-3 * b->linear.noise_variance[f]);
+  g_assert_cmpfloat_with_epsilon (a->linear.log_likelihood, b->linear.log_likelihood, 1e-4 * fabs (b->linear.log_likelihood));
+  g_assert_cmpfloat_with_epsilon (a->linear.reconstruction_error, b->linear.reconstruction_error, 1e-3 * b->linear.reconstruction_error);
 }
 
 int

@@ -74,37 +74,37 @@ compare (LatentDataset *ds,
   dev = run (ds, params, cl);
   g_assert_null (dev->message);
   g_assert_cmpstr (dev->device, !=, ref->device);
-  g_assert_cmpuint (dev->n_steps, ==, ref->n_steps);
-  g_assert_cmpuint (dev->n_epochs, ==, ref->n_epochs);
+  g_assert_cmpuint (dev->classifier.epochs.n_steps, ==, ref->classifier.epochs.n_steps);
+  g_assert_cmpuint (dev->classifier.epochs.n_epochs, ==, ref->classifier.epochs.n_epochs);
   g_assert_cmpint (dev->converged, ==, ref->converged);
 
-  for (guint s = 0; s < ref->n_steps; s++)
-    worst_loss = MAX (worst_loss, fabs (dev->step_loss[s] - ref->step_loss[s]) / ref->step_loss[s]);
-  for (guint e = 0; e < ref->n_epochs; e++)
+  for (guint s = 0; s < ref->classifier.epochs.n_steps; s++)
+    worst_loss = MAX (worst_loss, fabs (dev->classifier.epochs.step_loss[s] - ref->classifier.epochs.step_loss[s]) / ref->classifier.epochs.step_loss[s]);
+  for (guint e = 0; e < ref->classifier.epochs.n_epochs; e++)
     {
-      worst_loss = MAX (worst_loss, fabs (dev->epoch_train_loss[e] - ref->epoch_train_loss[e]) /
-                                    ref->epoch_train_loss[e]);
-      worst_loss = MAX (worst_loss, fabs (dev->epoch_val_loss[e] - ref->epoch_val_loss[e]) / ref->epoch_val_loss[e]);
-      g_assert_cmpfloat (dev->epoch_test_accuracy[e], ==, ref->epoch_test_accuracy[e]);
-      g_assert_cmpfloat (dev->epoch_train_accuracy[e], ==, ref->epoch_train_accuracy[e]);
+      worst_loss = MAX (worst_loss, fabs (dev->classifier.epochs.train_loss[e] - ref->classifier.epochs.train_loss[e]) /
+                                    ref->classifier.epochs.train_loss[e]);
+      worst_loss = MAX (worst_loss, fabs (dev->classifier.epochs.held_out_loss[e] - ref->classifier.epochs.held_out_loss[e]) / ref->classifier.epochs.held_out_loss[e]);
+      g_assert_cmpfloat (dev->classifier.epoch_test_accuracy[e], ==, ref->classifier.epoch_test_accuracy[e]);
+      g_assert_cmpfloat (dev->classifier.epoch_train_accuracy[e], ==, ref->classifier.epoch_train_accuracy[e]);
     }
-  for (gsize i = 0; i < (gsize) ref->n_classes * ref->n_cols; i++)
+  for (gsize i = 0; i < (gsize) ref->classifier.n_classes * ref->n_cols; i++)
     {
-      worst_weight = MAX (worst_weight, fabs (dev->components[i] - ref->components[i]));
-      largest_weight = MAX (largest_weight, fabs (ref->components[i]));
+      worst_weight = MAX (worst_weight, fabs (dev->classifier.class_weights[i] - ref->classifier.class_weights[i]));
+      largest_weight = MAX (largest_weight, fabs (ref->classifier.class_weights[i]));
     }
   g_test_message ("%s: largest relative loss difference %.3g, weight difference %.3g of %.3g", what->str,
                   worst_loss, worst_weight, largest_weight);
   g_assert_cmpfloat (worst_loss, <, 1e-4);
   g_assert_cmpfloat (worst_weight, <, 1e-3 * largest_weight);
-  g_assert_cmpuint (dev->n_test, ==, ref->n_test);
-  g_assert_cmpmem (dev->test_predictions, dev->n_test * sizeof (gint32),
-                   ref->test_predictions, ref->n_test * sizeof (gint32));
-  g_assert_cmpmem (dev->confusion, dev->n_classes * dev->n_classes * sizeof (guint),
-                   ref->confusion, ref->n_classes * ref->n_classes * sizeof (guint));
+  g_assert_cmpuint (dev->classifier.n_test, ==, ref->classifier.n_test);
+  g_assert_cmpmem (dev->classifier.test_predictions, dev->classifier.n_test * sizeof (gint32),
+                   ref->classifier.test_predictions, ref->classifier.n_test * sizeof (gint32));
+  g_assert_cmpmem (dev->classifier.confusion, dev->classifier.n_classes * dev->classifier.n_classes * sizeof (guint),
+                   ref->classifier.confusion, ref->classifier.n_classes * ref->classifier.n_classes * sizeof (guint));
   /* Training moved the model: the comparison is not of two starting points. */
-  g_assert_cmpfloat (ref->epoch_train_loss[ref->n_epochs - 1], <, 0.9 * ref->step_loss[0]);
-  g_assert_cmpfloat (ref->test_accuracy, >, 0.3);
+  g_assert_cmpfloat (ref->classifier.epochs.train_loss[ref->classifier.epochs.n_epochs - 1], <, 0.9 * ref->classifier.epochs.step_loss[0]);
+  g_assert_cmpfloat (ref->classifier.test_accuracy, >, 0.3);
 }
 
 static void
@@ -177,9 +177,9 @@ test_fall_back (void)
   snap = algorithm->snapshot (state);
   g_assert_nonnull (snap->message);
   g_assert_cmpstr (snap->device, ==, "CPU reference");
-  g_assert_cmpuint (snap->n_steps, ==, 25);
-  g_assert_cmpuint (snap->n_epochs, ==, 1);
-  g_assert_cmpfloat (snap->step_loss[24], <, snap->step_loss[0]);
+  g_assert_cmpuint (snap->classifier.epochs.n_steps, ==, 25);
+  g_assert_cmpuint (snap->classifier.epochs.n_epochs, ==, 1);
+  g_assert_cmpfloat (snap->classifier.epochs.step_loss[24], <, snap->classifier.epochs.step_loss[0]);
   algorithm->free (state);
   latent_cl_inject_failures (0);
 }
@@ -219,15 +219,15 @@ test_lbfgs_fall_back (void)
   latent_cl_inject_failures (0);
   snap = algorithm->snapshot (state);
   ref = run (ds, params, NULL);
-  g_test_message ("%u epochs, objective %.7g; reference alone %u epochs, %.7g", snap->n_epochs,
-                  snap->epoch_train_loss[snap->n_epochs - 1], ref->n_epochs, ref->epoch_train_loss[ref->n_epochs - 1]);
+  g_test_message ("%u epochs, objective %.7g; reference alone %u epochs, %.7g", snap->classifier.epochs.n_epochs,
+                  snap->classifier.epochs.train_loss[snap->classifier.epochs.n_epochs - 1], ref->classifier.epochs.n_epochs, ref->classifier.epochs.train_loss[ref->classifier.epochs.n_epochs - 1]);
   g_assert_nonnull (snap->message);
   g_assert_cmpstr (snap->device, ==, "CPU reference");
   g_assert_true (snap->converged);
-  for (guint e = 1; e < snap->n_epochs; e++)
-    g_assert_cmpfloat (snap->epoch_train_loss[e], <=, snap->epoch_train_loss[e - 1]);
-  g_assert_cmpfloat (fabs (snap->epoch_train_loss[snap->n_epochs - 1] - ref->epoch_train_loss[ref->n_epochs - 1]), <,
-                     1e-4 * ref->epoch_train_loss[ref->n_epochs - 1]);
+  for (guint e = 1; e < snap->classifier.epochs.n_epochs; e++)
+    g_assert_cmpfloat (snap->classifier.epochs.train_loss[e], <=, snap->classifier.epochs.train_loss[e - 1]);
+  g_assert_cmpfloat (fabs (snap->classifier.epochs.train_loss[snap->classifier.epochs.n_epochs - 1] - ref->classifier.epochs.train_loss[ref->classifier.epochs.n_epochs - 1]), <,
+                     1e-4 * ref->classifier.epochs.train_loss[ref->classifier.epochs.n_epochs - 1]);
   algorithm->free (state);
 }
 

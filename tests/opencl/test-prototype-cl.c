@@ -45,28 +45,28 @@ static void
 assert_same (LatentSnapshot *ref,
              LatentSnapshot *dev)
 {
-  const gsize cd = (gsize) ref->n_classes * ref->n_cols;
+  const gsize cd = (gsize) ref->classifier.n_classes * ref->n_cols;
 
   g_assert_null (dev->message);
   g_assert_cmpstr (dev->device, !=, ref->device);
-  g_assert_cmpfloat (largest_difference (ref->components, dev->components, cd), <, 1e-5);
-  g_assert_cmpuint (dev->n_test, ==, ref->n_test);
-  g_assert_cmpmem (dev->test_rows, ref->n_test * sizeof (gint32), ref->test_rows, ref->n_test * sizeof (gint32));
-  g_assert_cmpmem (dev->test_predictions, ref->n_test * sizeof (gint32),
-                   ref->test_predictions, ref->n_test * sizeof (gint32));
-  g_assert_cmpfloat (dev->test_accuracy, ==, ref->test_accuracy);
-  g_assert_cmpfloat (dev->train_accuracy, ==, ref->train_accuracy);
-  g_assert_cmpuint (dev->n_episodes, ==, ref->n_episodes);
-  if (ref->n_episodes == 0)
+  g_assert_cmpfloat (largest_difference (ref->classifier.means, dev->classifier.means, cd), <, 1e-5);
+  g_assert_cmpuint (dev->classifier.n_test, ==, ref->classifier.n_test);
+  g_assert_cmpmem (dev->classifier.test_rows, ref->classifier.n_test * sizeof (gint32), ref->classifier.test_rows, ref->classifier.n_test * sizeof (gint32));
+  g_assert_cmpmem (dev->classifier.test_predictions, ref->classifier.n_test * sizeof (gint32),
+                   ref->classifier.test_predictions, ref->classifier.n_test * sizeof (gint32));
+  g_assert_cmpfloat (dev->classifier.test_accuracy, ==, ref->classifier.test_accuracy);
+  g_assert_cmpfloat (dev->classifier.train_accuracy, ==, ref->classifier.train_accuracy);
+  g_assert_cmpuint (dev->classifier.n_episodes, ==, ref->classifier.n_episodes);
+  if (ref->classifier.n_episodes == 0)
     return;
-  g_assert_cmpmem (dev->episode_accuracy, ref->n_episodes * sizeof (double),
-                   ref->episode_accuracy, ref->n_episodes * sizeof (double));
-  g_assert_cmpmem (dev->support_rows, (gsize) ref->n_ways * ref->n_shots * sizeof (gint32),
-                   ref->support_rows, (gsize) ref->n_ways * ref->n_shots * sizeof (gint32));
-  g_assert_cmpmem (dev->query_predictions, ref->n_queries * sizeof (gint32),
-                   ref->query_predictions, ref->n_queries * sizeof (gint32));
-  g_assert_cmpfloat (largest_difference (ref->episode_prototypes, dev->episode_prototypes,
-                                         (gsize) ref->n_ways * ref->n_cols), <, 1e-5);
+  g_assert_cmpmem (dev->classifier.episode_accuracy, ref->classifier.n_episodes * sizeof (double),
+                   ref->classifier.episode_accuracy, ref->classifier.n_episodes * sizeof (double));
+  g_assert_cmpmem (dev->classifier.support_rows, (gsize) ref->classifier.n_ways * ref->classifier.n_shots * sizeof (gint32),
+                   ref->classifier.support_rows, (gsize) ref->classifier.n_ways * ref->classifier.n_shots * sizeof (gint32));
+  g_assert_cmpmem (dev->classifier.query_predictions, ref->classifier.n_queries * sizeof (gint32),
+                   ref->classifier.query_predictions, ref->classifier.n_queries * sizeof (gint32));
+  g_assert_cmpfloat (largest_difference (ref->classifier.episode_prototypes, dev->classifier.episode_prototypes,
+                                         (gsize) ref->classifier.n_ways * ref->n_cols), <, 1e-5);
 }
 
 /* Ten overlapping blobs in 64 columns (and 5, so the rows need padding):
@@ -96,10 +96,10 @@ test_paths_agree (void)
         ref = fit (ds, params, NULL);
         dev = fit (ds, params, cl);
         g_test_message ("%u columns, %s: test accuracy %.4f, episodes %.4f ± %.4f", widths[w], distances[i],
-                        ref->test_accuracy, ref->episode_mean_accuracy, ref->episode_ci95);
+                        ref->classifier.test_accuracy, ref->classifier.episode_mean_accuracy, ref->classifier.episode_ci95);
         /* Neither trivially right nor hopeless: the comparison means something. */
-        g_assert_cmpfloat (ref->test_accuracy, <, 0.999);
-        g_assert_cmpfloat (ref->test_accuracy, >, 0.3);
+        g_assert_cmpfloat (ref->classifier.test_accuracy, <, 0.999);
+        g_assert_cmpfloat (ref->classifier.test_accuracy, >, 0.3);
         assert_same (ref, dev);
       }
 }
@@ -124,8 +124,8 @@ test_companion (void)
   g_assert_true (latent_params_parse (params, "episodes=10", NULL));
   ref = fit (train, params, NULL);
   dev = fit (train, params, cl);
-  g_assert_true (dev->test_dataset == test);
-  g_assert_cmpuint (dev->n_test, ==, 600);
+  g_assert_true (dev->classifier.test_dataset == test);
+  g_assert_cmpuint (dev->classifier.n_test, ==, 600);
   assert_same (ref, dev);
 }
 
@@ -176,7 +176,7 @@ test_ties (void)
       ref = fit (train, params, NULL);
       dev = fit (train, params, cl);
       for (guint i = 0; i < n; i++)
-        g_assert_cmpint (ref->test_predictions[i], ==, (gint32) (i % 4));
+        g_assert_cmpint (ref->classifier.test_predictions[i], ==, (gint32) (i % 4));
       assert_same (ref, dev);
     }
 }
@@ -208,9 +208,9 @@ test_fallback (void)
   }
   g_assert_nonnull (dev->message);
   g_assert_cmpstr (dev->device, ==, ref->device);
-  g_assert_cmpmem (dev->test_predictions, ref->n_test * sizeof (gint32),
-                   ref->test_predictions, ref->n_test * sizeof (gint32));
-  g_assert_cmpmem (dev->episode_accuracy, 5 * sizeof (double), ref->episode_accuracy, 5 * sizeof (double));
+  g_assert_cmpmem (dev->classifier.test_predictions, ref->classifier.n_test * sizeof (gint32),
+                   ref->classifier.test_predictions, ref->classifier.n_test * sizeof (gint32));
+  g_assert_cmpmem (dev->classifier.episode_accuracy, 5 * sizeof (double), ref->classifier.episode_accuracy, 5 * sizeof (double));
 }
 
 int

@@ -64,24 +64,24 @@ compare (const char *sparsity,
   g_assert_cmpstr (dev->device, !=, ref->device);
 
   /* The same winners in every step: the same count per unit. */
-  g_assert_cmpmem (dev->unit_wins, 32 * sizeof (guint), ref->unit_wins, 32 * sizeof (guint));
+  g_assert_cmpmem (dev->autoencoder.unit_wins, 32 * sizeof (guint), ref->autoencoder.unit_wins, 32 * sizeof (guint));
   for (gsize i = 0; i < 32 * 64; i++)
     {
-      worst = MAX (worst, fabs (dev->components[i] - ref->components[i]));
-      if (ref->decoder_weights)
-        worst = MAX (worst, fabs (dev->decoder_weights[i] - ref->decoder_weights[i]));
+      worst = MAX (worst, fabs (dev->autoencoder.encoder_weights[i] - ref->autoencoder.encoder_weights[i]));
+      if (ref->autoencoder.decoder_weights)
+        worst = MAX (worst, fabs (dev->autoencoder.decoder_weights[i] - ref->autoencoder.decoder_weights[i]));
     }
   for (guint j = 0; j < 32; j++)
-    worst = MAX (worst, fabs (dev->hidden_bias[j] - ref->hidden_bias[j]));
+    worst = MAX (worst, fabs (dev->autoencoder.hidden_bias[j] - ref->autoencoder.hidden_bias[j]));
   for (guint a = 0; a < 64; a++)
-    worst = MAX (worst, fabs (dev->decoder_bias[a] - ref->decoder_bias[a]));
+    worst = MAX (worst, fabs (dev->autoencoder.decoder_bias[a] - ref->autoencoder.decoder_bias[a]));
   g_test_message ("%s %s %s: largest weight difference %.3g", sparsity, tied, optimizer, worst);
   g_assert_cmpfloat (worst, <, 1e-4);
   /* The loss of every step agrees too. */
   for (guint s = 0; s < 20; s++)
-    g_assert_cmpfloat_with_epsilon (dev->step_loss[s], ref->step_loss[s], 1e-4 * MAX (1.0, ref->step_loss[s]));
+    g_assert_cmpfloat_with_epsilon (dev->autoencoder.epochs.step_loss[s], ref->autoencoder.epochs.step_loss[s], 1e-4 * MAX (1.0, ref->autoencoder.epochs.step_loss[s]));
   /* Training moved them: the comparison is not of two starting points. */
-  g_assert_cmpfloat (ref->step_loss[19], <, ref->step_loss[0]);
+  g_assert_cmpfloat (ref->autoencoder.epochs.step_loss[19], <, ref->autoencoder.epochs.step_loss[0]);
 }
 
 static void
@@ -119,20 +119,20 @@ test_epochs_agree (void)
   /* 270 training rows: ten steps an epoch. */
   ref = run_steps (ds, params, NULL, 30);
   dev = run_steps (ds, params, cl, 30);
-  g_assert_cmpuint (dev->n_epochs, ==, 3);
-  g_assert_cmpuint (ref->n_epochs, ==, 3);
-  g_assert_cmpuint (dev->n_dead, ==, ref->n_dead);
+  g_assert_cmpuint (dev->autoencoder.epochs.n_epochs, ==, 3);
+  g_assert_cmpuint (ref->autoencoder.epochs.n_epochs, ==, 3);
+  g_assert_cmpuint (dev->autoencoder.n_dead, ==, ref->autoencoder.n_dead);
   for (guint e = 0; e < 3; e++)
     {
-      g_assert_cmpfloat_with_epsilon (dev->epoch_val_loss[e], ref->epoch_val_loss[e], 1e-4);
-      g_assert_cmpfloat_with_epsilon (dev->epoch_dead_fraction[e], ref->epoch_dead_fraction[e], 1e-9);
+      g_assert_cmpfloat_with_epsilon (dev->autoencoder.epochs.held_out_loss[e], ref->autoencoder.epochs.held_out_loss[e], 1e-4);
+      g_assert_cmpfloat_with_epsilon (dev->autoencoder.epoch_dead_fraction[e], ref->autoencoder.epoch_dead_fraction[e], 1e-9);
     }
-  g_assert_cmpuint (dev->n_examples, ==, ref->n_examples);
-  g_assert_cmpmem (dev->example_rows, dev->n_examples * sizeof (gint32),
-                   ref->example_rows, ref->n_examples * sizeof (gint32));
-  for (gsize i = 0; i < (gsize) dev->n_examples * 20; i++)
-    g_assert_cmpfloat_with_epsilon (dev->reconstructions[i], ref->reconstructions[i],
-                                    1e-3 * MAX (1.0, fabs (ref->reconstructions[i])));
+  g_assert_cmpuint (dev->autoencoder.examples.n_examples, ==, ref->autoencoder.examples.n_examples);
+  g_assert_cmpmem (dev->autoencoder.examples.rows, dev->autoencoder.examples.n_examples * sizeof (gint32),
+                   ref->autoencoder.examples.rows, ref->autoencoder.examples.n_examples * sizeof (gint32));
+  for (gsize i = 0; i < (gsize) dev->autoencoder.examples.n_examples * 20; i++)
+    g_assert_cmpfloat_with_epsilon (dev->autoencoder.examples.reconstructions[i], ref->autoencoder.examples.reconstructions[i],
+                                    1e-3 * MAX (1.0, fabs (ref->autoencoder.examples.reconstructions[i])));
 }
 
 /* A device that fails mid-run: the run goes on on the reference path and
@@ -168,8 +168,8 @@ test_fall_back (void)
   snap = algorithm->snapshot (state);
   g_assert_nonnull (snap->message);
   g_assert_cmpstr (snap->device, ==, "CPU reference");
-  g_assert_cmpuint (snap->n_steps, ==, 10);
-  g_assert_true (isfinite (snap->step_loss[9]));
+  g_assert_cmpuint (snap->autoencoder.epochs.n_steps, ==, 10);
+  g_assert_true (isfinite (snap->autoencoder.epochs.step_loss[9]));
   algorithm->free (state);
   latent_cl_inject_failures (0);
 }

@@ -252,8 +252,8 @@ test_snapshot_size (void)
   fit = latent_algorithm_fit (gmm, ds, params, 1, NULL, NULL, NULL, NULL, NULL);
   g_assert_nonnull (fit);
   snap = fit->snapshot;
-  g_assert_nonnull (snap->covariances);
-  g_assert_nonnull (snap->responsibilities);
+  g_assert_nonnull (snap->mixture.covariances);
+  g_assert_nonnull (snap->mixture.responsibilities);
   expected = sizeof (LatentSnapshot)
              + n * sizeof (gint32)                     /* labels */
              + k * d * sizeof (float)                  /* means */
@@ -269,11 +269,11 @@ test_snapshot_size (void)
   linear = latent_algorithm_fit (pca, ds, pca_params, 1, NULL, NULL, NULL, NULL, NULL);
   g_assert_nonnull (linear);
   snap = linear->snapshot;
-  m = snap->n_components;
+  m = snap->linear.n_components;
   g_assert_cmpuint (m, ==, 3);
-  g_assert_nonnull (snap->projection);
-  g_assert_nonnull (snap->samples);
-  g_assert_null (snap->labels);
+  g_assert_nonnull (snap->linear.projection);
+  g_assert_nonnull (snap->linear.samples);
+  g_assert_null (snap->clusters.labels);
   /* The components, the projection, the reconstructions and the samples,
    * which the old budget left out, and the rest. */
   expected = sizeof (LatentSnapshot)
@@ -281,15 +281,87 @@ test_snapshot_size (void)
              + m * d * sizeof (float)                                  /* encoder */
              + d * sizeof (float)                                      /* mean */
              + 2 * m * sizeof (double)                                 /* variances and ratios */
-             + snap->n_noise * sizeof (double)
-             + (gsize) n * snap->projection_dims * sizeof (float)
-             + snap->n_examples * sizeof (gint32)
-             + (gsize) snap->n_examples * d * sizeof (float)           /* reconstructions */
-             + (gsize) snap->n_samples * d * sizeof (float)
+             + snap->linear.n_noise * sizeof (double)
+             + (gsize) n * snap->linear.projection_dims * sizeof (float)
+             + snap->linear.examples.n_examples * sizeof (gint32)
+             + (gsize) snap->linear.examples.n_examples * d * sizeof (float)           /* reconstructions */
+             + (gsize) snap->linear.n_samples * d * sizeof (float)
              + strlen (snap->device) + 1
              + (snap->message ? strlen (snap->message) + 1 : 0);
-  g_assert_cmpuint (snap->n_examples, >, 0);
-  g_assert_cmpuint (snap->n_samples, >, 0);
+  g_assert_cmpuint (snap->linear.examples.n_examples, >, 0);
+  g_assert_cmpuint (snap->linear.n_samples, >, 0);
+  g_assert_cmpuint (latent_snapshot_get_size (snap), ==, expected);
+}
+
+/* A trained model's part is counted whole: the autoencoder's weights,
+ * scaling, wins, examples and histories; a classifier's weights, test rows,
+ * confusion and histories (each family's file counts its own part). */
+static void
+test_snapshot_size_trained (void)
+{
+  const LatentAlgorithm *wta = latent_registry_lookup ("wta", NULL);
+  const LatentAlgorithm *logreg = latent_registry_lookup ("logreg", NULL);
+  const guint n = 240, d = 12, k = 3, h = 5;
+  g_autoptr(LatentDataset) ds = test_blobs (n, d, k, 1.0, 4);
+  g_autoptr(LatentParams) wta_params = latent_algorithm_new_params (wta);
+  g_autoptr(LatentParams) logreg_params = latent_algorithm_new_params (logreg);
+  g_autoptr(LatentFit) fit = NULL;
+  const LatentAutoencoderPart *ae;
+  const LatentClassifierPart *cl;
+  const LatentEpochs *e;
+  LatentSnapshot *snap;
+  gsize expected;
+
+  g_assert_true (latent_params_set_int (wta_params, "hidden", h, NULL));
+  g_assert_true (latent_params_set_int (wta_params, "epochs", 2, NULL));
+  g_assert_true (latent_params_set (wta_params, "tied", "false", NULL));
+  fit = latent_algorithm_fit (wta, ds, wta_params, 1, NULL, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (fit);
+  snap = fit->snapshot;
+  ae = &snap->autoencoder;
+  e = &ae->epochs;
+  g_assert_cmpuint (ae->n_units, ==, h);
+  g_assert_nonnull (ae->decoder_weights);
+  g_assert_cmpuint (ae->examples.n_examples, >, 0);
+  g_assert_cmpuint (e->n_epochs, ==, 2);
+  g_assert_nonnull (e->step_loss);
+  expected = sizeof (LatentSnapshot)
+             + 2 * h * d * sizeof (float)                      /* encoder and decoder weights */
+             + h * sizeof (float) + d * sizeof (float)         /* biases */
+             + 2 * d * sizeof (float)                          /* input offset and scale */
+             + h * sizeof (guint)                              /* wins */
+             + ae->examples.n_examples * (sizeof (gint32) + d * sizeof (float))
+             + (e->train_loss ? e->n_epochs * sizeof (double) : 0)
+             + (e->held_out_loss ? e->n_epochs * sizeof (double) : 0)
+             + (ae->epoch_dead_fraction ? e->n_epochs * sizeof (double) : 0)
+             + e->n_steps * sizeof (float)
+             + strlen (snap->device) + 1
+             + (snap->message ? strlen (snap->message) + 1 : 0);
+  g_assert_cmpuint (latent_snapshot_get_size (snap), ==, expected);
+  g_clear_pointer (&fit, latent_fit_free);
+
+  g_assert_true (latent_params_set_int (logreg_params, "epochs", 2, NULL));
+  fit = latent_algorithm_fit (logreg, ds, logreg_params, 1, NULL, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (fit);
+  snap = fit->snapshot;
+  cl = &snap->classifier;
+  e = &cl->epochs;
+  g_assert_cmpuint (cl->n_classes, ==, k);
+  g_assert_nonnull (cl->class_weights);
+  g_assert_null (cl->means);
+  g_assert_cmpuint (cl->n_test, >, 0);
+  expected = sizeof (LatentSnapshot)
+             + k * d * sizeof (float) + k * sizeof (float)     /* class weights and bias */
+             + 2 * d * sizeof (float)                          /* standardisation */
+             + 2 * cl->n_test * sizeof (gint32)                /* test rows and predictions */
+             + k * k * sizeof (guint)                          /* confusion */
+             + (e->train_loss ? e->n_epochs * sizeof (double) : 0)
+             + (e->held_out_loss ? e->n_epochs * sizeof (double) : 0)
+             + (cl->epoch_train_accuracy ? e->n_epochs * sizeof (double) : 0)
+             + (cl->epoch_test_accuracy ? e->n_epochs * sizeof (double) : 0)
+             + (e->step_loss ? e->n_steps * sizeof (float) : 0)
+             + strlen (snap->device) + 1
+             + (snap->message ? strlen (snap->message) + 1 : 0);
   g_assert_cmpuint (latent_snapshot_get_size (snap), ==, expected);
 }
 
@@ -421,6 +493,7 @@ main (int    argc,
   g_test_add_func ("/algorithm/fit", test_fit);
   g_test_add_func ("/algorithm/fit-flushes-denormals", test_fit_flushes_denormals);
   g_test_add_func ("/algorithm/snapshot-size", test_snapshot_size);
+  g_test_add_func ("/algorithm/snapshot-size/trained", test_snapshot_size_trained);
   g_test_add_func ("/algorithm/typed-params", test_typed_params);
   g_test_add_func ("/algorithm/alloc", test_alloc);
   g_test_add_func ("/algorithm/max-int-from", test_max_int_from);

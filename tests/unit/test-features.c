@@ -64,9 +64,9 @@ check_round_trip (const char    *id,
   g_assert_cmpfloat (worst, <=, tolerance * scale);
 
   /* A linear model's projection of its own rows is the same encoding. */
-  if (fit->snapshot->projection && fit->snapshot->projection_dims == m)
+  if (fit->snapshot->linear.projection && fit->snapshot->linear.projection_dims == m)
     for (gsize i = 0; i < (gsize) n * m; i++)
-      g_assert_cmpfloat (fabs (latent_dataset_get_data (read_back)[i] - fit->snapshot->projection[i]), <=,
+      g_assert_cmpfloat (fabs (latent_dataset_get_data (read_back)[i] - fit->snapshot->linear.projection[i]), <=,
                          1e-4 * scale);
   g_unlink (path);
   g_rmdir (dir);

@@ -128,25 +128,25 @@ static void
 judge (LatentSnapshot *snap,
        guint           wrong_every)
 {
-  const guint k = snap->n_classes, n = latent_dataset_get_n_rows (snap->dataset);
+  const guint k = snap->classifier.n_classes, n = latent_dataset_get_n_rows (snap->dataset);
   const gint32 *labels = latent_dataset_get_labels (snap->dataset);
   guint right = 0;
 
-  snap->test_dataset = g_object_ref (snap->dataset);
-  snap->n_test = (n + 3) / 5;
-  snap->test_rows = g_new (gint32, snap->n_test);
-  snap->test_predictions = g_new (gint32, snap->n_test);
-  snap->confusion = g_new0 (guint, (gsize) k * k);
-  for (guint i = 0; i < snap->n_test; i++)
+  snap->classifier.test_dataset = g_object_ref (snap->dataset);
+  snap->classifier.n_test = (n + 3) / 5;
+  snap->classifier.test_rows = g_new (gint32, snap->classifier.n_test);
+  snap->classifier.test_predictions = g_new (gint32, snap->classifier.n_test);
+  snap->classifier.confusion = g_new0 (guint, (gsize) k * k);
+  for (guint i = 0; i < snap->classifier.n_test; i++)
     {
       gint32 row = 5 * i + 1, truth = labels[row];
 
-      snap->test_rows[i] = row;
-      snap->test_predictions[i] = wrong_every > 0 && i % wrong_every == 0 ? (truth + 1) % (gint32) k : truth;
-      snap->confusion[(gsize) truth * k + snap->test_predictions[i]]++;
-      right += snap->test_predictions[i] == truth;
+      snap->classifier.test_rows[i] = row;
+      snap->classifier.test_predictions[i] = wrong_every > 0 && i % wrong_every == 0 ? (truth + 1) % (gint32) k : truth;
+      snap->classifier.confusion[(gsize) truth * k + snap->classifier.test_predictions[i]]++;
+      right += snap->classifier.test_predictions[i] == truth;
     }
-  snap->test_accuracy = (double) right / snap->n_test;
+  snap->classifier.test_accuracy = (double) right / snap->classifier.n_test;
 }
 
 static LatentSnapshot *
@@ -165,20 +165,20 @@ classifier_snapshot (const LatentAlgorithm *algorithm,
   snap->seed = 42;
   snap->n_rows = n;
   snap->n_cols = d;
-  snap->n_classes = k;
-  snap->n_components = k;
-  snap->components = class_means (ds, held_out, k);
+  snap->classifier.n_classes = k;
+  snap->classifier.n_classes = k;
+  snap->classifier.class_weights = class_means (ds, held_out, k);
   if (algorithm == &test_logreg)
     {
       /* w_c = μ_c, b_c = −|μ_c|²/2: nearest mean as a linear score. */
-      snap->class_bias = g_new (float, k);
+      snap->classifier.class_bias = g_new (float, k);
       for (guint c = 0; c < k; c++)
         {
           double sq = 0.0;
 
           for (guint j = 0; j < d; j++)
-            sq += (double) snap->components[c * d + j] * snap->components[c * d + j];
-          snap->class_bias[c] = (float) (-sq / 2.0);
+            sq += (double) snap->classifier.class_weights[c * d + j] * snap->classifier.class_weights[c * d + j];
+          snap->classifier.class_bias[c] = (float) (-sq / 2.0);
         }
       /* An image model's weights: class 0 positive left, negative right,
        * as the figure shows them: times each pixel's standard deviation. */
@@ -194,69 +194,69 @@ classifier_snapshot (const LatentAlgorithm *algorithm,
                 sum += v, sum2 += v * v;
               }
             sd = sqrt (MAX (0.0, sum2 / n - (sum / n) * (sum / n)));
-            snap->components[j] = (float) (((j % SIDE) < SIDE / 2 ? 1.0 : -1.0) / sd);
+            snap->classifier.class_weights[j] = (float) (((j % SIDE) < SIDE / 2 ? 1.0 : -1.0) / sd);
           }
-      snap->n_epochs = 20;
-      snap->steps_per_epoch = 5;
-      snap->n_steps = 100;
-      snap->epoch_train_loss = g_new (double, 20);
-      snap->epoch_train_accuracy = g_new (double, 20);
-      snap->epoch_test_accuracy = g_new (double, 20);
-      snap->step_loss = g_new (float, 100);
+      snap->classifier.epochs.n_epochs = 20;
+      snap->classifier.epochs.steps_per_epoch = 5;
+      snap->classifier.epochs.n_steps = 100;
+      snap->classifier.epochs.train_loss = g_new (double, 20);
+      snap->classifier.epoch_train_accuracy = g_new (double, 20);
+      snap->classifier.epoch_test_accuracy = g_new (double, 20);
+      snap->classifier.epochs.step_loss = g_new (float, 100);
       for (guint s = 0; s < 100; s++)
-        snap->step_loss[s] = (float) (1.1 * exp (-(double) s / 25.0) + 0.1 + 0.05 * test_normal (&state));
+        snap->classifier.epochs.step_loss[s] = (float) (1.1 * exp (-(double) s / 25.0) + 0.1 + 0.05 * test_normal (&state));
       for (guint e = 0; e < 20; e++)
         {
-          snap->epoch_train_loss[e] = 1.1 * exp (-(e * 5.0 + 2.0) / 25.0) + 0.1;
-          snap->epoch_train_accuracy[e] = 1.0 - 0.6 * exp (-(double) e / 4.0);
-          snap->epoch_test_accuracy[e] = 0.97 - 0.6 * exp (-(double) e / 4.0);
+          snap->classifier.epochs.train_loss[e] = 1.1 * exp (-(e * 5.0 + 2.0) / 25.0) + 0.1;
+          snap->classifier.epoch_train_accuracy[e] = 1.0 - 0.6 * exp (-(double) e / 4.0);
+          snap->classifier.epoch_test_accuracy[e] = 0.97 - 0.6 * exp (-(double) e / 4.0);
         }
       snap->iteration = 20;
     }
   judge (snap, 10);
-  snap->train_accuracy = 0.98;
+  snap->classifier.train_accuracy = 0.98;
   if (algorithm == &test_prototype)
     {
       const guint ways = 3, shots = 2, per_way = 3;
       double sum = 0.0, sum2 = 0.0;
 
-      snap->n_episodes = 40;
-      snap->episode_accuracy = g_new (double, 40);
+      snap->classifier.n_episodes = 40;
+      snap->classifier.episode_accuracy = g_new (double, 40);
       for (guint e = 0; e < 40; e++)
         {
-          snap->episode_accuracy[e] = CLAMP (0.8 + 0.08 * test_normal (&state), 0.0, 1.0);
-          sum += snap->episode_accuracy[e];
-          sum2 += snap->episode_accuracy[e] * snap->episode_accuracy[e];
+          snap->classifier.episode_accuracy[e] = CLAMP (0.8 + 0.08 * test_normal (&state), 0.0, 1.0);
+          sum += snap->classifier.episode_accuracy[e];
+          sum2 += snap->classifier.episode_accuracy[e] * snap->classifier.episode_accuracy[e];
         }
-      snap->episode_mean_accuracy = sum / 40;
-      snap->episode_ci95 = 1.96 * sqrt ((sum2 - sum * sum / 40) / 39) / sqrt (40);
-      snap->n_ways = ways;
-      snap->n_shots = shots;
-      snap->episode_classes = g_new (gint32, ways);
-      snap->support_rows = g_new (gint32, ways * shots);
-      snap->episode_prototypes = g_new0 (float, (gsize) ways * d);
-      snap->n_queries = ways * per_way;
-      snap->query_rows = g_new (gint32, snap->n_queries);
-      snap->query_predictions = g_new (gint32, snap->n_queries);
+      snap->classifier.episode_mean_accuracy = sum / 40;
+      snap->classifier.episode_ci95 = 1.96 * sqrt ((sum2 - sum * sum / 40) / 39) / sqrt (40);
+      snap->classifier.n_ways = ways;
+      snap->classifier.n_shots = shots;
+      snap->classifier.episode_classes = g_new (gint32, ways);
+      snap->classifier.support_rows = g_new (gint32, ways * shots);
+      snap->classifier.episode_prototypes = g_new0 (float, (gsize) ways * d);
+      snap->classifier.n_queries = ways * per_way;
+      snap->classifier.query_rows = g_new (gint32, snap->classifier.n_queries);
+      snap->classifier.query_predictions = g_new (gint32, snap->classifier.n_queries);
       for (guint w = 0; w < ways; w++)
         {
           /* Ways are classes 2, 0 and 1: not in the dataset's order. */
           gint32 c = (w + 2) % ways;
 
-          snap->episode_classes[w] = c;
+          snap->classifier.episode_classes[w] = c;
           for (guint s = 0; s < shots; s++)
             {
-              snap->support_rows[w * shots + s] = c + (gint32) (k * 3 * s);
+              snap->classifier.support_rows[w * shots + s] = c + (gint32) (k * 3 * s);
               for (guint j = 0; j < d; j++)
-                snap->episode_prototypes[w * d + j] += latent_dataset_get_row (ds, snap->support_rows[w * shots + s])[j] / shots;
+                snap->classifier.episode_prototypes[w * d + j] += latent_dataset_get_row (ds, snap->classifier.support_rows[w * shots + s])[j] / shots;
             }
           for (guint q = 0; q < per_way; q++)
             {
               guint at = w * per_way + q;
 
-              snap->query_rows[at] = c + (gint32) (k * (3 * q + 1));
+              snap->classifier.query_rows[at] = c + (gint32) (k * (3 * q + 1));
               /* The last query of the first two ways is wrong. */
-              snap->query_predictions[at] = q == per_way - 1 && w < 2 ? (c + 1) % (gint32) k : c;
+              snap->classifier.query_predictions[at] = q == per_way - 1 && w < 2 ? (c + 1) % (gint32) k : c;
             }
         }
     }
@@ -351,7 +351,7 @@ cell_boxes (LatentSnapshot          *snap,
             int                      width,
             int                      height)
 {
-  const guint k = snap->n_classes;
+  const guint k = snap->classifier.n_classes;
   double *boxes = g_new (double, (gsize) k * k * 4);
 
   for (guint i = 0; i < k * k; i++)
@@ -380,17 +380,17 @@ static void
 test_confusion (void)
 {
   g_autoptr(LatentSnapshot) snap = classifier_snapshot (&test_logreg, FALSE);
-  const guint k = snap->n_classes;
+  const guint k = snap->classifier.n_classes;
   g_autofree double *boxes = NULL;
   LatentFigureStyle style;
   cairo_surface_t *surface;
   guint t, p;
 
   /* Row 2 mostly wrong: its largest share is off the diagonal. */
-  memset (snap->confusion + 2 * k, 0, k * sizeof (guint));
-  snap->confusion[2 * k + 0] = 12;
-  snap->confusion[2 * k + 1] = 3;
-  snap->confusion[2 * k + 2] = 1;
+  memset (snap->classifier.confusion + 2 * k, 0, k * sizeof (guint));
+  snap->classifier.confusion[2 * k + 0] = 12;
+  snap->classifier.confusion[2 * k + 1] = 3;
+  snap->classifier.confusion[2 * k + 2] = 1;
 
   latent_figure_style_init (&style);
   surface = render (snap, LATENT_FIGURE_CONFUSION, &style, 640, 480);
@@ -402,7 +402,7 @@ test_confusion (void)
       guint darkest_p = k, largest_p = 0;
 
       for (p = 0; p < k; p++)
-        if (snap->confusion[t * k + p] > snap->confusion[t * k + largest_p])
+        if (snap->classifier.confusion[t * k + p] > snap->classifier.confusion[t * k + largest_p])
           largest_p = p;
       for (p = 0; p < k; p++)
         {
@@ -450,12 +450,12 @@ test_confusion_many (void)
   for (guint i = 0; i < 500; i++)
     labels[i] = i % k;
   latent_dataset_set_labels (ds, labels, k, NULL);
-  snap->n_classes = k;
-  snap->confusion = g_new0 (guint, k * k);
+  snap->classifier.n_classes = k;
+  snap->classifier.confusion = g_new0 (guint, k * k);
   for (guint c = 0; c < k; c++)
     {
-      snap->confusion[c * k + c] = 8;
-      snap->confusion[c * k + (c + 1) % k] = 2;
+      snap->classifier.confusion[c * k + c] = 8;
+      snap->classifier.confusion[c * k + (c + 1) % k] = 2;
     }
   latent_figure_style_init (&style);
   for (guint s = 0; s < 2; s++)
@@ -603,8 +603,8 @@ test_episode (void)
       cairo_surface_destroy (surface);
 
       /* Every query right: no wrong colour but the legend's. */
-      for (guint q = 0; q < snap->n_queries; q++)
-        snap->query_predictions[q] = latent_dataset_get_labels (snap->test_dataset)[snap->query_rows[q]];
+      for (guint q = 0; q < snap->classifier.n_queries; q++)
+        snap->classifier.query_predictions[q] = latent_dataset_get_labels (snap->classifier.test_dataset)[snap->classifier.query_rows[q]];
       surface = render (snap, LATENT_FIGURE_EPISODE, &style, 640, 480);
       g_assert_cmpuint (latent_test_count_near (surface, bad, 12), <, n_bad / 2);
       cairo_surface_destroy (surface);
@@ -623,7 +623,7 @@ test_episode_axes (void)
   g_assert_true (latent_figure_kind_uses_axes (rows, LATENT_FIGURE_EPISODE));
   g_assert_false (latent_figure_kind_uses_axes (images, LATENT_FIGURE_EPISODE));
   /* Before the first episode: "No episode yet". */
-  rows->n_episodes = 0;
+  rows->classifier.n_episodes = 0;
   g_assert_false (latent_figure_kind_uses_axes (rows, LATENT_FIGURE_EPISODE));
 }
 
@@ -711,9 +711,9 @@ test_examples (void)
   guint n = 0, expected = 0, shown;
 
   latent_figure_style_init (&style);
-  for (guint i = 0; i < snap->n_test; i++)
-    expected += latent_dataset_get_labels (snap->test_dataset)[snap->test_rows[i]] == 1
-                && snap->test_predictions[i] == 1;
+  for (guint i = 0; i < snap->classifier.n_test; i++)
+    expected += latent_dataset_get_labels (snap->classifier.test_dataset)[snap->classifier.test_rows[i]] == 1
+                && snap->classifier.test_predictions[i] == 1;
   surface = latent_figure_confusion_examples (snap, &style, 1, 1, 8, 28, &n);
   g_assert_nonnull (surface);
   g_assert_cmpuint (n, ==, MIN (expected, 8u));
@@ -737,13 +737,13 @@ test_examples (void)
     guint again = 0;
 
     g_assert_true (latent_params_set_int (params, "components", 5, NULL));
-    fit = latent_algorithm_fit (pca, snap->test_dataset, params, 1, NULL, NULL, NULL, NULL, &error);
+    fit = latent_algorithm_fit (pca, snap->classifier.test_dataset, params, 1, NULL, NULL, NULL, NULL, &error);
     g_assert_no_error (error);
-    features = latent_algorithm_encode (fit->snapshot, snap->test_dataset, &error);
+    features = latent_algorithm_encode (fit->snapshot, snap->classifier.test_dataset, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (latent_dataset_get_n_cols (features), ==, 5);
-    g_assert_true (latent_dataset_get_origin (features) == snap->test_dataset);
-    g_set_object (&snap->test_dataset, features);
+    g_assert_true (latent_dataset_get_origin (features) == snap->classifier.test_dataset);
+    g_set_object (&snap->classifier.test_dataset, features);
     surface = latent_figure_confusion_examples (snap, &style, 1, 1, 8, 28, &again);
     g_assert_nonnull (surface);
     g_assert_cmpuint (again, ==, shown);

@@ -79,12 +79,12 @@ blobs_snapshot (guint    n,
   snap->objective = 123.5;
   snap->n_rows = n;
   snap->n_cols = d;
-  snap->k = k;
+  snap->clusters.k = k;
   if (clustered)
     {
-      snap->labels = g_new (gint32, n);
-      snap->means = g_new0 (float, (gsize) k * d);
-      snap->cluster_sizes = g_new0 (guint, k);
+      snap->clusters.labels = g_new (gint32, n);
+      snap->clusters.means = g_new0 (float, (gsize) k * d);
+      snap->clusters.cluster_sizes = g_new0 (guint, k);
     }
   for (guint i = 0; i < n; i++)
     {
@@ -93,16 +93,16 @@ blobs_snapshot (guint    n,
         x[(gsize) i * d + j] = centres[(gsize) c * d + j] + 0.8 * test_normal (&state);
       if (clustered)
         {
-          snap->labels[i] = c;
-          snap->cluster_sizes[c]++;
+          snap->clusters.labels[i] = c;
+          snap->clusters.cluster_sizes[c]++;
           for (guint j = 0; j < d; j++)
-            snap->means[(gsize) c * d + j] += x[(gsize) i * d + j];
+            snap->clusters.means[(gsize) c * d + j] += x[(gsize) i * d + j];
         }
     }
   if (clustered)
     for (guint c = 0; c < k; c++)
       for (guint j = 0; j < d; j++)
-        snap->means[(gsize) c * d + j] /= snap->cluster_sizes[c];
+        snap->clusters.means[(gsize) c * d + j] /= snap->clusters.cluster_sizes[c];
   return snap;
 }
 
@@ -463,12 +463,12 @@ test_scatter_centroids (void)
   radius = style.font_size * 1.6;
   for (guint c = 0; c < 3; c++)
     g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
-                                                 snap->means[2 * c], snap->means[2 * c + 1],
+                                                 snap->clusters.means[2 * c], snap->clusters.means[2 * c + 1],
                                                  &cx[c], &cy[c]));
   with = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
-  means = g_steal_pointer (&snap->means);
+  means = g_steal_pointer (&snap->clusters.means);
   without = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
-  snap->means = means;
+  snap->clusters.means = means;
 
   /* The markers are the only difference, and sit on the projected means. */
   for (int y = 0; y < height; y++)
@@ -523,7 +523,7 @@ test_scatter_regions (void)
 
       for (guint c = 0; c < 3; c++)
         {
-          double d = hypot (x - snap->means[2 * c], y - snap->means[2 * c + 1]);
+          double d = hypot (x - snap->clusters.means[2 * c], y - snap->clusters.means[2 * c + 1]);
           if (d < best)
             best = d, want = latent_palette_argb (c);
         }
@@ -630,7 +630,7 @@ test_scatter_axes (void)
       const float *row = latent_dataset_get_row (wide->dataset, i);
 
       g_assert_true (latent_figure_scatter_locate (wide, &style, 500, 400, row[2], row[3], &px, &py));
-      drawn += nearest_palette (latent_test_pixel (surface, (int) px, (int) py), 3) == (guint) wide->labels[i];
+      drawn += nearest_palette (latent_test_pixel (surface, (int) px, (int) py), 3) == (guint) wide->clusters.labels[i];
     }
   cairo_surface_destroy (surface);
   g_test_message ("%u of 150 points drawn in their cluster's colour at their columns c and d", drawn);
@@ -752,18 +752,18 @@ images_snapshot (guint w,
   snap->iteration = 3;
   snap->n_rows = n;
   snap->n_cols = w * h;
-  snap->k = k;
-  snap->labels = g_new0 (gint32, n);
-  snap->cluster_sizes = g_new0 (guint, k);
-  snap->means = g_new (float, (gsize) k * w * h);
+  snap->clusters.k = k;
+  snap->clusters.labels = g_new0 (gint32, n);
+  snap->clusters.cluster_sizes = g_new0 (guint, k);
+  snap->clusters.means = g_new (float, (gsize) k * w * h);
   for (guint i = 0; i < n; i++)
     {
-      snap->labels[i] = i % k;
-      snap->cluster_sizes[i % k]++;
+      snap->clusters.labels[i] = i % k;
+      snap->clusters.cluster_sizes[i % k]++;
     }
   for (guint c = 0; c < k; c++)
     for (guint p = 0; p < w * h; p++)
-      snap->means[c * w * h + p] = (float) ((p + 5 * c) % (w * h)) / (w * h - 1);
+      snap->clusters.means[c * w * h + p] = (float) ((p + 5 * c) % (w * h)) / (w * h - 1);
   return snap;
 }
 
@@ -789,7 +789,7 @@ test_images_means (void)
         for (guint px = 0; px < 4; px++)
           {
             guint32 p = latent_test_pixel (surface, (int) (x + (px + 0.5) * tw / 4), (int) (y + (py + 0.5) * th / 4));
-            guint expected = (guint) lround (snap->means[c * 16 + py * 4 + px] * 255.0);
+            guint expected = (guint) lround (snap->clusters.means[c * 16 + py * 4 + px] * 255.0);
             g_assert_true (latent_test_colour_close (p, 0xff000000u | expected << 16 | expected << 8 | expected, 1));
           }
       /* The frame around it is the cluster's colour. */
@@ -800,7 +800,7 @@ test_images_means (void)
   cairo_surface_destroy (surface);
 
   /* Before the first iteration the dataset's first rows are shown instead. */
-  g_clear_pointer (&snap->means, g_free);
+  g_clear_pointer (&snap->clusters.means, g_free);
   surface = render (snap, LATENT_FIGURE_IMAGES, &style, 400, 300);
   {
     double x, y, tw, th;
@@ -883,27 +883,27 @@ mixture_snapshot (guint n)
   snap->iteration = 7;
   snap->n_rows = rows;
   snap->n_cols = 2;
-  snap->k = k;
-  snap->labels = g_new (gint32, rows);
-  snap->cluster_sizes = g_new0 (guint, k);
-  snap->means = g_new (float, k * 2);
-  snap->weights = g_new (float, k);
-  snap->covariances = g_new (float, k * 4);
-  snap->responsibilities = g_new0 (float, (gsize) rows * k);
-  snap->log_likelihood = -3.25;
-  snap->bic = 1234.5;
-  snap->aic = 1200.25;
+  snap->clusters.k = k;
+  snap->clusters.labels = g_new (gint32, rows);
+  snap->clusters.cluster_sizes = g_new0 (guint, k);
+  snap->clusters.means = g_new (float, k * 2);
+  snap->mixture.weights = g_new (float, k);
+  snap->mixture.covariances = g_new (float, k * 4);
+  snap->mixture.responsibilities = g_new0 (float, (gsize) rows * k);
+  snap->mixture.log_likelihood = -3.25;
+  snap->mixture.bic = 1234.5;
+  snap->mixture.aic = 1200.25;
 
   for (guint c = 0; c < k; c++)
     {
       const double *v = mix_covs[c];
 
-      snap->means[2 * c] = mix_means[c][0];
-      snap->means[2 * c + 1] = mix_means[c][1];
-      snap->weights[c] = mix_weights[c];
-      snap->covariances[4 * c] = v[0];
-      snap->covariances[4 * c + 1] = snap->covariances[4 * c + 2] = v[1];
-      snap->covariances[4 * c + 3] = v[2];
+      snap->clusters.means[2 * c] = mix_means[c][0];
+      snap->clusters.means[2 * c + 1] = mix_means[c][1];
+      snap->mixture.weights[c] = mix_weights[c];
+      snap->mixture.covariances[4 * c] = v[0];
+      snap->mixture.covariances[4 * c + 1] = snap->mixture.covariances[4 * c + 2] = v[1];
+      snap->mixture.covariances[4 * c + 3] = v[2];
     }
 
   for (guint i = 0; i < n; i++)
@@ -916,16 +916,16 @@ mixture_snapshot (guint n)
 
       x[2 * i] = mix_means[c][0] + l11 * z1;
       x[2 * i + 1] = mix_means[c][1] + l21 * z1 + l22 * z2;
-      snap->labels[i] = c;
-      snap->cluster_sizes[c]++;
-      snap->responsibilities[(gsize) i * k + c] = 1.0f;
+      snap->clusters.labels[i] = c;
+      snap->clusters.cluster_sizes[c]++;
+      snap->mixture.responsibilities[(gsize) i * k + c] = 1.0f;
     }
   x[2 * n] = mix_shared[0];
   x[2 * n + 1] = mix_shared[1];
-  snap->labels[n] = 0;
-  snap->cluster_sizes[0]++;
-  snap->responsibilities[(gsize) n * k] = 0.5f;
-  snap->responsibilities[(gsize) n * k + 1] = 0.5f;
+  snap->clusters.labels[n] = 0;
+  snap->clusters.cluster_sizes[0]++;
+  snap->mixture.responsibilities[(gsize) n * k] = 0.5f;
+  snap->mixture.responsibilities[(gsize) n * k + 1] = 0.5f;
   return snap;
 }
 
@@ -963,7 +963,7 @@ ellipse_pixels (LatentSnapshot          *snap,
 {
   GArray *pixels = g_array_new (FALSE, FALSE, sizeof (double) * 2);
 
-  for (guint c = 0; c < snap->k; c++)
+  for (guint c = 0; c < snap->clusters.k; c++)
     {
       double ax, ay, bx, by;
 
@@ -1094,9 +1094,9 @@ test_images_captions_alike (void)
   LatentFigureStyle style;
   guint mixed = 0, tried = 0;
 
-  snap->cluster_sizes[0] = 5;
-  snap->cluster_sizes[1] = 13288;
-  snap->cluster_sizes[2] = 7;
+  snap->clusters.cluster_sizes[0] = 5;
+  snap->clusters.cluster_sizes[1] = 13288;
+  snap->clusters.cluster_sizes[2] = 7;
   latent_figure_style_init (&style);
   for (int width = 160; width <= 900; width += 10)
     {
@@ -1137,7 +1137,7 @@ test_images_captions_apart (void)
   guint captioned = 0, overlaps = 0;
 
   for (guint c = 0; c < 100; c++)
-    snap->cluster_sizes[c] = 10000 + 37 * c;
+    snap->clusters.cluster_sizes[c] = 10000 + 37 * c;
   latent_figure_style_init (&style);
   for (int width = 300; width <= 1200; width += 30)
     {
@@ -1177,8 +1177,8 @@ test_images_class_captions_apart (void)
   for (guint i = 0; i < 16; i++)
     classes[i] = i % 2;
   latent_dataset_set_labels (snap->dataset, classes, 2, (GStrv) names);
-  g_clear_pointer (&snap->means, g_free);
-  snap->k = 0;
+  g_clear_pointer (&snap->clusters.means, g_free);
+  snap->clusters.k = 0;
   latent_figure_style_init (&style);
   for (int width = 300; width <= 1500; width += 40)
     {
@@ -1227,9 +1227,9 @@ test_mixture_ellipses (void)
   latent_figure_style_init (&style);
   g_assert_true (latent_figure_scatter_bounds (snap, &style, width, height, NULL, plot));
   with = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
-  covariances = g_steal_pointer (&snap->covariances);
+  covariances = g_steal_pointer (&snap->mixture.covariances);
   without = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
-  snap->covariances = covariances;
+  snap->mixture.covariances = covariances;
   curves = ellipse_pixels (snap, &style, width, height, G_MAXUINT);
 
   /* Inside the plot (the legend gains a 1σ/2σ key), every changed pixel is
@@ -1302,22 +1302,22 @@ test_mixture_compact_ellipses (void)
 
       for (guint c = 0; c < 3; c++)
         {
-          float *m = full->covariances + 4 * c;
+          float *m = full->mixture.covariances + 4 * c;
 
           m[1] = m[2] = 0;
           if (type == LATENT_COVARIANCE_SPHERICAL)
             m[3] = m[0];
         }
-      compact->covariance_type = type;
+      compact->mixture.covariance_type = type;
       for (guint c = 0; c < 3; c++)
         {
           if (type == LATENT_COVARIANCE_DIAGONAL)
             {
-              compact->covariances[2 * c] = full->covariances[4 * c];
-              compact->covariances[2 * c + 1] = full->covariances[4 * c + 3];
+              compact->mixture.covariances[2 * c] = full->mixture.covariances[4 * c];
+              compact->mixture.covariances[2 * c + 1] = full->mixture.covariances[4 * c + 3];
             }
           else
-            compact->covariances[c] = full->covariances[4 * c];
+            compact->mixture.covariances[c] = full->mixture.covariances[4 * c];
         }
       g_assert_cmpuint (latent_snapshot_covariance_values (compact), ==,
                         type == LATENT_COVARIANCE_DIAGONAL ? 2 : 1);
@@ -1369,7 +1369,7 @@ test_mixture_shading (void)
   cairo_surface_destroy (surface);
 
   /* Without responsibilities the row takes its label's colour. */
-  g_clear_pointer (&snap->responsibilities, g_free);
+  g_clear_pointer (&snap->mixture.responsibilities, g_free);
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
   g_assert_cmphex (latent_test_pixel (surface, (int) px, (int) py), ==, a);
   cairo_surface_destroy (surface);
@@ -1393,20 +1393,20 @@ test_mixture_broken (void)
   float *covariances;
 
   g_assert_no_error (error);
-  snap->covariances[4 * 1 + 3] = NAN;       /* component 2: broken covariance */
-  snap->means[2 * 2] = INFINITY;            /* component 3: mean at infinity */
-  snap->weights[1] = NAN;
-  snap->responsibilities[3 * 5] = NAN;      /* row 5: NaN, then a real 1 */
-  snap->responsibilities[3 * 7 + 1] = INFINITY;
-  snap->responsibilities[3 * 8 + 2] = -1.0f;
-  snap->log_likelihood = NAN;
+  snap->mixture.covariances[4 * 1 + 3] = NAN;       /* component 2: broken covariance */
+  snap->clusters.means[2 * 2] = INFINITY;            /* component 3: mean at infinity */
+  snap->mixture.weights[1] = NAN;
+  snap->mixture.responsibilities[3 * 5] = NAN;      /* row 5: NaN, then a real 1 */
+  snap->mixture.responsibilities[3 * 7 + 1] = INFINITY;
+  snap->mixture.responsibilities[3 * 8 + 2] = -1.0f;
+  snap->mixture.log_likelihood = NAN;
 
   latent_figure_style_init (&style);
   g_assert_true (latent_figure_scatter_bounds (snap, &style, width, height, NULL, plot));
   with = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
-  covariances = g_steal_pointer (&snap->covariances);
+  covariances = g_steal_pointer (&snap->mixture.covariances);
   without = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
-  snap->covariances = covariances;
+  snap->mixture.covariances = covariances;
   curve0 = ellipse_pixels (snap, &style, width, height, 0);
 
   for (int y = (int) plot[1]; y < (int) (plot[1] + plot[3]); y++)
@@ -1426,13 +1426,13 @@ test_mixture_broken (void)
 
   /* Covariances that overflow the page, or are not positive, or are all
    * broken; every figure kind and format survives them. */
-  snap->covariances[0] = 1e30f;
-  snap->covariances[3] = 1e30f;
-  snap->covariances[4 * 2] = -5.0f;
+  snap->mixture.covariances[0] = 1e30f;
+  snap->mixture.covariances[3] = 1e30f;
+  snap->mixture.covariances[4 * 2] = -5.0f;
   with = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
   cairo_surface_destroy (with);
   for (guint i = 0; i < 12; i++)
-    snap->covariances[i] = NAN;
+    snap->mixture.covariances[i] = NAN;
   g_assert_true (latent_figure_export (snap, LATENT_FIGURE_SCATTER, &style, pdf, 400, 300, &error));
   g_assert_no_error (error);
   g_assert_true (latent_figure_export (snap, LATENT_FIGURE_SCATTER, &style, svg, 400, 300, &error));
@@ -1457,16 +1457,16 @@ test_mixture_one_column (void)
   snap = latent_snapshot_new (algorithm_by_id ("gmm"), ds, NULL);
   snap->n_rows = 60;
   snap->n_cols = 1;
-  snap->k = 2;
-  snap->labels = g_new (gint32, 60);
-  snap->means = g_new (float, 2);
-  snap->weights = g_new (float, 2);
-  snap->covariances = g_new (float, 2);
+  snap->clusters.k = 2;
+  snap->clusters.labels = g_new (gint32, 60);
+  snap->clusters.means = g_new (float, 2);
+  snap->mixture.weights = g_new (float, 2);
+  snap->mixture.covariances = g_new (float, 2);
   for (guint i = 0; i < 60; i++)
-    snap->labels[i] = i % 2;
-  snap->means[0] = -4.7f, snap->means[1] = 5.3f;
-  snap->weights[0] = snap->weights[1] = 0.5f;
-  snap->covariances[0] = snap->covariances[1] = 0.04f;
+    snap->clusters.labels[i] = i % 2;
+  snap->clusters.means[0] = -4.7f, snap->clusters.means[1] = 5.3f;
+  snap->mixture.weights[0] = snap->mixture.weights[1] = 0.5f;
+  snap->mixture.covariances[0] = snap->mixture.covariances[1] = 0.04f;
 
   latent_figure_style_init (&style);
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, 500, 300);
@@ -1481,10 +1481,10 @@ test_mixture_images (void)
   LatentFigureStyle style;
   cairo_surface_t *surface;
 
-  snap->weights = g_new (float, 3);
-  snap->weights[0] = 0.5f;
-  snap->weights[1] = 0.25f;
-  snap->weights[2] = NAN;
+  snap->mixture.weights = g_new (float, 3);
+  snap->mixture.weights[0] = 0.5f;
+  snap->mixture.weights[1] = 0.25f;
+  snap->mixture.weights[2] = NAN;
   latent_figure_style_init (&style);
   g_assert_cmpint (latent_figure_resolve_kind (snap, LATENT_FIGURE_AUTO), ==, LATENT_FIGURE_IMAGES);
   surface = render (snap, LATENT_FIGURE_AUTO, &style, 400, 300);
@@ -2136,7 +2136,7 @@ test_title_finished_epochs (void)
   g_assert_true (latent_params_set_int (params, "epochs", 10, NULL));
   snap = latent_snapshot_new (wta, NULL, params);
   snap->iteration = 40;   /* mini-batches */
-  snap->n_epochs = 10;
+  snap->autoencoder.epochs.n_epochs = 10;
   snap->final = TRUE;
   snap->converged = FALSE;
   title = latent_figure_dup_title (snap);
@@ -2212,40 +2212,40 @@ linear_snapshot (const char *algorithm,
   snap->converged = TRUE;
   snap->n_rows = n;
   snap->n_cols = d;
-  snap->n_components = m;
-  snap->components = g_new (float, (gsize) m * d);
-  snap->data_mean = g_new (float, d);
-  snap->explained_variance = g_new (double, m);
-  snap->explained_variance_ratio = g_new (double, m);
-  snap->total_variance = 4.0;
-  snap->n_noise = 1;
-  snap->noise_variance = g_new (double, 1);
-  snap->noise_variance[0] = 0.01;
-  snap->projection_dims = m;
-  snap->projection = g_new (float, (gsize) n * m);
-  snap->reconstruction_error = 0.0001;
-  snap->log_likelihood = -1.5;
+  snap->linear.n_components = m;
+  snap->linear.components = g_new (float, (gsize) m * d);
+  snap->linear.data_mean = g_new (float, d);
+  snap->linear.explained_variance = g_new (double, m);
+  snap->linear.explained_variance_ratio = g_new (double, m);
+  snap->linear.total_variance = 4.0;
+  snap->linear.n_noise = 1;
+  snap->linear.noise_variance = g_new (double, 1);
+  snap->linear.noise_variance[0] = 0.01;
+  snap->linear.projection_dims = m;
+  snap->linear.projection = g_new (float, (gsize) n * m);
+  snap->linear.reconstruction_error = 0.0001;
+  snap->linear.log_likelihood = -1.5;
 
   for (guint j = 0; j < d; j++)
     {
-      snap->data_mean[j] = images ? 0.5f : 5.0f + j;
+      snap->linear.data_mean[j] = images ? 0.5f : 5.0f + j;
       if (images)
         {
           guint col = j % 4, row = j / 4;
-          snap->components[j] = 0.25f;
-          snap->components[d + j] = col < 2 ? 0.25f : -0.25f;
-          snap->components[2 * d + j] = row < 2 ? 0.25f : -0.25f;
+          snap->linear.components[j] = 0.25f;
+          snap->linear.components[d + j] = col < 2 ? 0.25f : -0.25f;
+          snap->linear.components[2 * d + j] = row < 2 ? 0.25f : -0.25f;
         }
       else
         {
-          snap->components[j] = 0.5f;
-          snap->components[d + j] = j % 2 == 0 ? 0.5f : -0.5f;
+          snap->linear.components[j] = 0.5f;
+          snap->linear.components[d + j] = j % 2 == 0 ? 0.5f : -0.5f;
         }
     }
   for (guint k = 0; k < m; k++)
     {
-      snap->explained_variance_ratio[k] = images ? linear_ratios[k] : (k == 0 ? 0.7 : 0.25);
-      snap->explained_variance[k] = snap->explained_variance_ratio[k] * snap->total_variance;
+      snap->linear.explained_variance_ratio[k] = images ? linear_ratios[k] : (k == 0 ? 0.7 : 0.25);
+      snap->linear.explained_variance[k] = snap->linear.explained_variance_ratio[k] * snap->linear.total_variance;
     }
   for (guint i = 0; i < n; i++)
     {
@@ -2256,13 +2256,13 @@ linear_snapshot (const char *algorithm,
           /* Row 0 beyond every other row on both axes. */
           if (i == 0)
             z = images ? 0.6 : 8.0;
-          snap->projection[(gsize) i * m + k] = z;
+          snap->linear.projection[(gsize) i * m + k] = z;
         }
       for (guint j = 0; j < d; j++)
         {
-          double v = snap->data_mean[j];
+          double v = snap->linear.data_mean[j];
           for (guint k = 0; k < m; k++)
-            v += snap->projection[(gsize) i * m + k] * snap->components[(gsize) k * d + j];
+            v += snap->linear.projection[(gsize) i * m + k] * snap->linear.components[(gsize) k * d + j];
           /* Pixels stay in 0–1, the scale images are drawn on. */
           x[(gsize) i * d + j] = images ? CLAMP (v, 0.0, 1.0) : v + 0.02 * test_normal (&state);
         }
@@ -2273,24 +2273,24 @@ linear_snapshot (const char *algorithm,
   else
     latent_dataset_set_column_names (ds, (GStrv) column_names);
 
-  snap->n_examples = 4;
-  snap->example_rows = g_new (gint32, 4);
-  snap->reconstructions = g_new (float, 4 * (gsize) d);
+  snap->linear.examples.n_examples = 4;
+  snap->linear.examples.rows = g_new (gint32, 4);
+  snap->linear.examples.reconstructions = g_new (float, 4 * (gsize) d);
   for (guint e = 0; e < 4; e++)
     {
-      snap->example_rows[e] = 3 * e + 1;
+      snap->linear.examples.rows[e] = 3 * e + 1;
       for (guint j = 0; j < d; j++)
-        snap->reconstructions[e * d + j] = x[(gsize) snap->example_rows[e] * d + j] + (j % 2 ? 0.05f : -0.05f);
+        snap->linear.examples.reconstructions[e * d + j] = x[(gsize) snap->linear.examples.rows[e] * d + j] + (j % 2 ? 0.05f : -0.05f);
     }
-  snap->n_samples = 8;
-  snap->samples = g_new (float, 8 * (gsize) d);
+  snap->linear.n_samples = 8;
+  snap->linear.samples = g_new (float, 8 * (gsize) d);
   for (guint s = 0; s < 8; s++)
     for (guint j = 0; j < d; j++)
       {
-        double v = snap->data_mean[j];
+        double v = snap->linear.data_mean[j];
         for (guint k = 0; k < m; k++)
-          v += (images ? 0.12 : 1.5) * test_normal (&state) * snap->components[(gsize) k * d + j];
-        snap->samples[s * d + j] = v;
+          v += (images ? 0.12 : 1.5) * test_normal (&state) * snap->linear.components[(gsize) k * d + j];
+        snap->linear.samples[s * d + j] = v;
       }
   return snap;
 }
@@ -2564,12 +2564,12 @@ test_linear_components (void)
 
       /* Each tile on its own scale: halving one component changes nothing. */
       for (guint j = 16; j < 32; j++)
-        images->components[j] *= 0.5f;
+        images->linear.components[j] *= 0.5f;
       surface = render (images, LATENT_FIGURE_COMPONENTS, &style, 900, 500);
       g_assert_cmpuint (latent_test_count_colour (surface, plus, 2), ==, n_plus);
       cairo_surface_destroy (surface);
       for (guint j = 16; j < 32; j++)
-        images->components[j] *= 2.0f;
+        images->linear.components[j] *= 2.0f;
 
       /* Loadings: six cells of +0.5 and two of −0.5, the largest magnitude,
        * so the two ends of the map at 3 : 1. */
@@ -2602,14 +2602,14 @@ test_linear_wide_loadings (void)
 
   g_set_object (&snap->dataset, wide);
   snap->n_cols = d;
-  g_free (snap->components);
-  snap->components = g_new (float, 2 * d);
-  g_free (snap->data_mean);
-  snap->data_mean = g_new0 (float, d);
+  g_free (snap->linear.components);
+  snap->linear.components = g_new (float, 2 * d);
+  g_free (snap->linear.data_mean);
+  snap->linear.data_mean = g_new0 (float, d);
   for (guint j = 0; j < d; j++)
     {
-      snap->components[j] = j % 2 == 0 ? 0.5f : -0.5f;
-      snap->components[d + j] = j < d * 3 / 4 ? 0.5f : -0.5f;
+      snap->linear.components[j] = j % 2 == 0 ? 0.5f : -0.5f;
+      snap->linear.components[d + j] = j < d * 3 / 4 ? 0.5f : -0.5f;
     }
   latent_figure_style_init (&style);
   surface = render (snap, LATENT_FIGURE_COMPONENTS, &style, 700, 500);
@@ -2645,16 +2645,16 @@ test_segments (void)
   latent_dataset_set_image_shape (image, w, h, 3, TRUE);
   snap->n_rows = w * h;
   snap->n_cols = 3;
-  snap->k = 2;
-  snap->labels = g_new (gint32, w * h);
-  snap->means = g_memdup2 (means, sizeof means);
-  snap->cluster_sizes = g_new0 (guint, 2);
+  snap->clusters.k = 2;
+  snap->clusters.labels = g_new (gint32, w * h);
+  snap->clusters.means = g_memdup2 (means, sizeof means);
+  snap->clusters.cluster_sizes = g_new0 (guint, 2);
   for (guint i = 0; i < w * h; i++)
     {
       gint32 c = i % w < w / 4 ? 0 : 1;
 
-      snap->labels[i] = c;
-      snap->cluster_sizes[c]++;
+      snap->clusters.labels[i] = c;
+      snap->clusters.cluster_sizes[c]++;
       /* The original: the same two colours, a little lighter. */
       for (guint j = 0; j < 3; j++)
         x[(gsize) i * 3 + j] = MIN (1.0f, means[c * 3 + j] + 0.1f);
@@ -2771,7 +2771,7 @@ test_linear_scree (void)
 
   /* Halved, it ends halfway up. */
   for (guint k = 0; k < 3; k++)
-    snap->explained_variance_ratio[k] /= 2;
+    snap->linear.explained_variance_ratio[k] /= 2;
   surface = render (snap, LATENT_FIGURE_SCREE, &style, 800, 600);
   half = topmost (surface, latent_palette_argb (1), top - 8);
   /* The bottom edge: the x axis line, found from the bars' lowest row. */
@@ -2799,7 +2799,7 @@ test_linear_dots (void)
   /* FA's loadings need not be orthogonal: the second leans on the first,
    * at a cosine of 0.6. */
   for (guint j = 0; j < 16; j++)
-    fa->components[16 + j] = 0.6f * fa->components[j] + 0.8f * pca->components[16 + j];
+    fa->linear.components[16 + j] = 0.6f * fa->linear.components[j] + 0.8f * pca->linear.components[16 + j];
   diagonal = latent_palette_diverging_argb (1.0, FALSE);
   cross = latent_palette_diverging_argb (0.6, FALSE);
 
@@ -2867,9 +2867,9 @@ test_linear_messages (void)
   cairo_surface_destroy (surface);
 
   /* Nothing to show yet: no examples, no samples, no ratios. */
-  g_clear_pointer (&table->reconstructions, g_free);
-  g_clear_pointer (&table->samples, g_free);
-  g_clear_pointer (&table->explained_variance_ratio, g_free);
+  g_clear_pointer (&table->linear.examples.reconstructions, g_free);
+  g_clear_pointer (&table->linear.samples, g_free);
+  g_clear_pointer (&table->linear.explained_variance_ratio, g_free);
   for (LatentFigureKind kind = 0; kind < LATENT_FIGURE_N_KINDS; kind++)
     {
       surface = render (table, kind, &style, 400, 300);
@@ -2915,7 +2915,7 @@ test_linear_examples (void)
   keep_figure (surface, "samples-table");
   with = latent_test_count_colour (surface, ink, 8);
   cairo_surface_destroy (surface);
-  table->n_samples = 0;
+  table->linear.n_samples = 0;
   surface = render (table, LATENT_FIGURE_SCATTER, &style, 900, 600);
   without = latent_test_count_colour (surface, ink, 8);
   cairo_surface_destroy (surface);
@@ -3028,7 +3028,7 @@ filter_snapshot (guint        w,
   snap->n_rows = w * h;
   snap->n_cols = channels;
   snap->objective = 0.0125;
-  snap->image = g_new (float, (gsize) w * h * channels);
+  snap->filter.image = g_new (float, (gsize) w * h * channels);
   for (guint py = 0; py < h; py++)
     for (guint px = 0; px < w; px++)
       for (guint c = 0; c < channels; c++)
@@ -3036,17 +3036,17 @@ filter_snapshot (guint        w,
           gsize at = ((gsize) py * w + px) * channels + c;
 
           x[at] = before_value (px, py, channels <= 2 && c == 1 ? 3 : c, w, h);
-          snap->image[at] = after_value (px, py, channels <= 2 && c == 1 ? 3 : c, w, h);
+          snap->filter.image[at] = after_value (px, py, channels <= 2 && c == 1 ? 3 : c, w, h);
         }
-  snap->kernel_size = 3;
-  snap->kernel = g_memdup2 (kernel, 9 * sizeof (float));
-  snap->kernel_separable = TRUE;   /* blur3 and sobel_x both are */
-  snap->method = g_strdup ("separable");
-  snap->method_names = g_strdupv ((char **) methods);
-  snap->method_ms = g_new (double, 3);
-  snap->method_ms[0] = 4.0;
-  snap->method_ms[1] = 3.0;
-  snap->method_ms[2] = 1.0;
+  snap->filter.kernel_size = 3;
+  snap->filter.kernel = g_memdup2 (kernel, 9 * sizeof (float));
+  snap->filter.kernel_separable = TRUE;   /* blur3 and sobel_x both are */
+  snap->filter.method = g_strdup ("separable");
+  snap->filter.method_names = g_strdupv ((char **) methods);
+  snap->filter.method_ms = g_new (double, 3);
+  snap->filter.method_ms[0] = 4.0;
+  snap->filter.method_ms[1] = 3.0;
+  snap->filter.method_ms[2] = 1.0;
   snap->step_ms = 1.2;
   return snap;
 }
@@ -3343,10 +3343,10 @@ test_filter_timings (void)
   cairo_surface_destroy (surface);
 
   /* The reference path races nothing: no bar, and nothing breaks. */
-  g_clear_pointer (&snap->method_names, g_strfreev);
-  g_clear_pointer (&snap->method_ms, g_free);
-  g_free (snap->method);
-  snap->method = g_strdup ("reference");
+  g_clear_pointer (&snap->filter.method_names, g_strfreev);
+  g_clear_pointer (&snap->filter.method_ms, g_free);
+  g_free (snap->filter.method);
+  snap->filter.method = g_strdup ("reference");
   surface = render (snap, LATENT_FIGURE_KERNEL, &style, 900, 600);
   g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 0), ==, 0);
   cairo_surface_destroy (surface);
@@ -3371,10 +3371,10 @@ test_filter_surface (void)
   cairo_surface_destroy (surface);
 
   /* Alpha premultiplied, values past 1 clipped. */
-  rgba->image[0] = 2.0f;   /* red of (0, 0) */
-  rgba->image[3] = 0.5f;   /* its alpha */
-  rgba->image[1] = 0.5f;
-  rgba->image[2] = -1.0f;
+  rgba->filter.image[0] = 2.0f;   /* red of (0, 0) */
+  rgba->filter.image[3] = 0.5f;   /* its alpha */
+  rgba->filter.image[1] = 0.5f;
+  rgba->filter.image[2] = -1.0f;
   surface = latent_figure_filter_surface (rgba, TRUE);
   g_assert_cmpint (cairo_image_surface_get_format (surface), ==, CAIRO_FORMAT_ARGB32);
   data = (const guint32 *) cairo_image_surface_get_data (surface);
@@ -3382,7 +3382,7 @@ test_filter_surface (void)
   cairo_surface_destroy (surface);
 
   g_assert_null (latent_figure_filter_surface (kmeans, TRUE));
-  g_clear_pointer (&grey->image, g_free);
+  g_clear_pointer (&grey->filter.image, g_free);
   g_assert_null (latent_figure_filter_surface (grey, TRUE));
 }
 
@@ -3577,14 +3577,14 @@ autoencoder_snapshot (gboolean images,
   snap->seed = 42;
   snap->n_rows = n;
   snap->n_cols = d;
-  snap->n_components = n_units;
-  snap->components = g_new (float, (gsize) n_units * d);
-  snap->hidden_bias = g_new0 (float, n_units);
-  snap->unit_wins = g_new (guint, n_units);
+  snap->autoencoder.n_units = n_units;
+  snap->autoencoder.encoder_weights = g_new (float, (gsize) n_units * d);
+  snap->autoencoder.hidden_bias = g_new0 (float, n_units);
+  snap->autoencoder.unit_wins = g_new (guint, n_units);
   for (guint u = 0; u < n_units; u++)
     {
-      snap->unit_wins[u] = u < 6 ? wins[u] : 20 + u % 97;
-      snap->n_dead += snap->unit_wins[u] == 0;
+      snap->autoencoder.unit_wins[u] = u < 6 ? wins[u] : 20 + u % 97;
+      snap->autoencoder.n_dead += snap->autoencoder.unit_wins[u] == 0;
       for (guint j = 0; j < d; j++)
         {
           guint col = images ? j % AE_SIDE : j, row = images ? j / AE_SIDE : j / 2;
@@ -3600,42 +3600,42 @@ autoencoder_snapshot (gboolean images,
             case 4: case 5: w = (row + col) % 2 ? 0.1f : -0.1f; break;
             default: w = 0.1f * test_normal (&state); break;
             }
-          snap->components[(gsize) u * d + j] = w;
+          snap->autoencoder.encoder_weights[(gsize) u * d + j] = w;
         }
     }
 
-  snap->steps_per_epoch = AE_PER_EPOCH;
-  snap->n_steps = n_steps;
+  snap->autoencoder.epochs.steps_per_epoch = AE_PER_EPOCH;
+  snap->autoencoder.epochs.n_steps = n_steps;
   snap->iteration = n_steps;
-  snap->step_loss = g_new (float, MAX (n_steps, 1u));
+  snap->autoencoder.epochs.step_loss = g_new (float, MAX (n_steps, 1u));
   for (guint s = 0; s < n_steps; s++)
-    snap->step_loss[s] = 0.2 + 1.0 / (1.0 + 0.05 * s) + 0.05 * test_normal (&state);
-  snap->objective = n_steps ? snap->step_loss[n_steps - 1] : NAN;
-  snap->n_epochs = n_steps / AE_PER_EPOCH;
-  snap->epoch_train_loss = g_new (double, MAX (snap->n_epochs, 1u));
-  snap->epoch_val_loss = g_new (double, MAX (snap->n_epochs, 1u));
-  snap->epoch_dead_fraction = g_new (double, MAX (snap->n_epochs, 1u));
-  for (guint e = 0; e < snap->n_epochs; e++)
+    snap->autoencoder.epochs.step_loss[s] = 0.2 + 1.0 / (1.0 + 0.05 * s) + 0.05 * test_normal (&state);
+  snap->objective = n_steps ? snap->autoencoder.epochs.step_loss[n_steps - 1] : NAN;
+  snap->autoencoder.epochs.n_epochs = n_steps / AE_PER_EPOCH;
+  snap->autoencoder.epochs.train_loss = g_new (double, MAX (snap->autoencoder.epochs.n_epochs, 1u));
+  snap->autoencoder.epochs.held_out_loss = g_new (double, MAX (snap->autoencoder.epochs.n_epochs, 1u));
+  snap->autoencoder.epoch_dead_fraction = g_new (double, MAX (snap->autoencoder.epochs.n_epochs, 1u));
+  for (guint e = 0; e < snap->autoencoder.epochs.n_epochs; e++)
     {
-      snap->epoch_train_loss[e] = 0.2 + 1.0 / (1.0 + 0.05 * (e + 0.5) * AE_PER_EPOCH);
-      snap->epoch_val_loss[e] = snap->epoch_train_loss[e] + 0.05;
-      snap->epoch_dead_fraction[e] = 0.4 / (e + 1);
+      snap->autoencoder.epochs.train_loss[e] = 0.2 + 1.0 / (1.0 + 0.05 * (e + 0.5) * AE_PER_EPOCH);
+      snap->autoencoder.epochs.held_out_loss[e] = snap->autoencoder.epochs.train_loss[e] + 0.05;
+      snap->autoencoder.epoch_dead_fraction[e] = 0.4 / (e + 1);
     }
-  snap->reconstruction_error = snap->n_epochs ? snap->epoch_val_loss[snap->n_epochs - 1] : NAN;
-  snap->input_offset = g_new0 (float, d);
-  snap->input_scale = g_new (float, d);
+  snap->autoencoder.validation_loss = snap->autoencoder.epochs.n_epochs ? snap->autoencoder.epochs.held_out_loss[snap->autoencoder.epochs.n_epochs - 1] : NAN;
+  snap->autoencoder.input_offset = g_new0 (float, d);
+  snap->autoencoder.input_scale = g_new (float, d);
   for (guint j = 0; j < d; j++)
-    snap->input_scale[j] = 1.0f;
+    snap->autoencoder.input_scale[j] = 1.0f;
 
   /* The last rows are the validation rows. */
-  snap->n_examples = 4;
-  snap->example_rows = g_new (gint32, 4);
-  snap->reconstructions = g_new (float, 4 * (gsize) d);
+  snap->autoencoder.examples.n_examples = 4;
+  snap->autoencoder.examples.rows = g_new (gint32, 4);
+  snap->autoencoder.examples.reconstructions = g_new (float, 4 * (gsize) d);
   for (guint e = 0; e < 4; e++)
     {
-      snap->example_rows[e] = n - 4 + e;
+      snap->autoencoder.examples.rows[e] = n - 4 + e;
       for (guint j = 0; j < d; j++)
-        snap->reconstructions[e * d + j] = x[(gsize) (n - 4 + e) * d + j] * 0.8f + (images ? 0.1f : 1.0f);
+        snap->autoencoder.examples.reconstructions[e * d + j] = x[(gsize) (n - 4 + e) * d + j] * 0.8f + (images ? 0.1f : 1.0f);
     }
   return snap;
 }
@@ -3755,7 +3755,7 @@ test_autoencoder_kinds (void)
 
   /* Units, the epoch the last step is in, and steps. */
   g_assert_cmpstr (title, ==, "WTA · 6 units · epoch 4 · step 100");
-  images->n_steps = images->iteration = 110;
+  images->autoencoder.epochs.n_steps = images->iteration = 110;
   running = latent_figure_dup_title (images);
   g_assert_cmpstr (running, ==, "WTA · 6 units · epoch 5 · step 110");
 }
@@ -3817,17 +3817,17 @@ test_autoencoder_weights (void)
 
       /* Each unit on its own scale: ten times the weights, the same tile. */
       for (guint j = 0; j < AE_SIDE * AE_SIDE; j++)
-        snap->components[AE_SIDE * AE_SIDE + j] *= 10.0f;
+        snap->autoencoder.encoder_weights[AE_SIDE * AE_SIDE + j] *= 10.0f;
       surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600);
       g_assert_true (latent_test_colour_close (tile_pixel (surface, r[1], 0.5, 0.5), minus, 2));
       g_assert_true (latent_test_colour_close (tile_pixel (surface, r[0], 0.5, 0.5), plus, 2));
       cairo_surface_destroy (surface);
       for (guint j = 0; j < AE_SIDE * AE_SIDE; j++)
-        snap->components[AE_SIDE * AE_SIDE + j] /= 10.0f;
+        snap->autoencoder.encoder_weights[AE_SIDE * AE_SIDE + j] /= 10.0f;
     }
 
   /* Before the first whole epoch no unit is dead, whatever its wins. */
-  snap->n_epochs = 0;
+  snap->autoencoder.epochs.n_epochs = 0;
   {
     cairo_surface_t *surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600);
     Rect r = locate_unit (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 2);
@@ -3873,7 +3873,7 @@ test_autoencoder_winners (void)
   cairo_surface_destroy (surface);
 
   /* Without wins the order is unknown: it says so. */
-  g_clear_pointer (&snap->unit_wins, g_free);
+  g_clear_pointer (&snap->autoencoder.unit_wins, g_free);
   g_assert_false (latent_figure_weights_locate (snap, LATENT_FIGURE_WINNERS, &style, 800, 600, 0, NULL, NULL, NULL, NULL));
   surface = render (snap, LATENT_FIGURE_WINNERS, &style, 800, 600);
   g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_diverging_argb (1.0, FALSE), 2), ==, 0);
@@ -3946,13 +3946,13 @@ test_autoencoder_heatmap (void)
       style.dark = dark;
       g_assert_false (latent_figure_weights_locate (snap, LATENT_FIGURE_WEIGHTS, &style, 900, 600, 0, NULL, NULL,
                                                     NULL, NULL));
-      snap->unit_wins[2] = 1;
+      snap->autoencoder.unit_wins[2] = 1;
       surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 900, 600);
       keep_figure (surface, dark ? "autoencoder-heatmap-alive-dark" : "autoencoder-heatmap-alive");
       n_plus = latent_test_count_colour (surface, plus, 2);
       n_minus = latent_test_count_colour (surface, minus, 2);
       cairo_surface_destroy (surface);
-      snap->unit_wins[2] = 0;
+      snap->autoencoder.unit_wins[2] = 0;
       surface = render (snap, LATENT_FIGURE_WEIGHTS, &style, 900, 600);
       keep_figure (surface, dark ? "autoencoder-heatmap-dark" : "autoencoder-heatmap");
       dead_plus = latent_test_count_colour (surface, plus, 2);
@@ -4022,8 +4022,8 @@ test_autoencoder_curves (void)
 
   /* Without validation rows, no validation curve. */
   latent_figure_style_init (&style);
-  for (guint e = 0; e < snap->n_epochs; e++)
-    snap->epoch_val_loss[e] = NAN;
+  for (guint e = 0; e < snap->autoencoder.epochs.n_epochs; e++)
+    snap->autoencoder.epochs.held_out_loss[e] = NAN;
   surface = render (snap, LATENT_FIGURE_CURVES, &style, 800, 600);
   g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (1), 2), ==, 0);
   g_assert_cmpuint (latent_test_count_colour (surface, latent_palette_argb (0), 2), >, 600);
@@ -4181,8 +4181,8 @@ test_linear_scree_one_scale (void)
       int bar_left = -1, bar_right = -1, bar_top = -1, centre, point_top = -1, point_bottom = -1, row, plot_top;
 
       /* Factor analysis of Iris: 72.5 % and 18.7 %. */
-      snap->explained_variance_ratio[0] = 0.725;
-      snap->explained_variance_ratio[1] = 0.187;
+      snap->linear.explained_variance_ratio[0] = 0.725;
+      snap->linear.explained_variance_ratio[1] = 0.187;
       latent_figure_style_init (&style);
       surface = render (snap, LATENT_FIGURE_SCREE, &style, 1200, 900);
       keep_figure (surface, "scree-one-scale");
@@ -4333,18 +4333,18 @@ test_linear_samples_latent (void)
     const guint n = snap->n_rows, d = snap->n_cols;
     float *x = latent_dataset_get_data (snap->dataset);
 
-    memcpy (snap->components, w, sizeof w);
+    memcpy (snap->linear.components, w, sizeof w);
     for (guint i = 0; i < n; i++)
       for (guint j = 0; j < d; j++)
-        x[(gsize) i * d + j] = snap->data_mean[j] + snap->projection[2 * i] * w[0][j]
-                               + snap->projection[2 * i + 1] * w[1][j];
-    snap->n_samples = n_samples;
-    g_free (snap->samples);   /* linear_snapshot's own */
-    snap->samples = g_new (float, (gsize) n_samples * d);
+        x[(gsize) i * d + j] = snap->linear.data_mean[j] + snap->linear.projection[2 * i] * w[0][j]
+                               + snap->linear.projection[2 * i + 1] * w[1][j];
+    snap->linear.n_samples = n_samples;
+    g_free (snap->linear.samples);   /* linear_snapshot's own */
+    snap->linear.samples = g_new (float, (gsize) n_samples * d);
     for (guint s = 0; s < n_samples; s++)
       for (guint j = 0; j < d; j++)
-        snap->samples[(gsize) s * d + j] = snap->data_mean[j] + z[2 * s] * w[0][j] + z[2 * s + 1] * w[1][j];
-    assert_samples_placed (snap, "samples-latent-fa", snap->projection[0], snap->projection[1], z, n_samples);
+        snap->linear.samples[(gsize) s * d + j] = snap->linear.data_mean[j] + z[2 * s] * w[0][j] + z[2 * s + 1] * w[1][j];
+    assert_samples_placed (snap, "samples-latent-fa", snap->linear.projection[0], snap->linear.projection[1], z, n_samples);
   }
 
   /* Probabilistic PCA: the projection shrinks each row's coefficients on
@@ -4362,17 +4362,17 @@ test_linear_samples_latent (void)
           double a = 0.0;
 
           for (guint j = 0; j < d; j++)
-            a += (x[(gsize) i * d + j] - snap->data_mean[j]) * snap->components[(gsize) k * d + j];
-          snap->projection[2 * i + k] = shrink[k] * a;
+            a += (x[(gsize) i * d + j] - snap->linear.data_mean[j]) * snap->linear.components[(gsize) k * d + j];
+          snap->linear.projection[2 * i + k] = shrink[k] * a;
         }
-    snap->n_samples = n_samples;
-    g_free (snap->samples);   /* linear_snapshot's own */
-    snap->samples = g_new (float, (gsize) n_samples * d);
+    snap->linear.n_samples = n_samples;
+    g_free (snap->linear.samples);   /* linear_snapshot's own */
+    snap->linear.samples = g_new (float, (gsize) n_samples * d);
     for (guint s = 0; s < n_samples; s++)
       for (guint j = 0; j < d; j++)
-        snap->samples[(gsize) s * d + j] = snap->data_mean[j] + z[2 * s] / shrink[0] * snap->components[j]
-                                           + z[2 * s + 1] / shrink[1] * snap->components[d + j];
-    assert_samples_placed (snap, "samples-latent-ppca", snap->projection[0], snap->projection[1], z, n_samples);
+        snap->linear.samples[(gsize) s * d + j] = snap->linear.data_mean[j] + z[2 * s] / shrink[0] * snap->linear.components[j]
+                                           + z[2 * s + 1] / shrink[1] * snap->linear.components[d + j];
+    assert_samples_placed (snap, "samples-latent-ppca", snap->linear.projection[0], snap->linear.projection[1], z, n_samples);
   }
 }
 
@@ -4706,7 +4706,7 @@ test_filter_signed (void)
 
       for (guint y = 0; y < h; y++)
         for (guint x = 0; x < w; x++)
-          snap->image[(gsize) y * w + x] = x < w / 3 ? -0.8f : x < 2 * w / 3 ? 0.0f : 0.8f;
+          snap->filter.image[(gsize) y * w + x] = x < w / 3 ? -0.8f : x < 2 * w / 3 ? 0.0f : 0.8f;
 
       /* The surface a view keeps: one grey per band. */
       surface = latent_figure_filter_surface (snap, TRUE);
@@ -4913,11 +4913,11 @@ test_scatter_colour_by_class (void)
 
   /* Off: the cluster's colour at nearly every point (a few lie under a
    * centroid marker or a neighbour); on: the class's, never the cluster's. */
-  g_assert_cmpuint (count_points_in (off, snap, &style, snap->labels, width, height), >, 135);
+  g_assert_cmpuint (count_points_in (off, snap, &style, snap->clusters.labels, width, height), >, 135);
   g_assert_cmpuint (count_points_in (off, snap, &style, classes, width, height), <, 15);
   /* (The centres' numbers cover a few more points than their markers.) */
   g_assert_cmpuint (count_points_in (on, snap, &by_class, classes, width, height), >, 125);
-  g_assert_cmpuint (count_points_in (on, snap, &by_class, snap->labels, width, height), <, 15);
+  g_assert_cmpuint (count_points_in (on, snap, &by_class, snap->clusters.labels, width, height), <, 15);
 
   /* Off, the centroids wear their cluster's colour; on, no palette colour
    * at all: an orange diamond in the blue class would read as a class
@@ -4925,10 +4925,10 @@ test_scatter_colour_by_class (void)
   for (guint c = 0; c < 3; c++)
     {
       g_assert_true (latent_figure_scatter_locate (snap, &style, width, height,
-                                                   snap->means[2 * c], snap->means[2 * c + 1], &cx, &cy));
+                                                   snap->clusters.means[2 * c], snap->clusters.means[2 * c + 1], &cx, &cy));
       g_assert_true (latent_test_colour_close (latent_test_pixel (off, (int) cx, (int) cy), latent_palette_argb (c), 1));
       g_assert_true (latent_figure_scatter_locate (snap, &by_class, width, height,
-                                                   snap->means[2 * c], snap->means[2 * c + 1], &cx, &cy));
+                                                   snap->clusters.means[2 * c], snap->clusters.means[2 * c + 1], &cx, &cy));
       for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++)
           for (guint p = 0; p < 3; p++)
@@ -4952,7 +4952,7 @@ test_scatter_colour_by_class (void)
     guint changed = 0, coloured = 0;
 
     for (guint i = 0; i < 6; i++)
-      trail[i] = snap->means[i] + (i % 2 ? 3.0f : -3.0f);
+      trail[i] = snap->clusters.means[i] + (i % 2 ? 3.0f : -3.0f);
     on = render (snap, LATENT_FIGURE_SCATTER, &by_class, width, height);
     by_class.trail = trail;
     by_class.n_trail = 1;
@@ -4979,22 +4979,22 @@ test_scatter_colour_by_class (void)
   latent_dataset_set_labels (mix->dataset, classes, 3, (GStrv) names);
   off = render (mix, LATENT_FIGURE_SCATTER, &style, width, height);
   on = render (mix, LATENT_FIGURE_SCATTER, &by_class, width, height);
-  g_assert_cmpuint (count_points_in (off, mix, &style, mix->labels, width, height), >,
+  g_assert_cmpuint (count_points_in (off, mix, &style, mix->clusters.labels, width, height), >,
                     2 * count_points_in (off, mix, &style, classes, width, height));
   g_assert_cmpuint (count_points_in (on, mix, &by_class, classes, width, height), >,
-                    2 * count_points_in (on, mix, &by_class, mix->labels, width, height));
+                    2 * count_points_in (on, mix, &by_class, mix->clusters.labels, width, height));
   cairo_surface_destroy (off);
   cairo_surface_destroy (on);
 
   /* Its ellipses are drawn in no component's colour either: where they
    * change the picture, no pixel takes a palette colour. */
   {
-    g_autofree float *covariances = g_steal_pointer (&mix->covariances);
+    g_autofree float *covariances = g_steal_pointer (&mix->mixture.covariances);
     cairo_surface_t *without = render (mix, LATENT_FIGURE_SCATTER, &by_class, width, height);
     cairo_surface_t *with;
     guint changed = 0, coloured = 0;
 
-    mix->covariances = g_steal_pointer (&covariances);
+    mix->mixture.covariances = g_steal_pointer (&covariances);
     with = render (mix, LATENT_FIGURE_SCATTER, &by_class, width, height);
     keep_figure (with, "mixture-colour-by-class");
     for (int y = 0; y < height; y++)

@@ -21,7 +21,7 @@ frame_new (guint iteration,
 
   frame->iteration = iteration;
   frame->n_rows = rows;
-  frame->labels = rows ? g_new0 (gint32, rows) : NULL;
+  frame->clusters.labels = rows ? g_new0 (gint32, rows) : NULL;
   return frame;
 }
 

@@ -40,15 +40,15 @@ assert_finite (LatentSnapshot *snap)
 {
   const gsize d = snap->n_cols;
 
-  g_assert_true (isfinite (snap->log_likelihood));
-  g_assert_true (isfinite (snap->bic));
-  g_assert_true (isfinite (snap->aic));
-  for (gsize i = 0; i < snap->k * d; i++)
-    g_assert_true (isfinite (snap->means[i]));
-  for (gsize i = 0; i < snap->k * latent_snapshot_covariance_values (snap); i++)
-    g_assert_true (isfinite (snap->covariances[i]));
-  for (guint c = 0; c < snap->k; c++)
-    g_assert_true (isfinite (snap->weights[c]) && snap->weights[c] >= 0);
+  g_assert_true (isfinite (snap->mixture.log_likelihood));
+  g_assert_true (isfinite (snap->mixture.bic));
+  g_assert_true (isfinite (snap->mixture.aic));
+  for (gsize i = 0; i < snap->clusters.k * d; i++)
+    g_assert_true (isfinite (snap->clusters.means[i]));
+  for (gsize i = 0; i < snap->clusters.k * latent_snapshot_covariance_values (snap); i++)
+    g_assert_true (isfinite (snap->mixture.covariances[i]));
+  for (guint c = 0; c < snap->clusters.k; c++)
+    g_assert_true (isfinite (snap->mixture.weights[c]) && snap->mixture.weights[c] >= 0);
 }
 
 /* Blobs drawn from a known mixture: the fitted means are the true ones,
@@ -74,15 +74,15 @@ test_recovers_mixture (gconstpointer data)
 
   for (guint c = 0; c < 3; c++)
     for (guint t = 0; t < 3; t++)
-      cost[c * 3 + t] = hypot (snap->means[c * 2] - truth->means[t * 2],
-                               snap->means[c * 2 + 1] - truth->means[t * 2 + 1]);
+      cost[c * 3 + t] = hypot (snap->clusters.means[c * 2] - truth->means[t * 2],
+                               snap->clusters.means[c * 2 + 1] - truth->means[t * 2 + 1]);
   latent_hungarian (cost, 3, 3, match);
   for (guint c = 0; c < 3; c++)
     {
       /* Within a tenth of the blob's own spread: the Wishart covariances of
        * the generator are of order one. */
       g_assert_cmpfloat (cost[c * 3 + match[c]], <, 0.25);
-      weight_total += snap->weights[c];
+      weight_total += snap->mixture.weights[c];
     }
   g_assert_cmpfloat_with_epsilon (weight_total, 1.0, 1e-9);
 
@@ -94,14 +94,14 @@ test_recovers_mixture (gconstpointer data)
     g_assert_cmpfloat (snap->metrics.accuracy, >, 0.95);
 
   /* Diagonal models keep their variances, spherical ones one each. */
-  g_assert_cmpint (snap->covariance_type, ==,
+  g_assert_cmpint (snap->mixture.covariance_type, ==,
                    g_str_equal (covariance, "full") ? LATENT_COVARIANCE_FULL
                    : g_str_equal (covariance, "diag") ? LATENT_COVARIANCE_DIAGONAL : LATENT_COVARIANCE_SPHERICAL);
   g_assert_cmpuint (latent_snapshot_covariance_values (snap), ==,
                     g_str_equal (covariance, "full") ? 4 : g_str_equal (covariance, "diag") ? 2 : 1);
-  if (snap->covariance_type != LATENT_COVARIANCE_FULL)
+  if (snap->mixture.covariance_type != LATENT_COVARIANCE_FULL)
     for (guint i = 0; i < 3 * latent_snapshot_covariance_values (snap); i++)
-      g_assert_cmpfloat (snap->covariances[i], >, 0);
+      g_assert_cmpfloat (snap->mixture.covariances[i], >, 0);
 }
 
 static void
@@ -109,12 +109,12 @@ test_information_criteria (void)
 {
   g_autoptr(LatentDataset) ds = latent_synthetic_blobs (500, 2, 2, 3, NULL);
   g_autoptr(LatentSnapshot) snap = fit (ds, NULL, 2, "k=2", NULL);
-  double ll_total = snap->log_likelihood * 500;
+  double ll_total = snap->mixture.log_likelihood * 500;
   /* Full, 2 components in 2-D: 2 × 3 covariance terms, 2 × 2 means, 1 weight. */
   double p = 11;
 
-  g_assert_cmpfloat_with_epsilon (snap->bic, -2 * ll_total + p * log (500), 1e-6 * fabs (snap->bic));
-  g_assert_cmpfloat_with_epsilon (snap->aic, -2 * ll_total + 2 * p, 1e-6 * fabs (snap->aic));
+  g_assert_cmpfloat_with_epsilon (snap->mixture.bic, -2 * ll_total + p * log (500), 1e-6 * fabs (snap->mixture.bic));
+  g_assert_cmpfloat_with_epsilon (snap->mixture.aic, -2 * ll_total + 2 * p, 1e-6 * fabs (snap->mixture.aic));
 }
 
 /* The log-likelihood shown beside a model is that model's own: at every
@@ -147,8 +147,8 @@ test_objective_is_the_models (void)
       g_assert_no_error (error);
       snap = alg->snapshot (state);
       g_assert_cmpuint (snap->iteration, ==, t);
-      g_assert_cmpfloat (snap->objective, ==, snap->log_likelihood);
-      g_assert_cmpfloat (alg->objective (state), ==, snap->log_likelihood);
+      g_assert_cmpfloat (snap->objective, ==, snap->mixture.log_likelihood);
+      g_assert_cmpfloat (alg->objective (state), ==, snap->mixture.log_likelihood);
       /* EM raises the likelihood; from a k-means start, visibly at first. */
       if (t == 1)
         g_assert_cmpfloat (snap->objective, >, previous + 1e-9);
@@ -247,7 +247,7 @@ overlap (LatentSnapshot *snap,
 
   for (guint i = 0; i < snap->n_rows; i++)
     {
-      const float *r = snap->responsibilities + (gsize) i * snap->k;
+      const float *r = snap->mixture.responsibilities + (gsize) i * snap->clusters.k;
 
       shared += sqrt ((double) r[a] * r[b]);
       na += r[a];
@@ -280,26 +280,26 @@ test_random_init_separates (void)
             double closest = INFINITY, most_shared = 0;
 
             assert_finite (snap);
-            for (guint a = 0; a < snap->k; a++)
-              for (guint b = a + 1; b < snap->k; b++)
+            for (guint a = 0; a < snap->clusters.k; a++)
+              for (guint b = a + 1; b < snap->clusters.k; b++)
                 {
-                  closest = MIN (closest, hypot (snap->means[a * 2] - snap->means[b * 2],
-                                                 snap->means[a * 2 + 1] - snap->means[b * 2 + 1]));
+                  closest = MIN (closest, hypot (snap->clusters.means[a * 2] - snap->clusters.means[b * 2],
+                                                 snap->clusters.means[a * 2 + 1] - snap->clusters.means[b * 2 + 1]));
                   most_shared = MAX (most_shared, overlap (snap, a, b));
                 }
             g_test_message ("%s %s seed %" G_GUINT64_FORMAT ": %u iterations, %s, log-likelihood %.4f "
                             "(one Gaussian %.4f), closest means %.3f apart, most shared %.4f",
                             ks[j], covariances[t], seed, snap->iteration,
-                            snap->converged ? "converged" : "not converged", snap->log_likelihood,
-                            one->log_likelihood, closest, most_shared);
+                            snap->converged ? "converged" : "not converged", snap->mixture.log_likelihood,
+                            one->mixture.log_likelihood, closest, most_shared);
             g_assert_cmpuint (snap->iteration, >, 2);
             g_assert_true (snap->converged);
             /* Collapsed, the mixture is the one Gaussian (here −5.87). */
-            g_assert_cmpfloat (snap->log_likelihood, >, one->log_likelihood + 0.5);
+            g_assert_cmpfloat (snap->mixture.log_likelihood, >, one->mixture.log_likelihood + 0.5);
             /* No two components are one Gaussian twice (collapsed, two share
              * more than 0.9994; the engine splits pairs above 0.999). */
             g_assert_cmpfloat (most_shared, <, 0.999);
-            if (snap->k == 3 && closest > 3)
+            if (snap->clusters.k == 3 && closest > 3)
               recovered++;
           }
         /* A random start may end in a local optimum, but not every time. */
@@ -332,7 +332,7 @@ test_default_covariance_follows_columns (void)
   g_assert_nonnull (snap->message);
   g_assert_nonnull (strstr (snap->message, "600 columns"));
   g_assert_nonnull (strstr (snap->message, "diagonal"));
-  g_assert_cmpint (snap->covariance_type, ==, LATENT_COVARIANCE_DIAGONAL);
+  g_assert_cmpint (snap->mixture.covariance_type, ==, LATENT_COVARIANCE_DIAGONAL);
   g_assert_cmpuint (latent_snapshot_covariance_values (snap), ==, 600);
   g_assert_cmpfloat (snap->metrics.accuracy, ==, 1);
 
@@ -340,9 +340,9 @@ test_default_covariance_follows_columns (void)
   small = fit (narrow, NULL, 0, "k=2", NULL);
   for (guint a = 0; a < 3; a++)
     for (guint b = 0; b < 3; b++)
-      off_diagonal |= a != b && small->covariances[a * 3 + b] != 0;
+      off_diagonal |= a != b && small->mixture.covariances[a * 3 + b] != 0;
   g_assert_true (off_diagonal);
-  g_assert_cmpint (small->covariance_type, ==, LATENT_COVARIANCE_FULL);
+  g_assert_cmpint (small->mixture.covariance_type, ==, LATENT_COVARIANCE_FULL);
   g_assert_true (small->message == NULL || strstr (small->message, "diagonal") == NULL);
 
   /* Full ones, asked for, are refused on wide data. */
@@ -379,12 +379,12 @@ test_wide_compact (void)
       g_assert_no_error (error);
 
       snap = fit (ds, NULL, 0, "k=16", cov, "max-iterations=3", NULL);
-      g_test_message ("%s: %u iterations, log-likelihood %.4f", types[t], snap->iteration, snap->log_likelihood);
+      g_test_message ("%s: %u iterations, log-likelihood %.4f", types[t], snap->iteration, snap->mixture.log_likelihood);
       g_assert_cmpuint (snap->iteration, >=, 1);
-      g_assert_cmpint (snap->covariance_type, ==, t == 0 ? LATENT_COVARIANCE_DIAGONAL : LATENT_COVARIANCE_SPHERICAL);
+      g_assert_cmpint (snap->mixture.covariance_type, ==, t == 0 ? LATENT_COVARIANCE_DIAGONAL : LATENT_COVARIANCE_SPHERICAL);
       assert_finite (snap);
       for (guint i = 0; i < k * per; i++)
-        g_assert_cmpfloat (snap->covariances[i], >, 0);
+        g_assert_cmpfloat (snap->mixture.covariances[i], >, 0);
       g_assert_cmpuint (latent_snapshot_get_size (snap), <, (gsize) k * d * 64);
     }
 }
@@ -426,8 +426,8 @@ test_restarts (void)
     {
       g_autoptr(LatentSnapshot) snap = fit (ds, NULL, seed + r, "k=8", NULL);
 
-      g_test_message ("seed %" G_GUINT64_FORMAT ": log-likelihood %.6f", seed + r, snap->log_likelihood);
-      singles[r] = snap->log_likelihood;
+      g_test_message ("seed %" G_GUINT64_FORMAT ": log-likelihood %.6f", seed + r, snap->mixture.log_likelihood);
+      singles[r] = snap->mixture.log_likelihood;
       if (singles[r] > highest)
         highest = singles[r], argmax = r;
       lowest = MIN (lowest, singles[r]);
@@ -438,30 +438,30 @@ test_restarts (void)
   g_assert_cmpfloat (singles[0], <, highest);
 
   best = fit (ds, history, seed, "k=8", "restarts=5", NULL);
-  g_test_message ("best of 5: %.6f (%s)", best->log_likelihood, best->message);
+  g_test_message ("best of 5: %.6f (%s)", best->mixture.log_likelihood, best->message);
   assert_finite (best);
-  g_assert_cmpfloat (best->log_likelihood, ==, highest);
-  g_assert_cmpfloat (best->log_likelihood, >=, singles[0]);
+  g_assert_cmpfloat (best->mixture.log_likelihood, ==, highest);
+  g_assert_cmpfloat (best->mixture.log_likelihood, >=, singles[0]);
   g_assert_cmpuint (best->seed, ==, seed);
-  g_assert_cmpuint (best->n_starts, ==, 5);
-  g_assert_cmpuint (best->best_start, ==, argmax);
+  g_assert_cmpuint (best->clusters.n_starts, ==, 5);
+  g_assert_cmpuint (best->clusters.best_start, ==, argmax);
   for (guint r = 0; r < 5; r++)
-    g_assert_cmpfloat (best->start_objectives[r], ==, singles[r]);
+    g_assert_cmpfloat (best->clusters.start_objectives[r], ==, singles[r]);
   g_assert_nonnull (best->message);
   g_assert_nonnull (strstr (best->message, "Best of 5 starts"));
   /* The live run is the winner's. */
   winner = fit (ds, NULL, seed + argmax, "k=8", NULL);
-  g_assert_cmpmem (best->labels, 800 * sizeof (gint32), winner->labels, 800 * sizeof (gint32));
+  g_assert_cmpmem (best->clusters.labels, 800 * sizeof (gint32), winner->clusters.labels, 800 * sizeof (gint32));
   g_assert_cmpuint (best->iteration, ==, winner->iteration);
   g_assert_cmpuint (history->len, ==, winner->iteration);
 
   /* restarts=1 is the run from one start, as before. */
   plain = fit (ds, NULL, seed, "k=8", NULL);
   one = fit (ds, NULL, seed, "k=8", "restarts=1", NULL);
-  g_assert_cmpfloat (plain->log_likelihood, ==, one->log_likelihood);
-  g_assert_cmpmem (plain->means, 16 * sizeof (float), one->means, 16 * sizeof (float));
-  g_assert_cmpuint (one->n_starts, ==, 0);
-  g_assert_null (one->start_objectives);
+  g_assert_cmpfloat (plain->mixture.log_likelihood, ==, one->mixture.log_likelihood);
+  g_assert_cmpmem (plain->clusters.means, 16 * sizeof (float), one->clusters.means, 16 * sizeof (float));
+  g_assert_cmpuint (one->clusters.n_starts, ==, 0);
+  g_assert_null (one->clusters.start_objectives);
 }
 
 /* Random responsibilities restart too; 0 and 101 starts are refused. */
@@ -474,12 +474,12 @@ test_restarts_random (void)
   g_autoptr(GError) error = NULL;
 
   assert_finite (best);
-  g_assert_cmpuint (best->n_starts, ==, 3);
+  g_assert_cmpuint (best->clusters.n_starts, ==, 3);
   for (guint r = 0; r < 3; r++)
     {
       g_autoptr(LatentSnapshot) snap = fit (ds, NULL, 1 + r, "k=3", "init=random", NULL);
-      g_assert_cmpfloat (best->start_objectives[r], ==, snap->log_likelihood);
-      g_assert_cmpfloat (best->log_likelihood, >=, snap->log_likelihood);
+      g_assert_cmpfloat (best->clusters.start_objectives[r], ==, snap->mixture.log_likelihood);
+      g_assert_cmpfloat (best->mixture.log_likelihood, >=, snap->mixture.log_likelihood);
     }
   g_assert_false (latent_params_parse (params, "restarts=0", &error));
   g_assert_nonnull (strstr (error->message, "restarts"));

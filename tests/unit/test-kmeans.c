@@ -52,7 +52,7 @@ test_recovers_blobs (void)
 
   g_assert_true (snap->final);
   g_assert_true (snap->converged);
-  g_assert_cmpuint (snap->k, ==, 3);
+  g_assert_cmpuint (snap->clusters.k, ==, 3);
   g_assert_true (snap->has_label_metrics);
   g_assert_cmpfloat (snap->metrics.accuracy, ==, 1.0);
   g_assert_cmpfloat_with_epsilon (snap->metrics.ari, 1.0, 1e-12);
@@ -79,18 +79,18 @@ test_inertia_matches_labels (void)
     {
       double best = G_MAXDOUBLE;
       gint32 label = -1;
-      for (guint c = 0; c < snap->k; c++)
+      for (guint c = 0; c < snap->clusters.k; c++)
         {
           double dd = 0;
           for (guint f = 0; f < 5; f++)
             {
-              double u = x[i * 5 + f] - snap->means[c * 5 + f];
+              double u = x[i * 5 + f] - snap->clusters.means[c * 5 + f];
               dd += u * u;
             }
           if (dd < best)
             best = dd, label = c;
         }
-      g_assert_cmpint (label, ==, snap->labels[i]);
+      g_assert_cmpint (label, ==, snap->clusters.labels[i]);
       inertia += best;
     }
   g_assert_cmpfloat_with_epsilon (inertia, snap->objective, 1e-6 * inertia);
@@ -107,10 +107,10 @@ test_seeded (void)
   g_autoptr(LatentSnapshot) c = fit (ds, once, 42, NULL, NULL);
   g_autoptr(LatentSnapshot) d = fit (ds, once, 43, NULL, NULL);
 
-  g_assert_cmpmem (a->labels, 300 * sizeof (gint32), b->labels, 300 * sizeof (gint32));
-  g_assert_cmpmem (a->means, 15 * sizeof (float), b->means, 15 * sizeof (float));
+  g_assert_cmpmem (a->clusters.labels, 300 * sizeof (gint32), b->clusters.labels, 300 * sizeof (gint32));
+  g_assert_cmpmem (a->clusters.means, 15 * sizeof (float), b->clusters.means, 15 * sizeof (float));
   /* A different seed starts elsewhere. */
-  g_assert_true (memcmp (c->means, d->means, 15 * sizeof (float)) != 0);
+  g_assert_true (memcmp (c->clusters.means, d->clusters.means, 15 * sizeof (float)) != 0);
   g_assert_cmpuint (c->iteration, ==, 1);
   g_assert_false (c->converged);
 }
@@ -145,7 +145,7 @@ test_init_from_file (void)
     }
   for (int c = 0; c < 2; c++)
     for (int f = 0; f < 2; f++)
-      g_assert_cmpfloat_with_epsilon (snap->means[2 * c + f], sum[c][f] / count[c], 1e-5);
+      g_assert_cmpfloat_with_epsilon (snap->clusters.means[2 * c + f], sum[c][f] / count[c], 1e-5);
 
   g_unlink (path);
   g_rmdir (dir);
@@ -252,7 +252,7 @@ test_empty_cluster_reseeded (void)
   g_assert_true (g_file_set_contents (path, "0,0\n1000,1000\n-1000,1000\n", -1, NULL));
   snap = fit (ds, params, 0, NULL, NULL);
   for (guint c = 0; c < 3; c++)
-    g_assert_cmpuint (snap->cluster_sizes[c], >, 0);
+    g_assert_cmpuint (snap->clusters.cluster_sizes[c], >, 0);
   g_assert_nonnull (snap->message);
   g_assert_nonnull (strstr (snap->message, "2 empty clusters re-seeded"));
   g_unlink (path);
@@ -274,7 +274,7 @@ test_duplicate_rows (void)
   g_assert_true (isfinite (snap->objective));
   g_assert_cmpfloat (snap->objective, ==, 0);
   for (guint i = 0; i < 10; i++)
-    g_assert_true (isfinite (snap->means[i]));
+    g_assert_true (isfinite (snap->clusters.means[i]));
 }
 
 /* A snapshot's labels and centers belong together: after every step each
@@ -320,7 +320,7 @@ test_restarts (void)
       g_autoptr(LatentSnapshot) one = fit (ds, single, seed + r, NULL, NULL);
 
       g_test_message ("seed %" G_GUINT64_FORMAT ": inertia %.6f", seed + r, one->objective);
-      g_assert_cmpuint (one->n_starts, ==, 0);
+      g_assert_cmpuint (one->clusters.n_starts, ==, 0);
       if (r == 0)
         first = one->objective;
       if (one->objective < lowest)
@@ -337,20 +337,20 @@ test_restarts (void)
   g_assert_cmpfloat (best->objective, ==, lowest);
   g_assert_cmpfloat (best->objective, <=, first);
   g_assert_cmpuint (best->seed, ==, seed);
-  g_assert_cmpuint (best->n_starts, ==, 5);
-  g_assert_cmpuint (best->best_start, ==, argmin);
-  g_assert_nonnull (best->start_objectives);
+  g_assert_cmpuint (best->clusters.n_starts, ==, 5);
+  g_assert_cmpuint (best->clusters.best_start, ==, argmin);
+  g_assert_nonnull (best->clusters.start_objectives);
   for (guint r = 0; r < 5; r++)
     {
       g_autoptr(LatentSnapshot) one = fit (ds, single, seed + r, NULL, NULL);
-      g_assert_cmpfloat (best->start_objectives[r], ==, one->objective);
+      g_assert_cmpfloat (best->clusters.start_objectives[r], ==, one->objective);
     }
   g_assert_nonnull (best->message);
   g_assert_nonnull (strstr (best->message, "Best of 5 starts"));
   /* The live run is the winner's, iteration by iteration. */
   winner = fit (ds, single, seed + argmin, NULL, NULL);
-  g_assert_cmpmem (best->labels, 800 * sizeof (gint32), winner->labels, 800 * sizeof (gint32));
-  g_assert_cmpmem (best->means, 16 * sizeof (float), winner->means, 16 * sizeof (float));
+  g_assert_cmpmem (best->clusters.labels, 800 * sizeof (gint32), winner->clusters.labels, 800 * sizeof (gint32));
+  g_assert_cmpmem (best->clusters.means, 16 * sizeof (float), winner->clusters.means, 16 * sizeof (float));
   g_assert_cmpuint (best->iteration, ==, winner->iteration);
   g_assert_cmpuint (objectives->len, ==, winner->iteration);
   test_assert_snapshots_coherent (latent_kmeans_get_algorithm (), ds, five, seed, NULL, TRUE);
@@ -370,10 +370,10 @@ test_restarts_one (void)
 
   g_assert_cmpint (latent_params_get_int (plain, "restarts"), ==, 1);
   g_assert_cmpfloat (a->objective, ==, b->objective);
-  g_assert_cmpmem (a->labels, 300 * sizeof (gint32), b->labels, 300 * sizeof (gint32));
-  g_assert_cmpmem (a->means, 15 * sizeof (float), b->means, 15 * sizeof (float));
-  g_assert_cmpuint (b->n_starts, ==, 0);
-  g_assert_null (b->start_objectives);
+  g_assert_cmpmem (a->clusters.labels, 300 * sizeof (gint32), b->clusters.labels, 300 * sizeof (gint32));
+  g_assert_cmpmem (a->clusters.means, 15 * sizeof (float), b->clusters.means, 15 * sizeof (float));
+  g_assert_cmpuint (b->clusters.n_starts, ==, 0);
+  g_assert_null (b->clusters.start_objectives);
   g_assert_null (b->message);
 
   g_assert_false (latent_params_parse (zero, "restarts=0", &error));

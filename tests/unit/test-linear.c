@@ -155,12 +155,12 @@ test_pca_exact (void)
   g_assert_nonnull (snap);
   g_assert_true (snap->final && snap->converged);
   g_assert_cmpuint (snap->iteration, ==, 1);
-  g_assert_cmpuint (snap->n_components, ==, m);
+  g_assert_cmpuint (snap->linear.n_components, ==, m);
   for (guint a = 0; a < d; a++)
     total += cov[(gsize) a * d + a];
   for (guint j = 0; j < m; j++)
     {
-      const float *c = snap->components + (gsize) j * d;
+      const float *c = snap->linear.components + (gsize) j * d;
       double norm = 0, largest = 0;
 
       /* An eigenvector of the covariance: S c = λ c, λ with n − 1. */
@@ -176,39 +176,39 @@ test_pca_exact (void)
         }
       g_assert_cmpfloat_with_epsilon (norm, 1, 1e-6);
       g_assert_cmpfloat (largest, >, 0);
-      g_assert_cmpfloat_with_epsilon (snap->explained_variance[j], values[j] * n / (n - 1), 1e-9 * values[0]);
-      g_assert_cmpfloat_with_epsilon (snap->explained_variance_ratio[j], values[j] / total, 1e-9);
-      ratio += snap->explained_variance_ratio[j];
+      g_assert_cmpfloat_with_epsilon (snap->linear.explained_variance[j], values[j] * n / (n - 1), 1e-9 * values[0]);
+      g_assert_cmpfloat_with_epsilon (snap->linear.explained_variance_ratio[j], values[j] / total, 1e-9);
+      ratio += snap->linear.explained_variance_ratio[j];
       if (j > 0)
-        g_assert_cmpfloat (snap->explained_variance[j], <=, snap->explained_variance[j - 1]);
+        g_assert_cmpfloat (snap->linear.explained_variance[j], <=, snap->linear.explained_variance[j - 1]);
     }
   g_assert_cmpfloat_with_epsilon (snap->objective, ratio, 1e-12);
   /* The discarded variance, per value, is the reconstruction error; per
    * direction (n − 1) it is the noise variance. */
-  g_assert_cmpfloat_with_epsilon (snap->reconstruction_error, (values[3] + values[4] + values[5] + values[6]) / d,
+  g_assert_cmpfloat_with_epsilon (snap->linear.reconstruction_error, (values[3] + values[4] + values[5] + values[6]) / d,
                                   1e-9);
-  g_assert_cmpfloat_with_epsilon (snap->noise_variance[0],
+  g_assert_cmpfloat_with_epsilon (snap->linear.noise_variance[0],
                                   (values[3] + values[4] + values[5] + values[6]) / 4 * n / (n - 1), 1e-9);
-  g_assert_true (isfinite (snap->log_likelihood));
+  g_assert_true (isfinite (snap->linear.log_likelihood));
 
   /* Every component in the final projections, with its variance. */
-  g_assert_cmpuint (snap->projection_dims, ==, m);
+  g_assert_cmpuint (snap->linear.projection_dims, ==, m);
   for (guint j = 0; j < m; j++)
     {
       double sum = 0, sq = 0;
       for (guint i = 0; i < n; i++)
         {
-          double z = snap->projection[(gsize) i * m + j];
+          double z = snap->linear.projection[(gsize) i * m + j];
           sum += z;
           sq += z * z;
         }
       g_assert_cmpfloat_with_epsilon (sum / n, 0, 1e-4);
-      g_assert_cmpfloat_with_epsilon (sq / (n - 1), snap->explained_variance[j], 1e-4 * values[0]);
+      g_assert_cmpfloat_with_epsilon (sq / (n - 1), snap->linear.explained_variance[j], 1e-4 * values[0]);
     }
-  g_assert_cmpuint (snap->n_examples, >, 0);
-  g_assert_cmpuint (snap->n_samples, >, 0);
-  for (gsize i = 0; i < (gsize) snap->n_samples * d; i++)
-    g_assert_true (isfinite (snap->samples[i]));
+  g_assert_cmpuint (snap->linear.examples.n_examples, >, 0);
+  g_assert_cmpuint (snap->linear.n_samples, >, 0);
+  for (gsize i = 0; i < (gsize) snap->linear.n_samples * d; i++)
+    g_assert_true (isfinite (snap->linear.samples[i]));
 }
 
 static void
@@ -220,13 +220,13 @@ test_pca_whiten (void)
   const guint n = 300;
 
   /* What the figures label the axes by. */
-  g_assert_true (snap->whitened);
-  g_assert_false (plain->whitened);
+  g_assert_true (snap->linear.whitened);
+  g_assert_false (plain->linear.whitened);
   for (guint j = 0; j < 2; j++)
     {
       double sq = 0;
       for (guint i = 0; i < n; i++)
-        sq += snap->projection[(gsize) i * 2 + j] * snap->projection[(gsize) i * 2 + j];
+        sq += snap->linear.projection[(gsize) i * 2 + j] * snap->linear.projection[(gsize) i * 2 + j];
       g_assert_cmpfloat_with_epsilon (sq / (n - 1), 1, 1e-4);
     }
 }
@@ -242,10 +242,10 @@ test_pca_iterative (void)
 
   g_assert_true (iter->converged);
   g_assert_cmpuint (iter->iteration, >, 1);
-  g_assert_cmpfloat (subspace_sine (exact->components, iter->components, 4, 12), <, 1e-6);
+  g_assert_cmpfloat (subspace_sine (exact->linear.components, iter->linear.components, 4, 12), <, 1e-6);
   for (guint j = 0; j < 4; j++)
-    g_assert_cmpfloat_with_epsilon (iter->explained_variance[j], exact->explained_variance[j],
-                                    1e-8 * exact->explained_variance[0]);
+    g_assert_cmpfloat_with_epsilon (iter->linear.explained_variance[j], exact->linear.explained_variance[j],
+                                    1e-8 * exact->linear.explained_variance[0]);
   /* The Ritz values only grow: the explained share rises every step. */
   for (guint i = 1; i < history->len; i++)
     g_assert_cmpfloat (g_array_index (history, double, i), >=, g_array_index (history, double, i - 1) - 1e-12);
@@ -269,7 +269,7 @@ test_ppca_closed_form (void)
   g_assert_true (snap->converged);
   for (guint j = m; j < d; j++)
     sigma2 += values[j] / (d - m);
-  g_assert_cmpfloat_with_epsilon (snap->noise_variance[0], sigma2, 1e-6 * sigma2);
+  g_assert_cmpfloat_with_epsilon (snap->linear.noise_variance[0], sigma2, 1e-6 * sigma2);
   for (guint a = 0; a < d; a++)
     for (guint b = 0; b < d; b++)
       {
@@ -277,7 +277,7 @@ test_ppca_closed_form (void)
         for (guint j = 0; j < m; j++)
           {
             expect += u[(gsize) a * d + j] * (values[j] - sigma2) * u[(gsize) b * d + j];
-            got += (double) snap->components[(gsize) j * d + a] * snap->components[(gsize) j * d + b];
+            got += (double) snap->linear.components[(gsize) j * d + a] * snap->linear.components[(gsize) j * d + b];
           }
         g_assert_cmpfloat_with_epsilon (got, expect, 1e-5 * values[0]);
       }
@@ -286,9 +286,9 @@ test_ppca_closed_form (void)
     double dot = 0, n0 = 0, n1 = 0;
     for (guint a = 0; a < d; a++)
       {
-        dot += (double) snap->components[a] * snap->components[d + a];
-        n0 += (double) snap->components[a] * snap->components[a];
-        n1 += (double) snap->components[d + a] * snap->components[d + a];
+        dot += (double) snap->linear.components[a] * snap->linear.components[d + a];
+        n0 += (double) snap->linear.components[a] * snap->linear.components[a];
+        n1 += (double) snap->linear.components[d + a] * snap->linear.components[d + a];
       }
     g_assert_cmpfloat (fabs (dot), <, 1e-5 * sqrt (n0 * n1));
     g_assert_cmpfloat (n0, >=, n1);
@@ -301,12 +301,12 @@ test_ppca_closed_form (void)
   log_det += (d - m) * log (sigma2);
   trace += (d - m);
   ll = -0.5 * (d * log (2 * G_PI) + log_det + trace);
-  g_assert_cmpfloat_with_epsilon (snap->log_likelihood, ll, 1e-8 * fabs (ll));
+  g_assert_cmpfloat_with_epsilon (snap->linear.log_likelihood, ll, 1e-8 * fabs (ll));
   /* EM never lowers the likelihood. */
   for (guint i = 1; i < history->len; i++)
     g_assert_cmpfloat (g_array_index (history, double, i), >=, g_array_index (history, double, i - 1) - 1e-10);
   /* The reconstruction projects onto span(W): the PCA error. */
-  g_assert_cmpfloat_with_epsilon (snap->reconstruction_error, sigma2 * (d - m) / d, 1e-5 * sigma2);
+  g_assert_cmpfloat_with_epsilon (snap->linear.reconstruction_error, sigma2 * (d - m) / d, 1e-5 * sigma2);
 }
 
 /* Data drawn from a factor model: the fit finds its noise variances. */
@@ -330,14 +330,14 @@ test_fa_recovers_noise (void)
     }
   snap = fit (latent_fa_get_algorithm (), ds, history, "components=2", "tol=1e-10", "max-iterations=20000");
   g_assert_true (snap->converged);
-  g_assert_cmpuint (snap->n_noise, ==, d);
+  g_assert_cmpuint (snap->linear.n_noise, ==, d);
   for (guint a = 0; a < d; a++)
-    g_assert_cmpfloat_with_epsilon (snap->noise_variance[a], psi[a], 0.1 * psi[a] + 0.01);
+    g_assert_cmpfloat_with_epsilon (snap->linear.noise_variance[a], psi[a], 0.1 * psi[a] + 0.01);
   for (guint i = 1; i < history->len; i++)
     g_assert_cmpfloat (g_array_index (history, double, i), >=, g_array_index (history, double, i - 1) - 1e-10);
   /* Loadings need not be orthogonal, and the projections exist. */
-  g_assert_cmpuint (snap->projection_dims, ==, m);
-  g_assert_true (isfinite (snap->reconstruction_error));
+  g_assert_cmpuint (snap->linear.projection_dims, ==, m);
+  g_assert_true (isfinite (snap->linear.reconstruction_error));
 }
 
 static void
@@ -356,8 +356,8 @@ test_degenerate (void)
   g_assert_nonnull (snap);
   g_assert_nonnull (snap->message);
   g_assert_nonnull (strstr (snap->message, "Only 2 of the 4"));
-  g_assert_cmpfloat (snap->explained_variance_ratio[0] + snap->explained_variance_ratio[1], >, 1 - 1e-6);
-  g_assert_cmpfloat (fabs (snap->explained_variance[3]), <, 1e-6);
+  g_assert_cmpfloat (snap->linear.explained_variance_ratio[0] + snap->linear.explained_variance_ratio[1], >, 1 - 1e-6);
+  g_assert_cmpfloat (fabs (snap->linear.explained_variance[3]), <, 1e-6);
   g_clear_pointer (&snap, latent_snapshot_unref);
 
   /* More components than columns: refused, naming the parameter. */
@@ -400,11 +400,11 @@ test_degenerate (void)
 
       snap = fit (alg, constant, NULL, "components=2");
       g_assert_nonnull (snap);
-      g_assert_true (isfinite (snap->log_likelihood));
+      g_assert_true (isfinite (snap->linear.log_likelihood));
       for (guint j = 0; j < 2; j++)
-        g_assert_cmpfloat (fabs (snap->components[(gsize) j * 4 + 2]), <, 1e-3);
-      for (gsize i = 0; i < (gsize) snap->n_rows * snap->projection_dims; i++)
-        g_assert_true (isfinite (snap->projection[i]));
+        g_assert_cmpfloat (fabs (snap->linear.components[(gsize) j * 4 + 2]), <, 1e-3);
+      for (gsize i = 0; i < (gsize) snap->n_rows * snap->linear.projection_dims; i++)
+        g_assert_true (isfinite (snap->linear.projection[i]));
       g_clear_pointer (&snap, latent_snapshot_unref);
     }
 
@@ -445,12 +445,12 @@ test_fa_iris_defaults (void)
   g_assert_no_error (error);
   snap = fit (latent_fa_get_algorithm (), iris, NULL, NULL);
   g_test_message ("%u iterations, %s, log-likelihood %.5f per row", snap->iteration,
-                  snap->converged ? "converged" : "not converged", snap->log_likelihood);
+                  snap->converged ? "converged" : "not converged", snap->linear.log_likelihood);
   g_assert_true (snap->final);
   g_assert_true (snap->converged);
   g_assert_cmpuint (snap->iteration, <, 1000);
   /* scikit-learn's FactorAnalysis with its defaults ends at −2.6069 per row. */
-  g_assert_cmpfloat (snap->log_likelihood, >, -2.615);
+  g_assert_cmpfloat (snap->linear.log_likelihood, >, -2.615);
 
   cut = fit (latent_fa_get_algorithm (), iris, NULL, "max-iterations=5");
   g_assert_cmpuint (cut->iteration, ==, 5);

@@ -109,16 +109,16 @@ test_separable (void)
   LatentSnapshot *snap = result->snapshot;
 
   g_assert_true (snap->final);
-  g_assert_cmpuint (snap->n_classes, ==, 2);
-  g_assert_cmpuint (snap->n_test, ==, 40);
-  g_assert_cmpfloat (snap->test_accuracy, ==, 1.0);
-  g_assert_cmpfloat (snap->train_accuracy, ==, 1.0);
-  g_assert_cmpuint (snap->confusion[1], ==, 0);
-  g_assert_cmpuint (snap->confusion[2], ==, 0);
-  g_assert_cmpuint (snap->confusion[0] + snap->confusion[3], ==, 40);
+  g_assert_cmpuint (snap->classifier.n_classes, ==, 2);
+  g_assert_cmpuint (snap->classifier.n_test, ==, 40);
+  g_assert_cmpfloat (snap->classifier.test_accuracy, ==, 1.0);
+  g_assert_cmpfloat (snap->classifier.train_accuracy, ==, 1.0);
+  g_assert_cmpuint (snap->classifier.confusion[1], ==, 0);
+  g_assert_cmpuint (snap->classifier.confusion[2], ==, 0);
+  g_assert_cmpuint (snap->classifier.confusion[0] + snap->classifier.confusion[3], ==, 40);
   /* The loss fell from log 2. */
-  g_assert_cmpfloat (fabs (snap->step_loss[0] - log (2.0)), <, 1e-6);
-  g_assert_cmpfloat (snap->epoch_train_loss[snap->n_epochs - 1], <, 0.1);
+  g_assert_cmpfloat (fabs (snap->classifier.epochs.step_loss[0] - log (2.0)), <, 1e-6);
+  g_assert_cmpfloat (snap->classifier.epochs.train_loss[snap->classifier.epochs.n_epochs - 1], <, 0.1);
 }
 
 static void
@@ -224,16 +224,16 @@ test_seeds (void)
   g_autoptr(LatentFit) b = fit (ds, params, 7);
   g_autoptr(LatentFit) other = fit (ds, params, 8);
 
-  g_assert_cmpuint (a->snapshot->n_steps, ==, b->snapshot->n_steps);
-  g_assert_cmpmem (a->snapshot->step_loss, a->snapshot->n_steps * sizeof (float),
-                   b->snapshot->step_loss, b->snapshot->n_steps * sizeof (float));
-  g_assert_cmpmem (a->snapshot->components, 4 * 6 * sizeof (float),
-                   b->snapshot->components, 4 * 6 * sizeof (float));
-  g_assert_cmpmem (a->snapshot->test_predictions, a->snapshot->n_test * sizeof (gint32),
-                   b->snapshot->test_predictions, b->snapshot->n_test * sizeof (gint32));
+  g_assert_cmpuint (a->snapshot->classifier.epochs.n_steps, ==, b->snapshot->classifier.epochs.n_steps);
+  g_assert_cmpmem (a->snapshot->classifier.epochs.step_loss, a->snapshot->classifier.epochs.n_steps * sizeof (float),
+                   b->snapshot->classifier.epochs.step_loss, b->snapshot->classifier.epochs.n_steps * sizeof (float));
+  g_assert_cmpmem (a->snapshot->classifier.class_weights, 4 * 6 * sizeof (float),
+                   b->snapshot->classifier.class_weights, 4 * 6 * sizeof (float));
+  g_assert_cmpmem (a->snapshot->classifier.test_predictions, a->snapshot->classifier.n_test * sizeof (gint32),
+                   b->snapshot->classifier.test_predictions, b->snapshot->classifier.n_test * sizeof (gint32));
   /* Another seed holds out other rows. */
-  g_assert_true (memcmp (a->snapshot->test_rows, other->snapshot->test_rows,
-                         a->snapshot->n_test * sizeof (gint32)) != 0);
+  g_assert_true (memcmp (a->snapshot->classifier.test_rows, other->snapshot->classifier.test_rows,
+                         a->snapshot->classifier.n_test * sizeof (gint32)) != 0);
 }
 
 /* A batch larger than the training rows is all of them: one step an
@@ -247,9 +247,9 @@ test_large_batch (void)
   g_autoptr(LatentFit) a = fit (ds, big, 1);
   g_autoptr(LatentFit) b = fit (ds, all, 1);
 
-  g_assert_cmpuint (a->snapshot->steps_per_epoch, ==, 1);
-  g_assert_cmpuint (a->snapshot->n_steps, ==, 3);
-  g_assert_cmpmem (a->snapshot->step_loss, 3 * sizeof (float), b->snapshot->step_loss, 3 * sizeof (float));
+  g_assert_cmpuint (a->snapshot->classifier.epochs.steps_per_epoch, ==, 1);
+  g_assert_cmpuint (a->snapshot->classifier.epochs.n_steps, ==, 3);
+  g_assert_cmpmem (a->snapshot->classifier.epochs.step_loss, 3 * sizeof (float), b->snapshot->classifier.epochs.step_loss, 3 * sizeof (float));
 }
 
 /* 80 training rows in batches of 32: three steps an epoch, the last of 16;
@@ -266,12 +266,12 @@ test_epochs (void)
 
   g_assert_cmpuint (result->history->len, ==, 6);   /* one record a step */
   g_assert_cmpuint (snap->iteration, ==, 6);
-  g_assert_cmpuint (snap->steps_per_epoch, ==, 3);
-  g_assert_cmpuint (snap->n_epochs, ==, 2);
-  mean = (32.0 * snap->step_loss[3] + 32.0 * snap->step_loss[4] + 16.0 * snap->step_loss[5]) / 80;
-  g_assert_cmpfloat_with_epsilon (snap->epoch_train_loss[1], mean, 1e-6);
-  g_assert_true (snap->epoch_test_accuracy[1] >= 0 && snap->epoch_test_accuracy[1] <= 1);
-  g_assert_cmpfloat (snap->epoch_test_accuracy[1], ==, snap->test_accuracy);
+  g_assert_cmpuint (snap->classifier.epochs.steps_per_epoch, ==, 3);
+  g_assert_cmpuint (snap->classifier.epochs.n_epochs, ==, 2);
+  mean = (32.0 * snap->classifier.epochs.step_loss[3] + 32.0 * snap->classifier.epochs.step_loss[4] + 16.0 * snap->classifier.epochs.step_loss[5]) / 80;
+  g_assert_cmpfloat_with_epsilon (snap->classifier.epochs.train_loss[1], mean, 1e-6);
+  g_assert_true (snap->classifier.epoch_test_accuracy[1] >= 0 && snap->classifier.epoch_test_accuracy[1] <= 1);
+  g_assert_cmpfloat (snap->classifier.epoch_test_accuracy[1], ==, snap->classifier.test_accuracy);
 }
 
 /* The snapshot's weights are in the data's units: scoring raw test rows
@@ -292,29 +292,29 @@ test_data_units (void)
       x[i * 5 + a] = x[i * 5 + a] * (a + 1) * 10 + 100 * a;
   result = fit (ds, params, 4);
   snap = result->snapshot;
-  g_assert_nonnull (snap->class_bias);
-  for (guint i = 0; i < snap->n_test; i++)
+  g_assert_nonnull (snap->classifier.class_bias);
+  for (guint i = 0; i < snap->classifier.n_test; i++)
     {
-      const float *row = latent_dataset_get_row (snap->test_dataset, snap->test_rows[i]);
+      const float *row = latent_dataset_get_row (snap->classifier.test_dataset, snap->classifier.test_rows[i]);
       double best = -INFINITY;
       gint32 klass = 0;
 
       for (guint k = 0; k < 4; k++)
         {
-          double s = snap->class_bias[k];
+          double s = snap->classifier.class_bias[k];
 
           for (guint a = 0; a < 5; a++)
-            s += (double) snap->components[k * 5 + a] * row[a];
+            s += (double) snap->classifier.class_weights[k * 5 + a] * row[a];
           if (s > best)
             {
               best = s;
               klass = k;
             }
         }
-      same += klass == snap->test_predictions[i];
+      same += klass == snap->classifier.test_predictions[i];
     }
-  g_assert_cmpuint (same, ==, snap->n_test);
-  g_assert_cmpfloat (snap->test_accuracy, >, 0.9);
+  g_assert_cmpuint (same, ==, snap->classifier.n_test);
+  g_assert_cmpfloat (snap->classifier.test_accuracy, >, 0.9);
 }
 
 /* A person pressing Run gets the converged model: with the defaults, three
@@ -330,18 +330,18 @@ test_defaults_converge (void)
   LatentSnapshot *snap = result->snapshot;
 
   g_test_message ("%u epochs of %" G_GINT64_FORMAT ", training loss %.4g → %.4g, test accuracy %.3f",
-                  snap->n_epochs, latent_params_get_int (params, "epochs"), snap->epoch_train_loss[0],
-                  snap->epoch_train_loss[snap->n_epochs - 1], snap->test_accuracy);
+                  snap->classifier.epochs.n_epochs, latent_params_get_int (params, "epochs"), snap->classifier.epochs.train_loss[0],
+                  snap->classifier.epochs.train_loss[snap->classifier.epochs.n_epochs - 1], snap->classifier.test_accuracy);
   g_assert_true (snap->final);
   g_assert_true (snap->converged);
-  g_assert_cmpuint (snap->n_epochs, <, latent_params_get_int (params, "epochs"));
+  g_assert_cmpuint (snap->classifier.epochs.n_epochs, <, latent_params_get_int (params, "epochs"));
   /* Enough epochs to draw a descent, each no higher than the last. */
-  g_assert_cmpuint (snap->n_epochs, >=, 5);
-  for (guint e = 1; e < snap->n_epochs; e++)
-    g_assert_cmpfloat (snap->epoch_train_loss[e], <=, snap->epoch_train_loss[e - 1]);
-  g_assert_cmpfloat (snap->epoch_train_loss[snap->n_epochs - 1], <, 0.5 * snap->epoch_train_loss[0]);
-  g_assert_cmpfloat (snap->test_accuracy, ==, 1.0);
-  g_assert_cmpfloat (snap->train_accuracy, ==, 1.0);
+  g_assert_cmpuint (snap->classifier.epochs.n_epochs, >=, 5);
+  for (guint e = 1; e < snap->classifier.epochs.n_epochs; e++)
+    g_assert_cmpfloat (snap->classifier.epochs.train_loss[e], <=, snap->classifier.epochs.train_loss[e - 1]);
+  g_assert_cmpfloat (snap->classifier.epochs.train_loss[snap->classifier.epochs.n_epochs - 1], <, 0.5 * snap->classifier.epochs.train_loss[0]);
+  g_assert_cmpfloat (snap->classifier.test_accuracy, ==, 1.0);
+  g_assert_cmpfloat (snap->classifier.train_accuracy, ==, 1.0);
 }
 
 /* Where L-BFGS stops on overlapping classes, the gradient of the objective
@@ -390,8 +390,8 @@ test_tol_zero (void)
 
   g_assert_true (result->snapshot->final);
   g_assert_false (result->snapshot->converged);
-  g_assert_cmpuint (result->snapshot->n_epochs, ==, 12);
-  g_assert_cmpuint (result->snapshot->n_steps, ==, 12);
+  g_assert_cmpuint (result->snapshot->classifier.epochs.n_epochs, ==, 12);
+  g_assert_cmpuint (result->snapshot->classifier.epochs.n_steps, ==, 12);
 }
 
 /* Mini-batches stop once five epochs in a row did not lower the best
@@ -406,7 +406,7 @@ test_minibatch_patience (void)
   g_autoptr(LatentFit) result = fit (ds, params, 5);
 
   g_assert_true (result->snapshot->converged);
-  g_assert_cmpuint (result->snapshot->n_epochs, ==, 6);
+  g_assert_cmpuint (result->snapshot->classifier.epochs.n_epochs, ==, 6);
 }
 
 int

@@ -755,41 +755,41 @@ test_family_metrics (void)
   k = latent_family_describe_metrics (kmeans);
   g_assert_cmpstr (k, ==, "Accuracy 0.7500\nAdjusted Rand index 0.5000\nNormalised mutual information 0.2500");
 
-  gmm->log_likelihood = -1.5;
-  gmm->bic = 1234.5;
-  gmm->aic = 1200;
+  gmm->mixture.log_likelihood = -1.5;
+  gmm->mixture.bic = 1234.5;
+  gmm->mixture.aic = 1200;
   g = latent_family_describe_metrics (gmm);
   g_assert_cmpstr (g, ==, "Mean log-likelihood -1.5\nBIC 1234.5\nAIC 1200\n"
                           "The dataset has no labels to compare the clusters with.");
 
-  fa->n_components = 2;
-  fa->explained_variance_ratio = g_memdup2 (ratio, sizeof ratio);
-  fa->reconstruction_error = NAN;
-  fa->log_likelihood = NAN;
+  fa->linear.n_components = 2;
+  fa->linear.explained_variance_ratio = g_memdup2 (ratio, sizeof ratio);
+  fa->linear.reconstruction_error = NAN;
+  fa->linear.log_likelihood = NAN;
   f = latent_family_describe_metrics (fa);
   g_assert_cmpstr (f, ==, "Variance explained 75.0 % (2 factors)");
 
-  wta->n_epochs = 2;
-  wta->epoch_train_loss = g_memdup2 (loss, sizeof loss);
-  wta->reconstruction_error = 1.25;
-  wta->n_components = 4;
-  wta->n_dead = 1;
+  wta->autoencoder.epochs.n_epochs = 2;
+  wta->autoencoder.epochs.train_loss = g_memdup2 (loss, sizeof loss);
+  wta->autoencoder.validation_loss = 1.25;
+  wta->autoencoder.n_units = 4;
+  wta->autoencoder.n_dead = 1;
   w = latent_family_describe_metrics (wta);
   g_assert_cmpstr (w, ==, "Training loss 1.5 (epoch 2)\nValidation loss 1.25\nDead units 1 of 4 (25.0 %)");
 
-  logreg->test_accuracy = 0.875;
-  logreg->n_test = 8;
-  logreg->train_accuracy = NAN;
+  logreg->classifier.test_accuracy = 0.875;
+  logreg->classifier.n_test = 8;
+  logreg->classifier.train_accuracy = NAN;
   l = latent_family_describe_metrics (logreg);
   g_assert_cmpstr (l, ==, "Test accuracy 87.50 % (8 rows)");
 
-  convolve->kernel_size = 3;
-  convolve->kernel = g_new0 (float, 9);
+  convolve->filter.kernel_size = 3;
+  convolve->filter.kernel = g_new0 (float, 9);
   convolve->iteration = 2;
   convolve->objective = 0.125;
-  convolve->method = g_strdup ("direct");
-  convolve->method_names = g_strsplit ("direct,tiled", ",", -1);
-  convolve->method_ms = g_memdup2 (((double[]) { 2.5, 4 }), 2 * sizeof (double));
+  convolve->filter.method = g_strdup ("direct");
+  convolve->filter.method_names = g_strsplit ("direct,tiled", ",", -1);
+  convolve->filter.method_ms = g_memdup2 (((double[]) { 2.5, 4 }), 2 * sizeof (double));
   c = latent_family_describe_metrics (convolve);
   g_assert_cmpstr (c, ==, "Kernel 3 × 3\nRMS change of the last pass 0.125\n"
                           "direct: 2.5 ms per pass, used\ntiled: 4 ms per pass");

@@ -62,17 +62,17 @@ test_class_means (void)
   snap = fit (train, params, 1);
   g_assert_cmpuint (snap->iteration, ==, 0);
   g_assert_true (snap->converged && snap->final);
-  g_assert_cmpuint (snap->n_classes, ==, 2);
-  g_assert_cmpuint (snap->n_components, ==, 2);
-  g_assert_cmpmem (snap->components, 4 * sizeof (float), ((float[]) { 1, 0, 10, 11 }), 4 * sizeof (float));
-  g_assert_null (snap->class_bias);
-  g_assert_true (snap->test_dataset == test);
-  g_assert_cmpuint (snap->n_test, ==, 3);
-  g_assert_cmpmem (snap->test_predictions, 3 * sizeof (gint32), ((gint32[]) { 0, 1, 1 }), 3 * sizeof (gint32));
-  g_assert_cmpfloat_with_epsilon (snap->test_accuracy, 2.0 / 3, 1e-12);
-  g_assert_cmpfloat_with_epsilon (snap->train_accuracy, 1.0, 1e-12);
-  g_assert_cmpmem (snap->confusion, 4 * sizeof (guint), ((guint[]) { 1, 1, 0, 1 }), 4 * sizeof (guint));
-  g_assert_cmpuint (snap->n_episodes, ==, 0);
+  g_assert_cmpuint (snap->classifier.n_classes, ==, 2);
+  g_assert_cmpuint (snap->classifier.n_classes, ==, 2);
+  g_assert_cmpmem (snap->classifier.means, 4 * sizeof (float), ((float[]) { 1, 0, 10, 11 }), 4 * sizeof (float));
+  g_assert_null (snap->classifier.class_bias);
+  g_assert_true (snap->classifier.test_dataset == test);
+  g_assert_cmpuint (snap->classifier.n_test, ==, 3);
+  g_assert_cmpmem (snap->classifier.test_predictions, 3 * sizeof (gint32), ((gint32[]) { 0, 1, 1 }), 3 * sizeof (gint32));
+  g_assert_cmpfloat_with_epsilon (snap->classifier.test_accuracy, 2.0 / 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (snap->classifier.train_accuracy, 1.0, 1e-12);
+  g_assert_cmpmem (snap->classifier.confusion, 4 * sizeof (guint), ((guint[]) { 1, 1, 0, 1 }), 4 * sizeof (guint));
+  g_assert_cmpuint (snap->classifier.n_episodes, ==, 0);
   /* Before any episode there is no mean episode accuracy: the test
    * accuracy above is not one (issue 34, 3b.5). */
   g_assert_true (isnan (snap->objective));
@@ -99,12 +99,12 @@ test_cosine (void)
   c = fit (train, cosine, 1);
   /* The same prototypes; (0, 5): 1 + 25 against 100 + 25, and cosines
    * 0 against 0.71, so class 0 by distance and 1 by angle. */
-  g_assert_cmpmem (e->components, 4 * sizeof (float), c->components, 4 * sizeof (float));
-  g_assert_cmpmem (e->test_predictions, 3 * sizeof (gint32), ((gint32[]) { 0, 1, 0 }), 3 * sizeof (gint32));
-  g_assert_cmpmem (c->test_predictions, 3 * sizeof (gint32), ((gint32[]) { 1, 0, 1 }), 3 * sizeof (gint32));
+  g_assert_cmpmem (e->classifier.means, 4 * sizeof (float), c->classifier.means, 4 * sizeof (float));
+  g_assert_cmpmem (e->classifier.test_predictions, 3 * sizeof (gint32), ((gint32[]) { 0, 1, 0 }), 3 * sizeof (gint32));
+  g_assert_cmpmem (c->classifier.test_predictions, 3 * sizeof (gint32), ((gint32[]) { 1, 0, 1 }), 3 * sizeof (gint32));
   /* What the decision-region figure scores by. */
-  g_assert_false (e->cosine);
-  g_assert_true (c->cosine);
+  g_assert_false (e->classifier.cosine);
+  g_assert_true (c->classifier.cosine);
 }
 
 /* Two classes with the same mean: every row ties, and goes to the lower
@@ -126,7 +126,7 @@ test_ties (void)
       g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "episodes=0", distances[i], NULL);
       g_autoptr(LatentSnapshot) snap = fit (train, params, 1);
 
-      g_assert_cmpmem (snap->test_predictions, 2 * sizeof (gint32), ((gint32[]) { 0, 0 }), 2 * sizeof (gint32));
+      g_assert_cmpmem (snap->classifier.test_predictions, 2 * sizeof (gint32), ((gint32[]) { 0, 0 }), 2 * sizeof (gint32));
     }
 }
 
@@ -157,43 +157,43 @@ test_episodes_seeded (void)
 
       g_assert_cmpuint (snap->iteration, ==, 20);
       g_assert_true (snap->converged);
-      g_assert_cmpuint (snap->n_episodes, ==, 20);
-      g_assert_cmpuint (snap->n_ways, ==, 5);
-      g_assert_cmpuint (snap->n_shots, ==, 5);
-      g_assert_cmpuint (snap->n_queries, ==, n_queries);
-      g_assert_nonnull (snap->episode_prototypes);
+      g_assert_cmpuint (snap->classifier.n_episodes, ==, 20);
+      g_assert_cmpuint (snap->classifier.n_ways, ==, 5);
+      g_assert_cmpuint (snap->classifier.n_shots, ==, 5);
+      g_assert_cmpuint (snap->classifier.n_queries, ==, n_queries);
+      g_assert_nonnull (snap->classifier.episode_prototypes);
       /* Classes ascending and distinct; support and queries of them, all
        * test rows, none twice. */
       for (guint w = 1; w < 5; w++)
-        g_assert_cmpint (snap->episode_classes[w - 1], <, snap->episode_classes[w]);
+        g_assert_cmpint (snap->classifier.episode_classes[w - 1], <, snap->classifier.episode_classes[w]);
       for (guint i = 0; i < n_support; i++)
-        g_assert_cmpint (labels[snap->support_rows[i]], ==, snap->episode_classes[i / 5]);
+        g_assert_cmpint (labels[snap->classifier.support_rows[i]], ==, snap->classifier.episode_classes[i / 5]);
       for (guint i = 0; i < n_queries; i++)
         {
-          g_assert_cmpint (labels[snap->query_rows[i]], ==, snap->episode_classes[i / 15]);
+          g_assert_cmpint (labels[snap->classifier.query_rows[i]], ==, snap->classifier.episode_classes[i / 15]);
           for (guint j = 0; j < n_support; j++)
-            g_assert_cmpint (snap->query_rows[i], !=, snap->support_rows[j]);
-          for (guint t = 0; t < snap->n_test; t++)
-            if (snap->test_rows[t] == snap->query_rows[i])
+            g_assert_cmpint (snap->classifier.query_rows[i], !=, snap->classifier.support_rows[j]);
+          for (guint t = 0; t < snap->classifier.n_test; t++)
+            if (snap->classifier.test_rows[t] == snap->classifier.query_rows[i])
               break;
             else
-              g_assert_cmpuint (t + 1, <, snap->n_test);
-          right += snap->query_predictions[i] == labels[snap->query_rows[i]];
+              g_assert_cmpuint (t + 1, <, snap->classifier.n_test);
+          right += snap->classifier.query_predictions[i] == labels[snap->classifier.query_rows[i]];
         }
       /* The last episode's accuracy is its queries'. */
-      g_assert_cmpfloat_with_epsilon (snap->episode_accuracy[19], (double) right / n_queries, 1e-12);
+      g_assert_cmpfloat_with_epsilon (snap->classifier.episode_accuracy[19], (double) right / n_queries, 1e-12);
       some_wrong |= right < n_queries;
-      g_assert_cmpfloat_with_epsilon (snap->objective, snap->episode_mean_accuracy, 1e-12);
+      g_assert_cmpfloat_with_epsilon (snap->objective, snap->classifier.episode_mean_accuracy, 1e-12);
     }
   /* The blobs overlap enough for the accuracies to say something. */
   g_assert_true (some_wrong);
 
-  g_assert_cmpmem (a->episode_accuracy, 20 * sizeof (double), b->episode_accuracy, 20 * sizeof (double));
-  g_assert_cmpmem (a->support_rows, n_support * sizeof (gint32), b->support_rows, n_support * sizeof (gint32));
-  g_assert_cmpmem (a->query_rows, n_queries * sizeof (gint32), b->query_rows, n_queries * sizeof (gint32));
-  g_assert_true (memcmp (a->support_rows, other->support_rows, n_support * sizeof (gint32)) != 0 ||
-                 memcmp (a->episode_classes, other->episode_classes, 5 * sizeof (gint32)) != 0);
-  g_assert_true (memcmp (a->episode_accuracy, other->episode_accuracy, 20 * sizeof (double)) != 0);
+  g_assert_cmpmem (a->classifier.episode_accuracy, 20 * sizeof (double), b->classifier.episode_accuracy, 20 * sizeof (double));
+  g_assert_cmpmem (a->classifier.support_rows, n_support * sizeof (gint32), b->classifier.support_rows, n_support * sizeof (gint32));
+  g_assert_cmpmem (a->classifier.query_rows, n_queries * sizeof (gint32), b->classifier.query_rows, n_queries * sizeof (gint32));
+  g_assert_true (memcmp (a->classifier.support_rows, other->classifier.support_rows, n_support * sizeof (gint32)) != 0 ||
+                 memcmp (a->classifier.episode_classes, other->classifier.episode_classes, 5 * sizeof (gint32)) != 0);
+  g_assert_true (memcmp (a->classifier.episode_accuracy, other->classifier.episode_accuracy, 20 * sizeof (double)) != 0);
 }
 
 /* Before its first episode a run has no mean episode accuracy: the
@@ -212,16 +212,16 @@ test_no_episode_yet (void)
 
   g_assert_no_error (error);
   before = algorithm->snapshot (state);
-  g_assert_cmpuint (before->n_episodes, ==, 0);
-  g_assert_true (isfinite (before->test_accuracy));
+  g_assert_cmpuint (before->classifier.n_episodes, ==, 0);
+  g_assert_true (isfinite (before->classifier.test_accuracy));
   g_assert_true (isnan (algorithm->objective (state)));
   g_assert_true (isnan (before->objective));
 
   g_assert_true (algorithm->step (state, NULL, &error));
   g_assert_no_error (error);
   after = algorithm->snapshot (state);
-  g_assert_cmpuint (after->n_episodes, ==, 1);
-  g_assert_cmpfloat_with_epsilon (after->objective, after->episode_accuracy[0], 1e-12);
+  g_assert_cmpuint (after->classifier.n_episodes, ==, 1);
+  g_assert_cmpfloat_with_epsilon (after->objective, after->classifier.episode_accuracy[0], 1e-12);
   algorithm->free (state);
 }
 
@@ -237,17 +237,17 @@ test_interval (void)
 
   /* An episode depends on the seed and its number only: the first ten of
    * the long run are the short run's. */
-  g_assert_cmpmem (a->episode_accuracy, 10 * sizeof (double), b->episode_accuracy, 10 * sizeof (double));
+  g_assert_cmpmem (a->classifier.episode_accuracy, 10 * sizeof (double), b->classifier.episode_accuracy, 10 * sizeof (double));
   for (guint i = 0; i < 400; i++)
-    mean += b->episode_accuracy[i] / 400;
+    mean += b->classifier.episode_accuracy[i] / 400;
   for (guint i = 0; i < 400; i++)
-    ss += (b->episode_accuracy[i] - mean) * (b->episode_accuracy[i] - mean);
-  g_assert_cmpfloat_with_epsilon (b->episode_mean_accuracy, mean, 1e-12);
-  g_assert_cmpfloat_with_epsilon (b->episode_ci95, 1.96 * sqrt (ss / 399) / sqrt (400), 1e-12);
-  g_assert_cmpfloat (b->episode_ci95, >, 0);
-  g_test_message ("10 episodes: %.4f ± %.4f; 400: %.4f ± %.4f", a->episode_mean_accuracy, a->episode_ci95,
-                  b->episode_mean_accuracy, b->episode_ci95);
-  g_assert_cmpfloat (b->episode_ci95, <, a->episode_ci95 / 3);
+    ss += (b->classifier.episode_accuracy[i] - mean) * (b->classifier.episode_accuracy[i] - mean);
+  g_assert_cmpfloat_with_epsilon (b->classifier.episode_mean_accuracy, mean, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b->classifier.episode_ci95, 1.96 * sqrt (ss / 399) / sqrt (400), 1e-12);
+  g_assert_cmpfloat (b->classifier.episode_ci95, >, 0);
+  g_test_message ("10 episodes: %.4f ± %.4f; 400: %.4f ± %.4f", a->classifier.episode_mean_accuracy, a->classifier.episode_ci95,
+                  b->classifier.episode_mean_accuracy, b->classifier.episode_ci95);
+  g_assert_cmpfloat (b->classifier.episode_ci95, <, a->classifier.episode_ci95 / 3);
 }
 
 /* The mean and interval are kept as running sums (issue 35, 5): after
@@ -272,17 +272,17 @@ test_running_interval (void)
       g_assert_true (algorithm->step (state, NULL, &error));
       g_assert_no_error (error);
       snap = algorithm->snapshot (state);
-      g_assert_cmpuint (snap->n_episodes, ==, n);
+      g_assert_cmpuint (snap->classifier.n_episodes, ==, n);
       for (guint i = 0; i < n; i++)
-        mean += snap->episode_accuracy[i];
+        mean += snap->classifier.episode_accuracy[i];
       mean /= n;
       for (guint i = 0; i < n; i++)
-        ss += (snap->episode_accuracy[i] - mean) * (snap->episode_accuracy[i] - mean);
-      g_assert_cmpfloat_with_epsilon (snap->episode_mean_accuracy, mean, 1e-12);
+        ss += (snap->classifier.episode_accuracy[i] - mean) * (snap->classifier.episode_accuracy[i] - mean);
+      g_assert_cmpfloat_with_epsilon (snap->classifier.episode_mean_accuracy, mean, 1e-12);
       if (n == 1)
-        g_assert_true (isnan (snap->episode_ci95));
+        g_assert_true (isnan (snap->classifier.episode_ci95));
       else
-        g_assert_cmpfloat_with_epsilon (snap->episode_ci95, 1.96 * sqrt (ss / (n - 1)) / sqrt (n), 1e-12);
+        g_assert_cmpfloat_with_epsilon (snap->classifier.episode_ci95, 1.96 * sqrt (ss / (n - 1)) / sqrt (n), 1e-12);
     }
   g_assert_true (algorithm->converged (state));
   algorithm->free (state);
@@ -305,8 +305,8 @@ test_too_few_classes (void)
   gpointer state;
 
   /* Three classes for five ways: lowered to three, and said so. */
-  g_assert_cmpuint (snap->n_ways, ==, 3);
-  g_assert_cmpuint (snap->n_queries, ==, 3 * 15);
+  g_assert_cmpuint (snap->classifier.n_ways, ==, 3);
+  g_assert_cmpuint (snap->classifier.n_queries, ==, 3 * 15);
   g_assert_nonnull (snap->message);
   g_assert_nonnull (strstr (snap->message, "ways = 5 lowered to 3: the data has 3 classes."));
   g_assert_null (strstr (snap->message, "queries"));
@@ -317,12 +317,12 @@ test_too_few_classes (void)
     {
       guint count = 0;
 
-      for (guint i = 0; i < short_queries->n_test; i++)
-        count += labels[short_queries->test_rows[i]] == (gint32) c;
+      for (guint i = 0; i < short_queries->classifier.n_test; i++)
+        count += labels[short_queries->classifier.test_rows[i]] == (gint32) c;
       smallest = MIN (smallest, count);
     }
   g_assert_cmpuint (smallest, <, 110);
-  g_assert_cmpuint (short_queries->n_queries, ==, 3 * (smallest - 50));
+  g_assert_cmpuint (short_queries->classifier.n_queries, ==, 3 * (smallest - 50));
   {
     g_autofree char *said = g_strdup_printf ("queries = 60 lowered to %u: the smallest class in the episodes "
                                              "has %u test rows, 50 of them shots.", smallest - 50, smallest);
@@ -342,7 +342,7 @@ test_too_few_classes (void)
 
   /* Without episodes the same shape is no matter. */
   plain = fit (ds, no_episodes, 2);
-  g_assert_cmpuint (plain->n_episodes, ==, 0);
+  g_assert_cmpuint (plain->classifier.n_episodes, ==, 0);
   g_assert_null (plain->message);
 }
 
@@ -362,7 +362,7 @@ test_small_class (void)
     labels[i * 75] = 3;
   latent_dataset_set_labels (ds, labels, 4, NULL);
   snap = fit (ds, params, 2);
-  g_assert_cmpuint (snap->n_ways, ==, 3);
+  g_assert_cmpuint (snap->classifier.n_ways, ==, 3);
   g_assert_nonnull (snap->message);
   g_assert_nonnull (strstr (snap->message, "ways = 4 lowered to 3: only 3 classes have more test rows than shots = 5."));
 }
@@ -401,7 +401,7 @@ test_json (void)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "episode_accuracy")), ==, 4);
   g_assert_cmpint (json_object_get_int_member (o, "episodes"), ==, 4);
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "episode_mean_accuracy"),
-                                  snap->episode_mean_accuracy, 1e-12);
+                                  snap->classifier.episode_mean_accuracy, 1e-12);
   g_assert_true (json_object_has_member (o, "confusion"));
   g_assert_true (json_object_has_member (o, "test_accuracy"));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "query_rows")), ==, 75);

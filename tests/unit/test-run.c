@@ -392,8 +392,8 @@ test_go_on_from (void)
     g_assert_cmpfloat_with_epsilon (g_array_index (history, LatentIterationRecord, i).objective,
                                     g_array_index (whole->history, LatentIterationRecord, i).objective,
                                     1e-9 * whole->snapshot->objective);
-  g_assert_cmpmem (latent_run_get_snapshot (run)->labels, 3000 * sizeof (gint32),
-                   whole->snapshot->labels, 3000 * sizeof (gint32));
+  g_assert_cmpmem (latent_run_get_snapshot (run)->clusters.labels, 3000 * sizeof (gint32),
+                   whole->snapshot->clusters.labels, 3000 * sizeof (gint32));
 }
 
 /* ---- a counting algorithm: what the worker asks of a step and a snapshot ----

@@ -252,7 +252,7 @@ test_batch_beyond_rows (void)
                                                    NULL, NULL, NULL, &error);
 
   g_assert_no_error (error);
-  g_assert_cmpuint (fit->snapshot->steps_per_epoch, ==, 1);
+  g_assert_cmpuint (fit->snapshot->autoencoder.epochs.steps_per_epoch, ==, 1);
   g_assert_cmpuint (fit->snapshot->iteration, ==, 3);
 }
 
@@ -343,8 +343,8 @@ test_fit_and_encode (void)
   snap = fit->snapshot;
   /* 270 training rows in batches of 30, 30 epochs. */
   g_assert_cmpuint (fit->history->len, ==, 9 * 30);
-  g_assert_cmpuint (snap->n_epochs, ==, 30);
-  g_assert_cmpuint (snap->n_steps, ==, 270);
+  g_assert_cmpuint (snap->autoencoder.epochs.n_epochs, ==, 30);
+  g_assert_cmpuint (snap->autoencoder.epochs.n_steps, ==, 270);
   g_assert_true (snap->final);
   for (guint i = 0; i < 9; i++)
     {
@@ -354,12 +354,12 @@ test_fit_and_encode (void)
   /* Training lowers the loss by more than half, and the held-out rows
    * follow. */
   g_assert_cmpfloat (last, <, 0.5 * first);
-  g_assert_true (isfinite (snap->epoch_val_loss[29]));
-  g_assert_cmpfloat (snap->epoch_val_loss[29], <, snap->epoch_val_loss[0]);
-  g_assert_cmpuint (snap->n_examples, ==, 16);
+  g_assert_true (isfinite (snap->autoencoder.epochs.held_out_loss[29]));
+  g_assert_cmpfloat (snap->autoencoder.epochs.held_out_loss[29], <, snap->autoencoder.epochs.held_out_loss[0]);
+  g_assert_cmpuint (snap->autoencoder.examples.n_examples, ==, 16);
   /* The examples are validation rows, distinct. */
-  for (guint r = 1; r < snap->n_examples; r++)
-    g_assert_cmpint (snap->example_rows[r], !=, snap->example_rows[0]);
+  for (guint r = 1; r < snap->autoencoder.examples.n_examples; r++)
+    g_assert_cmpint (snap->autoencoder.examples.rows[r], !=, snap->autoencoder.examples.rows[0]);
 
   features = latent_wta_encode (snap, ds, &error);
   g_assert_no_error (error);
@@ -372,10 +372,10 @@ test_fit_and_encode (void)
   for (guint j = 0; j < 12; j++)
     {
       const float *x = latent_dataset_get_row (ds, 0);
-      double z = snap->hidden_bias[j];
+      double z = snap->autoencoder.hidden_bias[j];
 
       for (guint a = 0; a < 6; a++)
-        z += (double) snap->components[j * 6 + a] * (x[a] - snap->input_offset[a]) * snap->input_scale[a];
+        z += (double) snap->autoencoder.encoder_weights[j * 6 + a] * (x[a] - snap->autoencoder.input_offset[a]) * snap->autoencoder.input_scale[a];
       g_assert_cmpfloat_with_epsilon (latent_dataset_get_row (features, 0)[j], MAX (0, z), 1e-4);
     }
   /* A dataset of other columns is refused. */

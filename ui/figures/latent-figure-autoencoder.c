@@ -66,7 +66,7 @@ is_dead (LatentSnapshot *snapshot,
          const Layout   *layout,
          guint           unit)
 {
-  return layout->counted && snapshot->unit_wins[unit] == 0;
+  return layout->counted && snapshot->autoencoder.unit_wins[unit] == 0;
 }
 
 static int
@@ -88,22 +88,24 @@ order_units (LatentSnapshot *snapshot,
              gboolean        wins_first,
              Layout         *layout)
 {
+  const LatentAutoencoderPart *part = &snapshot->autoencoder;
+
   layout->d = latent_dataset_get_n_cols (snapshot->dataset);
-  layout->n_units = snapshot->n_components;
+  layout->n_units = part->n_units;
   layout->n_shown = layout->n_units;
-  layout->by_wins = wins_first && snapshot->unit_wins != NULL;
+  layout->by_wins = wins_first && part->unit_wins != NULL;
   layout->order = g_new (guint, layout->n_units);
   for (guint i = 0; i < layout->n_units; i++)
     layout->order[i] = i;
   if (layout->by_wins)
-    g_qsort_with_data (layout->order, layout->n_units, sizeof (guint), by_wins, snapshot->unit_wins);
+    g_qsort_with_data (layout->order, layout->n_units, sizeof (guint), by_wins, part->unit_wins);
 
   /* Before the first whole epoch, a unit without a win may simply not have
    * had its turn yet. */
-  layout->counted = snapshot->unit_wins != NULL && snapshot->n_epochs > 0;
-  layout->n_dead = layout->counted ? 0 : snapshot->n_dead;
+  layout->counted = part->unit_wins != NULL && part->epochs.n_epochs > 0;
+  layout->n_dead = layout->counted ? 0 : part->n_dead;
   for (guint i = 0; layout->counted && i < layout->n_units; i++)
-    layout->n_dead += snapshot->unit_wins[i] == 0;
+    layout->n_dead += part->unit_wins[i] == 0;
 }
 
 /* The largest tile side (along x) for @n tiles in @cols columns. */
@@ -326,7 +328,7 @@ unit_caption (LatentSnapshot *snapshot,
 {
   if (layout->by_wins)
     {
-      guint wins = snapshot->unit_wins[unit];
+      guint wins = snapshot->autoencoder.unit_wins[unit];
 
       /* Translators: a hidden unit and how often it won, "unit 17 · 412 wins". */
       return long_form ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "unit %u · %u win", "unit %u · %u wins", wins),
@@ -368,7 +370,7 @@ draw_legend (cairo_t                 *cr,
   else
     units = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u unit", "%u units", layout->n_units),
                              layout->n_units);
-  if (layout->counted || snapshot->n_epochs > 0)
+  if (layout->counted || snapshot->autoencoder.epochs.n_epochs > 0)
     dead = layout->n_dead == 0 ? g_strdup (_("none dead (each won in the last epoch)"))
                                : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u dead (no win in the last epoch)",
                                                                "%u dead (no win in the last epoch)", layout->n_dead),
@@ -427,7 +429,7 @@ draw_tiles (cairo_t                 *cr,
   for (guint pos = 0; pos < layout->n_shown; pos++)
     {
       guint unit = layout->order[pos];
-      const float *values = snapshot->components + (gsize) unit * layout->d;
+      const float *values = snapshot->autoencoder.encoder_weights + (gsize) unit * layout->d;
       gboolean dead = is_dead (snapshot, layout, unit);
       cairo_surface_t *image;
       double x, y;
@@ -498,7 +500,7 @@ draw_heatmap (cairo_t                 *cr,
   for (guint i = 0; i < m; i++)
     {
       guint unit = layout->order[i];
-      const float *w = snapshot->components + (gsize) unit * d;
+      const float *w = snapshot->autoencoder.encoder_weights + (gsize) unit * d;
 
       scales[i] = unit_scale (w, d);
       /* A flat zero unit stays neutral. */
@@ -566,7 +568,7 @@ draw_weights (LatentSnapshot          *snapshot,
   cairo_save (cr);
   if (!has_weights (snapshot))
     _latent_figure_message (cr, style, width, height, _("No weights in this snapshot yet"));
-  else if (wins_first && snapshot->unit_wins == NULL)
+  else if (wins_first && snapshot->autoencoder.unit_wins == NULL)
     _latent_figure_message (cr, style, width, height, _("No wins counted in this snapshot yet"));
   else if (compute_layout (snapshot, style, wins_first, top, width, height, &layout))
     {
@@ -624,7 +626,7 @@ latent_figure_weights_locate (LatentSnapshot          *snapshot,
 
   /* The dispatcher calls this file, so its table is asked by name here. */
   if (!latent_algorithm_offers_figure (snapshot->algorithm, kind == LATENT_FIGURE_WINNERS ? "winners" : "weights")
-      || snapshot->dataset == NULL || (kind == LATENT_FIGURE_WINNERS && snapshot->unit_wins == NULL))
+      || snapshot->dataset == NULL || (kind == LATENT_FIGURE_WINNERS && snapshot->autoencoder.unit_wins == NULL))
     return FALSE;
   top = _latent_figure_header (NULL, snapshot, style, width, NULL);
   if (!compute_layout (snapshot, style, kind == LATENT_FIGURE_WINNERS, top, width, height, &layout)

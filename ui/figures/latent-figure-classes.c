@@ -35,12 +35,22 @@
 
 /* Shared --------------------------------------------------------------------- */
 
+/* One row per class: logistic regression's weights or the prototypes'
+ * means, whichever the classifier has. */
+static const float *
+class_rows (LatentSnapshot *snapshot)
+{
+  const LatentClassifierPart *part = &snapshot->classifier;
+
+  return part->class_weights ? part->class_weights : part->means;
+}
+
 static char **
 class_names (LatentSnapshot *snapshot)
 {
-  char **names = g_new0 (char *, snapshot->n_classes + 1);
+  char **names = g_new0 (char *, snapshot->classifier.n_classes + 1);
 
-  for (guint c = 0; c < snapshot->n_classes; c++)
+  for (guint c = 0; c < snapshot->classifier.n_classes; c++)
     names[c] = latent_figure_dup_class_name (snapshot, c);
   return names;
 }
@@ -149,7 +159,7 @@ draw_class_tiles (cairo_t                 *cr,
                   int                      height)
 {
   const double f = MAX (style->font_size, 1.0), footer = prototypes ? 0.0 : f * 3.2;
-  const guint m = snapshot->n_classes, d = snapshot->n_cols ? snapshot->n_cols
+  const guint m = snapshot->classifier.n_classes, d = snapshot->n_cols ? snapshot->n_cols
                                                              : latent_dataset_get_n_cols (snapshot->dataset);
   g_auto(GStrv) names = class_names (snapshot);
   g_autofree const float **images = g_new (const float *, m);
@@ -177,11 +187,11 @@ draw_class_tiles (cairo_t                 *cr,
       column_stats (snapshot->dataset, FALSE, mean, sd);
       scaled = g_new (float, (gsize) m * d);
       for (gsize i = 0; i < (gsize) m * d; i++)
-        scaled[i] = (float) (snapshot->components[i] * sd[i % d]);
+        scaled[i] = (float) (class_rows (snapshot)[i] * sd[i % d]);
       scale = percentile_scale (scaled, (gsize) m * d);
     }
   for (guint c = 0; c < m; c++)
-    images[c] = (prototypes ? snapshot->components : scaled) + (gsize) c * d;
+    images[c] = (prototypes ? class_rows (snapshot) : scaled) + (gsize) c * d;
   if (prototypes)
     _latent_figure_image_range (images, m, d, &lo, &hi);
 
@@ -235,7 +245,7 @@ draw_class_heatmap (cairo_t                 *cr,
                     int                      height)
 {
   const double f = MAX (style->font_size, 1.0);
-  const guint m = snapshot->n_classes, d = latent_dataset_get_n_cols (snapshot->dataset);
+  const guint m = snapshot->classifier.n_classes, d = latent_dataset_get_n_cols (snapshot->dataset);
   g_autofree double *values = g_new (double, (gsize) m * d);
   g_autofree double *mean = g_new (double, d);
   g_autofree double *sd = g_new (double, d);
@@ -252,7 +262,7 @@ draw_class_heatmap (cairo_t                 *cr,
   for (guint c = 0; c < m; c++)
     for (guint j = 0; j < d; j++)
       {
-        double v = snapshot->components[(gsize) c * d + j];
+        double v = class_rows (snapshot)[(gsize) c * d + j];
 
         /* Prototypes: how far the class's mean sits from the column's;
          * weights: what one standard deviation of the column adds to the
@@ -330,16 +340,17 @@ predict (LatentSnapshot *snapshot,
          double          x,
          double          y)
 {
-  const float *w = snapshot->components;
+  const LatentClassifierPart *part = &snapshot->classifier;
+  const float *w = class_rows (snapshot);
   double best = -INFINITY, row_norm = sqrt (x * x + y * y);
   guint best_c = 0;
 
-  for (guint c = 0; c < snapshot->n_classes; c++, w += 2)
+  for (guint c = 0; c < part->n_classes; c++, w += 2)
     {
       double score;
 
-      if (snapshot->class_bias != NULL)
-        score = w[0] * x + w[1] * y + snapshot->class_bias[c];
+      if (part->class_bias != NULL)
+        score = w[0] * x + w[1] * y + part->class_bias[c];
       else if (cosine)
         score = norms[c] > 0.0 && row_norm > 0.0 ? (w[0] * x + w[1] * y) / (norms[c] * row_norm) : -1.0;
       else
@@ -395,6 +406,7 @@ plane_layout (LatentSnapshot          *snapshot,
               int                      height,
               Plane                   *p)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   const double f = MAX (style->font_size, 1.0);
   LatentDataset *ds = snapshot->dataset;
   double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
@@ -404,8 +416,8 @@ plane_layout (LatentSnapshot          *snapshot,
 
   for (guint i = 0; i < latent_dataset_get_n_rows (ds); i++)
     extend (lo, hi, latent_dataset_get_row (ds, i));
-  for (guint i = 0; snapshot->test_dataset != NULL && snapshot->test_rows != NULL && i < snapshot->n_test; i++)
-    extend (lo, hi, latent_dataset_get_row (snapshot->test_dataset, snapshot->test_rows[i]));
+  for (guint i = 0; part->test_dataset != NULL && part->test_rows != NULL && i < part->n_test; i++)
+    extend (lo, hi, latent_dataset_get_row (part->test_dataset, part->test_rows[i]));
   for (guint a = 0; a < 2; a++)
     {
       double pad;
@@ -471,9 +483,10 @@ draw_regions (cairo_t                 *cr,
               const LatentFigureStyle *style,
               const Plane             *p)
 {
-  const guint m = snapshot->n_classes;
+  const LatentClassifierPart *part = &snapshot->classifier;
+  const guint m = part->n_classes;
   const int nx = (int) MIN (ceil (p->w), MAX_REGION_CELLS), ny = (int) MIN (ceil (p->h), MAX_REGION_CELLS);
-  const gboolean cosine = snapshot->class_bias == NULL && snapshot->cosine;
+  const gboolean cosine = part->class_bias == NULL && part->cosine;
   const double tint = style->dark ? TINT_DARK : TINT_LIGHT;
   g_autofree guint32 *colors = g_new (guint32, m);
   g_autofree double *norms = g_new (double, m);
@@ -485,7 +498,7 @@ draw_regions (cairo_t                 *cr,
   latent_figure_style_get_background (style, &br, &bg, &bb);
   for (guint c = 0; c < m; c++)
     {
-      const float *w = snapshot->components + (gsize) c * 2;
+      const float *w = class_rows (snapshot) + (gsize) c * 2;
       double r, g, b;
 
       latent_palette_color (c, &r, &g, &b);
@@ -566,6 +579,7 @@ draw_rows (cairo_t                 *cr,
            const LatentFigureStyle *style,
            const Plane             *p)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   LatentDataset *ds = snapshot->dataset;
   const guint n = latent_dataset_get_n_rows (ds);
   const gint32 *labels = latent_dataset_has_labels (ds) ? latent_dataset_get_labels (ds) : NULL;
@@ -574,16 +588,16 @@ draw_rows (cairo_t                 *cr,
   double fr, fg, fb;
 
   /* Rows of the dataset held out for testing are drawn as test rows. */
-  for (guint i = 0; snapshot->test_dataset == ds && snapshot->test_rows != NULL && i < snapshot->n_test; i++)
-    if (snapshot->test_rows[i] >= 0 && (guint) snapshot->test_rows[i] < n)
-      held_out[snapshot->test_rows[i]] = TRUE;
+  for (guint i = 0; part->test_dataset == ds && part->test_rows != NULL && i < part->n_test; i++)
+    if (part->test_rows[i] >= 0 && (guint) part->test_rows[i] < n)
+      held_out[part->test_rows[i]] = TRUE;
 
   latent_figure_style_get_foreground (style, &fr, &fg, &fb);
   cairo_save (cr);
   cairo_rectangle (cr, p->x, p->y, p->w, p->h);
   cairo_clip (cr);
   cairo_set_line_width (cr, 1.0);
-  for (guint c = 0; c < MAX (snapshot->n_classes, 1u); c++)
+  for (guint c = 0; c < MAX (part->n_classes, 1u); c++)
     {
       double cr_, cg, cb;
 
@@ -605,9 +619,9 @@ draw_rows (cairo_t                 *cr,
 
   /* Test rows in their true class's colour, outlined in the ink; wrong
    * ones crossed out, so an error reads without telling colours apart. */
-  for (guint i = 0; snapshot->test_dataset != NULL && snapshot->test_rows != NULL && i < snapshot->n_test; i++)
+  for (guint i = 0; part->test_dataset != NULL && part->test_rows != NULL && i < part->n_test; i++)
     {
-      const float *row = latent_dataset_get_row (snapshot->test_dataset, snapshot->test_rows[i]);
+      const float *row = latent_dataset_get_row (part->test_dataset, part->test_rows[i]);
       gint32 truth = _latent_figure_test_label (snapshot, i);
       double x = plane_x (p, row[0]), y = plane_y (p, row[1]), cr_, cg, cb;
 
@@ -620,7 +634,7 @@ draw_rows (cairo_t                 *cr,
       cairo_set_source_rgb (cr, fr, fg, fb);
       cairo_set_line_width (cr, 1.2);
       cairo_stroke (cr);
-      if (snapshot->test_predictions != NULL && truth >= 0 && snapshot->test_predictions[i] != truth)
+      if (part->test_predictions != NULL && truth >= 0 && part->test_predictions[i] != truth)
         _latent_figure_cross (cr, x, y, tr * 2.6, MAX (1.5, r * 0.5));
     }
   cairo_restore (cr);
@@ -638,7 +652,7 @@ draw_plane_legend (cairo_t                 *cr,
   const char *marks[3] = { _("training row"), _("test row"), _("wrong prediction") };
   double x = p->x, y = p->legend_y, fr, fg, fb;
 
-  for (guint c = 0; c < snapshot->n_classes; c++)
+  for (guint c = 0; c < snapshot->classifier.n_classes; c++)
     {
       double cr_, cg, cb, next;
 

@@ -42,18 +42,19 @@ typedef struct {
 static gboolean
 has_confusion (LatentSnapshot *snapshot)
 {
-  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER && snapshot->n_classes > 0
-         && snapshot->confusion != NULL;
+  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER && snapshot->classifier.n_classes > 0
+         && snapshot->classifier.confusion != NULL;
 }
 
 static guint
 row_total (LatentSnapshot *snapshot,
            guint           t)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   guint total = 0;
 
-  for (guint p = 0; p < snapshot->n_classes; p++)
-    total += snapshot->confusion[(gsize) t * snapshot->n_classes + p];
+  for (guint p = 0; p < part->n_classes; p++)
+    total += part->confusion[(gsize) t * part->n_classes + p];
   return total;
 }
 
@@ -64,7 +65,7 @@ cell_share (LatentSnapshot *snapshot,
 {
   guint total = row_total (snapshot, t);
 
-  return total > 0 ? (double) snapshot->confusion[(gsize) t * snapshot->n_classes + p] / total : 0.0;
+  return total > 0 ? (double) snapshot->classifier.confusion[(gsize) t * snapshot->classifier.n_classes + p] / total : 0.0;
 }
 
 /* One hue from the background to strong blue: the share, 0 to 1. */
@@ -81,9 +82,9 @@ share_color (double    share,
 static char **
 class_names (LatentSnapshot *snapshot)
 {
-  char **names = g_new0 (char *, snapshot->n_classes + 1);
+  char **names = g_new0 (char *, snapshot->classifier.n_classes + 1);
 
-  for (guint c = 0; c < snapshot->n_classes; c++)
+  for (guint c = 0; c < snapshot->classifier.n_classes; c++)
     names[c] = latent_figure_dup_class_name (snapshot, c);
   return names;
 }
@@ -151,7 +152,7 @@ compute_layout (LatentSnapshot          *snapshot,
   memset (layout, 0, sizeof *layout);
   if (!has_confusion (snapshot))
     return FALSE;
-  layout->n = snapshot->n_classes;
+  layout->n = snapshot->classifier.n_classes;
   names = class_names (snapshot);
 
   cr = _latent_figure_measure_context (style);
@@ -197,7 +198,7 @@ compute_layout (LatentSnapshot          *snapshot,
   /* The counts, in a font small enough for the largest, down to 0.6 of
    * the style's; past that the shading says it alone. */
   for (guint i = 0; i < layout->n * layout->n; i++)
-    largest = MAX (largest, snapshot->confusion[i]);
+    largest = MAX (largest, snapshot->classifier.confusion[i]);
   g_snprintf (buf, sizeof buf, "%u", largest);
   _latent_figure_set_font (cr, style, 1.0, FALSE);
   count_w = _latent_figure_text_width (cr, buf);
@@ -316,7 +317,7 @@ draw_cells (cairo_t                 *cr,
       for (guint t = 0; t < layout->n; t++)
         for (guint p = 0; p < layout->n; p++)
           {
-            guint count = snapshot->confusion[(gsize) t * layout->n + p];
+            guint count = snapshot->classifier.confusion[(gsize) t * layout->n + p];
             cairo_text_extents_t ext;
 
             /* Empty cells off the diagonal are the background: a zero in
@@ -469,6 +470,7 @@ latent_figure_confusion_examples (LatentSnapshot          *snapshot,
                                   int                      tile,
                                   guint                   *n_shown)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   LatentDataset *test;
   g_autoptr(GArray) rows = NULL;
   const float **images;
@@ -483,18 +485,18 @@ latent_figure_confusion_examples (LatentSnapshot          *snapshot,
   if (n_shown)
     *n_shown = 0;
   /* Features of images are shown as the images they were made from. */
-  test = snapshot->test_dataset;
+  test = part->test_dataset;
   while (test && !_latent_figure_dataset_has_image_rows (test) && latent_dataset_get_origin (test))
     test = latent_dataset_get_origin (test);
-  if (test == NULL || snapshot->test_predictions == NULL || max_images == 0 || tile < 1
+  if (test == NULL || part->test_predictions == NULL || max_images == 0 || tile < 1
       || !_latent_figure_dataset_has_image_rows (test)
       || !latent_dataset_get_image_shape (test, &img_w, &img_h, &channels, &single))
     return NULL;
   rows = g_array_new (FALSE, FALSE, sizeof (gint32));
-  for (guint i = 0; i < snapshot->n_test && rows->len < max_images; i++)
+  for (guint i = 0; i < part->n_test && rows->len < max_images; i++)
     if (_latent_figure_test_label (snapshot, i) == (gint32) true_class
-        && snapshot->test_predictions[i] == (gint32) predicted)
-      g_array_append_val (rows, snapshot->test_rows[i]);
+        && part->test_predictions[i] == (gint32) predicted)
+      g_array_append_val (rows, part->test_rows[i]);
   if (rows->len == 0)
     return NULL;
 

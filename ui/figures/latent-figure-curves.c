@@ -148,6 +148,7 @@ static void
 loss_range (LatentSnapshot *snapshot,
             Curves         *c)
 {
+  const LatentAutoencoderPart *part = &snapshot->autoencoder;
   double lo = INFINITY, hi = -INFINITY, pad;
   gboolean negative = FALSE;
 
@@ -155,7 +156,7 @@ loss_range (LatentSnapshot *snapshot,
    * losses of the first steps would flatten everything after them. */
   for (guint i = 0; i < c->n; i++)
     {
-      double v = snapshot->step_loss[i];
+      double v = part->epochs.step_loss[i];
 
       if (isfinite (c->smooth[i]))
         lo = MIN (lo, c->smooth[i]), hi = MAX (hi, c->smooth[i]);
@@ -163,10 +164,10 @@ loss_range (LatentSnapshot *snapshot,
         lo = MIN (lo, v), negative |= v < 0.0;
     }
   for (guint e = 0; c->validation && e < c->n_epochs; e++)
-    if (isfinite (snapshot->epoch_val_loss[e]))
+    if (isfinite (part->epochs.held_out_loss[e]))
       {
-        lo = MIN (lo, snapshot->epoch_val_loss[e]);
-        hi = MAX (hi, snapshot->epoch_val_loss[e]);
+        lo = MIN (lo, part->epochs.held_out_loss[e]);
+        hi = MAX (hi, part->epochs.held_out_loss[e]);
       }
   if (!isfinite (lo) || !isfinite (hi))
     lo = 0.0, hi = 1.0;
@@ -193,16 +194,17 @@ curves_layout (LatentSnapshot          *snapshot,
                int                      height,
                Curves                  *c)
 {
+  const LatentAutoencoderPart *part = &snapshot->autoencoder;
   const double f = MAX (style->font_size, 1.0);
   const double below = f * 0.4 + f * 1.2 + f * 1.6 + f * 0.4;   /* marks, labels, title */
   cairo_t *cr;
   double label_w = 0.0, avail, plot_y, last_w;
   char buf[64];
 
-  c->n = snapshot->n_steps;
-  c->n_epochs = snapshot->epoch_train_loss || snapshot->epoch_val_loss || snapshot->epoch_dead_fraction
-                ? snapshot->n_epochs : 0;
-  c->per_epoch = snapshot->steps_per_epoch;
+  c->n = part->epochs.n_steps;
+  c->n_epochs = part->epochs.train_loss || part->epochs.held_out_loss || part->epoch_dead_fraction
+                ? part->epochs.n_epochs : 0;
+  c->per_epoch = part->epochs.steps_per_epoch;
   if (c->per_epoch == 0 && c->n_epochs > 0)
     c->per_epoch = c->n / c->n_epochs;
   if (c->per_epoch == 0)
@@ -216,15 +218,15 @@ curves_layout (LatentSnapshot          *snapshot,
   c->window = MIN (c->window | 1, MAX (1u, c->n / 4));
   if (c->window % 2 == 0)
     c->window--;
-  c->smooth = moving_average (snapshot->step_loss, c->n, c->window);
-  for (guint e = 0; snapshot->epoch_val_loss && e < c->n_epochs; e++)
-    c->validation |= isfinite (snapshot->epoch_val_loss[e]);
+  c->smooth = moving_average (part->epochs.step_loss, c->n, c->window);
+  for (guint e = 0; part->epochs.held_out_loss && e < c->n_epochs; e++)
+    c->validation |= isfinite (part->epochs.held_out_loss[e]);
   c->x_max = MAX ((double) c->n, (double) c->n_epochs * c->per_epoch);
   loss_range (snapshot, c);
 
   plot_y = round (top + f * 2.4);
   avail = height - f - plot_y - below;
-  if (c->n_epochs > 0 && snapshot->epoch_dead_fraction != NULL)
+  if (c->n_epochs > 0 && part->epoch_dead_fraction != NULL)
     {
       c->dead_h = floor ((avail - below - f) * 0.3);
       if (c->dead_h < MIN_DEAD_PANEL)
@@ -341,8 +343,9 @@ draw_losses (cairo_t                 *cr,
              const LatentFigureStyle *style,
              const Curves            *c)
 {
+  const LatentAutoencoderPart *part = &snapshot->autoencoder;
   const double f = MAX (style->font_size, 1.0);
-  const float *raw = snapshot->step_loss;
+  const float *raw = part->epochs.step_loss;
   double r, g, b;
   guint stride;
 
@@ -414,16 +417,16 @@ draw_losses (cairo_t                 *cr,
       cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
       cairo_new_path (cr);
       for (guint e = 0; e < c->n_epochs; e++)
-        if (isfinite (snapshot->epoch_val_loss[e]))
+        if (isfinite (part->epochs.held_out_loss[e]))
           cairo_line_to (cr, to_x (c, epoch_x (c, e)),
-                         to_y (c->loss_y, c->loss_h, c->lo, c->hi, snapshot->epoch_val_loss[e]));
+                         to_y (c->loss_y, c->loss_h, c->lo, c->hi, part->epochs.held_out_loss[e]));
       cairo_stroke (cr);
       for (guint e = 0; epoch_markers (c, f) && e < c->n_epochs; e++)
-        if (isfinite (snapshot->epoch_val_loss[e]))
+        if (isfinite (part->epochs.held_out_loss[e]))
           {
             cairo_new_sub_path (cr);
             cairo_arc (cr, to_x (c, epoch_x (c, e)),
-                       to_y (c->loss_y, c->loss_h, c->lo, c->hi, snapshot->epoch_val_loss[e]), radius, 0, 2 * G_PI);
+                       to_y (c->loss_y, c->loss_h, c->lo, c->hi, part->epochs.held_out_loss[e]), radius, 0, 2 * G_PI);
           }
       cairo_fill (cr);
       cairo_restore (cr);
@@ -437,6 +440,7 @@ draw_dead (cairo_t                 *cr,
            const LatentFigureStyle *style,
            const Curves            *c)
 {
+  const LatentAutoencoderPart *part = &snapshot->autoencoder;
   const double f = MAX (style->font_size, 1.0), radius = MAX (2.5, f * 0.25);
   g_auto(GStrv) left_labels = _latent_figure_tick_labels (&c->dead_ticks, format_percent);
   g_autoptr(GPtrArray) epoch_labels = g_ptr_array_new_with_free_func (g_free);
@@ -474,7 +478,7 @@ draw_dead (cairo_t                 *cr,
     cairo_new_path (cr);
     for (guint e = 0; e < c->n_epochs; e++)
       {
-        double v = snapshot->epoch_dead_fraction[e] * 100.0;
+        double v = part->epoch_dead_fraction[e] * 100.0;
 
         if (!isfinite (v))
           continue;
@@ -500,7 +504,7 @@ draw_dead (cairo_t                 *cr,
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   for (guint e = 0; e < c->n_epochs; e++)
     {
-      double v = snapshot->epoch_dead_fraction[e] * 100.0;
+      double v = part->epoch_dead_fraction[e] * 100.0;
 
       if (!isfinite (v))
         continue;
@@ -509,7 +513,7 @@ draw_dead (cairo_t                 *cr,
   cairo_stroke (cr);
   for (guint e = 0; epoch_markers (c, f) && e < c->n_epochs; e++)
     {
-      double v = snapshot->epoch_dead_fraction[e] * 100.0;
+      double v = part->epoch_dead_fraction[e] * 100.0;
 
       if (!isfinite (v))
         continue;
@@ -533,7 +537,7 @@ _latent_figure_curves_draw (LatentSnapshot          *snapshot,
   g_auto(Curves) c = { 0 };
 
   cairo_save (cr);
-  if (snapshot->step_loss == NULL || snapshot->n_steps < 2)
+  if (snapshot->autoencoder.epochs.step_loss == NULL || snapshot->autoencoder.epochs.n_steps < 2)
     _latent_figure_message (cr, style, width, height, _("No training steps yet"));
   else if (curves_layout (snapshot, style, top, width, height, &c))
     {

@@ -211,7 +211,7 @@ gboolean
 latent_figure_is_filter (LatentSnapshot *snapshot)
 {
   g_return_val_if_fail (snapshot != NULL, FALSE);
-  return snapshot->image != NULL || latent_snapshot_get_family (snapshot) == LATENT_FAMILY_FILTER;
+  return snapshot->filter.image != NULL || latent_snapshot_get_family (snapshot) == LATENT_FAMILY_FILTER;
 }
 
 gboolean
@@ -244,7 +244,7 @@ latent_figure_dup_class_name (LatentSnapshot *snapshot,
   /* The test set matches the training set's classes by name, so either
    * names them. */
   sets[0] = snapshot->dataset;
-  sets[1] = snapshot->test_dataset;
+  sets[1] = snapshot->classifier.test_dataset;
   for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
     if (sets[i] != NULL && klass < latent_dataset_get_n_classes (sets[i]))
       {
@@ -259,8 +259,7 @@ latent_figure_dup_class_name (LatentSnapshot *snapshot,
 gboolean
 _latent_figure_classifier_has_model (LatentSnapshot *snapshot)
 {
-  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER && snapshot->n_classes > 0
-         && snapshot->components != NULL && snapshot->n_components == snapshot->n_classes
+  return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER && snapshot->classifier.n_classes > 0
          && _latent_figure_linear_has_components (snapshot);
 }
 
@@ -268,12 +267,13 @@ gint32
 _latent_figure_test_label (LatentSnapshot *snapshot,
                            guint           i)
 {
-  LatentDataset *test = snapshot->test_dataset;
+  const LatentClassifierPart *part = &snapshot->classifier;
+  LatentDataset *test = part->test_dataset;
   gint32 row;
 
-  if (test == NULL || snapshot->test_rows == NULL || i >= snapshot->n_test || !latent_dataset_has_labels (test))
+  if (test == NULL || part->test_rows == NULL || i >= part->n_test || !latent_dataset_has_labels (test))
     return -1;
-  row = snapshot->test_rows[i];
+  row = part->test_rows[i];
   if (row < 0 || (guint) row >= latent_dataset_get_n_rows (test))
     return -1;
   return latent_dataset_get_labels (test)[row];
@@ -335,6 +335,7 @@ _latent_figure_cross (cairo_t *cr,
 char *
 latent_figure_dup_title (LatentSnapshot *snapshot)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   GString *s;
 
   g_return_val_if_fail (snapshot != NULL, NULL);
@@ -357,15 +358,16 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
   if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_AUTOENCODER)
     {
       /* Training counts mini-batches; an epoch is the one a step is in. */
-      guint steps = snapshot->step_loss != NULL ? snapshot->n_steps : snapshot->iteration;
-      guint epoch = snapshot->n_epochs;
+      const LatentEpochs *epochs = &snapshot->autoencoder.epochs;
+      guint steps = epochs->step_loss != NULL ? epochs->n_steps : snapshot->iteration;
+      guint epoch = epochs->n_epochs;
 
-      if (snapshot->steps_per_epoch > 0)
-        epoch = MAX (epoch, (steps + snapshot->steps_per_epoch - 1) / snapshot->steps_per_epoch);
-      if (snapshot->n_components > 0)
+      if (epochs->steps_per_epoch > 0)
+        epoch = MAX (epoch, (steps + epochs->steps_per_epoch - 1) / epochs->steps_per_epoch);
+      if (snapshot->autoencoder.n_units > 0)
         g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u unit", " · %u units",
-                                                snapshot->n_components),
-                                snapshot->n_components);
+                                                snapshot->autoencoder.n_units),
+                                snapshot->autoencoder.n_units);
       if (epoch > 0)
         g_string_append_printf (s, _(" · epoch %u"), epoch);
       g_string_append_printf (s, _(" · step %u"), steps);
@@ -374,26 +376,27 @@ latent_figure_dup_title (LatentSnapshot *snapshot)
   if (latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER)
     {
       /* A classifier counts what it learns in: epochs, or episodes. */
-      if (snapshot->n_episodes > 0)
-        g_string_append_printf (s, _(" · episode %u"), snapshot->n_episodes);
-      else if (snapshot->n_epochs > 0)
-        g_string_append_printf (s, _(" · epoch %u"), snapshot->n_epochs);
+      if (part->n_episodes > 0)
+        g_string_append_printf (s, _(" · episode %u"), part->n_episodes);
+      else if (part->epochs.n_epochs > 0)
+        g_string_append_printf (s, _(" · epoch %u"), part->epochs.n_epochs);
       else
         g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
       if (snapshot->converged)
         g_string_append (s, _(" · converged"));
       return g_string_free (s, FALSE);
     }
-  if (snapshot->k > 0)
-    g_string_append_printf (s, " · K = %u", snapshot->k);
-  else if (snapshot->components != NULL && snapshot->n_components > 0 && latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS))
+  if (snapshot->clusters.k > 0)
+    g_string_append_printf (s, " · K = %u", snapshot->clusters.k);
+  else if (snapshot->linear.components != NULL && snapshot->linear.n_components > 0
+           && latent_algorithm_has_flag (snapshot->algorithm, LATENT_ALGORITHM_FACTORS))
     g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u factor", " · %u factors",
-                                            snapshot->n_components),
-                            snapshot->n_components);
-  else if (snapshot->components != NULL && snapshot->n_components > 0)
+                                            snapshot->linear.n_components),
+                            snapshot->linear.n_components);
+  else if (snapshot->linear.components != NULL && snapshot->linear.n_components > 0)
     g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u component", " · %u components",
-                                            snapshot->n_components),
-                            snapshot->n_components);
+                                            snapshot->linear.n_components),
+                            snapshot->linear.n_components);
   g_string_append_printf (s, _(" · iteration %u"), snapshot->iteration);
   if (snapshot->converged)
     g_string_append (s, _(" · converged"));
@@ -414,16 +417,16 @@ _latent_figure_linear_is_fa (LatentSnapshot *snapshot)
 gboolean
 _latent_figure_linear_whitened (LatentSnapshot *snapshot)
 {
-  return snapshot->whitened;
+  return snapshot->linear.whitened;
 }
 
 double
 _latent_figure_linear_ratio (LatentSnapshot *snapshot,
        guint           index)
 {
-  if (snapshot->explained_variance_ratio == NULL || index >= snapshot->n_components)
+  if (snapshot->linear.explained_variance_ratio == NULL || index >= snapshot->linear.n_components)
     return NAN;
-  return snapshot->explained_variance_ratio[index];
+  return snapshot->linear.explained_variance_ratio[index];
 }
 
 char *
@@ -473,7 +476,11 @@ _latent_figure_linear_component_caption (LatentSnapshot *snapshot,
 gboolean
 _latent_figure_linear_has_components (LatentSnapshot *snapshot)
 {
-  return snapshot->components != NULL && snapshot->n_components > 0 && snapshot->dataset != NULL
+  guint n;
+
+  /* Whichever rows the family calls components: a linear model's, an
+   * autoencoder's weights, a classifier's rows per class. */
+  return latent_family_components (snapshot, &n) != NULL && n > 0 && snapshot->dataset != NULL
          && (snapshot->n_cols == 0 || snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset));
 }
 

@@ -262,13 +262,14 @@ draw_epoch_curves (cairo_t                 *cr,
                    int                      width,
                    int                      height)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   const double f = MAX (style->font_size, 1.0), below = f * 0.4 + f * 1.2 + f * 1.6, legend = f * 1.8;
   const double radius = MAX (2.5, f * 0.25);
-  const guint n = snapshot->n_epochs;
+  const guint n = part->epochs.n_epochs;
   /* One step an epoch (the whole batch) is the epoch's loss again. */
-  const gboolean steps = snapshot->step_loss != NULL && snapshot->n_steps > 1 && n > 0
-                         && (snapshot->steps_per_epoch > 1
-                             || (snapshot->steps_per_epoch == 0 && snapshot->n_steps >= 2 * n));
+  const gboolean steps = part->epochs.step_loss != NULL && part->epochs.n_steps > 1 && n > 0
+                         && (part->epochs.steps_per_epoch > 1
+                             || (part->epochs.steps_per_epoch == 0 && part->epochs.n_steps >= 2 * n));
   g_autofree double *smooth = NULL;
   Panel loss = { 0 }, acc = { 0 };
   double avail, per_epoch = 0.0, lo = INFINITY, hi = -INFINITY, label_w, x, r, g, b;
@@ -277,18 +278,18 @@ draw_epoch_curves (cairo_t                 *cr,
   /* Both panels share the epoch axis; the steps sit between epochs. */
   if (steps)
     {
-      per_epoch = snapshot->steps_per_epoch > 0 ? snapshot->steps_per_epoch : (double) snapshot->n_steps / n;
+      per_epoch = part->epochs.steps_per_epoch > 0 ? part->epochs.steps_per_epoch : (double) part->epochs.n_steps / n;
       /* A quarter of an epoch, three steps at least: enough to see the
        * trend through the mini-batches' noise. */
       window = MAX (3u, (guint) (per_epoch / 4.0)) | 1;
-      window = MIN (window, MAX (1u, snapshot->n_steps / 4) | 1);
-      smooth = moving_average (snapshot->step_loss, snapshot->n_steps, window);
+      window = MIN (window, MAX (1u, part->epochs.n_steps / 4) | 1);
+      smooth = moving_average (part->epochs.step_loss, part->epochs.n_steps, window);
     }
   loss.xmin = acc.xmin = 0.0;
-  loss.xmax = acc.xmax = MAX (1.0, MAX ((double) n, steps ? snapshot->n_steps / per_epoch : 0.0));
+  loss.xmax = acc.xmax = MAX (1.0, MAX ((double) n, steps ? part->epochs.n_steps / per_epoch : 0.0));
 
-  value_range (snapshot->epoch_train_loss, n, 1.0, &lo, &hi);
-  value_range (smooth, smooth ? snapshot->n_steps : 0, 1.0, &lo, &hi);
+  value_range (part->epochs.train_loss, n, 1.0, &lo, &hi);
+  value_range (smooth, smooth ? part->epochs.n_steps : 0, 1.0, &lo, &hi);
   if (!isfinite (lo))
     lo = 0.0, hi = 1.0;
   if (!(hi > lo))
@@ -298,8 +299,8 @@ draw_epoch_curves (cairo_t                 *cr,
   loss.ymin = lo, loss.ymax = hi;
 
   lo = INFINITY, hi = -INFINITY;
-  value_range (snapshot->epoch_train_accuracy, n, 100.0, &lo, &hi);
-  value_range (snapshot->epoch_test_accuracy, n, 100.0, &lo, &hi);
+  value_range (part->epoch_train_accuracy, n, 100.0, &lo, &hi);
+  value_range (part->epoch_test_accuracy, n, 100.0, &lo, &hi);
   if (!isfinite (lo))
     lo = 0.0;
   acc.ymin = MAX (0.0, lo - 5.0), acc.ymax = 100.0;
@@ -353,9 +354,9 @@ draw_epoch_curves (cairo_t                 *cr,
           cairo_set_source_rgba (cr, r, g, b, pass == 0 && window > 1 ? (style->dark ? 0.55 : 0.35) : 1.0);
           cairo_set_line_width (cr, pass == 0 && window > 1 ? 1.0 : 2.0);
           cairo_new_path (cr);
-          for (guint i = 0; i < snapshot->n_steps; i++)
+          for (guint i = 0; i < part->epochs.n_steps; i++)
             {
-              double v = pass == 0 ? snapshot->step_loss[i] : smooth[i];
+              double v = pass == 0 ? part->epochs.step_loss[i] : smooth[i];
 
               if (isfinite (v))
                 cairo_line_to (cr, px (&loss, (i + 1) / per_epoch), py (&loss, v));
@@ -366,14 +367,14 @@ draw_epoch_curves (cairo_t                 *cr,
         }
     }
   cairo_restore (cr);
-  if (snapshot->epoch_train_loss != NULL)
+  if (part->epochs.train_loss != NULL)
     {
       /* The epoch's mean is a point at the epoch's end, drawn after the
        * steps so it stays on top. */
       g_autofree double *epoch = g_new (double, n);
 
       for (guint e = 0; e < n; e++)
-        epoch[e] = snapshot->epoch_train_loss[e];
+        epoch[e] = part->epochs.train_loss[e];
       draw_series (cr, &loss, epoch, n, 1.0, COLOR_TRAIN, radius);
     }
 
@@ -381,10 +382,10 @@ draw_epoch_curves (cairo_t                 *cr,
   x = line_entry (cr, style, acc.x, acc.y - f * 0.6, width - f, COLOR_TRAIN, 1.0, TRUE, _("training accuracy"));
   line_entry (cr, style, x, acc.y - f * 0.6, width - f, COLOR_TEST, 1.0, TRUE, _("test accuracy"));
   draw_panel_axes (cr, style, &acc, TRUE, _("epoch"), _("accuracy"));
-  if (snapshot->epoch_train_accuracy != NULL)
-    draw_series (cr, &acc, snapshot->epoch_train_accuracy, n, 100.0, COLOR_TRAIN, radius);
-  if (snapshot->epoch_test_accuracy != NULL)
-    draw_series (cr, &acc, snapshot->epoch_test_accuracy, n, 100.0, COLOR_TEST, radius);
+  if (part->epoch_train_accuracy != NULL)
+    draw_series (cr, &acc, part->epoch_train_accuracy, n, 100.0, COLOR_TRAIN, radius);
+  if (part->epoch_test_accuracy != NULL)
+    draw_series (cr, &acc, part->epoch_test_accuracy, n, 100.0, COLOR_TEST, radius);
 }
 
 /* The prototypes' episodes -------------------------------------------------- */
@@ -397,8 +398,9 @@ draw_episode_curve (cairo_t                 *cr,
                     int                      width,
                     int                      height)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   const double f = MAX (style->font_size, 1.0), below = f * 0.4 + f * 1.2 + f * 1.6, legend = f * 1.8;
-  const guint n = snapshot->n_episodes;
+  const guint n = part->n_episodes;
   const double radius = n > 200 ? MAX (1.5, f * 0.12) : MAX (2.5, f * 0.22);
   g_autofree double *mean = g_new (double, n);
   g_autofree double *half = g_new (double, n);
@@ -409,7 +411,7 @@ draw_episode_curve (cairo_t                 *cr,
   /* The running mean and its 95 % interval after each episode. */
   for (guint e = 0; e < n; e++)
     {
-      double v = snapshot->episode_accuracy[e] * 100.0;
+      double v = part->episode_accuracy[e] * 100.0;
 
       if (isfinite (v))
         {
@@ -482,10 +484,10 @@ draw_episode_curve (cairo_t                 *cr,
   latent_palette_color (COLOR_LOSS, &r, &g, &b);
   cairo_set_source_rgb (cr, r, g, b);
   for (guint e = 0; e < n; e++)
-    if (isfinite (snapshot->episode_accuracy[e]))
+    if (isfinite (part->episode_accuracy[e]))
       {
         cairo_new_sub_path (cr);
-        cairo_arc (cr, px (&p, e + 1), py (&p, snapshot->episode_accuracy[e] * 100.0), radius, 0, 2 * G_PI);
+        cairo_arc (cr, px (&p, e + 1), py (&p, part->episode_accuracy[e] * 100.0), radius, 0, 2 * G_PI);
       }
   cairo_fill (cr);
   /* The running mean on top. */
@@ -508,14 +510,15 @@ _latent_figure_classifier_curves_draw (LatentSnapshot          *snapshot,
                                        int                      width,
                                        int                      height)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   cairo_save (cr);
-  if (snapshot->n_episodes > 0 && snapshot->episode_accuracy != NULL)
+  if (part->n_episodes > 0 && part->episode_accuracy != NULL)
     draw_episode_curve (cr, snapshot, style, top, width, height);
-  else if (snapshot->n_epochs > 0 && (snapshot->epoch_train_loss != NULL || snapshot->epoch_test_accuracy != NULL))
+  else if (part->epochs.n_epochs > 0 && (part->epochs.train_loss != NULL || part->epoch_test_accuracy != NULL))
     draw_epoch_curves (cr, snapshot, style, top, width, height);
   else
     _latent_figure_message (cr, style, width, height,
-                            snapshot->class_bias == NULL ? _("No episodes yet")
+                            part->class_bias == NULL ? _("No episodes yet")
                                                          : _("No epochs yet: the curves start after the first"));
   cairo_restore (cr);
 }
@@ -525,9 +528,11 @@ _latent_figure_classifier_curves_draw (LatentSnapshot          *snapshot,
 static gboolean
 has_episode (LatentSnapshot *snapshot)
 {
-  return snapshot->n_episodes > 0 && snapshot->n_ways > 0 && snapshot->episode_classes != NULL
-         && snapshot->test_dataset != NULL && (snapshot->n_shots == 0 || snapshot->support_rows != NULL)
-         && (snapshot->n_queries == 0 || (snapshot->query_rows != NULL && snapshot->query_predictions != NULL));
+  const LatentClassifierPart *part = &snapshot->classifier;
+
+  return part->n_episodes > 0 && part->n_ways > 0 && part->episode_classes != NULL
+         && part->test_dataset != NULL && (part->n_shots == 0 || part->support_rows != NULL)
+         && (part->n_queries == 0 || (part->query_rows != NULL && part->query_predictions != NULL));
 }
 
 /* The true class of query @q, −1 unknown. */
@@ -535,8 +540,8 @@ static gint32
 query_label (LatentSnapshot *snapshot,
              guint           q)
 {
-  LatentDataset *test = snapshot->test_dataset;
-  gint32 row = snapshot->query_rows[q];
+  LatentDataset *test = snapshot->classifier.test_dataset;
+  gint32 row = snapshot->classifier.query_rows[q];
 
   if (!latent_dataset_has_labels (test) || row < 0 || (guint) row >= latent_dataset_get_n_rows (test))
     return -1;
@@ -551,25 +556,26 @@ episode_heading (cairo_t                 *cr,
                  double                   top,
                  int                      width)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   const double f = MAX (style->font_size, 1.0);
-  double last = snapshot->episode_accuracy != NULL ? snapshot->episode_accuracy[snapshot->n_episodes - 1] : NAN;
+  double last = part->episode_accuracy != NULL ? part->episode_accuracy[part->n_episodes - 1] : NAN;
   g_autofree char *title = NULL;
   g_autofree char *mean = NULL;
   guint right = 0;
 
-  for (guint q = 0; q < snapshot->n_queries; q++)
-    right += snapshot->query_predictions[q] == query_label (snapshot, q);
-  if (!isfinite (last) && snapshot->n_queries > 0)
-    last = (double) right / snapshot->n_queries;
+  for (guint q = 0; q < part->n_queries; q++)
+    right += part->query_predictions[q] == query_label (snapshot, q);
+  if (!isfinite (last) && part->n_queries > 0)
+    last = (double) right / part->n_queries;
   /* Translators: the number of the episode, then the share of its queries
    * classified right. */
-  title = g_strdup_printf (_("Episode %u: %.0f %% right"), snapshot->n_episodes, 100.0 * last);
-  if (isfinite (snapshot->episode_mean_accuracy))
+  title = g_strdup_printf (_("Episode %u: %.0f %% right"), part->n_episodes, 100.0 * last);
+  if (isfinite (part->episode_mean_accuracy))
     mean = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "mean over %u episode: %.1f %% ± %.1f (95 %% interval)",
                                          "mean over %u episodes: %.1f %% ± %.1f (95 %% interval)",
-                                         snapshot->n_episodes),
-                            snapshot->n_episodes, 100.0 * snapshot->episode_mean_accuracy,
-                            100.0 * snapshot->episode_ci95);
+                                         part->n_episodes),
+                            part->n_episodes, 100.0 * part->episode_mean_accuracy,
+                            100.0 * part->episode_ci95);
   cairo_save (cr);
   _latent_figure_set_font (cr, style, 1.1, TRUE);
   _latent_figure_set_color_mix (cr, style, 1.0);
@@ -635,10 +641,11 @@ draw_episode_images (cairo_t                 *cr,
                      int                      width,
                      int                      height)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   const double f = MAX (style->font_size, 1.0);
-  const guint ways = snapshot->n_ways, shots = snapshot->n_shots;
-  const gboolean with_prototype = snapshot->episode_prototypes != NULL;
-  LatentDataset *test = snapshot->test_dataset;
+  const guint ways = part->n_ways, shots = part->n_shots;
+  const gboolean with_prototype = part->episode_prototypes != NULL;
+  LatentDataset *test = part->test_dataset;
   g_autoptr(GPtrArray) by_way = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr(GPtrArray) images = g_ptr_array_new ();
   guint img_w, img_h, channels, max_q = 0, shown_q, cols;
@@ -652,8 +659,8 @@ draw_episode_images (cairo_t                 *cr,
     {
       GArray *queries = g_array_new (FALSE, FALSE, sizeof (guint));
 
-      for (guint q = 0; q < snapshot->n_queries; q++)
-        if (query_label (snapshot, q) == snapshot->episode_classes[w])
+      for (guint q = 0; q < part->n_queries; q++)
+        if (query_label (snapshot, q) == part->episode_classes[w])
           g_array_append_val (queries, q);
       max_q = MAX (max_q, queries->len);
       g_ptr_array_add (by_way, queries);
@@ -663,7 +670,7 @@ draw_episode_images (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 0.9, FALSE);
   for (guint w = 0; w < ways; w++)
     {
-      g_autofree char *name = latent_figure_dup_class_name (snapshot, snapshot->episode_classes[w]);
+      g_autofree char *name = latent_figure_dup_class_name (snapshot, part->episode_classes[w]);
 
       label_w = MAX (label_w, _latent_figure_text_width (cr, name));
     }
@@ -703,10 +710,10 @@ draw_episode_images (cairo_t                 *cr,
       GArray *queries = g_ptr_array_index (by_way, w);
 
       for (guint s = 0; s < shots; s++)
-        g_ptr_array_add (images, (gpointer) latent_dataset_get_row (test, snapshot->support_rows[w * shots + s]));
+        g_ptr_array_add (images, (gpointer) latent_dataset_get_row (test, part->support_rows[w * shots + s]));
       for (guint i = 0; i < MIN (queries->len, shown_q); i++)
         g_ptr_array_add (images,
-                         (gpointer) latent_dataset_get_row (test, snapshot->query_rows[g_array_index (queries, guint, i)]));
+                         (gpointer) latent_dataset_get_row (test, part->query_rows[g_array_index (queries, guint, i)]));
     }
   _latent_figure_image_range ((const float * const *) images->pdata, images->len, (gsize) img_w * img_h * channels,
                               &lo, &hi);
@@ -752,12 +759,12 @@ draw_episode_images (cairo_t                 *cr,
   for (guint w = 0; w < ways; w++)
     {
       GArray *queries = g_ptr_array_index (by_way, w);
-      g_autofree char *name = latent_figure_dup_class_name (snapshot, snapshot->episode_classes[w]);
+      g_autofree char *name = latent_figure_dup_class_name (snapshot, part->episode_classes[w]);
       double y = y0 + w * row_h, x = x0, cr_, cg, cb;
 
       /* The way's name in its class's colour mark. */
       cairo_save (cr);
-      latent_palette_color (snapshot->episode_classes[w], &cr_, &cg, &cb);
+      latent_palette_color (part->episode_classes[w], &cr_, &cg, &cb);
       cairo_set_source_rgb (cr, cr_, cg, cb);
       cairo_rectangle (cr, f, y + tile / 2.0 - f * 0.45, f * 0.3, f * 0.9);
       cairo_fill (cr);
@@ -771,7 +778,7 @@ draw_episode_images (cairo_t                 *cr,
 
       for (guint s = 0; s < shots; s++, x += tile + gap)
         {
-          cairo_surface_t *image = _latent_figure_grey_tile (latent_dataset_get_row (test, snapshot->support_rows[w * shots + s]),
+          cairo_surface_t *image = _latent_figure_grey_tile (latent_dataset_get_row (test, part->support_rows[w * shots + s]),
                                                              img_w, img_h, channels, lo, hi);
 
           _latent_figure_set_color_mix (cr, style, 0.35);
@@ -781,10 +788,10 @@ draw_episode_images (cairo_t                 *cr,
       x += sep - gap;
       if (with_prototype)
         {
-          const float *mean = snapshot->episode_prototypes + (gsize) w * img_w * img_h * channels;
+          const float *mean = part->episode_prototypes + (gsize) w * img_w * img_h * channels;
           cairo_surface_t *image = _latent_figure_grey_tile (mean, img_w, img_h, channels, lo, hi);
 
-          latent_palette_color (snapshot->episode_classes[w], &cr_, &cg, &cb);
+          latent_palette_color (part->episode_classes[w], &cr_, &cg, &cb);
           cairo_set_source_rgb (cr, cr_, cg, cb);
           _latent_figure_draw_tile (cr, image, x, y, tile, tile * img_h / img_w, 2.0);
           cairo_surface_destroy (image);
@@ -793,8 +800,8 @@ draw_episode_images (cairo_t                 *cr,
       for (guint i = 0; i < MIN (queries->len, shown_q); i++, x += tile + gap)
         {
           guint q = g_array_index (queries, guint, i);
-          gboolean right = snapshot->query_predictions[q] == snapshot->episode_classes[w];
-          cairo_surface_t *image = _latent_figure_grey_tile (latent_dataset_get_row (test, snapshot->query_rows[q]),
+          gboolean right = part->query_predictions[q] == part->episode_classes[w];
+          cairo_surface_t *image = _latent_figure_grey_tile (latent_dataset_get_row (test, part->query_rows[q]),
                                                              img_w, img_h, channels, lo, hi);
 
           _latent_figure_draw_tile (cr, image, x, y, tile, tile * img_h / img_w, 0.0);
@@ -802,7 +809,7 @@ draw_episode_images (cairo_t                 *cr,
           verdict_frame (cr, x, y, tile, tile * img_h / img_w, line, right);
           if (!right && caption > 0.0)
             {
-              g_autofree char *as = latent_figure_dup_class_name (snapshot, snapshot->query_predictions[q]);
+              g_autofree char *as = latent_figure_dup_class_name (snapshot, part->query_predictions[q]);
 
               cairo_save (cr);
               cairo_rectangle (cr, x - line, y + tile + line, tile + 2 * line, caption);
@@ -830,7 +837,7 @@ draw_episode_images (cairo_t                 *cr,
         cairo_show_text (cr, legend[i]);
         lx += s + f * 0.5 + _latent_figure_text_width (cr, legend[i]) + f * 1.5;
       }
-    if (snapshot->n_queries > 0)
+    if (part->n_queries > 0)
       {
         const char *note = _("query images framed by the verdict; under a wrong one, the class it was given");
 
@@ -854,10 +861,11 @@ draw_episode_points (cairo_t                 *cr,
                      int                      width,
                      int                      height)
 {
+  const LatentClassifierPart *part = &snapshot->classifier;
   const double f = MAX (style->font_size, 1.0), rad = CLAMP (f * 0.35, 3.0, 6.0);
-  LatentDataset *test = snapshot->test_dataset;
-  const guint ways = snapshot->n_ways, shots = snapshot->n_shots;
-  const guint n_points = ways * shots + snapshot->n_queries + (snapshot->episode_prototypes ? ways : 0);
+  LatentDataset *test = part->test_dataset;
+  const guint ways = part->n_ways, shots = part->n_shots;
+  const guint n_points = ways * shots + part->n_queries + (part->episode_prototypes ? ways : 0);
   g_autoptr(LatentProjection) projection = latent_projection_get_for_axes (test, style->axis_columns);
   g_autofree float *xy = g_new (float, (gsize) MAX (n_points, 1u) * 2);
   double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY }, fr, fg, fb, label_w, x;
@@ -871,12 +879,12 @@ draw_episode_points (cairo_t                 *cr,
       return;
     }
   for (guint i = 0; i < ways * shots; i++)
-    latent_projection_apply (projection, latent_dataset_get_row (test, snapshot->support_rows[i]), xy + 2 * k++);
-  for (guint i = 0; snapshot->episode_prototypes != NULL && i < ways; i++)
-    latent_projection_apply (projection, snapshot->episode_prototypes + (gsize) i * latent_dataset_get_n_cols (test),
+    latent_projection_apply (projection, latent_dataset_get_row (test, part->support_rows[i]), xy + 2 * k++);
+  for (guint i = 0; part->episode_prototypes != NULL && i < ways; i++)
+    latent_projection_apply (projection, part->episode_prototypes + (gsize) i * latent_dataset_get_n_cols (test),
                              xy + 2 * k++);
-  for (guint q = 0; q < snapshot->n_queries; q++)
-    latent_projection_apply (projection, latent_dataset_get_row (test, snapshot->query_rows[q]), xy + 2 * k++);
+  for (guint q = 0; q < part->n_queries; q++)
+    latent_projection_apply (projection, latent_dataset_get_row (test, part->query_rows[q]), xy + 2 * k++);
   for (guint i = 0; i < k; i++)
     for (guint a = 0; a < 2; a++)
       if (isfinite (xy[2 * i + a]))
@@ -937,17 +945,17 @@ draw_episode_points (cairo_t                 *cr,
     {
       double r, g, b;
 
-      latent_palette_color (snapshot->episode_classes[i / MAX (shots, 1u)], &r, &g, &b);
+      latent_palette_color (part->episode_classes[i / MAX (shots, 1u)], &r, &g, &b);
       cairo_set_source_rgb (cr, r, g, b);
       cairo_arc (cr, px (&p, xy[2 * k]), py (&p, xy[2 * k + 1]), rad, 0, 2 * G_PI);
       cairo_fill (cr);
     }
-  for (guint i = 0; snapshot->episode_prototypes != NULL && i < ways; i++, k++)
+  for (guint i = 0; part->episode_prototypes != NULL && i < ways; i++, k++)
     {
       double r, g, b, x0 = px (&p, xy[2 * k]), y0 = py (&p, xy[2 * k + 1]), s = rad * 1.8;
 
       /* A square, larger, outlined: the class mean the queries are judged by. */
-      latent_palette_color (snapshot->episode_classes[i], &r, &g, &b);
+      latent_palette_color (part->episode_classes[i], &r, &g, &b);
       cairo_rectangle (cr, x0 - s, y0 - s, 2 * s, 2 * s);
       cairo_set_source_rgb (cr, r, g, b);
       cairo_fill_preserve (cr);
@@ -955,7 +963,7 @@ draw_episode_points (cairo_t                 *cr,
       cairo_set_line_width (cr, 1.5);
       cairo_stroke (cr);
     }
-  for (guint q = 0; q < snapshot->n_queries; q++, k++)
+  for (guint q = 0; q < part->n_queries; q++, k++)
     {
       gint32 truth = query_label (snapshot, q);
       double r, g, b, x0 = px (&p, xy[2 * k]), y0 = py (&p, xy[2 * k + 1]);
@@ -966,7 +974,7 @@ draw_episode_points (cairo_t                 *cr,
       cairo_set_line_width (cr, 2.0);
       cairo_arc (cr, x0, y0, rad * 1.1, 0, 2 * G_PI);
       cairo_stroke (cr);
-      if (snapshot->query_predictions[q] != truth)
+      if (part->query_predictions[q] != truth)
         {
           latent_palette_verdict (FALSE, &r, &g, &b);
           cairo_set_source_rgb (cr, r, g, b);
@@ -979,10 +987,10 @@ draw_episode_points (cairo_t                 *cr,
   x = p.x;
   for (guint w = 0; w < ways; w++)
     {
-      g_autofree char *name = latent_figure_dup_class_name (snapshot, snapshot->episode_classes[w]);
+      g_autofree char *name = latent_figure_dup_class_name (snapshot, part->episode_classes[w]);
       double r, g, b, next;
 
-      latent_palette_color (snapshot->episode_classes[w], &r, &g, &b);
+      latent_palette_color (part->episode_classes[w], &r, &g, &b);
       next = _latent_figure_legend_entry (cr, style, x, p.y - f * 0.6, width - f, r, g, b, name);
       if (next == x)
         break;
@@ -996,7 +1004,7 @@ draw_episode_points (cairo_t                 *cr,
       double cx = x + rad * 1.5, cy = height - f * 1.2, w = rad * 3.0 + f * 0.4 + _latent_figure_text_width (cr, marks[i]);
       double r, g, b;
 
-      if ((i == 1 && snapshot->episode_prototypes == NULL) || x + w > width - f)
+      if ((i == 1 && part->episode_prototypes == NULL) || x + w > width - f)
         continue;
       _latent_figure_set_color_mix (cr, style, 0.6);
       cairo_new_path (cr);
@@ -1033,7 +1041,7 @@ draw_episode_points (cairo_t                 *cr,
 gboolean
 _latent_figure_episode_plots_rows (LatentSnapshot *snapshot)
 {
-  return has_episode (snapshot) && !_latent_figure_dataset_has_image_rows (snapshot->test_dataset);
+  return has_episode (snapshot) && !_latent_figure_dataset_has_image_rows (snapshot->classifier.test_dataset);
 }
 
 void
@@ -1050,7 +1058,7 @@ _latent_figure_episode_draw (LatentSnapshot          *snapshot,
   else
     {
       top = episode_heading (cr, snapshot, style, top, width);
-      if (_latent_figure_dataset_has_image_rows (snapshot->test_dataset))
+      if (_latent_figure_dataset_has_image_rows (snapshot->classifier.test_dataset))
         draw_episode_images (cr, snapshot, style, top, width, height);
       else
         draw_episode_points (cr, snapshot, style, top, width, height);

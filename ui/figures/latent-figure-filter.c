@@ -55,7 +55,7 @@ image_shape (LatentSnapshot *snapshot,
       || w == 0 || h == 0 || c == 0 || c > 4
       || (guint64) w * h != latent_dataset_get_n_rows (snapshot->dataset)
       || latent_dataset_get_n_cols (snapshot->dataset) != c
-      || (snapshot->image != NULL && snapshot->n_cols != 0 && snapshot->n_cols != c))
+      || (snapshot->filter.image != NULL && snapshot->n_cols != 0 && snapshot->n_cols != c))
     return FALSE;
   *width = w;
   *height = h;
@@ -91,8 +91,9 @@ premultiply (guint32 value,
 static gboolean
 keeps_image (LatentSnapshot *snapshot)
 {
-  const guint n = snapshot->kernel_size * snapshot->kernel_size;
-  const float *w = snapshot->kernel;
+  const LatentFilterPart *part = &snapshot->filter;
+  const guint n = part->kernel_size * part->kernel_size;
+  const float *w = part->kernel;
   double sum = 0.0, magnitude = 0.0;
 
   if (w == NULL || n == 0)
@@ -301,7 +302,7 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
 
   if (!image_shape (snapshot, &width, &height, &channels))
     return NULL;
-  values = filtered ? snapshot->image : latent_dataset_get_data (snapshot->dataset);
+  values = filtered ? snapshot->filter.image : latent_dataset_get_data (snapshot->dataset);
   if (values == NULL || width > 32767 || height > 32767)
     return NULL;
 
@@ -535,7 +536,7 @@ layout_compute (LatentSnapshot          *snapshot,
   l->bottom = height - f * 0.7;
 
   /* The kernel and the timings have a column of their own when there is room. */
-  l->side = width >= f * 36.0 && (snapshot->kernel != NULL || snapshot->method_names != NULL);
+  l->side = width >= f * 36.0 && (snapshot->filter.kernel != NULL || snapshot->filter.method_names != NULL);
   if (l->side)
     {
       l->side_w = round (CLAMP (width * 0.24, f * 11.0, f * 20.0));
@@ -637,15 +638,16 @@ draw_side (cairo_t                 *cr,
            LatentSnapshot          *snapshot,
            const Layout            *l)
 {
+  const LatentFilterPart *part = &snapshot->filter;
   const double f = l->f;
   double y = l->top, room = l->bottom - y, side;
 
-  if (snapshot->kernel != NULL && snapshot->kernel_size > 0)
+  if (part->kernel != NULL && part->kernel_size > 0)
     {
       g_autofree char *heading = _latent_figure_kernel_heading (snapshot);
       g_autofree char *low = NULL, *high = NULL;
-      const guint size = snapshot->kernel_size;
-      const double scale = _latent_figure_kernel_scale (snapshot->kernel, size);
+      const guint size = part->kernel_size;
+      const double scale = _latent_figure_kernel_scale (part->kernel, size);
       double cell, kx;
 
       /* Room for the timings under it comes first. */
@@ -656,7 +658,7 @@ draw_side (cairo_t                 *cr,
           _latent_figure_filter_heading (cr, style, l->side_x, y + f, l->side_w, heading);
           y += f * 1.7;
           kx = round (l->side_x + (l->side_w - cell * size) / 2.0);
-          _latent_figure_kernel_cells (cr, style, snapshot->kernel, size, kx, y, cell, size <= INSET_ANNOTATED_SIZE);
+          _latent_figure_kernel_cells (cr, style, part->kernel, size, kx, y, cell, size <= INSET_ANNOTATED_SIZE);
           y += cell * size + f * 0.8;
           low = _latent_figure_kernel_weight_label (-scale);
           high = _latent_figure_kernel_weight_label (scale);
@@ -824,7 +826,7 @@ _latent_figure_filter_draw (LatentSnapshot          *snapshot,
   Layout l;
 
   cairo_save (cr);
-  if (!image_shape (snapshot, &iw, &ih, &channels) || snapshot->image == NULL)
+  if (!image_shape (snapshot, &iw, &ih, &channels) || snapshot->filter.image == NULL)
     {
       _latent_figure_message (cr, style, width, height, _("No filtered image in this snapshot yet"));
       goto out;

@@ -30,7 +30,7 @@ tile_values (LatentSnapshot *snapshot,
              guint           index)
 {
   if (layout->means)
-    return snapshot->means + (gsize) index * snapshot->n_cols;
+    return snapshot->clusters.means + (gsize) index * snapshot->n_cols;
   return latent_dataset_get_row (snapshot->dataset, index);
 }
 
@@ -41,6 +41,7 @@ compute_layout (LatentSnapshot          *snapshot,
                 int                      height,
                 Layout                  *layout)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   const double f = MAX (style->font_size, 1.0);
   double top;
   gboolean single;
@@ -51,9 +52,9 @@ compute_layout (LatentSnapshot          *snapshot,
   latent_dataset_get_image_shape (snapshot->dataset, &layout->img_w, &layout->img_h,
                                   &layout->channels, &single);
 
-  layout->means = snapshot->means != NULL && snapshot->k > 0
+  layout->means = part->means != NULL && part->k > 0
                   && snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset);
-  layout->n_tiles = layout->means ? snapshot->k
+  layout->n_tiles = layout->means ? part->k
                                   : MIN (latent_dataset_get_n_rows (snapshot->dataset), MAX_SAMPLES);
   top = _latent_figure_header (NULL, snapshot, style, width, NULL);
   return _latent_figure_tile_grid (style, layout->img_w, layout->img_h, layout->n_tiles, 1,
@@ -89,14 +90,15 @@ caption_text (LatentSnapshot *snapshot,
               guint           index,
               CaptionForm     form)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   const gint32 *labels;
   const char *name;
 
   if (layout->means && form == CAPTION_NUMBER)
     return g_strdup_printf ("%u", index + 1);
-  if (layout->means && snapshot->weights != NULL)
+  if (layout->means && snapshot->mixture.weights != NULL)
     {
-      double w = snapshot->weights[index];
+      double w = snapshot->mixture.weights[index];
 
       /* A broken weight is left out rather than printed as "nan". */
       if (!isfinite (w))
@@ -107,11 +109,11 @@ caption_text (LatentSnapshot *snapshot,
     }
   if (layout->means)
     {
-      guint n = snapshot->cluster_sizes ? snapshot->cluster_sizes[index] : 0;
+      guint n = part->cluster_sizes ? part->cluster_sizes[index] : 0;
 
-      if (snapshot->cluster_sizes == NULL && snapshot->labels != NULL)
+      if (part->cluster_sizes == NULL && part->labels != NULL)
         for (guint i = 0; i < snapshot->n_rows; i++)
-          n += snapshot->labels[i] == (gint32) index;
+          n += part->labels[i] == (gint32) index;
       return form == CAPTION_LONG ? g_strdup_printf (_("cluster %u · n = %u"), index + 1, n)
                                   : g_strdup_printf ("%u · n = %u", index + 1, n);
     }

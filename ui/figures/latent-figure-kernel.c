@@ -171,11 +171,13 @@ _latent_figure_kernel_weight_label (double value)
 char *
 _latent_figure_kernel_heading (LatentSnapshot *snapshot)
 {
+  const LatentFilterPart *part = &snapshot->filter;
+
   if (g_strcmp0 (latent_filters_value (snapshot), "gradient") == 0)
     /* Translators: the gradient magnitude combines two kernels; the figure shows one. */
-    return g_strdup_printf (_("Kernel %u × %u (X; Y is its transpose)"), snapshot->kernel_size,
-                            snapshot->kernel_size);
-  return g_strdup_printf (_("Kernel %u × %u"), snapshot->kernel_size, snapshot->kernel_size);
+    return g_strdup_printf (_("Kernel %u × %u (X; Y is its transpose)"), part->kernel_size,
+                            part->kernel_size);
+  return g_strdup_printf (_("Kernel %u × %u"), part->kernel_size, part->kernel_size);
 }
 
 void
@@ -210,7 +212,9 @@ _latent_figure_filter_heading (cairo_t                 *cr,
 static guint
 n_methods (LatentSnapshot *snapshot)
 {
-  return snapshot->method_names && snapshot->method_ms ? g_strv_length (snapshot->method_names) : 0;
+  const LatentFilterPart *part = &snapshot->filter;
+
+  return part->method_names && part->method_ms ? g_strv_length (part->method_names) : 0;
 }
 
 double
@@ -234,6 +238,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
                                double                   width,
                                double                   room)
 {
+  const LatentFilterPart *part = &snapshot->filter;
   const double f = MAX (style->font_size, 1.0), row = f * 1.55;
   const guint n = n_methods (snapshot);
   double widest_name = 0.0, widest_value = 0.0, longest = 0.0, bar_x, bar_w, used;
@@ -248,7 +253,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
   if (n == 0)
     {
       /* The reference path: its own time, once it has made a pass. */
-      const char *method = latent_filters_method_label (snapshot, snapshot->method ? snapshot->method
+      const char *method = latent_filters_method_label (snapshot, part->method ? part->method
                                                                                          : "reference");
       g_autofree char *ms = format_ms (snapshot->step_ms);
       g_autofree char *text = snapshot->iteration > 0 && snapshot->step_ms > 0
@@ -263,25 +268,25 @@ _latent_figure_filter_timings (cairo_t                 *cr,
 
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *value = format_ms (snapshot->method_ms[i]);
+      g_autofree char *value = format_ms (part->method_ms[i]);
 
       /* The one that ran is in bold: measured so. */
       _latent_figure_set_font (cr, style, 0.9, TRUE);
       widest_name = MAX (widest_name,
                          _latent_figure_text_width (cr, latent_filters_method_label (snapshot,
-                                                                                            snapshot->method_names[i])));
+                                                                                            part->method_names[i])));
       _latent_figure_set_font (cr, style, 0.9, FALSE);
       widest_value = MAX (widest_value, _latent_figure_text_width (cr, value));
-      if (isfinite (snapshot->method_ms[i]))
-        longest = MAX (longest, snapshot->method_ms[i]);
+      if (isfinite (part->method_ms[i]))
+        longest = MAX (longest, part->method_ms[i]);
     }
   bar_x = round (x + widest_name + f * 0.6);
   bar_w = width - (bar_x - x) - widest_value - f * 0.5;
   latent_palette_color (0, &pr, &pg, &pb);
   for (guint i = 0; i < n && used + row <= room; i++, used += row)
     {
-      const gboolean ran = g_strcmp0 (snapshot->method_names[i], snapshot->method) == 0;
-      const double ms = snapshot->method_ms[i];
+      const gboolean ran = g_strcmp0 (part->method_names[i], part->method) == 0;
+      const double ms = part->method_ms[i];
       const double baseline = y + used + row * 0.5 + f * 0.35;
       g_autofree char *value = format_ms (ms);
       double w = longest > 0.0 && isfinite (ms) ? MAX (1.0, round (bar_w * ms / longest)) : 0.0;
@@ -289,7 +294,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
       _latent_figure_set_font (cr, style, 0.9, ran);
       _latent_figure_set_color_mix (cr, style, ran ? 1.0 : 0.7);
       cairo_move_to (cr, x, baseline);
-      cairo_show_text (cr, latent_filters_method_label (snapshot, snapshot->method_names[i]));
+      cairo_show_text (cr, latent_filters_method_label (snapshot, part->method_names[i]));
       if (bar_w >= f && w > 0.0)
         {
           if (ran)
@@ -315,20 +320,21 @@ _latent_figure_filter_timings (cairo_t                 *cr,
 static char *
 kernel_facts (LatentSnapshot *snapshot)
 {
-  const guint size = snapshot->kernel_size;
+  const LatentFilterPart *part = &snapshot->filter;
+  const guint size = part->kernel_size;
   g_autofree char *sum_text = NULL;
   gboolean finite = TRUE;
   double sum = 0.0;
 
   for (guint i = 0; i < size * size; i++)
     {
-      sum += snapshot->kernel[i];
-      finite = finite && isfinite (snapshot->kernel[i]);
+      sum += part->kernel[i];
+      finite = finite && isfinite (part->kernel[i]);
     }
   sum_text = _latent_figure_kernel_weight_label (sum);
   if (!finite)
     return g_strdup_printf (_("sum of the weights %s"), sum_text);
-  if (size > 1 && snapshot->kernel_separable)
+  if (size > 1 && part->kernel_separable)
     /* Translators: a kernel that is a column times a row, e.g. "a 13-tap column times a 13-tap row". */
     return g_strdup_printf (_("sum of the weights %s · separable: a %u-tap column times a %u-tap row"),
                             sum_text, size, size);
@@ -345,6 +351,7 @@ _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
                             int                      width,
                             int                      height)
 {
+  const LatentFilterPart *part = &snapshot->filter;
   const double f = MAX (style->font_size, 1.0);
   g_autofree char *heading = NULL, *facts = NULL, *low = NULL, *high = NULL;
   double avail_w, avail_h, side, cell, x0, y0, bar_w, bar_h, right_w, label_w, scale;
@@ -353,13 +360,13 @@ _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
   char buf[32];
 
   cairo_save (cr);
-  if (snapshot->kernel == NULL || snapshot->kernel_size == 0)
+  if (part->kernel == NULL || part->kernel_size == 0)
     {
       _latent_figure_message (cr, style, width, height, _("No kernel in this snapshot yet"));
       goto out;
     }
-  size = snapshot->kernel_size;
-  scale = _latent_figure_kernel_scale (snapshot->kernel, size);
+  size = part->kernel_size;
+  scale = _latent_figure_kernel_scale (part->kernel, size);
   heading = _latent_figure_kernel_heading (snapshot);
   facts = kernel_facts (snapshot);
   low = _latent_figure_kernel_weight_label (-scale);
@@ -389,7 +396,7 @@ _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
   y0 = round (top + f * 2.0);
 
   _latent_figure_filter_heading (cr, style, f, top + f * 0.8, width - 2.0 * f, heading);
-  _latent_figure_kernel_cells (cr, style, snapshot->kernel, size, x0, y0, cell, TRUE);
+  _latent_figure_kernel_cells (cr, style, part->kernel, size, x0, y0, cell, TRUE);
 
   /* Offsets from the centre along both axes, as many as fit. */
   _latent_figure_set_font (cr, style, 0.85, FALSE);

@@ -278,7 +278,7 @@ static gboolean
 applies_biplot (LatentSnapshot  *snapshot,
                 GError         **error)
 {
-  guint n_cols;
+  guint n_cols, n_components;
 
   if (!applies_with_data (snapshot, error))
     return FALSE;
@@ -290,7 +290,7 @@ applies_biplot (LatentSnapshot  *snapshot,
                    LATENT_FIGURE_BIPLOT_MAX_COLS, n_cols);
       return FALSE;
     }
-  if (n_cols < 2 || (snapshot->components && snapshot->n_components < 2))
+  if (n_cols < 2 || (latent_family_components (snapshot, &n_components) && n_components < 2))
     {
       g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
                    _("Biplot: needs two components or more"));

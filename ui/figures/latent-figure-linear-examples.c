@@ -145,15 +145,16 @@ _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
                             int                      width,
                             int                      height)
 {
+  const LatentLinearPart *part = &snapshot->linear;
   LatentScatterExtras extras = { 0 };
   Arrows arrows = { snapshot, 0, NULL };
   /* How far the points go: right, left, up, down of the origin. */
   double reach[4] = { 0.0, 0.0, 0.0, 0.0 }, scale = INFINITY;
-  const guint dims = snapshot->projection_dims;
+  const guint dims = part->projection_dims;
   gboolean whitened;
   guint n;
 
-  if (!_latent_figure_linear_has_components (snapshot) || snapshot->projection == NULL || dims < 2
+  if (!_latent_figure_linear_has_components (snapshot) || part->projection == NULL || dims < 2
       || snapshot->n_rows != latent_dataset_get_n_rows (snapshot->dataset))
     {
       _latent_figure_message (cr, style, width, height, _("No projection in this snapshot yet"));
@@ -170,10 +171,10 @@ _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
     {
       double factor = 1.0;
 
-      if (whitened && snapshot->explained_variance)
-        factor = sqrt (MAX (snapshot->explained_variance[a], 0.0));
+      if (whitened && part->explained_variance)
+        factor = sqrt (MAX (part->explained_variance[a], 0.0));
       for (guint j = 0; j < arrows.d; j++)
-        arrows.tips[2 * j + a] = snapshot->components[(gsize) a * arrows.d + j] * factor;
+        arrows.tips[2 * j + a] = part->components[(gsize) a * arrows.d + j] * factor;
     }
 
   /* Scaled to the point cloud, every tip inside it on the side it points
@@ -181,7 +182,7 @@ _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
   n = latent_dataset_get_n_rows (snapshot->dataset);
   for (guint i = 0; i < n; i++)
     {
-      double x = snapshot->projection[(gsize) i * dims], y = snapshot->projection[(gsize) i * dims + 1];
+      double x = part->projection[(gsize) i * dims], y = part->projection[(gsize) i * dims + 1];
 
       if (isfinite (x) && isfinite (y))
         {
@@ -254,7 +255,7 @@ draw_sample_tiles (cairo_t                 *cr,
 {
   const double f = MAX (style->font_size, 1.0), footer = f * 2.0;
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const guint n = MIN (snapshot->n_samples, MAX_SAMPLE_TILES);
+  const guint n = MIN (snapshot->linear.n_samples, MAX_SAMPLE_TILES);
   LatentFigureTileGrid grid;
   guint w, h, channels;
   gboolean single;
@@ -266,7 +267,7 @@ draw_sample_tiles (cairo_t                 *cr,
   dataset_range (snapshot->dataset, &lo, &hi);
   for (guint i = 0; i < n; i++)
     {
-      cairo_surface_t *image = _latent_figure_grey_tile (snapshot->samples + (gsize) i * d, w, h, channels, lo, hi);
+      cairo_surface_t *image = _latent_figure_grey_tile (snapshot->linear.samples + (gsize) i * d, w, h, channels, lo, hi);
       double x, y;
 
       _latent_figure_tile_origin (&grid, i, 0, &x, &y);
@@ -349,7 +350,8 @@ coefficients (LatentSnapshot *snapshot,
               guint           n,
               double         *out)
 {
-  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = snapshot->n_components;
+  const LatentLinearPart *part = &snapshot->linear;
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = part->n_components;
   g_autofree double *centred = g_new (double, d);
   g_autofree double *l = g_memdup2 (g, sizeof (double) * m * m);
 
@@ -359,10 +361,10 @@ coefficients (LatentSnapshot *snapshot,
       double *a = out + (gsize) i * m;
 
       for (guint k = 0; k < d; k++)
-        centred[k] = (double) row[k] - snapshot->data_mean[k];
+        centred[k] = (double) row[k] - part->data_mean[k];
       for (guint j = 0; j < m; j++)
         {
-          const float *c = snapshot->components + (gsize) j * d;
+          const float *c = part->components + (gsize) j * d;
           double s = 0.0;
 
           for (guint k = 0; k < d; k++)
@@ -409,9 +411,10 @@ coefficients (LatentSnapshot *snapshot,
 static float *
 samples_latent (LatentSnapshot *snapshot)
 {
-  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = snapshot->n_components;
-  const guint n_rows = latent_dataset_get_n_rows (snapshot->dataset), dims = snapshot->projection_dims;
-  const guint n_samples = snapshot->n_samples;
+  const LatentLinearPart *part = &snapshot->linear;
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset), m = part->n_components;
+  const guint n_rows = latent_dataset_get_n_rows (snapshot->dataset), dims = part->projection_dims;
+  const guint n_samples = part->n_samples;
   g_autofree double *g = g_new0 (double, (gsize) m * m);
   g_autofree double *a = g_new (double, (gsize) n_samples * m);
   g_autofree double *b = g_new0 (double, (gsize) 2 * m);   /* B's first two rows */
@@ -424,12 +427,12 @@ samples_latent (LatentSnapshot *snapshot)
         double s = 0.0;
 
         for (guint k = 0; k < d; k++)
-          s += (double) snapshot->components[(gsize) i * d + k] * snapshot->components[(gsize) j * d + k];
+          s += (double) part->components[(gsize) i * d + k] * part->components[(gsize) j * d + k];
         g[(gsize) i * m + j] = g[(gsize) j * m + i] = s;
       }
   if (!solve_spd (g, m, NULL, 0))
     return NULL;
-  coefficients (snapshot, g, snapshot->samples, NULL, n_samples, a);
+  coefficients (snapshot, g, part->samples, NULL, n_samples, a);
 
   if (_latent_figure_linear_is_fa (snapshot))
     {
@@ -452,7 +455,7 @@ samples_latent (LatentSnapshot *snapshot)
       for (guint i = 0; i < n_fit; i++)
         {
           const double *ai = ra + (gsize) i * m;
-          const float *p = snapshot->projection + (gsize) which[i] * dims;
+          const float *p = part->projection + (gsize) which[i] * dims;
           gboolean finite = isfinite (p[0]) && isfinite (p[1]);
 
           for (guint j = 0; j < m && finite; j++)
@@ -498,16 +501,17 @@ _latent_figure_samples_draw (LatentSnapshot          *snapshot,
                              int                      width,
                              int                      height)
 {
-  gboolean ready = snapshot->samples != NULL && snapshot->n_samples > 0
+  const LatentLinearPart *part = &snapshot->linear;
+  gboolean ready = part->samples != NULL && part->n_samples > 0
                    && _latent_figure_linear_has_components (snapshot);
-  gboolean projected = snapshot->projection != NULL && snapshot->projection_dims >= 2
+  gboolean projected = part->projection != NULL && part->projection_dims >= 2
                        && snapshot->n_rows == latent_dataset_get_n_rows (snapshot->dataset);
 
   if (!ready)
     _latent_figure_message (cr, style, width, height, _("No samples in this snapshot yet"));
   else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
     draw_sample_tiles (cr, snapshot, style, top, width, height);
-  else if (snapshot->n_components < 2 || snapshot->data_mean == NULL)
+  else if (part->n_components < 2 || part->data_mean == NULL)
     _latent_figure_message (cr, style, width, height,
                             _("Samples are drawn on two components; this model has one"));
   else if (!projected)
@@ -516,10 +520,10 @@ _latent_figure_samples_draw (LatentSnapshot          *snapshot,
     {
       /* Samples over the rows, both where the projection puts them. */
       g_autofree float *samples = samples_latent (snapshot);
-      g_autofree char *name = g_strdup_printf (_("samples (%u)"), snapshot->n_samples);
+      g_autofree char *name = g_strdup_printf (_("samples (%u)"), part->n_samples);
       LatentScatterExtras extras = {
         .extra = samples,
-        .n_extra = samples != NULL ? snapshot->n_samples : 0,
+        .n_extra = samples != NULL ? part->n_samples : 0,
         .extra_name = name,
       };
 
@@ -537,9 +541,10 @@ static double
 example_error (LatentSnapshot *snapshot,
                guint           e)
 {
+  const LatentExamples *examples = latent_family_examples (snapshot);
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
-  const float *rec = snapshot->reconstructions + (gsize) e * d;
+  const float *row = latent_dataset_get_row (snapshot->dataset, examples->rows[e]);
+  const float *rec = examples->reconstructions + (gsize) e * d;
   double sum = 0.0;
 
   for (guint k = 0; k < d; k++)
@@ -552,8 +557,9 @@ example_title (LatentSnapshot *snapshot,
                guint           e,
                gboolean        long_form)
 {
+  const LatentExamples *examples = latent_family_examples (snapshot);
   const gint32 *labels = latent_dataset_get_labels (snapshot->dataset);
-  guint row = snapshot->example_rows[e];
+  guint row = examples->rows[e];
   const char *name = labels ? latent_dataset_get_class_name (snapshot->dataset, labels[row]) : NULL;
   g_autofree char *klass = labels && name == NULL ? g_strdup_printf (_("class %d"), labels[row] + 1) : NULL;
   double error = example_error (snapshot, e);
@@ -574,6 +580,7 @@ draw_reconstruction_tiles (cairo_t                 *cr,
                            int                      width,
                            int                      height)
 {
+  const LatentExamples *examples = latent_family_examples (snapshot);
   const double f = MAX (style->font_size, 1.0), footer = f * 2.0;
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
   const gint32 *labels = latent_dataset_get_labels (snapshot->dataset);
@@ -588,9 +595,9 @@ draw_reconstruction_tiles (cairo_t                 *cr,
   dataset_range (snapshot->dataset, &lo, &hi);
   for (guint e = 0; e < n; e++)
     {
-      guint row = snapshot->example_rows[e];
+      guint row = examples->rows[e];
       const float *values[2] = { latent_dataset_get_row (snapshot->dataset, row),
-                                 snapshot->reconstructions + (gsize) e * d };
+                                 examples->reconstructions + (gsize) e * d };
       double x = 0.0, y = 0.0;
 
       for (guint i = 0; i < 2; i++)
@@ -644,13 +651,14 @@ value_span (LatentSnapshot *snapshot,
             double         *lo,
             double         *hi)
 {
+  const LatentExamples *examples = latent_family_examples (snapshot);
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
   double mn = INFINITY, mx = -INFINITY, pad;
 
   for (guint e = 0; e < n; e++)
     {
-      const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
-      const float *rec = snapshot->reconstructions + (gsize) e * d;
+      const float *row = latent_dataset_get_row (snapshot->dataset, examples->rows[e]);
+      const float *rec = examples->reconstructions + (gsize) e * d;
 
       for (guint k = 0; k < d; k++)
         {
@@ -719,9 +727,10 @@ draw_reconstruction_panel (cairo_t                 *cr,
                            guint                    e,
                            gboolean                 bottom)
 {
+  const LatentExamples *examples = latent_family_examples (snapshot);
   const double f = MAX (style->font_size, 1.0);
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const float *row = latent_dataset_get_row (snapshot->dataset, snapshot->example_rows[e]);
+  const float *row = latent_dataset_get_row (snapshot->dataset, examples->rows[e]);
   double px = p->x0 + (e % p->cols) * (p->w + p->gap), py = p->y0 + (e / p->cols) * (p->h + p->gap);
   double left = f * 3.6, names = bottom ? f * 1.4 : f * 0.4;
   double x = round (px + left), y = round (py + f * 1.5), w = floor (p->w - left), h = floor (p->h - f * 1.5 - names);
@@ -782,7 +791,7 @@ draw_reconstruction_panel (cairo_t                 *cr,
   draw_series (cr, row, d, x, step, y, h, p->lo, p->hi, FALSE, step >= 8.0 ? MAX (2.5, f * 0.25) : 0.0);
   latent_palette_color (1, &r, &g, &b);
   cairo_set_source_rgb (cr, r, g, b);
-  draw_series (cr, snapshot->reconstructions + (gsize) e * d, d, x, step, y, h, p->lo, p->hi, TRUE,
+  draw_series (cr, examples->reconstructions + (gsize) e * d, d, x, step, y, h, p->lo, p->hi, TRUE,
                step >= 8.0 ? MAX (2.0, f * 0.2) : 0.0);
   cairo_restore (cr);
 }
@@ -857,14 +866,14 @@ _latent_figure_reconstructions_draw (LatentSnapshot          *snapshot,
                                      int                      width,
                                      int                      height)
 {
+  const LatentExamples *examples = latent_family_examples (snapshot);
   guint n = 0, n_rows;
 
   /* Only examples that name a row of this dataset. */
   n_rows = latent_dataset_get_n_rows (snapshot->dataset);
-  if (snapshot->reconstructions != NULL && snapshot->example_rows != NULL
+  if (examples->reconstructions != NULL && examples->rows != NULL
       && (snapshot->n_cols == 0 || snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset)))
-    while (n < snapshot->n_examples && snapshot->example_rows[n] >= 0
-           && (guint) snapshot->example_rows[n] < n_rows)
+    while (n < examples->n_examples && examples->rows[n] >= 0 && (guint) examples->rows[n] < n_rows)
       n++;
   if (n == 0)
     _latent_figure_message (cr, style, width, height, _("No reconstructions in this snapshot yet"));

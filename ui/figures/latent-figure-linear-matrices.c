@@ -276,9 +276,9 @@ static char **
 component_names (LatentSnapshot *snapshot,
                  gboolean        with_ratio)
 {
-  char **names = g_new0 (char *, snapshot->n_components + 1);
+  char **names = g_new0 (char *, snapshot->linear.n_components + 1);
 
-  for (guint i = 0; i < snapshot->n_components; i++)
+  for (guint i = 0; i < snapshot->linear.n_components; i++)
     names[i] = with_ratio ? _latent_figure_linear_component_caption (snapshot, i)
                           : _latent_figure_linear_component_name (snapshot, i);
   return names;
@@ -301,14 +301,14 @@ draw_loadings (cairo_t                 *cr,
                int                      width,
                int                      height)
 {
-  const guint m = snapshot->n_components, d = latent_dataset_get_n_cols (snapshot->dataset);
+  const guint m = snapshot->linear.n_components, d = latent_dataset_get_n_cols (snapshot->dataset);
   g_autofree double *values = g_new (double, (gsize) m * d);
   LatentFigureHeatmap hm = { .rows = m, .cols = d, .values = values, .decimals = 2 };
   double scale = 0.0;
 
   for (gsize i = 0; i < (gsize) m * d; i++)
     {
-      values[i] = snapshot->components[i];
+      values[i] = snapshot->linear.components[i];
       if (isfinite (values[i]))
         scale = MAX (scale, fabs (values[i]));
     }
@@ -362,7 +362,7 @@ _latent_figure_dots_draw (LatentSnapshot          *snapshot,
       goto out;
     }
 
-  m = snapshot->n_components;
+  m = snapshot->linear.n_components;
   d = latent_dataset_get_n_cols (snapshot->dataset);
   cosines = g_new (double, (gsize) m * m);
   norms = g_new (double, m);
@@ -371,7 +371,7 @@ _latent_figure_dots_draw (LatentSnapshot          *snapshot,
       double s = 0.0;
 
       for (guint k = 0; k < d; k++)
-        s += (double) snapshot->components[(gsize) i * d + k] * snapshot->components[(gsize) i * d + k];
+        s += (double) snapshot->linear.components[(gsize) i * d + k] * snapshot->linear.components[(gsize) i * d + k];
       norms[i] = sqrt (s);
     }
   for (guint i = 0; i < m; i++)
@@ -380,7 +380,7 @@ _latent_figure_dots_draw (LatentSnapshot          *snapshot,
         double s = 0.0, c;
 
         for (guint k = 0; k < d; k++)
-          s += (double) snapshot->components[(gsize) i * d + k] * snapshot->components[(gsize) j * d + k];
+          s += (double) snapshot->linear.components[(gsize) i * d + k] * snapshot->linear.components[(gsize) j * d + k];
         /* A zero component has no direction: NaN paints as neutral. */
         c = norms[i] > 0.0 && norms[j] > 0.0 ? s / (norms[i] * norms[j]) : NAN;
         cosines[(gsize) i * m + j] = cosines[(gsize) j * m + i] = c;

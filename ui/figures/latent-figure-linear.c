@@ -56,7 +56,7 @@ scree_layout (LatentSnapshot          *snapshot,
               Scree                   *l)
 {
   const double f = MAX (style->font_size, 1.0);
-  const guint m = snapshot->n_components;
+  const guint m = snapshot->linear.n_components;
   cairo_t *cr = _latent_figure_measure_context (style);
   double sum = 0.0, left_w = 0.0, widest_k, target;
   char buf[64];
@@ -134,7 +134,7 @@ draw_scree_axes (cairo_t                 *cr,
                  const LatentFigureStyle *style,
                  const Scree             *l)
 {
-  const guint m = snapshot->n_components;
+  const guint m = snapshot->linear.n_components;
   g_auto(GStrv) left_labels = _latent_figure_tick_labels (&l->ticks, format_percent);
   g_autoptr(GPtrArray) numbers = g_ptr_array_new_with_free_func (g_free);
   g_autofree double *left_at = g_new (double, l->ticks.n);
@@ -166,6 +166,7 @@ draw_scree_legend (cairo_t                 *cr,
                    const LatentFigureStyle *style,
                    const Scree             *l)
 {
+  const LatentLinearPart *part = &snapshot->linear;
   const double f = l->font, swatch = round (f * 0.8), y = l->legend_y + f * 0.5;
   const char *bars = _latent_figure_linear_is_fa (snapshot) ? _("each factor") : _("each component"), *line = _("cumulative");
   double x = l->plot_x, r, g, b;
@@ -193,15 +194,15 @@ draw_scree_legend (cairo_t                 *cr,
   cairo_move_to (cr, x + swatch * 2.0 + f * 0.5, y + f * 0.35);
   cairo_show_text (cr, line);
 
-  if (snapshot->noise_variance != NULL && snapshot->n_noise > 0)
+  if (part->noise_variance != NULL && part->n_noise > 0)
     {
       g_autofree char *noise = NULL;
       double mean = 0.0;
 
-      for (guint i = 0; i < snapshot->n_noise; i++)
-        mean += snapshot->noise_variance[i];
-      mean /= snapshot->n_noise;
-      noise = snapshot->n_noise == 1 ? g_strdup_printf (_("noise variance %.3g"), mean)
+      for (guint i = 0; i < part->n_noise; i++)
+        mean += part->noise_variance[i];
+      mean /= part->n_noise;
+      noise = part->n_noise == 1 ? g_strdup_printf (_("noise variance %.3g"), mean)
                                      : g_strdup_printf (_("mean noise variance %.3g"), mean);
       _latent_figure_set_color_mix (cr, style, 0.7);
       cairo_move_to (cr, l->plot_x + l->plot_w - _latent_figure_text_width (cr, noise), y + f * 0.35);
@@ -219,13 +220,13 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
                            int                      width,
                            int                      height)
 {
-  const guint m = snapshot->n_components;
+  const guint m = snapshot->linear.n_components;
   double cum = 0.0, r, g, b, last_x = 0.0, last_y = 0.0;
   char buf[64];
   Scree l;
 
   cairo_save (cr);
-  if (m == 0 || snapshot->explained_variance_ratio == NULL)
+  if (m == 0 || snapshot->linear.explained_variance_ratio == NULL)
     {
       _latent_figure_message (cr, style, width, height, _("No explained variance in this snapshot yet"));
       goto out;
@@ -345,9 +346,10 @@ draw_component_tiles (cairo_t                 *cr,
                       int                      width,
                       int                      height)
 {
+  const LatentLinearPart *part = &snapshot->linear;
   const double f = MAX (style->font_size, 1.0);
   const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const guint n = MIN (snapshot->n_components, MAX_COMPONENT_TILES);
+  const guint n = MIN (part->n_components, MAX_COMPONENT_TILES);
   const double footer = f * 3.4;
   const char *scale_note = _("each component on its own scale");
   LatentFigureTileGrid grid;
@@ -361,7 +363,7 @@ draw_component_tiles (cairo_t                 *cr,
 
   for (guint i = 0; i < n; i++)
     {
-      const float *values = snapshot->components + (gsize) i * d;
+      const float *values = part->components + (gsize) i * d;
       cairo_surface_t *image;
       double scale = 0.0, x, y;
 
@@ -400,9 +402,9 @@ draw_component_tiles (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 0.7);
   cairo_move_to (cr, bar_x + bar_w + f * 1.2, bar_y + f * 0.7);
   cairo_show_text (cr, scale_note);
-  if (n < snapshot->n_components)
+  if (n < part->n_components)
     {
-      g_autofree char *more = g_strdup_printf (_("the first %u of %u components"), n, snapshot->n_components);
+      g_autofree char *more = g_strdup_printf (_("the first %u of %u components"), n, part->n_components);
 
       cairo_move_to (cr, f, bar_y + f * 0.7);
       cairo_show_text (cr, more);

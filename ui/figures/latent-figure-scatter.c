@@ -95,16 +95,16 @@ points_init (Points                    *points,
       points->stride = 2;
       points->n = n_rows;
     }
-  else if (points->linear && snapshot->projection != NULL && snapshot->projection_dims >= 2
+  else if (points->linear && snapshot->linear.projection != NULL && snapshot->linear.projection_dims >= 2
            && snapshot->n_rows == n_rows)
     {
-      points->xy = snapshot->projection;
-      points->stride = snapshot->projection_dims;
+      points->xy = snapshot->linear.projection;
+      points->stride = snapshot->linear.projection_dims;
       points->n = n_rows;
     }
   if (points->xy != NULL)
     {
-      gboolean own = points->xy == snapshot->projection;
+      gboolean own = points->xy == snapshot->linear.projection;
 
       points->axis_label[0] = _latent_figure_linear_axis_label (snapshot, 0, own);
       points->axis_label[1] = _latent_figure_linear_axis_label (snapshot, 1, own);
@@ -168,14 +168,14 @@ static gboolean
 labels_usable (LatentSnapshot *snapshot,
                const Points   *points)
 {
-  return !points->linear && snapshot->labels != NULL && snapshot->k > 0
+  return !points->linear && snapshot->clusters.labels != NULL && snapshot->clusters.k > 0
          && snapshot->n_rows == points->n;
 }
 
 static gboolean
 is_mixture (LatentSnapshot *snapshot)
 {
-  return snapshot->weights != NULL && snapshot->k > 0;
+  return snapshot->mixture.weights != NULL && snapshot->clusters.k > 0;
 }
 
 /* Clusters drawn in their classes' colours, as the style asks: only where
@@ -194,7 +194,7 @@ static gboolean
 responsibilities_usable (LatentSnapshot *snapshot,
                          const Points   *points)
 {
-  return is_mixture (snapshot) && snapshot->responsibilities != NULL
+  return is_mixture (snapshot) && snapshot->mixture.responsibilities != NULL
          && snapshot->n_rows == points->n;
 }
 
@@ -202,12 +202,13 @@ static guint
 cluster_size (LatentSnapshot *snapshot,
               guint           cluster)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   guint n = 0;
 
-  if (snapshot->cluster_sizes != NULL)
-    return snapshot->cluster_sizes[cluster];
+  if (part->cluster_sizes != NULL)
+    return part->cluster_sizes[cluster];
   for (guint i = 0; i < snapshot->n_rows; i++)
-    n += snapshot->labels[i] == (gint32) cluster;
+    n += part->labels[i] == (gint32) cluster;
   return n;
 }
 
@@ -228,7 +229,7 @@ legend_text (LatentSnapshot *snapshot,
 
   if (layout->mixture && !by_class)
     {
-      double w = snapshot->weights[entry];
+      double w = snapshot->mixture.weights[entry];
 
       /* A broken weight is left out rather than printed as "nan". */
       if (!isfinite (w))
@@ -344,6 +345,7 @@ compute_layout (LatentSnapshot          *snapshot,
                 int                      height,
                 Layout                  *layout)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   cairo_t *cr = _latent_figure_measure_context (style);
   const double f = MAX (style->font_size, 1.0);
   double left, right, bottom, legend_w = 0.0;
@@ -371,9 +373,9 @@ compute_layout (LatentSnapshot          *snapshot,
       n_labels = latent_dataset_get_n_classes (snapshot->dataset);
     }
   else if (layout->mixture)
-    n_labels = snapshot->k;
+    n_labels = part->k;
   else if (labels_usable (snapshot, points))
-    n_labels = snapshot->k;
+    n_labels = part->k;
   else if (latent_dataset_has_labels (snapshot->dataset))
     {
       layout->by_class = TRUE;
@@ -382,7 +384,7 @@ compute_layout (LatentSnapshot          *snapshot,
   layout->extra_entry = points->extras && points->extras->n_extra > 0 && points->extras->extra_name;
   /* A cluster's colour on its centre would read as a class: the palette
    * belongs to the classes, the centres are numbered instead. */
-  layout->neutral_model = layout->by_class && snapshot->means != NULL && snapshot->k > 0
+  layout->neutral_model = layout->by_class && part->means != NULL && part->k > 0
                           && points->projection != NULL;
   /* Rows in one colour need no legend, unless beside the crosses. */
   layout->rows_entry = layout->extra_entry && n_labels == 0;
@@ -481,7 +483,8 @@ draw_regions (LatentSnapshot          *snapshot,
               int                      w,
               int                      h)
 {
-  const guint k = snapshot->k;
+  const LatentClustersPart *part = &snapshot->clusters;
+  const guint k = part->k;
   const double tint = style->dark ? 0.16 : 0.10;
   double br, bg, bb;
   g_autofree guint32 *colors = NULL;
@@ -491,7 +494,7 @@ draw_regions (LatentSnapshot          *snapshot,
 
   /* Regions belong to k-means; a mixture's boundaries are not Voronoi
    * cells, nor are these on two columns chosen from more. */
-  if (snapshot->means == NULL || k < 2 || k > 256 || snapshot->n_cols != 2 ||
+  if (part->means == NULL || k < 2 || k > 256 || snapshot->n_cols != 2 ||
       is_mixture (snapshot) || points->projection == NULL || !latent_projection_is_exact (points->projection))
     return;
   if (layout->neutral_model)
@@ -509,7 +512,7 @@ draw_regions (LatentSnapshot          *snapshot,
   /* The centers as drawn: the columns may be swapped. */
   centers = g_new (float, 2 * k);
   for (guint c = 0; c < k; c++)
-    latent_projection_apply (points->projection, snapshot->means + 2 * c, centers + 2 * c);
+    latent_projection_apply (points->projection, part->means + 2 * c, centers + 2 * c);
 
   latent_figure_style_get_background (style, &br, &bg, &bb);
   colors = g_new (guint32, k);
@@ -627,6 +630,7 @@ draw_point_layer (LatentSnapshot          *snapshot,
                   const Layout            *layout,
                   double                   scale)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   const guint n = points->n;
   const gint32 *labels = NULL;
   int w = (int) ceil (layout->plot_w * scale), h = (int) ceil (layout->plot_h * scale);
@@ -658,8 +662,8 @@ draw_point_layer (LatentSnapshot          *snapshot,
     }
   else if (labels_usable (snapshot, points))
     {
-      labels = snapshot->labels;
-      n_colors = snapshot->k;
+      labels = part->labels;
+      n_colors = part->k;
     }
   else
     n_colors = 0;
@@ -681,8 +685,8 @@ draw_point_layer (LatentSnapshot          *snapshot,
   neutral = colors[n_colors];
   if (!layout->by_class && responsibilities_usable (snapshot, points))
     {
-      resp = snapshot->responsibilities;
-      lin = linear_palette (snapshot->k);
+      resp = snapshot->mixture.responsibilities;
+      lin = linear_palette (part->k);
     }
 
   if (style->voronoi)
@@ -715,7 +719,7 @@ draw_point_layer (LatentSnapshot          *snapshot,
       px = (int) floor (fx);
       py = (int) floor (fy);
 
-      if (resp == NULL || !mix_color (resp + (gsize) i * snapshot->k, lin, snapshot->k, alpha, &color))
+      if (resp == NULL || !mix_color (resp + (gsize) i * part->k, lin, part->k, alpha, &color))
         if (labels != NULL && labels[i] >= 0 && (guint) labels[i] < n_colors)
           color = colors[labels[i]];
 
@@ -812,16 +816,17 @@ draw_trails (cairo_t                 *cr,
              LatentProjection        *projection,
              const Layout            *l)
 {
-  const gsize stride = (gsize) snapshot->k * snapshot->n_cols;
+  const LatentClustersPart *part = &snapshot->clusters;
+  const gsize stride = (gsize) part->k * snapshot->n_cols;
 
-  if (style->trail == NULL || style->n_trail == 0 || snapshot->means == NULL ||
+  if (style->trail == NULL || style->n_trail == 0 || part->means == NULL ||
       snapshot->n_cols != latent_projection_get_n_cols (projection))
     return;
 
   cairo_save (cr);
   cairo_set_line_width (cr, MAX (1.5, l->font * 0.14));
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  for (guint c = 0; c < snapshot->k; c++)
+  for (guint c = 0; c < part->k; c++)
     {
       double r, g, b;
       float xy[2];
@@ -829,7 +834,7 @@ draw_trails (cairo_t                 *cr,
       for (guint t = 0; t <= style->n_trail; t++)
         {
           const float *mean = t < style->n_trail ? style->trail + t * stride + (gsize) c * snapshot->n_cols
-                                                 : snapshot->means + (gsize) c * snapshot->n_cols;
+                                                 : part->means + (gsize) c * snapshot->n_cols;
 
           latent_projection_apply (projection, mean, xy);
           if (!isfinite (xy[0]) || !isfinite (xy[1]))
@@ -859,7 +864,7 @@ projected_covariance (LatentSnapshot   *snapshot,
 {
   const guint d = snapshot->n_cols;
   const gsize per = latent_snapshot_covariance_values (snapshot);
-  const float *cov = snapshot->covariances + (gsize) c * per;
+  const float *cov = snapshot->mixture.covariances + (gsize) c * per;
   const float *axis[2] = { latent_projection_get_axis (projection, 0),
                            latent_projection_get_axis (projection, 1) };
   double out[2][2] = { { 0.0, 0.0 }, { 0.0, 0.0 } };
@@ -876,8 +881,8 @@ projected_covariance (LatentSnapshot   *snapshot,
             if (axis[a][i] == 0.0f)
               continue;
             /* Diagonal and spherical models keep only the variances. */
-            if (snapshot->covariance_type != LATENT_COVARIANCE_FULL)
-              row = (double) cov[snapshot->covariance_type == LATENT_COVARIANCE_DIAGONAL ? i : 0] * axis[b][i];
+            if (snapshot->mixture.covariance_type != LATENT_COVARIANCE_FULL)
+              row = (double) cov[snapshot->mixture.covariance_type == LATENT_COVARIANCE_DIAGONAL ? i : 0] * axis[b][i];
             else
               for (guint j = 0; j < d; j++)
                 if (axis[b][j] != 0.0f)
@@ -950,25 +955,26 @@ draw_ellipses (cairo_t                 *cr,
                LatentProjection        *projection,
                const Layout            *l)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   const double dash[] = { 6.0, 4.0 };
   /* The halo's dashes reach 1 unit past each end of the line's. */
   const double halo_dash[] = { 8.0, 2.0 };
   const double sx = l->plot_w / (l->xmax - l->xmin), sy = l->plot_h / (l->ymax - l->ymin);
   double br, bg, bb;
 
-  if (!is_mixture (snapshot) || snapshot->covariances == NULL || snapshot->means == NULL
+  if (!is_mixture (snapshot) || snapshot->mixture.covariances == NULL || part->means == NULL
       || snapshot->n_cols != latent_projection_get_n_cols (projection))
     return;
 
   latent_figure_style_get_background (style, &br, &bg, &bb);
   cairo_save (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  for (guint c = 0; c < snapshot->k; c++)
+  for (guint c = 0; c < part->k; c++)
     {
       double s[3], angle, major, minor, r, g, b, x0, y0, a1, a2, m[4];
       float xy[2];
 
-      latent_projection_apply (projection, snapshot->means + (gsize) c * snapshot->n_cols, xy);
+      latent_projection_apply (projection, part->means + (gsize) c * snapshot->n_cols, xy);
       if (!isfinite (xy[0]) || !isfinite (xy[1])
           || !projected_covariance (snapshot, projection, c, s))
         continue;
@@ -1050,10 +1056,11 @@ draw_centroids (cairo_t                 *cr,
                 LatentProjection        *projection,
                 const Layout            *l)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   const double r = MAX (5.0, l->font * 0.6);
   double br, bg, bb, fr, fg, fb;
 
-  if (snapshot->means == NULL || snapshot->k == 0
+  if (part->means == NULL || part->k == 0
       || snapshot->n_cols != latent_projection_get_n_cols (projection))
     return;
 
@@ -1061,12 +1068,12 @@ draw_centroids (cairo_t                 *cr,
   latent_figure_style_get_foreground (style, &fr, &fg, &fb);
   cairo_save (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
-  for (guint c = 0; c < snapshot->k; c++)
+  for (guint c = 0; c < part->k; c++)
     {
       float xy[2];
       double x, y, cr_, cg, cb;
 
-      latent_projection_apply (projection, snapshot->means + (gsize) c * snapshot->n_cols, xy);
+      latent_projection_apply (projection, part->means + (gsize) c * snapshot->n_cols, xy);
       if (!isfinite (xy[0]) || !isfinite (xy[1]))
         continue;
       x = l->plot_x + map_x (l, xy[0]);
@@ -1256,7 +1263,7 @@ draw_legend (cairo_t                 *cr,
       cairo_show_text (cr, points->extras->extra_name);
     }
   /* What the two line styles of the ellipses mean. */
-  if (l->mixture && snapshot->covariances != NULL)
+  if (l->mixture && snapshot->mixture.covariances != NULL)
     {
       const double dash[] = { 6.0, 4.0 };
 

@@ -17,10 +17,11 @@
 gboolean
 _latent_figure_has_segments (LatentSnapshot *snapshot)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   guint width = 0, height = 0, channels = 0;
   gboolean single = FALSE;
 
-  return snapshot->dataset != NULL && snapshot->labels != NULL && snapshot->means != NULL && snapshot->k > 0
+  return snapshot->dataset != NULL && part->labels != NULL && part->means != NULL && part->k > 0
          && latent_dataset_get_image_shape (snapshot->dataset, &width, &height, &channels, &single) && single
          && channels >= 1 && channels <= 4 && snapshot->n_cols == channels
          && (guint64) width * height == snapshot->n_rows
@@ -38,6 +39,7 @@ sampled_surface (LatentSnapshot *snapshot,
                  guint           step,
                  gboolean        clustered)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   const guint sw = (width + step - 1) / step, sh = (height + step - 1) / step;
   const float *x = latent_dataset_get_data (snapshot->dataset);
   g_autofree float *values = g_try_new (float, (gsize) sw * sh * channels);
@@ -53,9 +55,9 @@ sampled_surface (LatentSnapshot *snapshot,
 
         if (clustered)
           {
-            gint32 c = snapshot->labels[i];
+            gint32 c = part->labels[i];
 
-            from = c >= 0 && (guint) c < snapshot->k ? snapshot->means + (gsize) c * channels : NULL;
+            from = c >= 0 && (guint) c < part->k ? part->means + (gsize) c * channels : NULL;
           }
         for (guint j = 0; j < channels; j++)
           to[j] = from ? from[j] : (j == 3 || (channels == 2 && j == 1));
@@ -95,6 +97,7 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
                               int                      width,
                               int                      height)
 {
+  const LatentClustersPart *part = &snapshot->clusters;
   const double f = MAX (style->font_size, 1.0), gap = f * 1.5;
   guint iw = 0, ih = 0, channels = 0;
   cairo_surface_t *original = NULL, *segments = NULL;
@@ -128,9 +131,9 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
   /* Translators: the caption of an image's pixels painted in the means of
    * their clusters; %u is how many clusters. */
   caption = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Each pixel in its cluster's colour (%u cluster)",
-                                          "Each pixel in its cluster's colour (%u clusters)", snapshot->k),
-                             snapshot->k);
-  short_caption = g_strdup_printf ("K = %u", snapshot->k);
+                                          "Each pixel in its cluster's colour (%u clusters)", part->k),
+                             part->k);
+  short_caption = g_strdup_printf ("K = %u", part->k);
   /* The panels in the middle of the height they leave (a wide photo side
    * by side leaves much of it), each in a box its own size. */
   if (across >= down)
