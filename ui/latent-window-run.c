@@ -50,7 +50,9 @@ on_frame_added (LatentWindow   *self,
   /* The curve starts at the initialisation, which no iteration reports. */
   if (frame->iteration == 0)
     latent_curve_view_set_initial (self->curve_view, frame->objective);
-  _latent_window_update_status (self);
+  /* A frame shown updates the status itself. */
+  if (frame != latent_session_get_shown (self->session))
+    _latent_window_update_status (self);
 }
 
 static void

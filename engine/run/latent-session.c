@@ -46,6 +46,7 @@ struct _LatentSession
   LatentRun             *run;
   GPtrArray             *retired_runs;  /* LatentRun replaced, still stopping */
   gboolean               running;
+  LatentSessionState     state;         /* as last notified */
   LatentFrames          *frames;
   LatentSnapshot        *shown;
   guint                  position;
@@ -115,6 +116,19 @@ notify (LatentSession *self,
         guint          prop)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+/* The state follows the run's, which says nothing when it changes: asked
+ * after each of the run's signals, notified only when it moved. */
+static void
+notify_state (LatentSession *self)
+{
+  LatentSessionState state = latent_session_get_state (self);
+
+  if (state == self->state)
+    return;
+  self->state = state;
+  notify (self, PROP_STATE);
 }
 
 /* Sets *@field to a copy of @value, notifying @prop if it changed. */
@@ -233,7 +247,7 @@ on_run_snapshot (LatentRun      *run,
   latent_frames_add (self->frames, snapshot);
   move_timeline (self, latent_frames_get_newest_iteration (self->frames));
   g_signal_emit (self, signals[FRAME_ADDED], 0, snapshot);
-  notify (self, PROP_STATE);
+  notify_state (self);
   /* The original again between two results would flash. */
   if (self->holding && snapshot->iteration == 0 && !snapshot->final)
     return;
@@ -266,7 +280,7 @@ on_run_finished (LatentRun     *run,
     end = g_strdup (_("iteration limit reached"));
   take_string (self, &self->end, end, PROP_END);
   notify (self, PROP_RUNNING);
-  notify (self, PROP_STATE);
+  notify_state (self);
 }
 
 static void
@@ -325,7 +339,7 @@ launch (LatentSession *self,
     latent_run_play (self->run);
   watch_compiling (self);
   notify (self, PROP_RUNNING);
-  notify (self, PROP_STATE);
+  notify_state (self);
 }
 
 /* The frames and the rate start afresh from @from. */
@@ -379,7 +393,7 @@ run_start (LatentSession *self,
 
   if (self->dataset == NULL)
     {
-      notify (self, PROP_STATE);
+      notify_state (self);
       return;
     }
   /* Parameters that do not fit the data fail here, not in a worker. */
@@ -388,7 +402,7 @@ run_start (LatentSession *self,
       self->holding = FALSE;
       set_shown (self, NULL);
       set_string (self, &self->end, _("failed"), PROP_END);
-      notify (self, PROP_STATE);
+      notify_state (self);
       return;
     }
   launch (self, play, 0);
@@ -505,7 +519,7 @@ latent_session_play (LatentSession *self)
   move_timeline (self, self->iterations);
   latent_run_play (self->run);
   notify (self, PROP_RUNNING);
-  notify (self, PROP_STATE);
+  notify_state (self);
 }
 
 void
@@ -519,7 +533,7 @@ latent_session_pause (LatentSession *self)
   release_hold (self);
   latent_run_pause (self->run);
   notify (self, PROP_RUNNING);
-  notify (self, PROP_STATE);
+  notify_state (self);
 }
 
 /* Scrubbed back: the frame of the iteration after the one shown, if kept
@@ -567,7 +581,7 @@ latent_session_step (LatentSession *self)
   latent_frames_set_follow (self->frames, TRUE);
   latent_run_step (self->run);
   notify (self, PROP_RUNNING);
-  notify (self, PROP_STATE);
+  notify_state (self);
 }
 
 /* Back through the history one kept frame, as dragging the timeline does. */
