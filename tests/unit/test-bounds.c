@@ -100,25 +100,38 @@ uneven (guint n,
 }
 
 static void
+add (GPtrArray     *datasets,
+     const char    *name,
+     LatentDataset *dataset)
+{
+  latent_dataset_set_name (dataset, name);
+  g_ptr_array_add (datasets, dataset);
+}
+
+static void
 test_agree (void)
 {
   g_autoptr(GPtrArray) datasets = g_ptr_array_new_with_free_func (g_object_unref);
   const LatentAlgorithm * const *algorithms = latent_registry_list ();
   LatentDataset *image;
 
-  g_ptr_array_add (datasets, test_blobs (40, 3, 3, 1, 1));        /* a small table */
-  g_ptr_array_add (datasets, test_blobs (3, 5, 3, 1, 2));         /* a few rows */
-  g_ptr_array_add (datasets, test_blobs (1, 4, 1, 1, 3));         /* one row */
-  g_ptr_array_add (datasets, test_blobs (1200, 2, 4, 1, 4));      /* k up to a quarter */
-  g_ptr_array_add (datasets, test_blobs (30, 1, 2, 1, 5));        /* one column */
-  g_ptr_array_add (datasets, uneven (61, 4, 5));                  /* uneven classes */
+  add (datasets, "a small table", test_blobs (40, 3, 3, 1, 1));
+  add (datasets, "three rows", test_blobs (3, 5, 3, 1, 2));
+  add (datasets, "one row", test_blobs (1, 4, 1, 1, 3));
+  add (datasets, "1200 rows (k up to a quarter)", test_blobs (1200, 2, 4, 1, 4));
+  add (datasets, "one column", test_blobs (30, 1, 2, 1, 5));
+  add (datasets, "uneven classes", uneven (61, 4, 5));
+  /* Wide rows: the weights bound the hidden units, and past the linear
+   * models' and full covariances' columns. */
+  add (datasets, "2048 columns", test_blobs (4, 2048, 2, 1, 9));
+  add (datasets, "4100 columns", test_blobs (3, 4100, 2, 1, 10));
   /* Rows that are images, and one image whose rows are pixels. */
   image = test_blobs (20, 64, 2, 1, 6);
   latent_dataset_set_image_shape (image, 8, 8, 1, FALSE);
-  g_ptr_array_add (datasets, image);
+  add (datasets, "8 by 8 images", image);
   image = test_blobs (16 * 12, 3, 2, 1, 8);
   latent_dataset_set_image_shape (image, 16, 12, 3, TRUE);
-  g_ptr_array_add (datasets, image);
+  add (datasets, "a 16 by 12 RGB image", image);
 
   for (guint a = 0; algorithms[a] != NULL; a++)
     for (guint i = 0; i < datasets->len; i++)
