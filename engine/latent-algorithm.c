@@ -78,6 +78,23 @@ latent_algorithm_max_int_from (const LatentAlgorithm *algorithm,
     g_return_val_if_reached (0);
   lo = (gint64) ceil (min);
   hi = (gint64) floor (max);
+  /* Without a check every value is taken. */
+  if (algorithm->check == NULL)
+    return hi;
+  if (algorithm->max_int != NULL)
+    {
+      const LatentParamSpec *spec = NULL;
+      gint64 bound;
+
+      for (guint i = 0; i < latent_params_get_n_specs (params) && spec == NULL; i++)
+        if (g_str_equal (latent_params_get_spec (params, i)->name, name))
+          spec = latent_params_get_spec (params, i);
+      g_return_val_if_fail (spec != NULL, hi);
+      bound = algorithm->max_int (dataset, params, spec);
+      /* Below the least value, refused whatever it is: as the search, no
+       * bound to show. */
+      return bound < lo ? hi : MIN (bound, hi);
+    }
   probe = latent_params_copy (params);
   /* The last bound still holds: taken there, refused one above. */
   if (guess >= lo && guess <= hi && takes (algorithm, dataset, probe, name, guess) &&
@@ -492,13 +509,28 @@ latent_algorithm_prepare (const LatentAlgorithm  *algorithm,
   return TRUE;
 }
 
+double
+latent_algorithm_memory_budget (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+
+  return pages > 0 && page > 0 ? 0.75 * pages * page : (double) G_MAXSIZE;
+}
+
+gint64
+latent_algorithm_no_max_int (LatentDataset         *dataset,
+                             LatentParams          *params,
+                             const LatentParamSpec *spec)
+{
+  return G_MAXINT64;
+}
+
 gboolean
 latent_algorithm_check_memory (double       bytes,
                                const char  *what,
                                GError     **error)
 {
-  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
-  double budget = pages > 0 && page > 0 ? 0.75 * pages * page : (double) G_MAXSIZE;
+  double budget = latent_algorithm_memory_budget ();
   g_autofree char *need = NULL, *have = NULL;
 
   if (bytes <= budget && bytes < (double) G_MAXSIZE)

@@ -149,6 +149,15 @@ struct _LatentAlgorithm
   gboolean        (*check)     (LatentDataset  *dataset,
                                 LatentParams   *params,
                                 GError        **error);
+  /* Optional, with check: the largest value of the integer parameter
+   * @spec (one of @params') that check takes for @dataset, the other
+   * values as in @params, stated in closed form (k ≤ rows) so that the
+   * window's spin buttons cost no check; G_MAXINT64 where check puts no
+   * upper bound on it. Where check refuses @params whatever this value,
+   * any answer will do. tests/unit/test-bounds.c holds it to the check. */
+  gint64          (*max_int)   (LatentDataset         *dataset,
+                                LatentParams          *params,
+                                const LatentParamSpec *spec);
   /* cl is NULL for the C reference path. An initialisation that can take
    * seconds (k-means++ over many clusters, restarts) checks cancellable
    * and fails with G_IO_ERROR_CANCELLED. */
@@ -232,14 +241,16 @@ gboolean      latent_algorithm_check      (const LatentAlgorithm  *algorithm,
                                            GError                **error);
 /* The largest value of the integer parameter @name that the check takes
  * for @dataset, the other values as in @params (k up to the rows); its
- * spec's maximum where the check puts no bound on it. For spin buttons. */
+ * spec's maximum where the check puts no bound on it. For spin buttons.
+ * The algorithm's max_int when it has one (no check called); otherwise a
+ * search that asks the check. */
 gint64        latent_algorithm_max_int    (const LatentAlgorithm  *algorithm,
                                            LatentDataset          *dataset,
                                            LatentParams           *params,
                                            const char             *name);
-/* The same, from the bound found last time (@guess, or -1 for none): two
- * checks when it still holds, where a search takes about twenty. The
- * window's panel asks for every bound on every change. */
+/* The same, from the bound found last time (@guess, or -1 for none): for
+ * an algorithm without max_int, two checks when it still holds, where a
+ * search takes about twenty. */
 gint64        latent_algorithm_max_int_from (const LatentAlgorithm *algorithm,
                                            LatentDataset          *dataset,
                                            LatentParams           *params,
@@ -251,6 +262,14 @@ gint64        latent_algorithm_max_int_from (const LatentAlgorithm *algorithm,
 gboolean      latent_algorithm_check_memory (double                 bytes,
                                            const char             *what,
                                            GError                **error);
+/* The most bytes latent_algorithm_check_memory takes: three quarters of
+ * this machine's memory. */
+double        latent_algorithm_memory_budget (void);
+/* A max_int for a check that puts an upper bound on no integer parameter:
+ * G_MAXINT64 for all. */
+gint64        latent_algorithm_no_max_int (LatentDataset          *dataset,
+                                           LatentParams           *params,
+                                           const LatentParamSpec  *spec);
 /* N × SIZE bytes, zeroed, for WHAT: an overflowing size and one above the
  * budget of latent_algorithm_check_memory are refused before allocating,
  * and an allocation that fails is an error, not an abort. Free with g_free. */

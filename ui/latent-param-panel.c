@@ -32,9 +32,6 @@ struct _LatentParamPanel
   /* What bounds the numbers besides their specs; may be NULL. */
   const LatentAlgorithm *algorithm;
   LatentDataset         *dataset;
-  /* The bound each INT had last time (its spec → gint64): where it still
-   * holds, two checks confirm it instead of a search of twenty. */
-  GHashTable            *bounds;
 };
 
 /* A dialog of the window's own for a parameter that takes "@PATH". */
@@ -434,19 +431,9 @@ apply_limits (LatentParamPanel *self)
 
       if (spec == NULL || spec->type != LATENT_PARAM_INT)
         continue;
+      /* The algorithm states its bounds: no check is called. */
       if (checked)
-        {
-          gint64 *bound = g_hash_table_lookup (self->bounds, spec);
-
-          if (bound == NULL)
-            {
-              bound = g_new (gint64, 1);
-              *bound = -1;
-              g_hash_table_insert (self->bounds, (gpointer) spec, bound);
-            }
-          *bound = latent_algorithm_max_int_from (self->algorithm, self->dataset, self->params, spec->name, *bound);
-          upper = *bound;
-        }
+        upper = latent_algorithm_max_int (self->algorithm, self->dataset, self->params, spec->name);
       else
         upper = spec->max;
       /* A value past the bound stays until changed: the check names it. */
@@ -478,7 +465,6 @@ latent_param_panel_dispose (GObject *object)
   g_clear_pointer (&self->grid, gtk_widget_unparent);
   g_clear_pointer (&self->params, latent_params_unref);
   g_clear_pointer (&self->editors, g_hash_table_unref);
-  g_clear_pointer (&self->bounds, g_hash_table_unref);
   g_clear_object (&self->dataset);
   G_OBJECT_CLASS (latent_param_panel_parent_class)->dispose (object);
 }
@@ -504,7 +490,6 @@ static void
 latent_param_panel_init (LatentParamPanel *self)
 {
   self->editors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, editor_free);
-  self->bounds = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->grid = gtk_grid_new ();
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 6);
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);

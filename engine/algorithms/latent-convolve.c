@@ -534,6 +534,7 @@ static const LatentAlgorithm convolve_algorithm = {
   .params = convolve_params,
   .n_params = G_N_ELEMENTS (convolve_params),
   .check = convolve_check,
+  .max_int = latent_algorithm_no_max_int,
   .init = convolve_init,
   .step = convolve_step,
   .snapshot = convolve_snapshot,

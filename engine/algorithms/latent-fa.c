@@ -176,6 +176,14 @@ fa_check (LatentDataset  *dataset,
   return latent_linear_check (LATENT_LINEAR_FA, dataset, params, error);
 }
 
+static gint64
+fa_max_int (LatentDataset         *dataset,
+            LatentParams          *params,
+            const LatentParamSpec *spec)
+{
+  return latent_linear_max_int (LATENT_LINEAR_FA, dataset, spec);
+}
+
 static gpointer
 fa_init (LatentDataset  *dataset,
          LatentParams   *params,
@@ -263,6 +271,7 @@ static const LatentAlgorithm fa_algorithm = {
   .params = fa_params,
   .n_params = G_N_ELEMENTS (fa_params),
   .check = fa_check,
+  .max_int = fa_max_int,
   .init = fa_init,
   .step = fa_step,
   .snapshot = latent_linear_snapshot,

@@ -671,24 +671,32 @@ gmm_resolve_params (LatentSnapshot *snapshot,
     latent_params_set (params, "covariance", types[snapshot->mixture.covariance_type], NULL);
 }
 
+/* The bytes a mixture of @k components keeps on @dataset: k covariances
+ * of per values (three arrays in double, one in float per snapshot), k
+ * means and sums of d, and n × k responsibilities. */
+static double
+mixture_bytes (LatentDataset *dataset,
+               const char    *covariance,
+               double         k)
+{
+  guint d = latent_dataset_get_n_cols (dataset), n = latent_dataset_get_n_rows (dataset);
+  double per = latent_covariance_values (covariance_type (covariance, d), d);
+
+  return k * per * (3 * 8 + 4) + k * d * 3 * 8 + (double) n * k * 8;
+}
+
 static gboolean
 gmm_check (LatentDataset  *dataset,
            LatentParams   *params,
            GError        **error)
 {
-  guint d = latent_dataset_get_n_cols (dataset), n = latent_dataset_get_n_rows (dataset);
+  guint d = latent_dataset_get_n_cols (dataset);
   GmmParams p;
-  double k, per;
 
   latent_params_read (params, &p);
-  k = p.k;
-  per = latent_covariance_values (covariance_type (p.covariance, d), d);
   if (!latent_clusters_check_k (dataset, p.k, _("components"), error))
     return FALSE;
-  /* Every model keeps k covariances of per values (three arrays in double,
-   * one in float per snapshot), k means and sums of d, and n × k
-   * responsibilities. */
-  if (!latent_algorithm_check_memory (k * per * (3 * 8 + 4) + k * d * 3 * 8 + (double) n * k * 8,
+  if (!latent_algorithm_check_memory (mixture_bytes (dataset, p.covariance, p.k),
                                       _("parameter k: a mixture of this many components on this many columns"),
                                       error))
     return FALSE;
@@ -700,6 +708,32 @@ gmm_check (LatentDataset  *dataset,
       return FALSE;
     }
   return TRUE;
+}
+
+static gint64
+gmm_max_int (LatentDataset         *dataset,
+             LatentParams          *params,
+             const LatentParamSpec *spec)
+{
+  const double budget = latent_algorithm_memory_budget ();
+  GmmParams p;
+  gint64 k;
+
+  if (!g_str_equal (spec->name, "k"))
+    return G_MAXINT64;
+  latent_params_read (params, &p);
+  k = latent_kmeans_max_k (latent_dataset_get_n_rows (dataset));
+  /* The memory grows with k: the most that fits, set right where the
+   * division rounded. */
+  if (mixture_bytes (dataset, p.covariance, k) > budget)
+    {
+      k = (gint64) (budget / mixture_bytes (dataset, p.covariance, 1));
+      while (k > 0 && mixture_bytes (dataset, p.covariance, k) > budget)
+        k--;
+      while (mixture_bytes (dataset, p.covariance, k + 1) <= budget)
+        k++;
+    }
+  return k;
 }
 
 /* One start, from @seed; @p is @params, read. */
@@ -1158,6 +1192,7 @@ static const LatentAlgorithm gmm_algorithm = {
   .params = gmm_params,
   .n_params = G_N_ELEMENTS (gmm_params),
   .check = gmm_check,
+  .max_int = gmm_max_int,
   .init = gmm_init,
   .pass = &gmm_pass,
   .snapshot = gmm_snapshot,

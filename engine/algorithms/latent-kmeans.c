@@ -427,6 +427,22 @@ kmeans_check (LatentDataset  *dataset,
   return latent_clusters_check_k (dataset, p.k, _("clusters"), error);
 }
 
+gint64
+latent_kmeans_max_k (guint n_rows)
+{
+  /* As latent_clusters_check_k: up to the rows, and up to a quarter of
+   * them from 1000 rows on. */
+  return n_rows >= 1000 ? n_rows / 4 : n_rows;
+}
+
+static gint64
+kmeans_max_int (LatentDataset         *dataset,
+                LatentParams          *params,
+                const LatentParamSpec *spec)
+{
+  return g_str_equal (spec->name, "k") ? latent_kmeans_max_k (latent_dataset_get_n_rows (dataset)) : G_MAXINT64;
+}
+
 /* One start, from @seed; @p is @params, read. */
 static LatentKmeans *
 kmeans_init_start (LatentDataset       *dataset,
@@ -891,6 +907,7 @@ static const LatentAlgorithm kmeans_algorithm = {
   .params = kmeans_params,
   .n_params = G_N_ELEMENTS (kmeans_params),
   .check = kmeans_check,
+  .max_int = kmeans_max_int,
   .init = kmeans_init,
   .pass = &kmeans_pass,
   .snapshot = kmeans_snapshot,

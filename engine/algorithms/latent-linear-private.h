@@ -81,6 +81,10 @@ gboolean        latent_linear_check            (LatentLinearModel  model,
                                                 LatentDataset     *dataset,
                                                 LatentParams      *params,
                                                 GError           **error);
+/* The algorithms' max_int: the most components latent_linear_check takes. */
+gint64          latent_linear_max_int          (LatentLinearModel  model,
+                                                LatentDataset     *dataset,
+                                                const LatentParamSpec *spec);
 LatentLinear   *latent_linear_new              (LatentLinearModel  model,
                                                 const LatentAlgorithm *algorithm,
                                                 LatentDataset     *dataset,

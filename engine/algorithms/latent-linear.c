@@ -137,6 +137,20 @@ latent_linear_check (LatentLinearModel   model,
   return TRUE;
 }
 
+gint64
+latent_linear_max_int (LatentLinearModel      model,
+                       LatentDataset         *dataset,
+                       const LatentParamSpec *spec)
+{
+  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+
+  /* Refused whatever the components: no bound to give. */
+  if (!g_str_equal (spec->name, "components") || n < 2 || d > LATENT_LINEAR_MAX_COLS)
+    return G_MAXINT64;
+  /* As latent_linear_check: up to the columns, fewer for a noise model. */
+  return model == LATENT_LINEAR_PCA ? (gint64) d : (gint64) d - 1;
+}
+
 LatentLinear *
 latent_linear_new (LatentLinearModel      model,
                    const LatentAlgorithm *algorithm,

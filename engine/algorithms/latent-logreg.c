@@ -912,6 +912,8 @@ static const LatentAlgorithm logreg_algorithm = {
   .params = logreg_params,
   .n_params = G_N_ELEMENTS (logreg_params),
   .check = logreg_check,
+  /* The batch is clamped to the training rows, not refused. */
+  .max_int = latent_algorithm_no_max_int,
   .init = logreg_init,
   .step = logreg_step,
   .snapshot = logreg_snapshot,

@@ -228,6 +228,14 @@ pca_check (LatentDataset  *dataset,
   return latent_linear_check (LATENT_LINEAR_PCA, dataset, params, error);
 }
 
+static gint64
+pca_max_int (LatentDataset         *dataset,
+             LatentParams          *params,
+             const LatentParamSpec *spec)
+{
+  return latent_linear_max_int (LATENT_LINEAR_PCA, dataset, spec);
+}
+
 static gpointer
 pca_init (LatentDataset  *dataset,
           LatentParams   *params,
@@ -299,6 +307,7 @@ static const LatentAlgorithm pca_algorithm = {
   .params = pca_params,
   .n_params = G_N_ELEMENTS (pca_params),
   .check = pca_check,
+  .max_int = pca_max_int,
   .init = pca_init,
   .step = pca_step,
   .snapshot = latent_linear_snapshot,

@@ -224,6 +224,14 @@ ppca_check (LatentDataset  *dataset,
   return latent_linear_check (LATENT_LINEAR_PPCA, dataset, params, error);
 }
 
+static gint64
+ppca_max_int (LatentDataset         *dataset,
+              LatentParams          *params,
+              const LatentParamSpec *spec)
+{
+  return latent_linear_max_int (LATENT_LINEAR_PPCA, dataset, spec);
+}
+
 static gpointer
 ppca_init (LatentDataset  *dataset,
            LatentParams   *params,
@@ -283,6 +291,7 @@ static const LatentAlgorithm ppca_algorithm = {
   .params = ppca_params,
   .n_params = G_N_ELEMENTS (ppca_params),
   .check = ppca_check,
+  .max_int = ppca_max_int,
   .init = ppca_init,
   .step = ppca_step,
   .snapshot = latent_linear_snapshot,

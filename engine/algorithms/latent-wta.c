@@ -202,6 +202,24 @@ wta_check (LatentDataset  *dataset,
   return TRUE;
 }
 
+static gint64
+wta_max_int (LatentDataset         *dataset,
+             LatentParams          *params,
+             const LatentParamSpec *spec)
+{
+  const guint d = latent_dataset_get_n_cols (dataset);
+  WtaParams p;
+
+  latent_params_read (params, &p);
+  /* As wta_check: the weights up to MAX_WEIGHTS, k up to the hidden units;
+   * the lifetime rule bounds the batch from below only. */
+  if (g_str_equal (spec->name, "hidden") && d > 0)
+    return (gint64) (MAX_WEIGHTS / d);
+  if (g_str_equal (spec->name, "k") && g_str_equal (p.sparsity, "k-sparse"))
+    return p.hidden;
+  return G_MAXINT64;
+}
+
 static void
 free_params (LatentWtaParams *p)
 {
@@ -879,6 +897,7 @@ static const LatentAlgorithm wta_algorithm = {
   .params = wta_params,
   .n_params = G_N_ELEMENTS (wta_params),
   .check = wta_check,
+  .max_int = wta_max_int,
   .init = wta_init,
   .step = wta_step,
   .snapshot = wta_snapshot,
