@@ -23,18 +23,7 @@ latent_snapshot_new (const LatentAlgorithm *algorithm,
   self->dataset = dataset ? g_object_ref (dataset) : NULL;
   self->params = params ? latent_params_ref (params) : NULL;
   self->objective = NAN;
-  self->mixture.log_likelihood = NAN;
-  self->mixture.bic = NAN;
-  self->mixture.aic = NAN;
-  self->linear.total_variance = NAN;
-  self->linear.reconstruction_error = NAN;
-  self->linear.log_likelihood = NAN;
-  self->autoencoder.validation_loss = NAN;
-  self->classifier.train_accuracy = NAN;
-  self->classifier.test_accuracy = NAN;
-  self->classifier.test_loss = NAN;
-  self->classifier.episode_mean_accuracy = NAN;
-  self->classifier.episode_ci95 = NAN;
+  latent_family_init_parts (self);
   return self;
 }
 
@@ -50,12 +39,7 @@ latent_snapshot_clear (LatentSnapshot *self)
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
   g_free (self->device);
-  latent_clusters_clear_part (self);
-  latent_mixtures_clear_part (self);
-  latent_linear_models_clear_part (self);
-  latent_filters_clear_part (self);
-  latent_autoencoders_clear_part (self);
-  latent_classifiers_clear_part (self);
+  latent_family_clear_parts (self);
   g_free (self->message);
 }
 
@@ -123,12 +107,7 @@ latent_snapshot_get_size (LatentSnapshot *self)
 
   /* Every part asked: one a family did not fill counts nothing. */
   return sizeof *self
-         + latent_clusters_get_part_size (self)
-         + latent_mixtures_get_part_size (self)
-         + latent_linear_models_get_part_size (self)
-         + latent_filters_get_part_size (self)
-         + latent_autoencoders_get_part_size (self)
-         + latent_classifiers_get_part_size (self)
+         + latent_family_get_parts_size (self)
          + latent_snapshot_string_size (self->device)
          + latent_snapshot_string_size (self->message);
 }

@@ -282,20 +282,12 @@ void            latent_snapshot_unref    (LatentSnapshot        *self);
 /* Bytes the snapshot holds itself, every array counted (not the dataset or
  * parameters it shares): what keeping it in a history costs. */
 gsize           latent_snapshot_get_size (LatentSnapshot        *self);
-/* Each family's file (engine/families/) frees its part and counts the bytes
- * of its arrays; the snapshot asks every part, an unfilled one being zero. */
-void            latent_clusters_clear_part        (LatentSnapshot *self);
-void            latent_mixtures_clear_part        (LatentSnapshot *self);
-void            latent_linear_models_clear_part   (LatentSnapshot *self);
-void            latent_filters_clear_part         (LatentSnapshot *self);
-void            latent_autoencoders_clear_part    (LatentSnapshot *self);
-void            latent_classifiers_clear_part     (LatentSnapshot *self);
-gsize           latent_clusters_get_part_size     (LatentSnapshot *self);
-gsize           latent_mixtures_get_part_size     (LatentSnapshot *self);
-gsize           latent_linear_models_get_part_size (LatentSnapshot *self);
-gsize           latent_filters_get_part_size      (LatentSnapshot *self);
-gsize           latent_autoencoders_get_part_size (LatentSnapshot *self);
-gsize           latent_classifiers_get_part_size  (LatentSnapshot *self);
+/* Each family's part, every family asked (latent-family.c's list): set
+ * up in a new snapshot, freed, and its arrays' bytes; a part the
+ * algorithm's family did not fill frees and counts nothing. */
+void            latent_family_init_parts          (LatentSnapshot *self);
+void            latent_family_clear_parts         (LatentSnapshot *self);
+gsize           latent_family_get_parts_size      (LatentSnapshot *self);
 /* The shared shapes' arrays, freed and counted (@n_cols per reconstruction). */
 void            latent_examples_clear             (LatentExamples       *examples);
 gsize           latent_examples_get_size          (const LatentExamples *examples,

@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-void
+static void
 latent_autoencoders_describe_metrics (LatentSnapshot *snap,
                                       GString        *text)
 {
@@ -28,7 +28,7 @@ latent_autoencoders_describe_metrics (LatentSnapshot *snap,
                             100.0 * part->n_dead / part->n_units);
 }
 
-void
+static void
 latent_autoencoders_describe_header (LatentSnapshot *snap,
                                      GString        *text)
 {
@@ -44,7 +44,7 @@ latent_autoencoders_describe_header (LatentSnapshot *snap,
     g_string_append_printf (text, _(" · validation loss %.4g"), part->validation_loss);
 }
 
-void
+static void
 latent_autoencoders_clear_part (LatentSnapshot *self)
 {
   LatentAutoencoderPart *part = &self->autoencoder;
@@ -61,7 +61,7 @@ latent_autoencoders_clear_part (LatentSnapshot *self)
   g_free (part->epoch_dead_fraction);
 }
 
-gsize
+static gsize
 latent_autoencoders_get_part_size (LatentSnapshot *self)
 {
   const LatentAutoencoderPart *part = &self->autoencoder;
@@ -79,3 +79,50 @@ latent_autoencoders_get_part_size (LatentSnapshot *self)
   if (part->epoch_dead_fraction) size += part->epochs.n_epochs * sizeof (double);
   return size;
 }
+
+static void
+latent_autoencoders_init_part (LatentSnapshot *self)
+{
+  self->autoencoder.validation_loss = NAN;
+}
+
+static const float *
+latent_autoencoders_components (LatentSnapshot *snapshot,
+                                guint          *n)
+{
+  *n = snapshot->autoencoder.n_units;
+  return snapshot->autoencoder.encoder_weights;
+}
+
+static const LatentExamples *
+latent_autoencoders_examples (LatentSnapshot *snapshot)
+{
+  return &snapshot->autoencoder.examples;
+}
+
+static const LatentEpochs *
+latent_autoencoders_epochs (LatentSnapshot *snapshot)
+{
+  return &snapshot->autoencoder.epochs;
+}
+
+static gboolean
+latent_autoencoders_has_encoder (LatentSnapshot *snapshot)
+{
+  return snapshot->autoencoder.input_scale != NULL;
+}
+
+/* Listed in latent-family.c. */
+extern const LatentFamilyClass latent_autoencoders_family;
+const LatentFamilyClass latent_autoencoders_family = {
+  .family = LATENT_FAMILY_AUTOENCODER,
+  .describe_metrics = latent_autoencoders_describe_metrics,
+  .describe_header = latent_autoencoders_describe_header,
+  .init_part = latent_autoencoders_init_part,
+  .clear_part = latent_autoencoders_clear_part,
+  .get_part_size = latent_autoencoders_get_part_size,
+  .components = latent_autoencoders_components,
+  .examples = latent_autoencoders_examples,
+  .epochs = latent_autoencoders_epochs,
+  .has_encoder = latent_autoencoders_has_encoder,
+};

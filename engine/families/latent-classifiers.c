@@ -13,7 +13,7 @@
 
 #include "latent-json.h"
 
-void
+static void
 latent_classifiers_describe_metrics (LatentSnapshot *snap,
                                      GString        *text)
 {
@@ -31,7 +31,7 @@ latent_classifiers_describe_metrics (LatentSnapshot *snap,
                             100 * part->episode_mean_accuracy, 100 * part->episode_ci95);
 }
 
-void
+static void
 latent_classifiers_describe_header (LatentSnapshot *snap,
                                     GString        *text)
 {
@@ -42,7 +42,7 @@ latent_classifiers_describe_header (LatentSnapshot *snap,
     g_string_append_printf (text, _(" · test accuracy %.1f %% (%u rows)"), 100.0 * part->test_accuracy, part->n_test);
 }
 
-void
+static void
 latent_classifiers_clear_part (LatentSnapshot *self)
 {
   LatentClassifierPart *part = &self->classifier;
@@ -67,7 +67,7 @@ latent_classifiers_clear_part (LatentSnapshot *self)
   g_free (part->query_predictions);
 }
 
-gsize
+static gsize
 latent_classifiers_get_part_size (LatentSnapshot *self)
 {
   const LatentClassifierPart *part = &self->classifier;
@@ -169,3 +169,40 @@ latent_classifiers_write_json (LatentSnapshot *snap,
   if (part->epoch_test_accuracy)
     latent_json_add_vector_member (builder, "epoch_test_accuracy", part->epoch_test_accuracy, part->epochs.n_epochs);
 }
+
+static void
+latent_classifiers_init_part (LatentSnapshot *self)
+{
+  self->classifier.train_accuracy = NAN;
+  self->classifier.test_accuracy = NAN;
+  self->classifier.test_loss = NAN;
+  self->classifier.episode_mean_accuracy = NAN;
+  self->classifier.episode_ci95 = NAN;
+}
+
+static const float *
+latent_classifiers_components (LatentSnapshot *snapshot,
+                               guint          *n)
+{
+  *n = snapshot->classifier.n_classes;
+  return snapshot->classifier.class_weights ? snapshot->classifier.class_weights : snapshot->classifier.means;
+}
+
+static const LatentEpochs *
+latent_classifiers_epochs (LatentSnapshot *snapshot)
+{
+  return &snapshot->classifier.epochs;
+}
+
+/* Listed in latent-family.c. */
+extern const LatentFamilyClass latent_classifiers_family;
+const LatentFamilyClass latent_classifiers_family = {
+  .family = LATENT_FAMILY_CLASSIFIER,
+  .describe_metrics = latent_classifiers_describe_metrics,
+  .describe_header = latent_classifiers_describe_header,
+  .init_part = latent_classifiers_init_part,
+  .clear_part = latent_classifiers_clear_part,
+  .get_part_size = latent_classifiers_get_part_size,
+  .components = latent_classifiers_components,
+  .epochs = latent_classifiers_epochs,
+};

@@ -225,14 +225,14 @@ latent_clusters_describe_metrics (LatentSnapshot *snap,
     g_string_append (text, _("The dataset has no labels to compare the clusters with."));
 }
 
-void
+static void
 latent_clusters_describe_header (LatentSnapshot *snap,
                                  GString        *text)
 {
   latent_family_describe_objective (snap, text);
 }
 
-void
+static void
 latent_clusters_clear_part (LatentSnapshot *self)
 {
   LatentClustersPart *part = &self->clusters;
@@ -243,7 +243,7 @@ latent_clusters_clear_part (LatentSnapshot *self)
   g_free (part->start_objectives);
 }
 
-gsize
+static gsize
 latent_clusters_get_part_size (LatentSnapshot *self)
 {
   const LatentClustersPart *part = &self->clusters;
@@ -276,3 +276,13 @@ latent_clusters_get_means (LatentSnapshot *snapshot,
     *k = snapshot->clusters.k;
   return snapshot->clusters.means;
 }
+
+/* Listed in latent-family.c. */
+extern const LatentFamilyClass latent_clusters_family;
+const LatentFamilyClass latent_clusters_family = {
+  .family = LATENT_FAMILY_CLUSTERS,
+  .describe_metrics = latent_clusters_describe_metrics,
+  .describe_header = latent_clusters_describe_header,
+  .clear_part = latent_clusters_clear_part,
+  .get_part_size = latent_clusters_get_part_size,
+};

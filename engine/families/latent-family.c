@@ -8,6 +8,63 @@
 
 #include <math.h>
 
+/* The families, one line each: a new family's file defines its class
+ * (latent-family.h) and adds it here. */
+#define LATENT_FAMILY_CLASSES(X) \
+  X (latent_clusters_family) \
+  X (latent_mixtures_family) \
+  X (latent_linear_models_family) \
+  X (latent_filters_family) \
+  X (latent_autoencoders_family) \
+  X (latent_classifiers_family)
+
+#define DECLARE_CLASS(c) extern const LatentFamilyClass c;
+LATENT_FAMILY_CLASSES (DECLARE_CLASS)
+#define LIST_CLASS(c) &c,
+static const LatentFamilyClass *const families[] = { LATENT_FAMILY_CLASSES (LIST_CLASS) };
+
+const LatentFamilyClass *
+latent_family_class (LatentFamily family)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+    if (families[i]->family == family)
+      return families[i];
+  g_return_val_if_reached (NULL);
+}
+
+static const LatentFamilyClass *
+class_of (LatentSnapshot *snapshot)
+{
+  return latent_family_class (latent_snapshot_get_family (snapshot));
+}
+
+void
+latent_family_init_parts (LatentSnapshot *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+    if (families[i]->init_part)
+      families[i]->init_part (self);
+}
+
+void
+latent_family_clear_parts (LatentSnapshot *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+    if (families[i]->clear_part)
+      families[i]->clear_part (self);
+}
+
+gsize
+latent_family_get_parts_size (LatentSnapshot *self)
+{
+  gsize size = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+    if (families[i]->get_part_size)
+      size += families[i]->get_part_size (self);
+  return size;
+}
+
 void
 latent_family_describe_objective (LatentSnapshot *snapshot,
                                   GString        *text)
@@ -22,63 +79,26 @@ void
 latent_family_describe_header (LatentSnapshot *snapshot,
                                GString        *text)
 {
+  const LatentFamilyClass *klass;
+
   g_return_if_fail (snapshot != NULL && text != NULL);
 
-  switch (latent_snapshot_get_family (snapshot))
-    {
-    case LATENT_FAMILY_FILTER:
-      latent_filters_describe_header (snapshot, text);
-      break;
-    case LATENT_FAMILY_CLUSTERS:
-      latent_clusters_describe_header (snapshot, text);
-      break;
-    case LATENT_FAMILY_MIXTURE:
-      latent_mixtures_describe_header (snapshot, text);
-      break;
-    case LATENT_FAMILY_LINEAR:
-      latent_linear_models_describe_header (snapshot, text);
-      break;
-    case LATENT_FAMILY_AUTOENCODER:
-      latent_autoencoders_describe_header (snapshot, text);
-      break;
-    case LATENT_FAMILY_CLASSIFIER:
-      latent_classifiers_describe_header (snapshot, text);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
+  klass = class_of (snapshot);
+  if (klass->describe_header)
+    klass->describe_header (snapshot, text);
 }
 
 char *
 latent_family_describe_metrics (LatentSnapshot *snapshot)
 {
   g_autoptr(GString) text = g_string_new (NULL);
+  const LatentFamilyClass *klass;
 
   g_return_val_if_fail (snapshot != NULL, NULL);
 
-  switch (latent_snapshot_get_family (snapshot))
-    {
-    case LATENT_FAMILY_FILTER:
-      latent_filters_describe_metrics (snapshot, text);
-      break;
-    case LATENT_FAMILY_CLUSTERS:
-      latent_clusters_describe_metrics (snapshot, text);
-      break;
-    case LATENT_FAMILY_MIXTURE:
-      latent_mixtures_describe_metrics (snapshot, text);
-      break;
-    case LATENT_FAMILY_LINEAR:
-      latent_linear_models_describe_metrics (snapshot, text);
-      break;
-    case LATENT_FAMILY_AUTOENCODER:
-      latent_autoencoders_describe_metrics (snapshot, text);
-      break;
-    case LATENT_FAMILY_CLASSIFIER:
-      latent_classifiers_describe_metrics (snapshot, text);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
+  klass = class_of (snapshot);
+  if (klass->describe_metrics)
+    klass->describe_metrics (snapshot, text);
   if (text->len > 0 && text->str[text->len - 1] == '\n')
     g_string_truncate (text, text->len - 1);
   return g_string_free (g_steal_pointer (&text), FALSE);
@@ -88,31 +108,15 @@ const float *
 latent_family_components (LatentSnapshot *snapshot,
                           guint          *n)
 {
+  const LatentFamilyClass *klass;
   const float *rows = NULL;
   guint count = 0;
 
   g_return_val_if_fail (snapshot != NULL, NULL);
 
-  switch (latent_snapshot_get_family (snapshot))
-    {
-    case LATENT_FAMILY_LINEAR:
-      rows = snapshot->linear.components;
-      count = snapshot->linear.n_components;
-      break;
-    case LATENT_FAMILY_AUTOENCODER:
-      rows = snapshot->autoencoder.encoder_weights;
-      count = snapshot->autoencoder.n_units;
-      break;
-    case LATENT_FAMILY_CLASSIFIER:
-      rows = snapshot->classifier.class_weights ? snapshot->classifier.class_weights : snapshot->classifier.means;
-      count = snapshot->classifier.n_classes;
-      break;
-    case LATENT_FAMILY_CLUSTERS:
-    case LATENT_FAMILY_MIXTURE:
-    case LATENT_FAMILY_FILTER:
-    default:
-      break;
-    }
+  klass = class_of (snapshot);
+  if (klass->components)
+    rows = klass->components (snapshot, &count);
   if (n)
     *n = count;
   return rows;
@@ -122,50 +126,33 @@ const LatentExamples *
 latent_family_examples (LatentSnapshot *snapshot)
 {
   static const LatentExamples none;
+  const LatentFamilyClass *klass;
 
   g_return_val_if_fail (snapshot != NULL, &none);
 
-  switch (latent_snapshot_get_family (snapshot))
-    {
-    case LATENT_FAMILY_LINEAR:
-      return &snapshot->linear.examples;
-    case LATENT_FAMILY_AUTOENCODER:
-      return &snapshot->autoencoder.examples;
-    default:
-      return &none;
-    }
+  klass = class_of (snapshot);
+  return klass->examples ? klass->examples (snapshot) : &none;
 }
 
 const LatentEpochs *
 latent_family_epochs (LatentSnapshot *snapshot)
 {
   static const LatentEpochs none;
+  const LatentFamilyClass *klass;
 
   g_return_val_if_fail (snapshot != NULL, &none);
 
-  switch (latent_snapshot_get_family (snapshot))
-    {
-    case LATENT_FAMILY_AUTOENCODER:
-      return &snapshot->autoencoder.epochs;
-    case LATENT_FAMILY_CLASSIFIER:
-      return &snapshot->classifier.epochs;
-    default:
-      return &none;
-    }
+  klass = class_of (snapshot);
+  return klass->epochs ? klass->epochs (snapshot) : &none;
 }
 
 gboolean
 latent_family_has_encoder (LatentSnapshot *snapshot)
 {
+  const LatentFamilyClass *klass;
+
   g_return_val_if_fail (snapshot != NULL, FALSE);
 
-  switch (latent_snapshot_get_family (snapshot))
-    {
-    case LATENT_FAMILY_LINEAR:
-      return snapshot->linear.encoder != NULL;
-    case LATENT_FAMILY_AUTOENCODER:
-      return snapshot->autoencoder.input_scale != NULL;
-    default:
-      return FALSE;
-    }
+  klass = class_of (snapshot);
+  return klass->has_encoder ? klass->has_encoder (snapshot) : FALSE;
 }

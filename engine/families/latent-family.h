@@ -12,6 +12,36 @@
 
 G_BEGIN_DECLS
 
+/* What a family answers for: each family's file defines one, const
+ * (latent_clusters_family…), and latent-family.c lists them, one line
+ * each; the functions below and the snapshot's parts go through that list,
+ * so a new family adds its file and that line, no switch. A NULL member:
+ * the family has none of it. */
+typedef struct {
+  LatentFamily family;
+  /* Its metrics lines (each ending in a newline), and what a figure's
+   * header says of the result, appended to the text. */
+  void  (*describe_metrics) (LatentSnapshot *snapshot,
+                             GString        *text);
+  void  (*describe_header)  (LatentSnapshot *snapshot,
+                             GString        *text);
+  /* Its part in a new snapshot (values not yet measured are NaN), freed,
+   * and its arrays' bytes. Every snapshot asks every family, so a part
+   * left zeroed must free and count nothing. */
+  void  (*init_part)        (LatentSnapshot *snapshot);
+  void  (*clear_part)       (LatentSnapshot *snapshot);
+  gsize (*get_part_size)    (LatentSnapshot *snapshot);
+  /* What the shared figures read, below. */
+  const float          *(*components)  (LatentSnapshot *snapshot,
+                                        guint          *n);
+  const LatentExamples *(*examples)    (LatentSnapshot *snapshot);
+  const LatentEpochs   *(*epochs)      (LatentSnapshot *snapshot);
+  gboolean              (*has_encoder) (LatentSnapshot *snapshot);
+} LatentFamilyClass;
+
+/* The class of @family; never NULL for a listed family. */
+const LatentFamilyClass *latent_family_class (LatentFamily family);
+
 /* The metrics lines under a result (the window's): what the family of
  * @snapshot's algorithm measures, one per line, without a last newline;
  * "" when it has none yet. */
@@ -68,30 +98,8 @@ const char  *latent_filters_get_method     (LatentSnapshot *snapshot);
  * the kernel's own, or else the last step's wall time. */
 double       latent_filters_get_ms_per_pass (LatentSnapshot *snapshot);
 
-/* Each family's part of them, appended to @text. */
+/* What every clustering says, which the mixtures say too. */
 void  latent_clusters_describe_metrics     (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_mixtures_describe_metrics     (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_linear_models_describe_metrics (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_autoencoders_describe_metrics (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_classifiers_describe_metrics  (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_clusters_describe_header      (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_mixtures_describe_header      (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_linear_models_describe_header (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_autoencoders_describe_header  (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_classifiers_describe_header   (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_filters_describe_metrics      (LatentSnapshot *snapshot,
-                                            GString        *text);
-void  latent_filters_describe_header       (LatentSnapshot *snapshot,
                                             GString        *text);
 
 /* The filter family in words, from the convolution's own parameters

@@ -120,7 +120,7 @@ latent_filters_passes (LatentSnapshot *snapshot)
   return isfinite (passes) && passes >= 0 ? (guint) passes : 0;
 }
 
-void
+static void
 latent_filters_describe_header (LatentSnapshot *snap,
                                 GString        *text)
 {
@@ -140,7 +140,7 @@ add_line (GString *text,
   g_free (line);
 }
 
-void
+static void
 latent_filters_describe_metrics (LatentSnapshot *snap,
                                  GString        *text)
 {
@@ -164,7 +164,7 @@ latent_filters_describe_metrics (LatentSnapshot *snap,
     }
 }
 
-void
+static void
 latent_filters_clear_part (LatentSnapshot *self)
 {
   LatentFilterPart *part = &self->filter;
@@ -176,7 +176,7 @@ latent_filters_clear_part (LatentSnapshot *self)
   g_free (part->method_ms);
 }
 
-gsize
+static gsize
 latent_filters_get_part_size (LatentSnapshot *self)
 {
   const LatentFilterPart *part = &self->filter;
@@ -220,3 +220,13 @@ latent_filters_get_ms_per_pass (LatentSnapshot *snapshot)
       return part->method_ms[i];
   return snapshot->step_ms;
 }
+
+/* Listed in latent-family.c. */
+extern const LatentFamilyClass latent_filters_family;
+const LatentFamilyClass latent_filters_family = {
+  .family = LATENT_FAMILY_FILTER,
+  .describe_metrics = latent_filters_describe_metrics,
+  .describe_header = latent_filters_describe_header,
+  .clear_part = latent_filters_clear_part,
+  .get_part_size = latent_filters_get_part_size,
+};

@@ -14,7 +14,7 @@
 
 #include "latent-json.h"
 
-void
+static void
 latent_linear_models_describe_metrics (LatentSnapshot *snap,
                                        GString        *text)
 {
@@ -40,7 +40,7 @@ latent_linear_models_describe_metrics (LatentSnapshot *snap,
     g_string_append_printf (text, _("Mean log-likelihood %.6g\n"), part->log_likelihood);
 }
 
-void
+static void
 latent_linear_models_describe_header (LatentSnapshot *snap,
                                       GString        *text)
 {
@@ -63,7 +63,7 @@ latent_linear_models_describe_header (LatentSnapshot *snap,
     g_string_append_printf (text, _(" · log-likelihood %.5g"), part->log_likelihood);
 }
 
-void
+static void
 latent_linear_models_clear_part (LatentSnapshot *self)
 {
   LatentLinearPart *part = &self->linear;
@@ -79,7 +79,7 @@ latent_linear_models_clear_part (LatentSnapshot *self)
   g_free (part->samples);
 }
 
-gsize
+static gsize
 latent_linear_models_get_part_size (LatentSnapshot *self)
 {
   const LatentLinearPart *part = &self->linear;
@@ -164,3 +164,45 @@ latent_linear_models_write_csv_row (LatentSnapshot *snap,
                                              part->projection[(gsize) row * part->projection_dims + j]));
     }
 }
+
+static void
+latent_linear_models_init_part (LatentSnapshot *self)
+{
+  self->linear.total_variance = NAN;
+  self->linear.reconstruction_error = NAN;
+  self->linear.log_likelihood = NAN;
+}
+
+static const float *
+latent_linear_models_components (LatentSnapshot *snapshot,
+                                 guint          *n)
+{
+  *n = snapshot->linear.n_components;
+  return snapshot->linear.components;
+}
+
+static const LatentExamples *
+latent_linear_models_examples (LatentSnapshot *snapshot)
+{
+  return &snapshot->linear.examples;
+}
+
+static gboolean
+latent_linear_models_has_encoder (LatentSnapshot *snapshot)
+{
+  return snapshot->linear.encoder != NULL;
+}
+
+/* Listed in latent-family.c. */
+extern const LatentFamilyClass latent_linear_models_family;
+const LatentFamilyClass latent_linear_models_family = {
+  .family = LATENT_FAMILY_LINEAR,
+  .describe_metrics = latent_linear_models_describe_metrics,
+  .describe_header = latent_linear_models_describe_header,
+  .init_part = latent_linear_models_init_part,
+  .clear_part = latent_linear_models_clear_part,
+  .get_part_size = latent_linear_models_get_part_size,
+  .components = latent_linear_models_components,
+  .examples = latent_linear_models_examples,
+  .has_encoder = latent_linear_models_has_encoder,
+};

@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-void
+static void
 latent_mixtures_describe_metrics (LatentSnapshot *snap,
                                   GString        *text)
 {
@@ -22,7 +22,7 @@ latent_mixtures_describe_metrics (LatentSnapshot *snap,
   latent_clusters_describe_metrics (snap, text);
 }
 
-void
+static void
 latent_mixtures_describe_header (LatentSnapshot *snap,
                                  GString        *text)
 {
@@ -34,7 +34,7 @@ latent_mixtures_describe_header (LatentSnapshot *snap,
     latent_family_describe_objective (snap, text);
 }
 
-void
+static void
 latent_mixtures_clear_part (LatentSnapshot *self)
 {
   LatentMixturePart *part = &self->mixture;
@@ -44,7 +44,7 @@ latent_mixtures_clear_part (LatentSnapshot *self)
   g_free (part->responsibilities);
 }
 
-gsize
+static gsize
 latent_mixtures_get_part_size (LatentSnapshot *self)
 {
   const LatentMixturePart *part = &self->mixture;
@@ -55,3 +55,22 @@ latent_mixtures_get_part_size (LatentSnapshot *self)
   if (part->responsibilities) size += (gsize) self->n_rows * k * sizeof (float);
   return size;
 }
+
+static void
+latent_mixtures_init_part (LatentSnapshot *self)
+{
+  self->mixture.log_likelihood = NAN;
+  self->mixture.bic = NAN;
+  self->mixture.aic = NAN;
+}
+
+/* Listed in latent-family.c. */
+extern const LatentFamilyClass latent_mixtures_family;
+const LatentFamilyClass latent_mixtures_family = {
+  .family = LATENT_FAMILY_MIXTURE,
+  .describe_metrics = latent_mixtures_describe_metrics,
+  .describe_header = latent_mixtures_describe_header,
+  .init_part = latent_mixtures_init_part,
+  .clear_part = latent_mixtures_clear_part,
+  .get_part_size = latent_mixtures_get_part_size,
+};

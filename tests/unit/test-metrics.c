@@ -795,6 +795,25 @@ test_family_metrics (void)
                           "direct: 2.5 ms per pass, used\ntiled: 4 ms per pass");
 }
 
+/* Every registered algorithm's family is in latent-family.c's list, with
+ * what the snapshot asks of every family. */
+static void
+test_family_classes (void)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+
+  for (guint i = 0; all[i]; i++)
+    {
+      const LatentFamilyClass *klass = latent_family_class (all[i]->family);
+
+      g_assert_nonnull (klass);
+      g_assert_cmpint (klass->family, ==, all[i]->family);
+      g_assert_nonnull (klass->describe_metrics);
+      g_assert_nonnull (klass->clear_part);
+      g_assert_nonnull (klass->get_part_size);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -822,6 +841,7 @@ main (int   argc,
   g_test_add_func ("/metrics/confusion/empty-cluster", test_confusion_empty_cluster);
   g_test_add_func ("/metrics/confusion/column-order", test_confusion_column_order);
   g_test_add_func ("/metrics/families", test_family_metrics);
+  g_test_add_func ("/metrics/family-classes", test_family_classes);
   if (g_test_perf ())
     g_test_add_func ("/metrics/perf/compute-70000", test_perf_compute);
 
