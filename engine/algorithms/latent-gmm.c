@@ -722,7 +722,7 @@ gmm_max_int (LatentDataset         *dataset,
   if (!g_str_equal (spec->name, "k"))
     return G_MAXINT64;
   latent_params_read (params, &p);
-  k = latent_kmeans_max_k (latent_dataset_get_n_rows (dataset));
+  k = latent_clusters_max_k (latent_dataset_get_n_rows (dataset));
   /* The memory grows with k: the most that fits, set right where the
    * division rounded. */
   if (mixture_bytes (dataset, p.covariance, k) > budget)

@@ -427,20 +427,12 @@ kmeans_check (LatentDataset  *dataset,
   return latent_clusters_check_k (dataset, p.k, _("clusters"), error);
 }
 
-gint64
-latent_kmeans_max_k (guint n_rows)
-{
-  /* As latent_clusters_check_k: up to the rows, and up to a quarter of
-   * them from 1000 rows on. */
-  return n_rows >= 1000 ? n_rows / 4 : n_rows;
-}
-
 static gint64
 kmeans_max_int (LatentDataset         *dataset,
                 LatentParams          *params,
                 const LatentParamSpec *spec)
 {
-  return g_str_equal (spec->name, "k") ? latent_kmeans_max_k (latent_dataset_get_n_rows (dataset)) : G_MAXINT64;
+  return g_str_equal (spec->name, "k") ? latent_clusters_max_k (latent_dataset_get_n_rows (dataset)) : G_MAXINT64;
 }
 
 /* One start, from @seed; @p is @params, read. */

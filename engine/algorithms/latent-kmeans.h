@@ -9,7 +9,5 @@
 G_BEGIN_DECLS
 
 const LatentAlgorithm *latent_kmeans_get_algorithm (void);
-/* The largest k latent_clusters_check_k takes for @n_rows rows. */
-gint64                 latent_kmeans_max_k         (guint n_rows);
 
 G_END_DECLS

@@ -17,6 +17,12 @@
 /* From here on k is bounded by a quarter of the rows. */
 #define LARGE_ROWS 1000
 
+gint64
+latent_clusters_max_k (guint n_rows)
+{
+  return n_rows >= LARGE_ROWS ? n_rows / 4 : n_rows;
+}
+
 gboolean
 latent_clusters_check_k (LatentDataset  *dataset,
                          gint64          k,
@@ -37,7 +43,7 @@ latent_clusters_check_k (LatentDataset  *dataset,
    * the work (n × k distances an iteration, and as many for k-means++)
    * grows with the square of the rows: k = 65,536 on 65,536 rows took
    * minutes for two iterations. Small data may have k up to its rows. */
-  if (n >= LARGE_ROWS && (guint64) k > n / 4)
+  if ((guint64) k > (guint64) latent_clusters_max_k (n))
     {
       /* Translators: k, what there are k of ("clusters"), the rows, the dataset, the largest k, the rows again */
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,

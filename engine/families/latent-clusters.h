@@ -9,6 +9,8 @@
 
 G_BEGIN_DECLS
 
+/* The largest k latent_clusters_check_k takes for @n_rows rows. */
+gint64   latent_clusters_max_k            (guint            n_rows);
 /* 1 ≤ @k ≤ rows, and at most a quarter of the rows on large data (@what:
  * "clusters"); the error names parameter k. */
 gboolean latent_clusters_check_k          (LatentDataset   *dataset,
