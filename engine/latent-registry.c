@@ -1,7 +1,7 @@
 /* latent-registry.c — the list of algorithms
  *
- * Adding an algorithm: its header and its getter here (see
- * docs/ARCHITECTURE.md).
+ * The algorithms are listed in engine/meson.build (latent-families.h's
+ * LATENT_ALGORITHM_LIST), in the order a person is offered them.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,26 +11,10 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "latent-convolve.h"
-#include "latent-gmm.h"
-#include "latent-kmeans.h"
-#include "latent-linear.h"
-#include "latent-logreg.h"
-#include "latent-prototype.h"
-#include "latent-wta.h"
-
-/* In the order a person is offered them. */
-static const LatentAlgorithm *(*const getters[]) (void) = {
-  latent_kmeans_get_algorithm,
-  latent_gmm_get_algorithm,
-  latent_pca_get_algorithm,
-  latent_ppca_get_algorithm,
-  latent_fa_get_algorithm,
-  latent_wta_get_algorithm,
-  latent_logreg_get_algorithm,
-  latent_convolve_get_algorithm,
-  latent_prototype_get_algorithm,
-};
+#define DECLARE_GETTER(id) const LatentAlgorithm *latent_##id##_get_algorithm (void);
+LATENT_ALGORITHM_LIST (DECLARE_GETTER)
+#define LIST_GETTER(id) latent_##id##_get_algorithm,
+static const LatentAlgorithm *(*const getters[]) (void) = { LATENT_ALGORITHM_LIST (LIST_GETTER) };
 
 const LatentAlgorithm * const *
 latent_registry_list (void)

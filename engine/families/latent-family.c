@@ -8,20 +8,11 @@
 
 #include <math.h>
 
-/* The families, one line each: a new family's file defines its class
- * (latent-family.h) and adds it here. */
-#define LATENT_FAMILY_CLASSES(X) \
-  X (latent_clusters_family) \
-  X (latent_mixtures_family) \
-  X (latent_linear_models_family) \
-  X (latent_filters_family) \
-  X (latent_autoencoders_family) \
-  X (latent_classifiers_family)
-
-#define DECLARE_CLASS(c) extern const LatentFamilyClass c;
-LATENT_FAMILY_CLASSES (DECLARE_CLASS)
-#define LIST_CLASS(c) &c,
-static const LatentFamilyClass *const families[] = { LATENT_FAMILY_CLASSES (LIST_CLASS) };
+/* The families' classes, from engine/meson.build's list (latent-families.h). */
+#define DECLARE_CLASS(NAME, field, Part, klass) extern const LatentFamilyClass klass;
+LATENT_FAMILY_LIST (DECLARE_CLASS)
+#define LIST_CLASS(NAME, field, Part, klass) &klass,
+static const LatentFamilyClass *const families[] = { LATENT_FAMILY_LIST (LIST_CLASS) };
 
 const LatentFamilyClass *
 latent_family_class (LatentFamily family)

@@ -583,7 +583,7 @@ draw_weights (LatentSnapshot          *snapshot,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_weights_draw (LatentSnapshot          *snapshot,
                              const LatentFigureStyle *style,
                              cairo_t                 *cr,
@@ -594,7 +594,7 @@ _latent_figure_weights_draw (LatentSnapshot          *snapshot,
   draw_weights (snapshot, style, cr, top, width, height, FALSE);
 }
 
-void
+static void
 _latent_figure_winners_draw (LatentSnapshot          *snapshot,
                              const LatentFigureStyle *style,
                              cairo_t                 *cr,
@@ -644,3 +644,18 @@ latent_figure_weights_locate (LatentSnapshot          *snapshot,
       }
   return FALSE;
 }
+
+const LatentFigureKindRow _latent_figure_autoencoder_kinds[] = {
+  { .kind = LATENT_FIGURE_WEIGHTS,
+    .title = N_("Weights"),
+    .draw = _latent_figure_weights_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE,
+    .per_family = TRUE, .family = LATENT_FAMILY_AUTOENCODER },
+  { .kind = LATENT_FIGURE_WINNERS,
+    .title = N_("Weights by wins"),
+    .draw = _latent_figure_winners_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

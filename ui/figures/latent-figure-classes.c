@@ -307,7 +307,7 @@ draw_classes (LatentSnapshot          *snapshot,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_class_weights_draw (LatentSnapshot          *snapshot,
                                    const LatentFigureStyle *style,
                                    cairo_t                 *cr,
@@ -318,7 +318,7 @@ _latent_figure_class_weights_draw (LatentSnapshot          *snapshot,
   draw_classes (snapshot, style, cr, top, width, height, FALSE);
 }
 
-void
+static void
 _latent_figure_prototypes_draw (LatentSnapshot          *snapshot,
                                 const LatentFigureStyle *style,
                                 cairo_t                 *cr,
@@ -701,7 +701,7 @@ draw_plane_legend (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_regions_draw (LatentSnapshot          *snapshot,
                              const LatentFigureStyle *style,
                              cairo_t                 *cr,
@@ -723,3 +723,44 @@ _latent_figure_regions_draw (LatentSnapshot          *snapshot,
     }
   cairo_restore (cr);
 }
+
+/* Decision regions colour the plane of the data: two columns, no fewer
+ * and no more (a projection's regions would not be the model's). */
+static gboolean
+applies_regions (LatentSnapshot  *snapshot,
+                 GError         **error)
+{
+  guint n_cols;
+
+  if (!_latent_figure_applies_with_data (snapshot, error))
+    return FALSE;
+  n_cols = latent_dataset_get_n_cols (snapshot->dataset);
+  if (n_cols == 2)
+    return TRUE;
+  g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+               g_dngettext (GETTEXT_PACKAGE,
+                            "Decision regions: need data of 2 columns; this dataset has %u column",
+                            "Decision regions: need data of 2 columns; this dataset has %u columns", n_cols),
+               n_cols);
+  return FALSE;
+}
+
+const LatentFigureKindRow _latent_figure_classes_kinds[] = {
+  { .kind = LATENT_FIGURE_WEIGHTS,
+    .title = N_("Class weights"),
+    .draw = _latent_figure_class_weights_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE,
+    .per_family = TRUE, .family = LATENT_FAMILY_CLASSIFIER },
+  { .kind = LATENT_FIGURE_REGIONS,
+    .title = N_("Decision regions"),
+    .draw = _latent_figure_regions_draw,
+    .applies = applies_regions,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_PROTOTYPES,
+    .title = N_("Class means"),
+    .draw = _latent_figure_prototypes_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

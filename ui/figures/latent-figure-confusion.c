@@ -430,7 +430,7 @@ draw_bar (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_confusion_draw (LatentSnapshot          *snapshot,
                                const LatentFigureStyle *style,
                                cairo_t                 *cr,
@@ -526,3 +526,12 @@ latent_figure_confusion_examples (LatentSnapshot          *snapshot,
     *n_shown = rows->len;
   return surface;
 }
+
+const LatentFigureKindRow _latent_figure_confusion_kinds[] = {
+  { .kind = LATENT_FIGURE_CONFUSION,
+    .title = N_("Confusion matrix"),
+    .draw = _latent_figure_confusion_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

@@ -525,7 +525,7 @@ draw_dead (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_curves_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,
@@ -549,3 +549,12 @@ _latent_figure_curves_draw (LatentSnapshot          *snapshot,
     }
   cairo_restore (cr);
 }
+
+const LatentFigureKindRow _latent_figure_curves_kinds[] = {
+  { .kind = LATENT_FIGURE_CURVES,
+    .title = N_("Training curves"),
+    .draw = _latent_figure_curves_draw,
+    .only_some = TRUE,
+    .per_family = TRUE, .family = LATENT_FAMILY_AUTOENCODER },
+  { .kind = LATENT_FIGURE_AUTO }
+};

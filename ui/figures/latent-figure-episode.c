@@ -502,7 +502,7 @@ draw_episode_curve (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_classifier_curves_draw (LatentSnapshot          *snapshot,
                                        const LatentFigureStyle *style,
                                        cairo_t                 *cr,
@@ -1038,13 +1038,14 @@ draw_episode_points (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-gboolean
-_latent_figure_episode_plots_rows (LatentSnapshot *snapshot)
+/* An episode of images (or none yet) plots no rows. */
+static gboolean
+episode_plots_rows (LatentSnapshot *snapshot)
 {
   return has_episode (snapshot) && !_latent_figure_dataset_has_image_rows (snapshot->classifier.test_dataset);
 }
 
-void
+static void
 _latent_figure_episode_draw (LatentSnapshot          *snapshot,
                              const LatentFigureStyle *style,
                              cairo_t                 *cr,
@@ -1065,3 +1066,18 @@ _latent_figure_episode_draw (LatentSnapshot          *snapshot,
     }
   cairo_restore (cr);
 }
+
+const LatentFigureKindRow _latent_figure_episode_kinds[] = {
+  { .kind = LATENT_FIGURE_CURVES,
+    .title = N_("Training curves"),
+    .draw = _latent_figure_classifier_curves_draw,
+    .only_some = TRUE,
+    .per_family = TRUE, .family = LATENT_FAMILY_CLASSIFIER },
+  { .kind = LATENT_FIGURE_EPISODE,
+    .title = N_("Episode"),
+    .draw = _latent_figure_episode_draw,
+    .uses_axes = episode_plots_rows,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

@@ -812,7 +812,7 @@ draw_footer (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_filter_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,
@@ -891,3 +891,11 @@ out:
     cairo_surface_destroy (after);
   cairo_restore (cr);
 }
+
+const LatentFigureKindRow _latent_figure_filter_kinds[] = {
+  { .kind = LATENT_FIGURE_FILTER,
+    .title = N_("Filter"),
+    .draw = _latent_figure_filter_draw,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

@@ -210,7 +210,7 @@ draw_tile (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_images_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,
@@ -258,3 +258,24 @@ latent_figure_images_locate (LatentSnapshot          *snapshot,
   if (tile_height) *tile_height = layout.grid.tile_h;
   return TRUE;
 }
+
+static gboolean
+applies_images (LatentSnapshot  *snapshot,
+                GError         **error)
+{
+  if (!_latent_figure_applies_with_data (snapshot, error))
+    return FALSE;
+  if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+    return TRUE;
+  g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+               _("The rows of this dataset are not images"));
+  return FALSE;
+}
+
+const LatentFigureKindRow _latent_figure_images_kinds[] = {
+  { .kind = LATENT_FIGURE_IMAGES,
+    .title = N_("Images"),
+    .draw = _latent_figure_images_draw,
+    .applies = applies_images },
+  { .kind = LATENT_FIGURE_AUTO }
+};

@@ -343,7 +343,7 @@ kernel_facts (LatentSnapshot *snapshot)
   return g_strdup_printf (_("sum of the weights %s"), sum_text);
 }
 
-void
+static void
 _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,
@@ -441,3 +441,11 @@ _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
 out:
   cairo_restore (cr);
 }
+
+const LatentFigureKindRow _latent_figure_kernel_kinds[] = {
+  { .kind = LATENT_FIGURE_KERNEL,
+    .title = N_("Kernel"),
+    .draw = _latent_figure_kernel_draw,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

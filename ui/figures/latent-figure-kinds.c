@@ -1,16 +1,18 @@
 /* latent-figure-kinds.c — the dispatcher: which figures there are, which
  * of them fit a snapshot, and drawing one
  *
- * Which kinds an algorithm has comes from its figures list; what this file
- * adds is what the data allow (images need rows that are images, a biplot
- * few columns). The table below is the one place a kind is named, titled
- * and drawn.
+ * Which kinds an algorithm has comes from its figures list; what a kind
+ * needs of the data (images need rows that are images, a biplot few
+ * columns), its title and its drawing come from the figure file that draws
+ * it (LatentFigureKindRow); this file picks the row and resolves AUTO.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "latent-figure-kinds"
 
 #include "latent-figure-private.h"
+#include "latent-figure-enum-types.h"
+#include "latent-figure-kind-files.h"
 #include "latent-registry.h"
 
 #include <glib/gi18n-lib.h>
@@ -18,119 +20,47 @@
 
 G_DEFINE_QUARK (latent-figure-error-quark, latent_figure_error)
 
-/* What the data must be for a kind, beyond the algorithm offering it. */
-typedef gboolean (*AppliesFunc) (LatentSnapshot  *snapshot,
-                                 GError         **error);
-
-static gboolean applies_images (LatentSnapshot *snapshot, GError **error);
-static gboolean applies_with_data (LatentSnapshot *snapshot, GError **error);
-static gboolean applies_biplot (LatentSnapshot *snapshot, GError **error);
-static gboolean applies_regions (LatentSnapshot *snapshot, GError **error);
-static gboolean applies_segments (LatentSnapshot *snapshot, GError **error);
-
 static gboolean
 is_classifier (LatentSnapshot *snapshot)
 {
   return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER;
 }
 
-/* Weights and curves are an autoencoder's or a classifier's: one name,
- * two figures, by the family that made the snapshot. */
-static void
-draw_weights (LatentSnapshot          *snapshot,
-              const LatentFigureStyle *style,
-              cairo_t                 *cr,
-              double                   top,
-              int                      width,
-              int                      height)
-{
-  if (is_classifier (snapshot))
-    _latent_figure_class_weights_draw (snapshot, style, cr, top, width, height);
-  else
-    _latent_figure_weights_draw (snapshot, style, cr, top, width, height);
-}
+/* Every figure file's rows (latent-figure-private.h), in ui/meson.build's order. */
+#define DECLARE_ROWS(file) extern const LatentFigureKindRow _latent_figure_##file##_kinds[];
+LATENT_FIGURE_KIND_FILES (DECLARE_ROWS)
+#define LIST_ROWS(file) _latent_figure_##file##_kinds,
+static const LatentFigureKindRow *const files[] = { LATENT_FIGURE_KIND_FILES (LIST_ROWS) };
 
-static void
-draw_curves (LatentSnapshot          *snapshot,
-             const LatentFigureStyle *style,
-             cairo_t                 *cr,
-             double                   top,
-             int                      width,
-             int                      height)
+/* The row that draws @kind for @snapshot's family: the family's own, else
+ * one for any family; with @snapshot NULL, or no row for its family, the
+ * first listed. NULL for a kind no file draws (AUTO). */
+static const LatentFigureKindRow *
+find_row (LatentFigureKind  kind,
+          LatentSnapshot   *snapshot)
 {
-  if (is_classifier (snapshot))
-    _latent_figure_classifier_curves_draw (snapshot, style, cr, top, width, height);
-  else
-    _latent_figure_curves_draw (snapshot, style, cr, top, width, height);
-}
+  const LatentFigureKindRow *first = NULL, *any = NULL;
 
-/* A linear model's components: images where the rows are images, a heat
- * map of the loadings otherwise. */
-static void
-draw_components (LatentSnapshot          *snapshot,
-                 const LatentFigureStyle *style,
-                 cairo_t                 *cr,
-                 double                   top,
-                 int                      width,
-                 int                      height)
-{
-  /* Images of image rows; a heat map of loadings otherwise. */
-  cairo_save (cr);
-  if (!_latent_figure_linear_has_components (snapshot))
-    _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));
-  else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
-    _latent_figure_component_tiles_draw (snapshot, style, cr, top, width, height);
-  else
-    _latent_figure_loadings_draw (snapshot, style, cr, top, width, height);
-  cairo_restore (cr);
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    for (const LatentFigureKindRow *row = files[f]; row->kind != LATENT_FIGURE_AUTO; row++)
+      {
+        if (row->kind != kind)
+          continue;
+        if (snapshot != NULL && row->per_family && row->family == latent_snapshot_get_family (snapshot))
+          return row;
+        if (first == NULL)
+          first = row;
+        if (any == NULL && !row->per_family)
+          any = row;
+      }
+  return any != NULL ? any : first;
 }
-
-static const struct {
-  const char           *name;      /* latent-cli --figure, PNG metadata */
-  const char           *title;     /* for a person */
-  LatentFigureDrawFunc  draw;
-  AppliesFunc           applies;   /* NULL: any data */
-  /* Few algorithms offer the kind: asked of another, it names those that
-   * do rather than saying the one asked does not. */
-  gboolean              only_some;
-} kinds[LATENT_FIGURE_N_KINDS] = {
-  [LATENT_FIGURE_AUTO] = { "auto", N_("Automatic") },
-  [LATENT_FIGURE_SCATTER] = { "scatter", N_("Scatter"), _latent_figure_scatter_draw },
-  [LATENT_FIGURE_IMAGES] = { "images", N_("Images"), _latent_figure_images_draw, applies_images },
-  [LATENT_FIGURE_SCREE] = { "scree", N_("Scree plot"), _latent_figure_scree_draw,
-                            applies_with_data, TRUE },
-  [LATENT_FIGURE_COMPONENTS] = { "components", N_("Components"), draw_components,
-                                 applies_with_data, TRUE },
-  [LATENT_FIGURE_BIPLOT] = { "biplot", N_("Biplot"), _latent_figure_biplot_draw,
-                             applies_biplot, TRUE },
-  [LATENT_FIGURE_RECONSTRUCTIONS] = { "reconstructions", N_("Reconstructions"),
-                                      _latent_figure_reconstructions_draw, applies_with_data, TRUE },
-  [LATENT_FIGURE_SAMPLES] = { "samples", N_("Samples"), _latent_figure_samples_draw,
-                              applies_with_data, TRUE },
-  [LATENT_FIGURE_DOTS] = { "dots", N_("Component dot products"), _latent_figure_dots_draw,
-                           applies_with_data, TRUE },
-  [LATENT_FIGURE_WEIGHTS] = { "weights", N_("Weights"), draw_weights,
-                              applies_with_data, TRUE },
-  [LATENT_FIGURE_WINNERS] = { "winners", N_("Weights by wins"), _latent_figure_winners_draw,
-                              applies_with_data, TRUE },
-  [LATENT_FIGURE_CURVES] = { "curves", N_("Training curves"), draw_curves, NULL, TRUE },
-  [LATENT_FIGURE_FILTER] = { "filter", N_("Filter"), _latent_figure_filter_draw, NULL, TRUE },
-  [LATENT_FIGURE_KERNEL] = { "kernel", N_("Kernel"), _latent_figure_kernel_draw, NULL, TRUE },
-  [LATENT_FIGURE_CONFUSION] = { "confusion", N_("Confusion matrix"), _latent_figure_confusion_draw,
-                                applies_with_data, TRUE },
-  [LATENT_FIGURE_REGIONS] = { "regions", N_("Decision regions"), _latent_figure_regions_draw,
-                              applies_regions, TRUE },
-  [LATENT_FIGURE_PROTOTYPES] = { "prototypes", N_("Class means"), _latent_figure_prototypes_draw,
-                                 applies_with_data, TRUE },
-  [LATENT_FIGURE_EPISODE] = { "episode", N_("Episode"), _latent_figure_episode_draw, applies_with_data, TRUE },
-  [LATENT_FIGURE_SEGMENTS] = { "segments", N_("Segments"), _latent_figure_segments_draw, applies_segments, TRUE },
-};
 
 static gboolean
 offers (LatentSnapshot   *snapshot,
         LatentFigureKind  kind)
 {
-  return latent_algorithm_offers_figure (snapshot->algorithm, kinds[kind].name);
+  return latent_algorithm_offers_figure (snapshot->algorithm, latent_figure_kind_to_string (kind));
 }
 
 /* A model whose images are its components (or an autoencoder's, its
@@ -149,9 +79,9 @@ _latent_figure_names_kind (LatentSnapshot *snapshot)
 
   /* Segments are a clustering's only for the pixels of one image. */
   for (guint i = 0; figures != NULL && figures[i] != NULL; i++)
-    if (!g_str_equal (figures[i], kinds[LATENT_FIGURE_SCATTER].name)
-        && !g_str_equal (figures[i], kinds[LATENT_FIGURE_IMAGES].name)
-        && (!g_str_equal (figures[i], kinds[LATENT_FIGURE_SEGMENTS].name) || _latent_figure_has_segments (snapshot)))
+    if (!g_str_equal (figures[i], latent_figure_kind_to_string (LATENT_FIGURE_SCATTER))
+        && !g_str_equal (figures[i], latent_figure_kind_to_string (LATENT_FIGURE_IMAGES))
+        && (!g_str_equal (figures[i], latent_figure_kind_to_string (LATENT_FIGURE_SEGMENTS)) || _latent_figure_has_segments (snapshot)))
       return TRUE;
   return FALSE;
 }
@@ -214,8 +144,14 @@ latent_figure_resolve_kind (LatentSnapshot   *snapshot,
 const char *
 latent_figure_kind_to_string (LatentFigureKind kind)
 {
+  /* Kept for the program's life: the nicks are the names. */
+  static GEnumClass *klass;
+
   g_return_val_if_fail (kind < LATENT_FIGURE_N_KINDS, NULL);
-  return kinds[kind].name;
+
+  if (g_once_init_enter (&klass))
+    g_once_init_leave (&klass, g_type_class_ref (LATENT_TYPE_FIGURE_KIND));
+  return g_enum_get_value (klass, kind)->value_nick;
 }
 
 gboolean
@@ -225,7 +161,7 @@ latent_figure_kind_from_string (const char       *name,
   g_return_val_if_fail (name != NULL, FALSE);
 
   for (guint i = 0; i < LATENT_FIGURE_N_KINDS; i++)
-    if (g_ascii_strcasecmp (name, kinds[i].name) == 0)
+    if (g_ascii_strcasecmp (name, latent_figure_kind_to_string (i)) == 0)
       {
         if (kind)
           *kind = i;
@@ -246,88 +182,18 @@ latent_figure_kind_get_title (LatentFigureKind  kind,
   if (kind == LATENT_FIGURE_COMPONENTS && snapshot != NULL && _latent_figure_is_linear (snapshot)
       && !_latent_figure_dataset_has_image_rows (snapshot->dataset))
     return _("Loadings");
-  if (kind == LATENT_FIGURE_WEIGHTS && snapshot != NULL && is_classifier (snapshot))
-    return _("Class weights");
-  return _(kinds[kind].title);
+  if (kind == LATENT_FIGURE_AUTO)
+    return _("Automatic");
+  return _(find_row (kind, snapshot)->title);
 }
 
-static gboolean
-applies_with_data (LatentSnapshot  *snapshot,
-                   GError         **error)
+gboolean
+_latent_figure_applies_with_data (LatentSnapshot  *snapshot,
+                                  GError         **error)
 {
   if (snapshot->dataset != NULL)
     return TRUE;
   g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND, _("No data"));
-  return FALSE;
-}
-
-static gboolean
-applies_images (LatentSnapshot  *snapshot,
-                GError         **error)
-{
-  if (!applies_with_data (snapshot, error))
-    return FALSE;
-  if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
-    return TRUE;
-  g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
-               _("The rows of this dataset are not images"));
-  return FALSE;
-}
-
-static gboolean
-applies_biplot (LatentSnapshot  *snapshot,
-                GError         **error)
-{
-  guint n_cols, n_components;
-
-  if (!applies_with_data (snapshot, error))
-    return FALSE;
-  n_cols = latent_dataset_get_n_cols (snapshot->dataset);
-  if (n_cols > LATENT_FIGURE_BIPLOT_MAX_COLS)
-    {
-      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
-                   _("Biplot: one arrow per column is readable up to %u columns; this dataset has %u"),
-                   LATENT_FIGURE_BIPLOT_MAX_COLS, n_cols);
-      return FALSE;
-    }
-  if (n_cols < 2 || (latent_family_components (snapshot, &n_components) && n_components < 2))
-    {
-      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
-                   _("Biplot: needs two components or more"));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Decision regions colour the plane of the data: two columns, no fewer
- * and no more (a projection's regions would not be the model's). */
-static gboolean
-applies_regions (LatentSnapshot  *snapshot,
-                 GError         **error)
-{
-  guint n_cols;
-
-  if (!applies_with_data (snapshot, error))
-    return FALSE;
-  n_cols = latent_dataset_get_n_cols (snapshot->dataset);
-  if (n_cols == 2)
-    return TRUE;
-  g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
-               g_dngettext (GETTEXT_PACKAGE,
-                            "Decision regions: need data of 2 columns; this dataset has %u column",
-                            "Decision regions: need data of 2 columns; this dataset has %u columns", n_cols),
-               n_cols);
-  return FALSE;
-}
-
-static gboolean
-applies_segments (LatentSnapshot  *snapshot,
-                  GError         **error)
-{
-  if (_latent_figure_has_segments (snapshot))
-    return TRUE;
-  g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
-               _("Segments: need clusters of one image's pixels (open a PNG)"));
   return FALSE;
 }
 
@@ -341,7 +207,7 @@ dup_offered_by (LatentFigureKind kind)
   char *list;
 
   for (guint i = 0; all[i] != NULL; i++)
-    if (latent_algorithm_offers_figure (all[i], kinds[kind].name))
+    if (latent_algorithm_offers_figure (all[i], latent_figure_kind_to_string (kind)))
       g_ptr_array_add (titles, (gpointer) _(all[i]->short_title));
   if (titles->len == 0)
     return NULL;
@@ -376,10 +242,14 @@ latent_figure_kind_applies (LatentSnapshot    *snapshot,
   if (kind == LATENT_FIGURE_AUTO)
     return TRUE;
   if (kind == LATENT_FIGURE_IMAGES ? offers_images (snapshot) : offers (snapshot, kind))
-    return kinds[kind].applies == NULL || kinds[kind].applies (snapshot, error);
+    {
+      const LatentFigureKindRow *row = find_row (kind, snapshot);
+
+      return row->applies == NULL || row->applies (snapshot, error);
+    }
 
   title = latent_figure_kind_get_title (kind, snapshot);
-  if (error != NULL && kinds[kind].only_some)
+  if (error != NULL && find_row (kind, snapshot)->only_some)
     offered_by = dup_offered_by (kind);
   if (latent_figure_is_filter (snapshot))
     /* Translators: the first %s is a figure, such as "Scatter". */
@@ -400,16 +270,15 @@ gboolean
 latent_figure_kind_uses_axes (LatentSnapshot   *snapshot,
                               LatentFigureKind  kind)
 {
+  const LatentFigureKindRow *row;
+
   g_return_val_if_fail (snapshot != NULL, FALSE);
 
   kind = latent_figure_resolve_kind (snapshot, kind);
   if (!latent_figure_kind_applies (snapshot, kind, NULL))
     return FALSE;
-  /* A linear model's scatter is its own projection, not the data's view;
-   * an episode of images (or none yet) plots no rows. */
-  if (kind == LATENT_FIGURE_EPISODE)
-    return _latent_figure_episode_plots_rows (snapshot);
-  return kind == LATENT_FIGURE_SCATTER && !_latent_figure_is_linear (snapshot);
+  row = find_row (kind, snapshot);
+  return row->uses_axes != NULL && row->uses_axes (snapshot);
 }
 
 guint
@@ -462,7 +331,7 @@ _latent_figure_render_kind (LatentSnapshot          *snapshot,
   if (!applies)
     _latent_figure_message (cr, style, width, height, error->message);
   else
-    kinds[kind].draw (snapshot, style, cr, top, width, height);
+    find_row (kind, snapshot)->draw (snapshot, style, cr, top, width, height);
   cairo_restore (cr);
 }
 

@@ -137,7 +137,7 @@ draw_arrows (cairo_t                 *cr,
     }
 }
 
-void
+static void
 _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             cairo_t                 *cr,
@@ -493,7 +493,7 @@ samples_latent (LatentSnapshot *snapshot)
   return xy;
 }
 
-void
+static void
 _latent_figure_samples_draw (LatentSnapshot          *snapshot,
                              const LatentFigureStyle *style,
                              cairo_t                 *cr,
@@ -858,7 +858,7 @@ draw_reconstruction_panels (cairo_t                 *cr,
     draw_reconstruction_panel (cr, snapshot, style, &p, e, e + p.cols >= n);
 }
 
-void
+static void
 _latent_figure_reconstructions_draw (LatentSnapshot          *snapshot,
                                      const LatentFigureStyle *style,
                                      cairo_t                 *cr,
@@ -882,3 +882,47 @@ _latent_figure_reconstructions_draw (LatentSnapshot          *snapshot,
   else
     draw_reconstruction_panels (cr, snapshot, style, n, top, width, height);
 }
+
+static gboolean
+applies_biplot (LatentSnapshot  *snapshot,
+                GError         **error)
+{
+  guint n_cols, n_components;
+
+  if (!_latent_figure_applies_with_data (snapshot, error))
+    return FALSE;
+  n_cols = latent_dataset_get_n_cols (snapshot->dataset);
+  if (n_cols > LATENT_FIGURE_BIPLOT_MAX_COLS)
+    {
+      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+                   _("Biplot: one arrow per column is readable up to %u columns; this dataset has %u"),
+                   LATENT_FIGURE_BIPLOT_MAX_COLS, n_cols);
+      return FALSE;
+    }
+  if (n_cols < 2 || (latent_family_components (snapshot, &n_components) && n_components < 2))
+    {
+      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+                   _("Biplot: needs two components or more"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+const LatentFigureKindRow _latent_figure_linear_examples_kinds[] = {
+  { .kind = LATENT_FIGURE_BIPLOT,
+    .title = N_("Biplot"),
+    .draw = _latent_figure_biplot_draw,
+    .applies = applies_biplot,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_RECONSTRUCTIONS,
+    .title = N_("Reconstructions"),
+    .draw = _latent_figure_reconstructions_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_SAMPLES,
+    .title = N_("Samples"),
+    .draw = _latent_figure_samples_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

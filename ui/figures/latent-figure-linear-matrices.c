@@ -340,7 +340,7 @@ _latent_figure_loadings_draw (LatentSnapshot          *snapshot,
 
 /* Cosines between components ------------------------------------------------ */
 
-void
+static void
 _latent_figure_dots_draw (LatentSnapshot          *snapshot,
                           const LatentFigureStyle *style,
                           cairo_t                 *cr,
@@ -405,3 +405,12 @@ _latent_figure_dots_draw (LatentSnapshot          *snapshot,
 out:
   cairo_restore (cr);
 }
+
+const LatentFigureKindRow _latent_figure_linear_matrices_kinds[] = {
+  { .kind = LATENT_FIGURE_DOTS,
+    .title = N_("Component dot products"),
+    .draw = _latent_figure_dots_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

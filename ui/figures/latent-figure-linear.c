@@ -212,7 +212,7 @@ draw_scree_legend (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_scree_draw (LatentSnapshot          *snapshot,
                            const LatentFigureStyle *style,
                            cairo_t                 *cr,
@@ -412,7 +412,7 @@ draw_component_tiles (cairo_t                 *cr,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_component_tiles_draw (LatentSnapshot          *snapshot,
                                      const LatentFigureStyle *style,
                                      cairo_t                 *cr,
@@ -422,3 +422,38 @@ _latent_figure_component_tiles_draw (LatentSnapshot          *snapshot,
 {
   draw_component_tiles (cr, snapshot, style, top, width, height);
 }
+
+/* A linear model's components: images where the rows are images, a heat
+ * map of the loadings otherwise. */
+static void
+draw_components (LatentSnapshot          *snapshot,
+                 const LatentFigureStyle *style,
+                 cairo_t                 *cr,
+                 double                   top,
+                 int                      width,
+                 int                      height)
+{
+  /* Images of image rows; a heat map of loadings otherwise. */
+  cairo_save (cr);
+  if (!_latent_figure_linear_has_components (snapshot))
+    _latent_figure_message (cr, style, width, height, _("No components in this snapshot yet"));
+  else if (_latent_figure_dataset_has_image_rows (snapshot->dataset))
+    _latent_figure_component_tiles_draw (snapshot, style, cr, top, width, height);
+  else
+    _latent_figure_loadings_draw (snapshot, style, cr, top, width, height);
+  cairo_restore (cr);
+}
+
+const LatentFigureKindRow _latent_figure_linear_kinds[] = {
+  { .kind = LATENT_FIGURE_SCREE,
+    .title = N_("Scree plot"),
+    .draw = _latent_figure_scree_draw,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_COMPONENTS,
+    .title = N_("Components"),
+    .draw = draw_components,
+    .applies = _latent_figure_applies_with_data,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};

@@ -209,6 +209,32 @@ typedef void (*LatentFigureDrawFunc) (LatentSnapshot          *snapshot,
                                       int                      width,
                                       int                      height);
 
+/* What the data must be for a kind, beyond the algorithm offering it. */
+typedef gboolean (*LatentFigureAppliesFunc) (LatentSnapshot  *snapshot,
+                                             GError         **error);
+
+/* A kind as a figure file draws it. Each file in ui/meson.build's
+ * figure_kind_files exports its rows as _latent_figure_<file>_kinds, ended
+ * by a row of kind AUTO, and the dispatcher walks them; so a new kind is
+ * its enum value, its file and that list's line. A kind drawn differently
+ * by two families (weights, curves) has a row per family; its name is its
+ * enum value's nick (latent-figure-enum-types.h). */
+typedef struct {
+  LatentFigureKind         kind;
+  const char              *title;       /* N_(): for a person */
+  LatentFigureDrawFunc     draw;
+  LatentFigureAppliesFunc  applies;     /* NULL: any data */
+  /* Few algorithms offer the kind: asked of another, it names those that
+   * do rather than saying the one asked does not. */
+  gboolean                 only_some;
+  /* Whether the figure plots the rows on two of the data's columns, which
+   * Across and Up then choose; NULL: it does not. */
+  gboolean               (*uses_axes) (LatentSnapshot *snapshot);
+  /* The row is the kind of that family's snapshots only. */
+  gboolean                 per_family;
+  LatentFamily             family;
+} LatentFigureKindRow;
+
 /* Background, header, then the kind's figure or why it does not apply; the
  * kind as it is, unresolved (latent_figure_render () resolves it first). */
 void             _latent_figure_render_kind    (LatentSnapshot          *snapshot,
@@ -220,35 +246,12 @@ void             _latent_figure_render_kind    (LatentSnapshot          *snapsho
 /* Whether figure titles name the figure: the algorithm offers more than the
  * scatter and the images of its data, so a person needs telling which. */
 gboolean         _latent_figure_names_kind     (LatentSnapshot          *snapshot);
+/* The kinds that need only data ("No data" otherwise). */
+gboolean         _latent_figure_applies_with_data (LatentSnapshot       *snapshot,
+                                                   GError              **error);
 
-/* Each kind's figure, in the dispatcher's table (LatentFigureDrawFunc). */
-void             _latent_figure_scatter_draw (LatentSnapshot          *snapshot,
-                                              const LatentFigureStyle *style,
-                                              cairo_t                 *cr,
-                                              double                   top,
-                                              int                      width,
-                                              int                      height);
-void             _latent_figure_images_draw (LatentSnapshot          *snapshot,
-                                             const LatentFigureStyle *style,
-                                             cairo_t                 *cr,
-                                             double                   top,
-                                             int                      width,
-                                             int                      height);
-void             _latent_figure_scree_draw (LatentSnapshot          *snapshot,
-                                            const LatentFigureStyle *style,
-                                            cairo_t                 *cr,
-                                            double                   top,
-                                            int                      width,
-                                            int                      height);
-/* The components as images (rows that are images) or as a heat map of
- * loadings (latent-figure-linear-matrices.c); the dispatcher picks, once
- * the snapshot has components. */
-void             _latent_figure_component_tiles_draw (LatentSnapshot          *snapshot,
-                                                      const LatentFigureStyle *style,
-                                                      cairo_t                 *cr,
-                                                      double                   top,
-                                                      int                      width,
-                                                      int                      height);
+/* A linear model's loadings as a heat map (latent-figure-linear-matrices.c),
+ * which its components figure draws for rows that are not images. */
 void             _latent_figure_loadings_draw (LatentSnapshot          *snapshot,
                                                const LatentFigureStyle *style,
                                                cairo_t                 *cr,
@@ -283,115 +286,9 @@ gboolean         _latent_figure_heatmap_draw   (cairo_t                   *cr,
                                                 int                        width,
                                                 int                        height,
                                                 double                    *cells);
-void             _latent_figure_biplot_draw (LatentSnapshot          *snapshot,
-                                             const LatentFigureStyle *style,
-                                             cairo_t                 *cr,
-                                             double                   top,
-                                             int                      width,
-                                             int                      height);
-void             _latent_figure_reconstructions_draw (LatentSnapshot          *snapshot,
-                                                      const LatentFigureStyle *style,
-                                                      cairo_t                 *cr,
-                                                      double                   top,
-                                                      int                      width,
-                                                      int                      height);
-void             _latent_figure_samples_draw (LatentSnapshot          *snapshot,
-                                              const LatentFigureStyle *style,
-                                              cairo_t                 *cr,
-                                              double                   top,
-                                              int                      width,
-                                              int                      height);
-void             _latent_figure_dots_draw (LatentSnapshot          *snapshot,
-                                           const LatentFigureStyle *style,
-                                           cairo_t                 *cr,
-                                           double                   top,
-                                           int                      width,
-                                           int                      height);
-/* Autoencoders (latent-figure-autoencoder.c): the hidden units' weights as
- * tiles or a heat map, in unit order or by wins; and their training
- * curves (latent-figure-curves.c). */
-void             _latent_figure_weights_draw (LatentSnapshot          *snapshot,
-                                              const LatentFigureStyle *style,
-                                              cairo_t                 *cr,
-                                              double                   top,
-                                              int                      width,
-                                              int                      height);
-void             _latent_figure_winners_draw (LatentSnapshot          *snapshot,
-                                              const LatentFigureStyle *style,
-                                              cairo_t                 *cr,
-                                              double                   top,
-                                              int                      width,
-                                              int                      height);
-void             _latent_figure_curves_draw (LatentSnapshot          *snapshot,
-                                             const LatentFigureStyle *style,
-                                             cairo_t                 *cr,
-                                             double                   top,
-                                             int                      width,
-                                             int                      height);
-void             _latent_figure_filter_draw (LatentSnapshot          *snapshot,
-                                             const LatentFigureStyle *style,
-                                             cairo_t                 *cr,
-                                             double                   top,
-                                             int                      width,
-                                             int                      height);
 /* The snapshot clusters the pixels of one image (labels and means of its
  * channels), so the segments figure can draw it. */
 gboolean         _latent_figure_has_segments (LatentSnapshot          *snapshot);
-void             _latent_figure_segments_draw (LatentSnapshot          *snapshot,
-                                               const LatentFigureStyle *style,
-                                               cairo_t                 *cr,
-                                               double                   top,
-                                               int                      width,
-                                               int                      height);
-void             _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
-                                             const LatentFigureStyle *style,
-                                             cairo_t                 *cr,
-                                             double                   top,
-                                             int                      width,
-                                             int                      height);
-
-/* Classifiers: the confusion matrix (latent-figure-confusion.c); class
- * weights, prototypes and decision regions (latent-figure-classes.c); the
- * training curves and the last episode (latent-figure-episode.c). */
-void             _latent_figure_confusion_draw (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                double                   top,
-                                                int                      width,
-                                                int                      height);
-void             _latent_figure_class_weights_draw (LatentSnapshot      *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                double                   top,
-                                                int                      width,
-                                                int                      height);
-void             _latent_figure_prototypes_draw (LatentSnapshot         *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                double                   top,
-                                                int                      width,
-                                                int                      height);
-void             _latent_figure_regions_draw   (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                double                   top,
-                                                int                      width,
-                                                int                      height);
-void             _latent_figure_classifier_curves_draw (LatentSnapshot  *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                double                   top,
-                                                int                      width,
-                                                int                      height);
-/* Whether the episode figure plots rows on two axes (an episode of data
- * that are not images), which Across and Up then choose. */
-gboolean         _latent_figure_episode_plots_rows (LatentSnapshot      *snapshot);
-void             _latent_figure_episode_draw   (LatentSnapshot          *snapshot,
-                                                const LatentFigureStyle *style,
-                                                cairo_t                 *cr,
-                                                double                   top,
-                                                int                      width,
-                                                int                      height);
 
 /* Titles (latent-figure-sweep.c) ------------------------------------------- */
 

@@ -1350,7 +1350,7 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
   cairo_restore (cr);
 }
 
-void
+static void
 _latent_figure_scatter_draw (LatentSnapshot          *snapshot,
                              const LatentFigureStyle *style,
                              cairo_t                 *cr,
@@ -1472,3 +1472,18 @@ latent_figure_scatter_pick (LatentSnapshot          *snapshot,
   points_clear (&points);
   return nearest;
 }
+
+/* A linear model's scatter is its own projection, not the data's view. */
+static gboolean
+scatter_uses_axes (LatentSnapshot *snapshot)
+{
+  return !_latent_figure_is_linear (snapshot);
+}
+
+const LatentFigureKindRow _latent_figure_scatter_kinds[] = {
+  { .kind = LATENT_FIGURE_SCATTER,
+    .title = N_("Scatter"),
+    .draw = _latent_figure_scatter_draw,
+    .uses_axes = scatter_uses_axes },
+  { .kind = LATENT_FIGURE_AUTO }
+};

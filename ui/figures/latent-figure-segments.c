@@ -89,7 +89,7 @@ draw_panel (cairo_t                 *cr,
   _latent_figure_tile_caption (cr, style, x, round (y) + th + f * 1.2, w, caption, short_caption);
 }
 
-void
+static void
 _latent_figure_segments_draw (LatentSnapshot          *snapshot,
                               const LatentFigureStyle *style,
                               cairo_t                 *cr,
@@ -156,3 +156,23 @@ _latent_figure_segments_draw (LatentSnapshot          *snapshot,
   cairo_surface_destroy (original);
   cairo_surface_destroy (segments);
 }
+
+static gboolean
+applies_segments (LatentSnapshot  *snapshot,
+                  GError         **error)
+{
+  if (_latent_figure_has_segments (snapshot))
+    return TRUE;
+  g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_KIND,
+               _("Segments: need clusters of one image's pixels (open a PNG)"));
+  return FALSE;
+}
+
+const LatentFigureKindRow _latent_figure_segments_kinds[] = {
+  { .kind = LATENT_FIGURE_SEGMENTS,
+    .title = N_("Segments"),
+    .draw = _latent_figure_segments_draw,
+    .applies = applies_segments,
+    .only_some = TRUE },
+  { .kind = LATENT_FIGURE_AUTO }
+};
