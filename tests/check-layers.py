@@ -160,12 +160,16 @@ check('the window\'s private API is at most 10 functions', 0 < len(shared) <= 10
 # serves the clusterings and the linear models (their projections), and
 # latent-figure-draw.c holds what every family's figures share (the header,
 # the classifiers' and linear models' helpers), so it may read any part.
-PART = re.compile(r'(?:->|\.)(clusters|mixture|linear|filter|autoencoder|classifier)\.[a-z_]')
+# The families: [LatentFamily value, snapshot member, part type, file] rows
+# of engine/meson.build's list, so a new family is checked without a line here.
+FAMILIES = re.findall(r"\['([A-Z_]+)', '(\w+)', '(\w+)', '([\w-]+)'\]",
+                      open(os.path.join(SRC, 'engine/meson.build'), encoding='utf-8').read())
+MEMBER = {value: member for value, member, _, _ in FAMILIES}
+PART = re.compile(r'(?:->|\.)(%s)\.[a-z_]' % '|'.join(MEMBER.values()))
+# Files that read more than their family's part, or serve several.
 ALGORITHM_PARTS = {
-    'kmeans': {'clusters'}, 'gmm': {'clusters', 'mixture'},
-    'linear': {'linear'}, 'pca': {'linear'}, 'ppca': {'linear'}, 'fa': {'linear'},
-    'convolve': {'filter'}, 'filter': {'filter'}, 'wta': {'autoencoder'},
-    'logreg': {'classifier'}, 'prototype': {'classifier'}, 'classify': {'classifier'},
+    'gmm': {'clusters', 'mixture'},
+    'linear': {'linear'}, 'filter': {'filter'}, 'classify': {'classifier'},
 }
 FIGURE_PARTS = {
     'scatter': {'clusters', 'mixture', 'linear'}, 'images': {'clusters', 'mixture'},
@@ -174,20 +178,30 @@ FIGURE_PARTS = {
     'filter': {'filter'}, 'filter-private': {'filter'}, 'kernel': {'filter'},
     'autoencoder': {'autoencoder'}, 'curves': {'autoencoder'},
     'classes': {'classifier'}, 'confusion': {'classifier'}, 'episode': {'classifier'},
-    'draw': {'clusters', 'mixture', 'linear', 'filter', 'autoencoder', 'classifier'},
+    'draw': set(MEMBER.values()),
 }
 
 
+def algorithm_parts(name):
+    """An algorithm's family's part, from its table's .family."""
+    if name in ALGORITHM_PARTS:
+        return ALGORITHM_PARTS[name]
+    path = os.path.join(SRC, f'engine/algorithms/latent-{name}.c')
+    text = open(path, encoding='utf-8').read() if os.path.exists(path) else ''
+    return {MEMBER[v] for v in re.findall(r'\.family\s*=\s*LATENT_FAMILY_(\w+)', text) if v in MEMBER}
+
+
 def parts_allowed(path):
-    """The parts a source file may read, or None for any."""
+    """The parts a source file may read, or None for any. A figure file
+    named after a family's file (latent-figure-<file>.c) reads its part."""
     stem = os.path.splitext(os.path.basename(path))[0]
     if path.startswith('engine/algorithms/'):
-        name = re.sub(r'^latent-|-(cl|reference|private)$', '', stem)
-        return ALGORITHM_PARTS.get(name, set())
+        return algorithm_parts(re.sub(r'^latent-|-(cl|reference|private)$', '', stem))
     if path.startswith('engine/'):
         return None
     if path.startswith('ui/figures/'):
-        return FIGURE_PARTS.get(stem.removeprefix('latent-figure-'), set())
+        stem = stem.removeprefix('latent-figure-')
+        return FIGURE_PARTS.get(stem, {member for _, member, _, file in FAMILIES if file == stem})
     return set()
 
 
