@@ -47,6 +47,27 @@ test_figure_kind_every_value (void)
   g_type_class_unref (klass);
 }
 
+/* Every kind but AUTO is drawn by some figure file's row (listed in
+ * ui/meson.build's figure_kind_files), which gives it a title of its own. */
+static void
+test_figure_kind_every_row (void)
+{
+  g_autoptr(GHashTable) titles = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (int v = LATENT_FIGURE_AUTO + 1; v < LATENT_FIGURE_N_KINDS; v++)
+    {
+      const char *title = latent_figure_kind_get_title (v, NULL);
+
+      if (title == NULL)
+        g_test_fail_printf ("LatentFigureKind \"%s\" has no row in a figure file",
+                            latent_figure_kind_to_string (v));
+      g_assert_nonnull (title);
+      g_assert_cmpstr (title, !=, "");
+      g_assert_false (g_hash_table_contains (titles, title));
+      g_hash_table_add (titles, (gpointer) title);
+    }
+}
+
 /* The value the hand-written table missed, spelled out. */
 static void
 test_figure_kind_segments (void)
@@ -118,6 +139,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/enum-types/figure-kind/every-value", test_figure_kind_every_value);
+  g_test_add_func ("/enum-types/figure-kind/every-row", test_figure_kind_every_row);
   g_test_add_func ("/enum-types/figure-kind/segments", test_figure_kind_segments);
   g_test_add_func ("/enum-types/figure-kind/property", test_figure_kind_property);
   g_test_add_func ("/enum-types/figure-error", test_figure_error);

@@ -174,6 +174,8 @@ const char *
 latent_figure_kind_get_title (LatentFigureKind  kind,
                               LatentSnapshot   *snapshot)
 {
+  const LatentFigureKindRow *row;
+
   g_return_val_if_fail (kind < LATENT_FIGURE_N_KINDS, NULL);
 
   if (kind == LATENT_FIGURE_SCATTER && snapshot != NULL && _latent_figure_is_linear (snapshot))
@@ -184,7 +186,10 @@ latent_figure_kind_get_title (LatentFigureKind  kind,
     return _("Loadings");
   if (kind == LATENT_FIGURE_AUTO)
     return _("Automatic");
-  return _(find_row (kind, snapshot)->title);
+  row = find_row (kind, snapshot);
+  /* Every kind but AUTO has a row in some figure file. */
+  g_return_val_if_fail (row != NULL, NULL);
+  return _(row->title);
 }
 
 gboolean
