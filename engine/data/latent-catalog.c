@@ -19,6 +19,7 @@
 #include "latent-csv.h"
 #include "latent-idx.h"
 #include "latent-jpeg.h"
+#include "latent-npy.h"
 #include "latent-png.h"
 #include "latent-synthetic.h"
 
@@ -134,6 +135,20 @@ is_png (const guchar *head,
   return got >= 8 && memcmp (head, "\x89PNG\r\n\x1a\n", 8) == 0;
 }
 
+static gboolean
+is_npy (const guchar *head,
+        gsize         got)
+{
+  return got >= 6 && memcmp (head, "\x93NUMPY", 6) == 0;
+}
+
+static gboolean
+is_zip (const guchar *head,
+        gsize         got)
+{
+  return got >= 4 && head[0] == 'P' && head[1] == 'K' && ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6));
+}
+
 /* Labels ----------------------------------------------------------------- */
 
 static gboolean
@@ -144,13 +159,23 @@ attach_labels (LatentDataset  *dataset,
   g_autofree gint32 *labels = NULL;
   g_auto(GStrv) class_names = NULL;
   guint n_labels = 0, n_classes = 0;
-  guchar head[4];
+  guchar head[6];
   gsize got = 0;
 
   if (!sniff (labels_path, head, sizeof head, &got, error))
     return FALSE;
 
-  if (is_gzip (head, got) || is_idx (head, got))
+  if (is_npy (head, got))
+    {
+      g_autoptr(GBytes) bytes = latent_file_read (labels_path, G_MAXINT32, _("a NumPy file"), error);
+
+      if (bytes == NULL)
+        return FALSE;
+      labels = latent_npy_load_labels (bytes, labels_path, &n_labels, &n_classes, &class_names, error);
+      if (labels == NULL)
+        return FALSE;
+    }
+  else if (is_gzip (head, got) || is_idx (head, got))
     {
       labels = latent_idx_load_labels (labels_path, &n_labels, error);
       if (labels == NULL)
@@ -231,6 +256,10 @@ load_file (const char  *path,
     dataset = latent_png_load (path, error);
   else if (is_jpeg (head, got))
     dataset = latent_jpeg_load (path, error);
+  else if (is_npy (head, got))
+    dataset = latent_npy_load (path, error);
+  else if (is_zip (head, got) && has_extension (lower, ".npz"))
+    dataset = latent_npz_load (path, NULL, NULL, error);
   else if (is_idx (head, got) || (is_gzip (head, got) && strstr (lower, "idx") != NULL))
     {
       dataset = latent_idx_load (path, NULL, error);
@@ -256,7 +285,7 @@ load_file (const char  *path,
   else
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   _("%s: unknown file format (Latent reads CSV, TSV, IDX, PNG and JPEG files)"), path);
+                   _("%s: unknown file format (Latent reads CSV, TSV, NumPy (.npy, .npz), IDX, PNG and JPEG files)"), path);
       return NULL;
     }
 
@@ -608,6 +637,39 @@ latent_catalog_builtin_gives_rows (const char *spec)
   return name != NULL && strcmp (name, "pattern") != 0;
 }
 
+/* "mnist.npz:x=x_train,y=y_train": an archive's arrays, chosen. */
+static LatentDataset *
+load_npz_spec (const char  *path,
+               const char  *options,
+               const char  *labels_path,
+               GError     **error)
+{
+  g_auto(GStrv) pairs = g_strsplit (options, ",", -1);
+  g_autoptr(LatentDataset) dataset = NULL;
+  const char *data = NULL, *labels = NULL;
+
+  for (guint i = 0; pairs[i] != NULL; i++)
+    {
+      const char *eq = strchr (pairs[i], '=');
+
+      if (eq != NULL && eq - pairs[i] == 1 && pairs[i][0] == 'x' && eq[1] != '\0')
+        data = eq + 1;
+      else if (eq != NULL && eq - pairs[i] == 1 && pairs[i][0] == 'y' && eq[1] != '\0')
+        labels = eq + 1;
+      else
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                       _("%s: option “%s”: an archive takes x=ARRAY (the data) and y=ARRAY (the labels)"),
+                       path, pairs[i]);
+          return NULL;
+        }
+    }
+  dataset = latent_npz_load (path, data, labels, error);
+  if (dataset == NULL || (labels_path != NULL && !attach_labels (dataset, labels_path, error)))
+    return NULL;
+  return g_steal_pointer (&dataset);
+}
+
 LatentDataset *
 latent_catalog_load (const char  *spec,
                      const char  *labels_path,
@@ -640,5 +702,15 @@ latent_catalog_load (const char  *spec,
       return g_steal_pointer (&dataset);
     }
 
+  /* An archive's arrays named after its path. */
+  colon = strrchr (spec, ':');
+  if (colon != NULL && !g_file_test (spec, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *path = g_strndup (spec, colon - spec);
+      g_autofree char *lower = g_ascii_strdown (path, -1);
+
+      if (g_str_has_suffix (lower, ".npz"))
+        return load_npz_spec (path, colon + 1, labels_path, error);
+    }
   return load_file (spec, labels_path, error);
 }

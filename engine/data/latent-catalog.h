@@ -25,7 +25,8 @@ const char    *latent_catalog_fashion_mnist_dir (void);
 char          *latent_catalog_find_data_file    (const char  *basename);
 /* @spec: "iris", "fashion-mnist[:n=N]", "fashion-mnist-test[:n=N]",
  * "blobs[:n=,k=,dims=,seed=]", "moons[:n=,noise=,seed=]",
- * "rings[:n=,rings=,noise=,seed=]", or a CSV/TSV/IDX/PNG file.
+ * "rings[:n=,rings=,noise=,seed=]", or a CSV/TSV/NumPy/IDX/PNG/JPEG file
+ * ("FILE.npz:x=ARRAY,y=ARRAY" chooses an archive's arrays).
  * @labels_path (nullable): labels to attach (a one-column text/CSV file or an
  * IDX label file); for IDX images a sibling label file is found otherwise. */
 /* Whether @spec names a built-in dataset of rows (every one but the

@@ -19,6 +19,7 @@ typedef enum {
   LATENT_DATA_ERROR_MISMATCH,    /* e.g. label count differs from row count */
   LATENT_DATA_ERROR_UNSUPPORTED, /* unknown format */
   LATENT_DATA_ERROR_INVALID,     /* bad generator or loader argument */
+  LATENT_DATA_ERROR_AMBIGUOUS,   /* a file holds several candidates: choose one */
 } LatentDataError;
 
 GQuark latent_data_error_quark (void);

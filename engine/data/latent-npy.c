@@ -1,0 +1,1229 @@
+/* latent-npy.c — NumPy's .npy format (version 1 to 3) and .npz archives
+ *
+ * A .npy file is a magic string, a header that is a Python dict literal
+ * ({'descr': '<f4', 'fortran_order': False, 'shape': (60000, 784), })
+ * and the raw elements. The header is parsed here, strictly: only those
+ * three keys, literal values, no code. An .npz file is a zip archive of
+ * .npy files, read through libzip from the bytes latent_file_read () gave,
+ * so a FIFO or a device is refused as for every other format.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-npy"
+
+#include "latent-npy.h"
+#include "latent-file.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+#include <zip.h>
+
+#define NPY_MAX_DIMS 8
+/* NumPy itself refuses headers over 10,000 bytes unless told otherwise. */
+#define NPY_MAX_HEADER 65536
+
+typedef struct {
+  const char   *what;      /* the file, or "FILE, array NAME" */
+  char          kind;      /* 'b' boolean, 'i', 'u', 'f', 'U' text (UCS-4), 'S' bytes */
+  guint         size;      /* bytes per element */
+  gboolean      swap;      /* stored in the other byte order than this machine's */
+  gboolean      fortran;
+  guint         ndim;
+  guint64       shape[NPY_MAX_DIMS];
+  guint64       count;
+  const guint8 *data;
+} NpyArray;
+
+/* "60000 × 784" */
+static char *
+describe_shape (const NpyArray *a)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < a->ndim; i++)
+    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? " × " : "", a->shape[i]);
+  if (a->ndim == 0)
+    g_string_append (text, "()");
+  return g_string_free (text, FALSE);
+}
+
+/* The header ------------------------------------------------------------ */
+
+typedef struct {
+  const char *start, *p, *end;
+} Cursor;
+
+static void
+skip_space (Cursor *c)
+{
+  while (c->p < c->end && g_ascii_isspace (*c->p))
+    c->p++;
+}
+
+static gboolean
+take (Cursor *c,
+      char    ch)
+{
+  skip_space (c);
+  if (c->p < c->end && *c->p == ch)
+    {
+      c->p++;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A quoted string without escapes, into @out (at most @size − 1 bytes). */
+static gboolean
+take_string (Cursor *c,
+             char   *out,
+             gsize   size)
+{
+  char quote;
+  gsize n = 0;
+
+  skip_space (c);
+  if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+    return FALSE;
+  quote = *c->p++;
+  while (c->p < c->end && *c->p != quote)
+    {
+      if (*c->p == '\\' || n + 1 >= size)
+        return FALSE;
+      out[n++] = *c->p++;
+    }
+  if (c->p >= c->end)
+    return FALSE;
+  c->p++;
+  out[n] = '\0';
+  return TRUE;
+}
+
+static gboolean
+take_word (Cursor     *c,
+           const char *word)
+{
+  gsize n = strlen (word);
+
+  skip_space (c);
+  if ((gsize) (c->end - c->p) >= n && memcmp (c->p, word, n) == 0)
+    {
+      c->p += n;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* (60000, 784) or (60000,) or (); Python 2's 784L too. */
+static gboolean
+take_shape (Cursor   *c,
+            NpyArray *a)
+{
+  a->ndim = 0;
+  if (!take (c, '('))
+    return FALSE;
+  for (;;)
+    {
+      guint64 value = 0;
+
+      if (take (c, ')'))
+        return TRUE;
+      if (a->ndim == NPY_MAX_DIMS || c->p >= c->end || !g_ascii_isdigit (*c->p))
+        return FALSE;
+      while (c->p < c->end && g_ascii_isdigit (*c->p))
+        {
+          /* Far beyond any limit, and no overflow. */
+          if (value > ((guint64) 1 << 48))
+            return FALSE;
+          value = value * 10 + (guint64) (*c->p++ - '0');
+        }
+      if (c->p < c->end && *c->p == 'L')
+        c->p++;
+      a->shape[a->ndim++] = value;
+      if (!take (c, ',') && !(skip_space (c), c->p < c->end && *c->p == ')'))
+        return FALSE;
+    }
+}
+
+/* '<f4', '|u1', '>i8', '<U12' … */
+static gboolean
+parse_descr (const char  *descr,
+             NpyArray    *a,
+             GError     **error)
+{
+  const char *p = descr;
+  gboolean big = G_BYTE_ORDER == G_BIG_ENDIAN;
+  guint64 size = 0;
+  char kind;
+
+  if (*p == '<' || *p == '>' || *p == '|' || *p == '=')
+    {
+      if (*p == '<')
+        big = FALSE;
+      else if (*p == '>')
+        big = TRUE;
+      p++;
+    }
+  kind = *p;
+  if (kind == '?')
+    kind = 'b', size = 1, p++;
+  else if (kind != '\0')
+    {
+      p++;
+      if (!g_ascii_isdigit (*p))
+        size = 0;
+      while (g_ascii_isdigit (*p) && size < 1u << 20)
+        size = size * 10 + (guint64) (*p++ - '0');
+    }
+
+  switch (kind)
+    {
+    case 'O':
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: an array of Python objects is not read (it would need unpickling, which can run code)"),
+                   a->what);
+      return FALSE;
+    case 'c':
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: complex numbers are not read"), a->what);
+      return FALSE;
+    case 'M':
+    case 'm':
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: dates and times are not read"), a->what);
+      return FALSE;
+    case 'V':
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: structured arrays (with fields) are not read; save each field as an array of its own"),
+                   a->what);
+      return FALSE;
+    default:
+      break;
+    }
+
+  if (*p != '\0'
+      || !((kind == 'b' && size == 1)
+           || ((kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8))
+           || (kind == 'f' && (size == 2 || size == 4 || size == 8))
+           || (kind == 'S' && size >= 1 && size <= 4096)
+           || (kind == 'U' && size >= 1 && size <= 1024)))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: NumPy type “%s” is not read (only booleans, integers and floats, and text for labels)"),
+                   a->what, descr);
+      return FALSE;
+    }
+  a->kind = kind;
+  a->size = kind == 'U' ? (guint) size * 4 : (guint) size;
+  a->swap = a->size > 1 && kind != 'S' && big != (G_BYTE_ORDER == G_BIG_ENDIAN);
+  return TRUE;
+}
+
+static gboolean
+header_error (Cursor      *c,
+              NpyArray    *a,
+              GError     **error)
+{
+  g_autofree char *near = g_strndup (c->p, MIN (c->end - c->p, 24));
+
+  g_strdelimit (near, "\n\r\t", ' ');
+  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+               _("%s: malformed .npy header at byte %u (“%s”)"), a->what,
+               (guint) (c->p - c->start), near);
+  return FALSE;
+}
+
+static gboolean
+parse_array (const guint8  *bytes,
+             gsize          len,
+             NpyArray      *a,
+             GError       **error)
+{
+  static const guint8 magic[6] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
+  gboolean have_descr = FALSE, have_order = FALSE, have_shape = FALSE;
+  guint64 header_len, data_start, needed;
+  guint major;
+  Cursor c;
+
+  if (len == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: empty file"), a->what);
+      return FALSE;
+    }
+  if (len < 10 || memcmp (bytes, magic, sizeof magic) != 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: not a NumPy .npy file (it does not start with \\x93NUMPY)"), a->what);
+      return FALSE;
+    }
+  major = bytes[6];
+  if (major == 1)
+    header_len = bytes[8] | (guint) bytes[9] << 8, data_start = 10;
+  else if ((major == 2 || major == 3) && len >= 12)
+    header_len = bytes[8] | (guint) bytes[9] << 8 | (guint) bytes[10] << 16 | (guint64) bytes[11] << 24,
+    data_start = 12;
+  else
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: .npy format version %u.%u is not read (versions 1.0 to 3.0 are)"),
+                   a->what, major, bytes[7]);
+      return FALSE;
+    }
+  if (header_len > NPY_MAX_HEADER)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: a .npy header of %llu bytes is over the limit of %u"),
+                   a->what, (unsigned long long) header_len, NPY_MAX_HEADER);
+      return FALSE;
+    }
+  if (data_start + header_len > len)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: truncated in its .npy header"), a->what);
+      return FALSE;
+    }
+
+  c.start = c.p = (const char *) bytes + data_start;
+  c.end = c.p + header_len;
+  if (!take (&c, '{'))
+    return header_error (&c, a, error);
+  while (!take (&c, '}'))
+    {
+      char key[32], descr[64];
+
+      if (!take_string (&c, key, sizeof key) || !take (&c, ':'))
+        return header_error (&c, a, error);
+      if (strcmp (key, "descr") == 0 && !have_descr)
+        {
+          if ((skip_space (&c), c.p < c.end && *c.p == '['))
+            {
+              g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                           _("%s: structured arrays (with fields) are not read; save each field as an array of its own"),
+                           a->what);
+              return FALSE;
+            }
+          if (!take_string (&c, descr, sizeof descr))
+            return header_error (&c, a, error);
+          if (!parse_descr (descr, a, error))
+            return FALSE;
+          have_descr = TRUE;
+        }
+      else if (strcmp (key, "fortran_order") == 0 && !have_order)
+        {
+          if (take_word (&c, "True"))
+            a->fortran = TRUE;
+          else if (take_word (&c, "False"))
+            a->fortran = FALSE;
+          else
+            return header_error (&c, a, error);
+          have_order = TRUE;
+        }
+      else if (strcmp (key, "shape") == 0 && !have_shape)
+        {
+          if (!take_shape (&c, a))
+            return header_error (&c, a, error);
+          have_shape = TRUE;
+        }
+      else
+        return header_error (&c, a, error);
+      if (!take (&c, ',') && !(skip_space (&c), c.p < c.end && *c.p == '}'))
+        return header_error (&c, a, error);
+    }
+  if (!have_descr || !have_order || !have_shape)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: the .npy header lacks “%s”"), a->what,
+                   !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
+      return FALSE;
+    }
+
+  a->count = 1;
+  for (guint i = 0; i < a->ndim; i++)
+    if (!g_uint64_checked_mul (&a->count, a->count, a->shape[i]) || a->count > ((guint64) 1 << 48))
+      {
+        g_autofree char *shape = describe_shape (a);
+
+        g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                     _("%s: %s values is above the limit of %llu values"), a->what, shape,
+                     (unsigned long long) LATENT_DATASET_MAX_VALUES);
+        return FALSE;
+      }
+  data_start += header_len;
+  needed = a->count * a->size;
+  if (len - data_start < needed)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: truncated: expected %llu bytes of data, found %llu"), a->what,
+                   (unsigned long long) needed, (unsigned long long) (len - data_start));
+      return FALSE;
+    }
+  if (len - data_start > needed)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: the file goes on after the data its header describes"), a->what);
+      return FALSE;
+    }
+  a->data = bytes + data_start;
+  return TRUE;
+}
+
+/* Elements -------------------------------------------------------------- */
+
+/* IEEE half precision, as NumPy's float16. */
+static float
+half_to_float (guint16 h)
+{
+  const guint sign = h >> 15, exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
+  float value;
+
+  if (exponent == 0)
+    value = ldexpf ((float) fraction, -24);
+  else if (exponent == 31)
+    value = fraction ? NAN : INFINITY;
+  else
+    value = ldexpf ((float) (fraction | 0x400), (int) exponent - 25);
+  return sign ? -value : value;
+}
+
+/* Element @i (in storage order) as a double. */
+static double
+element (const NpyArray *a,
+         guint64         i)
+{
+  const guint8 *p = a->data + i * a->size;
+  guint8 swapped[8];
+
+  if (a->swap)
+    {
+      for (guint k = 0; k < a->size; k++)
+        swapped[k] = p[a->size - 1 - k];
+      p = swapped;
+    }
+  switch (a->kind)
+    {
+    case 'b':
+      return p[0] != 0;
+    case 'u':
+      switch (a->size)
+        {
+        case 1: return p[0];
+        case 2: { guint16 v; memcpy (&v, p, 2); return v; }
+        case 4: { guint32 v; memcpy (&v, p, 4); return v; }
+        default: { guint64 v; memcpy (&v, p, 8); return (double) v; }
+        }
+    case 'i':
+      switch (a->size)
+        {
+        case 1: return (gint8) p[0];
+        case 2: { gint16 v; memcpy (&v, p, 2); return v; }
+        case 4: { gint32 v; memcpy (&v, p, 4); return v; }
+        default: { gint64 v; memcpy (&v, p, 8); return (double) v; }
+        }
+    case 'f':
+      switch (a->size)
+        {
+        case 2: { guint16 v; memcpy (&v, p, 2); return half_to_float (v); }
+        case 4: { float v; memcpy (&v, p, 4); return v; }
+        default: { double v; memcpy (&v, p, 8); return v; }
+        }
+    default:
+      g_return_val_if_reached (NAN);
+    }
+}
+
+/* "[12, 3]": NumPy's index of element @i of the logical (C-order) array. */
+static char *
+describe_index (const NpyArray *a,
+                guint64         i)
+{
+  guint64 index[NPY_MAX_DIMS];
+  GString *text = g_string_new ("[");
+
+  for (guint k = a->ndim; k-- > 0;)
+    {
+      index[k] = i % a->shape[k];
+      i /= a->shape[k];
+    }
+  for (guint k = 0; k < a->ndim; k++)
+    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, k ? ", " : "", index[k]);
+  g_string_append_c (text, ']');
+  return g_string_free (text, FALSE);
+}
+
+/* Every element into @out (a->count floats) with the axes in the order
+ * @perm gives (out's axis k is the array's axis perm[k]), times @scale;
+ * refused at the first value that is not a finite float32. */
+static gboolean
+gather (const NpyArray  *a,
+        const guint     *perm,
+        double           scale,
+        float           *out,
+        GError         **error)
+{
+  guint64 stride[NPY_MAX_DIMS], index[NPY_MAX_DIMS] = { 0 }, offset = 0;
+  gboolean identity = TRUE;
+
+  for (guint k = 0; k < a->ndim; k++)
+    identity = identity && perm[k] == k;
+  /* Storage strides, in elements. */
+  for (guint k = 0; k < a->ndim; k++)
+    {
+      guint axis = a->fortran ? k : a->ndim - 1 - k;
+      stride[axis] = k == 0 ? 1 : stride[a->fortran ? axis - 1 : axis + 1]
+                                   * a->shape[a->fortran ? axis - 1 : axis + 1];
+    }
+
+  for (guint64 j = 0; j < a->count; j++)
+    {
+      double value = element (a, offset) * scale;
+
+      if (!isfinite (value) || fabs (value) > G_MAXFLOAT)
+        {
+          /* The logical index of the storage offset. */
+          guint64 logical = 0;
+          g_autofree char *where = NULL;
+
+          for (guint k = 0; k < a->ndim && !(identity && !a->fortran); k++)
+            {
+              guint64 at = 0;
+
+              for (guint m = 0; m < a->ndim; m++)
+                if (perm[m] == k)
+                  at = index[m];
+              logical = logical * a->shape[k] + at;
+            }
+          where = describe_index (a, identity && !a->fortran ? j : logical);
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
+                       isfinite (value) ? _("%s: element %s: %g is beyond the range of 32-bit floats")
+                                        : _("%s: element %s: not a finite number (%g)"),
+                       a->what, where, value);
+          return FALSE;
+        }
+      out[j] = value;
+      /* The next output element: the last output axis moves fastest. */
+      if (identity && !a->fortran)
+        offset++;
+      else
+        for (guint k = a->ndim; k-- > 0;)
+          {
+            const guint axis = perm[k];
+
+            offset += stride[axis];
+            if (++index[k] < a->shape[axis])
+              break;
+            offset -= stride[axis] * a->shape[axis];
+            index[k] = 0;
+          }
+    }
+  return TRUE;
+}
+
+static char *
+base_name (const char *what)
+{
+  g_autofree char *base = g_path_get_basename (what);
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  return g_steal_pointer (&base);
+}
+
+static LatentDataset *
+dataset_of (const NpyArray  *a,
+            const char      *name,
+            GError         **error)
+{
+  g_autoptr(LatentDataset) dataset = NULL;
+  g_autofree char *shape = describe_shape (a);
+  guint perm[NPY_MAX_DIMS] = { 0, 1, 2, 3 };
+  guint64 rows, cols;
+  guint width = 0, height = 0, channels = 0;
+  double scale = 1;
+
+  if (a->kind == 'U' || a->kind == 'S')
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: an array of text is read as labels, not as data"), a->what);
+      return NULL;
+    }
+  if (a->ndim == 0 || a->ndim > 4)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: an array of %u dimensions (%s): rows are read from 1 to 4 dimensions"),
+                   a->what, a->ndim, shape);
+      return NULL;
+    }
+  rows = a->shape[0];
+  cols = a->count / MAX (rows, 1);
+  if (a->ndim == 3)
+    height = a->shape[1], width = a->shape[2], channels = 1;
+  else if (a->ndim == 4)
+    {
+      const guint64 last = a->shape[3], second = a->shape[1];
+
+      if (last == 1 || last == 3 || last == 4)
+        height = a->shape[1], width = a->shape[2], channels = last;
+      else if (second == 1 || second == 3)
+        {
+          /* PyTorch's (n, channels, height, width), interleaved as images are here. */
+          height = a->shape[2], width = a->shape[3], channels = second;
+          perm[1] = 2, perm[2] = 3, perm[3] = 1;
+        }
+      else
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                       _("%s: a 4-dimensional array (%s) is read as images of 1, 3 or 4 channels, "
+                         "last or first after the images; this one has neither"),
+                       a->what, shape);
+          return NULL;
+        }
+    }
+  if (a->count == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                   _("%s: no data (dimensions %s)"), a->what, shape);
+      return NULL;
+    }
+  if (a->count > LATENT_DATASET_MAX_VALUES)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: %s values is above the limit of %llu values"), a->what, shape,
+                   (unsigned long long) LATENT_DATASET_MAX_VALUES);
+      return NULL;
+    }
+  /* Bytes of images are 0 … 255, as an IDX file's or a PNG's. */
+  if (channels > 0 && a->kind == 'u' && a->size == 1)
+    scale = 1.0 / 255.0;
+
+  dataset = latent_dataset_new (name, rows, cols, error);
+  if (dataset == NULL)
+    return NULL;
+  if (!gather (a, perm, scale, latent_dataset_get_data (dataset), error))
+    return NULL;
+  if (channels > 0)
+    latent_dataset_set_image_shape (dataset, width, height, channels, FALSE);
+  return g_steal_pointer (&dataset);
+}
+
+LatentDataset *
+latent_npy_load_bytes (GBytes      *bytes,
+                       const char  *what,
+                       GError     **error)
+{
+  g_autofree char *name = NULL;
+  LatentDataset *dataset;
+  NpyArray a = { .what = what };
+  gsize len;
+  const guint8 *data;
+
+  g_return_val_if_fail (bytes != NULL && what != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &len);
+  if (!parse_array (data, len, &a, error))
+    return NULL;
+  name = base_name (what);
+  dataset = dataset_of (&a, name, error);
+  if (dataset != NULL)
+    latent_dataset_set_source (dataset, what);
+  return dataset;
+}
+
+/* Largest .npy read whole: the most values a dataset holds, as doubles. */
+static gsize
+max_file_bytes (void)
+{
+  return (gsize) MIN ((guint64) G_MAXSIZE, LATENT_DATASET_MAX_VALUES * 8 + NPY_MAX_HEADER + 16);
+}
+
+LatentDataset *
+latent_npy_load (const char  *path,
+                 GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  bytes = latent_file_read (path, max_file_bytes (), _("a NumPy file"), error);
+  return bytes ? latent_npy_load_bytes (bytes, path, error) : NULL;
+}
+
+/* Labels ----------------------------------------------------------------- */
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+/* Element @i of a text array, as UTF-8 without its padding. */
+static char *
+text_element (const NpyArray *a,
+              guint64         i)
+{
+  const guint8 *p = a->data + i * a->size;
+
+  if (a->kind == 'S')
+    {
+      gsize n = a->size;
+
+      while (n > 0 && p[n - 1] == 0)
+        n--;
+      return g_utf8_make_valid ((const char *) p, n);
+    }
+  else
+    {
+      const guint n_chars = a->size / 4;
+      g_autofree gunichar *chars = g_new (gunichar, n_chars + 1);
+      guint n = 0;
+
+      for (guint k = 0; k < n_chars; k++)
+        {
+          const guint8 *q = p + 4 * k;
+          gunichar ch = (a->swap == (G_BYTE_ORDER == G_LITTLE_ENDIAN))
+                        ? (gunichar) q[0] << 24 | (gunichar) q[1] << 16 | (gunichar) q[2] << 8 | q[3]
+                        : (gunichar) q[3] << 24 | (gunichar) q[2] << 16 | (gunichar) q[1] << 8 | q[0];
+
+          if (ch == 0)
+            break;
+          chars[n++] = g_unichar_validate (ch) ? ch : 0xfffd;
+        }
+      chars[n] = 0;
+      return g_ucs4_to_utf8 (chars, n, NULL, NULL, NULL);
+    }
+}
+
+gint32 *
+latent_npy_load_labels (GBytes      *bytes,
+                        const char  *what,
+                        guint       *n_labels,
+                        guint       *n_classes,
+                        GStrv       *class_names,
+                        GError     **error)
+{
+  g_autofree gint32 *labels = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  NpyArray a = { .what = what };
+  const guint8 *data;
+  gsize len;
+
+  g_return_val_if_fail (bytes != NULL && what != NULL && n_labels != NULL && n_classes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &len);
+  if (!parse_array (data, len, &a, error))
+    return NULL;
+  if (!(a.ndim == 1 || (a.ndim == 2 && a.shape[1] == 1)))
+    {
+      g_autofree char *shape = describe_shape (&a);
+
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: labels are one per row, (n) or (n, 1); this array is %s"), what, shape);
+      return NULL;
+    }
+  if (a.count == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: no labels"), what);
+      return NULL;
+    }
+  if (a.count > G_MAXINT32)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: not enough memory for %llu labels"), what, (unsigned long long) a.count);
+      return NULL;
+    }
+  labels = g_try_new (gint32, a.count);
+  if (labels == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: not enough memory for %llu labels"), what, (unsigned long long) a.count);
+      return NULL;
+    }
+  names = g_ptr_array_new_with_free_func (g_free);
+
+  if (a.kind == 'U' || a.kind == 'S')
+    {
+      /* Classes in order of first appearance. */
+      g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint64 i = 0; i < a.count; i++)
+        {
+          g_autofree char *text = text_element (&a, i);
+          gpointer found;
+
+          if (g_hash_table_lookup_extended (index, text, NULL, &found))
+            labels[i] = GPOINTER_TO_INT (found);
+          else
+            {
+              labels[i] = names->len;
+              g_hash_table_insert (index, text, GINT_TO_POINTER (names->len));
+              g_ptr_array_add (names, g_steal_pointer (&text));
+            }
+        }
+    }
+  else
+    {
+      /* Whole numbers; classes in sorted order, named by their value. */
+      g_autofree gint64 *values = g_new (gint64, a.count);
+      g_autofree gint64 *sorted = NULL;
+      guint n_distinct = 0;
+
+      for (guint64 i = 0; i < a.count; i++)
+        {
+          double v = element (&a, i);
+
+          if (!isfinite (v) || v != floor (v) || fabs (v) > 9007199254740992.0)
+            {
+              g_autofree char *where = describe_index (&a, i);
+
+              g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                           _("%s: element %s: %g is not a class (labels are whole numbers or text)"),
+                           what, where, v);
+              return NULL;
+            }
+          values[i] = (gint64) v;
+        }
+      sorted = g_memdup2 (values, sizeof (gint64) * a.count);
+      qsort (sorted, a.count, sizeof (gint64), compare_gint64);
+      for (guint64 i = 0; i < a.count; i++)
+        if (n_distinct == 0 || sorted[n_distinct - 1] != sorted[i])
+          sorted[n_distinct++] = sorted[i];
+      for (guint64 i = 0; i < a.count; i++)
+        labels[i] = (gint64 *) bsearch (&values[i], sorted, n_distinct, sizeof (gint64), compare_gint64) - sorted;
+      for (guint i = 0; i < n_distinct; i++)
+        g_ptr_array_add (names, g_strdup_printf ("%" G_GINT64_FORMAT, sorted[i]));
+    }
+
+  *n_labels = a.count;
+  *n_classes = names->len;
+  if (class_names)
+    {
+      g_ptr_array_add (names, NULL);
+      *class_names = (GStrv) g_ptr_array_steal (names, NULL);
+    }
+  return g_steal_pointer (&labels);
+}
+
+/* Archives --------------------------------------------------------------- */
+
+typedef struct {
+  zip_t      *zip;
+  const char *path;
+  GPtrArray  *names;     /* of the arrays, without ".npy" */
+  GArray     *indices;   /* their entries in the archive */
+} Archive;
+
+static void
+archive_clear (Archive *archive)
+{
+  if (archive->zip != NULL)
+    zip_discard (archive->zip);
+  g_clear_pointer (&archive->names, g_ptr_array_unref);
+  g_clear_pointer (&archive->indices, g_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Archive, archive_clear)
+
+static gboolean
+archive_open (Archive     *archive,
+              GBytes      *bytes,
+              const char  *path,
+              GError     **error)
+{
+  zip_error_t zerror;
+  zip_source_t *source;
+  gsize len;
+  const void *data = g_bytes_get_data (bytes, &len);
+  zip_int64_t n;
+
+  archive->path = path;
+  archive->names = g_ptr_array_new_with_free_func (g_free);
+  archive->indices = g_array_new (FALSE, FALSE, sizeof (zip_uint64_t));
+  zip_error_init (&zerror);
+  source = zip_source_buffer_create (data, len, 0, &zerror);
+  if (source != NULL)
+    {
+      archive->zip = zip_open_from_source (source, ZIP_RDONLY, &zerror);
+      if (archive->zip == NULL)
+        zip_source_free (source);
+    }
+  if (archive->zip == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: not a readable .npz archive (%s)"), path, zip_error_strerror (&zerror));
+      zip_error_fini (&zerror);
+      return FALSE;
+    }
+  zip_error_fini (&zerror);
+
+  n = zip_get_num_entries (archive->zip, 0);
+  for (zip_int64_t i = 0; i < n; i++)
+    {
+      const char *name = zip_get_name (archive->zip, i, ZIP_FL_ENC_GUESS);
+      zip_uint64_t index = i;
+
+      if (name != NULL && g_str_has_suffix (name, ".npy") && strlen (name) > 4)
+        {
+          g_ptr_array_add (archive->names, g_utf8_make_valid (name, strlen (name) - 4));
+          g_array_append_val (archive->indices, index);
+        }
+    }
+  if (archive->names->len == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                   _("%s: an archive without NumPy arrays (no .npy inside)"), path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gint
+archive_find (Archive    *archive,
+              const char *name)
+{
+  for (guint i = 0; i < archive->names->len; i++)
+    if (g_str_equal (g_ptr_array_index (archive->names, i), name))
+      return i;
+  return -1;
+}
+
+static char *
+archive_list (Archive *archive)
+{
+  g_ptr_array_add (archive->names, NULL);
+  char *list = g_strjoinv (", ", (GStrv) archive->names->pdata);
+  g_ptr_array_remove_index (archive->names, archive->names->len - 1);
+  return list;
+}
+
+/* Array @i's .npy bytes, read whole after its size is checked. */
+static GBytes *
+archive_read (Archive     *archive,
+              guint        i,
+              const char  *what,
+              GError     **error)
+{
+  zip_uint64_t index = g_array_index (archive->indices, zip_uint64_t, i);
+  g_autofree guint8 *data = NULL;
+  zip_stat_t stat;
+  zip_file_t *file;
+  zip_int64_t got;
+
+  zip_stat_init (&stat);
+  if (zip_stat_index (archive->zip, index, 0, &stat) != 0 || !(stat.valid & ZIP_STAT_SIZE))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: corrupt in the archive (%s)"), what, zip_strerror (archive->zip));
+      return NULL;
+    }
+  if (stat.size > max_file_bytes ())
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: %llu bytes is above the limit of %llu bytes"), what,
+                   (unsigned long long) stat.size, (unsigned long long) max_file_bytes ());
+      return NULL;
+    }
+  data = g_try_malloc (MAX (stat.size, 1));
+  if (data == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: not enough memory for %llu bytes"), what, (unsigned long long) stat.size);
+      return NULL;
+    }
+  file = zip_fopen_index (archive->zip, index, 0);
+  if (file == NULL)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: cannot be read from the archive (%s)"), what, zip_strerror (archive->zip));
+      return NULL;
+    }
+  /* libzip checks the CRC when a read meets the end, so one more read
+   * must give nothing: a lying size or a damaged member is an error here,
+   * not garbage. */
+  got = zip_fread (file, data, stat.size);
+  if (got >= 0 && (zip_uint64_t) got == stat.size)
+    {
+      guint8 more;
+
+      got = zip_fread (file, &more, 1);
+      if (got == 0)
+        got = stat.size;
+      else if (got > 0)
+        got = stat.size + 1;
+    }
+  if (got < 0 || (zip_uint64_t) got != stat.size)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: corrupt in the archive (%s)"), what,
+                   got < 0 ? zip_file_strerror (file) : _("not the size its entry says"));
+      zip_fclose (file);
+      return NULL;
+    }
+  zip_fclose (file);
+  return g_bytes_new_take (g_steal_pointer (&data), stat.size);
+}
+
+typedef enum { ROLE_OTHER, ROLE_DATA, ROLE_LABELS } Role;
+typedef enum { SPLIT_NONE, SPLIT_TRAIN, SPLIT_TEST } Split;
+
+/* What a name says an array is: x_train is data of the training split,
+ * train_labels labels of it, y labels. */
+static Role
+role_of (const char *name,
+         Split      *split)
+{
+  static const char * const data_words[] = { "x", "data", "features", "images", "inputs", "samples", NULL };
+  static const char * const label_words[] = { "y", "labels", "label", "target", "targets", "classes", NULL };
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+  g_auto(GStrv) words = g_strsplit_set (lower, "_-", -1);
+  Role role = ROLE_OTHER;
+
+  *split = SPLIT_NONE;
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      if (g_str_equal (words[i], "train"))
+        *split = SPLIT_TRAIN;
+      else if (g_str_equal (words[i], "test"))
+        *split = SPLIT_TEST;
+      else if (g_strv_contains (data_words, words[i]))
+        role = ROLE_DATA;
+      else if (g_strv_contains (label_words, words[i]))
+        role = ROLE_LABELS;
+      else
+        return ROLE_OTHER;
+    }
+  return role;
+}
+
+/* The one array of @role whose split is @split (or any but test, for
+ * SPLIT_NONE): its index, −1 for none, −2 for several. */
+static gint
+pick (Archive *archive,
+      Role     role,
+      Split    split)
+{
+  gint found = -1, in_train = -1, n_train = 0;
+
+  for (guint i = 0; i < archive->names->len; i++)
+    {
+      Split s;
+
+      if (role_of (g_ptr_array_index (archive->names, i), &s) != role
+          || (split == SPLIT_NONE ? s == SPLIT_TEST : s != split))
+        continue;
+      if (s == SPLIT_TRAIN)
+        in_train = i, n_train++;
+      found = found == -1 ? (gint) i : -2;
+    }
+  /* x_train beside x_test-free others: the training split is the data. */
+  if (found == -2 && split == SPLIT_NONE && n_train == 1)
+    return in_train;
+  return found;
+}
+
+/* @name with its train word turned to test (x_train → x_test). */
+static char *
+test_name_of (const char *name)
+{
+  g_auto(GStrv) words = g_strsplit_set (name, "_-", -1);
+  g_autoptr(GString) text = g_string_new (NULL);
+  gsize at = 0;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      g_autofree char *lower = g_ascii_strdown (words[i], -1);
+
+      if (i > 0)
+        g_string_append_c (text, name[at - 1]);
+      if (g_str_equal (lower, "train"))
+        g_string_append (text, g_ascii_isupper (words[i][0]) ? (g_ascii_isupper (words[i][1]) ? "TEST" : "Test")
+                                                             : "test");
+      else
+        g_string_append (text, words[i]);
+      at += strlen (words[i]) + 1;
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static LatentDataset *
+load_member (Archive     *archive,
+             gint         data,
+             gint         labels,
+             GError     **error)
+{
+  g_autofree char *what = g_strdup_printf (_("%s, array %s"), archive->path,
+                                           (char *) g_ptr_array_index (archive->names, data));
+  g_autoptr(GBytes) bytes = archive_read (archive, data, what, error);
+  g_autoptr(LatentDataset) dataset = NULL;
+  NpyArray a = { .what = what };
+
+  if (bytes == NULL)
+    return NULL;
+  if (!parse_array (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &a, error))
+    return NULL;
+  dataset = dataset_of (&a, g_ptr_array_index (archive->names, data), error);
+  if (dataset == NULL)
+    return NULL;
+  latent_dataset_set_source (dataset, archive->path);
+
+  if (labels >= 0)
+    {
+      g_autofree char *labels_what = g_strdup_printf (_("%s, array %s"), archive->path,
+                                                      (char *) g_ptr_array_index (archive->names, labels));
+      g_autoptr(GBytes) label_bytes = archive_read (archive, labels, labels_what, error);
+      g_autofree gint32 *values = NULL;
+      g_auto(GStrv) names = NULL;
+      guint n_labels = 0, n_classes = 0;
+
+      if (label_bytes == NULL)
+        return NULL;
+      values = latent_npy_load_labels (label_bytes, labels_what, &n_labels, &n_classes, &names, error);
+      if (values == NULL)
+        return NULL;
+      if (n_labels != latent_dataset_get_n_rows (dataset))
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_MISMATCH,
+                       _("%s has %u labels but %s has %u rows"), labels_what, n_labels,
+                       what, latent_dataset_get_n_rows (dataset));
+          return NULL;
+        }
+      latent_dataset_set_labels (dataset, values, n_classes, names);
+    }
+  return g_steal_pointer (&dataset);
+}
+
+static gboolean
+name_error (Archive     *archive,
+            const char  *name,
+            GError     **error)
+{
+  g_autofree char *list = archive_list (archive);
+
+  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+               _("%s: no array “%s” (it holds %s)"), archive->path, name, list);
+  return FALSE;
+}
+
+LatentDataset *
+latent_npz_load_bytes (GBytes      *bytes,
+                       const char  *what,
+                       const char  *data_name,
+                       const char  *labels_name,
+                       GError     **error)
+{
+  g_auto(Archive) archive = { 0 };
+  g_autoptr(LatentDataset) dataset = NULL;
+  gint data, labels = -1;
+  Split split = SPLIT_NONE;
+
+  g_return_val_if_fail (bytes != NULL && what != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!archive_open (&archive, bytes, what, error))
+    return NULL;
+
+  if (data_name != NULL)
+    {
+      if ((data = archive_find (&archive, data_name)) < 0)
+        return name_error (&archive, data_name, error), NULL;
+    }
+  else if (archive.names->len == 1)
+    data = 0;
+  else if ((data = pick (&archive, ROLE_DATA, SPLIT_NONE)) == -1)
+    {
+      /* Nothing named as data: the one array that is not labels. */
+      data = -1;
+      for (guint i = 0; i < archive.names->len; i++)
+        {
+          Split s;
+
+          if (role_of (g_ptr_array_index (archive.names, i), &s) == ROLE_OTHER)
+            data = data == -1 ? (gint) i : -2;
+        }
+    }
+  if (data < 0)
+    {
+      g_autofree char *list = archive_list (&archive);
+
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS,
+                   _("%s holds several arrays (%s): choose the data"), what, list);
+      return NULL;
+    }
+  role_of (g_ptr_array_index (archive.names, data), &split);
+
+  if (labels_name != NULL)
+    {
+      if ((labels = archive_find (&archive, labels_name)) < 0)
+        return name_error (&archive, labels_name, error), NULL;
+    }
+  else if (data_name == NULL || role_of (data_name, &split) != ROLE_OTHER)
+    {
+      labels = pick (&archive, ROLE_LABELS, split);
+      if (labels == -2)
+        {
+          g_autofree char *list = archive_list (&archive);
+
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS,
+                       _("%s holds several arrays of labels (%s): choose one"), what, list);
+          return NULL;
+        }
+    }
+  if (labels == data)
+    labels = -1;
+
+  dataset = load_member (&archive, data, labels, error);
+  if (dataset == NULL)
+    return NULL;
+
+  /* x_train's test data: x_test, with y_test. */
+  if (split == SPLIT_TRAIN)
+    {
+      g_autofree char *test_data = test_name_of (g_ptr_array_index (archive.names, data));
+      g_autofree char *test_labels = labels >= 0 ? test_name_of (g_ptr_array_index (archive.names, labels)) : NULL;
+      gint t = archive_find (&archive, test_data);
+
+      if (t >= 0)
+        {
+          g_autoptr(LatentDataset) test = load_member (&archive, t, test_labels ? archive_find (&archive, test_labels) : -1,
+                                                       error);
+
+          if (test == NULL || !latent_dataset_set_test (dataset, test, error))
+            return NULL;
+        }
+    }
+  return g_steal_pointer (&dataset);
+}
+
+LatentDataset *
+latent_npz_load (const char  *path,
+                 const char  *data_name,
+                 const char  *labels_name,
+                 GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  bytes = latent_file_read (path, max_file_bytes (), _("a NumPy archive"), error);
+  return bytes ? latent_npz_load_bytes (bytes, path, data_name, labels_name, error) : NULL;
+}
+
+GStrv
+latent_npz_list (const char  *path,
+                 GError     **error)
+{
+  g_auto(Archive) archive = { 0 };
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  bytes = latent_file_read (path, max_file_bytes (), _("a NumPy archive"), error);
+  if (bytes == NULL || !archive_open (&archive, bytes, path, error))
+    return NULL;
+  g_ptr_array_add (archive.names, NULL);
+  return (GStrv) g_ptr_array_steal (archive.names, NULL);
+}

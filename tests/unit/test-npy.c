@@ -1,0 +1,490 @@
+/* test-npy.c — NumPy .npy files and .npz archives: every element type,
+ * both orders, image stacks, labels, choosing an archive's arrays, the
+ * same k-means as the same values in a CSV file, and bad input refused
+ * with the file and the element named
+ *
+ * The files are written here byte by byte, as numpy.save writes them, so
+ * the test needs no NumPy.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "test-npy"
+#define _GNU_SOURCE   /* memmem */
+
+#include <math.h>
+#include <string.h>
+#include <zip.h>
+
+#include "latent-catalog.h"
+#include "latent-family.h"
+#include "latent-kmeans.h"
+#include "latent-npy.h"
+#include "latent-test-files.h"
+
+/* A .npy file of @descr and @shape ("(3, 2)") in @order, holding @data. */
+static GBytes *
+npy (const char *descr,
+     gboolean    fortran,
+     const char *shape,
+     const void *data,
+     gsize       len)
+{
+  g_autofree char *dict = g_strdup_printf ("{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", descr,
+                                           fortran ? "True" : "False", shape);
+  GByteArray *out = g_byte_array_new ();
+  /* Padded with spaces and a newline to a multiple of 64, as NumPy does. */
+  gsize header = strlen (dict) + 1, padded = (10 + header + 63) / 64 * 64 - 10;
+  guint8 head[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, padded & 0xff, padded >> 8 };
+
+  g_byte_array_append (out, head, sizeof head);
+  g_byte_array_append (out, (const guint8 *) dict, strlen (dict));
+  for (gsize i = header; i < padded; i++)
+    g_byte_array_append (out, (const guint8 *) " ", 1);
+  g_byte_array_append (out, (const guint8 *) "\n", 1);
+  g_byte_array_append (out, data, len);
+  return g_byte_array_free_to_bytes (out);
+}
+
+static LatentDataset *
+load (GBytes  *bytes,
+      GError **error)
+{
+  return latent_npy_load_bytes (bytes, "test.npy", error);
+}
+
+static void
+assert_values (LatentDataset *dataset,
+               guint          rows,
+               guint          cols,
+               const float   *expected)
+{
+  g_assert_nonnull (dataset);
+  g_assert_cmpuint (latent_dataset_get_n_rows (dataset), ==, rows);
+  g_assert_cmpuint (latent_dataset_get_n_cols (dataset), ==, cols);
+  for (guint i = 0; i < rows * cols; i++)
+    g_assert_cmpfloat (latent_dataset_get_data (dataset)[i], ==, expected[i]);
+}
+
+/* Every element type and both byte orders give the same table. */
+static void
+test_types (void)
+{
+  static const float expected[] = { 1, -2, 3, 4, 0, 6 };
+  static const gint16 i2[] = { 1, -2, 3, 4, 0, 6 };
+  static const double f8[] = { 1, -2, 3, 4, 0, 6 };
+  static const guint8 f8_big[] = {
+    0x3f, 0xf0, 0, 0, 0, 0, 0, 0,  0xc0, 0x00, 0, 0, 0, 0, 0, 0,  0x40, 0x08, 0, 0, 0, 0, 0, 0,
+    0x40, 0x10, 0, 0, 0, 0, 0, 0,  0x00, 0x00, 0, 0, 0, 0, 0, 0,  0x40, 0x18, 0, 0, 0, 0, 0, 0,
+  };
+  /* Half floats 1, −2, 3, 4, 0, 6. */
+  static const guint16 f2[] = { 0x3c00, 0xc000, 0x4200, 0x4400, 0x0000, 0x4600 };
+  static const gint64 i8[] = { 1, -2, 3, 4, 0, 6 };
+  struct { const char *descr; const void *data; gsize len; } cases[] = {
+    { "<f4", expected, sizeof expected },
+    { "<f8", f8, sizeof f8 },
+    { ">f8", f8_big, sizeof f8_big },
+    { "<i2", i2, sizeof i2 },
+    { "<i8", i8, sizeof i8 },
+    { "<f2", f2, sizeof f2 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GBytes) bytes = npy (cases[c].descr, FALSE, "(3, 2)", cases[c].data, cases[c].len);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(LatentDataset) dataset = load (bytes, &error);
+
+      g_test_message ("%s", cases[c].descr);
+      g_assert_no_error (error);
+      assert_values (dataset, 3, 2, expected);
+    }
+}
+
+/* Fortran order is the transpose in storage; one dimension is a column;
+ * booleans are 0 and 1; bytes of a table are kept as they are. */
+static void
+test_orders (void)
+{
+  static const float expected[] = { 1, 2, 3, 4, 5, 6 };
+  static const float fortran[] = { 1, 3, 5, 2, 4, 6 };
+  static const guint8 bools[] = { 1, 0, 1 }, bytes_table[] = { 0, 128, 255, 7 };
+  static const float bools_expected[] = { 1, 0, 1 }, bytes_expected[] = { 0, 128, 255, 7 };
+  g_autoptr(GBytes) f = npy ("<f4", TRUE, "(3, 2)", fortran, sizeof fortran);
+  g_autoptr(GBytes) b = npy ("|b1", FALSE, "(3,)", bools, sizeof bools);
+  g_autoptr(GBytes) u = npy ("|u1", FALSE, "(2, 2)", bytes_table, sizeof bytes_table);
+  g_autoptr(LatentDataset) from_f = load (f, NULL), from_b = load (b, NULL), from_u = load (u, NULL);
+
+  assert_values (from_f, 3, 2, expected);
+  assert_values (from_b, 3, 1, bools_expected);
+  assert_values (from_u, 2, 2, bytes_expected);
+  g_assert_false (latent_dataset_get_image_shape (from_u, NULL, NULL, NULL, NULL));
+}
+
+/* (n, h, w) bytes are grey images scaled to [0, 1]; (n, c, h, w) is read
+ * as the (n, h, w, c) it transposes to. */
+static void
+test_images (void)
+{
+  guint8 grey[2 * 3 * 4], chw[2 * 3 * 3 * 5], hwc[2 * 3 * 5 * 3];
+  g_autoptr(GBytes) g = NULL, a = NULL, b = NULL;
+  g_autoptr(LatentDataset) dg = NULL, da = NULL, db = NULL;
+  guint width, height, channels;
+  gboolean single;
+
+  for (guint i = 0; i < sizeof grey; i++)
+    grey[i] = i * 5;
+  for (guint n = 0; n < 2; n++)
+    for (guint c = 0; c < 3; c++)
+      for (guint y = 0; y < 3; y++)
+        for (guint x = 0; x < 5; x++)
+          {
+            guint8 v = n * 100 + c * 30 + y * 5 + x;
+
+            chw[((n * 3 + c) * 3 + y) * 5 + x] = v;
+            hwc[((n * 3 + y) * 5 + x) * 3 + c] = v;
+          }
+  g = npy ("|u1", FALSE, "(2, 3, 4)", grey, sizeof grey);
+  a = npy ("|u1", FALSE, "(2, 3, 3, 5)", chw, sizeof chw);
+  b = npy ("|u1", FALSE, "(2, 3, 5, 3)", hwc, sizeof hwc);
+  dg = load (g, NULL);
+  da = load (a, NULL);
+  db = load (b, NULL);
+
+  g_assert_nonnull (dg);
+  g_assert_true (latent_dataset_get_image_shape (dg, &width, &height, &channels, &single));
+  g_assert_cmpuint (width, ==, 4);
+  g_assert_cmpuint (height, ==, 3);
+  g_assert_cmpuint (channels, ==, 1);
+  g_assert_false (single);
+  g_assert_cmpuint (latent_dataset_get_n_cols (dg), ==, 12);
+  g_assert_cmpfloat_with_epsilon (latent_dataset_get_data (dg)[23], 115.0 / 255.0, 1e-7);
+
+  g_assert_nonnull (da);
+  g_assert_nonnull (db);
+  g_assert_true (latent_dataset_get_image_shape (da, &width, &height, &channels, NULL));
+  g_assert_cmpuint (width, ==, 5);
+  g_assert_cmpuint (height, ==, 3);
+  g_assert_cmpuint (channels, ==, 3);
+  g_assert_cmpmem (latent_dataset_get_data (da), sizeof hwc * sizeof (float),
+                   latent_dataset_get_data (db), sizeof hwc * sizeof (float));
+}
+
+/* The k-means of a .npy file is that of the same values as CSV: the same
+ * labels and inertia, and the same dataset hash. */
+static void
+test_kmeans_as_csv (Fixture       *f,
+                    gconstpointer  data)
+{
+  const guint n = 300, d = 3;
+  g_autofree float *values = g_new (float, n * d);
+  g_autoptr(GString) csv = g_string_new (NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *shape = g_strdup_printf ("(%u, %u)", n, d);
+  g_autofree char *csv_path = NULL, *npy_path = NULL;
+  g_autoptr(LatentDataset) from_csv = NULL, from_npy = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 state = 12345;
+  LatentFit *fits[2];
+
+  for (guint i = 0; i < n * d; i++)
+    {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      values[i] = (float) ((state >> 40) % 10000) / 997.0f + (float) (i / d % 3) * 4;
+    }
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < d; j++)
+      g_string_append_printf (csv, "%.9g%c", values[i * d + j], j + 1 < d ? ',' : '\n');
+  csv_path = write_file (f, "values.csv", csv->str, csv->len);
+  bytes = npy ("<f4", FALSE, shape, values, n * d * sizeof (float));
+  npy_path = write_file (f, "values.npy", g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  from_csv = latent_catalog_load (csv_path, NULL, &error);
+  g_assert_no_error (error);
+  from_npy = latent_catalog_load (npy_path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (latent_dataset_get_data (from_csv), n * d * sizeof (float),
+                   latent_dataset_get_data (from_npy), n * d * sizeof (float));
+
+  for (guint k = 0; k < 2; k++)
+    {
+      const LatentAlgorithm *kmeans = latent_kmeans_get_algorithm ();
+      g_autoptr(LatentParams) params = latent_algorithm_new_params (kmeans);
+
+      latent_params_parse (params, "k=3", &error);
+      g_assert_no_error (error);
+      fits[k] = latent_algorithm_fit (kmeans, k ? from_npy : from_csv, params, 7, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_cmpfloat (fits[0]->snapshot->objective, ==, fits[1]->snapshot->objective);
+  g_assert_cmpmem (latent_clusters_get_labels (fits[0]->snapshot), n * sizeof (gint32),
+                   latent_clusters_get_labels (fits[1]->snapshot), n * sizeof (gint32));
+  latent_fit_free (fits[0]);
+  latent_fit_free (fits[1]);
+}
+
+/* Bad files, each refused with its code and what the message names. */
+static void
+test_bad (void)
+{
+  static const float one[6] = { 1, 2, 3, 4, 5, 6 };
+  float nan_at[6] = { 1, 2, 3, 4, 5, 6 };
+  static const double huge[2] = { 1, 1e300 };
+  struct { const char *descr; gboolean fortran; const char *shape; const void *data; gsize len;
+           int code; const char *fragment; } cases[] = {
+    { "|O", FALSE, "(2,)", one, 16, LATENT_DATA_ERROR_UNSUPPORTED, "Python objects" },
+    { "<c8", FALSE, "(3,)", one, 24, LATENT_DATA_ERROR_UNSUPPORTED, "complex" },
+    { "<M8", FALSE, "(3,)", one, 24, LATENT_DATA_ERROR_UNSUPPORTED, "dates" },
+    { "<f16", FALSE, "(1,)", one, 16, LATENT_DATA_ERROR_UNSUPPORTED, "“<f16”" },
+    { "<U3", FALSE, "(2,)", one, 24, LATENT_DATA_ERROR_UNSUPPORTED, "labels, not as data" },
+    { "<f4", FALSE, "(3, 2)", one, 20, LATENT_DATA_ERROR_PARSE, "expected 24 bytes of data, found 20" },
+    { "<f4", FALSE, "(2, 2)", one, 24, LATENT_DATA_ERROR_PARSE, "goes on after the data" },
+    { "<f4", FALSE, "(1, 1, 1, 1, 6)", one, 24, LATENT_DATA_ERROR_UNSUPPORTED, "5 dimensions" },
+    { "<f4", FALSE, "()", one, 4, LATENT_DATA_ERROR_UNSUPPORTED, "0 dimensions" },
+    { "<f4", FALSE, "(0, 3)", one, 0, LATENT_DATA_ERROR_EMPTY, "no data" },
+    { "<f4", FALSE, "(1, 6, 5, 5)", one, 0, LATENT_DATA_ERROR_PARSE, "truncated" },
+    { "<f4", FALSE, "(2, 3)", nan_at, 24, LATENT_DATA_ERROR_NOT_FINITE, "element [1, 1]" },
+    { "<f4", TRUE, "(2, 3)", nan_at, 24, LATENT_DATA_ERROR_NOT_FINITE, "element [0, 2]" },
+    { "<f8", FALSE, "(2,)", huge, 16, LATENT_DATA_ERROR_NOT_FINITE, "element [1]: 1e+300 is beyond" },
+    { "<f4", FALSE, "(99999999, 99999999)", one, 24, LATENT_DATA_ERROR_TOO_LARGE, "above the limit" },
+  };
+  static const char *const headers[] = {
+    "{'descr': '<f4', 'shape': (6,), }",                                   /* no fortran_order */
+    "{'descr': '<f4', 'fortran_order': Maybe, 'shape': (6,), }",
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (6,), 'extra': 1, }",
+    "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (6,), }",
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (-6,), }",
+    "{'descr': '<f4', 'fortran_order': False, 'shape': __import__('os'), }",
+  };
+  static const char *const header_fragments[] = {
+    "lacks “fortran_order”", "malformed .npy header", "malformed .npy header", "structured arrays",
+    "malformed .npy header", "malformed .npy header",
+  };
+
+  nan_at[4] = NAN;
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GBytes) bytes = npy (cases[c].descr, cases[c].fortran, cases[c].shape, cases[c].data, cases[c].len);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(LatentDataset) dataset = load (bytes, &error);
+
+      g_test_message ("%s %s: %s", cases[c].descr, cases[c].shape, error ? error->message : "loaded");
+      g_assert_null (dataset);
+      g_assert_error (error, LATENT_DATA_ERROR, cases[c].code);
+      g_assert_nonnull (strstr (error->message, "test.npy"));
+      g_assert_nonnull (strstr (error->message, cases[c].fragment));
+    }
+
+  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
+    {
+      g_autoptr(GByteArray) raw = g_byte_array_new ();
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+      guint8 head[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, strlen (headers[c]) + 1, 0 };
+
+      g_byte_array_append (raw, head, sizeof head);
+      g_byte_array_append (raw, (const guint8 *) headers[c], strlen (headers[c]));
+      g_byte_array_append (raw, (const guint8 *) "\n", 1);
+      g_byte_array_append (raw, (const guint8 *) one, sizeof one);
+      bytes = g_bytes_new (raw->data, raw->len);
+      g_assert_null (load (bytes, &error));
+      g_test_message ("%s: %s", headers[c], error->message);
+      g_assert_nonnull (strstr (error->message, header_fragments[c]));
+    }
+
+  {
+    /* Not NumPy at all; a version NumPy never wrote; a header longer than the file. */
+    static const guint8 not_npy[] = "PK\3\4 a zip file";
+    static const guint8 version9[12] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 9, 0, 0, 0, 0, 0 };
+    static const guint8 long_header[12] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0xff, 0x7f, '{', '}' };
+    struct { const guint8 *data; gsize len; const char *fragment; } raw[] = {
+      { not_npy, sizeof not_npy, "not a NumPy .npy file" },
+      { version9, sizeof version9, "version 9.0" },
+      { long_header, sizeof long_header, "truncated in its .npy header" },
+    };
+
+    for (guint c = 0; c < G_N_ELEMENTS (raw); c++)
+      {
+        g_autoptr(GBytes) bytes = g_bytes_new_static (raw[c].data, raw[c].len);
+        g_autoptr(GError) error = NULL;
+
+        g_assert_null (load (bytes, &error));
+        g_assert_nonnull (error);
+        g_assert_nonnull (strstr (error->message, raw[c].fragment));
+      }
+  }
+}
+
+/* Labels: integers become classes in sorted order named by their value,
+ * text in order of first appearance; others are refused. */
+static void
+test_labels (void)
+{
+  static const gint64 ints[] = { 7, 3, 7, 10 };
+  static const gint32 int_classes[] = { 1, 0, 1, 2 };
+  /* '<U3' "cat", "dog", "cat" in UCS-4. */
+  gunichar text[9] = { 'c', 'a', 't', 'd', 'o', 'g', 'c', 'a', 't' };
+  static const gint32 text_classes[] = { 0, 1, 0 };
+  static const double halves[] = { 1, 1.5 };
+  g_autoptr(GBytes) a = npy ("<i8", FALSE, "(4,)", ints, sizeof ints);
+  g_autoptr(GBytes) b = npy ("<U3", FALSE, "(3, 1)", text, sizeof text);
+  g_autoptr(GBytes) c = npy ("<f8", FALSE, "(2,)", halves, sizeof halves);
+  g_autoptr(GBytes) d = npy ("<i8", FALSE, "(2, 2)", ints, sizeof ints);
+  g_autofree gint32 *la = NULL, *lb = NULL;
+  g_auto(GStrv) na = NULL, nb = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n = 0, k = 0;
+
+  la = latent_npy_load_labels (a, "a.npy", &n, &k, &na, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (k, ==, 3);
+  g_assert_cmpmem (la, sizeof int_classes, int_classes, sizeof int_classes);
+  g_assert_cmpstr (na[0], ==, "3");
+  g_assert_cmpstr (na[2], ==, "10");
+
+  lb = latent_npy_load_labels (b, "b.npy", &n, &k, &nb, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (k, ==, 2);
+  g_assert_cmpmem (lb, sizeof text_classes, text_classes, sizeof text_classes);
+  g_assert_cmpstr (nb[0], ==, "cat");
+  g_assert_cmpstr (nb[1], ==, "dog");
+
+  g_assert_null (latent_npy_load_labels (c, "c.npy", &n, &k, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "element [1]: 1.5 is not a class"));
+  g_clear_error (&error);
+  g_assert_null (latent_npy_load_labels (d, "d.npy", &n, &k, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "2 × 2"));
+}
+
+/* An archive of @n_members name/.npy pairs at @path, stored as
+ * numpy.savez does or deflated as numpy.savez_compressed does. */
+static void
+write_npz (const char *path,
+           gboolean    deflate,
+           guint       n_members,
+           ...)
+{
+  zip_t *zip = zip_open (path, ZIP_CREATE | ZIP_TRUNCATE, NULL);
+  va_list args;
+
+  g_assert_nonnull (zip);
+  va_start (args, n_members);
+  for (guint i = 0; i < n_members; i++)
+    {
+      const char *name = va_arg (args, const char *);
+      GBytes *bytes = va_arg (args, GBytes *);
+      g_autofree char *entry = g_strconcat (name, ".npy", NULL);
+      zip_source_t *source = zip_source_buffer (zip, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), 0);
+
+      zip_int64_t index = zip_file_add (zip, entry, source, 0);
+
+      g_assert_cmpint (index, >=, 0);
+      g_assert_cmpint (zip_set_file_compression (zip, index, deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0), ==, 0);
+    }
+  va_end (args);
+  g_assert_cmpint (zip_close (zip), ==, 0);
+}
+
+/* Keras' layout gives data, labels and test data; numpy.savez's unnamed
+ * arrays are ambiguous until named; a name not there is refused. */
+static void
+test_archive (Fixture       *f,
+              gconstpointer  data)
+{
+  static const float train[] = { 1, 2, 3, 4, 5, 6 }, test[] = { 7, 8 };
+  static const gint64 train_y[] = { 0, 1, 1 }, test_y[] = { 1 };
+  g_autoptr(GBytes) x = npy ("<f4", FALSE, "(3, 2)", train, sizeof train);
+  g_autoptr(GBytes) y = npy ("<i8", FALSE, "(3,)", train_y, sizeof train_y);
+  g_autoptr(GBytes) xt = npy ("<f4", FALSE, "(1, 2)", test, sizeof test);
+  g_autoptr(GBytes) yt = npy ("<i8", FALSE, "(1,)", test_y, sizeof test_y);
+  g_autofree char *keras = g_build_filename (f->dir, "mnist.npz", NULL);
+  g_autofree char *plain = g_build_filename (f->dir, "arrays.npz", NULL);
+  g_autofree char *spec = g_strconcat (plain, ":x=arr_0,y=arr_1", NULL);
+  g_autofree char *wrong = g_strconcat (plain, ":x=arr_9", NULL);
+  g_autoptr(LatentDataset) dataset = NULL, named = NULL;
+  g_autoptr(GError) error = NULL;
+  LatentDataset *held_out;
+  g_auto(GStrv) names = NULL;
+
+  write_npz (keras, TRUE, 4, "x_train", x, "y_train", y, "x_test", xt, "y_test", yt);
+  write_npz (plain, FALSE, 2, "arr_0", x, "arr_1", y);
+
+  dataset = latent_catalog_load (keras, NULL, &error);
+  g_assert_no_error (error);
+  assert_values (dataset, 3, 2, train);
+  g_assert_true (latent_dataset_has_labels (dataset));
+  g_assert_cmpint (latent_dataset_get_labels (dataset)[2], ==, 1);
+  held_out = latent_dataset_get_test (dataset);
+  g_assert_nonnull (held_out);
+  assert_values (held_out, 1, 2, test);
+  g_assert_cmpint (latent_dataset_get_labels (held_out)[0], ==, 1);
+
+  names = latent_npz_list (plain, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (names), ==, 2);
+  g_assert_cmpstr (names[1], ==, "arr_1");
+  g_assert_null (latent_catalog_load (plain, NULL, &error));
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS);
+  g_assert_nonnull (strstr (error->message, "arr_0, arr_1"));
+  g_clear_error (&error);
+
+  named = latent_catalog_load (spec, NULL, &error);
+  g_assert_no_error (error);
+  assert_values (named, 3, 2, train);
+  g_assert_true (latent_dataset_has_labels (named));
+
+  g_assert_null (latent_catalog_load (wrong, NULL, &error));
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "no array “arr_9”"));
+}
+
+/* A member whose bytes were damaged after zipping fails its CRC; labels
+ * of another length are refused naming both arrays. */
+static void
+test_archive_bad (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const float values[] = { 1, 2, 3, 4, 5, 6 };
+  static const gint64 two[] = { 0, 1 };
+  g_autoptr(GBytes) x = npy ("<f4", FALSE, "(3, 2)", values, sizeof values);
+  g_autoptr(GBytes) y = npy ("<i8", FALSE, "(2,)", two, sizeof two);
+  g_autofree char *path = g_build_filename (f->dir, "data.npz", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  char *at;
+
+  write_npz (path, FALSE, 2, "x", x, "y", y);
+  g_assert_null (latent_catalog_load (path, NULL, &error));
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_MISMATCH);
+  g_assert_nonnull (strstr (error->message, "array y has 2 labels"));
+  g_assert_nonnull (strstr (error->message, "array x has 3 rows"));
+  g_clear_error (&error);
+
+  /* Stored, not compressed: the values are in the file as they are. */
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  at = memmem (contents, len, values, sizeof values);
+  g_assert_nonnull (at);
+  at[5] ^= 0x40;
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+  g_assert_null (latent_catalog_load (path, NULL, &error));
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "array x: corrupt in the archive"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/npy/types", test_types);
+  g_test_add_func ("/npy/orders", test_orders);
+  g_test_add_func ("/npy/images", test_images);
+  ADD ("/npy/kmeans-as-csv", test_kmeans_as_csv);
+  g_test_add_func ("/npy/bad", test_bad);
+  g_test_add_func ("/npy/labels", test_labels);
+  ADD ("/npz/choose", test_archive);
+  ADD ("/npz/bad", test_archive_bad);
+  return g_test_run ();
+}
