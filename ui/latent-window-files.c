@@ -9,10 +9,12 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "latent-arrays-dialog.h"
 #include "latent-catalog.h"
 #include "latent-data-table.h"
 #include "latent-experiment.h"
 #include "latent-export-dialog.h"
+#include "latent-npy.h"
 #include "latent-projection.h"
 #include "latent-result.h"
 #include "latent-synthetic-dialog.h"
@@ -148,6 +150,38 @@ load_thread (GTask        *task,
 }
 
 static void
+on_arrays_chosen (LatentArraysDialog *dialog,
+                  const char         *spec,
+                  LatentWindow       *self)
+{
+  latent_window_load_dataset (self, spec);
+}
+
+/* An archive whose data its names do not tell: which arrays, asked of the
+ * person; FALSE when its arrays cannot be listed. */
+static gboolean
+ask_for_arrays (LatentWindow *self,
+                const char   *spec)
+{
+  g_autofree char *path = g_strdup (spec);
+  g_auto(GStrv) arrays = NULL;
+  GtkWidget *dialog;
+  char *colon;
+
+  /* "arrays.npz:y=labels" names the file before its options. */
+  if (!g_file_test (path, G_FILE_TEST_EXISTS) && (colon = strrchr (path, ':')) != NULL)
+    *colon = '\0';
+  arrays = latent_npz_list (path, NULL);
+  if (arrays == NULL || arrays[0] == NULL)
+    return FALSE;
+  dialog = latent_arrays_dialog_new (GTK_WINDOW (self), path, (const char * const *) arrays);
+  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_arrays_chosen), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  _latent_window_update_status (self);
+  return TRUE;
+}
+
+static void
 on_loaded (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
@@ -160,6 +194,9 @@ on_loaded (GObject      *source,
   if (g_task_get_cancellable (G_TASK (result)) == self->loading)
     g_clear_object (&self->loading);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (dataset == NULL && g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS)
+      && ask_for_arrays (self, spec))
     return;
   if (dataset == NULL)
     {

@@ -654,8 +654,8 @@ load_npz_spec (const char  *path,
 
       if (eq != NULL && eq - pairs[i] == 1 && pairs[i][0] == 'x' && eq[1] != '\0')
         data = eq + 1;
-      else if (eq != NULL && eq - pairs[i] == 1 && pairs[i][0] == 'y' && eq[1] != '\0')
-        labels = eq + 1;
+      else if (eq != NULL && eq - pairs[i] == 1 && pairs[i][0] == 'y')
+        labels = eq + 1;   /* "y=": none */
       else
         {
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,

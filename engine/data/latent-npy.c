@@ -1059,13 +1059,17 @@ load_member (Archive     *archive,
                                            (char *) g_ptr_array_index (archive->names, data));
   g_autoptr(GBytes) bytes = archive_read (archive, data, what, error);
   g_autoptr(LatentDataset) dataset = NULL;
+  g_autofree char *stem = NULL, *name = NULL;
   NpyArray a = { .what = what };
 
   if (bytes == NULL)
     return NULL;
   if (!parse_array (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &a, error))
     return NULL;
-  dataset = dataset_of (&a, g_ptr_array_index (archive->names, data), error);
+  /* "mnist (x_train)": the archive, and which of its arrays. */
+  stem = base_name (archive->path);
+  name = g_strdup_printf ("%s (%s)", stem, (char *) g_ptr_array_index (archive->names, data));
+  dataset = dataset_of (&a, name, error);
   if (dataset == NULL)
     return NULL;
   latent_dataset_set_source (dataset, archive->path);
@@ -1155,7 +1159,9 @@ latent_npz_load_bytes (GBytes      *bytes,
     }
   role_of (g_ptr_array_index (archive.names, data), &split);
 
-  if (labels_name != NULL)
+  if (labels_name != NULL && labels_name[0] == '\0')
+    labels = -1;
+  else if (labels_name != NULL)
     {
       if ((labels = archive_find (&archive, labels_name)) < 0)
         return name_error (&archive, labels_name, error), NULL;

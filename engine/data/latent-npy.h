@@ -38,7 +38,8 @@ gint32        *latent_npy_load_labels (GBytes        *bytes,
  * with _train: x_train, train_images …), its labels the one named as
  * labels are (y, labels, target …, with the same _train), and its test
  * data, where the archive has them, the arrays of the same names with
- * test for train. An archive whose data cannot be told apart is refused
+ * test for train. @labels_name "" is none. An archive whose data cannot be
+ * told apart is refused
  * (LATENT_DATA_ERROR_AMBIGUOUS) with the arrays it holds, to ask which. */
 LatentDataset *latent_npz_load        (const char    *path,
                                        const char    *data_name,

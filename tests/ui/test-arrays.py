@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+# test-arrays.py — a NumPy archive whose arrays' names do not say which is
+# the data (numpy.savez (x, y) names them arr_0 and arr_1), opened through
+# the file chooser: the window asks which, with real clicks
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Run under run-ui-test.sh. Opens data/iris.csv, then Dataset ▸ Open… an
+# archive of two arrays, arr_0 (150 × 4 floats) and arr_1 (150 class
+# numbers): the dialog "Choose the Arrays" offers arr_0 as the data and
+# arr_1 as its labels. Cancel keeps Iris; Open loads "pair (arr_0)" with
+# 150 × 4 and labels (the metrics show an accuracy).
+# Accessible names used: "Dataset", "Status", "Metrics", "Data", "Labels",
+# "Open", "Cancel".
+
+import io
+import os
+import re
+import struct
+import sys
+import zipfile
+
+if not os.environ.get('LATENT_EXECUTABLE'):
+    print('SKIP: LATENT_EXECUTABLE is not set; run this through run-ui-test.sh')
+    sys.exit(77)
+
+import latent_ui as ui  # noqa: E402
+from latent_ui import Failure, log  # noqa: E402
+
+SOURCE_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+IRIS = os.path.join(SOURCE_DIR, 'data', 'iris.csv')
+
+app = ui.App()
+state = {}
+
+
+def npy(descr, shape, payload):
+    """A .npy file as numpy.save writes it, version 1.0."""
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += ' ' * ((64 - (10 + len(header) + 1) % 64) % 64) + '\n'
+    return b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode() + payload
+
+
+def write_archive(path):
+    """Iris's values and species as arr_0 and arr_1."""
+    rows, labels, names = [], [], []
+    with open(IRIS) as f:
+        next(f)
+        for line in f:
+            *values, species = line.strip().split(',')
+            rows.append([float(v) for v in values])
+            if species not in names:
+                names.append(species)
+            labels.append(names.index(species))
+    x = npy('<f4', '(%d, 4)' % len(rows), struct.pack('<%df' % (4 * len(rows)), *sum(rows, [])))
+    y = npy('<i8', '(%d,)' % len(labels), struct.pack('<%dq' % len(labels), *labels))
+    with zipfile.ZipFile(path, 'w') as z:
+        z.writestr('arr_0.npy', x)
+        z.writestr('arr_1.npy', y)
+
+
+def status():
+    node = state.get('status')
+    if node is None or ui.role_of(node) == '':
+        node = state['status'] = app.find(None, 'Status', timeout=10, what='the label "Status"')
+    return ui.text_of(node)
+
+
+def wait_status(pattern, timeout, what):
+    return ui.wait_until(lambda: re.search(pattern, status()), timeout,
+                         lambda: f'{what} (status: {status()!r})')
+
+
+def metrics():
+    texts = [ui.text_of(n) for n in ui.find_all(app.window, lambda n: ui.name_of(n) == 'Metrics')]
+    return '\n'.join(t for t in texts if t)
+
+
+def the_dialog():
+    return ui.wait_until(lambda: next((w for w in app.windows()
+                                       if ui.name_of(w) == 'Choose the Arrays'), None),
+                         15, 'the dialog "Choose the Arrays"')
+
+
+# ------------------------------------------------------------------------ steps
+
+def step_start():
+    state['archive'] = os.path.join(ui.scratch_dir(), 'pair.npz')
+    write_archive(state['archive'])
+    app.start()
+    ui.wait_until(lambda: status().strip(), 30, 'the status label to show something')
+    app.open_file(IRIS)
+    wait_status(r'^iris', 30, 'Iris to load')
+
+
+def step_cancel():
+    app.open_file(state['archive'])
+    dialog = the_dialog()
+    ui.find(dialog, 'combo box', 'Data', timeout=10)
+    ui.find(dialog, 'combo box', 'Labels', timeout=10)
+    ui.raw_click(ui.find(dialog, 'push button', 'Cancel', timeout=10))
+    ui.wait_until(lambda: dialog not in app.windows(), 10, 'the dialog to close')
+    wait_status(r'^iris\S* · 150 × 4', 10, 'Iris to stay')
+
+
+def step_open():
+    app.open_file(state['archive'])
+    dialog = the_dialog()
+    ui.raw_click(ui.find(dialog, 'push button', 'Open', timeout=10))
+    wait_status(r'^pair \(arr_0\) · 150 × 4', 30, 'the archive\'s arr_0 to load')
+    ui.wait_until(lambda: 'Accuracy' in metrics() or None, 30,
+                  lambda: f'the metrics to measure against arr_1\'s labels ({metrics()!r})')
+
+
+def main():
+    ui.run_steps('ui-arrays', app, [
+        ('start the window and open data/iris.csv', step_start),
+        ('an archive of arr_0 and arr_1: the dialog asks, Cancel keeps Iris', step_cancel),
+        ('Open loads arr_0 labelled by arr_1', step_open),
+    ])
+    status_code = app.stop()
+    if status_code != 0:
+        log(f'FAIL: the application exited with status {status_code} when asked to quit')
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
