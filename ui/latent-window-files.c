@@ -267,9 +267,9 @@ on_open_action (GSimpleAction *action,
                                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
                                                          on_open_chosen, self);
 
-  add_filter (GTK_FILE_CHOOSER (dialog), _("All datasets"), "*.csv", "*.tsv", "*.txt", "*.npy", "*.npz",
+  add_filter (GTK_FILE_CHOOSER (dialog), _("All datasets"), "*.csv", "*.tsv", "*.txt", "*.arff", "*.npy", "*.npz",
               "*.png", "*.jpg", "*.jpeg", "*-ubyte", "*-ubyte.gz", NULL);
-  add_filter (GTK_FILE_CHOOSER (dialog), _("Tables (CSV, TSV)"), "*.csv", "*.tsv", "*.txt", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("Tables (CSV, TSV, ARFF)"), "*.csv", "*.tsv", "*.txt", "*.arff", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("NumPy arrays (.npy, .npz)"), "*.npy", "*.npz", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("Images (PNG, JPEG)"), "*.png", "*.jpg", "*.jpeg", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("MNIST-style IDX"), "*-ubyte", "*-ubyte.gz", NULL);

@@ -16,6 +16,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "latent-arff.h"
 #include "latent-csv.h"
 #include "latent-idx.h"
 #include "latent-jpeg.h"
@@ -273,6 +274,8 @@ load_file (const char  *path,
                    path);
       return NULL;
     }
+  else if (has_extension (lower, ".arff"))
+    dataset = latent_arff_load (path, error);
   else if (has_extension (lower, ".csv") || has_extension (lower, ".tsv") ||
            has_extension (lower, ".txt"))
     dataset = latent_csv_load (path, NULL, error);
@@ -285,7 +288,7 @@ load_file (const char  *path,
   else
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   _("%s: unknown file format (Latent reads CSV, TSV, NumPy (.npy, .npz), IDX, PNG and JPEG files)"), path);
+                   _("%s: unknown file format (Latent reads CSV, TSV, ARFF, NumPy (.npy, .npz), IDX, PNG and JPEG files)"), path);
       return NULL;
     }
 

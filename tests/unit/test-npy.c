@@ -1,7 +1,7 @@
 /* test-npy.c — NumPy .npy files and .npz archives: every element type,
  * both orders, image stacks, labels, choosing an archive's arrays, the
  * same k-means as the same values in a CSV file, and bad input refused
- * with the file and the element named
+ * with the file and the element named (the same k-means as CSV: test-formats.c)
  *
  * The files are written here byte by byte, as numpy.save writes them, so
  * the test needs no NumPy.
@@ -16,34 +16,9 @@
 #include <zip.h>
 
 #include "latent-catalog.h"
-#include "latent-family.h"
-#include "latent-kmeans.h"
 #include "latent-npy.h"
 #include "latent-test-files.h"
-
-/* A .npy file of @descr and @shape ("(3, 2)") in @order, holding @data. */
-static GBytes *
-npy (const char *descr,
-     gboolean    fortran,
-     const char *shape,
-     const void *data,
-     gsize       len)
-{
-  g_autofree char *dict = g_strdup_printf ("{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", descr,
-                                           fortran ? "True" : "False", shape);
-  GByteArray *out = g_byte_array_new ();
-  /* Padded with spaces and a newline to a multiple of 64, as NumPy does. */
-  gsize header = strlen (dict) + 1, padded = (10 + header + 63) / 64 * 64 - 10;
-  guint8 head[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, padded & 0xff, padded >> 8 };
-
-  g_byte_array_append (out, head, sizeof head);
-  g_byte_array_append (out, (const guint8 *) dict, strlen (dict));
-  for (gsize i = header; i < padded; i++)
-    g_byte_array_append (out, (const guint8 *) " ", 1);
-  g_byte_array_append (out, (const guint8 *) "\n", 1);
-  g_byte_array_append (out, data, len);
-  return g_byte_array_free_to_bytes (out);
-}
+#include "latent-test-npy.h"
 
 static LatentDataset *
 load (GBytes  *bytes,
@@ -90,7 +65,7 @@ test_types (void)
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
-      g_autoptr(GBytes) bytes = npy (cases[c].descr, FALSE, "(3, 2)", cases[c].data, cases[c].len);
+      g_autoptr(GBytes) bytes = test_npy (cases[c].descr, FALSE, "(3, 2)", cases[c].data, cases[c].len);
       g_autoptr(GError) error = NULL;
       g_autoptr(LatentDataset) dataset = load (bytes, &error);
 
@@ -109,9 +84,9 @@ test_orders (void)
   static const float fortran[] = { 1, 3, 5, 2, 4, 6 };
   static const guint8 bools[] = { 1, 0, 1 }, bytes_table[] = { 0, 128, 255, 7 };
   static const float bools_expected[] = { 1, 0, 1 }, bytes_expected[] = { 0, 128, 255, 7 };
-  g_autoptr(GBytes) f = npy ("<f4", TRUE, "(3, 2)", fortran, sizeof fortran);
-  g_autoptr(GBytes) b = npy ("|b1", FALSE, "(3,)", bools, sizeof bools);
-  g_autoptr(GBytes) u = npy ("|u1", FALSE, "(2, 2)", bytes_table, sizeof bytes_table);
+  g_autoptr(GBytes) f = test_npy ("<f4", TRUE, "(3, 2)", fortran, sizeof fortran);
+  g_autoptr(GBytes) b = test_npy ("|b1", FALSE, "(3,)", bools, sizeof bools);
+  g_autoptr(GBytes) u = test_npy ("|u1", FALSE, "(2, 2)", bytes_table, sizeof bytes_table);
   g_autoptr(LatentDataset) from_f = load (f, NULL), from_b = load (b, NULL), from_u = load (u, NULL);
 
   assert_values (from_f, 3, 2, expected);
@@ -143,9 +118,9 @@ test_images (void)
             chw[((n * 3 + c) * 3 + y) * 5 + x] = v;
             hwc[((n * 3 + y) * 5 + x) * 3 + c] = v;
           }
-  g = npy ("|u1", FALSE, "(2, 3, 4)", grey, sizeof grey);
-  a = npy ("|u1", FALSE, "(2, 3, 3, 5)", chw, sizeof chw);
-  b = npy ("|u1", FALSE, "(2, 3, 5, 3)", hwc, sizeof hwc);
+  g = test_npy ("|u1", FALSE, "(2, 3, 4)", grey, sizeof grey);
+  a = test_npy ("|u1", FALSE, "(2, 3, 3, 5)", chw, sizeof chw);
+  b = test_npy ("|u1", FALSE, "(2, 3, 5, 3)", hwc, sizeof hwc);
   dg = load (g, NULL);
   da = load (a, NULL);
   db = load (b, NULL);
@@ -167,59 +142,6 @@ test_images (void)
   g_assert_cmpuint (channels, ==, 3);
   g_assert_cmpmem (latent_dataset_get_data (da), sizeof hwc * sizeof (float),
                    latent_dataset_get_data (db), sizeof hwc * sizeof (float));
-}
-
-/* The k-means of a .npy file is that of the same values as CSV: the same
- * labels and inertia, and the same dataset hash. */
-static void
-test_kmeans_as_csv (Fixture       *f,
-                    gconstpointer  data)
-{
-  const guint n = 300, d = 3;
-  g_autofree float *values = g_new (float, n * d);
-  g_autoptr(GString) csv = g_string_new (NULL);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *shape = g_strdup_printf ("(%u, %u)", n, d);
-  g_autofree char *csv_path = NULL, *npy_path = NULL;
-  g_autoptr(LatentDataset) from_csv = NULL, from_npy = NULL;
-  g_autoptr(GError) error = NULL;
-  guint64 state = 12345;
-  LatentFit *fits[2];
-
-  for (guint i = 0; i < n * d; i++)
-    {
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      values[i] = (float) ((state >> 40) % 10000) / 997.0f + (float) (i / d % 3) * 4;
-    }
-  for (guint i = 0; i < n; i++)
-    for (guint j = 0; j < d; j++)
-      g_string_append_printf (csv, "%.9g%c", values[i * d + j], j + 1 < d ? ',' : '\n');
-  csv_path = write_file (f, "values.csv", csv->str, csv->len);
-  bytes = npy ("<f4", FALSE, shape, values, n * d * sizeof (float));
-  npy_path = write_file (f, "values.npy", g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-
-  from_csv = latent_catalog_load (csv_path, NULL, &error);
-  g_assert_no_error (error);
-  from_npy = latent_catalog_load (npy_path, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpmem (latent_dataset_get_data (from_csv), n * d * sizeof (float),
-                   latent_dataset_get_data (from_npy), n * d * sizeof (float));
-
-  for (guint k = 0; k < 2; k++)
-    {
-      const LatentAlgorithm *kmeans = latent_kmeans_get_algorithm ();
-      g_autoptr(LatentParams) params = latent_algorithm_new_params (kmeans);
-
-      latent_params_parse (params, "k=3", &error);
-      g_assert_no_error (error);
-      fits[k] = latent_algorithm_fit (kmeans, k ? from_npy : from_csv, params, 7, NULL, NULL, NULL, NULL, &error);
-      g_assert_no_error (error);
-    }
-  g_assert_cmpfloat (fits[0]->snapshot->objective, ==, fits[1]->snapshot->objective);
-  g_assert_cmpmem (latent_clusters_get_labels (fits[0]->snapshot), n * sizeof (gint32),
-                   latent_clusters_get_labels (fits[1]->snapshot), n * sizeof (gint32));
-  latent_fit_free (fits[0]);
-  latent_fit_free (fits[1]);
 }
 
 /* Bad files, each refused with its code and what the message names. */
@@ -263,7 +185,7 @@ test_bad (void)
   nan_at[4] = NAN;
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
-      g_autoptr(GBytes) bytes = npy (cases[c].descr, cases[c].fortran, cases[c].shape, cases[c].data, cases[c].len);
+      g_autoptr(GBytes) bytes = test_npy (cases[c].descr, cases[c].fortran, cases[c].shape, cases[c].data, cases[c].len);
       g_autoptr(GError) error = NULL;
       g_autoptr(LatentDataset) dataset = load (bytes, &error);
 
@@ -325,10 +247,10 @@ test_labels (void)
   gunichar text[9] = { 'c', 'a', 't', 'd', 'o', 'g', 'c', 'a', 't' };
   static const gint32 text_classes[] = { 0, 1, 0 };
   static const double halves[] = { 1, 1.5 };
-  g_autoptr(GBytes) a = npy ("<i8", FALSE, "(4,)", ints, sizeof ints);
-  g_autoptr(GBytes) b = npy ("<U3", FALSE, "(3, 1)", text, sizeof text);
-  g_autoptr(GBytes) c = npy ("<f8", FALSE, "(2,)", halves, sizeof halves);
-  g_autoptr(GBytes) d = npy ("<i8", FALSE, "(2, 2)", ints, sizeof ints);
+  g_autoptr(GBytes) a = test_npy ("<i8", FALSE, "(4,)", ints, sizeof ints);
+  g_autoptr(GBytes) b = test_npy ("<U3", FALSE, "(3, 1)", text, sizeof text);
+  g_autoptr(GBytes) c = test_npy ("<f8", FALSE, "(2,)", halves, sizeof halves);
+  g_autoptr(GBytes) d = test_npy ("<i8", FALSE, "(2, 2)", ints, sizeof ints);
   g_autofree gint32 *la = NULL, *lb = NULL;
   g_auto(GStrv) na = NULL, nb = NULL;
   g_autoptr(GError) error = NULL;
@@ -394,10 +316,10 @@ test_archive (Fixture       *f,
 {
   static const float train[] = { 1, 2, 3, 4, 5, 6 }, test[] = { 7, 8 };
   static const gint64 train_y[] = { 0, 1, 1 }, test_y[] = { 1 };
-  g_autoptr(GBytes) x = npy ("<f4", FALSE, "(3, 2)", train, sizeof train);
-  g_autoptr(GBytes) y = npy ("<i8", FALSE, "(3,)", train_y, sizeof train_y);
-  g_autoptr(GBytes) xt = npy ("<f4", FALSE, "(1, 2)", test, sizeof test);
-  g_autoptr(GBytes) yt = npy ("<i8", FALSE, "(1,)", test_y, sizeof test_y);
+  g_autoptr(GBytes) x = test_npy ("<f4", FALSE, "(3, 2)", train, sizeof train);
+  g_autoptr(GBytes) y = test_npy ("<i8", FALSE, "(3,)", train_y, sizeof train_y);
+  g_autoptr(GBytes) xt = test_npy ("<f4", FALSE, "(1, 2)", test, sizeof test);
+  g_autoptr(GBytes) yt = test_npy ("<i8", FALSE, "(1,)", test_y, sizeof test_y);
   g_autofree char *keras = g_build_filename (f->dir, "mnist.npz", NULL);
   g_autofree char *plain = g_build_filename (f->dir, "arrays.npz", NULL);
   g_autofree char *spec = g_strconcat (plain, ":x=arr_0,y=arr_1", NULL);
@@ -447,8 +369,8 @@ test_archive_bad (Fixture       *f,
 {
   static const float values[] = { 1, 2, 3, 4, 5, 6 };
   static const gint64 two[] = { 0, 1 };
-  g_autoptr(GBytes) x = npy ("<f4", FALSE, "(3, 2)", values, sizeof values);
-  g_autoptr(GBytes) y = npy ("<i8", FALSE, "(2,)", two, sizeof two);
+  g_autoptr(GBytes) x = test_npy ("<f4", FALSE, "(3, 2)", values, sizeof values);
+  g_autoptr(GBytes) y = test_npy ("<i8", FALSE, "(2,)", two, sizeof two);
   g_autofree char *path = g_build_filename (f->dir, "data.npz", NULL);
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
@@ -481,7 +403,6 @@ main (int    argc,
   g_test_add_func ("/npy/types", test_types);
   g_test_add_func ("/npy/orders", test_orders);
   g_test_add_func ("/npy/images", test_images);
-  ADD ("/npy/kmeans-as-csv", test_kmeans_as_csv);
   g_test_add_func ("/npy/bad", test_bad);
   g_test_add_func ("/npy/labels", test_labels);
   ADD ("/npz/choose", test_archive);
