@@ -12,6 +12,7 @@
 #define G_LOG_DOMAIN "latent-npy"
 
 #include "latent-npy.h"
+#include "latent-arrays.h"
 #include "latent-file.h"
 
 #include <glib/gi18n-lib.h>
@@ -652,14 +653,6 @@ latent_npy_load (const char  *path,
 
 /* Labels ----------------------------------------------------------------- */
 
-static int
-compare_gint64 (gconstpointer a,
-                gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return (x > y) - (x < y);
-}
-
 /* Element @i of a text array, as UTF-8 without its padding. */
 static char *
 text_element (const NpyArray *a,
@@ -706,7 +699,6 @@ latent_npy_load_labels (GBytes      *bytes,
                         GError     **error)
 {
   g_autofree gint32 *labels = NULL;
-  g_autoptr(GPtrArray) names = NULL;
   NpyArray a = { .what = what };
   const guint8 *data;
   gsize len;
@@ -736,75 +728,31 @@ latent_npy_load_labels (GBytes      *bytes,
                    _("%s: not enough memory for %llu labels"), what, (unsigned long long) a.count);
       return NULL;
     }
-  labels = g_try_new (gint32, a.count);
-  if (labels == NULL)
-    {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   _("%s: not enough memory for %llu labels"), what, (unsigned long long) a.count);
-      return NULL;
-    }
-  names = g_ptr_array_new_with_free_func (g_free);
-
   if (a.kind == 'U' || a.kind == 'S')
     {
-      /* Classes in order of first appearance. */
-      g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
 
       for (guint64 i = 0; i < a.count; i++)
-        {
-          g_autofree char *text = text_element (&a, i);
-          gpointer found;
-
-          if (g_hash_table_lookup_extended (index, text, NULL, &found))
-            labels[i] = GPOINTER_TO_INT (found);
-          else
-            {
-              labels[i] = names->len;
-              g_hash_table_insert (index, text, GINT_TO_POINTER (names->len));
-              g_ptr_array_add (names, g_steal_pointer (&text));
-            }
-        }
+        g_ptr_array_add (texts, text_element (&a, i));
+      labels = latent_labels_from_texts ((char **) texts->pdata, a.count, n_classes, class_names);
     }
   else
     {
-      /* Whole numbers; classes in sorted order, named by their value. */
-      g_autofree gint64 *values = g_new (gint64, a.count);
-      g_autofree gint64 *sorted = NULL;
-      guint n_distinct = 0;
+      g_autofree double *values = g_try_new (double, a.count);
 
-      for (guint64 i = 0; i < a.count; i++)
+      if (values == NULL)
         {
-          double v = element (&a, i);
-
-          if (!isfinite (v) || v != floor (v) || fabs (v) > 9007199254740992.0)
-            {
-              g_autofree char *where = describe_index (&a, i);
-
-              g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                           _("%s: element %s: %g is not a class (labels are whole numbers or text)"),
-                           what, where, v);
-              return NULL;
-            }
-          values[i] = (gint64) v;
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                       _("%s: not enough memory for %llu labels"), what, (unsigned long long) a.count);
+          return NULL;
         }
-      sorted = g_memdup2 (values, sizeof (gint64) * a.count);
-      qsort (sorted, a.count, sizeof (gint64), compare_gint64);
       for (guint64 i = 0; i < a.count; i++)
-        if (n_distinct == 0 || sorted[n_distinct - 1] != sorted[i])
-          sorted[n_distinct++] = sorted[i];
-      for (guint64 i = 0; i < a.count; i++)
-        labels[i] = (gint64 *) bsearch (&values[i], sorted, n_distinct, sizeof (gint64), compare_gint64) - sorted;
-      for (guint i = 0; i < n_distinct; i++)
-        g_ptr_array_add (names, g_strdup_printf ("%" G_GINT64_FORMAT, sorted[i]));
+        values[i] = element (&a, i);
+      labels = latent_labels_from_numbers (values, a.count, what, n_classes, class_names, error);
+      if (labels == NULL)
+        return NULL;
     }
-
   *n_labels = a.count;
-  *n_classes = names->len;
-  if (class_names)
-    {
-      g_ptr_array_add (names, NULL);
-      *class_names = (GStrv) g_ptr_array_steal (names, NULL);
-    }
   return g_steal_pointer (&labels);
 }
 
@@ -881,25 +829,6 @@ archive_open (Archive     *archive,
   return TRUE;
 }
 
-static gint
-archive_find (Archive    *archive,
-              const char *name)
-{
-  for (guint i = 0; i < archive->names->len; i++)
-    if (g_str_equal (g_ptr_array_index (archive->names, i), name))
-      return i;
-  return -1;
-}
-
-static char *
-archive_list (Archive *archive)
-{
-  g_ptr_array_add (archive->names, NULL);
-  char *list = g_strjoinv (", ", (GStrv) archive->names->pdata);
-  g_ptr_array_remove_index (archive->names, archive->names->len - 1);
-  return list;
-}
-
 /* Array @i's .npy bytes, read whole after its size is checked. */
 static GBytes *
 archive_read (Archive     *archive,
@@ -967,88 +896,6 @@ archive_read (Archive     *archive,
   return g_bytes_new_take (g_steal_pointer (&data), stat.size);
 }
 
-typedef enum { ROLE_OTHER, ROLE_DATA, ROLE_LABELS } Role;
-typedef enum { SPLIT_NONE, SPLIT_TRAIN, SPLIT_TEST } Split;
-
-/* What a name says an array is: x_train is data of the training split,
- * train_labels labels of it, y labels. */
-static Role
-role_of (const char *name,
-         Split      *split)
-{
-  static const char * const data_words[] = { "x", "data", "features", "images", "inputs", "samples", NULL };
-  static const char * const label_words[] = { "y", "labels", "label", "target", "targets", "classes", NULL };
-  g_autofree char *lower = g_ascii_strdown (name, -1);
-  g_auto(GStrv) words = g_strsplit_set (lower, "_-", -1);
-  Role role = ROLE_OTHER;
-
-  *split = SPLIT_NONE;
-  for (guint i = 0; words[i] != NULL; i++)
-    {
-      if (g_str_equal (words[i], "train"))
-        *split = SPLIT_TRAIN;
-      else if (g_str_equal (words[i], "test"))
-        *split = SPLIT_TEST;
-      else if (g_strv_contains (data_words, words[i]))
-        role = ROLE_DATA;
-      else if (g_strv_contains (label_words, words[i]))
-        role = ROLE_LABELS;
-      else
-        return ROLE_OTHER;
-    }
-  return role;
-}
-
-/* The one array of @role whose split is @split (or any but test, for
- * SPLIT_NONE): its index, −1 for none, −2 for several. */
-static gint
-pick (Archive *archive,
-      Role     role,
-      Split    split)
-{
-  gint found = -1, in_train = -1, n_train = 0;
-
-  for (guint i = 0; i < archive->names->len; i++)
-    {
-      Split s;
-
-      if (role_of (g_ptr_array_index (archive->names, i), &s) != role
-          || (split == SPLIT_NONE ? s == SPLIT_TEST : s != split))
-        continue;
-      if (s == SPLIT_TRAIN)
-        in_train = i, n_train++;
-      found = found == -1 ? (gint) i : -2;
-    }
-  /* x_train beside x_test-free others: the training split is the data. */
-  if (found == -2 && split == SPLIT_NONE && n_train == 1)
-    return in_train;
-  return found;
-}
-
-/* @name with its train word turned to test (x_train → x_test). */
-static char *
-test_name_of (const char *name)
-{
-  g_auto(GStrv) words = g_strsplit_set (name, "_-", -1);
-  g_autoptr(GString) text = g_string_new (NULL);
-  gsize at = 0;
-
-  for (guint i = 0; words[i] != NULL; i++)
-    {
-      g_autofree char *lower = g_ascii_strdown (words[i], -1);
-
-      if (i > 0)
-        g_string_append_c (text, name[at - 1]);
-      if (g_str_equal (lower, "train"))
-        g_string_append (text, g_ascii_isupper (words[i][0]) ? (g_ascii_isupper (words[i][1]) ? "TEST" : "Test")
-                                                             : "test");
-      else
-        g_string_append (text, words[i]);
-      at += strlen (words[i]) + 1;
-    }
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
 static LatentDataset *
 load_member (Archive     *archive,
              gint         data,
@@ -1100,18 +947,6 @@ load_member (Archive     *archive,
   return g_steal_pointer (&dataset);
 }
 
-static gboolean
-name_error (Archive     *archive,
-            const char  *name,
-            GError     **error)
-{
-  g_autofree char *list = archive_list (archive);
-
-  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-               _("%s: no array “%s” (it holds %s)"), archive->path, name, list);
-  return FALSE;
-}
-
 LatentDataset *
 latent_npz_load_bytes (GBytes      *bytes,
                        const char  *what,
@@ -1121,85 +956,24 @@ latent_npz_load_bytes (GBytes      *bytes,
 {
   g_auto(Archive) archive = { 0 };
   g_autoptr(LatentDataset) dataset = NULL;
-  gint data, labels = -1;
-  Split split = SPLIT_NONE;
+  LatentArrayChoice choice;
 
   g_return_val_if_fail (bytes != NULL && what != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!archive_open (&archive, bytes, what, error))
+  if (!archive_open (&archive, bytes, what, error)
+      || !latent_arrays_choose (what, (const char * const *) archive.names->pdata, archive.names->len,
+                                data_name, labels_name, &choice, error))
     return NULL;
-
-  if (data_name != NULL)
-    {
-      if ((data = archive_find (&archive, data_name)) < 0)
-        return name_error (&archive, data_name, error), NULL;
-    }
-  else if (archive.names->len == 1)
-    data = 0;
-  else if ((data = pick (&archive, ROLE_DATA, SPLIT_NONE)) == -1)
-    {
-      /* Nothing named as data: the one array that is not labels. */
-      data = -1;
-      for (guint i = 0; i < archive.names->len; i++)
-        {
-          Split s;
-
-          if (role_of (g_ptr_array_index (archive.names, i), &s) == ROLE_OTHER)
-            data = data == -1 ? (gint) i : -2;
-        }
-    }
-  if (data < 0)
-    {
-      g_autofree char *list = archive_list (&archive);
-
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS,
-                   _("%s holds several arrays (%s): choose the data"), what, list);
-      return NULL;
-    }
-  role_of (g_ptr_array_index (archive.names, data), &split);
-
-  if (labels_name != NULL && labels_name[0] == '\0')
-    labels = -1;
-  else if (labels_name != NULL)
-    {
-      if ((labels = archive_find (&archive, labels_name)) < 0)
-        return name_error (&archive, labels_name, error), NULL;
-    }
-  else if (data_name == NULL || role_of (data_name, &split) != ROLE_OTHER)
-    {
-      labels = pick (&archive, ROLE_LABELS, split);
-      if (labels == -2)
-        {
-          g_autofree char *list = archive_list (&archive);
-
-          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS,
-                       _("%s holds several arrays of labels (%s): choose one"), what, list);
-          return NULL;
-        }
-    }
-  if (labels == data)
-    labels = -1;
-
-  dataset = load_member (&archive, data, labels, error);
+  dataset = load_member (&archive, choice.data, choice.labels, error);
   if (dataset == NULL)
     return NULL;
-
-  /* x_train's test data: x_test, with y_test. */
-  if (split == SPLIT_TRAIN)
+  if (choice.test_data >= 0)
     {
-      g_autofree char *test_data = test_name_of (g_ptr_array_index (archive.names, data));
-      g_autofree char *test_labels = labels >= 0 ? test_name_of (g_ptr_array_index (archive.names, labels)) : NULL;
-      gint t = archive_find (&archive, test_data);
+      g_autoptr(LatentDataset) test = load_member (&archive, choice.test_data, choice.test_labels, error);
 
-      if (t >= 0)
-        {
-          g_autoptr(LatentDataset) test = load_member (&archive, t, test_labels ? archive_find (&archive, test_labels) : -1,
-                                                       error);
-
-          if (test == NULL || !latent_dataset_set_test (dataset, test, error))
-            return NULL;
-        }
+      if (test == NULL || !latent_dataset_set_test (dataset, test, error))
+        return NULL;
     }
   return g_steal_pointer (&dataset);
 }
