@@ -14,7 +14,6 @@
 #include "latent-data-table.h"
 #include "latent-experiment.h"
 #include "latent-export-dialog.h"
-#include "latent-npy.h"
 #include "latent-projection.h"
 #include "latent-result.h"
 #include "latent-synthetic-dialog.h"
@@ -171,7 +170,7 @@ ask_for_arrays (LatentWindow *self,
   /* "arrays.npz:y=labels" names the file before its options. */
   if (!g_file_test (path, G_FILE_TEST_EXISTS) && (colon = strrchr (path, ':')) != NULL)
     *colon = '\0';
-  arrays = latent_npz_list (path, NULL);
+  arrays = latent_catalog_list_arrays (path, NULL);
   if (arrays == NULL || arrays[0] == NULL)
     return FALSE;
   dialog = latent_arrays_dialog_new (GTK_WINDOW (self), path, (const char * const *) arrays);
@@ -267,10 +266,11 @@ on_open_action (GSimpleAction *action,
                                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
                                                          on_open_chosen, self);
 
-  add_filter (GTK_FILE_CHOOSER (dialog), _("All datasets"), "*.csv", "*.tsv", "*.txt", "*.arff", "*.npy", "*.npz",
+  add_filter (GTK_FILE_CHOOSER (dialog), _("All datasets"), "*.csv", "*.tsv", "*.txt", "*.arff", "*.npy", "*.npz", "*.h5", "*.hdf5",
               "*.png", "*.jpg", "*.jpeg", "*-ubyte", "*-ubyte.gz", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("Tables (CSV, TSV, ARFF)"), "*.csv", "*.tsv", "*.txt", "*.arff", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("NumPy arrays (.npy, .npz)"), "*.npy", "*.npz", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("HDF5 (.h5, .hdf5)"), "*.h5", "*.hdf5", "*.he5", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("Images (PNG, JPEG)"), "*.png", "*.jpg", "*.jpeg", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("MNIST-style IDX"), "*-ubyte", "*-ubyte.gz", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), "*", NULL);

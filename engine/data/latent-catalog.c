@@ -18,6 +18,7 @@
 
 #include "latent-arff.h"
 #include "latent-csv.h"
+#include "latent-hdf5.h"
 #include "latent-idx.h"
 #include "latent-jpeg.h"
 #include "latent-npy.h"
@@ -144,6 +145,13 @@ is_npy (const guchar *head,
 }
 
 static gboolean
+is_hdf5 (const guchar *head,
+         gsize         got)
+{
+  return got >= 8 && memcmp (head, "\x89HDF\r\n\x1a\n", 8) == 0;
+}
+
+static gboolean
 is_zip (const guchar *head,
         gsize         got)
 {
@@ -261,6 +269,8 @@ load_file (const char  *path,
     dataset = latent_npy_load (path, error);
   else if (is_zip (head, got) && has_extension (lower, ".npz"))
     dataset = latent_npz_load (path, NULL, NULL, error);
+  else if (is_hdf5 (head, got))
+    dataset = latent_hdf5_load (path, NULL, NULL, error);
   else if (is_idx (head, got) || (is_gzip (head, got) && strstr (lower, "idx") != NULL))
     {
       dataset = latent_idx_load (path, NULL, error);
@@ -288,7 +298,7 @@ load_file (const char  *path,
   else
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   _("%s: unknown file format (Latent reads CSV, TSV, ARFF, NumPy (.npy, .npz), IDX, PNG and JPEG files)"), path);
+                   _("%s: unknown file format (Latent reads CSV, TSV, ARFF, NumPy (.npy, .npz), HDF5, IDX, PNG and JPEG files)"), path);
       return NULL;
     }
 
@@ -640,12 +650,55 @@ latent_catalog_builtin_gives_rows (const char *spec)
   return name != NULL && strcmp (name, "pattern") != 0;
 }
 
-/* "mnist.npz:x=x_train,y=y_train": an archive's arrays, chosen. */
+/* Files of several named arrays, whose arrays a spec may choose. */
+static gboolean
+holds_arrays (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  return g_str_has_suffix (lower, ".npz") || g_str_has_suffix (lower, ".h5") || g_str_has_suffix (lower, ".hdf5")
+         || g_str_has_suffix (lower, ".he5") || g_str_has_suffix (lower, ".hdf");
+}
+
 static LatentDataset *
-load_npz_spec (const char  *path,
-               const char  *options,
-               const char  *labels_path,
-               GError     **error)
+load_arrays (const char  *path,
+             const char  *data,
+             const char  *labels,
+             GError     **error)
+{
+  guchar head[8];
+  gsize got = 0;
+
+  if (!sniff (path, head, sizeof head, &got, error))
+    return NULL;
+  if (is_hdf5 (head, got))
+    return latent_hdf5_load (path, data, labels, error);
+  return latent_npz_load (path, data, labels, error);
+}
+
+GStrv
+latent_catalog_list_arrays (const char  *path,
+                            GError     **error)
+{
+  guchar head[8];
+  gsize got = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!sniff (path, head, sizeof head, &got, error))
+    return NULL;
+  if (is_hdf5 (head, got))
+    return latent_hdf5_list (path, error);
+  return latent_npz_list (path, error);
+}
+
+/* "mnist.npz:x=x_train,y=y_train", "cells.h5:x=train/images": a file's
+ * arrays, chosen. */
+static LatentDataset *
+load_arrays_spec (const char  *path,
+                  const char  *options,
+                  const char  *labels_path,
+                  GError     **error)
 {
   g_auto(GStrv) pairs = g_strsplit (options, ",", -1);
   g_autoptr(LatentDataset) dataset = NULL;
@@ -667,7 +720,7 @@ load_npz_spec (const char  *path,
           return NULL;
         }
     }
-  dataset = latent_npz_load (path, data, labels, error);
+  dataset = load_arrays (path, data, labels, error);
   if (dataset == NULL || (labels_path != NULL && !attach_labels (dataset, labels_path, error)))
     return NULL;
   return g_steal_pointer (&dataset);
@@ -710,10 +763,9 @@ latent_catalog_load (const char  *spec,
   if (colon != NULL && !g_file_test (spec, G_FILE_TEST_EXISTS))
     {
       g_autofree char *path = g_strndup (spec, colon - spec);
-      g_autofree char *lower = g_ascii_strdown (path, -1);
 
-      if (g_str_has_suffix (lower, ".npz"))
-        return load_npz_spec (path, colon + 1, labels_path, error);
+      if (holds_arrays (path))
+        return load_arrays_spec (path, colon + 1, labels_path, error);
     }
   return load_file (spec, labels_path, error);
 }

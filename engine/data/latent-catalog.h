@@ -26,12 +26,17 @@ char          *latent_catalog_find_data_file    (const char  *basename);
 /* @spec: "iris", "fashion-mnist[:n=N]", "fashion-mnist-test[:n=N]",
  * "blobs[:n=,k=,dims=,seed=]", "moons[:n=,noise=,seed=]",
  * "rings[:n=,rings=,noise=,seed=]", or a CSV/TSV/NumPy/IDX/PNG/JPEG file
- * ("FILE.npz:x=ARRAY,y=ARRAY" chooses an archive's arrays).
+ * ("FILE.npz:x=ARRAY,y=ARRAY", "FILE.h5:x=GROUP/DATASET,y=…" choose a
+ * file's arrays: "y=" for no labels).
  * @labels_path (nullable): labels to attach (a one-column text/CSV file or an
  * IDX label file); for IDX images a sibling label file is found otherwise. */
 /* Whether @spec names a built-in dataset of rows (every one but the
  * pattern), known without loading it. */
 gboolean       latent_catalog_builtin_gives_rows (const char  *spec);
+/* The arrays of an .npz or HDF5 file, for a person to choose from when
+ * loading it said LATENT_DATA_ERROR_AMBIGUOUS. */
+GStrv          latent_catalog_list_arrays       (const char  *path,
+                                                 GError     **error);
 LatentDataset *latent_catalog_load              (const char  *spec,
                                                  const char  *labels_path,
                                                  GError     **error);

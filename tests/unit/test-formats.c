@@ -1,5 +1,5 @@
 /* test-formats.c — the same values in every format Latent reads as a
- * table (CSV, NumPy, ARFF) give the same dataset and the same k-means:
+ * table (CSV, NumPy, ARFF, HDF5) give the same dataset and the same k-means:
  * labels and inertia, to the bit
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,6 +12,7 @@
 #include "latent-family.h"
 #include "latent-kmeans.h"
 #include "latent-test-files.h"
+#include "latent-test-hdf5.h"
 #include "latent-test-npy.h"
 
 #define N_ROWS 300
@@ -46,10 +47,13 @@ test_kmeans_agrees (Fixture       *f,
   g_autofree char *shape = g_strdup_printf ("(%u, %u)", N_ROWS, N_COLS);
   g_autofree char *labels_shape = g_strdup_printf ("(%u,)", N_ROWS);
   g_autoptr(GBytes) x = NULL, y = NULL;
-  g_autofree char *paths[3] = { NULL };
+  g_autofree char *paths[4] = { NULL };
   g_autofree char *npy_labels = NULL;
-  const char *const formats[3] = { "CSV", "NumPy", "ARFF" };
-  LatentFit *fits[3];
+  const char *const formats[4] = { "CSV", "NumPy", "ARFF", "HDF5" };
+  const hsize_t dims[] = { N_ROWS, N_COLS }, label_dims[] = { N_ROWS };
+  char *texts[N_ROWS];
+  LatentFit *fits[4];
+  hid_t file, text;
 
   make_values (values, classes);
   for (guint i = 0; i < N_ROWS; i++)
@@ -69,6 +73,18 @@ test_kmeans_agrees (Fixture       *f,
   paths[1] = write_file (f, "same.npy", g_bytes_get_data (x, NULL), g_bytes_get_size (x));
   paths[2] = write_file (f, "same.arff", arff->str, arff->len);
   npy_labels = write_file (f, "same-labels.npy", g_bytes_get_data (y, NULL), g_bytes_get_size (y));
+  paths[3] = g_build_filename (f->dir, "same.h5", NULL);
+  file = test_hdf5_create (paths[3]);
+  text = H5Tcopy (H5T_C_S1);
+  H5Tset_size (text, H5T_VARIABLE);
+  for (guint i = 0; i < N_ROWS; i++)
+    texts[i] = g_strdup_printf ("c%d", classes[i]);
+  test_hdf5_write (file, "features", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 2, dims, values);
+  test_hdf5_write (file, "target", text, text, 1, label_dims, texts);
+  for (guint i = 0; i < N_ROWS; i++)
+    g_free (texts[i]);
+  H5Tclose (text);
+  H5Fclose (file);
 
   for (guint k = 0; k < G_N_ELEMENTS (paths); k++)
     {
