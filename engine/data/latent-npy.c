@@ -849,6 +849,15 @@ archive_read (Archive     *archive,
                    _("%s: corrupt in the archive (%s)"), what, zip_strerror (archive->zip));
       return NULL;
     }
+  /* A few bytes of deflate cannot hold gigabytes (1,032 to 1 at most):
+   * what a member says it holds is checked before memory is given to it. */
+  if ((stat.valid & ZIP_STAT_COMP_SIZE) && stat.size / 1032 > stat.comp_size + 64)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: declares %llu bytes, more than its %llu compressed bytes can hold"), what,
+                   (unsigned long long) stat.size, (unsigned long long) stat.comp_size);
+      return NULL;
+    }
   if (stat.size > max_file_bytes ())
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,

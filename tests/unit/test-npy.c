@@ -395,6 +395,19 @@ test_archive_bad (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "array x: corrupt in the archive"));
 }
 
+/* An archive found by fuzzing: 1,162 bytes whose y_train says it holds
+ * 4 GiB. Refused before any memory is given to it. */
+static void
+test_archive_declares_too_much (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "npz", "declares-4g.npz", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (latent_npz_load (path, NULL, NULL, &error));
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "declares 4294967120 bytes, more than its 176 compressed bytes can hold"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -407,5 +420,6 @@ main (int    argc,
   g_test_add_func ("/npy/labels", test_labels);
   ADD ("/npz/choose", test_archive);
   ADD ("/npz/bad", test_archive_bad);
+  g_test_add_func ("/npz/declares-too-much", test_archive_declares_too_much);
   return g_test_run ();
 }
