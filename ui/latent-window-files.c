@@ -277,6 +277,22 @@ on_open_action (GSimpleAction *action,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* A folder whose subfolders are classes of images: each image a row, at
+ * the most common size (at most 64 pixels a side), labelled by its
+ * folder. */
+static void
+on_open_folder_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Open Image Folder"),
+                                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"),
+                                                         on_open_chosen, self);
+
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 static void
 on_load_dataset_action (GSimpleAction *action,
                         GVariant      *parameter,
@@ -491,6 +507,7 @@ on_open_experiment_action (GSimpleAction *action,
 
 static const GActionEntry file_actions[] = {
   { "open", on_open_action },
+  { "open-folder", on_open_folder_action },
   { "load-dataset", on_load_dataset_action, "s" },
   { "load-installed", on_load_dataset_action, "s" },
   { "synthetic", on_synthetic_action, "s" },

@@ -19,6 +19,7 @@
 #include "latent-arff.h"
 #include "latent-csv.h"
 #include "latent-hdf5.h"
+#include "latent-image-folder.h"
 #include "latent-idx.h"
 #include "latent-jpeg.h"
 #include "latent-npy.h"
@@ -650,6 +651,48 @@ latent_catalog_builtin_gives_rows (const char *spec)
   return name != NULL && strcmp (name, "pattern") != 0;
 }
 
+/* "photos/:size=32x32,colour=grey": a folder of images, at a size and in
+ * grey or colour. */
+static LatentDataset *
+load_folder (const char  *folder,
+             const char  *options,
+             const char  *labels_path,
+             GError     **error)
+{
+  g_auto(GStrv) pairs = g_strsplit (options ? options : "", ",", -1);
+  g_autoptr(LatentDataset) dataset = NULL;
+  LatentImageFolderColour colour = LATENT_IMAGE_FOLDER_AUTO;
+  guint64 width = 0, height = 0;
+
+  for (guint i = 0; pairs[i] != NULL && pairs[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) size = NULL;
+
+      if (g_str_has_prefix (pairs[i], "size=")
+          && g_strv_length (size = g_strsplit (pairs[i] + 5, "x", 3)) == 2
+          && g_ascii_string_to_unsigned (size[0], 10, 1, LATENT_PNG_MAX_SIDE, &width, NULL)
+          && g_ascii_string_to_unsigned (size[1], 10, 1, LATENT_PNG_MAX_SIDE, &height, NULL))
+        continue;
+      if (g_str_equal (pairs[i], "colour=grey") || g_str_equal (pairs[i], "color=grey"))
+        colour = LATENT_IMAGE_FOLDER_GREY;
+      else if (g_str_equal (pairs[i], "colour=rgb") || g_str_equal (pairs[i], "color=rgb"))
+        colour = LATENT_IMAGE_FOLDER_COLOUR;
+      else
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                       _("%s: option “%s”: a folder of images takes size=WIDTHxHEIGHT (1 to %u each) "
+                         "and colour=grey or colour=rgb"), folder, pairs[i], LATENT_PNG_MAX_SIDE);
+          return NULL;
+        }
+    }
+  if ((width == 0) != (height == 0))
+    width = height = 0;
+  dataset = latent_image_folder_load (folder, width, height, colour, error);
+  if (dataset == NULL || (labels_path != NULL && !attach_labels (dataset, labels_path, error)))
+    return NULL;
+  return g_steal_pointer (&dataset);
+}
+
 /* Files of several named arrays, whose arrays a spec may choose. */
 static gboolean
 holds_arrays (const char *path)
@@ -758,12 +801,16 @@ latent_catalog_load (const char  *spec,
       return g_steal_pointer (&dataset);
     }
 
-  /* An archive's arrays named after its path. */
+  if (g_file_test (spec, G_FILE_TEST_IS_DIR))
+    return load_folder (spec, NULL, labels_path, error);
+  /* A file's arrays, or a folder's images, chosen after its path. */
   colon = strrchr (spec, ':');
   if (colon != NULL && !g_file_test (spec, G_FILE_TEST_EXISTS))
     {
       g_autofree char *path = g_strndup (spec, colon - spec);
 
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        return load_folder (path, colon + 1, labels_path, error);
       if (holds_arrays (path))
         return load_arrays_spec (path, colon + 1, labels_path, error);
     }

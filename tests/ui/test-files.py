@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-# test-arrays.py — a NumPy archive whose arrays' names do not say which is
-# the data (numpy.savez (x, y) names them arr_0 and arr_1), opened through
-# the file chooser: the window asks which, with real clicks
+# test-files.py — the data people have, opened through the file chooser:
+# a NumPy archive whose arrays' names do not say which is the data
+# (numpy.savez (x, y) names them arr_0 and arr_1), for which the window
+# asks, with real clicks; and a folder of class folders of images
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
@@ -9,16 +10,18 @@
 # archive of two arrays, arr_0 (150 × 4 floats) and arr_1 (150 class
 # numbers): the dialog "Choose the Arrays" offers arr_0 as the data and
 # arr_1 as its labels. Cancel keeps Iris; Open loads "pair (arr_0)" with
-# 150 × 4 and labels (the metrics show an accuracy).
+# 150 × 4 and labels (the metrics show an accuracy). Dataset ▸ Open Image
+# Folder… on a folder of two class folders of 6 × 4 PNGs loads them as rows
+# of 24 pixels, labelled by folder.
 # Accessible names used: "Dataset", "Status", "Metrics", "Data", "Labels",
 # "Open", "Cancel".
 
-import io
 import os
 import re
 import struct
 import sys
 import zipfile
+import zlib
 
 if not os.environ.get('LATENT_EXECUTABLE'):
     print('SKIP: LATENT_EXECUTABLE is not set; run this through run-ui-test.sh')
@@ -57,6 +60,16 @@ def write_archive(path):
     with zipfile.ZipFile(path, 'w') as z:
         z.writestr('arr_0.npy', x)
         z.writestr('arr_1.npy', y)
+
+
+def write_png(path, width, height, grey):
+    """A grey 8-bit PNG of one shade."""
+    def chunk(kind, data):
+        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+    rows = b''.join(b'\0' + bytes([grey]) * width for _ in range(height))
+    with open(path, 'wb') as f:
+        f.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 0, 0, 0, 0))
+                + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
 
 
 def status():
@@ -112,11 +125,24 @@ def step_open():
                   lambda: f'the metrics to measure against arr_1\'s labels ({metrics()!r})')
 
 
+def step_folder():
+    folder = os.path.join(ui.scratch_dir(), 'shades')
+    for klass, shades in (('dark', (10, 30, 50)), ('light', (200, 220))):
+        os.makedirs(os.path.join(folder, klass), exist_ok=True)
+        for shade in shades:
+            write_png(os.path.join(folder, klass, f'{shade}.png'), 6, 4, shade)
+    app.open_file(folder, item='Open Image Folder…')
+    wait_status(r'^shades · 5 × 24', 30, 'the folder\'s 5 images of 6 × 4 to load')
+    ui.wait_until(lambda: 'Accuracy' in metrics() or None, 30,
+                  lambda: f'the metrics to measure against the folders\' classes ({metrics()!r})')
+
+
 def main():
-    ui.run_steps('ui-arrays', app, [
+    ui.run_steps('ui-files', app, [
         ('start the window and open data/iris.csv', step_start),
         ('an archive of arr_0 and arr_1: the dialog asks, Cancel keeps Iris', step_cancel),
         ('Open loads arr_0 labelled by arr_1', step_open),
+        ('Open Image Folder… loads a folder of class folders', step_folder),
     ])
     status_code = app.stop()
     if status_code != 0:
