@@ -763,6 +763,7 @@ typedef struct {
   const char *path;
   GPtrArray  *names;     /* of the arrays, without ".npy" */
   GArray     *indices;   /* their entries in the archive */
+  gsize       len;       /* bytes of the archive */
 } Archive;
 
 static void
@@ -789,6 +790,7 @@ archive_open (Archive     *archive,
   zip_int64_t n;
 
   archive->path = path;
+  archive->len = len;
   archive->names = g_ptr_array_new_with_free_func (g_free);
   archive->indices = g_array_new (FALSE, FALSE, sizeof (zip_uint64_t));
   zip_error_init (&zerror);
@@ -851,7 +853,14 @@ archive_read (Archive     *archive,
     }
   /* A few bytes of deflate cannot hold gigabytes (1,032 to 1 at most):
    * what a member says it holds is checked before memory is given to it. */
-  if ((stat.valid & ZIP_STAT_COMP_SIZE) && stat.size / 1032 > stat.comp_size + 64)
+  if (!(stat.valid & ZIP_STAT_COMP_SIZE) || stat.comp_size > archive->len)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: declares %llu compressed bytes, more than the whole archive's %llu"), what,
+                   (unsigned long long) stat.comp_size, (unsigned long long) archive->len);
+      return NULL;
+    }
+  if (stat.size / 1032 > stat.comp_size + 64)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
                    _("%s: declares %llu bytes, more than its %llu compressed bytes can hold"), what,

@@ -395,8 +395,8 @@ test_archive_bad (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "array x: corrupt in the archive"));
 }
 
-/* An archive found by fuzzing: 1,162 bytes whose y_train says it holds
- * 4 GiB. Refused before any memory is given to it. */
+/* Archives found by fuzzing, whose members say they hold gigabytes:
+ * refused before any memory is given to them. */
 static void
 test_archive_declares_too_much (void)
 {
@@ -406,6 +406,14 @@ test_archive_declares_too_much (void)
   g_assert_null (latent_npz_load (path, NULL, NULL, &error));
   g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
   g_assert_nonnull (strstr (error->message, "declares 4294967120 bytes, more than its 176 compressed bytes can hold"));
+  g_clear_error (&error);
+
+  /* And one of 1,162 bytes whose x_train says it has 1.8 GB compressed. */
+  g_free (path);
+  path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "npz", "declares-2g-compressed.npz", NULL);
+  g_assert_null (latent_npz_load (path, NULL, NULL, &error));
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "declares 1852399986 compressed bytes, more than the whole archive's"));
 }
 
 int
