@@ -367,6 +367,68 @@ prepare_data (LatentDataset  *dataset,
   return g_steal_pointer (&features);
 }
 
+/* How a table is read (--label, --ignore, --missing, --text,
+ * --standardise): options appended to the --data spec (latent-catalog.h),
+ * so an experiment file keeps them with the data. */
+typedef struct {
+  char  *label;
+  GStrv  ignore;
+  char  *missing;
+  char  *text;
+  gboolean standardise;
+} ImportChoices;
+
+#define IMPORT_ENTRIES(c) \
+    { "label", 0, 0, G_OPTION_ARG_STRING, &(c).label, N_("The table's column of labels (a name or a number from 1; none)"), N_("COLUMN") }, \
+    { "ignore", 0, 0, G_OPTION_ARG_STRING_ARRAY, &(c).ignore, N_("A column of the table to leave out (an identifier); again for more"), N_("COLUMN") }, \
+    { "missing", 0, 0, G_OPTION_ARG_STRING, &(c).missing, N_("Missing values of the table: drop the rows or fill in the column mean (default: refuse)"), N_("drop|mean") }, \
+    { "text", 0, 0, G_OPTION_ARG_STRING, &(c).text, N_("Text in a column of numbers: a missing value, or a category of its own 0/1 column (default: refuse)"), N_("missing|onehot") }, \
+    { "standardise", 0, 0, G_OPTION_ARG_NONE, &(c).standardise, N_("Each column of numbers to mean 0 and standard deviation 1"), NULL }
+
+static gboolean
+apply_import_choices (ImportChoices  *c,
+                      char          **data,
+                      GError        **error)
+{
+  g_autoptr(GString) options = g_string_new (NULL);
+
+  if (c->missing && !g_str_equal (c->missing, "drop") && !g_str_equal (c->missing, "mean"))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--missing %s: expected drop or mean"), c->missing);
+      return FALSE;
+    }
+  if (c->text && !g_str_equal (c->text, "missing") && !g_str_equal (c->text, "onehot"))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--text %s: expected missing or onehot"), c->text);
+      return FALSE;
+    }
+  if (c->label)
+    g_string_append_printf (options, ",label=%s", c->label);
+  for (guint i = 0; c->ignore && c->ignore[i]; i++)
+    g_string_append_printf (options, ",ignore=%s", c->ignore[i]);
+  if (c->missing)
+    g_string_append_printf (options, ",missing=%s", c->missing);
+  if (c->text)
+    g_string_append_printf (options, ",text=%s", c->text);
+  if (c->standardise)
+    g_string_append (options, ",standardise");
+  if (options->len > 0)
+    {
+      /* A spec that has options already ("t.csv:missing=mean") takes more. */
+      const char *colon = strrchr (*data, ':');
+      char *spec = g_strconcat (*data, colon && !g_file_test (*data, G_FILE_TEST_EXISTS) ? "" : ":",
+                                options->str + (colon && !g_file_test (*data, G_FILE_TEST_EXISTS) ? 0 : 1), NULL);
+
+      g_free (*data);
+      *data = spec;
+    }
+  g_free (c->label);
+  g_strfreev (c->ignore);
+  g_free (c->missing);
+  g_free (c->text);
+  return TRUE;
+}
+
 static int
 command_run (int    argc,
              char **argv)
@@ -391,9 +453,11 @@ command_run (int    argc,
   int iterations = G_MININT;   /* not given; 0 is refused like any value out of range */
   gboolean progress = FALSE;
   gboolean said_compiling = FALSE;
+  ImportChoices import = { 0 };
   const GOptionEntry entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },
     { "labels", 0, 0, G_OPTION_ARG_FILENAME, &labels, N_("A separate file of labels"), N_("PATH") },
+    IMPORT_ENTRIES (import),
     { "test", 0, 0, G_OPTION_ARG_FILENAME, &test_data,
       N_("Test data for a classifier, with the same columns (default: hold out a share of --data)"), N_("PATH") },
     { "features", 0, 0, G_OPTION_ARG_FILENAME, &model_path,
@@ -457,6 +521,8 @@ command_run (int    argc,
     device = g_strdup (experiment->device);
   if (data == NULL)
     return fail (EXIT_BAD_INPUT, "%s", _("run: --data is required"));
+  if (!apply_import_choices (&import, &data, &error))
+    return fail (EXIT_BAD_INPUT, "%s", error->message);
   if (seed < 0 && seed != G_MININT64)
     return fail (EXIT_BAD_INPUT, _("--seed %lld: must not be negative"), (long long) seed);
   if (seed == G_MININT64)

@@ -103,6 +103,33 @@ class Results(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.dir, name)
 
+    def test_import_choices(self):
+        """--ignore, --missing, --text and --standardise read a messy table as
+        the spec's options do, and are refused when they cannot be met."""
+        with open(self.path("messy.csv"), "w") as f:
+            f.write("id,height,colour,weight,species\np001,1.5,red,10,cat\np002,,blue,12,dog\n"
+                    "p003,1.7,red,NA,cat\np004,1.9,green,15,dog\np005,2.1,,17,dog\n")
+        flags = run("run", "kmeans", "--data", self.path("messy.csv"), "--ignore", "id", "--missing", "mean",
+                    "--text", "onehot", "--param", "k=2", "--json", self.path("a.json"))
+        self.assertEqual(flags.returncode, 0, flags.stderr)
+        spec = run("run", "kmeans", "--data", self.path("messy.csv") + ":ignore=id,missing=mean,text=onehot",
+                   "--param", "k=2", "--json", self.path("b.json"))
+        self.assertEqual(spec.returncode, 0, spec.stderr)
+        a, b = load_json(self.path("a.json")), load_json(self.path("b.json"))
+        self.assertEqual(a["dataset"]["columns"], 5)
+        self.assertEqual(a["labels"], b["labels"])
+        self.assertEqual(a["centroids"], b["centroids"])
+        dropped = run("run", "kmeans", "--data", self.path("messy.csv"), "--ignore", "id", "--ignore", "colour",
+                      "--missing", "drop", "--param", "k=2", "--json", self.path("c.json"))
+        self.assertEqual(dropped.returncode, 0, dropped.stderr)
+        self.assertEqual(load_json(self.path("c.json"))["dataset"]["rows"], 3)
+        bad = run("run", "kmeans", "--data", self.path("messy.csv"), "--missing", "sometimes")
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--missing sometimes: expected drop or mean", bad.stderr)
+        refused = run("run", "kmeans", "--data", self.path("messy.csv"), "--missing", "mean")
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("“p001” is not a number", refused.stderr)
+
     def test_iris_json_png_csv(self):
         for device in ("auto", "off"):
             with self.subTest(device=device):

@@ -693,6 +693,68 @@ load_folder (const char  *folder,
   return g_steal_pointer (&dataset);
 }
 
+/* "table.csv:label=species,ignore=id,missing=mean,text=onehot,standardise":
+ * a table read with the import choices (latent-csv.h). */
+static LatentDataset *
+load_table_spec (const char  *path,
+                 const char  *options,
+                 const char  *labels_path,
+                 GError     **error)
+{
+  g_auto(GStrv) pairs = g_strsplit (options, ",", -1);
+  g_autoptr(GPtrArray) ignore = g_ptr_array_new ();
+  g_autoptr(LatentDataset) dataset = NULL;
+  LatentCsvOptions choices = { 0 };
+
+  for (guint i = 0; pairs[i] != NULL; i++)
+    {
+      const char *p = pairs[i];
+
+      if (g_str_has_prefix (p, "label=") && p[6] != '\0')
+        choices.label_column = p + 6;
+      else if (g_str_has_prefix (p, "ignore=") && p[7] != '\0')
+        g_ptr_array_add (ignore, (gpointer) (p + 7));
+      else if (g_str_equal (p, "missing=drop"))
+        choices.missing = LATENT_CSV_MISSING_DROP;
+      else if (g_str_equal (p, "missing=mean"))
+        choices.missing = LATENT_CSV_MISSING_MEAN;
+      else if (g_str_equal (p, "missing=refuse"))
+        choices.missing = LATENT_CSV_MISSING_REFUSE;
+      else if (g_str_equal (p, "text=missing"))
+        choices.text = LATENT_CSV_TEXT_MISSING;
+      else if (g_str_equal (p, "text=onehot"))
+        choices.text = LATENT_CSV_TEXT_ONE_HOT;
+      else if (g_str_equal (p, "text=refuse"))
+        choices.text = LATENT_CSV_TEXT_REFUSE;
+      else if (g_str_equal (p, "standardise") || g_str_equal (p, "standardize"))
+        choices.standardise = TRUE;
+      else
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                       _("%s: option “%s”: a table takes label=COLUMN, ignore=COLUMN, missing=drop|mean|refuse, "
+                         "text=missing|onehot|refuse and standardise"), path, p);
+          return NULL;
+        }
+    }
+  if (ignore->len > 0)
+    {
+      g_ptr_array_add (ignore, NULL);
+      choices.ignore = (const char * const *) ignore->pdata;
+    }
+  dataset = latent_csv_load (path, &choices, error);
+  if (dataset == NULL || (labels_path != NULL && !attach_labels (dataset, labels_path, error)))
+    return NULL;
+  return g_steal_pointer (&dataset);
+}
+
+static gboolean
+is_table (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  return g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".tsv") || g_str_has_suffix (lower, ".txt");
+}
+
 /* Files of several named arrays, whose arrays a spec may choose. */
 static gboolean
 holds_arrays (const char *path)
@@ -813,6 +875,8 @@ latent_catalog_load (const char  *spec,
         return load_folder (path, colon + 1, labels_path, error);
       if (holds_arrays (path))
         return load_arrays_spec (path, colon + 1, labels_path, error);
+      if (is_table (path))
+        return load_table_spec (path, colon + 1, labels_path, error);
     }
   return load_file (spec, labels_path, error);
 }

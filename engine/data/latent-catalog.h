@@ -27,7 +27,9 @@ char          *latent_catalog_find_data_file    (const char  *basename);
  * "blobs[:n=,k=,dims=,seed=]", "moons[:n=,noise=,seed=]",
  * "rings[:n=,rings=,noise=,seed=]", or a CSV/TSV/NumPy/IDX/PNG/JPEG file
  * ("FILE.npz:x=ARRAY,y=ARRAY", "FILE.h5:x=GROUP/DATASET,y=…" choose a
- * file's arrays: "y=" for no labels).
+ * file's arrays: "y=" for no labels; "TABLE.csv:label=COLUMN,ignore=COLUMN,
+ * missing=drop|mean,text=missing|onehot,standardise" reads a table with
+ * those choices, latent-csv.h).
  * @labels_path (nullable): labels to attach (a one-column text/CSV file or an
  * IDX label file); for IDX images a sibling label file is found otherwise. */
 /* Whether @spec names a built-in dataset of rows (every one but the

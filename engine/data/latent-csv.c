@@ -605,6 +605,221 @@ cell_error (const CsvReader  *r,
   return FALSE;
 }
 
+/* Import choices ---------------------------------------------------------- */
+
+/* Per column of the file: left out, a label, numbers, or categories. */
+typedef struct {
+  gboolean  skip;          /* ignored, or the label column */
+  gboolean  categorical;   /* a 0/1 column per value */
+  gboolean  too_many;      /* more distinct values than a categorical column takes */
+  LabelMap  values;        /* distinct cells, in order of first appearance */
+  guint     out;           /* its first column in the dataset */
+} Column;
+
+/* The markers spreadsheets and R write for a missing value. */
+static gboolean
+is_missing_marker (const char *cell,
+                   gsize       len)
+{
+  static const char * const markers[] = { "NA", "N/A", "NaN", "null", "?", "-", "#N/A", NULL };
+
+  while (len > 0 && g_ascii_isspace (cell[len - 1]))
+    len--;
+  while (len > 0 && g_ascii_isspace (*cell))
+    cell++, len--;
+  for (guint i = 0; markers[i] != NULL; i++)
+    if (strlen (markers[i]) == len && g_ascii_strncasecmp (cell, markers[i], len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+typedef enum {
+  KIND_NUMBER,
+  KIND_MISSING,
+  KIND_TEXT,      /* a category of a categorical column */
+  KIND_REFUSED,   /* refused as the choices say: @kind tells why */
+} ImportKind;
+
+/* What a cell is under the choices; *refused gets the reason of KIND_REFUSED. */
+static ImportKind
+classify (const char             *cell,
+          gsize                   len,
+          char                    delim,
+          const LatentCsvOptions *options,
+          double                 *value,
+          CellKind               *refused)
+{
+  const gboolean fill = options != NULL && options->missing != LATENT_CSV_MISSING_REFUSE;
+  const LatentCsvText text = options ? options->text : LATENT_CSV_TEXT_REFUSE;
+  CellKind kind = parse_number (cell, len, delim, value);
+
+  *refused = kind;
+  if (kind == CELL_NUMBER)
+    return KIND_NUMBER;
+  if (fill && (kind == CELL_EMPTY || is_missing_marker (cell, len)))
+    return KIND_MISSING;
+  if (kind == CELL_NOT_NUMBER && text == LATENT_CSV_TEXT_ONE_HOT)
+    return KIND_TEXT;
+  if (kind == CELL_NOT_NUMBER && text == LATENT_CSV_TEXT_MISSING)
+    return fill ? KIND_MISSING : (*refused = CELL_EMPTY, KIND_REFUSED);
+  return KIND_REFUSED;
+}
+
+/* The columns named in @ignore (names, or numbers from 1) marked to skip. */
+static gboolean
+resolve_ignored (const char          *what,
+                 const char * const  *ignore,
+                 GStrv                header,
+                 guint                n_cols,
+                 Column              *columns,
+                 GError             **error)
+{
+  for (guint i = 0; ignore != NULL && ignore[i] != NULL; i++)
+    {
+      guint64 index;
+      gboolean found = FALSE;
+
+      if (g_ascii_string_to_unsigned (ignore[i], 10, 1, n_cols, &index, NULL))
+        columns[index - 1].skip = found = TRUE;
+      for (guint c = 0; !found && header != NULL && c < n_cols; c++)
+        if (g_ascii_strcasecmp (header[c], ignore[i]) == 0)
+          columns[c].skip = found = TRUE;
+      if (!found)
+        {
+          g_autofree char *joined = header ? g_strjoinv (", ", header) : g_strdup_printf ("1 … %u", n_cols);
+          g_autofree char *quoted = quote_cell (ignore[i], strlen (ignore[i]));
+          g_autofree char *list = g_utf8_make_valid (joined, MIN (strlen (joined), 200));
+
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                       _("%s: column %s to ignore not found (columns: %s)"), what, quoted, list);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Pass one over a record: whether a cell is missing (*missing), which
+ * columns hold text, and (of rows kept) the distinct values of columns
+ * that may be categorical. */
+static gboolean
+survey_record (const CsvReader         *r,
+               GStrv                    header,
+               int                      label_col,
+               const LatentCsvOptions  *options,
+               Column                  *columns,
+               guint                    n_cols,
+               gboolean                *missing,
+               GError                 **error)
+{
+  *missing = FALSE;
+  for (guint c = 0; c < n_cols; c++)
+    {
+      CellKind refused;
+      ImportKind kind;
+      double v;
+
+      if ((int) c == label_col)
+        *missing = *missing || csv_cell_len (r, c) == 0;
+      if (columns[c].skip)
+        continue;
+      kind = classify (csv_cell (r, c), csv_cell_len (r, c), r->delim, options, &v, &refused);
+      if (kind == KIND_REFUSED)
+        return cell_error (r, header, c, refused, error);
+      *missing = *missing || kind == KIND_MISSING;
+      columns[c].categorical = columns[c].categorical || kind == KIND_TEXT;
+    }
+  if (options->text != LATENT_CSV_TEXT_ONE_HOT || (*missing && options->missing == LATENT_CSV_MISSING_DROP))
+    return TRUE;
+
+  /* Every value of a column that turns out categorical is a category,
+   * numbers too: kept while there are few enough. */
+  for (guint c = 0; c < n_cols; c++)
+    {
+      Column *col = &columns[c];
+      g_autofree char *text = NULL;
+
+      if (col->skip || col->too_many || csv_cell_len (r, c) == 0
+          || is_missing_marker (csv_cell (r, c), csv_cell_len (r, c)))
+        continue;
+      text = g_strndup (csv_cell (r, c), csv_cell_len (r, c));
+      if (!g_hash_table_contains (col->values.index, text))
+        {
+          if (col->values.names->len == LATENT_CSV_MAX_CATEGORIES)
+            col->too_many = TRUE;
+          else
+            label_map_add (&col->values, text);
+        }
+    }
+  for (guint c = 0; c < n_cols; c++)
+    if (columns[c].categorical && columns[c].too_many)
+      {
+        g_autofree char *name = describe_column (header, c);
+
+        g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                     _("%s:%u: %s has more than %u different values, too many to make a 0/1 column of each: "
+                       "ignore it, or take its text as missing values"),
+                     r->what, r->record_line, name, LATENT_CSV_MAX_CATEGORIES);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* After the values: missing ones (NaN) filled with their column's mean,
+ * number columns standardised, as @options say. */
+static gboolean
+finish_values (LatentDataset           *dataset,
+               const char              *what,
+               const Column            *columns,
+               guint                    n_cols,
+               GStrv                    header,
+               const LatentCsvOptions  *options,
+               guint                   *filled,
+               GError                 **error)
+{
+  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  float *values = latent_dataset_get_data (dataset);
+
+  *filled = 0;
+  for (guint c = 0; c < n_cols; c++)
+    {
+      const guint j = columns[c].out;
+      double sum = 0, sum2 = 0, mean, sd;
+      guint count = 0;
+
+      if (columns[c].skip || columns[c].categorical)
+        continue;
+      for (guint i = 0; i < n; i++)
+        if (!isnan (values[(gsize) i * d + j]))
+          {
+            sum += values[(gsize) i * d + j];
+            count++;
+          }
+      if (count == 0)
+        {
+          g_autofree char *name = describe_column (header, c);
+
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                       _("%s: %s has no values, only missing ones"), what, name);
+          return FALSE;
+        }
+      mean = sum / count;
+      for (guint i = 0; i < n; i++)
+        if (isnan (values[(gsize) i * d + j]))
+          {
+            values[(gsize) i * d + j] = mean;
+            (*filled)++;
+          }
+      if (!options->standardise)
+        continue;
+      for (guint i = 0; i < n; i++)
+        sum2 += (values[(gsize) i * d + j] - mean) * (values[(gsize) i * d + j] - mean);
+      sd = sqrt (sum2 / n);
+      for (guint i = 0; i < n; i++)
+        values[(gsize) i * d + j] = sd > 0 ? (values[(gsize) i * d + j] - mean) / sd : 0;
+    }
+  return TRUE;
+}
+
 static LatentDataset *
 csv_parse (const char              *data,
            gsize                    len,
@@ -621,7 +836,9 @@ csv_parse (const char              *data,
   g_autofree char *basename = g_path_get_basename (what);
   CsvReader r;
   LabelMap map;
-  guint n_cols, n_features;
+  g_autofree Column *columns = NULL;
+  gboolean chosen, missing;
+  guint n_cols, n_features, n_dropped = 0, n_one_hot = 0, n_ignored = 0;
   guint64 n_rows = 0;
   int label_col;
   gboolean by_name, has_header;
@@ -711,32 +928,81 @@ csv_parse (const char              *data,
         label_col = LABEL_NONE;
     }
 
-  n_features = label_col >= 0 ? n_cols - 1 : n_cols;
-  if (n_features == 0)
+  /* Choices beyond the label column make the first pass look at every
+   * cell: what is missing, which columns are categories. */
+  chosen = options != NULL && (options->ignore != NULL || options->text != LATENT_CSV_TEXT_REFUSE
+                               || options->missing != LATENT_CSV_MISSING_REFUSE || options->standardise);
+  columns = g_new0 (Column, n_cols);
+  for (guint c = 0; c < n_cols; c++)
     {
-      g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
-                   _("%s: no columns left besides the label column %d"), what, label_col + 1);
-      goto fail;
+      label_map_init (&columns[c].values);
+      columns[c].skip = (int) c == label_col;
     }
+  if (chosen && !resolve_ignored (what, options->ignore, header, n_cols, columns, &local_error))
+    goto fail;
+  for (guint c = 0; c < n_cols; c++)
+    n_ignored += columns[c].skip && (int) c != label_col;
 
   /* Count the rows and check their widths; @r holds the first data row. */
-  n_rows = 1;
-  while ((status = csv_reader_next (&r, &local_error)) == 1)
+  n_rows = 0;
+  status = 1;
+  do
     {
       if (!check_columns (&r, n_cols, &local_error))
         goto fail;
+      if (chosen && !survey_record (&r, header, label_col, options, columns, n_cols, &missing, &local_error))
+        goto fail;
+      if (chosen && missing && options->missing == LATENT_CSV_MISSING_DROP)
+        {
+          n_dropped++;
+          continue;
+        }
       n_rows++;
-      if (n_rows > G_MAXUINT || n_rows * n_features > LATENT_DATASET_MAX_VALUES)
+      if (n_rows > G_MAXUINT || n_rows * n_cols > LATENT_DATASET_MAX_VALUES)
         {
           g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
                        _("%s:%u: more than %llu values is above the limit of %llu"),
-                       what, r.record_line, (unsigned long long) (n_rows * n_features),
+                       what, r.record_line, (unsigned long long) (n_rows * n_cols),
                        (unsigned long long) LATENT_DATASET_MAX_VALUES);
           goto fail;
         }
     }
+  while ((status = csv_reader_next (&r, &local_error)) == 1);
   if (status < 0)
     goto fail;
+
+  /* The dataset's columns: one per number column, one per category. */
+  n_features = 0;
+  for (guint c = 0; c < n_cols; c++)
+    {
+      columns[c].out = n_features;
+      if (!columns[c].skip)
+        n_features += columns[c].categorical ? columns[c].values.names->len : 1;
+      n_one_hot += columns[c].categorical;
+    }
+  if (n_features == 0)
+    {
+      if (n_ignored > 0)
+        g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                     _("%s: no columns left besides those ignored and the label"), what);
+      else
+        g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                     _("%s: no columns left besides the label column %d"), what, label_col + 1);
+      goto fail;
+    }
+  if (n_rows == 0)
+    {
+      g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                   _("%s: every row has a missing value, and rows with one are left out"), what);
+      goto fail;
+    }
+  if (n_rows * n_features > LATENT_DATASET_MAX_VALUES)
+    {
+      g_set_error (&local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: more than %llu values is above the limit of %llu"), what,
+                   (unsigned long long) (n_rows * n_features), (unsigned long long) LATENT_DATASET_MAX_VALUES);
+      goto fail;
+    }
 
   dataset = latent_dataset_new (basename, n_rows, n_features, &local_error);
   if (dataset == NULL)
@@ -755,12 +1021,19 @@ csv_parse (const char              *data,
     {
       float *out = values + (gsize) row * n_features;
 
+      if (chosen && options->missing == LATENT_CSV_MISSING_DROP
+          && (!survey_record (&r, header, label_col, options, columns, n_cols, &missing, &local_error) || missing))
+        {
+          if (local_error != NULL)
+            goto fail;
+          continue;
+        }
       for (guint c = 0; c < n_cols; c++)
         {
           const char *cell = csv_cell (&r, c);
           gsize cell_len = csv_cell_len (&r, c);
           double v = 0;
-          CellKind kind;
+          CellKind refused;
 
           if ((int) c == label_col)
             {
@@ -772,13 +1045,33 @@ csv_parse (const char              *data,
               labels[row] = label_map_add (&map, cell);
               continue;
             }
-          kind = parse_number (cell, cell_len, delim, &v);
-          if (kind != CELL_NUMBER)
+          if (columns[c].skip)
+            continue;
+          switch (classify (cell, cell_len, delim, options, &v, &refused))
             {
-              cell_error (&r, header, c, kind, &local_error);
+            case KIND_NUMBER:
+            case KIND_TEXT:
+              if (columns[c].categorical)
+                {
+                  g_autofree char *text = g_strndup (cell, cell_len);
+
+                  for (guint k = 0; k < columns[c].values.names->len; k++)
+                    out[columns[c].out + k] = 0;
+                  out[columns[c].out + label_map_add (&columns[c].values, text)] = 1;
+                }
+              else
+                out[columns[c].out] = (float) v;
+              break;
+            case KIND_MISSING:
+              /* A category missing is none of them; a number, filled in below. */
+              for (guint k = 0; k < (columns[c].categorical ? columns[c].values.names->len : 1); k++)
+                out[columns[c].out + k] = columns[c].categorical ? 0 : NAN;
+              break;
+            case KIND_REFUSED:
+            default:
+              cell_error (&r, header, c, refused, &local_error);
               goto fail;
             }
-          *out++ = (float) v;
         }
       row++;
     }
@@ -792,19 +1085,35 @@ csv_parse (const char              *data,
       latent_dataset_set_labels (dataset, labels, n_classes, class_names);
     }
 
-  if (header != NULL)
+  if (header != NULL || n_one_hot > 0)
     {
       g_auto(GStrv) names = g_new0 (char *, n_features + 1);
       guint j = 0;
 
       for (guint c = 0; c < n_cols; c++)
-        if ((int) c != label_col)
-          {
-            names[j] = header[c][0] != '\0' ? g_strdup (header[c])
-                                            : g_strdup_printf (_("column %u"), c + 1);
-            j++;
-          }
+        {
+          g_autofree char *name = header != NULL && header[c][0] != '\0' ? g_strdup (header[c])
+                                                                         : g_strdup_printf (_("column %u"), c + 1);
+
+          if (columns[c].skip)
+            continue;
+          if (!columns[c].categorical)
+            names[j++] = g_steal_pointer (&name);
+          else
+            for (guint k = 0; k < columns[c].values.names->len; k++)
+              names[j++] = g_strdup_printf ("%s=%s", name, (char *) g_ptr_array_index (columns[c].values.names, k));
+        }
       latent_dataset_set_column_names (dataset, names);
+    }
+
+  if (chosen)
+    {
+      guint filled = 0;
+
+      if (!finish_values (dataset, what, columns, n_cols, header, options, &filled, &local_error))
+        goto fail;
+      if (options->report != NULL)
+        *options->report = (LatentCsvReport) { n_dropped, filled, n_one_hot, n_ignored };
     }
 
   latent_dataset_set_source (dataset, source);
@@ -813,11 +1122,15 @@ csv_parse (const char              *data,
 
   csv_reader_clear (&r);
   label_map_clear (&map);
+  for (guint c = 0; columns != NULL && c < n_cols; c++)
+    label_map_clear (&columns[c].values);
   return g_steal_pointer (&dataset);
 
 fail:
   csv_reader_clear (&r);
   label_map_clear (&map);
+  for (guint c = 0; columns != NULL && c < n_cols; c++)
+    label_map_clear (&columns[c].values);
   g_propagate_error (error, g_steal_pointer (&local_error));
   return NULL;
 }

@@ -1,4 +1,5 @@
-/* latent-csv.h — CSV/TSV reader: header detection, a label column, missing values
+/* latent-csv.h — CSV/TSV reader: header detection, a label column, missing
+ * values, text in number columns, columns left out
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,12 +9,43 @@
 
 G_BEGIN_DECLS
 
+/* What to do with a cell of text in a column of numbers. */
+typedef enum {
+  LATENT_CSV_TEXT_REFUSE,    /* refuse the file, naming the cell */
+  LATENT_CSV_TEXT_MISSING,   /* a missing value */
+  LATENT_CSV_TEXT_ONE_HOT,   /* the column is categorical: a 0/1 column per value */
+} LatentCsvText;
+
+/* What to do with a missing value: an empty cell, NA, N/A, NaN, null, ?
+ * or - (or text, as LATENT_CSV_TEXT_MISSING says). */
+typedef enum {
+  LATENT_CSV_MISSING_REFUSE,  /* refuse the file, naming the cell */
+  LATENT_CSV_MISSING_DROP,    /* leave out the rows that have one */
+  LATENT_CSV_MISSING_MEAN,    /* fill in the column's mean */
+} LatentCsvMissing;
+
+/* At most this many values make a categorical column. */
+#define LATENT_CSV_MAX_CATEGORIES 256
+
+/* What the choices did, for a person to see. */
+typedef struct {
+  guint rows_dropped;
+  guint cells_filled;
+  guint columns_one_hot;     /* categorical columns made into 0/1 columns */
+  guint columns_ignored;
+} LatentCsvReport;
+
 typedef struct {
   const char *label_column; /* column name, or 1-based index as text; NULL = automatic:
                              * the last column if the header calls it "label" or it is
                              * non-numeric; "none" = no labels */
   char        delimiter;    /* 0 = automatic: tab for .tsv or when the first line has tabs
                              * and no commas, ';' if only semicolons, else ',' */
+  const char * const *ignore; /* columns left out (names or 1-based numbers), NULL-ended; or NULL */
+  LatentCsvText    text;
+  LatentCsvMissing missing;
+  gboolean         standardise; /* each number column to mean 0 and standard deviation 1 */
+  LatentCsvReport *report;      /* filled in when not NULL */
 } LatentCsvOptions;
 
 LatentDataset *latent_csv_load        (const char              *path,

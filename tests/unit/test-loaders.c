@@ -2407,9 +2407,10 @@ test_catalog_bad_specs (Fixture       *f,
   assert_error (error, LATENT_DATA_ERROR_UNSUPPORTED, gz, "IDX");
   g_clear_error (&error);
 
+  /* A folder is a folder of images (test-image-folder.c): without any, it says so. */
   ds = latent_catalog_load (f->dir, NULL, &error);
   g_assert_null (ds);
-  assert_error (error, LATENT_DATA_ERROR_IO, f->dir);
+  assert_error (error, LATENT_DATA_ERROR_EMPTY, f->dir, "no PNG or JPEG images");
   g_clear_error (&error);
 
   ds = latent_catalog_load ("blobs", missing, &error);
