@@ -14,6 +14,7 @@
 #include "latent-data-table.h"
 #include "latent-experiment.h"
 #include "latent-export-dialog.h"
+#include "latent-import-dialog.h"
 #include "latent-projection.h"
 #include "latent-result.h"
 #include "latent-synthetic-dialog.h"
@@ -181,6 +182,37 @@ ask_for_arrays (LatentWindow *self,
 }
 
 static void
+on_table_chosen (LatentImportDialog *dialog,
+                 const char         *spec,
+                 LatentWindow       *self)
+{
+  latent_window_load_dataset (self, spec);
+}
+
+/* A table file that could not be read as it is (text among numbers, a
+ * missing cell): how to read it, asked of the person; FALSE when @spec is
+ * no such file. */
+static gboolean
+ask_how_to_read (LatentWindow *self,
+                 const char   *spec,
+                 const char   *problem)
+{
+  g_autofree char *lower = g_ascii_strdown (spec, -1);
+  GtkWidget *dialog;
+
+  if (!g_file_test (spec, G_FILE_TEST_IS_REGULAR)
+      || !(g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".tsv") || g_str_has_suffix (lower, ".txt")))
+    return FALSE;
+  dialog = latent_import_dialog_new (GTK_WINDOW (self), spec, problem, NULL);
+  if (dialog == NULL)
+    return FALSE;
+  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_table_chosen), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  _latent_window_update_status (self);
+  return TRUE;
+}
+
+static void
 on_loaded (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
@@ -196,6 +228,10 @@ on_loaded (GObject      *source,
     return;
   if (dataset == NULL && g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS)
       && ask_for_arrays (self, spec))
+    return;
+  if (dataset == NULL && (g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE)
+                          || g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE))
+      && ask_how_to_read (self, spec, error->message))
     return;
   if (dataset == NULL)
     {
@@ -274,6 +310,41 @@ on_open_action (GSimpleAction *action,
   add_filter (GTK_FILE_CHOOSER (dialog), _("Images (PNG, JPEG)"), "*.png", "*.jpg", "*.jpeg", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("MNIST-style IDX"), "*-ubyte", "*-ubyte.gz", NULL);
   add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), "*", NULL);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_import_chosen (const char *path,
+                  gpointer    user_data)
+{
+  LatentWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *dialog;
+
+  if (path == NULL)
+    return;
+  dialog = latent_import_dialog_new (GTK_WINDOW (self), path, NULL, &error);
+  if (dialog == NULL)
+    {
+      _latent_window_show_error (self, error->message);
+      return;
+    }
+  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_table_chosen), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* A table with the choices of how to read it, even one that reads as it is. */
+static void
+on_import_table_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Import Table"),
+                                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+                                                         on_import_chosen, self);
+
+  add_filter (GTK_FILE_CHOOSER (dialog), _("Tables (CSV, TSV)"), "*.csv", "*.tsv", "*.txt", NULL);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
@@ -508,6 +579,7 @@ on_open_experiment_action (GSimpleAction *action,
 static const GActionEntry file_actions[] = {
   { "open", on_open_action },
   { "open-folder", on_open_folder_action },
+  { "import-table", on_import_table_action },
   { "load-dataset", on_load_dataset_action, "s" },
   { "load-installed", on_load_dataset_action, "s" },
   { "synthetic", on_synthetic_action, "s" },

@@ -1148,6 +1148,38 @@ read_file (const char  *path,
 
 /* Public --------------------------------------------------------------- */
 
+GPtrArray *
+latent_csv_preview (const char  *path,
+                    guint        max_records,
+                    GError     **error)
+{
+  g_autoptr(GBytes) bytes = read_file (path, error);
+  g_autoptr(GPtrArray) records = NULL;
+  const char *data;
+  gsize len;
+  CsvReader r;
+  int status = 1;
+
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &len);
+  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    data += 3, len -= 3;
+  records = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  csv_reader_init (&r, path, data, len, guess_delimiter (path, data, len));
+  while (records->len < max_records && (status = csv_reader_next (&r, error)) == 1)
+    g_ptr_array_add (records, csv_record_to_strv (&r));
+  csv_reader_clear (&r);
+  if (status < 0)
+    return NULL;
+  if (records->len == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: empty file"), path);
+      return NULL;
+    }
+  return g_steal_pointer (&records);
+}
+
 LatentDataset *
 latent_csv_load_bytes (GBytes                  *bytes,
                        const char              *name,

@@ -57,6 +57,12 @@ LatentDataset *latent_csv_load_bytes  (GBytes                  *bytes,
                                        const LatentCsvOptions  *options,
                                        GError                 **error);
 
+/* The first @max_records records of @path as they are, cells as text
+ * (GStrv each), the header among them: what an import dialog previews. */
+GPtrArray     *latent_csv_preview     (const char              *path,
+                                       guint                    max_records,
+                                       GError                 **error);
+
 /* A one-column label file (one label per line, optional header). Text labels
  * become classes in order of first appearance; integer labels become classes
  * in sorted order. Returns n_labels class indices; free with g_free(). */

@@ -12,9 +12,12 @@
 # arr_1 as its labels. Cancel keeps Iris; Open loads "pair (arr_0)" with
 # 150 × 4 and labels (the metrics show an accuracy). Dataset ▸ Open Image
 # Folder… on a folder of two class folders of 6 × 4 PNGs loads them as rows
-# of 24 pixels, labelled by folder.
+# of 24 pixels, labelled by folder. A table with an identifier column, text
+# among numbers and missing cells opens "Import Table", preset to leave the
+# identifier out, make the colours categories and fill in the means: it says
+# "5 rows × 5 columns" and, with Open, loads so.
 # Accessible names used: "Dataset", "Status", "Metrics", "Data", "Labels",
-# "Open", "Cancel".
+# "Open", "Cancel", "Import Table", "id".
 
 import os
 import re
@@ -137,12 +140,37 @@ def step_folder():
                   lambda: f'the metrics to measure against the folders\' classes ({metrics()!r})')
 
 
+MESSY = ('id,height,colour,weight,species\np001,1.5,red,10,cat\np002,,blue,12,dog\n'
+         'p003,1.7,red,NA,cat\np004,1.9,green,15,dog\np005,2.1,,17,dog\n')
+
+
+def step_messy_table():
+    path = os.path.join(ui.scratch_dir(), 'messy.csv')
+    with open(path, 'w') as f:
+        f.write(MESSY)
+    app.open_file(path)
+    dialog = ui.wait_until(lambda: next((w for w in app.windows() if ui.name_of(w) == 'Import Table'), None),
+                           15, 'the dialog "Import Table"')
+    identifier = ui.find(dialog, 'check box', 'id', timeout=10)
+    if not identifier.getState().contains(ui.pyatspi.STATE_CHECKED):
+        raise Failure('"id" is not preset to be left out')
+    # The summary under the choices, once the table has been read with them.
+    summary = ui.find(dialog, 'label', contains='5 rows × 5 columns', timeout=20,
+                      what='the summary to give 5 rows × 5 columns')
+    if '2 missing values filled in' not in ui.text_of(summary):
+        raise Failure(f'the summary does not count the filled values: {ui.text_of(summary)!r}')
+    ui.screenshot(os.path.join(ui.artifacts_dir(), 'ui-files-import.png'), dialog)
+    ui.raw_click(ui.find(dialog, 'push button', 'Open', timeout=10))
+    wait_status(r'^messy\.csv · 5 × 5', 30, 'the table to load as 5 × 5')
+
+
 def main():
     ui.run_steps('ui-files', app, [
         ('start the window and open data/iris.csv', step_start),
         ('an archive of arr_0 and arr_1: the dialog asks, Cancel keeps Iris', step_cancel),
         ('Open loads arr_0 labelled by arr_1', step_open),
         ('Open Image Folder… loads a folder of class folders', step_folder),
+        ('a messy table opens Import Table, preset; Open loads it', step_messy_table),
     ])
     status_code = app.stop()
     if status_code != 0:
