@@ -454,6 +454,7 @@ command_run (int    argc,
   gboolean progress = FALSE;
   gboolean said_compiling = FALSE;
   ImportChoices import = { 0 };
+  gboolean test_from_experiment = FALSE;
   const GOptionEntry entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },
     { "labels", 0, 0, G_OPTION_ARG_FILENAME, &labels, N_("A separate file of labels"), N_("PATH") },
@@ -519,6 +520,18 @@ command_run (int    argc,
     labels = g_strdup (experiment->labels);
   if (device == NULL && experiment)
     device = g_strdup (experiment->device);
+  /* The experiment's test data and view, unless told otherwise. */
+  if (test_data == NULL && experiment && experiment->test)
+    test_data = g_strdup (experiment->test), test_from_experiment = TRUE;
+  if (figure == NULL && experiment && !g_str_equal (experiment->figure, "auto"))
+    figure = g_strdup (experiment->figure);
+  if (axes == NULL && experiment && (experiment->axes[0] || experiment->axes[1]))
+    {
+      g_autofree char *across = experiment->axes[0] ? g_strdup_printf ("%u", experiment->axes[0]) : g_strdup ("pc");
+      g_autofree char *up = experiment->axes[1] ? g_strdup_printf ("%u", experiment->axes[1]) : g_strdup ("pc");
+
+      axes = g_strconcat (across, ",", up, NULL);
+    }
   if (data == NULL)
     return fail (EXIT_BAD_INPUT, "%s", _("run: --data is required"));
   if (!apply_import_choices (&import, &data, &error))
@@ -547,6 +560,9 @@ command_run (int    argc,
       return fail (EXIT_BAD_INPUT, _("--features-out: %s has no encoder (these have: %s)"),
                    algorithm->id, encoders);
     }
+  /* An experiment's test data serves its own algorithm, a classifier. */
+  if (test_from_experiment && !(algorithm->flags & LATENT_ALGORITHM_SUPERVISED))
+    g_clear_pointer (&test_data, g_free);
   /* Refusals known before the run come before it, not after its work. */
   if (test_data && !(algorithm->flags & LATENT_ALGORITHM_SUPERVISED))
     /* Translators: the algorithm given, e.g. “kmeans” */

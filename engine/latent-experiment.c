@@ -13,7 +13,8 @@
 #include <glib/gi18n-lib.h>
 
 #define FORMAT "latent-experiment"
-#define VERSION 1
+/* Version 2 adds the test data and the view; version 1 files still load. */
+#define VERSION 2
 /* Experiments are a few lines; anything this large is something else. */
 #define EXPERIMENT_MAX_BYTES ((gsize) 16 << 20)
 
@@ -33,7 +34,27 @@ latent_experiment_new (const char            *dataset,
   self->params = latent_params_copy (params);
   self->seed = seed;
   self->device = g_strdup (device ? device : "auto");
+  self->figure = g_strdup ("auto");
+  self->speed = -1;
   return self;
+}
+
+LatentExperiment *
+latent_experiment_copy (const LatentExperiment *self)
+{
+  LatentExperiment *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = latent_experiment_new (self->dataset, self->labels, self->algorithm, self->params, self->seed, self->device);
+  copy->test = g_strdup (self->test);
+  g_free (copy->figure);
+  copy->figure = g_strdup (self->figure);
+  copy->axes[0] = self->axes[0];
+  copy->axes[1] = self->axes[1];
+  copy->colour_by_class = self->colour_by_class;
+  copy->speed = self->speed;
+  return copy;
 }
 
 void
@@ -45,6 +66,8 @@ latent_experiment_free (LatentExperiment *self)
   g_free (self->labels);
   g_clear_pointer (&self->params, latent_params_unref);
   g_free (self->device);
+  g_free (self->test);
+  g_free (self->figure);
   g_free (self);
 }
 
@@ -78,6 +101,28 @@ latent_experiment_save (LatentExperiment  *self,
   json_builder_add_int_value (b, (gint64) self->seed);
   json_builder_set_member_name (b, "device");
   json_builder_add_string_value (b, self->device);
+  json_builder_set_member_name (b, "test");
+  if (self->test)
+    json_builder_add_string_value (b, self->test);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "view");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "figure");
+  json_builder_add_string_value (b, self->figure ? self->figure : "auto");
+  json_builder_set_member_name (b, "axes");
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, self->axes[0]);
+  json_builder_add_int_value (b, self->axes[1]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "colour-by-class");
+  json_builder_add_boolean_value (b, self->colour_by_class);
+  if (self->speed >= 0)
+    {
+      json_builder_set_member_name (b, "speed");
+      json_builder_add_double_value (b, self->speed);
+    }
+  json_builder_end_object (b);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -109,6 +154,90 @@ get_string (JsonObject  *object,
   return json_node_get_string (node);
 }
 
+/* "view": {"figure": "scatter", "axes": [3, 4], "colour-by-class": true,
+ * "speed": 10}, each member optional. */
+static gboolean
+read_view (LatentExperiment  *self,
+           JsonObject        *root,
+           const char        *path,
+           GError           **error)
+{
+  JsonNode *node = json_object_get_member (root, "view");
+  g_autoptr(GError) local_error = NULL;
+  JsonObject *view;
+  const char *figure;
+
+  self->figure = g_strdup ("auto");
+  self->speed = -1;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE, _("%s: “view” must be an object"), path);
+      return FALSE;
+    }
+  view = json_node_get_object (node);
+  figure = get_string (view, "figure", FALSE, path, &local_error);
+  if (local_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (figure)
+    {
+      g_free (self->figure);
+      self->figure = g_strdup (figure);
+    }
+
+  node = json_object_get_member (view, "axes");
+  if (node != NULL)
+    {
+      JsonArray *axes = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+      for (guint i = 0; axes != NULL && i < 2 && json_array_get_length (axes) == 2; i++)
+        {
+          JsonNode *axis = json_array_get_element (axes, i);
+
+          if (!JSON_NODE_HOLDS_VALUE (axis) || json_node_get_value_type (axis) != G_TYPE_INT64
+              || json_node_get_int (axis) < 0 || json_node_get_int (axis) > G_MAXINT)
+            axes = NULL;
+          else
+            self->axes[i] = json_node_get_int (axis);
+        }
+      if (axes == NULL || json_array_get_length (axes) != 2)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                       _("%s: “axes” must be two column numbers (0 for a principal component)"), path);
+          return FALSE;
+        }
+    }
+  node = json_object_get_member (view, "colour-by-class");
+  if (node != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                       _("%s: “colour-by-class” must be true or false"), path);
+          return FALSE;
+        }
+      self->colour_by_class = json_node_get_boolean (node);
+    }
+  node = json_object_get_member (view, "speed");
+  if (node != NULL)
+    {
+      double speed = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_double (node) : -1;
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || !(speed >= 0 && speed <= 1000))
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                       _("%s: “speed” must be a number of iterations a second, 0 to 1000"), path);
+          return FALSE;
+        }
+      self->speed = speed;
+    }
+  return TRUE;
+}
+
 LatentExperiment *
 latent_experiment_load (const char  *path,
                         GError     **error)
@@ -137,7 +266,8 @@ latent_experiment_load (const char  *path,
     return NULL;
   node = json_object_get_member (root, "version");
   if (!g_str_equal (format, FORMAT) || node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) != VERSION)
+      json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) < 1
+      || json_node_get_int (node) > VERSION)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
                    _("%s: not a Latent experiment of version %d"), path, VERSION);
@@ -192,5 +322,12 @@ latent_experiment_load (const char  *path,
       return NULL;
     }
   self->seed = node ? (guint64) json_node_get_int (node) : 0;
+  self->test = g_strdup (get_string (root, "test", FALSE, path, &local_error));
+  if (local_error || !read_view (self, root, path, error))
+    {
+      if (local_error)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
   return g_steal_pointer (&self);
 }

@@ -59,6 +59,8 @@ on_test_loaded (GObject      *source,
       return;
     }
   set_test_data (self, test);
+  g_free (self->test_spec);
+  self->test_spec = g_strdup (g_task_get_task_data (G_TASK (result)));
 }
 
 static void
@@ -105,6 +107,7 @@ on_hold_out_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
+  g_clear_pointer (&((LatentWindow *) user_data)->test_spec, g_free);
   set_test_data (user_data, NULL);
 }
 

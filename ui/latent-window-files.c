@@ -212,6 +212,31 @@ ask_how_to_read (LatentWindow *self,
   return TRUE;
 }
 
+/* An opened experiment's view, once its data is there: the figure, the
+ * axes (columns the data has), the classes' colours, the speed, and its
+ * test data, loading. */
+static void
+show_experiment_view (LatentWindow *self)
+{
+  g_autoptr(LatentExperiment) view = g_steal_pointer (&self->pending_view);
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
+  guint n_cols = dataset ? latent_dataset_get_n_cols (dataset) : 0;
+  GtkCheckButton *colour = GTK_CHECK_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW,
+                                                                           "colour_by_class_check"));
+
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "figure-kind", g_variant_new_string (view->figure));
+  if (view->axes[0] <= n_cols && view->axes[1] <= n_cols)
+    {
+      gtk_drop_down_set_selected (self->across_dropdown, view->axes[0]);
+      gtk_drop_down_set_selected (self->up_dropdown, view->axes[1]);
+    }
+  gtk_check_button_set_active (colour, view->colour_by_class);
+  if (view->speed >= 0)
+    latent_session_set_speed (self->session, view->speed);
+  if (view->test)
+    g_action_group_activate_action (G_ACTION_GROUP (self), "test-data", g_variant_new_string (view->test));
+}
+
 static void
 on_loaded (GObject      *source,
            GAsyncResult *result,
@@ -240,7 +265,11 @@ on_loaded (GObject      *source,
       _latent_window_update_status (self);
       return;
     }
+  /* New data has none of the old test data. */
+  g_clear_pointer (&self->test_spec, g_free);
   latent_session_set_dataset (self->session, dataset, spec);
+  if (self->pending_view)
+    show_experiment_view (self);
 }
 
 void
@@ -511,7 +540,21 @@ on_save_experiment_chosen (const char *path,
         latent_experiment_new (latent_session_get_dataset_spec (session), NULL,
                                latent_session_get_algorithm (session), latent_session_get_params (session),
                                latent_session_get_seed (session), latent_session_get_device (session));
+      g_autoptr(GVariant) figure = g_action_group_get_action_state (G_ACTION_GROUP (self), "figure-kind");
+      GtkCheckButton *colour = GTK_CHECK_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW,
+                                                                               "colour_by_class_check"));
       g_autoptr(GError) error = NULL;
+      guint across = gtk_drop_down_get_selected (self->across_dropdown);
+      guint up = gtk_drop_down_get_selected (self->up_dropdown);
+
+      /* What the person sees, as well as what ran. */
+      experiment->test = g_strdup (self->test_spec);
+      g_free (experiment->figure);
+      experiment->figure = g_variant_dup_string (figure, NULL);
+      experiment->axes[0] = across == GTK_INVALID_LIST_POSITION ? 0 : across;
+      experiment->axes[1] = up == GTK_INVALID_LIST_POSITION ? 0 : up;
+      experiment->colour_by_class = gtk_check_button_get_active (colour);
+      g_object_get (session, "speed", &experiment->speed, NULL);
 
       if (!latent_experiment_save (experiment, path, &error))
         _latent_window_show_error (self, error->message);
@@ -541,6 +584,8 @@ apply_experiment (LatentWindow     *self,
   latent_session_set_seed (self->session, experiment->seed);
   g_action_group_change_action_state (G_ACTION_GROUP (self), "device",
                                       g_variant_new_string (experiment->device));
+  g_clear_pointer (&self->pending_view, latent_experiment_free);
+  self->pending_view = latent_experiment_copy (experiment);
   latent_window_load_dataset (self, experiment->dataset);
 }
 

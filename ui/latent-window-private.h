@@ -22,6 +22,7 @@
 #include "latent-window.h"
 
 #include "latent-curve-view.h"
+#include "latent-experiment.h"
 #include "latent-figure-view.h"
 #include "latent-param-panel.h"
 #include "latent-session.h"
@@ -70,6 +71,10 @@ struct _LatentWindow
    * them and passes the person's choices on. */
   LatentSession         *session;
   GCancellable          *loading;
+  /* The test data's spec, for an experiment to keep; and an opened
+   * experiment's view, shown once its data has loaded. */
+  char                  *test_spec;
+  LatentExperiment      *pending_view;
   LatentWindowError      error_source;
   gboolean               scrubbing;     /* setting the timeline from code */
   gboolean               splitting;     /* setting the split controls from code */

@@ -763,6 +763,8 @@ latent_window_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->session);
+  g_free (self->test_spec);
+  g_clear_pointer (&self->pending_view, latent_experiment_free);
   G_OBJECT_CLASS (latent_window_parent_class)->finalize (object);
 }
 

@@ -576,11 +576,11 @@ class App:
         click(node)
         return node
 
-    def open_file(self, path, item='Open…'):
+    def open_file(self, path, item='Open…', menu='Dataset'):
         """Dataset ▸ Open… (or another item of that menu that opens a file
         chooser), then the path typed into the chooser's location entry
         (ctrl+L), as a person would."""
-        self.choose_menu_item('Dataset', item)
+        self.choose_menu_item(menu, item)
         chooser = wait_until(lambda: next((w for w in self.windows() if w != self.window), None),
                              15, 'the file chooser')
         log(f'  file chooser {describe(chooser)}')

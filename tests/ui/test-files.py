@@ -15,7 +15,9 @@
 # of 24 pixels, labelled by folder. A table with an identifier column, text
 # among numbers and missing cells opens "Import Table", preset to leave the
 # identifier out, make the colours categories and fill in the means: it says
-# "5 rows × 5 columns" and, with Open, loads so.
+# "5 rows × 5 columns" and, with Open, loads so. An experiment file of
+# version 2 brings back its view with its data: Iris, colour by class ticked,
+# its third and fourth columns across and up.
 # Accessible names used: "Dataset", "Status", "Metrics", "Data", "Labels",
 # "Open", "Cancel", "Import Table", "id".
 
@@ -164,6 +166,23 @@ def step_messy_table():
     wait_status(r'^messy\.csv · 5 × 5', 30, 'the table to load as 5 × 5')
 
 
+def step_experiment():
+    path = os.path.join(ui.scratch_dir(), 'view.json')
+    with open(path, 'w') as f:
+        f.write('{"format": "latent-experiment", "version": 2, "dataset": "%s", "algorithm": "kmeans", '
+                '"params": {"k": 3}, "seed": 1, "device": "off", "test": null, '
+                '"view": {"figure": "scatter", "axes": [3, 4], "colour-by-class": true, "speed": 20}}' % IRIS)
+    app.open_file(path, item='Open Experiment…', menu='Main Menu')
+    wait_status(r'^iris\S* · 150 × 4', 30, 'the experiment\'s Iris to load')
+    colour = app.find('check box', 'Colour by class', timeout=10)
+    ui.wait_until(lambda: colour.getState().contains(ui.pyatspi.STATE_CHECKED) or None, 10,
+                  'Colour by class to be ticked as the experiment says')
+    across = app.find('combo box', 'Horizontal axis', timeout=10)
+    ui.wait_until(lambda: 'petal' in ui.text_of(across).lower() or 'petal' in str(
+                      [ui.name_of(c) for c in ui.find_all(across, lambda n: True, showing=False)]).lower() or None,
+                  10, lambda: f'Across to show the third column ({ui.text_of(across)!r})')
+
+
 def main():
     ui.run_steps('ui-files', app, [
         ('start the window and open data/iris.csv', step_start),
@@ -171,6 +190,7 @@ def main():
         ('Open loads arr_0 labelled by arr_1', step_open),
         ('Open Image Folder… loads a folder of class folders', step_folder),
         ('a messy table opens Import Table, preset; Open loads it', step_messy_table),
+        ('an experiment brings back its view with its data', step_experiment),
     ])
     status_code = app.stop()
     if status_code != 0:

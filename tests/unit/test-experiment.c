@@ -57,7 +57,52 @@ test_round_trip (void)
   b = latent_params_to_string (loaded->params);
   g_assert_cmpstr (a, ==, b);
   g_assert_cmpint (latent_params_get_int (loaded->params, "k"), ==, 7);
+  /* Nothing said of the view: the defaults. */
+  g_assert_null (loaded->test);
+  g_assert_cmpstr (loaded->figure, ==, "auto");
+  g_assert_false (loaded->colour_by_class);
+  g_assert_cmpfloat (loaded->speed, <, 0);
   remove_temp (path);
+}
+
+/* The view and the test data come back as they were saved; a file of
+ * version 1, from before them, still loads. */
+static void
+test_view (void)
+{
+  const LatentAlgorithm *kmeans = latent_kmeans_get_algorithm ();
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (kmeans);
+  g_autofree char *path = temp_file ("v.json", NULL);
+  g_autofree char *old = temp_file ("old.json", "{\"format\": \"latent-experiment\", \"version\": 1, "
+                                               "\"dataset\": \"iris\", \"algorithm\": \"kmeans\"}");
+  g_autoptr(LatentExperiment) saved = latent_experiment_new ("t.csv:ignore=id,missing=mean", NULL, kmeans, params, 3,
+                                                             "auto");
+  g_autoptr(LatentExperiment) loaded = NULL, from_old = NULL;
+  g_autoptr(GError) error = NULL;
+
+  saved->test = g_strdup ("test.csv:ignore=id");
+  g_free (saved->figure);
+  saved->figure = g_strdup ("images");
+  saved->axes[0] = 3;
+  saved->axes[1] = 1;
+  saved->colour_by_class = TRUE;
+  saved->speed = 25;
+  g_assert_true (latent_experiment_save (saved, path, &error));
+  loaded = latent_experiment_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (loaded->dataset, ==, "t.csv:ignore=id,missing=mean");
+  g_assert_cmpstr (loaded->test, ==, "test.csv:ignore=id");
+  g_assert_cmpstr (loaded->figure, ==, "images");
+  g_assert_cmpuint (loaded->axes[0], ==, 3);
+  g_assert_cmpuint (loaded->axes[1], ==, 1);
+  g_assert_true (loaded->colour_by_class);
+  g_assert_cmpfloat (loaded->speed, ==, 25);
+
+  from_old = latent_experiment_load (old, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (from_old->figure, ==, "auto");
+  remove_temp (path);
+  remove_temp (old);
 }
 
 static void
@@ -94,6 +139,14 @@ test_bad_files (void)
                 " \"params\": {\"colour\": \"red\"}}", "colour");
   expect_error ("{\"format\": \"latent-experiment\", \"version\": 1, \"dataset\": \"iris\", \"algorithm\": \"kmeans\","
                 " \"seed\": -4}", "seed");
+  expect_error ("{\"format\": \"latent-experiment\", \"version\": 3, \"dataset\": \"iris\", \"algorithm\": \"kmeans\"}",
+                "version 2");
+  expect_error ("{\"format\": \"latent-experiment\", \"version\": 2, \"dataset\": \"iris\", \"algorithm\": \"kmeans\","
+                " \"view\": {\"axes\": [1]}}", "axes");
+  expect_error ("{\"format\": \"latent-experiment\", \"version\": 2, \"dataset\": \"iris\", \"algorithm\": \"kmeans\","
+                " \"view\": {\"speed\": -2}}", "speed");
+  expect_error ("{\"format\": \"latent-experiment\", \"version\": 2, \"dataset\": \"iris\", \"algorithm\": \"kmeans\","
+                " \"view\": {\"colour-by-class\": 1}}", "colour-by-class");
 }
 
 static void
@@ -113,6 +166,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/experiment/round-trip", test_round_trip);
   g_test_add_func ("/experiment/bad-files", test_bad_files);
+  g_test_add_func ("/experiment/view", test_view);
   g_test_add_func ("/experiment/missing-file", test_missing_file);
   return g_test_run ();
 }
