@@ -25,6 +25,8 @@
 #include "latent-json.h"
 
 #define CPU_REFERENCE N_("CPU reference")
+/* Training rows gathered at a time to choose the standardisation. */
+#define STANDARDISE_BLOCK 1024u
 /* Weights at most: 256 MiB of float. */
 #define MAX_WEIGHTS ((guint64) 1 << 26)
 /* A loss this many times the first one means the steps run away: the
@@ -192,6 +194,8 @@ logreg_free (gpointer data)
   g_clear_object (&self->runtime);
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
+  g_clear_pointer (&self->rows, latent_rows_unref);
+  g_clear_pointer (&self->test_source, latent_rows_unref);
   g_clear_pointer (&self->split, latent_split_free);
   g_free (self->device);
   g_free (self->fallback);
@@ -254,12 +258,16 @@ choose_standardisation (LatentLogreg  *self,
                         gboolean       standardise,
                         GError       **error)
 {
-  const guint d = self->d, n = self->n_train;
-  const gint32 *rows = self->split->train_rows;
+  const guint d = self->d, n = self->n_train, block = MIN (STANDARDISE_BLOCK, n);
+  /* Row indices are never negative: the same values as guint. */
+  const guint *rows = (const guint *) self->split->train_rows;
   g_autofree double *sum = g_new0 (double, d);
   g_autofree double *sq = g_new0 (double, d);
+  g_autofree float *x = g_new (float, (gsize) block * d);
   double spread = 0;
 
+  /* Three passes over the training rows, gathered from the source a block
+   * at a time, in the split's order as the sums always were. */
   if (!standardise)
     {
       for (guint a = 0; a < d; a++)
@@ -269,21 +277,31 @@ choose_standardisation (LatentLogreg  *self,
         }
       goto check;
     }
-  for (guint i = 0; i < n; i++)
+  for (guint first = 0; first < n; first += block)
     {
-      const float *x = latent_dataset_get_row (self->dataset, rows[i]);
+      const guint count = MIN (block, n - first);
 
-      for (guint a = 0; a < d; a++)
-        sum[a] += x[a];
+      if (!latent_rows_gather (self->rows, rows + first, count, x, NULL, error))
+        return FALSE;
+      for (guint i = 0; i < count; i++)
+        for (guint a = 0; a < d; a++)
+          sum[a] += x[(gsize) i * d + a];
     }
   for (guint a = 0; a < d; a++)
     sum[a] /= n;
-  for (guint i = 0; i < n; i++)
+  for (guint first = 0; first < n; first += block)
     {
-      const float *x = latent_dataset_get_row (self->dataset, rows[i]);
+      const guint count = MIN (block, n - first);
 
-      for (guint a = 0; a < d; a++)
-        sq[a] += (x[a] - sum[a]) * (x[a] - sum[a]);
+      if (!latent_rows_gather (self->rows, rows + first, count, x, NULL, error))
+        return FALSE;
+      for (guint i = 0; i < count; i++)
+        {
+          const float *xi = x + (gsize) i * d;
+
+          for (guint a = 0; a < d; a++)
+            sq[a] += (xi[a] - sum[a]) * (xi[a] - sum[a]);
+        }
     }
   for (guint a = 0; a < d; a++)
     {
@@ -294,12 +312,19 @@ choose_standardisation (LatentLogreg  *self,
     }
 
 check:
-  for (guint i = 0; i < n; i++)
+  for (guint first = 0; first < n; first += block)
     {
-      const float *x = latent_dataset_get_row (self->dataset, rows[i]);
+      const guint count = MIN (block, n - first);
 
-      for (guint a = 0; a < d; a++)
-        spread = MAX (spread, fabs (((double) x[a] - self->mean[a]) * self->scale[a]));
+      if (!latent_rows_gather (self->rows, rows + first, count, x, NULL, error))
+        return FALSE;
+      for (guint i = 0; i < count; i++)
+        {
+          const float *xi = x + (gsize) i * d;
+
+          for (guint a = 0; a < d; a++)
+            spread = MAX (spread, fabs (((double) xi[a] - self->mean[a]) * self->scale[a]));
+        }
     }
   if (!(d * spread * spread < FLT_MAX / 2))
     {
@@ -357,9 +382,7 @@ evaluate_test (LatentLogreg  *self,
         }
       fall_back (self, local_error);
     }
-  if (self->lcl == NULL)
-    latent_logreg_reference_test (self);
-  return TRUE;
+  return self->lcl != NULL || latent_logreg_reference_test (self, error);
 }
 
 static gpointer
@@ -386,6 +409,9 @@ logreg_init (LatentDataset  *dataset,
   self->seed = seed;
   if (!(self->split = latent_split_new (dataset, p.test, seed, error)))
     return NULL;
+  self->rows = latent_rows_new_for_dataset (self->split->train, 0);
+  self->test_source = self->split->test == self->split->train ? latent_rows_ref (self->rows)
+                      : latent_rows_new_for_dataset (self->split->test, 0);
   self->n_train = self->split->n_train;
   self->n_test = self->split->n_test;
   self->c = self->split->n_classes;
@@ -448,7 +474,10 @@ logreg_init (LatentDataset  *dataset,
   self->loss = NAN;
   self->test_loss = NAN;
 
-  if (cl)
+  /* The device keeps its own copy of every row, which only sources of one
+   * chunk of them all give; in chunks, the run stays on the host. */
+  if (cl && latent_rows_is_whole (self->rows, self->split->train) &&
+      latent_rows_is_whole (self->test_source, self->split->test))
     {
       self->runtime = g_object_ref (cl);
       self->device = latent_cl_describe (cl);
@@ -559,9 +588,7 @@ evaluate (LatentLogreg  *self,
       /* The fall-back read back the device's model: the host's point stands. */
       set_point (self, x);
     }
-  if (self->lcl == NULL)
-    *loss = latent_logreg_reference_evaluate (self, g, right);
-  return TRUE;
+  return self->lcl != NULL || latent_logreg_reference_evaluate (self, g, loss, right, error);
 }
 
 /* The direction −H g of the two-loop recursion over the pairs kept,
@@ -724,8 +751,11 @@ minibatch_step (LatentLogreg  *self,
         }
       fall_back (self, local_error);
     }
-  if (self->lcl == NULL)
-    latent_logreg_reference_step (self, first, rows, loss, right);
+  if (self->lcl == NULL && !latent_logreg_reference_step (self, first, rows, loss, right, error))
+    {
+      self->adam_t--;
+      return FALSE;
+    }
   return TRUE;
 }
 
