@@ -25,8 +25,6 @@
 #include "latent-json.h"
 
 #define CPU_REFERENCE N_("CPU reference")
-/* Training rows gathered at a time to choose the standardisation. */
-#define STANDARDISE_BLOCK 1024u
 /* Weights at most: 256 MiB of float. */
 #define MAX_WEIGHTS ((guint64) 1 << 26)
 /* A loss this many times the first one means the steps run away: the
@@ -244,6 +242,57 @@ fall_back (LatentLogreg *self,
   self->device = g_strdup (_(CPU_REFERENCE));
 }
 
+typedef enum {
+  PASS_SUM,       /* Σ x into sum */
+  PASS_SQUARES,   /* Σ (x − mean)² into sq, mean in sum */
+  PASS_SPREAD,    /* the largest |x'| into spread */
+} StandardisePass;
+
+/* One pass over the training rows where the source holds them, chunk by
+ * chunk, uncopied: they are ascending, so this is the split's order, the
+ * order the sums always ran in. */
+static gboolean
+standardise_pass (LatentLogreg     *self,
+                  StandardisePass   pass,
+                  double           *sum,
+                  double           *sq,
+                  double           *spread,
+                  GError          **error)
+{
+  const guint d = self->d, n = self->n_train, n_chunks = latent_rows_get_n_chunks (self->rows);
+  const gint32 *rows = self->split->train_rows;
+  guint i = 0;
+
+  for (guint c = 0; c < n_chunks && i < n; c++)
+    {
+      LatentChunk chunk;
+
+      if (!latent_rows_get_chunk (self->rows, c, &chunk, error))
+        return FALSE;
+      for (; i < n && (guint) rows[i] < chunk.first + chunk.n; i++)
+        {
+          const float *x = chunk.values + (gsize) (rows[i] - chunk.first) * d;
+
+          switch (pass)
+            {
+            case PASS_SUM:
+              for (guint a = 0; a < d; a++)
+                sum[a] += x[a];
+              break;
+            case PASS_SQUARES:
+              for (guint a = 0; a < d; a++)
+                sq[a] += (x[a] - sum[a]) * (x[a] - sum[a]);
+              break;
+            case PASS_SPREAD:
+              for (guint a = 0; a < d; a++)
+                *spread = MAX (*spread, fabs (((double) x[a] - self->mean[a]) * self->scale[a]));
+              break;
+            }
+        }
+    }
+  return TRUE;
+}
+
 /* Mean and standard deviation (1/n, as scikit-learn's StandardScaler) of
  * every column over the training rows, two passes in double. A column
  * whose spread is rounding beside its mean is constant: it keeps scale 1,
@@ -258,16 +307,11 @@ choose_standardisation (LatentLogreg  *self,
                         gboolean       standardise,
                         GError       **error)
 {
-  const guint d = self->d, n = self->n_train, block = MIN (STANDARDISE_BLOCK, n);
-  /* Row indices are never negative: the same values as guint. */
-  const guint *rows = (const guint *) self->split->train_rows;
+  const guint d = self->d, n = self->n_train;
   g_autofree double *sum = g_new0 (double, d);
   g_autofree double *sq = g_new0 (double, d);
-  g_autofree float *x = g_new (float, (gsize) block * d);
   double spread = 0;
 
-  /* Three passes over the training rows, gathered from the source a block
-   * at a time, in the split's order as the sums always were. */
   if (!standardise)
     {
       for (guint a = 0; a < d; a++)
@@ -277,32 +321,12 @@ choose_standardisation (LatentLogreg  *self,
         }
       goto check;
     }
-  for (guint first = 0; first < n; first += block)
-    {
-      const guint count = MIN (block, n - first);
-
-      if (!latent_rows_gather (self->rows, rows + first, count, x, NULL, error))
-        return FALSE;
-      for (guint i = 0; i < count; i++)
-        for (guint a = 0; a < d; a++)
-          sum[a] += x[(gsize) i * d + a];
-    }
+  if (!standardise_pass (self, PASS_SUM, sum, sq, &spread, error))
+    return FALSE;
   for (guint a = 0; a < d; a++)
     sum[a] /= n;
-  for (guint first = 0; first < n; first += block)
-    {
-      const guint count = MIN (block, n - first);
-
-      if (!latent_rows_gather (self->rows, rows + first, count, x, NULL, error))
-        return FALSE;
-      for (guint i = 0; i < count; i++)
-        {
-          const float *xi = x + (gsize) i * d;
-
-          for (guint a = 0; a < d; a++)
-            sq[a] += (xi[a] - sum[a]) * (xi[a] - sum[a]);
-        }
-    }
+  if (!standardise_pass (self, PASS_SQUARES, sum, sq, &spread, error))
+    return FALSE;
   for (guint a = 0; a < d; a++)
     {
       const double sd = sqrt (sq[a] / n);
@@ -312,20 +336,8 @@ choose_standardisation (LatentLogreg  *self,
     }
 
 check:
-  for (guint first = 0; first < n; first += block)
-    {
-      const guint count = MIN (block, n - first);
-
-      if (!latent_rows_gather (self->rows, rows + first, count, x, NULL, error))
-        return FALSE;
-      for (guint i = 0; i < count; i++)
-        {
-          const float *xi = x + (gsize) i * d;
-
-          for (guint a = 0; a < d; a++)
-            spread = MAX (spread, fabs (((double) xi[a] - self->mean[a]) * self->scale[a]));
-        }
-    }
+  if (!standardise_pass (self, PASS_SPREAD, sum, sq, &spread, error))
+    return FALSE;
   if (!(d * spread * spread < FLT_MAX / 2))
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
