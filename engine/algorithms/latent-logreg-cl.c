@@ -96,17 +96,21 @@ enqueue (LatentLogregCl  *lcl,
                           "clEnqueueNDRangeKernel", kernel_names[kernel], error);
 }
 
-/* The dataset's rows and classes on the device. */
+/* A source's rows and classes on the device, from its one chunk of them
+ * all. */
 static gboolean
-upload_dataset (LatentLogregCl  *lcl,
-                LatentDataset   *dataset,
-                cl_mem          *data,
-                cl_mem          *labels,
-                GError         **error)
+upload_rows (LatentLogregCl  *lcl,
+             LatentRows      *source,
+             cl_mem          *data,
+             cl_mem          *labels,
+             GError         **error)
 {
   const LatentClDeviceInfo *info = latent_cl_get_info (lcl->cl);
-  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  const guint n = latent_rows_get_n_rows (source), d = latent_rows_get_n_cols (source);
   const guint64 bytes = (guint64) n * d * sizeof (float);
+  LatentChunk all;
+
+  g_return_val_if_fail (latent_rows_get_n_chunks (source) == 1, FALSE);
 
   if (bytes > info->max_alloc)
     {
@@ -114,12 +118,13 @@ upload_dataset (LatentLogregCl  *lcl,
                    _("%u rows × %u columns need a larger buffer than %s allows"), n, d, info->name);
       return FALSE;
     }
-  /* The rows in place: the dataset outlives this and its memory is
-   * aligned for the device. */
-  return latent_cl_create_buffer (lcl->cl, data, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes,
-                                  latent_dataset_get_data (dataset), "rows", error) &&
+  /* The rows in place: the dataset behind the source outlives this and its
+   * memory is aligned for the device. */
+  return latent_rows_get_chunk (source, 0, &all, error) &&
+         latent_cl_create_buffer (lcl->cl, data, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes,
+                                  (gpointer) all.values, "rows", error) &&
          latent_cl_create_buffer (lcl->cl, labels, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof (gint32),
-                                  (gpointer) latent_dataset_get_labels (dataset), "classes", error);
+                                  (gpointer) all.labels, "classes", error);
 }
 
 static gboolean
@@ -168,9 +173,9 @@ latent_logreg_cl_new (LatentLogreg  *self,
   for (guint i = 0; i < N_KERNELS; i++)
     if (!(lcl->k[i] = latent_cl_create_kernel (cl, "logreg", options, kernel_names[i], error)))
       return NULL;
-  if (!upload_dataset (lcl, split->train, &lcl->data, &lcl->labels, error) ||
-      (split->test != split->train &&
-       !upload_dataset (lcl, split->test, &lcl->test_data, &lcl->test_labels, error)) ||
+  if (!upload_rows (lcl, self->rows, &lcl->data, &lcl->labels, error) ||
+      (self->test_source != self->rows &&
+       !upload_rows (lcl, self->test_source, &lcl->test_data, &lcl->test_labels, error)) ||
       !latent_cl_create_buffer (cl, &lcl->order, CL_MEM_READ_ONLY, self->n_train * sizeof (gint32), NULL,
                                 "row order", error) ||
       !latent_cl_create_buffer (cl, &lcl->test_rows, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,

@@ -23,6 +23,7 @@
 
 #include "latent-algorithm.h"
 #include "latent-classify.h"
+#include "latent-rows.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +49,9 @@ typedef struct {
   char              *fallback;      /* why the run left OpenCL, kept to the end */
 
   LatentSplit       *split;
+  /* Where the batches come from: split->train's rows, and split->test's
+   * (the same source when the test rows are the dataset's own). */
+  LatentRows        *rows, *test_source;
   guint              n_train, n_test, d, c;
   guint              batch;         /* rows per step; n_train for the full batch */
   guint              steps_per_epoch;
@@ -96,30 +100,34 @@ typedef struct {
   double             lb_f;          /* NAN before the first evaluation */
 } LatentLogreg;
 
-/* The rows @rows_of[0 ..< rows] of @dataset, standardised, into @x
- * (rows × d), and their classes into @y. */
-void      latent_logreg_gather        (LatentLogreg  *self,
-                                       LatentDataset *dataset,
+/* The rows @rows_of[0 ..< rows] of @source, standardised, into @x
+ * (rows × d), and their classes into @y. Fails only where the source
+ * cannot give the rows. */
+gboolean  latent_logreg_gather        (LatentLogreg  *self,
+                                       LatentRows    *source,
                                        const gint32  *rows_of,
                                        guint          rows,
                                        float         *x,
-                                       gint32        *y);
+                                       gint32        *y,
+                                       GError       **error);
 /* Adam's learning rate and ε after self->adam_t steps, with the bias
  * corrections folded in. */
 void      latent_logreg_adam_factors  (LatentLogreg *self,
                                        float        *lr,
                                        float        *eps);
 
-/* Reference path: one training step on the rows order[first ..+ rows): its
- * loss (before the update) in @loss and how many of them the model
- * predicted right in @right. */
-void      latent_logreg_reference_step     (LatentLogreg *self,
+/* Reference path, its rows from self->rows and self->test_source, which
+ * is where its failures come from. One training step on the rows
+ * order[first ..+ rows): its loss (before the update) in @loss and how many
+ * of them the model predicted right in @right. */
+gboolean  latent_logreg_reference_step     (LatentLogreg *self,
                                             guint         first,
                                             guint         rows,
                                             double       *loss,
-                                            guint        *right);
+                                            guint        *right,
+                                            GError      **error);
 /* The same loss, no update, and the gradient into @gw (c × d) and @gb (c),
- * both with the L2 term: for the tests. */
+ * both with the L2 term: for the tests (NAN where the rows fail). */
 double    latent_logreg_reference_gradient (LatentLogreg *self,
                                             guint         first,
                                             guint         rows,
@@ -127,13 +135,16 @@ double    latent_logreg_reference_gradient (LatentLogreg *self,
                                             double       *gb);
 /* Predictions for every test row into self->test_predictions, and their
  * mean cross-entropy (no penalty) into self->test_loss. */
-void      latent_logreg_reference_test     (LatentLogreg *self);
+gboolean  latent_logreg_reference_test     (LatentLogreg *self,
+                                            GError      **error);
 /* L-BFGS's evaluation: the objective (with the penalty) over all training
- * rows at self->w, self->b, its gradient into @g (n_params: w then b), and
- * how many rows the model predicts right. */
-double    latent_logreg_reference_evaluate (LatentLogreg *self,
+ * rows at self->w, self->b in @loss, its gradient into @g (n_params: w then
+ * b), and how many rows the model predicts right. */
+gboolean  latent_logreg_reference_evaluate (LatentLogreg *self,
                                             double       *g,
-                                            guint        *right);
+                                            double       *loss,
+                                            guint        *right,
+                                            GError      **error);
 
 /* OpenCL path: the rows stay on the device; the model and the optimiser's
  * memory too, until read copies them back to self. */

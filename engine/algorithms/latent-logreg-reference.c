@@ -13,25 +13,24 @@
 #include <math.h>
 #include <string.h>
 
-void
+gboolean
 latent_logreg_gather (LatentLogreg  *self,
-                      LatentDataset *dataset,
+                      LatentRows    *source,
                       const gint32  *rows_of,
                       guint          rows,
                       float         *x,
-                      gint32        *y)
+                      gint32        *y,
+                      GError       **error)
 {
   const guint d = self->d;
-  const gint32 *labels = latent_dataset_get_labels (dataset);
 
+  /* Row indices are never negative: the same values as guint. */
+  if (!latent_rows_gather (source, (const guint *) rows_of, rows, x, y, error))
+    return FALSE;
   for (guint r = 0; r < rows; r++)
-    {
-      const float *src = latent_dataset_get_row (dataset, rows_of[r]);
-
-      for (guint a = 0; a < d; a++)
-        x[(gsize) r * d + a] = (src[a] - self->mean[a]) * self->scale[a];
-      y[r] = labels[rows_of[r]];
-    }
+    for (guint a = 0; a < d; a++)
+      x[(gsize) r * d + a] = (x[(gsize) r * d + a] - self->mean[a]) * self->scale[a];
+  return TRUE;
 }
 
 /* Softmax of every row's scores and its cross-entropy: the mean loss of
@@ -89,23 +88,25 @@ penalty (LatentLogreg *self)
 }
 
 /* The batch's loss and gradient, and how many rows it predicted right. */
-static double
-batch_gradient (LatentLogreg *self,
-                guint         first,
-                guint         rows,
-                double       *gw,
-                double       *gb,
-                guint        *right)
+static gboolean
+batch_gradient (LatentLogreg  *self,
+                guint          first,
+                guint          rows,
+                double        *gw,
+                double        *gb,
+                double        *loss,
+                guint         *right,
+                GError       **error)
 {
   const guint c = self->c, d = self->d;
   g_autofree float *x = g_new (float, (gsize) rows * d);
   g_autofree gint32 *y = g_new (gint32, rows);
   g_autofree gint32 *pred = g_new (gint32, rows);
   g_autofree double *e = g_new (double, (gsize) rows * c);
-  double loss;
 
-  latent_logreg_gather (self, self->dataset, self->order + first, rows, x, y);
-  loss = softmax_rows (self, x, y, rows, e, pred) + penalty (self);
+  if (!latent_logreg_gather (self, self->rows, self->order + first, rows, x, y, error))
+    return FALSE;
+  *loss = softmax_rows (self, x, y, rows, e, pred) + penalty (self);
   *right = 0;
   for (guint r = 0; r < rows; r++)
     *right += pred[r] == y[r];
@@ -126,7 +127,7 @@ batch_gradient (LatentLogreg *self,
       }
   for (gsize i = 0; i < (gsize) c * d; i++)
     gw[i] += self->l2 * self->w[i];
-  return loss;
+  return TRUE;
 }
 
 double
@@ -136,9 +137,10 @@ latent_logreg_reference_gradient (LatentLogreg *self,
                                   double       *gw,
                                   double       *gb)
 {
+  double loss;
   guint right;
 
-  return batch_gradient (self, first, rows, gw, gb, &right);
+  return batch_gradient (self, first, rows, gw, gb, &loss, &right, NULL) ? loss : NAN;
 }
 
 /* The optimiser's step on @count values, in float as the device's kernel:
@@ -179,23 +181,27 @@ update (LatentLogreg *self,
     }
 }
 
-void
-latent_logreg_reference_step (LatentLogreg *self,
-                              guint         first,
-                              guint         rows,
-                              double       *loss,
-                              guint        *right)
+gboolean
+latent_logreg_reference_step (LatentLogreg  *self,
+                              guint          first,
+                              guint          rows,
+                              double        *loss,
+                              guint         *right,
+                              GError       **error)
 {
   g_autofree double *gw = g_new (double, (gsize) self->c * self->d);
   g_autofree double *gb = g_new (double, self->c);
 
-  *loss = batch_gradient (self, first, rows, gw, gb, right);
+  if (!batch_gradient (self, first, rows, gw, gb, loss, right, error))
+    return FALSE;
   update (self, self->w, gw, self->vw, self->sw, (gsize) self->c * self->d);
   update (self, self->b, gb, self->vb, self->sb, self->c);
+  return TRUE;
 }
 
-void
-latent_logreg_reference_test (LatentLogreg *self)
+gboolean
+latent_logreg_reference_test (LatentLogreg  *self,
+                              GError       **error)
 {
   const LatentSplit *split = self->split;
   /* In blocks, so the standardised copy stays small. */
@@ -208,19 +214,23 @@ latent_logreg_reference_test (LatentLogreg *self)
     {
       const guint rows = MIN (block, self->n_test - first);
 
-      latent_logreg_gather (self, split->test, split->test_rows + first, rows, x, y);
+      if (!latent_logreg_gather (self, self->test_source, split->test_rows + first, rows, x, y, error))
+        return FALSE;
       total += rows * softmax_rows (self, x, y, rows, NULL, self->test_predictions + first);
     }
   self->test_loss = self->n_test ? total / self->n_test : NAN;
+  return TRUE;
 }
 
-double
-latent_logreg_reference_evaluate (LatentLogreg *self,
-                                  double       *g,
-                                  guint        *right)
+gboolean
+latent_logreg_reference_evaluate (LatentLogreg  *self,
+                                  double        *g,
+                                  double        *loss,
+                                  guint         *right,
+                                  GError       **error)
 {
   const gsize cd = (gsize) self->c * self->d;
 
   /* One batch of all rows, in order: the bias gradient follows the weights'. */
-  return batch_gradient (self, 0, self->n_train, g, g + cd, right);
+  return batch_gradient (self, 0, self->n_train, g, g + cd, loss, right, error);
 }

@@ -192,6 +192,8 @@ logreg_free (gpointer data)
   g_clear_object (&self->runtime);
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
+  g_clear_pointer (&self->rows, latent_rows_unref);
+  g_clear_pointer (&self->test_source, latent_rows_unref);
   g_clear_pointer (&self->split, latent_split_free);
   g_free (self->device);
   g_free (self->fallback);
@@ -240,6 +242,57 @@ fall_back (LatentLogreg *self,
   self->device = g_strdup (_(CPU_REFERENCE));
 }
 
+typedef enum {
+  PASS_SUM,       /* Σ x into sum */
+  PASS_SQUARES,   /* Σ (x − mean)² into sq, mean in sum */
+  PASS_SPREAD,    /* the largest |x'| into spread */
+} StandardisePass;
+
+/* One pass over the training rows where the source holds them, chunk by
+ * chunk, uncopied: they are ascending, so this is the split's order, the
+ * order the sums always ran in. */
+static gboolean
+standardise_pass (LatentLogreg     *self,
+                  StandardisePass   pass,
+                  double           *sum,
+                  double           *sq,
+                  double           *spread,
+                  GError          **error)
+{
+  const guint d = self->d, n = self->n_train, n_chunks = latent_rows_get_n_chunks (self->rows);
+  const gint32 *rows = self->split->train_rows;
+  guint i = 0;
+
+  for (guint c = 0; c < n_chunks && i < n; c++)
+    {
+      LatentChunk chunk;
+
+      if (!latent_rows_get_chunk (self->rows, c, &chunk, error))
+        return FALSE;
+      for (; i < n && (guint) rows[i] < chunk.first + chunk.n; i++)
+        {
+          const float *x = chunk.values + (gsize) (rows[i] - chunk.first) * d;
+
+          switch (pass)
+            {
+            case PASS_SUM:
+              for (guint a = 0; a < d; a++)
+                sum[a] += x[a];
+              break;
+            case PASS_SQUARES:
+              for (guint a = 0; a < d; a++)
+                sq[a] += (x[a] - sum[a]) * (x[a] - sum[a]);
+              break;
+            case PASS_SPREAD:
+              for (guint a = 0; a < d; a++)
+                *spread = MAX (*spread, fabs (((double) x[a] - self->mean[a]) * self->scale[a]));
+              break;
+            }
+        }
+    }
+  return TRUE;
+}
+
 /* Mean and standard deviation (1/n, as scikit-learn's StandardScaler) of
  * every column over the training rows, two passes in double. A column
  * whose spread is rounding beside its mean is constant: it keeps scale 1,
@@ -255,7 +308,6 @@ choose_standardisation (LatentLogreg  *self,
                         GError       **error)
 {
   const guint d = self->d, n = self->n_train;
-  const gint32 *rows = self->split->train_rows;
   g_autofree double *sum = g_new0 (double, d);
   g_autofree double *sq = g_new0 (double, d);
   double spread = 0;
@@ -269,22 +321,12 @@ choose_standardisation (LatentLogreg  *self,
         }
       goto check;
     }
-  for (guint i = 0; i < n; i++)
-    {
-      const float *x = latent_dataset_get_row (self->dataset, rows[i]);
-
-      for (guint a = 0; a < d; a++)
-        sum[a] += x[a];
-    }
+  if (!standardise_pass (self, PASS_SUM, sum, sq, &spread, error))
+    return FALSE;
   for (guint a = 0; a < d; a++)
     sum[a] /= n;
-  for (guint i = 0; i < n; i++)
-    {
-      const float *x = latent_dataset_get_row (self->dataset, rows[i]);
-
-      for (guint a = 0; a < d; a++)
-        sq[a] += (x[a] - sum[a]) * (x[a] - sum[a]);
-    }
+  if (!standardise_pass (self, PASS_SQUARES, sum, sq, &spread, error))
+    return FALSE;
   for (guint a = 0; a < d; a++)
     {
       const double sd = sqrt (sq[a] / n);
@@ -294,13 +336,8 @@ choose_standardisation (LatentLogreg  *self,
     }
 
 check:
-  for (guint i = 0; i < n; i++)
-    {
-      const float *x = latent_dataset_get_row (self->dataset, rows[i]);
-
-      for (guint a = 0; a < d; a++)
-        spread = MAX (spread, fabs (((double) x[a] - self->mean[a]) * self->scale[a]));
-    }
+  if (!standardise_pass (self, PASS_SPREAD, sum, sq, &spread, error))
+    return FALSE;
   if (!(d * spread * spread < FLT_MAX / 2))
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
@@ -357,9 +394,7 @@ evaluate_test (LatentLogreg  *self,
         }
       fall_back (self, local_error);
     }
-  if (self->lcl == NULL)
-    latent_logreg_reference_test (self);
-  return TRUE;
+  return self->lcl != NULL || latent_logreg_reference_test (self, error);
 }
 
 static gpointer
@@ -386,6 +421,9 @@ logreg_init (LatentDataset  *dataset,
   self->seed = seed;
   if (!(self->split = latent_split_new (dataset, p.test, seed, error)))
     return NULL;
+  self->rows = latent_rows_new_for_dataset (self->split->train, 0);
+  self->test_source = self->split->test == self->split->train ? latent_rows_ref (self->rows)
+                      : latent_rows_new_for_dataset (self->split->test, 0);
   self->n_train = self->split->n_train;
   self->n_test = self->split->n_test;
   self->c = self->split->n_classes;
@@ -448,7 +486,10 @@ logreg_init (LatentDataset  *dataset,
   self->loss = NAN;
   self->test_loss = NAN;
 
-  if (cl)
+  /* The device keeps its own copy of every row, which only sources of one
+   * chunk of them all give; in chunks, the run stays on the host. */
+  if (cl && latent_rows_is_whole (self->rows, self->split->train) &&
+      latent_rows_is_whole (self->test_source, self->split->test))
     {
       self->runtime = g_object_ref (cl);
       self->device = latent_cl_describe (cl);
@@ -559,9 +600,7 @@ evaluate (LatentLogreg  *self,
       /* The fall-back read back the device's model: the host's point stands. */
       set_point (self, x);
     }
-  if (self->lcl == NULL)
-    *loss = latent_logreg_reference_evaluate (self, g, right);
-  return TRUE;
+  return self->lcl != NULL || latent_logreg_reference_evaluate (self, g, loss, right, error);
 }
 
 /* The direction −H g of the two-loop recursion over the pairs kept,
@@ -724,8 +763,11 @@ minibatch_step (LatentLogreg  *self,
         }
       fall_back (self, local_error);
     }
-  if (self->lcl == NULL)
-    latent_logreg_reference_step (self, first, rows, loss, right);
+  if (self->lcl == NULL && !latent_logreg_reference_step (self, first, rows, loss, right, error))
+    {
+      self->adam_t--;
+      return FALSE;
+    }
   return TRUE;
 }
 

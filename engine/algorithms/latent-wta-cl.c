@@ -171,6 +171,7 @@ latent_wta_cl_new (LatentWta  *self,
   const guint64 data_bytes = (guint64) n * d * sizeof (float);
   const LatentClDeviceInfo *info = latent_cl_get_info (cl);
   g_autofree guint *zeros = g_new0 (guint, h);
+  LatentChunk all;
   const struct { cl_mem *mem; gsize size; const char *what; } scratch[] = {
     { &wcl->x, batch * d, "mini-batch" },
     { &wcl->zt, h * batch, "codes" },
@@ -200,10 +201,13 @@ latent_wta_cl_new (LatentWta  *self,
     if (!latent_cl_create_buffer (cl, scratch[i].mem, CL_MEM_READ_WRITE, scratch[i].size * 4, NULL,
                                   scratch[i].what, error))
       return NULL;
-  /* The rows in place: the dataset outlives this and its memory is
-   * aligned for the device. */
-  if (!latent_cl_create_buffer (cl, &wcl->data, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, data_bytes,
-                                latent_dataset_get_data (self->dataset), "rows", error) ||
+  /* The rows in place, from the source's one chunk of them all: the
+   * dataset behind it outlives this and its memory is aligned for the
+   * device. */
+  g_return_val_if_fail (latent_rows_is_whole (self->rows, self->dataset), NULL);
+  if (!latent_rows_get_chunk (self->rows, 0, &all, error) ||
+      !latent_cl_create_buffer (cl, &wcl->data, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, data_bytes,
+                                (gpointer) all.values, "rows", error) ||
       !latent_cl_create_buffer (cl, &wcl->order, CL_MEM_READ_ONLY, n * sizeof (guint), NULL, "row order", error) ||
       !latent_cl_create_buffer (cl, &wcl->offset, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, d * sizeof (float),
                                 self->offset, "input offset", error) ||

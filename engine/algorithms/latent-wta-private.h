@@ -20,6 +20,7 @@
 #pragma once
 
 #include "latent-algorithm.h"
+#include "latent-rows.h"
 
 G_BEGIN_DECLS
 
@@ -45,6 +46,7 @@ typedef struct {
 typedef struct {
   const LatentAlgorithm *algorithm;
   LatentDataset     *dataset;
+  LatentRows        *rows;          /* the dataset's, where every batch comes from */
   LatentParams      *params;
   guint64            seed;
   LatentCl          *runtime;       /* where OpenCL failures count */
@@ -100,11 +102,12 @@ void      latent_wta_select_batch  (LatentWta    *self,
                                     guint         rows);
 guint     latent_wta_batch_winners (LatentWta    *self,
                                     guint         rows);
-/* The rows of @order, scaled, into @x (rows × d). */
-void      latent_wta_gather        (LatentWta    *self,
+/* The rows of @order, from self->rows, scaled, into @x (rows × d). */
+gboolean  latent_wta_gather        (LatentWta    *self,
                                     const guint  *order,
                                     guint         rows,
-                                    float        *x);
+                                    float        *x,
+                                    GError      **error);
 /* The optimiser's step on @count values, shared by both paths' results
  * (the device runs the same arithmetic). */
 void      latent_wta_update        (LatentWta    *self,
@@ -121,16 +124,19 @@ void      latent_wta_adam_factors  (LatentWta    *self,
 
 /* Reference path: one training step on the rows @order[0..rows), the loss
  * in @loss; and the forward pass alone (loss, and the reconstructions in
- * @xhat when not NULL, scaled). */
-void      latent_wta_reference_step    (LatentWta    *self,
-                                        const guint  *order,
-                                        guint         rows,
-                                        double       *loss);
-void      latent_wta_reference_forward (LatentWta    *self,
+ * @xhat when not NULL, scaled). They fail only where the row source cannot
+ * give the rows. */
+gboolean  latent_wta_reference_step    (LatentWta    *self,
                                         const guint  *order,
                                         guint         rows,
                                         double       *loss,
-                                        float        *xhat);
+                                        GError      **error);
+gboolean  latent_wta_reference_forward (LatentWta    *self,
+                                        const guint  *order,
+                                        guint         rows,
+                                        double       *loss,
+                                        float        *xhat,
+                                        GError      **error);
 
 /* OpenCL path: the same three, the parameters on the device. read copies
  * them back to self->p and the wins to self->wins, and with @optimiser the

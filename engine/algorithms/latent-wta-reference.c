@@ -60,21 +60,21 @@ latent_wta_select_batch (LatentWta   *self,
     }
 }
 
-void
-latent_wta_gather (LatentWta   *self,
-                   const guint *order,
-                   guint        rows,
-                   float       *x)
+gboolean
+latent_wta_gather (LatentWta    *self,
+                   const guint  *order,
+                   guint         rows,
+                   float        *x,
+                   GError      **error)
 {
   const guint d = self->d;
 
+  if (!latent_rows_gather (self->rows, order, rows, x, NULL, error))
+    return FALSE;
   for (guint r = 0; r < rows; r++)
-    {
-      const float *src = latent_dataset_get_row (self->dataset, order[r]);
-
-      for (guint a = 0; a < d; a++)
-        x[(gsize) r * d + a] = (src[a] - self->offset[a]) * self->scale[a];
-    }
+    for (guint a = 0; a < d; a++)
+      x[(gsize) r * d + a] = (x[(gsize) r * d + a] - self->offset[a]) * self->scale[a];
+  return TRUE;
 }
 
 void
@@ -178,26 +178,30 @@ decode_error (LatentWta   *self,
   return 0.5 * loss / rows;
 }
 
-void
-latent_wta_reference_forward (LatentWta   *self,
-                              const guint *order,
-                              guint        rows,
-                              double      *loss,
-                              float       *xhat)
+gboolean
+latent_wta_reference_forward (LatentWta    *self,
+                              const guint  *order,
+                              guint         rows,
+                              double       *loss,
+                              float        *xhat,
+                              GError      **error)
 {
   g_autofree float *x = g_new (float, (gsize) rows * self->d);
   g_autofree float *code = g_new (float, (gsize) rows * self->h);
 
-  latent_wta_gather (self, order, rows, x);
+  if (!latent_wta_gather (self, order, rows, x, error))
+    return FALSE;
   encode (self, x, rows, code);
   *loss = decode_error (self, x, code, rows, NULL, xhat);
+  return TRUE;
 }
 
-void
-latent_wta_reference_step (LatentWta   *self,
-                           const guint *order,
-                           guint        rows,
-                           double      *loss)
+gboolean
+latent_wta_reference_step (LatentWta    *self,
+                           const guint  *order,
+                           guint         rows,
+                           double       *loss,
+                           GError      **error)
 {
   const guint d = self->d, h = self->h;
   const gsize hd = (gsize) h * d;
@@ -212,7 +216,8 @@ latent_wta_reference_step (LatentWta   *self,
   g_autofree double *gc = g_new0 (double, d);
   g_autofree float *grad = g_new (float, hd);
 
-  latent_wta_gather (self, order, rows, x);
+  if (!latent_wta_gather (self, order, rows, x, error))
+    return FALSE;
   encode (self, x, rows, code);
   *loss = decode_error (self, x, code, rows, e, NULL);
 
@@ -267,4 +272,5 @@ latent_wta_reference_step (LatentWta   *self,
   for (guint a = 0; a < d; a++)
     grad[a] = gc[a];
   latent_wta_update (self, self->p.c, grad, self->v.c, self->s.c, d);
+  return TRUE;
 }

@@ -249,6 +249,7 @@ wta_free (gpointer data)
   g_clear_pointer (&self->wcl, latent_wta_cl_free);
   g_clear_object (&self->runtime);
   g_clear_object (&self->dataset);
+  g_clear_pointer (&self->rows, latent_rows_unref);
   g_clear_pointer (&self->params, latent_params_unref);
   g_free (self->device);
   g_free (self->fallback);
@@ -294,16 +295,45 @@ static gboolean
 choose_scaling (LatentWta  *self,
                 GError    **error)
 {
-  const guint n = self->n, d = self->d;
-  const float *x = latent_dataset_get_data (self->dataset);
-  gboolean single = FALSE;
+  const guint d = self->d, n_chunks = latent_rows_get_n_chunks (self->rows);
+  g_autofree float *lo = g_new (float, d);
+  g_autofree float *hi = g_new (float, d);
+  gboolean single = FALSE, image;
+  float top = 0;
 
-  if (latent_dataset_get_image_shape (self->dataset, NULL, NULL, NULL, &single) && !single)
+  image = latent_dataset_get_image_shape (self->dataset, NULL, NULL, NULL, &single) && !single;
+  /* One pass over the source's chunks, in row order: the same comparisons
+   * as over the whole array. */
+  for (guint c = 0; c < n_chunks; c++)
     {
-      float top = 0;
+      LatentChunk chunk;
 
-      for (gsize i = 0; i < (gsize) n * d; i++)
-        top = MAX (top, fabsf (x[i]));
+      if (!latent_rows_get_chunk (self->rows, c, &chunk, error))
+        return FALSE;
+      if (image)
+        {
+          for (gsize i = 0; i < (gsize) chunk.n * d; i++)
+            top = MAX (top, fabsf (chunk.values[i]));
+          continue;
+        }
+      for (guint a = 0; a < d; a++)
+        {
+          guint r = 0;
+
+          if (c == 0)
+            {
+              lo[a] = hi[a] = chunk.values[a];
+              r = 1;
+            }
+          for (; r < chunk.n; r++)
+            {
+              lo[a] = MIN (lo[a], chunk.values[(gsize) r * d + a]);
+              hi[a] = MAX (hi[a], chunk.values[(gsize) r * d + a]);
+            }
+        }
+    }
+  if (image)
+    {
       for (guint a = 0; a < d; a++)
         {
           self->offset[a] = 0;
@@ -313,15 +343,8 @@ choose_scaling (LatentWta  *self,
     }
   for (guint a = 0; a < d; a++)
     {
-      float lo = x[a], hi = x[a];
-      double range;
+      const double range = (double) hi[a] - lo[a];
 
-      for (guint r = 1; r < n; r++)
-        {
-          lo = MIN (lo, x[(gsize) r * d + a]);
-          hi = MAX (hi, x[(gsize) r * d + a]);
-        }
-      range = (double) hi - lo;
       if (!(range <= FLT_MAX / 2))
         {
           g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
@@ -329,7 +352,7 @@ choose_scaling (LatentWta  *self,
                        latent_dataset_get_name (self->dataset), a + 1, range);
           return FALSE;
         }
-      self->offset[a] = lo;
+      self->offset[a] = lo[a];
       self->scale[a] = range >= FLT_MIN ? 1 / range : 1;
     }
   return TRUE;
@@ -460,6 +483,7 @@ wta_init (LatentDataset  *dataset,
   self = g_new0 (LatentWta, 1);
   self->algorithm = &wta_algorithm;
   self->dataset = g_object_ref (dataset);
+  self->rows = latent_rows_new_for_dataset (dataset, 0);
   self->params = latent_params_ref (params);
   self->seed = seed;
   self->n = latent_dataset_get_n_rows (dataset);
@@ -513,7 +537,9 @@ wta_init (LatentDataset  *dataset,
   self->loss = NAN;
   self->val_loss = NAN;
 
-  if (cl)
+  /* The device keeps its own copy of every row, which only a source of
+   * one chunk of them all gives; in chunks, the run stays on the host. */
+  if (cl && latent_rows_is_whole (self->rows, dataset))
     {
       self->runtime = g_object_ref (cl);
       self->device = latent_cl_describe (cl);
@@ -555,8 +581,9 @@ batched_loss (LatentWta     *self,
             }
           fall_back (self, local_error);
         }
-      if (self->wcl == NULL)
-        latent_wta_reference_forward (self, self->order + first + done, rows, &part, NULL);
+      if (self->wcl == NULL &&
+          !latent_wta_reference_forward (self, self->order + first + done, rows, &part, NULL, error))
+        return FALSE;
       total += part * rows;
     }
   *loss = count ? total / count : NAN;
@@ -624,8 +651,11 @@ wta_step (gpointer       data,
         }
       fall_back (self, local_error);
     }
-  if (self->wcl == NULL)
-    latent_wta_reference_step (self, self->order + first, self->batch, &loss);
+  if (self->wcl == NULL && !latent_wta_reference_step (self, self->order + first, self->batch, &loss, error))
+    {
+      self->adam_t--;
+      return FALSE;
+    }
 
   if (self->iteration == 0)
     self->first_loss = loss;
@@ -686,8 +716,13 @@ fill_examples (LatentWta      *self,
   if (self->wcl &&
       !latent_wta_cl_forward (self->wcl, first, rows, &loss, xhat, NULL, &local_error))
     fall_back (self, local_error);
-  if (self->wcl == NULL)
-    latent_wta_reference_forward (self, self->order + first, rows, &loss, xhat);
+  /* A snapshot cannot fail: rows the source does not give leave it
+   * without examples. */
+  if (self->wcl == NULL && !latent_wta_reference_forward (self, self->order + first, rows, &loss, xhat, &local_error))
+    {
+      g_warning ("%s", local_error->message);
+      return;
+    }
   examples->n_examples = shown;
   examples->rows = g_new (gint32, shown);
   examples->reconstructions = g_new (float, (gsize) shown * d);

@@ -6,6 +6,8 @@
 
 #include "latent-rows.h"
 
+#include <string.h>
+
 
 struct _LatentRows
 {
@@ -127,5 +129,36 @@ latent_rows_get_chunk (LatentRows   *self,
   chunk->d = self->d;
   chunk->values = latent_dataset_get_data (self->dataset) + (gsize) chunk->first * self->d;
   chunk->labels = labels ? labels + chunk->first : NULL;
+  return TRUE;
+}
+
+gboolean
+latent_rows_gather (LatentRows   *self,
+                    const guint  *indices,
+                    guint         n,
+                    float        *values,
+                    gint32       *labels,
+                    GError      **error)
+{
+  const guint d = self->d;
+  LatentChunk chunk = { 0 };
+
+  /* Through the chunks, as a source that holds one chunk at a time would
+   * gather: the chunked source's tests check these index sums. */
+  for (guint r = 0; r < n; r++)
+    {
+      const guint i = indices[r];
+
+      g_return_val_if_fail (i < self->n, FALSE);
+      if (chunk.n == 0 || i < chunk.first || i - chunk.first >= chunk.n)
+        {
+          if (!latent_rows_get_chunk (self, i / self->chunk_rows, &chunk, error))
+            return FALSE;
+          g_return_val_if_fail (labels == NULL || chunk.labels != NULL, FALSE);
+        }
+      memcpy (values + (gsize) r * d, chunk.values + (gsize) (i - chunk.first) * d, d * sizeof (float));
+      if (labels)
+        labels[r] = chunk.labels[i - chunk.first];
+    }
   return TRUE;
 }

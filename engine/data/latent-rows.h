@@ -9,6 +9,10 @@
  * at once); a file read in pieces, or one process's share of the rows
  * under MPI, is another source behind the same calls.
  *
+ * Mini-batch learners (the autoencoder, logistic regression) draw their
+ * rows in an order of their own, so they ask the source for rows by index
+ * (latent_rows_gather) rather than for chunks.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
@@ -54,6 +58,18 @@ gboolean       latent_rows_is_whole        (LatentRows    *self,
 gboolean       latent_rows_get_chunk       (LatentRows    *self,
                                             guint          index,
                                             LatentChunk   *chunk,
+                                            GError       **error);
+
+/* Rows @indices[0 ..< n] (each below n_rows, repeats allowed), in that
+ * order, copied into @values (n × d, row-major) and their labels into
+ * @labels when not NULL (the rows must have labels then). A copy, not a
+ * pointer, because the rows of a batch are scattered over the chunks: an
+ * in-memory source copies them and cannot fail; a file's would read them. */
+gboolean       latent_rows_gather          (LatentRows    *self,
+                                            const guint   *indices,
+                                            guint          n,
+                                            float         *values,
+                                            gint32        *labels,
                                             GError       **error);
 
 /* The chunk size of sources made with chunk_rows 0: the environment's

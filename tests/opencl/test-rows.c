@@ -11,6 +11,11 @@
  * one chunk of them all there, agrees with itself in chunks (which it
  * runs on the host) to the device's float rounding.
  *
+ * The mini-batch learners (the autoencoder, logistic regression) gather
+ * their batches from the source by row index: in chunks they give the
+ * same bytes, and their device runs, which gather on the device, agree
+ * with the host's gathering from chunks.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
@@ -59,6 +64,43 @@ test_chunks (void)
           next += chunk.n;
         }
       g_assert_cmpuint (next, ==, 10);
+    }
+}
+
+/* Rows by index, in any order and repeated, from every chunk size: the
+ * dataset's rows and labels, the chunk boundaries crossed back and forth. */
+static void
+test_gather (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (10, 3, 2, 1, 1);
+  const float *x = latent_dataset_get_data (ds);
+  const gint32 *labels = latent_dataset_get_labels (ds);
+  static const guint sizes[] = { 1, 3, 4, 10, 25 };
+  static const guint indices[] = { 9, 0, 3, 3, 7, 1, 8, 2, 5, 4, 6, 9, 0 };
+  const guint n = G_N_ELEMENTS (indices);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (ds, sizes[s]);
+      float values[G_N_ELEMENTS (indices) * 3];
+      gint32 classes[G_N_ELEMENTS (indices)];
+      float plain[G_N_ELEMENTS (indices) * 3];
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (latent_rows_gather (rows, indices, n, values, classes, &error));
+      g_assert_no_error (error);
+      for (guint r = 0; r < n; r++)
+        {
+          g_assert_cmpmem (values + r * 3, 3 * sizeof (float), x + (gsize) indices[r] * 3, 3 * sizeof (float));
+          g_assert_cmpint (classes[r], ==, labels[indices[r]]);
+        }
+      /* Without labels, the same values. */
+      g_assert_true (latent_rows_gather (rows, indices, n, plain, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpmem (plain, sizeof plain, values, sizeof values);
+      /* No rows. */
+      g_assert_true (latent_rows_gather (rows, indices, 0, NULL, NULL, &error));
+      g_assert_no_error (error);
     }
 }
 
@@ -141,8 +183,10 @@ typedef struct {
   const char *params;
 } Case;
 
-/* The algorithms of the pass contract, and those whose initialisation
- * makes passes (the linear models' moments). */
+/* The algorithms of the pass contract, those whose initialisation makes
+ * passes (the linear models' moments), and the mini-batch learners, which
+ * gather their batches (every optimiser, a short last batch, L-BFGS's
+ * batch of all rows, a validation share and a test share). */
 static const Case cases[] = {
   { "kmeans", "k=5 init=kmeans++ tol=0 max-iterations=30" },
   { "kmeans", "k=4 init=random tol=0" },
@@ -155,6 +199,11 @@ static const Case cases[] = {
   { "gmm", "k=3 covariance=spherical tol=0 max-iterations=10" },
   { "prototype", "test=0.25 episodes=5 ways=3 shots=2" },
   { "prototype", "test=0.3 distance=cosine episodes=0" },
+  { "wta", "hidden=8 batch=50 rate=0.1 epochs=2 learning-rate=0.05" },
+  { "wta", "hidden=8 sparsity=k-sparse k=3 tied=false optimizer=adam learning-rate=0.003 batch=64 epochs=2" },
+  { "logreg", "optimizer=adam batch=64 epochs=3 learning-rate=0.01" },
+  { "logreg", "optimizer=momentum batch=100 epochs=2 learning-rate=0.05 test=0.3" },
+  { "logreg", "epochs=10 tol=0" },
 };
 
 static void
@@ -277,6 +326,8 @@ test_cl_agrees (gconstpointer data)
       g_autofree char *chunked = fit_json (c->id, ds, c->params, cl, chunk_sizes[s]);
       g_autoptr(JsonNode) node = json_from_string (chunked, NULL);
 
+      /* In chunks the device holds no copy of the rows: the host ran it. */
+      g_assert_nonnull (strstr (chunked, "\"device\":\"CPU reference\""));
       assert_json_close (whole, node, 1e-3, c->id);
     }
 }
@@ -289,6 +340,7 @@ main (int   argc,
   g_unsetenv ("LATENT_CHUNK_ROWS");
 
   g_test_add_func ("/rows/chunks", test_chunks);
+  g_test_add_func ("/rows/gather", test_gather);
   g_test_add_func ("/rows/default-size", test_default_size);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

@@ -126,7 +126,7 @@ check_gradient (const char *sparsity,
   wd0 = self->p.wd ? g_memdup2 (self->p.wd, sizeof (float) * hd) : NULL;
   b0 = g_memdup2 (self->p.b, sizeof (float) * 6);
   c0 = g_memdup2 (self->p.c, sizeof (float) * 7);
-  latent_wta_reference_step (self, self->order, 10, &loss);
+  g_assert_true (latent_wta_reference_step (self, self->order, 10, &loss, NULL));
 
   /* Back to the start to probe the loss around it. */
   {
@@ -160,13 +160,13 @@ check_gradient (const char *sparsity,
           const float keep = groups[g].param[i];
           double up, down, center, numeric;
 
-          latent_wta_reference_forward (self, self->order, 10, &center, NULL);
+          g_assert_true (latent_wta_reference_forward (self, self->order, 10, &center, NULL, NULL));
           const float hi = keep + h, lo = keep - h;
 
           groups[g].param[i] = hi;
-          latent_wta_reference_forward (self, self->order, 10, &up, NULL);
+          g_assert_true (latent_wta_reference_forward (self, self->order, 10, &up, NULL, NULL));
           groups[g].param[i] = lo;
-          latent_wta_reference_forward (self, self->order, 10, &down, NULL);
+          g_assert_true (latent_wta_reference_forward (self, self->order, 10, &down, NULL, NULL));
           groups[g].param[i] = keep;
           /* The step the floats really took. */
           numeric = (up - down) / ((double) hi - lo);
