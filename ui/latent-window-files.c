@@ -149,10 +149,12 @@ load_thread (GTask        *task,
   g_task_return_pointer (task, dataset, g_object_unref);
 }
 
+/* A dialog's ::chosen: the dataset spec it made (an archive's arrays, a
+ * table's import choices, a generator's parameters). */
 static void
-on_arrays_chosen (LatentArraysDialog *dialog,
-                  const char         *spec,
-                  LatentWindow       *self)
+on_spec_chosen (GtkWidget    *dialog,
+                const char   *spec,
+                LatentWindow *self)
 {
   latent_window_load_dataset (self, spec);
 }
@@ -175,18 +177,10 @@ ask_for_arrays (LatentWindow *self,
   if (arrays == NULL || arrays[0] == NULL)
     return FALSE;
   dialog = latent_arrays_dialog_new (GTK_WINDOW (self), path, (const char * const *) arrays);
-  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_arrays_chosen), self, 0);
+  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_spec_chosen), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
   _latent_window_update_status (self);
   return TRUE;
-}
-
-static void
-on_table_chosen (LatentImportDialog *dialog,
-                 const char         *spec,
-                 LatentWindow       *self)
-{
-  latent_window_load_dataset (self, spec);
 }
 
 /* A table file that could not be read as it is (text among numbers, a
@@ -206,7 +200,7 @@ ask_how_to_read (LatentWindow *self,
   dialog = latent_import_dialog_new (GTK_WINDOW (self), spec, problem, NULL);
   if (dialog == NULL)
     return FALSE;
-  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_table_chosen), self, 0);
+  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_spec_chosen), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
   _latent_window_update_status (self);
   return TRUE;
@@ -254,7 +248,7 @@ on_loaded (GObject      *source,
   if (dataset == NULL && g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS)
       && ask_for_arrays (self, spec))
     return;
-  if (dataset == NULL && (g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE)
+  if (dataset == NULL && (g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_VALUE)
                           || g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE))
       && ask_how_to_read (self, spec, error->message))
     return;
@@ -358,7 +352,7 @@ on_import_chosen (const char *path,
       _latent_window_show_error (self, error->message);
       return;
     }
-  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_table_chosen), self, 0);
+  g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_spec_chosen), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -402,14 +396,6 @@ on_load_dataset_action (GSimpleAction *action,
 }
 
 static void
-on_synthetic_chosen (LatentSyntheticDialog *dialog,
-                     const char            *spec,
-                     LatentWindow          *self)
-{
-  latent_window_load_dataset (self, spec);
-}
-
-static void
 on_synthetic_action (GSimpleAction *action,
                      GVariant      *parameter,
                      gpointer       user_data)
@@ -417,7 +403,7 @@ on_synthetic_action (GSimpleAction *action,
   LatentWindow *self = user_data;
   GtkWidget *dialog = latent_synthetic_dialog_new (GTK_WINDOW (self), g_variant_get_string (parameter, NULL));
 
-  g_signal_connect (dialog, "chosen", G_CALLBACK (on_synthetic_chosen), self);
+  g_signal_connect (dialog, "chosen", G_CALLBACK (on_spec_chosen), self);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

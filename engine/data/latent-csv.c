@@ -588,7 +588,7 @@ cell_error (const CsvReader  *r,
   switch (kind)
     {
     case CELL_EMPTY:
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_VALUE,
                    _("%s:%u: %s is empty (missing value)"), r->what, r->record_line, column);
       break;
     case CELL_NOT_FINITE:
@@ -598,7 +598,7 @@ cell_error (const CsvReader  *r,
     case CELL_NOT_NUMBER:
     case CELL_NUMBER:
     default:
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_VALUE,
                    _("%s:%u: %s: %s is not a number"), r->what, r->record_line, column, text);
       break;
     }

@@ -20,6 +20,8 @@ typedef enum {
   LATENT_DATA_ERROR_UNSUPPORTED, /* unknown format */
   LATENT_DATA_ERROR_INVALID,     /* bad generator or loader argument */
   LATENT_DATA_ERROR_AMBIGUOUS,   /* a file holds several candidates: choose one */
+  LATENT_DATA_ERROR_VALUE,       /* a table's cell: text among numbers, or missing; the import
+                                  * choices (latent-csv.h) can read it */
 } LatentDataError;
 
 GQuark latent_data_error_quark (void);

@@ -47,7 +47,7 @@ test_refused (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_null (load (NULL, &error));
-  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_VALUE);
   g_assert_nonnull (strstr (error->message, "messy.csv:2: column 1 (“id”): “p001” is not a number"));
 }
 
@@ -145,8 +145,8 @@ test_bad_choices (Fixture       *f,
   struct { const char *options; int code; const char *fragment; } cases[] = {
     { ":ignore=nope,missing=mean", LATENT_DATA_ERROR_INVALID, "column “nope” to ignore not found" },
     { ":missing=sometimes", LATENT_DATA_ERROR_INVALID, "option “missing=sometimes”" },
-    { ":ignore=id,missing=mean", LATENT_DATA_ERROR_PARSE, "column 3 (“colour”): “red” is not a number" },
-    { ":ignore=id,text=onehot", LATENT_DATA_ERROR_PARSE, "column 2 (“height”) is empty (missing value)" },
+    { ":ignore=id,missing=mean", LATENT_DATA_ERROR_VALUE, "column 3 (“colour”): “red” is not a number" },
+    { ":ignore=id,text=onehot", LATENT_DATA_ERROR_VALUE, "column 2 (“height”) is empty (missing value)" },
     { ":ignore=id,ignore=height,ignore=colour,ignore=weight", LATENT_DATA_ERROR_INVALID,
       "no columns left besides those ignored and the label" },
   };

@@ -236,13 +236,13 @@ test_csv_decimal_commas (void)
   /* A thousands point beside the comma is not guessed at. */
   thousands = csv_from_string ("a;b\n1.234,5;2\n", "thousands.csv", NULL, &error);
   g_assert_null (thousands);
-  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_VALUE);
   g_assert_nonnull (strstr (error->message, "thousands.csv:2"));
   g_clear_error (&error);
   /* Where commas split the cells, a comma in a quoted cell is no decimal. */
   quoted = csv_from_string ("a,b\n\"1,5\",2\n", "quoted.csv", NULL, &error);
   g_assert_null (quoted);
-  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE);
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_VALUE);
 }
 
 static void
@@ -401,19 +401,19 @@ test_csv_not_a_number (void)
 
   ds = latent_csv_load (path, NULL, &error);
   g_assert_null (ds);
-  assert_error (error, LATENT_DATA_ERROR_PARSE, where, "column 2 (“y”)", "“abc” is not a number");
+  assert_error (error, LATENT_DATA_ERROR_VALUE, where, "column 2 (“y”)", "“abc” is not a number");
   g_clear_error (&error);
 
   /* Without a header, the column is named by its number. */
   ds = csv_from_string ("1,2,3\n4,5x,6\n", "n.csv", NULL, &error);
   g_assert_null (ds);
-  assert_error (error, LATENT_DATA_ERROR_PARSE, "n.csv:2:", "column 2:", "“5x” is not a number");
+  assert_error (error, LATENT_DATA_ERROR_VALUE, "n.csv:2:", "column 2:", "“5x” is not a number");
   g_clear_error (&error);
 
   /* A label column named explicitly leaves the other columns numeric. */
   ds = csv_from_string ("k,x\na,1\nb,two\n", "k.csv", "k", &error);
   g_assert_null (ds);
-  assert_error (error, LATENT_DATA_ERROR_PARSE, "k.csv:3:", "column 2 (“x”)", "“two”");
+  assert_error (error, LATENT_DATA_ERROR_VALUE, "k.csv:3:", "column 2 (“x”)", "“two”");
 }
 
 static void
@@ -426,12 +426,12 @@ test_csv_missing_value (void)
 
   ds = latent_csv_load (path, NULL, &error);
   g_assert_null (ds);
-  assert_error (error, LATENT_DATA_ERROR_PARSE, where, "column 2", "is empty (missing value)");
+  assert_error (error, LATENT_DATA_ERROR_VALUE, where, "column 2", "is empty (missing value)");
   g_clear_error (&error);
 
   ds = csv_from_string ("1,2,a\n3,4,\n", "m.csv", NULL, &error);
   g_assert_null (ds);
-  assert_error (error, LATENT_DATA_ERROR_PARSE, "m.csv:2:", "column 3", "missing value");
+  assert_error (error, LATENT_DATA_ERROR_VALUE, "m.csv:2:", "column 3", "missing value");
 }
 
 static void
@@ -513,7 +513,7 @@ test_csv_binary_garbage (void)
   LatentDataset *ds = latent_csv_load_bytes (bytes, "garbage.bin", NULL, &error);
 
   g_assert_null (ds);
-  assert_error (error, LATENT_DATA_ERROR_PARSE, "garbage.bin:2:", "column 2");
+  assert_error (error, LATENT_DATA_ERROR_VALUE, "garbage.bin:2:", "column 2");
   g_assert_true (g_utf8_validate (error->message, -1, NULL));
 }
 
