@@ -385,12 +385,25 @@ typedef struct {
     { "text", 0, 0, G_OPTION_ARG_STRING, &(c).text, N_("Text in a column of numbers: a missing value, or a category of its own 0/1 column (default: refuse)"), N_("missing|onehot") }, \
     { "standardise", 0, 0, G_OPTION_ARG_NONE, &(c).standardise, N_("Each column of numbers to mean 0 and standard deviation 1"), NULL }
 
+static void
+import_choices_clear (ImportChoices *c)
+{
+  g_clear_pointer (&c->label, g_free);
+  g_clear_pointer (&c->ignore, g_strfreev);
+  g_clear_pointer (&c->missing, g_free);
+  g_clear_pointer (&c->text, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ImportChoices, import_choices_clear)
+
 static gboolean
 apply_import_choices (ImportChoices  *c,
                       char          **data,
                       GError        **error)
 {
   g_autoptr(GString) options = g_string_new (NULL);
+  const char *colon;
+  gboolean has_options;
 
   if (c->missing && !g_str_equal (c->missing, "drop") && !g_str_equal (c->missing, "mean"))
     {
@@ -412,20 +425,17 @@ apply_import_choices (ImportChoices  *c,
     g_string_append_printf (options, ",text=%s", c->text);
   if (c->standardise)
     g_string_append (options, ",standardise");
-  if (options->len > 0)
-    {
-      /* A spec that has options already ("t.csv:missing=mean") takes more. */
-      const char *colon = strrchr (*data, ':');
-      char *spec = g_strconcat (*data, colon && !g_file_test (*data, G_FILE_TEST_EXISTS) ? "" : ":",
-                                options->str + (colon && !g_file_test (*data, G_FILE_TEST_EXISTS) ? 0 : 1), NULL);
+  if (options->len == 0)
+    return TRUE;
+  /* A spec that has options already ("t.csv:missing=mean") takes more. */
+  colon = strrchr (*data, ':');
+  has_options = colon != NULL && !g_file_test (*data, G_FILE_TEST_EXISTS);
+  {
+    char *spec = g_strconcat (*data, has_options ? "" : ":", options->str + (has_options ? 0 : 1), NULL);
 
-      g_free (*data);
-      *data = spec;
-    }
-  g_free (c->label);
-  g_strfreev (c->ignore);
-  g_free (c->missing);
-  g_free (c->text);
+    g_free (*data);
+    *data = spec;
+  }
   return TRUE;
 }
 
@@ -453,7 +463,7 @@ command_run (int    argc,
   int iterations = G_MININT;   /* not given; 0 is refused like any value out of range */
   gboolean progress = FALSE;
   gboolean said_compiling = FALSE;
-  ImportChoices import = { 0 };
+  g_auto(ImportChoices) import = { 0 };
   gboolean test_from_experiment = FALSE;
   const GOptionEntry entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },

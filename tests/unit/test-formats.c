@@ -47,7 +47,8 @@ test_kmeans_agrees (Fixture       *f,
   g_autofree char *shape = g_strdup_printf ("(%u, %u)", N_ROWS, N_COLS);
   g_autofree char *labels_shape = g_strdup_printf ("(%u,)", N_ROWS);
   g_autoptr(GBytes) x = NULL, y = NULL;
-  g_autofree char *paths[4] = { NULL };
+  /* Freed at the end: g_autofree frees one pointer, not an array of them. */
+  char *paths[4] = { NULL };
   g_autofree char *npy_labels = NULL;
   const char *const formats[4] = { "CSV", "NumPy", "ARFF", "HDF5" };
   const hsize_t dims[] = { N_ROWS, N_COLS }, label_dims[] = { N_ROWS };
@@ -114,7 +115,10 @@ test_kmeans_agrees (Fixture       *f,
       g_assert_cmpfloat (fits[0]->snapshot->metrics.ari, ==, fits[k]->snapshot->metrics.ari);
     }
   for (guint k = 0; k < G_N_ELEMENTS (paths); k++)
-    latent_fit_free (fits[k]);
+    {
+      latent_fit_free (fits[k]);
+      g_free (paths[k]);
+    }
 }
 
 int

@@ -183,7 +183,7 @@ test_bad (Fixture       *f,
 {
   const float grey[4] = { 0, 1, 1, 0 };
   g_autoptr(GError) error = NULL;
-  g_autofree char *broken = NULL;
+  g_autofree char *broken = NULL, *dogs = NULL;
 
   g_assert_null (load (f, "", &error));
   g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY);
@@ -200,7 +200,8 @@ test_bad (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "choose a smaller size"));
   g_clear_error (&error);
 
-  g_assert_cmpint (g_mkdir_with_parents (g_build_filename (f->dir, "dogs", NULL), 0700), ==, 0);
+  dogs = g_build_filename (f->dir, "dogs", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dogs, 0700), ==, 0);
   broken = write_file (f, "dogs/broken.png", "\x89PNG\r\n\x1a\nno more", 15);
   g_assert_null (load (f, "", &error));
   g_test_message ("%s", error->message);
