@@ -36,6 +36,7 @@ struct _LatentImportDialog
   guint            n_cols;
   GPtrArray       *ignore_checks;   /* GtkCheckButton, one per column */
   GCancellable    *trying;          /* the read of the choices under way */
+  guint            try_source;      /* a read to start once the choices rest */
   char            *spec;            /* the choices that read, for Open */
 };
 
@@ -199,6 +200,26 @@ try_choices (LatentImportDialog *self)
   g_task_run_in_thread (task, try_thread);
 }
 
+/* Clicking through the choices starts one read, once they rest: each read
+ * is of the whole table. */
+static gboolean
+try_when_resting (gpointer data)
+{
+  LatentImportDialog *self = data;
+
+  self->try_source = 0;
+  try_choices (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_choice_changed (LatentImportDialog *self)
+{
+  g_clear_handle_id (&self->try_source, g_source_remove);
+  gtk_widget_set_sensitive (self->open_button, FALSE);
+  self->try_source = g_timeout_add (250, try_when_resting, self);
+}
+
 static void
 on_open (LatentImportDialog *self)
 {
@@ -216,6 +237,7 @@ latent_import_dialog_dispose (GObject *object)
   if (self->trying)
     g_cancellable_cancel (self->trying);
   g_clear_object (&self->trying);
+  g_clear_handle_id (&self->try_source, g_source_remove);
   G_OBJECT_CLASS (latent_import_dialog_parent_class)->dispose (object);
 }
 
@@ -301,7 +323,8 @@ show_preview (LatentImportDialog *self,
   gtk_string_list_append (labels, C_("labels", "None"));
   for (guint c = 0; c < self->n_cols; c++)
     {
-      g_autofree char *name = header && first[c][0] ? g_strdup (first[c]) : g_strdup_printf (_("column %u"), c + 1);
+      g_autofree char *name = header && first[c][0] ? g_utf8_make_valid (first[c], -1)
+                                                    : g_strdup_printf (_("column %u"), c + 1);
       GtkWidget *check = gtk_check_button_new_with_label (name);
       g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
       guint n_text = 0, n_cells = 0;
@@ -342,7 +365,8 @@ show_preview (LatentImportDialog *self,
 
       for (guint c = 0; cells[c] != NULL && c < self->n_cols; c++)
         {
-          GtkWidget *label = gtk_label_new (cells[c]);
+          g_autofree char *text = g_utf8_make_valid (cells[c], -1);
+          GtkWidget *label = gtk_label_new (text);
 
           gtk_label_set_xalign (GTK_LABEL (label), 0);
           gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -378,12 +402,13 @@ latent_import_dialog_new (GtkWindow   *parent,
   gtk_label_set_text (self->explanation, text);
   show_preview (self, records);
 
-  g_signal_connect_swapped (self->labels_drop, "notify::selected", G_CALLBACK (try_choices), self);
-  g_signal_connect_swapped (self->text_drop, "notify::selected", G_CALLBACK (try_choices), self);
-  g_signal_connect_swapped (self->missing_drop, "notify::selected", G_CALLBACK (try_choices), self);
-  g_signal_connect_swapped (self->standardise_check, "toggled", G_CALLBACK (try_choices), self);
+  g_signal_connect_swapped (self->labels_drop, "notify::selected", G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->text_drop, "notify::selected", G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->missing_drop, "notify::selected", G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->standardise_check, "toggled", G_CALLBACK (on_choice_changed), self);
   for (guint c = 0; c < self->ignore_checks->len; c++)
-    g_signal_connect_swapped (g_ptr_array_index (self->ignore_checks, c), "toggled", G_CALLBACK (try_choices), self);
+    g_signal_connect_swapped (g_ptr_array_index (self->ignore_checks, c), "toggled",
+                              G_CALLBACK (on_choice_changed), self);
   try_choices (self);
   return GTK_WIDGET (self);
 }

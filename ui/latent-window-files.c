@@ -254,7 +254,9 @@ on_loaded (GObject      *source,
     return;
   if (dataset == NULL)
     {
-      /* The message names the file and line; what was loaded stays. */
+      /* The message names the file and line; what was loaded stays, and
+       * an experiment's view waits for no other data. */
+      g_clear_pointer (&self->pending_view, latent_experiment_free);
       _latent_window_show_error (self, error->message);
       _latent_window_update_status (self);
       return;

@@ -173,6 +173,14 @@ parse_attribute (Reader  *r,
       g_free (attr.name);
       return line_error (r, error, LATENT_DATA_ERROR_PARSE, _("an attribute without a name"));
     }
+  /* Names reach messages and column names: a Latin-1 file's too. */
+  if (!g_utf8_validate (attr.name, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (attr.name, -1);
+
+      g_free (attr.name);
+      attr.name = valid;
+    }
   skip_space (&p, r->eol);
   if (p < r->eol && *p == '{')
     {
@@ -189,7 +197,7 @@ parse_attribute (Reader  *r,
               return line_error (r, error, LATENT_DATA_ERROR_PARSE, _("a quote that does not close"));
             }
           if (value[0] != '\0' || quoted)
-            g_ptr_array_add (attr.values, value);
+            g_ptr_array_add (attr.values, value);   /* compared as bytes; shown made valid */
           else
             g_free (value);
           skip_space (&p, r->eol);

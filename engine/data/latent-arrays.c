@@ -198,7 +198,10 @@ latent_arrays_choose (const char          *what,
         {
           g_autofree char *test_labels = test_name_of (names[choice->labels]);
 
-          choice->test_labels = find (names, n_names, test_labels);
+          /* Labels with no train in their name (y beside x_train) are the
+           * training rows' only: the test data goes without. */
+          if (!g_str_equal (test_labels, names[choice->labels]))
+            choice->test_labels = find (names, n_names, test_labels);
         }
     }
   return TRUE;

@@ -614,6 +614,7 @@ typedef struct {
   gboolean  too_many;      /* more distinct values than a categorical column takes */
   LabelMap  values;        /* distinct cells, in order of first appearance */
   guint     out;           /* its first column in the dataset */
+  guint     width;         /* its columns in the dataset */
 } Column;
 
 /* The markers spreadsheets and R write for a missing value. */
@@ -737,9 +738,13 @@ survey_record (const CsvReader         *r,
     {
       Column *col = &columns[c];
       g_autofree char *text = NULL;
+      CellKind refused;
+      double v;
 
-      if (col->skip || col->too_many || csv_cell_len (r, c) == 0
-          || is_missing_marker (csv_cell (r, c), csv_cell_len (r, c)))
+      /* What pass two takes for a category is one here: a missing-value
+       * marker too, where missing values are not filled in. */
+      if (col->skip || col->too_many
+          || classify (csv_cell (r, c), csv_cell_len (r, c), r->delim, options, &v, &refused) == KIND_MISSING)
         continue;
       text = g_strndup (csv_cell (r, c), csv_cell_len (r, c));
       if (!g_hash_table_contains (col->values.index, text))
@@ -976,8 +981,8 @@ csv_parse (const char              *data,
   for (guint c = 0; c < n_cols; c++)
     {
       columns[c].out = n_features;
-      if (!columns[c].skip)
-        n_features += columns[c].categorical ? columns[c].values.names->len : 1;
+      columns[c].width = columns[c].skip ? 0 : columns[c].categorical ? columns[c].values.names->len : 1;
+      n_features += columns[c].width;
       n_one_hot += columns[c].categorical;
     }
   if (n_features == 0)
@@ -1054,17 +1059,24 @@ csv_parse (const char              *data,
               if (columns[c].categorical)
                 {
                   g_autofree char *text = g_strndup (cell, cell_len);
+                  gpointer category = g_hash_table_lookup (columns[c].values.index, text);
 
-                  for (guint k = 0; k < columns[c].values.names->len; k++)
+                  /* Pass one saw every category; one it did not is a bug, refused. */
+                  if (category == NULL || GPOINTER_TO_UINT (category) > columns[c].width)
+                    {
+                      cell_error (&r, header, c, CELL_NOT_NUMBER, &local_error);
+                      goto fail;
+                    }
+                  for (guint k = 0; k < columns[c].width; k++)
                     out[columns[c].out + k] = 0;
-                  out[columns[c].out + label_map_add (&columns[c].values, text)] = 1;
+                  out[columns[c].out + GPOINTER_TO_UINT (category) - 1] = 1;
                 }
               else
                 out[columns[c].out] = (float) v;
               break;
             case KIND_MISSING:
               /* A category missing is none of them; a number, filled in below. */
-              for (guint k = 0; k < (columns[c].categorical ? columns[c].values.names->len : 1); k++)
+              for (guint k = 0; k < columns[c].width; k++)
                 out[columns[c].out + k] = columns[c].categorical ? 0 : NAN;
               break;
             case KIND_REFUSED:

@@ -64,6 +64,24 @@ shape_of (hid_t  dataset,
   return shape->kind == H5T_INTEGER || shape->kind == H5T_FLOAT || shape->kind == H5T_STRING;
 }
 
+/* Data kept in other files (external storage, virtual datasets) would be
+ * read from paths the file names, past the checks on the file itself. */
+static gboolean
+stored_inside (hid_t        dataset,
+               const char  *what,
+               GError     **error)
+{
+  hid_t plist = H5Dget_create_plist (dataset);
+  gboolean inside = plist >= 0 && H5Pget_layout (plist) != H5D_VIRTUAL && H5Pget_external_count (plist) == 0;
+
+  if (plist >= 0)
+    H5Pclose (plist);
+  if (!inside)
+    g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                 _("%s: its values are kept in other files, which are not read"), what);
+  return inside;
+}
+
 static char *
 describe_shape (const Shape *shape)
 {
@@ -210,6 +228,8 @@ read_rows (hid_t        file,
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE, _("%s: cannot be read"), what);
       return NULL;
     }
+  if (!stored_inside (dataset, what, error))
+    return NULL;
   shape_text = describe_shape (&shape);
   if (shape.kind == H5T_STRING)
     {
@@ -336,6 +356,9 @@ read_texts (hid_t        dataset,
 
       if (buffer == NULL || H5Dread (dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer) < 0)
         {
+          /* Strings read before a failure are libhdf5's to free. */
+          if (buffer != NULL)
+            H5Dvlen_reclaim (memory, space, H5P_DEFAULT, buffer);
           g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE, _("%s: cannot be read"), what);
           return NULL;
         }
@@ -386,6 +409,8 @@ read_labels (hid_t           file,
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE, _("%s: cannot be read"), what);
       return FALSE;
     }
+  if (!stored_inside (dataset, what, error))
+    return FALSE;
   if (!(shape.ndim == 1 || (shape.ndim == 2 && shape.dims[1] == 1)))
     {
       g_autofree char *text = describe_shape (&shape);

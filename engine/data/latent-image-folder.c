@@ -165,8 +165,13 @@ picture_load (const char  *path,
   const float *values;
   guint w, h, c, keep_c;
 
-  if (image == NULL || !latent_dataset_get_image_shape (image, &w, &h, &c, NULL))
+  if (image == NULL)
     return FALSE;
+  if (!latent_dataset_get_image_shape (image, &w, &h, &c, NULL))
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED, _("%s: not an image"), path);
+      return FALSE;
+    }
   values = latent_dataset_get_data (image);
   /* Alpha goes; grey and colour stay what they are. */
   keep_c = c >= 3 ? 3 : 1;
@@ -298,13 +303,23 @@ latent_image_folder_load (const char               *folder,
       return NULL;
     }
 
-  for (guint i = 0; i < files->len; i++)
+  for (guint64 i = 0, kept = 0; i < files->len; i++)
     {
       Picture picture = { 0 };
 
       if (!picture_load (g_ptr_array_index (files, i), width, height, &picture, error))
         return NULL;
       g_array_append_val (pictures, picture);
+      /* What is kept so far is bounded as the dataset will be. */
+      kept += (guint64) picture.kept_width * picture.kept_height * 3;
+      if (kept > LATENT_DATASET_MAX_VALUES)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                       _("%s: %u images of %u × %u are above the limit of %llu values; choose a smaller size"),
+                       folder, files->len, picture.kept_width, picture.kept_height,
+                       (unsigned long long) LATENT_DATASET_MAX_VALUES);
+          return NULL;
+        }
       if (picture.channels == 3 && colour == LATENT_IMAGE_FOLDER_AUTO)
         channels = 3;
     }

@@ -134,6 +134,26 @@ test_text_missing_standardised (void)
   g_assert_cmpfloat_with_epsilon (sum2 / 5, 1, 1e-5);
 }
 
+/* A missing-value marker in a categorical column, where missing values are
+ * not filled in, is one more category, counted as one from the start (it
+ * once wrote past the row: found in review). */
+static void
+test_marker_as_category (void)
+{
+  static const char text[] = "a,b,kind\n1,2,x\n3,4,y\n5,6,x\n7,8,NA\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, strlen (text));
+  LatentCsvOptions options = { .label_column = "none", .text = LATENT_CSV_TEXT_ONE_HOT };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LatentDataset) dataset = latent_csv_load_bytes (bytes, "kinds.csv", &options, &error);
+  const float last[] = { 7, 8, 0, 0, 1 };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (latent_dataset_get_n_rows (dataset), ==, 4);
+  g_assert_cmpuint (latent_dataset_get_n_cols (dataset), ==, 5);
+  g_assert_cmpstr (latent_dataset_get_column_name (dataset, 4), ==, "kind=NA");
+  assert_row (dataset, 3, 5, last);
+}
+
 /* Choices that cannot be met are refused naming what is wrong. */
 static void
 test_bad_choices (Fixture       *f,
@@ -184,6 +204,7 @@ main (int    argc,
   g_test_add_func ("/import/one-hot-and-mean", test_one_hot_and_mean);
   g_test_add_func ("/import/drop", test_drop);
   g_test_add_func ("/import/text-missing-standardised", test_text_missing_standardised);
+  g_test_add_func ("/import/marker-as-category", test_marker_as_category);
   ADD ("/import/bad-choices", test_bad_choices);
   return g_test_run ();
 }

@@ -359,6 +359,22 @@ test_archive (Fixture       *f,
   g_assert_null (latent_catalog_load (wrong, NULL, &error));
   g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "no array “arr_9”"));
+  g_clear_error (&error);
+
+  /* Labels without a train in their name label the training rows only:
+   * the test data is not given them (found in review: it was). */
+  {
+    g_autofree char *mixed = g_build_filename (f->dir, "mixed.npz", NULL);
+    g_autofree char *mixed_spec = g_strconcat (mixed, ":x=x_train,y=labels", NULL);
+    g_autoptr(LatentDataset) trained = NULL;
+
+    write_npz (mixed, FALSE, 3, "x_train", x, "x_test", xt, "labels", y);
+    trained = latent_catalog_load (mixed_spec, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (latent_dataset_has_labels (trained));
+    g_assert_nonnull (latent_dataset_get_test (trained));
+    g_assert_false (latent_dataset_has_labels (latent_dataset_get_test (trained)));
+  }
 }
 
 /* A member whose bytes were damaged after zipping fails its CRC; labels
