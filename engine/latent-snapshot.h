@@ -76,7 +76,7 @@ void            latent_snapshot_unref    (LatentSnapshot        *self);
 /* Bytes the snapshot holds itself, every array counted (not the dataset or
  * parameters it shares): what keeping it in a history costs. */
 gsize           latent_snapshot_get_size (LatentSnapshot        *self);
-/* Each family's part, every family asked (latent-family.c's list): set
+/* Each family's part, every family asked (engine/meson.build's list): set
  * up in a new snapshot, freed, and its arrays' bytes; a part the
  * algorithm's family did not fill frees and counts nothing. */
 void            latent_family_init_parts          (LatentSnapshot *self);

@@ -13,7 +13,9 @@
 #include "latent-import-dialog.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
+#include "latent-catalog.h"
 #include "latent-csv.h"
 
 #define PREVIEW_ROWS 8
@@ -75,12 +77,9 @@ choices_spec (LatentImportDialog *self)
   return g_strconcat (self->path, ":", options->str + 1, NULL);
 }
 
-/* The table read with the choices, on a thread. */
+/* The table read with the choices, on a thread, as Open will read it. */
 typedef struct {
-  char            *path;
-  char            *label;
-  GStrv            ignore;
-  LatentCsvOptions options;
+  char            *spec;
   LatentCsvReport  report;
 } Trial;
 
@@ -89,9 +88,7 @@ trial_free (gpointer data)
 {
   Trial *trial = data;
 
-  g_free (trial->path);
-  g_free (trial->label);
-  g_strfreev (trial->ignore);
+  g_free (trial->spec);
   g_free (trial);
 }
 
@@ -103,7 +100,7 @@ try_thread (GTask        *task,
 {
   Trial *trial = data;
   GError *error = NULL;
-  LatentDataset *dataset = latent_csv_load (trial->path, &trial->options, &error);
+  LatentDataset *dataset = latent_catalog_load_table (trial->spec, &trial->report, &error);
 
   if (dataset == NULL)
     g_task_return_error (task, error);
@@ -167,32 +164,16 @@ static void
 try_choices (LatentImportDialog *self)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GPtrArray) ignore = g_ptr_array_new_with_free_func (g_free);
   Trial *trial = g_new0 (Trial, 1);
-  guint label = gtk_drop_down_get_selected (self->labels_drop);
 
   g_free (self->spec);
   self->spec = choices_spec (self);
+  trial->spec = g_strdup (self->spec);
   if (self->trying)
     g_cancellable_cancel (self->trying);
   g_clear_object (&self->trying);
   self->trying = g_cancellable_new ();
 
-  trial->path = g_strdup (self->path);
-  trial->label = label == 1 ? g_strdup ("none") : label >= 2 ? g_strdup_printf ("%u", label - 1) : NULL;
-  for (guint c = 0; c < self->ignore_checks->len; c++)
-    if (gtk_check_button_get_active (g_ptr_array_index (self->ignore_checks, c)))
-      g_ptr_array_add (ignore, g_strdup_printf ("%u", c + 1));
-  g_ptr_array_add (ignore, NULL);
-  trial->ignore = (GStrv) g_ptr_array_steal (ignore, NULL);
-  trial->options = (LatentCsvOptions) {
-    .label_column = trial->label,
-    .ignore = trial->ignore[0] ? (const char * const *) trial->ignore : NULL,
-    .text = gtk_drop_down_get_selected (self->text_drop),
-    .missing = gtk_drop_down_get_selected (self->missing_drop),
-    .standardise = gtk_check_button_get_active (self->standardise_check),
-    .report = &trial->report,
-  };
   gtk_widget_set_sensitive (self->open_button, FALSE);
   gtk_label_set_text (self->summary, _("Reading the table with these choices…"));
   task = g_task_new (self, self->trying, on_tried, g_object_ref (self));
@@ -297,13 +278,7 @@ is_number (const char *cell)
 static gboolean
 is_missing (const char *cell)
 {
-  static const char * const markers[] = { "", "NA", "N/A", "NaN", "null", "?", "-", "#N/A", NULL };
-  g_autofree char *text = g_strstrip (g_strdup (cell));
-
-  for (guint i = 0; markers[i] != NULL; i++)
-    if (g_ascii_strcasecmp (text, markers[i]) == 0)
-      return TRUE;
-  return FALSE;
+  return cell[0] == '\0' || latent_csv_is_missing (cell, strlen (cell));
 }
 
 /* The preview's cells, and the choices they suggest. */

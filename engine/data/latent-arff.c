@@ -505,14 +505,7 @@ latent_arff_load_bytes (GBytes      *bytes,
       return NULL;
     }
 
-  {
-    g_autofree char *base = g_path_get_basename (what);
-    char *dot = strrchr (base, '.');
-
-    if (dot != NULL && dot != base)
-      *dot = '\0';
-    name = g_steal_pointer (&base);
-  }
+  name = latent_file_stem (what);
   dataset = latent_dataset_new (name, n_rows, r.n_cols, error);
   if (dataset == NULL)
     return NULL;

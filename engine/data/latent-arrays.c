@@ -207,6 +207,70 @@ latent_arrays_choose (const char          *what,
   return TRUE;
 }
 
+char *
+latent_arrays_describe_shape (const guint64 *dims,
+                              guint          ndim)
+{
+  GString *text = g_string_new (ndim == 0 ? "()" : NULL);
+
+  for (guint i = 0; i < ndim; i++)
+    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? " × " : "", dims[i]);
+  return g_string_free (text, FALSE);
+}
+
+gboolean
+latent_arrays_rows_of (const char       *what,
+                       const guint64    *dims,
+                       guint             ndim,
+                       LatentArrayRows  *rows,
+                       GError          **error)
+{
+  g_autofree char *shape = latent_arrays_describe_shape (dims, ndim);
+  guint64 count = 1;
+
+  *rows = (LatentArrayRows) { 0 };
+  if (ndim == 0 || ndim > 4)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                   _("%s: an array of %u dimensions (%s): rows are read from 1 to 4 dimensions"), what, ndim, shape);
+      return FALSE;
+    }
+  for (guint k = 0; k < ndim; k++)
+    if (!g_uint64_checked_mul (&count, count, dims[k]))
+      count = G_MAXUINT64;
+  rows->rows = dims[0];
+  rows->cols = dims[0] ? count / dims[0] : 0;
+  if (ndim == 3)
+    rows->height = dims[1], rows->width = dims[2], rows->channels = 1;
+  else if (ndim == 4)
+    {
+      if (dims[3] == 1 || dims[3] == 3 || dims[3] == 4)
+        rows->height = dims[1], rows->width = dims[2], rows->channels = dims[3];
+      else if (dims[1] == 1 || dims[1] == 3)
+        rows->height = dims[2], rows->width = dims[3], rows->channels = dims[1], rows->channels_first = TRUE;
+      else
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
+                       _("%s: a 4-dimensional array (%s) is read as images of 1, 3 or 4 channels, "
+                         "last or first after the images; this one has neither"), what, shape);
+          return FALSE;
+        }
+    }
+  if (count == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: no data (dimensions %s)"), what, shape);
+      return FALSE;
+    }
+  if (count > LATENT_DATASET_MAX_VALUES)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: %s values is above the limit of %llu values"), what, shape,
+                   (unsigned long long) LATENT_DATASET_MAX_VALUES);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static int
 compare_gint64 (gconstpointer a,
                 gconstpointer b)

@@ -35,6 +35,28 @@ gboolean latent_arrays_choose (const char          *what,
                                LatentArrayChoice   *choice,
                                GError             **error);
 
+/* How an array of @ndim dimensions @dims becomes rows: (n) one column,
+ * (n, d) a table, (n, h, w) grey images, (n, h, w, c) images with c = 1,
+ * 3 or 4 channels, and (n, c, h, w), as PyTorch keeps them, when c is 1
+ * or 3 and w is not (channels_first: to be interleaved). */
+typedef struct {
+  guint64  rows, cols;
+  guint    width, height, channels;   /* channels 0: not images */
+  gboolean channels_first;
+} LatentArrayRows;
+
+/* The layout of @dims as rows, refused naming @what when it has none (no
+ * values, over LATENT_DATASET_MAX_VALUES, 0 or over 4 dimensions, 4 with
+ * no channels). */
+gboolean latent_arrays_rows_of      (const char        *what,
+                                     const guint64     *dims,
+                                     guint              ndim,
+                                     LatentArrayRows   *rows,
+                                     GError           **error);
+/* "60000 × 784", "()" for no dimensions. */
+char    *latent_arrays_describe_shape (const guint64   *dims,
+                                       guint            ndim);
+
 /* Classes of @n labels given as numbers: whole numbers, classes in sorted
  * order named by their value, as the CSV label files' are. A number that is
  * not whole is refused naming @what and its index. Free with g_free (). */

@@ -696,15 +696,16 @@ load_folder (const char  *folder,
 /* "table.csv:label=species,ignore=id,missing=mean,text=onehot,standardise":
  * a table read with the import choices (latent-csv.h). */
 static LatentDataset *
-load_table_spec (const char  *path,
-                 const char  *options,
-                 const char  *labels_path,
-                 GError     **error)
+load_table_spec (const char       *path,
+                 const char       *options,
+                 const char       *labels_path,
+                 LatentCsvReport  *report,
+                 GError          **error)
 {
   g_auto(GStrv) pairs = g_strsplit (options, ",", -1);
   g_autoptr(GPtrArray) ignore = g_ptr_array_new ();
   g_autoptr(LatentDataset) dataset = NULL;
-  LatentCsvOptions choices = { 0 };
+  LatentCsvOptions choices = { .report = report };
 
   for (guint i = 0; pairs[i] != NULL; i++)
     {
@@ -753,6 +754,22 @@ is_table (const char *path)
   g_autofree char *lower = g_ascii_strdown (path, -1);
 
   return g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".tsv") || g_str_has_suffix (lower, ".txt");
+}
+
+LatentDataset *
+latent_catalog_load_table (const char       *spec,
+                           LatentCsvReport  *report,
+                           GError          **error)
+{
+  const char *colon = strrchr (spec, ':');
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  if (colon == NULL || g_file_test (spec, G_FILE_TEST_EXISTS))
+    return load_table_spec (spec, "", NULL, report, error);
+  path = g_strndup (spec, colon - spec);
+  return load_table_spec (path, colon + 1, NULL, report, error);
 }
 
 /* Files of several named arrays, whose arrays a spec may choose. */
@@ -876,7 +893,7 @@ latent_catalog_load (const char  *spec,
       if (holds_arrays (path))
         return load_arrays_spec (path, colon + 1, labels_path, error);
       if (is_table (path))
-        return load_table_spec (path, colon + 1, labels_path, error);
+        return load_table_spec (path, colon + 1, labels_path, NULL, error);
     }
   return load_file (spec, labels_path, error);
 }

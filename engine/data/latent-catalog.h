@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "latent-csv.h"
 #include "latent-dataset.h"
 
 G_BEGIN_DECLS
@@ -35,6 +36,12 @@ char          *latent_catalog_find_data_file    (const char  *basename);
 /* Whether @spec names a built-in dataset of rows (every one but the
  * pattern), known without loading it. */
 gboolean       latent_catalog_builtin_gives_rows (const char  *spec);
+/* A table's spec ("TABLE.csv:missing=mean,…", or the path alone) read as
+ * latent_catalog_load () reads it, with what its choices did in @report:
+ * what an import dialog shows of them. */
+LatentDataset *latent_catalog_load_table        (const char       *spec,
+                                                 LatentCsvReport  *report,
+                                                 GError          **error);
 /* The arrays of an .npz or HDF5 file, for a person to choose from when
  * loading it said LATENT_DATA_ERROR_AMBIGUOUS. */
 GStrv          latent_catalog_list_arrays       (const char  *path,

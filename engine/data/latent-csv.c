@@ -617,10 +617,9 @@ typedef struct {
   guint     width;         /* its columns in the dataset */
 } Column;
 
-/* The markers spreadsheets and R write for a missing value. */
-static gboolean
-is_missing_marker (const char *cell,
-                   gsize       len)
+gboolean
+latent_csv_is_missing (const char *cell,
+                       gsize       len)
 {
   static const char * const markers[] = { "NA", "N/A", "NaN", "null", "?", "-", "#N/A", NULL };
 
@@ -657,7 +656,7 @@ classify (const char             *cell,
   *refused = kind;
   if (kind == CELL_NUMBER)
     return KIND_NUMBER;
-  if (fill && (kind == CELL_EMPTY || is_missing_marker (cell, len)))
+  if (fill && (kind == CELL_EMPTY || latent_csv_is_missing (cell, len)))
     return KIND_MISSING;
   if (kind == CELL_NOT_NUMBER && text == LATENT_CSV_TEXT_ONE_HOT)
     return KIND_TEXT;

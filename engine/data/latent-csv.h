@@ -57,6 +57,11 @@ LatentDataset *latent_csv_load_bytes  (GBytes                  *bytes,
                                        const LatentCsvOptions  *options,
                                        GError                 **error);
 
+/* Whether @cell (@len bytes) is a marker spreadsheets and R write for a
+ * missing value: NA, N/A, NaN, null, ?, -, #N/A (any case, spaces around). */
+gboolean       latent_csv_is_missing  (const char              *cell,
+                                       gsize                    len);
+
 /* The first @max_records records of @path as they are, cells as text
  * (GStrv each), the header among them: what an import dialog previews. */
 GPtrArray     *latent_csv_preview     (const char              *path,

@@ -156,3 +156,14 @@ latent_file_read (const char  *path,
   contents[done] = '\0';
   return g_bytes_new_take (g_steal_pointer (&contents), done);
 }
+
+char *
+latent_file_stem (const char *path)
+{
+  char *base = g_path_get_basename (path);
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  return base;
+}

@@ -30,4 +30,8 @@ GBytes *latent_file_read   (const char  *path,
                             const char  *what,
                             GError     **error);
 
+/* @path's last part without its extension ("data/cells.h5" → "cells"),
+ * what a dataset from it is called. */
+char   *latent_file_stem   (const char  *path);
+
 G_END_DECLS

@@ -82,14 +82,14 @@ stored_inside (hid_t        dataset,
   return inside;
 }
 
-static char *
-describe_shape (const Shape *shape)
+/* Its dimensions as the arrays' helpers take them. */
+static guint
+dims_of (const Shape *shape,
+         guint64     *dims)
 {
-  GString *text = g_string_new (NULL);
-
-  for (int i = 0; i < shape->ndim; i++)
-    g_string_append_printf (text, "%s%llu", i ? " × " : "", (unsigned long long) shape->dims[i]);
-  return g_string_free (text, FALSE);
+  for (int k = 0; k < shape->ndim; k++)
+    dims[k] = shape->dims[k];
+  return shape->ndim;
 }
 
 static hid_t
@@ -215,10 +215,10 @@ read_rows (hid_t        file,
   SPACE_ID space = -1;
   g_autoptr(LatentDataset) rows = NULL;
   g_autofree double *block = NULL;
-  g_autofree char *shape_text = NULL;
-  guint64 n_rows, n_cols = 1, count;
-  guint width = 0, height = 0, channels = 0, block_rows;
-  gboolean channels_first = FALSE;
+  guint64 dims[MAX_DIMS], n_rows, n_cols;
+  guint width, height, channels, block_rows;
+  gboolean channels_first;
+  LatentArrayRows layout;
   double scale = 1;
   float *out;
   Shape shape;
@@ -230,50 +230,17 @@ read_rows (hid_t        file,
     }
   if (!stored_inside (dataset, what, error))
     return NULL;
-  shape_text = describe_shape (&shape);
   if (shape.kind == H5T_STRING)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
                    _("%s: an array of text is read as labels, not as data"), what);
       return NULL;
     }
-  n_rows = shape.dims[0];
-  count = n_rows;
-  for (int k = 1; k < shape.ndim; k++)
-    {
-      n_cols *= shape.dims[k];
-      if (!g_uint64_checked_mul (&count, count, shape.dims[k]))
-        count = G_MAXUINT64;
-    }
-  if (shape.ndim == 3)
-    height = shape.dims[1], width = shape.dims[2], channels = 1;
-  else if (shape.ndim == 4)
-    {
-      if (shape.dims[3] == 1 || shape.dims[3] == 3 || shape.dims[3] == 4)
-        height = shape.dims[1], width = shape.dims[2], channels = shape.dims[3];
-      else if (shape.dims[1] == 1 || shape.dims[1] == 3)
-        height = shape.dims[2], width = shape.dims[3], channels = shape.dims[1], channels_first = TRUE;
-      else
-        {
-          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                       _("%s: a 4-dimensional array (%s) is read as images of 1, 3 or 4 channels, "
-                         "last or first after the images; this one has neither"), what, shape_text);
-          return NULL;
-        }
-    }
-  if (count == 0)
-    {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
-                   _("%s: no data (dimensions %s)"), what, shape_text);
-      return NULL;
-    }
-  if (count > LATENT_DATASET_MAX_VALUES)
-    {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   _("%s: %s values is above the limit of %llu values"), what, shape_text,
-                   (unsigned long long) LATENT_DATASET_MAX_VALUES);
-      return NULL;
-    }
+  if (!latent_arrays_rows_of (what, dims, dims_of (&shape, dims), &layout, error))
+    return NULL;
+  n_rows = layout.rows, n_cols = layout.cols;
+  width = layout.width, height = layout.height, channels = layout.channels;
+  channels_first = layout.channels_first;
   if (channels > 0 && shape.bytes)
     scale = 1.0 / 255.0;
 
@@ -413,7 +380,8 @@ read_labels (hid_t           file,
     return FALSE;
   if (!(shape.ndim == 1 || (shape.ndim == 2 && shape.dims[1] == 1)))
     {
-      g_autofree char *text = describe_shape (&shape);
+      guint64 dims[MAX_DIMS];
+      g_autofree char *text = latent_arrays_describe_shape (dims, dims_of (&shape, dims));
 
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
                    _("%s: labels are one per row, (n) or (n, 1); this array is %s"), what, text);
@@ -460,15 +428,11 @@ load_one (hid_t        file,
           const char  *labels,
           GError     **error)
 {
-  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *stem = latent_file_stem (path);
   g_autofree char *what = g_strdup_printf (_("%s, dataset %s"), path, data);
-  g_autofree char *name = NULL;
+  g_autofree char *name = g_strdup_printf ("%s (%s)", stem, data);
   g_autoptr(LatentDataset) rows = NULL;
-  char *dot = strrchr (base, '.');
 
-  if (dot != NULL && dot != base)
-    *dot = '\0';
-  name = g_strdup_printf ("%s (%s)", base, data);
   rows = read_rows (file, what, data, name, error);
   if (rows == NULL)
     return NULL;

@@ -36,19 +36,6 @@ typedef struct {
   const guint8 *data;
 } NpyArray;
 
-/* "60000 × 784" */
-static char *
-describe_shape (const NpyArray *a)
-{
-  GString *text = g_string_new (NULL);
-
-  for (guint i = 0; i < a->ndim; i++)
-    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? " × " : "", a->shape[i]);
-  if (a->ndim == 0)
-    g_string_append (text, "()");
-  return g_string_free (text, FALSE);
-}
-
 /* The header ------------------------------------------------------------ */
 
 typedef struct {
@@ -343,7 +330,7 @@ parse_array (const guint8  *bytes,
   for (guint i = 0; i < a->ndim; i++)
     if (!g_uint64_checked_mul (&a->count, a->count, a->shape[i]) || a->count > ((guint64) 1 << 48))
       {
-        g_autofree char *shape = describe_shape (a);
+        g_autofree char *shape = latent_arrays_describe_shape (a->shape, a->ndim);
 
         g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
                      _("%s: %s values is above the limit of %llu values"), a->what, shape,
@@ -520,27 +507,14 @@ gather (const NpyArray  *a,
   return TRUE;
 }
 
-static char *
-base_name (const char *what)
-{
-  g_autofree char *base = g_path_get_basename (what);
-  char *dot = strrchr (base, '.');
-
-  if (dot != NULL && dot != base)
-    *dot = '\0';
-  return g_steal_pointer (&base);
-}
-
 static LatentDataset *
 dataset_of (const NpyArray  *a,
             const char      *name,
             GError         **error)
 {
   g_autoptr(LatentDataset) dataset = NULL;
-  g_autofree char *shape = describe_shape (a);
   guint perm[NPY_MAX_DIMS] = { 0, 1, 2, 3 };
-  guint64 rows, cols;
-  guint width = 0, height = 0, channels = 0;
+  LatentArrayRows layout;
   double scale = 1;
 
   if (a->kind == 'U' || a->kind == 'S')
@@ -549,62 +523,22 @@ dataset_of (const NpyArray  *a,
                    _("%s: an array of text is read as labels, not as data"), a->what);
       return NULL;
     }
-  if (a->ndim == 0 || a->ndim > 4)
-    {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                   _("%s: an array of %u dimensions (%s): rows are read from 1 to 4 dimensions"),
-                   a->what, a->ndim, shape);
-      return NULL;
-    }
-  rows = a->shape[0];
-  cols = a->count / MAX (rows, 1);
-  if (a->ndim == 3)
-    height = a->shape[1], width = a->shape[2], channels = 1;
-  else if (a->ndim == 4)
-    {
-      const guint64 last = a->shape[3], second = a->shape[1];
-
-      if (last == 1 || last == 3 || last == 4)
-        height = a->shape[1], width = a->shape[2], channels = last;
-      else if (second == 1 || second == 3)
-        {
-          /* PyTorch's (n, channels, height, width), interleaved as images are here. */
-          height = a->shape[2], width = a->shape[3], channels = second;
-          perm[1] = 2, perm[2] = 3, perm[3] = 1;
-        }
-      else
-        {
-          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_UNSUPPORTED,
-                       _("%s: a 4-dimensional array (%s) is read as images of 1, 3 or 4 channels, "
-                         "last or first after the images; this one has neither"),
-                       a->what, shape);
-          return NULL;
-        }
-    }
-  if (a->count == 0)
-    {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
-                   _("%s: no data (dimensions %s)"), a->what, shape);
-      return NULL;
-    }
-  if (a->count > LATENT_DATASET_MAX_VALUES)
-    {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   _("%s: %s values is above the limit of %llu values"), a->what, shape,
-                   (unsigned long long) LATENT_DATASET_MAX_VALUES);
-      return NULL;
-    }
+  if (!latent_arrays_rows_of (a->what, a->shape, a->ndim, &layout, error))
+    return NULL;
+  /* PyTorch's (n, channels, height, width), interleaved as images are here. */
+  if (layout.channels_first)
+    perm[1] = 2, perm[2] = 3, perm[3] = 1;
   /* Bytes of images are 0 … 255, as an IDX file's or a PNG's. */
-  if (channels > 0 && a->kind == 'u' && a->size == 1)
+  if (layout.channels > 0 && a->kind == 'u' && a->size == 1)
     scale = 1.0 / 255.0;
 
-  dataset = latent_dataset_new (name, rows, cols, error);
+  dataset = latent_dataset_new (name, layout.rows, layout.cols, error);
   if (dataset == NULL)
     return NULL;
   if (!gather (a, perm, scale, latent_dataset_get_data (dataset), error))
     return NULL;
-  if (channels > 0)
-    latent_dataset_set_image_shape (dataset, width, height, channels, FALSE);
+  if (layout.channels > 0)
+    latent_dataset_set_image_shape (dataset, layout.width, layout.height, layout.channels, FALSE);
   return g_steal_pointer (&dataset);
 }
 
@@ -625,7 +559,7 @@ latent_npy_load_bytes (GBytes      *bytes,
   data = g_bytes_get_data (bytes, &len);
   if (!parse_array (data, len, &a, error))
     return NULL;
-  name = base_name (what);
+  name = latent_file_stem (what);
   dataset = dataset_of (&a, name, error);
   if (dataset != NULL)
     latent_dataset_set_source (dataset, what);
@@ -711,7 +645,7 @@ latent_npy_load_labels (GBytes      *bytes,
     return NULL;
   if (!(a.ndim == 1 || (a.ndim == 2 && a.shape[1] == 1)))
     {
-      g_autofree char *shape = describe_shape (&a);
+      g_autofree char *shape = latent_arrays_describe_shape (a.shape, a.ndim);
 
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
                    _("%s: labels are one per row, (n) or (n, 1); this array is %s"), what, shape);
@@ -932,7 +866,7 @@ load_member (Archive     *archive,
   if (!parse_array (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &a, error))
     return NULL;
   /* "mnist (x_train)": the archive, and which of its arrays. */
-  stem = base_name (archive->path);
+  stem = latent_file_stem (archive->path);
   name = g_strdup_printf ("%s (%s)", stem, (char *) g_ptr_array_index (archive->names, data));
   dataset = dataset_of (&a, name, error);
   if (dataset == NULL)

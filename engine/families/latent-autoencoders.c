@@ -112,7 +112,7 @@ latent_autoencoders_has_encoder (LatentSnapshot *snapshot)
   return snapshot->autoencoder.input_scale != NULL;
 }
 
-/* Listed in latent-family.c. */
+/* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_autoencoders_family;
 const LatentFamilyClass latent_autoencoders_family = {
   .family = LATENT_FAMILY_AUTOENCODER,

@@ -194,7 +194,7 @@ latent_classifiers_epochs (LatentSnapshot *snapshot)
   return &snapshot->classifier.epochs;
 }
 
-/* Listed in latent-family.c. */
+/* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_classifiers_family;
 const LatentFamilyClass latent_classifiers_family = {
   .family = LATENT_FAMILY_CLASSIFIER,

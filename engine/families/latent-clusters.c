@@ -283,7 +283,7 @@ latent_clusters_get_means (LatentSnapshot *snapshot,
   return snapshot->clusters.means;
 }
 
-/* Listed in latent-family.c. */
+/* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_clusters_family;
 const LatentFamilyClass latent_clusters_family = {
   .family = LATENT_FAMILY_CLUSTERS,

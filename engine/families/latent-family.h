@@ -13,10 +13,10 @@
 G_BEGIN_DECLS
 
 /* What a family answers for: each family's file defines one, const
- * (latent_clusters_family…), and latent-family.c lists them, one line
- * each; the functions below and the snapshot's parts go through that list,
- * so a new family adds its file and that line, no switch. A NULL member:
- * the family has none of it. */
+ * (latent_clusters_family…), listed in engine/meson.build (latent_families,
+ * generated into latent-families.h); the functions below and the snapshot's
+ * parts go through that list, so a new family adds its files and that line,
+ * no switch. A NULL member: the family has none of it. */
 typedef struct {
   LatentFamily family;
   /* Its metrics lines (each ending in a newline), and what a figure's

@@ -221,7 +221,7 @@ latent_filters_get_ms_per_pass (LatentSnapshot *snapshot)
   return snapshot->step_ms;
 }
 
-/* Listed in latent-family.c. */
+/* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_filters_family;
 const LatentFamilyClass latent_filters_family = {
   .family = LATENT_FAMILY_FILTER,

@@ -193,7 +193,7 @@ latent_linear_models_has_encoder (LatentSnapshot *snapshot)
   return snapshot->linear.encoder != NULL;
 }
 
-/* Listed in latent-family.c. */
+/* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_linear_models_family;
 const LatentFamilyClass latent_linear_models_family = {
   .family = LATENT_FAMILY_LINEAR,

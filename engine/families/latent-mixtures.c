@@ -64,7 +64,7 @@ latent_mixtures_init_part (LatentSnapshot *self)
   self->mixture.aic = NAN;
 }
 
-/* Listed in latent-family.c. */
+/* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_mixtures_family;
 const LatentFamilyClass latent_mixtures_family = {
   .family = LATENT_FAMILY_MIXTURE,

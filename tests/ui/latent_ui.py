@@ -566,6 +566,22 @@ class App:
         their own, popovers live under the widget that opened them."""
         return find(self.node, role, name, **kwargs)
 
+    def status(self):
+        """The status line's text (its label found once, again when gone)."""
+        node = getattr(self, '_status', None)
+        if node is None or role_of(node) == '':
+            node = self._status = self.find(None, 'Status', timeout=10, what='the label "Status"')
+        return text_of(node)
+
+    def wait_status(self, pattern, timeout, what):
+        return wait_until(lambda: re.search(pattern, self.status()), timeout,
+                          lambda: f'{what} (status: {self.status()!r})')
+
+    def metrics(self):
+        """The text of the metrics under the parameters."""
+        texts = [text_of(n) for n in find_all(self.window, lambda n: name_of(n) == 'Metrics')]
+        return '\n'.join(t for t in texts if t)
+
     def button(self, name, **kwargs):
         return self.find(('push button', 'toggle button'), name, **kwargs)
 

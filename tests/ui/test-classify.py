@@ -34,24 +34,10 @@ SOURCE_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__fil
 IRIS = os.path.join(SOURCE_DIR, 'data', 'iris.csv')
 
 app = ui.App()
-state = {}
 
 
-def status():
-    node = state.get('status')
-    if node is None or ui.role_of(node) == '':
-        node = state['status'] = app.find(None, 'Status', timeout=10, what='the label "Status"')
-    return ui.text_of(node)
-
-
-def wait_status(pattern, timeout, what):
-    return ui.wait_until(lambda: re.search(pattern, status()), timeout,
-                         lambda: f'{what} (status: {status()!r})')
-
-
-def metrics():
-    texts = [ui.text_of(n) for n in ui.find_all(app.window, lambda n: ui.name_of(n) == 'Metrics')]
-    return '\n'.join(t for t in texts if t)
+# The status line and the metrics, as the window shows them.
+status, wait_status, metrics = app.status, app.wait_status, app.metrics
 
 
 def error_text():

@@ -22,7 +22,6 @@
 # "Open", "Cancel", "Import Table", "id".
 
 import os
-import re
 import struct
 import sys
 import zipfile
@@ -77,21 +76,8 @@ def write_png(path, width, height, grey):
                 + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
 
 
-def status():
-    node = state.get('status')
-    if node is None or ui.role_of(node) == '':
-        node = state['status'] = app.find(None, 'Status', timeout=10, what='the label "Status"')
-    return ui.text_of(node)
-
-
-def wait_status(pattern, timeout, what):
-    return ui.wait_until(lambda: re.search(pattern, status()), timeout,
-                         lambda: f'{what} (status: {status()!r})')
-
-
-def metrics():
-    texts = [ui.text_of(n) for n in ui.find_all(app.window, lambda n: ui.name_of(n) == 'Metrics')]
-    return '\n'.join(t for t in texts if t)
+# The status line and the metrics, as the window shows them.
+status, wait_status, metrics = app.status, app.wait_status, app.metrics
 
 
 def the_dialog():

@@ -12,22 +12,11 @@
 
 #include "latent-catalog.h"
 #include "latent-hdf5.h"
+#include "latent-test-dataset.h"
 #include "latent-test-files.h"
 #include "latent-test-hdf5.h"
 
 static const float table[] = { 1, 2, 3, 4, 5, 6 };
-
-static void
-assert_values (LatentDataset *dataset,
-               guint          rows,
-               guint          cols,
-               const float   *expected)
-{
-  g_assert_nonnull (dataset);
-  g_assert_cmpuint (latent_dataset_get_n_rows (dataset), ==, rows);
-  g_assert_cmpuint (latent_dataset_get_n_cols (dataset), ==, cols);
-  g_assert_cmpmem (latent_dataset_get_data (dataset), sizeof (float) * rows * cols, expected, sizeof (float) * rows * cols);
-}
 
 /* train/x, train/y (text) and test/x, test/y: the training data with its
  * labels and its test data, found by their names; big-endian doubles and
@@ -64,7 +53,7 @@ test_groups (Fixture       *f,
 
   dataset = latent_catalog_load (path, NULL, &error);
   g_assert_no_error (error);
-  assert_values (dataset, 3, 2, table);
+  test_assert_values (dataset, 3, 2, table);
   g_assert_cmpstr (latent_dataset_get_name (dataset), ==, "cells (train/x)");
   g_assert_cmpuint (latent_dataset_get_n_classes (dataset), ==, 2);
   g_assert_cmpstr (latent_dataset_get_class_name (dataset, 0), ==, "b cells");
@@ -77,7 +66,7 @@ test_groups (Fixture       *f,
 
   ints_only = latent_catalog_load (spec, NULL, &error);
   g_assert_no_error (error);
-  assert_values (ints_only, 3, 2, table);
+  test_assert_values (ints_only, 3, 2, table);
   g_assert_false (latent_dataset_has_labels (ints_only));
 }
 
@@ -88,7 +77,7 @@ test_images (Fixture       *f,
              gconstpointer  data)
 {
   g_autofree char *path = g_build_filename (f->dir, "images.hdf5", NULL);
-  guint8 grey[2 * 3 * 4], chw[2 * 3 * 3 * 5], hwc[2 * 3 * 5 * 3];
+  guint8 grey[TEST_GREY_BYTES], chw[TEST_STACK_BYTES], hwc[TEST_STACK_BYTES];
   const hsize_t grey_dims[] = { 2, 3, 4 }, chw_dims[] = { 2, 3, 3, 5 }, hwc_dims[] = { 2, 3, 5, 3 }, label_dims[] = { 2 };
   const char fixed[2][4] = { "cat", "dog" };
   g_autofree char *grey_spec = g_strconcat (path, ":x=grey,y=labels", NULL);
@@ -99,18 +88,7 @@ test_images (Fixture       *f,
   hid_t file = test_hdf5_create (path), text = H5Tcopy (H5T_C_S1);
   guint width, height, channels;
 
-  for (guint i = 0; i < sizeof grey; i++)
-    grey[i] = i * 5;
-  for (guint n = 0; n < 2; n++)
-    for (guint c = 0; c < 3; c++)
-      for (guint y = 0; y < 3; y++)
-        for (guint x = 0; x < 5; x++)
-          {
-            guint8 v = n * 100 + c * 30 + y * 5 + x;
-
-            chw[((n * 3 + c) * 3 + y) * 5 + x] = v;
-            hwc[((n * 3 + y) * 5 + x) * 3 + c] = v;
-          }
+  test_image_stacks (grey, chw, hwc);
   H5Tset_size (text, 4);
   test_hdf5_write (file, "grey", H5T_STD_U8LE, H5T_NATIVE_UINT8, 3, grey_dims, grey);
   test_hdf5_write (file, "chw", H5T_STD_U8LE, H5T_NATIVE_UINT8, 4, chw_dims, chw);

@@ -11,6 +11,7 @@
 
 #include "latent-catalog.h"
 #include "latent-csv.h"
+#include "latent-test-dataset.h"
 #include "latent-test-files.h"
 
 static const char messy[] =
@@ -28,16 +29,6 @@ load (const LatentCsvOptions  *options,
   g_autoptr(GBytes) bytes = g_bytes_new_static (messy, strlen (messy));
 
   return latent_csv_load_bytes (bytes, "messy.csv", options, error);
-}
-
-static void
-assert_row (LatentDataset *dataset,
-            guint          row,
-            guint          n,
-            const float   *expected)
-{
-  for (guint j = 0; j < n; j++)
-    g_assert_cmpfloat_with_epsilon (latent_dataset_get_row (dataset, row)[j], expected[j], 1e-6);
 }
 
 /* Without choices the identifier is refused by its cell, as before. */
@@ -72,9 +63,9 @@ test_one_hot_and_mean (void)
   g_assert_cmpstr (latent_dataset_get_column_name (dataset, 1), ==, "colour=red");
   g_assert_cmpstr (latent_dataset_get_column_name (dataset, 3), ==, "colour=green");
   g_assert_cmpstr (latent_dataset_get_column_name (dataset, 4), ==, "weight");
-  assert_row (dataset, 1, 5, p002);
-  assert_row (dataset, 2, 5, p003);
-  assert_row (dataset, 4, 5, p005);
+  test_assert_row (dataset, 1, 5, p002);
+  test_assert_row (dataset, 2, 5, p003);
+  test_assert_row (dataset, 4, 5, p005);
   g_assert_cmpuint (latent_dataset_get_n_classes (dataset), ==, 2);
   g_assert_cmpuint (report.cells_filled, ==, 2);
   g_assert_cmpuint (report.rows_dropped, ==, 0);
@@ -99,9 +90,9 @@ test_drop (void)
   /* p002 (no height) and p005 (no colour) go; NA weight is ignored with it. */
   g_assert_cmpuint (latent_dataset_get_n_rows (dataset), ==, 3);
   g_assert_cmpuint (latent_dataset_get_n_cols (dataset), ==, 3);
-  assert_row (dataset, 0, 3, p001);
-  assert_row (dataset, 1, 3, p003);
-  assert_row (dataset, 2, 3, p004);
+  test_assert_row (dataset, 0, 3, p001);
+  test_assert_row (dataset, 1, 3, p003);
+  test_assert_row (dataset, 2, 3, p004);
   g_assert_cmpuint (report.rows_dropped, ==, 2);
 }
 
@@ -151,7 +142,7 @@ test_marker_as_category (void)
   g_assert_cmpuint (latent_dataset_get_n_rows (dataset), ==, 4);
   g_assert_cmpuint (latent_dataset_get_n_cols (dataset), ==, 5);
   g_assert_cmpstr (latent_dataset_get_column_name (dataset, 4), ==, "kind=NA");
-  assert_row (dataset, 3, 5, last);
+  test_assert_row (dataset, 3, 5, last);
 }
 
 /* Choices that cannot be met are refused naming what is wrong. */

@@ -795,7 +795,7 @@ test_family_metrics (void)
                           "direct: 2.5 ms per pass, used\ntiled: 4 ms per pass");
 }
 
-/* Every registered algorithm's family is in latent-family.c's list, with
+/* Every registered algorithm's family is in engine/meson.build's list, with
  * what the snapshot asks of every family. */
 static void
 test_family_classes (void)

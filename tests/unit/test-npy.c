@@ -17,6 +17,7 @@
 
 #include "latent-catalog.h"
 #include "latent-npy.h"
+#include "latent-test-dataset.h"
 #include "latent-test-files.h"
 #include "latent-test-npy.h"
 
@@ -25,19 +26,6 @@ load (GBytes  *bytes,
       GError **error)
 {
   return latent_npy_load_bytes (bytes, "test.npy", error);
-}
-
-static void
-assert_values (LatentDataset *dataset,
-               guint          rows,
-               guint          cols,
-               const float   *expected)
-{
-  g_assert_nonnull (dataset);
-  g_assert_cmpuint (latent_dataset_get_n_rows (dataset), ==, rows);
-  g_assert_cmpuint (latent_dataset_get_n_cols (dataset), ==, cols);
-  for (guint i = 0; i < rows * cols; i++)
-    g_assert_cmpfloat (latent_dataset_get_data (dataset)[i], ==, expected[i]);
 }
 
 /* Every element type and both byte orders give the same table. */
@@ -71,7 +59,7 @@ test_types (void)
 
       g_test_message ("%s", cases[c].descr);
       g_assert_no_error (error);
-      assert_values (dataset, 3, 2, expected);
+      test_assert_values (dataset, 3, 2, expected);
     }
 }
 
@@ -89,9 +77,9 @@ test_orders (void)
   g_autoptr(GBytes) u = test_npy ("|u1", FALSE, "(2, 2)", bytes_table, sizeof bytes_table);
   g_autoptr(LatentDataset) from_f = load (f, NULL), from_b = load (b, NULL), from_u = load (u, NULL);
 
-  assert_values (from_f, 3, 2, expected);
-  assert_values (from_b, 3, 1, bools_expected);
-  assert_values (from_u, 2, 2, bytes_expected);
+  test_assert_values (from_f, 3, 2, expected);
+  test_assert_values (from_b, 3, 1, bools_expected);
+  test_assert_values (from_u, 2, 2, bytes_expected);
   g_assert_false (latent_dataset_get_image_shape (from_u, NULL, NULL, NULL, NULL));
 }
 
@@ -100,24 +88,13 @@ test_orders (void)
 static void
 test_images (void)
 {
-  guint8 grey[2 * 3 * 4], chw[2 * 3 * 3 * 5], hwc[2 * 3 * 5 * 3];
+  guint8 grey[TEST_GREY_BYTES], chw[TEST_STACK_BYTES], hwc[TEST_STACK_BYTES];
   g_autoptr(GBytes) g = NULL, a = NULL, b = NULL;
   g_autoptr(LatentDataset) dg = NULL, da = NULL, db = NULL;
   guint width, height, channels;
   gboolean single;
 
-  for (guint i = 0; i < sizeof grey; i++)
-    grey[i] = i * 5;
-  for (guint n = 0; n < 2; n++)
-    for (guint c = 0; c < 3; c++)
-      for (guint y = 0; y < 3; y++)
-        for (guint x = 0; x < 5; x++)
-          {
-            guint8 v = n * 100 + c * 30 + y * 5 + x;
-
-            chw[((n * 3 + c) * 3 + y) * 5 + x] = v;
-            hwc[((n * 3 + y) * 5 + x) * 3 + c] = v;
-          }
+  test_image_stacks (grey, chw, hwc);
   g = test_npy ("|u1", FALSE, "(2, 3, 4)", grey, sizeof grey);
   a = test_npy ("|u1", FALSE, "(2, 3, 3, 5)", chw, sizeof chw);
   b = test_npy ("|u1", FALSE, "(2, 3, 5, 3)", hwc, sizeof hwc);
@@ -334,12 +311,12 @@ test_archive (Fixture       *f,
 
   dataset = latent_catalog_load (keras, NULL, &error);
   g_assert_no_error (error);
-  assert_values (dataset, 3, 2, train);
+  test_assert_values (dataset, 3, 2, train);
   g_assert_true (latent_dataset_has_labels (dataset));
   g_assert_cmpint (latent_dataset_get_labels (dataset)[2], ==, 1);
   held_out = latent_dataset_get_test (dataset);
   g_assert_nonnull (held_out);
-  assert_values (held_out, 1, 2, test);
+  test_assert_values (held_out, 1, 2, test);
   g_assert_cmpint (latent_dataset_get_labels (held_out)[0], ==, 1);
 
   names = latent_npz_list (plain, &error);
@@ -353,7 +330,7 @@ test_archive (Fixture       *f,
 
   named = latent_catalog_load (spec, NULL, &error);
   g_assert_no_error (error);
-  assert_values (named, 3, 2, train);
+  test_assert_values (named, 3, 2, train);
   g_assert_true (latent_dataset_has_labels (named));
 
   g_assert_null (latent_catalog_load (wrong, NULL, &error));

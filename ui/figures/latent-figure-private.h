@@ -1,7 +1,7 @@
 /* latent-figure-private.h — what the figures share and views never call
  *
  * Drawing helpers and what a snapshot is called (latent-figure-draw.c), the
- * dispatcher's table of figure kinds (latent-figure-kinds.c), image tiles
+ * figure kinds' rows and their dispatcher (latent-figure-kinds.c), image tiles
  * (latent-figure-tiles.c) and the scatter's extras for other figures
  * (latent-figure-scatter.c). Figure files include this header; it includes
  * no figure file's header.
