@@ -1,4 +1,4 @@
-/* latent-application.c — the GtkApplication of the window
+/* latent-application.c — the AdwApplication of the window
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,12 +16,12 @@
 
 struct _LatentApplication
 {
-  GtkApplication parent_instance;
+  AdwApplication parent_instance;
 
   guint          terminate_sources[2];   /* SIGTERM, SIGINT */
 };
 
-G_DEFINE_FINAL_TYPE (LatentApplication, latent_application, GTK_TYPE_APPLICATION)
+G_DEFINE_FINAL_TYPE (LatentApplication, latent_application, ADW_TYPE_APPLICATION)
 
 static LatentWindow *
 get_window (LatentApplication *self)
@@ -61,16 +61,20 @@ on_about (GSimpleAction *action,
 {
   static const char *developers[] = { "The Latent developers", NULL };
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  AdwAboutWindow *about = ADW_ABOUT_WINDOW (adw_about_window_new ());
 
-  gtk_show_about_dialog (window,
-                         "program-name", _("Latent"),
-                         "logo-icon-name", "org.latent.Latent",
-                         "version", PACKAGE_VERSION,
-                         "comments", _("Watch machine-learning algorithms work, one iteration at a time"),
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", developers,
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  gtk_window_set_transient_for (GTK_WINDOW (about), window);
+  /* The icon comes from the resource's icons folder, which GtkApplication
+   * adds to the theme: found from the build tree as when installed. */
+  adw_about_window_set_application_icon (about, "org.latent.Latent");
+  adw_about_window_set_application_name (about, _("Latent"));
+  adw_about_window_set_version (about, PACKAGE_VERSION);
+  adw_about_window_set_comments (about, _("Watch machine-learning algorithms work, one iteration at a time"));
+  adw_about_window_set_license_type (about, GTK_LICENSE_GPL_3_0);
+  adw_about_window_set_developer_name (about, developers[0]);
+  adw_about_window_set_developers (about, developers);
+  adw_about_window_set_translator_credits (about, _("translator-credits"));
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 static void

@@ -31,7 +31,6 @@ struct _LatentCurveView
   double     pointer_x, pointer_y;
   gboolean   pointer_in;
   gboolean   dark;
-  GSettings *settings;
 };
 
 G_DEFINE_FINAL_TYPE (LatentCurveView, latent_curve_view, GTK_TYPE_WIDGET)
@@ -312,15 +311,6 @@ latent_curve_view_set_property (GObject      *object,
 }
 
 static void
-latent_curve_view_dispose (GObject *object)
-{
-  LatentCurveView *self = LATENT_CURVE_VIEW (object);
-
-  g_clear_object (&self->settings);
-  G_OBJECT_CLASS (latent_curve_view_parent_class)->dispose (object);
-}
-
-static void
 latent_curve_view_finalize (GObject *object)
 {
   LatentCurveView *self = LATENT_CURVE_VIEW (object);
@@ -338,31 +328,15 @@ latent_curve_view_class_init (LatentCurveViewClass *klass)
 
   object_class->get_property = latent_curve_view_get_property;
   object_class->set_property = latent_curve_view_set_property;
-  object_class->dispose = latent_curve_view_dispose;
   object_class->finalize = latent_curve_view_finalize;
   widget_class->snapshot = latent_curve_view_snapshot;
   gtk_widget_class_set_css_name (widget_class, "latentcurveview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 
-  /* Dark like the figures: the Preferences' "dark-figures". */
+  /* Dark like the figures; the window binds it to the style's. */
   props[PROP_DARK] = g_param_spec_boolean ("dark", NULL, NULL, FALSE,
                                            G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
-}
-
-/* The application's settings where its schema is installed (not in every
- * test), for the figures' dark background. */
-static GSettings *
-open_settings (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, "org.latent.Latent", TRUE);
-  if (schema == NULL || !g_settings_schema_has_key (schema, "dark-figures"))
-    return NULL;
-  return g_settings_new_full (schema, NULL, NULL);
 }
 
 static void
@@ -381,10 +355,6 @@ latent_curve_view_init (LatentCurveView *self)
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
-
-  self->settings = open_settings ();
-  if (self->settings != NULL)
-    g_settings_bind (self->settings, "dark-figures", self, "dark", G_SETTINGS_BIND_GET);
 }
 
 GtkWidget *

@@ -31,8 +31,8 @@ void       latent_curve_view_set_marker (LatentCurveView *self,
  * a run going on from an earlier iteration replays the rest. */
 void       latent_curve_view_truncate   (LatentCurveView *self,
                                          guint            iteration);
-/* On the figures' dark background. The view follows the "dark-figures"
- * setting itself where the application's schema is installed. */
+/* On the figures' dark background (the "dark" property): the window
+ * binds it to the style's. */
 void       latent_curve_view_set_dark   (LatentCurveView *self,
                                          gboolean         dark);
 

@@ -10,26 +10,25 @@
 
 struct _LatentPreferencesDialog
 {
-  GtkWindow    parent_instance;
+  AdwPreferencesWindow parent_instance;
 
   GtkDropDown *device_dropdown;
-  GtkSwitch   *dark_switch;
+  GtkDropDown *style_dropdown;
 };
 
-G_DEFINE_FINAL_TYPE (LatentPreferencesDialog, latent_preferences_dialog, GTK_TYPE_WINDOW)
+G_DEFINE_FINAL_TYPE (LatentPreferencesDialog, latent_preferences_dialog, ADW_TYPE_PREFERENCES_WINDOW)
 
-/* In the order of the drop-down's items. */
-static const char * const devices[] = { "auto", "cpu", "gpu", "off" };
-
+/* A string setting and its drop-down: the choices in the items' order. */
 static gboolean
-device_to_index (GValue   *value,
+choice_to_index (GValue   *value,
                  GVariant *variant,
                  gpointer  user_data)
 {
-  const char *device = g_variant_get_string (variant, NULL);
+  const char * const *choices = user_data;
+  const char *choice = g_variant_get_string (variant, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (devices); i++)
-    if (g_str_equal (device, devices[i]))
+  for (guint i = 0; choices[i]; i++)
+    if (g_str_equal (choice, choices[i]))
       {
         g_value_set_uint (value, i);
         return TRUE;
@@ -38,13 +37,24 @@ device_to_index (GValue   *value,
 }
 
 static GVariant *
-index_to_device (const GValue       *value,
+index_to_choice (const GValue       *value,
                  const GVariantType *type,
                  gpointer            user_data)
 {
+  const char * const *choices = user_data;
   guint i = g_value_get_uint (value);
 
-  return i < G_N_ELEMENTS (devices) ? g_variant_new_string (devices[i]) : NULL;
+  return i < g_strv_length ((char **) choices) ? g_variant_new_string (choices[i]) : NULL;
+}
+
+static void
+bind_choice (GSettings          *settings,
+             const char         *key,
+             GtkDropDown        *dropdown,
+             const char * const *choices)
+{
+  g_settings_bind_with_mapping (settings, key, dropdown, "selected", G_SETTINGS_BIND_DEFAULT,
+                                choice_to_index, index_to_choice, (gpointer) choices, NULL);
 }
 
 static void
@@ -54,9 +64,7 @@ latent_preferences_dialog_class_init (LatentPreferencesDialogClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/latent/Latent/latent-preferences-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, LatentPreferencesDialog, device_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, LatentPreferencesDialog, dark_switch);
-  /* Escape closes, as in a dialog. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_bind_template_child (widget_class, LatentPreferencesDialog, style_dropdown);
 }
 
 static void
@@ -74,8 +82,10 @@ latent_preferences_dialog_new (GtkWindow *parent,
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
-  g_settings_bind_with_mapping (settings, "device", self->device_dropdown, "selected", G_SETTINGS_BIND_DEFAULT,
-                                device_to_index, index_to_device, NULL, NULL);
-  g_settings_bind (settings, "dark-figures", self->dark_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  static const char * const devices[] = { "auto", "cpu", "gpu", "off", NULL };
+  static const char * const styles[] = { "system", "light", "dark", NULL };
+
+  bind_choice (settings, "device", self->device_dropdown, devices);
+  bind_choice (settings, "style", self->style_dropdown, styles);
   return GTK_WIDGET (self);
 }

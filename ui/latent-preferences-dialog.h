@@ -4,12 +4,12 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
 #define LATENT_TYPE_PREFERENCES_DIALOG (latent_preferences_dialog_get_type ())
-G_DECLARE_FINAL_TYPE (LatentPreferencesDialog, latent_preferences_dialog, LATENT, PREFERENCES_DIALOG, GtkWindow)
+G_DECLARE_FINAL_TYPE (LatentPreferencesDialog, latent_preferences_dialog, LATENT, PREFERENCES_DIALOG, AdwPreferencesWindow)
 
 /* Edits settings directly; windows follow their changes. */
 GtkWidget *latent_preferences_dialog_new (GtkWindow *parent,

@@ -48,6 +48,68 @@ latent_drop_downs_name_buttons (GtkWidget *root)
     latent_drop_downs_name_buttons (child);
 }
 
+static void
+setup_captioned (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 const char               *caption)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (caption);
+
+  gtk_widget_add_css_class (label, "header-caption");
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), gtk_label_new (NULL));
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+setup_plain (GtkSignalListItemFactory *factory,
+             GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+/* The choice's label: the last child of the item's box, or the item's
+ * label itself. */
+static void
+bind_string (GtkSignalListItemFactory *factory,
+             GtkListItem              *item)
+{
+  GtkWidget *child = gtk_list_item_get_child (item);
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  if (GTK_IS_BOX (child))
+    child = gtk_widget_get_last_child (child);
+  gtk_label_set_text (GTK_LABEL (child), string ? gtk_string_object_get_string (string) : "");
+}
+
+void
+latent_drop_down_set_caption (GtkDropDown        *drop_down,
+                              const char         *caption,
+                              GtkListItemFactory *list_factory)
+{
+  g_autoptr(GtkListItemFactory) button = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) list = NULL;
+
+  g_return_if_fail (GTK_IS_DROP_DOWN (drop_down));
+
+  g_signal_connect_data (button, "setup", G_CALLBACK (setup_captioned), g_strdup (caption),
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+  g_signal_connect (button, "bind", G_CALLBACK (bind_string), NULL);
+  if (list_factory == NULL)
+    {
+      list = gtk_signal_list_item_factory_new ();
+      g_signal_connect (list, "setup", G_CALLBACK (setup_plain), NULL);
+      g_signal_connect (list, "bind", G_CALLBACK (bind_string), NULL);
+      list_factory = list;
+    }
+  gtk_drop_down_set_factory (drop_down, button);
+  gtk_drop_down_set_list_factory (drop_down, list_factory);
+}
+
 typedef struct {
   LatentPathChosen chosen;
   gpointer         user_data;

@@ -23,6 +23,14 @@ void                  latent_drop_down_name_button (GtkDropDown     *drop_down);
  * is built. Drop-downs made later need latent_drop_down_name_button (). */
 void                  latent_drop_downs_name_buttons (GtkWidget     *root);
 
+/* What a header drop-down chooses, said on its button before the choice
+ * ("Algorithm  k-means"), small and dim; the list shows the choices alone,
+ * or as @list_factory (may be NULL) draws them. The model's items are
+ * GtkStringObjects. */
+void                  latent_drop_down_set_caption (GtkDropDown        *drop_down,
+                                                    const char         *caption,
+                                                    GtkListItemFactory *list_factory);
+
 /* path is NULL when the person cancelled. */
 typedef void        (*LatentPathChosen)       (const char           *path,
                                                gpointer              user_data);

@@ -38,7 +38,7 @@ typedef enum {
 
 struct _LatentWindow
 {
-  GtkApplicationWindow   parent_instance;
+  AdwApplicationWindow   parent_instance;
 
   /* Template widgets */
   GtkMenuButton         *dataset_button;
@@ -47,6 +47,7 @@ struct _LatentWindow
   GtkMenuButton         *device_button;
   GtkInfoBar            *error_bar;
   GtkLabel              *error_label;
+  AdwToastOverlay       *toast_overlay;
   LatentParamPanel      *param_panel;
   GtkSpinButton         *seed_spin;
   GtkLabel              *metrics_label;

@@ -23,7 +23,7 @@
 #include "latent-catalog.h"
 #include "latent-ui-util.h"
 
-G_DEFINE_FINAL_TYPE (LatentWindow, latent_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE (LatentWindow, latent_window, ADW_TYPE_APPLICATION_WINDOW)
 
 /* Errors */
 
@@ -75,16 +75,9 @@ on_failure (LatentWindow *self)
   show_session_error (self, latent_session_get_failure (self->session), LATENT_WINDOW_ERROR_FAILURE);
 }
 
-/* Notices: what was done and where ("Saved NAME in FOLDER"), with Open
- * Folder. Others ask through win.show-notice (text, folder): the export
- * dialog does. */
-
-static GtkWidget *
-notice_child (LatentWindow *self,
-              const char   *id)
-{
-  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW, id));
-}
+/* Notices: what was done and where ("Saved NAME in FOLDER"), as a toast
+ * with Open Folder that leaves by itself. Others ask through
+ * win.show-notice (text, folder): the export dialog does. */
 
 static void
 on_show_notice (GSimpleAction *action,
@@ -92,36 +85,35 @@ on_show_notice (GSimpleAction *action,
                 gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  GtkWidget *bar = notice_child (self, "notice_bar");
   const char *text, *folder;
+  AdwToast *toast;
 
   g_variant_get (parameter, "(&s&s)", &text, &folder);
-  latent_label_set_text (GTK_LABEL (notice_child (self, "notice_label")), text, _("Notice"));
-  g_object_set_data_full (G_OBJECT (bar), "folder", g_strdup (folder), g_free);
-  gtk_info_bar_set_revealed (GTK_INFO_BAR (bar), TRUE);
-}
-
-static void
-on_notice_response (LatentWindow *self)
-{
-  gtk_info_bar_set_revealed (GTK_INFO_BAR (notice_child (self, "notice_bar")), FALSE);
+  toast = adw_toast_new (text);
+  /* Long enough to read a path and reach the button. */
+  adw_toast_set_timeout (toast, 8);
+  if (*folder != '\0')
+    {
+      adw_toast_set_button_label (toast, _("_Open Folder"));
+      adw_toast_set_action_name (toast, "win.show-folder");
+      adw_toast_set_action_target_value (toast, g_variant_new_string (folder));
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 /* In the file manager; a failure is said in the error bar, nothing more. */
 static void
-on_notice_open_folder (LatentWindow *self)
+on_show_folder (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
 {
-  GtkWidget *bar = notice_child (self, "notice_bar");
-  const char *folder = g_object_get_data (G_OBJECT (bar), "folder");
+  LatentWindow *self = user_data;
+  const char *folder = g_variant_get_string (parameter, NULL);
   g_autoptr(GdkAppLaunchContext) context = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autofree char *uri = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (folder);
+  g_autofree char *uri = g_file_get_uri (file);
   g_autoptr(GError) error = NULL;
 
-  if (folder == NULL)
-    return;
-  file = g_file_new_for_path (folder);
-  uri = g_file_get_uri (file);
   context = gdk_display_get_app_launch_context (gtk_widget_get_display (GTK_WIDGET (self)));
   if (!g_app_info_launch_default_for_uri (uri, G_APP_LAUNCH_CONTEXT (context), &error))
     {
@@ -130,7 +122,6 @@ on_notice_open_folder (LatentWindow *self)
 
       _latent_window_show_error (self, message);
     }
-  gtk_info_bar_set_revealed (GTK_INFO_BAR (bar), FALSE);
 }
 
 /* Status */
@@ -447,7 +438,8 @@ on_dataset (LatentWindow *self)
   LatentDataset *dataset = latent_session_get_dataset (self->session);
   const char *spec = latent_session_get_dataset_spec (self->session);
 
-  gtk_menu_button_set_label (self->dataset_button, latent_dataset_get_name (dataset));
+  gtk_label_set_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW, "dataset_label")),
+                      latent_dataset_get_name (dataset));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec ? spec : latent_dataset_get_name (dataset));
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
   fill_axes (self);
@@ -565,6 +557,7 @@ on_figure_kind_changed (GSimpleAction *action,
 static const GActionEntry view_actions[] = {
   { "figure-kind", NULL, "s", "'auto'", on_figure_kind_changed },
   { "show-notice", on_show_notice, "(ss)" },
+  { "show-folder", on_show_folder, "s" },
 };
 
 /* Set-up */
@@ -607,6 +600,62 @@ on_params (LatentWindow *self)
   latent_param_panel_set_params (self->param_panel, latent_session_get_params (self->session));
 }
 
+/* The algorithm list in groups, a group's name above its first: families
+ * as a person sorts them (k-means and mixtures both cluster). The
+ * registry lists each group's algorithms together. */
+static const char *
+group_of (const LatentAlgorithm *algorithm)
+{
+  switch (algorithm->family)
+    {
+    case LATENT_FAMILY_CLUSTERS:
+    case LATENT_FAMILY_MIXTURE:
+      return C_("algorithm group", "Clustering");
+    case LATENT_FAMILY_LINEAR:
+      return C_("algorithm group", "Decomposition");
+    case LATENT_FAMILY_AUTOENCODER:
+      return C_("algorithm group", "Autoencoders");
+    case LATENT_FAMILY_CLASSIFIER:
+      return C_("algorithm group", "Classifiers");
+    case LATENT_FAMILY_FILTER:
+      return C_("algorithm group", "Filters");
+    default:
+      return NULL;
+    }
+}
+
+static void
+setup_algorithm_row (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *group = gtk_label_new (NULL);
+  GtkWidget *name = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (group), 0);
+  gtk_widget_add_css_class (group, "list-group");
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_box_append (GTK_BOX (box), group);
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+bind_algorithm_row (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *group = gtk_widget_get_first_child (box);
+  guint i = gtk_list_item_get_position (item);
+  const char *title = group_of (all[i]);
+
+  gtk_label_set_text (GTK_LABEL (group), title);
+  gtk_widget_set_visible (group, i == 0 || g_strcmp0 (title, group_of (all[i - 1])) != 0);
+  gtk_label_set_text (GTK_LABEL (gtk_widget_get_last_child (box)),
+                      gtk_string_object_get_string (gtk_list_item_get_item (item)));
+}
+
 static void
 on_algorithm_selected (LatentWindow *self)
 {
@@ -646,14 +695,35 @@ latent_window_get_settings (LatentWindow *self)
   return self->settings;
 }
 
+/* Light or dark, for every window: the style manager is the application's. */
+static void
+apply_style (GSettings *settings)
+{
+  g_autofree char *style = g_settings_get_string (settings, "style");
+  AdwColorScheme scheme = ADW_COLOR_SCHEME_DEFAULT;
+
+  if (g_str_equal (style, "light"))
+    scheme = ADW_COLOR_SCHEME_FORCE_LIGHT;
+  else if (g_str_equal (style, "dark"))
+    scheme = ADW_COLOR_SCHEME_FORCE_DARK;
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), scheme);
+}
+
+/* The figures drawn dark when the window is. */
+static void
+on_dark_changed (LatentWindow *self)
+{
+  latent_figure_view_set_dark (self->figure_view, adw_style_manager_get_dark (adw_style_manager_get_default ()));
+}
+
 /* The preferences dialog edits the settings; the window follows. */
 static void
 on_setting_changed (GSettings    *settings,
                     const char   *key,
                     LatentWindow *self)
 {
-  if (g_str_equal (key, "dark-figures"))
-    latent_figure_view_set_dark (self->figure_view, g_settings_get_boolean (settings, key));
+  if (g_str_equal (key, "style"))
+    apply_style (settings);
   else if (g_str_equal (key, "device"))
     {
       g_autofree char *device = g_settings_get_string (settings, key);
@@ -668,6 +738,7 @@ latent_window_constructed (GObject *object)
 {
   LatentWindow *self = LATENT_WINDOW (object);
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  g_autoptr(GtkListItemFactory) rows = gtk_signal_list_item_factory_new ();
   const LatentAlgorithm * const *all = latent_registry_list ();
   g_autofree char *device = NULL;
   g_autofree char *last = NULL;
@@ -677,11 +748,19 @@ latent_window_constructed (GObject *object)
   for (guint i = 0; all[i]; i++)
     gtk_string_list_append (names, _(all[i]->title));
   gtk_drop_down_set_model (self->algorithm_dropdown, G_LIST_MODEL (names));
+  g_signal_connect (rows, "setup", G_CALLBACK (setup_algorithm_row), NULL);
+  g_signal_connect (rows, "bind", G_CALLBACK (bind_algorithm_row), NULL);
+  latent_drop_down_set_caption (self->algorithm_dropdown, C_("header", "Algorithm"), rows);
+  latent_drop_down_set_caption (self->view_dropdown, C_("header", "View"), NULL);
   g_signal_connect_swapped (self->algorithm_dropdown, "notify::selected",
                             G_CALLBACK (on_algorithm_selected), self);
   on_algorithm (self);
   on_params (self);
 
+  g_object_bind_property (adw_style_manager_get_default (), "dark", self->curve_view, "dark", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (on_dark_changed), self,
+                           G_CONNECT_SWAPPED);
+  on_dark_changed (self);
   self->settings = open_settings ();
   if (self->settings)
     {
@@ -698,7 +777,7 @@ latent_window_constructed (GObject *object)
           gtk_range_set_value (GTK_RANGE (self->speed_scale), speed);
       }
       device = g_settings_get_string (self->settings, "device");
-      latent_figure_view_set_dark (self->figure_view, g_settings_get_boolean (self->settings, "dark-figures"));
+      apply_style (self->settings);
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
       last = g_settings_get_string (self->settings, "last-dataset");
     }
@@ -785,6 +864,7 @@ latent_window_class_init (LatentWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/latent/Latent/latent-window.ui");
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, dataset_button);
+  gtk_widget_class_bind_template_child_full (widget_class, "dataset_label", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, algorithm_dropdown);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, view_dropdown);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, axes_grid);
@@ -793,6 +873,7 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, device_button);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, error_bar);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, param_panel);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, seed_spin);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, metrics_label);
@@ -814,11 +895,6 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, split_scale);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, split_adjustment);
   gtk_widget_class_bind_template_callback (widget_class, on_error_dismissed);
-  /* Found by name (notice_child), not kept in the structure. */
-  gtk_widget_class_bind_template_child_full (widget_class, "notice_bar", FALSE, 0);
-  gtk_widget_class_bind_template_child_full (widget_class, "notice_label", FALSE, 0);
-  gtk_widget_class_bind_template_callback (widget_class, on_notice_response);
-  gtk_widget_class_bind_template_callback (widget_class, on_notice_open_folder);
   gtk_widget_class_bind_template_callback (widget_class, on_params_changed);
   /* Found by name (latent-window-filter.c). */
   gtk_widget_class_bind_template_child_full (widget_class, "actual_size_button", FALSE, 0);

@@ -4,12 +4,12 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
 #define LATENT_TYPE_WINDOW (latent_window_get_type ())
-G_DECLARE_FINAL_TYPE (LatentWindow, latent_window, LATENT, WINDOW, GtkApplicationWindow)
+G_DECLARE_FINAL_TYPE (LatentWindow, latent_window, LATENT, WINDOW, AdwApplicationWindow)
 
 LatentWindow *latent_window_new          (GtkApplication *application);
 /* NULL when the settings schema is not installed. */
