@@ -146,6 +146,26 @@ def step_save():
         raise Failure(f'the application ended after Open Folder:\n{app.stderr()}')
 
 
+def step_notice_leaves():
+    """A notice is a toast: it leaves by itself, after long enough to read."""
+    second = os.path.join(EXPORT_DIR, 'second-export.png')
+    app.choose_menu_item('Main Menu', 'Export…')
+    ui.set_text(app.find(('text', 'entry'), 'File Name', timeout=10), second)
+    app.press('Export', pred=lambda n: ui.has_action(n, 'click'))
+    name = os.path.basename(second)
+
+    def notices():
+        return [n for n in ui.find_all(app.window, lambda n: ui.role_of(n) == 'label'
+                                       and name in ui.text_of(n)) if ui.is_showing(n)]
+    ui.wait_until(lambda: notices() or None, 30, f'a notice naming {name!r}')
+    shown = time.monotonic()
+    ui.wait_until(lambda: not notices() or None, 30, f'the notice naming {name!r} to leave by itself')
+    stayed = time.monotonic() - shown
+    log(f'  the notice stayed {stayed:.1f} s')
+    if stayed < 3:
+        raise Failure(f'the notice left after {stayed:.1f} s, too soon to read')
+
+
 def main():
     ui.run_steps('ui-export', app, [
         ('start the window and run k-means on its default dataset', step_start),
@@ -154,6 +174,7 @@ def main():
         ('unlinked: Width and Height move freely', step_unlinked),
         ('the dialog shows the destination folder', step_folder),
         ('Export writes the file and the window says where, with Open Folder', step_save),
+        ('a second export\'s notice leaves by itself', step_notice_leaves),
     ])
     status = app.stop()
     if status != 0:

@@ -312,31 +312,6 @@ def step_save_result():
         raise Failure(f'the saved CSV has {len(lines)} lines, not a header and 150 rows')
 
 
-def step_preferences():
-    """Preferences ▸ Dark figures: the figure's background turns dark, and back."""
-    figure = app.find(None, 'Figure', what='the figure (accessible name "Figure")')
-
-    def mean_grey():
-        path = os.path.join(SCRATCH, 'figure-prefs.png')
-        app.screenshot(path, figure)
-        hist = ui.colour_histogram(path)
-        total = sum(hist.values())
-        return sum(sum(c) / 3 * n for c, n in hist.items()) / max(total, 1)
-
-    light = mean_grey()
-    app.choose_menu_item('Main Menu', 'Preferences')
-    switch = app.find(None, 'Dark figures', pred=lambda n: ui.has_action(n, 'click')
-                      or ui.role_of(n) in ('toggle button', 'switch', 'check box'),
-                      timeout=15, what='the switch "Dark figures"')
-    ui.click(switch)
-    dark = ui.wait_until(lambda: (lambda g: g if g < light - 60 else None)(mean_grey()), 10,
-                         'the figure to turn dark')
-    log(f'  mean grey of the figure: {light:.0f} light, {dark:.0f} dark')
-    ui.click(switch)
-    ui.wait_until(lambda: mean_grey() > light - 10 or None, 10, 'the figure to turn light again')
-    ui.press_key('Escape')
-
-
 def step_bad_csv():
     with open(BAD_CSV, 'w') as f:
         f.write('a,b,c\n1,2,3\n4,5\n6,7,8\n')
@@ -908,7 +883,6 @@ def main():
         ('the scatter on two of the columns, and no axes for PCA', step_axes),
         ('export a PNG through Main Menu ▸ Export…', step_export),
         ('save the result as JSON and CSV through Main Menu ▸ Save Result…', step_save_result),
-        ('Preferences ▸ Dark figures darkens the figure', step_preferences),
         ('open a ragged CSV: an error, and Iris stays loaded', step_bad_csv),
         ('a one-row CSV: no metrics left from the Iris run', step_one_row),
         ('the Device menu offers only devices that exist', step_devices),
