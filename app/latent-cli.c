@@ -415,10 +415,19 @@ apply_import_choices (ImportChoices  *c,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--text %s: expected missing or onehot"), c->text);
       return FALSE;
     }
+  /* Column names as they are, commas and colons too. */
   if (c->label)
-    g_string_append_printf (options, ",label=%s", c->label);
+    {
+      g_autofree char *label = latent_catalog_escape (c->label);
+
+      g_string_append_printf (options, ",label=%s", label);
+    }
   for (guint i = 0; c->ignore && c->ignore[i]; i++)
-    g_string_append_printf (options, ",ignore=%s", c->ignore[i]);
+    {
+      g_autofree char *ignore = latent_catalog_escape (c->ignore[i]);
+
+      g_string_append_printf (options, ",ignore=%s", ignore);
+    }
   if (c->missing)
     g_string_append_printf (options, ",missing=%s", c->missing);
   if (c->text)

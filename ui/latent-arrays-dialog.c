@@ -9,6 +9,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "latent-catalog.h"
+
 struct _LatentArraysDialog
 {
   GtkWindow    parent_instance;
@@ -31,11 +33,11 @@ on_open (LatentArraysDialog *self)
 {
   guint data = gtk_drop_down_get_selected (self->data_drop);
   guint labels = gtk_drop_down_get_selected (self->labels_drop);
-  g_autofree char *spec = NULL;
-
   /* The labels' first item is None. */
-  spec = g_strdup_printf ("%s:x=%s,y=%s", self->path, self->arrays[data],
-                          labels > 0 ? self->arrays[labels - 1] : "");
+  g_autofree char *x = latent_catalog_escape (self->arrays[data]);
+  g_autofree char *y = latent_catalog_escape (labels > 0 ? self->arrays[labels - 1] : "");
+  g_autofree char *spec = g_strdup_printf ("%s:x=%s,y=%s", self->path, x, y);
+
   g_signal_emit (self, signals[CHOSEN], 0, spec);
   gtk_window_destroy (GTK_WINDOW (self));
 }

@@ -14,6 +14,7 @@
 #include "latent-data-table.h"
 #include "latent-experiment.h"
 #include "latent-export-dialog.h"
+#include "latent-image-folder.h"
 #include "latent-import-dialog.h"
 #include "latent-projection.h"
 #include "latent-result.h"
@@ -138,6 +139,15 @@ load_thread (GTask        *task,
 
   if (dataset == NULL)
     {
+      /* The archive's arrays for the person to choose from, listed here:
+       * an HDF5 file's walk takes a while. */
+      if (g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS))
+        {
+          g_autofree char *path = latent_catalog_spec_file (task_data);
+
+          g_object_set_data_full (G_OBJECT (task), "arrays", latent_catalog_list_arrays (path, NULL),
+                                  (GDestroyNotify) g_strfreev);
+        }
       g_task_return_error (task, error);
       return;
     }
@@ -160,23 +170,18 @@ on_spec_chosen (GtkWidget    *dialog,
 }
 
 /* An archive whose data its names do not tell: which arrays, asked of the
- * person; FALSE when its arrays cannot be listed. */
+ * person; FALSE when its arrays could not be listed (load_thread). */
 static gboolean
 ask_for_arrays (LatentWindow *self,
-                const char   *spec)
+                GTask        *task)
 {
-  g_autofree char *path = g_strdup (spec);
-  g_auto(GStrv) arrays = NULL;
+  const char * const *arrays = g_object_get_data (G_OBJECT (task), "arrays");
+  g_autofree char *path = latent_catalog_spec_file (g_task_get_task_data (task));
   GtkWidget *dialog;
-  char *colon;
 
-  /* "arrays.npz:y=labels" names the file before its options. */
-  if (!g_file_test (path, G_FILE_TEST_EXISTS) && (colon = strrchr (path, ':')) != NULL)
-    *colon = '\0';
-  arrays = latent_catalog_list_arrays (path, NULL);
   if (arrays == NULL || arrays[0] == NULL)
     return FALSE;
-  dialog = latent_arrays_dialog_new (GTK_WINDOW (self), path, (const char * const *) arrays);
+  dialog = latent_arrays_dialog_new (GTK_WINDOW (self), path, arrays);
   g_signal_connect_object (dialog, "chosen", G_CALLBACK (on_spec_chosen), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
   _latent_window_update_status (self);
@@ -246,7 +251,7 @@ on_loaded (GObject      *source,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   if (dataset == NULL && g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_AMBIGUOUS)
-      && ask_for_arrays (self, spec))
+      && ask_for_arrays (self, G_TASK (result)))
     return;
   if (dataset == NULL && (g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_VALUE)
                           || g_error_matches (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE))
@@ -374,18 +379,56 @@ on_import_table_action (GSimpleAction *action,
 }
 
 /* A folder whose subfolders are classes of images: each image a row, at
- * the most common size (at most 64 pixels a side), labelled by its
- * folder. */
+ * the size and in the colours chosen beside the folder (the chooser's
+ * choices, which the portal's choosers show too), as the catalog's
+ * "FOLDER:size=WxH,colour=grey" says it. */
+static const char * const folder_sizes[] = { "auto", "16x16", "28x28", "32x32", "64x64", NULL };
+static const char * const folder_colours[] = { "auto", "grey", "rgb", NULL };
+
+static void
+on_folder_response (GtkNativeDialog *dialog,
+                    int              response,
+                    LatentWindow    *self)
+{
+  GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
+  g_autoptr(GFile) file = response == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_file (chooser) : NULL;
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  const char *size = gtk_file_chooser_get_choice (chooser, "size");
+  const char *colour = gtk_file_chooser_get_choice (chooser, "colour");
+  g_autoptr(GString) spec = NULL;
+
+  if (path != NULL)
+    {
+      spec = g_string_new (path);
+      if (size && !g_str_equal (size, "auto"))
+        g_string_append_printf (spec, ":size=%s", size);
+      if (colour && !g_str_equal (colour, "auto"))
+        g_string_append_printf (spec, "%scolour=%s", strchr (spec->str + strlen (path), ':') ? "," : ":", colour);
+      latent_window_load_dataset (self, spec->str);
+    }
+  g_object_unref (dialog);
+}
+
 static void
 on_open_folder_action (GSimpleAction *action,
                        GVariant      *parameter,
                        gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Open Image Folder"),
-                                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"),
-                                                         on_open_chosen, self);
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open Image Folder"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                                              _("_Open"), _("_Cancel"));
+  g_autofree char *most_common = g_strdup_printf (_("Most common (at most %u px)"), LATENT_IMAGE_FOLDER_DEFAULT_SIDE);
+  const char *size_labels[] = { most_common, "16 × 16", "28 × 28", "32 × 32", "64 × 64", NULL };
+  const char *colour_labels[] = { _("As the images are"), _("Grey"), _("Colour"), NULL };
 
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (dialog), "size", _("Size"),
+                               (const char **) folder_sizes, size_labels);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (dialog), "size", "auto");
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (dialog), "colour", _("Colour"),
+                               (const char **) folder_colours, colour_labels);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (dialog), "colour", "auto");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_folder_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

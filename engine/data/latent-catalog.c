@@ -651,6 +651,75 @@ latent_catalog_builtin_gives_rows (const char *spec)
   return name != NULL && strcmp (name, "pattern") != 0;
 }
 
+/* A spec's options: after the path's last ':' not escaped, separated by
+ * ',' not escaped; a backslash escapes the character after it, so that
+ * any array or column name can be given (latent_catalog_escape ()). */
+static const char *
+options_colon (const char *spec)
+{
+  const char *colon = NULL;
+
+  for (const char *p = spec; *p; p++)
+    if (*p == '\\' && p[1] != '\0')
+      p++;
+    else if (*p == ':')
+      colon = p;
+  return colon;
+}
+
+static GStrv
+split_options (const char *options)
+{
+  g_autoptr(GStrvBuilder) pairs = g_strv_builder_new ();
+  g_autoptr(GString) pair = g_string_new (NULL);
+
+  if (options == NULL || *options == '\0')
+    return g_strv_builder_end (pairs);
+  for (const char *p = options; ; p++)
+    {
+      if (*p == '\\' && p[1] != '\0')
+        g_string_append_c (pair, *++p);
+      else if (*p == ',' || *p == '\0')
+        {
+          g_strv_builder_add (pairs, pair->str);
+          g_string_truncate (pair, 0);
+          if (*p == '\0')
+            break;
+        }
+      else
+        g_string_append_c (pair, *p);
+    }
+  return g_strv_builder_end (pairs);
+}
+
+char *
+latent_catalog_spec_file (const char *spec)
+{
+  const char *colon;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  if (g_file_test (spec, G_FILE_TEST_EXISTS) || (colon = options_colon (spec)) == NULL)
+    return g_strdup (spec);
+  return g_strndup (spec, colon - spec);
+}
+
+char *
+latent_catalog_escape (const char *value)
+{
+  GString *escaped = g_string_new (NULL);
+
+  g_return_val_if_fail (value != NULL, NULL);
+
+  for (const char *p = value; *p; p++)
+    {
+      if (*p == '\\' || *p == ',' || *p == ':')
+        g_string_append_c (escaped, '\\');
+      g_string_append_c (escaped, *p);
+    }
+  return g_string_free (escaped, FALSE);
+}
+
 /* "photos/:size=32x32,colour=grey": a folder of images, at a size and in
  * grey or colour. */
 static LatentDataset *
@@ -659,7 +728,7 @@ load_folder (const char  *folder,
              const char  *labels_path,
              GError     **error)
 {
-  g_auto(GStrv) pairs = g_strsplit (options ? options : "", ",", -1);
+  g_auto(GStrv) pairs = split_options (options);
   g_autoptr(LatentDataset) dataset = NULL;
   LatentImageFolderColour colour = LATENT_IMAGE_FOLDER_AUTO;
   guint64 width = 0, height = 0;
@@ -702,7 +771,7 @@ load_table_spec (const char       *path,
                  LatentCsvReport  *report,
                  GError          **error)
 {
-  g_auto(GStrv) pairs = g_strsplit (options, ",", -1);
+  g_auto(GStrv) pairs = split_options (options);
   g_autoptr(GPtrArray) ignore = g_ptr_array_new ();
   g_autoptr(LatentDataset) dataset = NULL;
   LatentCsvOptions choices = { .report = report };
@@ -761,7 +830,7 @@ latent_catalog_load_table (const char       *spec,
                            LatentCsvReport  *report,
                            GError          **error)
 {
-  const char *colon = strrchr (spec, ':');
+  const char *colon = options_colon (spec);
   g_autofree char *path = NULL;
 
   g_return_val_if_fail (spec != NULL, NULL);
@@ -822,7 +891,7 @@ load_arrays_spec (const char  *path,
                   const char  *labels_path,
                   GError     **error)
 {
-  g_auto(GStrv) pairs = g_strsplit (options, ",", -1);
+  g_auto(GStrv) pairs = split_options (options);
   g_autoptr(LatentDataset) dataset = NULL;
   const char *data = NULL, *labels = NULL;
 
@@ -883,7 +952,7 @@ latent_catalog_load (const char  *spec,
   if (g_file_test (spec, G_FILE_TEST_IS_DIR))
     return load_folder (spec, NULL, labels_path, error);
   /* A file's arrays, or a folder's images, chosen after its path. */
-  colon = strrchr (spec, ':');
+  colon = options_colon (spec);
   if (colon != NULL && !g_file_test (spec, G_FILE_TEST_EXISTS))
     {
       g_autofree char *path = g_strndup (spec, colon - spec);

@@ -42,6 +42,11 @@ gboolean       latent_catalog_builtin_gives_rows (const char  *spec);
 LatentDataset *latent_catalog_load_table        (const char       *spec,
                                                  LatentCsvReport  *report,
                                                  GError          **error);
+/* @value as a spec's option gives it whole: its '\', ',' and ':' escaped
+ * by a backslash ("x=a\,b" is the array "a,b"). */
+char          *latent_catalog_escape            (const char  *value);
+/* The file or folder @spec names, its options left out. */
+char          *latent_catalog_spec_file         (const char  *spec);
 /* The arrays of an .npz or HDF5 file, for a person to choose from when
  * loading it said LATENT_DATA_ERROR_AMBIGUOUS. */
 GStrv          latent_catalog_list_arrays       (const char  *path,

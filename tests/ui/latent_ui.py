@@ -592,10 +592,11 @@ class App:
         click(node)
         return node
 
-    def open_file(self, path, item='Open…', menu='Dataset'):
+    def open_file(self, path, item='Open…', menu='Dataset', choices=()):
         """Dataset ▸ Open… (or another item of that menu that opens a file
         chooser), then the path typed into the chooser's location entry
-        (ctrl+L), as a person would."""
+        (ctrl+L), as a person would. choices: (what a choice of the chooser
+        shows, what to choose in it) pairs, chosen before Open."""
         self.choose_menu_item(menu, item)
         chooser = wait_until(lambda: next((w for w in self.windows() if w != self.window), None),
                              15, 'the file chooser')
@@ -610,6 +611,12 @@ class App:
         entry = wait_until(location_entry, 10, 'the location entry after ctrl+L')
         log(f'  type {path!r} into {describe(entry)}')
         set_text(entry, path)
+        for shown, wanted in choices:
+            # The choices' drop-downs have no names of their own: found by what they show.
+            combo = find(chooser, 'combo box', pred=lambda n: any(
+                role_of(c) == 'label' and text_of(c) == shown for _, c in walk(n)),
+                what=f'the chooser\'s choice showing {shown!r}')
+            self.select_dropdown(combo, wanted)
         click(find(chooser, ('push button',), 'Open', pred=lambda n: has_action(n, 'click')))
         wait_until(lambda: chooser not in self.windows(), 10, 'the file chooser to close')
 
@@ -632,7 +639,8 @@ class App:
         """(the node called name, the button that takes the click): a GtkMenuButton
         is a named container around a toggle button that GTK 4.8 names after its
         label ("blobs"), not after the menu button."""
-        outer = self.find(('push button', 'toggle button', 'combo box'), name, timeout=timeout)
+        outer = name if not isinstance(name, str) else \
+            self.find(('push button', 'toggle button', 'combo box'), name, timeout=timeout)
         inner = outer
         if not has_action(outer, 'click'):
             buttons = find_all(outer, lambda n: role_of(n) in ('push button', 'toggle button')

@@ -128,6 +128,15 @@ def step_folder():
                   lambda: f'the metrics to measure against the folders\' classes ({metrics()!r})')
 
 
+def step_folder_choices():
+    """The chooser's Size and Colour: the same grey folder at 16 × 16, in colour
+    (three values a pixel)."""
+    folder = os.path.join(ui.scratch_dir(), 'shades')
+    app.open_file(folder, item='Open Image Folder…',
+                  choices=[('Most common (at most 64 px)', '16 × 16'), ('As the images are', 'Colour')])
+    wait_status(r'^shades · 5 × 768\b', 30, 'the folder\'s 5 images at 16 × 16 in colour (768 values each)')
+
+
 MESSY = ('id,height,colour,weight,species\np001,1.5,red,10,cat\np002,,blue,12,dog\n'
          'p003,1.7,red,NA,cat\np004,1.9,green,15,dog\np005,2.1,,17,dog\n')
 
@@ -175,6 +184,7 @@ def main():
         ('an archive of arr_0 and arr_1: the dialog asks, Cancel keeps Iris', step_cancel),
         ('Open loads arr_0 labelled by arr_1', step_open),
         ('Open Image Folder… loads a folder of class folders', step_folder),
+        ('its Size and Colour choices: 16 × 16, in colour', step_folder_choices),
         ('a messy table opens Import Table, preset; Open loads it', step_messy_table),
         ('an experiment brings back its view with its data', step_experiment),
     ])

@@ -352,6 +352,23 @@ test_archive (Fixture       *f,
     g_assert_nonnull (latent_dataset_get_test (trained));
     g_assert_false (latent_dataset_has_labels (latent_dataset_get_test (trained)));
   }
+
+  /* Any name can be chosen: a spec escapes its separators (found trying
+   * the arrays dialog: "x=a,b" chose the array "a"). */
+  {
+    g_autofree char *odd = g_build_filename (f->dir, "odd.npz", NULL);
+    g_autofree char *x_name = latent_catalog_escape ("run:1,x");
+    g_autofree char *y_name = latent_catalog_escape ("y\\1");
+    g_autofree char *odd_spec = g_strdup_printf ("%s:x=%s,y=%s", odd, x_name, y_name);
+    g_autoptr(LatentDataset) chosen = NULL;
+
+    g_assert_cmpstr (x_name, ==, "run\\:1\\,x");
+    write_npz (odd, FALSE, 3, "run:1,x", x, "y\\1", y, "run", xt);
+    chosen = latent_catalog_load (odd_spec, NULL, &error);
+    g_assert_no_error (error);
+    test_assert_values (chosen, 3, 2, train);
+    g_assert_true (latent_dataset_has_labels (chosen));
+  }
 }
 
 /* A member whose bytes were damaged after zipping fails its CRC; labels
