@@ -777,11 +777,11 @@ command_run (int    argc,
       else
         written = g_strdup (animation_path);
       print_summary (to_stderr,
-                     /* Translators: the file, frames, seconds, frames a second, iterations between frames */
+                     /* Translators: the file, frames, seconds, frames a second */
                      g_dngettext (GETTEXT_PACKAGE,
-                                  "animation written to %s (%u frame, %.1f s at %d fps, every %u iterations)\n",
-                                  "animation written to %s (%u frames, %.1f s at %d fps, every %u iterations)\n", n),
-                     written, n, latent_animation_get_duration (animation), fps, fit->frame_every);
+                                  "animation written to %s (%u frame, %.1f s at %d fps)\n",
+                                  "animation written to %s (%u frames, %.1f s at %d fps)\n", n),
+                     written, n, latent_animation_get_duration (animation), fps);
     }
   if (features_path && !to_stderr)
     g_print (_("features written to %s\n"), features_path);

@@ -439,31 +439,159 @@ by_count (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* The 256 most used colours, each its bin's mean (a flat colour keeps its
- * exact value); returns how many. Every bin then maps to its nearest
- * palette colour, in @map. */
+/* A used bin: its mean colour and how many pixels. */
+typedef struct {
+  guint8  rgb[3];
+  guint32 bin;
+  guint64 count;
+} Colour;
+
+static int
+by_channel (gconstpointer a,
+            gconstpointer b,
+            gpointer      user_data)
+{
+  const Colour *x = a, *y = b;
+  const guint c = GPOINTER_TO_UINT (user_data);
+
+  if (x->rgb[c] != y->rgb[c])
+    return x->rgb[c] < y->rgb[c] ? -1 : 1;
+  return x->bin < y->bin ? -1 : x->bin > y->bin;
+}
+
+/* Which channel spreads the most in colours[start, end), and how far. */
+static guint
+box_spread (const Colour *colours,
+            guint         start,
+            guint         end,
+            guint        *channel)
+{
+  guint8 lo[3] = { 255, 255, 255 }, hi[3] = { 0, 0, 0 };
+  guint best = 0;
+
+  for (guint i = start; i < end; i++)
+    for (guint c = 0; c < 3; c++)
+      {
+        lo[c] = MIN (lo[c], colours[i].rgb[c]);
+        hi[c] = MAX (hi[c], colours[i].rgb[c]);
+      }
+  *channel = 0;
+  for (guint c = 0; c < 3; c++)
+    if ((guint) (hi[c] - lo[c]) > best)
+      best = hi[c] - lo[c], *channel = c;
+  return best;
+}
+
+/* Median cut of @colours into at most @slots boxes, each box's weighted
+ * mean appended to @palette from @n on; returns the new n. */
+static guint
+median_cut (Colour  *colours,
+            guint    n_colours,
+            guint    slots,
+            guint8   palette[256][3],
+            guint    n)
+{
+  g_autofree guint *starts = g_new (guint, slots + 1);
+  guint boxes = 0;
+
+  if (n_colours == 0 || slots == 0)
+    return n;
+  starts[0] = 0;
+  starts[1] = n_colours;
+  boxes = 1;
+  /* Split the box that spreads widest (the worst colour's error) at its
+   * pixels' median along that channel. */
+  while (boxes < slots)
+    {
+      guint widest = 0, spread = 0, channel = 0, split, b;
+      guint64 total = 0, half = 0;
+
+      for (b = 0; b < boxes; b++)
+        {
+          guint c, s = starts[b + 1] - starts[b] > 1 ? box_spread (colours, starts[b], starts[b + 1], &c) : 0;
+
+          if (s > spread)
+            spread = s, widest = b, channel = c;
+        }
+      if (spread == 0)
+        break;
+      g_qsort_with_data (colours + starts[widest], starts[widest + 1] - starts[widest], sizeof (Colour),
+                         by_channel, GUINT_TO_POINTER (channel));
+      for (guint i = starts[widest]; i < starts[widest + 1]; i++)
+        total += colours[i].count;
+      for (split = starts[widest]; split < starts[widest + 1] - 1; split++)
+        {
+          half += colours[split].count;
+          if (2 * half >= total)
+            break;
+        }
+      split++;   /* both halves keep a colour */
+      memmove (starts + widest + 2, starts + widest + 1, (boxes - widest) * sizeof (guint));
+      starts[widest + 1] = split;
+      boxes++;
+    }
+  for (guint b = 0; b < boxes; b++)
+    {
+      guint64 sum[3] = { 0, 0, 0 }, count = 0;
+
+      for (guint i = starts[b]; i < starts[b + 1]; i++)
+        {
+          for (guint c = 0; c < 3; c++)
+            sum[c] += colours[i].rgb[c] * colours[i].count;
+          count += colours[i].count;
+        }
+      for (guint c = 0; c < 3; c++)
+        palette[n][c] = (sum[c] + count / 2) / count;
+      n++;
+    }
+  return n;
+}
+
+/* At most 256 colours: those a figure paints flat (each bin of at least
+ * 1/256 of all pixels: the background, the clusters' colours, text), at
+ * their exact values, then a median cut of the rest (antialiased edges,
+ * grey tiles, heat maps) into the slots left. Every bin then maps to its
+ * nearest palette colour, in @map. Returns how many colours. */
 static guint
 gif_choose_palette (Gif     *gif,
                     guint8   palette[256][3],
                     guint16 *map)
 {
   g_autofree guint32 *bins = g_new (guint32, GIF_BINS);
-  guint used = 0, n;
+  g_autofree Colour *rest = NULL;
+  guint64 total = 0;
+  guint used = 0, n = 0, n_rest = 0;
 
   for (guint b = 0; b < GIF_BINS; b++)
     if (gif->count[b] > 0)
-      bins[used++] = b;
+      {
+        bins[used++] = b;
+        total += gif->count[b];
+      }
   g_qsort_with_data (bins, used, sizeof (guint32), by_count, gif->count);
-  n = MIN (used, 256u);
+  if (used <= 256)
+    n = used;
+  else
+    while (n < 192 && gif->count[bins[n]] * 256 >= total)
+      n++;
   for (guint i = 0; i < n; i++)
     for (guint c = 0; c < 3; c++)
       palette[i][c] = (gif->sum[3 * bins[i] + c] + gif->count[bins[i]] / 2) / gif->count[bins[i]];
+  rest = g_new (Colour, used - n + 1);
+  for (guint i = n; i < used; i++)
+    {
+      Colour *colour = &rest[n_rest++];
+
+      colour->bin = bins[i];
+      colour->count = gif->count[bins[i]];
+      for (guint c = 0; c < 3; c++)
+        colour->rgb[c] = (gif->sum[3 * bins[i] + c] + colour->count / 2) / colour->count;
+    }
+  n = median_cut (rest, n_rest, 256 - n, palette, n);
+
   for (guint i = 0; i < GIF_BINS; i++)
     map[i] = GIF_UNMAPPED;
-  for (guint i = 0; i < n; i++)
-    map[bins[i]] = i;
-  /* The rest (antialiased edges, mostly): nearest by squared distance. */
-  for (guint i = n; i < used; i++)
+  for (guint i = 0; i < used; i++)
     {
       const guint b = bins[i];
       int rgb[3];
@@ -471,7 +599,7 @@ gif_choose_palette (Gif     *gif,
 
       for (guint c = 0; c < 3; c++)
         rgb[c] = (int) ((gif->sum[3 * b + c] + gif->count[b] / 2) / gif->count[b]);
-      for (guint k = 0; k < n; k++)
+      for (guint k = 0; k < n && best_d > 0; k++)
         {
           int dr = rgb[0] - palette[k][0], dg = rgb[1] - palette[k][1], db = rgb[2] - palette[k][2];
           guint d = dr * dr + dg * dg + db * db;
