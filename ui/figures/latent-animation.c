@@ -18,24 +18,28 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* Frames GStreamer may hold before add_frame waits: the renderer is
  * usually faster than the encoder, and a run must not pile up in memory. */
 #define WEBM_QUEUED_FRAMES 4
 
-/* GIF: 5 bits a channel for choosing the palette. */
-#define GIF_BINS (1u << 15)
+/* GIF: 6 bits a channel for choosing the palette. Five merged the
+ * k-means regions' two light tints (4 apart) into one. */
+#define GIF_BINS (1u << 18)
 #define GIF_UNMAPPED 0xffffu
 #define LZW_MAX_CODE 4095
 #define LZW_HASH_SIZE 8192  /* a power of two above LZW_MAX_CODE */
 
 typedef struct {
-  /* Per 15-bit colour: how many pixels, and their 8-bit sums (so a flat
+  /* Per 18-bit colour: how many pixels, and their 8-bit sums (so a flat
    * colour keeps its exact value in the palette). */
   guint64 *count;
   guint64 *sum;        /* 3 per bin: r, g, b */
-  FILE    *frames;     /* every frame's 15-bit colours, unlinked */
-  guint16 *row;        /* one frame of them */
+  FILE    *frames;     /* every frame's bins, deflated, unlinked */
+  guint32 *row;        /* one frame of them */
+  guint8  *packed;     /* and deflated */
+  gsize    packed_size;
 } Gif;
 
 typedef struct {
@@ -361,7 +365,7 @@ webm_free (Webm *webm)
 static inline guint
 pixel_bin (guint32 p)
 {
-  return ((p >> 9) & 0x7c00) | ((p >> 6) & 0x03e0) | ((p >> 3) & 0x001f);
+  return ((p >> 6) & 0x3f000) | ((p >> 4) & 0x00fc0) | ((p >> 2) & 0x0003f);
 }
 
 static gboolean
@@ -373,8 +377,8 @@ gif_open (LatentAnimation  *self,
   if (fd < 0)
     return FALSE;
   close (fd);
-  /* The frames wait on disk, not in memory, until the palette is known:
-   * two bytes a pixel. */
+  /* The frames wait on disk, not in memory, until the palette is known;
+   * deflated, as figures are mostly flat. */
   self->gif.frames = tmpfile ();
   if (self->gif.frames == NULL)
     {
@@ -385,7 +389,9 @@ gif_open (LatentAnimation  *self,
     }
   self->gif.count = g_new0 (guint64, GIF_BINS);
   self->gif.sum = g_new0 (guint64, 3 * GIF_BINS);
-  self->gif.row = g_new (guint16, (gsize) self->width * self->height);
+  self->gif.row = g_new (guint32, (gsize) self->width * self->height);
+  self->gif.packed_size = compressBound ((uLong) self->width * self->height * sizeof (guint32));
+  self->gif.packed = g_new (guint8, self->gif.packed_size);
   return TRUE;
 }
 
@@ -397,7 +403,9 @@ gif_add (LatentAnimation  *self,
   const guint8 *data = cairo_image_surface_get_data (image);
   const int stride = cairo_image_surface_get_stride (image);
   const gsize n = (gsize) self->width * self->height;
-  guint16 *out = self->gif.row;
+  guint32 *out = self->gif.row;
+  uLongf packed = self->gif.packed_size;
+  guint64 length;
 
   for (int y = 0; y < self->height; y++)
     {
@@ -415,7 +423,16 @@ gif_add (LatentAnimation  *self,
           *out++ = b;
         }
     }
-  if (fwrite (self->gif.row, sizeof (guint16), n, self->gif.frames) != n)
+  /* Speed over size: the file is read once, at the end. */
+  if (compress2 (self->gif.packed, &packed, (const Bytef *) self->gif.row, n * sizeof (guint32), 1) != Z_OK)
+    {
+      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_ENCODE,
+                   _("Could not write “%s”: out of memory"), self->path);
+      return FALSE;
+    }
+  length = packed;
+  if (fwrite (&length, sizeof length, 1, self->gif.frames) != 1 ||
+      fwrite (self->gif.packed, 1, packed, self->gif.frames) != packed)
     {
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
                    _("Could not write “%s”: its frames’ temporary file: %s"), self->path, g_strerror (errno));
@@ -771,7 +788,13 @@ gif_write (LatentAnimation  *self,
       guint8 control[8] = { 0x21, 0xf9, 4, 1 << 2, delay & 0xff, delay >> 8, 0, 0 };
       guint8 descriptor = 0x2c, packed = 0;
 
-      if (fread (self->gif.row, sizeof (guint16), n, self->gif.frames) != n)
+      guint64 length = 0;
+      uLongf unpacked = n * sizeof (guint32);
+
+      if (fread (&length, sizeof length, 1, self->gif.frames) != 1 || length > self->gif.packed_size ||
+          fread (self->gif.packed, 1, length, self->gif.frames) != length ||
+          uncompress ((Bytef *) self->gif.row, &unpacked, self->gif.packed, length) != Z_OK ||
+          unpacked != n * sizeof (guint32))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                        _("Could not write “%s”: its frames’ temporary file could not be read back"), self->path);
@@ -849,6 +872,7 @@ gif_free (Gif *gif)
   g_clear_pointer (&gif->count, g_free);
   g_clear_pointer (&gif->sum, g_free);
   g_clear_pointer (&gif->row, g_free);
+  g_clear_pointer (&gif->packed, g_free);
 }
 
 /* PNG sequence ------------------------------------------------------------ */
