@@ -128,12 +128,14 @@ char *
 latent_animation_dup_frame_path (const char *path,
                                  guint       index)
 {
-  const char *dot = strrchr (path, '.');
-  const char *slash = strrchr (path, G_DIR_SEPARATOR);
-  gsize stem = dot != NULL && (slash == NULL || dot > slash) ? (gsize) (dot - path) : strlen (path);
+  const char *dot, *slash;
+  gsize stem;
 
   g_return_val_if_fail (path != NULL, NULL);
 
+  dot = strrchr (path, '.');
+  slash = strrchr (path, G_DIR_SEPARATOR);
+  stem = dot != NULL && (slash == NULL || dot > slash) ? (gsize) (dot - path) : strlen (path);
   return g_strdup_printf ("%.*s-%04u%s", (int) stem, path, index, dot != NULL && stem < strlen (path) ? dot : ".png");
 }
 
@@ -170,19 +172,26 @@ open_temporary (const char  *path,
 
 /* WebM ------------------------------------------------------------------- */
 
+/* A new element of @factory, in @bin (which owns it). */
 static GstElement *
-make_element (const char  *factory,
-              const char  *path,
-              GError     **error)
+add_element (GstElement  *bin,
+             const char  *factory,
+             const char  *path,
+             GError     **error)
 {
   GstElement *element = gst_element_factory_make (factory, NULL);
 
   if (element == NULL)
-    /* Translators: the file, then a GStreamer element such as “vp8enc” */
-    g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_ENCODE,
-                 _("Cannot record “%s”: GStreamer has no “%s” element "
-                   "(install gstreamer1.0-plugins-base and gstreamer1.0-plugins-good)"),
-                 path, factory);
+    {
+      /* Translators: the file, then a GStreamer element such as “vp8enc” */
+      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_ENCODE,
+                   _("Cannot record “%s”: GStreamer has no “%s” element "
+                     "(install gstreamer1.0-plugins-base and gstreamer1.0-plugins-good)"),
+                   path, factory);
+      return NULL;
+    }
+  /* A new element of a unique name: the bin always takes it. */
+  gst_bin_add (GST_BIN (bin), element);
   return element;
 }
 
@@ -222,17 +231,12 @@ webm_open (LatentAnimation  *self,
     return FALSE;
   close (fd);
 
-  self->webm.pipeline = gst_pipeline_new ("latent-animation");
-  if (!(self->webm.src = make_element ("appsrc", self->path, error)) ||
-      !gst_bin_add (GST_BIN (self->webm.pipeline), self->webm.src) ||
-      !(convert = make_element ("videoconvert", self->path, error)) ||
-      !gst_bin_add (GST_BIN (self->webm.pipeline), convert) ||
-      !(encode = make_element ("vp8enc", self->path, error)) ||
-      !gst_bin_add (GST_BIN (self->webm.pipeline), encode) ||
-      !(mux = make_element ("webmmux", self->path, error)) ||
-      !gst_bin_add (GST_BIN (self->webm.pipeline), mux) ||
-      !(sink = make_element ("filesink", self->path, error)) ||
-      !gst_bin_add (GST_BIN (self->webm.pipeline), sink))
+  self->webm.pipeline = gst_object_ref_sink (gst_pipeline_new ("latent-animation"));
+  if (!(self->webm.src = add_element (self->webm.pipeline, "appsrc", self->path, error)) ||
+      !(convert = add_element (self->webm.pipeline, "videoconvert", self->path, error)) ||
+      !(encode = add_element (self->webm.pipeline, "vp8enc", self->path, error)) ||
+      !(mux = add_element (self->webm.pipeline, "webmmux", self->path, error)) ||
+      !(sink = add_element (self->webm.pipeline, "filesink", self->path, error)))
     return FALSE;
 
   /* Cairo's ARGB32 is a native-endian 32-bit word: B, G, R, A in memory
