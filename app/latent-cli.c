@@ -77,7 +77,6 @@ status_for_error (const GError *error)
 typedef struct {
   const char        *objective_name;
   LatentAnimation   *animation;    /* NULL: none, or it failed */
-  const char        *animation_path;
   LatentFigureKind   kind;
   LatentFigureStyle  style;
   GError            *error;        /* why the recording failed */
@@ -675,7 +674,6 @@ command_run (int    argc,
   if (animation_path)
     {
       /* Drawn as --export draws: the same kind, style and size. */
-      callbacks.animation_path = animation_path;
       callbacks.kind = kind;
       latent_figure_style_init (&callbacks.style);
       memcpy (callbacks.style.axis_columns, axis_columns, sizeof callbacks.style.axis_columns);
