@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <gst/gst.h>
 #include <gst/pbutils/pbutils.h>
+#include <math.h>
 #include <string.h>
 
 #include "latent-animation.h"
@@ -50,13 +51,15 @@ synthetic_frame (guint i,
   return surface;
 }
 
-/* @n random colours of a fixed set of @n_colours, in random places: a
- * frame whose LZW table fills and starts again many times. */
+/* Random colours of a fixed set of @n_colours, in random places, the
+ * first ones more often with a @skew above 1: a frame whose LZW table
+ * fills and starts again many times. */
 static cairo_surface_t *
-noise_frame (int      width,
-             int      height,
-             guint    n_colours,
-             guint64  seed)
+skewed_noise_frame (int      width,
+                    int      height,
+                    guint    n_colours,
+                    guint64  seed,
+                    double   skew)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
   guint8 *data = cairo_image_surface_get_data (surface);
@@ -66,7 +69,7 @@ noise_frame (int      width,
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++)
       {
-        guint c = (guint) (test_uniform (&state) * n_colours) % n_colours;
+        guint c = (guint) (pow (test_uniform (&state), skew) * n_colours) % n_colours;
         /* Colours 8 apart in a channel: distinct at 6 bits. */
         guint32 rgb = 0xff000000u | ((c * 8) % 256) << 16 | ((c / 32) * 40) << 8 | ((c * 56) % 256);
 
@@ -74,6 +77,15 @@ noise_frame (int      width,
       }
   cairo_surface_mark_dirty (surface);
   return surface;
+}
+
+static cairo_surface_t *
+noise_frame (int      width,
+             int      height,
+             guint    n_colours,
+             guint64  seed)
+{
+  return skewed_noise_frame (width, height, n_colours, seed, 1.0);
 }
 
 static guint32
@@ -239,6 +251,33 @@ test_gif_lzw (Fixture       *f,
   g_assert_no_error (error);
   assert_same_pixels (decoded, frame);
   cairo_surface_destroy (frame);
+}
+
+/* 2 000 colours, few of them common: the median cut meets boxes whose
+ * last colour outweighs the rest (it once left a box empty and divided
+ * by zero). Every colour is near one of the palette's. */
+static void
+test_gif_skewed (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "skewed.gif", NULL);
+  g_autoptr(LatentAnimation) animation = latent_animation_new (path, 200, 150, 10, NULL);
+  g_autoptr(GdkPixbuf) decoded = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      cairo_surface_t *frame = skewed_noise_frame (200, 150, 2000, 11 + i, 4.0);
+
+      g_assert_true (latent_animation_add_frame (animation, frame, &error));
+      g_assert_no_error (error);
+      cairo_surface_destroy (frame);
+    }
+  g_assert_true (latent_animation_finish (animation, &error));
+  g_assert_no_error (error);
+  decoded = gdk_pixbuf_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (decoded), ==, 200);
 }
 
 /* More than 256 colours: each pixel becomes the nearest kept colour. */
@@ -635,6 +674,7 @@ main (int    argc,
   ADD ("/animation/gif", test_gif);
   ADD ("/animation/gif/lzw", test_gif_lzw);
   ADD ("/animation/gif/palette", test_gif_palette);
+  ADD ("/animation/gif/skewed", test_gif_skewed);
   ADD ("/animation/webm", test_webm);
   ADD ("/animation/png-sequence", test_png_sequence);
   ADD ("/animation/refusals", test_refusals);

@@ -546,7 +546,9 @@ median_cut (Colour  *colours,
           if (2 * half >= total)
             break;
         }
-      split++;   /* both halves keep a colour */
+      /* Both halves keep a colour, even where the last one outweighs
+       * the others. */
+      split = MIN (split + 1, starts[widest + 1] - 1);
       memmove (starts + widest + 2, starts + widest + 1, (boxes - widest) * sizeof (guint));
       starts[widest + 1] = split;
       boxes++;
