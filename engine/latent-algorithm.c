@@ -262,16 +262,16 @@ latent_algorithm_frame_every (LatentSnapshot *start,
   return (guint) CLAMP (ceil (planned / (max_frames - 2)), 1.0, (double) G_MAXUINT);
 }
 
-/* Gives @snapshot to @frame, its time taken out of the fit's. */
+/* Gives @snapshot to @frame; from @t0 (before the snapshot was taken) on,
+ * the time is the recording's, not the fit's. */
 static void
 give_frame (LatentFitFrameFunc  frame,
             LatentSnapshot     *snapshot,
             gpointer            user_data,
             LatentFit          *fit,
+            gint64              t0,
             gint64             *frame_us)
 {
-  gint64 t0 = g_get_monotonic_time ();
-
   frame (snapshot, user_data);
   fit->n_frames++;
   *frame_us += g_get_monotonic_time () - t0;
@@ -311,12 +311,13 @@ latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
   /* The start, unless it is already the end (which comes below). */
   if (frame != NULL && !algorithm->converged (state))
     {
+      gint64 t0 = g_get_monotonic_time ();
       g_autoptr(LatentSnapshot) first = algorithm->snapshot (state);
 
       if (frame_every == 0)
         frame_every = latent_algorithm_frame_every (first, LATENT_FIT_MAX_FRAMES);
       first->elapsed_ms = fit->init_ms;
-      give_frame (frame, first, user_data, fit, &frame_us);
+      give_frame (frame, first, user_data, fit, t0, &frame_us);
     }
   if (frame != NULL)
     fit->frame_every = MAX (frame_every, 1u);
@@ -337,11 +338,12 @@ latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
       /* The last iteration's frame is the final snapshot, given once. */
       if (frame != NULL && record.iteration % fit->frame_every == 0 && !algorithm->converged (state))
         {
+          gint64 t1 = g_get_monotonic_time ();
           g_autoptr(LatentSnapshot) snapshot = algorithm->snapshot (state);
 
-          snapshot->elapsed_ms = (g_get_monotonic_time () - start - frame_us) / 1000.0;
+          snapshot->elapsed_ms = (t1 - start - frame_us) / 1000.0;
           snapshot->step_ms = record.step_ms;
-          give_frame (frame, snapshot, user_data, fit, &frame_us);
+          give_frame (frame, snapshot, user_data, fit, t1, &frame_us);
         }
     }
   if (ok)
@@ -354,7 +356,7 @@ latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
   if (fit->history->len > 0)
     fit->snapshot->step_ms = g_array_index (fit->history, LatentIterationRecord, fit->history->len - 1).step_ms;
   if (frame != NULL)
-    give_frame (frame, fit->snapshot, user_data, fit, &frame_us);
+    give_frame (frame, fit->snapshot, user_data, fit, g_get_monotonic_time (), &frame_us);
 
 out:
   latent_algorithm_restore_denormals (saved);

@@ -330,7 +330,8 @@ typedef struct {
   GArray         *history;    /* LatentIterationRecord, one per iteration */
   double          initial_objective;   /* of the start, before the first step */
   double          init_ms;
-  double          total_ms;   /* initialisation included, frames not */
+  double          total_ms;   /* initialisation included; a recording's snapshots
+                               * and frames not */
   guint           frame_every; /* the spacing of the frames; 0 without them */
   guint           n_frames;    /* how many frames were given */
 } LatentFit;
@@ -361,8 +362,10 @@ LatentFit    *latent_algorithm_fit        (const LatentAlgorithm  *algorithm,
  * recording keeps: the start (iteration 0), every @frame_every-th
  * iteration, and the end, each once, chosen by iteration number only, so
  * the same run gives the same frames. @frame_every 0 chooses it from the
- * iteration budget (latent_algorithm_frame_every ()). The time spent in
- * @frame is left out of the fit's timings. @frame may be NULL. */
+ * iteration budget (latent_algorithm_frame_every ()). The time taking
+ * the frames' snapshots and in @frame is left out of the fit's timings
+ * (an encoder's threads running beside the steps still slow them).
+ * @frame may be NULL. */
 LatentFit    *latent_algorithm_fit_full   (const LatentAlgorithm  *algorithm,
                                            LatentDataset          *dataset,
                                            LatentParams           *params,
