@@ -1145,6 +1145,7 @@ class Animation(unittest.TestCase):
         for args, expect in ((("--export-animation", self.path("x.avi")), ("x.avi", ".webm")),
                              (("--export-animation", self.path("x.webm"), "--fps", "0"), ("--fps 0",)),
                              (("--export-animation", self.path("x.webm"), "--fps", "121"), ("--fps 121",)),
+                             (("--export-animation", self.path("x.gif"), "--fps", "60"), ("x.gif", "GIF", "50")),
                              (("--export-animation", self.path("x.webm"), "--frame-every", "0"), ("--frame-every",)),
                              (("--export-animation", self.path("x.webm"), "--size", "641x480"), ("x.webm", "even"))):
             with self.subTest(args=args):

@@ -630,7 +630,12 @@ test_refusals (Fixture       *f,
     }
   g_assert_false (latent_animation_check (gif, 64, 64, 0, &error));
   g_clear_error (&error);
-  g_assert_true (latent_animation_check (gif, 65, 64, 120, &error));
+  g_assert_true (latent_animation_check (gif, 65, 64, 50, &error));
+  g_assert_false (latent_animation_check (gif, 64, 64, 51, &error));
+  g_assert_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE);
+  g_assert_nonnull (strstr (error->message, "GIF"));
+  g_clear_error (&error);
+  g_assert_true (latent_animation_check (webm, 64, 64, 120, &error));
 
   /* A folder that is not there: the file named. */
   g_assert_null (latent_animation_new (nowhere, 64, 64, 10, &error));

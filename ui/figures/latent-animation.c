@@ -121,6 +121,15 @@ latent_animation_check (const char  *path,
                    path, fps, LATENT_ANIMATION_MAX_FPS);
       return FALSE;
     }
+  /* A GIF counts time in hundredths, and viewers show a delay under two
+   * as ten: faster, it would play slower. */
+  if (format == LATENT_ANIMATION_GIF && fps > LATENT_ANIMATION_MAX_GIF_FPS)
+    {
+      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE,
+                   _("Cannot record “%s” at %d frames a second: a GIF plays at most %d"),
+                   path, fps, LATENT_ANIMATION_MAX_GIF_FPS);
+      return FALSE;
+    }
   return TRUE;
 }
 

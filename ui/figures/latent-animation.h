@@ -6,8 +6,8 @@
  *          vp8enc ! webmmux ! filesink); width and height must be even.
  *   .gif   an animated GIF89a that loops, with one palette of at most 256
  *          colours chosen from all its frames (Latent's own encoder); its
- *          delays are in hundredths of a second, so above 50 frames a
- *          second viewers slow it down.
+ *          delays are in hundredths of a second, and viewers slow down
+ *          those under two: at most LATENT_ANIMATION_MAX_GIF_FPS.
  *   .png   a numbered sequence beside the name: for "run.png" the files
  *          run-0001.png, run-0002.png, …, each as latent_figure_export ()
  *          writes a PNG (the same pixels).
@@ -35,6 +35,7 @@ typedef enum {
 } LatentAnimationFormat;
 
 #define LATENT_ANIMATION_MAX_FPS 120
+#define LATENT_ANIMATION_MAX_GIF_FPS 50
 
 typedef struct _LatentAnimation LatentAnimation;
 
@@ -47,7 +48,8 @@ gboolean          latent_animation_format_from_path (const char             *pat
  * the name's ending (LATENT_FIGURE_ERROR_FORMAT), the size
  * (LATENT_FIGURE_ERROR_SIZE: LATENT_FIGURE_MIN_SIZE to
  * LATENT_FIGURE_MAX_SIZE, even for WebM) and the frame rate (1 to
- * LATENT_ANIMATION_MAX_FPS, also LATENT_FIGURE_ERROR_SIZE). */
+ * LATENT_ANIMATION_MAX_FPS, to LATENT_ANIMATION_MAX_GIF_FPS for GIF; also
+ * LATENT_FIGURE_ERROR_SIZE). */
 gboolean          latent_animation_check      (const char              *path,
                                                int                      width,
                                                int                      height,
