@@ -21,6 +21,7 @@
 #include "latent-experiment.h"
 #include "latent-family.h"
 #include "latent-filter.h"
+#include "latent-animation.h"
 #include "latent-figure.h"
 #include "latent-json.h"
 #include "latent-metrics.h"
@@ -71,14 +72,40 @@ status_for_error (const GError *error)
   return EXIT_RUN_FAILED;
 }
 
+/* What a run's callbacks share: --progress's objective and the
+ * recording of --export-animation. */
+typedef struct {
+  const char        *objective_name;
+  LatentAnimation   *animation;    /* NULL: none, or it failed */
+  LatentFigureKind   kind;
+  LatentFigureStyle  style;
+  GError            *error;        /* why the recording failed */
+} RunCallbacks;
+
 static void
 on_iteration (const LatentIterationRecord *record,
               gpointer                     user_data)
 {
-  const char *objective_name = user_data;
+  RunCallbacks *callbacks = user_data;
 
   g_printerr (_("iteration %u: %s %.8g (%.2f ms)\n"), record->iteration,
-              objective_name, record->objective, record->step_ms);
+              callbacks->objective_name, record->objective, record->step_ms);
+}
+
+/* Each frame is drawn and encoded as it comes, so that a run of
+ * thousands of iterations keeps no snapshot. A failure ends the
+ * recording, not the run: its other results are still written. */
+static void
+on_frame (LatentSnapshot *snapshot,
+          gpointer        user_data)
+{
+  RunCallbacks *callbacks = user_data;
+
+  if (callbacks->animation == NULL)
+    return;
+  if (!latent_animation_add_snapshot (callbacks->animation, snapshot, callbacks->kind,
+                                      &callbacks->style, &callbacks->error))
+    g_clear_pointer (&callbacks->animation, latent_animation_free);
 }
 
 /* With --progress: a start of several rounds says how far it is, every
@@ -458,6 +485,7 @@ command_run (int    argc,
   g_autofree char *model_path = NULL;
   g_autofree char *device = NULL;
   g_autofree char *export_path = NULL;
+  g_autofree char *animation_path = NULL;
   g_autofree char *json_path = NULL;
   g_autofree char *csv_path = NULL;
   g_autofree char *output_path = NULL;
@@ -470,6 +498,8 @@ command_run (int    argc,
   gint64 seed = G_MININT64;   /* not given: the experiment's, or 0 */
   guint axis_columns[2] = { 0, 0 };
   int iterations = G_MININT;   /* not given; 0 is refused like any value out of range */
+  int fps = 10;
+  int frame_every = G_MININT;  /* not given: from the iteration budget */
   gboolean progress = FALSE;
   gboolean said_compiling = FALSE;
   g_auto(ImportChoices) import = { 0 };
@@ -488,6 +518,13 @@ command_run (int    argc,
     { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations, N_("Iteration budget (max-iterations)"), N_("N") },
     { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_("OpenCL device: auto, cpu, gpu or off"), N_("DEVICE") },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_path, N_("Write the figure (.png, .svg, .pdf)"), N_("FILE") },
+    { "export-animation", 0, 0, G_OPTION_ARG_FILENAME, &animation_path,
+      N_("Record the figure as the run goes (.webm, .gif, or .png for a numbered sequence FILE-0001.png …)"),
+      N_("FILE") },
+    { "fps", 0, 0, G_OPTION_ARG_INT, &fps, N_("Frames a second of --export-animation (default 10, at most 120)"),
+      N_("N") },
+    { "frame-every", 0, 0, G_OPTION_ARG_INT, &frame_every,
+      N_("A frame every N iterations (default: at most about 120 frames a run)"), N_("N") },
     { "figure", 0, 0, G_OPTION_ARG_STRING, &figure,
       N_("Figure kind: auto, or one the algorithm offers (listed above)"),
       N_("KIND") },
@@ -515,6 +552,9 @@ command_run (int    argc,
   g_autoptr(LatentCl) cl = NULL;
   g_autoptr(LatentFit) fit = NULL;
   g_autoptr(LatentExperiment) experiment = NULL;
+  g_autoptr(LatentAnimation) animation = NULL;
+  g_autoptr(GError) animation_error = NULL;
+  RunCallbacks callbacks = { NULL };
   g_autofree char *summary = dup_algorithm_summary ();
   const LatentAlgorithm *algorithm = NULL;
   const char *objective_name;
@@ -564,6 +604,12 @@ command_run (int    argc,
   if (export_path && !g_str_has_suffix (export_path, ".png") && !g_str_has_suffix (export_path, ".svg") &&
       !g_str_has_suffix (export_path, ".pdf"))
     return fail (EXIT_BAD_INPUT, _("--export %s: the name must end in .png, .svg or .pdf"), export_path);
+  if (animation_path && (fps < 1 || fps > LATENT_ANIMATION_MAX_FPS))
+    return fail (EXIT_BAD_INPUT, _("--fps %d: must be between 1 and %d"), fps, LATENT_ANIMATION_MAX_FPS);
+  if (animation_path && frame_every != G_MININT && frame_every < 1)
+    return fail (EXIT_BAD_INPUT, _("--frame-every %d: must be at least 1"), frame_every);
+  if (animation_path && !latent_animation_check (animation_path, width, height, fps, &error))
+    return fail (EXIT_BAD_INPUT, "--export-animation: %s", error->message);
   if (features_path && !has_suffix_nocase (features_path, ".csv") && !has_suffix_nocase (features_path, ".idx"))
     return fail (EXIT_BAD_INPUT, _("--features-out %s: the name must end in .csv or .idx"), features_path);
 
@@ -633,11 +679,27 @@ command_run (int    argc,
   if (cl != NULL && progress)
     latent_cl_set_build_notify (cl, on_build, &said_compiling);
   objective_name = latent_algorithm_objective_name (algorithm, params);
+  callbacks.objective_name = objective_name;
+  if (animation_path)
+    {
+      /* Drawn as --export draws: the same kind, style and size. */
+      callbacks.kind = kind;
+      latent_figure_style_init (&callbacks.style);
+      memcpy (callbacks.style.axis_columns, axis_columns, sizeof callbacks.style.axis_columns);
+      /* A file that cannot be written is said at the end, after the
+       * run's other results: the run goes on. */
+      callbacks.animation = latent_animation_new (animation_path, width, height, fps, &callbacks.error);
+    }
   if (progress)
     latent_algorithm_set_init_progress (on_init_progress, NULL);
-  fit = latent_algorithm_fit (algorithm, dataset, params, seed, cl,
-                              progress ? on_iteration : NULL, (gpointer) objective_name, NULL, &error);
+  fit = latent_algorithm_fit_full (algorithm, dataset, params, seed, cl,
+                                   progress ? on_iteration : NULL, animation_path ? on_frame : NULL,
+                                   frame_every == G_MININT ? 0 : (guint) frame_every, &callbacks, NULL, &error);
   latent_algorithm_set_init_progress (NULL, NULL);
+  animation = g_steal_pointer (&callbacks.animation);
+  if (animation && !callbacks.error && !latent_animation_finish (animation, &callbacks.error))
+    g_clear_pointer (&animation, latent_animation_free);
+  animation_error = g_steal_pointer (&callbacks.error);
   if (fit == NULL)
     return fail (status_for_error (error), "%s", error->message);
 
@@ -707,8 +769,33 @@ command_run (int    argc,
     }
   if (export_path)
     print_summary (to_stderr, _("figure written to %s\n"), export_path);
+  if (animation && !animation_error)
+    {
+      const guint n = latent_animation_get_n_frames (animation);
+      g_autofree char *written = NULL;
+
+      if (latent_animation_get_format (animation) == LATENT_ANIMATION_PNG)
+        {
+          g_autofree char *first = latent_animation_dup_frame_path (animation_path, 1);
+          g_autofree char *last = latent_animation_dup_frame_path (animation_path, n);
+
+          written = n > 1 ? g_strdup_printf ("%s … %s", first, last) : g_steal_pointer (&first);
+        }
+      else
+        written = g_strdup (animation_path);
+      print_summary (to_stderr,
+                     /* Translators: the file, frames, seconds, frames a second */
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "animation written to %s (%u frame, %.1f s at %d fps)\n",
+                                  "animation written to %s (%u frames, %.1f s at %d fps)\n", n),
+                     written, n, latent_animation_get_duration (animation), fps);
+    }
   if (features_path && !to_stderr)
     g_print (_("features written to %s\n"), features_path);
+  /* Said when it failed; the exit status says it again, after the other
+   * results are written. */
+  if (animation_error)
+    return fail (EXIT_RUN_FAILED, "--export-animation: %s", animation_error->message);
   return 0;
 }
 
@@ -1016,6 +1103,7 @@ usage (void)
                       "                 [--seed N] [--iterations N] [--device auto|cpu|gpu|off]\n"
                       "                 [--export FIGURE.png|svg|pdf] [--size WxH] [--json RESULT.json]\n"
                       "                 [--csv RESULT.csv] [--features-out FEATURES.csv|idx] [--progress]\n"
+                      "                 [--export-animation RUN.webm|gif|png] [--fps N] [--frame-every N]\n"
                       "  latent-cli run --experiment FILE.json [options that override it]\n"
                       "  latent-cli sweep gmm --data PATH --param k=1..12 [--param NAME=VALUE …]\n"
                       "                 [--seed N] [--device …] [--json SCORES.json] [--export FIGURE.png]\n"

@@ -6,6 +6,7 @@
 #define G_LOG_DOMAIN "latent-algorithm"
 
 #include "latent-algorithm.h"
+#include "latent-family.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -237,20 +238,62 @@ latent_algorithm_step (const LatentAlgorithm  *algorithm,
   return TRUE;
 }
 
+guint
+latent_algorithm_frame_every (LatentSnapshot *start,
+                              guint           max_frames)
+{
+  const LatentParamSpec *spec;
+  const LatentEpochs *epochs;
+  double planned;
+
+  g_return_val_if_fail (start != NULL, 1);
+
+  spec = start->params ? latent_algorithm_spec_with_role (start->algorithm, LATENT_PARAM_ROLE_BUDGET) : NULL;
+  if (spec == NULL)
+    return 1;
+  planned = (double) latent_params_get_int (start->params, spec->name);
+  /* An epoch is many steps for the learners by mini-batch (the
+   * autoencoder's thousands a run); their snapshot says how many. */
+  epochs = spec->unit == LATENT_PARAM_UNIT_EPOCHS ? latent_family_epochs (start) : NULL;
+  if (epochs != NULL && epochs->steps_per_epoch > 0)
+    planned *= epochs->steps_per_epoch;
+  /* The start and the end are frames of their own. */
+  max_frames = MAX (max_frames, 3u);
+  return (guint) CLAMP (ceil (planned / (max_frames - 2)), 1.0, (double) G_MAXUINT);
+}
+
+/* Gives @snapshot to @frame; from @t0 (before the snapshot was taken) on,
+ * the time is the recording's, not the fit's. */
+static void
+give_frame (LatentFitFrameFunc  frame,
+            LatentSnapshot     *snapshot,
+            gpointer            user_data,
+            LatentFit          *fit,
+            gint64              t0,
+            gint64             *frame_us)
+{
+  frame (snapshot, user_data);
+  fit->n_frames++;
+  *frame_us += g_get_monotonic_time () - t0;
+}
+
 LatentFit *
-latent_algorithm_fit (const LatentAlgorithm  *algorithm,
-                      LatentDataset          *dataset,
-                      LatentParams           *params,
-                      guint64                 seed,
-                      LatentCl               *cl,
-                      LatentFitFunc           progress,
-                      gpointer                user_data,
-                      GCancellable           *cancellable,
-                      GError                **error)
+latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
+                           LatentDataset          *dataset,
+                           LatentParams           *params,
+                           guint64                 seed,
+                           LatentCl               *cl,
+                           LatentFitFunc           progress,
+                           LatentFitFrameFunc      frame,
+                           guint                   frame_every,
+                           gpointer                user_data,
+                           GCancellable           *cancellable,
+                           GError                **error)
 {
   g_autoptr(LatentFit) fit = NULL;
   g_autoptr(LatentRows) rows = NULL;
   gint64 start = g_get_monotonic_time ();
+  gint64 frame_us = 0;
   gpointer state;
   gboolean ok = FALSE;
   guint saved;
@@ -265,6 +308,19 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
   fit->init_ms = (g_get_monotonic_time () - start) / 1000.0;
   fit->initial_objective = algorithm->objective (state);
   rows = latent_rows_new_for_dataset (dataset, 0);
+  /* The start, unless it is already the end (which comes below). */
+  if (frame != NULL && !algorithm->converged (state))
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr(LatentSnapshot) first = algorithm->snapshot (state);
+
+      if (frame_every == 0)
+        frame_every = latent_algorithm_frame_every (first, LATENT_FIT_MAX_FRAMES);
+      first->elapsed_ms = fit->init_ms;
+      give_frame (frame, first, user_data, fit, t0, &frame_us);
+    }
+  if (frame != NULL)
+    fit->frame_every = MAX (frame_every, 1u);
   ok = TRUE;
   while (!algorithm->converged (state))
     {
@@ -279,20 +335,47 @@ latent_algorithm_fit (const LatentAlgorithm  *algorithm,
       g_array_append_val (fit->history, record);
       if (progress)
         progress (&record, user_data);
+      /* The last iteration's frame is the final snapshot, given once. */
+      if (frame != NULL && record.iteration % fit->frame_every == 0 && !algorithm->converged (state))
+        {
+          gint64 t1 = g_get_monotonic_time ();
+          g_autoptr(LatentSnapshot) snapshot = algorithm->snapshot (state);
+
+          snapshot->elapsed_ms = (t1 - start - frame_us) / 1000.0;
+          snapshot->step_ms = record.step_ms;
+          give_frame (frame, snapshot, user_data, fit, t1, &frame_us);
+        }
     }
   if (ok)
     fit->snapshot = algorithm->snapshot (state);
   algorithm->free (state);
   if (!ok)
     goto out;
-  fit->total_ms = (g_get_monotonic_time () - start) / 1000.0;
+  fit->total_ms = (g_get_monotonic_time () - start - frame_us) / 1000.0;
   fit->snapshot->elapsed_ms = fit->total_ms;
   if (fit->history->len > 0)
     fit->snapshot->step_ms = g_array_index (fit->history, LatentIterationRecord, fit->history->len - 1).step_ms;
+  if (frame != NULL)
+    give_frame (frame, fit->snapshot, user_data, fit, g_get_monotonic_time (), &frame_us);
 
 out:
   latent_algorithm_restore_denormals (saved);
   return ok ? g_steal_pointer (&fit) : NULL;
+}
+
+LatentFit *
+latent_algorithm_fit (const LatentAlgorithm  *algorithm,
+                      LatentDataset          *dataset,
+                      LatentParams           *params,
+                      guint64                 seed,
+                      LatentCl               *cl,
+                      LatentFitFunc           progress,
+                      gpointer                user_data,
+                      GCancellable           *cancellable,
+                      GError                 **error)
+{
+  return latent_algorithm_fit_full (algorithm, dataset, params, seed, cl, progress, NULL, 0,
+                                    user_data, cancellable, error);
 }
 
 /* The first @rows rows of @dataset with their labels, and of its test set. */

@@ -316,13 +316,24 @@ gboolean      latent_algorithm_pass_over  (LatentRows             *rows,
 typedef void (*LatentFitFunc) (const LatentIterationRecord *record,
                                gpointer                     user_data);
 
+/* Called by latent_algorithm_fit_full with the frames of a recording:
+ * @snapshot is borrowed (take a reference to keep it). */
+typedef void (*LatentFitFrameFunc) (LatentSnapshot *snapshot,
+                                    gpointer        user_data);
+
+/* The frames latent_algorithm_fit_full's automatic spacing keeps at most. */
+#define LATENT_FIT_MAX_FRAMES 120
+
 /* A run to the end, without a worker: what a fit returns. */
 typedef struct {
   LatentSnapshot *snapshot;   /* the final one */
   GArray         *history;    /* LatentIterationRecord, one per iteration */
   double          initial_objective;   /* of the start, before the first step */
   double          init_ms;
-  double          total_ms;   /* initialisation included */
+  double          total_ms;   /* initialisation included; a recording's snapshots
+                               * and frames not */
+  guint           frame_every; /* the spacing of the frames; 0 without them */
+  guint           n_frames;    /* how many frames were given */
 } LatentFit;
 
 /* Makes the calling thread flush subnormal floats and doubles to zero (the
@@ -347,6 +358,30 @@ LatentFit    *latent_algorithm_fit        (const LatentAlgorithm  *algorithm,
                                            gpointer                user_data,
                                            GCancellable           *cancellable,
                                            GError                **error);
+/* As latent_algorithm_fit (), also giving @frame the snapshots a
+ * recording keeps: the start (iteration 0), every @frame_every-th
+ * iteration, and the end, each once, chosen by iteration number only, so
+ * the same run gives the same frames. @frame_every 0 chooses it from the
+ * iteration budget (latent_algorithm_frame_every ()). The time taking
+ * the frames' snapshots and in @frame is left out of the fit's timings
+ * (an encoder's threads running beside the steps still slow them).
+ * @frame may be NULL. */
+LatentFit    *latent_algorithm_fit_full   (const LatentAlgorithm  *algorithm,
+                                           LatentDataset          *dataset,
+                                           LatentParams           *params,
+                                           guint64                 seed,
+                                           LatentCl               *cl,
+                                           LatentFitFunc           progress,
+                                           LatentFitFrameFunc      frame,
+                                           guint                   frame_every,
+                                           gpointer                user_data,
+                                           GCancellable           *cancellable,
+                                           GError                **error);
+/* The spacing that keeps a run from @start (its iteration 0) to about
+ * @max_frames frames: its budget in iterations (an epoch counts its
+ * mini-batches) over @max_frames − 2, at least 1. */
+guint         latent_algorithm_frame_every (LatentSnapshot        *start,
+                                            guint                  max_frames);
 void          latent_fit_free             (LatentFit              *fit);
 /* Builds (or loads from the disk cache) the OpenCL programs a run of
  * @algorithm on @dataset with @params asks for, by initialising it on the

@@ -1044,6 +1044,136 @@ class Issue35(unittest.TestCase):
                     self.assertNotIn("learning-rate", line)
 
 
+DISCOVERER = "/usr/bin/gst-discoverer-1.0"
+FASHION = "/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz"
+WRITTEN = re.compile(r"animation written to (.+) \((\d+) frames?, ([\d.]+) s at (\d+) fps\)")
+
+
+def discover(path):
+    """(duration in s, width, height, frame rate) as GStreamer reads the file."""
+    p = subprocess.run([DISCOVERER, "-v", path], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    h, m, s = re.search(r"Duration: (\d+):(\d+):([\d.]+)", p.stdout).groups()
+    num, den = re.search(r"Frame rate: (\d+)/(\d+)", p.stdout).groups()
+    return (int(h) * 3600 + int(m) * 60 + float(s), int(re.search(r"Width: (\d+)", p.stdout).group(1)),
+            int(re.search(r"Height: (\d+)", p.stdout).group(1)), int(num) / int(den))
+
+
+def png_pixels(path):
+    """The PNG's image data, inflated: equal for equal pixels whatever the metadata."""
+    return zlib.decompress(b"".join(body for kind, body in png_chunks(path) if kind == "IDAT"))
+
+
+class Animation(unittest.TestCase):
+    """--export-animation: a run recorded as it goes, read back by GStreamer."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def record(self, *args):
+        p = run("run", *args)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        m = WRITTEN.search(p.stdout)
+        self.assertIsNotNone(m, p.stdout)
+        return m.group(1), int(m.group(2)), float(m.group(3)), int(m.group(4))
+
+    def assert_plays(self, path, frames, fps, width, height):
+        duration, w, h, rate = discover(path)
+        self.assertEqual((w, h, rate), (width, height, fps))
+        # Every frame shown 1/fps s: the frames the CLI counted, no more.
+        self.assertAlmostEqual(duration, frames / fps, delta=0.5 / fps)
+        self.assertEqual(round(duration * fps), frames)
+
+    @unittest.skipUnless(os.path.exists(DISCOVERER), "SKIP: gst-discoverer-1.0 (gstreamer1.0-plugins-base-apps)")
+    def test_kmeans_webm(self):
+        out = self.path("km.webm")
+        name, frames, seconds, fps = self.record("kmeans", "--data", "blobs", "--export-animation", out,
+                                                 "--fps", "8", "--frame-every", "1", "--size", "640x480")
+        self.assertEqual((name, fps), (out, 8))
+        iterations = int(re.search(r"(\d+) iterations", run("run", "kmeans", "--data", "blobs").stdout).group(1))
+        # The start, then every iteration.
+        self.assertEqual(frames, iterations + 1)
+        self.assertAlmostEqual(seconds, frames / 8, delta=0.05)
+        self.assert_plays(out, frames, 8, 640, 480)
+        # By default the frames are spaced by the budget (300 iterations: every 3).
+        name, frames, _, fps = self.record("kmeans", "--data", "blobs", "--export-animation", out)
+        self.assertEqual((fps, frames), (10, 1 + iterations // 3 + (iterations % 3 != 0)))
+        self.assert_plays(out, frames, 10, 1200, 900)
+
+    @unittest.skipUnless(os.path.exists(DISCOVERER), "SKIP: gst-discoverer-1.0 (gstreamer1.0-plugins-base-apps)")
+    @unittest.skipUnless(os.path.exists(FASHION), "SKIP: Fashion-MNIST (dataset-fashion-mnist)")
+    def test_wta_webm(self):
+        out = self.path("tiles.webm")
+        # 2 epochs of 5 mini-batches of 100: 10 iterations, a frame each.
+        _, frames, _, fps = self.record("wta", "--data", "fashion-mnist-test:n=600", "--param", "hidden=49",
+                                        "--param", "epochs=2", "--param", "validation=0.1", "--size", "480x360",
+                                        "--export-animation", out, "--json", self.path("wta.json"))
+        iterations = load_json(self.path("wta.json"))["iterations"]
+        self.assertEqual(iterations, 10)
+        self.assertEqual(frames, iterations + 1)
+        self.assert_plays(out, frames, 10, 480, 360)
+
+    def test_gif_and_png_sequence(self):
+        gif = self.path("km.gif")
+        _, frames, _, _ = self.record("kmeans", "--data", "blobs", "--export-animation", gif, "--fps", "5",
+                                      "--frame-every", "2", "--size", "320x240")
+        data = read(gif, "rb")
+        self.assertEqual(data[:6], b"GIF89a")
+        self.assertIn(b"NETSCAPE2.0", data)
+        self.assertEqual(data.count(b"\x21\xf9\x04"), frames)   # a graphic control block per frame
+        self.assertEqual(data[-1:], b";")
+
+        seq = self.path("run.png")
+        first, frames, _, _ = self.record("kmeans", "--data", "blobs", "--export-animation", seq,
+                                          "--frame-every", "2", "--size", "320x240", "--export", self.path("still.png"))
+        self.assertEqual(first, f"{self.path('run-0001.png')} … {self.path('run-%04d.png' % frames)}")
+        names = sorted(n for n in os.listdir(self.dir) if n.startswith("run"))
+        self.assertEqual(names, ["run-%04d.png" % i for i in range(1, frames + 1)])
+        # What you see is what is recorded: the last frame is the still export's pixels.
+        self.assertEqual(png_pixels(self.path(names[-1])), png_pixels(self.path("still.png")))
+        self.assertNotEqual(png_pixels(self.path(names[0])), png_pixels(self.path("still.png")))
+        self.assertEqual(png_size(self.path(names[0])), (320, 240))
+
+    def test_refused(self):
+        for args, expect in ((("--export-animation", self.path("x.avi")), ("x.avi", ".webm")),
+                             (("--export-animation", self.path("x.webm"), "--fps", "0"), ("--fps 0",)),
+                             (("--export-animation", self.path("x.webm"), "--fps", "121"), ("--fps 121",)),
+                             (("--export-animation", self.path("x.gif"), "--fps", "60"), ("x.gif", "GIF", "50")),
+                             (("--export-animation", self.path("x.webm"), "--frame-every", "0"), ("--frame-every",)),
+                             (("--export-animation", self.path("x.webm"), "--size", "641x480"), ("x.webm", "even"))):
+            with self.subTest(args=args):
+                p = run("run", "kmeans", "--data", "blobs", "--json", self.path("r.json"), *args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                lines = p.stderr.strip().splitlines()
+                self.assertEqual(len(lines), 1, p.stderr)
+                for word in expect:
+                    self.assertIn(word, lines[0])
+                # Refused before the run: nothing written.
+                self.assertEqual(os.listdir(self.dir), [])
+
+    def test_unwritable(self):
+        for name in ("x.webm", "x.gif", "x.png"):
+            with self.subTest(name=name):
+                out = os.path.join(self.dir, "no-such-folder", name)
+                p = run("run", "kmeans", "--data", "blobs", "--export-animation", out,
+                        "--json", self.path("r.json"), "--export", self.path("f.png"))
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("--export-animation", p.stderr)
+                self.assertIn(os.path.join(self.dir, "no-such-folder", name[:-4]), p.stderr)
+                # The run's other results are still there.
+                self.assertEqual(load_json(self.path("r.json"))["algorithm"], "kmeans")
+                self.assertEqual(png_size(self.path("f.png")), (1200, 900))
+                self.assertIn("figure written to", p.stdout)
+                os.unlink(self.path("r.json"))
+
+
 class Params(unittest.TestCase):
     """latent-cli params: every parameter as the algorithm declares it."""
 

@@ -117,6 +117,7 @@ test_figure_error (void)
     { LATENT_FIGURE_ERROR_SIZE, "size" },
     { LATENT_FIGURE_ERROR_RENDER, "render" },
     { LATENT_FIGURE_ERROR_KIND, "kind" },
+    { LATENT_FIGURE_ERROR_ENCODE, "encode" },
   };
   GEnumClass *klass = g_type_class_ref (LATENT_TYPE_FIGURE_ERROR);
 

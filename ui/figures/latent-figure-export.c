@@ -150,6 +150,52 @@ open_temporary (const char  *path,
   return fp;
 }
 
+/* @path NULL: a figure drawn for no file. */
+static gboolean
+check_size (const char  *path,
+            int          width,
+            int          height,
+            GError     **error)
+{
+  if (width >= LATENT_FIGURE_MIN_SIZE && width <= LATENT_FIGURE_MAX_SIZE
+      && height >= LATENT_FIGURE_MIN_SIZE && height <= LATENT_FIGURE_MAX_SIZE)
+    return TRUE;
+  if (path != NULL)
+    g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE,
+                 _("Cannot export “%s” at %d × %d: width and height must be between %d and %d"),
+                 path, width, height, LATENT_FIGURE_MIN_SIZE, LATENT_FIGURE_MAX_SIZE);
+  else
+    g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE,
+                 _("Cannot draw a figure of %d × %d: width and height must be between %d and %d"),
+                 width, height, LATENT_FIGURE_MIN_SIZE, LATENT_FIGURE_MAX_SIZE);
+  return FALSE;
+}
+
+/* Closes @sink's file and, when all went well, renames it to @path;
+ * otherwise removes it. */
+static gboolean
+close_temporary (Sink        *sink,
+                 const char  *tmp_path,
+                 const char  *path,
+                 gboolean     ok,
+                 GError     **error)
+{
+  /* fclose flushes: a full disk may only show here. */
+  if (fclose (sink->fp) != 0 && ok)
+    {
+      set_errno_error (error, errno, path);
+      ok = FALSE;
+    }
+  if (ok && g_rename (tmp_path, path) != 0)
+    {
+      set_errno_error (error, errno, path);
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (tmp_path);
+  return ok;
+}
+
 static cairo_status_t
 sink_write (void                *closure,
             const unsigned char *data,
@@ -435,6 +481,49 @@ encode_png (Sink            *sink,
   return TRUE;
 }
 
+/* The one place a figure becomes pixels, so that a still PNG and an
+ * animation's frame of the same snapshot are the same image. */
+static cairo_surface_t *
+render_image (const Figure            *figure,
+              const LatentFigureStyle *style,
+              int                      width,
+              int                      height,
+              cairo_status_t          *status)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  figure_render (figure, style, cr, width, height);
+  *status = cairo_status (cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  if (*status == CAIRO_STATUS_SUCCESS)
+    *status = cairo_surface_status (surface);
+  return surface;
+}
+
+static gboolean
+encode_surface (cairo_surface_t  *surface,
+                GArray           *texts,
+                Sink             *sink,
+                const char       *path,
+                GError          **error)
+{
+  g_autofree guint8 *row = g_try_malloc ((gsize) cairo_image_surface_get_width (surface) * 4);
+  PngFailure failure = { NULL };
+
+  if (row != NULL && encode_png (sink, surface, (png_text *) texts->data, texts->len, row, &failure))
+    return TRUE;
+  if (sink->saved_errno != 0)
+    set_errno_error (error, sink->saved_errno, path);
+  else
+    g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_RENDER,
+                 _("Could not write “%s”: %s"), path,
+                 failure.message ? failure.message : _("out of memory"));
+  g_free (failure.message);
+  return FALSE;
+}
+
 static gboolean
 write_png (const Figure            *figure,
            const LatentFigureStyle *style,
@@ -446,21 +535,11 @@ write_png (const Figure            *figure,
 {
   g_autoptr(GArray) texts = g_array_new (FALSE, TRUE, sizeof (png_text));
   g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
-  g_autofree guint8 *row = NULL;
-  PngFailure failure = { NULL };
   cairo_surface_t *surface;
   cairo_status_t status;
   gboolean ok;
-  cairo_t *cr;
 
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cr = cairo_create (surface);
-  figure_render (figure, style, cr, width, height);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
+  surface = render_image (figure, style, width, height, &status);
   if (!check_cairo (status, sink, path, error))
     {
       cairo_surface_destroy (surface);
@@ -468,23 +547,9 @@ write_png (const Figure            *figure,
     }
 
   collect_texts (figure, texts, strings);
-  row = g_try_malloc ((gsize) width * 4);
-  ok = row != NULL
-       && encode_png (sink, surface, (png_text *) texts->data, texts->len, row, &failure);
+  ok = encode_surface (surface, texts, sink, path, error);
   cairo_surface_destroy (surface);
-
-  if (!ok)
-    {
-      if (sink->saved_errno != 0)
-        set_errno_error (error, sink->saved_errno, path);
-      else
-        g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_RENDER,
-                     _("Could not write “%s”: %s"), path,
-                     failure.message ? failure.message : _("out of memory"));
-      g_free (failure.message);
-      return FALSE;
-    }
-  return TRUE;
+  return ok;
 }
 
 static gboolean
@@ -500,16 +565,8 @@ export_figure (const Figure            *figure,
   Format format;
   gboolean ok;
 
-  if (!format_from_path (path, &format, error))
+  if (!format_from_path (path, &format, error) || !check_size (path, width, height, error))
     return FALSE;
-  if (width < LATENT_FIGURE_MIN_SIZE || width > LATENT_FIGURE_MAX_SIZE
-      || height < LATENT_FIGURE_MIN_SIZE || height > LATENT_FIGURE_MAX_SIZE)
-    {
-      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE,
-                   _("Cannot export “%s” at %d × %d: width and height must be between %d and %d"),
-                   path, width, height, LATENT_FIGURE_MIN_SIZE, LATENT_FIGURE_MAX_SIZE);
-      return FALSE;
-    }
 
   sink.fp = open_temporary (path, &tmp_path, error);
   if (sink.fp == NULL)
@@ -519,21 +576,55 @@ export_figure (const Figure            *figure,
     ok = write_png (figure, style, &sink, path, width, height, error);
   else
     ok = write_vector (figure, style, format, &sink, path, width, height, error);
+  return close_temporary (&sink, tmp_path, path, ok, error);
+}
 
-  /* fclose flushes: a full disk may only show here. */
-  if (fclose (sink.fp) != 0 && ok)
+cairo_surface_t *
+latent_figure_render_image (LatentSnapshot          *snapshot,
+                            LatentFigureKind         kind,
+                            const LatentFigureStyle *style,
+                            int                      width,
+                            int                      height,
+                            GError                 **error)
+{
+  Figure figure = { .snapshot = snapshot, .kind = kind };
+  cairo_surface_t *surface;
+  cairo_status_t status;
+
+  g_return_val_if_fail (snapshot != NULL, NULL);
+  g_return_val_if_fail (style != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_size (NULL, width, height, error))
+    return NULL;
+  surface = render_image (&figure, style, width, height, &status);
+  if (status != CAIRO_STATUS_SUCCESS)
     {
-      set_errno_error (error, errno, path);
-      ok = FALSE;
+      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_RENDER,
+                   _("Could not draw the figure: %s"), cairo_status_to_string (status));
+      cairo_surface_destroy (surface);
+      return NULL;
     }
-  if (ok && g_rename (tmp_path, path) != 0)
-    {
-      set_errno_error (error, errno, path);
-      ok = FALSE;
-    }
-  if (!ok)
-    g_unlink (tmp_path);
-  return ok;
+  return surface;
+}
+
+gboolean
+_latent_figure_save_png_image (cairo_surface_t  *surface,
+                               const char       *path,
+                               GError          **error)
+{
+  g_autoptr(GArray) texts = g_array_new (FALSE, TRUE, sizeof (png_text));
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *tmp_path = NULL;
+  Sink sink = { NULL, 0 };
+  gboolean ok;
+
+  sink.fp = open_temporary (path, &tmp_path, error);
+  if (sink.fp == NULL)
+    return FALSE;
+  add_text (texts, strings, "Software", "Latent");
+  ok = encode_surface (surface, texts, &sink, path, error);
+  return close_temporary (&sink, tmp_path, path, ok, error);
 }
 
 gboolean

@@ -407,4 +407,12 @@ void             _latent_figure_scatter_draw_extras (LatentSnapshot      *snapsh
                                                 int                      width,
                                                 int                      height);
 
+/* Export (latent-figure-export.c) ----------------------------------------- */
+
+/* @surface (ARGB32) as latent_figure_export () writes a PNG, with only
+ * "Software" for metadata: through a temporary file beside @path, renamed. */
+gboolean         _latent_figure_save_png_image (cairo_surface_t         *surface,
+                                                const char              *path,
+                                                GError                 **error);
+
 G_END_DECLS

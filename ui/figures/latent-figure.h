@@ -23,6 +23,7 @@ typedef enum {
   LATENT_FIGURE_ERROR_SIZE,    /* width or height outside the limits */
   LATENT_FIGURE_ERROR_RENDER,  /* Cairo or libpng failed (e.g. out of memory) */
   LATENT_FIGURE_ERROR_KIND,    /* the figure kind does not apply to the snapshot */
+  LATENT_FIGURE_ERROR_ENCODE,  /* an animation's encoder failed (GStreamer) */
 } LatentFigureError;
 
 GQuark latent_figure_error_quark (void);
@@ -268,6 +269,16 @@ gboolean         latent_figure_export          (LatentSnapshot          *snapsho
                                                 LatentFigureKind         kind,
                                                 const LatentFigureStyle *style,
                                                 const char              *path,
+                                                int                      width,
+                                                int                      height,
+                                                GError                 **error);
+/* The figure as latent_figure_export () draws it into a PNG: an ARGB32
+ * image surface of @width × @height (LATENT_FIGURE_MIN_SIZE to
+ * LATENT_FIGURE_MAX_SIZE, else LATENT_FIGURE_ERROR_SIZE); the frames of
+ * an animation are these. */
+cairo_surface_t *latent_figure_render_image    (LatentSnapshot          *snapshot,
+                                                LatentFigureKind         kind,
+                                                const LatentFigureStyle *style,
                                                 int                      width,
                                                 int                      height,
                                                 GError                 **error);
