@@ -79,6 +79,8 @@ typedef struct {
   LatentAnimation   *animation;    /* NULL: none, or it failed */
   LatentFigureKind   kind;
   LatentFigureStyle  style;
+  GPtrArray         *earlier;      /* the last frames whose centres are trails */
+  GArray            *trail;        /* the last frame's trail, as the window draws it */
   GError            *error;        /* why the recording failed */
 } RunCallbacks;
 
@@ -103,9 +105,21 @@ on_frame (LatentSnapshot *snapshot,
 
   if (callbacks->animation == NULL)
     return;
+  /* Centres with the trails of their last frames, as the window shows
+   * them: only their frames are kept, and only that many. */
+  g_array_set_size (callbacks->trail, 0);
+  callbacks->style.n_trail = latent_figure_collect_trail (snapshot, (LatentSnapshot **) callbacks->earlier->pdata,
+                                                          callbacks->earlier->len, LATENT_FIGURE_TRAIL_LENGTH,
+                                                          callbacks->trail);
+  callbacks->style.trail = (const float *) callbacks->trail->data;
   if (!latent_animation_add_snapshot (callbacks->animation, snapshot, callbacks->kind,
-                                      &callbacks->style, &callbacks->error))
+                                      &callbacks->style, 1, &callbacks->error))
     g_clear_pointer (&callbacks->animation, latent_animation_free);
+  if (latent_clusters_get_means (snapshot, NULL) == NULL)
+    return;
+  g_ptr_array_add (callbacks->earlier, latent_snapshot_ref (snapshot));
+  if (callbacks->earlier->len > LATENT_FIGURE_TRAIL_LENGTH)
+    g_ptr_array_remove_index (callbacks->earlier, 0);
 }
 
 /* With --progress: a start of several rounds says how far it is, every
@@ -555,6 +569,8 @@ command_run (int    argc,
   g_autoptr(LatentAnimation) animation = NULL;
   g_autoptr(GError) animation_error = NULL;
   RunCallbacks callbacks = { NULL };
+  g_autoptr(GPtrArray) earlier = NULL;
+  g_autoptr(GArray) trail = NULL;
   g_autofree char *summary = dup_algorithm_summary ();
   const LatentAlgorithm *algorithm = NULL;
   const char *objective_name;
@@ -684,6 +700,8 @@ command_run (int    argc,
     {
       /* Drawn as --export draws: the same kind, style and size. */
       callbacks.kind = kind;
+      callbacks.earlier = earlier = g_ptr_array_new_with_free_func ((GDestroyNotify) latent_snapshot_unref);
+      callbacks.trail = trail = g_array_new (FALSE, FALSE, sizeof (float));
       latent_figure_style_init (&callbacks.style);
       memcpy (callbacks.style.axis_columns, axis_columns, sizeof callbacks.style.axis_columns);
       /* A file that cannot be written is said at the end, after the
@@ -731,6 +749,12 @@ command_run (int    argc,
 
       latent_figure_style_init (&style);
       memcpy (style.axis_columns, axis_columns, sizeof style.axis_columns);
+      /* Recorded, the run's end is drawn as its last frame was. */
+      if (callbacks.trail != NULL)
+        {
+          style.trail = callbacks.style.trail;
+          style.n_trail = callbacks.style.n_trail;
+        }
       /* Still written, saying why, so a script's file is there to look at. */
       if (!latent_figure_kind_applies (snapshot, latent_figure_resolve_kind (snapshot, kind), &unfit))
         g_printerr (_("latent-cli: --figure %s: %s\n"), latent_figure_kind_to_string (kind), unfit->message);

@@ -1,12 +1,15 @@
-/* latent-export-dialog.c — write the figure on screen to PNG, SVG or PDF
+/* latent-export-dialog.c — write the figure on screen to PNG, SVG or PDF,
+ * or the run's kept frames as an animation
  *
  * Through the same renderer and exporter as latent-cli. The style is copied
  * with the trail, and the figure kind read from the window's figure-kind
  * action, so the file shows what the window showed. Width and height keep
  * the view's aspect ratio until unlinked, and the figure is laid out at the
  * view's size and magnified to the file's, so a larger file is a sharper
- * copy of the view. A saved file is announced in the window that opened the
- * dialog, through its win.show-notice action.
+ * copy of the view. An animation draws every frame the same way, each
+ * scatter with the trail of the frames before it, on a thread. A saved
+ * file is announced in the window that opened the dialog, through its
+ * win.show-notice action.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +21,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "latent-animation.h"
 #include "latent-ui-util.h"
 
 struct _LatentExportDialog
@@ -31,6 +35,11 @@ struct _LatentExportDialog
   GtkToggleButton   *link_button;
   GtkLabel          *folder_label;
   GtkLabel          *message_label;
+  GtkSpinButton     *fps_spin;
+  GtkLabel          *frames_label;
+  GtkWidget         *frames_box;
+  GtkWidget         *frames_caption;
+  GtkWidget         *export_button;
 
   int                view_width;   /* the view's size: the ratio kept, and */
   int                view_height;  /* the layout magnified for the file */
@@ -40,11 +49,21 @@ struct _LatentExportDialog
   LatentFigureKind   kind;
   LatentFigureStyle  style;
   float             *trail;     /* our copy: the view may move on */
+  GPtrArray         *frames;    /* the run's kept frames, oldest first */
+  GCancellable      *recording; /* while an animation is written */
 };
 
 G_DEFINE_FINAL_TYPE (LatentExportDialog, latent_export_dialog, GTK_TYPE_WINDOW)
 
-static const char * const extensions[] = { ".png", ".svg", ".pdf" };
+/* In the order of the Format drop-down: stills, then animations of the run. */
+static const char * const extensions[] = { ".png", ".svg", ".pdf", ".webm", ".gif", ".png" };
+#define FIRST_ANIMATION 3
+
+static gboolean
+is_animation (LatentExportDialog *self)
+{
+  return gtk_drop_down_get_selected (self->format_dropdown) >= FIRST_ANIMATION;
+}
 
 static void
 show_message (LatentExportDialog *self,
@@ -64,6 +83,8 @@ on_format_changed (LatentExportDialog *self)
   g_autofree char *stem = dot ? g_strndup (name, dot - name) : g_strdup (name);
   g_autofree char *renamed = NULL;
 
+  gtk_widget_set_visible (GTK_WIDGET (self->frames_box), format >= FIRST_ANIMATION);
+  gtk_widget_set_visible (self->frames_caption, format >= FIRST_ANIMATION);
   if (format >= G_N_ELEMENTS (extensions) || (dot && g_ascii_strcasecmp (dot, extensions[format]) == 0))
     return;
   renamed = g_strconcat (stem, extensions[format], NULL);
@@ -99,12 +120,19 @@ on_name_changed (LatentExportDialog *self)
   const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
   const char *dot = strrchr (name, '.');
 
+  guint format = gtk_drop_down_get_selected (self->format_dropdown);
+
   show_message (self, NULL);
   update_folder (self);
-  for (guint i = 0; dot && i < G_N_ELEMENTS (extensions); i++)
-    if (g_ascii_strcasecmp (dot, extensions[i]) == 0 &&
-        gtk_drop_down_get_selected (self->format_dropdown) != i)
-      gtk_drop_down_set_selected (self->format_dropdown, i);
+  /* A PNG sequence's name ends in .png too: it stays one. */
+  if (dot == NULL || (format < G_N_ELEMENTS (extensions) && g_ascii_strcasecmp (dot, extensions[format]) == 0))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (extensions); i++)
+    if (g_ascii_strcasecmp (dot, extensions[i]) == 0)
+      {
+        gtk_drop_down_set_selected (self->format_dropdown, i);
+        break;
+      }
 }
 
 /* Linked, each spin button follows the other by the view's aspect ratio. */
@@ -174,18 +202,187 @@ on_choose (LatentExportDialog *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* Said where it went, in the window, with a way to get there. */
+static void
+announce (LatentExportDialog *self,
+          const char         *path,
+          const char         *extra)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autofree char *base = g_filename_display_basename (path);
+  g_autofree char *shown_folder = g_filename_display_name (folder);
+  /* TRANSLATORS: "Saved iris-kmeans-12.png in /home/me/Pictures" */
+  g_autofree char *notice = g_strdup_printf (_("Saved %s in %s"), base, shown_folder);
+
+  if (extra != NULL)
+    {
+      g_autofree char *said = notice;
+
+      notice = g_strdup_printf ("%s (%s)", said, extra);
+    }
+  if (parent != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (parent), "win.show-notice", "(ss)", notice, folder);
+}
+
+/* What a recording thread draws: its own references and copies, so the
+ * dialog may go while it runs. */
+typedef struct {
+  GPtrArray         *frames;
+  LatentFigureKind   kind;
+  LatentFigureStyle  style;
+  char              *path;
+  int                width, height, fps;
+  double             scale;
+  guint              n_frames;   /* written */
+  double             duration;
+} Recording;
+
+static void
+recording_free (Recording *r)
+{
+  g_ptr_array_unref (r->frames);
+  g_free (r->path);
+  g_free (r);
+}
+
+static void
+record_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  Recording *r = task_data;
+  g_autoptr(GArray) trail = g_array_new (FALSE, FALSE, sizeof (float));
+  LatentAnimation *animation;
+  GError *error = NULL;
+
+  if (!(animation = latent_animation_new (r->path, r->width, r->height, r->fps, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  for (guint i = 0; i < r->frames->len; i++)
+    {
+      LatentSnapshot *frame = g_ptr_array_index (r->frames, i);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+        break;
+      /* Each scatter with its own trail, as the timeline shows it. */
+      g_array_set_size (trail, 0);
+      r->style.n_trail = latent_figure_collect_trail (frame, (LatentSnapshot **) r->frames->pdata, i,
+                                                      LATENT_FIGURE_TRAIL_LENGTH, trail);
+      r->style.trail = (const float *) trail->data;
+      if (!latent_animation_add_snapshot (animation, frame, r->kind, &r->style, r->scale, &error))
+        break;
+    }
+  if (error == NULL && latent_animation_finish (animation, &error))
+    {
+      r->n_frames = latent_animation_get_n_frames (animation);
+      r->duration = latent_animation_get_duration (animation);
+    }
+  latent_animation_free (animation);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_recorded (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  LatentExportDialog *self = LATENT_EXPORT_DIALOG (source);
+  Recording *r = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *extra = NULL;
+  LatentAnimationFormat format;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      g_clear_object (&self->recording);
+      gtk_widget_set_sensitive (self->export_button, TRUE);
+      show_message (self, error->message);
+      return;
+    }
+  g_clear_object (&self->recording);
+  /* TRANSLATORS: the frames of an animation and how long it plays: "24 frames, 2.4 s" */
+  extra = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u frame, %.1f s", "%u frames, %.1f s", r->n_frames),
+                           r->n_frames, r->duration);
+  /* A sequence is found by its first file. */
+  if (latent_animation_format_from_path (r->path, &format, NULL) && format == LATENT_ANIMATION_PNG)
+    {
+      g_autofree char *first = latent_animation_dup_frame_path (r->path, 1);
+
+      announce (self, first, extra);
+    }
+  else
+    announce (self, r->path, extra);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+record_animation (LatentExportDialog *self,
+                  const char         *path,
+                  int                 width,
+                  int                 height)
+{
+  Recording *r;
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  int fps = gtk_spin_button_get_value_as_int (self->fps_spin);
+
+  if (self->frames == NULL || self->frames->len < 2)
+    {
+      show_message (self, _("The run kept one frame so far: run the algorithm, then record its frames."));
+      return;
+    }
+  /* VP8 takes even sizes only: the nearest below. */
+  if (g_str_has_suffix (path, ".webm") || g_str_has_suffix (path, ".WEBM"))
+    {
+      width &= ~1;
+      height &= ~1;
+    }
+  if (!latent_animation_check (path, width, height, fps, &error))
+    {
+      show_message (self, error->message);
+      return;
+    }
+  r = g_new0 (Recording, 1);
+  r->frames = g_ptr_array_ref (self->frames);
+  r->kind = self->kind;
+  r->style = self->style;
+  r->path = g_strdup (path);
+  r->width = width;
+  r->height = height;
+  r->fps = fps;
+  r->scale = export_scale (self, width, height);
+  self->recording = g_cancellable_new ();
+  task = g_task_new (self, self->recording, on_recorded, NULL);
+  g_task_set_task_data (task, r, (GDestroyNotify) recording_free);
+  g_task_run_in_thread (task, record_thread);
+  gtk_widget_set_sensitive (self->export_button, FALSE);
+  {
+    /* TRANSLATORS: while an animation is written */
+    g_autofree char *said = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Recording %u frame…",
+                                                          "Recording %u frames…", self->frames->len),
+                                             self->frames->len);
+
+    latent_label_set_text (self->message_label, said, _("Export Progress"));
+    gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
+  }
+}
+
 static void
 on_export (LatentExportDialog *self)
 {
   const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
   int width = gtk_spin_button_get_value_as_int (self->width_spin);
   int height = gtk_spin_button_get_value_as_int (self->height_spin);
-  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
   g_autofree char *path = NULL;
-  g_autofree char *folder = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *shown_folder = NULL;
-  g_autofree char *notice = NULL;
   g_autoptr(GError) error = NULL;
 
   if (*name == '\0')
@@ -194,20 +391,18 @@ on_export (LatentExportDialog *self)
       return;
     }
   path = dup_path (self);
+  if (is_animation (self))
+    {
+      record_animation (self, path, width, height);
+      return;
+    }
   if (!latent_figure_export_scaled (self->snapshot, self->kind, &self->style, path, width, height,
                                     export_scale (self, width, height), &error))
     {
       show_message (self, error->message);
       return;
     }
-  /* Said where it went, in the window, with a way to get there. */
-  folder = g_path_get_dirname (path);
-  base = g_filename_display_basename (path);
-  shown_folder = g_filename_display_name (folder);
-  /* TRANSLATORS: "Saved iris-kmeans-12.png in /home/me/Pictures" */
-  notice = g_strdup_printf (_("Saved %s in %s"), base, shown_folder);
-  if (parent != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (parent), "win.show-notice", "(ss)", notice, folder);
+  announce (self, path, NULL);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
@@ -216,29 +411,18 @@ on_copy (LatentExportDialog *self)
 {
   int width = gtk_spin_button_get_value_as_int (self->width_spin);
   int height = gtk_spin_button_get_value_as_int (self->height_spin);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GdkTexture) texture = NULL;
-  cairo_t *cr;
+  g_autoptr(GError) error = NULL;
+  /* Magnified as the file would be. */
+  cairo_surface_t *surface = latent_figure_render_image (self->snapshot, self->kind, &self->style, width, height,
+                                                         export_scale (self, width, height), &error);
 
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+  if (surface == NULL)
     {
-      show_message (self, _("Not enough memory for a figure of that size."));
-      cairo_surface_destroy (surface);
+      show_message (self, error->message);
       return;
     }
-  cr = cairo_create (surface);
-  /* Magnified as the file would be. */
-  {
-    double scale = export_scale (self, width, height);
-
-    cairo_scale (cr, scale, scale);
-    latent_figure_render (self->snapshot, self->kind, &self->style, cr,
-                          MAX (1, (int) ceil (width / scale - 1e-6)),
-                          MAX (1, (int) ceil (height / scale - 1e-6)));
-  }
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
   /* Cairo's ARGB32 is premultiplied native-endian: GDK's default format. */
   bytes = g_bytes_new (cairo_image_surface_get_data (surface),
                        (gsize) cairo_image_surface_get_stride (surface) * height);
@@ -269,6 +453,11 @@ latent_export_dialog_finalize (GObject *object)
 {
   LatentExportDialog *self = LATENT_EXPORT_DIALOG (object);
 
+  /* A recording under way stops; its thread holds what it draws. */
+  if (self->recording)
+    g_cancellable_cancel (self->recording);
+  g_clear_object (&self->recording);
+  g_clear_pointer (&self->frames, g_ptr_array_unref);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   g_free (self->trail);
   G_OBJECT_CLASS (latent_export_dialog_parent_class)->finalize (object);
@@ -288,6 +477,11 @@ latent_export_dialog_class_init (LatentExportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, link_button);
   gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, folder_label);
   gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, message_label);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, fps_spin);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, frames_label);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, frames_box);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, frames_caption);
+  gtk_widget_class_bind_template_child (widget_class, LatentExportDialog, export_button);
   gtk_widget_class_bind_template_callback (widget_class, on_format_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_name_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_choose);
@@ -351,4 +545,27 @@ latent_export_dialog_new (GtkWindow               *parent,
     name = g_strdup_printf ("%s-%s-%u.png", stem, snapshot->algorithm->id, snapshot->iteration);
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), name);
   return GTK_WIDGET (self);
+}
+
+void
+latent_export_dialog_set_frames (LatentExportDialog *self,
+                                 LatentSnapshot    **frames,
+                                 guint               n_frames)
+{
+  g_autofree char *said = NULL;
+
+  g_return_if_fail (LATENT_IS_EXPORT_DIALOG (self));
+
+  g_clear_pointer (&self->frames, g_ptr_array_unref);
+  self->frames = g_ptr_array_new_full (n_frames, (GDestroyNotify) latent_snapshot_unref);
+  for (guint i = 0; i < n_frames; i++)
+    g_ptr_array_add (self->frames, latent_snapshot_ref (frames[i]));
+  if (n_frames == 0)
+    said = g_strdup (_("no frame kept yet"));
+  else
+    /* TRANSLATORS: what an animation of the run shows: "24 frames kept, iterations 0 to 23" */
+    said = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u frame kept, iterations %u to %u",
+                                         "%u frames kept, iterations %u to %u", n_frames),
+                            n_frames, frames[0]->iteration, frames[n_frames - 1]->iteration);
+  latent_label_set_text (self->frames_label, said, _("Frames Kept"));
 }

@@ -1,4 +1,5 @@
-/* latent-export-dialog.h — write the figure on screen to PNG, SVG or PDF
+/* latent-export-dialog.h — write the figure on screen to PNG, SVG or PDF,
+ * or the run's kept frames as an animation
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,5 +25,10 @@ GtkWidget *latent_export_dialog_new (GtkWindow               *parent,
                                      const LatentFigureStyle *style,
                                      int                      width,
                                      int                      height);
+/* The frames an animation of the run is made of (oldest first), offered
+ * as the WebM, GIF and PNG sequence formats; references are taken. */
+void       latent_export_dialog_set_frames (LatentExportDialog *self,
+                                            LatentSnapshot    **frames,
+                                            guint               n_frames);
 
 G_END_DECLS

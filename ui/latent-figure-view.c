@@ -21,7 +21,6 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#define TRAIL_LENGTH 40
 /* Closer than this to the split line, a drag moves the line. */
 #define SPLIT_GRAB 12.0
 /* The filter figure zooms in until an image pixel is this many figure units. */
@@ -44,7 +43,7 @@ struct _LatentFigureView
 
   LatentSnapshot *snapshot;
   LatentFigureKind kind;
-  GArray         *trail;        /* floats: earlier means, TRAIL_LENGTH at most */
+  GArray         *trail;        /* floats: earlier means, LATENT_FIGURE_TRAIL_LENGTH at most */
   guint           n_trail;
 
   gboolean        dark;
@@ -1088,31 +1087,12 @@ latent_figure_view_set_history (LatentFigureView  *self,
                                 LatentSnapshot   **earlier,
                                 guint              n)
 {
-  LatentSnapshot *shown;
-  gsize size;
-  guint from, k = 0, frame_k = 0;
-
   g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
 
-  shown = self->snapshot;
-  if (shown == NULL || latent_clusters_get_means (shown, &k) == NULL)
+  if (self->snapshot == NULL || latent_clusters_get_means (self->snapshot, NULL) == NULL)
     return;
-  size = (gsize) k * shown->n_cols;
-  from = n > TRAIL_LENGTH ? n - TRAIL_LENGTH : 0;
   g_array_set_size (self->trail, 0);
-  self->n_trail = 0;
-  for (guint i = from; i < n; i++)
-    {
-      LatentSnapshot *frame = earlier[i];
-
-      /* Another K, or a restart's state, is no trail of these centres. */
-      const float *means = latent_clusters_get_means (frame, &frame_k);
-
-      if (means == NULL || frame_k != k || frame->n_cols != shown->n_cols || frame->iteration >= shown->iteration)
-        continue;
-      g_array_append_vals (self->trail, means, size);
-      self->n_trail++;
-    }
+  self->n_trail = latent_figure_collect_trail (self->snapshot, earlier, n, LATENT_FIGURE_TRAIL_LENGTH, self->trail);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

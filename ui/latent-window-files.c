@@ -481,6 +481,8 @@ on_export_action (GSimpleAction *action,
   LatentWindow *self = user_data;
   LatentSnapshot *frame = latent_session_get_shown (self->session);
   LatentFigureStyle style;
+  LatentSnapshot **frames;
+  guint n_frames;
   GtkWidget *dialog;
 
   if (frame == NULL)
@@ -491,6 +493,8 @@ on_export_action (GSimpleAction *action,
   dialog = latent_export_dialog_new (GTK_WINDOW (self), frame, &style,
                                      gtk_widget_get_width (GTK_WIDGET (self->figure_view)),
                                      gtk_widget_get_height (GTK_WIDGET (self->figure_view)));
+  frames = latent_frames_peek (latent_session_get_frames (self->session), &n_frames);
+  latent_export_dialog_set_frames (LATENT_EXPORT_DIALOG (dialog), frames, n_frames);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

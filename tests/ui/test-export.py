@@ -11,8 +11,13 @@
 # assistive technology.
 
 import os
+import random
+import re
+import struct
+import subprocess
 import sys
 import time
+import zlib
 
 if not os.environ.get('LATENT_EXECUTABLE'):
     print('SKIP: LATENT_EXECUTABLE is not set; run this through run-ui-test.sh')
@@ -166,6 +171,100 @@ def step_notice_leaves():
         raise Failure(f'the notice left after {stayed:.1f} s, too soon to read')
 
 
+def discover(path):
+    """(duration in s, frame rate, width, height) as GStreamer's discoverer reads the file."""
+    out = subprocess.run(['gst-discoverer-1.0', '-v', path], capture_output=True, text=True, timeout=60).stdout
+    duration = re.search(r'Duration: (\d+):(\d+):([\d.]+)', out)
+    rate = re.search(r'Frame rate: (\d+)/(\d+)', out)
+    if not duration or not rate:
+        raise Failure(f'GStreamer\'s discoverer cannot read {path}:\n{out}')
+    h, m, s = duration.groups()
+    return (int(h) * 3600 + int(m) * 60 + float(s), int(rate.group(1)) / int(rate.group(2)),
+            int(re.search(r'Width: (\d+)', out).group(1)), int(re.search(r'Height: (\d+)', out).group(1)))
+
+
+def record(name, fmt, fps):
+    """Export… ▸ an animation format: the run's kept frames written, the
+    notice saying how many; returns (path, frames, seconds)."""
+    path = os.path.join(EXPORT_DIR, name)
+    app.choose_menu_item('Main Menu', 'Export…')
+    app.select_dropdown('Format', fmt)
+    ui.set_value(app.find('spin button', 'Frames per second', timeout=10,
+                          what='the spin button "Frames per second", shown for an animation'), fps)
+    kept = ui.text_of(app.find(None, 'Frames Kept', timeout=5))
+    log(f'  {kept}')
+    ui.set_text(app.find(('text', 'entry'), 'File Name', timeout=10), path)
+    app.press('Export', pred=lambda n: ui.has_action(n, 'click'))
+    base = os.path.basename(path).replace('.png', '-0001.png')
+
+    def notice():
+        found = [n for n in ui.find_all(app.window, lambda n: ui.role_of(n) == 'label' and base in ui.text_of(n))
+                 if ui.is_showing(n)]
+        return ui.text_of(found[0]) if found else None
+    text = ui.wait_until(notice, 120, f'a notice naming {base!r}')
+    log(f'  notice: {text!r}')
+    said = re.search(r'\((\d+) frames, ([\d.]+) s\)', text)
+    if not said:
+        raise Failure(f'the notice {text!r} does not say how many frames were recorded')
+    frames, seconds = int(said.group(1)), float(said.group(2))
+    if frames < 3 or abs(seconds - frames / fps) > 0.06:
+        raise Failure(f'{frames} frames in {seconds} s at {fps} per second')
+    return path, frames, seconds
+
+
+def step_record_kmeans():
+    """k-means on blobs, converged: its kept frames as WebM, read back by
+    GStreamer, and as a GIF of as many frames."""
+    path, frames, seconds = record('kmeans-run.webm', 'WebM video of the run', 8)
+    duration, rate, width, height = discover(path)
+    log(f'  {path}: {duration:.3f} s at {rate:g} fps, {width} × {height}')
+    if rate != 8 or round(duration * rate) != frames or width % 2 or height % 2:
+        raise Failure(f'GStreamer reads {duration:.3f} s at {rate:g} fps ({width} × {height}), '
+                      f'not {frames} frames at 8 fps')
+    gif, gif_frames, _ = record('kmeans-run.gif', 'GIF animation of the run', 8)
+    counted = subprocess.run(['identify', gif], capture_output=True, text=True, check=True).stdout.count('\n')
+    log(f'  {gif}: {counted} frames (ImageMagick)')
+    if counted != gif_frames or gif_frames != frames:
+        raise Failure(f'the GIF has {counted} frames; the notice said {gif_frames}, the WebM {frames}')
+
+
+def write_pattern(path, size, stripe):
+    """A grey PNG of stripes @stripe apart, shifted at random: images an
+    autoencoder's tiles learn from."""
+    def chunk(kind, data):
+        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+    shift = random.randrange(stripe)
+    rows = b''.join(b'\0' + bytes(255 if (x + shift) % stripe < stripe // 2 else 0 for x in range(size))
+                    for _ in range(size))
+    with open(path, 'wb') as f:
+        f.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', size, size, 8, 0, 0, 0, 0))
+                + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
+
+
+def step_record_tiles():
+    """The autoencoder's tiles on a folder of striped images, learning,
+    recorded as WebM."""
+    random.seed(7)
+    folder = os.path.join(SCRATCH, 'stripes')
+    for klass, stripe in (('narrow', 4), ('wide', 8)):
+        os.makedirs(os.path.join(folder, klass), exist_ok=True)
+        for i in range(60):
+            write_pattern(os.path.join(folder, klass, f'{i:02d}.png'), 8, stripe)
+    app.open_file(folder, item='Open Image Folder…')
+    app.wait_status(r'^stripes · 120 × 64', 30, 'the 120 striped images to load')
+    app.select_dropdown('Algorithm', 'Winner-take-all autoencoder')
+    # Mini-batches of 20: six steps an epoch, 60 in all, to watch.
+    ui.set_value(app.find('spin button', 'Mini-batch', timeout=10), 20)
+    ui.set_value(app.find('spin button', 'Epochs', timeout=10), 10)
+    ui.click(app.button('Run', timeout=10))
+    app.wait_status(r'finished|converged', 120, 'the autoencoder to finish its epochs')
+    path, frames, _ = record('tiles-run.webm', 'WebM video of the run', 10)
+    duration, rate, width, height = discover(path)
+    log(f'  {path}: {duration:.3f} s at {rate:g} fps, {width} × {height}')
+    if rate != 10 or round(duration * rate) != frames:
+        raise Failure(f'GStreamer reads {duration:.3f} s at {rate:g} fps, not {frames} frames at 10 fps')
+
+
 def main():
     ui.run_steps('ui-export', app, [
         ('start the window and run k-means on its default dataset', step_start),
@@ -175,6 +274,8 @@ def main():
         ('the dialog shows the destination folder', step_folder),
         ('Export writes the file and the window says where, with Open Folder', step_save),
         ('a second export\'s notice leaves by itself', step_notice_leaves),
+        ('k-means\' run recorded from the window as WebM and GIF', step_record_kmeans),
+        ('the autoencoder\'s tiles recorded from the window as WebM', step_record_tiles),
     ])
     status = app.stop()
     if status != 0:

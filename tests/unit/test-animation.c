@@ -394,7 +394,7 @@ record_frame (LatentSnapshot *snapshot,
   r->last = latent_snapshot_ref (snapshot);
   if (r->animation != NULL)
     {
-      g_assert_true (latent_animation_add_snapshot (r->animation, snapshot, LATENT_FIGURE_AUTO, &r->style, &error));
+      g_assert_true (latent_animation_add_snapshot (r->animation, snapshot, LATENT_FIGURE_AUTO, &r->style, 1, &error));
       g_assert_no_error (error);
     }
 }
@@ -545,7 +545,7 @@ test_png_sequence (Fixture       *f,
     g_autofree char *first = latent_animation_dup_frame_path (path, 1);
     cairo_surface_t *a = read_png (last), *b = read_png (still), *c = read_png (first);
     g_autoptr(GError) unused = NULL;
-    cairo_surface_t *direct = latent_figure_render_image (fit->snapshot, LATENT_FIGURE_AUTO, &r.style, 320, 240,
+    cairo_surface_t *direct = latent_figure_render_image (fit->snapshot, LATENT_FIGURE_AUTO, &r.style, 320, 240, 1,
                                                           &unused);
     cairo_surface_t *direct_png;
     g_autofree char *direct_path = g_build_filename (f->dir, "direct.png", NULL);

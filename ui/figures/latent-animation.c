@@ -1000,6 +1000,7 @@ latent_animation_add_snapshot (LatentAnimation         *self,
                                LatentSnapshot          *snapshot,
                                LatentFigureKind         kind,
                                const LatentFigureStyle *style,
+                               double                   scale,
                                GError                 **error)
 {
   cairo_surface_t *image;
@@ -1009,7 +1010,7 @@ latent_animation_add_snapshot (LatentAnimation         *self,
   g_return_val_if_fail (snapshot != NULL, FALSE);
   g_return_val_if_fail (style != NULL, FALSE);
 
-  image = latent_figure_render_image (snapshot, kind, style, self->width, self->height, error);
+  image = latent_figure_render_image (snapshot, kind, style, self->width, self->height, scale, error);
   if (image == NULL)
     return FALSE;
   ok = latent_animation_add_frame (self, image, error);

@@ -69,11 +69,13 @@ gboolean          latent_animation_add_frame  (LatentAnimation         *self,
                                                cairo_surface_t         *image,
                                                GError                 **error);
 /* The figure of @snapshot drawn at the animation's size by the renderer
- * of latent_figure_export () (latent_figure_render_image ()), added. */
+ * of latent_figure_export_scaled () (latent_figure_render_image (), laid
+ * out at 1 / @scale of the size; 0 or 1: at the size), added. */
 gboolean          latent_animation_add_snapshot (LatentAnimation       *self,
                                                LatentSnapshot          *snapshot,
                                                LatentFigureKind         kind,
                                                const LatentFigureStyle *style,
+                                               double                   scale,
                                                GError                 **error);
 /* Ends the stream (for WebM, waits until GStreamer has written all of it)
  * and puts the file in place. An animation of no frame is an error. */

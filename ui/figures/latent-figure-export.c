@@ -585,9 +585,10 @@ latent_figure_render_image (LatentSnapshot          *snapshot,
                             const LatentFigureStyle *style,
                             int                      width,
                             int                      height,
+                            double                   scale,
                             GError                 **error)
 {
-  Figure figure = { .snapshot = snapshot, .kind = kind };
+  Figure figure = { .snapshot = snapshot, .kind = kind, .scale = scale };
   cairo_surface_t *surface;
   cairo_status_t status;
 

@@ -1487,3 +1487,30 @@ const LatentFigureKindRow _latent_figure_scatter_kinds[] = {
     .uses_axes = scatter_uses_axes },
   { .kind = LATENT_FIGURE_AUTO }
 };
+
+guint
+latent_figure_collect_trail (LatentSnapshot          *shown,
+                             LatentSnapshot   * const *earlier,
+                             guint                    n,
+                             guint                    max,
+                             GArray                  *trail)
+{
+  guint k = 0, frame_k = 0, n_trail = 0;
+
+  g_return_val_if_fail (trail != NULL, 0);
+
+  if (shown == NULL || latent_clusters_get_means (shown, &k) == NULL)
+    return 0;
+  for (guint i = n > max ? n - max : 0; i < n; i++)
+    {
+      LatentSnapshot *frame = earlier[i];
+      /* Another K, or a restart's state, is no trail of these centres. */
+      const float *means = latent_clusters_get_means (frame, &frame_k);
+
+      if (means == NULL || frame_k != k || frame->n_cols != shown->n_cols || frame->iteration >= shown->iteration)
+        continue;
+      g_array_append_vals (trail, means, (gsize) k * shown->n_cols);
+      n_trail++;
+    }
+  return n_trail;
+}

@@ -272,16 +272,30 @@ gboolean         latent_figure_export          (LatentSnapshot          *snapsho
                                                 int                      width,
                                                 int                      height,
                                                 GError                 **error);
-/* The figure as latent_figure_export () draws it into a PNG: an ARGB32
- * image surface of @width × @height (LATENT_FIGURE_MIN_SIZE to
- * LATENT_FIGURE_MAX_SIZE, else LATENT_FIGURE_ERROR_SIZE); the frames of
- * an animation are these. */
+/* The figure as latent_figure_export_scaled () draws it into a PNG: an
+ * ARGB32 image surface of @width × @height (LATENT_FIGURE_MIN_SIZE to
+ * LATENT_FIGURE_MAX_SIZE, else LATENT_FIGURE_ERROR_SIZE), laid out at
+ * 1 / @scale of that (0 or 1: at that size); the frames of an animation
+ * are these. */
 cairo_surface_t *latent_figure_render_image    (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
                                                 int                      height,
+                                                double                   scale,
                                                 GError                 **error);
+/* How many earlier centres a live scatter, its export and its animation draw. */
+#define LATENT_FIGURE_TRAIL_LENGTH 40
+
+/* The earlier centres of @shown a scatter draws as trails (the style's
+ * trail and n_trail), from the frames @earlier (@n, oldest first) of the
+ * same run: the last @max of them with @shown's K and columns and an
+ * earlier iteration, appended to @trail (floats); returns how many. */
+guint            latent_figure_collect_trail   (LatentSnapshot          *shown,
+                                                LatentSnapshot   * const *earlier,
+                                                guint                    n,
+                                                guint                    max,
+                                                GArray                  *trail);
 /* As latent_figure_export (), but the figure is laid out at @width / @scale ×
  * @height / @scale units and drawn @scale times larger: text, lines, markers
  * and margins grow with the file, so an export larger than the view it was
