@@ -130,6 +130,27 @@ class Results(unittest.TestCase):
         self.assertEqual(refused.returncode, 2)
         self.assertIn("“p001” is not a number", refused.stderr)
 
+    def test_arff_choices(self):
+        """The same choices read an ARFF file: its missing values (?) refused
+        naming the line and attribute, dropped, or filled in; a column name
+        with a comma is given whole."""
+        with open(self.path("w.arff"), "w") as f:
+            f.write("@relation weather\n@attribute outlook {sunny,overcast,rainy}\n@attribute temperature numeric\n"
+                    "@attribute 'humidity, %' numeric\n@attribute play {yes,no}\n@data\n"
+                    "sunny,85,85,no\novercast,?,86,yes\nrainy,70,?,yes\n{1 64, 3 yes}\nsunny,72,95,no\n")
+        refused = run("run", "kmeans", "--data", self.path("w.arff"), "--param", "k=2")
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("w.arff:8: attribute “temperature”: missing value", refused.stderr)
+        dropped = run("run", "kmeans", "--data", self.path("w.arff"), "--missing", "drop", "--ignore", "humidity, %",
+                      "--param", "k=2", "--json", self.path("d.json"))
+        self.assertEqual(dropped.returncode, 0, dropped.stderr)
+        self.assertEqual((load_json(self.path("d.json"))["dataset"]["rows"],
+                          load_json(self.path("d.json"))["dataset"]["columns"]), (4, 4))
+        filled = run("run", "kmeans", "--data", self.path("w.arff"), "--missing", "mean", "--param", "k=2",
+                     "--json", self.path("m.json"))
+        self.assertEqual(filled.returncode, 0, filled.stderr)
+        self.assertEqual(load_json(self.path("m.json"))["dataset"]["rows"], 5)
+
     def test_iris_json_png_csv(self):
         for device in ("auto", "off"):
             with self.subTest(device=device):

@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "latent-arff.h"
 #include "latent-catalog.h"
 #include "latent-csv.h"
 
@@ -66,7 +67,8 @@ choices_spec (LatentImportDialog *self)
   for (guint c = 0; c < self->ignore_checks->len; c++)
     if (gtk_check_button_get_active (g_ptr_array_index (self->ignore_checks, c)))
       g_string_append_printf (options, ",ignore=%u", c + 1);
-  if (text < G_N_ELEMENTS (texts) && texts[text])
+  /* An ARFF file's nominal attributes are categories already. */
+  if (gtk_widget_get_visible (GTK_WIDGET (self->text_drop)) && text < G_N_ELEMENTS (texts) && texts[text])
     g_string_append_printf (options, ",text=%s", texts[text]);
   if (missing < G_N_ELEMENTS (missings) && missings[missing])
     g_string_append_printf (options, ",missing=%s", missings[missing]);
@@ -250,6 +252,7 @@ latent_import_dialog_class_init (LatentImportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentImportDialog, labels_drop);
   gtk_widget_class_bind_template_child (widget_class, LatentImportDialog, ignore_box);
   gtk_widget_class_bind_template_child (widget_class, LatentImportDialog, text_drop);
+  gtk_widget_class_bind_template_child_full (widget_class, "text_label", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, LatentImportDialog, missing_drop);
   gtk_widget_class_bind_template_child (widget_class, LatentImportDialog, standardise_check);
   gtk_widget_class_bind_template_child (widget_class, LatentImportDialog, summary);
@@ -284,10 +287,11 @@ is_missing (const char *cell)
 /* The preview's cells, and the choices they suggest. */
 static void
 show_preview (LatentImportDialog *self,
-              GPtrArray          *records)
+              GPtrArray          *records,
+              gboolean            header)
 {
   GStrv first = g_ptr_array_index (records, 0);
-  gboolean header = FALSE, any_text = FALSE, any_missing = FALSE;
+  gboolean any_text = FALSE, any_missing = FALSE;
   g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
 
   self->n_cols = g_strv_length (first);
@@ -361,11 +365,15 @@ latent_import_dialog_new (GtkWindow   *parent,
 {
   g_autoptr(GPtrArray) records = NULL;
   g_autofree char *base = NULL, *text = NULL;
+  g_autofree char *lower = NULL;
   LatentImportDialog *self;
+  gboolean arff;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  records = latent_csv_preview (path, PREVIEW_ROWS + 1, error);
+  lower = g_ascii_strdown (path, -1);
+  arff = g_str_has_suffix (lower, ".arff");
+  records = arff ? latent_arff_preview (path, PREVIEW_ROWS + 1, error) : latent_csv_preview (path, PREVIEW_ROWS + 1, error);
   if (records == NULL)
     return NULL;
   self = g_object_new (LATENT_TYPE_IMPORT_DIALOG, "transient-for", parent, NULL);
@@ -375,7 +383,12 @@ latent_import_dialog_new (GtkWindow   *parent,
   text = problem ? g_strdup_printf (_("“%s” cannot be read as it is: %s\nChoose how to read it."), base, problem)
                  : g_strdup_printf (_("Choose how to read “%s”."), base);
   gtk_label_set_text (self->explanation, text);
-  show_preview (self, records);
+  /* ARFF: its attributes' names head the preview, and its nominal
+   * attributes are categories already. */
+  gtk_widget_set_visible (GTK_WIDGET (self->text_drop), !arff);
+  gtk_widget_set_visible (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_IMPORT_DIALOG,
+                                                                     "text_label")), !arff);
+  show_preview (self, records, arff);
 
   g_signal_connect_swapped (self->labels_drop, "notify::selected", G_CALLBACK (on_choice_changed), self);
   g_signal_connect_swapped (self->text_drop, "notify::selected", G_CALLBACK (on_choice_changed), self);

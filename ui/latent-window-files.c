@@ -200,7 +200,8 @@ ask_how_to_read (LatentWindow *self,
   GtkWidget *dialog;
 
   if (!g_file_test (spec, G_FILE_TEST_IS_REGULAR)
-      || !(g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".tsv") || g_str_has_suffix (lower, ".txt")))
+      || !(g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".tsv") || g_str_has_suffix (lower, ".txt")
+           || g_str_has_suffix (lower, ".arff")))
     return FALSE;
   dialog = latent_import_dialog_new (GTK_WINDOW (self), spec, problem, NULL);
   if (dialog == NULL)
@@ -374,7 +375,7 @@ on_import_table_action (GSimpleAction *action,
                                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
                                                          on_import_chosen, self);
 
-  add_filter (GTK_FILE_CHOOSER (dialog), _("Tables (CSV, TSV)"), "*.csv", "*.tsv", "*.txt", NULL);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("Tables (CSV, TSV, ARFF)"), "*.csv", "*.tsv", "*.txt", "*.arff", NULL);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

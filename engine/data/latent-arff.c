@@ -4,12 +4,16 @@
  * line, values separated by commas (quoted with ' or " where they hold
  * commas or spaces), or sparse rows "{index value, …}" whose unlisted
  * attributes are 0 (a nominal's first value). '%' starts a comment line.
+ * The import choices of a table (latent-csv.h) apply: the class, the
+ * attributes left out, missing values (?) refused, dropped or filled, the
+ * numeric columns standardised.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "latent-arff"
 
 #include "latent-arff.h"
+#include "latent-csv.h"
 #include "latent-file.h"
 
 #include <glib/gi18n-lib.h>
@@ -37,6 +41,8 @@ typedef struct {
   GArray     *attrs;      /* Attr */
   gint        klass;      /* the class attribute, or −1 */
   guint       n_cols;
+  const LatentCsvOptions *options;
+  gboolean    missing;    /* a value was missing (NaN in its columns) */
 } Reader;
 
 static void
@@ -274,24 +280,77 @@ parse_header (Reader  *r,
   return FALSE;
 }
 
-/* The class, the columns and their names. */
+/* An attribute by name, or by number from 1; −1 naming it in @error. */
+static gint
+find_attribute (Reader      *r,
+                const char  *name,
+                const char  *option,
+                GError     **error)
+{
+  guint64 number;
+
+  for (guint i = 0; i < r->attrs->len; i++)
+    if (g_str_equal (g_array_index (r->attrs, Attr, i).name, name))
+      return i;
+  if (g_ascii_string_to_unsigned (name, 10, 1, r->attrs->len, &number, NULL))
+    return number - 1;
+  /* Translators: the file, the option (label, ignore), the attribute */
+  g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID, _("%s: %s=%s: no such attribute (1 to %u, or a name)"),
+               r->what, option, name, r->attrs->len);
+  return -1;
+}
+
+/* The class (chosen, or a nominal attribute named "class", or else the
+ * last when nominal), the attributes left out, the columns and their
+ * names. */
 static GStrv
 lay_out (Reader  *r,
          GError **error)
 {
-  GPtrArray *names = g_ptr_array_new ();
+  const LatentCsvOptions *options = r->options;
+  GPtrArray *names = NULL;
 
   r->klass = -1;
-  for (guint i = 0; i < r->attrs->len; i++)
+  for (guint i = 0; options->ignore && options->ignore[i]; i++)
     {
-      Attr *a = &g_array_index (r->attrs, Attr, i);
+      gint at = find_attribute (r, options->ignore[i], "ignore", error);
 
-      if (a->kind == ATTR_NOMINAL && g_ascii_strcasecmp (a->name, "class") == 0)
-        r->klass = i;
+      if (at < 0)
+        return NULL;
+      g_array_index (r->attrs, Attr, at).kind = ATTR_LEFT_OUT;
+      if (options->report)
+        options->report->columns_ignored++;
     }
-  if (r->klass < 0 && r->attrs->len > 0
-      && g_array_index (r->attrs, Attr, r->attrs->len - 1).kind == ATTR_NOMINAL)
-    r->klass = r->attrs->len - 1;
+  if (options->label_column && g_ascii_strcasecmp (options->label_column, "none") != 0)
+    {
+      Attr *a;
+
+      if ((r->klass = find_attribute (r, options->label_column, "label", error)) < 0)
+        return NULL;
+      a = &g_array_index (r->attrs, Attr, r->klass);
+      if (a->kind != ATTR_NOMINAL)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID,
+                       _("%s: label=%s: the attribute “%s” is not nominal, so it names no classes"),
+                       r->what, options->label_column, a->name);
+          return NULL;
+        }
+    }
+  else if (options->label_column == NULL)
+    {
+      for (guint i = 0; i < r->attrs->len && r->klass < 0; i++)
+        {
+          Attr *a = &g_array_index (r->attrs, Attr, i);
+
+          if (a->kind == ATTR_NOMINAL && g_ascii_strcasecmp (a->name, "class") == 0)
+            r->klass = i;
+        }
+      if (r->klass < 0 && r->attrs->len > 0
+          && g_array_index (r->attrs, Attr, r->attrs->len - 1).kind == ATTR_NOMINAL)
+        r->klass = r->attrs->len - 1;
+    }
+
+  names = g_ptr_array_new ();
 
   for (guint i = 0; i < r->attrs->len; i++)
     {
@@ -303,8 +362,12 @@ lay_out (Reader  *r,
       if (a->kind == ATTR_NUMERIC)
         g_ptr_array_add (names, g_strdup (a->name));
       else
-        for (guint v = 0; v < a->values->len; v++)
-          g_ptr_array_add (names, g_strdup_printf ("%s=%s", a->name, (char *) g_ptr_array_index (a->values, v)));
+        {
+          for (guint v = 0; v < a->values->len; v++)
+            g_ptr_array_add (names, g_strdup_printf ("%s=%s", a->name, (char *) g_ptr_array_index (a->values, v)));
+          if (options->report)
+            options->report->columns_one_hot++;
+        }
     }
   r->n_cols = names->len;
   g_ptr_array_add (names, NULL);
@@ -333,7 +396,20 @@ set_value (Reader      *r,
   if (a->kind == ATTR_LEFT_OUT)
     return TRUE;
   if (!quoted && g_str_equal (text, "?"))
-    return line_error (r, error, LATENT_DATA_ERROR_PARSE, _("attribute “%s”: missing value (?)"), a->name);
+    {
+      if (r->options->missing == LATENT_CSV_MISSING_REFUSE)
+        return line_error (r, error, LATENT_DATA_ERROR_VALUE,
+                           _("attribute “%s”: missing value (?; missing=drop leaves its row out, "
+                             "missing=mean fills it in)"), a->name);
+      /* Marked, then dropped or filled once every row is in. */
+      r->missing = TRUE;
+      if ((gint) index == r->klass)
+        *label = -1;
+      else
+        for (guint k = 0; k < (a->kind == ATTR_NUMERIC ? 1 : a->values->len); k++)
+          row[a->column + k] = NAN;
+      return TRUE;
+    }
   if (a->kind == ATTR_NUMERIC)
     {
       char *end = NULL;
@@ -451,11 +527,106 @@ parse_row (Reader  *r,
   return TRUE;
 }
 
-LatentDataset *
-latent_arff_load_bytes (GBytes      *bytes,
-                        const char  *what,
-                        GError     **error)
+/* Rows with a missing value left out (missing=drop), or every row whose
+ * class is missing; the rest filled with their column's mean
+ * (missing=mean); numeric columns standardised. Returns the rows kept. */
+static gboolean
+finish_values (Reader   *r,
+               GArray   *values,
+               GArray   *labels,
+               guint    *n_rows,
+               GError  **error)
 {
+  const LatentCsvOptions *options = r->options;
+  const guint d = r->n_cols;
+  float *v = (float *) values->data;
+  gint32 *y = (gint32 *) labels->data;
+  guint kept = 0, dropped = 0, filled = 0;
+
+  for (guint i = 0; i < *n_rows; i++)
+    {
+      gboolean any = y[i] < 0;
+
+      for (guint j = 0; j < d && !any && options->missing == LATENT_CSV_MISSING_DROP; j++)
+        any = isnan (v[(gsize) i * d + j]);
+      if (any)
+        {
+          dropped++;
+          continue;
+        }
+      if (kept != i)
+        {
+          memmove (v + (gsize) kept * d, v + (gsize) i * d, sizeof (float) * d);
+          y[kept] = y[i];
+        }
+      kept++;
+    }
+  if (kept == 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                   _("%s: every row has a missing value (or a missing class), so none is left"), r->what);
+      return FALSE;
+    }
+  g_array_set_size (values, (gsize) kept * d);
+  g_array_set_size (labels, kept);
+  v = (float *) values->data;
+  for (guint j = 0; j < d; j++)
+    {
+      double sum = 0;
+      guint count = 0;
+
+      for (guint i = 0; i < kept; i++)
+        if (!isnan (v[(gsize) i * d + j]))
+          {
+            sum += v[(gsize) i * d + j];
+            count++;
+          }
+      if (count == 0)
+        {
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY,
+                       _("%s: column %u has no values, only missing ones"), r->what, j + 1);
+          return FALSE;
+        }
+      for (guint i = 0; i < kept; i++)
+        if (isnan (v[(gsize) i * d + j]))
+          {
+            v[(gsize) i * d + j] = sum / count;
+            filled++;
+          }
+    }
+  if (options->standardise)
+    for (guint a = 0; a < r->attrs->len; a++)
+      {
+        const Attr *attr = &g_array_index (r->attrs, Attr, a);
+        double mean = 0, sum2 = 0, sd;
+
+        if (attr->kind != ATTR_NUMERIC || (gint) a == r->klass)
+          continue;
+        for (guint i = 0; i < kept; i++)
+          mean += v[(gsize) i * d + attr->column];
+        mean /= kept;
+        for (guint i = 0; i < kept; i++)
+          sum2 += (v[(gsize) i * d + attr->column] - mean) * (v[(gsize) i * d + attr->column] - mean);
+        sd = sqrt (sum2 / kept);
+        for (guint i = 0; i < kept; i++)
+          v[(gsize) i * d + attr->column] = sd > 0 ? (v[(gsize) i * d + attr->column] - mean) / sd : 0;
+      }
+  if (options->report)
+    {
+      options->report->rows_dropped = dropped;
+      options->report->cells_filled = filled;
+    }
+  *n_rows = kept;
+  return TRUE;
+}
+
+LatentDataset *
+latent_arff_load_bytes (GBytes                  *bytes,
+                        const char              *what,
+                        const LatentCsvOptions  *options,
+                        GError                 **error)
+{
+  static const LatentCsvOptions defaults = { NULL };
   g_autoptr(GArray) attrs = g_array_new (FALSE, TRUE, sizeof (Attr));
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (float));
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (gint32));
@@ -464,7 +635,7 @@ latent_arff_load_bytes (GBytes      *bytes,
   g_autofree float *row = NULL;
   g_autofree char *name = NULL;
   gsize len;
-  Reader r = { .what = what, .attrs = attrs };
+  Reader r = { .what = what, .attrs = attrs, .options = options ? options : &defaults };
   guint n_rows = 0;
 
   g_return_val_if_fail (bytes != NULL && what != NULL, NULL);
@@ -504,6 +675,8 @@ latent_arff_load_bytes (GBytes      *bytes,
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: no rows after @data"), what);
       return NULL;
     }
+  if ((r.missing || r.options->standardise) && !finish_values (&r, values, labels, &n_rows, error))
+    return NULL;
 
   name = latent_file_stem (what);
   dataset = latent_dataset_new (name, n_rows, r.n_cols, error);
@@ -524,13 +697,108 @@ latent_arff_load_bytes (GBytes      *bytes,
 }
 
 LatentDataset *
-latent_arff_load (const char  *path,
-                  GError     **error)
+latent_arff_load (const char              *path,
+                  const LatentCsvOptions  *options,
+                  GError                 **error)
 {
   g_autoptr(GBytes) bytes = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   bytes = latent_file_read (path, (gsize) 64 << 30, _("a table"), error);
-  return bytes ? latent_arff_load_bytes (bytes, path, error) : NULL;
+  return bytes ? latent_arff_load_bytes (bytes, path, options, error) : NULL;
+}
+
+/* One data line as text: a dense row's values, or a sparse row's with the
+ * others as the loader takes them (0, a nominal's first value). NULL when
+ * the line does not read: a preview shows the rows before it. */
+static GStrv
+preview_row (Reader *r)
+{
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  const char *p = r->line;
+  const gboolean sparse = *p == '{';
+  gboolean quoted;
+
+  if (sparse)
+    {
+      for (guint i = 0; i < r->attrs->len; i++)
+        {
+          const Attr *a = &g_array_index (r->attrs, Attr, i);
+
+          g_ptr_array_add (cells, g_strdup (a->kind == ATTR_NOMINAL ? g_ptr_array_index (a->values, 0) :
+                                            a->kind == ATTR_NUMERIC ? "0" : ""));
+        }
+      p++;
+    }
+  while (p < r->eol)
+    {
+      guint64 at = cells->len;
+      char *text;
+
+      skip_space (&p, r->eol);
+      if (sparse && (p >= r->eol || *p == '}'))
+        break;
+      if (sparse)
+        {
+          char *end = NULL;
+
+          at = g_ascii_strtoull (p, &end, 10);
+          if (end == p || at >= r->attrs->len)
+            return NULL;
+          p = end;
+        }
+      if ((text = next_token (&p, r->eol, sparse, &quoted)) == NULL)
+        return NULL;
+      if (sparse)
+        {
+          g_free (g_ptr_array_index (cells, at));
+          g_ptr_array_index (cells, at) = text;
+        }
+      else
+        g_ptr_array_add (cells, text);
+      skip_space (&p, r->eol);
+      if (p < r->eol && *p == ',')
+        p++;
+      else if (!sparse || p >= r->eol || *p != '}')
+        break;
+    }
+  g_ptr_array_add (cells, NULL);
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&cells), FALSE);
+}
+
+GPtrArray *
+latent_arff_preview (const char  *path,
+                     guint        max_records,
+                     GError     **error)
+{
+  static const LatentCsvOptions defaults = { NULL };
+  g_autoptr(GArray) attrs = g_array_new (FALSE, TRUE, sizeof (Attr));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  gsize len;
+  Reader r = { .what = path, .attrs = attrs, .options = &defaults };
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  g_array_set_clear_func (attrs, attr_clear);
+  if (!(bytes = latent_file_read (path, (gsize) 64 << 30, _("a table"), error)))
+    return NULL;
+  r.p = g_bytes_get_data (bytes, &len);
+  r.end = r.p + len;
+  if (!parse_header (&r, error))
+    return NULL;
+  for (guint i = 0; i < attrs->len; i++)
+    g_strv_builder_add (names, g_array_index (attrs, Attr, i).name);
+  g_ptr_array_add (records, g_strv_builder_end (names));
+  while (records->len < max_records && next_line (&r))
+    {
+      GStrv row = preview_row (&r);
+
+      if (row == NULL)
+        break;
+      g_ptr_array_add (records, row);
+    }
+  return g_steal_pointer (&records);
 }

@@ -286,7 +286,7 @@ load_file (const char  *path,
       return NULL;
     }
   else if (has_extension (lower, ".arff"))
-    dataset = latent_arff_load (path, error);
+    dataset = latent_arff_load (path, NULL, error);
   else if (has_extension (lower, ".csv") || has_extension (lower, ".tsv") ||
            has_extension (lower, ".txt"))
     dataset = latent_csv_load (path, NULL, error);
@@ -762,6 +762,14 @@ load_folder (const char  *folder,
   return g_steal_pointer (&dataset);
 }
 
+static gboolean
+is_arff (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  return g_str_has_suffix (lower, ".arff");
+}
+
 /* "table.csv:label=species,ignore=id,missing=mean,text=onehot,standardise":
  * a table read with the import choices (latent-csv.h). */
 static LatentDataset *
@@ -811,7 +819,11 @@ load_table_spec (const char       *path,
       g_ptr_array_add (ignore, NULL);
       choices.ignore = (const char * const *) ignore->pdata;
     }
-  dataset = latent_csv_load (path, &choices, error);
+  /* ARFF's nominal attributes are one-hot already: text does not apply. */
+  if (is_arff (path))
+    dataset = latent_arff_load (path, &choices, error);
+  else
+    dataset = latent_csv_load (path, &choices, error);
   if (dataset == NULL || (labels_path != NULL && !attach_labels (dataset, labels_path, error)))
     return NULL;
   return g_steal_pointer (&dataset);
@@ -822,7 +834,8 @@ is_table (const char *path)
 {
   g_autofree char *lower = g_ascii_strdown (path, -1);
 
-  return g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".tsv") || g_str_has_suffix (lower, ".txt");
+  return g_str_has_suffix (lower, ".csv") || g_str_has_suffix (lower, ".tsv") || g_str_has_suffix (lower, ".txt")
+         || g_str_has_suffix (lower, ".arff");
 }
 
 LatentDataset *

@@ -17,7 +17,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(LatentDataset) dataset = NULL;
   g_autoptr(GError) error = NULL;
 
-  dataset = latent_arff_load (path, &error);
+  dataset = latent_arff_load (path, NULL, &error);
   g_assert_true ((dataset == NULL) != (error == NULL));
   latent_fuzz_report (error);
   /* Every class index names a class. */

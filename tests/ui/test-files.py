@@ -161,6 +161,33 @@ def step_messy_table():
     wait_status(r'^messy\.csv · 5 × 5', 30, 'the table to load as 5 × 5')
 
 
+WEATHER = ('@relation weather\n@attribute outlook {sunny,overcast,rainy}\n@attribute temperature numeric\n'
+           '@attribute humidity numeric\n@attribute play {yes,no}\n@data\n'
+           'sunny,85,85,no\novercast,?,86,yes\nrainy,70,?,yes\n{1 64, 3 yes}\nsunny,72,95,no\n')
+
+
+def step_arff_missing():
+    """An ARFF file with missing values (?) opens Import Table too: its
+    attributes head the preview, the class is the label, and the missing
+    values are filled in with their columns' means."""
+    path = os.path.join(ui.scratch_dir(), 'weather.arff')
+    with open(path, 'w') as f:
+        f.write(WEATHER)
+    app.open_file(path)
+    dialog = ui.wait_until(lambda: next((w for w in app.windows() if ui.name_of(w) == 'Import Table'), None),
+                           15, 'the dialog "Import Table" for the ARFF file')
+    ui.find(dialog, 'check box', 'humidity', timeout=10, what='the attribute "humidity" among those to leave out')
+    # outlook one-hot (3) + temperature + humidity; play is the class.
+    summary = ui.find(dialog, 'label', contains='5 rows × 5 columns', timeout=20,
+                      what='the summary to give 5 rows × 5 columns')
+    if '2 missing values filled in' not in ui.text_of(summary):
+        raise Failure(f'the summary does not count the filled values: {ui.text_of(summary)!r}')
+    ui.raw_click(ui.find(dialog, 'push button', 'Open', timeout=10))
+    wait_status(r'^weather\S* · 5 × 5', 30, 'the ARFF table to load as 5 × 5')
+    ui.wait_until(lambda: 'Accuracy' in metrics() or None, 30,
+                  lambda: f'the metrics to measure against the class "play" ({metrics()!r})')
+
+
 def step_experiment():
     path = os.path.join(ui.scratch_dir(), 'view.json')
     with open(path, 'w') as f:
@@ -185,6 +212,7 @@ def main():
         ('Open loads arr_0 labelled by arr_1', step_open),
         ('Open Image Folder… loads a folder of class folders', step_folder),
         ('its Size and Colour choices: 16 × 16, in colour', step_folder_choices),
+        ('an ARFF file with missing values: Import Table, filled in', step_arff_missing),
         ('a messy table opens Import Table, preset; Open loads it', step_messy_table),
         ('an experiment brings back its view with its data', step_experiment),
     ])

@@ -6,6 +6,7 @@
  */
 #define G_LOG_DOMAIN "test-arff"
 
+#include <math.h>
 #include <string.h>
 
 #include "latent-arff.h"
@@ -16,7 +17,7 @@ load (const char  *text,
 {
   g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
 
-  return latent_arff_load_bytes (bytes, "test.arff", error);
+  return latent_arff_load_bytes (bytes, "test.arff", NULL, error);
 }
 
 /* Numeric attributes are columns, named as declared (quotes and all); the
@@ -92,6 +93,68 @@ test_no_class (void)
   g_assert_false (latent_dataset_has_labels (dataset));
 }
 
+/* A table's import choices: the class chosen (or none), attributes left
+ * out, missing values dropped or filled (a nominal's by its values'
+ * shares), numeric columns standardised, and what they did reported. */
+static void
+test_choices (void)
+{
+  static const char text[] =
+    "@relation r\n"
+    "@attribute id numeric\n"
+    "@attribute a numeric\n"
+    "@attribute colour {red,blue}\n"
+    "@attribute size {small,large}\n"
+    "@data\n"
+    "1,1,red,small\n"
+    "2,?,blue,large\n"
+    "3,5,?,large\n"
+    "4,3,red,?\n";
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+  static const char * const ignore[] = { "id", NULL };
+  LatentCsvReport report = { 0 };
+  LatentCsvOptions drop = { .ignore = ignore, .missing = LATENT_CSV_MISSING_DROP, .report = &report };
+  LatentCsvOptions mean = { .ignore = ignore, .missing = LATENT_CSV_MISSING_MEAN, .label_column = "none",
+                            .standardise = TRUE };
+  LatentCsvOptions numeric = { .label_column = "a" };
+  g_autoptr(LatentDataset) dropped = NULL, filled = NULL;
+  g_autoptr(GError) error = NULL;
+  const float *v;
+
+  /* size is the class; the third row's colour is missing, and the last's
+   * class: both rows go, and the second. */
+  dropped = latent_arff_load_bytes (bytes, "t.arff", &drop, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (latent_dataset_get_n_rows (dropped), ==, 1);
+  g_assert_cmpuint (latent_dataset_get_n_cols (dropped), ==, 3);   /* a, colour=red, colour=blue */
+  g_assert_cmpuint (report.rows_dropped, ==, 3);
+  g_assert_cmpuint (report.columns_ignored, ==, 1);
+  g_assert_cmpuint (report.columns_one_hot, ==, 1);
+
+  /* No class: size is a feature; a's mean (1+5+3)/3 = 3 fills row 2, then
+   * a is standardised; colour's shares fill row 3. */
+  filled = latent_arff_load_bytes (bytes, "t.arff", &mean, &error);
+  g_assert_no_error (error);
+  g_assert_false (latent_dataset_has_labels (filled));
+  g_assert_cmpuint (latent_dataset_get_n_rows (filled), ==, 4);
+  g_assert_cmpuint (latent_dataset_get_n_cols (filled), ==, 5);
+  v = latent_dataset_get_data (filled);
+  g_assert_cmpfloat_with_epsilon (v[0 * 5 + 0], (1 - 3) / sqrt (2.0), 1e-5);   /* sd of 1,3,5,3 is √2 */
+  g_assert_cmpfloat_with_epsilon (v[1 * 5 + 0], 0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (v[2 * 5 + 1], 2 / 3.0, 1e-6);   /* red in 2 of the 3 known */
+  g_assert_cmpfloat_with_epsilon (v[3 * 5 + 3], 1 / 3.0, 1e-6);   /* small in 1 of 3 */
+
+  /* A class is nominal; an attribute not there is named. */
+  g_assert_null (latent_arff_load_bytes (bytes, "t.arff", &numeric, &error));
+  g_assert_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "label=a: the attribute “a” is not nominal"));
+  g_clear_error (&error);
+  numeric.label_column = NULL;
+  numeric.ignore = (const char * const[]) { "weight", NULL };
+  g_assert_null (latent_arff_load_bytes (bytes, "t.arff", &numeric, &error));
+  g_assert_nonnull (strstr (error->message, "t.arff: ignore=weight: no such attribute"));
+}
+
 static void
 test_bad (void)
 {
@@ -106,8 +169,8 @@ test_bad (void)
     { "@relation r\n@attribute a numeric\n@data\n", LATENT_DATA_ERROR_EMPTY, "no rows after @data" },
   };
   struct { const char *rows; int code; const char *fragment; } data[] = {
-    { "1,x\n2,?\n", LATENT_DATA_ERROR_PARSE, "test.arff:6: attribute “class”: missing value (?)" },
-    { "?,x\n", LATENT_DATA_ERROR_PARSE, "test.arff:5: attribute “a”: missing value (?)" },
+    { "1,x\n2,?\n", LATENT_DATA_ERROR_VALUE, "test.arff:6: attribute “class”: missing value (?" },
+    { "?,x\n", LATENT_DATA_ERROR_VALUE, "test.arff:5: attribute “a”: missing value (?; missing=drop" },
     { "1,z\n", LATENT_DATA_ERROR_PARSE, "attribute “class”: “z” is not one of its values" },
     { "one,x\n", LATENT_DATA_ERROR_PARSE, "attribute “a”: “one” is not a number" },
     { "inf,x\n", LATENT_DATA_ERROR_NOT_FINITE, "attribute “a”: not a finite number (inf)" },
@@ -143,6 +206,7 @@ main (int    argc,
   g_test_add_func ("/arff/classes", test_classes);
   g_test_add_func ("/arff/nominal-and-sparse", test_nominal_and_sparse);
   g_test_add_func ("/arff/no-class", test_no_class);
+  g_test_add_func ("/arff/choices", test_choices);
   g_test_add_func ("/arff/bad", test_bad);
   return g_test_run ();
 }
