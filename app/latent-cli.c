@@ -103,16 +103,16 @@ on_frame (LatentSnapshot *snapshot,
 {
   RunCallbacks *callbacks = user_data;
 
-  if (callbacks->animation == NULL)
-    return;
   /* Centres with the trails of their last frames, as the window shows
-   * them: only their frames are kept, and only that many. */
+   * them: only their frames are kept, and only that many. Kept after a
+   * failed recording too, for --export's end. */
   g_array_set_size (callbacks->trail, 0);
   callbacks->style.n_trail = latent_figure_collect_trail (snapshot, (LatentSnapshot **) callbacks->earlier->pdata,
                                                           callbacks->earlier->len, LATENT_FIGURE_TRAIL_LENGTH,
                                                           callbacks->trail);
   callbacks->style.trail = (const float *) callbacks->trail->data;
-  if (!latent_animation_add_snapshot (callbacks->animation, snapshot, callbacks->kind,
+  if (callbacks->animation != NULL &&
+      !latent_animation_add_snapshot (callbacks->animation, snapshot, callbacks->kind,
                                       &callbacks->style, 1, &callbacks->error))
     g_clear_pointer (&callbacks->animation, latent_animation_free);
   if (latent_clusters_get_means (snapshot, NULL) == NULL)
@@ -715,11 +715,12 @@ command_run (int    argc,
                                    frame_every == G_MININT ? 0 : (guint) frame_every, &callbacks, NULL, &error);
   latent_algorithm_set_init_progress (NULL, NULL);
   animation = g_steal_pointer (&callbacks.animation);
+  /* A failed run's recording is freed unfinished: no file is left. */
+  if (fit == NULL)
+    return fail (status_for_error (error), "%s", error->message);
   if (animation && !callbacks.error && !latent_animation_finish (animation, &callbacks.error))
     g_clear_pointer (&animation, latent_animation_free);
   animation_error = g_steal_pointer (&callbacks.error);
-  if (fit == NULL)
-    return fail (status_for_error (error), "%s", error->message);
 
   snapshot = fit->snapshot;
   if (snapshot->message)

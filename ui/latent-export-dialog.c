@@ -236,11 +236,13 @@ typedef struct {
   double             scale;
   guint              n_frames;   /* written */
   double             duration;
+  GApplication      *application; /* held while writing */
 } Recording;
 
 static void
 recording_free (Recording *r)
 {
+  g_clear_object (&r->application);
   g_ptr_array_unref (r->frames);
   g_free (r->path);
   g_free (r);
@@ -299,11 +301,14 @@ on_recorded (GObject      *source,
   g_autofree char *extra = NULL;
   LatentAnimationFormat format;
 
+  /* The application stayed while the file was written (record_animation). */
+  if (r->application != NULL)
+    g_application_release (r->application);
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
+      g_clear_object (&self->recording);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
-      g_clear_object (&self->recording);
       gtk_widget_set_sensitive (self->export_button, TRUE);
       show_message (self, error->message);
       return;
@@ -334,6 +339,8 @@ record_animation (LatentExportDialog *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   int fps = gtk_spin_button_get_value_as_int (self->fps_spin);
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  LatentAnimationFormat format;
 
   if (self->frames == NULL || self->frames->len < 2)
     {
@@ -341,7 +348,7 @@ record_animation (LatentExportDialog *self,
       return;
     }
   /* VP8 takes even sizes only: the nearest below. */
-  if (g_str_has_suffix (path, ".webm") || g_str_has_suffix (path, ".WEBM"))
+  if (latent_animation_format_from_path (path, &format, NULL) && format == LATENT_ANIMATION_WEBM)
     {
       width &= ~1;
       height &= ~1;
@@ -360,6 +367,12 @@ record_animation (LatentExportDialog *self,
   r->height = height;
   r->fps = fps;
   r->scale = export_scale (self, width, height);
+  /* Quitting waits for the file (or its temporary file's removal). */
+  if (parent != NULL && gtk_window_get_application (parent) != NULL)
+    {
+      r->application = G_APPLICATION (g_object_ref (gtk_window_get_application (parent)));
+      g_application_hold (r->application);
+    }
   self->recording = g_cancellable_new ();
   task = g_task_new (self, self->recording, on_recorded, NULL);
   g_task_set_task_data (task, r, (GDestroyNotify) recording_free);
@@ -448,14 +461,20 @@ shown_kind (GtkWindow *parent)
   return kind;
 }
 
+/* Closed (Cancel, Escape), a recording under way stops: its task holds
+ * the dialog, so finalize would come only after it. */
+static void
+on_destroy (LatentExportDialog *self)
+{
+  if (self->recording)
+    g_cancellable_cancel (self->recording);
+}
+
 static void
 latent_export_dialog_finalize (GObject *object)
 {
   LatentExportDialog *self = LATENT_EXPORT_DIALOG (object);
 
-  /* A recording under way stops; its thread holds what it draws. */
-  if (self->recording)
-    g_cancellable_cancel (self->recording);
   g_clear_object (&self->recording);
   g_clear_pointer (&self->frames, g_ptr_array_unref);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
@@ -500,6 +519,7 @@ latent_export_dialog_init (LatentExportDialog *self)
 {
   self->view_width = self->view_height = 1;
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (self, "destroy", G_CALLBACK (on_destroy), NULL);
   latent_drop_downs_name_buttons (GTK_WIDGET (self));
 }
 

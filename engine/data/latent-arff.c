@@ -292,7 +292,7 @@ find_attribute (Reader      *r,
   for (guint i = 0; i < r->attrs->len; i++)
     if (g_str_equal (g_array_index (r->attrs, Attr, i).name, name))
       return i;
-  if (g_ascii_string_to_unsigned (name, 10, 1, r->attrs->len, &number, NULL))
+  if (r->attrs->len > 0 && g_ascii_string_to_unsigned (name, 10, 1, r->attrs->len, &number, NULL))
     return number - 1;
   /* Translators: the file, the option (label, ignore), the attribute */
   g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_INVALID, _("%s: %s=%s: no such attribute (1 to %u, or a name)"),

@@ -98,12 +98,12 @@ latent_animation_check (const char  *path,
 
   if (!latent_animation_format_from_path (path, &format, error))
     return FALSE;
-  if (width < LATENT_FIGURE_MIN_SIZE || width > LATENT_FIGURE_MAX_SIZE
-      || height < LATENT_FIGURE_MIN_SIZE || height > LATENT_FIGURE_MAX_SIZE)
+  if (width < LATENT_FIGURE_MIN_SIZE || width > LATENT_ANIMATION_MAX_SIDE
+      || height < LATENT_FIGURE_MIN_SIZE || height > LATENT_ANIMATION_MAX_SIDE)
     {
       g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_SIZE,
                    _("Cannot record “%s” at %d × %d: width and height must be between %d and %d"),
-                   path, width, height, LATENT_FIGURE_MIN_SIZE, LATENT_FIGURE_MAX_SIZE);
+                   path, width, height, LATENT_FIGURE_MIN_SIZE, LATENT_ANIMATION_MAX_SIDE);
       return FALSE;
     }
   /* VP8 halves the colour planes; rounding would change what is seen. */

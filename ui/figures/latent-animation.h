@@ -35,6 +35,9 @@ typedef enum {
 } LatentAnimationFormat;
 
 #define LATENT_ANIMATION_MAX_FPS 120
+/* An animation's frames are whole images in memory, several at once while
+ * encoding: at most this many pixels a side (VP8's own limit is 16383). */
+#define LATENT_ANIMATION_MAX_SIDE 4096
 #define LATENT_ANIMATION_MAX_GIF_FPS 50
 
 typedef struct _LatentAnimation LatentAnimation;
@@ -47,7 +50,7 @@ gboolean          latent_animation_format_from_path (const char             *pat
 /* What latent_animation_new () would refuse without touching the disk:
  * the name's ending (LATENT_FIGURE_ERROR_FORMAT), the size
  * (LATENT_FIGURE_ERROR_SIZE: LATENT_FIGURE_MIN_SIZE to
- * LATENT_FIGURE_MAX_SIZE, even for WebM) and the frame rate (1 to
+ * LATENT_ANIMATION_MAX_SIDE, even for WebM) and the frame rate (1 to
  * LATENT_ANIMATION_MAX_FPS, to LATENT_ANIMATION_MAX_GIF_FPS for GIF; also
  * LATENT_FIGURE_ERROR_SIZE). */
 gboolean          latent_animation_check      (const char              *path,
