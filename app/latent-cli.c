@@ -25,6 +25,7 @@
 #include "latent-figure.h"
 #include "latent-json.h"
 #include "latent-metrics.h"
+#include "latent-mpi.h"
 #include "latent-png-save.h"
 #include "latent-result.h"
 #include "latent-sweep.h"
@@ -52,6 +53,8 @@ fail (int         status,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* One rank of several: the whole job stops, saying which rank and why. */
+  latent_mpi_abort (status, message);
   g_printerr ("latent-cli: %s\n", message);
   return status;
 }
@@ -336,6 +339,9 @@ print_summary (gboolean    to_stderr,
   va_list args;
   g_autofree char *text = NULL;
 
+  /* Rank 0 speaks for a job of several. */
+  if (latent_mpi_rank () > 0)
+    return;
   va_start (args, format);
   text = g_strdup_vprintf (format, args);
   va_end (args);
@@ -688,6 +694,18 @@ command_run (int    argc,
       !latent_idx_check_labels (dataset, features_path, &error))
     return fail (EXIT_BAD_INPUT, "--features-out: %s", error->message);
 
+  /* Rank 0 writes the job's results, figure and progress; the others
+   * only take their share of each pass. */
+  if (latent_mpi_rank () > 0)
+    {
+      g_clear_pointer (&json_path, g_free);
+      g_clear_pointer (&csv_path, g_free);
+      g_clear_pointer (&output_path, g_free);
+      g_clear_pointer (&features_path, g_free);
+      g_clear_pointer (&export_path, g_free);
+      g_clear_pointer (&animation_path, g_free);
+      progress = FALSE;
+    }
   cl = open_device (device, &error);
   if (error)
     return fail (EXIT_BAD_INPUT, "%s", error->message);
@@ -695,6 +713,17 @@ command_run (int    argc,
   if (cl != NULL && progress)
     latent_cl_set_build_notify (cl, on_build, &said_compiling);
   objective_name = latent_algorithm_objective_name (algorithm, params);
+  if (latent_mpi_size () > 1)
+    {
+      /* Translators: the number of MPI processes of the job */
+      if (algorithm->pass != NULL)
+        print_summary (TRUE, _("latent-cli: %u MPI ranks, each passing over its share of the rows; "
+                               "every pass summed over them\n"), latent_mpi_size ());
+      else
+        print_summary (TRUE, _("latent-cli: %u MPI ranks, but %s does not share its work yet: "
+                               "every rank runs it on every row (the same answer)\n"),
+                       latent_mpi_size (), algorithm->id);
+    }
   callbacks.objective_name = objective_name;
   if (animation_path)
     {
@@ -1157,7 +1186,15 @@ main (int    argc,
       return EXIT_BAD_INPUT;
     }
   if (g_str_equal (argv[1], "run"))
-    return command_run (argc - 1, argv + 1);
+    {
+      int status;
+
+      /* Under mpirun, a rank of the job (latent-mpi.h). */
+      latent_mpi_init (&argc, &argv);
+      status = command_run (argc - 1, argv + 1);
+      latent_mpi_finalize ();
+      return status;
+    }
   if (g_str_equal (argv[1], "sweep"))
     return command_sweep (argc - 1, argv + 1);
   if (g_str_equal (argv[1], "tune"))

@@ -7,6 +7,7 @@
 
 #include "latent-algorithm.h"
 #include "latent-family.h"
+#include "latent-mpi.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -201,7 +202,39 @@ latent_algorithm_pass_over (LatentRows            *rows,
           !accumulate (state, &chunk, stats, cancellable, error))
         return FALSE;
     }
-  /* Several processes: here, MPI_Allreduce of @stats (see LatentPassFuncs). */
+  /* Several processes: the sums of all their shares (see LatentPassFuncs). */
+  return !latent_rows_is_shared (rows) || latent_mpi_sum (stats, n_stats, error);
+}
+
+LatentRows *
+latent_algorithm_new_rows (LatentDataset *dataset)
+{
+  guint first, count;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+
+  if (latent_mpi_size () == 1)
+    return latent_rows_new_for_dataset (dataset, 0);
+  latent_mpi_share (latent_dataset_get_n_rows (dataset), &first, &count);
+  return latent_rows_new_for_share (dataset, first, count, 0);
+}
+
+/* Each rank's share of what the pass wrote per row, to every rank. */
+static gboolean
+share_row_state (const LatentPassFuncs  *pass,
+                 gpointer                state,
+                 LatentRows             *rows,
+                 GError                **error)
+{
+  LatentRowState arrays[LATENT_ROW_STATE_MAX];
+  guint n;
+
+  if (pass->row_state == NULL || !latent_rows_is_shared (rows))
+    return TRUE;
+  n = pass->row_state (state, arrays);
+  for (guint i = 0; i < n; i++)
+    if (!latent_mpi_share_rows (arrays[i].data, arrays[i].row_bytes, latent_rows_get_n_rows (rows), error))
+      return FALSE;
   return TRUE;
 }
 
@@ -231,6 +264,7 @@ latent_algorithm_step (const LatentAlgorithm  *algorithm,
       again = FALSE;
       if (stats == NULL ||
           !latent_algorithm_pass_over (rows, pass->accumulate, state, stats, n_stats, cancellable, error) ||
+          !share_row_state (pass, state, rows, error) ||
           !pass->finish (state, stats, &again, cancellable, error))
         return FALSE;
     }
@@ -307,7 +341,8 @@ latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
   fit->history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
   fit->init_ms = (g_get_monotonic_time () - start) / 1000.0;
   fit->initial_objective = algorithm->objective (state);
-  rows = latent_rows_new_for_dataset (dataset, 0);
+  /* Under MPI, this rank's share: the passes are summed over the ranks. */
+  rows = latent_algorithm_new_rows (dataset);
   /* The start, unless it is already the end (which comes below). */
   if (frame != NULL && !algorithm->converged (state))
     {

@@ -79,17 +79,17 @@ typedef struct {
  *   MPI_Allreduce (MPI_IN_PLACE, stats, n_stats, MPI_DOUBLE, MPI_SUM, comm);
  *
  * and every rank finishes identically, so begin (which only reads state
- * that finish left) stays the same everywhere. In one process the chunks
- * are added in row order into one array, so the sums are bit for bit those
- * of one chunk of every row, whatever the chunk size; across ranks the
- * order of the additions changes, and the same answer for any number of
- * ranks then asks for a reduction in a fixed order (per fixed block of
- * rows, gathered and added in block order) rather than MPI_SUM's own.
- * What begin reads of every row's state is the exception: k-means moves a
- * center of an empty cluster to the row farthest from its own, GMM
- * re-seeds an empty component at the row it explains worst; today they
- * read the per-row arrays in memory, under MPI they take a MAXLOC
- * reduction and the row from the rank that holds it.
+ * that finish left) stays the same everywhere (latent-mpi.h). In one
+ * process the chunks are added in row order into one array, so the sums
+ * are bit for bit those of one chunk of every row, whatever the chunk
+ * size; across ranks the order of the additions changes (MPI_SUM's own),
+ * so the answer is the same for any number of ranks within float
+ * summation order.
+ * What a pass writes per row (k-means' labels and distances, a mixture's
+ * responsibilities) is read by finish and begin for every row (an empty
+ * cluster's center moves to the row farthest from its own; the labels
+ * are the result): row_state names those arrays, and under MPI each
+ * rank's share of them is copied to every rank after the pass.
  *
  * Where the source is one chunk of every row of the dataset the state was
  * initialised on, in this process (latent_rows_is_whole), begin may run
@@ -105,6 +105,14 @@ typedef gboolean (*LatentAccumulateFunc) (gpointer           state,
                                           GCancellable      *cancellable,
                                           GError           **error);
 
+/* A per-row array a pass writes: @data holds @row_bytes for each row. */
+typedef struct {
+  gpointer data;
+  gsize    row_bytes;
+} LatentRowState;
+
+#define LATENT_ROW_STATE_MAX 4
+
 typedef struct {
   /* The length of the next pass's @stats. */
   gsize           (*n_stats)    (gpointer           state);
@@ -119,6 +127,10 @@ typedef struct {
                                  gboolean          *again,
                                  GCancellable      *cancellable,
                                  GError           **error);
+  /* Optional: the per-row arrays the pass writes, at most
+   * LATENT_ROW_STATE_MAX, into @arrays; returns how many. */
+  guint           (*row_state)  (gpointer           state,
+                                 LatentRowState    *arrays);
 } LatentPassFuncs;
 
 struct _LatentAlgorithm
@@ -311,6 +323,11 @@ gboolean      latent_algorithm_pass_over  (LatentRows             *rows,
                                            gsize                   n_stats,
                                            GCancellable           *cancellable,
                                            GError                **error);
+
+/* The rows a run passes over: every row of @dataset, in the default
+ * chunks; in a job of several MPI ranks, this rank's share of them
+ * (latent_rows_new_for_share), whose passes are summed over the ranks. */
+LatentRows   *latent_algorithm_new_rows   (LatentDataset          *dataset);
 
 /* Called after every iteration of latent_algorithm_fit. */
 typedef void (*LatentFitFunc) (const LatentIterationRecord *record,

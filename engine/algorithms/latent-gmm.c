@@ -1045,11 +1045,22 @@ gmm_finish (gpointer       data,
   return TRUE;
 }
 
+static guint
+gmm_row_state (gpointer        data,
+               LatentRowState *arrays)
+{
+  LatentGmm *self = data;
+
+  arrays[0] = (LatentRowState) { self->resp, sizeof (double) * self->k };
+  return 1;
+}
+
 static const LatentPassFuncs gmm_pass = {
   .n_stats = gmm_n_stats,
   .begin = gmm_begin,
   .accumulate = gmm_accumulate,
   .finish = gmm_finish,
+  .row_state = gmm_row_state,
 };
 
 /* Whether the run's result is to hold every row's responsibilities. */

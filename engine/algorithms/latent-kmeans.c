@@ -809,11 +809,23 @@ kmeans_finish (gpointer       data,
   return end_iteration (self, self->shift, cancellable, error);
 }
 
+static guint
+kmeans_row_state (gpointer        data,
+                  LatentRowState *arrays)
+{
+  LatentKmeans *self = data;
+
+  arrays[0] = (LatentRowState) { self->labels, sizeof *self->labels };
+  arrays[1] = (LatentRowState) { self->dist, sizeof *self->dist };
+  return 2;
+}
+
 static const LatentPassFuncs kmeans_pass = {
   .n_stats = kmeans_n_stats,
   .begin = kmeans_begin,
   .accumulate = kmeans_accumulate,
   .finish = kmeans_finish,
+  .row_state = kmeans_row_state,
 };
 
 static LatentSnapshot *

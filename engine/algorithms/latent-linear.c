@@ -200,7 +200,7 @@ latent_linear_new (LatentLinearModel      model,
   /* The moments are a pass over the rows, in the chunks the source gives.
    * The device takes them from its own copy of every row, which only one
    * chunk of them all matches; in chunks, the run stays on the host. */
-  rows = latent_rows_new_for_dataset (dataset, 0);
+  rows = latent_algorithm_new_rows (dataset);
   if (cl && latent_rows_is_whole (rows, dataset))
     {
       self->runtime = g_object_ref (cl);

@@ -338,7 +338,7 @@ fit (LatentPrototype  *self,
    * chunks its source gives; the device takes them from its own copy of
    * every row, which only one chunk of them all matches. In chunks, the
    * run stays on the host. */
-  rows = latent_rows_new_for_dataset (split->train, 0);
+  rows = latent_algorithm_new_rows (split->train);
   if (self->pcl != NULL && !latent_rows_is_whole (rows, split->train))
     {
       g_clear_pointer (&self->pcl, latent_prototype_cl_free);

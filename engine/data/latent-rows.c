@@ -14,7 +14,9 @@ struct _LatentRows
   gatomicrefcount ref_count;
   LatentDataset  *dataset;
   guint           n, d;
-  guint           chunk_rows;   /* n for one chunk */
+  guint           first, count; /* the share of the rows the chunks give */
+  gboolean        shared;       /* one of several processes' shares */
+  guint           chunk_rows;   /* count for one chunk */
 };
 
 static guint default_chunk_rows;   /* atomic */
@@ -51,11 +53,28 @@ latent_rows_new_for_dataset (LatentDataset *dataset,
   self = g_new0 (LatentRows, 1);
   g_atomic_ref_count_init (&self->ref_count);
   self->dataset = g_object_ref (dataset);
-  self->n = latent_dataset_get_n_rows (dataset);
+  self->n = self->count = latent_dataset_get_n_rows (dataset);
   self->d = latent_dataset_get_n_cols (dataset);
   if (chunk_rows == 0)
     chunk_rows = latent_rows_default_chunk_rows ();
   self->chunk_rows = chunk_rows == 0 || chunk_rows > self->n ? MAX (self->n, 1) : chunk_rows;
+  return self;
+}
+
+LatentRows *
+latent_rows_new_for_share (LatentDataset *dataset,
+                           guint          first,
+                           guint          count,
+                           guint          chunk_rows)
+{
+  LatentRows *self = latent_rows_new_for_dataset (dataset, chunk_rows);
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (first <= self->n && count <= self->n - first, self);
+
+  self->first = first;
+  self->count = count;
+  self->shared = TRUE;
   return self;
 }
 
@@ -98,7 +117,13 @@ latent_rows_get_chunk_rows (LatentRows *self)
 guint
 latent_rows_get_n_chunks (LatentRows *self)
 {
-  return self->n == 0 ? 0 : (self->n - 1) / self->chunk_rows + 1;
+  return self->count == 0 ? 0 : (self->count - 1) / self->chunk_rows + 1;
+}
+
+gboolean
+latent_rows_is_shared (LatentRows *self)
+{
+  return self->shared;
 }
 
 LatentDataset *
@@ -111,7 +136,23 @@ gboolean
 latent_rows_is_whole (LatentRows    *self,
                       LatentDataset *dataset)
 {
-  return self->dataset == dataset && self->chunk_rows >= self->n;
+  return self->dataset == dataset && !self->shared && self->chunk_rows >= self->n;
+}
+
+/* @n rows from row @first of the whole set. */
+static void
+rows_at (LatentRows  *self,
+         guint        first,
+         guint        n,
+         LatentChunk *chunk)
+{
+  const gint32 *labels = latent_dataset_has_labels (self->dataset) ? latent_dataset_get_labels (self->dataset) : NULL;
+
+  chunk->first = first;
+  chunk->n = n;
+  chunk->d = self->d;
+  chunk->values = latent_dataset_get_data (self->dataset) + (gsize) first * self->d;
+  chunk->labels = labels ? labels + first : NULL;
 }
 
 gboolean
@@ -120,15 +161,12 @@ latent_rows_get_chunk (LatentRows   *self,
                        LatentChunk  *chunk,
                        GError      **error)
 {
-  const gint32 *labels = latent_dataset_has_labels (self->dataset) ? latent_dataset_get_labels (self->dataset) : NULL;
+  guint first;
 
   g_return_val_if_fail (index < latent_rows_get_n_chunks (self), FALSE);
 
-  chunk->first = index * self->chunk_rows;
-  chunk->n = MIN (self->chunk_rows, self->n - chunk->first);
-  chunk->d = self->d;
-  chunk->values = latent_dataset_get_data (self->dataset) + (gsize) chunk->first * self->d;
-  chunk->labels = labels ? labels + chunk->first : NULL;
+  first = self->first + index * self->chunk_rows;
+  rows_at (self, first, MIN (self->chunk_rows, self->first + self->count - first), chunk);
   return TRUE;
 }
 
@@ -150,10 +188,12 @@ latent_rows_gather (LatentRows   *self,
       const guint i = indices[r];
 
       g_return_val_if_fail (i < self->n, FALSE);
+      /* Any row of the set, a share's or not: a batch is drawn from all. */
       if (chunk.n == 0 || i < chunk.first || i - chunk.first >= chunk.n)
         {
-          if (!latent_rows_get_chunk (self, i / self->chunk_rows, &chunk, error))
-            return FALSE;
+          const guint first = i / self->chunk_rows * self->chunk_rows;
+
+          rows_at (self, first, MIN (self->chunk_rows, self->n - first), &chunk);
           g_return_val_if_fail (labels == NULL || chunk.labels != NULL, FALSE);
         }
       memcpy (values + (gsize) r * d, chunk.values + (gsize) (i - chunk.first) * d, d * sizeof (float));

@@ -6,8 +6,9 @@
  * its first row's index, its values and its labels. Today's source is a
  * dataset in memory, in one chunk of every row or in chunks of a chosen
  * size (the chunked source proves that no pass relies on seeing all rows
- * at once); a file read in pieces, or one process's share of the rows
- * under MPI, is another source behind the same calls.
+ * at once); one process's share of the rows under MPI is another
+ * (latent_rows_new_for_share, latent_algorithm_new_rows), and a file read
+ * in pieces will be.
  *
  * Mini-batch learners (the autoencoder, logistic regression) draw their
  * rows in an order of their own, so they ask the source for rows by index
@@ -39,13 +40,26 @@ typedef struct _LatentRows LatentRows;
  * (the last may be shorter); 0 takes latent_rows_default_chunk_rows (). */
 LatentRows    *latent_rows_new_for_dataset (LatentDataset *dataset,
                                             guint          chunk_rows);
+/* One process's share of the rows of @dataset, in a job of several (an
+ * MPI rank's, latent-mpi.h): rows @first … @first + @count − 1, possibly
+ * none. Its chunks cover the share only, their first rows numbered in the
+ * whole set; n-rows stays the whole set's, and a gather reaches every
+ * row. A pass over it (latent_algorithm_pass_over) sums its statistics
+ * over the job's processes. */
+LatentRows    *latent_rows_new_for_share   (LatentDataset *dataset,
+                                            guint          first,
+                                            guint          count,
+                                            guint          chunk_rows);
 LatentRows    *latent_rows_ref             (LatentRows    *self);
 void           latent_rows_unref           (LatentRows    *self);
 
 guint          latent_rows_get_n_rows      (LatentRows    *self);
 guint          latent_rows_get_n_cols      (LatentRows    *self);
 guint          latent_rows_get_chunk_rows  (LatentRows    *self);
+/* Chunks of the share. */
 guint          latent_rows_get_n_chunks    (LatentRows    *self);
+/* One of several processes' shares: its passes are summed over them. */
+gboolean       latent_rows_is_shared       (LatentRows    *self);
 /* The dataset behind the source where it is one in memory, else NULL. */
 LatentDataset *latent_rows_get_dataset     (LatentRows    *self);
 /* TRUE when one chunk holds every row of @dataset, from @dataset itself:

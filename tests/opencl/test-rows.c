@@ -104,6 +104,40 @@ test_gather (void)
     }
 }
 
+/* One process's share (an MPI rank's): its chunks cover rows 3 … 9 only,
+ * numbered in the whole set; the set is still 10 rows, a gather reaches
+ * all of them, and it is never the whole, even of every row. */
+static void
+test_share (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (10, 3, 2, 1, 1);
+  const float *x = latent_dataset_get_data (ds);
+  g_autoptr(LatentRows) rows = latent_rows_new_for_share (ds, 3, 7, 2);
+  g_autoptr(LatentRows) all = latent_rows_new_for_share (ds, 0, 10, 0);
+  g_autoptr(LatentRows) none = latent_rows_new_for_share (ds, 10, 0, 0);
+  static const guint firsts[] = { 3, 5, 7, 9 }, counts[] = { 2, 2, 2, 1 };
+  static const guint indices[] = { 0, 9 };
+  float values[6];
+
+  g_assert_cmpuint (latent_rows_get_n_rows (rows), ==, 10);
+  g_assert_cmpuint (latent_rows_get_n_chunks (rows), ==, 4);
+  g_assert_true (latent_rows_is_shared (rows));
+  g_assert_false (latent_rows_is_whole (all, ds));
+  g_assert_cmpuint (latent_rows_get_n_chunks (none), ==, 0);
+  for (guint c = 0; c < 4; c++)
+    {
+      LatentChunk chunk;
+
+      g_assert_true (latent_rows_get_chunk (rows, c, &chunk, NULL));
+      g_assert_cmpuint (chunk.first, ==, firsts[c]);
+      g_assert_cmpuint (chunk.n, ==, counts[c]);
+      g_assert_true (chunk.values == x + (gsize) firsts[c] * 3);
+    }
+  g_assert_true (latent_rows_gather (rows, indices, 2, values, NULL, NULL));
+  g_assert_cmpmem (values, 3 * sizeof (float), x, 3 * sizeof (float));
+  g_assert_cmpmem (values + 3, 3 * sizeof (float), x + 27, 3 * sizeof (float));
+}
+
 static void
 test_default_size (void)
 {
@@ -341,6 +375,7 @@ main (int   argc,
 
   g_test_add_func ("/rows/chunks", test_chunks);
   g_test_add_func ("/rows/gather", test_gather);
+  g_test_add_func ("/rows/share", test_share);
   g_test_add_func ("/rows/default-size", test_default_size);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+# test-mpi.py — one run over several MPI ranks gives one process's answer
+#
+# Usage: test-mpi.py LATENT_CLI MPIRUN
+#
+# Each algorithm whose iteration is a pass over the rows runs under
+# `mpirun -np 1`, `-np 2` and `-np 3` (more ranks than cores: oversubscribed)
+# from the same seed; the results must agree within float summation order:
+# the same iterations and labels, every number within a relative 1e-6.
+# A rank killed in the middle ends the job, with its rank named, not a hang.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+CLI, MPIRUN = sys.argv[1], sys.argv[2]
+del sys.argv[1:3]
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           LATENT_OPENCL="off", OMPI_MCA_btl="self,vader", OMPI_MCA_rmaps_base_oversubscribe="1")
+# What differs between runs that agree: times, and what depends on them.
+IGNORED = {"timings", "device", "history_ms", "elapsed_ms"}
+
+
+def mpirun(np, *args, timeout=300):
+    return subprocess.run([MPIRUN, "--oversubscribe", "-np", str(np), CLI, "run", *args],
+                          capture_output=True, text=True, env=ENV, timeout=timeout)
+
+
+def agree(a, b, path=""):
+    """Where two results differ beyond float summation order, or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) != set(b):
+            return f"{path}: keys {sorted(set(a) ^ set(b))}"
+        for key in a:
+            if key not in IGNORED:
+                found = agree(a[key], b[key], f"{path}/{key}")
+                if found:
+                    return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} against {len(b)} items"
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = agree(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if isinstance(a, float) and isinstance(b, (int, float)):
+        if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9):
+            return f"{path}: {a!r} against {b!r}"
+        return None
+    return None if a == b else f"{path}: {a!r} against {b!r}"
+
+
+class Ranks(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def results(self, algorithm, *args):
+        out = {}
+        for np in (1, 2, 3):
+            path = os.path.join(self.tmp.name, f"{algorithm}-{np}.json")
+            p = mpirun(np, algorithm, *args, "--seed", "7", "--json", path)
+            self.assertEqual(p.returncode, 0, f"-np {np}: {p.stderr}")
+            with open(path) as f:
+                out[np] = json.load(f)
+        return out
+
+    def check(self, algorithm, *args):
+        out = self.results(algorithm, *args)
+        for np in (2, 3):
+            self.assertIsNone(agree(out[1], out[np]), f"{algorithm}: -np {np} differs from -np 1")
+        return out
+
+    def test_kmeans(self):
+        out = self.check("kmeans", "--data", "blobs:n=6000,k=5,dims=3,seed=2", "--param", "k=5")
+        self.assertEqual(len(out[3]["labels"]), 6000)
+
+    def test_kmeans_random_start(self):
+        # Empty clusters move to the rows farthest from their centres: every
+        # rank must see every row's distance.
+        self.check("kmeans", "--data", "blobs:n=3000,k=4,seed=5", "--param", "k=12", "--param", "init=random")
+
+    def test_gmm(self):
+        self.check("gmm", "--data", "blobs:n=3000,k=3,dims=2,seed=4", "--param", "k=3")
+
+    def test_linear(self):
+        for algorithm in ("pca", "ppca", "fa"):
+            with self.subTest(algorithm=algorithm):
+                self.check(algorithm, "--data", "iris", "--param", "components=2")
+
+    def test_prototype(self):
+        self.check("prototype", "--data", "iris")
+
+    def test_replicated(self):
+        """A learner that does not share its work yet runs whole on every
+        rank, and says so."""
+        self.check("logreg", "--data", "iris", "--param", "epochs=5")
+        p = mpirun(2, "logreg", "--data", "iris", "--param", "epochs=2")
+        self.assertIn("does not share its work yet", p.stderr)
+
+    def test_killed_rank(self):
+        """A rank killed mid-run stops the job, which names it; no hang."""
+        proc = subprocess.Popen([MPIRUN, "--oversubscribe", "-np", "2", CLI, "run", "kmeans", "--data",
+                                 "blobs:n=400000,k=20,dims=8,seed=1", "--param", "k=200",
+                                 "--param", "max-iterations=100000", "--param", "tol=0"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        victim = None
+        deadline = time.monotonic() + 60
+        while victim is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            for pid in os.listdir("/proc"):
+                try:
+                    with open(f"/proc/{pid}/environ", "rb") as f:
+                        environ = f.read().split(b"\0")
+                except OSError:
+                    continue
+                if b"OMPI_COMM_WORLD_RANK=1" in environ and os.path.basename(
+                        os.readlink(f"/proc/{pid}/exe")) == "latent-cli":
+                    victim = int(pid)
+        self.assertIsNotNone(victim, "rank 1 never started")
+        time.sleep(3)
+        os.kill(victim, signal.SIGKILL)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            self.fail("the job went on for a minute after rank 1 was killed")
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertRegex(err, r"rank 1\b", err)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
