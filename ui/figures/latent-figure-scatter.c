@@ -954,6 +954,8 @@ bin_density (LatentSnapshot          *snapshot,
   double s = MIN (scale, MAX_VECTOR_LAYER_SIZE / MAX (layout->plot_w, layout->plot_h));
   g_autofree guint32 *cells = NULL;
   g_autofree guint32 *colors = NULL;
+  g_autofree guint8 *alphas = NULL;
+  guint n_alphas;
   g_autofree GThread **threads = NULL;
   g_autofree BinJob *jobs = NULL;
   g_autoptr(DensityInfo) info_auto = NULL;
@@ -1074,6 +1076,11 @@ bin_density (LatentSnapshot          *snapshot,
   stride = cairo_image_surface_get_stride (surface) / 4;
   /* A lone point stays visible (a third opaque); the densest pixel is solid. */
   log_max = log1p ((double) max_count);
+  /* Counts repeat: their opacities from a table, not a logarithm a pixel. */
+  n_alphas = MIN (max_count, 65535u) + 1;
+  alphas = g_new (guint8, n_alphas);
+  for (guint c = 0; c < n_alphas; c++)
+    alphas[c] = max_count <= 1 ? 255 : (guint8) lround (255.0 * (0.33 + 0.67 * log1p ((double) c) / log_max));
   for (int y = 0; y < info->h; y++)
     for (int x = 0; x < info->w; x++)
       {
@@ -1085,7 +1092,8 @@ bin_density (LatentSnapshot          *snapshot,
             pixels[(gsize) y * stride + x] = 0;
             continue;
           }
-        a = max_count <= 1 ? 255 : (guint32) lround (255.0 * (0.33 + 0.67 * log1p ((double) info->counts[p]) / log_max));
+        a = info->counts[p] < n_alphas ? alphas[info->counts[p]]
+            : (guint32) lround (255.0 * (0.33 + 0.67 * log1p ((double) info->counts[p]) / log_max));
         r = ((argb >> 16) & 0xff) * a / 255;
         g = ((argb >> 8) & 0xff) * a / 255;
         b = (argb & 0xff) * a / 255;
@@ -1700,6 +1708,7 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
 {
   cairo_surface_t *layer;
   const double *extent;
+  double own_extent[4];
   const char *message;
   gboolean density;
   Points points;
@@ -1713,7 +1722,13 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
       cairo_restore (cr);
       return;
     }
+  /* One pass for the extent, shared by the layout and a density's binning. */
   extent = known_extent (style, &points);
+  if (extent == NULL)
+    {
+      points_extent (&points, own_extent);
+      extent = own_extent;
+    }
   if (!compute_layout (snapshot, style, &points, extent, width, height, &layout))
     {
       points_clear (&points);
@@ -1751,13 +1766,10 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
         {
           LatentFigureStyle own = *style;
           cairo_surface_t *binned;
-          double b[4];
 
           /* The target's resolution, as the point layer has it. */
           own.pixel_scale = scale;
-          if (extent == NULL)
-            points_extent (&points, b);
-          binned = bin_density (snapshot, &own, &points, &layout, extent ? extent : b, width, height, NULL);
+          binned = bin_density (snapshot, &own, &points, &layout, extent, width, height, NULL);
           if (binned != NULL)
             paint_density (cr, binned, &layout, TRUE);
           g_clear_pointer (&binned, cairo_surface_destroy);
@@ -1903,19 +1915,24 @@ latent_figure_scatter_density (LatentSnapshot          *snapshot,
 {
   cairo_surface_t *density = NULL;
   const double *extent;
+  const char *message;
   double b[4];
   Points points;
   Layout layout;
 
   g_return_val_if_fail (snapshot != NULL && style != NULL, NULL);
 
-  if (!scatter_layout (snapshot, style, width, height, &points, &layout))
+  if (!points_init (&points, snapshot, style, NULL, &message))
     return NULL;
   extent = known_extent (style, &points);
   if (extent == NULL)
-    points_extent (&points, b);
-  if (density_applies (&points, &layout) && !g_cancellable_is_cancelled (cancellable))
-    density = bin_density (snapshot, style, &points, &layout, extent ? extent : b, width, height, cancellable);
+    {
+      points_extent (&points, b);
+      extent = b;
+    }
+  if (compute_layout (snapshot, style, &points, extent, width, height, &layout)
+      && density_applies (&points, &layout) && !g_cancellable_is_cancelled (cancellable))
+    density = bin_density (snapshot, style, &points, &layout, extent, width, height, cancellable);
   points_clear (&points);
   return density;
 }
