@@ -5023,6 +5023,23 @@ test_scatter_density_pixels (void)
   cairo_surface_destroy (kept);
   cairo_surface_destroy (binned);
   cairo_surface_destroy (density);
+
+  /* More rows of one colour in one pixel than 16-bit counters hold. */
+  {
+    g_autoptr(LatentSnapshot) full = density_snapshot (70000);
+
+    for (guint i = 0; i < 70000; i++)
+      place (full, i, 3, 4, w, h, i < 69990 ? 1 : 0);
+    style.view[1] = 10.0;
+    style.density = NULL;
+    style.density_later = FALSE;
+    density = latent_figure_scatter_density (full, &style, width, height, NULL);
+    g_assert_nonnull (density);
+    g_assert_true (latent_figure_density_get_pixel (density, 3, 4, &count, &colour));
+    g_assert_cmpuint (count, ==, 70000);
+    g_assert_cmpuint (colour, ==, 1);
+    cairo_surface_destroy (density);
+  }
 }
 
 /* A density exactly when there are more rows than plot pixels. */

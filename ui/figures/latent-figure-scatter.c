@@ -907,35 +907,56 @@ typedef struct {
   guint         first, last;
   float         xmin, ymax, sx, sy;
   int           w, h;
-  guint32      *cells;            /* w × h × (n_colors + 1), zeroed */
+  /* Counters, pixels × (n_colors + 1), zeroed: 16 bits (half the memory
+   * each row's random write touches, so more of it stays in cache) unless
+   * a counter overflowed once already; then 32. */
+  guint16      *cells16;
+  guint32      *cells32;
+  gboolean      overflow;
   GCancellable *cancellable;
 } BinJob;
+
+/* Row @i's counter, or −1 outside the image (or not finite). */
+static inline gssize
+row_cell (const BinJob *job,
+          guint         i)
+{
+  const float *p = job->xy + (gsize) i * job->stride;
+  float fx = (p[0] - job->xmin) * job->sx, fy = (job->ymax - p[1]) * job->sy;
+  guint slot = job->n_colors;
+
+  /* Also keeps NaN out of the integer conversion. */
+  if (!(fx >= 0.0f && fx < (float) job->w && fy >= 0.0f && fy < (float) job->h))
+    return -1;
+  if (job->labels != NULL && job->labels[i] >= 0 && (guint) job->labels[i] < job->n_colors)
+    slot = (guint) job->labels[i];
+  return (gssize) (((gsize) (int) fy * job->w + (int) fx) * (job->n_colors + 1) + slot);
+}
 
 static gpointer
 bin_rows (gpointer data)
 {
   BinJob *job = data;
-  const guint m = job->n_colors + 1;
-  const float fw = (float) job->w, fh = (float) job->h;
 
   for (guint i = job->first; i < job->last; i++)
     {
-      const float *p = job->xy + (gsize) i * job->stride;
-      float fx = (p[0] - job->xmin) * job->sx, fy = (job->ymax - p[1]) * job->sy;
-      guint slot = job->n_colors;
-      int px, py;
+      gssize cell;
 
-      /* Also keeps NaN out of the integer conversion. */
-      if (!(fx >= 0.0f && fx < fw && fy >= 0.0f && fy < fh))
-        continue;
-      px = (int) fx;
-      py = (int) fy;
-      if (job->labels != NULL && job->labels[i] >= 0 && (guint) job->labels[i] < job->n_colors)
-        slot = (guint) job->labels[i];
-      job->cells[((gsize) py * job->w + px) * m + slot]++;
       /* A cancelled view stops within a million rows. */
       if ((i & 0xfffff) == 0 && g_cancellable_is_cancelled (job->cancellable))
         break;
+      cell = row_cell (job, i);
+      if (cell < 0)
+        continue;
+      if (job->cells32 != NULL)
+        job->cells32[cell]++;
+      else if (G_UNLIKELY (++job->cells16[cell] == 0))
+        {
+          /* Rare (65,536 rows of one colour in one pixel): the caller
+           * starts again with 32-bit counters. */
+          job->overflow = TRUE;
+          break;
+        }
     }
   return NULL;
 }
@@ -953,6 +974,7 @@ bin_density (LatentSnapshot          *snapshot,
   const double scale = style->pixel_scale > 0.0 ? CLAMP (style->pixel_scale, 0.25, 8.0) : 1.0;
   double s = MIN (scale, MAX_VECTOR_LAYER_SIZE / MAX (layout->plot_w, layout->plot_h));
   g_autofree guint32 *cells = NULL;
+  g_autofree guint16 *cells16 = NULL;
   g_autofree guint32 *colors = NULL;
   g_autofree guint8 *alphas = NULL;
   guint n_alphas;
@@ -1005,30 +1027,43 @@ bin_density (LatentSnapshot          *snapshot,
   info->h = MAX (1, (int) ceil (layout->plot_h * s));
   n_px = (gsize) info->w * info->h;
 
-  cells = g_try_new0 (guint32, n_px * m * n_threads);
-  if (cells == NULL)
-    return NULL;
   jobs = g_new0 (BinJob, n_threads);
   threads = g_new0 (GThread *, n_threads);
   per_thread = (points->n + n_threads - 1) / n_threads;
-  for (guint t = 0; t < n_threads; t++)
+  for (gboolean wide = FALSE, again = TRUE; again; wide = TRUE)
     {
-      jobs[t] = (BinJob) {
-        .xy = points->xy, .stride = points->stride, .labels = labels, .n_colors = n_colors,
-        .first = (guint) MIN ((gsize) points->n, t * per_thread),
-        .last = (guint) MIN ((gsize) points->n, (t + 1) * per_thread),
-        .xmin = (float) layout->xmin, .ymax = (float) layout->ymax,
-        .sx = (float) (info->w / (layout->xmax - layout->xmin)),
-        .sy = (float) (info->h / (layout->ymax - layout->ymin)),
-        .w = info->w, .h = info->h, .cells = cells + n_px * m * t, .cancellable = cancellable,
-      };
-      /* The calling thread takes the first share itself. */
-      if (t > 0)
-        threads[t] = g_thread_new ("latent-density", bin_rows, &jobs[t]);
+      again = FALSE;
+      g_clear_pointer (&cells16, g_free);
+      if (wide)
+        cells = g_try_new0 (guint32, n_px * m * n_threads);
+      else
+        cells16 = g_try_new0 (guint16, n_px * m * n_threads);
+      if (cells == NULL && cells16 == NULL)
+        return NULL;
+      for (guint t = 0; t < n_threads; t++)
+        {
+          jobs[t] = (BinJob) {
+            .xy = points->xy, .stride = points->stride, .labels = labels, .n_colors = n_colors,
+            .first = (guint) MIN ((gsize) points->n, t * per_thread),
+            .last = (guint) MIN ((gsize) points->n, (t + 1) * per_thread),
+            .xmin = (float) layout->xmin, .ymax = (float) layout->ymax,
+            .sx = (float) (info->w / (layout->xmax - layout->xmin)),
+            .sy = (float) (info->h / (layout->ymax - layout->ymin)),
+            .w = info->w, .h = info->h,
+            .cells16 = wide ? NULL : cells16 + n_px * m * t,
+            .cells32 = wide ? cells + n_px * m * t : NULL,
+            .cancellable = cancellable,
+          };
+          /* The calling thread takes the first share itself. */
+          if (t > 0)
+            threads[t] = g_thread_new ("latent-density", bin_rows, &jobs[t]);
+        }
+      bin_rows (&jobs[0]);
+      for (guint t = 1; t < n_threads; t++)
+        g_thread_join (threads[t]);
+      for (guint t = 0; t < n_threads; t++)
+        again |= jobs[t].overflow;
     }
-  bin_rows (&jobs[0]);
-  for (guint t = 1; t < n_threads; t++)
-    g_thread_join (threads[t]);
   if (g_cancellable_is_cancelled (cancellable))
     return NULL;
   g_atomic_int_inc (&density_n_binned);
@@ -1046,7 +1081,7 @@ bin_density (LatentSnapshot          *snapshot,
           guint32 count = 0;
 
           for (guint t = 0; t < n_threads; t++)
-            count += cells[n_px * m * t + p * m + c];
+            count += cells ? cells[n_px * m * t + p * m + c] : cells16[n_px * m * t + p * m + c];
           total += count;
           if (count > best)
             {
