@@ -9,7 +9,9 @@
  * and 0 shows everything. The accessible description says which part is
  * shown, so a person who cannot see the figure knows where the zoom went.
  * Hovering a point of the scatter names its row; a cell of a classifier's
- * confusion matrix, its count and some of its test images.
+ * confusion matrix, its count and some of its test images. A scatter of
+ * more points than pixels is a density, binned on a worker thread and kept
+ * between draws.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -5,7 +5,8 @@
  * snapshot, zoom or resize; "bin_first_ms" includes the pass that finds
  * the data's extent, "bin_ms" reuses it as a view does), and redrawing the
  * scatter with that image kept (what a view does on each frame), into an
- * image surface and into a recording surface as GTK's Cairo nodes are.
+ * image surface, and as the view does: asking whether its image fits, then
+ * drawing into a recording surface as GTK's Cairo nodes are.
  * Prints one JSON line each, with the CPU's model; asserts nothing and
  * needs no display.
  *
@@ -81,6 +82,9 @@ redraw_ms (LatentSnapshot          *snapshot,
       gint64 t0 = g_get_monotonic_time ();
       double ms;
 
+      /* As the view draws: it asks whether its image fits first. */
+      if (recording && style->density != NULL)
+        latent_figure_scatter_density_fits (style->density, snapshot, style, WIDTH, HEIGHT);
       latent_figure_render (snapshot, LATENT_FIGURE_SCATTER, style, cr, WIDTH, HEIGHT);
       cairo_destroy (cr);
       ms = (g_get_monotonic_time () - t0) / 1000.0;

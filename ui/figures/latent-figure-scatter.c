@@ -815,6 +815,8 @@ limit_layer_scale (cairo_t      *cr,
 
 typedef struct {
   LatentSnapshot *snapshot;       /* compared, not held */
+  guint           iteration;      /* the snapshot's, so a new one at a freed
+                                   * one's address is told apart */
   const float    *xy;             /* the rows binned: compared, not held */
   gsize           stride;
   guint           n;
@@ -1008,6 +1010,7 @@ bin_density (LatentSnapshot          *snapshot,
   info_auto = g_new0 (DensityInfo, 1);
   info = info_auto;
   info->snapshot = snapshot;
+  info->iteration = snapshot->iteration;
   info->xy = points->xy;
   info->stride = points->stride;
   info->n = points->n;
@@ -1151,7 +1154,8 @@ density_fits (const DensityInfo       *info,
 {
   const double scale = style->pixel_scale > 0.0 ? CLAMP (style->pixel_scale, 0.25, 8.0) : 1.0;
 
-  return info != NULL && info->snapshot == snapshot && info->xy == points->xy && info->n == points->n
+  return info != NULL && info->snapshot == snapshot && info->iteration == snapshot->iteration
+         && info->xy == points->xy && info->n == points->n
          && info->stride == points->stride && info->fig_width == width && info->fig_height == height
          && info->scale == scale && info->by_class == layout->by_class && info->dark == style->dark
          && info->window[0] == layout->xmin && info->window[1] == layout->xmax
