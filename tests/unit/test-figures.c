@@ -5014,6 +5014,20 @@ test_scatter_density_pixels (void)
    * draw may not bin (a view's thread is binning). */
   style.view[1] = 20.0;
   g_assert_false (latent_figure_scatter_density_fits (density, snap, &style, width, height));
+  {
+    cairo_surface_t *fresh = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+    cairo_surface_t *over;
+
+    /* A draw that bins ignores an image that does not fit: nothing of it
+     * shows through the new one's empty pixels. */
+    style.density = density;
+    over = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < width; x++)
+        g_assert_cmphex (latent_test_pixel (over, x, y), ==, latent_test_pixel (fresh, x, y));
+    cairo_surface_destroy (fresh);
+    cairo_surface_destroy (over);
+  }
   style.density = density;
   style.density_later = TRUE;
   before = _latent_figure_density_n_binned ();

@@ -1799,9 +1799,11 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
       DensityInfo *info = density_info (style->density);
       gboolean fits = density_fits (info, snapshot, style, &points, &layout, width, height);
 
-      if (info != NULL && info->xy == points.xy && info->n == points.n)
+      /* A stand-in only where nothing better comes from this draw: a
+       * fresh image has holes the old one would show through. */
+      if (fits || (style->density_later && info != NULL && info->xy == points.xy && info->n == points.n))
         paint_density (cr, style->density, &layout, fits);
-      if (!fits && !style->density_later)
+      else if (!style->density_later)
         {
           LatentFigureStyle own = *style;
           cairo_surface_t *binned;
