@@ -9,7 +9,9 @@
  * and 0 shows everything. The accessible description says which part is
  * shown, so a person who cannot see the figure knows where the zoom went.
  * Hovering a point of the scatter names its row; a cell of a classifier's
- * confusion matrix, its count and some of its test images.
+ * confusion matrix, its count and some of its test images. A scatter of
+ * more points than pixels is a density, binned on a worker thread and kept
+ * between draws.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -70,6 +72,13 @@ struct _LatentFigureView
   LatentDataset  *before_dataset;
   cairo_surface_t *after;
   LatentSnapshot *after_snapshot; /* not a reference: only compared */
+
+  /* A scatter of more points than pixels, as a density: binned on a
+   * worker thread (one task at a time, its end asks for a draw) and kept,
+   * so a redraw only paints it; until a fitting one comes, the last one
+   * stands in, stretched to the window shown. */
+  cairo_surface_t *density;
+  GCancellable    *density_cancel;  /* while a task bins */
 };
 
 G_DEFINE_FINAL_TYPE (LatentFigureView, latent_figure_view, GTK_TYPE_WIDGET)
@@ -246,6 +255,11 @@ latent_figure_view_get_style (LatentFigureView  *self,
   style->trail = self->n_trail ? (const float *) self->trail->data : NULL;
   style->n_trail = self->n_trail;
   style->split = self->split;
+  if (is_scatter (self) && latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_SCATTER)
+    {
+      style->density = self->density;
+      style->density_later = TRUE;
+    }
   if (is_filter (self))
     {
       update_surfaces (self);
@@ -285,6 +299,102 @@ draw_placeholder (LatentFigureView *self,
   gtk_snapshot_restore (snapshot);
 }
 
+typedef struct {
+  LatentSnapshot   *snapshot;
+  LatentFigureStyle style;
+  int               width, height;
+} DensityJob;
+
+static void
+density_job_free (gpointer data)
+{
+  DensityJob *job = data;
+
+  latent_snapshot_unref (job->snapshot);
+  g_clear_pointer (&job->style.density, cairo_surface_destroy);
+  g_free (job);
+}
+
+static void
+density_thread (GTask        *task,
+                gpointer      source,
+                gpointer      data,
+                GCancellable *cancellable)
+{
+  DensityJob *job = data;
+
+  g_task_return_pointer (task, latent_figure_scatter_density (job->snapshot, &job->style, job->width,
+                                                              job->height, cancellable),
+                         (GDestroyNotify) cairo_surface_destroy);
+}
+
+static void
+density_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  LatentFigureView *self = LATENT_FIGURE_VIEW (source);
+  cairo_surface_t *density = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* A view reset or disposed while it binned has moved on. */
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    {
+      g_clear_pointer (&density, cairo_surface_destroy);
+      return;
+    }
+  g_clear_object (&self->density_cancel);
+  if (density != NULL)
+    {
+      g_clear_pointer (&self->density, cairo_surface_destroy);
+      self->density = density;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Bins the scatter on a worker thread when it is drawn as a density and
+ * the image kept does not fit what is shown now. */
+static void
+request_density (LatentFigureView        *self,
+                 const LatentFigureStyle *style,
+                 int                      width,
+                 int                      height)
+{
+  g_autoptr(GTask) task = NULL;
+  DensityJob *job;
+
+  if (self->density_cancel != NULL)
+    return;
+  if (self->density != NULL
+      && latent_figure_scatter_density_fits (self->density, self->snapshot, style, width, height))
+    return;
+  if (!latent_figure_scatter_uses_density (self->snapshot, style, width, height))
+    return;
+  job = g_new0 (DensityJob, 1);
+  job->snapshot = latent_snapshot_ref (self->snapshot);
+  job->style = *style;
+  /* The thread needs none of the view's arrays; the kept image only for
+   * the data's extent, which spares it a pass over the rows. */
+  job->style.trail = NULL;
+  job->style.n_trail = 0;
+  job->style.before = job->style.after = NULL;
+  job->style.density = self->density ? cairo_surface_reference (self->density) : NULL;
+  job->width = width;
+  job->height = height;
+  self->density_cancel = g_cancellable_new ();
+  task = g_task_new (self, self->density_cancel, density_done, NULL);
+  g_task_set_source_tag (task, request_density);
+  g_task_set_task_data (task, job, density_job_free);
+  g_task_run_in_thread (task, density_thread);
+}
+
+static void
+cancel_density (LatentFigureView *self)
+{
+  if (self->density_cancel != NULL)
+    g_cancellable_cancel (self->density_cancel);
+  g_clear_object (&self->density_cancel);
+}
+
 static void
 latent_figure_view_snapshot (GtkWidget   *widget,
                              GtkSnapshot *snapshot)
@@ -302,6 +412,8 @@ latent_figure_view_snapshot (GtkWidget   *widget,
       return;
     }
   latent_figure_view_get_style (self, &style);
+  if (style.density_later)
+    request_density (self, &style, width, height);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   latent_figure_render (self->snapshot, self->kind, &style, cr, width, height);
   cairo_destroy (cr);
@@ -1105,6 +1217,8 @@ latent_figure_view_reset (LatentFigureView *self)
   self->n_trail = 0;
   self->has_view = FALSE;
   clear_surfaces (self);
+  cancel_density (self);
+  g_clear_pointer (&self->density, cairo_surface_destroy);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   view_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT]);
@@ -1116,6 +1230,8 @@ latent_figure_view_dispose (GObject *object)
   LatentFigureView *self = LATENT_FIGURE_VIEW (object);
 
   clear_surfaces (self);
+  cancel_density (self);
+  g_clear_pointer (&self->density, cairo_surface_destroy);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   g_clear_pointer (&self->trail, g_array_unref);
   g_clear_pointer (&self->description, g_free);

@@ -490,7 +490,8 @@ on_export_action (GSimpleAction *action,
     return;
   latent_figure_view_get_style (self->figure_view, &style);
   /* The view's images are its own to free; the export makes its own. */
-  style.before = style.after = NULL;
+  style.before = style.after = style.density = NULL;
+  style.density_later = FALSE;
   dialog = latent_export_dialog_new (GTK_WINDOW (self), frame, &style,
                                      gtk_widget_get_width (GTK_WIDGET (self->figure_view)),
                                      gtk_widget_get_height (GTK_WIDGET (self->figure_view)));

@@ -22,6 +22,7 @@
 #include "latent-test-files.h"
 #include "latent-test-util.h"
 #include "latent-palette.h"
+#include "latent-figure-private.h"
 #include "latent-projection.h"
 
 /* Data generator ---------------------------------------------------------- */
@@ -4873,6 +4874,294 @@ count_points_in (cairo_surface_t         *surface,
   return n;
 }
 
+/* Density ------------------------------------------------------------------ */
+
+/* @n rows of two clusters in 2-D, all far outside the window 0–10 × 0–10
+ * the tests show, except those the test places. */
+static LatentSnapshot *
+density_snapshot (guint n)
+{
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("far", n, 2, NULL);
+  g_autoptr(LatentParams) params = latent_params_new (test_specs, G_N_ELEMENTS (test_specs));
+  float *x = latent_dataset_get_data (ds);
+  LatentSnapshot *snap = latent_snapshot_new (algorithm_by_id ("kmeans"), ds, params);
+
+  snap->n_rows = n;
+  snap->n_cols = 2;
+  snap->clusters.k = 2;
+  snap->clusters.labels = g_new (gint32, n);
+  snap->clusters.cluster_sizes = g_new0 (guint, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      x[2 * i] = 100.0f + i % 7;
+      x[2 * i + 1] = 100.0f + i % 5;
+      snap->clusters.labels[i] = i % 2;
+      snap->clusters.cluster_sizes[i % 2]++;
+    }
+  return snap;
+}
+
+/* Row @i at the centre of density pixel (@px, @py) of a @w × @h image of
+ * the window 0–10 × 0–10, in cluster @cluster. */
+static void
+place (LatentSnapshot *snap,
+       guint           i,
+       int             px,
+       int             py,
+       int             w,
+       int             h,
+       gint32          cluster)
+{
+  float *x = latent_dataset_get_data (snap->dataset);
+
+  x[2 * i] = (float) ((px + 0.5) * 10.0 / w);
+  x[2 * i + 1] = (float) (10.0 - (py + 0.5) * 10.0 / h);
+  snap->clusters.labels[i] = cluster;
+}
+
+static guint32
+over_background (guint32                  argb,
+                 double                   alpha,
+                 const LatentFigureStyle *style)
+{
+  guint32 bg = background_argb (style), out = 0xff000000u;
+
+  for (int shift = 0; shift <= 16; shift += 8)
+    {
+      double c = ((argb >> shift) & 0xff) * alpha + ((bg >> shift) & 0xff) * (1.0 - alpha);
+      out |= (guint32) lround (c) << shift;
+    }
+  return out;
+}
+
+/* Known rows at known pixels: counts, majorities, and the colours drawn,
+ * from a kept image and from one binned for the draw. */
+static void
+test_scatter_density_pixels (void)
+{
+  const int width = 240, height = 200;
+  g_autoptr(LatentSnapshot) snap = density_snapshot (40000);
+  g_autoptr(LatentSnapshot) probe = density_snapshot (40000);
+  cairo_surface_t *density, *kept, *binned;
+  LatentFigureStyle style;
+  double plot[4];
+  guint count, colour, before;
+  int w, h;
+
+  latent_figure_style_init (&style);
+  style.voronoi = FALSE;
+  style.pixel_scale = 1.0;
+  style.has_view = TRUE;
+  style.view[0] = 0.0;
+  style.view[1] = 10.0;
+  style.view[2] = 0.0;
+  style.view[3] = 10.0;
+  /* The layout from another dataset of the same size: the first look
+   * projects a dataset's rows once, and the test places its rows first. */
+  g_assert_true (latent_figure_scatter_bounds (probe, &style, width, height, NULL, plot));
+  g_assert_cmpfloat (plot[2] * plot[3], <, 40000);
+  w = (int) ceil (plot[2]);
+  h = (int) ceil (plot[3]);
+
+  /* Pixel (10, 12): three of cluster 1, two of cluster 0; (30, 5): one of
+   * cluster 0; (31, 5) nothing. */
+  place (snap, 0, 10, 12, w, h, 1);
+  place (snap, 1, 10, 12, w, h, 0);
+  place (snap, 2, 10, 12, w, h, 1);
+  place (snap, 3, 10, 12, w, h, 0);
+  place (snap, 4, 10, 12, w, h, 1);
+  place (snap, 5, 30, 5, w, h, 0);
+
+  g_assert_true (latent_figure_scatter_uses_density (snap, &style, width, height));
+  density = latent_figure_scatter_density (snap, &style, width, height, NULL);
+  g_assert_nonnull (density);
+  g_assert_cmpint (cairo_image_surface_get_width (density), ==, w);
+  g_assert_cmpint (cairo_image_surface_get_height (density), ==, h);
+  g_assert_true (latent_figure_density_get_pixel (density, 10, 12, &count, &colour));
+  g_assert_cmpuint (count, ==, 5);
+  g_assert_cmpuint (colour, ==, 1);
+  g_assert_true (latent_figure_density_get_pixel (density, 30, 5, &count, &colour));
+  g_assert_cmpuint (count, ==, 1);
+  g_assert_cmpuint (colour, ==, 0);
+  g_assert_false (latent_figure_density_get_pixel (density, 31, 5, &count, NULL));
+  g_assert_cmpuint (count, ==, 0);
+  g_assert_false (latent_figure_density_get_pixel (density, w, 0, NULL, NULL));
+
+  /* Drawn: the densest pixel in its majority's colour, solid; a lone point
+   * a third and more opaque (log scale); an empty pixel the background. */
+  style.density = density;
+  g_assert_true (latent_figure_scatter_density_fits (density, snap, &style, width, height));
+  before = _latent_figure_density_n_binned ();
+  kept = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  g_assert_cmpuint (_latent_figure_density_n_binned (), ==, before);
+  style.density = NULL;
+  binned = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+  g_assert_cmpuint (_latent_figure_density_n_binned (), ==, before + 1);
+  for (guint i = 0; i < 2; i++)
+    {
+      cairo_surface_t *s = i == 0 ? kept : binned;
+      int x0 = (int) plot[0], y0 = (int) plot[1];
+
+      g_assert_cmphex (latent_test_pixel (s, x0 + 10, y0 + 12), ==, latent_palette_argb (1));
+      g_assert_true (latent_test_colour_close (latent_test_pixel (s, x0 + 30, y0 + 5),
+                                               over_background (latent_palette_argb (0),
+                                                                0.33 + 0.67 * log (2.0) / log (6.0), &style),
+                                               3));
+      g_assert_cmphex (latent_test_pixel (s, x0 + 31, y0 + 5), ==, background_argb (&style));
+    }
+
+  /* Another window: the image no longer fits, and stands in only when the
+   * draw may not bin (a view's thread is binning). */
+  style.view[1] = 20.0;
+  g_assert_false (latent_figure_scatter_density_fits (density, snap, &style, width, height));
+  {
+    cairo_surface_t *fresh = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+    cairo_surface_t *over;
+
+    /* A draw that bins ignores an image that does not fit: nothing of it
+     * shows through the new one's empty pixels. */
+    style.density = density;
+    over = render (snap, LATENT_FIGURE_SCATTER, &style, width, height);
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < width; x++)
+        g_assert_cmphex (latent_test_pixel (over, x, y), ==, latent_test_pixel (fresh, x, y));
+    cairo_surface_destroy (fresh);
+    cairo_surface_destroy (over);
+  }
+  style.density = density;
+  style.density_later = TRUE;
+  before = _latent_figure_density_n_binned ();
+  cairo_surface_destroy (render (snap, LATENT_FIGURE_SCATTER, &style, width, height));
+  g_assert_cmpuint (_latent_figure_density_n_binned (), ==, before);
+
+  cairo_surface_destroy (kept);
+  cairo_surface_destroy (binned);
+  cairo_surface_destroy (density);
+
+  /* More rows of one colour in one pixel than 16-bit counters hold. */
+  {
+    g_autoptr(LatentSnapshot) full = density_snapshot (70000);
+
+    for (guint i = 0; i < 70000; i++)
+      place (full, i, 3, 4, w, h, i < 69990 ? 1 : 0);
+    style.view[1] = 10.0;
+    style.density = NULL;
+    style.density_later = FALSE;
+    density = latent_figure_scatter_density (full, &style, width, height, NULL);
+    g_assert_nonnull (density);
+    g_assert_true (latent_figure_density_get_pixel (density, 3, 4, &count, &colour));
+    g_assert_cmpuint (count, ==, 70000);
+    g_assert_cmpuint (colour, ==, 1);
+    cairo_surface_destroy (density);
+  }
+}
+
+/* A density exactly when there are more rows than plot pixels. */
+static void
+test_scatter_density_switch (void)
+{
+  const int width = 320, height = 240;
+  gboolean seen[2] = { FALSE, FALSE };
+  LatentFigureStyle style;
+  double plot[4];
+  guint area;
+
+  latent_figure_style_init (&style);
+  {
+    g_autoptr(LatentSnapshot) probe = blobs_snapshot (1000, 2, 3, TRUE, 3);
+    g_assert_true (latent_figure_scatter_bounds (probe, &style, width, height, NULL, plot));
+  }
+  area = (guint) (plot[2] * plot[3]);
+  for (int d = -2; d <= 2; d++)
+    {
+      guint n = area + d;
+      g_autoptr(LatentSnapshot) snap = blobs_snapshot (n, 2, 3, TRUE, 3);
+      gboolean density;
+
+      g_assert_true (latent_figure_scatter_bounds (snap, &style, width, height, NULL, plot));
+      density = latent_figure_scatter_uses_density (snap, &style, width, height);
+      g_test_message ("%u rows, plot %g × %g: %s", n, plot[2], plot[3], density ? "density" : "points");
+      g_assert_cmpint (density, ==, n > plot[2] * plot[3]);
+      seen[density] = TRUE;
+      if (!density)
+        g_assert_null (latent_figure_scatter_density (snap, &style, width, height, NULL));
+    }
+  g_assert_true (seen[0] && seen[1]);
+  /* The same rows on a larger figure are points again. */
+  {
+    g_autoptr(LatentSnapshot) snap = blobs_snapshot (area + 2, 2, 3, TRUE, 3);
+
+    g_assert_false (latent_figure_scatter_uses_density (snap, &style, width * 2, height * 2));
+  }
+}
+
+/* A PDF holds NUL bytes: no string search finds what comes after one. */
+static gboolean
+bytes_contain (const char *data,
+               gsize       length,
+               const char *needle)
+{
+  gsize n = strlen (needle);
+
+  for (gsize i = 0; i + n <= length; i++)
+    if (memcmp (data + i, needle, n) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Exports draw the same density, and say so: the PNG's title, an image in
+ * the SVG and the PDF. A small scatter says nothing of the kind. */
+static void
+test_scatter_density_export (void)
+{
+  g_autoptr(LatentSnapshot) big = blobs_snapshot (60000, 2, 3, TRUE, 5);
+  g_autoptr(LatentSnapshot) small = blobs_snapshot (600, 2, 3, TRUE, 5);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("latent-density-XXXXXX", &error);
+  g_autofree char *png = g_build_filename (dir, "density.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "density.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "density.pdf", NULL);
+  g_autofree char *text = NULL;
+  gsize length;
+  LatentFigureStyle style;
+  PngInfo info = { 0 };
+
+  g_assert_no_error (error);
+  latent_figure_style_init (&style);
+  g_assert_true (latent_figure_scatter_uses_density (big, &style, 400, 300));
+  g_assert_false (latent_figure_scatter_uses_density (small, &style, 400, 300));
+
+  g_assert_true (latent_figure_export (big, LATENT_FIGURE_SCATTER, &style, png, 400, 300, &error));
+  g_assert_no_error (error);
+  g_assert_true (read_png (png, &info));
+  g_test_message ("Title: %s", (const char *) g_hash_table_lookup (info.texts, "Title"));
+  g_assert_nonnull (strstr (g_hash_table_lookup (info.texts, "Title"), "density"));
+  g_assert_nonnull (strstr (g_hash_table_lookup (info.texts, "Title"), "60000"));
+  g_clear_pointer (&info.texts, g_hash_table_unref);
+
+  g_assert_true (latent_figure_export (small, LATENT_FIGURE_SCATTER, &style, png, 400, 300, &error));
+  g_assert_no_error (error);
+  g_assert_true (read_png (png, &info));
+  g_assert_null (strstr (g_hash_table_lookup (info.texts, "Title"), "density"));
+  g_clear_pointer (&info.texts, g_hash_table_unref);
+
+  g_assert_true (latent_figure_export (big, LATENT_FIGURE_SCATTER, &style, svg, 400, 300, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &text, NULL, &error));
+  g_assert_nonnull (strstr (text, "<image"));
+  g_clear_pointer (&text, g_free);
+
+  g_assert_true (latent_figure_export (big, LATENT_FIGURE_SCATTER, &style, pdf, 400, 300, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (pdf, &text, &length, &error));
+  g_assert_true (bytes_contain (text, length, "/Subtype /Image"));
+
+  g_unlink (png);
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 static void
 test_scatter_colour_by_class (void)
 {
@@ -5034,6 +5323,9 @@ main (int   argc,
   g_test_add_func ("/figures/scatter/many-clusters", test_scatter_many_clusters);
   g_test_add_func ("/figures/scatter/one-buffer", test_scatter_one_buffer);
   g_test_add_func ("/figures/scatter/colour-by-class", test_scatter_colour_by_class);
+  g_test_add_func ("/figures/scatter/density-pixels", test_scatter_density_pixels);
+  g_test_add_func ("/figures/scatter/density-switch", test_scatter_density_switch);
+  g_test_add_func ("/figures/scatter/density-export", test_scatter_density_export);
   g_test_add_func ("/figures/images/means", test_images_means);
   g_test_add_func ("/figures/images/layout", test_images_layout);
   g_test_add_func ("/figures/mixture/ellipses", test_mixture_ellipses);

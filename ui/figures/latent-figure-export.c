@@ -74,12 +74,31 @@ snapshot_dup_title (LatentSnapshot   *snapshot,
                           title);
 }
 
+/* The header's title, and for a scatter drawn as a density the note its
+ * plot shows, so a file says how its points were drawn without being
+ * looked at. @width and @height are the file's. */
 static char *
-figure_dup_title (const Figure *figure)
+figure_dup_title (const Figure            *figure,
+                  const LatentFigureStyle *style,
+                  int                      width,
+                  int                      height)
 {
+  double scale = figure->scale > 0.0 ? figure->scale : 1.0;
+  LatentFigureKind shown;
+  g_autofree char *title = NULL;
+  g_autofree char *note = NULL;
+
   if (figure->sweep != NULL)
     return g_strdup (_latent_figure_sweep_title ());
-  return snapshot_dup_title (figure->snapshot, figure->kind);
+  title = snapshot_dup_title (figure->snapshot, figure->kind);
+  shown = latent_figure_resolve_kind (figure->snapshot, figure->kind);
+  if (shown != LATENT_FIGURE_SCATTER
+      || !latent_figure_scatter_uses_density (figure->snapshot, style,
+                                              MAX (1, (int) ceil (width / scale - 1e-6)),
+                                              MAX (1, (int) ceil (height / scale - 1e-6))))
+    return g_steal_pointer (&title);
+  note = _latent_figure_density_note (latent_dataset_get_n_rows (figure->snapshot->dataset));
+  return g_strdup_printf ("%s · %s", title, note);
 }
 
 typedef struct {
@@ -258,7 +277,7 @@ write_vector (const Figure            *figure,
       surface = cairo_pdf_surface_create_for_stream (sink_write, sink, width, height);
       if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
         {
-          g_autofree char *title = figure_dup_title (figure);
+          g_autofree char *title = figure_dup_title (figure, style, width, height);
           cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
           cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Latent");
         }
@@ -374,12 +393,13 @@ collect_sweep_texts (const LatentSweep *sweep,
 }
 
 static void
-collect_snapshot_texts (LatentSnapshot   *snapshot,
-                        LatentFigureKind  kind,
+collect_snapshot_texts (const Figure     *figure,
+                        const char       *title,
                         GArray           *texts,
                         GPtrArray        *strings)
 {
-  g_autofree char *title = snapshot_dup_title (snapshot, kind);
+  LatentSnapshot *snapshot = figure->snapshot;
+  LatentFigureKind kind = figure->kind;
   g_autofree char *params = snapshot->params ? latent_params_to_string (snapshot->params) : NULL;
   g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, snapshot->seed);
   g_autofree char *iteration = g_strdup_printf ("%u", snapshot->iteration);
@@ -400,14 +420,22 @@ collect_snapshot_texts (LatentSnapshot   *snapshot,
 }
 
 static void
-collect_texts (const Figure *figure,
-               GArray       *texts,
-               GPtrArray    *strings)
+collect_texts (const Figure            *figure,
+               const LatentFigureStyle *style,
+               int                      width,
+               int                      height,
+               GArray                  *texts,
+               GPtrArray               *strings)
 {
+  g_autofree char *title = NULL;
+
   if (figure->sweep != NULL)
-    collect_sweep_texts (figure->sweep, texts, strings);
-  else
-    collect_snapshot_texts (figure->snapshot, figure->kind, texts, strings);
+    {
+      collect_sweep_texts (figure->sweep, texts, strings);
+      return;
+    }
+  title = figure_dup_title (figure, style, width, height);
+  collect_snapshot_texts (figure, title, texts, strings);
 }
 
 /* Cairo keeps premultiplied native-endian ARGB; PNG wants straight RGBA bytes. */
@@ -546,7 +574,7 @@ write_png (const Figure            *figure,
       return FALSE;
     }
 
-  collect_texts (figure, texts, strings);
+  collect_texts (figure, style, width, height, texts, strings);
   ok = encode_surface (surface, texts, sink, path, error);
   cairo_surface_destroy (surface);
   return ok;

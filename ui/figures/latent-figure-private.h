@@ -407,6 +407,13 @@ void             _latent_figure_scatter_draw_extras (LatentSnapshot      *snapsh
                                                 int                      width,
                                                 int                      height);
 
+/* "10,000,000 points as density (counts per pixel)": how a scatter of @n
+ * points drawn as a density says so. */
+char            *_latent_figure_density_note   (guint                    n);
+/* How many density images have been binned in this process: tests check
+ * that a draw with a fitting one bins none. */
+guint            _latent_figure_density_n_binned (void);
+
 /* Export (latent-figure-export.c) ----------------------------------------- */
 
 /* @surface (ARGB32) as latent_figure_export () writes a PNG, with only

@@ -282,16 +282,31 @@ grow_bounds (double  x,
   b[3] = MAX (b[3], y);
 }
 
+/* The points' own extent: a pass over every row, which a density image
+ * keeps so that redrawing ten million points does not repeat it. */
+static void
+points_extent (const Points *points,
+               double       *b)
+{
+  b[0] = b[2] = INFINITY;
+  b[1] = b[3] = -INFINITY;
+  for (guint i = 0; i < points->n; i++)
+    grow_bounds (point_x (points, i), point_y (points, i), b);
+}
+
 static void
 data_bounds (const Points *points,
+             const double *extent,
              Layout       *layout)
 {
   const LatentScatterExtras *extras = points->extras;
-  double b[4] = { INFINITY, -INFINITY, INFINITY, -INFINITY };
+  double b[4];
   double xmin, xmax, ymin, ymax, pad;
 
-  for (guint i = 0; i < points->n; i++)
-    grow_bounds (point_x (points, i), point_y (points, i), b);
+  if (extent != NULL)
+    memcpy (b, extent, sizeof b);
+  else
+    points_extent (points, b);
   for (guint i = 0; extras && extras->extra && i < extras->n_extra; i++)
     grow_bounds (extras->extra[2 * (gsize) i], extras->extra[2 * (gsize) i + 1], b);
   xmin = b[0];
@@ -341,6 +356,7 @@ static gboolean
 compute_layout (LatentSnapshot          *snapshot,
                 const LatentFigureStyle *style,
                 const Points            *points,
+                const double            *extent,
                 int                      width,
                 int                      height,
                 Layout                  *layout)
@@ -363,7 +379,7 @@ compute_layout (LatentSnapshot          *snapshot,
       layout->ymax = style->view[3];
     }
   else
-    data_bounds (points, layout);
+    data_bounds (points, extent, layout);
 
   /* A mixture keeps its ellipses when its points take the classes' colours. */
   layout->mixture = is_mixture (snapshot);
@@ -628,10 +644,11 @@ draw_point_layer (LatentSnapshot          *snapshot,
                   const LatentFigureStyle *style,
                   const Points            *points,
                   const Layout            *layout,
-                  double                   scale)
+                  double                   scale,
+                  gboolean                 regions_only)
 {
   const LatentClustersPart *part = &snapshot->clusters;
-  const guint n = points->n;
+  const guint n = regions_only ? 0 : points->n;
   const gint32 *labels = NULL;
   int w = (int) ceil (layout->plot_w * scale), h = (int) ceil (layout->plot_h * scale);
   double sx = w / (layout->xmax - layout->xmin), sy = h / (layout->ymax - layout->ymin);
@@ -777,6 +794,440 @@ limit_layer_scale (cairo_t      *cr,
   double limit = image ? MAX_LAYER_SIZE : MAX_VECTOR_LAYER_SIZE;
 
   return MIN (scale, limit / MAX (layout->plot_w, layout->plot_h));
+}
+
+/* Density ------------------------------------------------------------------
+ *
+ * More points than pixels hide each other: drawn one by one, the last
+ * drawn wins and a pixel of a thousand points looks like one of a single
+ * point. Counted per pixel instead, each pixel takes the colour most of its
+ * points have and an opacity from the log of its count. The counting is a
+ * single pass over the rows with integer pixel indices, split between
+ * threads for large sets; the image keeps what it was binned for, so a view
+ * can bin on a thread of its own and its draws only paint the image. */
+
+/* Points per thread below which another thread costs more than it saves. */
+#define DENSITY_ROWS_PER_THREAD 500000
+#define DENSITY_MAX_THREADS 4
+/* Counters of one binning (pixels × colours), all threads together: a
+ * larger image is binned at a lower resolution and drawn stretched. */
+#define DENSITY_MAX_CELLS (24u << 20)
+
+typedef struct {
+  LatentSnapshot *snapshot;       /* compared, not held */
+  guint           iteration;      /* the snapshot's, so a new one at a freed
+                                   * one's address is told apart */
+  const float    *xy;             /* the rows binned: compared, not held */
+  gsize           stride;
+  guint           n;
+  double          extent[4];      /* the points' own extent (points_extent) */
+  double          window[4];      /* xmin, xmax, ymin, ymax binned */
+  int             fig_width, fig_height;
+  double          scale;          /* the pixel scale asked for */
+  gboolean        by_class, dark, has_labels;
+  guint           n_colors;       /* slot n_colors: points with no colour */
+  int             w, h;           /* the image's pixels */
+  guint32        *counts;         /* w × h */
+  guint16        *majority;       /* w × h */
+} DensityInfo;
+
+static const cairo_user_data_key_t density_key;
+static gint density_n_binned;
+
+static void
+density_info_free (gpointer data)
+{
+  DensityInfo *info = data;
+
+  g_free (info->counts);
+  g_free (info->majority);
+  g_free (info);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DensityInfo, density_info_free)
+
+static DensityInfo *
+density_info (cairo_surface_t *density)
+{
+  if (density == NULL || cairo_surface_status (density) != CAIRO_STATUS_SUCCESS)
+    return NULL;
+  return cairo_surface_get_user_data (density, &density_key);
+}
+
+guint
+_latent_figure_density_n_binned (void)
+{
+  return (guint) g_atomic_int_get (&density_n_binned);
+}
+
+static gboolean
+density_applies (const Points *points,
+                 const Layout *layout)
+{
+  return (double) points->n > layout->plot_w * layout->plot_h;
+}
+
+/* The extent a density image of these same rows already knows, or NULL. */
+static const double *
+known_extent (const LatentFigureStyle *style,
+              const Points            *points)
+{
+  DensityInfo *info = density_info (style->density);
+
+  if (info == NULL || info->xy != points->xy || info->n != points->n || info->stride != points->stride)
+    return NULL;
+  return info->extent;
+}
+
+/* Which colour each row has, as the point layer chooses it: classes,
+ * clusters (a mixture's most responsible component), or none. */
+static const gint32 *
+density_labels (LatentSnapshot *snapshot,
+                const Points   *points,
+                const Layout   *layout,
+                guint          *n_colors)
+{
+  *n_colors = 0;
+  if (layout->by_class)
+    {
+      *n_colors = latent_dataset_get_n_classes (snapshot->dataset);
+      return latent_dataset_get_labels (snapshot->dataset);
+    }
+  if (labels_usable (snapshot, points))
+    {
+      *n_colors = snapshot->clusters.k;
+      return snapshot->clusters.labels;
+    }
+  return NULL;
+}
+
+typedef struct {
+  const float  *xy;
+  gsize         stride;
+  const gint32 *labels;
+  guint         n_colors;
+  guint         first, last;
+  float         xmin, ymax, sx, sy;
+  int           w, h;
+  /* Counters, pixels × (n_colors + 1), zeroed: 16 bits (half the memory
+   * each row's random write touches, so more of it stays in cache) unless
+   * a counter overflowed once already; then 32. */
+  guint16      *cells16;
+  guint32      *cells32;
+  gboolean      overflow;
+  GCancellable *cancellable;
+} BinJob;
+
+/* Row @i's counter, or −1 outside the image (or not finite). */
+static inline gssize
+row_cell (const BinJob *job,
+          guint         i)
+{
+  const float *p = job->xy + (gsize) i * job->stride;
+  float fx = (p[0] - job->xmin) * job->sx, fy = (job->ymax - p[1]) * job->sy;
+  guint slot = job->n_colors;
+
+  /* Also keeps NaN out of the integer conversion. */
+  if (!(fx >= 0.0f && fx < (float) job->w && fy >= 0.0f && fy < (float) job->h))
+    return -1;
+  if (job->labels != NULL && job->labels[i] >= 0 && (guint) job->labels[i] < job->n_colors)
+    slot = (guint) job->labels[i];
+  return (gssize) (((gsize) (int) fy * job->w + (int) fx) * (job->n_colors + 1) + slot);
+}
+
+static gpointer
+bin_rows (gpointer data)
+{
+  BinJob *job = data;
+
+  for (guint i = job->first; i < job->last; i++)
+    {
+      gssize cell;
+
+      /* A cancelled view stops within a million rows. */
+      if ((i & 0xfffff) == 0 && g_cancellable_is_cancelled (job->cancellable))
+        break;
+      cell = row_cell (job, i);
+      if (cell < 0)
+        continue;
+      if (job->cells32 != NULL)
+        job->cells32[cell]++;
+      else if (G_UNLIKELY (++job->cells16[cell] == 0))
+        {
+          /* Rare (65,536 rows of one colour in one pixel): the caller
+           * starts again with 32-bit counters. */
+          job->overflow = TRUE;
+          break;
+        }
+    }
+  return NULL;
+}
+
+static cairo_surface_t *
+bin_density (LatentSnapshot          *snapshot,
+             const LatentFigureStyle *style,
+             const Points            *points,
+             const Layout            *layout,
+             const double            *extent,
+             int                      width,
+             int                      height,
+             GCancellable            *cancellable)
+{
+  const double scale = style->pixel_scale > 0.0 ? CLAMP (style->pixel_scale, 0.25, 8.0) : 1.0;
+  double s = MIN (scale, MAX_VECTOR_LAYER_SIZE / MAX (layout->plot_w, layout->plot_h));
+  g_autofree guint32 *cells = NULL;
+  g_autofree guint16 *cells16 = NULL;
+  g_autofree guint32 *colors = NULL;
+  g_autofree guint8 *alphas = NULL;
+  guint n_alphas;
+  g_autofree GThread **threads = NULL;
+  g_autofree BinJob *jobs = NULL;
+  g_autoptr(DensityInfo) info_auto = NULL;
+  cairo_surface_t *surface;
+  DensityInfo *info;
+  guint n_colors, m, n_threads, max_count = 0;
+  const gint32 *labels;
+  guint32 *pixels;
+  gsize n_px, per_thread;
+  int stride;
+  double log_max;
+
+  labels = density_labels (snapshot, points, layout, &n_colors);
+  /* Past 65,535 colours the palette has long repeated: those rows go grey. */
+  if (n_colors > G_MAXUINT16 - 1)
+    {
+      n_colors = 0;
+      labels = NULL;
+    }
+  m = n_colors + 1;
+  n_threads = CLAMP (points->n / DENSITY_ROWS_PER_THREAD, 1, MIN (g_get_num_processors (), DENSITY_MAX_THREADS));
+  /* The counters fit in DENSITY_MAX_CELLS: fewer threads, then fewer pixels. */
+  while (n_threads > 1 && ceil (layout->plot_w * s) * ceil (layout->plot_h * s) * m * n_threads > DENSITY_MAX_CELLS)
+    n_threads--;
+  while (s > 0.01 && ceil (layout->plot_w * s) * ceil (layout->plot_h * s) * m > DENSITY_MAX_CELLS)
+    s *= 0.8;
+
+  info_auto = g_new0 (DensityInfo, 1);
+  info = info_auto;
+  info->snapshot = snapshot;
+  info->iteration = snapshot->iteration;
+  info->xy = points->xy;
+  info->stride = points->stride;
+  info->n = points->n;
+  memcpy (info->extent, extent, sizeof info->extent);
+  info->window[0] = layout->xmin;
+  info->window[1] = layout->xmax;
+  info->window[2] = layout->ymin;
+  info->window[3] = layout->ymax;
+  info->fig_width = width;
+  info->fig_height = height;
+  info->scale = scale;
+  info->by_class = layout->by_class;
+  info->dark = style->dark;
+  info->has_labels = labels != NULL;
+  info->n_colors = n_colors;
+  info->w = MAX (1, (int) ceil (layout->plot_w * s));
+  info->h = MAX (1, (int) ceil (layout->plot_h * s));
+  n_px = (gsize) info->w * info->h;
+
+  jobs = g_new0 (BinJob, n_threads);
+  threads = g_new0 (GThread *, n_threads);
+  per_thread = (points->n + n_threads - 1) / n_threads;
+  for (gboolean wide = FALSE, again = TRUE; again; wide = TRUE)
+    {
+      again = FALSE;
+      g_clear_pointer (&cells16, g_free);
+      if (wide)
+        cells = g_try_new0 (guint32, n_px * m * n_threads);
+      else
+        cells16 = g_try_new0 (guint16, n_px * m * n_threads);
+      if (cells == NULL && cells16 == NULL)
+        return NULL;
+      for (guint t = 0; t < n_threads; t++)
+        {
+          jobs[t] = (BinJob) {
+            .xy = points->xy, .stride = points->stride, .labels = labels, .n_colors = n_colors,
+            .first = (guint) MIN ((gsize) points->n, t * per_thread),
+            .last = (guint) MIN ((gsize) points->n, (t + 1) * per_thread),
+            .xmin = (float) layout->xmin, .ymax = (float) layout->ymax,
+            .sx = (float) (info->w / (layout->xmax - layout->xmin)),
+            .sy = (float) (info->h / (layout->ymax - layout->ymin)),
+            .w = info->w, .h = info->h,
+            .cells16 = wide ? NULL : cells16 + n_px * m * t,
+            .cells32 = wide ? cells + n_px * m * t : NULL,
+            .cancellable = cancellable,
+          };
+          /* The calling thread takes the first share itself. */
+          if (t > 0)
+            threads[t] = g_thread_new ("latent-density", bin_rows, &jobs[t]);
+        }
+      bin_rows (&jobs[0]);
+      for (guint t = 1; t < n_threads; t++)
+        g_thread_join (threads[t]);
+      for (guint t = 0; t < n_threads; t++)
+        again |= jobs[t].overflow;
+    }
+  if (g_cancellable_is_cancelled (cancellable))
+    return NULL;
+  g_atomic_int_inc (&density_n_binned);
+
+  /* Each pixel's count and majority; ties go to the lower colour. */
+  info->counts = g_new (guint32, n_px);
+  info->majority = g_new (guint16, n_px);
+  for (gsize p = 0; p < n_px; p++)
+    {
+      guint32 total = 0, best = 0;
+      guint16 major = (guint16) n_colors;
+
+      for (guint c = 0; c < m; c++)
+        {
+          guint32 count = 0;
+
+          for (guint t = 0; t < n_threads; t++)
+            count += cells ? cells[n_px * m * t + p * m + c] : cells16[n_px * m * t + p * m + c];
+          total += count;
+          if (count > best)
+            {
+              best = count;
+              major = (guint16) c;
+            }
+        }
+      info->counts[p] = total;
+      info->majority[p] = major;
+      max_count = MAX (max_count, total);
+    }
+
+  colors = g_new (guint32, m);
+  for (guint c = 0; c < m; c++)
+    colors[c] = c < n_colors ? latent_palette_argb (c)
+                : points->linear ? latent_palette_argb (0)
+                : (style->dark ? 0xff8c8c90u : 0xff8a8a8eu);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, info->w, info->h);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  cairo_surface_flush (surface);
+  pixels = (guint32 *) cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface) / 4;
+  /* A lone point stays visible (a third opaque); the densest pixel is solid. */
+  log_max = log1p ((double) max_count);
+  /* Counts repeat: their opacities from a table, not a logarithm a pixel. */
+  n_alphas = MIN (max_count, 65535u) + 1;
+  alphas = g_new (guint8, n_alphas);
+  for (guint c = 0; c < n_alphas; c++)
+    alphas[c] = max_count <= 1 ? 255 : (guint8) lround (255.0 * (0.33 + 0.67 * log1p ((double) c) / log_max));
+  for (int y = 0; y < info->h; y++)
+    for (int x = 0; x < info->w; x++)
+      {
+        gsize p = (gsize) y * info->w + x;
+        guint32 argb = colors[info->majority[p]], a, r, g, b;
+
+        if (info->counts[p] == 0)
+          {
+            pixels[(gsize) y * stride + x] = 0;
+            continue;
+          }
+        a = info->counts[p] < n_alphas ? alphas[info->counts[p]]
+            : (guint32) lround (255.0 * (0.33 + 0.67 * log1p ((double) info->counts[p]) / log_max));
+        r = ((argb >> 16) & 0xff) * a / 255;
+        g = ((argb >> 8) & 0xff) * a / 255;
+        b = (argb & 0xff) * a / 255;
+        pixels[(gsize) y * stride + x] = (a << 24) | (r << 16) | (g << 8) | b;
+      }
+  cairo_surface_mark_dirty (surface);
+  cairo_surface_set_user_data (surface, &density_key, g_steal_pointer (&info_auto), density_info_free);
+  return surface;
+}
+
+/* Whether @info was binned for what (snapshot, style, size) draws now. */
+static gboolean
+density_fits (const DensityInfo       *info,
+              LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              const Points            *points,
+              const Layout            *layout,
+              int                      width,
+              int                      height)
+{
+  const double scale = style->pixel_scale > 0.0 ? CLAMP (style->pixel_scale, 0.25, 8.0) : 1.0;
+
+  return info != NULL && info->snapshot == snapshot && info->iteration == snapshot->iteration
+         && info->xy == points->xy && info->n == points->n
+         && info->stride == points->stride && info->fig_width == width && info->fig_height == height
+         && info->scale == scale && info->by_class == layout->by_class && info->dark == style->dark
+         && info->window[0] == layout->xmin && info->window[1] == layout->xmax
+         && info->window[2] == layout->ymin && info->window[3] == layout->ymax;
+}
+
+/* @density over the plot, its window mapped onto the one shown: one to
+ * one when it fits, stretched (an older image while a view rebins). */
+static void
+paint_density (cairo_t          *cr,
+               cairo_surface_t  *density,
+               const Layout     *layout,
+               gboolean          fits)
+{
+  DensityInfo *info = density_info (density);
+  double x0, x1, y0, y1;
+
+  x0 = layout->plot_x + map_x (layout, info->window[0]);
+  x1 = layout->plot_x + map_x (layout, info->window[1]);
+  y0 = layout->plot_y + map_y (layout, info->window[3]);
+  y1 = layout->plot_y + map_y (layout, info->window[2]);
+  /* Far outside a zoomed view: nothing to see, and Cairo would overflow. */
+  if (!(x1 > x0 && y1 > y0) || fabs (x0) > 1e6 || fabs (x1) > 1e6 || fabs (y0) > 1e6 || fabs (y1) > 1e6)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, layout->plot_x, layout->plot_y, layout->plot_w, layout->plot_h);
+  cairo_clip (cr);
+  cairo_translate (cr, x0, y0);
+  cairo_scale (cr, (x1 - x0) / info->w, (y1 - y0) / info->h);
+  cairo_set_source_surface (cr, density, 0.0, 0.0);
+  /* Counts are pixels: no smoothing between them, except in a stand-in. */
+  cairo_pattern_set_filter (cairo_get_source (cr), fits ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+  cairo_paint (cr);
+  cairo_restore (cr);
+}
+
+/* "10,000,000 points as density (counts per pixel)", in the plot's top
+ * right corner on a veil of the background, so a figure says how it was
+ * drawn. */
+static void
+draw_density_note (cairo_t                 *cr,
+                   const LatentFigureStyle *style,
+                   const Points            *points,
+                   const Layout            *layout)
+{
+  g_autofree char *text = _latent_figure_density_note (points->n);
+  const double f = layout->font * 0.85;
+  double w, r, g, b;
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.85, FALSE);
+  w = _latent_figure_text_width (cr, text);
+  if (w + f * 1.5 <= layout->plot_w)
+    {
+      double x = layout->plot_x + layout->plot_w - w - f * 0.75, y = layout->plot_y + f * 0.4;
+
+      latent_figure_style_get_background (style, &r, &g, &b);
+      cairo_set_source_rgba (cr, r, g, b, 0.8);
+      cairo_rectangle (cr, x - f * 0.4, y, w + f * 0.8, f * 1.5);
+      cairo_fill (cr);
+      _latent_figure_set_color_mix (cr, style, 0.8);
+      cairo_move_to (cr, x, y + f * 1.1);
+      cairo_show_text (cr, text);
+    }
+  cairo_restore (cr);
+}
+
+char *
+_latent_figure_density_note (guint n)
+{
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u point as density (counts per pixel)",
+                                       "%'u points as density (counts per pixel)", n), n);
 }
 
 /* The plot's axes: the data's ticks below and to the left, with grid lines. */
@@ -1295,7 +1746,10 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
                                     int                        height)
 {
   cairo_surface_t *layer;
+  const double *extent;
+  double own_extent[4];
   const char *message;
+  gboolean density;
   Points points;
   Layout layout;
   double scale;
@@ -1307,7 +1761,14 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
       cairo_restore (cr);
       return;
     }
-  if (!compute_layout (snapshot, style, &points, width, height, &layout))
+  /* One pass for the extent, shared by the layout and a density's binning. */
+  extent = known_extent (style, &points);
+  if (extent == NULL)
+    {
+      points_extent (&points, own_extent);
+      extent = own_extent;
+    }
+  if (!compute_layout (snapshot, style, &points, extent, width, height, &layout))
     {
       points_clear (&points);
       cairo_restore (cr);
@@ -1316,9 +1777,12 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
 
   draw_frame (cr, style, &points, &layout, TRUE);
 
+  density = density_applies (&points, &layout);
   scale = limit_layer_scale (cr, layer_scale (cr, style), &layout);
-  layer = draw_point_layer (snapshot, style, &points, &layout, scale);
-  if (cairo_surface_status (layer) == CAIRO_STATUS_SUCCESS)
+  /* As a density, the layer holds only the regions, if any. */
+  layer = density && !style->voronoi ? NULL
+          : draw_point_layer (snapshot, style, &points, &layout, scale, density);
+  if (layer != NULL && cairo_surface_status (layer) == CAIRO_STATUS_SUCCESS)
     {
       cairo_save (cr);
       cairo_rectangle (cr, layout.plot_x, layout.plot_y, layout.plot_w, layout.plot_h);
@@ -1329,7 +1793,29 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
       cairo_paint (cr);
       cairo_restore (cr);
     }
-  cairo_surface_destroy (layer);
+  g_clear_pointer (&layer, cairo_surface_destroy);
+  if (density)
+    {
+      DensityInfo *info = density_info (style->density);
+      gboolean fits = density_fits (info, snapshot, style, &points, &layout, width, height);
+
+      /* A stand-in only where nothing better comes from this draw: a
+       * fresh image has holes the old one would show through. */
+      if (fits || (style->density_later && info != NULL && info->xy == points.xy && info->n == points.n))
+        paint_density (cr, style->density, &layout, fits);
+      else if (!style->density_later)
+        {
+          LatentFigureStyle own = *style;
+          cairo_surface_t *binned;
+
+          /* The target's resolution, as the point layer has it. */
+          own.pixel_scale = scale;
+          binned = bin_density (snapshot, &own, &points, &layout, extent, width, height, NULL);
+          if (binned != NULL)
+            paint_density (cr, binned, &layout, TRUE);
+          g_clear_pointer (&binned, cairo_surface_destroy);
+        }
+    }
 
   draw_frame (cr, style, &points, &layout, FALSE);
   cairo_save (cr);
@@ -1344,6 +1830,8 @@ _latent_figure_scatter_draw_extras (LatentSnapshot            *snapshot,
     }
   draw_extras (cr, style, &points, &layout);
   cairo_restore (cr);
+  if (density)
+    draw_density_note (cr, style, &points, &layout);
   if (layout.legend)
     draw_legend (cr, snapshot, style, &points, &layout);
   points_clear (&points);
@@ -1375,7 +1863,7 @@ scatter_layout (LatentSnapshot          *snapshot,
 
   if (!points_init (points, snapshot, style, NULL, &message))
     return FALSE;
-  if (!compute_layout (snapshot, style, points, width, height, layout))
+  if (!compute_layout (snapshot, style, points, known_extent (style, points), width, height, layout))
     {
       points_clear (points);
       return FALSE;
@@ -1438,6 +1926,102 @@ latent_figure_scatter_bounds (LatentSnapshot          *snapshot,
     }
   points_clear (&points);
   return TRUE;
+}
+
+gboolean
+latent_figure_scatter_uses_density (LatentSnapshot          *snapshot,
+                                    const LatentFigureStyle *style,
+                                    int                      width,
+                                    int                      height)
+{
+  gboolean density;
+  Points points;
+  Layout layout;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, FALSE);
+
+  if (!scatter_layout (snapshot, style, width, height, &points, &layout))
+    return FALSE;
+  density = density_applies (&points, &layout);
+  points_clear (&points);
+  return density;
+}
+
+cairo_surface_t *
+latent_figure_scatter_density (LatentSnapshot          *snapshot,
+                               const LatentFigureStyle *style,
+                               int                      width,
+                               int                      height,
+                               GCancellable            *cancellable)
+{
+  cairo_surface_t *density = NULL;
+  const double *extent;
+  const char *message;
+  double b[4];
+  Points points;
+  Layout layout;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, NULL);
+
+  if (!points_init (&points, snapshot, style, NULL, &message))
+    return NULL;
+  extent = known_extent (style, &points);
+  if (extent == NULL)
+    {
+      points_extent (&points, b);
+      extent = b;
+    }
+  if (compute_layout (snapshot, style, &points, extent, width, height, &layout)
+      && density_applies (&points, &layout) && !g_cancellable_is_cancelled (cancellable))
+    density = bin_density (snapshot, style, &points, &layout, extent, width, height, cancellable);
+  points_clear (&points);
+  return density;
+}
+
+gboolean
+latent_figure_scatter_density_fits (cairo_surface_t         *density,
+                                    LatentSnapshot          *snapshot,
+                                    const LatentFigureStyle *style,
+                                    int                      width,
+                                    int                      height)
+{
+  LatentFigureStyle own;
+  gboolean fits;
+  Points points;
+  Layout layout;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, FALSE);
+
+  if (density_info (density) == NULL)
+    return FALSE;
+  /* Its own extent, so that asking costs no pass over the rows. */
+  own = *style;
+  own.density = density;
+  if (!scatter_layout (snapshot, &own, width, height, &points, &layout))
+    return FALSE;
+  fits = density_fits (density_info (density), snapshot, style, &points, &layout, width, height);
+  points_clear (&points);
+  return fits;
+}
+
+gboolean
+latent_figure_density_get_pixel (cairo_surface_t *density,
+                                 int              x,
+                                 int              y,
+                                 guint           *count,
+                                 guint           *colour)
+{
+  DensityInfo *info = density_info (density);
+  gsize p;
+
+  if (info == NULL || x < 0 || y < 0 || x >= info->w || y >= info->h)
+    return FALSE;
+  p = (gsize) y * info->w + x;
+  if (count)
+    *count = info->counts[p];
+  if (colour)
+    *colour = info->majority[p];
+  return info->counts[p] > 0;
 }
 
 gint64

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cairo.h>
+#include <gio/gio.h>
 #include <glib.h>
 
 #include "latent-algorithm.h"
@@ -64,6 +65,15 @@ typedef struct {
    * them for each draw. Borrowed: the style does not hold a reference. */
   cairo_surface_t *before;
   cairo_surface_t *after;
+  /* Scatter only: a density image from latent_figure_scatter_density (),
+   * when a view bins on a thread of its own and keeps the image between
+   * draws; one binned for another window, size or snapshot is drawn
+   * stretched into place until a fitting one comes. NULL (the default):
+   * a scatter drawn as a density bins its points for each draw, unless
+   * density_later. Borrowed, as before and after. */
+  cairo_surface_t *density;
+  gboolean density_later; /* with no density given: draw none (the view's
+                           * thread is binning) instead of binning here */
 } LatentFigureStyle;
 
 /* In the order a person is offered them. */
@@ -201,6 +211,42 @@ gboolean         latent_figure_scatter_bounds  (LatentSnapshot          *snapsho
                                                 int                      height,
                                                 double                  *view,
                                                 double                  *plot);
+/* A scatter of more points than its plot has pixels (plot width × height
+ * in figure units, whatever the target's resolution) draws them as a
+ * density: the points counted per pixel, each pixel in the colour of the
+ * cluster (or class) most of its points have, more opaque the more points
+ * it holds (log scale), and says so in the plot. */
+gboolean         latent_figure_scatter_uses_density (LatentSnapshot     *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height);
+/* The scatter's points binned into a density image for this snapshot,
+ * style and size, at style->pixel_scale (0: 1) pixels per unit; NULL when
+ * the scatter draws no density or @cancellable was cancelled. Reads only
+ * the snapshot and the style, so a view may call it on a worker thread and
+ * hand the result to its draws in style->density. Free with
+ * cairo_surface_destroy (). */
+cairo_surface_t *latent_figure_scatter_density (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                GCancellable            *cancellable);
+/* Whether @density was binned for exactly what the scatter would draw now
+ * (snapshot, window, colours, size, pixel scale): drawing with it in
+ * style->density then only paints it. */
+gboolean         latent_figure_scatter_density_fits (cairo_surface_t    *density,
+                                                LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height);
+/* The count and the colour index (cluster or class; the number of colours
+ * for points with none) of pixel (@x, @y) of a density image; FALSE
+ * outside it or for an empty pixel. */
+gboolean         latent_figure_density_get_pixel (cairo_surface_t       *density,
+                                                int                      x,
+                                                int                      y,
+                                                guint                   *count,
+                                                guint                   *colour);
 /* The row drawn nearest to figure position (x, y), within radius; -1 if none. */
 gint64           latent_figure_scatter_pick    (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
