@@ -716,7 +716,7 @@ command_run (int    argc,
   if (latent_mpi_size () > 1)
     {
       /* Translators: the number of MPI processes of the job */
-      if (algorithm->pass != NULL)
+      if (algorithm->pass != NULL || latent_algorithm_has_flag (algorithm, LATENT_ALGORITHM_SHARES))
         print_summary (TRUE, _("latent-cli: %u MPI ranks, each passing over its share of the rows; "
                                "every pass summed over them\n"), latent_mpi_size ());
       else

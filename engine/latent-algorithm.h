@@ -45,6 +45,9 @@ typedef enum {
   /* Filters one image, not rows: latent-cli refuses a generator of rows
    * before generating it (rings:n=268435456 took 36 s to be refused). */
   LATENT_ALGORITHM_IMAGE      = 1 << 4,
+  /* Not of the pass contract, yet shares its work over MPI ranks (each
+   * a share of every mini-batch, the gradients summed). */
+  LATENT_ALGORITHM_SHARES     = 1 << 5,
 } LatentAlgorithmFlags;
 
 /* What the history keeps for every iteration. */

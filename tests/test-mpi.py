@@ -104,11 +104,21 @@ class Ranks(unittest.TestCase):
     def test_prototype(self):
         self.check("prototype", "--data", "iris")
 
+    def test_logreg(self):
+        """Each rank a share of every mini-batch (and of L-BFGS's batch of
+        all rows), the gradients summed."""
+        for optimizer in ("adam", "lbfgs"):
+            with self.subTest(optimizer=optimizer):
+                self.check("logreg", "--data", "blobs:n=3000,k=4,dims=5,seed=3", "--param", f"optimizer={optimizer}",
+                           "--param", "epochs=4", "--param", "batch=64")
+        p = mpirun(2, "logreg", "--data", "iris", "--param", "epochs=1")
+        self.assertIn("each passing over its share of the rows", p.stderr)
+
     def test_replicated(self):
         """A learner that does not share its work yet runs whole on every
         rank, and says so."""
-        self.check("logreg", "--data", "iris", "--param", "epochs=5")
-        p = mpirun(2, "logreg", "--data", "iris", "--param", "epochs=2")
+        self.check("wta", "--data", "iris", "--param", "epochs=2", "--param", "hidden=8")
+        p = mpirun(2, "wta", "--data", "iris", "--param", "epochs=1", "--param", "hidden=8")
         self.assertIn("does not share its work yet", p.stderr)
 
     def test_killed_rank(self):

@@ -56,6 +56,7 @@ typedef struct {
   guint              batch;         /* rows per step; n_train for the full batch */
   guint              steps_per_epoch;
   gboolean           adam, shuffle;
+  gboolean           shared;       /* one MPI rank of several: batches shared */
   gboolean           lbfgs;         /* L-BFGS on all rows instead of mini-batch steps */
   double             learning_rate, momentum, l2;
   guint              epochs;

@@ -9,6 +9,7 @@
 #define G_LOG_DOMAIN "latent-logreg"
 
 #include "latent-logreg-private.h"
+#include "latent-mpi.h"
 
 #include <math.h>
 #include <string.h>
@@ -33,14 +34,16 @@ latent_logreg_gather (LatentLogreg  *self,
   return TRUE;
 }
 
-/* Softmax of every row's scores and its cross-entropy: the mean loss of
- * the @rows rows; @e (when not NULL) gets (P − onehot) / rows, @pred the
- * class of the highest score (the lower class on a tie). */
+/* Softmax of every row's scores and its cross-entropy: the summed loss of
+ * the @rows rows; @e (when not NULL) gets (P − onehot) / @batch, the rows
+ * of the whole batch these are some of, @pred the class of the highest
+ * score (the lower class on a tie). */
 static double
 softmax_rows (LatentLogreg *self,
               const float  *x,
               const gint32 *y,
               guint         rows,
+              guint         batch,
               double       *e,
               gint32       *pred)
 {
@@ -71,9 +74,9 @@ softmax_rows (LatentLogreg *self,
       loss += log (sum) + top - z[y[r]];
       pred[r] = best;
       for (guint k = 0; e && k < c; k++)
-        e[(gsize) r * c + k] = (exp (z[k] - top) / sum - (k == (guint) y[r])) / rows;
+        e[(gsize) r * c + k] = (exp (z[k] - top) / sum - (k == (guint) y[r])) / batch;
     }
-  return loss / rows;
+  return loss;
 }
 
 static double
@@ -87,11 +90,13 @@ penalty (LatentLogreg *self)
   return 0.5 * self->l2 * sq;
 }
 
-/* The batch's loss and gradient, and how many rows it predicted right. */
+/* The batch's loss and gradient, and how many rows it predicted right.
+ * One MPI rank of several computes its share of the batch's rows, and the
+ * sums of every share make the batch's: every rank takes the same step. */
 static gboolean
 batch_gradient (LatentLogreg  *self,
                 guint          first,
-                guint          rows,
+                guint          batch,
                 double        *gw,
                 double        *gb,
                 double        *loss,
@@ -99,17 +104,23 @@ batch_gradient (LatentLogreg  *self,
                 GError       **error)
 {
   const guint c = self->c, d = self->d;
-  g_autofree float *x = g_new (float, (gsize) rows * d);
-  g_autofree gint32 *y = g_new (gint32, rows);
-  g_autofree gint32 *pred = g_new (gint32, rows);
-  g_autofree double *e = g_new (double, (gsize) rows * c);
+  guint from = 0, rows = batch;
+  g_autofree float *x = NULL;
+  g_autofree gint32 *y = NULL, *pred = NULL;
+  g_autofree double *e = NULL;
+  double counts[2] = { 0, 0 };   /* summed loss, rows right */
 
-  if (!latent_logreg_gather (self, self->rows, self->order + first, rows, x, y, error))
+  if (self->shared)
+    latent_mpi_share (batch, &from, &rows);
+  x = g_new (float, (gsize) MAX (rows, 1) * d);
+  y = g_new (gint32, MAX (rows, 1));
+  pred = g_new (gint32, MAX (rows, 1));
+  e = g_new (double, (gsize) MAX (rows, 1) * c);
+  if (!latent_logreg_gather (self, self->rows, self->order + first + from, rows, x, y, error))
     return FALSE;
-  *loss = softmax_rows (self, x, y, rows, e, pred) + penalty (self);
-  *right = 0;
+  counts[0] = softmax_rows (self, x, y, rows, batch, e, pred);
   for (guint r = 0; r < rows; r++)
-    *right += pred[r] == y[r];
+    counts[1] += pred[r] == y[r];
 
   /* ∂W = Eᵀ X + λ W, ∂b = Σ_rows E */
   memset (gw, 0, sizeof (double) * c * d);
@@ -125,6 +136,12 @@ batch_gradient (LatentLogreg  *self,
         for (guint a = 0; a < d; a++)
           gk[a] += ek * xr[a];
       }
+  if (self->shared &&
+      !(latent_mpi_sum (gw, (gsize) c * d, error) && latent_mpi_sum (gb, c, error) &&
+        latent_mpi_sum (counts, G_N_ELEMENTS (counts), error)))
+    return FALSE;
+  *loss = counts[0] / batch + penalty (self);
+  *right = (guint) counts[1];
   for (gsize i = 0; i < (gsize) c * d; i++)
     gw[i] += self->l2 * self->w[i];
   return TRUE;
@@ -216,7 +233,7 @@ latent_logreg_reference_test (LatentLogreg  *self,
 
       if (!latent_logreg_gather (self, self->test_source, split->test_rows + first, rows, x, y, error))
         return FALSE;
-      total += rows * softmax_rows (self, x, y, rows, NULL, self->test_predictions + first);
+      total += softmax_rows (self, x, y, rows, rows, NULL, self->test_predictions + first);
     }
   self->test_loss = self->n_test ? total / self->n_test : NAN;
   return TRUE;

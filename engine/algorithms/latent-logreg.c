@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "latent-classifiers.h"
+#include "latent-mpi.h"
 #include "latent-json.h"
 
 #define CPU_REFERENCE N_("CPU reference")
@@ -487,8 +488,10 @@ logreg_init (LatentDataset  *dataset,
   self->test_loss = NAN;
 
   /* The device keeps its own copy of every row, which only sources of one
-   * chunk of them all give; in chunks, the run stays on the host. */
-  if (cl && latent_rows_is_whole (self->rows, self->split->train) &&
+   * chunk of them all give; in chunks, the run stays on the host. So does
+   * one rank of several, which computes its share of every batch. */
+  self->shared = latent_mpi_size () > 1;
+  if (cl && !self->shared && latent_rows_is_whole (self->rows, self->split->train) &&
       latent_rows_is_whole (self->test_source, self->split->test))
     {
       self->runtime = g_object_ref (cl);
@@ -949,7 +952,7 @@ static const LatentAlgorithm logreg_algorithm = {
   .objective_name = N_("mini-batch loss"),  /* the last step's; the epoch's is a metric */
   .objective_name_for = logreg_objective_name,
   .family = LATENT_FAMILY_CLASSIFIER,
-  .flags = LATENT_ALGORITHM_SUPERVISED,
+  .flags = LATENT_ALGORITHM_SUPERVISED | LATENT_ALGORITHM_SHARES,
   .figures = logreg_figures,
   .params = logreg_params,
   .n_params = G_N_ELEMENTS (logreg_params),
