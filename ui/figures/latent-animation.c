@@ -348,9 +348,15 @@ webm_finish (LatentAnimation  *self,
 
   gst_app_src_end_of_stream (GST_APP_SRC (self->webm.src));
   /* The muxer writes the duration and the cues on EOS: only then is the
-   * file whole. */
-  message = gst_bus_timed_pop_filtered (self->webm.bus, GST_CLOCK_TIME_NONE,
-                                        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+   * file whole. The frames pushed wait for the encoder (webm_add), so only
+   * a few are left: a pipeline still busy after minutes is stuck. */
+  message = gst_bus_timed_pop_filtered (self->webm.bus, 120 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (message == NULL)
+    {
+      g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_ENCODE,
+                   _("Could not write “%s”: GStreamer did not finish within two minutes"), self->path);
+      return FALSE;
+    }
   if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR)
     {
       g_autoptr(GError) gst_error = NULL;
