@@ -21,6 +21,7 @@ struct _LatentDataset
   guint    n_rows;
   guint    n_cols;
   float   *data;
+  GBytes  *storage;     /* what data points into, when not our own (a mapped file) */
   GStrv    column_names;
 
   gint32  *labels;
@@ -78,7 +79,10 @@ latent_dataset_finalize (GObject *object)
 
   g_free (self->name);
   g_free (self->source);
-  free (self->data);
+  if (self->storage != NULL)
+    g_bytes_unref (self->storage);
+  else
+    free (self->data);
   g_strfreev (self->column_names);
   g_free (self->labels);
   g_strfreev (self->class_names);
@@ -100,19 +104,15 @@ latent_dataset_init (LatentDataset *self)
 {
 }
 
-/**
- * latent_dataset_new:
- *
- * Creates a zero-filled dataset. Fails, without allocating, when the size is
- * zero or above %LATENT_DATASET_MAX_VALUES, or when memory is short.
- */
-LatentDataset *
-latent_dataset_new (const char  *name,
-                    guint        n_rows,
-                    guint        n_cols,
-                    GError     **error)
+/* A dataset of that shape, its values not yet anywhere; NULL naming the
+ * shape when it is empty or above the limit. */
+static LatentDataset *
+dataset_of_shape (const char  *name,
+                  guint        n_rows,
+                  guint        n_cols,
+                  GError     **error)
 {
-  g_autoptr(LatentDataset) self = NULL;
+  LatentDataset *self;
   guint64 n_values = (guint64) n_rows * n_cols;
 
   if (n_rows == 0 || n_cols == 0)
@@ -134,6 +134,26 @@ latent_dataset_new (const char  *name,
   self->name = display_text (name ? name : "dataset");
   self->n_rows = n_rows;
   self->n_cols = n_cols;
+  return self;
+}
+
+/**
+ * latent_dataset_new:
+ *
+ * Creates a zero-filled dataset. Fails, without allocating, when the size is
+ * zero or above %LATENT_DATASET_MAX_VALUES, or when memory is short.
+ */
+LatentDataset *
+latent_dataset_new (const char  *name,
+                    guint        n_rows,
+                    guint        n_cols,
+                    GError     **error)
+{
+  g_autoptr(LatentDataset) self = dataset_of_shape (name, n_rows, n_cols, error);
+  const guint64 n_values = (guint64) n_rows * n_cols;
+
+  if (self == NULL)
+    return NULL;
   /* Aligned as OpenCL devices want their host memory (PoCL: 128 bytes),
    * so a device can read the rows in place instead of copying them. */
   if (posix_memalign ((void **) &self->data, DATA_ALIGNMENT, MAX (n_values, 1) * sizeof (float)) != 0)
@@ -147,6 +167,30 @@ latent_dataset_new (const char  *name,
       return NULL;
     }
 
+  return g_steal_pointer (&self);
+}
+
+LatentDataset *
+latent_dataset_new_for_bytes (const char  *name,
+                              guint        n_rows,
+                              guint        n_cols,
+                              GBytes      *bytes,
+                              gsize        offset,
+                              GError     **error)
+{
+  g_autoptr(LatentDataset) self = NULL;
+  gsize len;
+  const guint8 *base;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  if (!(self = dataset_of_shape (name, n_rows, n_cols, error)))
+    return NULL;
+  base = g_bytes_get_data (bytes, &len);
+  g_return_val_if_fail (offset <= len && (len - offset) / sizeof (float) / n_cols >= n_rows, NULL);
+  g_return_val_if_fail (((guintptr) (base + offset)) % G_ALIGNOF (float) == 0, NULL);
+  self->storage = g_bytes_ref (bytes);
+  self->data = (float *) (base + offset);
   return g_steal_pointer (&self);
 }
 

@@ -36,6 +36,16 @@ LatentDataset *latent_dataset_new              (const char     *name,
                                                 guint           n_rows,
                                                 guint           n_cols,
                                                 GError        **error);
+/* The values are @bytes' from @offset on (floats in this machine's order,
+ * row-major), not copied: a file mapped copy-on-write (GMappedFile,
+ * writable) gives a dataset whose rows the system reads when they are
+ * used and may drop again, and whose changes never reach the file. */
+LatentDataset *latent_dataset_new_for_bytes    (const char     *name,
+                                                guint           n_rows,
+                                                guint           n_cols,
+                                                GBytes         *bytes,
+                                                gsize           offset,
+                                                GError        **error);
 const char    *latent_dataset_get_name         (LatentDataset  *self);
 void           latent_dataset_set_name         (LatentDataset  *self,
                                                 const char     *name);

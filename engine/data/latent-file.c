@@ -122,7 +122,9 @@ latent_file_read (const char  *path,
   if (size >= MAP_FROM_BYTES)
     {
       g_autoptr(GError) local_error = NULL;
-      g_autoptr(GMappedFile) mapped = g_mapped_file_new_from_fd (fd, FALSE, &local_error);
+      /* Copy-on-write: a dataset may use the bytes as its values
+       * (latent_dataset_new_for_bytes), and its changes stay in memory. */
+      g_autoptr(GMappedFile) mapped = g_mapped_file_new_from_fd (fd, TRUE, &local_error);
 
       g_close (fd, NULL);
       if (mapped == NULL)

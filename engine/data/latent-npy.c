@@ -507,8 +507,39 @@ gather (const NpyArray  *a,
   return TRUE;
 }
 
+/* Floats as a dataset keeps them, each finite: the array's own bytes
+ * serve as the dataset's values, with no copy. */
+static LatentDataset *
+dataset_in_place (const NpyArray          *a,
+                  const LatentArrayRows   *layout,
+                  const char              *name,
+                  GBytes                  *bytes,
+                  GError                 **error)
+{
+  g_autoptr(LatentDataset) dataset = NULL;
+  const guint8 *base = g_bytes_get_data (bytes, NULL);
+  const float *values = (const float *) a->data;
+
+  for (guint64 j = 0; j < a->count; j++)
+    if (!isfinite (values[j]))
+      {
+        g_autofree char *where = describe_index (a, j);
+
+        g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
+                     _("%s: element %s: not a finite number (%g)"), a->what, where, values[j]);
+        return NULL;
+      }
+  dataset = latent_dataset_new_for_bytes (name, layout->rows, layout->cols, bytes, a->data - base, error);
+  if (dataset != NULL && layout->channels > 0)
+    latent_dataset_set_image_shape (dataset, layout->width, layout->height, layout->channels, FALSE);
+  return g_steal_pointer (&dataset);
+}
+
+/* @bytes (may be NULL) hold @a: a C-order array of this machine's floats,
+ * rows as they are stored, is used where it lies. */
 static LatentDataset *
 dataset_of (const NpyArray  *a,
+            GBytes          *bytes,
             const char      *name,
             GError         **error)
 {
@@ -525,6 +556,9 @@ dataset_of (const NpyArray  *a,
     }
   if (!latent_arrays_rows_of (a->what, a->shape, a->ndim, &layout, error))
     return NULL;
+  if (bytes != NULL && a->kind == 'f' && a->size == sizeof (float) && !a->swap && !a->fortran &&
+      !layout.channels_first && (guintptr) a->data % G_ALIGNOF (float) == 0)
+    return dataset_in_place (a, &layout, name, bytes, error);
   /* PyTorch's (n, channels, height, width), interleaved as images are here. */
   if (layout.channels_first)
     perm[1] = 2, perm[2] = 3, perm[3] = 1;
@@ -560,7 +594,7 @@ latent_npy_load_bytes (GBytes      *bytes,
   if (!parse_array (data, len, &a, error))
     return NULL;
   name = latent_file_stem (what);
-  dataset = dataset_of (&a, name, error);
+  dataset = dataset_of (&a, bytes, name, error);
   if (dataset != NULL)
     latent_dataset_set_source (dataset, what);
   return dataset;
@@ -868,7 +902,7 @@ load_member (Archive     *archive,
   /* "mnist (x_train)": the archive, and which of its arrays. */
   stem = latent_file_stem (archive->path);
   name = g_strdup_printf ("%s (%s)", stem, (char *) g_ptr_array_index (archive->names, data));
-  dataset = dataset_of (&a, name, error);
+  dataset = dataset_of (&a, bytes, name, error);
   if (dataset == NULL)
     return NULL;
   latent_dataset_set_source (dataset, archive->path);

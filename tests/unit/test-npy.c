@@ -371,6 +371,54 @@ test_archive (Fixture       *f,
   }
 }
 
+/* A C-order array of this machine's floats is used where it lies: the
+ * dataset's values are the file's bytes (mapped, for a file of a
+ * megabyte and more), not a copy; changing them leaves the file as it
+ * was; another type is converted into values of its own. */
+static void
+test_in_place (Fixture       *f,
+               gconstpointer  data)
+{
+  const guint n = 1 << 18;   /* a mebibyte of floats */
+  g_autofree float *values = g_new (float, n);
+  g_autofree double *doubles = g_new (double, 8);
+  g_autofree char *path = g_build_filename (f->dir, "big.npy", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  g_autoptr(GBytes) file = NULL, small = NULL;
+  g_autoptr(LatentDataset) mapped = NULL, in_bytes = NULL, converted = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len_before, len_after, len;
+  const guint8 *base;
+
+  for (guint i = 0; i < n; i++)
+    values[i] = i % 1000;
+  for (guint i = 0; i < 8; i++)
+    doubles[i] = i;
+  file = test_npy ("<f4", FALSE, "(65536, 4)", values, sizeof (float) * n);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (file, NULL), g_bytes_get_size (file), NULL));
+  mapped = latent_npy_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (latent_dataset_get_n_rows (mapped), ==, 65536);
+  g_assert_cmpfloat (latent_dataset_get_data (mapped)[4 * 1000 + 1], ==, 1);
+  g_assert_true (g_file_get_contents (path, &before, &len_before, NULL));
+  latent_dataset_get_data (mapped)[0] = 42;
+  g_assert_true (g_file_get_contents (path, &after, &len_after, NULL));
+  g_assert_cmpmem (before, len_before, after, len_after);
+
+  /* From bytes: the dataset's values point into them. */
+  in_bytes = latent_npy_load_bytes (file, "big.npy", &error);
+  g_assert_no_error (error);
+  base = g_bytes_get_data (file, &len);
+  g_assert_true ((const guint8 *) latent_dataset_get_data (in_bytes) > base &&
+                 (const guint8 *) latent_dataset_get_data (in_bytes) < base + len);
+  small = test_npy ("<f8", FALSE, "(4, 2)", doubles, sizeof (double) * 8);
+  converted = latent_npy_load_bytes (small, "small.npy", &error);
+  g_assert_no_error (error);
+  base = g_bytes_get_data (small, &len);
+  g_assert_false ((const guint8 *) latent_dataset_get_data (converted) >= base &&
+                  (const guint8 *) latent_dataset_get_data (converted) < base + len);
+}
+
 /* A member whose bytes were damaged after zipping fails its CRC; labels
  * of another length are refused naming both arrays. */
 static void
@@ -436,6 +484,7 @@ main (int    argc,
   g_test_add_func ("/npy/images", test_images);
   g_test_add_func ("/npy/bad", test_bad);
   g_test_add_func ("/npy/labels", test_labels);
+  ADD ("/npy/in-place", test_in_place);
   ADD ("/npz/choose", test_archive);
   ADD ("/npz/bad", test_archive_bad);
   g_test_add_func ("/npz/declares-too-much", test_archive_declares_too_much);
