@@ -88,10 +88,18 @@ class Ranks(unittest.TestCase):
         out = self.check("kmeans", "--data", "blobs:n=6000,k=5,dims=3,seed=2", "--param", "k=5")
         self.assertEqual(len(out[3]["labels"]), 6000)
 
-    def test_kmeans_random_start(self):
-        # Empty clusters move to the rows farthest from their centres: every
-        # rank must see every row's distance.
-        self.check("kmeans", "--data", "blobs:n=3000,k=4,seed=5", "--param", "k=12", "--param", "init=random")
+    def test_kmeans_empty_clusters(self):
+        """Random rows of data with many duplicates start several centres on
+        one point: the empty clusters move to the rows farthest from their
+        centres, a step that reads every rank's rows."""
+        path = os.path.join(self.tmp.name, "duplicates.csv")
+        with open(path, "w") as f:
+            f.write("x,y\n" + "0,0\n" * 60 + "1,1\n" * 60 + "".join(f"{i},{2 * i}\n" for i in range(2, 8)))
+        first = mpirun(2, "kmeans", "--data", path, "--param", "k=6", "--param", "init=random",
+                       "--param", "max-iterations=1", "--seed", "7")
+        self.assertIn("re-seeded from the farthest", first.stderr)
+        self.check("kmeans", "--data", path, "--param", "k=6", "--param", "init=random")
+        self.check("kmeans", "--data", path, "--param", "k=6", "--param", "init=random", "--param", "max-iterations=1")
 
     def test_gmm(self):
         self.check("gmm", "--data", "blobs:n=3000,k=3,dims=2,seed=4", "--param", "k=3")

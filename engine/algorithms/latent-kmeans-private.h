@@ -43,6 +43,7 @@ typedef struct {
   gint32         *labels;     /* n */
   float          *dist;       /* n, squared distance to the assigned center */
   LatentKmeansPass pass;
+  gboolean        shared;     /* passing over one MPI rank's share of the rows */
 
   guint           iteration;
   double          inertia;    /* of the last assignment */

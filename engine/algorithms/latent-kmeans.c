@@ -754,6 +754,7 @@ kmeans_begin (gpointer       data,
   LatentKmeans *self = data;
   const gboolean whole = latent_rows_is_whole (rows, self->dataset);
 
+  self->shared = latent_rows_is_shared (rows);
   g_return_val_if_fail (!self->finished, FALSE);
 
   /* Chunks the device does not hold: the passes run on the host, from
@@ -806,18 +807,27 @@ kmeans_finish (gpointer       data,
   LatentKmeans *self = data;
 
   latent_kmeans_pass_from_stats (self, &self->pass, stats, TRUE);
+  /* A share's pass measured this rank's rows only (kmeans_row_state). */
+  if (self->shared)
+    self->pass.dist_exact = FALSE;
   return end_iteration (self, self->shift, cancellable, error);
 }
 
+/* Under MPI, every row's label is wanted only once the run ends (the
+ * result's): the pass that ends it, as end_iteration () will find, gathers
+ * them. The distances never are: an empty cluster's relocation, the one
+ * step that reads other ranks' rows, takes an exact pass of its own over
+ * every row (kmeans_finish marks the shared pass's distances inexact). */
 static guint
 kmeans_row_state (gpointer        data,
                   LatentRowState *arrays)
 {
   LatentKmeans *self = data;
 
+  if (self->shift > self->tol && self->iteration + 1 < self->max_iterations)
+    return 0;
   arrays[0] = (LatentRowState) { self->labels, sizeof *self->labels };
-  arrays[1] = (LatentRowState) { self->dist, sizeof *self->dist };
-  return 2;
+  return 1;
 }
 
 static const LatentPassFuncs kmeans_pass = {
