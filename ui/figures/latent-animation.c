@@ -67,18 +67,12 @@ latent_animation_format_from_path (const char             *path,
                                    LatentAnimationFormat  *format,
                                    GError                **error)
 {
-  const char *dot = strrchr (path, '.');
-  const char *slash = strrchr (path, G_DIR_SEPARATOR);
+  /* In the order of LatentAnimationFormat. */
+  static const char * const extensions[] = { ".webm", ".gif", ".png", NULL };
+  const int index = _latent_figure_extension_index (path, extensions);
 
-  if (dot != NULL && (slash == NULL || dot > slash) && dot[1] != '\0')
-    {
-      if (g_ascii_strcasecmp (dot, ".webm") == 0)
-        return (*format = LATENT_ANIMATION_WEBM), TRUE;
-      if (g_ascii_strcasecmp (dot, ".gif") == 0)
-        return (*format = LATENT_ANIMATION_GIF), TRUE;
-      if (g_ascii_strcasecmp (dot, ".png") == 0)
-        return (*format = LATENT_ANIMATION_PNG), TRUE;
-    }
+  if (index >= 0)
+    return (*format = index), TRUE;
   g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_FORMAT,
                _("Cannot record “%s”: the name must end in .webm, .gif or .png"), path);
   return FALSE;

@@ -106,23 +106,30 @@ typedef struct {
   int   saved_errno;   /* first write failure, 0 when none */
 } Sink;
 
+int
+_latent_figure_extension_index (const char         *path,
+                                const char * const *extensions)
+{
+  const char *dot = strrchr (path, '.');
+  const char *slash = strrchr (path, G_DIR_SEPARATOR);
+
+  for (int i = 0; dot != NULL && (slash == NULL || dot > slash) && extensions[i] != NULL; i++)
+    if (g_ascii_strcasecmp (dot, extensions[i]) == 0)
+      return i;
+  return -1;
+}
+
 static gboolean
 format_from_path (const char  *path,
                   Format      *format,
                   GError     **error)
 {
-  const char *dot = strrchr (path, '.');
-  const char *slash = strrchr (path, G_DIR_SEPARATOR);
+  /* In the order of Format. */
+  static const char * const extensions[] = { ".png", ".svg", ".pdf", NULL };
+  const int index = _latent_figure_extension_index (path, extensions);
 
-  if (dot != NULL && (slash == NULL || dot > slash))
-    {
-      if (g_ascii_strcasecmp (dot, ".png") == 0)
-        return (*format = FORMAT_PNG), TRUE;
-      if (g_ascii_strcasecmp (dot, ".svg") == 0)
-        return (*format = FORMAT_SVG), TRUE;
-      if (g_ascii_strcasecmp (dot, ".pdf") == 0)
-        return (*format = FORMAT_PDF), TRUE;
-    }
+  if (index >= 0)
+    return (*format = index), TRUE;
   g_set_error (error, LATENT_FIGURE_ERROR, LATENT_FIGURE_ERROR_FORMAT,
                _("Cannot export “%s”: the name must end in .png, .svg or .pdf"), path);
   return FALSE;

@@ -416,6 +416,10 @@ guint            _latent_figure_density_n_binned (void);
 
 /* Export (latent-figure-export.c) ----------------------------------------- */
 
+/* Which of @extensions (".png", …, NULL-ended) @path's name ends in, in
+ * any case; −1 when none. */
+int              _latent_figure_extension_index (const char         *path,
+                                                 const char * const *extensions);
 /* @surface (ARGB32) as latent_figure_export () writes a PNG, with only
  * "Software" for metadata: through a temporary file beside @path, renamed. */
 gboolean         _latent_figure_save_png_image (cairo_surface_t         *surface,
