@@ -24,6 +24,7 @@
 #include "latent-animation.h"
 #include "latent-figure.h"
 #include "latent-json.h"
+#include "latent-memory.h"
 #include "latent-metrics.h"
 #include "latent-mpi.h"
 #include "latent-png-save.h"
@@ -524,8 +525,12 @@ command_run (int    argc,
   gboolean said_compiling = FALSE;
   g_auto(ImportChoices) import = { 0 };
   gboolean test_from_experiment = FALSE;
+  g_autofree char *memory = NULL;
   const GOptionEntry entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },
+    { "memory", 0, 0, G_OPTION_ARG_STRING, &memory,
+      N_("Memory budget: a NumPy file larger is streamed from disk in chunks (default: half of this machine’s memory)"),
+      N_("SIZE") },
     { "labels", 0, 0, G_OPTION_ARG_FILENAME, &labels, N_("A separate file of labels"), N_("PATH") },
     IMPORT_ENTRIES (import),
     { "test", 0, 0, G_OPTION_ARG_FILENAME, &test_data,
@@ -681,12 +686,26 @@ command_run (int    argc,
         return fail (EXIT_BAD_INPUT, "--iterations: %s", error->message);
     }
 
+  if (memory)
+    {
+      guint64 bytes;
+
+      if (!latent_memory_parse (memory, "--memory", &bytes, &error))
+        return fail (EXIT_BAD_INPUT, "%s", error->message);
+      latent_memory_set_budget (bytes);
+    }
   if (latent_algorithm_has_flag (algorithm, LATENT_ALGORITHM_IMAGE) && latent_catalog_builtin_gives_rows (data))
     return fail (EXIT_BAD_INPUT, _("--data %s: %s filters one image, and this dataset is rows "
                                    "(open a PNG or JPEG, or use pattern)"), data, algorithm->id);
   if (!(loaded = latent_catalog_load (data, labels, &error)) ||
       !(dataset = prepare_data (loaded, test_data, model_path, &error)))
     return fail (status_for_error (error), "%s", error->message);
+  if (latent_mpi_rank () == 0 && latent_dataset_is_streamed (loaded))
+    {
+      g_autofree char *storage = latent_dataset_describe_storage (loaded);
+
+      g_printerr ("latent-cli: %s: %s\n", data, storage);
+    }
   if (axes && !parse_axes (axes, dataset, axis_columns, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);
   /* The features keep the labels of the data the algorithm runs on. */

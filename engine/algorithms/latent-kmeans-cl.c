@@ -388,7 +388,8 @@ latent_kmeans_cl_new (LatentKmeans  *self,
    * benchmarks; none makes every pass a full one. The GPU shape goes
    * without unless asked. */
   bounds = g_getenv ("LATENT_KMEANS_BOUNDS");
-  kcl->use_bounds = bounds != NULL ? g_strcmp0 (bounds, "none") != 0 : !kcl->gpu && kcl->vec != 4;
+  kcl->use_bounds = !self->no_bounds &&
+                    (bounds != NULL ? g_strcmp0 (bounds, "none") != 0 : !kcl->gpu && kcl->vec != 4);
   /* Rows of at most four columns (pixels' colours, points of a plane)
    * cost less to assign afresh than their bounds cost to keep. */
   kcl->use_lanes = !kcl->gpu && kcl->vec == 4 && !kcl->use_bounds;
@@ -487,19 +488,62 @@ latent_kmeans_cl_new (LatentKmeans  *self,
     {
       const float *row = self->x + (gsize) i * self->d;
       float *to = in_place ? NULL : padded + (gsize) i * kcl->dp;
-      double s = 0;
+      /* Eight sums and ranges, not one chain each waiting on the last:
+       * this loop is a streamed chunk's whole cost on the host. */
+      double s[8] = { 0 };
+      float lo[8] = { 0 }, hi[8] = { 0 };
+      guint f = 0;
 
-      for (guint f = 0; f < self->d; f++)
+      if (to == NULL && kcl->shift == NULL)
+        {
+          /* GCC's and Clang's vectors of four, which every x86-64 has
+           * (-O2 vectorises no loop like this): the squares summed in
+           * floats, eight sums of a hundred-odd values each. */
+          typedef float Floats __attribute__ ((vector_size (16)));
+          typedef gint32 Ints __attribute__ ((vector_size (16)));
+          Floats s0 = { 0 }, s1 = { 0 }, lo0 = { 0 }, lo1 = { 0 }, hi0 = { 0 }, hi1 = { 0 };
+
+          for (; f + 8 <= self->d; f += 8)
+            {
+              Floats v0, v1;
+              Ints m;
+
+              memcpy (&v0, row + f, sizeof v0);
+              memcpy (&v1, row + f + 4, sizeof v1);
+              s0 += v0 * v0;
+              s1 += v1 * v1;
+              m = v0 < lo0;
+              lo0 = (Floats) (((Ints) v0 & m) | ((Ints) lo0 & ~m));
+              m = v1 < lo1;
+              lo1 = (Floats) (((Ints) v1 & m) | ((Ints) lo1 & ~m));
+              m = v0 > hi0;
+              hi0 = (Floats) (((Ints) v0 & m) | ((Ints) hi0 & ~m));
+              m = v1 > hi1;
+              hi1 = (Floats) (((Ints) v1 & m) | ((Ints) hi1 & ~m));
+            }
+          for (guint j = 0; j < 4; j++)
+            {
+              s[j] = s0[j], s[j + 4] = s1[j];
+              lo[j] = lo0[j], lo[j + 4] = lo1[j];
+              hi[j] = hi0[j], hi[j + 4] = hi1[j];
+            }
+        }
+      for (; f < self->d; f++)
         {
           const float v = kcl->shift ? row[f] - kcl->shift[f] : row[f];
 
-          s += (double) v * v;
-          low = MIN (low, v);
-          high = MAX (high, v);
+          s[f % 8] += (double) v * v;
+          lo[f % 8] = v < lo[f % 8] ? v : lo[f % 8];
+          hi[f % 8] = v > hi[f % 8] ? v : hi[f % 8];
           if (to != NULL)
             to[f] = v;
         }
-      xnorm[i] = s;
+      xnorm[i] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+      for (guint j = 0; j < 8; j++)
+        {
+          low = MIN (low, lo[j]);
+          high = MAX (high, hi[j]);
+        }
     }
 
   /* How far the centers move, which only the bounds ask. */

@@ -44,6 +44,12 @@ typedef struct {
   float          *dist;       /* n, squared distance to the assigned center */
   LatentKmeansPass pass;
   gboolean        shared;     /* passing over one MPI rank's share of the rows */
+  /* A streamed dataset (latent-memory.h): the device, if any, takes each
+   * chunk as it comes (chunk_device), never the whole; the passes that
+   * are not the iteration's own go over every row in chunks too. */
+  gboolean        streamed;
+  LatentCl       *chunk_device;
+  gboolean        no_bounds;  /* for latent_kmeans_cl_new: one pass, no bounds to keep */
 
   guint           iteration;
   double          inertia;    /* of the last assignment */

@@ -8,6 +8,7 @@
 #define G_LOG_DOMAIN "latent-kmeans"
 
 #include "latent-kmeans-private.h"
+#include "latent-memory.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -101,6 +102,59 @@ column_moments (const float *x,
       }
   for (guint j = 0; j < d; j++)
     total += m2[j] / n;
+  *spread = widest;
+  return total;
+}
+
+/* The same for a streamed dataset, in one read: each chunk's means and
+ * squared deviations, merged (Chan, Golub and LeVeque); the widest
+ * deviation from the columns' least and greatest values. */
+static double
+streamed_moments (LatentDataset *dataset,
+                  double        *mean,
+                  double        *spread)
+{
+  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  const guint step = latent_dataset_get_stream_chunk_rows (dataset);
+  g_autofree double *m2 = g_new0 (double, d), *lo = g_new (double, d), *hi = g_new (double, d);
+  g_autofree double *block_mean = g_new (double, d), *block_m2 = g_new (double, d);
+  double total = 0, widest = 0;
+
+  for (guint j = 0; j < d; j++)
+    lo[j] = INFINITY, hi[j] = -INFINITY;
+  for (guint first = 0; first < n; first += step)
+    {
+      const guint nb = MIN (step, n - first);
+      const double before = first, after = (double) first + nb;
+      const float *x = latent_dataset_get_row (dataset, first);
+      double ignored;
+
+      memset (block_mean, 0, d * sizeof (double));
+      memset (block_m2, 0, d * sizeof (double));
+      column_moments (x, nb, d, block_mean, &ignored);
+      for (guint i = 0; i < nb; i++)
+        for (guint j = 0; j < d; j++)
+          {
+            const double v = x[(gsize) i * d + j], u = v - block_mean[j];
+
+            block_m2[j] += u * u;
+            lo[j] = MIN (lo[j], v);
+            hi[j] = MAX (hi[j], v);
+          }
+      latent_dataset_release_rows (dataset, first, nb);
+      for (guint j = 0; j < d; j++)
+        {
+          const double delta = block_mean[j] - mean[j];
+
+          mean[j] += delta * nb / after;
+          m2[j] += block_m2[j] + delta * delta * before * nb / after;
+        }
+    }
+  for (guint j = 0; j < d; j++)
+    {
+      total += m2[j] / n;
+      widest = MAX (widest, MAX (hi[j] - mean[j], mean[j] - lo[j]));
+    }
   *spread = widest;
   return total;
 }
@@ -316,6 +370,7 @@ kmeans_free (gpointer data)
   LatentKmeans *self = data;
 
   g_clear_pointer (&self->cl, latent_kmeans_cl_free);
+  g_clear_object (&self->chunk_device);
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
   g_free (self->centers);
@@ -352,6 +407,29 @@ fall_back (LatentKmeans *self,
   self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
 }
 
+static gboolean kmeans_accumulate (gpointer data, const LatentChunk *chunk, double *stats,
+                                   GCancellable *cancellable, GError **error);
+
+/* A streamed dataset's pass outside the iteration (the first labels, the
+ * last, an exact one for relocation): every row, in chunks, on this
+ * process alone (under MPI each has the whole file). */
+static gboolean
+assign_in_chunks (LatentKmeans        *self,
+                  LatentKmeansPass    *pass,
+                  LatentKmeansPassKind kind,
+                  GCancellable        *cancellable,
+                  GError             **error)
+{
+  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (self->dataset, 0);
+  g_autofree double *stats = g_new (double, latent_kmeans_n_stats (self));
+
+  if (!latent_algorithm_pass_over (rows, kmeans_accumulate, self, stats, latent_kmeans_n_stats (self),
+                                   cancellable, error))
+    return FALSE;
+  latent_kmeans_pass_from_stats (self, pass, stats, kind != LATENT_KMEANS_LABELS);
+  return TRUE;
+}
+
 static gboolean
 assign (LatentKmeans        *self,
         LatentKmeansPass    *pass,
@@ -361,6 +439,8 @@ assign (LatentKmeans        *self,
 {
   g_autoptr(GError) local_error = NULL;
 
+  if (self->streamed)
+    return assign_in_chunks (self, pass, kind, cancellable, error);
   if (self->cl == NULL)
     {
       latent_kmeans_reference_assign (self, pass, kind);
@@ -435,12 +515,14 @@ kmeans_max_int (LatentDataset         *dataset,
   return g_str_equal (spec->name, "k") ? latent_clusters_max_k (latent_dataset_get_n_rows (dataset)) : G_MAXINT64;
 }
 
-/* One start, from @seed; @p is @params, read. */
+/* One start, from @seed; @p is @params, read. With @centers (k × d),
+ * from those instead of the init parameter's. */
 static LatentKmeans *
 kmeans_init_start (LatentDataset       *dataset,
                    LatentParams        *params,
                    const KmeansParams  *p,
                    guint64              seed,
+                   const double        *centers,
                    LatentCl            *cl,
                    GCancellable        *cancellable,
                    GError             **error)
@@ -458,6 +540,7 @@ kmeans_init_start (LatentDataset       *dataset,
   self->x = latent_dataset_get_data (dataset);
   self->n = latent_dataset_get_n_rows (dataset);
   self->d = latent_dataset_get_n_cols (dataset);
+  self->streamed = latent_dataset_is_streamed (dataset);
   self->message = g_string_new (NULL);
 
   if (!kmeans_check (dataset, params, error))
@@ -465,7 +548,8 @@ kmeans_init_start (LatentDataset       *dataset,
   self->k = k;
   self->max_iterations = p->max_iterations;
   self->mean = g_new0 (double, self->d);
-  self->variance = column_moments (self->x, self->n, self->d, self->mean, &spread);
+  self->variance = self->streamed ? streamed_moments (dataset, self->mean, &spread)
+                                  : column_moments (self->x, self->n, self->d, self->mean, &spread);
   /* Two rows (or a row and a center) differ by at most twice the spread in
    * each column; their squared distance must stay a float. */
   if (!(4.0 * self->d * spread * spread < FLT_MAX / 2))
@@ -481,11 +565,19 @@ kmeans_init_start (LatentDataset       *dataset,
   self->labels = g_new0 (gint32, self->n);
   self->dist = g_new0 (float, self->n);
   pass_init (&self->pass, self->k, self->d);
-  if (init[0] == '@' && !init_from_file (self, init + 1, error))
+  if (centers != NULL)
+    memcpy (self->centers, centers, (gsize) self->k * self->d * sizeof (double));
+  else if (init[0] == '@' && !init_from_file (self, init + 1, error))
     return NULL;
 
+  /* Streamed, the device takes the chunks as they come. */
+  if (cl != NULL && self->streamed)
+    {
+      self->chunk_device = g_object_ref (cl);
+      self->device = latent_cl_describe (cl);
+    }
   /* The device first: k-means++ runs its trials there. */
-  if (cl != NULL)
+  else if (cl != NULL)
     {
       g_autoptr(GError) local_error = NULL;
 
@@ -500,7 +592,9 @@ kmeans_init_start (LatentDataset       *dataset,
     self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
 
   rand = g_rand_new_with_seed_array (seed_words, 2);
-  if (g_str_equal (init, "random"))
+  if (centers != NULL)
+    ;
+  else if (g_str_equal (init, "random"))
     init_random (self, rand);
   else if (init[0] != '@' && !init_kmeanspp (self, rand, cancellable, error))
     return NULL;
@@ -518,6 +612,57 @@ static double
 kmeans_score (LatentSnapshot *snap)
 {
   return snap->objective;
+}
+
+static gpointer kmeans_init (LatentDataset *dataset, LatentParams *params, guint64 seed, LatentCl *cl,
+                             GCancellable *cancellable, GError **error);
+
+/* Rows of a streamed dataset that k-means++ and the restarts start from:
+ * enough for k-means++'s draws to find every cluster of any size that
+ * matters, few enough to hold (a quarter of the budget, or
+ * STREAMED_SAMPLE_BYTES where that is more). */
+#define STREAMED_SAMPLE_ROWS 65536
+#define STREAMED_SAMPLE_BYTES ((guint64) 256 << 20)
+
+/* A streamed dataset's start: the init parameter's (k-means++, the
+ * restarts' choice included) on a seeded sample of its rows
+ * (latent_rows_sample); the run then starts from that start's centers. A
+ * start from a file needs no sample. */
+static gpointer
+kmeans_init_streamed (LatentDataset       *dataset,
+                      LatentParams        *params,
+                      const KmeansParams  *p,
+                      guint64              seed,
+                      LatentCl            *cl,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
+  const guint64 row_bytes = (guint64) latent_dataset_get_n_cols (dataset) * sizeof (float);
+  const guint n = latent_dataset_get_n_rows (dataset);
+  guint rows = MIN (MAX (STREAMED_SAMPLE_ROWS, 256 * (guint64) p->k),
+                    MAX (latent_memory_budget () / 4, STREAMED_SAMPLE_BYTES) / row_bytes);
+  g_autoptr(LatentDataset) sample = NULL;
+  g_autoptr(LatentKmeans) start = NULL;
+  g_autoptr(LatentKmeans) self = NULL;
+
+  if (p->init[0] == '@')
+    return kmeans_init_start (dataset, params, p, seed, NULL, cl, cancellable, error);
+  if (!kmeans_check (dataset, params, error) ||
+      !(sample = latent_rows_sample (dataset, MIN (MAX (rows, (guint) p->k), n), seed, error)) ||
+      !(start = kmeans_init (sample, params, seed, cl, cancellable, error)) ||
+      !(self = kmeans_init_start (dataset, params, p, seed, start->centers, cl, cancellable, error)))
+    return NULL;
+  self->restart_note = g_strdup_printf (_("Started by %s on a sample of %u of the %u rows. "),
+                                        g_str_equal (p->init, "random") ? _("random rows") : "k-means++",
+                                        latent_dataset_get_n_rows (sample), n);
+  if (start->restart_note)
+    {
+      char *both = g_strconcat (self->restart_note, start->restart_note, NULL);
+
+      g_free (self->restart_note);
+      self->restart_note = both;
+    }
+  return g_steal_pointer (&self);
 }
 
 /* Multiple restarts: every start is fitted to the end here, from seeds
@@ -544,6 +689,8 @@ kmeans_init (LatentDataset  *dataset,
   guint best;
 
   latent_params_read (params, &p);
+  if (latent_dataset_is_streamed (dataset))
+    return kmeans_init_streamed (dataset, params, &p, seed, cl, cancellable, error);
   if (!latent_clusters_choose_start (&kmeans_algorithm, dataset, params, p.restarts, p.init, seed, cl, cancellable,
                                      kmeans_score,
                      FALSE, &objectives, &best, &note, error))
@@ -551,7 +698,7 @@ kmeans_init (LatentDataset  *dataset,
   /* After the restarts, the winner's own rounds are not news. */
   if (objectives != NULL)
     latent_algorithm_hold_init_progress (TRUE);
-  self = kmeans_init_start (dataset, params, &p, seed + best, cl, cancellable, error);
+  self = kmeans_init_start (dataset, params, &p, seed + best, NULL, cl, cancellable, error);
   if (objectives != NULL)
     latent_algorithm_hold_init_progress (FALSE);
   if (self == NULL)
@@ -784,15 +931,72 @@ kmeans_begin (gpointer       data,
   return TRUE;
 }
 
+/* A chunk's pass on the device: a view of the run whose rows are the
+ * chunk's, its labels and distances the chunk's part of the run's, with
+ * no bounds (each chunk is seen once a pass). Its sums add to @stats. */
+static gboolean
+accumulate_on_device (LatentKmeans       *self,
+                      const LatentChunk  *chunk,
+                      double             *stats,
+                      GCancellable       *cancellable,
+                      GError            **error)
+{
+  LatentKmeans view = *self;
+  LatentKmeansCl *kcl;
+  LatentKmeansPass pass = { 0 };
+  gboolean ok;
+
+  view.x = chunk->values;
+  view.n = chunk->n;
+  view.labels = self->labels + chunk->first;
+  view.dist = self->dist + chunk->first;
+  view.cl = NULL;
+  view.no_bounds = TRUE;
+  pass_init (&pass, self->k, self->d);
+  ok = (kcl = latent_kmeans_cl_new (&view, self->chunk_device, error)) != NULL &&
+       latent_kmeans_cl_assign (kcl, &view, &pass, LATENT_KMEANS_EXACT, cancellable, error);
+  if (ok)
+    {
+      double *sums = stats + latent_kmeans_stats_sums (self), *counts = stats + latent_kmeans_stats_counts (self);
+
+      for (gsize i = 0; i < (gsize) self->k * self->d; i++)
+        sums[i] += pass.sums[i];
+      for (guint c = 0; c < self->k; c++)
+        counts[c] += pass.counts[c];
+      stats[latent_kmeans_stats_inertia (self)] += pass.inertia;
+    }
+  g_clear_pointer (&kcl, latent_kmeans_cl_free);
+  g_free (pass.sums);
+  g_free (pass.counts);
+  return ok;
+}
+
 static gboolean
 kmeans_accumulate (gpointer           data,
                    const LatentChunk *chunk,
                    double            *stats,
-                   G_GNUC_UNUSED GCancellable *cancellable,
-                   G_GNUC_UNUSED GError      **error)
+                   GCancellable      *cancellable,
+                   GError           **error)
 {
   LatentKmeans *self = data;
+  g_autoptr(GError) local_error = NULL;
 
+  if (self->chunk_device != NULL)
+    {
+      if (accumulate_on_device (self, chunk, stats, cancellable, &local_error))
+        return TRUE;
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      /* The chunk, and the rest of the run, on the reference. */
+      g_free (self->fallback);
+      self->fallback = latent_cl_fall_back (self->chunk_device, "k-means", local_error);
+      g_clear_object (&self->chunk_device);
+      g_free (self->device);
+      self->device = g_strdup (LATENT_KMEANS_CPU_REFERENCE);
+    }
   latent_kmeans_reference_accumulate (self, chunk->first, chunk->n, chunk->values, stats, TRUE);
   return TRUE;
 }

@@ -7,8 +7,13 @@
 #include "latent-dataset.h"
 
 #include <glib/gi18n-lib.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 
 #define DATA_ALIGNMENT 128
 
@@ -22,6 +27,7 @@ struct _LatentDataset
   guint    n_cols;
   float   *data;
   GBytes  *storage;     /* what data points into, when not our own (a mapped file) */
+  guint    stream_chunk_rows;   /* streamed from storage in chunks of so many rows; 0: in memory */
   GStrv    column_names;
 
   gint32  *labels;
@@ -110,6 +116,7 @@ static LatentDataset *
 dataset_of_shape (const char  *name,
                   guint        n_rows,
                   guint        n_cols,
+                  guint64      max_values,
                   GError     **error)
 {
   LatentDataset *self;
@@ -122,7 +129,7 @@ dataset_of_shape (const char  *name,
                    n_rows, n_cols);
       return NULL;
     }
-  if (n_values > LATENT_DATASET_MAX_VALUES)
+  if (n_values > max_values)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
                    _("%s: %u rows × %u columns is above the limit of %llu values"),
@@ -149,7 +156,7 @@ latent_dataset_new (const char  *name,
                     guint        n_cols,
                     GError     **error)
 {
-  g_autoptr(LatentDataset) self = dataset_of_shape (name, n_rows, n_cols, error);
+  g_autoptr(LatentDataset) self = dataset_of_shape (name, n_rows, n_cols, LATENT_DATASET_MAX_VALUES, error);
   const guint64 n_values = (guint64) n_rows * n_cols;
 
   if (self == NULL)
@@ -184,7 +191,8 @@ latent_dataset_new_for_bytes (const char  *name,
 
   g_return_val_if_fail (bytes != NULL, NULL);
 
-  if (!(self = dataset_of_shape (name, n_rows, n_cols, error)))
+  /* Any size: only what is used is read. */
+  if (!(self = dataset_of_shape (name, n_rows, n_cols, G_MAXUINT64, error)))
     return NULL;
   base = g_bytes_get_data (bytes, &len);
   g_return_val_if_fail (offset <= len && (len - offset) / sizeof (float) / n_cols >= n_rows, NULL);
@@ -438,8 +446,16 @@ latent_dataset_get_hash (LatentDataset *self)
                            self->channels, self->n_classes };
 
       g_checksum_update (sum, (const guchar *) shape, sizeof shape);
-      g_checksum_update (sum, (const guchar *) self->data,
-                         (gsize) self->n_rows * self->n_cols * sizeof (float));
+      /* A streamed dataset's rows a chunk at a time, each let go after. */
+      for (guint first = 0, step = self->stream_chunk_rows ? self->stream_chunk_rows : self->n_rows;
+           first < self->n_rows; first += MIN (step, self->n_rows - first))
+        {
+          const guint n = MIN (step, self->n_rows - first);
+
+          g_checksum_update (sum, (const guchar *) (self->data + (gsize) first * self->n_cols),
+                             (gsize) n * self->n_cols * sizeof (float));
+          latent_dataset_release_rows (self, first, n);
+        }
       if (self->labels)
         g_checksum_update (sum, (const guchar *) self->labels, self->n_rows * sizeof (gint32));
       self->hash = g_strdup (g_checksum_get_string (sum));
@@ -570,4 +586,132 @@ latent_dataset_get_origin (LatentDataset *self)
 {
   g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
   return self->origin;
+}
+
+void
+latent_dataset_set_stream_chunk_rows (LatentDataset *self,
+                                      guint          chunk_rows)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  /* Only a mapping's pages can be let go and read again. */
+  g_return_if_fail (chunk_rows == 0 || self->storage != NULL);
+  self->stream_chunk_rows = MIN (chunk_rows, self->n_rows);
+}
+
+guint
+latent_dataset_get_stream_chunk_rows (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), 0);
+  return self->stream_chunk_rows;
+}
+
+gboolean
+latent_dataset_is_streamed (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), FALSE);
+  return self->stream_chunk_rows > 0;
+}
+
+char *
+latent_dataset_describe_storage (LatentDataset *self)
+{
+  g_autofree char *size = NULL, *chunk = NULL;
+  const guint64 row_bytes = (guint64) self->n_cols * sizeof (float);
+
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  if (self->stream_chunk_rows == 0)
+    return NULL;
+  size = g_format_size (row_bytes * self->n_rows);
+  chunk = g_format_size (row_bytes * self->stream_chunk_rows);
+  /* Translators: the dataset's size, then one chunk's: "streamed from disk, 36 GB, 256 MB chunks" */
+  return g_strdup_printf (_("streamed from disk, %s, %s chunks"), size, chunk);
+}
+
+/* The pages that hold rows @first … @first + @n − 1, to @advice. */
+static void
+advise_rows (LatentDataset *self,
+             guint          first,
+             guint          n,
+             int            advice)
+{
+  const guintptr page = sysconf (_SC_PAGESIZE);
+  const guint64 row_bytes = (guint64) self->n_cols * sizeof (float);
+  guintptr from, to;
+
+  if (self->stream_chunk_rows == 0 || n == 0 || first >= self->n_rows)
+    return;
+  n = MIN (n, self->n_rows - first);
+  from = (guintptr) self->data + first * row_bytes;
+  to = from + n * row_bytes;
+  /* Outward to whole pages: a neighbour's rows in a page let go are read
+   * again from the file when used, since nothing writes them. */
+  from = from / page * page;
+  to = (to + page - 1) / page * page;
+  if (madvise ((void *) from, to - from, advice) != 0)
+    g_debug ("madvise: %s", g_strerror (errno));
+}
+
+void
+latent_dataset_release_rows (LatentDataset *self,
+                             guint          first,
+                             guint          n)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  advise_rows (self, first, n, MADV_DONTNEED);
+}
+
+void
+latent_dataset_prefetch_rows (LatentDataset *self,
+                              guint          first,
+                              guint          n)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  advise_rows (self, first, n, MADV_WILLNEED);
+}
+
+gboolean
+latent_dataset_check_rows (LatentDataset  *self,
+                           guint           first,
+                           guint           n,
+                           GError        **error)
+{
+  const float *values = self->data + (gsize) first * self->n_cols;
+  const gsize count = (gsize) n * self->n_cols;
+  gsize j = 0;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (self), FALSE);
+  g_return_val_if_fail (first <= self->n_rows && n <= self->n_rows - first, FALSE);
+
+  /* An exponent of all ones is an infinity or a NaN: eight integer
+   * tests at a time (GCC's and Clang's vectors; -O2 vectorises no loop
+   * like this one), a block at a time. */
+  for (gsize block = 0; block < count; block += 4096)
+    {
+      typedef guint32 Lanes __attribute__ ((vector_size (32)));
+      const gsize end = MIN (count, block + 4096);
+      Lanes any = { 0 };
+      gsize i = block;
+
+      for (; i + 8 <= end; i += 8)
+        {
+          Lanes v;
+
+          memcpy (&v, values + i, sizeof v);
+          any |= (Lanes) ((v & 0x7f800000u) == 0x7f800000u);
+        }
+      for (; i < end; i++)
+        any[0] |= !isfinite (values[i]);
+      if (!(any[0] | any[1] | any[2] | any[3] | any[4] | any[5] | any[6] | any[7]))
+        continue;
+      for (j = block; j < end && isfinite (values[j]); j++)
+        ;
+      /* Translators: the file, then a row and a column, counted from 1 */
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
+                   _("%s: row %llu, column %u: not a finite number (%g)"),
+                   self->source ? self->source : self->name,
+                   (unsigned long long) (first + j / self->n_cols) + 1, (guint) (j % self->n_cols) + 1,
+                   values[j]);
+      return FALSE;
+    }
+  return TRUE;
 }

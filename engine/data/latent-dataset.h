@@ -129,4 +129,31 @@ gboolean       latent_dataset_check_finite     (LatentDataset  *self,
                                                 const char     *what,
                                                 GError        **error);
 
+/* Streaming (latent-memory.h). A dataset made from a mapped file
+ * (latent_dataset_new_for_bytes) may be streamed: its rows are then read
+ * in chunks of @chunk_rows (latent-rows.h), each let go after use, and
+ * its values are never written. 0 holds it in memory. Only a streamed
+ * dataset may be above LATENT_DATASET_MAX_VALUES. */
+void           latent_dataset_set_stream_chunk_rows (LatentDataset *self,
+                                                     guint          chunk_rows);
+guint          latent_dataset_get_stream_chunk_rows (LatentDataset *self);
+gboolean       latent_dataset_is_streamed      (LatentDataset  *self);
+/* "streamed from disk, 36 GB, 256 MB chunks"; NULL when in memory. */
+char          *latent_dataset_describe_storage (LatentDataset  *self);
+/* A streamed dataset's rows @first … @first + @n − 1: let go of their
+ * memory (they are read from the file again if used), or have the system
+ * read them ahead. Nothing for a dataset in memory. */
+void           latent_dataset_release_rows     (LatentDataset  *self,
+                                                guint           first,
+                                                guint           n);
+void           latent_dataset_prefetch_rows    (LatentDataset  *self,
+                                                guint           first,
+                                                guint           n);
+/* Those rows finite, else FALSE naming the file, row and column: a
+ * streamed dataset's rows are checked as they are read, not at loading. */
+gboolean       latent_dataset_check_rows       (LatentDataset  *self,
+                                                guint           first,
+                                                guint           n,
+                                                GError        **error);
+
 G_END_DECLS

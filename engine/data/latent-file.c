@@ -95,11 +95,12 @@ latent_file_fopen (const char  *path,
   return fp;
 }
 
-GBytes *
-latent_file_read (const char  *path,
-                  gsize        max_bytes,
-                  const char  *what,
-                  GError     **error)
+static GBytes *
+read_file (const char  *path,
+           gsize        max_bytes,
+           const char  *what,
+           gboolean     map,
+           GError     **error)
 {
   g_autofree char *display = g_filename_display_name (path);
   g_autofree char *contents = NULL;
@@ -119,7 +120,7 @@ latent_file_read (const char  *path,
                    _("%s: %s is too large for %s (the limit is %s)"), display, have, what, limit);
       return NULL;
     }
-  if (size >= MAP_FROM_BYTES)
+  if (size >= MAP_FROM_BYTES || (map && size > 0))
     {
       g_autoptr(GError) local_error = NULL;
       /* Copy-on-write: a dataset may use the bytes as its values
@@ -157,6 +158,22 @@ latent_file_read (const char  *path,
   g_close (fd, NULL);
   contents[done] = '\0';
   return g_bytes_new_take (g_steal_pointer (&contents), done);
+}
+
+GBytes *
+latent_file_read (const char  *path,
+                  gsize        max_bytes,
+                  const char  *what,
+                  GError     **error)
+{
+  return read_file (path, max_bytes, what, FALSE, error);
+}
+
+GBytes *
+latent_file_map (const char  *path,
+                 GError     **error)
+{
+  return read_file (path, G_MAXSIZE, NULL, TRUE, error);
 }
 
 char *

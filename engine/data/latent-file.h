@@ -29,6 +29,10 @@ GBytes *latent_file_read   (const char  *path,
                             gsize        max_bytes,
                             const char  *what,
                             GError     **error);
+/* The whole file mapped, whatever its size (an empty file is read): what
+ * a streamed dataset is made from (latent_dataset_new_for_bytes). */
+GBytes *latent_file_map    (const char  *path,
+                            GError     **error);
 
 /* @path's last part without its extension ("data/cells.h5" → "cells"),
  * what a dataset from it is called. */

@@ -12,10 +12,12 @@
 #define G_LOG_DOMAIN "latent-npy"
 
 #include "latent-npy.h"
+#include "latent-memory.h"
 #include "latent-arrays.h"
 #include "latent-file.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 #include <zip.h>
@@ -508,19 +510,21 @@ gather (const NpyArray  *a,
 }
 
 /* Floats as a dataset keeps them, each finite: the array's own bytes
- * serve as the dataset's values, with no copy. */
+ * serve as the dataset's values, with no copy. Streamed, in chunks of
+ * @stream_rows, its values are checked as they are read instead. */
 static LatentDataset *
 dataset_in_place (const NpyArray          *a,
                   const LatentArrayRows   *layout,
                   const char              *name,
                   GBytes                  *bytes,
+                  guint                    stream_rows,
                   GError                 **error)
 {
   g_autoptr(LatentDataset) dataset = NULL;
   const guint8 *base = g_bytes_get_data (bytes, NULL);
   const float *values = (const float *) a->data;
 
-  for (guint64 j = 0; j < a->count; j++)
+  for (guint64 j = 0; stream_rows == 0 && j < a->count; j++)
     if (!isfinite (values[j]))
       {
         g_autofree char *where = describe_index (a, j);
@@ -530,17 +534,21 @@ dataset_in_place (const NpyArray          *a,
         return NULL;
       }
   dataset = latent_dataset_new_for_bytes (name, layout->rows, layout->cols, bytes, a->data - base, error);
+  if (dataset != NULL)
+    latent_dataset_set_stream_chunk_rows (dataset, stream_rows);
   if (dataset != NULL && layout->channels > 0)
     latent_dataset_set_image_shape (dataset, layout->width, layout->height, layout->channels, FALSE);
   return g_steal_pointer (&dataset);
 }
 
 /* @bytes (may be NULL) hold @a: a C-order array of this machine's floats,
- * rows as they are stored, is used where it lies. */
+ * rows as they are stored, is used where it lies, and with @stream (the
+ * bytes being a mapped file) streamed. */
 static LatentDataset *
 dataset_of (const NpyArray  *a,
             GBytes          *bytes,
             const char      *name,
+            gboolean         stream,
             GError         **error)
 {
   g_autoptr(LatentDataset) dataset = NULL;
@@ -558,7 +566,15 @@ dataset_of (const NpyArray  *a,
     return NULL;
   if (bytes != NULL && a->kind == 'f' && a->size == sizeof (float) && !a->swap && !a->fortran &&
       !layout.channels_first && (guintptr) a->data % G_ALIGNOF (float) == 0)
-    return dataset_in_place (a, &layout, name, bytes, error);
+    return dataset_in_place (a, &layout, name, bytes,
+                             stream ? latent_memory_chunk_rows ((guint64) layout.cols * sizeof (float)) : 0, error);
+  if (stream && a->count > LATENT_DATASET_MAX_VALUES)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                   _("%s: too large to hold in memory, and only float32 arrays in C order are streamed from disk: "
+                     "convert it with numpy (x.astype(numpy.float32))"), a->what);
+      return NULL;
+    }
   /* PyTorch's (n, channels, height, width), interleaved as images are here. */
   if (layout.channels_first)
     perm[1] = 2, perm[2] = 3, perm[3] = 1;
@@ -594,7 +610,7 @@ latent_npy_load_bytes (GBytes      *bytes,
   if (!parse_array (data, len, &a, error))
     return NULL;
   name = latent_file_stem (what);
-  dataset = dataset_of (&a, bytes, name, error);
+  dataset = dataset_of (&a, bytes, name, FALSE, error);
   if (dataset != NULL)
     latent_dataset_set_source (dataset, what);
   return dataset;
@@ -612,11 +628,34 @@ latent_npy_load (const char  *path,
                  GError     **error)
 {
   g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = NULL;
+  LatentDataset *dataset;
+  NpyArray a = { .what = path };
+  const guint8 *data;
+  goffset size = 0;
+  gboolean stream;
+  gsize len;
+  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  bytes = latent_file_read (path, max_file_bytes (), _("a NumPy file"), error);
-  return bytes ? latent_npy_load_bytes (bytes, path, error) : NULL;
+  /* Larger than the memory budget: mapped, to be streamed if its values
+   * can be used where they lie. */
+  if ((fd = latent_file_open (path, &size, error)) < 0)
+    return NULL;
+  g_close (fd, NULL);
+  stream = (guint64) size > latent_memory_budget ();
+  bytes = stream ? latent_file_map (path, error) : latent_file_read (path, max_file_bytes (), _("a NumPy file"), error);
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &len);
+  if (!parse_array (data, len, &a, error))
+    return NULL;
+  name = latent_file_stem (path);
+  dataset = dataset_of (&a, bytes, name, stream, error);
+  if (dataset != NULL)
+    latent_dataset_set_source (dataset, path);
+  return dataset;
 }
 
 /* Labels ----------------------------------------------------------------- */
@@ -902,7 +941,7 @@ load_member (Archive     *archive,
   /* "mnist (x_train)": the archive, and which of its arrays. */
   stem = latent_file_stem (archive->path);
   name = g_strdup_printf ("%s (%s)", stem, (char *) g_ptr_array_index (archive->names, data));
-  dataset = dataset_of (&a, bytes, name, error);
+  dataset = dataset_of (&a, bytes, name, FALSE, error);
   if (dataset == NULL)
     return NULL;
   latent_dataset_set_source (dataset, archive->path);

@@ -17,6 +17,11 @@ struct _LatentRows
   guint           first, count; /* the share of the rows the chunks give */
   gboolean        shared;       /* one of several processes' shares */
   guint           chunk_rows;   /* count for one chunk */
+  /* A streamed dataset's rows (latent-dataset.h) given last, to let go
+   * of when the next are asked for; and the bytes gathered since the
+   * gathered rows were last let go. */
+  guint           held_first, held_n;
+  guint64         gathered_bytes;
 };
 
 static guint default_chunk_rows;   /* atomic */
@@ -57,6 +62,8 @@ latent_rows_new_for_dataset (LatentDataset *dataset,
   self->d = latent_dataset_get_n_cols (dataset);
   if (chunk_rows == 0)
     chunk_rows = latent_rows_default_chunk_rows ();
+  if (chunk_rows == 0)
+    chunk_rows = latent_dataset_get_stream_chunk_rows (dataset);
   self->chunk_rows = chunk_rows == 0 || chunk_rows > self->n ? MAX (self->n, 1) : chunk_rows;
   return self;
 }
@@ -92,6 +99,9 @@ latent_rows_unref (LatentRows *self)
   g_return_if_fail (self != NULL);
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
+  latent_dataset_release_rows (self->dataset, self->held_first, self->held_n);
+  if (self->gathered_bytes > 0)
+    latent_dataset_release_rows (self->dataset, 0, self->n);
   g_object_unref (self->dataset);
   g_free (self);
 }
@@ -167,7 +177,19 @@ latent_rows_get_chunk (LatentRows   *self,
 
   first = self->first + index * self->chunk_rows;
   rows_at (self, first, MIN (self->chunk_rows, self->first + self->count - first), chunk);
-  return TRUE;
+  if (!latent_dataset_is_streamed (self->dataset))
+    return TRUE;
+
+  /* Streamed: the last chunk's rows go, the next chunk's are read ahead
+   * while this one is used, and this one's are checked as they come. */
+  if (self->held_first != first)
+    latent_dataset_release_rows (self->dataset, self->held_first, self->held_n);
+  self->held_first = first;
+  self->held_n = chunk->n;
+  if (index + 1 < latent_rows_get_n_chunks (self))
+    latent_dataset_prefetch_rows (self->dataset, first + chunk->n,
+                                  MIN (self->chunk_rows, self->first + self->count - first - chunk->n));
+  return latent_dataset_check_rows (self->dataset, first, chunk->n, error);
 }
 
 gboolean
@@ -179,6 +201,7 @@ latent_rows_gather (LatentRows   *self,
                     GError      **error)
 {
   const guint d = self->d;
+  const gboolean streamed = latent_dataset_is_streamed (self->dataset);
   LatentChunk chunk = { 0 };
 
   /* Through the chunks, as a source that holds one chunk at a time would
@@ -196,9 +219,67 @@ latent_rows_gather (LatentRows   *self,
           rows_at (self, first, MIN (self->chunk_rows, self->n - first), &chunk);
           g_return_val_if_fail (labels == NULL || chunk.labels != NULL, FALSE);
         }
+      if (streamed && !latent_dataset_check_rows (self->dataset, i, 1, error))
+        return FALSE;
       memcpy (values + (gsize) r * d, chunk.values + (gsize) (i - chunk.first) * d, d * sizeof (float));
       if (labels)
         labels[r] = chunk.labels[i - chunk.first];
     }
+  /* Streamed rows gathered here and there: all let go once they add up
+   * to two chunks, which bounds what the batches keep in memory. */
+  if (streamed && (self->gathered_bytes += (guint64) n * d * sizeof (float)) >
+                  2 * (guint64) latent_dataset_get_stream_chunk_rows (self->dataset) * d * sizeof (float))
+    {
+      latent_dataset_release_rows (self->dataset, 0, self->n);
+      self->gathered_bytes = 0;
+    }
   return TRUE;
+}
+
+LatentDataset *
+latent_rows_sample (LatentDataset  *dataset,
+                    guint           max_rows,
+                    guint64         seed,
+                    GError        **error)
+{
+  const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
+  const guint step = MAX (latent_dataset_get_stream_chunk_rows (dataset), 1);
+  const gint32 *labels = latent_dataset_has_labels (dataset) ? latent_dataset_get_labels (dataset) : NULL;
+  guint32 seed_words[2] = { (guint32) seed, (guint32) (seed >> 32) };
+  g_autoptr(GRand) rand = g_rand_new_with_seed_array (seed_words, 2);
+  g_autoptr(LatentDataset) sample = NULL;
+  g_autofree gint32 *sample_labels = NULL;
+  const float *x = latent_dataset_get_data (dataset);
+  float *to;
+  guint taken = 0;
+
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+
+  max_rows = MIN (MAX (max_rows, 1), n);
+  if (!(sample = latent_dataset_new (latent_dataset_get_name (dataset), max_rows, d, error)))
+    return NULL;
+  to = latent_dataset_get_data (sample);
+  if (labels)
+    sample_labels = g_new (gint32, max_rows);
+  /* Selection sampling (Knuth's algorithm S): each row in turn is taken
+   * with the chance (still wanted) / (still left), so the rows come in
+   * the file's order and each chunk is read once. */
+  for (guint i = 0; i < n && taken < max_rows; i++)
+    {
+      if ((double) (n - i) * g_rand_double (rand) < max_rows - taken)
+        {
+          if (!latent_dataset_check_rows (dataset, i, 1, error))
+            return NULL;
+          memcpy (to + (gsize) taken * d, x + (gsize) i * d, d * sizeof (float));
+          if (labels)
+            sample_labels[taken] = labels[i];
+          taken++;
+        }
+      if ((i + 1) % step == 0)
+        latent_dataset_release_rows (dataset, i + 1 - step, step);
+    }
+  latent_dataset_release_rows (dataset, n / step * step, n % step);
+  if (labels)
+    latent_dataset_set_labels (sample, sample_labels, latent_dataset_get_n_classes (dataset), NULL);
+  return g_steal_pointer (&sample);
 }

@@ -3,12 +3,15 @@
  * The algorithms whose iteration is a pass over the rows (the pass
  * contract, latent-algorithm.h) read them from a row source, a chunk at a
  * time, never from a whole dataset: a chunk is a run of consecutive rows,
- * its first row's index, its values and its labels. Today's source is a
- * dataset in memory, in one chunk of every row or in chunks of a chosen
- * size (the chunked source proves that no pass relies on seeing all rows
- * at once); one process's share of the rows under MPI is another
- * (latent_rows_new_for_share, latent_algorithm_new_rows), and a file read
- * in pieces will be.
+ * its first row's index, its values and its labels. The source is a
+ * dataset, in one chunk of every row or in chunks of a chosen size (the
+ * chunked source proves that no pass relies on seeing all rows at once).
+ * A streamed dataset (latent-dataset.h), larger than the memory budget,
+ * comes in its own chunk size: each chunk is read from its file as it is
+ * asked for, checked finite, and let go when the next is, while the
+ * system reads the next one ahead. One process's share of the rows under
+ * MPI is another source (latent_rows_new_for_share,
+ * latent_algorithm_new_rows).
  *
  * Mini-batch learners (the autoencoder, logistic regression) draw their
  * rows in an order of their own, so they ask the source for rows by index
@@ -37,7 +40,8 @@ typedef struct {
 typedef struct _LatentRows LatentRows;
 
 /* The rows of @dataset (held by reference), in chunks of @chunk_rows rows
- * (the last may be shorter); 0 takes latent_rows_default_chunk_rows (). */
+ * (the last may be shorter); 0 takes latent_rows_default_chunk_rows (),
+ * else a streamed dataset's chunk size, else every row. */
 LatentRows    *latent_rows_new_for_dataset (LatentDataset *dataset,
                                             guint          chunk_rows);
 /* One process's share of the rows of @dataset, in a job of several (an
@@ -68,7 +72,7 @@ LatentDataset *latent_rows_get_dataset     (LatentRows    *self);
 gboolean       latent_rows_is_whole        (LatentRows    *self,
                                             LatentDataset *dataset);
 /* Chunk @index (0 … n_chunks − 1) into @chunk. An in-memory source cannot
- * fail; a file's can, hence the error. */
+ * fail; a streamed one fails on a value that is not finite. */
 gboolean       latent_rows_get_chunk       (LatentRows    *self,
                                             guint          index,
                                             LatentChunk   *chunk,
@@ -78,12 +82,22 @@ gboolean       latent_rows_get_chunk       (LatentRows    *self,
  * order, copied into @values (n × d, row-major) and their labels into
  * @labels when not NULL (the rows must have labels then). A copy, not a
  * pointer, because the rows of a batch are scattered over the chunks: an
- * in-memory source copies them and cannot fail; a file's would read them. */
+ * in-memory source copies them and cannot fail; a streamed one reads them
+ * from the file in the same order, and fails on a value not finite. */
 gboolean       latent_rows_gather          (LatentRows    *self,
                                             const guint   *indices,
                                             guint          n,
                                             float         *values,
                                             gint32        *labels,
+                                            GError       **error);
+
+/* At most @max_rows rows of @dataset (all when it has fewer), drawn
+ * uniformly without repeats from @seed and kept in their order, with their
+ * labels, as a dataset in memory: where a streamed dataset's algorithm
+ * starts (k-means++ on a sample). Fails on a value not finite. */
+LatentDataset *latent_rows_sample          (LatentDataset *dataset,
+                                            guint          max_rows,
+                                            guint64        seed,
                                             GError       **error);
 
 /* The chunk size of sources made with chunk_rows 0: the environment's
