@@ -15,6 +15,7 @@ import json
 import math
 import os
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -111,6 +112,20 @@ class Ranks(unittest.TestCase):
 
     def test_prototype(self):
         self.check("prototype", "--data", "iris")
+
+    def test_streamed(self):
+        """Each rank streams its share of a NumPy file from disk."""
+        path = os.path.join(self.tmp.name, "rows.npy")
+        values = [float((i * 37) % 101) / 10 + (i % 3) * 20 for i in range(4000 * 4)]
+        header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4000, 4), }"
+        header += " " * (63 - (10 + len(header)) % 64) + "\n"
+        with open(path, "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+            f.write(struct.pack("<%df" % len(values), *values))
+        for algorithm in ("kmeans", "pca"):
+            with self.subTest(algorithm=algorithm):
+                self.check(algorithm, "--data", path, "--memory", "16K", "--param",
+                           "k=3" if algorithm == "kmeans" else "components=2")
 
     def test_logreg(self):
         """Each rank a share of every mini-batch (and of L-BFGS's batch of

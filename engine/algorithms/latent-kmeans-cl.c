@@ -475,10 +475,13 @@ latent_kmeans_cl_new (LatentKmeans  *self,
    * less their mean, and so do the centers. */
   kcl->shift = far_mean (self);
 
-  /* Rows as wide as the vectors are read in place (the dataset's memory
-   * is aligned for it); others are padded into a copy as large as the
-   * data, which this machine may not have room for. */
-  in_place = kcl->dp == self->d && kcl->shift == NULL;
+  /* Rows as wide as the vectors are read in place where their memory is
+   * aligned for the vectors (a dataset's own is; a small NumPy file read
+   * into memory, or a chunk, may not be: the kernels' aligned loads then
+   * crashed); others are padded into a copy as large as the data, which
+   * this machine may not have room for. */
+  in_place = kcl->dp == self->d && kcl->shift == NULL &&
+             (guintptr) self->x % (kcl->vec * sizeof (float)) == 0;
   if (!in_place &&
       !(padded = latent_algorithm_alloc ((guint64) n * kcl->dp, sizeof (float),
                                          _("k-means: the rows padded for the device"), error)))

@@ -87,8 +87,6 @@ latent_linear_cl_free (LatentLinearCl *lcl)
   g_free (lcl);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentLinearCl, latent_linear_cl_free)
-
 LatentLinearCl *
 latent_linear_cl_new (LatentCl     *cl,
                       const float  *x,

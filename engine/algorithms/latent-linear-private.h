@@ -189,6 +189,7 @@ LatentLinearCl *latent_linear_cl_new           (LatentCl          *cl,
                                                 guint              d,
                                                 GError           **error);
 void            latent_linear_cl_free          (LatentLinearCl    *lcl);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LatentLinearCl, latent_linear_cl_free)
 gboolean        latent_linear_cl_moments       (LatentLinearCl    *lcl,
                                                 double            *mean,
                                                 double            *cov,

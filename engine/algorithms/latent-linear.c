@@ -151,6 +151,86 @@ latent_linear_max_int (LatentLinearModel      model,
   return model == LATENT_LINEAR_PCA ? (gint64) d : (gint64) d - 1;
 }
 
+/* A streamed dataset's moments on the device, a chunk at a time: each
+ * chunk's mean and covariance there, merged here in double (Chan, Golub
+ * and LeVeque), in one read of the file. */
+static gboolean
+streamed_moments (LatentLinear  *self,
+                  LatentRows    *rows,
+                  LatentCl      *cl,
+                  GError       **error)
+{
+  const guint d = self->d;
+  g_autofree double *chunk_mean = g_new (double, d), *chunk_cov = g_new (double, (gsize) d * d);
+  double seen = 0;
+
+  memset (self->mean, 0, d * sizeof (double));
+  memset (self->cov, 0, (gsize) d * d * sizeof (double));
+  for (guint c = 0; c < latent_rows_get_n_chunks (rows); c++)
+    {
+      g_autoptr(LatentLinearCl) lcl = NULL;
+      LatentChunk chunk;
+      double after, weight;
+
+      if (!latent_rows_get_chunk (rows, c, &chunk, error) ||
+          !(lcl = latent_linear_cl_new (cl, chunk.values, chunk.n, d, error)) ||
+          !latent_linear_cl_moments (lcl, chunk_mean, chunk_cov, NULL, error))
+        return FALSE;
+      after = seen + chunk.n;
+      weight = seen * chunk.n / after;
+      /* Σ (x − mean)(x − mean)ᵀ so far, in cov until the end. */
+      for (guint a = 0; a < d; a++)
+        chunk_mean[a] -= self->mean[a];
+      for (guint a = 0; a < d; a++)
+        for (guint b = 0; b < d; b++)
+          self->cov[(gsize) a * d + b] += chunk.n * chunk_cov[(gsize) a * d + b] +
+                                          weight * chunk_mean[a] * chunk_mean[b];
+      for (guint a = 0; a < d; a++)
+        self->mean[a] += chunk_mean[a] * chunk.n / after;
+      seen = after;
+    }
+  for (gsize i = 0; i < (gsize) d * d; i++)
+    self->cov[i] /= seen;
+  return TRUE;
+}
+
+/* A streamed dataset's rows on @dims components (et's first, d × m), a
+ * chunk at a time in floats: what a figure draws. */
+static gboolean
+project_streamed (LatentLinear  *self,
+                  const double  *et,
+                  guint          m,
+                  guint          dims,
+                  float         *z,
+                  GError       **error)
+{
+  const guint d = self->d;
+  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (self->dataset, 0);
+  g_autofree float *basis = g_new (float, (gsize) d * dims);
+  g_autofree double *offset = g_new0 (double, dims);
+
+  for (guint a = 0; a < d; a++)
+    for (guint j = 0; j < dims; j++)
+      {
+        basis[(gsize) a * dims + j] = et[(gsize) a * m + j];
+        offset[j] += self->mean[a] * et[(gsize) a * m + j];
+      }
+  for (guint c = 0; c < latent_rows_get_n_chunks (rows); c++)
+    {
+      LatentChunk chunk;
+      float *out;
+
+      if (!latent_rows_get_chunk (rows, c, &chunk, error))
+        return FALSE;
+      out = z + (gsize) chunk.first * dims;
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, chunk.n, dims, d, 1.0f, chunk.values, d,
+                   basis, dims, 0.0f, out, dims);
+      for (gsize i = 0; i < (gsize) chunk.n * dims; i++)
+        out[i] -= offset[i % dims];
+    }
+  return TRUE;
+}
+
 LatentLinear *
 latent_linear_new (LatentLinearModel      model,
                    const LatentAlgorithm *algorithm,
@@ -164,6 +244,7 @@ latent_linear_new (LatentLinearModel      model,
   g_autoptr(GError) local_error = NULL;
   g_autoptr(LatentRows) rows = NULL;
   LatentLinearParams p;
+  gboolean have_moments = FALSE;
   guint n, d, m;
 
   g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
@@ -201,7 +282,23 @@ latent_linear_new (LatentLinearModel      model,
    * The device takes them from its own copy of every row, which only one
    * chunk of them all matches; in chunks, the run stays on the host. */
   rows = latent_algorithm_new_rows (dataset);
-  if (cl && latent_rows_is_whole (rows, dataset))
+  if (cl && latent_dataset_is_streamed (dataset) && !latent_rows_is_shared (rows))
+    {
+      if ((have_moments = streamed_moments (self, rows, cl, &local_error)))
+        self->device = latent_cl_describe (cl);
+      else if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+               g_error_matches (local_error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      else
+        {
+          self->fallback = latent_cl_fall_back (cl, algorithm->id, local_error);
+          self->device = g_strdup (CPU_REFERENCE);
+        }
+    }
+  else if (cl && latent_rows_is_whole (rows, dataset))
     {
       self->runtime = g_object_ref (cl);
       self->device = latent_cl_describe (cl);
@@ -220,7 +317,7 @@ latent_linear_new (LatentLinearModel      model,
     }
   else
     self->device = g_strdup (CPU_REFERENCE);
-  if (self->cl == NULL &&
+  if (self->cl == NULL && !have_moments &&
       !latent_linear_reference_moments_rows (rows, self->mean, self->cov, NULL, error))
     return NULL;
 
@@ -729,7 +826,13 @@ fill_model (LatentLinear   *self,
   /* Projections: every component in the final snapshot, if not too many. */
   snap->linear.projection_dims = snap->final && (guint64) n * m <= MAX_SNAPSHOT_PROJECTION ? m : MIN (m, 2);
   snap->linear.projection = g_new (float, (gsize) n * snap->linear.projection_dims);
-  if (self->cl == NULL ||
+  if (latent_dataset_is_streamed (self->dataset))
+    {
+      /* A value not finite would have stopped the moments' pass. */
+      if (!project_streamed (self, et, m, snap->linear.projection_dims, snap->linear.projection, &error))
+        g_warning ("%s", error->message);
+    }
+  else if (self->cl == NULL ||
       !latent_linear_cl_project (self->cl, et, m, snap->linear.projection_dims, snap->linear.projection, cancellable, &error))
     {
       if (error)

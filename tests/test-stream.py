@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+# test-stream.py — a NumPy file streamed from disk gives the answer held
+#
+# Usage: test-stream.py LATENT_CLI
+#
+# A .npy file larger than the memory budget (--memory) is streamed: its
+# rows are read a chunk at a time (here about 24 chunks). Each algorithm
+# runs on it held in memory and streamed, from the same seed; the results
+# must agree: on the reference path the same labels, iterations and every
+# number within a relative 1e-5 (float summation order, and a streamed
+# PCA's projection is a product in floats); on the device
+# (PoCL), where each chunk is a pass of its own, within 1e-4. A value not
+# finite is refused naming the file, row and column.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import json
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CLI = sys.argv[1]
+del sys.argv[1]
+
+# The message of a streamed k-means says where it started (test_kmeans).
+IGNORED = {"timings", "device", "history_ms", "elapsed_ms", "message"}
+# 6000 rows of 8 floats, 192 KB: with 64 KB of budget, chunks of 8 KB.
+BUDGET = "64K"
+
+
+def write_npy(path, rows, dtype="<f4"):
+    """A version 1.0 .npy file of ROWS (a list of equal lists, or of ints)."""
+    shape = (len(rows), len(rows[0])) if isinstance(rows[0], list) else (len(rows),)
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        dtype, ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else ""))
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    flat = [v for row in rows for v in row] if isinstance(rows[0], list) else rows
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(flat), "f" if dtype == "<f4" else "i"), *flat))
+
+
+def agree(a, b, tol, path=""):
+    """Where two results differ beyond TOL, or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) - IGNORED != set(b) - IGNORED:
+            return f"{path}: keys {sorted((set(a) ^ set(b)) - IGNORED)}"
+        for key in sorted(set(a) - IGNORED):
+            found = agree(a[key], b[key], tol, f"{path}/{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} against {len(b)} items"
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = agree(x, y, tol, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if isinstance(a, float) and isinstance(b, (int, float)):
+        if not math.isclose(a, b, rel_tol=tol, abs_tol=tol):
+            return f"{path}: {a!r} against {b!r}"
+        return None
+    return None if a == b else f"{path}: {a!r} against {b!r}"
+
+
+class Streamed(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        rand = random.Random(5)
+        centres = [[rand.uniform(-10, 10) for _ in range(8)] for _ in range(5)]
+        labels = [rand.randrange(5) for _ in range(6000)]
+        rows = [[c + rand.gauss(0, 1.5) for c in centres[k]] for k in labels]
+        cls.data = os.path.join(cls.tmp.name, "blobs.npy")
+        cls.labels = os.path.join(cls.tmp.name, "blobs-labels.npy")
+        write_npy(cls.data, rows)
+        write_npy(cls.labels, labels, "<i4")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def run_cli(self, algorithm, *args, memory=None, device="off"):
+        path = os.path.join(self.tmp.name, f"{algorithm}-{memory}.json")
+        command = [CLI, "run", algorithm, "--data", self.data, "--labels", self.labels, "--seed", "7",
+                   "--device", device, "--json", path, *args]
+        if memory:
+            command += ["--memory", memory]
+        p = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # Streamed, it says so; held, it does not.
+        self.assertEqual("streamed from disk" in p.stderr, memory is not None, p.stderr)
+        with open(path) as f:
+            return json.load(f), p.stderr
+
+    def check(self, algorithm, *args, device="off", tol=1e-5):
+        held, _ = self.run_cli(algorithm, *args, device=device)
+        streamed, stderr = self.run_cli(algorithm, *args, memory=BUDGET, device=device)
+        self.assertRegex(stderr, r"streamed from disk, 192\.0\skB, 8\.2\skB chunks")
+        self.assertIsNone(agree(held, streamed, tol), f"{algorithm}: streamed differs from held")
+        return held, streamed
+
+    def test_kmeans(self):
+        held, streamed = self.check("kmeans", "--param", "k=5")
+        self.assertEqual(len(streamed["labels"]), 6000)
+        # Its sample is every row here: k-means++ started where it did held.
+        self.assertIn("Started by k-means++ on a sample of 6000 of the 6000 rows", streamed["message"])
+
+    def test_kmeans_device(self):
+        """Each chunk a pass of its own on the device, against the whole
+        set on it: the same clusters."""
+        held, streamed = self.check("kmeans", "--param", "k=5", device="cpu", tol=1e-4)
+        self.assertEqual(held["labels"], streamed["labels"])
+
+    def test_gmm(self):
+        self.check("gmm", "--param", "k=5")
+
+    def test_linear(self):
+        for algorithm in ("pca", "ppca", "fa"):
+            with self.subTest(algorithm=algorithm):
+                self.check(algorithm, "--param", "components=3")
+
+    def test_pca_device(self):
+        """The moments a chunk at a time on the device, merged in double."""
+        self.check("pca", "--param", "components=3", device="cpu", tol=1e-4)
+
+    def test_prototype(self):
+        self.check("prototype")
+
+    def test_minibatches(self):
+        """Mini-batches gather their rows from the file in the same order
+        as from memory: the same curves."""
+        self.check("logreg", "--param", "epochs=3", "--param", "batch=64")
+        self.check("wta", "--param", "epochs=2", "--param", "hidden=8")
+
+    def test_not_finite(self):
+        """A NaN is found when its chunk is read, not when the file is
+        opened: the message names the file, the row and the column."""
+        rows = [[float(i % 7), float(i % 5)] for i in range(5000)]
+        rows[4321][1] = float("nan")
+        path = os.path.join(self.tmp.name, "nan.npy")
+        write_npy(path, rows)
+        p = subprocess.run([CLI, "run", "kmeans", "--data", path, "--memory", "16K", "--device", "off"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn(f"{path}: row 4322, column 2: not a finite number", p.stderr)
+
+    def test_bad_budget(self):
+        p = subprocess.run([CLI, "run", "kmeans", "--data", self.data, "--memory", "lots"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("--memory: “lots” is not a size", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
