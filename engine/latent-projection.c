@@ -74,12 +74,15 @@ allocate (LatentProjection  *self,
   return TRUE;
 }
 
-/* Column means in double: float sums over 60,000 rows would lose digits. */
+/* Column means in double: float sums over 60,000 rows would lose digits.
+ * A streamed dataset's rows are let go as they are passed (as in every
+ * loop over the rows here), so the projection holds no more of it. */
 static void
-column_means (const float *data,
-              guint        n_rows,
-              guint        n_cols,
-              double      *mean)
+column_means (LatentDataset *dataset,
+              const float   *data,
+              guint          n_rows,
+              guint          n_cols,
+              double        *mean)
 {
   for (guint j = 0; j < n_cols; j++)
     mean[j] = 0.0;
@@ -88,7 +91,10 @@ column_means (const float *data,
       const float *row = data + (gsize) i * n_cols;
       for (guint j = 0; j < n_cols; j++)
         mean[j] += row[j];
+      if ((i + 1) % 65536 == 0)
+        latent_dataset_release_rows (dataset, i + 1 - 65536, 65536);
     }
+  latent_dataset_release_rows (dataset, n_rows / 65536 * 65536, n_rows % 65536);
   for (guint j = 0; j < n_cols; j++)
     mean[j] /= n_rows;
 }
@@ -102,7 +108,7 @@ setup_identity (LatentProjection *self,
   double var[2] = { 0.0, 0.0 };
   double total;
 
-  column_means (data, self->n_rows, self->n_cols, mean);
+  column_means (dataset, data, self->n_rows, self->n_cols, mean);
   for (guint i = 0; i < self->n_rows; i++)
     for (guint j = 0; j < self->n_cols; j++)
       {
@@ -180,7 +186,7 @@ setup_pca (LatentProjection  *self,
       return FALSE;
     }
 
-  column_means (data, n, d, mean);
+  column_means (dataset, data, n, d, mean);
   for (guint j = 0; j < d; j++)
     self->mean[j] = (float) mean[j];
 
@@ -191,6 +197,7 @@ setup_pca (LatentProjection  *self,
       guint m = MIN (rows, n - first);
 
       centre_block (data, first, m, d, mean, block);
+      latent_dataset_release_rows (dataset, first, m);
       cblas_ssyrk (CblasRowMajor, CblasUpper, CblasTrans, d, m,
                    1.0f, block, d, 0.0f, partial, d);
       for (guint i = 0; i < d; i++)
@@ -234,6 +241,7 @@ setup_pca (LatentProjection  *self,
       guint m = MIN (rows, n - first);
 
       centre_block (data, first, m, d, mean, block);
+      latent_dataset_release_rows (dataset, first, m);
       cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, 2, d,
                    1.0f, block, d, self->axes, d, 0.0f, self->points + 2 * (gsize) first, 2);
     }

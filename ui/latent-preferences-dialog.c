@@ -13,6 +13,7 @@ struct _LatentPreferencesDialog
   AdwPreferencesWindow parent_instance;
 
   GtkDropDown *device_dropdown;
+  GtkSpinButton *memory_spin;
   GtkDropDown *style_dropdown;
 };
 
@@ -64,6 +65,7 @@ latent_preferences_dialog_class_init (LatentPreferencesDialogClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/latent/Latent/latent-preferences-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, LatentPreferencesDialog, device_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, LatentPreferencesDialog, memory_spin);
   gtk_widget_class_bind_template_child (widget_class, LatentPreferencesDialog, style_dropdown);
 }
 
@@ -87,5 +89,6 @@ latent_preferences_dialog_new (GtkWindow *parent,
 
   bind_choice (settings, "device", self->device_dropdown, devices);
   bind_choice (settings, "style", self->style_dropdown, styles);
+  g_settings_bind (settings, "memory-budget", self->memory_spin, "value", G_SETTINGS_BIND_DEFAULT);
   return GTK_WIDGET (self);
 }

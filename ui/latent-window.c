@@ -14,6 +14,7 @@
 #include "latent-window-private.h"
 
 #include "latent-family.h"
+#include "latent-memory.h"
 #include "latent-metrics.h"
 #include "latent-registry.h"
 #include <glib/gi18n-lib.h>
@@ -437,10 +438,20 @@ on_dataset (LatentWindow *self)
 {
   LatentDataset *dataset = latent_session_get_dataset (self->session);
   const char *spec = latent_session_get_dataset_spec (self->session);
+  g_autofree char *storage = latent_dataset_describe_storage (dataset);
+  g_autofree char *tooltip = NULL;
 
   gtk_label_set_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW, "dataset_label")),
                       latent_dataset_get_name (dataset));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), spec ? spec : latent_dataset_get_name (dataset));
+  tooltip = g_strjoin ("\n", spec ? spec : latent_dataset_get_name (dataset), storage, NULL);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), tooltip);
+  /* Larger than the budget: said once, where it is seen. */
+  if (storage)
+    {
+      g_autofree char *notice = g_strdup_printf ("%s: %s", latent_dataset_get_name (dataset), storage);
+
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (notice));
+    }
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
   fill_axes (self);
 }
@@ -724,6 +735,8 @@ on_setting_changed (GSettings    *settings,
 {
   if (g_str_equal (key, "style"))
     apply_style (settings);
+  else if (g_str_equal (key, "memory-budget"))
+    latent_memory_set_budget ((guint64) g_settings_get_uint (settings, key) << 20);
   else if (g_str_equal (key, "device"))
     {
       g_autofree char *device = g_settings_get_string (settings, key);
@@ -777,6 +790,7 @@ latent_window_constructed (GObject *object)
           gtk_range_set_value (GTK_RANGE (self->speed_scale), speed);
       }
       device = g_settings_get_string (self->settings, "device");
+      latent_memory_set_budget ((guint64) g_settings_get_uint (self->settings, "memory-budget") << 20);
       apply_style (self->settings);
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
       last = g_settings_get_string (self->settings, "last-dataset");

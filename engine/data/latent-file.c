@@ -124,8 +124,12 @@ read_file (const char  *path,
     {
       g_autoptr(GError) local_error = NULL;
       /* Copy-on-write: a dataset may use the bytes as its values
-       * (latent_dataset_new_for_bytes), and its changes stay in memory. */
-      g_autoptr(GMappedFile) mapped = g_mapped_file_new_from_fd (fd, TRUE, &local_error);
+       * (latent_dataset_new_for_bytes), and its changes stay in memory.
+       * A file to stream is mapped read-only: a writable mapping counts
+       * its whole size against the system's commitment, which refuses
+       * one larger than memory (ENOMEM), and its values are never
+       * written. */
+      g_autoptr(GMappedFile) mapped = g_mapped_file_new_from_fd (fd, !map, &local_error);
 
       g_close (fd, NULL);
       if (mapped == NULL)

@@ -29,8 +29,9 @@ GBytes *latent_file_read   (const char  *path,
                             gsize        max_bytes,
                             const char  *what,
                             GError     **error);
-/* The whole file mapped, whatever its size (an empty file is read): what
- * a streamed dataset is made from (latent_dataset_new_for_bytes). */
+/* The whole file mapped read-only, whatever its size (an empty file is
+ * read): what a streamed dataset is made from
+ * (latent_dataset_new_for_bytes). Its bytes must not be written. */
 GBytes *latent_file_map    (const char  *path,
                             GError     **error);
 
