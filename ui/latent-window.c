@@ -176,9 +176,13 @@ _latent_window_update_status (LatentWindow *self)
       g_string_append_printf (s, "%s · %u × %u px · %s", latent_dataset_get_name (dataset),
                               width, height, _(algorithm->title));
     else
-      g_string_append_printf (s, "%s · %u × %u · %s", latent_dataset_get_name (dataset),
-                              latent_dataset_get_n_rows (dataset),
-                              latent_dataset_get_n_cols (dataset), _(algorithm->title));
+      {
+        g_autofree char *storage = latent_dataset_describe_storage (dataset);
+
+        g_string_append_printf (s, "%s · %u × %u%s%s · %s", latent_dataset_get_name (dataset),
+                                latent_dataset_get_n_rows (dataset), latent_dataset_get_n_cols (dataset),
+                                storage ? " · " : "", storage ? storage : "", _(algorithm->title));
+      }
   }
   if (frame && latent_snapshot_get_family (frame) == LATENT_FAMILY_FILTER)
     _latent_window_append_filter_status (self, frame, s);
@@ -445,13 +449,6 @@ on_dataset (LatentWindow *self)
                       latent_dataset_get_name (dataset));
   tooltip = g_strjoin ("\n", spec ? spec : latent_dataset_get_name (dataset), storage, NULL);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), tooltip);
-  /* Larger than the budget: said once, where it is seen. */
-  if (storage)
-    {
-      g_autofree char *notice = g_strdup_printf ("%s: %s", latent_dataset_get_name (dataset), storage);
-
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (notice));
-    }
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
   fill_axes (self);
 }

@@ -222,6 +222,7 @@ gboolean
 latent_arrays_rows_of (const char       *what,
                        const guint64    *dims,
                        guint             ndim,
+                       guint64           max_values,
                        LatentArrayRows  *rows,
                        GError          **error)
 {
@@ -261,11 +262,12 @@ latent_arrays_rows_of (const char       *what,
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_EMPTY, _("%s: no data (dimensions %s)"), what, shape);
       return FALSE;
     }
-  if (count > LATENT_DATASET_MAX_VALUES)
+  /* Rows and columns are counted in 32 bits even where the values are not. */
+  if (count > max_values || rows->rows > G_MAXUINT || rows->cols > G_MAXUINT)
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
                    _("%s: %s values is above the limit of %llu values"), what, shape,
-                   (unsigned long long) LATENT_DATASET_MAX_VALUES);
+                   (unsigned long long) MIN (max_values, (guint64) G_MAXUINT * G_MAXUINT));
       return FALSE;
     }
   return TRUE;

@@ -46,11 +46,13 @@ typedef struct {
 } LatentArrayRows;
 
 /* The layout of @dims as rows, refused naming @what when it has none (no
- * values, over LATENT_DATASET_MAX_VALUES, 0 or over 4 dimensions, 4 with
- * no channels). */
+ * values, over @max_values (LATENT_DATASET_MAX_VALUES, or more for a file
+ * streamed), rows or columns beyond 32 bits, 0 or over 4 dimensions, 4
+ * with no channels). */
 gboolean latent_arrays_rows_of      (const char        *what,
                                      const guint64     *dims,
                                      guint              ndim,
+                                     guint64            max_values,
                                      LatentArrayRows   *rows,
                                      GError           **error);
 /* "60000 × 784", "()" for no dimensions. */

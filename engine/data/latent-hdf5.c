@@ -236,7 +236,7 @@ read_rows (hid_t        file,
                    _("%s: an array of text is read as labels, not as data"), what);
       return NULL;
     }
-  if (!latent_arrays_rows_of (what, dims, dims_of (&shape, dims), &layout, error))
+  if (!latent_arrays_rows_of (what, dims, dims_of (&shape, dims), LATENT_DATASET_MAX_VALUES, &layout, error))
     return NULL;
   n_rows = layout.rows, n_cols = layout.cols;
   width = layout.width, height = layout.height, channels = layout.channels;

@@ -562,7 +562,8 @@ dataset_of (const NpyArray  *a,
                    _("%s: an array of text is read as labels, not as data"), a->what);
       return NULL;
     }
-  if (!latent_arrays_rows_of (a->what, a->shape, a->ndim, &layout, error))
+  if (!latent_arrays_rows_of (a->what, a->shape, a->ndim, stream ? G_MAXUINT64 : LATENT_DATASET_MAX_VALUES,
+                              &layout, error))
     return NULL;
   if (bytes != NULL && a->kind == 'f' && a->size == sizeof (float) && !a->swap && !a->fortran &&
       !layout.channels_first && (guintptr) a->data % G_ALIGNOF (float) == 0)
