@@ -28,6 +28,7 @@ struct _LatentDataset
   float   *data;
   GBytes  *storage;     /* what data points into, when not our own (a mapped file) */
   guint    stream_chunk_rows;   /* streamed from storage in chunks of so many rows; 0: in memory */
+  guint    finite_rows;         /* streamed: rows 0 … finite_rows − 1 are known finite (atomic) */
   GStrv    column_names;
 
   gint32  *labels;
@@ -627,8 +628,9 @@ latent_dataset_describe_storage (LatentDataset *self)
   return g_strdup_printf (_("streamed from disk, %s, %s chunks"), size, chunk);
 }
 
-/* The pages that hold rows @first … @first + @n − 1, to @advice. */
-static void
+/* The pages that hold rows @first … @first + @n − 1, to @advice; FALSE
+ * when the system refused it. */
+static gboolean
 advise_rows (LatentDataset *self,
              guint          first,
              guint          n,
@@ -639,7 +641,7 @@ advise_rows (LatentDataset *self,
   guintptr from, to;
 
   if (self->stream_chunk_rows == 0 || n == 0 || first >= self->n_rows)
-    return;
+    return TRUE;
   n = MIN (n, self->n_rows - first);
   from = (guintptr) self->data + first * row_bytes;
   to = from + n * row_bytes;
@@ -647,8 +649,10 @@ advise_rows (LatentDataset *self,
    * again from the file when used, since nothing writes them. */
   from = from / page * page;
   to = (to + page - 1) / page * page;
-  if (madvise ((void *) from, to - from, advice) != 0)
-    g_debug ("madvise: %s", g_strerror (errno));
+  if (madvise ((void *) from, to - from, advice) == 0)
+    return TRUE;
+  g_debug ("madvise (%d): %s", advice, g_strerror (errno));
+  return FALSE;
 }
 
 void
@@ -669,6 +673,17 @@ latent_dataset_prefetch_rows (LatentDataset *self,
   advise_rows (self, first, n, MADV_WILLNEED);
 }
 
+void
+latent_dataset_load_rows (LatentDataset *self,
+                          guint          first,
+                          guint          n)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  /* Linux 5.14 and later; before, the system's read-ahead at least. */
+  if (!advise_rows (self, first, n, MADV_POPULATE_READ))
+    advise_rows (self, first, n, MADV_WILLNEED);
+}
+
 gboolean
 latent_dataset_check_rows (LatentDataset  *self,
                            guint           first,
@@ -681,6 +696,10 @@ latent_dataset_check_rows (LatentDataset  *self,
 
   g_return_val_if_fail (LATENT_IS_DATASET (self), FALSE);
   g_return_val_if_fail (first <= self->n_rows && n <= self->n_rows - first, FALSE);
+
+  /* A streamed dataset's first pass checks its rows; the next ones need not. */
+  if (self->stream_chunk_rows > 0 && first + n <= (guint) g_atomic_int_get (&self->finite_rows))
+    return TRUE;
 
   /* An exponent of all ones is an infinity or a NaN: eight integer
    * tests at a time (GCC's and Clang's vectors; -O2 vectorises no loop
@@ -713,5 +732,10 @@ latent_dataset_check_rows (LatentDataset  *self,
                    values[j]);
       return FALSE;
     }
+  /* Rows checked in order extend what is known; a racing thread at worst
+   * checks some again. */
+  if (self->stream_chunk_rows > 0 && first <= (guint) g_atomic_int_get (&self->finite_rows) &&
+      first + n > (guint) g_atomic_int_get (&self->finite_rows))
+    g_atomic_int_set (&self->finite_rows, first + n);
   return TRUE;
 }

@@ -149,6 +149,12 @@ void           latent_dataset_release_rows     (LatentDataset  *self,
 void           latent_dataset_prefetch_rows    (LatentDataset  *self,
                                                 guint           first,
                                                 guint           n);
+/* Reads them in now, and maps them, so that using them takes no page
+ * faults: what a streamed source's read-ahead thread calls for the next
+ * chunk while this one is used. */
+void           latent_dataset_load_rows        (LatentDataset  *self,
+                                                guint           first,
+                                                guint           n);
 /* Those rows finite, else FALSE naming the file, row and column: a
  * streamed dataset's rows are checked as they are read, not at loading. */
 gboolean       latent_dataset_check_rows       (LatentDataset  *self,

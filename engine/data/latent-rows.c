@@ -22,7 +22,24 @@ struct _LatentRows
    * gathered rows were last let go. */
   guint           held_first, held_n;
   guint64         gathered_bytes;
+  GThreadPool    *reader;       /* one thread that reads the next chunk in */
 };
+
+typedef struct {
+  LatentDataset *dataset;
+  guint          first, n;
+} ReadAhead;
+
+static void
+read_ahead (gpointer data,
+            G_GNUC_UNUSED gpointer user_data)
+{
+  ReadAhead *job = data;
+
+  latent_dataset_load_rows (job->dataset, job->first, job->n);
+  g_object_unref (job->dataset);
+  g_free (job);
+}
 
 static guint default_chunk_rows;   /* atomic */
 
@@ -99,6 +116,8 @@ latent_rows_unref (LatentRows *self)
   g_return_if_fail (self != NULL);
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
+  if (self->reader)
+    g_thread_pool_free (self->reader, TRUE, TRUE);
   latent_dataset_release_rows (self->dataset, self->held_first, self->held_n);
   if (self->gathered_bytes > 0)
     latent_dataset_release_rows (self->dataset, 0, self->n);
@@ -186,9 +205,21 @@ latent_rows_get_chunk (LatentRows   *self,
     latent_dataset_release_rows (self->dataset, self->held_first, self->held_n);
   self->held_first = first;
   self->held_n = chunk->n;
-  if (index + 1 < latent_rows_get_n_chunks (self))
-    latent_dataset_prefetch_rows (self->dataset, first + chunk->n,
-                                  MIN (self->chunk_rows, self->first + self->count - first - chunk->n));
+  /* The next chunk (after the last, the first: passes come again) is read
+   * in on a thread of its own while this one is used, so that the disk
+   * and the computation overlap and using it takes no page faults. */
+  if (latent_rows_get_n_chunks (self) > 1)
+    {
+      const guint next = (index + 1) % latent_rows_get_n_chunks (self);
+      const guint next_first = self->first + next * self->chunk_rows;
+      ReadAhead *job = g_new (ReadAhead, 1);
+
+      *job = (ReadAhead) { g_object_ref (self->dataset), next_first,
+                           MIN (self->chunk_rows, self->first + self->count - next_first) };
+      if (self->reader == NULL)
+        self->reader = g_thread_pool_new (read_ahead, NULL, 1, TRUE, NULL);
+      g_thread_pool_push (self->reader, job, NULL);
+    }
   return latent_dataset_check_rows (self->dataset, first, chunk->n, error);
 }
 

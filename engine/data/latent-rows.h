@@ -7,9 +7,9 @@
  * dataset, in one chunk of every row or in chunks of a chosen size (the
  * chunked source proves that no pass relies on seeing all rows at once).
  * A streamed dataset (latent-dataset.h), larger than the memory budget,
- * comes in its own chunk size: each chunk is read from its file as it is
- * asked for, checked finite, and let go when the next is, while the
- * system reads the next one ahead. One process's share of the rows under
+ * comes in its own chunk size: each chunk is checked finite on the first
+ * pass and let go when the next is asked for, which a thread has read in
+ * from the file meanwhile (disk and computation overlap). One process's share of the rows under
  * MPI is another source (latent_rows_new_for_share,
  * latent_algorithm_new_rows).
  *
