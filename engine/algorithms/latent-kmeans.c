@@ -106,57 +106,57 @@ column_moments (const float *x,
   return total;
 }
 
-/* The same for a streamed dataset, in one read: each chunk's means and
- * squared deviations, merged (Chan, Golub and LeVeque); the widest
- * deviation from the columns' least and greatest values. */
-static double
+/* The same for a streamed dataset, in one read of its chunks (read
+ * ahead): sums of each value less the first row's, which lies among the
+ * data, so that a large offset does not cancel the variance away (the
+ * shifted-data formula); the widest deviation from the columns' least and
+ * greatest values. FALSE on a value not finite. */
+static gboolean
 streamed_moments (LatentDataset *dataset,
                   double        *mean,
-                  double        *spread)
+                  double        *variance,
+                  double        *spread,
+                  GError       **error)
 {
   const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
-  const guint step = latent_dataset_get_stream_chunk_rows (dataset);
-  g_autofree double *m2 = g_new0 (double, d), *lo = g_new (double, d), *hi = g_new (double, d);
-  g_autofree double *block_mean = g_new (double, d), *block_m2 = g_new (double, d);
+  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (dataset, 0);
+  g_autofree double *shift = g_new (double, d), *s1 = g_new0 (double, d), *s2 = g_new0 (double, d);
+  g_autofree double *lo = g_new (double, d), *hi = g_new (double, d);
   double total = 0, widest = 0;
 
-  for (guint j = 0; j < d; j++)
-    lo[j] = INFINITY, hi[j] = -INFINITY;
-  for (guint first = 0; first < n; first += step)
+  for (guint c = 0; c < latent_rows_get_n_chunks (rows); c++)
     {
-      const guint nb = MIN (step, n - first);
-      const double before = first, after = (double) first + nb;
-      const float *x = latent_dataset_get_row (dataset, first);
-      double ignored;
+      LatentChunk chunk;
 
-      memset (block_mean, 0, d * sizeof (double));
-      memset (block_m2, 0, d * sizeof (double));
-      column_moments (x, nb, d, block_mean, &ignored);
-      for (guint i = 0; i < nb; i++)
+      if (!latent_rows_get_chunk (rows, c, &chunk, error))
+        return FALSE;
+      if (c == 0)
         for (guint j = 0; j < d; j++)
-          {
-            const double v = x[(gsize) i * d + j], u = v - block_mean[j];
-
-            block_m2[j] += u * u;
-            lo[j] = MIN (lo[j], v);
-            hi[j] = MAX (hi[j], v);
-          }
-      latent_dataset_release_rows (dataset, first, nb);
-      for (guint j = 0; j < d; j++)
+          shift[j] = lo[j] = hi[j] = chunk.values[j];
+      for (guint i = 0; i < chunk.n; i++)
         {
-          const double delta = block_mean[j] - mean[j];
+          const float *row = chunk.values + (gsize) i * d;
 
-          mean[j] += delta * nb / after;
-          m2[j] += block_m2[j] + delta * delta * before * nb / after;
+          for (guint j = 0; j < d; j++)
+            {
+              const double u = row[j] - shift[j];
+
+              s1[j] += u;
+              s2[j] += u * u;
+              lo[j] = MIN (lo[j], row[j]);
+              hi[j] = MAX (hi[j], row[j]);
+            }
         }
     }
   for (guint j = 0; j < d; j++)
     {
-      total += m2[j] / n;
+      mean[j] = shift[j] + s1[j] / n;
+      total += MAX (s2[j] - s1[j] * s1[j] / n, 0) / n;
       widest = MAX (widest, MAX (hi[j] - mean[j], mean[j] - lo[j]));
     }
+  *variance = total;
   *spread = widest;
-  return total;
+  return TRUE;
 }
 
 static gboolean
@@ -548,8 +548,10 @@ kmeans_init_start (LatentDataset       *dataset,
   self->k = k;
   self->max_iterations = p->max_iterations;
   self->mean = g_new0 (double, self->d);
-  self->variance = self->streamed ? streamed_moments (dataset, self->mean, &spread)
-                                  : column_moments (self->x, self->n, self->d, self->mean, &spread);
+  if (!self->streamed)
+    self->variance = column_moments (self->x, self->n, self->d, self->mean, &spread);
+  else if (!streamed_moments (dataset, self->mean, &self->variance, &spread, error))
+    return NULL;
   /* Two rows (or a row and a center) differ by at most twice the spread in
    * each column; their squared distance must stay a float. */
   if (!(4.0 * self->d * spread * spread < FLT_MAX / 2))

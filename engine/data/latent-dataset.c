@@ -674,6 +674,14 @@ latent_dataset_prefetch_rows (LatentDataset *self,
 }
 
 void
+latent_dataset_expect_scattered (LatentDataset *self,
+                                 gboolean       scattered)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  advise_rows (self, 0, self->n_rows, scattered ? MADV_RANDOM : MADV_NORMAL);
+}
+
+void
 latent_dataset_load_rows (LatentDataset *self,
                           guint          first,
                           guint          n)

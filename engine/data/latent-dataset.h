@@ -149,6 +149,10 @@ void           latent_dataset_release_rows     (LatentDataset  *self,
 void           latent_dataset_prefetch_rows    (LatentDataset  *self,
                                                 guint           first,
                                                 guint           n);
+/* Rows about to be used here and there, not in order (a sample): no
+ * reading ahead of each until FALSE is said again. */
+void           latent_dataset_expect_scattered (LatentDataset  *self,
+                                                gboolean        scattered);
 /* Reads them in now, and maps them, so that using them takes no page
  * faults: what a streamed source's read-ahead thread calls for the next
  * chunk while this one is used. */

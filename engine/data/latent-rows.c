@@ -116,11 +116,11 @@ latent_rows_unref (LatentRows *self)
   g_return_if_fail (self != NULL);
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
+  /* What the reader had read ahead goes too: every row, which costs
+   * nothing where none is held. */
   if (self->reader)
     g_thread_pool_free (self->reader, TRUE, TRUE);
-  latent_dataset_release_rows (self->dataset, self->held_first, self->held_n);
-  if (self->gathered_bytes > 0)
-    latent_dataset_release_rows (self->dataset, 0, self->n);
+  latent_dataset_release_rows (self->dataset, 0, self->n);
   g_object_unref (self->dataset);
   g_free (self);
 }
@@ -280,7 +280,7 @@ latent_rows_sample (LatentDataset  *dataset,
   g_autoptr(GRand) rand = g_rand_new_with_seed_array (seed_words, 2);
   g_autoptr(LatentDataset) sample = NULL;
   g_autofree gint32 *sample_labels = NULL;
-  const float *x = latent_dataset_get_data (dataset);
+  const float *x = latent_dataset_get_row (dataset, 0);
   float *to;
   guint taken = 0;
 
@@ -294,13 +294,17 @@ latent_rows_sample (LatentDataset  *dataset,
     sample_labels = g_new (gint32, max_rows);
   /* Selection sampling (Knuth's algorithm S): each row in turn is taken
    * with the chance (still wanted) / (still left), so the rows come in
-   * the file's order and each chunk is read once. */
+   * the file's order; each is read alone, not with the next 128 kB. */
+  latent_dataset_expect_scattered (dataset, TRUE);
   for (guint i = 0; i < n && taken < max_rows; i++)
     {
       if ((double) (n - i) * g_rand_double (rand) < max_rows - taken)
         {
           if (!latent_dataset_check_rows (dataset, i, 1, error))
-            return NULL;
+            {
+              latent_dataset_expect_scattered (dataset, FALSE);
+              return NULL;
+            }
           memcpy (to + (gsize) taken * d, x + (gsize) i * d, d * sizeof (float));
           if (labels)
             sample_labels[taken] = labels[i];
@@ -310,6 +314,7 @@ latent_rows_sample (LatentDataset  *dataset,
         latent_dataset_release_rows (dataset, i + 1 - step, step);
     }
   latent_dataset_release_rows (dataset, n / step * step, n % step);
+  latent_dataset_expect_scattered (dataset, FALSE);
   if (labels)
     latent_dataset_set_labels (sample, sample_labels, latent_dataset_get_n_classes (dataset), NULL);
   return g_steal_pointer (&sample);
