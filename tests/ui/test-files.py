@@ -206,15 +206,8 @@ def step_experiment():
                   10, lambda: f'Across to show the third column ({ui.text_of(across)!r})')
 
 
-def step_streamed():
-    """Preferences ▸ Memory budget at 1 MiB, typed: a NumPy file of 1.6 MB
-    then opens streamed from disk, as the status line says, and k-means
-    runs on it to convergence (issue 38)."""
-    path = os.path.join(ui.scratch_dir(), 'stream.npy')
-    rows = [(float(i % 3) * 10 + (i % 7) * 0.1, float(i % 3) * -5 + (i % 11) * 0.1, float(i % 5), 1.0)
-            for i in range(100000)]
-    with open(path, 'wb') as f:
-        f.write(npy('<f4', '(100000, 4)', struct.pack('<400000f', *sum(rows, ()))))
+def step_budget():
+    """Preferences ▸ Memory budget at 1 MiB, typed."""
     app.choose_menu_item('Main Menu', 'Preferences')
     budget = app.find('spin button', 'Memory budget', timeout=10)
     ui.click(budget)
@@ -224,11 +217,24 @@ def step_streamed():
     ui.wait_until(lambda: abs(budget.queryValue().currentValue - 1) < 0.5 or None, 10,
                   'the memory budget to read 1 MiB')
     ui.press_key('Escape')
+
+
+def step_streamed():
+    """A NumPy file of 1.6 MB then opens streamed from disk, as the status
+    line says, and k-means runs on it to convergence (issue 38)."""
+    path = os.path.join(ui.scratch_dir(), 'stream.npy')
+    values = [v for i in range(100000)
+              for v in (float(i % 3) * 10 + (i % 7) * 0.1, float(i % 3) * -5 + (i % 11) * 0.1, float(i % 5), 1.0)]
+    with open(path, 'wb') as f:
+        f.write(npy('<f4', '(100000, 4)', struct.pack('<400000f', *values)))
     app.open_file(path)
     wait_status(r'^stream · 100000 × 4 · streamed from disk, 1\.6\sMB, 131\.1\skB chunks · k-means', 60,
                 'the file to open streamed, in chunks of an eighth of the budget')
     if 'Started by k-means++ on a sample' not in metrics():
         raise Failure(f'the metrics do not say where k-means started: {metrics()!r}')
+
+
+def step_streamed_run():
     app.press('Run')
     wait_status(r'(?i)converged', 60, 'k-means to converge on the streamed file')
 
@@ -243,7 +249,9 @@ def main():
         ('an ARFF file with missing values: Import Table, filled in', step_arff_missing),
         ('a messy table opens Import Table, preset; Open loads it', step_messy_table),
         ('an experiment brings back its view with its data', step_experiment),
-        ('a memory budget of 1 MiB streams a 1.6 MB NumPy file; k-means runs on it', step_streamed),
+        ('Preferences: a memory budget of 1 MiB', step_budget),
+        ('a 1.6 MB NumPy file opens streamed', step_streamed),
+        ('k-means runs on it to convergence', step_streamed_run),
     ])
     status_code = app.stop()
     if status_code != 0:
