@@ -255,6 +255,8 @@ open_device (const char  *device,
     return NULL;
   if (choice == LATENT_DEVICE_OFF)
     return NULL;
+  /* Under mpirun, each rank on a machine its own device where there are several. */
+  latent_cl_set_device_offset (latent_mpi_local_rank ());
   cl = latent_cl_new (choice, &local_error);
   if (cl == NULL)
     {

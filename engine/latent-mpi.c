@@ -14,7 +14,7 @@
 #include <mpi.h>
 #endif
 
-static guint rank, size = 1;
+static guint rank, size = 1, local_rank;
 static gboolean joined;
 
 gboolean
@@ -46,7 +46,25 @@ latent_mpi_init (int    *argc,
   MPI_Comm_size (MPI_COMM_WORLD, &s);
   rank = r;
   size = s;
+  /* The ranks that share this machine, numbered from 0. */
+  {
+    MPI_Comm node;
+    int l = 0;
+
+    if (MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &node) == MPI_SUCCESS)
+      {
+        MPI_Comm_rank (node, &l);
+        MPI_Comm_free (&node);
+      }
+    local_rank = l;
+  }
 #endif
+}
+
+guint
+latent_mpi_local_rank (void)
+{
+  return local_rank;
 }
 
 void

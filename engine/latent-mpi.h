@@ -25,6 +25,10 @@ void      latent_mpi_init             (int          *argc,
 void      latent_mpi_finalize         (void);
 guint     latent_mpi_rank             (void);
 guint     latent_mpi_size             (void);
+/* This rank's number among the ranks on its machine: rank r on a node
+ * takes the node's OpenCL device r modulo their count
+ * (latent_cl_set_device_offset), one GPU a rank. */
+guint     latent_mpi_local_rank       (void);
 /* Whether MPI was built in (the `mpi` build feature). */
 gboolean  latent_mpi_available        (void);
 

@@ -528,26 +528,42 @@ device_wanted (const LatentClDeviceInfo *info,
     }
 }
 
-/* Index of the device CHOICE picks, or -1. AUTO prefers a GPU, then a CPU. */
+static guint device_offset;   /* set before any device is opened */
+
+void
+latent_cl_set_device_offset (guint offset)
+{
+  device_offset = offset;
+}
+
+/* Index of the device CHOICE picks, or -1: of the devices it wants (AUTO:
+ * the GPUs, else the CPUs), the one device_offset (modulo their count)
+ * names, the first but for several processes of one job on one machine. */
 static int
 pick_device (GPtrArray          *devices,
              LatentDeviceChoice  choice)
 {
-  int first_cpu = -1;
+  g_autoptr(GArray) wanted = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (int));
 
   for (guint i = 0; i < devices->len; i++)
     {
       const LatentClDeviceInfo *info = g_ptr_array_index (devices, i);
+      int index = i;
 
       if (!device_usable (info) || !device_wanted (info, choice))
         continue;
       if (choice != LATENT_DEVICE_AUTO || (info->type & CL_DEVICE_TYPE_GPU))
-        return i;
-      if (first_cpu < 0)
-        first_cpu = i;
+        g_array_append_val (wanted, index);
+      else
+        g_array_append_val (cpus, index);
     }
-
-  return first_cpu;
+  if (wanted->len == 0)
+    {
+      g_array_unref (wanted);
+      wanted = g_steal_pointer (&cpus);
+    }
+  return wanted->len > 0 ? g_array_index (wanted, int, device_offset % wanted->len) : -1;
 }
 
 static void

@@ -71,6 +71,11 @@ GPtrArray  *latent_cl_list_devices         (GError             **error);
 #define LATENT_TYPE_CL (latent_cl_get_type ())
 G_DECLARE_FINAL_TYPE (LatentCl, latent_cl, LATENT, CL, GObject)
 
+/* Of the devices a choice wants, the one @offset (modulo their count)
+ * names rather than the first: several processes of one MPI job on one
+ * machine each take their own (latent_mpi_local_rank). Before opening. */
+void                      latent_cl_set_device_offset (guint offset);
+
 LatentCl                 *latent_cl_new            (LatentDeviceChoice   choice,
                                                     GError             **error);
 /* The same, for interactive programs: a CPU driver's worker threads (started

@@ -75,6 +75,33 @@ new_cl_or_skip (void)
   return cl;
 }
 
+/* Several ranks of an MPI job on one machine: rank r takes the wanted
+ * devices' r-th, modulo their count, so every rank has one. */
+static void
+test_device_offset (void)
+{
+  g_autoptr(GPtrArray) all = latent_cl_list_devices (NULL);
+  g_autoptr(LatentCl) first = new_cl_or_skip ();
+  guint cpus = 0;
+
+  if (first == NULL)
+    return;
+  for (guint i = 0; all && i < all->len; i++)
+    cpus += (((LatentClDeviceInfo *) g_ptr_array_index (all, i))->type & CL_DEVICE_TYPE_CPU) != 0;
+  for (guint offset = 1; offset < 5; offset++)
+    {
+      g_autoptr(LatentCl) cl = NULL;
+
+      latent_cl_set_device_offset (offset);
+      cl = latent_cl_new (LATENT_DEVICE_CPU, NULL);
+      g_assert_nonnull (cl);
+      /* One CPU device (PoCL here): every offset lands on it. */
+      if (cpus == 1)
+        g_assert_cmpstr (latent_cl_get_info (cl)->name, ==, latent_cl_get_info (first)->name);
+    }
+  latent_cl_set_device_offset (0);
+}
+
 static guint
 count_files (const char *dir)
 {
@@ -1680,6 +1707,7 @@ main (int   argc,
   g_test_add_func ("/cl/choice/parse", test_choice_parse);
   g_test_add_func ("/cl/choice/env", test_choice_env);
   g_test_add_func ("/cl/choice/to-string", test_choice_to_string);
+  g_test_add_func ("/cl/device-offset", test_device_offset);
   g_test_add_func ("/cl/device/off", test_off);
   g_test_add_func ("/cl/device/background", test_background);
   g_test_add_func ("/cl/device/list", test_list_devices);
