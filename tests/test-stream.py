@@ -122,6 +122,12 @@ class Streamed(unittest.TestCase):
     def test_gmm(self):
         self.check("gmm", "--param", "k=5")
 
+    def test_gmm_device(self):
+        """Streamed, the mixture leaves the device (which would hold every
+        row) for the reference, a chunk at a time: the same fit."""
+        held, streamed = self.check("gmm", "--param", "k=5", device="cpu", tol=1e-3)
+        self.assertEqual(held["labels"], streamed["labels"])
+
     def test_linear(self):
         for algorithm in ("pca", "ppca", "fa"):
             with self.subTest(algorithm=algorithm):

@@ -158,12 +158,63 @@ fall_back (LatentGmm    *self,
 }
 
 static gboolean
+expect_chunk (gpointer           data,
+              const LatentChunk *chunk,
+              double            *stats,
+              G_GNUC_UNUSED GCancellable *cancellable,
+              G_GNUC_UNUSED GError      **error)
+{
+  latent_gmm_reference_expect_rows (data, chunk->first, chunk->n, chunk->values, stats);
+  return TRUE;
+}
+
+static gboolean
+scatter_chunk (gpointer           data,
+               const LatentChunk *chunk,
+               double            *stats,
+               G_GNUC_UNUSED GCancellable *cancellable,
+               G_GNUC_UNUSED GError      **error)
+{
+  LatentGmm *self = data;
+
+  latent_gmm_reference_scatter_rows (self, self->means, chunk->first, chunk->n, chunk->values, stats);
+  return TRUE;
+}
+
+/* A streamed dataset's E-step or scatter outside the iteration's own
+ * passes (the start's, a fall back's): every row in chunks, each let go
+ * after use, on this process alone; its values checked as they come. */
+static gboolean
+over_chunks (LatentGmm            *self,
+             LatentAccumulateFunc  accumulate,
+             double               *stats,
+             gsize                 n_stats,
+             GCancellable         *cancellable,
+             GError              **error)
+{
+  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (self->dataset, 0);
+
+  return latent_algorithm_pass_over (rows, accumulate, self, stats, n_stats, cancellable, error);
+}
+
+static gboolean
 expect (LatentGmm     *self,
         GCancellable  *cancellable,
         GError       **error)
 {
   g_autoptr(GError) local_error = NULL;
 
+  if (latent_dataset_is_streamed (self->dataset))
+    {
+      g_autofree double *flat = g_new (double, latent_gmm_n_stats (self));
+
+      if (!over_chunks (self, expect_chunk, flat, latent_gmm_n_stats (self), cancellable, error))
+        return FALSE;
+      memcpy (self->stats.nk, flat + latent_gmm_stats_nk (self), sizeof (double) * self->k);
+      memcpy (self->stats.sx, flat + latent_gmm_stats_sx (self), sizeof (double) * self->k * self->d);
+      self->stats.loglik = flat[latent_gmm_stats_loglik (self)];
+      return TRUE;
+    }
   if (self->cl && latent_gmm_cl_expect (self->cl, self, &self->stats, cancellable, &local_error))
     return TRUE;
   if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -177,6 +228,25 @@ expect (LatentGmm     *self,
   return TRUE;
 }
 
+/* The scatter on the host: a streamed dataset's a chunk at a time. */
+static gboolean
+scatter_on_host (LatentGmm     *self,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  if (latent_dataset_is_streamed (self->dataset))
+    {
+      const gsize n = (gsize) self->k * latent_covariance_values (self->covariance, self->d);
+
+      if (!over_chunks (self, scatter_chunk, self->scatter, n, cancellable, error))
+        return FALSE;
+      latent_gmm_reference_scatter_mirror (self, self->scatter);
+      return TRUE;
+    }
+  latent_gmm_reference_scatter (self, self->means, self->scatter);
+  return TRUE;
+}
+
 static gboolean
 scatter (LatentGmm     *self,
          GCancellable  *cancellable,
@@ -184,6 +254,8 @@ scatter (LatentGmm     *self,
 {
   g_autoptr(GError) local_error = NULL;
 
+  if (latent_dataset_is_streamed (self->dataset))
+    return scatter_on_host (self, cancellable, error);
   if (self->cl && latent_gmm_cl_scatter (self->cl, self, self->means, self->scatter, cancellable, &local_error))
     return TRUE;
   if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -407,23 +479,33 @@ maximise_from_host_resp (LatentGmm     *self,
                          GError       **error)
 {
   const guint d = self->d, k = self->k;
+  /* In chunks, which a streamed dataset lets go after use; in memory, one. */
+  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (self->dataset, 0);
 
   memset (self->stats.nk, 0, sizeof (double) * k);
   memset (self->stats.sx, 0, sizeof (double) * k * d);
-  for (guint i = 0; i < self->n; i++)
-    for (guint c = 0; c < k; c++)
-      {
-        double r = self->resp[(gsize) i * k + c];
-        if (r == 0)
-          continue;
-        self->stats.nk[c] += r;
-        for (guint f = 0; f < d; f++)
-          self->stats.sx[(gsize) c * d + f] += r * self->x[(gsize) i * d + f];
-      }
+  for (guint h = 0; h < latent_rows_get_n_chunks (rows); h++)
+    {
+      LatentChunk chunk;
+
+      if (!latent_rows_get_chunk (rows, h, &chunk, error))
+        return FALSE;
+      for (guint i = 0; i < chunk.n; i++)
+        for (guint c = 0; c < k; c++)
+          {
+            double r = self->resp[(gsize) (chunk.first + i) * k + c];
+            if (r == 0)
+              continue;
+            self->stats.nk[c] += r;
+            for (guint f = 0; f < d; f++)
+              self->stats.sx[(gsize) c * d + f] += r * chunk.values[(gsize) i * d + f];
+          }
+    }
   /* The device has not seen these responsibilities: scatter on the host. */
   reseed_empty (self);
   set_means_and_weights (self);
-  latent_gmm_reference_scatter (self, self->means, self->scatter);
+  if (!scatter_on_host (self, cancellable, error))
+    return FALSE;
   set_covariances (self);
   return TRUE;
 }
@@ -804,7 +886,9 @@ gmm_init_start (LatentDataset    *dataset,
   self->random_start = g_str_equal (init, "random");
   self->left_start = !self->random_start;
 
-  if (cl != NULL)
+  /* The device holds every row, which a streamed dataset never is: it
+   * runs on the reference, a chunk at a time. */
+  if (cl != NULL && !latent_dataset_is_streamed (dataset))
     {
       g_autoptr(GError) local_error = NULL;
 

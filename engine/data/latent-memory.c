@@ -53,7 +53,7 @@ latent_memory_parse (const char  *text,
     { "G", 1073741824.0 }, { "GB", 1073741824.0 }, { "GIB", 1073741824.0 },
     { "T", 1099511627776.0 }, { "TB", 1099511627776.0 }, { "TIB", 1099511627776.0 },
   };
-  g_autofree char *unit = NULL;
+  g_autofree char *unit = NULL, *rest = NULL;
   char *end = NULL;
   double value;
 
@@ -62,7 +62,8 @@ latent_memory_parse (const char  *text,
   value = g_ascii_strtod (text, &end);
   if (end != text)
     {
-      unit = g_ascii_strup (g_strstrip (g_strdup (end)), -1);
+      rest = g_strdup (end);
+      unit = g_ascii_strup (g_strstrip (rest), -1);
       for (guint i = 0; i < G_N_ELEMENTS (units); i++)
         if (g_str_equal (unit, units[i].unit) && isfinite (value) && value * units[i].factor >= 1 &&
             value * units[i].factor < 9.2e18)

@@ -31,14 +31,22 @@ typedef struct {
 } ReadAhead;
 
 static void
+read_ahead_free (gpointer data)
+{
+  ReadAhead *job = data;
+
+  g_object_unref (job->dataset);
+  g_free (job);
+}
+
+static void
 read_ahead (gpointer data,
             G_GNUC_UNUSED gpointer user_data)
 {
   ReadAhead *job = data;
 
   latent_dataset_load_rows (job->dataset, job->first, job->n);
-  g_object_unref (job->dataset);
-  g_free (job);
+  read_ahead_free (job);
 }
 
 static guint default_chunk_rows;   /* atomic */
@@ -217,7 +225,7 @@ latent_rows_get_chunk (LatentRows   *self,
       *job = (ReadAhead) { g_object_ref (self->dataset), next_first,
                            MIN (self->chunk_rows, self->first + self->count - next_first) };
       if (self->reader == NULL)
-        self->reader = g_thread_pool_new (read_ahead, NULL, 1, TRUE, NULL);
+        self->reader = g_thread_pool_new_full (read_ahead, NULL, read_ahead_free, 1, TRUE, NULL);
       g_thread_pool_push (self->reader, job, NULL);
     }
   return latent_dataset_check_rows (self->dataset, first, chunk->n, error);
