@@ -93,6 +93,8 @@ penalty (LatentLogreg *self)
 /* The batch's loss and gradient, and how many rows it predicted right.
  * One MPI rank of several computes its share of the batch's rows, and the
  * sums of every share make the batch's: every rank takes the same step. */
+#define BATCH_BLOCK_ROWS 8192
+
 static gboolean
 batch_gradient (LatentLogreg  *self,
                 guint          first,
@@ -104,7 +106,7 @@ batch_gradient (LatentLogreg  *self,
                 GError       **error)
 {
   const guint c = self->c, d = self->d;
-  guint from = 0, rows = batch;
+  guint from = 0, rows = batch, block;
   g_autofree float *x = NULL;
   g_autofree gint32 *y = NULL, *pred = NULL;
   g_autofree double *e = NULL;
@@ -112,30 +114,39 @@ batch_gradient (LatentLogreg  *self,
 
   if (self->shared)
     latent_mpi_share (batch, &from, &rows);
-  x = g_new (float, (gsize) MAX (rows, 1) * d);
-  y = g_new (gint32, MAX (rows, 1));
-  pred = g_new (gint32, MAX (rows, 1));
-  e = g_new (double, (gsize) MAX (rows, 1) * c);
-  if (!latent_logreg_gather (self, self->rows, self->order + first + from, rows, x, y, error))
-    return FALSE;
-  counts[0] = softmax_rows (self, x, y, rows, batch, e, pred);
-  for (guint r = 0; r < rows; r++)
-    counts[1] += pred[r] == y[r];
+  /* L-BFGS's batch is every training row: a block at a time, so that
+   * its rows are never all copied at once (a streamed file's are more
+   * than memory). The sums go row by row as in one piece. */
+  block = MIN (MAX (rows, 1), BATCH_BLOCK_ROWS);
+  x = g_new (float, (gsize) block * d);
+  y = g_new (gint32, block);
+  pred = g_new (gint32, block);
+  e = g_new (double, (gsize) block * c);
 
   /* ∂W = Eᵀ X + λ W, ∂b = Σ_rows E */
   memset (gw, 0, sizeof (double) * c * d);
   memset (gb, 0, sizeof (double) * c);
-  for (guint r = 0; r < rows; r++)
-    for (guint k = 0; k < c; k++)
-      {
-        const double ek = e[(gsize) r * c + k];
-        const float *xr = x + (gsize) r * d;
-        double *gk = gw + (gsize) k * d;
+  for (guint start = 0; start < rows; start += block)
+    {
+      const guint n = MIN (block, rows - start);
 
-        gb[k] += ek;
-        for (guint a = 0; a < d; a++)
-          gk[a] += ek * xr[a];
-      }
+      if (!latent_logreg_gather (self, self->rows, self->order + first + from + start, n, x, y, error))
+        return FALSE;
+      counts[0] += softmax_rows (self, x, y, n, batch, e, pred);
+      for (guint r = 0; r < n; r++)
+        counts[1] += pred[r] == y[r];
+      for (guint r = 0; r < n; r++)
+        for (guint k = 0; k < c; k++)
+          {
+            const double ek = e[(gsize) r * c + k];
+            const float *xr = x + (gsize) r * d;
+            double *gk = gw + (gsize) k * d;
+
+            gb[k] += ek;
+            for (guint a = 0; a < d; a++)
+              gk[a] += ek * xr[a];
+          }
+    }
   if (self->shared &&
       !(latent_mpi_sum (gw, (gsize) c * d, error) && latent_mpi_sum (gb, c, error) &&
         latent_mpi_sum (counts, G_N_ELEMENTS (counts), error)))

@@ -18,10 +18,8 @@ struct _LatentRows
   gboolean        shared;       /* one of several processes' shares */
   guint           chunk_rows;   /* count for one chunk */
   /* A streamed dataset's rows (latent-dataset.h) given last, to let go
-   * of when the next are asked for; and the bytes gathered since the
-   * gathered rows were last let go. */
+   * of when the next are asked for. */
   guint           held_first, held_n;
-  guint64         gathered_bytes;
   GThreadPool    *reader;       /* one thread that reads the next chunk in */
 };
 
@@ -48,6 +46,8 @@ read_ahead (gpointer data,
   latent_dataset_load_rows (job->dataset, job->first, job->n);
   read_ahead_free (job);
 }
+
+#define GATHER_RELEASE_ROWS 64
 
 static guint default_chunk_rows;   /* atomic */
 
@@ -260,18 +260,17 @@ latent_rows_gather (LatentRows   *self,
         }
       if (streamed && !latent_dataset_check_rows (self->dataset, i, 1, error))
         return FALSE;
+      /* A row read alone maps the whole folio of the system's cache about
+       * it (up to 2 MB): streamed, every row so far is let go every
+       * GATHER_RELEASE_ROWS rows, which bounds what a batch maps. */
+      if (streamed && r > 0 && r % GATHER_RELEASE_ROWS == 0)
+        latent_dataset_release_rows (self->dataset, 0, self->n);
       memcpy (values + (gsize) r * d, chunk.values + (gsize) (i - chunk.first) * d, d * sizeof (float));
       if (labels)
         labels[r] = chunk.labels[i - chunk.first];
     }
-  /* Streamed rows gathered here and there: all let go once they add up
-   * to two chunks, which bounds what the batches keep in memory. */
-  if (streamed && (self->gathered_bytes += (guint64) n * d * sizeof (float)) >
-                  2 * (guint64) latent_dataset_get_stream_chunk_rows (self->dataset) * d * sizeof (float))
-    {
-      latent_dataset_release_rows (self->dataset, 0, self->n);
-      self->gathered_bytes = 0;
-    }
+  if (streamed)
+    latent_dataset_release_rows (self->dataset, 0, self->n);
   return TRUE;
 }
 
