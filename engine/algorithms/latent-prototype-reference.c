@@ -12,6 +12,9 @@
 
 #include <math.h>
 
+/* Rows a streamed dataset's reads keep before they are let go. */
+#define RELEASE_ROWS 4096
+
 void
 latent_prototype_reference_means (LatentDataset *dataset,
                                   const gint32  *rows,
@@ -32,7 +35,11 @@ latent_prototype_reference_means (LatentDataset *dataset,
       for (guint f = 0; f < d; f++)
         sum[f] += x[f];
       counts[slots[i]]++;
+      /* A streamed dataset's rows read so far go now and then. */
+      if (i % RELEASE_ROWS == RELEASE_ROWS - 1)
+        latent_dataset_release_rows (dataset, 0, latent_dataset_get_n_rows (dataset));
     }
+  latent_dataset_release_rows (dataset, 0, latent_dataset_get_n_rows (dataset));
   for (guint c = 0; c < n_slots; c++)
     for (guint f = 0; f < d; f++)
       means[(gsize) c * d + f] = counts[c] ? (float) (sums[(gsize) c * d + f] / counts[c]) : 0.0f;
@@ -115,5 +122,8 @@ latent_prototype_reference_classify (LatentDataset           *dataset,
       latent_prototype_scores (latent_dataset_get_row (dataset, rows[i]), d, prototypes, n_slots,
                                distance, scores);
       slot_of_row[i] = latent_prototype_best (scores, n_slots);
+      if (i % RELEASE_ROWS == RELEASE_ROWS - 1)
+        latent_dataset_release_rows (dataset, 0, latent_dataset_get_n_rows (dataset));
     }
+  latent_dataset_release_rows (dataset, 0, latent_dataset_get_n_rows (dataset));
 }

@@ -423,7 +423,8 @@ prototype_init (LatentDataset  *dataset,
   self->episode_mean = NAN;
   self->episode_ci95 = NAN;
 
-  if (cl)
+  /* The device holds every row, which a streamed dataset never is. */
+  if (cl && !latent_dataset_is_streamed (dataset))
     {
       self->runtime = g_object_ref (cl);
       self->device = latent_cl_describe (cl);
