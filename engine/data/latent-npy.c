@@ -593,10 +593,13 @@ dataset_of (const NpyArray  *a,
   return g_steal_pointer (&dataset);
 }
 
-LatentDataset *
-latent_npy_load_bytes (GBytes      *bytes,
-                       const char  *what,
-                       GError     **error)
+/* @bytes hold a .npy file, @stream when they are a mapped file larger than
+ * the memory budget. */
+static LatentDataset *
+load_bytes (GBytes      *bytes,
+            const char  *what,
+            gboolean     stream,
+            GError     **error)
 {
   g_autofree char *name = NULL;
   LatentDataset *dataset;
@@ -604,17 +607,25 @@ latent_npy_load_bytes (GBytes      *bytes,
   gsize len;
   const guint8 *data;
 
-  g_return_val_if_fail (bytes != NULL && what != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
   data = g_bytes_get_data (bytes, &len);
   if (!parse_array (data, len, &a, error))
     return NULL;
   name = latent_file_stem (what);
-  dataset = dataset_of (&a, bytes, name, FALSE, error);
+  dataset = dataset_of (&a, bytes, name, stream, error);
   if (dataset != NULL)
     latent_dataset_set_source (dataset, what);
   return dataset;
+}
+
+LatentDataset *
+latent_npy_load_bytes (GBytes      *bytes,
+                       const char  *what,
+                       GError     **error)
+{
+  g_return_val_if_fail (bytes != NULL && what != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load_bytes (bytes, what, FALSE, error);
 }
 
 /* Largest .npy read whole: the most values a dataset holds, as doubles. */
@@ -629,13 +640,8 @@ latent_npy_load (const char  *path,
                  GError     **error)
 {
   g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *name = NULL;
-  LatentDataset *dataset;
-  NpyArray a = { .what = path };
-  const guint8 *data;
   goffset size = 0;
   gboolean stream;
-  gsize len;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -647,16 +653,7 @@ latent_npy_load (const char  *path,
   g_close (fd, NULL);
   stream = (guint64) size > latent_memory_budget ();
   bytes = stream ? latent_file_map (path, error) : latent_file_read (path, max_file_bytes (), _("a NumPy file"), error);
-  if (bytes == NULL)
-    return NULL;
-  data = g_bytes_get_data (bytes, &len);
-  if (!parse_array (data, len, &a, error))
-    return NULL;
-  name = latent_file_stem (path);
-  dataset = dataset_of (&a, bytes, name, stream, error);
-  if (dataset != NULL)
-    latent_dataset_set_source (dataset, path);
-  return dataset;
+  return bytes ? load_bytes (bytes, path, stream, error) : NULL;
 }
 
 /* Labels ----------------------------------------------------------------- */
