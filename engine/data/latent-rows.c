@@ -124,10 +124,10 @@ latent_rows_unref (LatentRows *self)
   g_return_if_fail (self != NULL);
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
-  /* What the reader had read ahead goes too: every row, which costs
-   * nothing where none is held. */
+  /* The reader finishes its chunk (it has at most one waiting); what it
+   * read goes too: every row, which costs nothing where none is held. */
   if (self->reader)
-    g_thread_pool_free (self->reader, TRUE, TRUE);
+    g_thread_pool_free (self->reader, FALSE, TRUE);
   latent_dataset_release_rows (self->dataset, 0, self->n);
   g_object_unref (self->dataset);
   g_free (self);
@@ -215,8 +215,11 @@ latent_rows_get_chunk (LatentRows   *self,
   self->held_n = chunk->n;
   /* The next chunk (after the last, the first: passes come again) is read
    * in on a thread of its own while this one is used, so that the disk
-   * and the computation overlap and using it takes no page faults. */
-  if (latent_rows_get_n_chunks (self) > 1)
+   * and the computation overlap and using it takes no page faults; none
+   * when the reader still has one waiting, which the computation has
+   * caught up with. */
+  if (latent_rows_get_n_chunks (self) > 1 &&
+      (self->reader == NULL || g_thread_pool_unprocessed (self->reader) == 0))
     {
       const guint next = (index + 1) % latent_rows_get_n_chunks (self);
       const guint next_first = self->first + next * self->chunk_rows;
