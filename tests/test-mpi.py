@@ -12,54 +12,26 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
-import math
 import os
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
+from compare_results import agree, write_npy
+
 CLI, MPIRUN = sys.argv[1], sys.argv[2]
 del sys.argv[1:3]
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            LATENT_OPENCL="off", OMPI_MCA_btl="self,vader", OMPI_MCA_rmaps_base_oversubscribe="1")
-# What differs between runs that agree: times, and what depends on them.
-IGNORED = {"timings", "device", "history_ms", "elapsed_ms"}
 
 
 def mpirun(np, *args, timeout=300):
     return subprocess.run([MPIRUN, "--oversubscribe", "-np", str(np), CLI, "run", *args],
                           capture_output=True, text=True, env=ENV, timeout=timeout)
-
-
-def agree(a, b, path=""):
-    """Where two results differ beyond float summation order, or None."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        if set(a) != set(b):
-            return f"{path}: keys {sorted(set(a) ^ set(b))}"
-        for key in a:
-            if key not in IGNORED:
-                found = agree(a[key], b[key], f"{path}/{key}")
-                if found:
-                    return found
-        return None
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return f"{path}: {len(a)} against {len(b)} items"
-        for i, (x, y) in enumerate(zip(a, b)):
-            found = agree(x, y, f"{path}[{i}]")
-            if found:
-                return found
-        return None
-    if isinstance(a, float) and isinstance(b, (int, float)):
-        if not math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9):
-            return f"{path}: {a!r} against {b!r}"
-        return None
-    return None if a == b else f"{path}: {a!r} against {b!r}"
 
 
 class Ranks(unittest.TestCase):
@@ -82,7 +54,7 @@ class Ranks(unittest.TestCase):
     def check(self, algorithm, *args):
         out = self.results(algorithm, *args)
         for np in (2, 3):
-            self.assertIsNone(agree(out[1], out[np]), f"{algorithm}: -np {np} differs from -np 1")
+            self.assertIsNone(agree(out[1], out[np], 1e-6, 1e-9), f"{algorithm}: -np {np} differs from -np 1")
         return out
 
     def test_kmeans(self):
@@ -116,12 +88,8 @@ class Ranks(unittest.TestCase):
     def test_streamed(self):
         """Each rank streams its share of a NumPy file from disk."""
         path = os.path.join(self.tmp.name, "rows.npy")
-        values = [float((i * 37) % 101) / 10 + (i % 3) * 20 for i in range(4000 * 4)]
-        header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4000, 4), }"
-        header += " " * (63 - (10 + len(header)) % 64) + "\n"
-        with open(path, "wb") as f:
-            f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-            f.write(struct.pack("<%df" % len(values), *values))
+        write_npy(path, [[float(k * 37 % 101) / 10 + (k % 3) * 20 for k in range(i * 4, i * 4 + 4)]
+                         for i in range(4000)])
         for algorithm in ("kmeans", "pca"):
             with self.subTest(algorithm=algorithm):
                 self.check(algorithm, "--data", path, "--memory", "16K", "--param",

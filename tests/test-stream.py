@@ -15,59 +15,23 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
-import math
 import os
 import random
-import struct
 import subprocess
 import sys
 import tempfile
 import unittest
 
+from compare_results import TIMES, agree, write_npy
+
 CLI = sys.argv[1]
 del sys.argv[1]
 
 # The message of a streamed k-means says where it started (test_kmeans).
-IGNORED = {"timings", "device", "history_ms", "elapsed_ms", "message"}
+# The message of a streamed k-means says where it started (test_kmeans).
+IGNORED = TIMES | {"message"}
 # 6000 rows of 8 floats, 192 KB: with 64 KB of budget, chunks of 8 KB.
 BUDGET = "64K"
-
-
-def write_npy(path, rows, dtype="<f4"):
-    """A version 1.0 .npy file of ROWS (a list of equal lists, or of ints)."""
-    shape = (len(rows), len(rows[0])) if isinstance(rows[0], list) else (len(rows),)
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
-        dtype, ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else ""))
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    flat = [v for row in rows for v in row] if isinstance(rows[0], list) else rows
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        f.write(struct.pack("<%d%s" % (len(flat), "f" if dtype == "<f4" else "i"), *flat))
-
-
-def agree(a, b, tol, path=""):
-    """Where two results differ beyond TOL, or None."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        if set(a) - IGNORED != set(b) - IGNORED:
-            return f"{path}: keys {sorted((set(a) ^ set(b)) - IGNORED)}"
-        for key in sorted(set(a) - IGNORED):
-            found = agree(a[key], b[key], tol, f"{path}/{key}")
-            if found:
-                return found
-        return None
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return f"{path}: {len(a)} against {len(b)} items"
-        for i, (x, y) in enumerate(zip(a, b)):
-            found = agree(x, y, tol, f"{path}[{i}]")
-            if found:
-                return found
-        return None
-    if isinstance(a, float) and isinstance(b, (int, float)):
-        if not math.isclose(a, b, rel_tol=tol, abs_tol=tol):
-            return f"{path}: {a!r} against {b!r}"
-        return None
-    return None if a == b else f"{path}: {a!r} against {b!r}"
 
 
 class Streamed(unittest.TestCase):
@@ -104,7 +68,7 @@ class Streamed(unittest.TestCase):
         held, _ = self.run_cli(algorithm, *args, device=device)
         streamed, stderr = self.run_cli(algorithm, *args, memory=BUDGET, device=device)
         self.assertRegex(stderr, r"streamed from disk, 192\.0\skB, 8\.2\skB chunks")
-        self.assertIsNone(agree(held, streamed, tol), f"{algorithm}: streamed differs from held")
+        self.assertIsNone(agree(held, streamed, tol, tol, IGNORED), f"{algorithm}: streamed differs from held")
         return held, streamed
 
     def test_kmeans(self):

@@ -1084,16 +1084,13 @@ static gboolean
 gmm_accumulate (gpointer           data,
                 const LatentChunk *chunk,
                 double            *stats,
-                G_GNUC_UNUSED GCancellable *cancellable,
-                G_GNUC_UNUSED GError      **error)
+                GCancellable      *cancellable,
+                GError           **error)
 {
   LatentGmm *self = data;
 
-  if (self->pass == LATENT_GMM_PASS_SCATTER)
-    latent_gmm_reference_scatter_rows (self, self->means, chunk->first, chunk->n, chunk->values, stats);
-  else
-    latent_gmm_reference_expect_rows (self, chunk->first, chunk->n, chunk->values, stats);
-  return TRUE;
+  return (self->pass == LATENT_GMM_PASS_SCATTER ? scatter_chunk : expect_chunk) (data, chunk, stats,
+                                                                                 cancellable, error);
 }
 
 static gboolean

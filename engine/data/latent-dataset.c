@@ -665,15 +665,6 @@ latent_dataset_release_rows (LatentDataset *self,
 }
 
 void
-latent_dataset_prefetch_rows (LatentDataset *self,
-                              guint          first,
-                              guint          n)
-{
-  g_return_if_fail (LATENT_IS_DATASET (self));
-  advise_rows (self, first, n, MADV_WILLNEED);
-}
-
-void
 latent_dataset_expect_scattered (LatentDataset *self,
                                  gboolean       scattered)
 {

@@ -141,12 +141,9 @@ gboolean       latent_dataset_is_streamed      (LatentDataset  *self);
 /* "streamed from disk, 36 GB, 256 MB chunks"; NULL when in memory. */
 char          *latent_dataset_describe_storage (LatentDataset  *self);
 /* A streamed dataset's rows @first … @first + @n − 1: let go of their
- * memory (they are read from the file again if used), or have the system
- * read them ahead. Nothing for a dataset in memory. */
+ * memory (they are read from the file again if used). Nothing for a
+ * dataset in memory. */
 void           latent_dataset_release_rows     (LatentDataset  *self,
-                                                guint           first,
-                                                guint           n);
-void           latent_dataset_prefetch_rows    (LatentDataset  *self,
                                                 guint           first,
                                                 guint           n);
 /* Rows about to be used here and there, not in order (a sample): no

@@ -1,0 +1,49 @@
+# compare_results.py — what the tests that run one job two ways share:
+# whether two results (latent-cli's --json) agree, and small .npy files.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import math
+import struct
+
+# What differs between runs that agree: times, and what depends on them.
+TIMES = frozenset({"timings", "device", "history_ms", "elapsed_ms"})
+
+
+def agree(a, b, rel_tol, abs_tol, ignored=TIMES, path=""):
+    """Where results A and B differ beyond the tolerances, or None; keys
+    in IGNORED are not compared."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) - ignored != set(b) - ignored:
+            return f"{path}: keys {sorted((set(a) ^ set(b)) - ignored)}"
+        for key in sorted(set(a) - ignored):
+            found = agree(a[key], b[key], rel_tol, abs_tol, ignored, f"{path}/{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} against {len(b)} items"
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = agree(x, y, rel_tol, abs_tol, ignored, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if isinstance(a, float) and isinstance(b, (int, float)):
+        if not math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol):
+            return f"{path}: {a!r} against {b!r}"
+        return None
+    return None if a == b else f"{path}: {a!r} against {b!r}"
+
+
+def write_npy(path, rows, dtype="<f4"):
+    """A version 1.0 .npy file of ROWS (a list of equal lists of floats, or
+    of ints) as DTYPE, '<f4' or '<i4'."""
+    shape = (len(rows), len(rows[0])) if isinstance(rows[0], list) else (len(rows),)
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        dtype, ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else ""))
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    flat = [v for row in rows for v in row] if isinstance(rows[0], list) else rows
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(flat), "f" if dtype == "<f4" else "i"), *flat))
