@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "latent-registry.h"
+#include "latent-follow.h"
 #include "latent-catalog.h"
 #include "latent-param-doc.h"
 #include "latent-cl.h"
@@ -86,7 +87,28 @@ typedef struct {
   GPtrArray         *earlier;      /* the last frames whose centres are trails */
   GArray            *trail;        /* the last frame's trail, as the window draws it */
   GError            *error;        /* why the recording failed */
+  gboolean           progress;
+  LatentFollowWriter *follow;      /* --follow's folder; NULL: none, or it failed */
+  const char        *follow_dir;
+  double             init_ms;      /* the start's, from its frame */
 } RunCallbacks;
+
+/* --follow's run file replaced; a folder that cannot be written ends the
+ * following, not the run. */
+static void
+write_follow (RunCallbacks      *callbacks,
+              LatentFollowState  state,
+              LatentSnapshot    *snapshot,
+              const char        *failure)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (callbacks->follow == NULL ||
+      latent_follow_writer_write (callbacks->follow, state, snapshot, callbacks->init_ms, failure, &error))
+    return;
+  g_printerr ("latent-cli: --follow %s: %s\n", callbacks->follow_dir, error->message);
+  g_clear_pointer (&callbacks->follow, latent_follow_writer_free);
+}
 
 static void
 on_iteration (const LatentIterationRecord *record,
@@ -94,8 +116,11 @@ on_iteration (const LatentIterationRecord *record,
 {
   RunCallbacks *callbacks = user_data;
 
-  g_printerr (_("iteration %u: %s %.8g (%.2f ms)\n"), record->iteration,
-              callbacks->objective_name, record->objective, record->step_ms);
+  if (callbacks->follow)
+    latent_follow_writer_add_record (callbacks->follow, record);
+  if (callbacks->progress)
+    g_printerr (_("iteration %u: %s %.8g (%.2f ms)\n"), record->iteration,
+                callbacks->objective_name, record->objective, record->step_ms);
 }
 
 /* Each frame is drawn and encoded as it comes, so that a run of
@@ -107,6 +132,11 @@ on_frame (LatentSnapshot *snapshot,
 {
   RunCallbacks *callbacks = user_data;
 
+  if (snapshot->iteration == 0)
+    callbacks->init_ms = snapshot->elapsed_ms;
+  write_follow (callbacks, LATENT_FOLLOW_RUNNING, snapshot, NULL);
+  if (callbacks->earlier == NULL)
+    return;
   /* Centres with the trails of their last frames, as the window shows
    * them: only their frames are kept, and only that many. Kept after a
    * failed recording too, for --export's end. */
@@ -498,6 +528,40 @@ apply_import_choices (ImportChoices  *c,
   return TRUE;
 }
 
+
+/* What --follow's window needs to repeat the run's setting: the files as
+ * absolute paths, for a window started elsewhere. */
+static char *
+absolute_spec (const char *spec)
+{
+  if (spec == NULL || !g_file_test (spec, G_FILE_TEST_EXISTS))
+    return g_strdup (spec);
+  return g_canonicalize_filename (spec, NULL);
+}
+
+static LatentExperiment *
+new_follow_experiment (const char            *data,
+                       const char            *labels,
+                       const char            *test_data,
+                       const LatentAlgorithm *algorithm,
+                       LatentParams          *params,
+                       guint64                seed,
+                       const char            *device,
+                       const char            *figure,
+                       const guint           *axis_columns)
+{
+  g_autofree char *data_path = absolute_spec (data);
+  g_autofree char *labels_path = absolute_spec (labels);
+  LatentExperiment *experiment = latent_experiment_new (data_path, labels_path, algorithm, params, seed, device);
+
+  experiment->test = absolute_spec (test_data);
+  if (figure)
+    g_free (experiment->figure), experiment->figure = g_strdup (figure);
+  experiment->axes[0] = axis_columns[0];
+  experiment->axes[1] = axis_columns[1];
+  return experiment;
+}
+
 static int
 command_run (int    argc,
              char **argv)
@@ -528,6 +592,7 @@ command_run (int    argc,
   g_auto(ImportChoices) import = { 0 };
   gboolean test_from_experiment = FALSE;
   g_autofree char *memory = NULL;
+  g_autofree char *follow_dir = NULL;
   const GOptionEntry entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &data, N_("Dataset: a file or a built-in name (see “datasets”)"), N_("PATH") },
     { "memory", 0, 0, G_OPTION_ARG_STRING, &memory,
@@ -567,6 +632,8 @@ command_run (int    argc,
       N_("Write the features the encoder learns for each row, with its labels, as a dataset (.csv or .idx)"),
       N_("FILE") },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &progress, N_("Print every iteration to stderr"), NULL },
+    { "follow", 0, 0, G_OPTION_ARG_FILENAME, &follow_dir,
+      N_("Write the run as it goes into a folder, for the window to follow (Follow a Run…)"), N_("DIR") },
     { "experiment", 0, 0, G_OPTION_ARG_FILENAME, &experiment_path,
       N_("Replay an experiment saved from the window; other options override it"), N_("FILE") },
     { NULL }
@@ -639,6 +706,10 @@ command_run (int    argc,
     return fail (EXIT_BAD_INPUT, _("--frame-every %d: must be at least 1"), frame_every);
   if (animation_path && !latent_animation_check (animation_path, width, height, fps, &error))
     return fail (EXIT_BAD_INPUT, "--export-animation: %s", error->message);
+  /* The window loads the data itself and has no --features yet. */
+  if (follow_dir && model_path)
+    return fail (EXIT_BAD_INPUT, "%s", _("--follow: a run on --features cannot be followed yet; "
+                                         "write the features with --features-out and run on that file"));
   if (features_path && !has_suffix_nocase (features_path, ".csv") && !has_suffix_nocase (features_path, ".idx"))
     return fail (EXIT_BAD_INPUT, _("--features-out %s: the name must end in .csv or .idx"), features_path);
 
@@ -725,6 +796,7 @@ command_run (int    argc,
       g_clear_pointer (&features_path, g_free);
       g_clear_pointer (&export_path, g_free);
       g_clear_pointer (&animation_path, g_free);
+      g_clear_pointer (&follow_dir, g_free);
       progress = FALSE;
     }
   cl = open_device (device, &error);
@@ -758,13 +830,31 @@ command_run (int    argc,
        * run's other results: the run goes on. */
       callbacks.animation = latent_animation_new (animation_path, width, height, fps, &callbacks.error);
     }
+  callbacks.progress = progress;
+  if (follow_dir)
+    {
+      g_autoptr(LatentExperiment) told = new_follow_experiment (data, labels, test_data, algorithm, params, seed,
+                                                                 device, figure, axis_columns);
+
+      callbacks.follow_dir = follow_dir;
+      if (!(callbacks.follow = latent_follow_writer_new (follow_dir, told, &error)))
+        return fail (EXIT_BAD_INPUT, "--follow %s: %s", follow_dir, error->message);
+      write_follow (&callbacks, LATENT_FOLLOW_INITIALISING, NULL, NULL);
+    }
   if (progress)
     latent_algorithm_set_init_progress (on_init_progress, NULL);
+  /* A followed run's frames are paced as the window's live view, unless a
+   * recording wants its own. */
+  if (frame_every == G_MININT && !animation_path && follow_dir)
+    frame_every = (int) LATENT_FIT_FRAMES_TIMED;
   fit = latent_algorithm_fit_full (algorithm, dataset, params, seed, cl,
-                                   progress ? on_iteration : NULL, animation_path ? on_frame : NULL,
+                                   progress || follow_dir ? on_iteration : NULL,
+                                   animation_path || follow_dir ? on_frame : NULL,
                                    frame_every == G_MININT ? 0 : (guint) frame_every, &callbacks, NULL, &error);
   latent_algorithm_set_init_progress (NULL, NULL);
   animation = g_steal_pointer (&callbacks.animation);
+  write_follow (&callbacks, fit ? LATENT_FOLLOW_FINISHED : LATENT_FOLLOW_FAILED, NULL, fit ? NULL : error->message);
+  g_clear_pointer (&callbacks.follow, latent_follow_writer_free);
   /* A failed run's recording is freed unfinished: no file is left. */
   if (fit == NULL)
     return fail (status_for_error (error), "%s", error->message);

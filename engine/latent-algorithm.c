@@ -311,6 +311,20 @@ give_frame (LatentFitFrameFunc  frame,
   *frame_us += g_get_monotonic_time () - t0;
 }
 
+/* Whether the iteration just done gives a frame (see fit_full). */
+static gboolean
+frame_due (const LatentFit *fit,
+           guint            iteration,
+           gint64           last_frame_end,
+           gint64           last_frame_us)
+{
+  gint64 since = g_get_monotonic_time () - last_frame_end;
+
+  if (fit->frame_every != LATENT_FIT_FRAMES_TIMED)
+    return iteration % fit->frame_every == 0;
+  return since >= LATENT_FIT_FRAME_INTERVAL_MS * 1000 && since >= 10 * last_frame_us;
+}
+
 LatentFit *
 latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
                            LatentDataset          *dataset,
@@ -327,7 +341,7 @@ latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
   g_autoptr(LatentFit) fit = NULL;
   g_autoptr(LatentRows) rows = NULL;
   gint64 start = g_get_monotonic_time ();
-  gint64 frame_us = 0;
+  gint64 frame_us = 0, last_frame_end = 0, last_frame_us = 0;
   gpointer state;
   gboolean ok = FALSE;
   guint saved;
@@ -353,6 +367,8 @@ latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
         frame_every = latent_algorithm_frame_every (first, LATENT_FIT_MAX_FRAMES);
       first->elapsed_ms = fit->init_ms;
       give_frame (frame, first, user_data, fit, t0, &frame_us);
+      last_frame_end = g_get_monotonic_time ();
+      last_frame_us = last_frame_end - t0;
     }
   if (frame != NULL)
     fit->frame_every = MAX (frame_every, 1u);
@@ -371,7 +387,8 @@ latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
       if (progress)
         progress (&record, user_data);
       /* The last iteration's frame is the final snapshot, given once. */
-      if (frame != NULL && record.iteration % fit->frame_every == 0 && !algorithm->converged (state))
+      if (frame != NULL && frame_due (fit, record.iteration, last_frame_end, last_frame_us) &&
+          !algorithm->converged (state))
         {
           gint64 t1 = g_get_monotonic_time ();
           g_autoptr(LatentSnapshot) snapshot = algorithm->snapshot (state);
@@ -379,6 +396,8 @@ latent_algorithm_fit_full (const LatentAlgorithm  *algorithm,
           snapshot->elapsed_ms = (t1 - start - frame_us) / 1000.0;
           snapshot->step_ms = record.step_ms;
           give_frame (frame, snapshot, user_data, fit, t1, &frame_us);
+          last_frame_end = g_get_monotonic_time ();
+          last_frame_us = last_frame_end - t1;
         }
     }
   if (ok)

@@ -343,6 +343,9 @@ typedef void (*LatentFitFrameFunc) (LatentSnapshot *snapshot,
 
 /* The frames latent_algorithm_fit_full's automatic spacing keeps at most. */
 #define LATENT_FIT_MAX_FRAMES 120
+/* latent_algorithm_fit_full's frames paced by the clock, not iterations. */
+#define LATENT_FIT_FRAMES_TIMED G_MAXUINT
+#define LATENT_FIT_FRAME_INTERVAL_MS 100
 
 /* A run to the end, without a worker: what a fit returns. */
 typedef struct {
@@ -382,7 +385,11 @@ LatentFit    *latent_algorithm_fit        (const LatentAlgorithm  *algorithm,
  * recording keeps: the start (iteration 0), every @frame_every-th
  * iteration, and the end, each once, chosen by iteration number only, so
  * the same run gives the same frames. @frame_every 0 chooses it from the
- * iteration budget (latent_algorithm_frame_every ()). The time taking
+ * iteration budget (latent_algorithm_frame_every ());
+ * LATENT_FIT_FRAMES_TIMED paces them by the clock instead, as a window's
+ * live view is paced: one LATENT_FIT_FRAME_INTERVAL_MS after the last at
+ * the soonest, and later when the frames would take more than a tenth of
+ * the run (a followed run's frames are written to a file). The time taking
  * the frames' snapshots and in @frame is left out of the fit's timings
  * (an encoder's threads running beside the steps still slow them).
  * @frame may be NULL. */

@@ -32,6 +32,7 @@ typedef enum {
 
 typedef struct _LatentAlgorithm LatentAlgorithm;   /* latent-algorithm.h */
 typedef struct _LatentSnapshot LatentSnapshot;
+typedef struct _LatentCodec LatentCodec;           /* latent-codec.h */
 
 struct _LatentSnapshot
 {
@@ -82,6 +83,9 @@ gsize           latent_snapshot_get_size (LatentSnapshot        *self);
 void            latent_family_init_parts          (LatentSnapshot *self);
 void            latent_family_clear_parts         (LatentSnapshot *self);
 gsize           latent_family_get_parts_size      (LatentSnapshot *self);
+/* Every family's part written or read by @codec (latent-codec.h). */
+void            latent_family_transfer_parts      (LatentSnapshot *self,
+                                                   LatentCodec    *codec);
 /* The shared shapes' arrays, freed and counted (@n_cols per reconstruction). */
 void            latent_examples_clear             (LatentExamples       *examples);
 gsize           latent_examples_get_size          (const LatentExamples *examples,

@@ -6,6 +6,7 @@
 #define G_LOG_DOMAIN "latent-autoencoders"
 
 #include "latent-family.h"
+#include "latent-codec.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -112,6 +113,29 @@ latent_autoencoders_has_encoder (LatentSnapshot *snapshot)
   return snapshot->autoencoder.input_scale != NULL;
 }
 
+static void
+latent_autoencoders_transfer_part (LatentSnapshot *self,
+                                   LatentCodec    *codec)
+{
+  LatentAutoencoderPart *part = &self->autoencoder;
+  gsize h, cols = self->n_cols;
+
+  latent_codec_uint (codec, &part->n_units);
+  h = part->n_units;
+  latent_codec_floats (codec, &part->encoder_weights, h * cols, "encoder_weights");
+  latent_codec_floats (codec, &part->hidden_bias, h, "hidden_bias");
+  latent_codec_floats (codec, &part->decoder_weights, h * cols, "decoder_weights");
+  latent_codec_floats (codec, &part->decoder_bias, cols, "decoder_bias");
+  latent_codec_floats (codec, &part->input_offset, cols, "input_offset");
+  latent_codec_floats (codec, &part->input_scale, cols, "input_scale");
+  latent_codec_uints (codec, &part->unit_wins, h, "unit_wins");
+  latent_codec_uint (codec, &part->n_dead);
+  latent_codec_double (codec, &part->validation_loss);
+  latent_codec_examples (codec, &part->examples, self->n_rows, self->n_cols);
+  latent_codec_epochs (codec, &part->epochs);
+  latent_codec_doubles (codec, &part->epoch_dead_fraction, part->epochs.n_epochs, "epoch_dead_fraction");
+}
+
 /* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_autoencoders_family;
 const LatentFamilyClass latent_autoencoders_family = {
@@ -121,6 +145,7 @@ const LatentFamilyClass latent_autoencoders_family = {
   .init_part = latent_autoencoders_init_part,
   .clear_part = latent_autoencoders_clear_part,
   .get_part_size = latent_autoencoders_get_part_size,
+  .transfer_part = latent_autoencoders_transfer_part,
   .components = latent_autoencoders_components,
   .examples = latent_autoencoders_examples,
   .epochs = latent_autoencoders_epochs,

@@ -7,6 +7,7 @@
 
 #include "latent-classifiers.h"
 #include "latent-family.h"
+#include "latent-codec.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -194,6 +195,71 @@ latent_classifiers_epochs (LatentSnapshot *snapshot)
   return &snapshot->classifier.epochs;
 }
 
+/* The test rows' dataset: none, the data's own rows (held out) or its test
+ * data, which a reader has beside the data as the writer had. */
+static void
+transfer_test_dataset (LatentSnapshot *self,
+                       LatentCodec    *codec)
+{
+  LatentClassifierPart *part = &self->classifier;
+  LatentDataset *test = self->dataset ? latent_dataset_get_test (self->dataset) : NULL;
+  guint which = part->test_dataset == NULL ? 0 : part->test_dataset == self->dataset ? 1 : 2;
+
+  latent_codec_choice (codec, &which, 3, "test_dataset");
+  if (!latent_codec_is_reading (codec))
+    return;
+  g_clear_object (&part->test_dataset);
+  if (which == 1 && self->dataset)
+    part->test_dataset = g_object_ref (self->dataset);
+  else if (which == 2 && test)
+    part->test_dataset = g_object_ref (test);
+}
+
+static void
+latent_classifiers_transfer_part (LatentSnapshot *self,
+                                  LatentCodec    *codec)
+{
+  LatentClassifierPart *part = &self->classifier;
+  gsize c, cols = self->n_cols;
+  guint n_test_rows, n_classes_data;
+
+  latent_codec_uint (codec, &part->n_classes);
+  c = part->n_classes;
+  latent_codec_floats (codec, &part->class_weights, c * cols, "class_weights");
+  latent_codec_floats (codec, &part->class_bias, c, "class_bias");
+  latent_codec_floats (codec, &part->means, c * cols, "means");
+  latent_codec_boolean (codec, &part->cosine);
+  latent_codec_floats (codec, &part->input_offset, cols, "input_offset");
+  latent_codec_floats (codec, &part->input_scale, cols, "input_scale");
+  transfer_test_dataset (self, codec);
+  /* Rows and classes index the test data and the palette: bounded by them. */
+  n_test_rows = part->test_dataset ? latent_dataset_get_n_rows (part->test_dataset) : 0;
+  n_classes_data = self->dataset ? MAX (latent_dataset_get_n_classes (self->dataset), c) : c;
+  latent_codec_uint (codec, &part->n_test);
+  latent_codec_indices (codec, &part->test_rows, part->n_test, 0, n_test_rows, "test_rows");
+  latent_codec_indices (codec, &part->test_predictions, part->n_test, 0, c, "test_predictions");
+  latent_codec_uints (codec, &part->confusion, c * c, "confusion");
+  latent_codec_double (codec, &part->train_accuracy);
+  latent_codec_double (codec, &part->test_accuracy);
+  latent_codec_double (codec, &part->test_loss);
+  latent_codec_epochs (codec, &part->epochs);
+  latent_codec_doubles (codec, &part->epoch_train_accuracy, part->epochs.n_epochs, "epoch_train_accuracy");
+  latent_codec_doubles (codec, &part->epoch_test_accuracy, part->epochs.n_epochs, "epoch_test_accuracy");
+  latent_codec_uint (codec, &part->n_episodes);
+  latent_codec_doubles (codec, &part->episode_accuracy, part->n_episodes, "episode_accuracy");
+  latent_codec_double (codec, &part->episode_mean_accuracy);
+  latent_codec_double (codec, &part->episode_ci95);
+  latent_codec_uint (codec, &part->n_ways);
+  latent_codec_uint (codec, &part->n_shots);
+  latent_codec_indices (codec, &part->episode_classes, part->n_ways, 0, n_classes_data, "episode_classes");
+  latent_codec_indices (codec, &part->support_rows, (gsize) part->n_ways * part->n_shots, 0, n_test_rows,
+                        "support_rows");
+  latent_codec_floats (codec, &part->episode_prototypes, (gsize) part->n_ways * cols, "episode_prototypes");
+  latent_codec_uint (codec, &part->n_queries);
+  latent_codec_indices (codec, &part->query_rows, part->n_queries, 0, n_test_rows, "query_rows");
+  latent_codec_indices (codec, &part->query_predictions, part->n_queries, 0, n_classes_data, "query_predictions");
+}
+
 /* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_classifiers_family;
 const LatentFamilyClass latent_classifiers_family = {
@@ -203,6 +269,7 @@ const LatentFamilyClass latent_classifiers_family = {
   .init_part = latent_classifiers_init_part,
   .clear_part = latent_classifiers_clear_part,
   .get_part_size = latent_classifiers_get_part_size,
+  .transfer_part = latent_classifiers_transfer_part,
   .components = latent_classifiers_components,
   .epochs = latent_classifiers_epochs,
 };

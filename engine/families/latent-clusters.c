@@ -8,6 +8,7 @@
 
 #include "latent-clusters.h"
 #include "latent-family.h"
+#include "latent-codec.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -283,6 +284,21 @@ latent_clusters_get_means (LatentSnapshot *snapshot,
   return snapshot->clusters.means;
 }
 
+static void
+latent_clusters_transfer_part (LatentSnapshot *self,
+                               LatentCodec    *codec)
+{
+  LatentClustersPart *part = &self->clusters;
+
+  latent_codec_uint (codec, &part->k);
+  latent_codec_indices (codec, &part->labels, self->n_rows, 0, part->k, "labels");
+  latent_codec_floats (codec, &part->means, (gsize) part->k * self->n_cols, "means");
+  latent_codec_uints (codec, &part->cluster_sizes, part->k, "cluster_sizes");
+  latent_codec_uint (codec, &part->n_starts);
+  latent_codec_uint (codec, &part->best_start);
+  latent_codec_doubles (codec, &part->start_objectives, part->n_starts, "start_objectives");
+}
+
 /* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_clusters_family;
 const LatentFamilyClass latent_clusters_family = {
@@ -291,4 +307,5 @@ const LatentFamilyClass latent_clusters_family = {
   .describe_header = latent_clusters_describe_header,
   .clear_part = latent_clusters_clear_part,
   .get_part_size = latent_clusters_get_part_size,
+  .transfer_part = latent_clusters_transfer_part,
 };

@@ -45,6 +45,15 @@ latent_family_clear_parts (LatentSnapshot *self)
       families[i]->clear_part (self);
 }
 
+void
+latent_family_transfer_parts (LatentSnapshot *self,
+                              LatentCodec    *codec)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+    if (families[i]->transfer_part)
+      families[i]->transfer_part (self, codec);
+}
+
 gsize
 latent_family_get_parts_size (LatentSnapshot *self)
 {

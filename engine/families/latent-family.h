@@ -31,6 +31,9 @@ typedef struct {
   void  (*init_part)        (LatentSnapshot *snapshot);
   void  (*clear_part)       (LatentSnapshot *snapshot);
   gsize (*get_part_size)    (LatentSnapshot *snapshot);
+  /* Writes or reads its part, field by field (latent-codec.h). */
+  void  (*transfer_part)    (LatentSnapshot *snapshot,
+                             LatentCodec    *codec);
   /* What the shared figures read, below. */
   const float          *(*components)  (LatentSnapshot *snapshot,
                                         guint          *n);

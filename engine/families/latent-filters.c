@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "latent-filters"
 
 #include "latent-family.h"
+#include "latent-codec.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -221,6 +222,22 @@ latent_filters_get_ms_per_pass (LatentSnapshot *snapshot)
   return snapshot->step_ms;
 }
 
+static void
+latent_filters_transfer_part (LatentSnapshot *self,
+                              LatentCodec    *codec)
+{
+  LatentFilterPart *part = &self->filter;
+
+  latent_codec_floats (codec, &part->image, (gsize) self->n_rows * self->n_cols, "image");
+  latent_codec_uint (codec, &part->kernel_size);
+  latent_codec_floats (codec, &part->kernel, (gsize) part->kernel_size * part->kernel_size, "kernel");
+  latent_codec_boolean (codec, &part->kernel_separable);
+  latent_codec_string (codec, &part->method);
+  latent_codec_strv (codec, &part->method_names);
+  latent_codec_doubles (codec, &part->method_ms, part->method_names ? g_strv_length (part->method_names) : 0,
+                        "method_ms");
+}
+
 /* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_filters_family;
 const LatentFamilyClass latent_filters_family = {
@@ -229,4 +246,5 @@ const LatentFamilyClass latent_filters_family = {
   .describe_header = latent_filters_describe_header,
   .clear_part = latent_filters_clear_part,
   .get_part_size = latent_filters_get_part_size,
+  .transfer_part = latent_filters_transfer_part,
 };

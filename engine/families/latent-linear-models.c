@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "latent-linear-models"
 
 #include "latent-family.h"
+#include "latent-codec.h"
 #include "latent-linear-models.h"
 
 #include <glib/gi18n-lib.h>
@@ -193,6 +194,34 @@ latent_linear_models_has_encoder (LatentSnapshot *snapshot)
   return snapshot->linear.encoder != NULL;
 }
 
+static void
+latent_linear_models_transfer_part (LatentSnapshot *self,
+                                    LatentCodec    *codec)
+{
+  LatentLinearPart *part = &self->linear;
+  gsize cols = self->n_cols;
+
+  latent_codec_uint (codec, &part->n_components);
+  latent_codec_floats (codec, &part->components, part->n_components * cols, "components");
+  latent_codec_floats (codec, &part->data_mean, cols, "data_mean");
+  latent_codec_doubles (codec, &part->explained_variance, part->n_components, "explained_variance");
+  latent_codec_doubles (codec, &part->explained_variance_ratio, part->n_components, "explained_variance_ratio");
+  latent_codec_double (codec, &part->total_variance);
+  latent_codec_uint (codec, &part->n_noise);
+  latent_codec_doubles (codec, &part->noise_variance, part->n_noise, "noise_variance");
+  latent_codec_floats (codec, &part->encoder, part->n_components * cols, "encoder");
+  latent_codec_uint (codec, &part->projection_dims);
+  if (latent_codec_is_reading (codec) && part->projection_dims > part->n_components)
+    part->projection_dims = part->n_components;
+  latent_codec_floats (codec, &part->projection, (gsize) self->n_rows * part->projection_dims, "projection");
+  latent_codec_boolean (codec, &part->whitened);
+  latent_codec_double (codec, &part->reconstruction_error);
+  latent_codec_double (codec, &part->log_likelihood);
+  latent_codec_examples (codec, &part->examples, self->n_rows, self->n_cols);
+  latent_codec_uint (codec, &part->n_samples);
+  latent_codec_floats (codec, &part->samples, (gsize) part->n_samples * cols, "samples");
+}
+
 /* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_linear_models_family;
 const LatentFamilyClass latent_linear_models_family = {
@@ -202,6 +231,7 @@ const LatentFamilyClass latent_linear_models_family = {
   .init_part = latent_linear_models_init_part,
   .clear_part = latent_linear_models_clear_part,
   .get_part_size = latent_linear_models_get_part_size,
+  .transfer_part = latent_linear_models_transfer_part,
   .components = latent_linear_models_components,
   .examples = latent_linear_models_examples,
   .has_encoder = latent_linear_models_has_encoder,

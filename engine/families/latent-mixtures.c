@@ -6,6 +6,7 @@
 #define G_LOG_DOMAIN "latent-mixtures"
 
 #include "latent-family.h"
+#include "latent-codec.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -64,6 +65,24 @@ latent_mixtures_init_part (LatentSnapshot *self)
   self->mixture.aic = NAN;
 }
 
+static void
+latent_mixtures_transfer_part (LatentSnapshot *self,
+                               LatentCodec    *codec)
+{
+  LatentMixturePart *part = &self->mixture;
+  gsize k = self->clusters.k;   /* read before: the clusters' part comes first */
+  guint type = part->covariance_type;
+
+  latent_codec_floats (codec, &part->weights, k, "weights");
+  latent_codec_choice (codec, &type, LATENT_COVARIANCE_SPHERICAL + 1, "covariance_type");
+  part->covariance_type = type;
+  latent_codec_floats (codec, &part->covariances, k * latent_snapshot_covariance_values (self), "covariances");
+  latent_codec_floats (codec, &part->responsibilities, (gsize) self->n_rows * k, "responsibilities");
+  latent_codec_double (codec, &part->log_likelihood);
+  latent_codec_double (codec, &part->bic);
+  latent_codec_double (codec, &part->aic);
+}
+
 /* Listed in engine/meson.build (latent_families). */
 extern const LatentFamilyClass latent_mixtures_family;
 const LatentFamilyClass latent_mixtures_family = {
@@ -73,4 +92,5 @@ const LatentFamilyClass latent_mixtures_family = {
   .init_part = latent_mixtures_init_part,
   .clear_part = latent_mixtures_clear_part,
   .get_part_size = latent_mixtures_get_part_size,
+  .transfer_part = latent_mixtures_transfer_part,
 };
