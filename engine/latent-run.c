@@ -12,8 +12,17 @@
 
 #include "latent-run.h"
 
+#include "latent-follow.h"
+
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <sys/resource.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* How often a followed run's file is looked at: as often as latent-cli
+ * writes it at most (LATENT_FIT_FRAME_INTERVAL_MS). */
+#define FOLLOW_POLL_US (LATENT_FIT_FRAME_INTERVAL_MS * 1000)
 
 /* One frame at 60 Hz. */
 #define PUBLISH_INTERVAL_US (G_USEC_PER_SEC / 60)
@@ -32,6 +41,7 @@ struct _LatentRun
   guint64                seed;
   LatentCl              *cl;
   guint                  fast_forward;   /* iterations replayed before the first snapshot */
+  char                  *follow_path;    /* a run file read instead of computing */
   GMainContext          *context;
   GThread               *thread;
   GCancellable          *cancellable;
@@ -383,6 +393,107 @@ worker (gpointer data)
   return NULL;
 }
 
+/* The run file's identity, to read it again only when it was replaced. */
+typedef struct {
+  dev_t           device;
+  ino_t           inode;
+  off_t           size;
+  struct timespec modified;
+} FileStamp;
+
+static gboolean
+stamp_changed (const char *path,
+               FileStamp  *stamp)
+{
+  struct stat info;
+  FileStamp now;
+
+  if (stat (path, &info) != 0)
+    return FALSE;
+  now = (FileStamp) { info.st_dev, info.st_ino, info.st_size, info.st_mtim };
+  if (memcmp (&now, stamp, sizeof now) == 0)
+    return FALSE;
+  *stamp = now;
+  return TRUE;
+}
+
+/* Following: each time the run file is replaced, its new records and its
+ * snapshot go out as a computed run's would, until it says it ended. */
+static gpointer
+follow_worker (gpointer data)
+{
+  LatentRun *self = data;
+  g_autoptr(LatentFollowUpdate) last = NULL;
+  FileStamp stamp;
+  guint delivered = 0;
+
+  memset (&stamp, 0, sizeof stamp);
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(LatentFollowUpdate) update = NULL;
+
+      g_mutex_lock (&self->mutex);
+      if (!self->stop)
+        g_cond_wait_until (&self->cond, &self->mutex, g_get_monotonic_time () + FOLLOW_POLL_US);
+      if (self->stop)
+        {
+          g_mutex_unlock (&self->mutex);
+          finish (self, LATENT_RUN_STOPPED, NULL);
+          return NULL;
+        }
+      g_mutex_unlock (&self->mutex);
+
+      if (!stamp_changed (self->follow_path, &stamp))
+        {
+          if (last && latent_follow_update_writer_gone (last))
+            {
+              finish (self, LATENT_RUN_FAILED,
+                      g_error_new (G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE,
+                                   _("latent-cli (process %u) ended without finishing the run"), last->pid));
+              return NULL;
+            }
+          continue;
+        }
+      update = latent_follow_read (self->follow_path, self->algorithm, self->dataset, self->params, &error);
+      /* Replaced between the look and the read: the next look finds it. */
+      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        continue;
+      if (update == NULL)
+        {
+          finish (self, LATENT_RUN_FAILED, g_steal_pointer (&error));
+          return NULL;
+        }
+
+      g_mutex_lock (&self->mutex);
+      self->init_ms = update->init_ms;
+      for (; delivered < update->records->len; delivered++)
+        g_array_append_val (self->outbox_records, g_array_index (update->records, LatentIterationRecord, delivered));
+      if (update->snapshot)
+        {
+          g_clear_pointer (&self->outbox_snapshot, latent_snapshot_unref);
+          self->outbox_snapshot = g_steal_pointer (&update->snapshot);
+          self->worker_state = LATENT_RUN_RUNNING;
+        }
+      schedule_drain (self);
+      g_mutex_unlock (&self->mutex);
+
+      if (update->state == LATENT_FOLLOW_FINISHED)
+        {
+          finish (self, LATENT_RUN_FINISHED, NULL);
+          return NULL;
+        }
+      if (update->state == LATENT_FOLLOW_FAILED)
+        {
+          finish (self, LATENT_RUN_FAILED, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                                                update->failure ? update->failure : ""));
+          return NULL;
+        }
+      g_clear_pointer (&last, latent_follow_update_free);
+      last = g_steal_pointer (&update);
+    }
+}
+
 static void
 latent_run_dispose (GObject *object)
 {
@@ -410,6 +521,7 @@ latent_run_finalize (GObject *object)
 
   g_clear_object (&self->dataset);
   g_clear_pointer (&self->params, latent_params_unref);
+  g_free (self->follow_path);
   g_clear_object (&self->cl);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -495,6 +607,30 @@ latent_run_new_at (const LatentAlgorithm *algorithm,
   return self;
 }
 
+LatentRun *
+latent_run_new_following (const LatentAlgorithm *algorithm,
+                          LatentDataset         *dataset,
+                          LatentParams          *params,
+                          guint64                seed,
+                          const char            *path)
+{
+  LatentRun *self;
+
+  g_return_val_if_fail (algorithm != NULL, NULL);
+  g_return_val_if_fail (LATENT_IS_DATASET (dataset), NULL);
+  g_return_val_if_fail (params != NULL && path != NULL, NULL);
+
+  self = g_object_new (LATENT_TYPE_RUN, NULL);
+  self->algorithm = algorithm;
+  self->dataset = g_object_ref (dataset);
+  self->params = latent_params_copy (params);
+  self->seed = seed;
+  self->follow_path = g_strdup (path);
+  self->context = g_main_context_ref_thread_default ();
+  self->thread = g_thread_new ("latent-follow", follow_worker, self);
+  return self;
+}
+
 static void
 command (LatentRun *self,
          int        steps_wanted)
@@ -546,6 +682,13 @@ latent_run_set_speed (LatentRun *self,
   self->per_second = MAX (0, per_second);
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->mutex);
+}
+
+gboolean
+latent_run_is_following (LatentRun *self)
+{
+  g_return_val_if_fail (LATENT_IS_RUN (self), FALSE);
+  return self->follow_path != NULL;
 }
 
 LatentRunState

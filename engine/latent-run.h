@@ -41,6 +41,17 @@ LatentRun             *latent_run_new_at       (const LatentAlgorithm *algorithm
                                                 guint64                seed,
                                                 LatentCl              *cl,
                                                 guint                  iteration);
+/* A run computed elsewhere: `latent-cli run … --follow DIR` writes its
+ * run file (latent-follow.h) at @path, and this one reads it as it
+ * changes, giving the same signals as a run computed here, until the file
+ * says the run ended; a writer on this machine that died fails it. Play,
+ * pause and step do nothing; stop stops following. */
+LatentRun             *latent_run_new_following (const LatentAlgorithm *algorithm,
+                                                 LatentDataset         *dataset,
+                                                 LatentParams          *params,
+                                                 guint64                seed,
+                                                 const char            *path);
+gboolean               latent_run_is_following (LatentRun             *self);
 void                   latent_run_play         (LatentRun             *self);
 void                   latent_run_pause        (LatentRun             *self);
 void                   latent_run_step         (LatentRun             *self);

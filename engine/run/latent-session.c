@@ -19,6 +19,7 @@
 #include "latent-going-on.h"
 #include "latent-registry.h"
 #include "latent-run.h"
+#include "latent-follow.h"
 
 typedef struct _LatentPrecompile Precompile;
 
@@ -61,6 +62,9 @@ struct _LatentSession
   gboolean               holding;
   char                  *refusal;
   char                  *failure;
+  /* The folder of the run followed (latent-cli run --follow), or NULL
+   * for a run computed here. */
+  char                  *following;
 
   /* The OpenCL programs built ahead: the current job, and earlier ones
    * cancelled but not yet joined. */
@@ -96,6 +100,7 @@ enum {
   PROP_REFUSAL,
   PROP_FAILURE,
   PROP_COMPILING,
+  PROP_FOLLOWING,
   N_PROPS
 };
 
@@ -321,13 +326,14 @@ retire_run (LatentSession *self)
 
 static void watch_compiling (LatentSession *self);
 
+/* @run becomes the session's: a run computed here, or one followed. */
 static void
-launch (LatentSession *self,
-        gboolean       play,
-        guint          from)
+attach (LatentSession *self,
+        LatentRun     *run,
+        gboolean       play)
 {
-  self->run = latent_run_new_at (self->algorithm, self->dataset, self->going_on ? self->going_on : self->params,
-                                 self->seed, self->cl, from);
+  self->run = run;
+  set_string (self, &self->following, NULL, PROP_FOLLOWING);
   set_string (self, &self->init_progress, NULL, PROP_INIT_PROGRESS);
   g_signal_connect (self->run, "iteration", G_CALLBACK (on_run_iteration), self);
   g_signal_connect (self->run, "snapshot", G_CALLBACK (on_run_snapshot), self);
@@ -340,6 +346,15 @@ launch (LatentSession *self,
   watch_compiling (self);
   notify (self, PROP_RUNNING);
   notify_state (self);
+}
+
+static void
+launch (LatentSession *self,
+        gboolean       play,
+        guint          from)
+{
+  attach (self, latent_run_new_at (self->algorithm, self->dataset, self->going_on ? self->going_on : self->params,
+                                   self->seed, self->cl, from), play);
 }
 
 /* The frames and the rate start afresh from @from. */
@@ -372,9 +387,9 @@ check_params (LatentSession *self)
 }
 
 /* A new run; @hold keeps the picture shown until its first new frame. */
+/* The session starts afresh: no run, no frames. */
 static void
-run_start (LatentSession *self,
-           gboolean       play,
+reset_run (LatentSession *self,
            gboolean       hold)
 {
   retire_run (self);
@@ -390,7 +405,14 @@ run_start (LatentSession *self,
   set_string (self, &self->failure, NULL, PROP_FAILURE);
   g_signal_emit (self, signals[RUN_STARTED], 0, hold);
   move_timeline (self, 0);
+}
 
+static void
+run_start (LatentSession *self,
+           gboolean       play,
+           gboolean       hold)
+{
+  reset_run (self, hold);
   if (self->dataset == NULL)
     {
       notify_state (self);
@@ -406,6 +428,35 @@ run_start (LatentSession *self,
       return;
     }
   launch (self, play, 0);
+}
+
+void
+latent_session_follow (LatentSession *self,
+                       const char    *dir)
+{
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (LATENT_IS_SESSION (self));
+  g_return_if_fail (dir != NULL);
+
+  reset_run (self, FALSE);
+  if (self->dataset == NULL)
+    {
+      notify_state (self);
+      return;
+    }
+  set_string (self, &self->refusal, NULL, PROP_REFUSAL);
+  path = g_build_filename (dir, LATENT_FOLLOW_RUN, NULL);
+  attach (self, latent_run_new_following (self->algorithm, self->dataset, self->params, self->seed, path), TRUE);
+  set_string (self, &self->following, dir, PROP_FOLLOWING);
+  notify_state (self);
+}
+
+const char *
+latent_session_get_following (LatentSession *self)
+{
+  g_return_val_if_fail (LATENT_IS_SESSION (self), NULL);
+  return self->following;
 }
 
 gboolean
@@ -611,6 +662,8 @@ latent_session_can_play (LatentSession *self)
   g_return_val_if_fail (LATENT_IS_SESSION (self), FALSE);
 
   /* A finished instant run plays its passes again from the original. */
+  if (self->following && is_live (self))
+    return FALSE;
   return (is_live (self) && !self->running) || can_go_on (self, NULL) ||
          (latent_session_get_state (self) == LATENT_SESSION_FINISHED && latent_session_is_instant (self));
 }
@@ -619,13 +672,15 @@ gboolean
 latent_session_can_pause (LatentSession *self)
 {
   g_return_val_if_fail (LATENT_IS_SESSION (self), FALSE);
-  return is_live (self) && self->running;
+  return is_live (self) && self->running && self->following == NULL;
 }
 
 gboolean
 latent_session_can_step (LatentSession *self)
 {
   g_return_val_if_fail (LATENT_IS_SESSION (self), FALSE);
+  if (self->following && is_live (self))
+    return FALSE;
   return is_live (self) || can_go_on (self, NULL);
 }
 
@@ -1213,6 +1268,7 @@ latent_session_get_property (GObject    *object,
     case PROP_REFUSAL:       g_value_set_string (value, self->refusal); break;
     case PROP_FAILURE:       g_value_set_string (value, self->failure); break;
     case PROP_COMPILING:     g_value_set_boolean (value, latent_session_get_compiling (self)); break;
+    case PROP_FOLLOWING:     g_value_set_string (value, self->following); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1266,6 +1322,7 @@ latent_session_finalize (GObject *object)
   g_free (self->init_progress);
   g_free (self->refusal);
   g_free (self->failure);
+  g_free (self->following);
   G_OBJECT_CLASS (latent_session_parent_class)->finalize (object);
 }
 
@@ -1308,6 +1365,7 @@ latent_session_class_init (LatentSessionClass *klass)
   properties[PROP_REFUSAL] = string_property ("refusal");
   properties[PROP_FAILURE] = string_property ("failure");
   properties[PROP_COMPILING] = g_param_spec_boolean ("compiling", NULL, NULL, FALSE, ro);
+  properties[PROP_FOLLOWING] = string_property ("following");
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[RUN_STARTED] = g_signal_new ("run-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,

@@ -54,7 +54,8 @@ typedef enum {
  *                                  past the person's values, or NULL;
  *   refusal (string)             — why the check refused the parameters, or NULL;
  *   failure (string)             — why the last run failed, or NULL;
- *   compiling (gboolean)         — a build the person waits for is under way.
+ *   compiling (gboolean)         — a build the person waits for is under way;
+ *   following (string)           — the folder of the run followed, or NULL.
  *
  * Signals:
  *   ::run-started (gboolean hold) — a new run: its frames and curve start
@@ -113,6 +114,12 @@ void                   latent_session_present_devices (gboolean              *gp
  * picture up until the first new pass. */
 void                   latent_session_restart         (LatentSession         *self,
                                                        gboolean               play);
+/* Follows the run `latent-cli run … --follow @dir` writes, instead of
+ * computing one: the dataset, algorithm, parameters and seed must be its
+ * (its experiment.json). Any new run of the session's ends the following. */
+void                   latent_session_follow          (LatentSession         *self,
+                                                       const char            *dir);
+const char            *latent_session_get_following   (LatentSession         *self);
 /* The parameters or the seed changed: a new run, playing if one was. */
 void                   latent_session_edited          (LatentSession         *self);
 /* The controls: Run (goes on past a finished run where it can), Pause,

@@ -7,6 +7,13 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "latent-family.h"
+#include "latent-follow.h"
 #include "latent-registry.h"
 #include "latent-session.h"
 #include "latent-test-util.h"
@@ -264,6 +271,139 @@ test_test_data (void)
   g_assert_cmpuint (started, ==, 1);
 }
 
+static gboolean
+is_state (LatentSession *session,
+          gpointer       data)
+{
+  return latent_session_get_state (session) == (LatentSessionState) GPOINTER_TO_INT (data);
+}
+
+static void
+collect_frame (LatentSnapshot *snapshot,
+               gpointer        user_data)
+{
+  g_ptr_array_add (user_data, latent_snapshot_ref (snapshot));
+}
+
+static void
+collect_record (const LatentIterationRecord *record,
+                gpointer                     user_data)
+{
+}
+
+/* A run written by latent-cli's writer, as it goes, followed: the same
+ * frames, history and end as a run of the session's own. */
+static void
+test_follow (void)
+{
+  g_autoptr(LatentSession) session = kmeans_session (300, 3, 0.5);
+  const LatentAlgorithm *kmeans = latent_session_get_algorithm (session);
+  LatentParams *params = latent_session_get_params (session);
+  LatentDataset *dataset = latent_session_get_dataset (session);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("latent-follow-XXXXXX", &error);
+  g_autofree char *run = g_build_filename (dir, LATENT_FOLLOW_RUN, NULL);
+  g_autofree char *told = g_build_filename (dir, LATENT_FOLLOW_EXPERIMENT, NULL);
+  g_autoptr(LatentExperiment) experiment = latent_experiment_new ("blobs", NULL, kmeans, params, 0, "off");
+  g_autoptr(LatentFollowWriter) writer = latent_follow_writer_new (dir, experiment, &error);
+  g_autoptr(GPtrArray) frames = g_ptr_array_new_with_free_func ((GDestroyNotify) latent_snapshot_unref);
+  g_autoptr(LatentFit) fit = latent_algorithm_fit_full (kmeans, dataset, params, 0, NULL, collect_record,
+                                                        collect_frame, 1, frames, NULL, &error);
+  LatentSnapshot *shown;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (frames->len, >=, 3);
+  g_assert_true (latent_follow_writer_write (writer, LATENT_FOLLOW_INITIALISING, NULL, 0, NULL, &error));
+  latent_session_follow (session, dir);
+  g_assert_cmpstr (latent_session_get_following (session), ==, dir);
+  /* Followed, the run is not the session's to play, pause or step. */
+  g_assert_false (latent_session_can_play (session));
+  g_assert_false (latent_session_can_pause (session));
+  g_assert_false (latent_session_can_step (session));
+
+  /* The start, then one iteration at a time, as latent-cli writes them. */
+  for (guint i = 0; i + 1 < frames->len; i++)
+    {
+      LatentSnapshot *frame = frames->pdata[i];
+
+      if (frame->iteration > 0)
+        latent_follow_writer_add_record (writer, &g_array_index (fit->history, LatentIterationRecord,
+                                                                 frame->iteration - 1));
+      g_assert_true (latent_follow_writer_write (writer, LATENT_FOLLOW_RUNNING, frame, 0, NULL, &error));
+      wait_until (session, shows_iteration, GUINT_TO_POINTER (frame->iteration));
+      g_assert_cmpint (latent_session_get_state (session), ==, LATENT_SESSION_RUNNING);
+      g_assert_cmpuint (latent_session_get_history (session)->len, ==, frame->iteration);
+    }
+  latent_follow_writer_add_record (writer, &g_array_index (fit->history, LatentIterationRecord, fit->history->len - 1));
+  g_assert_true (latent_follow_writer_write (writer, LATENT_FOLLOW_FINISHED, fit->snapshot, 0, NULL, &error));
+  wait_until (session, ended, NULL);
+  g_assert_cmpstr (latent_session_get_end (session), ==, "converged");
+  g_assert_cmpint (latent_session_get_state (session), ==, LATENT_SESSION_FINISHED);
+  shown = latent_session_get_shown (session);
+  g_assert_cmpuint (shown->iteration, ==, fit->snapshot->iteration);
+  g_assert_cmpfloat (shown->objective, ==, fit->snapshot->objective);
+  g_assert_cmpmem (latent_clusters_get_labels (shown), 300 * sizeof (gint32),
+                   latent_clusters_get_labels (fit->snapshot), 300 * sizeof (gint32));
+  g_assert_cmpuint (latent_session_get_history (session)->len, ==, fit->history->len);
+  g_assert_cmpuint (latent_frames_get_n_frames (latent_session_get_frames (session)), ==, frames->len);
+
+  /* A new run of the session's own ends the following. */
+  latent_session_restart (session, FALSE);
+  g_assert_null (latent_session_get_following (session));
+  g_assert_cmpint (g_unlink (run), ==, 0);
+  g_assert_cmpint (g_unlink (told), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* A writer that died mid-run, and a run that failed, fail the following
+ * with a message; a damaged file names itself. */
+static void
+test_follow_ends (void)
+{
+  g_autoptr(LatentSession) session = kmeans_session (100, 3, 0.5);
+  const LatentAlgorithm *kmeans = latent_session_get_algorithm (session);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("latent-follow-XXXXXX", &error);
+  g_autofree char *run = g_build_filename (dir, LATENT_FOLLOW_RUN, NULL);
+  g_autofree char *told = g_build_filename (dir, LATENT_FOLLOW_EXPERIMENT, NULL);
+  g_autoptr(LatentExperiment) experiment =
+    latent_experiment_new ("blobs", NULL, kmeans, latent_session_get_params (session), 0, "off");
+  pid_t child;
+  int status;
+
+  /* A process that writes that it runs, and exits. */
+  child = fork ();
+  if (child == 0)
+    {
+      LatentFollowWriter *writer = latent_follow_writer_new (dir, experiment, NULL);
+
+      _exit (writer && latent_follow_writer_write (writer, LATENT_FOLLOW_RUNNING, NULL, 0, NULL, NULL) ? 0 : 1);
+    }
+  g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  latent_session_follow (session, dir);
+  wait_until (session, is_state, GINT_TO_POINTER (LATENT_SESSION_FAILED));
+  g_assert_nonnull (strstr (latent_session_get_failure (session), "ended without finishing the run"));
+
+  {
+    g_autoptr(LatentFollowWriter) writer = latent_follow_writer_new (dir, experiment, &error);
+
+    g_assert_true (latent_follow_writer_write (writer, LATENT_FOLLOW_FAILED, NULL, 0, "rank 1: out of memory", &error));
+    latent_session_follow (session, dir);
+    wait_until (session, is_state, GINT_TO_POINTER (LATENT_SESSION_FAILED));
+    g_assert_cmpstr (latent_session_get_failure (session), ==, "rank 1: out of memory");
+  }
+
+  g_assert_true (g_file_set_contents (run, "LATENTRN\x04\x03\x02\x01\x01\0\0\0garbage", 23, NULL));
+  latent_session_follow (session, dir);
+  wait_until (session, is_state, GINT_TO_POINTER (LATENT_SESSION_FAILED));
+  g_assert_nonnull (strstr (latent_session_get_failure (session), LATENT_FOLLOW_RUN));
+  g_assert_nonnull (strstr (latent_session_get_failure (session), "damaged"));
+  g_assert_cmpint (g_unlink (run), ==, 0);
+  g_assert_cmpint (g_unlink (told), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -275,5 +415,7 @@ main (int   argc,
   g_test_add_func ("/session/refused-parameters", test_refused_parameters);
   g_test_add_func ("/session/parameters-kept-per-algorithm", test_parameters_kept_per_algorithm);
   g_test_add_func ("/session/test-data", test_test_data);
+  g_test_add_func ("/session/follow", test_follow);
+  g_test_add_func ("/session/follow-ends", test_follow_ends);
   return g_test_run ();
 }
