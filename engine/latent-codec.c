@@ -187,8 +187,7 @@ length (LatentCodec *self,
     return !self->error && count > 0;
   if (count != n)
     {
-      fault (self, _("“%s” has %" G_GUINT64_FORMAT " values where its shape says %" G_GSIZE_FORMAT),
-             field, count, n);
+      fault (self, _("“%s” has %llu values where its shape says %zu"), field, (unsigned long long) count, n);
       return FALSE;
     }
   /* Checked before anything is allocated for it. */
@@ -252,8 +251,8 @@ latent_codec_indices (LatentCodec  *self,
   for (gsize i = 0; i < n; i++)
     if ((*value)[i] < low || (*value)[i] >= high)
       {
-        fault (self, _("“%s” holds %d, outside %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT),
-               field, (*value)[i], low, high - 1);
+        fault (self, _("“%s” holds %d, outside %lld to %lld"), field, (*value)[i], (long long) low,
+               (long long) high - 1);
         g_clear_pointer (value, g_free);
         return;
       }

@@ -19,6 +19,7 @@ struct _LatentApplication
   AdwApplication parent_instance;
 
   guint          terminate_sources[2];   /* SIGTERM, SIGINT */
+  char          *follow;                 /* latent --follow DIR */
 };
 
 G_DEFINE_FINAL_TYPE (LatentApplication, latent_application, ADW_TYPE_APPLICATION)
@@ -36,7 +37,26 @@ get_window (LatentApplication *self)
 static void
 latent_application_activate (GApplication *app)
 {
-  gtk_window_present (GTK_WINDOW (get_window (LATENT_APPLICATION (app))));
+  LatentApplication *self = LATENT_APPLICATION (app);
+  LatentWindow *window = get_window (self);
+  g_autofree char *follow = g_steal_pointer (&self->follow);
+
+  if (follow)
+    latent_window_follow (window, follow);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* latent --follow DIR: the window follows the run latent-cli writes there. */
+static int
+latent_application_handle_local_options (GApplication *app,
+                                         GVariantDict *options)
+{
+  LatentApplication *self = LATENT_APPLICATION (app);
+  const char *follow = NULL;
+
+  if (g_variant_dict_lookup (options, "follow", "^&ay", &follow))
+    self->follow = g_canonicalize_filename (follow, NULL);
+  return -1;
 }
 
 /* latent FILE: open the window on that dataset. */
@@ -157,6 +177,7 @@ latent_application_shutdown (GApplication *app)
 
   for (guint i = 0; i < G_N_ELEMENTS (self->terminate_sources); i++)
     g_clear_handle_id (&self->terminate_sources[i], g_source_remove);
+  g_clear_pointer (&self->follow, g_free);
   G_APPLICATION_CLASS (latent_application_parent_class)->shutdown (app);
 }
 
@@ -170,6 +191,7 @@ latent_application_class_init (LatentApplicationClass *klass)
   g_resources_register (latent_ui_get_resource ());
 
   app_class->activate = latent_application_activate;
+  app_class->handle_local_options = latent_application_handle_local_options;
   app_class->open = latent_application_open;
   app_class->startup = latent_application_startup;
   app_class->shutdown = latent_application_shutdown;
@@ -178,6 +200,8 @@ latent_application_class_init (LatentApplicationClass *klass)
 static void
 latent_application_init (LatentApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "follow", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
+                                 _("Follow the run that latent-cli run … --follow DIR writes"), _("DIR"));
 }
 
 LatentApplication *

@@ -55,12 +55,14 @@ on_test_loaded (GObject      *source,
   if (test == NULL)
     {
       /* The message names the file; the data and its test data stay. */
+      g_clear_pointer (&self->pending_follow, g_free);
       _latent_window_show_error (self, error->message);
       return;
     }
   set_test_data (self, test);
   g_free (self->test_spec);
   self->test_spec = g_strdup (g_task_get_task_data (G_TASK (result)));
+  _latent_window_follow_pending (self);
 }
 
 static void

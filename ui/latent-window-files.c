@@ -13,6 +13,7 @@
 #include "latent-catalog.h"
 #include "latent-data-table.h"
 #include "latent-experiment.h"
+#include "latent-follow.h"
 #include "latent-export-dialog.h"
 #include "latent-image-folder.h"
 #include "latent-import-dialog.h"
@@ -246,6 +247,7 @@ on_loaded (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(LatentDataset) dataset = g_task_propagate_pointer (G_TASK (result), &error);
   const char *spec = g_task_get_task_data (G_TASK (result));
+  gboolean waits_for_test;
 
   if (g_task_get_cancellable (G_TASK (result)) == self->loading)
     g_clear_object (&self->loading);
@@ -263,16 +265,22 @@ on_loaded (GObject      *source,
       /* The message names the file and line; what was loaded stays, and
        * an experiment's view waits for no other data. */
       g_clear_pointer (&self->pending_view, latent_experiment_free);
+      g_clear_pointer (&self->pending_follow, g_free);
       _latent_window_show_error (self, error->message);
       _latent_window_update_status (self);
       return;
     }
   /* New data has none of the old test data. */
   g_clear_pointer (&self->test_spec, g_free);
+  /* A followed run with test data waits for it (latent-window-features.c). */
+  waits_for_test = self->pending_view && self->pending_view->test;
   latent_session_set_dataset (self->session, dataset, spec);
   if (self->pending_view)
     show_experiment_view (self);
+  if (!waits_for_test)
+    _latent_window_follow_pending (self);
 }
+
 
 void
 latent_window_load_dataset (LatentWindow *self,
@@ -658,6 +666,59 @@ on_open_experiment_action (GSimpleAction *action,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+void
+latent_window_follow (LatentWindow *self,
+                      const char   *dir)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(LatentExperiment) experiment = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (LATENT_IS_WINDOW (self));
+  g_return_if_fail (dir != NULL);
+
+  path = g_build_filename (dir, LATENT_FOLLOW_EXPERIMENT, NULL);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *display = g_filename_display_name (dir);
+      g_autofree char *message =
+        g_strdup_printf (_("%s: no run to follow here (start one with latent-cli run … --follow %s)"),
+                         display, display);
+
+      _latent_window_show_error (self, message);
+      return;
+    }
+  if (!(experiment = latent_experiment_load (path, &error)))
+    {
+      _latent_window_show_error (self, error->message);
+      return;
+    }
+  apply_experiment (self, experiment);
+  g_free (self->pending_follow);
+  self->pending_follow = g_strdup (dir);
+}
+
+static void
+on_follow_chosen (const char *path,
+                  gpointer    user_data)
+{
+  if (path)
+    latent_window_follow (LATENT_WINDOW (user_data), path);
+}
+
+static void
+on_follow_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Follow a Run"),
+                                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Follow"),
+                                                         on_follow_chosen, self);
+
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 static const GActionEntry file_actions[] = {
   { "open", on_open_action },
   { "open-folder", on_open_folder_action },
@@ -671,6 +732,7 @@ static const GActionEntry file_actions[] = {
   { "save-experiment", on_save_experiment_action },
   { "save-result", on_save_result_action },
   { "open-experiment", on_open_experiment_action },
+  { "follow", on_follow_action },
 };
 
 void

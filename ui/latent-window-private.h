@@ -76,6 +76,7 @@ struct _LatentWindow
    * experiment's view, shown once its data has loaded. */
   char                  *test_spec;
   LatentExperiment      *pending_view;
+  char                  *pending_follow;   /* a run's folder, followed once its data is there */
   LatentWindowError      error_source;
   gboolean               scrubbing;     /* setting the timeline from code */
   gboolean               splitting;     /* setting the split controls from code */
@@ -90,6 +91,8 @@ struct _LatentWindow
 void            _latent_window_show_error          (LatentWindow *self,
                                                     const char   *message);
 void            _latent_window_update_status       (LatentWindow *self);
+/* Follows the run whose folder waits for its data (latent_window_follow). */
+void            _latent_window_follow_pending      (LatentWindow *self);
 
 /* The parts, each set up once from latent-window.c */
 void            _latent_window_init_run            (LatentWindow *self);

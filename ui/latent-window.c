@@ -149,6 +149,15 @@ update_placeholder (LatentWindow   *self,
 }
 
 void
+_latent_window_follow_pending (LatentWindow *self)
+{
+  g_autofree char *dir = g_steal_pointer (&self->pending_follow);
+
+  if (dir)
+    latent_session_follow (self->session, dir);
+}
+
+void
 _latent_window_update_status (LatentWindow *self)
 {
   LatentSession *session = self->session;
@@ -159,6 +168,7 @@ _latent_window_update_status (LatentWindow *self)
   const char *end = latent_session_get_end (session);
   const char *init_progress = latent_session_get_init_progress (session);
   gboolean running = latent_session_get_running (session);
+  const char *following = latent_session_get_following (session);
   g_autoptr(GString) s = g_string_new (NULL);
   const char *held_out;
 
@@ -211,8 +221,15 @@ _latent_window_update_status (LatentWindow *self)
     g_string_append_printf (s, " · %s", _("compiling kernels…"));
   if (end)
     g_string_append_printf (s, " · %s", end);
+  else if (running && following)
+    g_string_append (s, _(" · running in latent-cli"));
   else if (running)
     g_string_append (s, _(" · running"));
+  /* Whose run it is: its folder says where latent-cli writes it. */
+  if (following && end)
+    g_string_append_printf (s, _(" · followed from %s"), following);
+  else if (following)
+    g_string_append_printf (s, _(" · following %s"), following);
   else if (frame)
     g_string_append (s, _(" · paused"));
   /* Run now, and the new data will replace this run when it comes. */
@@ -855,6 +872,7 @@ latent_window_finalize (GObject *object)
   g_clear_object (&self->session);
   g_free (self->test_spec);
   g_clear_pointer (&self->pending_view, latent_experiment_free);
+  g_clear_pointer (&self->pending_follow, g_free);
   G_OBJECT_CLASS (latent_window_parent_class)->finalize (object);
 }
 
@@ -928,6 +946,7 @@ static const struct {
   { "notify::init-progress", G_CALLBACK (on_run_changed) },
   { "notify::compiling", G_CALLBACK (on_run_changed) },
   { "notify::rate", G_CALLBACK (_latent_window_update_status) },
+  { "notify::following", G_CALLBACK (_latent_window_update_status) },
 };
 
 static void

@@ -15,6 +15,11 @@ LatentWindow *latent_window_new          (GtkApplication *application);
 /* NULL when the settings schema is not installed. */
 GSettings    *latent_window_get_settings (LatentWindow   *self);
 /* A catalog spec or a path; errors show in the window, the old data stays. */
+/* Follows the run `latent-cli run … --follow @dir` writes: its
+ * experiment's data, algorithm and parameters, then its iterations as they
+ * come. A folder without a run says so in a toast; what is loaded stays. */
+void          latent_window_follow       (LatentWindow   *self,
+                                          const char     *dir);
 void          latent_window_load_dataset (LatentWindow   *self,
                                           const char     *spec);
 

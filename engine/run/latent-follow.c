@@ -210,8 +210,8 @@ latent_follow_read (const char             *path,
   if (g_stat (path, &info) == 0 && (guint64) info.st_size > RUN_MAX_BYTES)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: %" G_GUINT64_FORMAT " bytes, more than a run file holds"), display,
-                   (guint64) info.st_size);
+                   _("%s: %llu bytes, more than a run file holds"), display,
+                   (unsigned long long) info.st_size);
       return NULL;
     }
   if (!g_file_get_contents (path, &contents, &size, error))
@@ -252,7 +252,7 @@ latent_follow_read (const char             *path,
     }
   if (fault)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: damaged at byte %" G_GSIZE_FORMAT ": %s"),
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: damaged at byte %zu: %s"),
                    display, 16 + latent_codec_get_offset (codec), fault->message);
       return NULL;
     }

@@ -592,11 +592,12 @@ class App:
         click(node)
         return node
 
-    def open_file(self, path, item='Open…', menu='Dataset', choices=()):
+    def open_file(self, path, item='Open…', menu='Dataset', choices=(), accept='Open'):
         """Dataset ▸ Open… (or another item of that menu that opens a file
         chooser), then the path typed into the chooser's location entry
         (ctrl+L), as a person would. choices: (what a choice of the chooser
-        shows, what to choose in it) pairs, chosen before Open."""
+        shows, what to choose in it) pairs, chosen before the button named
+        accept."""
         self.choose_menu_item(menu, item)
         chooser = wait_until(lambda: next((w for w in self.windows() if w != self.window), None),
                              15, 'the file chooser')
@@ -617,7 +618,7 @@ class App:
                 role_of(c) == 'label' and text_of(c) == shown for _, c in walk(n)),
                 what=f'the chooser\'s choice showing {shown!r}')
             self.select_dropdown(combo, wanted)
-        click(find(chooser, ('push button',), 'Open', pred=lambda n: has_action(n, 'click')))
+        click(find(chooser, ('push button',), accept, pred=lambda n: has_action(n, 'click')))
         wait_until(lambda: chooser not in self.windows(), 10, 'the file chooser to close')
 
     def choose_menu_item(self, menu_button, item, timeout=10, also=()):
