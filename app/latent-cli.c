@@ -838,7 +838,7 @@ command_run (int    argc,
 
       callbacks.follow_dir = follow_dir;
       if (!(callbacks.follow = latent_follow_writer_new (follow_dir, told, &error)))
-        return fail (EXIT_BAD_INPUT, "--follow %s: %s", follow_dir, error->message);
+        return fail (EXIT_BAD_INPUT, "--follow: %s", error->message);
       write_follow (&callbacks, LATENT_FOLLOW_INITIALISING, NULL, NULL);
     }
   if (progress)

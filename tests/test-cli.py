@@ -333,6 +333,24 @@ class Results(unittest.TestCase):
         self.assertEqual(c.returncode, 0, c.stderr)
         self.assertEqual(load_json(self.path("c.json"))["params"]["k"], 2)
 
+    def test_follow_folder(self):
+        # --follow DIR: the experiment (its data as an absolute path, so a window started
+        # elsewhere finds it) replays the same run, and the run file says it finished.
+        folder = self.path("followed")
+        iris = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "iris.csv"))
+        a = run("run", "gmm", "--data", iris, "--param", "k=3", "--seed", "5", "--device", "off",
+                "--follow", folder, "--json", self.path("a.json"))
+        self.assertEqual(a.returncode, 0, a.stderr)
+        told = load_json(os.path.join(folder, "experiment.json"))
+        self.assertTrue(os.path.isabs(told["dataset"]), told["dataset"])
+        self.assertEqual((told["algorithm"], told["seed"], told["params"]["k"]), ("gmm", 5, 3))
+        self.assertEqual(read(os.path.join(folder, "run.latent"), "rb")[:8], b"LATENTRN")
+        b = run("run", "--experiment", os.path.join(folder, "experiment.json"), "--json", self.path("b.json"))
+        self.assertEqual(b.returncode, 0, b.stderr)
+        ra, rb = load_json(self.path("a.json")), load_json(self.path("b.json"))
+        self.assertEqual(ra["labels"], rb["labels"])
+        self.assertEqual(ra["log_likelihood"], rb["log_likelihood"])
+
     def test_gmm_json_and_sweep(self):
         p = run("run", "gmm", "--data", "iris", "--param", "k=3", "--param", "covariance=diag",
                 "--param", "save-responsibilities=true", "--json", self.path("g.json"),
@@ -587,6 +605,11 @@ class BadInput(unittest.TestCase):
         for word in expect:
             self.assertIn(word, lines[0])
         return lines[0]
+
+    def test_follow_refused(self):
+        self.refused("--data", "iris", "--follow", "/proc/latent-none/run", expect=("--follow", "/proc/latent-none"))
+        self.refused("--data", "iris", "--features", self.write("m.json", b"{}"), "--follow", self.dir,
+                     expect=("--follow", "--features"))
 
     def test_csv(self):
         self.refused("--data", os.path.join(FILES, "empty.csv"), expect=("empty.csv",))

@@ -14,6 +14,7 @@
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -94,6 +95,21 @@ class Ranks(unittest.TestCase):
             with self.subTest(algorithm=algorithm):
                 self.check(algorithm, "--data", path, "--memory", "16K", "--param",
                            "k=3" if algorithm == "kmeans" else "components=2")
+
+    def test_followed(self):
+        """Rank 0 alone writes --follow's folder; the run file ends finished."""
+        folder = os.path.join(self.tmp.name, "followed")
+        p = mpirun(2, "kmeans", "--data", "blobs:n=3000,k=4,dims=2,seed=3", "--param", "k=4", "--follow", folder)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(os.listdir(folder)), ["experiment.json", "run.latent"])
+        with open(os.path.join(folder, "run.latent"), "rb") as f:
+            head = f.read(64)
+        # "LATENTRN", byte order, version, the algorithm's id (a length with its
+        # end, then the bytes), then the state: 2, finished.
+        self.assertEqual(head[:8], b"LATENTRN")
+        n = struct.unpack_from("<Q", head, 16)[0]
+        self.assertEqual(head[24:24 + n - 1], b"kmeans")
+        self.assertEqual(struct.unpack_from("<I", head, 24 + n - 1)[0], 2)
 
     def test_logreg(self):
         """Each rank a share of every mini-batch (and of L-BFGS's batch of

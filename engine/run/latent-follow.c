@@ -71,9 +71,8 @@ latent_follow_writer_free (LatentFollowWriter *self)
   g_free (self->path);
   g_free (self->temporary);
   g_free (self->algorithm_id);
-  g_array_unref (self->records);
-  if (self->snapshot)
-    g_byte_array_unref (self->snapshot);
+  g_clear_pointer (&self->records, g_array_unref);
+  g_clear_pointer (&self->snapshot, g_byte_array_unref);
   g_free (self);
 }
 
