@@ -28,6 +28,7 @@ struct _LatentDataset
   float   *data;
   GBytes  *storage;     /* what data points into, when not our own (a mapped file) */
   guint    stream_chunk_rows;   /* streamed from storage in chunks of so many rows; 0: in memory */
+  char    *stream_copy;         /* the float32 copy streamed, or NULL: the source's own file */
   guint    finite_rows;         /* streamed: rows 0 … finite_rows − 1 are known finite (atomic) */
   GStrv    column_names;
 
@@ -86,6 +87,7 @@ latent_dataset_finalize (GObject *object)
 
   g_free (self->name);
   g_free (self->source);
+  g_free (self->stream_copy);
   if (self->storage != NULL)
     g_bytes_unref (self->storage);
   else
@@ -606,6 +608,15 @@ latent_dataset_get_stream_chunk_rows (LatentDataset *self)
   return self->stream_chunk_rows;
 }
 
+void
+latent_dataset_set_stream_copy (LatentDataset *self,
+                                const char    *copy)
+{
+  g_return_if_fail (LATENT_IS_DATASET (self));
+  g_free (self->stream_copy);
+  self->stream_copy = g_strdup (copy);
+}
+
 gboolean
 latent_dataset_is_streamed (LatentDataset *self)
 {
@@ -624,6 +635,13 @@ latent_dataset_describe_storage (LatentDataset *self)
     return NULL;
   size = g_format_size (row_bytes * self->n_rows);
   chunk = g_format_size (row_bytes * self->stream_chunk_rows);
+  if (self->stream_copy)
+    {
+      g_autofree char *dir = g_path_get_dirname (self->stream_copy);
+
+      /* Translators: the dataset's size, one chunk's, then the folder of its copy */
+      return g_strdup_printf (_("streamed from disk, %s, %s chunks, from a float32 copy in %s"), size, chunk, dir);
+    }
   /* Translators: the dataset's size, then one chunk's: "streamed from disk, 36 GB, 256 MB chunks" */
   return g_strdup_printf (_("streamed from disk, %s, %s chunks"), size, chunk);
 }

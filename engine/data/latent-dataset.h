@@ -138,6 +138,10 @@ void           latent_dataset_set_stream_chunk_rows (LatentDataset *self,
                                                      guint          chunk_rows);
 guint          latent_dataset_get_stream_chunk_rows (LatentDataset *self);
 gboolean       latent_dataset_is_streamed      (LatentDataset  *self);
+/* The float32 copy a streamed dataset is read from, when its own file's
+ * values could not be used where they lie (latent-float-copy.h). */
+void           latent_dataset_set_stream_copy  (LatentDataset  *self,
+                                                const char     *copy);
 /* "streamed from disk, 36 GB, 256 MB chunks"; NULL when in memory. */
 char          *latent_dataset_describe_storage (LatentDataset  *self);
 /* A streamed dataset's rows @first … @first + @n − 1: let go of their

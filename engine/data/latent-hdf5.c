@@ -13,6 +13,7 @@
 #include "latent-hdf5.h"
 #include "latent-arrays.h"
 #include "latent-file.h"
+#include "latent-float-copy.h"
 
 #include <glib/gi18n-lib.h>
 #include <hdf5.h>
@@ -204,8 +205,88 @@ describe_index (const Shape *shape,
   return g_string_free (text, FALSE);
 }
 
+/* What reading a dataset's rows as floats takes: blocks of rows read as
+ * doubles, then scaled, interleaved and checked into float rows. */
+typedef struct {
+  hid_t          dataset;
+  hid_t          space;
+  const Shape   *shape;
+  const char    *what;
+  guint64        n_cols;
+  guint          width, height, channels;
+  gboolean       channels_first;
+  double         scale;
+  guint          block_rows;
+  double        *block;
+} RowReader;
+
+/* Rows @first … @first + @n − 1 into @out, @n at most block_rows. */
+static gboolean
+read_block (RowReader  *r,
+            guint64     first,
+            guint       n,
+            float      *out,
+            GError    **error)
+{
+  hsize_t start[MAX_DIMS] = { first }, size[MAX_DIMS];
+  SPACE_ID memory = -1;
+
+  size[0] = n;
+  for (int k = 1; k < r->shape->ndim; k++)
+    size[k] = r->shape->dims[k];
+  memory = H5Screate_simple (r->shape->ndim, size, NULL);
+  if (memory < 0 || H5Sselect_hyperslab (r->space, H5S_SELECT_SET, start, NULL, size, NULL) < 0
+      || H5Dread (r->dataset, H5T_NATIVE_DOUBLE, memory, r->space, H5P_DEFAULT, r->block) < 0)
+    {
+      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
+                   _("%s: rows %llu to %llu cannot be read (damaged?)"), r->what,
+                   (unsigned long long) first, (unsigned long long) (first + size[0] - 1));
+      return FALSE;
+    }
+  for (hsize_t i = 0; i < size[0]; i++)
+    for (guint64 j = 0; j < r->n_cols; j++)
+      {
+        /* Interleaved images from PyTorch's (channels, height, width). */
+        const guint64 from = r->channels_first
+                             ? ((j % r->channels) * r->height + j / r->channels / r->width) * r->width
+                               + j / r->channels % r->width
+                             : j;
+        const double value = r->block[i * r->n_cols + from] * r->scale;
+
+        if (!isfinite (value) || fabs (value) > G_MAXFLOAT)
+          {
+            g_autofree char *where = describe_index (r->shape, first + i, from);
+
+            g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
+                         isfinite (value) ? _("%s: element %s: %g is beyond the range of 32-bit floats")
+                                          : _("%s: element %s: not a finite number (%g)"),
+                         r->what, where, value);
+            return FALSE;
+          }
+        out[i * r->n_cols + j] = value;
+      }
+  return TRUE;
+}
+
+/* A float32 copy's rows (latent-float-copy.h), a block at a time. */
+static gboolean
+copy_rows (gpointer   source,
+           guint64    first,
+           guint      n,
+           float     *out,
+           GError   **error)
+{
+  RowReader *r = source;
+
+  for (guint done = 0; done < n; done += r->block_rows)
+    if (!read_block (r, first + done, MIN (r->block_rows, n - done), out + (gsize) done * r->n_cols, error))
+      return FALSE;
+  return TRUE;
+}
+
 static LatentDataset *
 read_rows (hid_t        file,
+           const char  *path,
            const char  *what,
            const char  *name,
            const char  *dataset_name,
@@ -215,12 +296,9 @@ read_rows (hid_t        file,
   SPACE_ID space = -1;
   g_autoptr(LatentDataset) rows = NULL;
   g_autofree double *block = NULL;
-  guint64 dims[MAX_DIMS], n_rows, n_cols;
-  guint width, height, channels, block_rows;
-  gboolean channels_first;
+  guint64 dims[MAX_DIMS], n_rows;
   LatentArrayRows layout;
-  double scale = 1;
-  float *out;
+  RowReader reader;
   Shape shape;
 
   if (dataset < 0 || !shape_of (dataset, &shape))
@@ -236,62 +314,47 @@ read_rows (hid_t        file,
                    _("%s: an array of text is read as labels, not as data"), what);
       return NULL;
     }
-  if (!latent_arrays_rows_of (what, dims, dims_of (&shape, dims), LATENT_DATASET_MAX_VALUES, &layout, error))
+  if (!latent_arrays_rows_of (what, dims, dims_of (&shape, dims), G_MAXUINT64, &layout, error))
     return NULL;
-  n_rows = layout.rows, n_cols = layout.cols;
-  width = layout.width, height = layout.height, channels = layout.channels;
-  channels_first = layout.channels_first;
-  if (channels > 0 && shape.bytes)
-    scale = 1.0 / 255.0;
-
-  rows = latent_dataset_new (dataset_name, n_rows, n_cols, error);
-  if (rows == NULL)
-    return NULL;
-  out = latent_dataset_get_data (rows);
-  block_rows = MAX (1, BLOCK_BYTES / sizeof (double) / n_cols);
-  block = g_new (double, (gsize) MIN (block_rows, n_rows) * n_cols);
+  n_rows = layout.rows;
   space = H5Dget_space (dataset);
-  for (guint64 first = 0; first < n_rows; first += block_rows)
-    {
-      hsize_t start[MAX_DIMS] = { first }, size[MAX_DIMS];
-      SPACE_ID memory = -1;
+  reader = (RowReader) {
+    .dataset = dataset, .space = space, .shape = &shape, .what = what, .n_cols = layout.cols,
+    .width = layout.width, .height = layout.height, .channels = layout.channels,
+    .channels_first = layout.channels_first,
+    .scale = layout.channels > 0 && shape.bytes ? 1.0 / 255.0 : 1,
+    .block_rows = MAX (1, BLOCK_BYTES / sizeof (double) / layout.cols),
+  };
+  reader.block = block = g_new (double, (gsize) MIN (reader.block_rows, n_rows) * layout.cols);
 
-      size[0] = MIN (block_rows, n_rows - first);
-      for (int k = 1; k < shape.ndim; k++)
-        size[k] = shape.dims[k];
-      memory = H5Screate_simple (shape.ndim, size, NULL);
-      if (memory < 0 || H5Sselect_hyperslab (space, H5S_SELECT_SET, start, NULL, size, NULL) < 0
-          || H5Dread (dataset, H5T_NATIVE_DOUBLE, memory, space, H5P_DEFAULT, block) < 0)
+  /* Too many for the memory budget: streamed from a float32 copy. */
+  if (latent_float_copy_wanted (n_rows, layout.cols))
+    {
+      if (layout.cols > G_MAXUINT)
         {
-          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_PARSE,
-                       _("%s: rows %llu to %llu cannot be read (damaged?)"), what,
-                       (unsigned long long) first, (unsigned long long) (first + size[0] - 1));
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                       _("%s: %llu values a row is above the limit of %u"), what,
+                       (unsigned long long) layout.cols, G_MAXUINT);
           return NULL;
         }
-      for (hsize_t r = 0; r < size[0]; r++)
-        for (guint64 j = 0; j < n_cols; j++)
-          {
-            /* Interleaved images from PyTorch's (channels, height, width). */
-            const guint64 from = channels_first
-                                 ? ((j % channels) * height + j / channels / width) * width + j / channels % width
-                                 : j;
-            const double value = block[r * n_cols + from] * scale;
-
-            if (!isfinite (value) || fabs (value) > G_MAXFLOAT)
-              {
-                g_autofree char *where = describe_index (&shape, first + r, from);
-
-                g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_NOT_FINITE,
-                             isfinite (value) ? _("%s: element %s: %g is beyond the range of 32-bit floats")
-                                              : _("%s: element %s: not a finite number (%g)"),
-                             what, where, value);
-                return NULL;
-              }
-            out[(first + r) * n_cols + j] = value;
-          }
+      rows = latent_float_copy_stream (path, name, n_rows, (guint) layout.cols, copy_rows, &reader, error);
+      if (rows)
+        latent_dataset_set_name (rows, dataset_name);
     }
-  if (channels > 0)
-    latent_dataset_set_image_shape (rows, width, height, channels, FALSE);
+  /* Held in memory: within its limit, refused as every loader refuses. */
+  else if (!latent_arrays_rows_of (what, dims, dims_of (&shape, dims), LATENT_DATASET_MAX_VALUES, &layout, error))
+    return NULL;
+  else if ((rows = latent_dataset_new (dataset_name, n_rows, layout.cols, error)))
+    {
+      float *out = latent_dataset_get_data (rows);
+
+      for (guint64 first = 0; first < n_rows; first += reader.block_rows)
+        if (!read_block (&reader, first, (guint) MIN (reader.block_rows, n_rows - first),
+                         out + first * layout.cols, error))
+          return NULL;
+    }
+  if (rows && layout.channels > 0)
+    latent_dataset_set_image_shape (rows, layout.width, layout.height, layout.channels, FALSE);
   return g_steal_pointer (&rows);
 }
 
@@ -433,7 +496,7 @@ load_one (hid_t        file,
   g_autofree char *name = g_strdup_printf ("%s (%s)", stem, data);
   g_autoptr(LatentDataset) rows = NULL;
 
-  rows = read_rows (file, what, data, name, error);
+  rows = read_rows (file, path, what, data, name, error);
   if (rows == NULL)
     return NULL;
   latent_dataset_set_source (rows, path);

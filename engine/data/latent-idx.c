@@ -7,6 +7,7 @@
 #include "latent-idx.h"
 #include "latent-file.h"
 #include "latent-dataset-save.h"
+#include "latent-float-copy.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -334,7 +335,10 @@ idx_read_header (IdxReader   *r,
                      _("%s: no data (dimensions %s)"), r->path, shape->str);
         return FALSE;
       }
-  if (overflow || h->n_values > LATENT_DATASET_MAX_VALUES)
+  /* Images too many for the memory budget are streamed from a copy
+   * (latent-float-copy.h), past this limit. */
+  if (overflow || (h->n_values > LATENT_DATASET_MAX_VALUES &&
+                   (labels || !latent_float_copy_wanted (h->dims[0], h->n_values / h->dims[0]))))
     {
       g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
                    _("%s: %s values is above the limit of %llu values"),
@@ -415,6 +419,74 @@ latent_idx_load_labels (const char  *labels_path,
   return g_steal_pointer (&labels);
 }
 
+/* Reads the next @count values of the image file as floats into @out:
+ * bytes as pixels (0 … 1), float32 as they are. @done counts the value
+ * bytes read so far. */
+static gboolean
+idx_read_values (IdxReader        *r,
+                 const IdxHeader  *h,
+                 guchar           *chunk,
+                 float            *out,
+                 guint64           count,
+                 guint64          *done,
+                 GError          **error)
+{
+  const guint size = h->type == IDX_FLOAT ? 4 : 1;
+  guint64 left = count * size;
+
+  while (left > 0)
+    {
+      gsize want = MIN ((guint64) IDX_CHUNK, left);
+      gsize got = 0;
+
+      if (!idx_read (r, chunk, want, &got, error))
+        return FALSE;
+      if (got < want)
+        {
+          set_truncated (error, r->path, h->n_bytes, *done + got);
+          return FALSE;
+        }
+      if (h->type == IDX_FLOAT)
+        /* Big-endian float32, taken as it is: features, not pixels. */
+        for (gsize i = 0; i < got / 4; i++)
+          {
+            guint32 bits;
+
+            memcpy (&bits, chunk + 4 * i, 4);
+            bits = GUINT32_FROM_BE (bits);
+            memcpy (&out[i], &bits, 4);
+          }
+      else
+        for (gsize i = 0; i < got; i++)
+          out[i] = chunk[i] / 255.0f;
+      out += got / size;
+      *done += got;
+      left -= got;
+    }
+  return TRUE;
+}
+
+/* An image file read for a float32 copy, row after row. */
+typedef struct {
+  IdxReader       *reader;
+  const IdxHeader *header;
+  guchar          *chunk;
+  guint64          done;
+} IdxCopy;
+
+static gboolean
+idx_copy_rows (gpointer   source,
+               guint64    first,
+               guint      n,
+               float     *out,
+               GError   **error)
+{
+  IdxCopy *copy = source;
+  const guint64 features = copy->header->n_values / copy->header->dims[0];
+
+  return idx_read_values (copy->reader, copy->header, copy->chunk, out, n * features, &copy->done, error);
+}
+
 static LatentDataset *
 idx_load_images (const char  *path,
                  GError     **error)
@@ -423,8 +495,6 @@ idx_load_images (const char  *path,
   g_autoptr(LatentDataset) dataset = NULL;
   g_autofree char *basename = g_path_get_basename (path);
   g_autofree guchar *chunk = NULL;
-  float scale[256];
-  float *values;
   guint64 features;
   guint64 done = 0;      /* bytes */
   IdxHeader h;
@@ -434,54 +504,37 @@ idx_load_images (const char  *path,
     return NULL;
 
   features = h.n_values / h.dims[0];
-  dataset = latent_dataset_new (basename, h.dims[0], features, error);
-  if (dataset == NULL)
-    return NULL;
-  latent_dataset_set_source (dataset, path);
-  if (h.n_dims == 3)
-    latent_dataset_set_image_shape (dataset, h.dims[2], h.dims[1], 1, FALSE);
-
-  for (guint i = 0; i < 256; i++)
-    scale[i] = i / 255.0f;
-
-  values = latent_dataset_get_data (dataset);
   chunk = g_malloc (IDX_CHUNK);
-  while (done < h.n_bytes)
+  if (latent_float_copy_wanted (h.dims[0], features))
     {
-      gsize want = MIN ((guint64) IDX_CHUNK, h.n_bytes - done);
-      gsize got = 0;
+      IdxCopy copy = { r, &h, chunk, 0 };
 
-      if (!idx_read (r, chunk, want, &got, error))
-        return NULL;
-      if (got < want)
+      if (features > G_MAXUINT)
         {
-          set_truncated (error, path, h.n_bytes, done + got);
+          g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
+                       _("%s: %llu values a row is above the limit of %u"), path,
+                       (unsigned long long) features, G_MAXUINT);
           return NULL;
         }
-      if (h.type == IDX_FLOAT)
-        {
-          /* Big-endian float32, taken as it is: features, not pixels. */
-          for (gsize i = 0; i < got / 4; i++)
-            {
-              guint32 bits;
-              float v;
-
-              memcpy (&bits, chunk + 4 * i, 4);
-              bits = GUINT32_FROM_BE (bits);
-              memcpy (&v, &bits, 4);
-              values[done / 4 + i] = v;
-            }
-        }
-      else
-        for (gsize i = 0; i < got; i++)
-          values[done + i] = scale[chunk[i]];
-      done += got;
+      dataset = latent_float_copy_stream (path, NULL, h.dims[0], (guint) features, idx_copy_rows, &copy, error);
+      /* A copy made now has read the whole file: it must end there. */
+      if (dataset == NULL || (copy.done > 0 && !idx_check_end (r, error)))
+        return NULL;
     }
-  if (!idx_check_end (r, error))
-    return NULL;
-  if (h.type == IDX_FLOAT && !latent_dataset_check_finite (dataset, path, error))
-    return NULL;
-
+  else
+    {
+      dataset = latent_dataset_new (basename, h.dims[0], features, error);
+      if (dataset == NULL)
+        return NULL;
+      latent_dataset_set_source (dataset, path);
+      if (!idx_read_values (r, &h, chunk, latent_dataset_get_data (dataset), h.n_values, &done, error) ||
+          !idx_check_end (r, error))
+        return NULL;
+      if (h.type == IDX_FLOAT && !latent_dataset_check_finite (dataset, path, error))
+        return NULL;
+    }
+  if (h.n_dims == 3)
+    latent_dataset_set_image_shape (dataset, h.dims[2], h.dims[1], 1, FALSE);
   return g_steal_pointer (&dataset);
 }
 
