@@ -38,7 +38,7 @@ def agree(a, b, rel_tol, abs_tol, ignored=TIMES, path=""):
 
 def write_npy(path, rows, dtype="<f4"):
     """A version 1.0 .npy file of ROWS (a list of equal lists of floats, or
-    of ints) as DTYPE, '<f4' or '<i4'."""
+    of ints) as DTYPE: '<f4', '<i4' or '>f8'."""
     shape = (len(rows), len(rows[0])) if isinstance(rows[0], list) else (len(rows),)
     header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
         dtype, ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else ""))
@@ -46,4 +46,4 @@ def write_npy(path, rows, dtype="<f4"):
     flat = [v for row in rows for v in row] if isinstance(rows[0], list) else rows
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        f.write(struct.pack("<%d%s" % (len(flat), "f" if dtype == "<f4" else "i"), *flat))
+        f.write(struct.pack("%s%d%s" % (dtype[0], len(flat), {"f4": "f", "i4": "i", "f8": "d"}[dtype[1:]]), *flat))

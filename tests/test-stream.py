@@ -42,6 +42,7 @@ class Streamed(unittest.TestCase):
         centres = [[rand.uniform(-10, 10) for _ in range(8)] for _ in range(5)]
         labels = [rand.randrange(5) for _ in range(6000)]
         rows = [[c + rand.gauss(0, 1.5) for c in centres[k]] for k in labels]
+        cls.rows = rows
         cls.data = os.path.join(cls.tmp.name, "blobs.npy")
         cls.labels = os.path.join(cls.tmp.name, "blobs-labels.npy")
         write_npy(cls.data, rows)
@@ -109,6 +110,24 @@ class Streamed(unittest.TestCase):
         as from memory: the same curves."""
         self.check("logreg", "--param", "epochs=3", "--param", "batch=64")
         self.check("wta", "--param", "epochs=2", "--param", "hidden=8")
+
+    def test_copied(self):
+        """Big-endian doubles cannot stream where they lie: they stream from
+        a float32 copy in the cache folder, made once, with the same answer."""
+        rows = [[float(v) for v in row] for row in self.rows]
+        path = os.path.join(self.tmp.name, "doubles.npy")
+        write_npy(path, rows, ">f8")
+        results = []
+        for memory in (None, BUDGET, BUDGET):
+            command = [CLI, "run", "kmeans", "--data", path, "--param", "k=5", "--seed", "7", "--device", "off",
+                       "--json", path + ".json"] + (["--memory", memory] if memory else [])
+            p = subprocess.run(command, capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual("from a float32 copy in" in p.stderr, memory is not None, p.stderr)
+            with open(path + ".json") as f:
+                results.append(json.load(f))
+        self.assertIsNone(agree(results[0], results[1], 1e-5, 1e-5, IGNORED))
+        self.assertEqual(results[1]["labels"], results[2]["labels"])
 
     def test_not_finite(self):
         """A NaN is found when its chunk is read, not when the file is

@@ -207,7 +207,6 @@ latent_float_copy_stream (const char           *path,
 {
   g_autofree char *dir = NULL;
   g_autofree char *copy = NULL;
-  g_autofree char *name = NULL;
   g_autoptr(LatentDataset) dataset = NULL;
 
   g_return_val_if_fail (path != NULL && read != NULL, NULL);
@@ -219,8 +218,6 @@ latent_float_copy_stream (const char           *path,
     return NULL;
   if (!(dataset = latent_npy_load (copy, error)))
     return NULL;
-  name = g_path_get_basename (path);
-  latent_dataset_set_name (dataset, name);
   latent_dataset_set_source (dataset, path);
   latent_dataset_set_stream_copy (dataset, copy);
   return g_steal_pointer (&dataset);

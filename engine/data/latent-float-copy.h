@@ -34,8 +34,8 @@ gboolean       latent_float_copy_wanted  (guint64              rows,
 
 /* The streamed dataset of the source at @path (@part of it, as an HDF5
  * dataset's name, or NULL), @rows × @cols, read through
- * @read: its float32 copy made (or found made) in the cache folder, named
- * and sourced as @path. Every value is checked finite as it is copied;
+ * @read: its float32 copy made (or found made) in the cache folder, its
+ * source @path; the caller names it. Every value is checked finite as it is copied;
  * a source that does not fit the disk is refused before anything is
  * written, naming the folder and the sizes. */
 LatentDataset *latent_float_copy_stream  (const char          *path,

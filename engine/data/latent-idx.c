@@ -520,6 +520,7 @@ idx_load_images (const char  *path,
       /* A copy made now has read the whole file: it must end there. */
       if (dataset == NULL || (copy.done > 0 && !idx_check_end (r, error)))
         return NULL;
+      latent_dataset_set_name (dataset, basename);
     }
   else
     {

@@ -12,6 +12,7 @@
 #define G_LOG_DOMAIN "latent-npy"
 
 #include "latent-npy.h"
+#include "latent-float-copy.h"
 #include "latent-memory.h"
 #include "latent-arrays.h"
 #include "latent-file.h"
@@ -20,6 +21,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zip.h>
 
 #define NPY_MAX_DIMS 8
@@ -448,10 +451,13 @@ static gboolean
 gather (const NpyArray  *a,
         const guint     *perm,
         double           scale,
+        guint64          first_row,
+        guint64          n_rows,
         float           *out,
         GError         **error)
 {
   guint64 stride[NPY_MAX_DIMS], index[NPY_MAX_DIMS] = { 0 }, offset = 0;
+  const guint64 per_row = a->count / MAX (a->shape[0], 1);
   gboolean identity = TRUE;
 
   for (guint k = 0; k < a->ndim; k++)
@@ -464,7 +470,10 @@ gather (const NpyArray  *a,
                                    * a->shape[a->fortran ? axis - 1 : axis + 1];
     }
 
-  for (guint64 j = 0; j < a->count; j++)
+  /* From @first_row on: rows are the first axis, in the output as stored. */
+  index[0] = first_row;
+  offset = first_row * stride[perm[0]];
+  for (guint64 j = first_row * per_row; j < (first_row + n_rows) * per_row; j++)
     {
       double value = element (a, offset) * scale;
 
@@ -490,7 +499,7 @@ gather (const NpyArray  *a,
                        a->what, where, value);
           return FALSE;
         }
-      out[j] = value;
+      out[j - first_row * per_row] = value;
       /* The next output element: the last output axis moves fastest. */
       if (identity && !a->fortran)
         offset++;
@@ -541,6 +550,39 @@ dataset_in_place (const NpyArray          *a,
   return g_steal_pointer (&dataset);
 }
 
+/* A mapped array read for its float32 copy (latent-float-copy.h). */
+typedef struct {
+  const NpyArray *a;
+  const guint    *perm;
+  double          scale;
+} NpyCopy;
+
+static gboolean
+npy_copy_rows (gpointer   source,
+               guint64    first,
+               guint      n,
+               float     *out,
+               GError   **error)
+{
+  const NpyCopy *copy = source;
+  const NpyArray *a = copy->a;
+  const gsize page = sysconf (_SC_PAGESIZE);
+  const guint64 row_bytes = a->count / MAX (a->shape[0], 1) * a->size;
+  guintptr from, to;
+
+  if (!gather (a, copy->perm, copy->scale, first, n, out, error))
+    return FALSE;
+  /* Rows stored in order are let go once copied, so the copy of a file
+   * larger than memory keeps none of it resident. */
+  if (a->fortran)
+    return TRUE;
+  from = ((guintptr) a->data + first * row_bytes + page - 1) / page * page;
+  to = ((guintptr) a->data + (first + n) * row_bytes) / page * page;
+  if (to > from)
+    madvise ((void *) from, to - from, MADV_DONTNEED);
+  return TRUE;
+}
+
 /* @bytes (may be NULL) hold @a: a C-order array of this machine's floats,
  * rows as they are stored, is used where it lies, and with @stream (the
  * bytes being a mapped file) streamed. */
@@ -569,24 +611,30 @@ dataset_of (const NpyArray  *a,
       !layout.channels_first && (guintptr) a->data % G_ALIGNOF (float) == 0)
     return dataset_in_place (a, &layout, name, bytes,
                              stream ? latent_memory_chunk_rows ((guint64) layout.cols * sizeof (float)) : 0, error);
-  if (stream && a->count > LATENT_DATASET_MAX_VALUES)
-    {
-      g_set_error (error, LATENT_DATA_ERROR, LATENT_DATA_ERROR_TOO_LARGE,
-                   _("%s: too large to hold in memory, and only float32 arrays in C order are streamed from disk: "
-                     "convert it with numpy (x.astype(numpy.float32))"), a->what);
-      return NULL;
-    }
   /* PyTorch's (n, channels, height, width), interleaved as images are here. */
   if (layout.channels_first)
     perm[1] = 2, perm[2] = 3, perm[3] = 1;
   /* Bytes of images are 0 … 255, as an IDX file's or a PNG's. */
   if (layout.channels > 0 && a->kind == 'u' && a->size == 1)
     scale = 1.0 / 255.0;
+  /* Values that cannot stream where they lie (another type, order or
+   * byte order) stream from a float32 copy. */
+  if (stream)
+    {
+      NpyCopy copy = { a, perm, scale };
+
+      dataset = latent_float_copy_stream (a->what, NULL, layout.rows, layout.cols, npy_copy_rows, &copy, error);
+      if (dataset)
+        latent_dataset_set_name (dataset, name);
+      if (dataset && layout.channels > 0)
+        latent_dataset_set_image_shape (dataset, layout.width, layout.height, layout.channels, FALSE);
+      return g_steal_pointer (&dataset);
+    }
 
   dataset = latent_dataset_new (name, layout.rows, layout.cols, error);
   if (dataset == NULL)
     return NULL;
-  if (!gather (a, perm, scale, latent_dataset_get_data (dataset), error))
+  if (!gather (a, perm, scale, 0, layout.rows, latent_dataset_get_data (dataset), error))
     return NULL;
   if (layout.channels > 0)
     latent_dataset_set_image_shape (dataset, layout.width, layout.height, layout.channels, FALSE);
