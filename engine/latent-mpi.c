@@ -128,19 +128,44 @@ check (int          code,
 }
 #endif
 
+#ifdef LATENT_HAVE_MPI
+static gboolean
+reduce (double       *values,
+        gsize         n,
+        MPI_Op        op,
+        GError      **error)
+{
+  /* MPI counts in ints. */
+  for (gsize done = 0; size > 1 && done < n; done += MIN (n - done, (gsize) INT_MAX))
+    if (!check (MPI_Allreduce (MPI_IN_PLACE, values + done, (int) MIN (n - done, (gsize) INT_MAX), MPI_DOUBLE,
+                               op, MPI_COMM_WORLD), "MPI_Allreduce", error))
+      return FALSE;
+  return TRUE;
+}
+#endif
+
 gboolean
 latent_mpi_sum (double  *values,
                 gsize    n,
                 GError **error)
 {
 #ifdef LATENT_HAVE_MPI
-  /* MPI counts in ints. */
-  for (gsize done = 0; size > 1 && done < n; done += MIN (n - done, (gsize) INT_MAX))
-    if (!check (MPI_Allreduce (MPI_IN_PLACE, values + done, (int) MIN (n - done, (gsize) INT_MAX), MPI_DOUBLE,
-                               MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce", error))
-      return FALSE;
-#endif
+  return reduce (values, n, MPI_SUM, error);
+#else
   return TRUE;
+#endif
+}
+
+gboolean
+latent_mpi_max (double  *values,
+                gsize    n,
+                GError **error)
+{
+#ifdef LATENT_HAVE_MPI
+  return reduce (values, n, MPI_MAX, error);
+#else
+  return TRUE;
+#endif
 }
 
 gboolean

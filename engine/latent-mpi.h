@@ -41,6 +41,10 @@ void      latent_mpi_share            (guint         n_rows,
 gboolean  latent_mpi_sum              (double       *values,
                                        gsize         n,
                                        GError      **error);
+/* @values' greatest over the ranks, in place, on every rank. */
+gboolean  latent_mpi_max              (double       *values,
+                                       gsize         n,
+                                       GError      **error);
 /* A per-row array of @n_rows rows of @row_bytes each, of which each rank
  * filled its share: every rank's share copied to every rank. */
 gboolean  latent_mpi_share_rows       (gpointer      rows,

@@ -19,6 +19,7 @@
 #include "latent-csv.h"
 #include "latent-json.h"
 #include "latent-metrics.h"
+#include "latent-mpi.h"
 
 /* Stored untranslated: it goes into result JSON; displays translate it. */
 #define LATENT_KMEANS_CPU_REFERENCE N_("CPU reference")
@@ -107,10 +108,11 @@ column_moments (const float *x,
 }
 
 /* The same for a streamed dataset, in one read of its chunks (read
- * ahead): sums of each value less the first row's, which lies among the
- * data, so that a large offset does not cancel the variance away (the
- * shifted-data formula); the widest deviation from the columns' least and
- * greatest values. FALSE on a value not finite. */
+ * ahead; under MPI each rank reads its share, the sums and extremes
+ * brought together): sums of each value less the first row's, which lies
+ * among the data, so that a large offset does not cancel the variance away
+ * (the shifted-data formula); the widest deviation from the columns' least
+ * and greatest values. FALSE on a value not finite. */
 static gboolean
 streamed_moments (LatentDataset *dataset,
                   double        *mean,
@@ -119,20 +121,26 @@ streamed_moments (LatentDataset *dataset,
                   GError       **error)
 {
   const guint n = latent_dataset_get_n_rows (dataset), d = latent_dataset_get_n_cols (dataset);
-  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (dataset, 0);
-  g_autofree double *shift = g_new (double, d), *s1 = g_new0 (double, d), *s2 = g_new0 (double, d);
-  g_autofree double *lo = g_new (double, d), *hi = g_new (double, d);
+  g_autoptr(LatentRows) rows = latent_algorithm_new_rows (dataset);
+  const float *first = latent_dataset_get_data (dataset);
+  g_autofree double *shift = g_new (double, d), *sums = g_new0 (double, 2 * (gsize) d);
+  g_autofree double *extremes = g_new (double, 2 * (gsize) d);   /* −least, greatest */
+  double *s1 = sums, *s2 = sums + d, *lo = extremes, *hi = extremes + d;
   double total = 0, widest = 0;
 
+  /* Every rank the same shift: the file's first row (finite: the first
+   * chunk, which holds it, is checked before its values are used). */
+  for (guint j = 0; j < d; j++)
+    {
+      shift[j] = first[j];
+      lo[j] = -G_MAXDOUBLE, hi[j] = -G_MAXDOUBLE;
+    }
   for (guint c = 0; c < latent_rows_get_n_chunks (rows); c++)
     {
       LatentChunk chunk;
 
       if (!latent_rows_get_chunk (rows, c, &chunk, error))
         return FALSE;
-      if (c == 0)
-        for (guint j = 0; j < d; j++)
-          shift[j] = lo[j] = hi[j] = chunk.values[j];
       for (guint i = 0; i < chunk.n; i++)
         {
           const float *row = chunk.values + (gsize) i * d;
@@ -143,11 +151,16 @@ streamed_moments (LatentDataset *dataset,
 
               s1[j] += u;
               s2[j] += u * u;
-              lo[j] = MIN (lo[j], row[j]);
+              lo[j] = MAX (lo[j], -row[j]);
               hi[j] = MAX (hi[j], row[j]);
             }
         }
     }
+  if (latent_rows_is_shared (rows) &&
+      (!latent_mpi_sum (sums, 2 * (gsize) d, error) || !latent_mpi_max (extremes, 2 * (gsize) d, error)))
+    return FALSE;
+  for (guint j = 0; j < d; j++)
+    lo[j] = -lo[j];
   for (guint j = 0; j < d; j++)
     {
       mean[j] = shift[j] + s1[j] / n;
@@ -410,9 +423,10 @@ fall_back (LatentKmeans *self,
 static gboolean kmeans_accumulate (gpointer data, const LatentChunk *chunk, double *stats,
                                    GCancellable *cancellable, GError **error);
 
-/* A streamed dataset's pass outside the iteration (the first labels, the
- * last, an exact one for relocation): every row, in chunks, on this
- * process alone (under MPI each has the whole file). */
+/* A streamed dataset's pass outside the iteration (the first labels, an
+ * exact one for relocation): every row, in chunks. Under MPI the first
+ * labels are each rank's share, summed and gathered; relocation's exact
+ * distances of every row are each rank's to find alone. */
 static gboolean
 assign_in_chunks (LatentKmeans        *self,
                   LatentKmeansPass    *pass,
@@ -420,13 +434,21 @@ assign_in_chunks (LatentKmeans        *self,
                   GCancellable        *cancellable,
                   GError             **error)
 {
-  g_autoptr(LatentRows) rows = latent_rows_new_for_dataset (self->dataset, 0);
+  g_autoptr(LatentRows) rows = kind == LATENT_KMEANS_LABELS ? latent_algorithm_new_rows (self->dataset)
+                                                            : latent_rows_new_for_dataset (self->dataset, 0);
   g_autofree double *stats = g_new (double, latent_kmeans_n_stats (self));
 
   if (!latent_algorithm_pass_over (rows, kmeans_accumulate, self, stats, latent_kmeans_n_stats (self),
                                    cancellable, error))
     return FALSE;
   latent_kmeans_pass_from_stats (self, pass, stats, kind != LATENT_KMEANS_LABELS);
+  if (latent_rows_is_shared (rows))
+    {
+      if (!latent_mpi_share_rows (self->labels, sizeof *self->labels, self->n, error))
+        return FALSE;
+      /* Only this rank's rows' distances were measured. */
+      pass->dist_exact = FALSE;
+    }
   return TRUE;
 }
 
