@@ -786,6 +786,9 @@ command_run (int    argc,
       !latent_idx_check_labels (dataset, features_path, &error))
     return fail (EXIT_BAD_INPUT, "--features-out: %s", error->message);
 
+  /* A followed or recorded job's frames show every rank's rows as each
+   * pass leaves them: every rank shares them, rank 0 draws them. */
+  latent_algorithm_set_rows_watched (follow_dir != NULL || animation_path != NULL);
   /* Rank 0 writes the job's results, figure and progress; the others
    * only take their share of each pass. */
   if (latent_mpi_rank () > 0)

@@ -219,6 +219,14 @@ latent_algorithm_new_rows (LatentDataset *dataset)
   return latent_rows_new_for_share (dataset, first, count, 0);
 }
 
+static gboolean rows_watched;
+
+void
+latent_algorithm_set_rows_watched (gboolean watched)
+{
+  rows_watched = watched;
+}
+
 /* Each rank's share of what the pass wrote per row, to every rank. */
 static gboolean
 share_row_state (const LatentPassFuncs  *pass,
@@ -231,7 +239,7 @@ share_row_state (const LatentPassFuncs  *pass,
 
   if (pass->row_state == NULL || !latent_rows_is_shared (rows))
     return TRUE;
-  n = pass->row_state (state, arrays);
+  n = pass->row_state (state, rows_watched, arrays);
   for (guint i = 0; i < n; i++)
     if (!latent_mpi_share_rows (arrays[i].data, arrays[i].row_bytes, latent_rows_get_n_rows (rows), error))
       return FALSE;

@@ -131,8 +131,11 @@ typedef struct {
                                  GCancellable      *cancellable,
                                  GError           **error);
   /* Optional: the per-row arrays the pass writes, at most
-   * LATENT_ROW_STATE_MAX, into @arrays; returns how many. */
+   * LATENT_ROW_STATE_MAX, into @arrays; returns how many. @watched: the
+   * run's frames are watched (latent_algorithm_set_rows_watched), so
+   * every pass's are wanted, not only those the result needs. */
   guint           (*row_state)  (gpointer           state,
+                                 gboolean           watched,
                                  LatentRowState    *arrays);
 } LatentPassFuncs;
 
@@ -444,6 +447,12 @@ typedef void (*LatentInitProgressFunc) (LatentInitStage stage,
                                         guint           total,
                                         gpointer        user_data);
 
+/* Under MPI, whether rank 0's frames are watched while the run goes
+ * (latent-cli run --follow): every pass then shares what it wrote per row
+ * (LatentPassFuncs.row_state), so a frame shows every rank's rows as
+ * they are, not as the start left them. Set alike on every rank, before
+ * the run. */
+void          latent_algorithm_set_rows_watched   (gboolean               watched);
 void          latent_algorithm_set_init_progress  (LatentInitProgressFunc func,
                                                    gpointer               user_data);
 void          latent_algorithm_init_progress      (LatentInitStage        stage,

@@ -5,6 +5,7 @@
 
 import math
 import struct
+import zlib
 
 # What differs between runs that agree: times, and what depends on them.
 TIMES = frozenset({"timings", "device", "history_ms", "elapsed_ms"})
@@ -47,3 +48,40 @@ def write_npy(path, rows, dtype="<f4"):
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
         f.write(struct.pack("%s%d%s" % (dtype[0], len(flat), {"f4": "f", "i4": "i", "f8": "d"}[dtype[1:]]), *flat))
+
+
+def png_pixels(path):
+    """(width, height, rows of bytes) of an 8-bit RGB or RGBA PNG, as Cairo
+    writes them: the rows unfiltered."""
+    with open(path, "rb") as f:
+        data = f.read()
+    pos, idat = 8, b""
+    while pos + 12 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    assert depth == 8 and colour in (2, 6), f"{path}: depth {depth}, colour type {colour}"
+    bpp = 3 if colour == 2 else 4
+    raw, stride, rows, prior = zlib.decompress(idat), width * bpp, [], bytearray(width * bpp)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prior[i], prior[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prior = line
+    return width, height, rows

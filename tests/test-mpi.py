@@ -21,7 +21,7 @@ import tempfile
 import time
 import unittest
 
-from compare_results import agree, write_npy
+from compare_results import png_pixels, agree, write_npy
 
 CLI, MPIRUN = sys.argv[1], sys.argv[2]
 del sys.argv[1:3]
@@ -110,6 +110,27 @@ class Ranks(unittest.TestCase):
         n = struct.unpack_from("<Q", head, 16)[0]
         self.assertEqual(head[24:24 + n - 1], b"kmeans")
         self.assertEqual(struct.unpack_from("<I", head, 24 + n - 1)[0], 2)
+
+    def test_watched_frames(self):
+        """A recorded (or followed) job's frames show every rank's rows as
+        each pass leaves them: frame for frame, -np 2 draws what -np 1 does
+        (they showed the start's labels for the other ranks' rows)."""
+        frames = {}
+        for np in (1, 2):
+            folder = os.path.join(self.tmp.name, f"frames-{np}")
+            os.makedirs(folder)
+            p = mpirun(np, "kmeans", "--data", "blobs:n=4000,k=6,dims=2,seed=8", "--param", "k=6",
+                       "--param", "init=random", "--iterations", "6", "--frame-every", "1", "--seed", "3",
+                       "--size", "320x240", "--export-animation", os.path.join(folder, "f.png"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            frames[np] = sorted(os.listdir(folder))
+        self.assertEqual(frames[1], frames[2])
+        self.assertGreaterEqual(len(frames[1]), 4)
+        for name in frames[1][1:-1]:
+            _, _, one = png_pixels(os.path.join(self.tmp.name, "frames-1", name))
+            _, _, two = png_pixels(os.path.join(self.tmp.name, "frames-2", name))
+            differing = sum(a != b for r1, r2 in zip(one, two) for a, b in zip(r1, r2))
+            self.assertLess(differing, 0.002 * sum(len(r) for r in one), f"{name}: {differing} bytes differ")
 
     def test_logreg(self):
         """Each rank a share of every mini-batch (and of L-BFGS's batch of

@@ -1128,6 +1128,7 @@ gmm_finish (gpointer       data,
 
 static guint
 gmm_row_state (gpointer        data,
+               gboolean        watched,
                LatentRowState *arrays)
 {
   LatentGmm *self = data;

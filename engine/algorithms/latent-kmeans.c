@@ -1040,17 +1040,18 @@ kmeans_finish (gpointer       data,
 }
 
 /* Under MPI, every row's label is wanted only once the run ends (the
- * result's): the pass that ends it, as end_iteration () will find, gathers
- * them. The distances never are: an empty cluster's relocation, the one
+ * result's), unless its frames are watched: the pass that ends it, as
+ * end_iteration () will find, gathers them. The distances never are: an empty cluster's relocation, the one
  * step that reads other ranks' rows, takes an exact pass of its own over
  * every row (kmeans_finish marks the shared pass's distances inexact). */
 static guint
 kmeans_row_state (gpointer        data,
+                  gboolean        watched,
                   LatentRowState *arrays)
 {
   LatentKmeans *self = data;
 
-  if (self->shift > self->tol && self->iteration + 1 < self->max_iterations)
+  if (!watched && self->shift > self->tol && self->iteration + 1 < self->max_iterations)
     return 0;
   arrays[0] = (LatentRowState) { self->labels, sizeof *self->labels };
   return 1;
