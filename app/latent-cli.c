@@ -778,6 +778,8 @@ command_run (int    argc,
       g_autofree char *storage = latent_dataset_describe_storage (loaded);
 
       g_printerr ("latent-cli: %s: %s\n", data, storage);
+      if (latent_dataset_get_stream_copy (loaded))
+        g_printerr ("latent-cli: %s: %s\n", data, latent_dataset_get_stream_copy (loaded));
     }
   if (axes && !parse_axes (axes, dataset, axis_columns, &error))
     return fail (EXIT_BAD_INPUT, "%s", error->message);

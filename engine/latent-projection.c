@@ -16,6 +16,11 @@
 #define MAX_PCA_COLS 4096
 /* Rows per block: centred in float, multiplied by ssyrk, summed in double. */
 #define BLOCK_VALUES (1u << 20)
+/* Above this many rows, the mean and the axes come from as many rows
+ * spread evenly through the data: a drawing's axes need no more, and the
+ * covariance of every row took seconds (1,275,000 × 784: about 16 s, with
+ * the whole file read twice more when it is streamed). */
+#define AXES_SAMPLE_ROWS 65536u
 
 struct _LatentProjection
 {
@@ -145,17 +150,30 @@ block_rows (guint n_rows,
   return CLAMP (BLOCK_VALUES / n_cols, 1u, n_rows);
 }
 
+/* The @s-th of @n_sample rows spread evenly through @n: every row when
+ * @n_sample is @n. */
+static inline guint
+sample_row (guint s,
+            guint n_sample,
+            guint n)
+{
+  return (guint) ((guint64) s * n / n_sample);
+}
+
+/* Rows @first … of the sample of @n_sample rows of @n, centred into @block. */
 static void
 centre_block (const float  *data,
               guint         first,
               guint         rows,
+              guint         n_sample,
+              guint         n,
               guint         n_cols,
               const double *mean,
               float        *block)
 {
   for (guint i = 0; i < rows; i++)
     {
-      const float *row = data + (gsize) (first + i) * n_cols;
+      const float *row = data + (gsize) sample_row (first + i, n_sample, n) * n_cols;
       float *out = block + (gsize) i * n_cols;
       for (guint j = 0; j < n_cols; j++)
         out[j] = (float) (row[j] - mean[j]);
@@ -168,7 +186,7 @@ setup_pca (LatentProjection  *self,
            const float       *data,
            GError           **error)
 {
-  const guint n = self->n_rows, d = self->n_cols;
+  const guint n = self->n_rows, d = self->n_cols, n_sample = MIN (n, AXES_SAMPLE_ROWS);
   guint rows = block_rows (n, d);
   g_autofree double *mean = g_new (double, d);
   g_autofree double *cov = g_try_new0 (double, (gsize) d * d);
@@ -186,18 +204,32 @@ setup_pca (LatentProjection  *self,
       return FALSE;
     }
 
-  column_means (dataset, data, n, d, mean);
+  if (n_sample == n)
+    column_means (dataset, data, n, d, mean);
+  else
+    {
+      /* The sample's rows, read one by one. */
+      latent_dataset_expect_scattered (dataset, TRUE);
+      for (guint j = 0; j < d; j++)
+        mean[j] = 0.0;
+      for (guint s = 0; s < n_sample; s++)
+        for (guint j = 0; j < d; j++)
+          mean[j] += data[(gsize) sample_row (s, n_sample, n) * d + j];
+      for (guint j = 0; j < d; j++)
+        mean[j] /= n_sample;
+    }
   for (guint j = 0; j < d; j++)
     self->mean[j] = (float) mean[j];
 
   /* Upper triangle of Xcᵀ Xc, block by block: float inside a block for speed,
    * double across blocks so 60,000 rows of sums keep their precision. */
-  for (guint first = 0; first < n; first += rows)
+  for (guint first = 0; first < n_sample; first += rows)
     {
-      guint m = MIN (rows, n - first);
+      guint m = MIN (rows, n_sample - first);
 
-      centre_block (data, first, m, d, mean, block);
-      latent_dataset_release_rows (dataset, first, m);
+      centre_block (data, first, m, n_sample, n, d, mean, block);
+      if (n_sample == n)
+        latent_dataset_release_rows (dataset, first, m);
       cblas_ssyrk (CblasRowMajor, CblasUpper, CblasTrans, d, m,
                    1.0f, block, d, 0.0f, partial, d);
       for (guint i = 0; i < d; i++)
@@ -236,11 +268,17 @@ setup_pca (LatentProjection  *self,
       self->labels[a] = g_strdup_printf (_("PC %u (%.1f %%)"), a + 1, 100.0 * self->explained[a]);
     }
 
+  /* Every row projected, in order, each block let go after. */
+  if (n_sample < n)
+    {
+      latent_dataset_release_rows (dataset, 0, n);
+      latent_dataset_expect_scattered (dataset, FALSE);
+    }
   for (guint first = 0; first < n; first += rows)
     {
       guint m = MIN (rows, n - first);
 
-      centre_block (data, first, m, d, mean, block);
+      centre_block (data, first, m, n, n, d, mean, block);
       latent_dataset_release_rows (dataset, first, m);
       cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, 2, d,
                    1.0f, block, d, self->axes, d, 0.0f, self->points + 2 * (gsize) first, 2);

@@ -14,7 +14,8 @@ G_BEGIN_DECLS
 typedef struct _LatentProjection LatentProjection;
 
 /* Mean and the top two principal axes of the covariance, plus every row
- * projected. With n_cols ≤ 2 it is the identity on the columns (y = 0 when
+ * projected; above 65,536 rows, the mean and axes of as many rows spread
+ * evenly through the data (a drawing's axes need no more). With n_cols ≤ 2 it is the identity on the columns (y = 0 when
  * n_cols = 1). Fails (naming the dataset) when memory is short or the
  * eigen-solver does. */
 LatentProjection *latent_projection_new             (LatentDataset    *dataset,

@@ -123,7 +123,9 @@ class Streamed(unittest.TestCase):
                        "--json", path + ".json"] + (["--memory", memory] if memory else [])
             p = subprocess.run(command, capture_output=True, text=True, timeout=300)
             self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertEqual("from a float32 copy in" in p.stderr, memory is not None, p.stderr)
+            self.assertEqual("from a float32 copy" in p.stderr, memory is not None, p.stderr)
+            if memory:
+                self.assertRegex(p.stderr, r"doubles\.npy: \S*/latent/streams/doubles-[0-9a-f]{16}\.npy\n")
             with open(path + ".json") as f:
                 results.append(json.load(f))
         self.assertIsNone(agree(results[0], results[1], 1e-5, 1e-5, IGNORED))

@@ -464,7 +464,9 @@ on_dataset (LatentWindow *self)
 
   gtk_label_set_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (self), LATENT_TYPE_WINDOW, "dataset_label")),
                       latent_dataset_get_name (dataset));
-  tooltip = g_strjoin ("\n", spec ? spec : latent_dataset_get_name (dataset), storage, NULL);
+  /* The whole story where there is room: the copy streamed, if any. */
+  tooltip = g_strjoin ("\n", spec ? spec : latent_dataset_get_name (dataset), storage,
+                       latent_dataset_get_stream_copy (dataset), NULL);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->dataset_button), tooltip);
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
   fill_axes (self);

@@ -620,6 +620,13 @@ latent_dataset_get_stream_chunk_rows (LatentDataset *self)
   return self->stream_chunk_rows;
 }
 
+const char *
+latent_dataset_get_stream_copy (LatentDataset *self)
+{
+  g_return_val_if_fail (LATENT_IS_DATASET (self), NULL);
+  return self->stream_copy;
+}
+
 void
 latent_dataset_set_stream_copy (LatentDataset *self,
                                 const char    *copy)
@@ -648,12 +655,8 @@ latent_dataset_describe_storage (LatentDataset *self)
   size = g_format_size (row_bytes * self->n_rows);
   chunk = g_format_size (row_bytes * self->stream_chunk_rows);
   if (self->stream_copy)
-    {
-      g_autofree char *dir = g_path_get_dirname (self->stream_copy);
-
-      /* Translators: the dataset's size, one chunk's, then the folder of its copy */
-      return g_strdup_printf (_("streamed from disk, %s, %s chunks, from a float32 copy in %s"), size, chunk, dir);
-    }
+    /* Translators: the dataset's size, then one chunk's */
+    return g_strdup_printf (_("streamed from disk, %s, %s chunks, from a float32 copy"), size, chunk);
   /* Translators: the dataset's size, then one chunk's: "streamed from disk, 36 GB, 256 MB chunks" */
   return g_strdup_printf (_("streamed from disk, %s, %s chunks"), size, chunk);
 }

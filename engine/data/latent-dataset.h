@@ -142,6 +142,7 @@ gboolean       latent_dataset_is_streamed      (LatentDataset  *self);
  * values could not be used where they lie (latent-float-copy.h). */
 void           latent_dataset_set_stream_copy  (LatentDataset  *self,
                                                 const char     *copy);
+const char    *latent_dataset_get_stream_copy  (LatentDataset  *self);
 /* "streamed from disk, 36 GB, 256 MB chunks"; NULL when in memory. */
 char          *latent_dataset_describe_storage (LatentDataset  *self);
 /* A streamed dataset's rows @first … @first + @n − 1: let go of their

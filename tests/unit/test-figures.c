@@ -305,6 +305,54 @@ get_projection_thread (gpointer data)
   return latent_projection_get_for_dataset (data);
 }
 
+/* Many rows: the axes from 65,536 of them spread through the data, close
+ * to the true ones, and every row projected on them. */
+static void
+test_projection_sampled (void)
+{
+  const guint n = 300000, d = 6;
+  g_autoptr(LatentDataset) ds = latent_dataset_new ("many", n, d, NULL);
+  g_autoptr(LatentProjection) p = NULL;
+  g_autoptr(GError) error = NULL;
+  float *x = latent_dataset_get_data (ds);
+  /* Two directions of spread 5 and 2, the rest 0.1. */
+  const double u[6] = { 0.6, 0.8, 0, 0, 0, 0 }, v[6] = { 0, 0, 0.6, -0.8, 0, 0 };
+  guint64 state = 3;
+  const float *axis0, *axis1, *mean, *points;
+  double dot0 = 0, dot1 = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const double a = 5 * test_normal (&state), b = 2 * test_normal (&state);
+
+      for (guint j = 0; j < d; j++)
+        x[(gsize) i * d + j] = 10 + a * u[j] + b * v[j] + 0.1 * test_normal (&state);
+    }
+  p = latent_projection_new (ds, &error);
+  g_assert_no_error (error);
+  g_assert_true (latent_projection_is_pca (p));
+  axis0 = latent_projection_get_axis (p, 0);
+  axis1 = latent_projection_get_axis (p, 1);
+  for (guint j = 0; j < d; j++)
+    dot0 += axis0[j] * u[j], dot1 += axis1[j] * v[j];
+  g_assert_cmpfloat (fabs (dot0), >, 0.9999);
+  g_assert_cmpfloat (fabs (dot1), >, 0.9999);
+  g_assert_cmpfloat_with_epsilon (latent_projection_get_explained (p, 0), 25.0 / (25 + 4 + 0.06), 0.01);
+  /* Every row, the last included, on those axes. */
+  mean = latent_projection_get_mean (p);
+  points = latent_projection_get_points (p);
+  for (guint i = 0; i < n; i += n / 7 + 1)
+    for (guint a = 0; a < 2; a++)
+      {
+        const float *axis = a ? axis1 : axis0;
+        double want = 0;
+
+        for (guint j = 0; j < d; j++)
+          want += (x[(gsize) i * d + j] - mean[j]) * axis[j];
+        g_assert_cmpfloat_with_epsilon (points[2 * (gsize) i + a], want, 1e-3);
+      }
+}
+
 static void
 test_projection_cache (void)
 {
@@ -5314,6 +5362,7 @@ main (int   argc,
   g_test_add_func ("/figures/projection/identity", test_projection_identity);
   g_test_add_func ("/figures/projection/pca", test_projection_pca);
   g_test_add_func ("/figures/projection/cache", test_projection_cache);
+  g_test_add_func ("/figures/projection/sampled", test_projection_sampled);
   g_test_add_func ("/figures/projection/axes", test_projection_axes);
   g_test_add_func ("/figures/scatter/axes", test_scatter_axes);
   g_test_add_func ("/figures/scatter/colours", test_scatter_colours);
