@@ -326,14 +326,16 @@ retire_run (LatentSession *self)
 
 static void watch_compiling (LatentSession *self);
 
-/* @run becomes the session's: a run computed here, or one followed. */
+/* @run becomes the session's: a run computed here, or one followed from
+ * @following's folder; the controls' state is told once both are set. */
 static void
 attach (LatentSession *self,
         LatentRun     *run,
-        gboolean       play)
+        gboolean       play,
+        const char    *following)
 {
   self->run = run;
-  set_string (self, &self->following, NULL, PROP_FOLLOWING);
+  set_string (self, &self->following, following, PROP_FOLLOWING);
   set_string (self, &self->init_progress, NULL, PROP_INIT_PROGRESS);
   g_signal_connect (self->run, "iteration", G_CALLBACK (on_run_iteration), self);
   g_signal_connect (self->run, "snapshot", G_CALLBACK (on_run_snapshot), self);
@@ -354,7 +356,7 @@ launch (LatentSession *self,
         guint          from)
 {
   attach (self, latent_run_new_at (self->algorithm, self->dataset, self->going_on ? self->going_on : self->params,
-                                   self->seed, self->cl, from), play);
+                                   self->seed, self->cl, from), play, NULL);
 }
 
 /* The frames and the rate start afresh from @from. */
@@ -447,9 +449,7 @@ latent_session_follow (LatentSession *self,
     }
   set_string (self, &self->refusal, NULL, PROP_REFUSAL);
   path = g_build_filename (dir, LATENT_FOLLOW_RUN, NULL);
-  attach (self, latent_run_new_following (self->algorithm, self->dataset, self->params, self->seed, path), TRUE);
-  set_string (self, &self->following, dir, PROP_FOLLOWING);
-  notify_state (self);
+  attach (self, latent_run_new_following (self->algorithm, self->dataset, self->params, self->seed, path), TRUE, dir);
 }
 
 const char *

@@ -291,6 +291,18 @@ collect_record (const LatentIterationRecord *record,
 {
 }
 
+/* Counts in @controls[0] the notifications, in [1] those after which a
+ * control (Run, Pause, Step) would be offered. */
+static void
+record_controls (LatentSession *session,
+                 GParamSpec    *pspec,
+                 guint         *controls)
+{
+  controls[0]++;
+  if (latent_session_can_play (session) || latent_session_can_pause (session) || latent_session_can_step (session))
+    controls[1]++;
+}
+
 /* A run written by latent-cli's writer, as it goes, followed: the same
  * frames, history and end as a run of the session's own. */
 static void
@@ -309,12 +321,20 @@ test_follow (void)
   g_autoptr(GPtrArray) frames = g_ptr_array_new_with_free_func ((GDestroyNotify) latent_snapshot_unref);
   g_autoptr(LatentFit) fit = latent_algorithm_fit_full (kmeans, dataset, params, 0, NULL, collect_record,
                                                         collect_frame, 1, frames, NULL, &error);
+  guint controls[2] = { 0, 0 };   /* notifications, those with a control on */
   LatentSnapshot *shown;
 
   g_assert_no_error (error);
   g_assert_cmpuint (frames->len, >=, 3);
   g_assert_true (latent_follow_writer_write (writer, LATENT_FOLLOW_INITIALISING, NULL, 0, NULL, &error));
+  /* What the controls read when told the run changed: already followed
+   * (they were told while the folder was still unset, and kept Pause). */
+  g_signal_connect (session, "notify::running", G_CALLBACK (record_controls), controls);
+  g_signal_connect (session, "notify::state", G_CALLBACK (record_controls), controls);
   latent_session_follow (session, dir);
+  g_assert_cmpuint (controls[0], >, 0);
+  g_assert_cmpuint (controls[1], ==, 0);
+  g_signal_handlers_disconnect_by_func (session, record_controls, controls);
   g_assert_cmpstr (latent_session_get_following (session), ==, dir);
   /* Followed, the run is not the session's to play, pause or step. */
   g_assert_false (latent_session_can_play (session));
