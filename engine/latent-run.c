@@ -684,13 +684,6 @@ latent_run_set_speed (LatentRun *self,
   g_mutex_unlock (&self->mutex);
 }
 
-gboolean
-latent_run_is_following (LatentRun *self)
-{
-  g_return_val_if_fail (LATENT_IS_RUN (self), FALSE);
-  return self->follow_path != NULL;
-}
-
 LatentRunState
 latent_run_get_state (LatentRun *self)
 {

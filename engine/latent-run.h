@@ -51,7 +51,6 @@ LatentRun             *latent_run_new_following (const LatentAlgorithm *algorith
                                                  LatentParams          *params,
                                                  guint64                seed,
                                                  const char            *path);
-gboolean               latent_run_is_following (LatentRun             *self);
 void                   latent_run_play         (LatentRun             *self);
 void                   latent_run_pause        (LatentRun             *self);
 void                   latent_run_step         (LatentRun             *self);

@@ -272,13 +272,19 @@ on_loaded (GObject      *source,
     }
   /* New data has none of the old test data. */
   g_clear_pointer (&self->test_spec, g_free);
-  /* A followed run with test data waits for it (latent-window-features.c). */
+  /* A followed run with test data waits for it (latent-window-features.c);
+   * without, it starts on the data at once. */
   waits_for_test = self->pending_view && self->pending_view->test;
-  latent_session_set_dataset (self->session, dataset, spec);
+  if (self->pending_follow && !waits_for_test)
+    {
+      g_autofree char *dir = g_steal_pointer (&self->pending_follow);
+
+      latent_session_follow_on (self->session, dataset, spec, dir);
+    }
+  else
+    latent_session_set_dataset (self->session, dataset, spec);
   if (self->pending_view)
     show_experiment_view (self);
-  if (!waits_for_test)
-    _latent_window_follow_pending (self);
 }
 
 

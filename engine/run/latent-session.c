@@ -452,6 +452,25 @@ latent_session_follow (LatentSession *self,
   attach (self, latent_run_new_following (self->algorithm, self->dataset, self->params, self->seed, path), TRUE, dir);
 }
 
+static void take_dataset (LatentSession *self,
+                          LatentDataset *dataset,
+                          const char    *spec);
+
+void
+latent_session_follow_on (LatentSession *self,
+                          LatentDataset *dataset,
+                          const char    *spec,
+                          const char    *dir)
+{
+  g_return_if_fail (LATENT_IS_SESSION (self));
+  g_return_if_fail (LATENT_IS_DATASET (dataset));
+
+  /* No run of the session's own first: its start (a streamed k-means'
+   * reads the whole file) would only be stopped again. */
+  take_dataset (self, dataset, spec);
+  latent_session_follow (self, dir);
+}
+
 const char *
 latent_session_get_following (LatentSession *self)
 {
@@ -893,6 +912,17 @@ stop_precompile (LatentSession *self)
   g_clear_handle_id (&self->compiling_watch, g_source_remove);
 }
 
+static void
+take_dataset (LatentSession *self,
+              LatentDataset *dataset,
+              const char    *spec)
+{
+  g_set_object (&self->dataset, dataset);
+  g_free (self->dataset_spec);
+  self->dataset_spec = g_strdup (spec);
+  notify (self, PROP_DATASET);
+}
+
 void
 latent_session_set_dataset (LatentSession *self,
                             LatentDataset *dataset,
@@ -901,10 +931,7 @@ latent_session_set_dataset (LatentSession *self,
   g_return_if_fail (LATENT_IS_SESSION (self));
   g_return_if_fail (LATENT_IS_DATASET (dataset));
 
-  g_set_object (&self->dataset, dataset);
-  g_free (self->dataset_spec);
-  self->dataset_spec = g_strdup (spec);
-  notify (self, PROP_DATASET);
+  take_dataset (self, dataset, spec);
   latent_session_restart (self, FALSE);
   precompile (self);
 }

@@ -119,6 +119,12 @@ void                   latent_session_restart         (LatentSession         *se
  * (its experiment.json). Any new run of the session's ends the following. */
 void                   latent_session_follow          (LatentSession         *self,
                                                        const char            *dir);
+/* The same on new data, @dataset loaded from @spec, with no run of the
+ * session's own started on it first. */
+void                   latent_session_follow_on       (LatentSession         *self,
+                                                       LatentDataset         *dataset,
+                                                       const char            *spec,
+                                                       const char            *dir);
 const char            *latent_session_get_following   (LatentSession         *self);
 /* The parameters or the seed changed: a new run, playing if one was. */
 void                   latent_session_edited          (LatentSession         *self);

@@ -424,6 +424,42 @@ test_follow_ends (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+/* Following on new data starts no run of the session's own first: one
+ * run starts, the followed one (set_dataset then follow started two). */
+static void
+test_follow_on (void)
+{
+  g_autoptr(LatentSession) session = latent_session_new ();
+  const LatentAlgorithm *kmeans = latent_registry_lookup ("kmeans", NULL);
+  g_autoptr(LatentDataset) dataset = test_blobs (200, 2, 3, 0.5, 3);
+  g_autoptr(LatentParams) params = latent_algorithm_new_params (kmeans);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("latent-follow-XXXXXX", &error);
+  g_autofree char *run = g_build_filename (dir, LATENT_FOLLOW_RUN, NULL);
+  g_autofree char *told = g_build_filename (dir, LATENT_FOLLOW_EXPERIMENT, NULL);
+  g_autoptr(LatentExperiment) experiment = latent_experiment_new ("blobs", NULL, kmeans, params, 0, "off");
+  g_autoptr(LatentFollowWriter) writer = latent_follow_writer_new (dir, experiment, &error);
+  g_autoptr(LatentFit) fit = latent_algorithm_fit (kmeans, dataset, params, 0, NULL, NULL, NULL, NULL, &error);
+  guint started = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (latent_session_set_device (session, "off", &error));
+  latent_session_set_algorithm (session, kmeans, params);
+  for (guint i = 0; i < fit->history->len; i++)
+    latent_follow_writer_add_record (writer, &g_array_index (fit->history, LatentIterationRecord, i));
+  g_assert_true (latent_follow_writer_write (writer, LATENT_FOLLOW_FINISHED, fit->snapshot, 0, NULL, &error));
+  g_signal_connect (session, "run-started", G_CALLBACK (count_signal), &started);
+  latent_session_follow_on (session, dataset, NULL, dir);
+  g_assert_true (latent_session_get_dataset (session) == dataset);
+  wait_until (session, ended, NULL);
+  g_assert_cmpuint (started, ==, 1);
+  g_assert_cmpint (latent_session_get_state (session), ==, LATENT_SESSION_FINISHED);
+  g_assert_cmpuint (latent_session_get_history (session)->len, ==, fit->history->len);
+  g_assert_cmpint (g_unlink (run), ==, 0);
+  g_assert_cmpint (g_unlink (told), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -437,5 +473,6 @@ main (int   argc,
   g_test_add_func ("/session/test-data", test_test_data);
   g_test_add_func ("/session/follow", test_follow);
   g_test_add_func ("/session/follow-ends", test_follow_ends);
+  g_test_add_func ("/session/follow-on", test_follow_on);
   return g_test_run ();
 }
