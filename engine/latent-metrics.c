@@ -646,3 +646,80 @@ latent_metrics_snapshot_confusion (LatentSnapshot *snapshot)
                             snapshot->n_rows, counts, mapping);
   return latent_metrics_confusion_to_text (counts, snapshot->clusters.k, n_classes, names, mapping);
 }
+
+static double
+squared_distance (const float *a,
+                  const float *b,
+                  guint        d)
+{
+  float s = 0;
+
+  /* In float, so the loop vectorises: ranks only compare these. */
+  for (guint f = 0; f < d; f++)
+    s += (a[f] - b[f]) * (a[f] - b[f]);
+  return s;
+}
+
+double
+latent_metrics_trustworthiness (const float *x,
+                                guint        n,
+                                guint        d,
+                                const float *y,
+                                guint        dims,
+                                guint        k,
+                                guint        n_queries)
+{
+  g_autofree double *dx = NULL;
+  g_autofree double *near_d = NULL;
+  g_autofree guint *near = NULL;
+  double penalty = 0;
+  guint s;
+
+  if (k == 0 || 3 * (guint64) k + 1 >= (guint64) 2 * n || n_queries == 0)
+    return NAN;
+  s = MIN (n_queries, n);
+  dx = g_new (double, n);
+  near_d = g_new (double, k);
+  near = g_new (guint, k);
+  for (guint q = 0; q < s; q++)
+    {
+      const guint i = (guint) ((guint64) q * n / s);
+
+      /* The k nearest in the embedding, ties to the lower row. */
+      for (guint t = 0; t < k; t++)
+        near_d[t] = INFINITY;
+      for (guint j = 0; j < n; j++)
+        {
+          double dd;
+          guint t;
+
+          if (j == i)
+            continue;
+          dd = squared_distance (y + (gsize) i * dims, y + (gsize) j * dims, dims);
+          if (!(dd < near_d[k - 1]))
+            continue;
+          for (t = k - 1; t > 0 && near_d[t - 1] > dd; t--)
+            {
+              near_d[t] = near_d[t - 1];
+              near[t] = near[t - 1];
+            }
+          near_d[t] = dd;
+          near[t] = j;
+        }
+      for (guint j = 0; j < n; j++)
+        dx[j] = j == i ? -1 : squared_distance (x + (gsize) i * d, x + (gsize) j * d, d);
+      /* Each embedding neighbour's rank in the input: 1 + the rows nearer,
+       * or as near and lower. */
+      for (guint t = 0; t < k; t++)
+        {
+          const guint j = near[t];
+          guint rank = 1;
+
+          for (guint l = 0; l < n; l++)
+            rank += l != i && l != j && (dx[l] < dx[j] || (dx[l] == dx[j] && l < j));
+          if (rank > k)
+            penalty += rank - k;
+        }
+    }
+  return 1 - 2.0 / ((double) s * k * (2.0 * n - 3.0 * k - 1)) * penalty;
+}

@@ -93,4 +93,20 @@ void   latent_metrics_compute  (const gint32       *clusters,
                                 guint               n,
                                 LatentLabelMetrics *out);
 
+/* Trustworthiness (Venna and Kaski 2001; scikit-learn's): how far each
+ * row's @k nearest rows in the embedding @y (n × @dims) are also near in
+ * the input @x (n × @d), penalising each by how far its rank in the input
+ * lies beyond k: 1 − 2 / (s k (2n − 3k − 1)) Σ_i Σ_{j ∈ N_k(y_i) ∖ N_k(x_i)}
+ * (r(i, j) − k), with r the rank among all rows (ties to the lower row).
+ * Taken over @n_queries rows evenly spaced (all when n_queries ≥ n), each
+ * ranked against all n rows, so it estimates the whole data's value. k
+ * must be below n / 3 (else NaN). */
+double latent_metrics_trustworthiness (const float *x,
+                                       guint        n,
+                                       guint        d,
+                                       const float *y,
+                                       guint        dims,
+                                       guint        k,
+                                       guint        n_queries);
+
 G_END_DECLS

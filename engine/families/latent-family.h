@@ -87,6 +87,9 @@ const float *latent_clusters_get_means     (LatentSnapshot *snapshot,
  * coordinates, or NULL without a projection of the dataset's rows. */
 const float *latent_linear_models_get_position (LatentSnapshot *snapshot,
                                                 guint           row);
+/* Where @row sits in an embedding: its first two coordinates, or NULL. */
+const float *latent_embeddings_get_position (LatentSnapshot *snapshot,
+                                             guint           row);
 /* A classifier's count of test rows of class @truth predicted as
  * @predicted, and in @total those of class @truth. */
 guint        latent_classifiers_get_confusion (LatentSnapshot *snapshot,

@@ -1,0 +1,298 @@
+/* latent-tsne-fft.c — t-SNE's repulsion by interpolation on a grid and a
+ * convolution by FFT (Linderman et al. 2019, as FIt-SNE and openTSNE do)
+ *
+ * The embedding's square bounding box is cut into n_b × n_b boxes (one per
+ * unit of the embedding's span, at least 50), each with 3 × 3 equispaced
+ * nodes, so the nodes form one uniform lattice of M = 3 n_b per side,
+ * spaced h / 3. Each point spreads four charges (1, y₁, y₂, ‖y‖²) onto its
+ * own box's nine nodes with Lagrange weights; the lattice is convolved with
+ * the kernel w² = 1 / (1 + r²)² (a Toeplitz product, done as a circular
+ * convolution of size L = 2M by FFT); and each point reads its four
+ * potentials φ back with the same weights. Then
+ *
+ *   Σ_j w_ij² (y_i − y_j) = y_i φ₀ − (φ₁, φ₂)
+ *   Σ_j w_ij = (1 + ‖y_i‖²) φ₀ − 2 y_i·(φ₁, φ₂) + φ₃     (j = i included: 1)
+ *
+ * The coordinates are taken from the box's centre, where the two sums
+ * cancel least. FFTW does the transforms, in double (the subtractions above
+ * lose digits as the embedding grows); the grid sizes are products of
+ * 2, 3, 5 and 7, where FFTW is fastest. This is host work on either path:
+ * on a CPU device the host is the device; a GPU's own FFT is for later.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "latent-tsne"
+
+#include "latent-tsne-private.h"
+
+#include <fftw3.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#define MIN_BOXES 50
+/* Boxes per side at most: the grid is then (6 · 400)² doubles per charge
+ * (180 MB in all); a larger embedding gets wider boxes. */
+#define MAX_BOXES 400
+
+struct _LatentTsneFft
+{
+  guint         n_boxes;
+  guint         size;          /* L = 6 n_boxes */
+  double       *kernel;        /* L × L */
+  fftw_complex *kernel_hat;    /* L × (L / 2 + 1) */
+  double       *grid;          /* 4 × L × L: charges, then potentials */
+  fftw_complex *hat;           /* 4 × L × (L / 2 + 1) */
+  fftw_plan     kernel_plan, forward, backward;
+};
+
+/* FFTW's planner is not thread-safe; its plans' execution is. */
+static GMutex planner;
+
+static void
+drop_plans (LatentTsneFft *fft)
+{
+  g_mutex_lock (&planner);
+  g_clear_pointer (&fft->kernel_plan, fftw_destroy_plan);
+  g_clear_pointer (&fft->forward, fftw_destroy_plan);
+  g_clear_pointer (&fft->backward, fftw_destroy_plan);
+  g_mutex_unlock (&planner);
+  g_clear_pointer (&fft->kernel, fftw_free);
+  g_clear_pointer (&fft->kernel_hat, fftw_free);
+  g_clear_pointer (&fft->grid, fftw_free);
+  g_clear_pointer (&fft->hat, fftw_free);
+  fft->size = 0;
+  fft->n_boxes = 0;
+}
+
+LatentTsneFft *
+latent_tsne_fft_new (void)
+{
+  static gsize threads;
+
+  if (g_once_init_enter (&threads))
+    {
+      fftw_init_threads ();
+      g_once_init_leave (&threads, 1);
+    }
+  return g_new0 (LatentTsneFft, 1);
+}
+
+void
+latent_tsne_fft_free (LatentTsneFft *fft)
+{
+  if (fft == NULL)
+    return;
+  drop_plans (fft);
+  g_free (fft);
+}
+
+/* The least m ≥ @n with no prime factor above 7. */
+static guint
+smooth_up (guint n)
+{
+  for (guint m = n;; m++)
+    {
+      guint r = m;
+
+      for (guint p = 2; p <= 7; p++)
+        while (r % p == 0)
+          r /= p;
+      if (r == 1)
+        return m;
+    }
+}
+
+static gboolean
+ensure_grid (LatentTsneFft  *fft,
+             guint           n_boxes,
+             GError        **error)
+{
+  const guint size = 6 * n_boxes;
+  const gsize real = (gsize) size * size, half = (gsize) size * (size / 2 + 1);
+  const int dims[2] = { (int) size, (int) size };
+
+  if (fft->n_boxes == n_boxes)
+    return TRUE;
+  drop_plans (fft);
+  if (!latent_algorithm_check_memory ((5.0 * real + 5.0 * 2 * half) * sizeof (double), _("the repulsion's grid"),
+                                      error))
+    return FALSE;
+  fft->kernel = fftw_alloc_real (real);
+  fft->kernel_hat = fftw_alloc_complex (half);
+  fft->grid = fftw_alloc_real (4 * real);
+  fft->hat = fftw_alloc_complex (4 * half);
+  if (!fft->kernel || !fft->kernel_hat || !fft->grid || !fft->hat)
+    {
+      drop_plans (fft);
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
+                   _("Not enough memory for the repulsion's grid of %u × %u"), size, size);
+      return FALSE;
+    }
+  g_mutex_lock (&planner);
+  fftw_plan_with_nthreads ((int) g_get_num_processors ());
+  fft->kernel_plan = fftw_plan_dft_r2c_2d (size, size, fft->kernel, fft->kernel_hat, FFTW_ESTIMATE);
+  fft->forward = fftw_plan_many_dft_r2c (2, dims, 4, fft->grid, NULL, 1, real, fft->hat, NULL, 1, half,
+                                         FFTW_ESTIMATE);
+  fft->backward = fftw_plan_many_dft_c2r (2, dims, 4, fft->hat, NULL, 1, half, fft->grid, NULL, 1, real,
+                                          FFTW_ESTIMATE);
+  g_mutex_unlock (&planner);
+  fft->n_boxes = n_boxes;
+  fft->size = size;
+  return TRUE;
+}
+
+/* Lagrange weights at @u ∈ [0, 1] of the box's nodes at 1/6, 1/2, 5/6. */
+static inline void
+weights (double  u,
+         double *w)
+{
+  const double a = u - 1.0 / 6, b = u - 0.5, c = u - 5.0 / 6;
+
+  /* Denominators: (1/6 − 1/2)(1/6 − 5/6) = 2/9, (1/2 − 1/6)(1/2 − 5/6) = −1/9,
+   * (5/6 − 1/6)(5/6 − 1/2) = 2/9. */
+  w[0] = b * c * 4.5;
+  w[1] = a * c * -9.0;
+  w[2] = a * b * 4.5;
+}
+
+/* Point @y's box along one axis and its three weights there. */
+static inline guint
+locate (double  y,
+        double  lo,
+        double  box,
+        guint   n_boxes,
+        double *w)
+{
+  double u = (y - lo) / box;
+  guint b = (guint) MIN (MAX (floor (u), 0.0), (double) (n_boxes - 1));
+
+  weights (u - b, w);
+  return 3 * b;
+}
+
+/* Lattice offset of index @r of the circular convolution of @size: the
+ * offsets −(m − 1) … m − 1 that nodes are apart, negative ones at the end;
+ * FALSE for the rest, which no pair of nodes is apart. */
+static inline gboolean
+wrap (guint  r,
+      guint  size,
+      guint  m,
+      int   *offset)
+{
+  if (r < m)
+    *offset = (int) r;
+  else if (r > size - m)
+    *offset = (int) r - (int) size;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+latent_tsne_fft_repulsion (LatentTsneFft  *fft,
+                           const double   *y,
+                           guint           n,
+                           double         *rep,
+                           double         *z,
+                           GError        **error)
+{
+  double lo = INFINITY, hi = -INFINITY, span, box, centre, step, sum = 0;
+  guint n_boxes, size, m;
+  gsize real;
+
+  for (gsize i = 0; i < 2 * (gsize) n; i++)
+    {
+      lo = MIN (lo, y[i]);
+      hi = MAX (hi, y[i]);
+    }
+  span = MAX (hi - lo, 1e-6);
+  n_boxes = smooth_up (CLAMP ((guint) ceil (span), MIN_BOXES, MAX_BOXES));
+  if (!ensure_grid (fft, n_boxes, error))
+    return FALSE;
+  size = fft->size;
+  m = 3 * n_boxes;
+  real = (gsize) size * size;
+  box = span / n_boxes;
+  step = box / 3;
+  centre = lo + span / 2;
+
+  /* The kernel at every lattice offset, wrapped: offset −a sits at L − a. */
+  memset (fft->kernel, 0, real * sizeof (double));
+  for (guint r = 0; r < size; r++)
+    {
+      int dr, dc;
+
+      if (!wrap (r, size, m, &dr))
+        continue;
+      for (guint c = 0; c < size; c++)
+        if (wrap (c, size, m, &dc))
+          {
+            double r2 = step * step * ((double) dr * dr + (double) dc * dc);
+
+            fft->kernel[(gsize) r * size + c] = 1 / ((1 + r2) * (1 + r2));
+          }
+    }
+  fftw_execute (fft->kernel_plan);
+
+  memset (fft->grid, 0, 4 * real * sizeof (double));
+  for (guint i = 0; i < n; i++)
+    {
+      double wx[3], wy[3];
+      guint gx = locate (y[2 * i], lo, box, n_boxes, wx);
+      guint gy = locate (y[2 * i + 1], lo, box, n_boxes, wy);
+      double y0 = y[2 * i] - centre, y1 = y[2 * i + 1] - centre;
+      double charge[4] = { 1, y0, y1, y0 * y0 + y1 * y1 };
+
+      for (guint a = 0; a < 3; a++)
+        for (guint b = 0; b < 3; b++)
+          {
+            gsize at = (gsize) (gx + a) * size + gy + b;
+            double w = wx[a] * wy[b];
+
+            for (guint t = 0; t < 4; t++)
+              fft->grid[t * real + at] += w * charge[t];
+          }
+    }
+  fftw_execute (fft->forward);
+  {
+    const gsize half = (gsize) size * (size / 2 + 1);
+
+    for (guint t = 0; t < 4; t++)
+      for (gsize f = 0; f < half; f++)
+        {
+          double *h = fft->hat[t * half + f], *k = fft->kernel_hat[f];
+          double re = h[0] * k[0] - h[1] * k[1], im = h[0] * k[1] + h[1] * k[0];
+
+          h[0] = re;
+          h[1] = im;
+        }
+  }
+  fftw_execute (fft->backward);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double wx[3], wy[3], phi[4] = { 0, 0, 0, 0 };
+      guint gx = locate (y[2 * i], lo, box, n_boxes, wx);
+      guint gy = locate (y[2 * i + 1], lo, box, n_boxes, wy);
+      double y0 = y[2 * i] - centre, y1 = y[2 * i + 1] - centre;
+
+      for (guint a = 0; a < 3; a++)
+        for (guint b = 0; b < 3; b++)
+          {
+            gsize at = (gsize) (gx + a) * size + gy + b;
+            double w = wx[a] * wy[b];
+
+            for (guint t = 0; t < 4; t++)
+              phi[t] += w * fft->grid[t * real + at];
+          }
+      /* FFTW's inverse is unnormalised. */
+      for (guint t = 0; t < 4; t++)
+        phi[t] /= (double) real;
+      rep[2 * i] = y0 * phi[0] - phi[1];
+      rep[2 * i + 1] = y1 * phi[0] - phi[2];
+      sum += (1 + y0 * y0 + y1 * y1) * phi[0] - 2 * (y0 * phi[1] + y1 * phi[2]) + phi[3];
+    }
+  *z = sum - n;
+  return TRUE;
+}
