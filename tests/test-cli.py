@@ -3,6 +3,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+import csv
 import json
 import re
 import os
@@ -12,6 +13,7 @@ import sys
 import tempfile
 import unittest
 import zlib
+from pathlib import Path
 
 CLI = sys.argv.pop(1)
 FILES = os.path.join(os.environ.get("G_TEST_SRCDIR", os.path.dirname(__file__)), "files")
@@ -295,7 +297,8 @@ class Results(unittest.TestCase):
         algorithms = [line.split()[0] for line in listed.strip().splitlines()]
         budgets = {"kmeans": "max-iterations", "gmm": "max-iterations", "pca": "max-iterations",
                    "ppca": "max-iterations", "fa": "max-iterations", "wta": "epochs", "logreg": "epochs",
-                   "convolve": "iterations", "prototype": "episodes"}
+                   "convolve": "iterations", "prototype": "episodes",
+                   "tsne": "iterations"}
         self.assertEqual(sorted(algorithms), sorted(budgets))
         for a in algorithms:
             data = "pattern:width=32,height=24" if a == "convolve" else "iris"
@@ -305,6 +308,30 @@ class Results(unittest.TestCase):
             r = load_json(self.path(a + ".json"))
             self.assertEqual(r["params"][budgets[a]], 3, a)
             self.assertLessEqual(r["iterations"], 3, a)
+
+    def test_tsne_result(self):
+        # The embedding is the result: one place per row in --json and --csv,
+        # the divergence falling, and too few rows for the perplexity refused
+        # by name.
+        p = run("run", "tsne", "--data", "iris", "--param", "iterations=300", "--json", self.path("t.json"),
+                "--csv", self.path("t.csv"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        r = load_json(self.path("t.json"))
+        self.assertEqual(len(r["embedding"]), 150)
+        self.assertEqual(len(r["history"]), 300)
+        self.assertLess(r["history"][-1], r["history"][1])
+        self.assertGreater(r["trustworthiness"], 0.95)
+        with open(self.path("t.csv")) as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[0][1:3], ["tsne1", "tsne2"])
+        self.assertEqual(len(rows), 151)
+        self.assertAlmostEqual(float(rows[1][1]), r["embedding"][0][0], places=4)
+        p = run("run", "tsne", "--data", "iris", "--param", "perplexity=100", "--param", "iterations=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        small = str(Path(__file__).resolve().parent / "files" / "small.csv")
+        p = run("run", "tsne", "--data", small)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("perplexity 30 needs more than 31 rows", p.stderr)
 
     def test_no_episode_no_number(self):
         # Before any episode there is no mean episode accuracy: said so, not "nan".

@@ -1015,12 +1015,14 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
   if (latent_clusters_get_labels (self->snapshot) && (guint64) row < self->snapshot->n_rows)
     g_string_append_printf (text, _(" · cluster %d"), latent_clusters_get_labels (self->snapshot)[row] + 1);
   /* Where the row sits in the model's latent space, as plotted. */
-  if (self->snapshot->n_rows == latent_dataset_get_n_rows (ds) && (guint64) row < self->snapshot->n_rows
-      && latent_linear_models_get_position (self->snapshot, row) != NULL)
+  if (self->snapshot->n_rows == latent_dataset_get_n_rows (ds) && (guint64) row < self->snapshot->n_rows)
     {
       const float *z = latent_linear_models_get_position (self->snapshot, row);
 
-      g_string_append_printf (text, " · (%.3g, %.3g)", z[0], z[1]);
+      if (z == NULL)
+        z = latent_embeddings_get_position (self->snapshot, row);
+      if (z != NULL)
+        g_string_append_printf (text, " · (%.3g, %.3g)", z[0], z[1]);
     }
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;

@@ -102,6 +102,16 @@ points_init (Points                    *points,
       points->stride = snapshot->linear.projection_dims;
       points->n = n_rows;
     }
+  else if (snapshot->embedding.positions != NULL && snapshot->embedding.n_dims >= 2 && snapshot->n_rows == n_rows)
+    {
+      /* An embedding's own axes have no meaning beyond their names. */
+      points->xy = snapshot->embedding.positions;
+      points->stride = snapshot->embedding.n_dims;
+      points->n = n_rows;
+      for (guint a = 0; a < 2; a++)
+        points->axis_label[a] = g_strdup_printf ("%s %u", _(snapshot->algorithm->short_title), a + 1);
+      return TRUE;
+    }
   if (points->xy != NULL)
     {
       gboolean own = points->xy == snapshot->linear.projection;
