@@ -640,6 +640,8 @@ group_of (const LatentAlgorithm *algorithm)
       return C_("algorithm group", "Clustering");
     case LATENT_FAMILY_LINEAR:
       return C_("algorithm group", "Decomposition");
+    case LATENT_FAMILY_EMBEDDING:
+      return C_("algorithm group", "Embeddings");
     case LATENT_FAMILY_AUTOENCODER:
       return C_("algorithm group", "Autoencoders");
     case LATENT_FAMILY_CLASSIFIER:

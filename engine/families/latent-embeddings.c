@@ -76,6 +76,13 @@ latent_embeddings_transfer_part (LatentSnapshot *self,
   latent_codec_double (codec, &part->exaggeration);
 }
 
+static gboolean
+latent_embeddings_has_encoder (LatentSnapshot *snapshot)
+{
+  /* The embedding encodes the rows it was made of, and no others. */
+  return snapshot->embedding.positions != NULL;
+}
+
 const float *
 latent_embeddings_get_position (LatentSnapshot *snapshot,
                                 guint           row)
@@ -97,4 +104,5 @@ const LatentFamilyClass latent_embeddings_family = {
   .clear_part = latent_embeddings_clear_part,
   .get_part_size = latent_embeddings_get_part_size,
   .transfer_part = latent_embeddings_transfer_part,
+  .has_encoder = latent_embeddings_has_encoder,
 };
