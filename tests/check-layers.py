@@ -172,7 +172,7 @@ ALGORITHM_PARTS = {
     'linear': {'linear'}, 'filter': {'filter'}, 'classify': {'classifier'},
 }
 FIGURE_PARTS = {
-    'scatter': {'clusters', 'mixture', 'linear'}, 'images': {'clusters', 'mixture'},
+    'scatter': {'clusters', 'mixture', 'linear', 'embedding'}, 'images': {'clusters', 'mixture'},
     'segments': {'clusters'},
     'linear': {'linear'}, 'linear-matrices': {'linear'}, 'linear-examples': {'linear'},
     'filter': {'filter'}, 'filter-private': {'filter'}, 'kernel': {'filter'},

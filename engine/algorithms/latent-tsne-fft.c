@@ -4,20 +4,25 @@
  * The embedding's square bounding box is cut into n_b × n_b boxes (one per
  * unit of the embedding's span, at least 50), each with 3 × 3 equispaced
  * nodes, so the nodes form one uniform lattice of M = 3 n_b per side,
- * spaced h / 3. Each point spreads four charges (1, y₁, y₂, ‖y‖²) onto its
- * own box's nine nodes with Lagrange weights; the lattice is convolved with
- * the kernel w² = 1 / (1 + r²)² (a Toeplitz product, done as a circular
- * convolution of size L = 2M by FFT); and each point reads its four
- * potentials φ back with the same weights. Then
+ * spaced h / 3. Each point spreads three charges (1, y₁, y₂) onto its own
+ * box's nine nodes with Lagrange weights; the lattice is convolved (a
+ * Toeplitz product, done as a circular convolution of size L = 2M by FFT)
+ * with w² = 1 / (1 + r²)² for all three and with w = 1 / (1 + r²) for the
+ * first; and each point reads its four potentials back with the same
+ * weights:
  *
- *   Σ_j w_ij² (y_i − y_j) = y_i φ₀ − (φ₁, φ₂)
- *   Σ_j w_ij = (1 + ‖y_i‖²) φ₀ − 2 y_i·(φ₁, φ₂) + φ₃     (j = i included: 1)
+ *   Σ_j w_ij² (y_i − y_j) = y_i φ₀ − (φ₁, φ₂)      (w² against 1, y₁, y₂)
+ *   Σ_j w_ij = ψ₀                                   (w against 1; j = i gives 1)
  *
- * The coordinates are taken from the box's centre, where the two sums
- * cancel least. FFTW does the transforms, in double (the subtractions above
- * lose digits as the embedding grows); the grid sizes are products of
- * 2, 3, 5 and 7, where FFTW is fastest. This is host work on either path:
- * on a CPU device the host is the device; a GPU's own FFT is for later.
+ * FIt-SNE and openTSNE get Z from the w² potentials and a fourth charge
+ * ‖y‖², (1 + ‖y_i‖²) φ₀ − 2 y_i·(φ₁, φ₂) + φ₃, whose terms cancel to a
+ * ten-thousandth once the embedding spans a hundred units; ψ₀ costs one
+ * more kernel transform and no charge, cancels nothing, and so lets the
+ * transforms run in float (FFTW's single precision, twice as fast). The
+ * coordinates are taken from the box's centre, where y_i φ₀ − φ₁ cancels
+ * least. The grid sizes are products of 2, 3, 5 and 7, where FFTW is
+ * fastest. This is host work on either path: on a CPU device the host is
+ * the device; a GPU's own FFT is for later.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -31,19 +36,21 @@
 #include <string.h>
 
 #define MIN_BOXES 50
-/* Boxes per side at most: the grid is then (6 · 400)² doubles per charge
- * (180 MB in all); a larger embedding gets wider boxes. */
+/* Boxes per side at most: the grid is then (6 · 400)² floats per charge
+ * (160 MB in all); a larger embedding gets wider boxes. */
 #define MAX_BOXES 400
+#define CHARGES 3
+#define POTENTIALS 4
 
 struct _LatentTsneFft
 {
-  guint         n_boxes;
-  guint         size;          /* L = 6 n_boxes */
-  double       *kernel;        /* L × L */
-  fftw_complex *kernel_hat;    /* L × (L / 2 + 1) */
-  double       *grid;          /* 4 × L × L: charges, then potentials */
-  fftw_complex *hat;           /* 4 × L × (L / 2 + 1) */
-  fftw_plan     kernel_plan, forward, backward;
+  guint          n_boxes;
+  guint          size;         /* L = 6 n_boxes */
+  float         *kernel;       /* 2 × L × L: w², then w */
+  fftwf_complex *kernel_hat;   /* 2 × L × (L / 2 + 1) */
+  float         *grid;         /* 4 × L × L: the charges, then the potentials */
+  fftwf_complex *hat;          /* 4 × L × (L / 2 + 1) */
+  fftwf_plan     kernel_plan, forward, backward;
 };
 
 /* FFTW's planner is not thread-safe; its plans' execution is. */
@@ -53,14 +60,14 @@ static void
 drop_plans (LatentTsneFft *fft)
 {
   g_mutex_lock (&planner);
-  g_clear_pointer (&fft->kernel_plan, fftw_destroy_plan);
-  g_clear_pointer (&fft->forward, fftw_destroy_plan);
-  g_clear_pointer (&fft->backward, fftw_destroy_plan);
+  g_clear_pointer (&fft->kernel_plan, fftwf_destroy_plan);
+  g_clear_pointer (&fft->forward, fftwf_destroy_plan);
+  g_clear_pointer (&fft->backward, fftwf_destroy_plan);
   g_mutex_unlock (&planner);
-  g_clear_pointer (&fft->kernel, fftw_free);
-  g_clear_pointer (&fft->kernel_hat, fftw_free);
-  g_clear_pointer (&fft->grid, fftw_free);
-  g_clear_pointer (&fft->hat, fftw_free);
+  g_clear_pointer (&fft->kernel, fftwf_free);
+  g_clear_pointer (&fft->kernel_hat, fftwf_free);
+  g_clear_pointer (&fft->grid, fftwf_free);
+  g_clear_pointer (&fft->hat, fftwf_free);
   fft->size = 0;
   fft->n_boxes = 0;
 }
@@ -72,7 +79,7 @@ latent_tsne_fft_new (void)
 
   if (g_once_init_enter (&threads))
     {
-      fftw_init_threads ();
+      fftwf_init_threads ();
       g_once_init_leave (&threads, 1);
     }
   return g_new0 (LatentTsneFft, 1);
@@ -115,13 +122,13 @@ ensure_grid (LatentTsneFft  *fft,
   if (fft->n_boxes == n_boxes)
     return TRUE;
   drop_plans (fft);
-  if (!latent_algorithm_check_memory ((5.0 * real + 5.0 * 2 * half) * sizeof (double), _("the repulsion's grid"),
+  if (!latent_algorithm_check_memory ((6.0 * real + 6.0 * 2 * half) * sizeof (float), _("the repulsion's grid"),
                                       error))
     return FALSE;
-  fft->kernel = fftw_alloc_real (real);
-  fft->kernel_hat = fftw_alloc_complex (half);
-  fft->grid = fftw_alloc_real (4 * real);
-  fft->hat = fftw_alloc_complex (4 * half);
+  fft->kernel = fftwf_alloc_real (2 * real);
+  fft->kernel_hat = fftwf_alloc_complex (2 * half);
+  fft->grid = fftwf_alloc_real (POTENTIALS * real);
+  fft->hat = fftwf_alloc_complex (POTENTIALS * half);
   if (!fft->kernel || !fft->kernel_hat || !fft->grid || !fft->hat)
     {
       drop_plans (fft);
@@ -130,12 +137,13 @@ ensure_grid (LatentTsneFft  *fft,
       return FALSE;
     }
   g_mutex_lock (&planner);
-  fftw_plan_with_nthreads ((int) g_get_num_processors ());
-  fft->kernel_plan = fftw_plan_dft_r2c_2d (size, size, fft->kernel, fft->kernel_hat, FFTW_ESTIMATE);
-  fft->forward = fftw_plan_many_dft_r2c (2, dims, 4, fft->grid, NULL, 1, real, fft->hat, NULL, 1, half,
-                                         FFTW_ESTIMATE);
-  fft->backward = fftw_plan_many_dft_c2r (2, dims, 4, fft->hat, NULL, 1, half, fft->grid, NULL, 1, real,
+  fftwf_plan_with_nthreads ((int) g_get_num_processors ());
+  fft->kernel_plan = fftwf_plan_many_dft_r2c (2, dims, 2, fft->kernel, NULL, 1, real, fft->kernel_hat, NULL, 1, half,
+                                              FFTW_ESTIMATE);
+  fft->forward = fftwf_plan_many_dft_r2c (2, dims, CHARGES, fft->grid, NULL, 1, real, fft->hat, NULL, 1, half,
                                           FFTW_ESTIMATE);
+  fft->backward = fftwf_plan_many_dft_c2r (2, dims, POTENTIALS, fft->hat, NULL, 1, half, fft->grid, NULL, 1, real,
+                                           FFTW_ESTIMATE);
   g_mutex_unlock (&planner);
   fft->n_boxes = n_boxes;
   fft->size = size;
@@ -217,8 +225,8 @@ latent_tsne_fft_repulsion (LatentTsneFft  *fft,
   step = box / 3;
   centre = lo + span / 2;
 
-  /* The kernel at every lattice offset, wrapped: offset −a sits at L − a. */
-  memset (fft->kernel, 0, real * sizeof (double));
+  /* The kernels at every lattice offset, wrapped: offset −a sits at L − a. */
+  memset (fft->kernel, 0, 2 * real * sizeof (float));
   for (guint r = 0; r < size; r++)
     {
       int dr, dc;
@@ -228,21 +236,21 @@ latent_tsne_fft_repulsion (LatentTsneFft  *fft,
       for (guint c = 0; c < size; c++)
         if (wrap (c, size, m, &dc))
           {
-            double r2 = step * step * ((double) dr * dr + (double) dc * dc);
+            double w = 1 / (1 + step * step * ((double) dr * dr + (double) dc * dc));
 
-            fft->kernel[(gsize) r * size + c] = 1 / ((1 + r2) * (1 + r2));
+            fft->kernel[(gsize) r * size + c] = w * w;
+            fft->kernel[real + (gsize) r * size + c] = w;
           }
     }
-  fftw_execute (fft->kernel_plan);
+  fftwf_execute (fft->kernel_plan);
 
-  memset (fft->grid, 0, 4 * real * sizeof (double));
+  memset (fft->grid, 0, CHARGES * real * sizeof (float));
   for (guint i = 0; i < n; i++)
     {
       double wx[3], wy[3];
       guint gx = locate (y[2 * i], lo, box, n_boxes, wx);
       guint gy = locate (y[2 * i + 1], lo, box, n_boxes, wy);
-      double y0 = y[2 * i] - centre, y1 = y[2 * i + 1] - centre;
-      double charge[4] = { 1, y0, y1, y0 * y0 + y1 * y1 };
+      double charge[CHARGES] = { 1, y[2 * i] - centre, y[2 * i + 1] - centre };
 
       for (guint a = 0; a < 3; a++)
         for (guint b = 0; b < 3; b++)
@@ -250,29 +258,36 @@ latent_tsne_fft_repulsion (LatentTsneFft  *fft,
             gsize at = (gsize) (gx + a) * size + gy + b;
             double w = wx[a] * wy[b];
 
-            for (guint t = 0; t < 4; t++)
+            for (guint t = 0; t < CHARGES; t++)
               fft->grid[t * real + at] += w * charge[t];
           }
     }
-  fftw_execute (fft->forward);
+  fftwf_execute (fft->forward);
   {
     const gsize half = (gsize) size * (size / 2 + 1);
 
-    for (guint t = 0; t < 4; t++)
-      for (gsize f = 0; f < half; f++)
-        {
-          double *h = fft->hat[t * half + f], *k = fft->kernel_hat[f];
-          double re = h[0] * k[0] - h[1] * k[1], im = h[0] * k[1] + h[1] * k[0];
+    /* The fourth: the first charge's spectrum against w. */
+    memcpy (fft->hat[CHARGES * half], fft->hat[0], half * sizeof (fftwf_complex));
+    for (guint t = 0; t < POTENTIALS; t++)
+      {
+        const fftwf_complex *kernel = fft->kernel_hat + (t == CHARGES ? half : 0);
 
-          h[0] = re;
-          h[1] = im;
-        }
+        for (gsize f = 0; f < half; f++)
+          {
+            float *h = fft->hat[t * half + f];
+            const float *k = kernel[f];
+            float re = h[0] * k[0] - h[1] * k[1], im = h[0] * k[1] + h[1] * k[0];
+
+            h[0] = re;
+            h[1] = im;
+          }
+      }
   }
-  fftw_execute (fft->backward);
+  fftwf_execute (fft->backward);
 
   for (guint i = 0; i < n; i++)
     {
-      double wx[3], wy[3], phi[4] = { 0, 0, 0, 0 };
+      double wx[3], wy[3], phi[POTENTIALS] = { 0, 0, 0, 0 };
       guint gx = locate (y[2 * i], lo, box, n_boxes, wx);
       guint gy = locate (y[2 * i + 1], lo, box, n_boxes, wy);
       double y0 = y[2 * i] - centre, y1 = y[2 * i + 1] - centre;
@@ -283,15 +298,15 @@ latent_tsne_fft_repulsion (LatentTsneFft  *fft,
             gsize at = (gsize) (gx + a) * size + gy + b;
             double w = wx[a] * wy[b];
 
-            for (guint t = 0; t < 4; t++)
+            for (guint t = 0; t < POTENTIALS; t++)
               phi[t] += w * fft->grid[t * real + at];
           }
       /* FFTW's inverse is unnormalised. */
-      for (guint t = 0; t < 4; t++)
+      for (guint t = 0; t < POTENTIALS; t++)
         phi[t] /= (double) real;
       rep[2 * i] = y0 * phi[0] - phi[1];
       rep[2 * i + 1] = y1 * phi[0] - phi[2];
-      sum += (1 + y0 * y0 + y1 * y1) * phi[0] - 2 * (y0 * phi[1] + y1 * phi[2]) + phi[3];
+      sum += phi[3];
     }
   *z = sum - n;
   return TRUE;

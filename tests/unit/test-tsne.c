@@ -164,7 +164,7 @@ test_fft_repulsion (void)
                       sqrt (err / norm));
       /* Three nodes a box of one unit (FIt-SNE's and openTSNE's choice):
        * measured 5e-6, 4e-5, 1.4e-2 and 1.9e-2 relative in the forces,
-       * 2.2e-3 at most in Z. */
+       * 1.3e-3 at most in Z. */
       g_assert_cmpfloat (fabs (z_fast - z_exact), <, 3e-3 * z_exact);
       g_assert_cmpfloat (sqrt (err / norm), <, spans[s] < 10 ? 1e-4 : 3e-2);
     }
