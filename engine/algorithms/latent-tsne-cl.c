@@ -17,6 +17,9 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+/* tsne_attract's AVEC: the rows of P on the device are padded to it. */
+#define ATTRACT_VEC 8
+
 struct _LatentTsneCl
 {
   LatentCl         *cl;
@@ -113,24 +116,45 @@ latent_tsne_cl_new (LatentTsne  *self,
   const guint n = self->n;
   const gsize pair = (gsize) n * 2 * sizeof (float);
   g_autofree guint32 *starts = NULL;
+  g_autofree gint32 *cols = NULL;
+  g_autofree float *p = NULL;
+  guint32 n_padded;
   g_autofree float *ones = NULL;
   g_autofree char *options = NULL;
 
-  if (aff->n_entries >= G_MAXUINT32)
+  starts = g_new (guint32, (gsize) n + 1);
+  starts[0] = 0;
+  for (guint i = 0; i < n; i++)
     {
-      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   _("t-SNE: %llu affinities are more than the device's kernels count"),
-                   (unsigned long long) aff->n_entries);
-      return NULL;
+      guint64 len = aff->row_start[i + 1] - aff->row_start[i];
+      guint64 end = starts[i] + (len + ATTRACT_VEC - 1) / ATTRACT_VEC * ATTRACT_VEC;
+
+      if (end >= G_MAXUINT32)
+        {
+          g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                       _("t-SNE: %llu affinities are more than the device's kernels count"),
+                       (unsigned long long) aff->n_entries);
+          return NULL;
+        }
+      starts[i + 1] = end;
     }
+  n_padded = starts[n];
+  cols = g_new (gint32, MAX (n_padded, 1));
+  p = g_new0 (float, MAX (n_padded, 1));
+  for (guint i = 0; i < n; i++)
+    for (guint32 e = starts[i], f = aff->row_start[i]; e < starts[i + 1]; e++, f++)
+      {
+        /* The padding: the row itself, weighing nothing. */
+        gboolean real = f < aff->row_start[i + 1];
+
+        cols[e] = real ? aff->cols[f] : (gint32) i;
+        p[e] = real ? aff->p[f] : 0;
+      }
   tcl->cl = g_object_ref (cl);
   tcl->n = n;
   if (latent_cl_get_shape (cl) == LATENT_KERNEL_SHAPE_GPU)
     tcl->local = latent_cl_tunable (cl, "tsne", "TILE", 256);
   options = g_strdup_printf ("-DTILE=%u", tcl->local ? (guint) tcl->local : 256u);
-  starts = g_new (guint32, (gsize) n + 1);
-  for (guint i = 0; i <= n; i++)
-    starts[i] = aff->row_start[i];
   ones = g_new (float, (gsize) n * 2);
   tcl->y_host = g_new (float, (gsize) n * 2);
   tcl->rep_host = g_new (float, (gsize) n * 2);
@@ -160,9 +184,9 @@ latent_tsne_cl_new (LatentTsne  *self,
       !latent_cl_create_buffer (cl, &tcl->row_start, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 ((gsize) n + 1) * sizeof (guint32), starts, "affinity rows", error) ||
       !latent_cl_create_buffer (cl, &tcl->cols, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                MAX (aff->n_entries, 1) * sizeof (gint32), aff->cols, "affinity columns", error) ||
+                                MAX (n_padded, 1) * sizeof (gint32), cols, "affinity columns", error) ||
       !latent_cl_create_buffer (cl, &tcl->p, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                MAX (aff->n_entries, 1) * sizeof (float), aff->p, "affinities", error))
+                                MAX (n_padded, 1) * sizeof (float), p, "affinities", error))
     return NULL;
   return g_steal_pointer (&tcl);
 }

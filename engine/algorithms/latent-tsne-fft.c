@@ -42,15 +42,21 @@
 #define CHARGES 3
 #define POTENTIALS 4
 
+/* The transforms skip what is known to be zero or not wanted: the charges
+ * fill rows 0 … M − 1 of the L × L grid (L = 2M), so the forward rows' pass
+ * transforms only those, and only the potentials' rows 0 … M − 1 are read,
+ * so the inverse rows' pass makes only those: each pass over rows is half
+ * of a 2-D transform's work, so a quarter is saved each way. */
 struct _LatentTsneFft
 {
   guint          n_boxes;
   guint          size;         /* L = 6 n_boxes */
-  float         *kernel;       /* 2 × L × L: w², then w */
-  fftwf_complex *kernel_hat;   /* 2 × L × (L / 2 + 1) */
-  float         *grid;         /* 4 × L × L: the charges, then the potentials */
-  fftwf_complex *hat;          /* 4 × L × (L / 2 + 1) */
-  fftwf_plan     kernel_plan, forward, backward;
+  float         *kernel;       /* 2 × (M + 1)²: w², then w; then their spectra */
+  float         *grid;         /* 4 slabs of M × L: the charges, then the potentials */
+  gsize          grid_slab;    /* floats from one slab to the next */
+  fftwf_complex *hat;          /* 4 slabs of L × (L / 2 + 1) */
+  gsize          hat_slab;
+  fftwf_plan     kernel_plan, rows_forward, columns_forward, columns_backward, rows_backward;
 };
 
 /* FFTW's planner is not thread-safe; its plans' execution is. */
@@ -61,11 +67,12 @@ drop_plans (LatentTsneFft *fft)
 {
   g_mutex_lock (&planner);
   g_clear_pointer (&fft->kernel_plan, fftwf_destroy_plan);
-  g_clear_pointer (&fft->forward, fftwf_destroy_plan);
-  g_clear_pointer (&fft->backward, fftwf_destroy_plan);
+  g_clear_pointer (&fft->rows_forward, fftwf_destroy_plan);
+  g_clear_pointer (&fft->columns_forward, fftwf_destroy_plan);
+  g_clear_pointer (&fft->columns_backward, fftwf_destroy_plan);
+  g_clear_pointer (&fft->rows_backward, fftwf_destroy_plan);
   g_mutex_unlock (&planner);
   g_clear_pointer (&fft->kernel, fftwf_free);
-  g_clear_pointer (&fft->kernel_hat, fftwf_free);
   g_clear_pointer (&fft->grid, fftwf_free);
   g_clear_pointer (&fft->hat, fftwf_free);
   fft->size = 0;
@@ -115,21 +122,26 @@ ensure_grid (LatentTsneFft  *fft,
              guint           n_boxes,
              GError        **error)
 {
-  const guint size = 6 * n_boxes;
-  const gsize real = (gsize) size * size, half = (gsize) size * (size / 2 + 1);
-  const int dims[2] = { (int) size, (int) size };
+  const guint size = 6 * n_boxes, m = 3 * n_boxes, h = size / 2 + 1;
+  const gsize half = (gsize) size * h, quadrant = (gsize) h * h;
+  const int dims[2] = { (int) h, (int) h }, length[1] = { (int) size };
+  const fftwf_r2r_kind even[2] = { FFTW_REDFT00, FFTW_REDFT00 };
 
   if (fft->n_boxes == n_boxes)
     return TRUE;
   drop_plans (fft);
-  if (!latent_algorithm_check_memory ((6.0 * real + 6.0 * 2 * half) * sizeof (float), _("the repulsion's grid"),
-                                      error))
+  /* Slabs start 64 bytes apart at least, so every slab is aligned as the
+   * first, which the plans were made for. */
+  fft->grid_slab = ((gsize) m * size + 15) / 16 * 16;
+  fft->hat_slab = (half + 7) / 8 * 8;
+  if (!latent_algorithm_check_memory ((2.0 * quadrant + POTENTIALS * fft->grid_slab) * sizeof (float)
+                                      + (double) POTENTIALS * fft->hat_slab * sizeof (fftwf_complex),
+                                      _("the repulsion's grid"), error))
     return FALSE;
-  fft->kernel = fftwf_alloc_real (2 * real);
-  fft->kernel_hat = fftwf_alloc_complex (2 * half);
-  fft->grid = fftwf_alloc_real (POTENTIALS * real);
-  fft->hat = fftwf_alloc_complex (POTENTIALS * half);
-  if (!fft->kernel || !fft->kernel_hat || !fft->grid || !fft->hat)
+  fft->kernel = fftwf_alloc_real (2 * quadrant);
+  fft->grid = fftwf_alloc_real (POTENTIALS * fft->grid_slab);
+  fft->hat = fftwf_alloc_complex (POTENTIALS * fft->hat_slab);
+  if (!fft->kernel || !fft->grid || !fft->hat)
     {
       drop_plans (fft);
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
@@ -138,12 +150,16 @@ ensure_grid (LatentTsneFft  *fft,
     }
   g_mutex_lock (&planner);
   fftwf_plan_with_nthreads ((int) g_get_num_processors ());
-  fft->kernel_plan = fftwf_plan_many_dft_r2c (2, dims, 2, fft->kernel, NULL, 1, real, fft->kernel_hat, NULL, 1, half,
-                                              FFTW_ESTIMATE);
-  fft->forward = fftwf_plan_many_dft_r2c (2, dims, CHARGES, fft->grid, NULL, 1, real, fft->hat, NULL, 1, half,
-                                          FFTW_ESTIMATE);
-  fft->backward = fftwf_plan_many_dft_c2r (2, dims, POTENTIALS, fft->hat, NULL, 1, half, fft->grid, NULL, 1, real,
-                                           FFTW_ESTIMATE);
+  fft->kernel_plan = fftwf_plan_many_r2r (2, dims, 2, fft->kernel, NULL, 1, quadrant, fft->kernel, NULL, 1, quadrant,
+                                          even, FFTW_ESTIMATE);
+  fft->rows_forward = fftwf_plan_many_dft_r2c (1, length, m, fft->grid, NULL, 1, size, fft->hat, NULL, 1, h,
+                                               FFTW_ESTIMATE);
+  fft->columns_forward = fftwf_plan_many_dft (1, length, h, fft->hat, NULL, h, 1, fft->hat, NULL, h, 1,
+                                              FFTW_FORWARD, FFTW_ESTIMATE);
+  fft->columns_backward = fftwf_plan_many_dft (1, length, h, fft->hat, NULL, h, 1, fft->hat, NULL, h, 1,
+                                               FFTW_BACKWARD, FFTW_ESTIMATE);
+  fft->rows_backward = fftwf_plan_many_dft_c2r (1, length, m, fft->hat, NULL, 1, h, fft->grid, NULL, 1, size,
+                                                FFTW_ESTIMATE);
   g_mutex_unlock (&planner);
   fft->n_boxes = n_boxes;
   fft->size = size;
@@ -206,8 +222,9 @@ latent_tsne_fft_repulsion (LatentTsneFft  *fft,
                            GError        **error)
 {
   double lo = INFINITY, hi = -INFINITY, span, box, centre, step, sum = 0;
-  guint n_boxes, size, m;
-  gsize real;
+  guint n_boxes, size, m, h;
+  gsize real, half;
+
 
   for (gsize i = 0; i < 2 * (gsize) n; i++)
     {
@@ -215,36 +232,42 @@ latent_tsne_fft_repulsion (LatentTsneFft  *fft,
       hi = MAX (hi, y[i]);
     }
   span = MAX (hi - lo, 1e-6);
+  /* A box a unit wide at most, the grid fitted to the embedding. (Boxes of
+   * exactly one unit, the grid reaching past the embedding, would keep the
+   * kernels' transforms from one step to the next while the size stays;
+   * tried on 70,000 Fashion-MNIST rows, the run ended at a KL divergence
+   * 1.4 % higher, 2.586 against 2.550, with boxes of 0.9 and 0.999 too.) */
   n_boxes = smooth_up (CLAMP ((guint) ceil (span), MIN_BOXES, MAX_BOXES));
+  box = span / n_boxes;
   if (!ensure_grid (fft, n_boxes, error))
     return FALSE;
   size = fft->size;
   m = 3 * n_boxes;
+  h = size / 2 + 1;
   real = (gsize) size * size;
-  box = span / n_boxes;
+  half = (gsize) size * h;
   step = box / 3;
   centre = lo + span / 2;
 
-  /* The kernels at every lattice offset, wrapped: offset −a sits at L − a. */
-  memset (fft->kernel, 0, 2 * real * sizeof (float));
-  for (guint r = 0; r < size; r++)
-    {
-      int dr, dc;
+  /* The kernels at lattice offsets 0 … M in each axis (M itself no pair of
+   * nodes is apart: 0). Each is even, so the circular convolution's
+   * spectrum is real and its own mirror, K̂[L − k] = K̂[k]: the cosine
+   * transform of this quadrant (DCT-I) is all of it, at a quarter of the
+   * size of a transform of the whole L × L. */
+  for (guint r = 0; r < h; r++)
+    for (guint c = 0; c < h; c++)
+      {
+        double w = 1 / (1 + step * step * ((double) r * r + (double) c * c));
+        gsize at = (gsize) r * h + c;
 
-      if (!wrap (r, size, m, &dr))
-        continue;
-      for (guint c = 0; c < size; c++)
-        if (wrap (c, size, m, &dc))
-          {
-            double w = 1 / (1 + step * step * ((double) dr * dr + (double) dc * dc));
-
-            fft->kernel[(gsize) r * size + c] = w * w;
-            fft->kernel[real + (gsize) r * size + c] = w;
-          }
-    }
+        if (r == m || c == m)
+          w = 0;
+        fft->kernel[at] = w * w;
+        fft->kernel[(gsize) h * h + at] = w;
+      }
   fftwf_execute (fft->kernel_plan);
 
-  memset (fft->grid, 0, CHARGES * real * sizeof (float));
+  memset (fft->grid, 0, CHARGES * fft->grid_slab * sizeof (float));
   for (guint i = 0; i < n; i++)
     {
       double wx[3], wy[3];
@@ -259,31 +282,39 @@ latent_tsne_fft_repulsion (LatentTsneFft  *fft,
             double w = wx[a] * wy[b];
 
             for (guint t = 0; t < CHARGES; t++)
-              fft->grid[t * real + at] += w * charge[t];
+              fft->grid[t * fft->grid_slab + at] += w * charge[t];
           }
     }
-  fftwf_execute (fft->forward);
-  {
-    const gsize half = (gsize) size * (size / 2 + 1);
+  for (guint t = 0; t < CHARGES; t++)
+    {
+      fftwf_complex *slab = fft->hat + t * fft->hat_slab;
 
-    /* The fourth: the first charge's spectrum against w. */
-    memcpy (fft->hat[CHARGES * half], fft->hat[0], half * sizeof (fftwf_complex));
-    for (guint t = 0; t < POTENTIALS; t++)
-      {
-        const fftwf_complex *kernel = fft->kernel_hat + (t == CHARGES ? half : 0);
+      /* The rows below the charges' transform as zeros. */
+      memset (slab + (gsize) m * h, 0, (gsize) (size - m) * h * sizeof (fftwf_complex));
+      fftwf_execute_dft_r2c (fft->rows_forward, fft->grid + t * fft->grid_slab, slab);
+      fftwf_execute_dft (fft->columns_forward, slab, slab);
+    }
+  /* The fourth: the first charge's spectrum against w. */
+  memcpy (fft->hat + CHARGES * fft->hat_slab, fft->hat, half * sizeof (fftwf_complex));
+  for (guint t = 0; t < POTENTIALS; t++)
+    {
+      fftwf_complex *slab = fft->hat + t * fft->hat_slab;
+      const float *kernel = fft->kernel + (t == CHARGES ? (gsize) h * h : 0);
 
-        for (gsize f = 0; f < half; f++)
-          {
-            float *h = fft->hat[t * half + f];
-            const float *k = kernel[f];
-            float re = h[0] * k[0] - h[1] * k[1], im = h[0] * k[1] + h[1] * k[0];
+      for (guint r = 0; r < size; r++)
+        {
+          const float *k = kernel + (gsize) (r <= m ? r : size - r) * h;
+          fftwf_complex *row = slab + (gsize) r * h;
 
-            h[0] = re;
-            h[1] = im;
-          }
-      }
-  }
-  fftwf_execute (fft->backward);
+          for (guint c = 0; c < h; c++)
+            {
+              row[c][0] *= k[c];
+              row[c][1] *= k[c];
+            }
+        }
+      fftwf_execute_dft (fft->columns_backward, slab, slab);
+      fftwf_execute_dft_c2r (fft->rows_backward, slab, fft->grid + t * fft->grid_slab);
+    }
 
   for (guint i = 0; i < n; i++)
     {
@@ -299,7 +330,7 @@ latent_tsne_fft_repulsion (LatentTsneFft  *fft,
             double w = wx[a] * wy[b];
 
             for (guint t = 0; t < POTENTIALS; t++)
-              phi[t] += w * fft->grid[t * real + at];
+              phi[t] += w * fft->grid[t * fft->grid_slab + at];
           }
       /* FFTW's inverse is unnormalised. */
       for (guint t = 0; t < POTENTIALS; t++)
