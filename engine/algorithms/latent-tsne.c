@@ -270,6 +270,26 @@ start_embedding (LatentTsne    *self,
   return TRUE;
 }
 
+/* Each row's neighbours and their Gaussian, on the device or the reference. */
+static gboolean
+neighbours (LatentTsne    *self,
+            gint32        *index,
+            float         *dist2,
+            float         *p_cond,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  const guint n = self->n, k = self->k;
+
+  if (self->runtime)
+    return latent_knn_cl (self->runtime, self->x, n, self->d, k, index, dist2, cancellable, error) &&
+           latent_tsne_cl_calibrate (self->runtime, dist2, n, k, self->perplexity, p_cond, cancellable, error);
+  if (!latent_knn_reference (self->x, n, self->d, k, index, dist2, cancellable, error))
+    return FALSE;
+  latent_tsne_reference_calibrate (dist2, n, k, self->perplexity, p_cond);
+  return TRUE;
+}
+
 static gboolean
 affinities (LatentTsne    *self,
             GCancellable  *cancellable,
@@ -280,20 +300,22 @@ affinities (LatentTsne    *self,
   g_autofree float *dist2 = latent_algorithm_alloc ((guint64) n * k, sizeof (float), _("the neighbours"), error);
   g_autofree float *p_cond = latent_algorithm_alloc ((guint64) n * k, sizeof (float), _("the affinities"), error);
   g_autoptr(GError) local_error = NULL;
+  gint64 start = g_get_monotonic_time ();
 
   if (!index || !dist2 || !p_cond)
     return FALSE;
-  if (self->runtime &&
-      !(latent_knn_cl (self->runtime, self->x, n, self->d, k, index, dist2, cancellable, &local_error) &&
-        latent_tsne_cl_calibrate (self->runtime, dist2, n, k, self->perplexity, p_cond, cancellable, &local_error)) &&
-      !survive (self, &local_error, error))
-    return FALSE;
-  if (self->runtime == NULL)
+  if (!neighbours (self, index, dist2, p_cond, cancellable, &local_error))
     {
-      if (!latent_knn_reference (self->x, n, self->d, k, index, dist2, cancellable, error))
-        return FALSE;
-      latent_tsne_reference_calibrate (dist2, n, k, self->perplexity, p_cond);
+      /* On the device's failure, again on the reference path. */
+      if (self->runtime == NULL || !survive (self, &local_error, error) ||
+          !neighbours (self, index, dist2, p_cond, cancellable, error))
+        {
+          if (local_error)
+            g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
     }
+  g_debug ("%u neighbours of %u rows and their Gaussians: %.0f ms", k, n, (g_get_monotonic_time () - start) / 1e3);
   return latent_tsne_symmetrise (index, p_cond, n, k, &self->aff, error);
 }
 
@@ -308,6 +330,7 @@ tsne_init (LatentDataset  *dataset,
   g_autoptr(LatentTsne) self = g_new0 (LatentTsne, 1);
   g_autoptr(GError) local_error = NULL;
   const guint cols = latent_dataset_get_n_cols (dataset);
+  gint64 start;
   TsneParams p;
 
   if (!tsne_check (dataset, params, error))
@@ -331,6 +354,7 @@ tsne_init (LatentDataset  *dataset,
   self->runtime = cl ? g_object_ref (cl) : NULL;
   self->device = cl ? latent_cl_describe (cl) : g_strdup (_(CPU_REFERENCE));
 
+  start = g_get_monotonic_time ();
   self->reduced = p.pca > 0 && cols > p.pca;
   if (self->reduced)
     {
@@ -343,8 +367,10 @@ tsne_init (LatentDataset  *dataset,
       self->d = cols;
       self->x = g_memdup2 (latent_dataset_get_data (dataset), (gsize) self->n * cols * sizeof (float));
     }
-  if (!affinities (self, cancellable, error) ||
-      !start_embedding (self, p.init, self->runtime, cancellable, error))
+  g_debug ("%u columns%s: %.0f ms", self->d, self->reduced ? ", principal components" : "", (g_get_monotonic_time () - start) / 1e3);
+  if (!affinities (self, cancellable, error))
+    return NULL;
+  if (!start_embedding (self, p.init, self->runtime, cancellable, error))
     return NULL;
   self->gains = g_new (double, 2 * (gsize) self->n);
   self->update = g_new0 (double, 2 * (gsize) self->n);

@@ -548,6 +548,30 @@ test_prototype (gconstpointer data)
     }
 }
 
+/* ---- knn.cl and tsne.cl -------------------------------------------------- */
+
+typedef struct {
+  guint n, d;
+  const char *repulsion;
+} TsneCase;
+
+static void
+test_tsne (gconstpointer data)
+{
+  const TsneCase *tc = data;
+  g_autoptr(LatentDataset) ds = test_blobs (tc->n, tc->d, 3, 2.0, tc->n + tc->d);
+  g_autofree char *repulsion = g_strdup_printf ("repulsion=%s", tc->repulsion);
+  const char * const settings[] = { repulsion, "perplexity=4", "iterations=4", "exaggeration-iterations=2", NULL };
+  g_autoptr(LatentFit) ref = NULL;
+  g_autoptr(LatentFit) dev = NULL;
+  double worst = 0;
+
+  fit_both ("tsne", ds, settings, 1e-3, &ref, &dev);
+  for (guint i = 0; i < 2 * tc->n; i++)
+    worst = MAX (worst, fabs ((double) ref->snapshot->embedding.positions[i] - dev->snapshot->embedding.positions[i]));
+  g_assert_cmpfloat (worst, <, 1e-4);
+}
+
 /* ---- convolve.cl: every method and border -------------------------------- */
 
 typedef struct {
@@ -871,6 +895,18 @@ main (int    argc,
                                                tc->classes);
       add_case (path, test_prototype, tc, NULL);
     }
+  {
+    /* Rows not a multiple of any vector, and affinity rows of every length. */
+    static const TsneCase tsne_cases[] = { { 37, 5, "exact" }, { 29, 3, "fft" } };
+
+    for (guint i = 0; i < G_N_ELEMENTS (tsne_cases); i++)
+      {
+        const TsneCase *tc = &tsne_cases[i];
+        g_autofree char *path = g_strdup_printf ("/sim/tsne/%s/n%u-d%u", tc->repulsion, tc->n, tc->d);
+
+        add_case (path, test_tsne, tc, NULL);
+      }
+  }
   for (guint i = 0; i < G_N_ELEMENTS (convolve_cases); i++)
     {
       const ConvolveCase *tc = &convolve_cases[i];
