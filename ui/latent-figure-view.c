@@ -901,10 +901,35 @@ filter_tooltip (LatentFigureView *self,
   return TRUE;
 }
 
+/* @text above @image (consumed) as the tooltip. */
+static void
+tooltip_with_image (GtkTooltip      *tooltip,
+                    const char      *text,
+                    cairo_surface_t *image)
+{
+  /* Cairo's ARGB32 is GDK's default memory format. */
+  int width = cairo_image_surface_get_width (image), height = cairo_image_surface_get_height (image);
+  int stride = cairo_image_surface_get_stride (image);
+  g_autoptr(GBytes) bytes = g_bytes_new (cairo_image_surface_get_data (image), (gsize) stride * height);
+  g_autoptr(GdkTexture) texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes, stride);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_picture_set_can_shrink (GTK_PICTURE (picture), FALSE);
+  gtk_widget_set_halign (picture, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (box), picture);
+  cairo_surface_destroy (image);
+  gtk_tooltip_set_custom (tooltip, box);
+}
+
 /* The confusion matrix: what a cell counts, and for image rows a few of
  * its test images, so a person sees what the model mistakes for what. */
 #define TOOLTIP_IMAGES 8
 #define TOOLTIP_IMAGE_SIZE 56
+#define TOOLTIP_ROW_IMAGE_SIZE 112
 
 static gboolean
 confusion_tooltip (LatentFigureView *self,
@@ -918,7 +943,6 @@ confusion_tooltip (LatentFigureView *self,
   g_autofree char *predicted = NULL;
   g_autofree char *text = NULL;
   cairo_surface_t *examples;
-  GtkWidget *box, *label;
   guint t, p, count, total = 0;
 
   latent_figure_view_get_style (self, &style);
@@ -945,24 +969,7 @@ confusion_tooltip (LatentFigureView *self,
       gtk_tooltip_set_text (tooltip, text);
       return TRUE;
     }
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  label = gtk_label_new (text);
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_box_append (GTK_BOX (box), label);
-  {
-    /* Cairo's ARGB32 is GDK's default memory format. */
-    int width = cairo_image_surface_get_width (examples), height = cairo_image_surface_get_height (examples);
-    int stride = cairo_image_surface_get_stride (examples);
-    g_autoptr(GBytes) bytes = g_bytes_new (cairo_image_surface_get_data (examples), (gsize) stride * height);
-    g_autoptr(GdkTexture) texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes, stride);
-    GtkWidget *picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
-
-    gtk_picture_set_can_shrink (GTK_PICTURE (picture), FALSE);
-    gtk_widget_set_halign (picture, GTK_ALIGN_START);
-    gtk_box_append (GTK_BOX (box), picture);
-  }
-  cairo_surface_destroy (examples);
-  gtk_tooltip_set_custom (tooltip, box);
+  tooltip_with_image (tooltip, text, examples);
   return TRUE;
 }
 
@@ -977,6 +984,7 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
   LatentFigureStyle style;
   LatentDataset *ds;
   g_autoptr(GString) text = NULL;
+  cairo_surface_t *image;
   gint64 row;
 
   if (!keyboard && is_filter (self))
@@ -1024,7 +1032,12 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
       if (z != NULL)
         g_string_append_printf (text, " · (%.3g, %.3g)", z[0], z[1]);
     }
-  gtk_tooltip_set_text (tooltip, text->str);
+  /* An image row shows itself, so a person sees what lies where. */
+  image = latent_figure_row_image (ds, (guint) row, TOOLTIP_ROW_IMAGE_SIZE);
+  if (image != NULL)
+    tooltip_with_image (tooltip, text->str, image);
+  else
+    gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
 }
 

@@ -2071,7 +2071,8 @@ latent_figure_scatter_pick (LatentSnapshot          *snapshot,
 static gboolean
 scatter_uses_axes (LatentSnapshot *snapshot)
 {
-  return !_latent_figure_is_linear (snapshot);
+  /* A model's own coordinates are drawn on its own axes. */
+  return !_latent_figure_is_linear (snapshot) && snapshot->embedding.positions == NULL;
 }
 
 const LatentFigureKindRow _latent_figure_scatter_kinds[] = {

@@ -361,3 +361,35 @@ _latent_figure_colorbar (cairo_t                 *cr,
     }
   cairo_restore (cr);
 }
+
+cairo_surface_t *
+latent_figure_row_image (LatentDataset *dataset,
+                         guint          row,
+                         int            size)
+{
+  guint img_w, img_h, channels;
+  gboolean single;
+  const float *values;
+  double lo, hi, scale;
+  cairo_surface_t *image, *surface;
+  cairo_t *cr;
+
+  /* Features of images are shown as the images they were made from. */
+  while (dataset && !_latent_figure_dataset_has_image_rows (dataset) && latent_dataset_get_origin (dataset))
+    dataset = latent_dataset_get_origin (dataset);
+  if (dataset == NULL || size < 1 || row >= latent_dataset_get_n_rows (dataset)
+      || !_latent_figure_dataset_has_image_rows (dataset)
+      || !latent_dataset_get_image_shape (dataset, &img_w, &img_h, &channels, &single))
+    return NULL;
+  values = latent_dataset_get_row (dataset, row);
+  _latent_figure_image_range (&values, 1, (gsize) img_w * img_h * channels, &lo, &hi);
+  image = _latent_figure_grey_tile (values, img_w, img_h, channels, lo, hi);
+  scale = (double) size / img_h;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (img_w * scale), size);
+  cr = cairo_create (surface);
+  _latent_figure_draw_tile (cr, image, 0, 0, img_w * scale, size, 0.0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (image);
+  cairo_surface_flush (surface);
+  return surface;
+}

@@ -305,6 +305,12 @@ cairo_surface_t *latent_figure_confusion_examples (LatentSnapshot       *snapsho
                                                 guint                    max_images,
                                                 int                      tile,
                                                 guint                   *n_shown);
+/* Row @row of @dataset as an image @size pixels high (the image a row of
+ * features was made from, where it has one), for a tooltip; NULL when the
+ * rows are not images. Free with cairo_surface_destroy (). */
+cairo_surface_t *latent_figure_row_image       (LatentDataset           *dataset,
+                                                guint                    row,
+                                                int                      size);
 /* A class as figures name it: the dataset's name for it, or its number. */
 char            *latent_figure_dup_class_name  (LatentSnapshot          *snapshot,
                                                 guint                    klass);
