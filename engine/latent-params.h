@@ -72,7 +72,7 @@ typedef struct {
    * matters only while the parameter NAME has one of those values (PCA's
    * tolerance only for method=iterative). The window greys it out. */
   const char         *applies_when;
-  /* INT: what 0 means, when it means a choice made for you (marked with
+  /* INT or DOUBLE: what 0 means, when it means a choice made for you (marked with
    * N_(): "Automatic"); the window shows it instead of the number. */
   const char         *zero_label;
   LatentParamRole     role;

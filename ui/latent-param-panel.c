@@ -282,7 +282,7 @@ make_control (LatentParamPanel      *self,
     }
 
   g_object_set_data (G_OBJECT (control), "latent-spec", (gpointer) spec);
-  if (spec->type == LATENT_PARAM_INT && spec->zero_label)
+  if ((spec->type == LATENT_PARAM_INT || spec->type == LATENT_PARAM_DOUBLE) && spec->zero_label)
     {
       /* A numeric spin button would refuse the word. */
       gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (control), FALSE);

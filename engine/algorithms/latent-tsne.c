@@ -71,7 +71,8 @@ static const LatentParamSpec tsne_params[] = {
   { .name = "learning-rate", LATENT_PARAM_DOUBLE_AT (TsneParams, learning_rate),
     .label = N_("Learning rate"),
     .tooltip = N_("The step size; 0 chooses the number of rows over the exaggeration (openTSNE's)"),
-    .min = 0, .max = 1e8, .default_value = 0 },
+    .min = 0, .max = 1e8, .default_value = 0,
+    .zero_label = N_("Automatic") },
   { .name = "pca", LATENT_PARAM_INT_AT (TsneParams, pca),
     .label = N_("Principal components first"),
     .tooltip = N_("The neighbours are found among this many principal components of the rows, when the rows "
