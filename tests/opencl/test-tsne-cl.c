@@ -13,11 +13,12 @@
 #include "latent-knn.h"
 #include "latent-tsne-private.h"
 
+/* @data: rows; 2,500 pass several blocks of rows and tiles of columns. */
 static void
-test_neighbours (void)
+test_neighbours (gconstpointer data)
 {
   LatentCl *cl = test_get_cl ();
-  const guint n = 700, d = 20, k = 30;
+  const guint n = GPOINTER_TO_UINT (data), d = 20, k = 30;
   g_autoptr(LatentDataset) ds = test_blobs (n, d, 5, 2.0, 4);
   const float *x = latent_dataset_get_data (ds);
   g_autofree gint32 *ref_index = g_new (gint32, n * k);
@@ -147,7 +148,8 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/tsne-cl/neighbours", test_neighbours);
+  g_test_add_data_func ("/tsne-cl/neighbours/700", GUINT_TO_POINTER (700), test_neighbours);
+  g_test_add_data_func ("/tsne-cl/neighbours/2500", GUINT_TO_POINTER (2500), test_neighbours);
   g_test_add_data_func ("/tsne-cl/exact", "exact", test_same_run);
   g_test_add_data_func ("/tsne-cl/fft", "fft", test_same_run);
   g_test_add_func ("/tsne-cl/failing-device", test_failing_device);
