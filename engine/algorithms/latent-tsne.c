@@ -16,10 +16,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "latent-embedding-input.h"
 #include "latent-json.h"
 #include "latent-knn.h"
 #include "latent-metrics.h"
-#include "latent-registry.h"
 
 #define CPU_REFERENCE N_("CPU reference")
 /* Up to this many points the repulsion is summed over every pair: on two
@@ -201,30 +201,6 @@ survive (LatentTsne  *self,
   return TRUE;
 }
 
-/* The first @m principal components of the dataset's rows, n × m, by the
- * PCA algorithm on the same device. */
-static float *
-principal_components (LatentTsne    *self,
-                      guint          m,
-                      LatentCl      *cl,
-                      GCancellable  *cancellable,
-                      GError       **error)
-{
-  const LatentAlgorithm *pca = latent_registry_lookup ("pca", error);
-  g_autoptr(LatentParams) params = NULL;
-  g_autoptr(LatentFit) fit = NULL;
-  g_autoptr(LatentDataset) features = NULL;
-
-  if (pca == NULL)
-    return NULL;
-  params = latent_algorithm_new_params (pca);
-  if (!latent_params_set_int (params, "components", m, error) ||
-      !(fit = latent_algorithm_fit (pca, self->dataset, params, self->seed, cl, NULL, NULL, cancellable, error)) ||
-      !(features = latent_algorithm_encode (fit->snapshot, self->dataset, error)))
-    return NULL;
-  return g_memdup2 (latent_dataset_get_data (features), (gsize) self->n * m * sizeof (float));
-}
-
 static gboolean
 start_embedding (LatentTsne    *self,
                  const char    *init,
@@ -233,9 +209,7 @@ start_embedding (LatentTsne    *self,
                  GError       **error)
 {
   const guint n = self->n, cols = latent_dataset_get_n_cols (self->dataset);
-  g_autofree float *own = NULL;
-  const float *pcs;
-  guint stride = 2;
+  g_autofree float *pcs = NULL;
   double mean = 0, var = 0, scale;
 
   self->y = g_new (double, 2 * (gsize) n);
@@ -251,23 +225,18 @@ start_embedding (LatentTsne    *self,
         }
       return TRUE;
     }
-  if (self->reduced)
-    {
-      pcs = self->x;
-      stride = self->d;
-    }
-  else if (!(pcs = own = principal_components (self, 2, cl, cancellable, error)))
+  if (!(pcs = latent_embedding_first_two (self->dataset, self->x, self->d, self->reduced, self->seed, cl,
+                                          cancellable, error)))
     return FALSE;
   /* openTSNE's: both columns over the first's standard deviation, × 1e-4. */
   for (guint i = 0; i < n; i++)
-    mean += pcs[(gsize) i * stride];
+    mean += pcs[2 * (gsize) i];
   mean /= n;
   for (guint i = 0; i < n; i++)
-    var += (pcs[(gsize) i * stride] - mean) * (pcs[(gsize) i * stride] - mean);
+    var += (pcs[2 * (gsize) i] - mean) * (pcs[2 * (gsize) i] - mean);
   scale = var > 0 ? 1e-4 / sqrt (var / n) : 1;
-  for (guint i = 0; i < n; i++)
-    for (guint c = 0; c < 2; c++)
-      self->y[2 * (gsize) i + c] = pcs[(gsize) i * stride + c] * scale;
+  for (gsize i = 0; i < 2 * (gsize) n; i++)
+    self->y[i] = pcs[i] * scale;
   return TRUE;
 }
 
@@ -330,7 +299,6 @@ tsne_init (LatentDataset  *dataset,
 {
   g_autoptr(LatentTsne) self = g_new0 (LatentTsne, 1);
   g_autoptr(GError) local_error = NULL;
-  const guint cols = latent_dataset_get_n_cols (dataset);
   gint64 start;
   TsneParams p;
 
@@ -356,18 +324,9 @@ tsne_init (LatentDataset  *dataset,
   self->device = cl ? latent_cl_describe (cl) : g_strdup (_(CPU_REFERENCE));
 
   start = g_get_monotonic_time ();
-  self->reduced = p.pca > 0 && cols > p.pca;
-  if (self->reduced)
-    {
-      self->d = p.pca;
-      if (!(self->x = principal_components (self, p.pca, self->runtime, cancellable, error)))
-        return NULL;
-    }
-  else
-    {
-      self->d = cols;
-      self->x = g_memdup2 (latent_dataset_get_data (dataset), (gsize) self->n * cols * sizeof (float));
-    }
+  if (!(self->x = latent_embedding_input (dataset, p.pca, seed, self->runtime, &self->d, &self->reduced, cancellable,
+                                          error)))
+    return NULL;
   g_debug ("%u columns%s: %.0f ms", self->d, self->reduced ? ", principal components" : "", (g_get_monotonic_time () - start) / 1e3);
   if (!affinities (self, cancellable, error))
     return NULL;
@@ -495,45 +454,6 @@ tsne_write_csv_header (LatentSnapshot *snap,
   g_string_append (out, ",tsne1,tsne2");
 }
 
-static void
-tsne_write_csv_row (LatentSnapshot *snap,
-                    guint           row,
-                    GString        *out)
-{
-  const float *y = snap->embedding.positions + 2 * (gsize) row;
-
-  g_string_append_printf (out, ",%.9g,%.9g", y[0], y[1]);
-}
-
-/* The embedding as two features of the rows it was made of; other rows
- * have no place in it (t-SNE learns no map). */
-static LatentDataset *
-tsne_encode (LatentSnapshot *snap,
-             LatentDataset  *dataset,
-             GError        **error)
-{
-  const guint n = latent_dataset_get_n_rows (dataset);
-  g_autofree char *name = NULL;
-  LatentDataset *out;
-
-  if (snap->embedding.positions == NULL || snap->dataset == NULL || n != snap->n_rows ||
-      (dataset != snap->dataset && g_strcmp0 (latent_dataset_get_source (dataset),
-                                              latent_dataset_get_source (snap->dataset)) != 0))
-    {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
-                   _("t-SNE places only the rows it was run on (%u of “%s”), not those of “%s”"),
-                   snap->n_rows, snap->dataset ? latent_dataset_get_name (snap->dataset) : "?",
-                   latent_dataset_get_name (dataset));
-      return NULL;
-    }
-  name = g_strdup_printf ("%s → tsne", latent_dataset_get_name (dataset));
-  if (!(out = latent_dataset_new (name, n, 2, error)))
-    return NULL;
-  memcpy (latent_dataset_get_data (out), snap->embedding.positions, (gsize) n * 2 * sizeof (float));
-  latent_dataset_copy_labels (out, dataset);
-  return out;
-}
-
 static const char * const tsne_figures[] = { "scatter", NULL };
 
 static const LatentAlgorithm tsne_algorithm = {
@@ -556,8 +476,8 @@ static const LatentAlgorithm tsne_algorithm = {
   .free = tsne_free,
   .write_json = tsne_write_json,
   .write_csv_header = tsne_write_csv_header,
-  .write_csv_row = tsne_write_csv_row,
-  .encode = tsne_encode,
+  .write_csv_row = latent_embedding_write_csv_row,
+  .encode = latent_embedding_encode,
 };
 
 const LatentAlgorithm *

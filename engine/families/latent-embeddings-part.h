@@ -10,8 +10,8 @@
 
 G_BEGIN_DECLS
 
-/* Embeddings (t-SNE): every row's place in a space of n_dims dimensions,
- * centred; the divergence the run minimises, and how far the embedding's
+/* Embeddings (t-SNE, UMAP): every row's place in a space of n_dims
+ * dimensions, centred; what the run minimises (NaN for the other's), and how far the embedding's
  * nearest neighbours are the input's (trustworthiness, Venna and Kaski: 1
  * when every row's trust_k nearest in the embedding are among its trust_k
  * nearest in the input), estimated from trust_rows rows ranked against all,
@@ -21,7 +21,8 @@ G_BEGIN_DECLS
 typedef struct {
   guint          n_dims;
   float         *positions;          /* n_rows × n_dims */
-  double         kl_divergence;
+  double         kl_divergence;      /* t-SNE's */
+  double         cross_entropy;      /* UMAP's, over the graph's edges */
   double         trustworthiness;
   guint          trust_k;
   guint          trust_rows;

@@ -19,6 +19,8 @@ latent_embeddings_describe_metrics (LatentSnapshot *snap,
 
   if (isfinite (part->kl_divergence))
     g_string_append_printf (text, _("KL divergence %.4f\n"), part->kl_divergence);
+  if (isfinite (part->cross_entropy))
+    g_string_append_printf (text, _("Cross-entropy of the edges %.6g\n"), part->cross_entropy);
   if (part->exaggeration > 1 && !snap->final)
     g_string_append_printf (text, _("Attraction exaggerated %g×\n"), part->exaggeration);
   if (isfinite (part->trustworthiness))
@@ -34,6 +36,8 @@ latent_embeddings_describe_header (LatentSnapshot *snap,
 
   if (isfinite (part->kl_divergence))
     g_string_append_printf (text, _(" · KL %.3f"), part->kl_divergence);
+  if (isfinite (part->cross_entropy))
+    g_string_append_printf (text, _(" · cross-entropy %.4g"), part->cross_entropy);
   if (isfinite (part->trustworthiness))
     g_string_append_printf (text, _(" · trustworthiness %.3f"), part->trustworthiness);
 }
@@ -42,6 +46,7 @@ static void
 latent_embeddings_init_part (LatentSnapshot *self)
 {
   self->embedding.kl_divergence = NAN;
+  self->embedding.cross_entropy = NAN;
   self->embedding.trustworthiness = NAN;
   self->embedding.exaggeration = 1;
 }
@@ -69,6 +74,7 @@ latent_embeddings_transfer_part (LatentSnapshot *self,
   latent_codec_choice (codec, &part->n_dims, 4, "n_dims");
   latent_codec_floats (codec, &part->positions, (gsize) self->n_rows * part->n_dims, "positions");
   latent_codec_double (codec, &part->kl_divergence);
+  latent_codec_double (codec, &part->cross_entropy);
   latent_codec_double (codec, &part->trustworthiness);
   latent_codec_uint (codec, &part->trust_k);
   latent_codec_uint (codec, &part->trust_rows);
