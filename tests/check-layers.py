@@ -170,6 +170,7 @@ PART = re.compile(r'(?:->|\.)(%s)\.[a-z_]' % '|'.join(MEMBER.values()))
 ALGORITHM_PARTS = {
     'gmm': {'clusters', 'mixture'},
     'linear': {'linear'}, 'filter': {'filter'}, 'classify': {'classifier'},
+    'embedding-input': {'embedding'},
 }
 FIGURE_PARTS = {
     'scatter': {'clusters', 'mixture', 'linear', 'embedding'}, 'images': {'clusters', 'mixture'},

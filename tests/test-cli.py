@@ -298,7 +298,7 @@ class Results(unittest.TestCase):
         budgets = {"kmeans": "max-iterations", "gmm": "max-iterations", "pca": "max-iterations",
                    "ppca": "max-iterations", "fa": "max-iterations", "wta": "epochs", "logreg": "epochs",
                    "convolve": "iterations", "prototype": "episodes",
-                   "tsne": "iterations"}
+                   "tsne": "iterations", "umap": "epochs"}
         self.assertEqual(sorted(algorithms), sorted(budgets))
         for a in algorithms:
             data = "pattern:width=32,height=24" if a == "convolve" else "iris"

@@ -572,6 +572,24 @@ test_tsne (gconstpointer data)
   g_assert_cmpfloat (worst, <, 1e-4);
 }
 
+/* ---- umap.cl -------------------------------------------------------------- */
+
+static void
+test_umap (gconstpointer data)
+{
+  const guint n = GPOINTER_TO_UINT (data);
+  g_autoptr(LatentDataset) ds = test_blobs (n, 4, 3, 2.0, n);
+  const char * const settings[] = { "neighbours=5", "epochs=3", NULL };
+  g_autoptr(LatentFit) ref = NULL;
+  g_autoptr(LatentFit) dev = NULL;
+  double worst = 0;
+
+  fit_both ("umap", ds, settings, 1e-3, &ref, &dev);
+  for (guint i = 0; i < 2 * n; i++)
+    worst = MAX (worst, fabs ((double) ref->snapshot->embedding.positions[i] - dev->snapshot->embedding.positions[i]));
+  g_assert_cmpfloat (worst, <, 1e-3);
+}
+
 /* ---- convolve.cl: every method and border -------------------------------- */
 
 typedef struct {
@@ -906,6 +924,7 @@ main (int    argc,
 
         add_case (path, test_tsne, tc, NULL);
       }
+    add_case ("/sim/umap/n23", test_umap, GUINT_TO_POINTER (23), NULL);
   }
   for (guint i = 0; i < G_N_ELEMENTS (convolve_cases); i++)
     {
