@@ -1,5 +1,5 @@
 #!/bin/sh
-# setup-venv.sh — a virtual environment with the current PyPI scikit-learn, NumPy and OpenCV
+# setup-venv.sh — a virtual environment with the current PyPI scikit-learn, NumPy, OpenCV, openTSNE and umap-learn
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
@@ -65,20 +65,22 @@ if [ ! -x "$py" ]; then
 fi
 
 if [ ! -f "$stamp" ] || [ "$upgrade" = yes ] ||
-   ! "$py" -c 'import numpy, sklearn, cv2' >/dev/null 2>&1; then
+   ! "$py" -c 'import numpy, sklearn, cv2, openTSNE, umap' >/dev/null 2>&1; then
   say "installing the current releases of $(grep -v '^#' "$requirements" | tr '\n' ' ')"
   "$py" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
   "$py" -m pip install --quiet --disable-pip-version-check --upgrade -r "$requirements" >&2
   # Record what "current" meant on this day, for the benchmark output.
   "$py" - "$stamp" <<'PY' >&2
 import sys, platform, datetime
-import numpy, sklearn, cv2
+import numpy, sklearn, cv2, openTSNE, umap
 with open(sys.argv[1], "w") as f:
     f.write(f"date {datetime.date.today().isoformat()}\n")
     f.write(f"python {platform.python_version()}\n")
     f.write(f"numpy {numpy.__version__}\n")
     f.write(f"scikit-learn {sklearn.__version__}\n")
     f.write(f"opencv-python-headless {cv2.__version__}\n")
+    f.write(f"openTSNE {openTSNE.__version__}\n")
+    f.write(f"umap-learn {umap.__version__}\n")
 PY
 fi
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-# test-embedding.py — t-SNE in the window, as a person runs it: the points
-# move while it runs, the classes come apart, and the embedding becomes
-# the data for k-means
+# test-embedding.py — t-SNE and UMAP in the window, as a person runs them:
+# the points move while t-SNE runs, the classes come apart, UMAP keeps the
+# neighbours, its embedding becomes the data for k-means, and hovering a
+# point of an image dataset shows the image
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
@@ -92,9 +93,22 @@ def step_live():
         raise Failure('the figure while running is the end figure: the points did not move')
 
 
+def step_umap():
+    app.select_dropdown('Algorithm', 'UMAP')
+    wait_status(r'UMAP · iteration 0\b', 20, 'UMAP to be ready')
+    app.press('Run')
+    wait_status(r'(?i)finished 200 epochs|converged', 120, 'UMAP to finish')
+    text = metrics()
+    log(f'  status: {status()!r}\n  metrics: {text!r}')
+    trust = re.search(r'Trustworthiness ([\d.]+)', text)
+    if not trust or float(trust.group(1)) < 0.97:
+        raise Failure(f'UMAP on the digits should keep trustworthiness 0.97 or more (umap-learn: 0.988): {text!r}')
+    figure_shot('ui-embedding-umap.png')
+
+
 def step_kmeans_on_it():
     app.choose_menu_item('Dataset', 'Use Its Features')
-    wait_status(r'→ tsne · 1797 × 2\b', 20, 'the embedding to become the data')
+    wait_status(r'→ umap · 1797 × 2\b', 20, 'the embedding to become the data')
     app.select_dropdown('Algorithm', 'k-means')
     spin = app.find('spin button', 'Clusters', what='the spin button "Clusters"')
     ui.set_value(spin, 10)
@@ -170,6 +184,7 @@ def main():
     ui.run_steps('ui-embedding', app, [
         ('start the window and open the digits', step_start),
         ('t-SNE runs live: several iterations seen, the digits apart at the end', step_live),
+        ('UMAP on the digits runs to the end and keeps their neighbours', step_umap),
         ('Use Its Features, then k-means on the embedding matches the digits', step_kmeans_on_it),
         ('t-SNE of 10,000 Fashion-MNIST images: hovering a point shows its image', step_hover_image),
     ])
