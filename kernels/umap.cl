@@ -8,8 +8,8 @@
  * [row_start[i], row_start[i + 1]) of cols, w (weight), every (epochs
  * between samples), next and next_negative (the epochs of the edge's next
  * sample and next negative samples, which only row i's work-item updates).
- * Work-item i reads y, writes y_next[i] and ce[i] (its edges' part of the
- * cross-entropy): no atomics, so an epoch repeats bit for bit. The random
+ * Work-item i reads y, writes y_next[i] and, when measure, ce[i] (its
+ * edges' part of the cross-entropy): no atomics, so an epoch repeats bit for bit. The random
  * rows are latent_umap_negative's hash of the seed, the edge, the epoch and
  * the sample.
  */
@@ -21,18 +21,41 @@ clip4 (float v)
 }
 
 static inline uint
-negative_row (ulong seed,
-              ulong e,
-              uint  epoch,
-              uint  s,
-              uint  n)
+negative_row (uint seed,
+              uint e,
+              uint epoch,
+              uint s,
+              uint n)
 {
-  ulong z = seed + 0x9e3779b97f4a7c15UL * (e + 1) + ((ulong) epoch << 32) + s;
+  uint z = seed ^ (e * 0x9e3779b9u) ^ (epoch * 0x85ebca6bu) ^ (s * 0xc2b2ae35u);
 
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9UL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebUL;
-  z ^= z >> 31;
-  return (uint) ((z >> 32) % n);
+  z ^= z >> 16;
+  z *= 0x85ebca6bu;
+  z ^= z >> 13;
+  z *= 0xc2b2ae35u;
+  z ^= z >> 16;
+  return (uint) (((ulong) z * n) >> 32);
+}
+
+/* x^b for x > 0, inline: log₂ from the exponent and the series of
+ * 2 atanh t for the mantissa (t ≤ 1/3, to t⁹: 1e-6 relative), 2^y from the
+ * integer part and a Taylor polynomial of degree 7 (2e-6). The library's
+ * powr, a call per edge and per negative sample in a loop no work-group
+ * vectorises, took most of an epoch. */
+static inline float
+pow_pos (float x,
+         float b)
+{
+  const int bits = as_int (x);
+  const float m = as_float ((bits & 0x007fffff) | 0x3f800000);
+  const float t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
+  const float ln_m = t * (2.0f + t2 * (2.0f / 3 + t2 * (2.0f / 5 + t2 * (2.0f / 7 + t2 * (2.0f / 9)))));
+  const float y = b * ((float) ((bits >> 23) - 127) + ln_m * 1.44269504f);
+  const float whole = clamp (floor (y), -126.0f, 127.0f);
+  const float f = (y - whole) * 0.69314718f;
+  const float e = 1.0f + f * (1.0f + f * (0.5f + f * (1.0f / 6 + f * (1.0f / 24 + f * (1.0f / 120 + f * (1.0f / 720 + f * (1.0f / 5040)))))));
+
+  return as_float (((int) whole + 127) << 23) * e;
 }
 
 __kernel void
@@ -51,7 +74,8 @@ umap_epoch (__global const float2 *LATENT_RESTRICT y,
             const float alpha,
             const float gamma,
             const float negative_rate,
-            const ulong seed,
+            const uint seed,
+            const int measure,
             __global float *LATENT_RESTRICT ce)
 {
   const uint i = get_global_id (0);
@@ -67,11 +91,14 @@ umap_epoch (__global const float2 *LATENT_RESTRICT y,
     {
       const float2 d = yi - y[cols[e]];
       const float d2 = dot (d, d);
-      const float pb = d2 > 0.0f ? powr (d2, b) : 0.0f;
-      const float v = clamp (1.0f / (1.0f + a * pb), 1e-12f, 1.0f - 1e-12f);
-      const float we = w[e];
+      const float pb = d2 > 0.0f ? pow_pos (d2, b) : 0.0f;
 
-      sum += we * log (we / v) + (we < 1.0f ? (1.0f - we) * log ((1.0f - we) / (1.0f - v)) : 0.0f);
+      if (measure)
+        {
+          const float v = clamp (1.0f / (1.0f + a * pb), 1e-12f, 1.0f - 1e-12f);
+          const float we = w[e];
+          sum += we * log (we / v) + (we < 1.0f ? (1.0f - we) * log ((1.0f - we) / (1.0f - v)) : 0.0f);
+        }
       if (next[e] > (float) epoch)
         continue;
       if (d2 > 0.0f)
@@ -91,7 +118,7 @@ umap_epoch (__global const float2 *LATENT_RESTRICT y,
           const float f2 = dot (f, f);
           if (f2 > 0.0f)
             {
-              const float coeff = 2.0f * gamma * b / ((0.001f + f2) * (1.0f + a * powr (f2, b)));
+              const float coeff = 2.0f * gamma * b / ((0.001f + f2) * (1.0f + a * pow_pos (f2, b)));
               move += (float2) (clip4 (coeff * f.x), clip4 (coeff * f.y)) * alpha;
             }
         }

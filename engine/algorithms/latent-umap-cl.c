@@ -104,7 +104,8 @@ latent_umap_cl_epoch (LatentUmapCl  *ucl,
   const cl_uint n = ucl->n, epoch = self->epoch;
   const float a = self->a, b = self->b, gamma = self->repulsion, rate = self->negative_rate;
   const float alpha = self->learning_rate * (1 - (double) epoch / self->epochs);
-  const cl_ulong seed = self->seed;
+  const cl_uint seed = self->hash_seed;
+  const cl_int measure = latent_umap_measures (epoch, self->epochs);
   const gsize global = n;
   cl_mem from = ucl->y[ucl->current], to = ucl->y[1 - ucl->current];
   double sum = 0;
@@ -115,14 +116,17 @@ latent_umap_cl_epoch (LatentUmapCl  *ucl,
                            LATENT_CL_ARG (ucl->every), LATENT_CL_ARG (ucl->next), LATENT_CL_ARG (ucl->next_negative),
                            LATENT_CL_ARG (n), LATENT_CL_ARG (epoch), LATENT_CL_ARG (a), LATENT_CL_ARG (b),
                            LATENT_CL_ARG (alpha), LATENT_CL_ARG (gamma), LATENT_CL_ARG (rate), LATENT_CL_ARG (seed),
-                           LATENT_CL_ARG (ucl->ce), LATENT_CL_ARG_END) ||
+                           LATENT_CL_ARG (measure), LATENT_CL_ARG (ucl->ce), LATENT_CL_ARG_END) ||
       !latent_cl_check (clEnqueueNDRangeKernel (ucl->queue, ucl->epoch, 1, NULL, &global, NULL, 0, NULL, NULL),
-                        "clEnqueueNDRangeKernel", "umap_epoch", error) ||
-      !latent_cl_check (clEnqueueReadBuffer (ucl->queue, ucl->ce, CL_TRUE, 0, (gsize) n * sizeof (float), ucl->host,
+                        "clEnqueueNDRangeKernel", "umap_epoch", error))
+    return FALSE;
+  ucl->current = 1 - ucl->current;
+  if (!measure)
+    return latent_cl_check (clFinish (ucl->queue), "clFinish", "umap_epoch", error);
+  if (!latent_cl_check (clEnqueueReadBuffer (ucl->queue, ucl->ce, CL_TRUE, 0, (gsize) n * sizeof (float), ucl->host,
                                              0, NULL, NULL),
                         "clEnqueueReadBuffer", "cross-entropy sums", error))
     return FALSE;
-  ucl->current = 1 - ucl->current;
   for (guint i = 0; i < n; i++)
     sum += ucl->host[i];
   self->cross_entropy = sum / 2;

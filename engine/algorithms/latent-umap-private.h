@@ -24,7 +24,7 @@
  * The history records the cross-entropy of the graph's edges,
  * Σ_e w log (w / v) + (1 − w) log ((1 − w) / (1 − v)) over the edges (the
  * repulsion over the pairs without an edge is left out: it would take every
- * pair), before each epoch.
+ * pair), as the epoch began, every tenth epoch and the last.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -56,6 +56,7 @@ typedef struct {
   LatentDataset         *dataset;
   LatentParams          *params;
   guint64                seed;
+  guint32                hash_seed;           /* the seed folded to 32 bits */
   guint                  n, d;
   float                 *x;
   gboolean               reduced;
@@ -98,21 +99,32 @@ gboolean latent_umap_graph           (const gint32    *index,
                                       LatentUmapGraph *graph,
                                       GError         **error);
 void     latent_umap_graph_clear     (LatentUmapGraph *graph);
-/* The row the s-th negative sample of edge @e in @epoch pushes from. */
+/* The row the s-th negative sample of edge @e in @epoch pushes from:
+ * murmur3's finaliser over the sample's coordinates, 32-bit (cheap on every
+ * device), mapped onto the rows by a multiply and a shift. */
 static inline guint
-latent_umap_negative (guint64 seed,
-                      guint64 e,
-                      guint   epoch,
-                      guint   s,
-                      guint   n)
+latent_umap_negative (guint32 seed,
+                      guint32 e,
+                      guint32 epoch,
+                      guint32 s,
+                      guint32 n)
 {
-  /* splitmix64's finaliser over the sample's coordinates. */
-  guint64 z = seed + 0x9e3779b97f4a7c15u * (e + 1) + ((guint64) epoch << 32) + s;
+  guint32 z = seed ^ (e * 0x9e3779b9u) ^ (epoch * 0x85ebca6bu) ^ (s * 0xc2b2ae35u);
 
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  z ^= z >> 31;
-  return (guint) ((z >> 32) % n);
+  z ^= z >> 16;
+  z *= 0x85ebca6bu;
+  z ^= z >> 13;
+  z *= 0xc2b2ae35u;
+  z ^= z >> 16;
+  return (guint) (((guint64) z * n) >> 32);
+}
+/* Whether @epoch measures the cross-entropy: every tenth and the last;
+ * the others keep the last measured (it takes two logarithms an edge). */
+static inline gboolean
+latent_umap_measures (guint epoch,
+                      guint epochs)
+{
+  return epoch % 10 == 0 || epoch + 1 == epochs;
 }
 /* One epoch on the reference path. */
 void     latent_umap_reference_epoch (LatentUmap      *self);

@@ -278,6 +278,7 @@ latent_umap_reference_epoch (LatentUmap *self)
   const double a = self->a, b = self->b, gamma = self->repulsion;
   const double alpha = self->learning_rate * (1 - (double) epoch / self->epochs);
   const double *y = self->y;
+  const gboolean measure = latent_umap_measures (epoch, self->epochs);
   double ce = 0;
 
   for (guint i = 0; i < n; i++)
@@ -293,7 +294,8 @@ latent_umap_reference_epoch (LatentUmap *self)
           guint n_negative;
 
           v = CLAMP (v, 1e-12, 1 - 1e-12);
-          ce += w * log (w / v) + (w < 1 ? (1 - w) * log ((1 - w) / (1 - v)) : 0);
+          if (measure)
+            ce += w * log (w / v) + (w < 1 ? (1 - w) * log ((1 - w) / (1 - v)) : 0);
           if (g->next[e] > epoch)
             continue;
           if (d2 > 0)
@@ -310,7 +312,7 @@ latent_umap_reference_epoch (LatentUmap *self)
           n_negative = due > 0 ? (guint) due : 0;
           for (guint s = 0; s < n_negative; s++)
             {
-              guint k = latent_umap_negative (self->seed, e, epoch, s, n);
+              guint k = latent_umap_negative (self->hash_seed, e, epoch, s, n);
               double e0 = y[2 * i] - y[2 * k], e1 = y[2 * i + 1] - y[2 * k + 1], f2 = e0 * e0 + e1 * e1;
 
               if (f2 > 0)
@@ -326,6 +328,7 @@ latent_umap_reference_epoch (LatentUmap *self)
       self->y_next[2 * i] = y[2 * i] + move[0];
       self->y_next[2 * i + 1] = y[2 * i + 1] + move[1];
     }
-  self->cross_entropy = ce / 2;
+  if (measure)
+    self->cross_entropy = ce / 2;
   memcpy (self->y, self->y_next, 2 * (gsize) n * sizeof (double));
 }

@@ -245,6 +245,7 @@ umap_init (LatentDataset  *dataset,
   self->dataset = g_object_ref (dataset);
   self->params = latent_params_ref (params);
   self->seed = seed;
+  self->hash_seed = (guint32) (seed ^ (seed >> 32));
   self->n = latent_dataset_get_n_rows (dataset);
   self->k = p.neighbours;
   self->epochs = p.epochs;
