@@ -6,10 +6,10 @@
 #define G_LOG_DOMAIN "latent-tsne"
 
 #include "latent-tsne-private.h"
+#include "latent-embedding-input.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The bisection on each row's precision: openTSNE's tolerance on the
@@ -64,20 +64,6 @@ latent_tsne_reference_calibrate (const float *dist2,
     }
 }
 
-typedef struct {
-  gint32 col;
-  float  p;
-} Entry;
-
-static int
-compare_entries (const void *a,
-                 const void *b)
-{
-  const Entry *x = a, *y = b;
-
-  return (x->col > y->col) - (x->col < y->col);
-}
-
 gboolean
 latent_tsne_symmetrise (const gint32         *index,
                         const float          *p_cond,
@@ -86,56 +72,30 @@ latent_tsne_symmetrise (const gint32         *index,
                         LatentTsneAffinities *aff,
                         GError              **error)
 {
-  const guint64 total = (guint64) n * k * 2;
-  g_autofree guint64 *start = g_new0 (guint64, (gsize) n + 1);
-  g_autofree guint64 *fill = NULL;
-  g_autofree Entry *entries = latent_algorithm_alloc (total, sizeof (Entry), _("the affinities"), error);
+  g_autofree guint64 *start = NULL;
+  g_autofree LatentEmbeddingEntry *entries = NULL;
   guint64 kept = 0;
 
-  if (entries == NULL)
+  if (!latent_embedding_both_ways (index, p_cond, n, k, &start, &entries, error))
     return FALSE;
-  /* Each p_j|i counts for row i at column j and for row j at column i. */
-  for (guint i = 0; i < n; i++)
-    for (guint q = 0; q < k; q++)
-      {
-        start[i + 1]++;
-        start[index[(gsize) i * k + q] + 1]++;
-      }
-  for (guint i = 0; i < n; i++)
-    start[i + 1] += start[i];
-  fill = g_memdup2 (start, ((gsize) n + 1) * sizeof (guint64));
-  for (guint i = 0; i < n; i++)
-    for (guint q = 0; q < k; q++)
-      {
-        gint32 j = index[(gsize) i * k + q];
-        float p = p_cond[(gsize) i * k + q];
-
-        entries[fill[i]++] = (Entry) { j, p };
-        entries[fill[j]++] = (Entry) { (gint32) i, p };
-      }
-
   latent_tsne_affinities_clear (aff);
   aff->n = n;
   aff->row_start = g_new (guint64, (gsize) n + 1);
-  aff->cols = g_new (gint32, total);
-  aff->p = g_new (float, total);
+  aff->cols = g_new (gint32, start[n]);
+  aff->p = g_new (float, start[n]);
   aff->p_log_p = 0;
   for (guint i = 0; i < n; i++)
     {
-      Entry *row = entries + start[i];
-      guint64 len = start[i + 1] - start[i];
-
-      qsort (row, len, sizeof (Entry), compare_entries);
       aff->row_start[i] = kept;
-      for (guint64 e = 0; e < len; e++)
+      for (guint64 e = start[i]; e < start[i + 1]; e++)
         {
-          double p = row[e].p;
+          double p = entries[e].value;
 
           /* Where j and i are each other's neighbours, both halves meet. */
-          while (e + 1 < len && row[e + 1].col == row[e].col)
-            p += row[++e].p;
+          if (e + 1 < start[i + 1] && entries[e + 1].col == entries[e].col)
+            p += entries[++e].value;
           p /= 2.0 * n;
-          aff->cols[kept] = row[e].col;
+          aff->cols[kept] = entries[e].col;
           aff->p[kept] = p;
           if (p > 0)
             aff->p_log_p += p * log (p);

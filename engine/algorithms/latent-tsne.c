@@ -19,16 +19,11 @@
 #include "latent-embedding-input.h"
 #include "latent-json.h"
 #include "latent-knn.h"
-#include "latent-metrics.h"
 
 #define CPU_REFERENCE N_("CPU reference")
 /* Up to this many points the repulsion is summed over every pair: on two
  * CPU cores (OpenCL) 2,000 points take about as long either way. */
 #define EXACT_MAX_ROWS 2000
-/* Trustworthiness is estimated from this many rows, evenly spaced, each
- * ranked against all. */
-#define TRUST_ROWS 1000
-#define TRUST_K 10
 
 static const char * const init_choices[] = { "pca", "random", NULL };
 static const char * const init_labels[] = { N_("Principal components"), N_("Random"), NULL };
@@ -345,18 +340,6 @@ tsne_init (LatentDataset  *dataset,
   return g_steal_pointer (&self);
 }
 
-static void
-measure_trust (LatentTsne *self)
-{
-  g_autofree float *y = g_new (float, 2 * (gsize) self->n);
-
-  for (gsize i = 0; i < 2 * (gsize) self->n; i++)
-    y[i] = self->y[i];
-  self->trust_rows = MIN (self->n, TRUST_ROWS);
-  self->trustworthiness = latent_metrics_trustworthiness (self->x, self->n, self->d, y, 2,
-                                                          MIN (TRUST_K, (self->n - 1) / 3), self->trust_rows);
-}
-
 static gboolean
 tsne_step (gpointer       data,
            GCancellable  *cancellable,
@@ -377,7 +360,8 @@ tsne_step (gpointer       data,
     {
       if (self->tcl && !latent_tsne_cl_read (self->tcl, self, &local_error) && !survive (self, &local_error, error))
         return FALSE;
-      measure_trust (self);
+      self->trustworthiness = latent_embedding_trustworthiness (self->x, self->n, self->d, self->y,
+                                                                &self->trust_rows);
     }
   return TRUE;
 }
@@ -415,15 +399,8 @@ tsne_snapshot (gpointer data)
   snap->objective = self->kl;
   snap->n_rows = n;
   snap->n_cols = latent_dataset_get_n_cols (self->dataset);
-  part->n_dims = 2;
-  part->positions = g_new (float, 2 * (gsize) n);
-  for (gsize i = 0; i < 2 * (gsize) n; i++)
-    part->positions[i] = self->y[i];
+  latent_embedding_fill_part (snap, self->y, self->trustworthiness, self->trust_rows, self->d);
   part->kl_divergence = self->kl;
-  part->trustworthiness = self->trustworthiness;
-  part->trust_k = MIN (TRUST_K, (n - 1) / 3);
-  part->trust_rows = self->trust_rows;
-  part->input_dims = self->d;
   part->exaggeration = latent_tsne_exaggeration_at (self, self->iteration);
   if (self->note || self->fallback)
     snap->message = g_strconcat (self->note ? self->note : "", self->fallback ? self->fallback : "", NULL);
@@ -437,14 +414,7 @@ tsne_write_json (LatentSnapshot *snap,
   const LatentEmbeddingPart *part = &snap->embedding;
 
   latent_json_add_number_member (b, "kl_divergence", part->kl_divergence);
-  latent_json_add_number_member (b, "trustworthiness", part->trustworthiness);
-  json_builder_set_member_name (b, "trustworthiness_k");
-  json_builder_add_int_value (b, part->trust_k);
-  json_builder_set_member_name (b, "trustworthiness_rows");
-  json_builder_add_int_value (b, part->trust_rows);
-  json_builder_set_member_name (b, "input_columns");
-  json_builder_add_int_value (b, part->input_dims);
-  latent_json_add_matrix_member (b, "embedding", part->positions, part->positions ? snap->n_rows : 0, part->n_dims);
+  latent_embedding_write_json (snap, b);
 }
 
 static void

@@ -6,10 +6,10 @@
 #define G_LOG_DOMAIN "latent-umap"
 
 #include "latent-umap-private.h"
+#include "latent-embedding-input.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define FIT_POINTS 300
@@ -80,20 +80,6 @@ latent_umap_fit_ab (double  spread,
   *b = p[1];
 }
 
-typedef struct {
-  gint32 col;
-  float  w;
-} Entry;
-
-static int
-compare_entries (const void *a,
-                 const void *b)
-{
-  const Entry *x = a, *y = b;
-
-  return (x->col > y->col) - (x->col < y->col);
-}
-
 /* Row @i's memberships of its m neighbours (distances @d, nearest first). */
 static void
 memberships (const double *d,
@@ -148,16 +134,14 @@ latent_umap_graph (const gint32    *index,
                    GError         **error)
 {
   const guint m = k - 1;
-  const guint64 total = (guint64) n * m * 2;
-  g_autofree guint64 *start = g_new0 (guint64, (gsize) n + 1);
-  g_autofree guint64 *fill = NULL;
+  g_autofree guint64 *start = NULL;
+  g_autofree LatentEmbeddingEntry *entries = NULL;
   g_autofree float *w = latent_algorithm_alloc ((guint64) n * m, sizeof (float), _("the graph"), error);
   g_autofree double *d = g_new (double, m);
-  g_autofree Entry *entries = w ? latent_algorithm_alloc (total, sizeof (Entry), _("the graph"), error) : NULL;
   double global_mean = 0, w_max = 0;
   guint64 kept = 0;
 
-  if (entries == NULL)
+  if (w == NULL)
     return FALSE;
   for (gsize e = 0; e < (gsize) n * m; e++)
     global_mean += sqrt (dist2[e]);
@@ -169,49 +153,27 @@ latent_umap_graph (const gint32    *index,
       memberships (d, m, log2 (k), global_mean, w + (gsize) i * m);
     }
 
-  /* Each membership counts for row i at column j and for row j at i. */
-  for (guint i = 0; i < n; i++)
-    for (guint q = 0; q < m; q++)
-      {
-        start[i + 1]++;
-        start[index[(gsize) i * m + q] + 1]++;
-      }
-  for (guint i = 0; i < n; i++)
-    start[i + 1] += start[i];
-  fill = g_memdup2 (start, ((gsize) n + 1) * sizeof (guint64));
-  for (guint i = 0; i < n; i++)
-    for (guint q = 0; q < m; q++)
-      {
-        gint32 j = index[(gsize) i * m + q];
-        float v = w[(gsize) i * m + q];
-
-        entries[fill[i]++] = (Entry) { j, v };
-        entries[fill[j]++] = (Entry) { (gint32) i, v };
-      }
-
+  if (!latent_embedding_both_ways (index, w, n, m, &start, &entries, error))
+    return FALSE;
   latent_umap_graph_clear (graph);
   graph->n = n;
   graph->row_start = g_new (guint64, (gsize) n + 1);
-  graph->cols = g_new (gint32, total);
-  graph->w = g_new (float, total);
+  graph->cols = g_new (gint32, start[n]);
+  graph->w = g_new (float, start[n]);
   for (guint i = 0; i < n; i++)
     {
-      Entry *row = entries + start[i];
-      guint64 len = start[i + 1] - start[i];
-
-      qsort (row, len, sizeof (Entry), compare_entries);
       graph->row_start[i] = kept;
-      for (guint64 e = 0; e < len; e++)
+      for (guint64 e = start[i]; e < start[i + 1]; e++)
         {
-          double v = row[e].w;
+          double v = entries[e].value;
 
           /* The fuzzy union: a + b − ab where both directions were kept. */
-          if (e + 1 < len && row[e + 1].col == row[e].col)
+          if (e + 1 < start[i + 1] && entries[e + 1].col == entries[e].col)
             {
-              double u = row[++e].w;
+              double u = entries[++e].value;
               v = v + u - v * u;
             }
-          graph->cols[kept] = row[e].col;
+          graph->cols[kept] = entries[e].col;
           graph->w[kept] = v;
           w_max = MAX (w_max, v);
           kept++;

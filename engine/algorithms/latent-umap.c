@@ -18,11 +18,8 @@
 #include "latent-embedding-input.h"
 #include "latent-json.h"
 #include "latent-knn.h"
-#include "latent-metrics.h"
 
 #define CPU_REFERENCE N_("CPU reference")
-#define TRUST_ROWS 1000
-#define TRUST_K 10
 
 static const char * const init_choices[] = { "pca", "random", NULL };
 static const char * const init_labels[] = { N_("Principal components"), N_("Random"), NULL };
@@ -288,15 +285,10 @@ umap_step (gpointer       data,
   self->epoch++;
   if (self->epoch >= self->epochs)
     {
-      g_autofree float *y = g_new (float, 2 * (gsize) self->n);
-
       if (self->ucl && !latent_umap_cl_read (self->ucl, self, &local_error) && !survive (self, &local_error, error))
         return FALSE;
-      for (gsize i = 0; i < 2 * (gsize) self->n; i++)
-        y[i] = self->y[i];
-      self->trust_rows = MIN (self->n, TRUST_ROWS);
-      self->trustworthiness = latent_metrics_trustworthiness (self->x, self->n, self->d, y, 2,
-                                                              MIN (TRUST_K, (self->n - 1) / 3), self->trust_rows);
+      self->trustworthiness = latent_embedding_trustworthiness (self->x, self->n, self->d, self->y,
+                                                                &self->trust_rows);
     }
   return TRUE;
 }
@@ -323,7 +315,6 @@ umap_snapshot (gpointer data)
   LatentEmbeddingPart *part = &snap->embedding;
   g_autoptr(GError) local_error = NULL;
   const guint n = self->n;
-  double mean[2] = { 0, 0 };
 
   if (self->ucl && !latent_umap_cl_read (self->ucl, self, &local_error))
     fall_back (self, local_error);
@@ -335,20 +326,8 @@ umap_snapshot (gpointer data)
   snap->objective = self->cross_entropy;
   snap->n_rows = n;
   snap->n_cols = latent_dataset_get_n_cols (self->dataset);
-  part->n_dims = 2;
-  part->positions = g_new (float, 2 * (gsize) n);
-  /* Centred, as every embedding's positions are. */
-  for (guint i = 0; i < n; i++)
-    for (guint c = 0; c < 2; c++)
-      mean[c] += self->y[2 * (gsize) i + c] / n;
-  for (guint i = 0; i < n; i++)
-    for (guint c = 0; c < 2; c++)
-      part->positions[2 * (gsize) i + c] = self->y[2 * (gsize) i + c] - mean[c];
+  latent_embedding_fill_part (snap, self->y, self->trustworthiness, self->trust_rows, self->d);
   part->cross_entropy = self->cross_entropy;
-  part->trustworthiness = self->trustworthiness;
-  part->trust_k = MIN (TRUST_K, (n - 1) / 3);
-  part->trust_rows = self->trust_rows;
-  part->input_dims = self->d;
   if (self->fallback)
     snap->message = g_strdup (self->fallback);
   return snap;
@@ -361,14 +340,7 @@ umap_write_json (LatentSnapshot *snap,
   const LatentEmbeddingPart *part = &snap->embedding;
 
   latent_json_add_number_member (b, "cross_entropy", part->cross_entropy);
-  latent_json_add_number_member (b, "trustworthiness", part->trustworthiness);
-  json_builder_set_member_name (b, "trustworthiness_k");
-  json_builder_add_int_value (b, part->trust_k);
-  json_builder_set_member_name (b, "trustworthiness_rows");
-  json_builder_add_int_value (b, part->trust_rows);
-  json_builder_set_member_name (b, "input_columns");
-  json_builder_add_int_value (b, part->input_dims);
-  latent_json_add_matrix_member (b, "embedding", part->positions, part->positions ? snap->n_rows : 0, part->n_dims);
+  latent_embedding_write_json (snap, b);
 }
 
 static void
