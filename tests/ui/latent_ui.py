@@ -658,8 +658,17 @@ class App:
         window, so a mouse click would need the popover's own origin.)"""
         combo, opener = self._pressable(name, timeout)
         click(opener)
-        entry = self.find(('menu item', 'list item', 'table cell', 'label'), item,
-                          pred=_in_popup, timeout=timeout)
+        roles = ('menu item', 'list item', 'table cell', 'label')
+        try:
+            entry = self.find(roles, item, pred=_in_popup, timeout=min(3, timeout))
+        except Failure:
+            # A long list makes its rows only as they scroll into view, as a
+            # person scrolls to them: End shows the last ones.
+            wait_until(lambda: find_all(combo, lambda n: role_of(n) in ('list item', 'table cell')) or None,
+                       timeout, f'the rows of the dropdown {name!r}')
+            time.sleep(0.5)
+            press_key('End')
+            entry = self.find(roles, item, pred=_in_popup, timeout=timeout)
         log(f'  choose {describe(entry)}')
         if has_action(entry, 'click'):
             click(entry)
