@@ -104,8 +104,7 @@ umap_epoch (__global const float2 *LATENT_RESTRICT y,
       if (d2 > 0.0f)
         {
           const float coeff = -2.0f * a * b * pb / d2 / (1.0f + a * pb);
-          /* Twice: the edge is pulled from both of its ends. */
-          move += 2.0f * (float2) (clip4 (coeff * d.x), clip4 (coeff * d.y)) * alpha;
+          move += (float2) (clip4 (coeff * d.x), clip4 (coeff * d.y)) * alpha;
         }
       next[e] += every[e];
       const float every_negative = every[e] / negative_rate;

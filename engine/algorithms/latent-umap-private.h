@@ -17,9 +17,14 @@
  *
  * umap-learn moves the points one edge after another; here every point's
  * move in an epoch is gathered from the embedding as the epoch began (its
- * own edges' pulls, each twice, for the edge's two directions, and its
- * negative samples, drawn by a hash of the seed, the edge and the epoch),
- * then all move at once: the same on any device, run after run.
+ * own edges' pulls and its negative samples, drawn by a hash of the seed,
+ * the edge and the epoch), then all move at once: the same on any device,
+ * run after run. umap-learn pulls both ends of each of an edge's two
+ * directions, so a point twice, the second time from where the first left
+ * it; pulled once from where the epoch began, the embedding keeps more of
+ * the neighbours (trustworthiness 0.9883 against 0.9855 twice on the
+ * digits, 0.9804 against 0.9755 on 3,000 Fashion-MNIST images; umap-learn
+ * 0.9887 and 0.9795).
  *
  * The history records the cross-entropy of the graph's edges,
  * Σ_e w log (w / v) + (1 − w) log ((1 − w) / (1 − v)) over the edges (the

@@ -264,9 +264,8 @@ latent_umap_reference_epoch (LatentUmap *self)
             {
               double coeff = -2 * a * b * pb / d2 / (1 + a * pb);
 
-              /* Twice: the edge is pulled from both of its ends. */
-              move[0] += 2 * clip (coeff * d0) * alpha;
-              move[1] += 2 * clip (coeff * d1) * alpha;
+              move[0] += clip (coeff * d0) * alpha;
+              move[1] += clip (coeff * d1) * alpha;
             }
           g->next[e] += g->every[e];
           every_negative = g->every[e] / self->negative_rate;
