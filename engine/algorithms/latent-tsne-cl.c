@@ -209,18 +209,20 @@ sum_rows (LatentTsneCl  *tcl,
   return TRUE;
 }
 
-gboolean
-latent_tsne_cl_read (LatentTsneCl  *tcl,
-                     LatentTsne    *self,
-                     GError       **error)
+/* The device's embedding into self->y, centred, and its mean into @mean. */
+static gboolean
+read_centred (LatentTsneCl  *tcl,
+              LatentTsne    *self,
+              double        *mean,
+              GError       **error)
 {
   const guint n = tcl->n;
-  double mean[2] = { 0, 0 };
 
   if (!latent_cl_check (clEnqueueReadBuffer (tcl->queue, tcl->y, CL_TRUE, 0, (gsize) n * 2 * sizeof (float),
                                              tcl->y_host, 0, NULL, NULL),
                         "clEnqueueReadBuffer", "embedding", error))
     return FALSE;
+  mean[0] = mean[1] = 0;
   for (guint i = 0; i < n; i++)
     {
       mean[0] += tcl->y_host[2 * i];
@@ -234,6 +236,16 @@ latent_tsne_cl_read (LatentTsneCl  *tcl,
       self->y[2 * i + 1] = tcl->y_host[2 * i + 1] - mean[1];
     }
   return TRUE;
+}
+
+gboolean
+latent_tsne_cl_read (LatentTsneCl  *tcl,
+                     LatentTsne    *self,
+                     GError       **error)
+{
+  double mean[2];
+
+  return read_centred (tcl, self, mean, error);
 }
 
 gboolean
@@ -253,11 +265,8 @@ latent_tsne_cl_step (LatentTsneCl  *tcl,
   float inv_z;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-      !latent_tsne_cl_read (tcl, self, error))
+      !read_centred (tcl, self, mean, error))
     return FALSE;
-  /* The device's embedding less the centred copy is its mean. */
-  mean[0] = tcl->y_host[0] - self->y[0];
-  mean[1] = tcl->y_host[1] - self->y[1];
   shift.s[0] = mean[0];
   shift.s[1] = mean[1];
 

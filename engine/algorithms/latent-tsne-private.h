@@ -85,7 +85,6 @@ typedef struct {
   LatentTsneCl          *tcl;           /* NULL on the reference path */
   char                  *device;
   char                  *fallback;
-  char                  *note;
 } LatentTsne;
 
 /* The exaggeration and learning rate of step @iteration. */

@@ -141,7 +141,6 @@ tsne_free (gpointer data)
   g_free (self->rep);
   g_free (self->device);
   g_free (self->fallback);
-  g_free (self->note);
   g_free (self);
 }
 
@@ -402,8 +401,8 @@ tsne_snapshot (gpointer data)
   latent_embedding_fill_part (snap, self->y, self->trustworthiness, self->trust_rows, self->d);
   part->kl_divergence = self->kl;
   part->exaggeration = latent_tsne_exaggeration_at (self, self->iteration);
-  if (self->note || self->fallback)
-    snap->message = g_strconcat (self->note ? self->note : "", self->fallback ? self->fallback : "", NULL);
+  if (self->fallback)
+    snap->message = g_strdup (self->fallback);
   return snap;
 }
 

@@ -137,21 +137,20 @@ latent_umap_graph (const gint32    *index,
   g_autofree guint64 *start = NULL;
   g_autofree LatentEmbeddingEntry *entries = NULL;
   g_autofree float *w = latent_algorithm_alloc ((guint64) n * m, sizeof (float), _("the graph"), error);
-  g_autofree double *d = g_new (double, m);
+  g_autofree double *d = w ? latent_algorithm_alloc ((guint64) n * m, sizeof (double), _("the graph"), error) : NULL;
   double global_mean = 0, w_max = 0;
   guint64 kept = 0;
 
-  if (w == NULL)
+  if (d == NULL)
     return FALSE;
   for (gsize e = 0; e < (gsize) n * m; e++)
-    global_mean += sqrt (dist2[e]);
+    {
+      d[e] = sqrt (dist2[e]);
+      global_mean += d[e];
+    }
   global_mean /= (double) n * m;
   for (guint i = 0; i < n; i++)
-    {
-      for (guint j = 0; j < m; j++)
-        d[j] = sqrt (dist2[(gsize) i * m + j]);
-      memberships (d, m, log2 (k), global_mean, w + (gsize) i * m);
-    }
+    memberships (d + (gsize) i * m, m, log2 (k), global_mean, w + (gsize) i * m);
 
   if (!latent_embedding_both_ways (index, w, n, m, &start, &entries, error))
     return FALSE;

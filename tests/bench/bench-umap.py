@@ -19,7 +19,6 @@
 # JSON lines; the last is the summary.
 
 import argparse
-import gzip
 import json
 import os
 import subprocess
@@ -31,24 +30,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_machine import machine_record  # noqa: E402
+from bench_machine import fashion_mnist_all, machine_record, peers_python  # noqa: E402
 
 TRUST_ROWS = 5000
-
-
-def load_images(path):
-    out = []
-    for name in ("train-images-idx3-ubyte.gz", "t10k-images-idx3-ubyte.gz"):
-        with gzip.open(os.path.join(path, name)) as f:
-            raw = np.frombuffer(f.read(), dtype=np.uint8, offset=16)
-        out.append(raw.reshape(-1, 784).astype(np.float32) / 255)
-    return np.concatenate(out)
-
-
-def peers_python():
-    venv = os.environ.get("LATENT_PEERS_VENV", os.path.expanduser("~/.cache/latent/peers-venv"))
-    py = os.path.join(venv, "bin", "python")
-    return py if os.path.exists(py) else None
 
 
 UMAP_LEARN = r"""
@@ -75,7 +59,7 @@ def main():
     parser.add_argument("--no-pypi", action="store_true")
     args = parser.parse_args()
     cli = os.path.join(args.build, "app", "latent-cli")
-    x = load_images(os.environ.get("LATENT_FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist"))[: args.rows]
+    x = fashion_mnist_all()[: args.rows]
     n = len(x)
     print(json.dumps(machine_record(rows=n)), flush=True)
     from sklearn.manifold import trustworthiness

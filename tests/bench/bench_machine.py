@@ -1,5 +1,6 @@
 # bench_machine.py — facts about the machine a benchmark ran on, for its
-# first JSON line; shared by the bench-*.py drivers.
+# first JSON line, and where the peers' Python is; shared by the bench-*.py
+# drivers.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -50,3 +51,26 @@ def machine_record(**settings):
     import os
     return {"bench": "machine", "cpu": cpu_model(), "nproc": os.cpu_count(), "memory_gib": mem_total_gib(),
             "os": os_name(), "kernel": platform.release(), "commit": git_commit(), "settings": settings}
+
+
+def peers_python():
+    """The peers venv's python (tests/peers/setup-venv.sh), or None."""
+    import os
+    venv = os.environ.get("LATENT_PEERS_VENV") or os.path.expanduser("~/.cache/latent/peers-venv")
+    py = os.path.join(venv, "bin", "python")
+    return py if os.path.exists(py) else None
+
+
+def fashion_mnist_all():
+    """All 70,000 Fashion-MNIST images (training then test), float32 in [0, 1]."""
+    import gzip
+    import os
+    import numpy as np
+    path = os.environ.get("LATENT_FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist")
+    out = []
+    for name in ("train-images-idx3-ubyte.gz", "t10k-images-idx3-ubyte.gz"):
+        with gzip.open(os.path.join(path, name)) as f:
+            raw = np.frombuffer(f.read(), dtype=np.uint8, offset=16)
+        out.append(raw.reshape(-1, 784).astype(np.float32) / 255)
+    return np.concatenate(out)
+
