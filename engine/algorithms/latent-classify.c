@@ -6,6 +6,7 @@
 
 #include "latent-classify.h"
 
+#include <float.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
@@ -167,4 +168,127 @@ latent_classify_judge (LatentSnapshot    *snap,
   for (guint i = 0; i < split->n_test; i++)
     snap->classifier.confusion[(gsize) labels[split->test_rows[i]] * c + predictions[i]]++;
   snap->classifier.test_accuracy = latent_classify_accuracy (split->test, split->test_rows, predictions, split->n_test);
+}
+
+typedef enum {
+  PASS_SUM,       /* Σ x into sum */
+  PASS_SQUARES,   /* Σ (x − mean)² into sq, mean in sum */
+  PASS_SPREAD,    /* the largest |x'| into spread */
+} StandardisePass;
+
+/* One pass over the training rows where the source holds them, chunk by
+ * chunk, uncopied: they are ascending, so this is the split's order, the
+ * order the sums always ran in. */
+static gboolean
+standardise_pass (const LatentSplit  *split,
+                  LatentRows         *source,
+                  StandardisePass     pass,
+                  const float        *mean,
+                  const float        *scale,
+                  double             *sum,
+                  double             *sq,
+                  double             *spread,
+                  GError            **error)
+{
+  const guint d = latent_dataset_get_n_cols (split->train), n = split->n_train;
+  const guint n_chunks = latent_rows_get_n_chunks (source);
+  const gint32 *rows = split->train_rows;
+  guint i = 0;
+
+  for (guint c = 0; c < n_chunks && i < n; c++)
+    {
+      LatentChunk chunk;
+
+      if (!latent_rows_get_chunk (source, c, &chunk, error))
+        return FALSE;
+      for (; i < n && (guint) rows[i] < chunk.first + chunk.n; i++)
+        {
+          const float *x = chunk.values + (gsize) (rows[i] - chunk.first) * d;
+
+          switch (pass)
+            {
+            case PASS_SUM:
+              for (guint a = 0; a < d; a++)
+                sum[a] += x[a];
+              break;
+            case PASS_SQUARES:
+              for (guint a = 0; a < d; a++)
+                sq[a] += (x[a] - sum[a]) * (x[a] - sum[a]);
+              break;
+            case PASS_SPREAD:
+              for (guint a = 0; a < d; a++)
+                *spread = MAX (*spread, fabs (((double) x[a] - mean[a]) * scale[a]));
+              break;
+            }
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+latent_split_standardise (const LatentSplit  *split,
+                          LatentRows         *source,
+                          gboolean            standardise,
+                          float              *mean,
+                          float              *scale,
+                          GError            **error)
+{
+  const guint d = latent_dataset_get_n_cols (split->train), n = split->n_train;
+  g_autofree double *sum = g_new0 (double, d);
+  g_autofree double *sq = g_new0 (double, d);
+  double spread = 0;
+
+  if (!standardise)
+    {
+      for (guint a = 0; a < d; a++)
+        {
+          mean[a] = 0;
+          scale[a] = 1;
+        }
+      goto check;
+    }
+  if (!standardise_pass (split, source, PASS_SUM, mean, scale, sum, sq, &spread, error))
+    return FALSE;
+  for (guint a = 0; a < d; a++)
+    sum[a] /= n;
+  if (!standardise_pass (split, source, PASS_SQUARES, mean, scale, sum, sq, &spread, error))
+    return FALSE;
+  for (guint a = 0; a < d; a++)
+    {
+      const double sd = sqrt (sq[a] / n);
+
+      mean[a] = sum[a];
+      scale[a] = sd > 1e-6 * fabs (sum[a]) && sd >= FLT_MIN ? 1 / sd : 1;
+    }
+
+check:
+  if (!standardise_pass (split, source, PASS_SPREAD, mean, scale, sum, sq, &spread, error))
+    return FALSE;
+  if (!(d * spread * spread < FLT_MAX / 2))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
+                   _("“%s” holds values of size %.3g: their products with the weights "
+                     "would overflow single precision; standardise the data or scale it down"),
+                   latent_dataset_get_name (split->train), spread);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+latent_classify_shuffle (gint32  *values,
+                         guint    n,
+                         guint64  seed)
+{
+  const guint32 words[2] = { seed & 0xffffffffu, seed >> 32 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 2);
+
+  for (guint i = n; i > 1; i--)
+    {
+      guint j = g_rand_int_range (rand, 0, i);
+      gint32 t = values[i - 1];
+
+      values[i - 1] = values[j];
+      values[j] = t;
+    }
 }

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "latent-rows.h"
 #include "latent-snapshot.h"
 
 G_BEGIN_DECLS
@@ -47,5 +48,29 @@ double       latent_classify_accuracy (LatentDataset *dataset,
 void         latent_classify_judge    (LatentSnapshot    *snapshot,
                                        const LatentSplit *split,
                                        const gint32      *predictions);
+
+/* Mean and standard deviation (1/n, as scikit-learn's StandardScaler) of
+ * every column over the training rows (read from @source, which holds
+ * split->train's rows), two passes in double, into @mean and @scale
+ * (1 / deviation): x' = (x − mean) · scale. A column whose spread is
+ * rounding beside its mean is constant: it keeps scale 1, so it becomes
+ * zeros instead of amplified rounding; so is one whose spread underflows
+ * (subnormals only), whose inverse would overflow. Rows whose product with
+ * weights would overflow single precision from the start are refused, as
+ * k-means refuses them, rather than diverging with the learning rate
+ * blamed. Without @standardise the mean is 0 and the scale 1, and only
+ * that check is made. */
+gboolean     latent_split_standardise (const LatentSplit  *split,
+                                       LatentRows         *source,
+                                       gboolean            standardise,
+                                       float              *mean,
+                                       float              *scale,
+                                       GError            **error);
+
+/* @values (@n of them) in a new order drawn from @seed: an epoch's
+ * mini-batches. */
+void         latent_classify_shuffle  (gint32             *values,
+                                       guint               n,
+                                       guint64             seed);
 
 G_END_DECLS

@@ -16,7 +16,6 @@
 #include "latent-logreg.h"
 #include "latent-logreg-private.h"
 
-#include <float.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -243,140 +242,6 @@ fall_back (LatentLogreg *self,
   self->device = g_strdup (_(CPU_REFERENCE));
 }
 
-typedef enum {
-  PASS_SUM,       /* Σ x into sum */
-  PASS_SQUARES,   /* Σ (x − mean)² into sq, mean in sum */
-  PASS_SPREAD,    /* the largest |x'| into spread */
-} StandardisePass;
-
-/* One pass over the training rows where the source holds them, chunk by
- * chunk, uncopied: they are ascending, so this is the split's order, the
- * order the sums always ran in. */
-static gboolean
-standardise_pass (LatentLogreg     *self,
-                  StandardisePass   pass,
-                  double           *sum,
-                  double           *sq,
-                  double           *spread,
-                  GError          **error)
-{
-  const guint d = self->d, n = self->n_train, n_chunks = latent_rows_get_n_chunks (self->rows);
-  const gint32 *rows = self->split->train_rows;
-  guint i = 0;
-
-  for (guint c = 0; c < n_chunks && i < n; c++)
-    {
-      LatentChunk chunk;
-
-      if (!latent_rows_get_chunk (self->rows, c, &chunk, error))
-        return FALSE;
-      for (; i < n && (guint) rows[i] < chunk.first + chunk.n; i++)
-        {
-          const float *x = chunk.values + (gsize) (rows[i] - chunk.first) * d;
-
-          switch (pass)
-            {
-            case PASS_SUM:
-              for (guint a = 0; a < d; a++)
-                sum[a] += x[a];
-              break;
-            case PASS_SQUARES:
-              for (guint a = 0; a < d; a++)
-                sq[a] += (x[a] - sum[a]) * (x[a] - sum[a]);
-              break;
-            case PASS_SPREAD:
-              for (guint a = 0; a < d; a++)
-                *spread = MAX (*spread, fabs (((double) x[a] - self->mean[a]) * self->scale[a]));
-              break;
-            }
-        }
-    }
-  return TRUE;
-}
-
-/* Mean and standard deviation (1/n, as scikit-learn's StandardScaler) of
- * every column over the training rows, two passes in double. A column
- * whose spread is rounding beside its mean is constant: it keeps scale 1,
- * so it becomes zeros instead of amplified rounding; so is one whose
- * spread underflows (subnormals only), whose inverse would overflow.
- * Rows whose product with the weights would overflow single precision
- * from the start are refused, as k-means refuses them, rather than
- * diverging with the learning rate blamed. Without STANDARDISE (the
- * parameter) the mean is 0 and the scale 1, and only that check is made. */
-static gboolean
-choose_standardisation (LatentLogreg  *self,
-                        gboolean       standardise,
-                        GError       **error)
-{
-  const guint d = self->d, n = self->n_train;
-  g_autofree double *sum = g_new0 (double, d);
-  g_autofree double *sq = g_new0 (double, d);
-  double spread = 0;
-
-  if (!standardise)
-    {
-      for (guint a = 0; a < d; a++)
-        {
-          self->mean[a] = 0;
-          self->scale[a] = 1;
-        }
-      goto check;
-    }
-  if (!standardise_pass (self, PASS_SUM, sum, sq, &spread, error))
-    return FALSE;
-  for (guint a = 0; a < d; a++)
-    sum[a] /= n;
-  if (!standardise_pass (self, PASS_SQUARES, sum, sq, &spread, error))
-    return FALSE;
-  for (guint a = 0; a < d; a++)
-    {
-      const double sd = sqrt (sq[a] / n);
-
-      self->mean[a] = sum[a];
-      self->scale[a] = sd > 1e-6 * fabs (sum[a]) && sd >= FLT_MIN ? 1 / sd : 1;
-    }
-
-check:
-  if (!standardise_pass (self, PASS_SPREAD, sum, sq, &spread, error))
-    return FALSE;
-  if (!(d * spread * spread < FLT_MAX / 2))
-    {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
-                   _("“%s” holds values of size %.3g: their products with the weights "
-                     "would overflow single precision; standardise the data or scale it down"),
-                   latent_dataset_get_name (self->dataset), spread);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static GRand *
-new_rand (guint64 seed)
-{
-  const guint32 words[2] = { seed & 0xffffffffu, seed >> 32 };
-
-  return g_rand_new_with_seed_array (words, 2);
-}
-
-/* The training rows in a new order for epoch @epoch; the split drew its
- * rows from the seed itself, so the epochs draw from seed + 1 + epoch. */
-static void
-shuffle_order (LatentLogreg *self,
-               guint         epoch)
-{
-  g_autoptr(GRand) rand = new_rand (self->seed + 1 + epoch);
-  gint32 *values = self->order;
-
-  for (guint i = self->n_train; i > 1; i--)
-    {
-      guint j = g_rand_int_range (rand, 0, i);
-      gint32 t = values[i - 1];
-
-      values[i - 1] = values[j];
-      values[j] = t;
-    }
-}
-
 /* Predicts the test rows on whichever path runs: test_predictions and
  * test_loss. */
 static gboolean
@@ -443,11 +308,11 @@ logreg_init (LatentDataset  *dataset,
 
   self->mean = g_new (float, self->d);
   self->scale = g_new (float, self->d);
-  if (!choose_standardisation (self, p.standardise, error))
+  if (!latent_split_standardise (self->split, self->rows, p.standardise, self->mean, self->scale, error))
     return NULL;
   self->order = g_memdup2 (self->split->train_rows, self->n_train * sizeof (gint32));
   if (self->shuffle)
-    shuffle_order (self, 0);
+    latent_classify_shuffle (self->order, self->n_train, self->seed + 1);
 
   /* W = 0: every class equally likely, the loss log C. */
   cd = (gsize) self->c * self->d;
@@ -546,7 +411,7 @@ end_epoch (LatentLogreg  *self,
 
   if (self->shuffle && self->epoch < self->epochs && !self->converged)
     {
-      shuffle_order (self, self->epoch);
+      latent_classify_shuffle (self->order, self->n_train, self->seed + 1 + self->epoch);
       if (self->lcl && !latent_logreg_cl_set_order (self->lcl, &local_error))
         fall_back (self, local_error);
     }
