@@ -292,3 +292,45 @@ latent_classify_shuffle (gint32  *values,
       values[j] = t;
     }
 }
+
+void
+latent_optimiser_prepare (LatentOptimiserStep *step,
+                          gboolean             adam,
+                          double               learning_rate,
+                          double               momentum,
+                          guint64              t)
+{
+  const double c1 = 1 - pow (0.9, t), c2 = 1 - pow (0.999, t);
+
+  step->adam = adam;
+  step->mu = momentum;
+  step->lr = adam ? learning_rate * sqrt (c2) / c1 : learning_rate;
+  step->eps = adam ? 1e-8 * sqrt (c2) : 0;
+}
+
+void
+latent_optimiser_apply (const LatentOptimiserStep *step,
+                        float                     *param,
+                        const double              *grad,
+                        float                     *v,
+                        float                     *s,
+                        gsize                      n)
+{
+  const float lr = step->lr, mu = step->mu, eps = step->eps;
+
+  if (step->adam)
+    for (gsize i = 0; i < n; i++)
+      {
+        const float g = grad[i];
+
+        v[i] = 0.9f * v[i] + (1 - 0.9f) * g;
+        s[i] = 0.999f * s[i] + (1 - 0.999f) * g * g;
+        param[i] -= lr * v[i] / (sqrtf (s[i]) + eps);
+      }
+  else
+    for (gsize i = 0; i < n; i++)
+      {
+        v[i] = mu * v[i] - lr * (float) grad[i];
+        param[i] += v[i];
+      }
+}

@@ -73,4 +73,27 @@ void         latent_classify_shuffle  (gint32             *values,
                                        guint               n,
                                        guint64             seed);
 
+/* One optimiser step's constants, as kernels/common.h's
+ * LATENT_OPTIMISER_STEP takes them: momentum (v = μ v − lr g, p += v) or
+ * Adam (β₁ 0.9, β₂ 0.999, ε 1e-8) with its bias corrections after @t steps
+ * folded into lr and eps: lr · m̂ / (√v̂ + ε) = lr √c₂ / c₁ · m / (√v + ε √c₂). */
+typedef struct {
+  gboolean adam;
+  float    lr, mu, eps;
+} LatentOptimiserStep;
+
+void         latent_optimiser_prepare (LatentOptimiserStep       *step,
+                                       gboolean                   adam,
+                                       double                     learning_rate,
+                                       double                     momentum,
+                                       guint64                    t);
+/* The step on @n parameters in float, exactly as the device's kernels take
+ * it; @s is Adam's (NULL for momentum). */
+void         latent_optimiser_apply   (const LatentOptimiserStep *step,
+                                       float                     *param,
+                                       const double              *grad,
+                                       float                     *v,
+                                       float                     *s,
+                                       gsize                      n);
+
 G_END_DECLS

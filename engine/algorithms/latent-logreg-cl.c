@@ -305,11 +305,12 @@ latent_logreg_cl_step (LatentLogregCl  *lcl,
   const gsize global[1] = { lcl->blocks + self->c };
   /* Unused arguments still take a buffer: momentum's own. */
   cl_mem sw = adam ? lcl->sw : lcl->vw, sb = adam ? lcl->sb : lcl->vb;
-  cl_float l2 = self->l2, lr = self->learning_rate, mu = self->momentum, eps = 0;
+  LatentOptimiserStep step;
+  cl_float l2 = self->l2, lr, mu, eps;
   double sq = 0;
 
-  if (adam)
-    latent_logreg_adam_factors (self, &lr, &eps);
+  latent_optimiser_prepare (&step, adam, self->learning_rate, self->momentum, self->adam_t);
+  lr = step.lr, mu = step.mu, eps = step.eps;
   if ((!lcl->gathered &&
        !gather (lcl, lcl->data, lcl->labels, lcl->order, first, rows, lcl->x, lcl->y, error)) ||
       !forward (lcl, lcl->x, lcl->y, rows, TRUE, cancellable, error) ||

@@ -27,10 +27,6 @@
 
 G_BEGIN_DECLS
 
-/* Adam's constants, as in its paper. */
-#define LATENT_LOGREG_BETA1 0.9
-#define LATENT_LOGREG_BETA2 0.999
-#define LATENT_LOGREG_EPSILON 1e-8
 /* L-BFGS: pairs kept at most (scipy's default), and the memory they may
  * take in all. */
 #define LATENT_LOGREG_LBFGS_PAIRS 10
@@ -111,12 +107,6 @@ gboolean  latent_logreg_gather        (LatentLogreg  *self,
                                        float         *x,
                                        gint32        *y,
                                        GError       **error);
-/* Adam's learning rate and ε after self->adam_t steps, with the bias
- * corrections folded in. */
-void      latent_logreg_adam_factors  (LatentLogreg *self,
-                                       float        *lr,
-                                       float        *eps);
-
 /* Reference path, its rows from self->rows and self->test_source, which
  * is where its failures come from. One training step on the rows
  * order[first ..+ rows): its loss (before the update) in @loss and how many

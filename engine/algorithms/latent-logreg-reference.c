@@ -171,44 +171,6 @@ latent_logreg_reference_gradient (LatentLogreg *self,
   return batch_gradient (self, first, rows, gw, gb, &loss, &right, NULL) ? loss : NAN;
 }
 
-/* The optimiser's step on @count values, in float as the device's kernel:
- * momentum v = μ v − lr g, p += v; Adam with its corrections folded into
- * lr and ε. */
-static void
-update (LatentLogreg *self,
-        float        *param,
-        const double *grad,
-        float        *v,
-        float        *s,
-        gsize         count)
-{
-  if (self->adam)
-    {
-      const float b1 = LATENT_LOGREG_BETA1, b2 = LATENT_LOGREG_BETA2;
-      float lr, eps;
-
-      latent_logreg_adam_factors (self, &lr, &eps);
-      for (gsize i = 0; i < count; i++)
-        {
-          const float g = grad[i];
-
-          v[i] = b1 * v[i] + (1 - b1) * g;
-          s[i] = b2 * s[i] + (1 - b2) * g * g;
-          param[i] -= lr * v[i] / (sqrtf (s[i]) + eps);
-        }
-    }
-  else
-    {
-      const float mu = self->momentum, lr = self->learning_rate;
-
-      for (gsize i = 0; i < count; i++)
-        {
-          v[i] = mu * v[i] - lr * (float) grad[i];
-          param[i] += v[i];
-        }
-    }
-}
-
 gboolean
 latent_logreg_reference_step (LatentLogreg  *self,
                               guint          first,
@@ -220,10 +182,13 @@ latent_logreg_reference_step (LatentLogreg  *self,
   g_autofree double *gw = g_new (double, (gsize) self->c * self->d);
   g_autofree double *gb = g_new (double, self->c);
 
+  LatentOptimiserStep step;
+
   if (!batch_gradient (self, first, rows, gw, gb, loss, right, error))
     return FALSE;
-  update (self, self->w, gw, self->vw, self->sw, (gsize) self->c * self->d);
-  update (self, self->b, gb, self->vb, self->sb, self->c);
+  latent_optimiser_prepare (&step, self->adam, self->learning_rate, self->momentum, self->adam_t);
+  latent_optimiser_apply (&step, self->w, gw, self->vw, self->sw, (gsize) self->c * self->d);
+  latent_optimiser_apply (&step, self->b, gb, self->vb, self->sb, self->c);
   return TRUE;
 }
 

@@ -795,21 +795,6 @@ logreg_write_json (LatentSnapshot *snap,
 
 static const char * const logreg_figures[] = { "curves", "confusion", "weights", "regions", NULL };
 
-/* Arithmetic both paths share: latent-logreg-reference.c and latent-logreg-cl.c. */
-
-void
-latent_logreg_adam_factors (LatentLogreg *self,
-                            float        *lr,
-                            float        *eps)
-{
-  const double c1 = 1 - pow (LATENT_LOGREG_BETA1, self->adam_t);
-  const double c2 = 1 - pow (LATENT_LOGREG_BETA2, self->adam_t);
-
-  /* lr · m̂ / (√v̂ + ε) = lr √c2 / c1 · m / (√v + ε √c2) */
-  *lr = self->learning_rate * sqrt (c2) / c1;
-  *eps = LATENT_LOGREG_EPSILON * sqrt (c2);
-}
-
 static const LatentAlgorithm logreg_algorithm = {
   .id = "logreg",
   .title = N_("Logistic regression"),
