@@ -11,7 +11,7 @@
 
 G_BEGIN_DECLS
 
-/* Classifiers (logistic regression, prototypes). They learn from the
+/* Classifiers (logistic regression, prototypes, the MLP). They learn from the
  * training rows of the dataset and are judged on test rows: the rows of
  * test_dataset listed in test_rows, which is the dataset's test companion
  * (latent_dataset_get_test) or the dataset itself, its held-out rows.
@@ -21,7 +21,12 @@ G_BEGIN_DECLS
  * class_bias[c] (logistic regression, in data units: standardising is
  * folded in) or as −distance (x, means[c]) (prototypes, the class means);
  * the prediction is the class of the highest score. Either has n_classes
- * rows of n_cols values, the other is NULL.
+ * rows of n_cols values, the other is NULL. A network (the MLP) has
+ * neither: its n_layers affine maps (latent_classifiers_forward) take
+ * layer_sizes[l] values to layer_sizes[l + 1], from n_cols to n_classes,
+ * with ReLU (tanh with tanh_units) between them; network holds them in
+ * order, each layer's weights (out × in, row-major, in data units: the
+ * standardising is folded into the first) then its biases (out).
  *
  * test_predictions has one class per test row; confusion is n_classes ×
  * n_classes counts over the test rows, row = true class, column =
@@ -33,7 +38,11 @@ typedef struct {
   float         *class_bias;            /* n_classes, logistic regression */
   float         *means;                 /* n_classes × n_cols, prototypes */
   gboolean       cosine;                /* prototypes scored by cosine distance */
-  /* Logistic regression's standardisation, x' = (x − offset) · scale. */
+  guint          n_layers;              /* a network's; 0 for other models */
+  guint         *layer_sizes;           /* n_layers + 1 */
+  float         *network;               /* every layer's weights, then its biases */
+  gboolean       tanh_units;
+  /* Logistic regression's and the network's standardisation, x' = (x − offset) · scale. */
   float         *input_offset;          /* n_cols */
   float         *input_scale;           /* n_cols */
   LatentDataset *test_dataset;

@@ -1,5 +1,5 @@
 /* latent-classifiers.c — the classifier family (logistic regression,
- * prototypes): how it does on rows it did not learn from
+ * prototypes, the MLP): how it does on rows it did not learn from
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,6 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "latent-json.h"
 
@@ -51,6 +52,8 @@ latent_classifiers_clear_part (LatentSnapshot *self)
   g_free (part->class_weights);
   g_free (part->class_bias);
   g_free (part->means);
+  g_free (part->layer_sizes);
+  g_free (part->network);
   g_free (part->input_offset);
   g_free (part->input_scale);
   g_clear_object (&part->test_dataset);
@@ -77,6 +80,8 @@ latent_classifiers_get_part_size (LatentSnapshot *self)
   if (part->class_weights) size += c * cols * sizeof (float);
   if (part->class_bias) size += c * sizeof (float);
   if (part->means) size += c * cols * sizeof (float);
+  if (part->layer_sizes) size += (part->n_layers + 1) * sizeof (guint);
+  if (part->network) size += latent_classifiers_network_size (part) * sizeof (float);
   if (part->input_offset) size += cols * sizeof (float);
   if (part->input_scale) size += cols * sizeof (float);
   if (part->test_rows) size += part->n_test * sizeof (gint32);
@@ -215,6 +220,29 @@ transfer_test_dataset (LatentSnapshot *self,
     part->test_dataset = g_object_ref (test);
 }
 
+/* A network's layers: their sizes bound the weights read, and must lead
+ * from the columns to the classes, or the network is dropped. */
+static void
+transfer_network (LatentSnapshot *self,
+                  LatentCodec    *codec)
+{
+  LatentClassifierPart *part = &self->classifier;
+  gboolean fits = TRUE;
+
+  latent_codec_choice (codec, &part->n_layers, 6, "n_layers");
+  latent_codec_uints (codec, &part->layer_sizes, part->n_layers ? part->n_layers + 1 : 0, "layer_sizes");
+  for (guint l = 0; part->layer_sizes && l <= part->n_layers; l++)
+    fits &= part->layer_sizes[l] > 0 && part->layer_sizes[l] <= 1 << 20;
+  if (part->n_layers && part->layer_sizes &&
+      (!fits || part->layer_sizes[0] != self->n_cols || part->layer_sizes[part->n_layers] != part->n_classes))
+    {
+      g_clear_pointer (&part->layer_sizes, g_free);
+      part->n_layers = 0;
+    }
+  latent_codec_floats (codec, &part->network, latent_classifiers_network_size (part), "network");
+  latent_codec_boolean (codec, &part->tanh_units);
+}
+
 static void
 latent_classifiers_transfer_part (LatentSnapshot *self,
                                   LatentCodec    *codec)
@@ -229,6 +257,7 @@ latent_classifiers_transfer_part (LatentSnapshot *self,
   latent_codec_floats (codec, &part->class_bias, c, "class_bias");
   latent_codec_floats (codec, &part->means, c * cols, "means");
   latent_codec_boolean (codec, &part->cosine);
+  transfer_network (self, codec);
   latent_codec_floats (codec, &part->input_offset, cols, "input_offset");
   latent_codec_floats (codec, &part->input_scale, cols, "input_scale");
   transfer_test_dataset (self, codec);
@@ -258,6 +287,66 @@ latent_classifiers_transfer_part (LatentSnapshot *self,
   latent_codec_uint (codec, &part->n_queries);
   latent_codec_indices (codec, &part->query_rows, part->n_queries, 0, n_test_rows, "query_rows");
   latent_codec_indices (codec, &part->query_predictions, part->n_queries, 0, n_classes_data, "query_predictions");
+}
+
+gsize
+latent_classifiers_network_size (const LatentClassifierPart *part)
+{
+  gsize n = 0;
+
+  for (guint l = 0; part->layer_sizes && l < part->n_layers; l++)
+    n += (gsize) part->layer_sizes[l + 1] * (part->layer_sizes[l] + 1);
+  return n;
+}
+
+void
+latent_classifiers_forward (const LatentClassifierPart *part,
+                            const float                *x,
+                            double                     *units,
+                            double                     *scores)
+{
+  guint widest = 0;
+  const float *at = part->network;
+
+  g_return_if_fail (part->n_layers > 0 && part->network != NULL);
+
+  for (guint l = 1; l < part->n_layers; l++)
+    widest = MAX (widest, part->layer_sizes[l]);
+  {
+    g_autofree double *in = g_new (double, MAX (part->layer_sizes[0], widest));
+    g_autofree double *out = g_new (double, MAX (widest, 1u));
+
+    for (guint a = 0; a < part->layer_sizes[0]; a++)
+      in[a] = x[a];
+    for (guint l = 0; l < part->n_layers; l++)
+      {
+        const guint n_in = part->layer_sizes[l], n_out = part->layer_sizes[l + 1];
+        const gboolean last = l + 1 == part->n_layers;
+        const float *bias = at + (gsize) n_out * n_in;
+        double *to = last ? scores : out;
+        double *swap;
+
+        for (guint k = 0; k < n_out; k++)
+          {
+            double s = bias[k];
+
+            for (guint a = 0; a < n_in; a++)
+              s += at[(gsize) k * n_in + a] * in[a];
+            to[k] = last ? s : part->tanh_units ? tanh (s) : MAX (s, 0.0);
+          }
+        at = bias + n_out;
+        if (last)
+          break;
+        if (units)
+          {
+            memcpy (units, out, n_out * sizeof (double));
+            units += n_out;
+          }
+        swap = in;
+        in = out;
+        out = swap;
+      }
+  }
 }
 
 /* Listed in engine/meson.build (latent_families). */
