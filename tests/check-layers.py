@@ -171,6 +171,8 @@ ALGORITHM_PARTS = {
     'gmm': {'clusters', 'mixture'},
     'linear': {'linear'}, 'filter': {'filter'}, 'classify': {'classifier'},
     'embedding-input': {'embedding'},
+    # Pretraining reads an autoencoder's result.
+    'mlp': {'classifier', 'autoencoder'},
 }
 FIGURE_PARTS = {
     'scatter': {'clusters', 'mixture', 'linear', 'embedding'}, 'images': {'clusters', 'mixture'},
@@ -179,6 +181,7 @@ FIGURE_PARTS = {
     'filter': {'filter'}, 'filter-private': {'filter'}, 'kernel': {'filter'},
     'autoencoder': {'autoencoder'}, 'curves': {'autoencoder'},
     'classes': {'classifier'}, 'confusion': {'classifier'}, 'episode': {'classifier'},
+    'network': {'classifier'},
     'draw': set(MEMBER.values()),
 }
 

@@ -18,6 +18,7 @@
 
 #include "latent-figure-private.h"
 #include "latent-palette.h"
+#include "latent-classifiers.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -26,8 +27,10 @@
 
 /* The share of |weights| inside the colour scale of the weights' images. */
 #define WEIGHT_PERCENTILE 0.995
-/* The regions are computed on at most this many cells a side, then scaled. */
+/* The regions are computed on at most this many cells a side, then scaled;
+ * a network's, whose every cell is a pass through its layers, on fewer. */
 #define MAX_REGION_CELLS 1024
+#define MAX_NETWORK_CELLS 320
 #define MIN_PLOT_SIZE 40.0
 /* How strongly a region takes its class's colour over the background. */
 #define TINT_LIGHT 0.25
@@ -345,6 +348,20 @@ predict (LatentSnapshot *snapshot,
   double best = -INFINITY, row_norm = sqrt (x * x + y * y);
   guint best_c = 0;
 
+  if (part->n_layers > 0)
+    {
+      const float row[2] = { x, y };
+      g_autofree double *scores = g_new (double, part->n_classes);
+
+      latent_classifiers_forward (part, row, NULL, scores);
+      for (guint c = 0; c < part->n_classes; c++)
+        if (scores[c] > best)
+          {
+            best = scores[c];
+            best_c = c;
+          }
+      return best_c;
+    }
   for (guint c = 0; c < part->n_classes; c++, w += 2)
     {
       double score;
@@ -485,7 +502,8 @@ draw_regions (cairo_t                 *cr,
 {
   const LatentClassifierPart *part = &snapshot->classifier;
   const guint m = part->n_classes;
-  const int nx = (int) MIN (ceil (p->w), MAX_REGION_CELLS), ny = (int) MIN (ceil (p->h), MAX_REGION_CELLS);
+  const double most = part->n_layers > 0 ? MAX_NETWORK_CELLS : MAX_REGION_CELLS;
+  const int nx = (int) MIN (ceil (p->w), most), ny = (int) MIN (ceil (p->h), most);
   const gboolean cosine = part->class_bias == NULL && part->cosine;
   const double tint = style->dark ? TINT_DARK : TINT_LIGHT;
   g_autofree guint32 *colors = g_new (guint32, m);
@@ -498,14 +516,14 @@ draw_regions (cairo_t                 *cr,
   latent_figure_style_get_background (style, &br, &bg, &bb);
   for (guint c = 0; c < m; c++)
     {
-      const float *w = class_rows (snapshot) + (gsize) c * 2;
+      const float *w = class_rows (snapshot) ? class_rows (snapshot) + (gsize) c * 2 : NULL;
       double r, g, b;
 
       latent_palette_color (c, &r, &g, &b);
       r = br + (r - br) * tint, g = bg + (g - bg) * tint, b = bb + (b - bb) * tint;
       colors[c] = 0xff000000u | ((guint32) lround (r * 255) << 16) | ((guint32) lround (g * 255) << 8)
                   | (guint32) lround (b * 255);
-      norms[c] = sqrt ((double) w[0] * w[0] + (double) w[1] * w[1]);
+      norms[c] = w ? sqrt ((double) w[0] * w[0] + (double) w[1] * w[1]) : 0.0;
     }
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, nx, ny);

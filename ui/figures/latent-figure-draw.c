@@ -260,7 +260,8 @@ gboolean
 _latent_figure_classifier_has_model (LatentSnapshot *snapshot)
 {
   return latent_snapshot_get_family (snapshot) == LATENT_FAMILY_CLASSIFIER && snapshot->classifier.n_classes > 0
-         && _latent_figure_linear_has_components (snapshot);
+         && (_latent_figure_linear_has_components (snapshot) ||
+             (snapshot->classifier.n_layers > 0 && snapshot->classifier.network != NULL));
 }
 
 gint32

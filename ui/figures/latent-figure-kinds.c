@@ -86,17 +86,24 @@ _latent_figure_names_kind (LatentSnapshot *snapshot)
   return FALSE;
 }
 
-/* The algorithm's first figure, the one a person sees unless the data are images. */
+/* The algorithm's first figure that fits the data (a network's decision
+ * regions need two columns; on images its units come first), the one a
+ * person sees unless the data are images; the first, if none fits. */
 static LatentFigureKind
 first_kind (LatentSnapshot *snapshot)
 {
   const char * const *figures = snapshot->algorithm->figures;
-  LatentFigureKind kind;
+  LatentFigureKind kind, first = LATENT_FIGURE_SCATTER;
 
-  if (figures != NULL && figures[0] != NULL && latent_figure_kind_from_string (figures[0], &kind)
-      && kind != LATENT_FIGURE_AUTO)
-    return kind;
-  return LATENT_FIGURE_SCATTER;
+  for (guint i = 0; figures != NULL && figures[i] != NULL; i++)
+    if (latent_figure_kind_from_string (figures[i], &kind) && kind != LATENT_FIGURE_AUTO)
+      {
+        if (i == 0)
+          first = kind;
+        if (latent_figure_kind_applies (snapshot, kind, NULL))
+          return kind;
+      }
+  return first;
 }
 
 LatentFigureKind
