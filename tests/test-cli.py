@@ -298,7 +298,7 @@ class Results(unittest.TestCase):
         budgets = {"kmeans": "max-iterations", "gmm": "max-iterations", "pca": "max-iterations",
                    "ppca": "max-iterations", "fa": "max-iterations", "wta": "epochs", "logreg": "epochs",
                    "convolve": "iterations", "prototype": "episodes",
-                   "tsne": "iterations", "umap": "epochs"}
+                   "tsne": "iterations", "umap": "epochs", "mlp": "epochs"}
         self.assertEqual(sorted(algorithms), sorted(budgets))
         for a in algorithms:
             data = "pattern:width=32,height=24" if a == "convolve" else "iris"
@@ -332,6 +332,35 @@ class Results(unittest.TestCase):
         p = run("run", "tsne", "--data", small)
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("perplexity 30 needs more than 31 rows", p.stderr)
+
+    def test_mlp_pretrained(self):
+        # A wta result starts a network's first layer (its units, not
+        # hidden-1's), the run says so, and the layers in the result score
+        # the rows as the run predicted them (the standardising folded in).
+        p = run("run", "wta", "--data", "iris", "--param", "hidden=6", "--param", "epochs=3",
+                "--json", self.path("w.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = run("run", "mlp", "--data", "iris", "--param", "init=@" + self.path("w.json"),
+                "--param", "hidden-2=4", "--param", "batch=16", "--param", "epochs=100", "--json", self.path("m.json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("First layer from w.json", p.stdout + p.stderr)
+        r = load_json(self.path("m.json"))
+        self.assertEqual(r["layer_sizes"], [4, 6, 4, 3])
+        self.assertGreaterEqual(r["test_accuracy"], 0.9)
+        rows = []
+        with open(Path(__file__).resolve().parent.parent / "data" / "iris.csv") as f:
+            for line in list(csv.reader(f))[1:]:
+                rows.append([float(v) for v in line[:4]])
+        for i, row in zip(r["test_rows"], r["test_predictions"]):
+            a = rows[i]
+            for n, layer in enumerate(r["layers"]):
+                a = [sum(w * v for w, v in zip(ws, a)) + b for ws, b in zip(layer["weights"], layer["bias"])]
+                if n + 1 < len(r["layers"]):
+                    a = [max(v, 0.0) for v in a]
+            self.assertEqual(a.index(max(a)), row)
+        p = run("run", "mlp", "--data", "iris", "--param", "init=@" + self.path("m.json"))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("m.json", p.stderr)
 
     def test_no_episode_no_number(self):
         # Before any episode there is no mean episode accuracy: said so, not "nan".
@@ -1267,7 +1296,8 @@ class Params(unittest.TestCase):
     def test_every_algorithm_and_refusals(self):
         p = run("params")
         self.assertEqual(p.returncode, 0, p.stderr)
-        for algorithm in ("kmeans", "gmm", "pca", "ppca", "fa", "wta", "logreg", "prototype", "convolve"):
+        for algorithm in ("kmeans", "gmm", "pca", "ppca", "fa", "wta", "logreg", "mlp", "prototype", "convolve",
+                          "tsne", "umap"):
             self.assertIn(f"\n{algorithm} — ", "\n" + p.stdout)
         p = run("params", "nope")
         self.assertEqual(p.returncode, 2)
