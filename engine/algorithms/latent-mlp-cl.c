@@ -1,13 +1,17 @@
 /* latent-mlp-cl.c — the multilayer perceptron's steps on an OpenCL device
  *
  * The rows (and the test set's), every layer and the optimiser's memory
- * stay on the device for the run. A step gathers its mini-batch from the
- * epoch's order (uploaded once an epoch), runs the layers forward (each a
- * latent-gemm product, then mlp_activate), the softmax and its error
- * (logreg_softmax), and back: per layer the weight gradient Eᵀ A and the
- * error for the layer below, E W, both latent-gemm's, then mlp_backward
- * for the slope, and logistic regression's update for the layer (its bias
- * gradient is the column sums of E, which that kernel takes). The step
+ * stay on the device for the run, each layer's weights (and their
+ * optimiser's memory) transposed, in × out: the forward product A Wᵀ then
+ * needs no transposed copy of W, nor does the gradient, Aᵀ E; only the
+ * error sent below, E W, reads Wᵀ transposed, and the first layer sends
+ * none. A step gathers its mini-batch from the epoch's order (uploaded once
+ * an epoch), runs the layers forward (each a latent-gemm product, then
+ * mlp_activate), the softmax and its error (logreg_softmax), and back: per
+ * layer the weight gradient and the error for the layer below, then
+ * mlp_backward for the slope, and logistic regression's update for the
+ * layer (its bias gradient is the column sums of E, which that kernel
+ * takes). The step
  * reads back one partial loss per group of rows and one sum of squared
  * weights per run of them, for the loss the history records every step.
  *
@@ -130,6 +134,35 @@ upload_rows (LatentMlpCl  *mcl,
                                   (gpointer) all.labels, "classes", error);
 }
 
+/* @src (rows × cols) into @dst as cols × rows. */
+static void
+transpose (const float *src,
+           float       *dst,
+           guint        rows,
+           guint        cols)
+{
+  for (guint r = 0; r < rows; r++)
+    for (guint c = 0; c < cols; c++)
+      dst[(gsize) c * rows + r] = src[(gsize) r * cols + c];
+}
+
+/* A layer's weights, or their optimiser's memory, on the device as in × out. */
+static gboolean
+create_transposed (LatentMlpCl  *mcl,
+                   cl_mem       *buffer,
+                   guint         l,
+                   const float  *values,
+                   const char   *what,
+                   GError      **error)
+{
+  LatentMlp *self = mcl->self;
+  g_autofree float *t = g_new (float, latent_mlp_weights (self, l));
+
+  transpose (values, t, self->sizes[l + 1], self->sizes[l]);
+  return latent_cl_create_buffer (mcl->cl, buffer, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                  latent_mlp_weights (self, l) * sizeof (float), t, what, error);
+}
+
 static gboolean
 create (LatentMlpCl  *mcl,
         cl_mem       *buffer,
@@ -196,15 +229,15 @@ latent_mlp_cl_new (LatentMlp  *self,
     return NULL;
   for (guint l = 0; l < self->n_layers; l++)
     {
-      const gsize n = latent_mlp_weights (self, l), out = self->sizes[l + 1];
+      const gsize out = self->sizes[l + 1];
 
       if (!create (mcl, &mcl->a[l], (gsize) mcl->most * self->sizes[l], NULL, "activations", error) ||
-          !create (mcl, &mcl->w[l], n, self->w[l], "weights", error) ||
+          !create_transposed (mcl, &mcl->w[l], l, self->w[l], "weights", error) ||
           !create (mcl, &mcl->b[l], out, self->b[l], "biases", error) ||
-          !create (mcl, &mcl->vw[l], n, self->vw[l], "optimiser", error) ||
+          !create_transposed (mcl, &mcl->vw[l], l, self->vw[l], "optimiser", error) ||
           !create (mcl, &mcl->vb[l], out, self->vb[l], "optimiser", error) ||
           !create (mcl, &mcl->sq[l], blocks (self, l), NULL, "penalty", error) ||
-          (self->adam && (!create (mcl, &mcl->sw[l], n, self->sw[l], "optimiser", error) ||
+          (self->adam && (!create_transposed (mcl, &mcl->sw[l], l, self->sw[l], "optimiser", error) ||
                           !create (mcl, &mcl->sb[l], out, self->sb[l], "optimiser", error))))
         return NULL;
     }
@@ -291,8 +324,8 @@ forward (LatentMlpCl   *mcl,
       const guint in = self->sizes[l], out = self->sizes[l + 1];
       cl_mem to = l + 1 < L ? mcl->a[l + 1] : mcl->e[0];
 
-      if (!latent_gemm_run (mcl->gemm, mcl->queue, FALSE, TRUE, rows, out, in, 1.0f, mcl->a[l], in,
-                            mcl->w[l], in, 0.0f, to, out, cancellable, error) ||
+      if (!latent_gemm_run (mcl->gemm, mcl->queue, FALSE, FALSE, rows, out, in, 1.0f, mcl->a[l], in,
+                            mcl->w[l], out, 0.0f, to, out, cancellable, error) ||
           (l + 1 < L && !hidden_kernel (mcl, K_ACTIVATE, to, mcl->b[l], l, rows, train, error)))
         return FALSE;
     }
@@ -381,11 +414,11 @@ latent_mlp_cl_step (LatentMlpCl   *mcl,
     {
       const guint in = self->sizes[l], out = self->sizes[l + 1];
 
-      /* ∂W = Eᵀ A; the error below through the weights before their step. */
-      if (!latent_gemm_run (mcl->gemm, mcl->queue, TRUE, FALSE, out, in, rows, 1.0f, mcl->e[e], out,
-                            mcl->a[l], in, 0.0f, mcl->gw, in, cancellable, error) ||
-          (l > 0 && !latent_gemm_run (mcl->gemm, mcl->queue, FALSE, FALSE, rows, in, out, 1.0f, mcl->e[e], out,
-                                      mcl->w[l], in, 0.0f, mcl->e[!e], in, cancellable, error)) ||
+      /* ∂Wᵀ = Aᵀ E; the error below, E W, through the weights before their step. */
+      if (!latent_gemm_run (mcl->gemm, mcl->queue, TRUE, FALSE, in, out, rows, 1.0f, mcl->a[l], in,
+                            mcl->e[e], out, 0.0f, mcl->gw, out, cancellable, error) ||
+          (l > 0 && !latent_gemm_run (mcl->gemm, mcl->queue, FALSE, TRUE, rows, in, out, 1.0f, mcl->e[e], out,
+                                      mcl->w[l], out, 0.0f, mcl->e[!e], in, cancellable, error)) ||
           !update (mcl, l, mcl->e[e], rows, &step, error) ||
           !latent_cl_check (clEnqueueReadBuffer (mcl->queue, mcl->sq[l], CL_FALSE, 0,
                                                  blocks (self, l) * sizeof (float), sq_host, 0, NULL, NULL),
@@ -449,21 +482,40 @@ latent_mlp_cl_read (LatentMlpCl  *mcl,
 {
   LatentMlp *self = mcl->self;
 
+  /* The transposed weights come back into one scratch each, turned on the host. */
+  float *scratch[3 * LATENT_MLP_MAX_LAYERS] = { NULL };
+  float **host[3] = { self->w, self->vw, self->sw };
+  cl_mem *device[3] = { mcl->w, mcl->vw, mcl->sw };
+  const guint kinds = !optimiser ? 1 : self->adam ? 3 : 2;
+  gboolean ok = TRUE;
+
 #define READ(buf, host, count) \
   latent_cl_check (clEnqueueReadBuffer (mcl->queue, buf, CL_FALSE, 0, (count) * sizeof (float), host, \
                                         0, NULL, NULL), "clEnqueueReadBuffer", "weights", error)
-  for (guint l = 0; l < self->n_layers; l++)
+  for (guint l = 0; ok && l < self->n_layers; l++)
     {
-      const gsize n = latent_mlp_weights (self, l), out = self->sizes[l + 1];
+      const gsize out = self->sizes[l + 1];
 
-      if (!READ (mcl->w[l], self->w[l], n) || !READ (mcl->b[l], self->b[l], out) ||
-          (optimiser && (!READ (mcl->vw[l], self->vw[l], n) || !READ (mcl->vb[l], self->vb[l], out))) ||
-          (optimiser && self->adam && (!READ (mcl->sw[l], self->sw[l], n) || !READ (mcl->sb[l], self->sb[l], out))))
+      for (guint k = 0; ok && k < kinds; k++)
         {
-          clFinish (mcl->queue);
-          return FALSE;
+          scratch[k * LATENT_MLP_MAX_LAYERS + l] = g_new (float, latent_mlp_weights (self, l));
+          ok = READ (device[k][l], scratch[k * LATENT_MLP_MAX_LAYERS + l], latent_mlp_weights (self, l));
         }
+      ok = ok && READ (mcl->b[l], self->b[l], out) && (!optimiser || READ (mcl->vb[l], self->vb[l], out)) &&
+           (!optimiser || !self->adam || READ (mcl->sb[l], self->sb[l], out));
     }
 #undef READ
-  return latent_cl_check (clFinish (mcl->queue), "clFinish", "mlp", error);
+  ok = ok && latent_cl_check (clFinish (mcl->queue), "clFinish", "mlp", error);
+  if (!ok)
+    clFinish (mcl->queue);
+  for (guint l = 0; l < self->n_layers; l++)
+    for (guint k = 0; k < kinds; k++)
+      {
+        float *t = scratch[k * LATENT_MLP_MAX_LAYERS + l];
+
+        if (ok && t)
+          transpose (t, host[k][l], self->sizes[l], self->sizes[l + 1]);
+        g_free (t);
+      }
+  return ok;
 }
