@@ -1,6 +1,8 @@
 /* latent-window-features.c — what a classifier is judged on, and models
- * that feed each other: the Test Data choices of the Dataset menu, and
- * "Use Its Features", which makes a finished encoder's features the data
+ * that feed each other: the Test Data choices of the Dataset menu, "Use Its
+ * Features", which makes a finished encoder's features the data, and
+ * "Train a Network on It", which starts a network from a finished
+ * autoencoder's first layer
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,9 +11,12 @@
 #include "latent-window-private.h"
 #include "latent-family.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 
 #include "latent-catalog.h"
+#include "latent-mlp.h"
+#include "latent-result.h"
 #include "latent-ui-util.h"
 
 static void
@@ -127,11 +132,6 @@ encoder_frame (LatentWindow *self)
   return frame;
 }
 
-gboolean
-_latent_window_can_use_features (LatentWindow *self)
-{
-  return encoder_frame (self) != NULL;
-}
 
 static void
 on_use_features_action (GSimpleAction *action,
@@ -164,13 +164,74 @@ on_use_features_action (GSimpleAction *action,
   latent_session_set_dataset (self->session, features, NULL);
 }
 
+/* A finished autoencoder run on the labelled data shown: what a network
+ * can start from. */
+static gboolean
+can_train_network (LatentWindow *self)
+{
+  LatentSnapshot *frame = encoder_frame (self);
+
+  return frame != NULL && latent_snapshot_get_family (frame) == LATENT_FAMILY_AUTOENCODER &&
+         latent_dataset_get_labels (frame->dataset) != NULL;
+}
+
+/* The autoencoder's result goes where the cache keeps such files, and the
+ * network starts from it: init=@FILE, as latent-cli takes it. */
+static void
+on_train_network_action (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  LatentSnapshot *frame = encoder_frame (self);
+  const LatentAlgorithm *mlp = latent_mlp_get_algorithm ();
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "latent", "pretrained", NULL);
+  g_autofree char *name = NULL, *path = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autoptr(LatentParams) params = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!can_train_network (self))
+    return;
+  name = g_date_time_format (now, "wta-%Y%m%d-%H%M%S.json");
+  path = g_build_filename (dir, name, NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not make %s: %s"), dir, g_strerror (errno));
+
+      _latent_window_show_error (self, message);
+      return;
+    }
+  if (!latent_result_write_json (frame, latent_session_get_history (self->session),
+                                 latent_session_get_init_ms (self->session), frame->elapsed_ms, path, &error))
+    {
+      _latent_window_show_error (self, error->message);
+      return;
+    }
+  params = latent_mlp_new_params_from (path);
+  latent_session_set_algorithm (self->session, mlp, params);
+  latent_session_restart (self->session, FALSE);
+}
+
 static const GActionEntry feature_actions[] = {
   { "test-data", on_test_data_action, "s" },
   { "test-installed", on_test_data_action, "s" },
   { "open-test-data", on_open_test_action },
   { "hold-out", on_hold_out_action },
   { "use-features", on_use_features_action },
+  { "train-network", on_train_network_action },
 };
+
+void
+_latent_window_update_feature_actions (LatentWindow *self)
+{
+  GActionMap *map = G_ACTION_MAP (self);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "use-features")),
+                               encoder_frame (self) != NULL);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "train-network")),
+                               can_train_network (self));
+}
 
 void
 _latent_window_init_features (LatentWindow *self)

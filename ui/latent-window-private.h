@@ -100,8 +100,9 @@ void            _latent_window_init_files          (LatentWindow *self);
 void            _latent_window_init_features       (LatentWindow *self);
 void            _latent_window_init_filter         (LatentWindow *self);
 
-/* latent-window-features.c: whether Use Its Features applies */
-gboolean        _latent_window_can_use_features    (LatentWindow *self);
+/* latent-window-features.c: Use Its Features and Train a Network on It,
+ * enabled where they apply */
+void            _latent_window_update_feature_actions (LatentWindow *self);
 
 /* latent-window-filter.c: the filter bar follows the algorithm and the
  * figure shown; " · pass 3 of 5 · Separable · 2.05 ms per pass" */

@@ -422,7 +422,7 @@ update_actions (LatentWindow *self)
   enable (self, "sweep", dataset != NULL && latent_algorithm_param_with_role (algorithm, LATENT_PARAM_ROLE_SWEEP) != NULL);
   enable (self, "save-image", frame != NULL && latent_filters_get_image (frame) != NULL);
   enable (self, "edit-kernel", algorithm->family == LATENT_FAMILY_FILTER);
-  enable (self, "use-features", _latent_window_can_use_features (self));
+  _latent_window_update_feature_actions (self);
   enable (self, "hold-out", dataset != NULL && latent_dataset_get_test (dataset) != NULL);
 }
 

@@ -722,3 +722,14 @@ latent_mlp_get_algorithm (void)
 {
   return &mlp_algorithm;
 }
+
+LatentParams *
+latent_mlp_new_params_from (const char *wta_result)
+{
+  LatentParams *params = latent_algorithm_new_params (&mlp_algorithm);
+  g_autofree char *init = g_strconcat ("@", wta_result, NULL);
+
+  /* Any path is a valid value: what it holds is checked when the run starts. */
+  latent_params_set (params, "init", init, NULL);
+  return params;
+}

@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
-const LatentAlgorithm *latent_mlp_get_algorithm (void);
+const LatentAlgorithm *latent_mlp_get_algorithm   (void);
+/* Its parameters, the defaults but for the first layer, which starts from
+ * the wta result at @wta_result (init=@FILE). */
+LatentParams          *latent_mlp_new_params_from (const char *wta_result);
 
 G_END_DECLS

@@ -22,8 +22,9 @@
 #            torch.optim.Adam (weight decay λ on the weights), on every core,
 #            under $LATENT_TORCH_VENV's python (default
 #            ~/.cache/latent/torch-venv: python3 -m venv, then pip install
-#            torch numpy; several GiB, so not in the peers venv); the epochs
-#            timed, the test predictions at the end not.
+#            torch numpy; several GiB, so not in the peers venv), else the
+#            peers venv's; the epochs timed, the test predictions at the
+#            end not.
 # The peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset.
 #
 # JSON lines on stdout: a "machine" line, one "mlp" line per implementation
@@ -168,7 +169,10 @@ def main():
                         learning_rate=LEARNING_RATE))
     results, ok = [], True
     torch_venv = os.environ.get("LATENT_TORCH_VENV") or os.path.expanduser("~/.cache/latent/torch-venv")
-    runs = [("latent", None), ("sklearn", peers_python()), ("torch", os.path.join(torch_venv, "bin", "python"))]
+    torch_python = os.path.join(torch_venv, "bin", "python")
+    if not os.path.exists(torch_python):
+        torch_python = peers_python()   # where bench-wta.py's README puts it
+    runs = [("latent", None), ("sklearn", peers_python()), ("torch", torch_python)]
     for which, python in runs:
         try:
             if which != "latent" and (python is None or not os.path.exists(python)):

@@ -329,6 +329,10 @@ def is_sensitive(node):
     return bool(_safe(lambda: node.getState().contains(pyatspi.STATE_SENSITIVE), False))
 
 
+def is_checked(node):
+    return bool(_safe(lambda: node.getState().contains(pyatspi.STATE_CHECKED), False))
+
+
 def click(node, timeout=10):
     """Presses a button or menu item the way assistive technology does; nodes
     without a 'click' action get a real mouse click at their centre. Waits for

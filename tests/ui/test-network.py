@@ -10,9 +10,11 @@
 # The data: scikit-learn's make_moons (600 rows, noise 0.15, seed 0) as a
 # CSV whose last column names the moon. The network: 2 hidden layers of 8
 # and 4 ReLU units, Adam at 0.01 for 80 epochs (240 steps), at the window's
-# own pace, so its steps are seen one by one. Accessible names used:
+# own pace, so its steps are seen one by one. Then a WTA autoencoder of 64
+# units on 10,000 Fashion-MNIST images, and a network started from it. Accessible names used:
 # "Algorithm", "Hidden layer 1", "Hidden layer 2", "Learning rate",
-# "Epochs", "Run", "Status", "Metrics", "View", "Figure".
+# "Epochs", "Run", "Status", "Metrics", "View", "Figure", "Dataset",
+# "Hidden units", "As fast as possible".
 
 import os
 import re
@@ -122,12 +124,47 @@ def step_units():
         raise Failure(f'the hidden units figure has {coloured} coloured pixels: no unit maps are drawn')
 
 
+def step_pretrain():
+    """An autoencoder on images, then Dataset ▸ Train a Network on It: the
+    network starts from its units (the metrics say from which file) and
+    learns the classes; its first layer is drawn as images."""
+    app.choose_menu_item('Dataset', 'Fashion-MNIST, first 10,000')
+    wait_status(r'10000 × 784', 60, 'the first 10,000 Fashion-MNIST images to load')
+    app.select_dropdown('Algorithm', 'Winner-take-all autoencoder')
+    ui.set_value(app.find('spin button', 'Hidden units', what='the spin button "Hidden units"'), 64)
+    fast = app.find('check box', 'As fast as possible', what='the check box "As fast as possible"')
+    if not ui.is_checked(fast):
+        ui.click(fast)
+    app.press('Run')
+    wait_status(r'(?i)finished \d+ epochs|converged', 120, 'the autoencoder to finish')
+    app.choose_menu_item('Dataset', 'Train a Network on It')
+    wait_status(r'Neural network \(MLP\) · iteration 0\b', 20, 'a network to be ready')
+    ui.set_value(app.find('spin button', 'Epochs', what='the spin button "Epochs"'), 5)
+    app.press('Run')
+    wait_status(r'(?i)finished 5 epochs|converged', 120, 'the network to finish')
+    text = metrics()
+    log(f'  status: {status()!r}\n  metrics: {text!r}')
+    if not re.search(r'First layer from wta-[\d-]+\.json', text):
+        raise Failure(f'the metrics do not say the first layer came from the autoencoder: {text!r}')
+    m = re.search(r'Test accuracy ([\d.]+) %', text)
+    if not m or float(m.group(1)) < 75:
+        raise Failure(f'the pretrained network should reach 75 % on Fashion-MNIST in 5 epochs: {text!r}')
+    app.select_dropdown('View', 'Hidden units')
+    time.sleep(0.7)
+    path = figure_shot('ui-network-pretrained-units.png')
+    coloured = coloured_pixels(path)
+    log(f'  {coloured} strongly coloured pixels in {path}')
+    if coloured < 5000:
+        raise Failure(f'the first layer is not drawn as images: {coloured} coloured pixels')
+
+
 def main():
     ui.run_steps('ui-network', app, [
         ('start the window and open the moons', step_start),
         ('Neural network with layers of 8 and 4 and a learning rate of 0.01', step_network),
         ('the decision regions redraw as it learns and end around the moons', step_live_regions),
         ('View ▸ Hidden units draws each unit over the plane', step_units),
+        ('an autoencoder, then Dataset ▸ Train a Network on It starts a network from it', step_pretrain),
     ])
     status_code = app.stop()
     if status_code != 0:
