@@ -514,6 +514,38 @@ test_logreg (gconstpointer data)
   g_assert_cmpmem (a->classifier.test_predictions, b->classifier.n_test * sizeof (gint32), b->classifier.test_predictions, b->classifier.n_test * sizeof (gint32));
 }
 
+/* ---- mlp.cl (with logreg.cl's and gemm.cl's kernels) --------------------- */
+
+typedef struct {
+  guint n, d, classes, batch;
+  const char *hidden;      /* "hidden-2=…" or another setting */
+  const char *activation;
+  const char *dropout;
+} MlpCase;
+
+static void
+test_mlp (gconstpointer data)
+{
+  const MlpCase *tc = data;
+  g_autoptr(LatentDataset) ds = test_blobs (tc->n, tc->d, tc->classes, 6.0, tc->n + tc->d);
+  g_autofree char *batch = g_strdup_printf ("batch=%u", tc->batch);
+  g_autofree char *activation = g_strdup_printf ("activation=%s", tc->activation);
+  g_autofree char *dropout = g_strdup_printf ("dropout=%s", tc->dropout);
+  const char * const settings[] = { batch, activation, dropout, tc->hidden, "hidden-1=5", "epochs=1",
+                                    "test=0.25", NULL };
+  g_autoptr(LatentFit) ref = NULL;
+  g_autoptr(LatentFit) dev = NULL;
+  LatentSnapshot *a, *b;
+
+  fit_both ("mlp", ds, settings, 1e-4, &ref, &dev);
+  a = dev->snapshot;
+  b = ref->snapshot;
+  g_assert_cmpuint (a->classifier.epochs.n_steps, ==, b->classifier.epochs.n_steps);
+  for (guint s = 0; s < b->classifier.epochs.n_steps; s++)
+    g_assert_cmpfloat (fabs (a->classifier.epochs.step_loss[s] - b->classifier.epochs.step_loss[s]), <=, 1e-4 * (1 + b->classifier.epochs.step_loss[s]));
+  g_assert_cmpmem (a->classifier.test_predictions, b->classifier.n_test * sizeof (gint32), b->classifier.test_predictions, b->classifier.n_test * sizeof (gint32));
+}
+
 /* ---- prototype.cl -------------------------------------------------------- */
 
 typedef struct {
@@ -771,6 +803,11 @@ main (int    argc,
     /* L-BFGS: all rows, logreg_gradient in place of the update. */
     { 37, 19, 5, 0, "lbfgs", "true", 2 },
   };
+  static const MlpCase mlp_cases[] = {
+    { 43, 7, 3, 10, "hidden-2=0", "relu", "0" },
+    { 37, 19, 5, 9, "hidden-2=3", "tanh", "0.3" },
+    { 29, 1, 2, 29, "hidden-2=0", "relu", "0.5" },
+  };
   static const PrototypeCase prototype_cases[] = {
     { 41, 5, 3, "euclidean" }, { 41, 5, 3, "cosine" }, { 46, 1, 4, "euclidean" }, { 47, 19, 4, "cosine" },
   };
@@ -905,6 +942,13 @@ main (int    argc,
                                                tc->classes, tc->batch,
                                                g_str_equal (tc->standardise, "true") ? "-standardised" : "");
       add_case (path, test_logreg, tc, NULL);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (mlp_cases); i++)
+    {
+      const MlpCase *tc = &mlp_cases[i];
+      g_autofree char *path = g_strdup_printf ("/sim/mlp/%s-%s-dropout-%s/n%u-d%u-c%u-b%u", tc->hidden, tc->activation,
+                                               tc->dropout, tc->n, tc->d, tc->classes, tc->batch);
+      add_case (path, test_mlp, tc, NULL);
     }
   for (guint i = 0; i < G_N_ELEMENTS (prototype_cases); i++)
     {
