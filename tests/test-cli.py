@@ -298,7 +298,7 @@ class Results(unittest.TestCase):
         budgets = {"kmeans": "max-iterations", "gmm": "max-iterations", "pca": "max-iterations",
                    "ppca": "max-iterations", "fa": "max-iterations", "wta": "epochs", "logreg": "epochs",
                    "convolve": "iterations", "prototype": "episodes",
-                   "tsne": "iterations", "umap": "epochs", "mlp": "epochs"}
+                   "tsne": "iterations", "umap": "epochs", "mlp": "epochs", "spca": "max-iterations"}
         self.assertEqual(sorted(algorithms), sorted(budgets))
         for a in algorithms:
             data = "pattern:width=32,height=24" if a == "convolve" else "iris"
@@ -1296,8 +1296,8 @@ class Params(unittest.TestCase):
     def test_every_algorithm_and_refusals(self):
         p = run("params")
         self.assertEqual(p.returncode, 0, p.stderr)
-        for algorithm in ("kmeans", "gmm", "pca", "ppca", "fa", "wta", "logreg", "mlp", "prototype", "convolve",
-                          "tsne", "umap"):
+        for algorithm in ("kmeans", "gmm", "pca", "ppca", "fa", "spca", "wta", "logreg", "mlp", "prototype",
+                          "convolve", "tsne", "umap"):
             self.assertIn(f"\n{algorithm} — ", "\n" + p.stdout)
         p = run("params", "nope")
         self.assertEqual(p.returncode, 2)

@@ -1,5 +1,5 @@
-/* latent-linear-private.h — state shared by PCA, probabilistic PCA and
- * factor analysis, and by their two paths
+/* latent-linear-private.h — state shared by PCA, probabilistic PCA, factor
+ * analysis and sparse PCA, and by their two paths
  *
  * All three models are fitted from the sample covariance S (d × d, 1/n), so
  * an iteration costs O(d²m) whatever the number of rows. The paths differ
@@ -22,6 +22,7 @@ typedef enum {
   LATENT_LINEAR_PCA,
   LATENT_LINEAR_PPCA,
   LATENT_LINEAR_FA,
+  LATENT_LINEAR_SPCA,
 } LatentLinearModel;
 
 /* The covariance is d × d doubles on the host: a limit keeps it sane. */
@@ -58,6 +59,12 @@ typedef struct {
    * of Ψ^-½ S Ψ^-½, refined from step to step. */
   double            *basis;
   guint              basis_cols;
+  /* Sparse PCA: w holds the components V (column j is V_j, not unit), the
+   * rows' codes are U = (X − mean) A with a d × m, sa = S · a, and alpha
+   * weighs the L1 penalty. */
+  double            *a;
+  double            *sa;
+  double             alpha;
 
   guint              iteration;
   double             log_likelihood;   /* mean per row, of the current model */
@@ -115,6 +122,10 @@ void            latent_linear_cov_times_double (LatentLinear      *self,
                                                 const double      *v,
                                                 guint              cols,
                                                 double            *out);
+/* PCA's exact solution: the top m eigenvectors of S into w's columns and
+ * their eigenvalues, largest first. */
+gboolean        latent_linear_top_eigenvectors (LatentLinear      *self,
+                                                GError           **error);
 /* Orthonormal random start for w (seeded). */
 /* COLS orthonormal random columns (d × cols) times SCALE, from the seed. */
 void            latent_linear_random_basis     (LatentLinear      *self,

@@ -47,6 +47,8 @@ latent_linear_free (gpointer data)
   g_free (self->eigenvalues);
   g_free (self->sw);
   g_free (self->basis);
+  g_free (self->a);
+  g_free (self->sa);
   g_free (self->device);
   g_free (self->fallback);
   if (self->message)
@@ -85,10 +87,19 @@ model_name (LatentLinearModel model)
       return _("PCA");
     case LATENT_LINEAR_PPCA:
       return _("Probabilistic PCA");
+    case LATENT_LINEAR_SPCA:
+      return _("Sparse PCA");
     case LATENT_LINEAR_FA:
     default:
       return _("Factor analysis");
     }
+}
+
+/* PCA and sparse PCA keep no noise apart: as many components as columns. */
+static gboolean
+may_span_all (LatentLinearModel model)
+{
+  return model == LATENT_LINEAR_PCA || model == LATENT_LINEAR_SPCA;
 }
 
 gboolean
@@ -117,13 +128,13 @@ latent_linear_check (LatentLinearModel   model,
                    model_name (model), d, d, name, LATENT_LINEAR_MAX_COLS);
       return FALSE;
     }
-  if (model == LATENT_LINEAR_PCA && m > d)
+  if (may_span_all (model) && m > d)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                    _("components = %u is more than the %u columns of “%s”"), m, d, name);
       return FALSE;
     }
-  if (model != LATENT_LINEAR_PCA && m >= d)
+  if (!may_span_all (model) && m >= d)
     {
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                    g_dngettext (GETTEXT_PACKAGE,
@@ -148,7 +159,7 @@ latent_linear_max_int (LatentLinearModel      model,
   if (!g_str_equal (spec->name, "components") || n < 2 || d > LATENT_LINEAR_MAX_COLS)
     return G_MAXINT64;
   /* As latent_linear_check: up to the columns, fewer for a noise model. */
-  return model == LATENT_LINEAR_PCA ? (gint64) d : (gint64) d - 1;
+  return may_span_all (model) ? (gint64) d : (gint64) d - 1;
 }
 
 /* A streamed dataset's moments on the device, a chunk at a time: each
@@ -604,6 +615,37 @@ coders (LatentLinear *self,
         return TRUE;
       }
 
+    case LATENT_LINEAR_SPCA:
+      {
+        /* scikit-learn's transform: with Vn the components made unit,
+         * E = (Vn Vnᵀ + 0.01 I)⁻¹ Vn, a ridge regression onto them, and
+         * D = Vnᵀ. A component the penalty emptied stays 0. */
+        g_autofree double *vn = g_new (double, (gsize) d * m);
+
+        for (guint j = 0; j < m; j++)
+          {
+            double norm = 0;
+
+            for (guint a = 0; a < d; a++)
+              norm += self->w[(gsize) a * m + j] * self->w[(gsize) a * m + j];
+            norm = norm > 0 ? sqrt (norm) : 1;
+            for (guint a = 0; a < d; a++)
+              vn[(gsize) a * m + j] = self->w[(gsize) a * m + j] / norm;
+          }
+        latent_linear_inner (self, vn, vn, 0.01, mm);
+        rhs = g_new (double, (gsize) m * d);
+        for (guint a = 0; a < d; a++)
+          for (guint j = 0; j < m; j++)
+            rhs[(gsize) j * d + a] = vn[(gsize) a * m + j];
+        if (!latent_linear_solve_spd (mm, m, rhs, d, NULL))
+          return FALSE;
+        for (guint a = 0; a < d; a++)
+          for (guint j = 0; j < m; j++)
+            et[(gsize) a * m + j] = rhs[(gsize) j * d + a];
+        memcpy (dec, vn, sizeof (double) * d * m);
+        return TRUE;
+      }
+
     case LATENT_LINEAR_FA:
     default:
       {
@@ -658,6 +700,16 @@ arrange (LatentLinear *self,
         sign[j] = -1;
       if (self->model == LATENT_LINEAR_PCA)
         variance[j] = self->eigenvalues[j] * latent_linear_unbiased (self);
+      /* A sparse axis: the data's variance along it, v̂ᵀ S v̂. */
+      if (self->model == LATENT_LINEAR_SPCA)
+        {
+          double vsv = 0;
+
+          for (guint a = 0; a < d; a++)
+            for (guint b = 0; b < d; b++)
+              vsv += self->w[(gsize) a * m + j] * self->cov[(gsize) a * d + b] * self->w[(gsize) b * m + j];
+          variance[j] = variance[j] > 0 ? vsv / variance[j] : 0;
+        }
       order[j] = j;
     }
   /* Insertion sort: m is small. */
@@ -668,6 +720,59 @@ arrange (LatentLinear *self,
         order[i] = order[i - 1];
         order[i - 1] = t;
       }
+}
+
+gboolean
+latent_linear_top_eigenvectors (LatentLinear  *self,
+                                GError       **error)
+{
+  const guint d = self->d, m = self->m;
+  g_autofree double *values = g_new (double, d);
+  g_autofree double *vectors = g_new (double, (gsize) d * m);
+  g_autofree lapack_int *support = g_new (lapack_int, 2 * (gsize) d);
+  lapack_int found = 0, info;
+
+  /* Only the m largest: the reduction to tridiagonal form dominates, and
+   * no eigenvector beyond those is formed. */
+  if (self->cl)
+    {
+      g_autofree float *a = g_new (float, (gsize) d * d);
+      g_autofree float *fvalues = g_new (float, d);
+      g_autofree float *fvectors = g_new (float, (gsize) d * m);
+
+      for (gsize i = 0; i < (gsize) d * d; i++)
+        a[i] = self->cov[i];
+      info = LAPACKE_ssyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', d, a, d, 0, 0, d - m + 1, d, 0,
+                             &found, fvalues, fvectors, m, support);
+      for (guint j = 0; j < MIN ((guint) MAX (found, 0), m); j++)
+        values[j] = fvalues[j];
+      for (gsize i = 0; i < (gsize) d * m; i++)
+        vectors[i] = fvectors[i];
+    }
+  else
+    {
+      g_autofree double *a = g_memdup2 (self->cov, sizeof (double) * d * d);
+
+      info = LAPACKE_dsyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', d, a, d, 0, 0, d - m + 1, d, 0,
+                             &found, values, vectors, m, support);
+    }
+  if (info != 0 || found != (lapack_int) m)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+                   _("%s: the eigensolver failed on the %u × %u covariance (LAPACK info %d)"),
+                   model_name (self->model), d, d, (int) info);
+      return FALSE;
+    }
+  /* They come in ascending order. */
+  for (guint j = 0; j < m; j++)
+    {
+      const guint src = m - 1 - j;
+
+      self->eigenvalues[j] = MAX (0, values[src]);
+      for (guint r = 0; r < d; r++)
+        self->w[(gsize) r * m + j] = vectors[(gsize) r * m + src];
+    }
+  return TRUE;
 }
 
 /* Rows shown with their reconstructions: one of each class when there are
@@ -794,7 +899,9 @@ fill_model (LatentLinear   *self,
       snap->linear.explained_variance_ratio[j] = variance[src] / (self->total_variance * latent_linear_unbiased (self));
       for (guint a = 0; a < d; a++)
         {
-          snap->linear.components[(gsize) j * d + a] = sign[src] * self->w[(gsize) a * m + src];
+          /* Sparse PCA's are unit, as scikit-learn reports them: its decoder. */
+          snap->linear.components[(gsize) j * d + a] =
+            sign[src] * (self->model == LATENT_LINEAR_SPCA ? dec0 : self->w)[(gsize) a * m + src];
           et[(gsize) a * m + j] = sign[src] * et0[(gsize) a * m + src];
           dec[(gsize) a * m + j] = sign[src] * dec0[(gsize) a * m + src];
         }

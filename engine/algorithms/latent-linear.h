@@ -1,5 +1,5 @@
-/* latent-linear.h — principal component analysis, probabilistic PCA and factor
- * analysis: the linear latent-variable models
+/* latent-linear.h — principal component analysis, probabilistic PCA, factor
+ * analysis and sparse PCA: the linear latent-variable models
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,6 +19,7 @@ typedef struct {
   gboolean    whiten;
   double      tol;
   gint64      max_iterations;
+  double      alpha;           /* sparse PCA's */
 } LatentLinearParams;
 
 /* Every parameter of @params (a PCA, PPCA or FA table) into @out. */
@@ -28,5 +29,6 @@ void                   latent_linear_params_read (LatentParams       *params,
 const LatentAlgorithm *latent_pca_get_algorithm  (void);
 const LatentAlgorithm *latent_ppca_get_algorithm (void);
 const LatentAlgorithm *latent_fa_get_algorithm   (void);
+const LatentAlgorithm *latent_spca_get_algorithm (void);
 
 G_END_DECLS

@@ -107,59 +107,6 @@ note_rank (LatentLinear *self)
 /* The covariance from the device carries float precision only: solving it
  * in float (ssyevr) loses nothing and halves the time. The reference path
  * solves in double. */
-static gboolean
-solve_exact (LatentLinear  *self,
-             GError       **error)
-{
-  const guint d = self->d, m = self->m;
-  g_autofree double *values = g_new (double, d);
-  g_autofree double *vectors = g_new (double, (gsize) d * m);
-  g_autofree lapack_int *support = g_new (lapack_int, 2 * (gsize) d);
-  lapack_int found = 0, info;
-
-  /* Only the m largest: the reduction to tridiagonal form dominates, and
-   * no eigenvector beyond those is formed. */
-  if (self->cl)
-    {
-      g_autofree float *a = g_new (float, (gsize) d * d);
-      g_autofree float *fvalues = g_new (float, d);
-      g_autofree float *fvectors = g_new (float, (gsize) d * m);
-
-      for (gsize i = 0; i < (gsize) d * d; i++)
-        a[i] = self->cov[i];
-      info = LAPACKE_ssyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', d, a, d, 0, 0, d - m + 1, d, 0,
-                             &found, fvalues, fvectors, m, support);
-      for (guint j = 0; j < MIN ((guint) MAX (found, 0), m); j++)
-        values[j] = fvalues[j];
-      for (gsize i = 0; i < (gsize) d * m; i++)
-        vectors[i] = fvectors[i];
-    }
-  else
-    {
-      g_autofree double *a = g_memdup2 (self->cov, sizeof (double) * d * d);
-
-      info = LAPACKE_dsyevr (LAPACK_ROW_MAJOR, 'V', 'I', 'U', d, a, d, 0, 0, d - m + 1, d, 0,
-                             &found, values, vectors, m, support);
-    }
-  if (info != 0 || found != (lapack_int) m)
-    {
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
-                   _("PCA: the eigensolver failed on the %u × %u covariance (LAPACK info %d)"),
-                   d, d, (int) info);
-      return FALSE;
-    }
-  /* They come in ascending order. */
-  for (guint j = 0; j < m; j++)
-    {
-      const guint src = m - 1 - j;
-
-      self->eigenvalues[j] = MAX (0, values[src]);
-      for (guint r = 0; r < d; r++)
-        self->w[(gsize) r * m + j] = vectors[(gsize) r * m + src];
-    }
-  return TRUE;
-}
-
 /* Rayleigh quotients of the current w, from self->sw = S · w. */
 static void
 rayleigh (LatentLinear *self)
@@ -276,7 +223,7 @@ pca_step (gpointer       data,
   g_string_truncate (self->message, 0);
   if (g_str_equal (p.method, "exact"))
     {
-      if (!solve_exact (self, error))
+      if (!latent_linear_top_eigenvectors (self, error))
         return FALSE;
       self->converged = TRUE;
     }
