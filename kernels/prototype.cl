@@ -18,7 +18,8 @@
  * prototype_scores: work-item g scores ROWS rows against every prototype,
  * so each prototype vector read serves ROWS rows. The score is higher for
  * a nearer prototype: −Σ(x − p)² (the differences themselves, so nothing
- * cancels) or, with COSINE, x·p / (|x| |p|), 0 when a norm is 0. Scores are
+ * cancels), with COSINE x·p / (|x| |p|) (0 when a norm is 0), with DOT
+ * x·p (matching networks' other similarity). Scores are
  * n × n_slots, row-major. The host picks the best and decides close calls
  * again in double, which is why the scores need not be exact.
  *
@@ -34,6 +35,10 @@
 /* Rows per work-item of prototype_scores. */
 #ifndef ROWS
 #define ROWS 4
+#endif
+
+#ifndef DOT
+#define DOT 0
 #endif
 
 #ifndef COSINE
@@ -134,7 +139,7 @@ prototype_scores (__global const vec_t *LATENT_RESTRICT x,
 
           for (uint k = 0; k < ROWS; k++)
             {
-#if COSINE
+#if COSINE || DOT
               acc[k] += row[k][j] * pj;
 #else
               const vec_t u = row[k][j] - pj;
@@ -147,6 +152,8 @@ prototype_scores (__global const vec_t *LATENT_RESTRICT x,
 #if COSINE
           const float den = norm[k] * proto_norms[c];
           scores[(size_t) (first + k) * n_slots + c] = den > 0.0f ? hsum (acc[k]) / den : 0.0f;
+#elif DOT
+          scores[(size_t) (first + k) * n_slots + c] = hsum (acc[k]);
 #else
           scores[(size_t) (first + k) * n_slots + c] = -hsum (acc[k]);
 #endif

@@ -362,6 +362,30 @@ class Results(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("m.json", p.stderr)
 
+    def test_prototypes_on_npz_rows_anywhere(self):
+        # An uncompressed .npz member is read where it lies in the file, at
+        # whatever offset the zip gives it: the prototypes' kernels loaded
+        # it as aligned vectors and crashed (issue 39). 200 rows of 64
+        # columns (no padding, so no copy) in two classes, "x.npy" 35 bytes
+        # plus whole 64-byte npy headers into the file: never aligned to 64.
+        import zipfile
+
+        def npy(dtype, shape, data):
+            header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (dtype, shape)
+            header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+            return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data
+
+        values = struct.pack("<12800f", *[((i * 7919) % 255) / 255 + (i // 64 % 2) for i in range(12800)])
+        labels = struct.pack("<200q", *[i % 2 for i in range(200)])
+        with zipfile.ZipFile(self.path("rows.npz"), "w", zipfile.ZIP_STORED) as z:
+            z.writestr("x.npy", npy("<f4", "(200, 64)", values))
+            z.writestr("y.npy", npy("<i8", "(200,)", labels))
+        for device in ("auto", "off"):
+            p = run("run", "prototype", "--data", self.path("rows.npz"), "--device", device,
+                    "--param", "ways=2", "--param", "episodes=3", "--param", "classifier=matching")
+            self.assertEqual(p.returncode, 0, device + ": " + p.stderr)
+            self.assertIn("3 iterations", p.stdout + p.stderr)
+
     def test_no_episode_no_number(self):
         # Before any episode there is no mean episode accuracy: said so, not "nan".
         p = run("run", "prototype", "--data", "iris", "--param", "episodes=0")

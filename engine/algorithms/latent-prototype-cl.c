@@ -34,7 +34,7 @@ struct _LatentPrototypeCl
 {
   LatentCl         *cl;
   cl_command_queue  queue;
-  cl_kernel         sums, euclidean, cosine;
+  cl_kernel         sums, euclidean, cosine, dot;
   LatentPrototypeDistance distance;
   guint             d, vec, dp, dv;
   guint             items;         /* work-items a class sum is split over */
@@ -51,7 +51,7 @@ latent_prototype_cl_free (LatentPrototypeCl *pcl)
 {
   cl_mem *buffers[] = { &pcl->x_train, &pcl->x_test, &pcl->rows, &pcl->slots, &pcl->protos,
                         &pcl->norms, &pcl->partial, &pcl->scores };
-  cl_kernel *kernels[] = { &pcl->sums, &pcl->euclidean, &pcl->cosine };
+  cl_kernel *kernels[] = { &pcl->sums, &pcl->euclidean, &pcl->cosine, &pcl->dot };
 
   if (pcl == NULL)
     return;
@@ -119,14 +119,16 @@ upload (LatentPrototypeCl  *pcl,
 
   if (!check_size (pcl, bytes, "rows", error))
     return FALSE;
-  if (pcl->dp != d)
+  /* The kernels load whole vectors, aligned: rows a file maps in place (an
+   * uncompressed .npz member) may start anywhere, and crashed them. Those,
+   * and rows that need padding, go to the device as a copy. */
+  if (pcl->dp != d || (guintptr) x % (pcl->vec * sizeof (float)) != 0)
     {
       padded = g_new0 (float, (gsize) n * pcl->dp);
       for (guint i = 0; i < n; i++)
         memcpy (padded + (gsize) i * pcl->dp, x + (gsize) i * d, d * sizeof (float));
     }
-  /* Unpadded rows in place: the dataset outlives this and its memory is
-   * aligned for the device. */
+  /* Unpadded, aligned rows in place: the dataset outlives this. */
   return latent_cl_create_buffer (pcl->cl, mem, CL_MEM_READ_ONLY | (padded ? CL_MEM_COPY_HOST_PTR : CL_MEM_USE_HOST_PTR),
                                   bytes, padded ? padded : (gpointer) x, "rows", error);
 }
@@ -140,6 +142,7 @@ latent_prototype_cl_new (LatentPrototype  *self,
   const LatentClDeviceInfo *info = latent_cl_get_info (cl);
   g_autofree char *euclidean = NULL;
   g_autofree char *cosine = NULL;
+  g_autofree char *dot = NULL;
 
   pcl->cl = g_object_ref (cl);
   pcl->d = self->d;
@@ -158,9 +161,11 @@ latent_prototype_cl_new (LatentPrototype  *self,
   pcl->sums_local = info->type & CL_DEVICE_TYPE_CPU ? 1 : 0;
   euclidean = g_strdup_printf ("-DVEC=%u -DROWS=%u -DCOSINE=0", pcl->vec, SCORE_ROWS);
   cosine = g_strdup_printf ("-DVEC=%u -DROWS=%u -DCOSINE=1", pcl->vec, SCORE_ROWS);
+  dot = g_strdup_printf ("-DVEC=%u -DROWS=%u -DDOT=1", pcl->vec, SCORE_ROWS);
   if (!(pcl->sums = latent_cl_create_kernel (cl, "prototype", euclidean, "prototype_sums", error)) ||
       !(pcl->euclidean = latent_cl_create_kernel (cl, "prototype", euclidean, "prototype_scores", error)) ||
       !(pcl->cosine = latent_cl_create_kernel (cl, "prototype", cosine, "prototype_scores", error)) ||
+      !(pcl->dot = latent_cl_create_kernel (cl, "prototype", dot, "prototype_scores", error)) ||
       !(pcl->queue = latent_cl_create_queue (cl, error)))
     return NULL;
   pcl->train = self->split->train;
@@ -247,20 +252,19 @@ latent_prototype_cl_means (LatentPrototypeCl  *pcl,
 }
 
 gboolean
-latent_prototype_cl_classify (LatentPrototypeCl  *pcl,
-                              LatentDataset      *dataset,
-                              const gint32       *rows,
-                              guint               n,
-                              const float        *prototypes,
-                              guint               n_slots,
-                              gint32             *slot_of_row,
-                              guint              *rechecked,
-                              GCancellable       *cancellable,
-                              GError            **error)
+latent_prototype_cl_scores (LatentPrototypeCl  *pcl,
+                            LatentDataset      *dataset,
+                            const gint32       *rows,
+                            guint               n,
+                            const float        *prototypes,
+                            guint               n_slots,
+                            float              *scores,
+                            GCancellable       *cancellable,
+                            GError            **error)
 {
   const guint d = pcl->d, dp = pcl->dp;
   const gboolean cosine = pcl->distance == LATENT_PROTOTYPE_COSINE;
-  cl_kernel kernel = cosine ? pcl->cosine : pcl->euclidean;
+  cl_kernel kernel = cosine ? pcl->cosine : pcl->distance == LATENT_PROTOTYPE_DOT ? pcl->dot : pcl->euclidean;
   cl_mem x = rows_of (pcl, dataset);
   const cl_uint dv = pcl->dv, count = n, slot_count = n_slots;
   const gsize global = MAX (1u, (n + SCORE_ROWS - 1) / SCORE_ROWS);
@@ -268,9 +272,6 @@ latent_prototype_cl_classify (LatentPrototypeCl  *pcl,
   const gsize score_bytes = (gsize) n * n_slots * sizeof (float);
   g_autofree float *padded = g_new0 (float, (gsize) n_slots * dp);
   g_autofree float *norms = g_new (float, n_slots);
-  g_autofree float *scores = g_new (float, (gsize) MAX (n, 1u) * n_slots);
-  g_autofree double *exact = g_new (double, n_slots);
-  guint close = 0;
 
   for (guint c = 0; c < n_slots; c++)
     {
@@ -285,32 +286,51 @@ latent_prototype_cl_classify (LatentPrototypeCl  *pcl,
         }
       norms[c] = sqrt (s);
     }
-  if (rechecked)
-    *rechecked = 0;
   if (n == 0)
     return TRUE;
-  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-      !write_ints (pcl, &pcl->rows, &pcl->rows_size, rows, n, "row list", error) ||
-      !ensure (pcl, &pcl->protos, &pcl->protos_size, proto_bytes, "prototypes", error) ||
-      !ensure (pcl, &pcl->norms, &pcl->norms_size, n_slots * sizeof (float), "prototype norms", error) ||
-      !ensure (pcl, &pcl->scores, &pcl->scores_size, score_bytes, "scores", error) ||
-      !latent_cl_check (clEnqueueWriteBuffer (pcl->queue, pcl->protos, CL_TRUE, 0, proto_bytes, padded,
-                                              0, NULL, NULL),
-                        "clEnqueueWriteBuffer", "prototypes", error) ||
-      !latent_cl_check (clEnqueueWriteBuffer (pcl->queue, pcl->norms, CL_TRUE, 0, n_slots * sizeof (float),
-                                              norms, 0, NULL, NULL),
-                        "clEnqueueWriteBuffer", "prototype norms", error) ||
-      !latent_cl_set_args (kernel, "prototype_scores", error, LATENT_CL_ARG (x), LATENT_CL_ARG (dv),
-                           LATENT_CL_ARG (pcl->rows), LATENT_CL_ARG (count), LATENT_CL_ARG (pcl->protos),
-                           LATENT_CL_ARG (pcl->norms), LATENT_CL_ARG (slot_count), LATENT_CL_ARG (pcl->scores),
-                           LATENT_CL_ARG_END) ||
-      !latent_cl_check (clEnqueueNDRangeKernel (pcl->queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
-                        "clEnqueueNDRangeKernel", "prototype_scores", error) ||
-      !latent_cl_check (clEnqueueReadBuffer (pcl->queue, pcl->scores, CL_TRUE, 0, score_bytes, scores,
-                                             0, NULL, NULL),
-                        "clEnqueueReadBuffer", "scores", error))
-    return FALSE;
+  return !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+         write_ints (pcl, &pcl->rows, &pcl->rows_size, rows, n, "row list", error) &&
+         ensure (pcl, &pcl->protos, &pcl->protos_size, proto_bytes, "prototypes", error) &&
+         ensure (pcl, &pcl->norms, &pcl->norms_size, n_slots * sizeof (float), "prototype norms", error) &&
+         ensure (pcl, &pcl->scores, &pcl->scores_size, score_bytes, "scores", error) &&
+         latent_cl_check (clEnqueueWriteBuffer (pcl->queue, pcl->protos, CL_TRUE, 0, proto_bytes, padded,
+                                                0, NULL, NULL),
+                          "clEnqueueWriteBuffer", "prototypes", error) &&
+         latent_cl_check (clEnqueueWriteBuffer (pcl->queue, pcl->norms, CL_TRUE, 0, n_slots * sizeof (float),
+                                                norms, 0, NULL, NULL),
+                          "clEnqueueWriteBuffer", "prototype norms", error) &&
+         latent_cl_set_args (kernel, "prototype_scores", error, LATENT_CL_ARG (x), LATENT_CL_ARG (dv),
+                             LATENT_CL_ARG (pcl->rows), LATENT_CL_ARG (count), LATENT_CL_ARG (pcl->protos),
+                             LATENT_CL_ARG (pcl->norms), LATENT_CL_ARG (slot_count), LATENT_CL_ARG (pcl->scores),
+                             LATENT_CL_ARG_END) &&
+         latent_cl_check (clEnqueueNDRangeKernel (pcl->queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+                          "clEnqueueNDRangeKernel", "prototype_scores", error) &&
+         latent_cl_check (clEnqueueReadBuffer (pcl->queue, pcl->scores, CL_TRUE, 0, score_bytes, scores,
+                                               0, NULL, NULL),
+                          "clEnqueueReadBuffer", "scores", error);
+}
 
+gboolean
+latent_prototype_cl_classify (LatentPrototypeCl  *pcl,
+                              LatentDataset      *dataset,
+                              const gint32       *rows,
+                              guint               n,
+                              const float        *prototypes,
+                              guint               n_slots,
+                              gint32             *slot_of_row,
+                              guint              *rechecked,
+                              GCancellable       *cancellable,
+                              GError            **error)
+{
+  const gboolean cosine = pcl->distance == LATENT_PROTOTYPE_COSINE;
+  g_autofree float *scores = g_new (float, (gsize) MAX (n, 1u) * n_slots);
+  g_autofree double *exact = g_new (double, n_slots);
+  guint close = 0;
+
+  if (rechecked)
+    *rechecked = 0;
+  if (!latent_prototype_cl_scores (pcl, dataset, rows, n, prototypes, n_slots, scores, cancellable, error))
+    return FALSE;
   for (guint i = 0; i < n; i++)
     {
       const float *s = scores + (gsize) i * n_slots;
@@ -332,7 +352,7 @@ latent_prototype_cl_classify (LatentPrototypeCl  *pcl,
       if (n_slots > 1 &&
           (double) s[best] - second <= LATENT_PROTOTYPE_CLOSE * (cosine ? 1.0 : fabs ((double) second)))
         {
-          latent_prototype_scores (latent_dataset_get_row (dataset, rows[i]), d, prototypes, n_slots,
+          latent_prototype_scores (latent_dataset_get_row (dataset, rows[i]), pcl->d, prototypes, n_slots,
                                    pcl->distance, exact);
           best = latent_prototype_best (exact, n_slots);
           close++;

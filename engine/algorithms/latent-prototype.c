@@ -32,26 +32,42 @@
  * from the same seed. */
 #define EPISODE_STREAM 0x45504953u   /* "EPIS" */
 
-static const char * const distance_choices[] = { "euclidean", "cosine", NULL };
-static const char * const distance_labels[] = { N_("Euclidean"), N_("Cosine"), NULL };
+static const char * const distance_choices[] = { "euclidean", "cosine", "dot", NULL };
+static const char * const distance_labels[] = { N_("Euclidean"), N_("Cosine"), N_("Dot product"), NULL };
+
+static const char * const classifier_choices[] = { "prototypes", "matching", NULL };
+static const char * const classifier_labels[] = { N_("Class means"), N_("Matching network"), NULL };
+
+const guint latent_prototype_curve_shots[LATENT_PROTOTYPE_CURVE_SHOTS] = { 1, 2, 5, 10, 20 };
 
 /* The parameters, read once (latent_params_read). */
 typedef struct {
+  const char *classifier;
   const char *distance;
   gint64      ways;
   gint64      shots;
   gint64      queries;
   gint64      episodes;
+  gboolean    curve;
   double      test;
 } PrototypeParams;
 
 /* Euclidean by default: it is scikit-learn's NearestCentroid, and Snell et
  * al. found it better than cosine for prototypes that are class means. */
 static const LatentParamSpec prototype_params[] = {
+  { .name = "classifier", LATENT_PARAM_CHOICE_AT (PrototypeParams, classifier),
+    .label = N_("Episode classifier"),
+    .tooltip = N_("How an episode classifies its queries: by the nearest class mean of the support rows "
+                  "(prototypical networks), or by attention over every support row, a softmax of the "
+                  "query's similarity to each, summed by class (matching networks)"),
+    .default_choice = "prototypes",
+    .choices = classifier_choices,
+    .choice_labels = classifier_labels },
   { .name = "distance", LATENT_PARAM_CHOICE_AT (PrototypeParams, distance),
     .label = N_("Distance"),
     .tooltip = N_("Euclidean: the nearest class mean. Cosine: the class mean at the smallest angle, "
-                  "whatever the lengths of the rows"),
+                  "whatever the lengths of the rows. Dot product: the largest x · p, which favours long "
+                  "prototypes (matching networks' other similarity)"),
     .default_choice = "euclidean",
     .choices = distance_choices,
     .choice_labels = distance_labels },
@@ -73,6 +89,13 @@ static const LatentParamSpec prototype_params[] = {
     .tooltip = N_("Few-shot episodes drawn from the test rows, one a step; 0 runs the nearest class mean only"),
     .min = 0, .max = 1000000, .default_value = 100,
     .role = LATENT_PARAM_ROLE_BUDGET, .unit = LATENT_PARAM_UNIT_EPISODES },
+  { .name = "curve", LATENT_PARAM_BOOL_AT (PrototypeParams, curve),
+    .label = N_("Shots curve"),
+    .tooltip = N_("Every episode also classifies its queries from 1, 2, 5, 10 and 20 examples per class, "
+                  "by the class means, by matching networks' attention and by logistic regression trained "
+                  "on those examples: accuracy against the number of examples (needs 20 more test rows "
+                  "per class than queries)"),
+    .default_value = FALSE },
   { .name = "test", LATENT_PARAM_DOUBLE_AT (PrototypeParams, test),
     .label = N_("Test share"),
     .tooltip = N_("The share of the rows held out to test on, when the data has no test set of its own"),
@@ -234,7 +257,7 @@ prepare_episodes (LatentPrototype  *self,
     sorted[c] = self->class_start[c + 1] - self->class_start[c];
   qsort (sorted, self->n_classes, sizeof (guint), compare_descending);
   ways = MIN (self->ways, self->n_classes);
-  while (ways >= 2 && sorted[ways - 1] <= self->shots)
+  while (ways >= 2 && sorted[ways - 1] <= self->pool_shots)
     ways--;
   if (self->episodes > 0 && ways < 2)
     {
@@ -243,10 +266,10 @@ prepare_episodes (LatentPrototype  *self,
       g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_PARAMETER,
                    _("shots = %u: an episode needs two classes with more test rows than that, "
                      "but in “%s” the second largest has %u; lower shots, or set episodes = 0"),
-                   self->shots, latent_dataset_get_name (split->test), self->n_classes > 1 ? sorted[1] : 0);
+                   self->pool_shots, latent_dataset_get_name (split->test), self->n_classes > 1 ? sorted[1] : 0);
       return FALSE;
     }
-  queries = ways >= 2 ? MIN (self->queries, sorted[ways - 1] - self->shots) : self->queries;
+  queries = ways >= 2 ? MIN (self->queries, sorted[ways - 1] - self->pool_shots) : self->queries;
   if (self->episodes > 0 && ways < self->ways)
     {
       g_autofree char *why = ways == self->n_classes
@@ -256,7 +279,7 @@ prepare_episodes (LatentPrototype  *self,
         /* Translators: a number of classes, then shots. */
         : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "only %u class has more test rows than shots = %u",
                                         "only %u classes have more test rows than shots = %u", ways),
-                           ways, self->shots);
+                           ways, self->pool_shots);
 
       /* Translators: ways as asked, as run, then why. */
       self->note = g_strdup_printf (_("ways = %u lowered to %u: %s. "), self->ways, ways, why);
@@ -271,10 +294,10 @@ prepare_episodes (LatentPrototype  *self,
       self->note = g_strdup_printf (_("%squeries = %u lowered to %u: the smallest class in the episodes "
                                       "has %u test rows, %u of them shots. "),
                                     before ? before : "", self->queries, queries,
-                                    sorted[ways - 1], self->shots);
+                                    sorted[ways - 1], self->pool_shots);
       self->queries = queries;
     }
-  need = self->shots + self->queries;
+  need = self->pool_shots + self->queries;
   self->eligible = g_new (gint32, self->n_classes);
   for (guint c = 0; c < self->n_classes; c++)
     if (self->class_start[c + 1] - self->class_start[c] >= need)
@@ -411,14 +434,19 @@ prototype_init (LatentDataset  *dataset,
     return NULL;
   self->d = latent_dataset_get_n_cols (dataset);
   self->n_classes = self->split->n_classes;
-  self->distance = g_str_equal (p.distance, "cosine")
-                   ? LATENT_PROTOTYPE_COSINE : LATENT_PROTOTYPE_EUCLIDEAN;
+  self->distance = g_str_equal (p.distance, "cosine") ? LATENT_PROTOTYPE_COSINE
+                   : g_str_equal (p.distance, "dot") ? LATENT_PROTOTYPE_DOT : LATENT_PROTOTYPE_EUCLIDEAN;
   self->ways = p.ways;
   self->shots = p.shots;
   self->queries = p.queries;
   self->episodes = p.episodes;
+  self->matching = g_str_equal (p.classifier, "matching");
+  self->curve = p.curve;
+  self->pool_shots = p.curve ? MAX (self->shots, latent_prototype_curve_shots[LATENT_PROTOTYPE_CURVE_SHOTS - 1])
+                             : self->shots;
   if (!prepare_episodes (self, error))
     return NULL;
+  self->n_curve = self->curve ? LATENT_PROTOTYPE_CURVE_SHOTS : 0;
   self->episode_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
   self->episode_mean = NAN;
   self->episode_ci95 = NAN;
@@ -450,9 +478,10 @@ compare_classes (const void *a,
   return (x > y) - (x < y);
 }
 
-/* Episode @index: its classes (ascending), support rows and queries, drawn
- * from a stream of its own (the seed and the index), so an episode is the
- * same whatever the path and whatever ran before it. */
+/* Episode @index: its classes (ascending), pool_shots support rows of each
+ * (the episode's shots are the first of them) and its queries, drawn from a
+ * stream of its own (the seed and the index), so an episode is the same
+ * whatever the path and whatever ran before it. */
 static void
 draw_episode (LatentPrototype *self,
               guint            index,
@@ -463,7 +492,7 @@ draw_episode (LatentPrototype *self,
   const guint32 words[4] = { self->seed & 0xffffffffu, self->seed >> 32, index, EPISODE_STREAM };
   g_autoptr(GRand) rand = g_rand_new_with_seed_array (words, 4);
   g_autofree gint32 *pick = g_memdup2 (self->eligible, self->n_eligible * sizeof (gint32));
-  const guint take = self->shots + self->queries;
+  const guint take = self->pool_shots + self->queries;
 
   /* Partial Fisher–Yates: ways distinct classes, then take rows of each. */
   for (guint w = 0; w < self->ways; w++)
@@ -490,8 +519,8 @@ draw_episode (LatentPrototype *self,
           pool[i] = pool[j];
           pool[j] = t;
         }
-      memcpy (support + (gsize) w * self->shots, pool, self->shots * sizeof (gint32));
-      memcpy (queries + (gsize) w * self->queries, pool + self->shots, self->queries * sizeof (gint32));
+      memcpy (support + (gsize) w * self->pool_shots, pool, self->pool_shots * sizeof (gint32));
+      memcpy (queries + (gsize) w * self->queries, pool + self->pool_shots, self->queries * sizeof (gint32));
     }
 }
 
@@ -514,6 +543,181 @@ update_interval (LatentPrototype *self,
   self->episode_ci95 = n > 1 ? 1.96 * sqrt (self->episode_m2 / (n - 1)) / sqrt (n) : NAN;
 }
 
+/* The first @shots support rows of each class of the pool. */
+static void
+take_shots (LatentPrototype *self,
+            const gint32    *pool,
+            guint            shots,
+            gint32          *support)
+{
+  for (guint w = 0; w < self->ways; w++)
+    memcpy (support + (gsize) w * shots, pool + (gsize) w * self->pool_shots, shots * sizeof (gint32));
+}
+
+/* The rows' values, one after another. */
+static float *
+gather_rows (LatentDataset *dataset,
+             const gint32  *rows,
+             guint          n)
+{
+  const guint d = latent_dataset_get_n_cols (dataset);
+  float *x = g_new (float, (gsize) MAX (n, 1u) * d);
+
+  for (guint i = 0; i < n; i++)
+    memcpy (x + (gsize) i * d, latent_dataset_get_row (dataset, rows[i]), d * sizeof (float));
+  return x;
+}
+
+/* Matching networks' prediction (as a slot, the episode's class index) for
+ * every query from @shots support rows of each class: every query's score
+ * against every support row, on the device or in double, then the
+ * attention on the host; where the device's float scores leave the top two
+ * classes within LATENT_PROTOTYPE_CLOSE, the query is scored again in
+ * double, so both paths decide alike. */
+static gboolean
+match (LatentPrototype  *self,
+       LatentDataset    *dataset,
+       const gint32     *support,
+       guint             shots,
+       const gint32     *queries,
+       guint             n_queries,
+       gint32           *slot_of_row,
+       GCancellable     *cancellable,
+       GError          **error)
+{
+  const guint n_support = self->ways * shots, d = self->d;
+  g_autofree float *vectors = gather_rows (dataset, support, n_support);
+  g_autofree float *device = g_new (float, (gsize) MAX (n_queries, 1u) * n_support);
+  g_autofree double *scores = g_new (double, n_support);
+  g_autoptr(GError) local_error = NULL;
+  gboolean on_device = self->pcl != NULL;
+
+  if (on_device &&
+      !latent_prototype_cl_scores (self->pcl, dataset, queries, n_queries, vectors, n_support, device, cancellable,
+                                   &local_error))
+    {
+      if (!survive (self, &local_error, error))
+        return FALSE;
+      on_device = FALSE;
+    }
+  for (guint i = 0; i < n_queries; i++)
+    {
+      double weight, runner_up;
+      gboolean exact = !on_device;
+
+      if (on_device)
+        {
+          for (guint j = 0; j < n_support; j++)
+            scores[j] = device[(gsize) i * n_support + j];
+          slot_of_row[i] = latent_prototype_attend (scores, self->ways, shots, &weight, &runner_up);
+          exact = weight - runner_up <= LATENT_PROTOTYPE_CLOSE;
+        }
+      if (exact)
+        {
+          latent_prototype_scores (latent_dataset_get_row (dataset, queries[i]), d, vectors, n_support,
+                                   self->distance, scores);
+          slot_of_row[i] = latent_prototype_attend (scores, self->ways, shots, &weight, &runner_up);
+        }
+    }
+  return TRUE;
+}
+
+/* The episode's queries from @shots support rows of each class, by the
+ * class means or by attention: their slots, and the support's means into
+ * @prototypes (ways × d) when not NULL. */
+static gboolean
+classify_queries (LatentPrototype  *self,
+                  gboolean          matching,
+                  const gint32     *support,
+                  guint             shots,
+                  const gint32     *queries,
+                  guint             n_queries,
+                  gint32           *slot_of_row,
+                  float            *prototypes,
+                  GCancellable     *cancellable,
+                  GError          **error)
+{
+  LatentDataset *test = self->split->test;
+  const guint ways = self->ways, n_support = ways * shots;
+  g_autofree gint32 *slots = g_new (gint32, n_support);
+  g_autofree float *means = prototypes ? NULL : g_new (float, (gsize) ways * self->d);
+
+  for (guint i = 0; i < n_support; i++)
+    slots[i] = i / shots;
+  if (!compute_means (self, test, support, slots, n_support, ways, prototypes ? prototypes : means, cancellable,
+                      error))
+    return FALSE;
+  return matching ? match (self, test, support, shots, queries, n_queries, slot_of_row, cancellable, error)
+                  : classify (self, test, queries, n_queries, prototypes ? prototypes : means, ways, slot_of_row,
+                              cancellable, error);
+}
+
+static double
+share_right (LatentPrototype *self,
+             const gint32    *classes,
+             const gint32    *queries,
+             const gint32    *slots,
+             guint            n)
+{
+  const gint32 *labels = latent_dataset_get_labels (self->split->test);
+  guint right = 0;
+
+  for (guint i = 0; i < n; i++)
+    right += classes[slots[i]] == labels[queries[i]];
+  return n ? (double) right / n : NAN;
+}
+
+/* One episode's points of the shots curve: for each support size that
+ * fits, the share of the queries each method gets right, into the running
+ * means. */
+static gboolean
+add_to_curve (LatentPrototype  *self,
+              const gint32     *classes,
+              const gint32     *pool,
+              const gint32     *queries,
+              guint             n_queries,
+              GCancellable     *cancellable,
+              GError          **error)
+{
+  LatentDataset *test = self->split->test;
+  const guint n = self->episode_accuracy->len;
+  g_autofree gint32 *slots = g_new (gint32, n_queries);
+  g_autofree gint32 *support = g_new (gint32, (gsize) self->ways * self->pool_shots);
+  g_autofree gint32 *y = g_new (gint32, (gsize) self->ways * self->pool_shots);
+  g_autofree float *q = gather_rows (test, queries, n_queries);
+
+  for (guint k = 0; k < self->n_curve; k++)
+    {
+      const guint shots = latent_prototype_curve_shots[k], n_support = self->ways * shots;
+      double accuracy[LATENT_PROTOTYPE_CURVE_METHODS];
+      g_autofree float *x = NULL;
+
+      take_shots (self, pool, shots, support);
+      for (guint m = 0; m < 2; m++)
+        {
+          if (!classify_queries (self, m == 1, support, shots, queries, n_queries, slots, NULL, cancellable, error))
+            return FALSE;
+          accuracy[m] = share_right (self, classes, queries, slots, n_queries);
+        }
+      x = gather_rows (test, support, n_support);
+      for (guint i = 0; i < n_support; i++)
+        y[i] = i / shots;
+      latent_prototype_support_lr (x, y, n_support, self->d, self->ways, q, n_queries, slots);
+      accuracy[2] = share_right (self, classes, queries, slots, n_queries);
+      for (guint m = 0; m < LATENT_PROTOTYPE_CURVE_METHODS; m++)
+        {
+          const guint at = m * LATENT_PROTOTYPE_CURVE_SHOTS + k;
+          const double before = n > 1 ? self->curve_mean[at] : 0;
+
+          if (n == 1)
+            self->curve_m2[at] = 0;
+          self->curve_mean[at] = before + (accuracy[m] - before) / n;
+          self->curve_m2[at] += (accuracy[m] - before) * (accuracy[m] - self->curve_mean[at]);
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 prototype_step (gpointer       data,
                 GCancellable  *cancellable,
@@ -521,33 +725,28 @@ prototype_step (gpointer       data,
 {
   LatentPrototype *self = data;
   const guint ways = self->ways, n_support = ways * self->shots, n_queries = ways * self->queries;
-  LatentDataset *test = self->split->test;
-  const gint32 *labels = latent_dataset_get_labels (test);
   g_autofree gint32 *classes = g_new (gint32, ways);
+  g_autofree gint32 *pool = g_new (gint32, (gsize) ways * self->pool_shots);
   g_autofree gint32 *support = g_new (gint32, n_support);
-  g_autofree gint32 *slots = g_new (gint32, n_support);
   g_autofree gint32 *queries = g_new (gint32, n_queries);
   g_autofree gint32 *predicted = g_new (gint32, n_queries);
   g_autofree float *prototypes = g_new (float, (gsize) ways * self->d);
-  guint right = 0;
   double accuracy;
 
   g_return_val_if_fail (!self->finished, FALSE);
 
-  draw_episode (self, self->episode_accuracy->len, classes, support, queries);
-  for (guint i = 0; i < n_support; i++)
-    slots[i] = i / self->shots;
-  if (!compute_means (self, test, support, slots, n_support, ways, prototypes, cancellable, error) ||
-      !classify (self, test, queries, n_queries, prototypes, ways, predicted, cancellable, error))
+  draw_episode (self, self->episode_accuracy->len, classes, pool, queries);
+  take_shots (self, pool, self->shots, support);
+  if (!classify_queries (self, self->matching, support, self->shots, queries, n_queries, predicted, prototypes,
+                         cancellable, error))
     return FALSE;
+  accuracy = share_right (self, classes, queries, predicted, n_queries);
   for (guint i = 0; i < n_queries; i++)
-    {
-      predicted[i] = classes[predicted[i]];
-      right += predicted[i] == labels[queries[i]];
-    }
-  accuracy = (double) right / n_queries;
+    predicted[i] = classes[predicted[i]];
   g_array_append_val (self->episode_accuracy, accuracy);
   update_interval (self, accuracy);
+  if (self->curve && !add_to_curve (self, classes, pool, queries, n_queries, cancellable, error))
+    return FALSE;
 
   g_free (self->episode_classes);
   self->episode_classes = g_steal_pointer (&classes);
@@ -593,6 +792,7 @@ prototype_snapshot (gpointer data)
   snap->final = self->finished;
   snap->objective = prototype_objective (self);
   snap->classifier.cosine = self->distance == LATENT_PROTOTYPE_COSINE;
+  snap->classifier.dot_product = self->distance == LATENT_PROTOTYPE_DOT;
   snap->n_rows = latent_dataset_get_n_rows (self->dataset);
   snap->n_cols = d;
   snap->classifier.n_classes = self->n_classes;
@@ -615,6 +815,24 @@ prototype_snapshot (gpointer data)
       snap->classifier.query_rows = g_memdup2 (self->query_rows, snap->classifier.n_queries * sizeof (gint32));
       snap->classifier.query_predictions = g_memdup2 (self->query_predictions, snap->classifier.n_queries * sizeof (gint32));
     }
+  if (self->n_curve > 0 && done > 0)
+    {
+      const guint k = self->n_curve;
+
+      snap->classifier.n_curve_shots = k;
+      snap->classifier.curve_shots = g_memdup2 (latent_prototype_curve_shots, k * sizeof (guint));
+      snap->classifier.curve_accuracy = g_new (double, LATENT_PROTOTYPE_CURVE_METHODS * k);
+      snap->classifier.curve_ci95 = g_new (double, LATENT_PROTOTYPE_CURVE_METHODS * k);
+      for (guint m = 0; m < LATENT_PROTOTYPE_CURVE_METHODS; m++)
+        for (guint j = 0; j < k; j++)
+          {
+            const guint at = m * LATENT_PROTOTYPE_CURVE_SHOTS + j;
+
+            snap->classifier.curve_accuracy[m * k + j] = self->curve_mean[at];
+            snap->classifier.curve_ci95[m * k + j] = done > 1 ? 1.96 * sqrt (self->curve_m2[at] / (done - 1)) / sqrt (done)
+                                                              : NAN;
+          }
+    }
   if (self->note || self->fallback)
     snap->message = g_strconcat (self->note ? self->note : "", self->fallback ? self->fallback : "", NULL);
   return snap;
@@ -630,8 +848,27 @@ prototype_write_json (LatentSnapshot *snap,
 
   latent_params_read (snap->params, &p);
   latent_classifiers_write_json (snap, b);
+  json_builder_set_member_name (b, "classifier");
+  json_builder_add_string_value (b, p.classifier);
   json_builder_set_member_name (b, "distance");
   json_builder_add_string_value (b, p.distance);
+  if (part->n_curve_shots > 0)
+    {
+      static const char * const methods[] = { "prototypes", "matching", "logistic_regression" };
+      const guint k = part->n_curve_shots;
+
+      json_builder_set_member_name (b, "shots_curve");
+      json_builder_begin_object (b);
+      latent_json_add_uint_vector_member (b, "shots", part->curve_shots, k);
+      for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+        {
+          g_autofree char *ci = g_strconcat (methods[m], "_ci95", NULL);
+
+          latent_json_add_vector_member (b, methods[m], part->curve_accuracy + m * k, k);
+          latent_json_add_vector_member (b, ci, part->curve_ci95 + m * k, k);
+        }
+      json_builder_end_object (b);
+    }
   latent_json_add_matrix_member (b, "prototypes", part->means, part->n_classes, snap->n_cols);
 
   json_builder_set_member_name (b, "episodes");
@@ -654,7 +891,7 @@ prototype_write_json (LatentSnapshot *snap,
   latent_json_add_int_vector_member (b, "query_predictions", part->query_predictions, part->n_queries);
 }
 
-static const char * const prototype_figures[] = { "prototypes", "episode", "curves", "confusion", NULL };
+static const char * const prototype_figures[] = { "prototypes", "episode", "curves", "shots", "confusion", NULL };
 
 /* Arithmetic both paths share: latent-prototype-reference.c and latent-prototype-cl.c. */
 
@@ -679,7 +916,13 @@ latent_prototype_scores (const float            *x,
       const float *p = prototypes + (gsize) c * d;
       double s = 0, p_norm = 0;
 
-      if (distance == LATENT_PROTOTYPE_COSINE)
+      if (distance == LATENT_PROTOTYPE_DOT)
+        {
+          for (guint f = 0; f < d; f++)
+            s += (double) x[f] * p[f];
+          scores[c] = s;
+        }
+      else if (distance == LATENT_PROTOTYPE_COSINE)
         {
           for (guint f = 0; f < d; f++)
             {
@@ -698,6 +941,130 @@ latent_prototype_scores (const float            *x,
               s += u * u;
             }
           scores[c] = -s;
+        }
+    }
+}
+
+guint
+latent_prototype_attend (const double *scores,
+                         guint         ways,
+                         guint         shots,
+                         double       *weight,
+                         double       *runner_up)
+{
+  const guint n = ways * shots;
+  g_autofree double *by_class = g_new0 (double, ways);
+  double top = -INFINITY, sum = 0;
+  guint best = 0;
+
+  for (guint i = 0; i < n; i++)
+    top = MAX (top, scores[i]);
+  for (guint i = 0; i < n; i++)
+    {
+      const double e = exp (scores[i] - top);
+
+      by_class[i / shots] += e;
+      sum += e;
+    }
+  *runner_up = 0;
+  for (guint c = 1; c < ways; c++)
+    if (by_class[c] > by_class[best])
+      best = c;
+  for (guint c = 0; c < ways; c++)
+    if (c != best)
+      *runner_up = MAX (*runner_up, by_class[c] / sum);
+  *weight = by_class[best] / sum;
+  return best;
+}
+
+void
+latent_prototype_support_lr (const float  *x,
+                             const gint32 *y,
+                             guint         n,
+                             guint         d,
+                             guint         ways,
+                             const float  *q,
+                             guint         m,
+                             gint32       *predicted)
+{
+  const double l2 = 1e-3;
+  const gsize size = (gsize) ways * (d + 1);   /* each class: d weights, then its bias */
+  g_autofree double *w = g_new0 (double, size);
+  g_autofree double *prev = g_new0 (double, size);
+  g_autofree double *look = g_new0 (double, size);
+  g_autofree double *grad = g_new (double, size);
+  g_autofree double *p = g_new (double, ways);
+  double largest = 0, step;
+
+  /* The softmax's curvature is at most ½ a row's squared length (with the
+   * bias's 1): a safe step for every iteration. */
+  for (guint i = 0; i < n; i++)
+    {
+      double norm = 1;
+
+      for (guint a = 0; a < d; a++)
+        norm += (double) x[(gsize) i * d + a] * x[(gsize) i * d + a];
+      largest = MAX (largest, norm);
+    }
+  step = 1 / (0.5 * largest + l2);
+  for (guint t = 1; t <= 100; t++)
+    {
+      const double mu = (t - 1.0) / (t + 2.0);
+
+      for (gsize k = 0; k < size; k++)
+        {
+          look[k] = w[k] + mu * (w[k] - prev[k]);
+          grad[k] = (k % (d + 1)) < d ? l2 * look[k] : 0;
+        }
+      for (guint i = 0; i < n; i++)
+        {
+          const float *xi = x + (gsize) i * d;
+          double top = -INFINITY, sum = 0;
+
+          for (guint c = 0; c < ways; c++)
+            {
+              const double *wc = look + (gsize) c * (d + 1);
+              double s = wc[d];
+
+              for (guint a = 0; a < d; a++)
+                s += wc[a] * xi[a];
+              p[c] = s;
+              top = MAX (top, s);
+            }
+          for (guint c = 0; c < ways; c++)
+            sum += (p[c] = exp (p[c] - top));
+          for (guint c = 0; c < ways; c++)
+            {
+              const double e = (p[c] / sum - (c == (guint) y[i])) / n;
+              double *gc = grad + (gsize) c * (d + 1);
+
+              for (guint a = 0; a < d; a++)
+                gc[a] += e * xi[a];
+              gc[d] += e;
+            }
+        }
+      memcpy (prev, w, size * sizeof (double));
+      for (gsize k = 0; k < size; k++)
+        w[k] = look[k] - step * grad[k];
+    }
+  for (guint i = 0; i < m; i++)
+    {
+      const float *qi = q + (gsize) i * d;
+      double best = -INFINITY;
+
+      predicted[i] = 0;
+      for (guint c = 0; c < ways; c++)
+        {
+          const double *wc = w + (gsize) c * (d + 1);
+          double s = wc[d];
+
+          for (guint a = 0; a < d; a++)
+            s += wc[a] * qi[a];
+          if (s > best)
+            {
+              best = s;
+              predicted[i] = c;
+            }
         }
     }
 }

@@ -19,7 +19,8 @@ G_BEGIN_DECLS
  *
  * The model scores a row x for class c as class_weights[c]·x +
  * class_bias[c] (logistic regression, in data units: standardising is
- * folded in) or as −distance (x, means[c]) (prototypes, the class means);
+ * folded in) or as −distance (x, means[c]) (prototypes, the class means;
+ * or cosine, or x · means[c]);
  * the prediction is the class of the highest score. Either has n_classes
  * rows of n_cols values, the other is NULL. A network (the MLP) has
  * neither: its n_layers affine maps (latent_classifiers_forward) take
@@ -38,6 +39,7 @@ typedef struct {
   float         *class_bias;            /* n_classes, logistic regression */
   float         *means;                 /* n_classes × n_cols, prototypes */
   gboolean       cosine;                /* prototypes scored by cosine distance */
+  gboolean       dot_product;           /* prototypes scored by x · p */
   guint          n_layers;              /* a network's; 0 for other models */
   guint         *layer_sizes;           /* n_layers + 1 */
   float         *network;               /* every layer's weights, then its biases */
@@ -74,6 +76,14 @@ typedef struct {
   guint          n_queries;
   gint32        *query_rows;            /* n_queries */
   gint32        *query_predictions;     /* n_queries, classes of the dataset */
+  /* The shots curve (prototypes, when asked): the support sizes, and for
+   * the class means, matching networks and logistic regression on the
+   * support rows (in that order, n_curve_shots each), the mean accuracy
+   * over the episodes so far and the half-width of its 95 % interval. */
+  guint          n_curve_shots;
+  guint         *curve_shots;           /* n_curve_shots */
+  double        *curve_accuracy;        /* 3 × n_curve_shots */
+  double        *curve_ci95;            /* 3 × n_curve_shots */
 } LatentClassifierPart;
 
 G_END_DECLS

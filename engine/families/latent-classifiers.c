@@ -69,6 +69,9 @@ latent_classifiers_clear_part (LatentSnapshot *self)
   g_free (part->episode_prototypes);
   g_free (part->query_rows);
   g_free (part->query_predictions);
+  g_free (part->curve_shots);
+  g_free (part->curve_accuracy);
+  g_free (part->curve_ci95);
 }
 
 static gsize
@@ -96,6 +99,8 @@ latent_classifiers_get_part_size (LatentSnapshot *self)
   if (part->episode_prototypes) size += (gsize) part->n_ways * cols * sizeof (float);
   if (part->query_rows) size += part->n_queries * sizeof (gint32);
   if (part->query_predictions) size += part->n_queries * sizeof (gint32);
+  if (part->curve_shots) size += part->n_curve_shots * sizeof (guint);
+  if (part->curve_accuracy) size += 2 * 3 * (gsize) part->n_curve_shots * sizeof (double);
   return size;
 }
 
@@ -257,6 +262,7 @@ latent_classifiers_transfer_part (LatentSnapshot *self,
   latent_codec_floats (codec, &part->class_bias, c, "class_bias");
   latent_codec_floats (codec, &part->means, c * cols, "means");
   latent_codec_boolean (codec, &part->cosine);
+  latent_codec_boolean (codec, &part->dot_product);
   transfer_network (self, codec);
   latent_codec_floats (codec, &part->input_offset, cols, "input_offset");
   latent_codec_floats (codec, &part->input_scale, cols, "input_scale");
@@ -287,6 +293,10 @@ latent_classifiers_transfer_part (LatentSnapshot *self,
   latent_codec_uint (codec, &part->n_queries);
   latent_codec_indices (codec, &part->query_rows, part->n_queries, 0, n_test_rows, "query_rows");
   latent_codec_indices (codec, &part->query_predictions, part->n_queries, 0, n_classes_data, "query_predictions");
+  latent_codec_choice (codec, &part->n_curve_shots, 6, "n_curve_shots");
+  latent_codec_uints (codec, &part->curve_shots, part->n_curve_shots, "curve_shots");
+  latent_codec_doubles (codec, &part->curve_accuracy, 3 * (gsize) part->n_curve_shots, "curve_accuracy");
+  latent_codec_doubles (codec, &part->curve_ci95, 3 * (gsize) part->n_curve_shots, "curve_ci95");
 }
 
 gsize

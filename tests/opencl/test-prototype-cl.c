@@ -76,7 +76,8 @@ test_paths_agree (void)
 {
   LatentCl *cl = test_get_cl ();
   const guint widths[] = { 64, 5 };
-  const char *distances[] = { "distance=euclidean", "distance=cosine" };
+  const char *distances[] = { "distance=euclidean", "distance=cosine", "distance=dot" };
+  const char *classifiers[] = { "classifier=prototypes", "classifier=matching" };
 
   if (cl == NULL)
     {
@@ -85,6 +86,7 @@ test_paths_agree (void)
     }
   for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
     for (guint i = 0; i < G_N_ELEMENTS (distances); i++)
+      for (guint c = 0; c < G_N_ELEMENTS (classifiers); c++)
       {
         g_autoptr(LatentDataset) ds = test_blobs (3000, widths[w], 10, widths[w] == 5 ? 6.0 : 9.0, 3);
         g_autoptr(LatentParams) params = latent_algorithm_new_params (latent_prototype_get_algorithm ());
@@ -92,16 +94,45 @@ test_paths_agree (void)
         g_autoptr(LatentSnapshot) dev = NULL;
 
         g_assert_true (latent_params_parse (params, distances[i], NULL));
+        g_assert_true (latent_params_parse (params, classifiers[c], NULL));
         g_assert_true (latent_params_parse (params, "episodes=30", NULL));
         ref = fit (ds, params, NULL);
         dev = fit (ds, params, cl);
-        g_test_message ("%u columns, %s: test accuracy %.4f, episodes %.4f ± %.4f", widths[w], distances[i],
-                        ref->classifier.test_accuracy, ref->classifier.episode_mean_accuracy, ref->classifier.episode_ci95);
+        g_test_message ("%u columns, %s, %s: test accuracy %.4f, episodes %.4f ± %.4f", widths[w], distances[i],
+                        classifiers[c], ref->classifier.test_accuracy, ref->classifier.episode_mean_accuracy,
+                        ref->classifier.episode_ci95);
         /* Neither trivially right nor hopeless: the comparison means something. */
         g_assert_cmpfloat (ref->classifier.test_accuracy, <, 0.999);
-        g_assert_cmpfloat (ref->classifier.test_accuracy, >, 0.3);
+        g_assert_cmpfloat (ref->classifier.episode_mean_accuracy, >, 0.3);
         assert_same (ref, dev);
       }
+}
+
+/* The shots curve: every method at every size from the same episodes,
+ * alike on both paths (logistic regression runs on the host for both). */
+static void
+test_curve (void)
+{
+  LatentCl *cl = test_get_cl ();
+  g_autoptr(LatentDataset) ds = test_blobs (3000, 64, 10, 9.0, 3);
+  g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "curve=true", "episodes=8", NULL);
+  g_autoptr(LatentSnapshot) ref = NULL;
+  g_autoptr(LatentSnapshot) dev = NULL;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  ref = fit (ds, params, NULL);
+  dev = fit (ds, params, cl);
+  assert_same (ref, dev);
+  g_assert_cmpuint (ref->classifier.n_curve_shots, ==, 5);
+  g_assert_cmpuint (dev->classifier.n_curve_shots, ==, 5);
+  g_assert_cmpmem (dev->classifier.curve_accuracy, 15 * sizeof (double), ref->classifier.curve_accuracy, 15 * sizeof (double));
+  /* More examples, better: each method at 20 beats itself at 1. */
+  for (guint m = 0; m < 3; m++)
+    g_assert_cmpfloat (ref->classifier.curve_accuracy[m * 5 + 4], >, ref->classifier.curve_accuracy[m * 5]);
 }
 
 /* A test set of its own: the training and test rows in two buffers. */
@@ -139,7 +170,7 @@ test_ties (void)
   g_autoptr(LatentDataset) train = latent_dataset_new ("train", n, d, NULL);
   g_autoptr(LatentDataset) test = latent_dataset_new ("test", n, d, NULL);
   g_autofree gint32 *labels = g_new (gint32, n);
-  const char *distances[] = { "distance=euclidean", "distance=cosine" };
+  const char *distances[] = { "distance=euclidean", "distance=cosine", "distance=dot" };
   float *x = latent_dataset_get_data (train), *t = latent_dataset_get_data (test);
 
   if (cl == NULL)
@@ -219,6 +250,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/prototype-cl/paths-agree", test_paths_agree);
+  g_test_add_func ("/prototype-cl/curve", test_curve);
   g_test_add_func ("/prototype-cl/companion", test_companion);
   g_test_add_func ("/prototype-cl/ties", test_ties);
   g_test_add_func ("/prototype-cl/fallback", test_fallback);

@@ -1,6 +1,9 @@
 /* test-prototype.c — the nearest-prototype classifier's reference path:
  * the nearest class mean on hand-computed data, cosine against euclidean,
- * the tie rule, seeded episodes and their interval, too few classes
+ * the tie rule, seeded episodes and their interval, too few classes;
+ * matching networks' attention and the dot product by hand, one shot
+ * matching the class means, logistic regression on a support set, and
+ * the shots curve
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,6 +14,7 @@
 
 #include "latent-test-util.h"
 #include "latent-prototype.h"
+#include "latent-prototype-private.h"
 
 /* A dataset of @n rows of two columns from @xy, labels from @labels. */
 static LatentDataset *
@@ -409,6 +413,91 @@ test_json (void)
   g_assert_cmpint (json_object_get_int_member (o, "queries"), ==, 15);
 }
 
+/* The dot product and the attention by hand. */
+static void
+test_attention (void)
+{
+  const float x[] = { 1, 2 }, support[] = { 1, 0, 0, 1, 3, 3, -1, 0 };
+  double scores[4], weight, runner_up;
+
+  latent_prototype_scores (x, 2, support, 4, LATENT_PROTOTYPE_DOT, scores);
+  g_assert_cmpfloat (scores[0], ==, 1);
+  g_assert_cmpfloat (scores[1], ==, 2);
+  g_assert_cmpfloat (scores[2], ==, 9);
+  g_assert_cmpfloat (scores[3], ==, -1);
+  /* Two classes of two rows: class 1 holds the row of score 9. */
+  g_assert_cmpuint (latent_prototype_attend (scores, 2, 2, &weight, &runner_up), ==, 1);
+  g_assert_cmpfloat (fabs (weight - (exp (9) + exp (-1)) / (exp (1) + exp (2) + exp (9) + exp (-1))), <, 1e-12);
+  g_assert_cmpfloat (fabs (weight + runner_up - 1), <, 1e-12);
+  /* Equal attention: the lower class. */
+  scores[0] = scores[1] = scores[2] = scores[3] = 0.5;
+  g_assert_cmpuint (latent_prototype_attend (scores, 2, 2, &weight, &runner_up), ==, 0);
+}
+
+/* With one example per class the attention's largest share is the
+ * nearest example, which is the class mean: the same episodes. */
+static void
+test_one_shot_matching (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (600, 6, 5, 5.0, 8);
+
+  for (guint d = 0; d < 2; d++)
+    {
+      const char *distance = d ? "distance=cosine" : "distance=euclidean";
+      g_autoptr(LatentParams) a = test_params (latent_prototype_get_algorithm (), "shots=1", "episodes=20", distance,
+                                               NULL);
+      g_autoptr(LatentParams) b = test_params (latent_prototype_get_algorithm (), "shots=1", "episodes=20", distance,
+                                               "classifier=matching", NULL);
+      g_autoptr(LatentSnapshot) means = fit (ds, a, 4);
+      g_autoptr(LatentSnapshot) matching = fit (ds, b, 4);
+
+      g_assert_cmpmem (means->classifier.episode_accuracy, 20 * sizeof (double),
+                       matching->classifier.episode_accuracy, 20 * sizeof (double));
+      g_assert_cmpfloat (means->classifier.episode_mean_accuracy, <, 1.0);
+    }
+}
+
+/* Two classes a line apart: logistic regression on four rows of each gets
+ * every query right. */
+static void
+test_support_lr (void)
+{
+  const float x[] = { 0, 0, 1, 0, 0, 1, 1, 1, 4, 4, 5, 4, 4, 5, 5, 5 };
+  const gint32 y[] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+  const float q[] = { 0.5, 0.5, 4.5, 4.5, 1.5, 1.2, 3.8, 4.1 };
+  gint32 predicted[4];
+
+  latent_prototype_support_lr (x, y, 8, 2, 2, q, 4, predicted);
+  g_assert_cmpint (predicted[0], ==, 0);
+  g_assert_cmpint (predicted[1], ==, 1);
+  g_assert_cmpint (predicted[2], ==, 0);
+  g_assert_cmpint (predicted[3], ==, 1);
+}
+
+/* The curve: five sizes, three methods, each better with 20 examples than
+ * with one; without it the snapshot has none. */
+static void
+test_curve (void)
+{
+  g_autoptr(LatentDataset) ds = test_blobs (2000, 8, 5, 6.0, 9);
+  g_autoptr(LatentParams) params = test_params (latent_prototype_get_algorithm (), "curve=true", "episodes=10", NULL);
+  g_autoptr(LatentParams) plain = test_params (latent_prototype_get_algorithm (), "episodes=3", NULL);
+  g_autoptr(LatentSnapshot) snap = fit (ds, params, 2);
+  g_autoptr(LatentSnapshot) none = fit (ds, plain, 2);
+
+  g_assert_cmpuint (snap->classifier.n_curve_shots, ==, 5);
+  g_assert_cmpuint (snap->classifier.curve_shots[4], ==, 20);
+  for (guint m = 0; m < 3; m++)
+    {
+      g_assert_cmpfloat (snap->classifier.curve_accuracy[m * 5 + 4], >, snap->classifier.curve_accuracy[m * 5]);
+      g_assert_true (isfinite (snap->classifier.curve_ci95[m * 5 + 2]));
+    }
+  /* The episodes' own accuracy is the class means' at their 5 shots. */
+  g_assert_cmpfloat (fabs (snap->classifier.episode_mean_accuracy - snap->classifier.curve_accuracy[2]), <, 1e-12);
+  g_assert_cmpuint (none->classifier.n_curve_shots, ==, 0);
+  g_assert_null (none->classifier.curve_accuracy);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -425,5 +514,9 @@ main (int    argc,
   g_test_add_func ("/prototype/small-class", test_small_class);
   g_test_add_func ("/prototype/unlabelled", test_unlabelled);
   g_test_add_func ("/prototype/json", test_json);
+  g_test_add_func ("/prototype/attention", test_attention);
+  g_test_add_func ("/prototype/one-shot-matching", test_one_shot_matching);
+  g_test_add_func ("/prototype/support-lr", test_support_lr);
+  g_test_add_func ("/prototype/curve", test_curve);
   return g_test_run ();
 }

@@ -368,6 +368,8 @@ predict (LatentSnapshot *snapshot,
 
       if (part->class_bias != NULL)
         score = w[0] * x + w[1] * y + part->class_bias[c];
+      else if (part->dot_product)
+        score = w[0] * x + w[1] * y;
       else if (cosine)
         score = norms[c] > 0.0 && row_norm > 0.0 ? (w[0] * x + w[1] * y) / (norms[c] * row_norm) : -1.0;
       else

@@ -1,6 +1,7 @@
 /* latent-figure-episode.c — how a classifier learns: logistic regression's
  * loss and accuracies per epoch, the prototypes' accuracy episode by
- * episode with its running mean and interval, and the last few-shot
+ * episode with its running mean and interval, the shots curve (accuracy
+ * against the examples per class, by method), and the last few-shot
  * episode itself, its support rows and its queries right or wrong
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -520,6 +521,117 @@ _latent_figure_classifier_curves_draw (LatentSnapshot          *snapshot,
     _latent_figure_message (cr, style, width, height,
                             part->class_bias == NULL ? _("No episodes yet")
                                                          : _("No epochs yet: the curves start after the first"));
+  cairo_restore (cr);
+}
+
+/* The shots curve --------------------------------------------------------------- */
+
+/* Few-shot accuracy against the examples per class, on a log scale, one
+ * line per method with its 95 % interval as bars: the seed's figure. */
+static void
+_latent_figure_shots_draw (LatentSnapshot          *snapshot,
+                           const LatentFigureStyle *style,
+                           cairo_t                 *cr,
+                           double                   top,
+                           int                      width,
+                           int                      height)
+{
+  const LatentClassifierPart *part = &snapshot->classifier;
+  const double f = MAX (style->font_size, 1.0), below = f * 0.4 + f * 1.2 + f * 1.6, legend = f * 1.8;
+  const guint k = part->n_curve_shots;
+  const char *names[3] = { _("class means"), _("matching network"), _("logistic regression") };
+  char labels[_LATENT_FIGURE_MAX_TICKS][16];
+  const char *label_of[_LATENT_FIGURE_MAX_TICKS];
+  double xa[_LATENT_FIGURE_MAX_TICKS], ya[_LATENT_FIGURE_MAX_TICKS];
+  double lo = INFINITY, x;
+  g_auto(GStrv) yl = NULL;
+  LatentFigureAxes axes;
+  Panel p = { 0 };
+
+  cairo_save (cr);
+  if (k == 0 || part->curve_accuracy == NULL)
+    {
+      _latent_figure_message (cr, style, width, height,
+                              part->n_episodes > 0 ? _("No shots curve: turn on Shots curve and run again")
+                                                   : _("No episodes yet"));
+      cairo_restore (cr);
+      return;
+    }
+  for (guint i = 0; i < 3 * k; i++)
+    if (isfinite (part->curve_accuracy[i]))
+      lo = MIN (lo, 100 * (part->curve_accuracy[i] - (isfinite (part->curve_ci95[i]) ? part->curve_ci95[i] : 0)));
+  p.xmin = log (part->curve_shots[0]) - 0.25, p.xmax = log (part->curve_shots[k - 1]) + 0.25;
+  p.ymin = isfinite (lo) ? MAX (0.0, lo - 3.0) : 0.0, p.ymax = 100.0;
+  p.y = round (top + legend + f * 0.4);
+  p.h = floor (height - p.y - f - below);
+  if (p.h < MIN_PLOT_SIZE)
+    {
+      _latent_figure_message (cr, style, width, height, _("Too small to show the curves"));
+      cairo_restore (cr);
+      return;
+    }
+  round_range (&p.ymin, &p.ymax, CLAMP (p.h / (f * 3.0), 2.0, 8.0), &p.yt);
+  p.ymax = MIN (p.ymax, 100.0);
+  p.x = round (f + f * 1.2 + f * 0.5 + ticks_width (style, &p.yt, TRUE) + f * 0.7);
+  p.w = floor (width - f * 2.0 - p.x);
+  if (p.w < MIN_PLOT_SIZE)
+    {
+      _latent_figure_message (cr, style, width, height, _("Too small to show the curves"));
+      cairo_restore (cr);
+      return;
+    }
+
+  x = p.x;
+  for (guint m = 0; m < 3; m++)
+    x = line_entry (cr, style, x, p.y - f * 0.6, width - f, m, 1.0, TRUE, names[m]);
+  /* The examples per class where they are: a log axis of whole numbers. */
+  for (guint j = 0; j < k && j < _LATENT_FIGURE_MAX_TICKS; j++)
+    {
+      g_snprintf (labels[j], sizeof labels[j], "%u", part->curve_shots[j]);
+      label_of[j] = labels[j];
+      xa[j] = px (&p, log (part->curve_shots[j]));
+    }
+  for (guint i = 0; i < p.yt.n; i++)
+    ya[i] = py (&p, p.yt.values[i]);
+  yl = _latent_figure_tick_labels (&p.yt, format_percent);
+  _latent_figure_axes_init (&axes, style, p.x, p.y, p.w, p.h);
+  axes.bottom = (LatentFigureAxis) { MIN (k, _LATENT_FIGURE_MAX_TICKS), xa, label_of, TRUE, _("examples per class") };
+  axes.left = (LatentFigureAxis) { p.yt.n, ya, (const char * const *) yl, TRUE, _("accuracy") };
+  _latent_figure_draw_grid (cr, style, &axes);
+  _latent_figure_draw_axes (cr, style, &axes);
+
+  cairo_rectangle (cr, p.x, p.y, p.w, p.h);
+  cairo_clip (cr);
+  for (guint m = 0; m < 3; m++)
+    {
+      const double *acc = part->curve_accuracy + m * k, *ci = part->curve_ci95 + m * k;
+      const double radius = MAX (2.5, f * 0.25), shift = (m - 1.0) * radius * 1.2;
+      double r, g, b;
+
+      latent_palette_color (m, &r, &g, &b);
+      cairo_set_source_rgb (cr, r, g, b);
+      cairo_set_line_width (cr, 2.0);
+      cairo_new_path (cr);
+      for (guint j = 0; j < k; j++)
+        if (isfinite (acc[j]))
+          cairo_line_to (cr, px (&p, log (part->curve_shots[j])) + shift, py (&p, 100 * acc[j]));
+      cairo_stroke (cr);
+      cairo_set_line_width (cr, 1.5);
+      for (guint j = 0; j < k; j++)
+        if (isfinite (acc[j]))
+          {
+            const double cx = px (&p, log (part->curve_shots[j])) + shift;
+
+            if (isfinite (ci[j]))
+              {
+                cairo_move_to (cr, cx, py (&p, 100 * (acc[j] - ci[j])));
+                cairo_line_to (cr, cx, py (&p, 100 * (acc[j] + ci[j])));
+                cairo_stroke (cr);
+              }
+            cairo_arc (cr, cx, py (&p, 100 * acc[j]), radius, 0, 2 * G_PI);
+            cairo_fill (cr);
+          }
+    }
   cairo_restore (cr);
 }
 
@@ -1073,6 +1185,10 @@ const LatentFigureKindRow _latent_figure_episode_kinds[] = {
     .draw = _latent_figure_classifier_curves_draw,
     .only_some = TRUE,
     .per_family = TRUE, .family = LATENT_FAMILY_CLASSIFIER },
+  { .kind = LATENT_FIGURE_SHOTS,
+    .title = N_("Shots curve"),
+    .draw = _latent_figure_shots_draw,
+    .only_some = TRUE },
   { .kind = LATENT_FIGURE_EPISODE,
     .title = N_("Episode"),
     .draw = _latent_figure_episode_draw,

@@ -101,6 +101,7 @@ typedef enum {
   LATENT_FIGURE_PROTOTYPES,      /* the class means as images, or a heat map */
   LATENT_FIGURE_EPISODE,         /* the last few-shot episode's support and queries */
   LATENT_FIGURE_UNITS,           /* a network's hidden units: their answers over 2-D data, or first-layer images */
+  LATENT_FIGURE_SHOTS,           /* few-shot accuracy against the examples per class, by method */
   LATENT_FIGURE_SEGMENTS,        /* an image's pixels in their clusters' means, beside it */
   LATENT_FIGURE_N_KINDS /*< skip >*/
 } LatentFigureKind;
