@@ -11,10 +11,11 @@
 # CSV whose last column names the moon. The network: 2 hidden layers of 8
 # and 4 ReLU units, Adam at 0.01 for 80 epochs (240 steps), at the window's
 # own pace, so its steps are seen one by one. Then a WTA autoencoder of 64
-# units on 10,000 Fashion-MNIST images, and a network started from it. Accessible names used:
+# units on 10,000 Fashion-MNIST images, a network started from it, and
+# few-shot episodes with the shots curve on the same images. Accessible names used:
 # "Algorithm", "Hidden layer 1", "Hidden layer 2", "Learning rate",
 # "Epochs", "Run", "Status", "Metrics", "View", "Figure", "Dataset",
-# "Hidden units", "As fast as possible".
+# "Hidden units", "As fast as possible", "Shots curve", "Episodes".
 
 import os
 import re
@@ -158,6 +159,27 @@ def step_pretrain():
         raise Failure(f'the first layer is not drawn as images: {coloured} coloured pixels')
 
 
+def step_shots_curve():
+    """The same images, few-shot episodes with the shots curve: its three
+    methods drawn as lines in the palette's first three colours."""
+    app.select_dropdown('Algorithm', 'Nearest prototype')
+    wait_status(r'Nearest prototype · iteration 0\b', 20, 'the prototypes to be ready')
+    curve = app.find('check box', 'Shots curve', what='the check box "Shots curve"')
+    if not ui.is_checked(curve):
+        ui.click(curve)
+    ui.set_value(app.find('spin button', 'Episodes', what='the spin button "Episodes"'), 20)
+    app.press('Run')
+    wait_status(r'(?i)finished 20 episodes|converged', 120, 'twenty episodes')
+    app.select_dropdown('View', 'Shots curve')
+    time.sleep(0.7)
+    path = figure_shot('ui-network-shots.png')
+    hist = ui.colour_histogram(path)
+    counts = [ui.count_near(hist, rgb, 12) for rgb in ((0x00, 0x72, 0xb2), (0xe6, 0x9f, 0x00), (0x00, 0x9e, 0x73))]
+    log(f'  pixels of the three methods\' colours: {counts}; saved {path}')
+    if min(counts) < 300:
+        raise Failure(f'the shots curve does not draw all three methods: {counts} pixels of their colours')
+
+
 def main():
     ui.run_steps('ui-network', app, [
         ('start the window and open the moons', step_start),
@@ -165,6 +187,7 @@ def main():
         ('the decision regions redraw as it learns and end around the moons', step_live_regions),
         ('View ▸ Hidden units draws each unit over the plane', step_units),
         ('an autoencoder, then Dataset ▸ Train a Network on It starts a network from it', step_pretrain),
+        ('few-shot episodes with the shots curve: three methods drawn', step_shots_curve),
     ])
     status_code = app.stop()
     if status_code != 0:
