@@ -219,7 +219,7 @@ mlp_check (LatentDataset  *dataset,
   if (p.init[0] == '@' && !(start = read_start (p.init + 1, dataset, error)))
     return FALSE;
   n_layers = layer_sizes (&p, latent_dataset_get_n_cols (dataset), start ? start->autoencoder.n_units : 0,
-                          split->n_classes, sizes);
+                          latent_dataset_get_n_classes (dataset), sizes);
   for (guint l = 0; l < n_layers; l++)
     weights += (guint64) sizes[l] * sizes[l + 1];
   if (weights > MAX_WEIGHTS)
@@ -236,6 +236,45 @@ mlp_check (LatentDataset  *dataset,
       return FALSE;
     }
   return TRUE;
+}
+
+/* The check's bound on a hidden layer's width: the layers' weights stay
+ * within MAX_WEIGHTS, the sum of a fixed part and the width times its two
+ * neighbours' sizes. A layer cut off by a "None" before it, or the first
+ * when an autoencoder gives it, takes any width. */
+static gint64
+mlp_max_int (LatentDataset         *dataset,
+             LatentParams          *params,
+             const LatentParamSpec *spec)
+{
+  g_autoptr(LatentSnapshot) start = NULL;
+  guint sizes[LATENT_MLP_MAX_LAYERS + 1], n_layers, at = 0;
+  guint64 fixed = 0, around;
+  gint h = -1;
+  MlpParams p;
+
+  latent_params_read (params, &p);
+  for (guint i = 0; i < LATENT_MLP_MAX_HIDDEN; i++)
+    if (spec->offset == G_STRUCT_OFFSET (MlpParams, hidden) + i * sizeof (gint64))
+      h = i;
+  if (h < 0)
+    return G_MAXINT64;
+  for (gint i = 0; i < h; i++)
+    if (p.hidden[i] == 0)
+      return G_MAXINT64;
+  if (p.init[0] == '@' && !(start = read_start (p.init + 1, dataset, NULL)))
+    return G_MAXINT64;   /* refused whatever the width */
+  if (h == 0 && start)
+    return G_MAXINT64;
+  p.hidden[h] = 1;
+  n_layers = layer_sizes (&p, latent_dataset_get_n_cols (dataset), start ? start->autoencoder.n_units : 0,
+                          latent_dataset_get_n_classes (dataset), sizes);
+  at = h + 1;
+  for (guint l = 0; l < n_layers; l++)
+    if (l + 1 != at && l != at)
+      fixed += (guint64) sizes[l] * sizes[l + 1];
+  around = (guint64) sizes[at - 1] + sizes[at + 1];
+  return fixed > MAX_WEIGHTS ? 0 : (gint64) ((MAX_WEIGHTS - fixed) / around);
 }
 
 static void
@@ -707,7 +746,7 @@ static const LatentAlgorithm mlp_algorithm = {
   .params = mlp_params,
   .n_params = G_N_ELEMENTS (mlp_params),
   .check = mlp_check,
-  .max_int = latent_algorithm_no_max_int,
+  .max_int = mlp_max_int,
   .init = mlp_init,
   .step = mlp_step,
   .snapshot = mlp_snapshot,
