@@ -334,3 +334,125 @@ latent_optimiser_apply (const LatentOptimiserStep *step,
         param[i] += v[i];
       }
 }
+
+/* A loss this many times the first one means the steps run away: the
+ * first is about log C, far beyond any model that learns. */
+#define DIVERGED_RATIO 100.0
+
+void
+latent_training_log_init (LatentTrainingLog *log)
+{
+  *log = (LatentTrainingLog) { 0 };
+  log->step_loss = g_array_new (FALSE, FALSE, sizeof (float));
+  log->train_loss = g_array_new (FALSE, FALSE, sizeof (double));
+  log->test_loss = g_array_new (FALSE, FALSE, sizeof (double));
+  log->train_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
+  log->test_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
+  log->first_loss = log->loss = NAN;
+  log->best_loss = INFINITY;
+}
+
+void
+latent_training_log_clear (LatentTrainingLog *log)
+{
+  g_clear_pointer (&log->step_loss, g_array_unref);
+  g_clear_pointer (&log->train_loss, g_array_unref);
+  g_clear_pointer (&log->test_loss, g_array_unref);
+  g_clear_pointer (&log->train_accuracy, g_array_unref);
+  g_clear_pointer (&log->test_accuracy, g_array_unref);
+}
+
+gboolean
+latent_training_log_step (LatentTrainingLog  *log,
+                          guint               step,
+                          double              loss,
+                          guint               rows,
+                          guint               right,
+                          double              learning_rate,
+                          GError            **error)
+{
+  if (step == 0)
+    log->first_loss = loss;
+  /* The first loss comes from the starting weights, before any step. */
+  if (step == 0 && !isfinite (loss))
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
+                   _("The loss is %g before the first step: the starting weights or the data "
+                     "overflow single precision"), loss);
+      return FALSE;
+    }
+  if (!isfinite (loss) || loss > DIVERGED_RATIO * log->first_loss)
+    {
+      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
+                   _("The training diverged at step %u (loss %g, from %g at the start): "
+                     "learning-rate = %g is too large for this data; try a tenth of it"),
+                   step + 1, loss, log->first_loss, learning_rate);
+      return FALSE;
+    }
+  log->loss = loss;
+  log->epoch_loss += loss * rows;
+  log->epoch_right += right;
+  g_array_append_val (log->step_loss, (float) { loss });
+  return TRUE;
+}
+
+gboolean
+latent_training_log_end_epoch (LatentTrainingLog  *log,
+                               guint               n_train,
+                               double              test_loss,
+                               double              test_accuracy,
+                               double              tol,
+                               LatentStopRule      rule,
+                               guint               patience)
+{
+  const double mean = log->epoch_loss / n_train;
+  gboolean converged = FALSE;
+
+  if (tol > 0)
+    {
+      const double margin = rule == LATENT_STOP_RELATIVE ? tol * fabs (log->best_loss) : tol;
+
+      if (!isfinite (log->best_loss) || log->best_loss - mean > margin)
+        {
+          log->best_loss = mean;
+          log->stale_epochs = 0;
+        }
+      else
+        log->stale_epochs++;
+      if (rule == LATENT_STOP_ABSOLUTE)
+        log->best_loss = MIN (log->best_loss, mean);
+      converged = log->stale_epochs >= patience;
+    }
+  g_array_append_val (log->train_loss, mean);
+  g_array_append_val (log->train_accuracy, (double) { (double) log->epoch_right / n_train });
+  g_array_append_val (log->test_loss, test_loss);
+  g_array_append_val (log->test_accuracy, test_accuracy);
+  log->epoch_loss = 0;
+  log->epoch_right = 0;
+  log->epoch++;
+  return converged;
+}
+
+static double *
+dup_doubles (GArray *array)
+{
+  return g_memdup2 (array->data, sizeof (double) * MAX (array->len, 1u));
+}
+
+void
+latent_training_log_fill (const LatentTrainingLog *log,
+                          guint                    steps_per_epoch,
+                          LatentSnapshot          *snapshot)
+{
+  LatentClassifierPart *part = &snapshot->classifier;
+
+  part->epochs.n_epochs = log->epoch;
+  part->epochs.train_loss = dup_doubles (log->train_loss);
+  part->epochs.held_out_loss = dup_doubles (log->test_loss);
+  part->epoch_train_accuracy = dup_doubles (log->train_accuracy);
+  part->epoch_test_accuracy = dup_doubles (log->test_accuracy);
+  part->epochs.steps_per_epoch = steps_per_epoch;
+  part->epochs.n_steps = log->step_loss->len;
+  part->epochs.step_loss = g_memdup2 (log->step_loss->data, sizeof (float) * MAX (log->step_loss->len, 1u));
+  part->train_accuracy = log->epoch > 0 ? g_array_index (log->train_accuracy, double, log->epoch - 1) : NAN;
+}

@@ -73,6 +73,60 @@ void         latent_classify_shuffle  (gint32             *values,
                                        guint               n,
                                        guint64             seed);
 
+/* What a classifier trained by steps records (logistic regression, the
+ * MLP): every step's loss, and per epoch the mean training loss and
+ * accuracy (of the predictions made before each step), the test loss and
+ * accuracy; and whether it should stop. */
+typedef struct {
+  GArray  *step_loss;                      /* float per step */
+  GArray  *train_loss, *test_loss;         /* double per epoch */
+  GArray  *train_accuracy, *test_accuracy; /* double per epoch */
+  guint    epoch;                          /* whole epochs done */
+  double   epoch_loss;                     /* this epoch's, summed per row */
+  guint    epoch_right;
+  double   first_loss, loss;               /* the first step's and the last's */
+  double   best_loss;                      /* the lowest epoch loss so far */
+  guint    stale_epochs;                   /* epochs since it fell by tol */
+} LatentTrainingLog;
+
+void         latent_training_log_init      (LatentTrainingLog  *log);
+void         latent_training_log_clear     (LatentTrainingLog  *log);
+/* Step @step's loss (before its update) over @rows rows, @right of them
+ * predicted right. FALSE with an error when the loss is not finite, or
+ * has grown a hundredfold since the first step: the error names the step
+ * and @learning_rate, the usual cause. */
+gboolean     latent_training_log_step      (LatentTrainingLog  *log,
+                                            guint               step,
+                                            double              loss,
+                                            guint               rows,
+                                            guint               right,
+                                            double              learning_rate,
+                                            GError            **error);
+/* When an epoch counts as no better. */
+typedef enum {
+  /* Its loss is not below the best by more than tol × the best, and the
+   * best moves only with a fall larger than that (logistic regression). */
+  LATENT_STOP_RELATIVE,
+  /* Its loss is not below the best by more than tol, and the best is the
+   * lowest so far (scikit-learn's MLPClassifier). */
+  LATENT_STOP_ABSOLUTE,
+} LatentStopRule;
+
+/* The end of an epoch of @n_train rows, with the test side. TRUE when the
+ * run has converged: @patience epochs in a row no better by @rule and
+ * @tol; never with tol 0. */
+gboolean     latent_training_log_end_epoch (LatentTrainingLog  *log,
+                                            guint               n_train,
+                                            double              test_loss,
+                                            double              test_accuracy,
+                                            double              tol,
+                                            LatentStopRule      rule,
+                                            guint               patience);
+/* The log into a snapshot's classifier part: its epochs and steps. */
+void         latent_training_log_fill      (const LatentTrainingLog *log,
+                                            guint               steps_per_epoch,
+                                            LatentSnapshot     *snapshot);
+
 /* One optimiser step's constants, as kernels/common.h's
  * LATENT_OPTIMISER_STEP takes them: momentum (v = μ v − lr g, p += v) or
  * Adam (β₁ 0.9, β₂ 0.999, ε 1e-8) with its bias corrections after @t steps

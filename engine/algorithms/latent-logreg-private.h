@@ -71,20 +71,11 @@ typedef struct {
   guint64            adam_t;
 
   guint              iteration;     /* mini-batches done */
-  guint              epoch;         /* whole epochs done */
-  double             epoch_loss;    /* this epoch's loss, summed per row */
-  guint              epoch_right;   /* its rows predicted right before the step */
-  double             loss;          /* the last step's */
-  double             first_loss;
-  GArray            *step_loss;     /* float per step */
-  GArray            *epoch_train, *epoch_test_loss;            /* double per epoch */
-  GArray            *epoch_train_accuracy, *epoch_test_accuracy;
+  LatentTrainingLog  log;           /* losses, accuracies and epochs */
   gint32            *test_predictions;  /* n_test, the last evaluation's */
   double             test_loss;
   gboolean           finished;
   gboolean           converged;     /* the objective stopped falling by tol */
-  double             best_loss;     /* mini-batch: the lowest epoch loss so far */
-  guint              stale_epochs;  /* mini-batch: epochs since it fell by tol */
 
   /* L-BFGS on the n_params = c · d + c values of w then b, in double: the
    * point (the float values the paths evaluated), its objective and

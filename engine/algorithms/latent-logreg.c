@@ -27,9 +27,6 @@
 #define CPU_REFERENCE N_("CPU reference")
 /* Weights at most: 256 MiB of float. */
 #define MAX_WEIGHTS ((guint64) 1 << 26)
-/* A loss this many times the first one means the steps run away: the
- * first is log C (W = 0), so this is far beyond any model that learns. */
-#define DIVERGED_RATIO 100.0
 
 /* Mini-batch runs stop after this many epochs in a row that did not lower
  * the best epoch loss by tol: one epoch's mean is noisy (scikit-learn's
@@ -216,11 +213,7 @@ logreg_free (gpointer data)
   g_free (self->lb_s);
   g_free (self->lb_y);
   g_free (self->lb_rho);
-  g_clear_pointer (&self->step_loss, g_array_unref);
-  g_clear_pointer (&self->epoch_train, g_array_unref);
-  g_clear_pointer (&self->epoch_test_loss, g_array_unref);
-  g_clear_pointer (&self->epoch_train_accuracy, g_array_unref);
-  g_clear_pointer (&self->epoch_test_accuracy, g_array_unref);
+  latent_training_log_clear (&self->log);
   g_free (self);
 }
 
@@ -342,14 +335,8 @@ logreg_init (LatentDataset  *dataset,
       self->lb_rho = g_new0 (double, self->lb_pairs);
     }
   self->lb_f = NAN;
-  self->best_loss = INFINITY;
+  latent_training_log_init (&self->log);
   self->test_predictions = g_new0 (gint32, self->n_test);
-  self->step_loss = g_array_new (FALSE, FALSE, sizeof (float));
-  self->epoch_train = g_array_new (FALSE, FALSE, sizeof (double));
-  self->epoch_test_loss = g_array_new (FALSE, FALSE, sizeof (double));
-  self->epoch_train_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
-  self->epoch_test_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
-  self->loss = NAN;
   self->test_loss = NAN;
 
   /* The device keeps its own copy of every row, which only sources of one
@@ -382,36 +369,18 @@ end_epoch (LatentLogreg  *self,
 {
   g_autoptr(GError) local_error = NULL;
   const LatentSplit *split = self->split;
-  const double mean = self->epoch_loss / self->n_train;
-  double accuracy;
 
   if (!evaluate_test (self, cancellable, error))
     return FALSE;
-  accuracy = latent_classify_accuracy (split->test, split->test_rows, self->test_predictions, self->n_test);
   /* L-BFGS's objective only falls, so its best is the last epoch's. */
-  if (self->tol > 0)
+  if (latent_training_log_end_epoch (&self->log, self->n_train, self->test_loss,
+                                     latent_classify_accuracy (split->test, split->test_rows, self->test_predictions,
+                                                               self->n_test),
+                                     self->tol, LATENT_STOP_RELATIVE, self->lbfgs ? 1 : PATIENCE))
+    self->converged = TRUE;
+  if (self->shuffle && self->log.epoch < self->epochs && !self->converged)
     {
-      if (!isfinite (self->best_loss) || self->best_loss - mean > self->tol * fabs (self->best_loss))
-        {
-          self->best_loss = mean;
-          self->stale_epochs = 0;
-        }
-      else
-        self->stale_epochs++;
-      if (self->stale_epochs >= (self->lbfgs ? 1 : PATIENCE))
-        self->converged = TRUE;
-    }
-  g_array_append_val (self->epoch_train, (double) { mean });
-  g_array_append_val (self->epoch_train_accuracy, (double) { (double) self->epoch_right / self->n_train });
-  g_array_append_val (self->epoch_test_loss, self->test_loss);
-  g_array_append_val (self->epoch_test_accuracy, accuracy);
-  self->epoch_loss = 0;
-  self->epoch_right = 0;
-  self->epoch++;
-
-  if (self->shuffle && self->epoch < self->epochs && !self->converged)
-    {
-      latent_classify_shuffle (self->order, self->n_train, self->seed + 1 + self->epoch);
+      latent_classify_shuffle (self->order, self->n_train, self->seed + 1 + self->log.epoch);
       if (self->lcl && !latent_logreg_cl_set_order (self->lcl, &local_error))
         fall_back (self, local_error);
     }
@@ -534,7 +503,7 @@ lbfgs_step (LatentLogreg  *self,
     {
       if (!evaluate (self, self->lb_x, self->lb_g, &self->lb_f, right, cancellable, error))
         return FALSE;
-      self->best_loss = self->lb_f;
+      self->log.best_loss = self->lb_f;
     }
   lbfgs_direction (self);
   gtp = dot (self->lb_g, self->lb_p, n);
@@ -656,34 +625,15 @@ logreg_step (gpointer       data,
                     : minibatch_step (self, first, rows, &loss, &right, cancellable, error)))
     return FALSE;
 
-  if (self->iteration == 0)
-    self->first_loss = loss;
-  /* The first loss comes from the starting weights, before any step. */
-  if (self->iteration == 0 && !isfinite (loss))
+  if (!latent_training_log_step (&self->log, self->iteration, loss, rows, right, self->learning_rate, error))
     {
       self->finished = TRUE;
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
-                   _("The loss is %g before the first step: the starting weights or the data "
-                     "overflow single precision"), loss);
       return FALSE;
     }
-  if (!isfinite (loss) || loss > DIVERGED_RATIO * self->first_loss)
-    {
-      self->finished = TRUE;
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
-                   _("The training diverged at step %u (loss %g, from %g at the start): "
-                     "learning-rate = %g is too large for this data; try a tenth of it"),
-                   self->iteration + 1, loss, self->first_loss, self->learning_rate);
-      return FALSE;
-    }
-  self->loss = loss;
-  self->epoch_loss += loss * rows;
-  self->epoch_right += right;
-  g_array_append_val (self->step_loss, (float) { loss });
   self->iteration++;
   if (self->iteration % self->steps_per_epoch == 0 && !end_epoch (self, cancellable, error))
     return FALSE;
-  self->finished = self->converged || self->epoch >= self->epochs;
+  self->finished = self->converged || self->log.epoch >= self->epochs;
   return TRUE;
 }
 
@@ -700,19 +650,13 @@ logreg_objective_name (LatentParams *params)
 static double
 logreg_objective (gpointer data)
 {
-  return ((LatentLogreg *) data)->loss;
+  return ((LatentLogreg *) data)->log.loss;
 }
 
 static gboolean
 logreg_converged (gpointer data)
 {
   return ((LatentLogreg *) data)->finished;
-}
-
-static double *
-dup_doubles (GArray *array)
-{
-  return g_memdup2 (array->data, sizeof (double) * MAX (array->len, 1u));
 }
 
 static LatentSnapshot *
@@ -730,7 +674,7 @@ logreg_snapshot (gpointer data)
   snap->iteration = self->iteration;
   snap->converged = self->converged;
   snap->final = self->finished;
-  snap->objective = self->loss;
+  snap->objective = self->log.loss;
   snap->n_rows = latent_dataset_get_n_rows (self->dataset);
   snap->n_cols = d;
 
@@ -754,16 +698,7 @@ logreg_snapshot (gpointer data)
   snap->classifier.input_offset = g_memdup2 (self->mean, sizeof (float) * d);
   snap->classifier.input_scale = g_memdup2 (self->scale, sizeof (float) * d);
 
-  snap->classifier.epochs.n_epochs = self->epoch;
-  snap->classifier.epochs.train_loss = dup_doubles (self->epoch_train);
-  snap->classifier.epochs.held_out_loss = dup_doubles (self->epoch_test_loss);
-  snap->classifier.epoch_train_accuracy = dup_doubles (self->epoch_train_accuracy);
-  snap->classifier.epoch_test_accuracy = dup_doubles (self->epoch_test_accuracy);
-  snap->classifier.epochs.steps_per_epoch = self->steps_per_epoch;
-  snap->classifier.epochs.n_steps = self->step_loss->len;
-  snap->classifier.epochs.step_loss = g_memdup2 (self->step_loss->data, sizeof (float) * MAX (self->step_loss->len, 1u));
-  snap->classifier.train_accuracy = self->epoch > 0
-                         ? g_array_index (self->epoch_train_accuracy, double, self->epoch - 1) : NAN;
+  latent_training_log_fill (&self->log, self->steps_per_epoch, snap);
   /* The last epoch's test side (the starting model's before the first). */
   latent_classify_judge (snap, self->split, self->test_predictions);
   snap->classifier.test_loss = self->test_loss;

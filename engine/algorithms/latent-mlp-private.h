@@ -66,18 +66,10 @@ typedef struct {
   guint64            adam_t;
 
   guint              iteration;     /* mini-batches done */
-  guint              epoch;
-  double             epoch_loss;
-  guint              epoch_right;
-  double             loss, first_loss;
-  GArray            *step_loss;     /* float per step */
-  GArray            *epoch_train, *epoch_test_loss;
-  GArray            *epoch_train_accuracy, *epoch_test_accuracy;
+  LatentTrainingLog  log;
   gint32            *test_predictions;
   double             test_loss;
   gboolean           finished, converged;
-  double             best_loss;
-  guint              stale_epochs;
 } LatentMlp;
 
 /* Values in layer l's weights. */

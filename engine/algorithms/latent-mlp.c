@@ -31,8 +31,6 @@
 /* Weights at most, all layers: 256 MiB of float. */
 #define MAX_WEIGHTS ((guint64) 1 << 26)
 #define MAX_WIDTH 65536
-/* A loss this many times the first one means the steps run away. */
-#define DIVERGED_RATIO 100.0
 /* Epochs in a row that may fail to lower the best epoch loss by tol
  * (scikit-learn's n_iter_no_change). */
 #define PATIENCE 10
@@ -304,11 +302,7 @@ mlp_free (gpointer data)
       g_free (self->sw[l]);
       g_free (self->sb[l]);
     }
-  g_clear_pointer (&self->step_loss, g_array_unref);
-  g_clear_pointer (&self->epoch_train, g_array_unref);
-  g_clear_pointer (&self->epoch_test_loss, g_array_unref);
-  g_clear_pointer (&self->epoch_train_accuracy, g_array_unref);
-  g_clear_pointer (&self->epoch_test_accuracy, g_array_unref);
+  latent_training_log_clear (&self->log);
   g_free (self->test_predictions);
   g_free (self);
 }
@@ -469,14 +463,8 @@ mlp_init (LatentDataset  *dataset,
       self->init_from = g_path_get_basename (p.init + 1);
     }
 
-  self->best_loss = INFINITY;
+  latent_training_log_init (&self->log);
   self->test_predictions = g_new0 (gint32, self->n_test);
-  self->step_loss = g_array_new (FALSE, FALSE, sizeof (float));
-  self->epoch_train = g_array_new (FALSE, FALSE, sizeof (double));
-  self->epoch_test_loss = g_array_new (FALSE, FALSE, sizeof (double));
-  self->epoch_train_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
-  self->epoch_test_accuracy = g_array_new (FALSE, FALSE, sizeof (double));
-  self->loss = NAN;
   self->test_loss = NAN;
 
   /* The device keeps its own copy of every row, which only sources of one
@@ -506,34 +494,17 @@ end_epoch (LatentMlp     *self,
 {
   g_autoptr(GError) local_error = NULL;
   const LatentSplit *split = self->split;
-  const double mean = self->epoch_loss / self->n_train;
-  double accuracy;
 
   if (!evaluate_test (self, cancellable, error))
     return FALSE;
-  accuracy = latent_classify_accuracy (split->test, split->test_rows, self->test_predictions, self->n_test);
-  if (self->tol > 0)
+  if (latent_training_log_end_epoch (&self->log, self->n_train, self->test_loss,
+                                     latent_classify_accuracy (split->test, split->test_rows, self->test_predictions,
+                                                               self->n_test),
+                                     self->tol, LATENT_STOP_ABSOLUTE, PATIENCE))
+    self->converged = TRUE;
+  if (self->shuffle && self->log.epoch < self->epochs && !self->converged)
     {
-      /* Absolute, as scikit-learn's: a loss near 0 still stops. */
-      if (!isfinite (self->best_loss) || self->best_loss - mean > self->tol)
-        self->stale_epochs = 0;
-      else
-        self->stale_epochs++;
-      self->best_loss = MIN (self->best_loss, mean);
-      if (self->stale_epochs >= PATIENCE)
-        self->converged = TRUE;
-    }
-  g_array_append_val (self->epoch_train, (double) { mean });
-  g_array_append_val (self->epoch_train_accuracy, (double) { (double) self->epoch_right / self->n_train });
-  g_array_append_val (self->epoch_test_loss, self->test_loss);
-  g_array_append_val (self->epoch_test_accuracy, accuracy);
-  self->epoch_loss = 0;
-  self->epoch_right = 0;
-  self->epoch++;
-
-  if (self->shuffle && self->epoch < self->epochs && !self->converged)
-    {
-      latent_classify_shuffle (self->order, self->n_train, self->seed + 1 + self->epoch);
+      latent_classify_shuffle (self->order, self->n_train, self->seed + 1 + self->log.epoch);
       if (self->mcl && !latent_mlp_cl_set_order (self->mcl, &local_error))
         fall_back (self, local_error);
     }
@@ -571,52 +542,28 @@ mlp_step (gpointer       data,
       return FALSE;
     }
 
-  if (self->iteration == 0)
-    self->first_loss = loss;
-  if (self->iteration == 0 && !isfinite (loss))
+  if (!latent_training_log_step (&self->log, self->iteration, loss, rows, right, self->learning_rate, error))
     {
       self->finished = TRUE;
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_DATA,
-                   _("The loss is %g before the first step: the starting weights or the data "
-                     "overflow single precision"), loss);
       return FALSE;
     }
-  if (!isfinite (loss) || loss > DIVERGED_RATIO * self->first_loss)
-    {
-      self->finished = TRUE;
-      g_set_error (error, LATENT_ALGORITHM_ERROR, LATENT_ALGORITHM_ERROR_NUMERIC,
-                   _("The training diverged at step %u (loss %g, from %g at the start): "
-                     "learning-rate = %g is too large for this data; try a tenth of it"),
-                   self->iteration + 1, loss, self->first_loss, self->learning_rate);
-      return FALSE;
-    }
-  self->loss = loss;
-  self->epoch_loss += loss * rows;
-  self->epoch_right += right;
-  g_array_append_val (self->step_loss, (float) { loss });
   self->iteration++;
   if (self->iteration % self->steps_per_epoch == 0 && !end_epoch (self, cancellable, error))
     return FALSE;
-  self->finished = self->converged || self->epoch >= self->epochs;
+  self->finished = self->converged || self->log.epoch >= self->epochs;
   return TRUE;
 }
 
 static double
 mlp_objective (gpointer data)
 {
-  return ((LatentMlp *) data)->loss;
+  return ((LatentMlp *) data)->log.loss;
 }
 
 static gboolean
 mlp_converged (gpointer data)
 {
   return ((LatentMlp *) data)->finished;
-}
-
-static double *
-dup_doubles (GArray *array)
-{
-  return g_memdup2 (array->data, sizeof (double) * MAX (array->len, 1u));
 }
 
 /* The network in data units: the standardisation folded into the first
@@ -669,7 +616,7 @@ mlp_snapshot (gpointer data)
   snap->iteration = self->iteration;
   snap->converged = self->converged;
   snap->final = self->finished;
-  snap->objective = self->loss;
+  snap->objective = self->log.loss;
   snap->n_rows = latent_dataset_get_n_rows (self->dataset);
   snap->n_cols = self->d;
 
@@ -681,15 +628,7 @@ mlp_snapshot (gpointer data)
   part->input_offset = g_memdup2 (self->mean, sizeof (float) * self->d);
   part->input_scale = g_memdup2 (self->scale, sizeof (float) * self->d);
 
-  part->epochs.n_epochs = self->epoch;
-  part->epochs.train_loss = dup_doubles (self->epoch_train);
-  part->epochs.held_out_loss = dup_doubles (self->epoch_test_loss);
-  part->epoch_train_accuracy = dup_doubles (self->epoch_train_accuracy);
-  part->epoch_test_accuracy = dup_doubles (self->epoch_test_accuracy);
-  part->epochs.steps_per_epoch = self->steps_per_epoch;
-  part->epochs.n_steps = self->step_loss->len;
-  part->epochs.step_loss = g_memdup2 (self->step_loss->data, sizeof (float) * MAX (self->step_loss->len, 1u));
-  part->train_accuracy = self->epoch > 0 ? g_array_index (self->epoch_train_accuracy, double, self->epoch - 1) : NAN;
+  latent_training_log_fill (&self->log, self->steps_per_epoch, snap);
   latent_classify_judge (snap, self->split, self->test_predictions);
   part->test_loss = self->test_loss;
   snap->device = g_strdup (self->device);

@@ -97,11 +97,11 @@ main (int    argc,
           g_printerr ("latent-bench-logreg: %s\n", error->message);
           return 1;
         }
-      if (self->epoch > epoch)
+      if (self->log.epoch > epoch)
         {
           g_autoptr(JsonBuilder) line = json_builder_new ();
 
-          epoch = self->epoch;
+          epoch = self->log.epoch;
           json_builder_begin_object (line);
           json_builder_set_member_name (line, "bench");
           json_builder_add_string_value (line, "logreg-epoch");
@@ -110,10 +110,10 @@ main (int    argc,
           json_builder_set_member_name (line, "epoch");
           json_builder_add_int_value (line, epoch);
           latent_json_add_number_member (line, "seconds", (g_get_monotonic_time () - start) / 1e6);
-          latent_json_add_number_member (line, "train_loss", last (self->epoch_train));
-          latent_json_add_number_member (line, "train_accuracy", last (self->epoch_train_accuracy));
-          latent_json_add_number_member (line, "test_loss", last (self->epoch_test_loss));
-          latent_json_add_number_member (line, "test_accuracy", last (self->epoch_test_accuracy));
+          latent_json_add_number_member (line, "train_loss", last (self->log.train_loss));
+          latent_json_add_number_member (line, "train_accuracy", last (self->log.train_accuracy));
+          latent_json_add_number_member (line, "test_loss", last (self->log.test_loss));
+          latent_json_add_number_member (line, "test_accuracy", last (self->log.test_accuracy));
           json_builder_end_object (line);
           latent_bench_emit (line);
         }

@@ -371,9 +371,9 @@ test_lbfgs_minimum (void)
     largest = MAX (largest, fabs (gw[i]));
   for (guint k = 0; k < self->c; k++)
     largest = MAX (largest, fabs (gb[k]));
-  g_test_message ("%u iterations: objective %.6g → %.6g, largest gradient %.3g", self->epoch, start, end, largest);
+  g_test_message ("%u iterations: objective %.6g → %.6g, largest gradient %.3g", self->log.epoch, start, end, largest);
   g_assert_true (self->converged);
-  g_assert_cmpuint (self->epoch, <, self->epochs);
+  g_assert_cmpuint (self->log.epoch, <, self->epochs);
   g_assert_cmpfloat (end, <, 0.5 * start);
   g_assert_cmpfloat (largest, <, 1e-4);
   algorithm->free (self);
