@@ -456,3 +456,30 @@ latent_training_log_fill (const LatentTrainingLog *log,
   part->epochs.step_loss = g_memdup2 (log->step_loss->data, sizeof (float) * MAX (log->step_loss->len, 1u));
   part->train_accuracy = log->epoch > 0 ? g_array_index (log->train_accuracy, double, log->epoch - 1) : NAN;
 }
+
+gboolean
+latent_classify_upload_rows (LatentCl    *cl,
+                             LatentRows  *source,
+                             cl_mem      *data,
+                             cl_mem      *labels,
+                             GError     **error)
+{
+  const LatentClDeviceInfo *info = latent_cl_get_info (cl);
+  const guint n = latent_rows_get_n_rows (source), d = latent_rows_get_n_cols (source);
+  const guint64 bytes = (guint64) n * d * sizeof (float);
+  LatentChunk all;
+
+  g_return_val_if_fail (latent_rows_get_n_chunks (source) == 1, FALSE);
+
+  if (bytes > info->max_alloc)
+    {
+      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
+                   _("%u rows × %u columns need a larger buffer than %s allows"), n, d, info->name);
+      return FALSE;
+    }
+  return latent_rows_get_chunk (source, 0, &all, error) &&
+         latent_cl_create_buffer (cl, data, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes,
+                                  (gpointer) all.values, "rows", error) &&
+         latent_cl_create_buffer (cl, labels, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof (gint32),
+                                  (gpointer) all.labels, "classes", error);
+}

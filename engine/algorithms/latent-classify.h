@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "latent-cl.h"
 #include "latent-rows.h"
 #include "latent-snapshot.h"
 
@@ -126,6 +127,15 @@ gboolean     latent_training_log_end_epoch (LatentTrainingLog  *log,
 void         latent_training_log_fill      (const LatentTrainingLog *log,
                                             guint               steps_per_epoch,
                                             LatentSnapshot     *snapshot);
+
+/* A source's rows and classes on the device, from its one chunk of them
+ * all (latent_rows_is_whole): the rows in place (the dataset outlives the
+ * buffer; kernels that read them load unaligned), the classes copied. */
+gboolean     latent_classify_upload_rows (LatentCl           *cl,
+                                          LatentRows         *source,
+                                          cl_mem             *data,
+                                          cl_mem             *labels,
+                                          GError            **error);
 
 /* One optimiser step's constants, as kernels/common.h's
  * LATENT_OPTIMISER_STEP takes them: momentum (v = μ v − lr g, p += v) or

@@ -96,36 +96,6 @@ enqueue (LatentLogregCl  *lcl,
                           "clEnqueueNDRangeKernel", kernel_names[kernel], error);
 }
 
-/* A source's rows and classes on the device, from its one chunk of them
- * all. */
-static gboolean
-upload_rows (LatentLogregCl  *lcl,
-             LatentRows      *source,
-             cl_mem          *data,
-             cl_mem          *labels,
-             GError         **error)
-{
-  const LatentClDeviceInfo *info = latent_cl_get_info (lcl->cl);
-  const guint n = latent_rows_get_n_rows (source), d = latent_rows_get_n_cols (source);
-  const guint64 bytes = (guint64) n * d * sizeof (float);
-  LatentChunk all;
-
-  g_return_val_if_fail (latent_rows_get_n_chunks (source) == 1, FALSE);
-
-  if (bytes > info->max_alloc)
-    {
-      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   _("%u rows × %u columns need a larger buffer than %s allows"), n, d, info->name);
-      return FALSE;
-    }
-  /* The rows in place: the dataset behind the source outlives this and its
-   * memory is aligned for the device. */
-  return latent_rows_get_chunk (source, 0, &all, error) &&
-         latent_cl_create_buffer (lcl->cl, data, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes,
-                                  (gpointer) all.values, "rows", error) &&
-         latent_cl_create_buffer (lcl->cl, labels, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof (gint32),
-                                  (gpointer) all.labels, "classes", error);
-}
 
 static gboolean
 gather (LatentLogregCl  *lcl,
@@ -173,9 +143,9 @@ latent_logreg_cl_new (LatentLogreg  *self,
   for (guint i = 0; i < N_KERNELS; i++)
     if (!(lcl->k[i] = latent_cl_create_kernel (cl, "logreg", options, kernel_names[i], error)))
       return NULL;
-  if (!upload_rows (lcl, self->rows, &lcl->data, &lcl->labels, error) ||
+  if (!latent_classify_upload_rows (lcl->cl, self->rows, &lcl->data, &lcl->labels, error) ||
       (self->test_source != self->rows &&
-       !upload_rows (lcl, self->test_source, &lcl->test_data, &lcl->test_labels, error)) ||
+       !latent_classify_upload_rows (lcl->cl, self->test_source, &lcl->test_data, &lcl->test_labels, error)) ||
       !latent_cl_create_buffer (cl, &lcl->order, CL_MEM_READ_ONLY, self->n_train * sizeof (gint32), NULL,
                                 "row order", error) ||
       !latent_cl_create_buffer (cl, &lcl->test_rows, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,

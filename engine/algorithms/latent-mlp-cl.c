@@ -108,31 +108,6 @@ enqueue (LatentMlpCl  *mcl,
                           "clEnqueueNDRangeKernel", kernel_names[kernel], error);
 }
 
-/* A source's rows and classes, from its one chunk of them all. */
-static gboolean
-upload_rows (LatentMlpCl  *mcl,
-             LatentRows   *source,
-             cl_mem       *data,
-             cl_mem       *labels,
-             GError      **error)
-{
-  const LatentClDeviceInfo *info = latent_cl_get_info (mcl->cl);
-  const guint n = latent_rows_get_n_rows (source), d = latent_rows_get_n_cols (source);
-  const guint64 bytes = (guint64) n * d * sizeof (float);
-  LatentChunk all;
-
-  if (bytes > info->max_alloc)
-    {
-      g_set_error (error, LATENT_CL_ERROR, LATENT_CL_ERROR_CALL,
-                   _("%u rows × %u columns need a larger buffer than %s allows"), n, d, info->name);
-      return FALSE;
-    }
-  return latent_rows_get_chunk (source, 0, &all, error) &&
-         latent_cl_create_buffer (mcl->cl, data, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes,
-                                  (gpointer) all.values, "rows", error) &&
-         latent_cl_create_buffer (mcl->cl, labels, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof (gint32),
-                                  (gpointer) all.labels, "classes", error);
-}
 
 /* @src (rows × cols) into @dst as cols × rows. */
 static void
@@ -204,9 +179,9 @@ latent_mlp_cl_new (LatentMlp  *self,
     if (!(mcl->k[i] = latent_cl_create_kernel (cl, i < K_ACTIVATE ? "logreg" : "mlp", i < K_ACTIVATE ? options : NULL,
                                                kernel_names[i], error)))
       return NULL;
-  if (!upload_rows (mcl, self->rows, &mcl->data, &mcl->labels, error) ||
+  if (!latent_classify_upload_rows (mcl->cl, self->rows, &mcl->data, &mcl->labels, error) ||
       (self->test_source != self->rows &&
-       !upload_rows (mcl, self->test_source, &mcl->test_data, &mcl->test_labels, error)) ||
+       !latent_classify_upload_rows (mcl->cl, self->test_source, &mcl->test_data, &mcl->test_labels, error)) ||
       !latent_cl_create_buffer (cl, &mcl->order, CL_MEM_READ_ONLY, self->n_train * sizeof (gint32), NULL,
                                 "row order", error) ||
       !latent_cl_create_buffer (cl, &mcl->test_rows, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
