@@ -810,6 +810,7 @@ main (int    argc,
   };
   static const PrototypeCase prototype_cases[] = {
     { 41, 5, 3, "euclidean" }, { 41, 5, 3, "cosine" }, { 46, 1, 4, "euclidean" }, { 47, 19, 4, "cosine" },
+    { 43, 17, 3, "dot" },
   };
   static const ConvolveCase convolve_cases[] = {
     { 1, 1, 1, 3, 1 }, { 17, 5, 2, 3, 1 }, { 5, 17, 3, 5, 1 }, { 33, 19, 1, 7, 1 }, { 19, 7, 4, 1, 1 },
