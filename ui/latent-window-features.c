@@ -1,8 +1,9 @@
 /* latent-window-features.c — what a classifier is judged on, and models
  * that feed each other: the Test Data choices of the Dataset menu, "Use Its
- * Features", which makes a finished encoder's features the data, and
- * "Train a Network on It", which starts a network from a finished
- * autoencoder's first layer
+ * Features", which makes a finished encoder's features the data, "Train a
+ * Network on It", which starts a network from a finished autoencoder's
+ * first layer, and "Use Its Clusters as Classes", which colours the next
+ * run (an embedding, say) by a finished clustering
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -213,6 +214,73 @@ on_train_network_action (GSimpleAction *action,
   latent_session_restart (self->session, FALSE);
 }
 
+/* A finished clustering of the rows shown, which live in memory. */
+static LatentSnapshot *
+clusters_frame (LatentWindow *self)
+{
+  LatentSnapshot *frame = latent_session_get_shown (self->session);
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
+
+  if (frame == NULL || !frame->final || dataset == NULL || frame->dataset != dataset ||
+      latent_dataset_is_streamed (dataset) || latent_dataset_get_data (dataset) == NULL ||
+      latent_clusters_get_labels (frame) == NULL || latent_clusters_get_means (frame, NULL) == NULL)
+    return NULL;
+  return frame;
+}
+
+/* The same rows (not copied: a view that keeps the dataset alive) with the
+ * clusters as their classes, "cluster 1" … "cluster k"; test data is not
+ * carried over, its rows have no clusters. */
+static void
+on_clusters_as_classes_action (GSimpleAction *action,
+                               GVariant      *parameter,
+                               gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+  LatentSnapshot *frame = clusters_frame (self);
+  LatentDataset *dataset = latent_session_get_dataset (self->session);
+  g_autoptr(LatentDataset) view = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_auto(GStrv) names = NULL;
+  guint n, d, k = 0, width, height, channels;
+  gboolean single;
+
+  if (frame == NULL)
+    return;
+  n = latent_dataset_get_n_rows (dataset);
+  d = latent_dataset_get_n_cols (dataset);
+  latent_clusters_get_means (frame, &k);
+  bytes = g_bytes_new_with_free_func (latent_dataset_get_data (dataset), (gsize) n * d * sizeof (float),
+                                      g_object_unref, g_object_ref (dataset));
+  /* Translators: the dataset's name, then the algorithm that clustered it. */
+  name = g_strdup_printf (_("%s · %s clusters"), latent_dataset_get_name (dataset), frame->algorithm->id);
+  if (!(view = latent_dataset_new_for_bytes (name, n, d, bytes, 0, &error)))
+    {
+      _latent_window_show_error (self, error->message);
+      return;
+    }
+  names = g_new0 (char *, k + 1);
+  for (guint c = 0; c < k; c++)
+    /* Translators: a class made of a clustering's cluster, counted from 1. */
+    names[c] = g_strdup_printf (_("cluster %u"), c + 1);
+  latent_dataset_set_labels (view, latent_clusters_get_labels (frame), k, names);
+  for (guint a = 0; a < d; a++)
+    if (latent_dataset_get_column_name (dataset, a))
+      {
+        g_auto(GStrv) columns = g_new0 (char *, d + 1);
+
+        for (guint b = 0; b < d; b++)
+          columns[b] = latent_dataset_dup_column_label (dataset, b);
+        latent_dataset_set_column_names (view, columns);
+        break;
+      }
+  if (latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single))
+    latent_dataset_set_image_shape (view, width, height, channels, single);
+  latent_session_set_dataset (self->session, view, NULL);
+}
+
 static const GActionEntry feature_actions[] = {
   { "test-data", on_test_data_action, "s" },
   { "test-installed", on_test_data_action, "s" },
@@ -220,6 +288,7 @@ static const GActionEntry feature_actions[] = {
   { "hold-out", on_hold_out_action },
   { "use-features", on_use_features_action },
   { "train-network", on_train_network_action },
+  { "clusters-as-classes", on_clusters_as_classes_action },
 };
 
 void
@@ -231,6 +300,8 @@ _latent_window_update_feature_actions (LatentWindow *self)
                                encoder_frame (self) != NULL);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "train-network")),
                                can_train_network (self));
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "clusters-as-classes")),
+                               clusters_frame (self) != NULL);
 }
 
 void

@@ -100,8 +100,8 @@ void            _latent_window_init_files          (LatentWindow *self);
 void            _latent_window_init_features       (LatentWindow *self);
 void            _latent_window_init_filter         (LatentWindow *self);
 
-/* latent-window-features.c: Use Its Features and Train a Network on It,
- * enabled where they apply */
+/* latent-window-features.c: Use Its Features, Train a Network on It and
+ * Use Its Clusters as Classes, enabled where they apply */
 void            _latent_window_update_feature_actions (LatentWindow *self);
 
 /* latent-window-filter.c: the filter bar follows the algorithm and the

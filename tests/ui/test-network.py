@@ -11,11 +11,13 @@
 # CSV whose last column names the moon. The network: 2 hidden layers of 8
 # and 4 ReLU units, Adam at 0.01 for 80 epochs (240 steps), at the window's
 # own pace, so its steps are seen one by one. Then a WTA autoencoder of 64
-# units on 10,000 Fashion-MNIST images, a network started from it, and
-# few-shot episodes with the shots curve on the same images. Accessible names used:
+# units on 10,000 Fashion-MNIST images, a network started from it,
+# few-shot episodes with the shots curve on the same images, and UMAP
+# coloured by a k-means run's clusters. Accessible names used:
 # "Algorithm", "Hidden layer 1", "Hidden layer 2", "Learning rate",
 # "Epochs", "Run", "Status", "Metrics", "View", "Figure", "Dataset",
-# "Hidden units", "As fast as possible", "Shots curve", "Episodes".
+# "Hidden units", "As fast as possible", "Shots curve", "Episodes",
+# "Clusters".
 
 import os
 import re
@@ -180,6 +182,32 @@ def step_shots_curve():
         raise Failure(f'the shots curve does not draw all three methods: {counts} pixels of their colours')
 
 
+def step_clusters_as_classes():
+    """k-means on the same images, Dataset ▸ Use Its Clusters as Classes,
+    then UMAP: the embedding is coloured by the five clusters, not by the
+    ten classes of clothing."""
+    app.select_dropdown('Algorithm', 'k-means')
+    ui.set_value(app.find('spin button', 'Clusters', what='the spin button "Clusters"'), 5)
+    app.press('Run')
+    wait_status(r'(?i)converged|iteration limit', 120, 'k-means to finish')
+    app.choose_menu_item('Dataset', 'Use Its Clusters as Classes')
+    wait_status(r'kmeans clusters · 10000 × 784', 20, 'the clusters to become the classes')
+    app.select_dropdown('Algorithm', 'UMAP')
+    app.press('Run')
+    wait_status(r'(?i)finished \d+ epochs|converged', 180, 'UMAP to finish')
+    time.sleep(0.7)
+    path = figure_shot('ui-network-umap-clusters.png')
+    hist = ui.colour_histogram(path)
+    palette = ((0x00, 0x72, 0xb2), (0xe6, 0x9f, 0x00), (0x00, 0x9e, 0x73), (0xd5, 0x5e, 0x00), (0x56, 0xb4, 0xe9),
+               (0xcc, 0x79, 0xa7), (0xf0, 0xe4, 0x42))
+    counts = [ui.count_near(hist, rgb, 12) for rgb in palette]
+    log(f'  pixels of the palette\'s first seven colours: {counts}; saved {path}')
+    if min(counts[:5]) < 200:
+        raise Failure(f'the embedding is not coloured by five clusters: {counts[:5]} pixels of their colours')
+    if max(counts[5:]) > 50:
+        raise Failure(f'the embedding shows colours beyond the five clusters: {counts[5:]}')
+
+
 def main():
     ui.run_steps('ui-network', app, [
         ('start the window and open the moons', step_start),
@@ -188,6 +216,7 @@ def main():
         ('View ▸ Hidden units draws each unit over the plane', step_units),
         ('an autoencoder, then Dataset ▸ Train a Network on It starts a network from it', step_pretrain),
         ('few-shot episodes with the shots curve: three methods drawn', step_shots_curve),
+        ('k-means, Use Its Clusters as Classes, then UMAP coloured by the clusters', step_clusters_as_classes),
     ])
     status_code = app.stop()
     if status_code != 0:
