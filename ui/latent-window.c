@@ -136,7 +136,20 @@ update_placeholder (LatentWindow   *self,
   LatentSession *session = self->session;
   g_autoptr(GString) text = NULL;
 
-  if (frame == NULL && latent_session_get_end (session) == NULL &&
+  LatentDataset *dataset = latent_session_get_dataset (session);
+  const LatentAlgorithm *algorithm = latent_session_get_algorithm (session);
+  guint width, height, channels;
+  gboolean single = FALSE;
+
+  /* A classifier chosen for a photo cannot start: say what works on one
+   * instead of leaving the figure blank. */
+  if (frame == NULL && dataset != NULL && latent_algorithm_has_flag (algorithm, LATENT_ALGORITHM_SUPERVISED) &&
+      !latent_dataset_has_labels (dataset) &&
+      latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) && single)
+    text = g_string_new (_("A classifier learns from labelled rows; this image’s pixels have none.\n"
+                           "The convolution filter (under Filters) works on the image itself,\n"
+                           "and k-means shows its colours as segments."));
+  else if (frame == NULL && latent_session_get_end (session) == NULL &&
       latent_session_get_state (session) == LATENT_SESSION_INITIALISING)
     {
       text = g_string_new (_("Initialising…"));
@@ -203,7 +216,7 @@ _latent_window_update_status (LatentWindow *self)
       if (isfinite (frame->objective))
         {
           /* Without its formula: one line, whose end says how the run is. */
-          g_autofree char *name = latent_algorithm_dup_objective_brief (algorithm, frame->params);
+          g_autofree char *name = latent_algorithm_dup_objective_brief (frame->algorithm, frame->params);
 
           g_string_append_printf (s, " · %s %.8g", name, frame->objective);
         }
