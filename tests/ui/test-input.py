@@ -132,9 +132,11 @@ def rest_pointer():
 
 
 def shot(name):
-    """The figure's pixels now, with the pointer off it."""
+    """The figure's pixels now, with the pointer off it, less the 3 pixels
+    at its edges where the focus ring comes once the keyboard is used."""
     rest_pointer()
     path = app.screenshot(os.path.join(SCRATCH, f'input-{name}.png'), figure())
+    subprocess.run(['/usr/bin/convert', path, '-shave', '3x3', '+repage', path], check=True)
     shots[name] = path
     return path
 
