@@ -644,7 +644,9 @@ classify_queries (LatentPrototype  *self,
 
   for (guint i = 0; i < n_support; i++)
     slots[i] = i / shots;
-  if (!compute_means (self, test, support, slots, n_support, ways, prototypes ? prototypes : means, cancellable,
+  /* Attention needs no means, unless the episode figure shows them. */
+  if ((!matching || prototypes) &&
+      !compute_means (self, test, support, slots, n_support, ways, prototypes ? prototypes : means, cancellable,
                       error))
     return FALSE;
   return matching ? match (self, test, support, shots, queries, n_queries, slot_of_row, cancellable, error)
