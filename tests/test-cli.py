@@ -246,7 +246,13 @@ class Results(unittest.TestCase):
                 "--export", self.path("f.svg"))
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("iteration 1: inertia", p.stderr)
-        self.assertTrue(read(self.path("f.svg"), "rb")[:200].lstrip().startswith((b"<?xml", b"<svg")))
+        svg = read(self.path("f.svg"))
+        self.assertTrue(svg[:200].lstrip().startswith(("<?xml", "<svg")))
+        # Its words are SVG text that Inkscape edits, not glyph outlines:
+        # the title, and the y axis' name turned a quarter.
+        self.assertRegex(svg, r'<text [^>]*font-weight="bold"[^>]*>k-means · K = 2 · iteration \d+')
+        self.assertRegex(svg, r'<text [^>]*transform="rotate\(-90\.00 [^>]*>y</text>')
+        self.assertNotIn("<symbol", svg)
         # A start of several rounds says how far it is: each restart, and
         # every tenth of k-means++'s centers.
         p = run("run", "kmeans", "--data", "moons:n=500,seed=1", "--param", "k=2", "--param", "restarts=3",

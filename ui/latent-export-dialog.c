@@ -91,16 +91,24 @@ on_format_changed (LatentExportDialog *self)
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), renamed);
 }
 
-/* Where the file goes: a bare name goes to the Pictures folder, or home. */
+/* Where the file goes: a bare name goes where files were saved last
+ * (latent_save_folder_dup ()), and a name without the format's extension
+ * gets it, so that typing "figure" with SVG chosen writes figure.svg. */
 static char *
 dup_path (LatentExportDialog *self)
 {
   const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
-  const char *pictures = g_get_user_special_dir (G_USER_DIRECTORY_PICTURES);
+  guint format = gtk_drop_down_get_selected (self->format_dropdown);
+  const char *dot = strrchr (name, '.');
+  g_autofree char *folder = NULL;
+  g_autofree char *named = NULL;
 
+  if (format < G_N_ELEMENTS (extensions) && (dot == NULL || g_ascii_strcasecmp (dot, extensions[format]) != 0))
+    name = named = g_strconcat (name, extensions[format], NULL);
   if (g_path_is_absolute (name))
     return g_strdup (name);
-  return g_build_filename (pictures ? pictures : g_get_home_dir (), name, NULL);
+  folder = latent_save_folder_dup (LATENT_SAVE_PICTURE);
+  return g_build_filename (folder, name, NULL);
 }
 
 static void
@@ -193,36 +201,35 @@ on_chosen (const char *path,
 static void
 on_choose (LatentExportDialog *self)
 {
+  g_autofree char *path = dup_path (self);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autoptr(GFile) start = g_file_new_for_path (folder);
   GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Export Figure"),
                                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Select"),
                                                          on_chosen, self);
-  g_autofree char *base = g_path_get_basename (gtk_editable_get_text (GTK_EDITABLE (self->name_entry)));
 
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), start, NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), base);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-/* Said where it went, in the window, with a way to get there. */
+/* Said where it went, in the window, with a way to get there; the size
+ * and format are the next export's. */
 static void
 announce (LatentExportDialog *self,
           const char         *path,
           const char         *extra)
 {
-  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
-  g_autofree char *folder = g_path_get_dirname (path);
-  g_autofree char *base = g_filename_display_basename (path);
-  g_autofree char *shown_folder = g_filename_display_name (folder);
-  /* TRANSLATORS: "Saved iris-kmeans-12.png in /home/me/Pictures" */
-  g_autofree char *notice = g_strdup_printf (_("Saved %s in %s"), base, shown_folder);
+  g_autoptr(GSettings) settings = latent_settings_open ();
 
-  if (extra != NULL)
+  if (settings)
     {
-      g_autofree char *said = notice;
-
-      notice = g_strdup_printf ("%s (%s)", said, extra);
+      g_settings_set (settings, "export-size", "(ii)", gtk_spin_button_get_value_as_int (self->width_spin),
+                      gtk_spin_button_get_value_as_int (self->height_spin));
+      g_settings_set_uint (settings, "export-format", gtk_drop_down_get_selected (self->format_dropdown));
     }
-  if (parent != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (parent), "win.show-notice", "(ss)", notice, folder);
+  latent_saved (GTK_WIDGET (self), path, extra);
 }
 
 /* What a recording thread draws: its own references and copies, so the
@@ -523,6 +530,26 @@ latent_export_dialog_init (LatentExportDialog *self)
   latent_drop_downs_name_buttons (GTK_WIDGET (self));
 }
 
+/* The format and width exported last; the height follows this view's
+ * ratio, as the link says. */
+static void
+restore_choices (LatentExportDialog *self)
+{
+  g_autoptr(GSettings) settings = latent_settings_open ();
+  int width = 0, height = 0;
+  guint format;
+
+  if (settings == NULL)
+    return;
+  g_settings_get (settings, "export-size", "(ii)", &width, &height);
+  format = g_settings_get_uint (settings, "export-format");
+  if (format < G_N_ELEMENTS (extensions))
+    gtk_drop_down_set_selected (self->format_dropdown, format);
+  if (width < LATENT_FIGURE_MIN_SIZE || height < LATENT_FIGURE_MIN_SIZE)
+    return;
+  gtk_spin_button_set_value (self->width_spin, width);
+}
+
 GtkWidget *
 latent_export_dialog_new (GtkWindow               *parent,
                           LatentSnapshot          *snapshot,
@@ -564,6 +591,8 @@ latent_export_dialog_new (GtkWindow               *parent,
   else
     name = g_strdup_printf ("%s-%s-%u.png", stem, snapshot->algorithm->id, snapshot->iteration);
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), name);
+  /* After the name, which the format then renames. */
+  restore_choices (self);
   return GTK_WIDGET (self);
 }
 

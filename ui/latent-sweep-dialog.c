@@ -188,20 +188,21 @@ on_export_chosen (const char *path,
   LatentFigureStyle style;
 
   latent_figure_style_init (&style);
-  if (path && self->sweep &&
-      !latent_figure_sweep_export (self->sweep, &style, path, gtk_widget_get_width (GTK_WIDGET (self->area)),
+  if (path == NULL || self->sweep == NULL)
+    return;
+  if (!latent_figure_sweep_export (self->sweep, &style, path, gtk_widget_get_width (GTK_WIDGET (self->area)),
                                    gtk_widget_get_height (GTK_WIDGET (self->area)), &error))
     set_progress (self, error->message);
+  else
+    latent_saved (GTK_WIDGET (self), path, NULL);
 }
 
 static void
 on_export (LatentSweepDialog *self)
 {
-  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Export Figure"),
-                                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
-                                                         on_export_chosen, self);
+  GtkFileChooserNative *dialog = latent_save_chooser_new (GTK_WINDOW (self), _("Export Figure"), "bic-aic.png",
+                                                         LATENT_SAVE_PICTURE, on_export_chosen, self);
 
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "bic-aic.png");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

@@ -149,6 +149,89 @@ latent_file_chooser_new (GtkWindow            *parent,
   return dialog;
 }
 
+GSettings *
+latent_settings_open (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source)
+    schema = g_settings_schema_source_lookup (source, "org.latent.Latent", TRUE);
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+/* The folder saved in last, for this process when there are no settings. */
+static char *last_folder;
+
+char *
+latent_save_folder_dup (LatentSaveKind kind)
+{
+  g_autoptr(GSettings) settings = latent_settings_open ();
+  g_autofree char *last = settings ? g_settings_get_string (settings, "save-folder") : g_strdup (last_folder);
+  const char *desktop = g_get_user_special_dir (kind == LATENT_SAVE_PICTURE ? G_USER_DIRECTORY_PICTURES
+                                                                            : G_USER_DIRECTORY_DOCUMENTS);
+
+  /* Never the working directory: under ./bootstrap run that is the source. */
+  if (last && *last && g_file_test (last, G_FILE_TEST_IS_DIR))
+    return g_steal_pointer (&last);
+  if (desktop && g_file_test (desktop, G_FILE_TEST_IS_DIR))
+    return g_strdup (desktop);
+  return g_strdup (g_get_home_dir ());
+}
+
+void
+latent_saved (GtkWidget  *widget,
+              const char *path,
+              const char *extra)
+{
+  g_autoptr(GSettings) settings = latent_settings_open ();
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autofree char *base = g_filename_display_basename (path);
+  g_autofree char *shown_folder = g_filename_display_name (folder);
+  /* TRANSLATORS: "Saved iris-kmeans-12.png in /home/me/Pictures" */
+  g_autofree char *notice = g_strdup_printf (_("Saved %s in %s"), base, shown_folder);
+  GtkRoot *root = widget ? gtk_widget_get_root (widget) : NULL;
+  GtkWindow *window = GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL;
+
+  g_return_if_fail (path != NULL);
+
+  g_free (last_folder);
+  last_folder = g_strdup (folder);
+  if (settings)
+    g_settings_set_string (settings, "save-folder", folder);
+  if (extra != NULL)
+    {
+      g_autofree char *said = notice;
+
+      notice = g_strdup_printf ("%s (%s)", said, extra);
+    }
+  /* A dialog's notice shows in the window it belongs to. */
+  while (window && gtk_window_get_transient_for (window))
+    window = gtk_window_get_transient_for (window);
+  if (window)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-notice", "(ss)", notice, folder);
+}
+
+GtkFileChooserNative *
+latent_save_chooser_new (GtkWindow        *parent,
+                         const char       *title,
+                         const char       *name,
+                         LatentSaveKind    kind,
+                         LatentPathChosen  chosen,
+                         gpointer          user_data)
+{
+  GtkFileChooserNative *dialog = latent_file_chooser_new (parent, title, GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"),
+                                                         chosen, user_data);
+  g_autofree char *path = latent_save_folder_dup (kind);
+  g_autoptr(GFile) folder = g_file_new_for_path (path);
+
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  return dialog;
+}
+
 char *
 latent_dup_file_stem (const char *dataset_name)
 {

@@ -44,6 +44,33 @@ GtkFileChooserNative *latent_file_chooser_new (GtkWindow            *parent,
                                                LatentPathChosen      chosen,
                                                gpointer              user_data);
 
+/* The settings, or NULL when the schema is not installed (uninstalled,
+ * without GSETTINGS_SCHEMA_DIR): then nothing is kept. */
+GSettings            *latent_settings_open    (void);
+
+/* What a Save dialog saves: where it opens the first time. */
+typedef enum {
+  LATENT_SAVE_PICTURE,   /* figures, images: Pictures */
+  LATENT_SAVE_DOCUMENT,  /* results, experiments: Documents */
+} LatentSaveKind;
+
+/* One policy for every Save: the folder saved in last (kept across
+ * sessions), else the desktop's folder for @kind, else home. */
+char                 *latent_save_folder_dup  (LatentSaveKind        kind);
+/* A file was written at @path: its folder is where the next Save opens,
+ * and @widget's window says so in a toast with Open Folder (through
+ * win.show-notice); @extra, when not NULL, is added in brackets. */
+void                  latent_saved            (GtkWidget            *widget,
+                                               const char           *path,
+                                               const char           *extra);
+/* A Save chooser opening in latent_save_folder_dup (@kind) on @name. */
+GtkFileChooserNative *latent_save_chooser_new (GtkWindow            *parent,
+                                               const char           *title,
+                                               const char           *name,
+                                               LatentSaveKind        kind,
+                                               LatentPathChosen      chosen,
+                                               gpointer              user_data);
+
 /* A file name for something made from @dataset_name: without its file
  * extension (iris.csv → iris, photo.v2.jpg → photo.v2,
  * t10k-images-idx3-ubyte.gz → t10k-images-idx3-ubyte) and without

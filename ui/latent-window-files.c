@@ -557,6 +557,8 @@ on_save_result_chosen (const char *path,
     }
   if (!ok)
     _latent_window_show_error (self, error->message);
+  else
+    latent_saved (GTK_WIDGET (self), path, NULL);
 }
 
 static void
@@ -571,10 +573,9 @@ on_save_result_action (GSimpleAction *action,
 
   if (frame == NULL)
     return;
-  dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Save Result"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                    _("_Save"), on_save_result_chosen, self);
   name = g_strdup_printf ("%s-result.json", frame->algorithm->id);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  dialog = latent_save_chooser_new (GTK_WINDOW (self), _("Save Result"), name, LATENT_SAVE_DOCUMENT,
+                                    on_save_result_chosen, self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
@@ -609,6 +610,8 @@ on_save_experiment_chosen (const char *path,
 
       if (!latent_experiment_save (experiment, path, &error))
         _latent_window_show_error (self, error->message);
+      else
+        latent_saved (GTK_WIDGET (self), path, NULL);
     }
 }
 
@@ -618,11 +621,9 @@ on_save_experiment_action (GSimpleAction *action,
                            gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  GtkFileChooserNative *dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Save Experiment"),
-                                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"),
-                                                         on_save_experiment_chosen, self);
+  GtkFileChooserNative *dialog = latent_save_chooser_new (GTK_WINDOW (self), _("Save Experiment"), "experiment.json",
+                                                         LATENT_SAVE_DOCUMENT, on_save_experiment_chosen, self);
 
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "experiment.json");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

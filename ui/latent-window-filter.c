@@ -204,6 +204,8 @@ on_save_image_chosen (const char *chosen,
         || !latent_png_save (path, latent_filters_get_image (frame), width, height, channels, LATENT_PNG_INTERLEAVED,
                              depth == 16 ? 16 : 8, text, &error))
       _latent_window_show_error (save->window, error ? error->message : _("The result is not an image"));
+    else
+      latent_saved (GTK_WIDGET (save->window), path, NULL);
   }
   save_image_free (save);
 }
@@ -227,14 +229,13 @@ on_save_image_action (GSimpleAction *action,
   save = g_new (SaveImage, 1);
   save->window = g_object_ref (self);
   save->frame = latent_snapshot_ref (frame);
-  dialog = latent_file_chooser_new (GTK_WINDOW (self), _("Save Filtered Image"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                    _("_Save"), on_save_image_chosen, save);
+  stem = latent_dup_file_stem (latent_dataset_get_name (frame->dataset));
+  name = g_strdup_printf ("%s-filtered.png", stem);
+  dialog = latent_save_chooser_new (GTK_WINDOW (self), _("Save Filtered Image"), name, LATENT_SAVE_PICTURE,
+                                    on_save_image_chosen, save);
   gtk_file_filter_set_name (filter, _("Images (PNG)"));
   gtk_file_filter_add_pattern (filter, "*.png");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  stem = latent_dup_file_stem (latent_dataset_get_name (frame->dataset));
-  name = g_strdup_printf ("%s-filtered.png", stem);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

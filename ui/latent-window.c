@@ -605,19 +605,12 @@ static const GActionEntry view_actions[] = {
 static GSettings *
 open_settings (void)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  if (source)
-    schema = g_settings_schema_source_lookup (source, "org.latent.Latent", TRUE);
+  GSettings *settings = latent_settings_open ();
 
   /* Uninstalled and without GSETTINGS_SCHEMA_DIR: run, just forget. */
-  if (schema == NULL)
-    {
-      g_message ("GSettings schema org.latent.Latent not found; preferences will not be kept");
-      return NULL;
-    }
-  return g_settings_new_full (schema, NULL, NULL);
+  if (settings == NULL)
+    g_message ("GSettings schema org.latent.Latent not found; preferences will not be kept");
+  return settings;
 }
 
 /* The panel shows the algorithm's parameters; the drop-down names it (an

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 # test-export.py — the export dialog: width and height linked by the view's
 # aspect ratio (and unlinked), the destination folder shown, and the saved file
-# announced in the window with "Open Folder" (issue 13, item 13)
+# announced in the window with "Open Folder" (issue 13, item 13); the next
+# export and every Save starting where the last file went, a name without an
+# extension given the format's, SVG text kept as text (issue 40, items 11, 12)
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
@@ -171,6 +173,56 @@ def step_notice_leaves():
         raise Failure(f'the notice left after {stayed:.1f} s, too soon to read')
 
 
+def step_remembered():
+    """The next export starts from the last one's width and folder; a bare
+    name with SVG chosen becomes NAME.svg there, its words <text>."""
+    app.choose_menu_item('Main Menu', 'Export…')
+    width = spin('Width')
+    log(f'  the dialog reopens at Width {float(width.value):g}')
+    if abs(float(width.value) - 777) > 0.5:
+        raise Failure(f'the dialog reopens at Width {width.value:g}, not the last export\'s 777')
+    folder = app.find('label', 'Folder', pred=lambda n: ui.text_of(n) != 'Folder', timeout=10)
+    if ui.text_of(folder) != EXPORT_DIR:
+        raise Failure(f'the dialog offers {ui.text_of(folder)!r}, not the folder saved in last, {EXPORT_DIR!r}')
+    app.select_dropdown('Format', 'SVG')
+    ui.set_text(app.find(('text', 'entry'), 'File Name', timeout=10), 'bare-name')
+    app.press('Export', pred=lambda n: ui.has_action(n, 'click'))
+    path = os.path.join(EXPORT_DIR, 'bare-name.svg')
+
+    def written():
+        try:
+            with open(path) as f:
+                text = f.read()
+            return text if text.rstrip().endswith('</svg>') else None
+        except OSError:
+            return None
+    svg = ui.wait_until(written, 30, f'{path} to be written')
+    title = re.search(r'<text [^>]*>(k-means[^<]*)</text>', svg)
+    log(f'  {path}: {len(svg)} bytes, {svg.count("<text")} text elements, title {title and title.group(1)!r}')
+    if not title:
+        raise Failure(f'{path} has no <text> holding the title')
+
+
+def step_save_result_folder():
+    """Main Menu ▸ Save Result…, accepted as it opens: the file goes where
+    the figures went, not into the working directory, and the window says so."""
+    path = os.path.join(EXPORT_DIR, 'kmeans-result.json')
+    app.choose_menu_item('Main Menu', 'Save Result…')
+    chooser = ui.wait_until(lambda: next((w for w in app.windows() if w != app.window), None),
+                            15, 'the file chooser')
+    time.sleep(0.5)
+    ui.click(ui.find(chooser, ('push button',), 'Save', pred=lambda n: ui.has_action(n, 'click')))
+    ui.wait_until(lambda: chooser not in app.windows(), 10, 'the file chooser to close')
+    ui.wait_until(lambda: os.path.exists(path) or None, 10,
+                  f'{path} to be written (the working directory has {os.listdir(".")[:8]})')
+
+    def notice():
+        return next((ui.text_of(n) for n in ui.find_all(app.window, lambda n: ui.role_of(n) == 'label'
+                                                         and 'kmeans-result.json' in ui.text_of(n))
+                     if ui.is_showing(n)), None)
+    log(f'  notice: {ui.wait_until(notice, 10, "a notice naming kmeans-result.json")!r}')
+
+
 def discover(path):
     """(duration in s, frame rate, width, height) as GStreamer's discoverer reads the file."""
     out = subprocess.run(['gst-discoverer-1.0', '-v', path], capture_output=True, text=True, timeout=60).stdout
@@ -278,6 +330,8 @@ def main():
         ('the dialog shows the destination folder', step_folder),
         ('Export writes the file and the window says where, with Open Folder', step_save),
         ('a second export\'s notice leaves by itself', step_notice_leaves),
+        ('the next export: the last width and folder, a bare name as SVG with text', step_remembered),
+        ('Save Result… opens where the figures went, and says so', step_save_result_folder),
         ('k-means\' run recorded from the window as WebM and GIF', step_record_kmeans),
         ('the autoencoder\'s tiles recorded from the window as WebM', step_record_tiles),
     ])

@@ -396,9 +396,9 @@ draw_legend (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 0.85);
   cairo_move_to (cr, x, y + f * 1.05);
   if (x + _latent_figure_text_width (cr, line) <= width - f)
-    cairo_show_text (cr, line);
+    _latent_figure_show_text (cr, line);
   else if (x + _latent_figure_text_width (cr, units) <= width - f)
-    cairo_show_text (cr, units);
+    _latent_figure_show_text (cr, units);
   cairo_restore (cr);
 }
 
@@ -468,7 +468,7 @@ draw_tiles (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 0.9, FALSE);
   _latent_figure_set_color_mix (cr, style, 0.7);
   cairo_move_to (cr, bar_x + bar_w + f * 1.2, layout->footer_y + f * 0.7);
-  cairo_show_text (cr, scale_note);
+  _latent_figure_show_text (cr, scale_note);
   cairo_restore (cr);
 }
 

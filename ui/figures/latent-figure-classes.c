@@ -233,7 +233,7 @@ draw_class_tiles (cairo_t                 *cr,
         {
           _latent_figure_set_color_mix (cr, style, 0.7);
           cairo_move_to (cr, round ((width + bar_w) / 2.0 + f * 2.5), round (bar_y) + f * 0.7);
-          cairo_show_text (cr, note);
+          _latent_figure_show_text (cr, note);
         }
     }
 }
@@ -715,7 +715,7 @@ draw_plane_legend (cairo_t                 *cr,
         }
       _latent_figure_set_color_mix (cr, style, 0.85);
       cairo_move_to (cr, x + r * 3.2 + f * 0.4, y);
-      cairo_show_text (cr, marks[i]);
+      _latent_figure_show_text (cr, marks[i]);
       x += w + f * 1.2;
     }
   cairo_restore (cr);

@@ -329,7 +329,7 @@ draw_cells (cairo_t                 *cr,
             set_count_color (cr, cell_share (snapshot, t, p), style->dark);
             cairo_move_to (cr, layout->x0 + (p + 0.5) * layout->cell - ext.x_advance / 2.0,
                            layout->y0 + (t + 0.5) * layout->cell - ext.y_bearing - ext.height / 2.0);
-            cairo_show_text (cr, buf);
+            _latent_figure_show_text (cr, buf);
           }
     }
   cairo_restore (cr);
@@ -355,7 +355,7 @@ draw_names (cairo_t                 *cr,
 
       w = _latent_figure_text_width (cr, name);
       cairo_move_to (cr, layout->x0 - f * 0.4 - w, layout->y0 + (t + 0.5) * layout->cell + f * 0.3);
-      cairo_show_text (cr, name);
+      _latent_figure_show_text (cr, name);
     }
   for (guint p = 0; p < layout->n; p += layout->col_every)
     {
@@ -367,14 +367,14 @@ draw_names (cairo_t                 *cr,
       if (!layout->upright)
         {
           cairo_move_to (cr, layout->x0 + (p + 0.5) * layout->cell - w / 2.0, layout->y0 + side + f * 1.1);
-          cairo_show_text (cr, name);
+          _latent_figure_show_text (cr, name);
           continue;
         }
       /* Upright, reading upwards, its end at the matrix. */
       cairo_save (cr);
       cairo_move_to (cr, layout->x0 + (p + 0.5) * layout->cell + f * 0.3, layout->y0 + side + f * 0.4 + w);
       cairo_rotate (cr, -G_PI / 2.0);
-      cairo_show_text (cr, name);
+      _latent_figure_show_text (cr, name);
       cairo_restore (cr);
     }
 
@@ -383,12 +383,12 @@ draw_names (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 0.9);
   w = _latent_figure_text_width (cr, predicted_title);
   cairo_move_to (cr, layout->x0 + side / 2.0 - w / 2.0, layout->y0 + side + layout->col_room + f * 1.2);
-  cairo_show_text (cr, predicted_title);
+  _latent_figure_show_text (cr, predicted_title);
   w = _latent_figure_text_width (cr, true_title);
   cairo_save (cr);
   cairo_move_to (cr, f * 1.9, layout->y0 + side / 2.0 + w / 2.0);
   cairo_rotate (cr, -G_PI / 2.0);
-  cairo_show_text (cr, true_title);
+  _latent_figure_show_text (cr, true_title);
   cairo_restore (cr);
   cairo_restore (cr);
 }
@@ -425,7 +425,7 @@ draw_bar (cairo_t                 *cr,
   for (int i = 0; i < 3; i++)
     {
       cairo_move_to (cr, layout->bar_x + bar_w + f * 0.4, y + bar_h - bar_h * i / 2.0 + f * 0.3);
-      cairo_show_text (cr, labels[i]);
+      _latent_figure_show_text (cr, labels[i]);
     }
   cairo_restore (cr);
 }
@@ -455,7 +455,7 @@ _latent_figure_confusion_draw (LatentSnapshot          *snapshot,
           _latent_figure_set_font (cr, style, 0.85, FALSE);
           _latent_figure_set_color_mix (cr, style, 0.7);
           cairo_move_to (cr, layout.x0, layout.y0 - f * 0.3);
-          cairo_show_text (cr, _("Shading: share of the true class's test rows"));
+          _latent_figure_show_text (cr, _("Shading: share of the true class's test rows"));
         }
     }
   cairo_restore (cr);

@@ -309,7 +309,7 @@ draw_legend (cairo_t                 *cr,
         }
       _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, x + swatch + f * 0.5, y + f * 0.35);
-      cairo_show_text (cr, names[i]);
+      _latent_figure_show_text (cr, names[i]);
       x += w + f * 1.5;
     }
   cairo_restore (cr);

@@ -192,17 +192,9 @@ _latent_figure_halo_text (cairo_t                 *cr,
 {
   double br, bg, bb;
 
-  cairo_save (cr);
   latent_figure_style_get_background (style, &br, &bg, &bb);
   cairo_move_to (cr, x, y);
-  cairo_text_path (cr, text);
-  cairo_set_source_rgba (cr, br, bg, bb, 0.85);
-  cairo_set_line_width (cr, 3.0);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-  cairo_move_to (cr, x, y);
-  cairo_show_text (cr, text);
+  _latent_figure_show_halo_text (cr, text, br, bg, bb, 0.85, 3.0);
 }
 
 /* What a snapshot is, and its names as a person says them -------------------- */
@@ -308,7 +300,7 @@ _latent_figure_legend_entry (cairo_t                 *cr,
   cairo_fill (cr);
   _latent_figure_set_color_mix (cr, style, 0.85);
   cairo_move_to (cr, x + swatch + f * 0.4, baseline);
-  cairo_show_text (cr, name);
+  _latent_figure_show_text (cr, name);
   cairo_restore (cr);
   return x + w + f * 1.2;
 }
@@ -552,7 +544,7 @@ subtitle_line (cairo_t                 *cr,
       _latent_figure_set_color_mix (cr, style, strength);
       fitted = fit_text (cr, text, width - 2.0 * font);
       cairo_move_to (cr, font, y);
-      cairo_show_text (cr, fitted);
+      _latent_figure_show_text (cr, fitted);
     }
   return y + font * 0.4;
 }
@@ -581,7 +573,7 @@ _latent_figure_heading (cairo_t                 *cr,
       _latent_figure_set_color_mix (cr, style, 1.0);
       fitted = fit_text (cr, title, width - 2.0 * font);
       cairo_move_to (cr, font, y);
-      cairo_show_text (cr, fitted);
+      _latent_figure_show_text (cr, fitted);
     }
   y += font * 0.45;
 
@@ -665,7 +657,7 @@ _latent_figure_message (cairo_t                 *cr,
 
       cairo_text_extents (cr, text, &ext);
       cairo_move_to (cr, (width - ext.x_advance) / 2.0, y);
-      cairo_show_text (cr, text);
+      _latent_figure_show_text (cr, text);
     }
   cairo_restore (cr);
 }
@@ -784,14 +776,14 @@ _latent_figure_draw_axes (cairo_t                 *cr,
         continue;
       cairo_text_extents (cr, l->labels[i], &ext);
       cairo_move_to (cr, axes->x - tick - f * 0.3 - ext.x_advance, l->at[i] + f * axes->label_rise);
-      cairo_show_text (cr, l->labels[i]);
+      _latent_figure_show_text (cr, l->labels[i]);
     }
   for (guint i = 0; r->labels && i < r->n; i++)
     {
       if (r->labels[i] == NULL)
         continue;
       cairo_move_to (cr, right + tick + f * 0.3, r->at[i] + f * axes->label_rise);
-      cairo_show_text (cr, r->labels[i]);
+      _latent_figure_show_text (cr, r->labels[i]);
     }
   for (guint i = 0; b->labels && i < b->n; i++)
     {
@@ -799,7 +791,7 @@ _latent_figure_draw_axes (cairo_t                 *cr,
         continue;
       cairo_text_extents (cr, b->labels[i], &ext);
       cairo_move_to (cr, b->at[i] - ext.x_advance / 2.0, bottom + tick + f * 1.2);
-      cairo_show_text (cr, b->labels[i]);
+      _latent_figure_show_text (cr, b->labels[i]);
     }
 
   _latent_figure_set_font (cr, style, 1.0, FALSE);
@@ -808,7 +800,7 @@ _latent_figure_draw_axes (cairo_t                 *cr,
     {
       cairo_text_extents (cr, b->title, &ext);
       cairo_move_to (cr, axes->x + (axes->width - ext.x_advance) / 2.0, bottom + tick + f * 1.2 + f * 1.6);
-      cairo_show_text (cr, b->title);
+      _latent_figure_show_text (cr, b->title);
     }
   if (l->title != NULL)
     {
@@ -816,7 +808,7 @@ _latent_figure_draw_axes (cairo_t                 *cr,
       cairo_text_extents (cr, l->title, &ext);
       cairo_move_to (cr, f * 1.9, axes->y + (axes->height + ext.x_advance) / 2.0);
       cairo_rotate (cr, -G_PI / 2.0);
-      cairo_show_text (cr, l->title);
+      _latent_figure_show_text (cr, l->title);
       cairo_restore (cr);
     }
   if (r->title != NULL)
@@ -825,7 +817,7 @@ _latent_figure_draw_axes (cairo_t                 *cr,
       cairo_text_extents (cr, r->title, &ext);
       cairo_move_to (cr, right + tick + f * 0.3 + r->room + f * 0.5, axes->y + (axes->height - ext.x_advance) / 2.0);
       cairo_rotate (cr, G_PI / 2.0);
-      cairo_show_text (cr, r->title);
+      _latent_figure_show_text (cr, r->title);
     }
   cairo_restore (cr);
 }

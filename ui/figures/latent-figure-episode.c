@@ -176,7 +176,7 @@ line_entry (cairo_t                 *cr,
     }
   _latent_figure_set_color_mix (cr, style, 0.85);
   cairo_move_to (cr, x + swatch + f * 0.5, y);
-  cairo_show_text (cr, name);
+  _latent_figure_show_text (cr, name);
   cairo_restore (cr);
   return x + w + f * 1.5;
 }
@@ -460,7 +460,7 @@ draw_episode_curve (cairo_t                 *cr,
         cairo_fill (cr);
         _latent_figure_set_color_mix (cr, style, 0.85);
         cairo_move_to (cr, x + f * 2.1, p.y - f * 0.6);
-        cairo_show_text (cr, band);
+        _latent_figure_show_text (cr, band);
       }
     cairo_restore (cr);
   }
@@ -692,7 +692,7 @@ episode_heading (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 1.1, TRUE);
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, f, top + f * 1.2);
-  cairo_show_text (cr, title);
+  _latent_figure_show_text (cr, title);
   if (mean != NULL)
     {
       double x = f + _latent_figure_text_width (cr, title) + f;
@@ -707,7 +707,7 @@ episode_heading (cairo_t                 *cr,
           top += f * 1.3;
           cairo_move_to (cr, f, top + f * 1.2);
         }
-      cairo_show_text (cr, mean);
+      _latent_figure_show_text (cr, mean);
     }
   cairo_restore (cr);
   return top + f * 2.0;
@@ -839,7 +839,7 @@ draw_episode_images (cairo_t                 *cr,
   if (shots > 0)
     {
       cairo_move_to (cr, x0, y0 - f * 0.5);
-      cairo_show_text (cr, _("Support"));
+      _latent_figure_show_text (cr, _("Support"));
     }
   if (with_prototype)
     {
@@ -850,7 +850,7 @@ draw_episode_images (cairo_t                 *cr,
       if (_latent_figure_text_width (cr, text) <= tile + sep)
         {
           cairo_move_to (cr, xp, y0 - f * 0.5);
-          cairo_show_text (cr, text);
+          _latent_figure_show_text (cr, text);
         }
     }
   if (shown_q > 0)
@@ -861,10 +861,10 @@ draw_episode_images (cairo_t                 *cr,
         {
           g_autofree char *text = g_strdup_printf (_("Queries (the first %u of each way)"), shown_q);
 
-          cairo_show_text (cr, text);
+          _latent_figure_show_text (cr, text);
         }
       else
-        cairo_show_text (cr, _("Queries"));
+        _latent_figure_show_text (cr, _("Queries"));
     }
   cairo_restore (cr);
 
@@ -885,7 +885,7 @@ draw_episode_images (cairo_t                 *cr,
       cairo_rectangle (cr, f * 1.5, y, label_w - f * 0.6, tile);
       cairo_clip (cr);
       cairo_move_to (cr, f * 1.5, y + tile / 2.0 + f * 0.3);
-      cairo_show_text (cr, name);
+      _latent_figure_show_text (cr, name);
       cairo_restore (cr);
 
       for (guint s = 0; s < shots; s++, x += tile + gap)
@@ -929,7 +929,7 @@ draw_episode_images (cairo_t                 *cr,
               _latent_figure_set_font (cr, style, 0.8, FALSE);
               _latent_figure_set_color_mix (cr, style, 0.8);
               cairo_move_to (cr, x, y + tile + line + f * 0.85);
-              cairo_show_text (cr, as);
+              _latent_figure_show_text (cr, as);
               cairo_restore (cr);
             }
         }
@@ -946,7 +946,7 @@ draw_episode_images (cairo_t                 *cr,
         verdict_frame (cr, lx, ly, s, s, 2.0, i == 0);
         _latent_figure_set_color_mix (cr, style, 0.85);
         cairo_move_to (cr, lx + s + f * 0.5, ly + s * 0.85);
-        cairo_show_text (cr, legend[i]);
+        _latent_figure_show_text (cr, legend[i]);
         lx += s + f * 0.5 + _latent_figure_text_width (cr, legend[i]) + f * 1.5;
       }
     if (part->n_queries > 0)
@@ -957,7 +957,7 @@ draw_episode_images (cairo_t                 *cr,
           {
             _latent_figure_set_color_mix (cr, style, 0.65);
             cairo_move_to (cr, lx, ly + s * 0.85);
-            cairo_show_text (cr, note);
+            _latent_figure_show_text (cr, note);
           }
       }
     cairo_restore (cr);
@@ -1144,7 +1144,7 @@ draw_episode_points (cairo_t                 *cr,
         }
       _latent_figure_set_color_mix (cr, style, 0.85);
       cairo_move_to (cr, x + rad * 3.0 + f * 0.4, cy + f * 0.3);
-      cairo_show_text (cr, marks[i]);
+      _latent_figure_show_text (cr, marks[i]);
       x += w + f * 1.2;
     }
   cairo_restore (cr);

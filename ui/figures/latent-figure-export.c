@@ -259,6 +259,52 @@ check_cairo (cairo_status_t   status,
   return TRUE;
 }
 
+static cairo_status_t
+memory_write (void                *closure,
+              const unsigned char *data,
+              unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* SVG is drawn in memory, its text kept as <text> (latent-figure-text.c)
+ * and added before it goes to @sink. */
+static gboolean
+write_svg (const Figure            *figure,
+           const LatentFigureStyle *style,
+           Sink                    *sink,
+           const char              *path,
+           int                      width,
+           int                      height,
+           GError                 **error)
+{
+  g_autoptr(GByteArray) svg = g_byte_array_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  cairo_surface_t *surface = cairo_svg_surface_create_for_stream (memory_write, svg, width, height);
+  cairo_status_t status = cairo_surface_status (surface);
+  cairo_t *cr;
+
+  if (status == CAIRO_STATUS_SUCCESS)
+    {
+      cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PX);
+      _latent_figure_keep_text (surface, text);
+    }
+  cr = cairo_create (surface);
+  figure_render (figure, style, cr, width, height);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status == CAIRO_STATUS_SUCCESS && !_latent_figure_insert_text (svg, text))
+    status = CAIRO_STATUS_WRITE_ERROR;
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = sink_write (sink, svg->data, svg->len);
+  return check_cairo (status, sink, path, error);
+}
+
 static gboolean
 write_vector (const Figure            *figure,
               const LatentFigureStyle *style,
@@ -274,20 +320,13 @@ write_vector (const Figure            *figure,
   cairo_t *cr;
 
   if (format == FORMAT_SVG)
+    return write_svg (figure, style, sink, path, width, height, error);
+  surface = cairo_pdf_surface_create_for_stream (sink_write, sink, width, height);
+  if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
     {
-      surface = cairo_svg_surface_create_for_stream (sink_write, sink, width, height);
-      if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
-        cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PX);
-    }
-  else
-    {
-      surface = cairo_pdf_surface_create_for_stream (sink_write, sink, width, height);
-      if (cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS)
-        {
-          g_autofree char *title = figure_dup_title (figure, style, width, height);
-          cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
-          cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Latent");
-        }
+      g_autofree char *title = figure_dup_title (figure, style, width, height);
+      cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
+      cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Latent");
     }
 
   cr = cairo_create (surface);

@@ -697,7 +697,7 @@ draw_caption (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 0.85);
   w = _latent_figure_text_width (cr, text);
   cairo_move_to (cr, right ? panel[0] + panel[2] - w : panel[0], panel[1] - f * 0.5);
-  cairo_show_text (cr, text);
+  _latent_figure_show_text (cr, text);
   cairo_restore (cr);
 }
 
@@ -808,7 +808,7 @@ draw_footer (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 0.65);
   cairo_move_to (cr, l->images.panels[0][0], l->footer);
   if (_latent_figure_text_width (cr, s->str) <= width - l->images.panels[0][0] - l->f)
-    cairo_show_text (cr, s->str);
+    _latent_figure_show_text (cr, s->str);
   cairo_restore (cr);
 }
 

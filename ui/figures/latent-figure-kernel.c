@@ -151,7 +151,7 @@ _latent_figure_kernel_cells (cairo_t                 *cr,
               set_cell_text_color (cr, v / scale, style->dark);
               cairo_move_to (cr, x + (i + 0.5) * cell - ext.x_advance / 2.0,
                              y + (j + 0.5) * cell - ext.y_bearing - ext.height / 2.0);
-              cairo_show_text (cr, buf);
+              _latent_figure_show_text (cr, buf);
             }
     }
   cairo_restore (cr);
@@ -203,7 +203,7 @@ _latent_figure_filter_heading (cairo_t                 *cr,
       fitted = g_strconcat (g_strchomp (head), "…", NULL);
     }
   cairo_move_to (cr, x, y);
-  cairo_show_text (cr, fitted);
+  _latent_figure_show_text (cr, fitted);
   cairo_restore (cr);
 }
 
@@ -261,7 +261,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
 
       _latent_figure_set_color_mix (cr, style, 0.8);
       cairo_move_to (cr, x, y + used + f);
-      cairo_show_text (cr, text);
+      _latent_figure_show_text (cr, text);
       cairo_restore (cr);
       return used + row;
     }
@@ -294,7 +294,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
       _latent_figure_set_font (cr, style, 0.9, ran);
       _latent_figure_set_color_mix (cr, style, ran ? 1.0 : 0.7);
       cairo_move_to (cr, x, baseline);
-      cairo_show_text (cr, latent_filters_method_label (snapshot, part->method_names[i]));
+      _latent_figure_show_text (cr, latent_filters_method_label (snapshot, part->method_names[i]));
       if (bar_w >= f && w > 0.0)
         {
           if (ran)
@@ -306,7 +306,7 @@ _latent_figure_filter_timings (cairo_t                 *cr,
         }
       _latent_figure_set_color_mix (cr, style, ran ? 1.0 : 0.7);
       cairo_move_to (cr, bar_x + (bar_w >= f ? MIN (w, bar_w) : 0.0) + f * 0.35, baseline);
-      cairo_show_text (cr, value);
+      _latent_figure_show_text (cr, value);
     }
   cairo_restore (cr);
   return used;
@@ -416,9 +416,9 @@ _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
         g_snprintf (buf, sizeof buf, "%d", offset);
       w = _latent_figure_text_width (cr, buf);
       cairo_move_to (cr, x0 - f * 0.4 - w, y0 + (k + 0.5) * cell + f * 0.3);
-      cairo_show_text (cr, buf);
+      _latent_figure_show_text (cr, buf);
       cairo_move_to (cr, x0 + (k + 0.5) * cell - w / 2.0, y0 + side + f * 1.2);
-      cairo_show_text (cr, buf);
+      _latent_figure_show_text (cr, buf);
     }
   bar_h = CLAMP (side, f * 4.0, f * 14.0);
   _latent_figure_colorbar (cr, style, x0 + side + f * 1.2, y0 + MAX (0.0, (side - bar_h) / 2.0), bar_w, bar_h,
@@ -429,7 +429,7 @@ _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
   _latent_figure_set_color_mix (cr, style, 0.7);
   cairo_move_to (cr, f, y0 + side + f * 3.0);
   if (_latent_figure_text_width (cr, facts) <= width - 2.0 * f)
-    cairo_show_text (cr, facts);
+    _latent_figure_show_text (cr, facts);
   cairo_restore (cr);
 
   if (beside)

@@ -239,7 +239,7 @@ footer_note (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 0.9, FALSE);
   _latent_figure_set_color_mix (cr, style, 0.7);
   cairo_move_to (cr, f, y);
-  cairo_show_text (cr, text);
+  _latent_figure_show_text (cr, text);
   cairo_restore (cr);
 }
 
@@ -748,7 +748,7 @@ draw_reconstruction_panel (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 0.9, TRUE);
   _latent_figure_set_color_mix (cr, style, 0.9);
   cairo_move_to (cr, x, py + f);
-  cairo_show_text (cr, title);
+  _latent_figure_show_text (cr, title);
 
   _latent_figure_nice_ticks (p->lo, p->hi, MAX (h / (f * 2.5), 2.0), &ticks);
   labels = _latent_figure_tick_labels (&ticks, NULL);
@@ -780,7 +780,7 @@ draw_reconstruction_panel (cairo_t                 *cr,
             continue;
         }
       cairo_move_to (cr, x + (k + 0.5) * step - tw / 2.0, y + h + f * 1.1);
-      cairo_show_text (cr, label);
+      _latent_figure_show_text (cr, label);
     }
 
   cairo_rectangle (cr, x, y, w, h);
@@ -827,7 +827,7 @@ draw_reconstruction_panels (cairo_t                 *cr,
       cairo_set_dash (cr, NULL, 0, 0.0);
       _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, x + swatch * 2.0 + f * 0.5, y + f * 0.85);
-      cairo_show_text (cr, names[i]);
+      _latent_figure_show_text (cr, names[i]);
       x += swatch * 2.0 + f * 0.5 + _latent_figure_text_width (cr, names[i]) + f * 1.5;
     }
   cairo_restore (cr);

@@ -228,7 +228,7 @@ _latent_figure_heatmap_draw (cairo_t                   *cr,
             set_cell_text_color (cr, v / row_scale (hm, i), style->dark);
             cairo_move_to (cr, x0 + (j + 0.5) * cell_w - ext.x_advance / 2.0,
                            y0 + (i + 0.5) * cell_h - ext.y_bearing - ext.height / 2.0);
-            cairo_show_text (cr, buf);
+            _latent_figure_show_text (cr, buf);
           }
     }
 
@@ -239,7 +239,7 @@ _latent_figure_heatmap_draw (cairo_t                   *cr,
       double w = _latent_figure_text_width (cr, hm->row_labels[i]);
 
       cairo_move_to (cr, x0 - f * 0.4 - w, y0 + (i + 0.5) * cell_h + f * 0.3);
-      cairo_show_text (cr, hm->row_labels[i]);
+      _latent_figure_show_text (cr, hm->row_labels[i]);
     }
   for (guint j = 0; j < hm->cols; j += col_every)
     {
@@ -248,13 +248,13 @@ _latent_figure_heatmap_draw (cairo_t                   *cr,
       if (!rotated)
         {
           cairo_move_to (cr, x0 + (j + 0.5) * cell_w - w / 2.0, y0 - f * 0.5);
-          cairo_show_text (cr, hm->col_labels[j]);
+          _latent_figure_show_text (cr, hm->col_labels[j]);
           continue;
         }
       cairo_save (cr);
       cairo_move_to (cr, x0 + (j + 0.5) * cell_w + f * 0.3, y0 - f * 0.3);
       cairo_rotate (cr, -G_PI / 2.0);
-      cairo_show_text (cr, hm->col_labels[j]);
+      _latent_figure_show_text (cr, hm->col_labels[j]);
       cairo_restore (cr);
     }
 
@@ -266,7 +266,7 @@ _latent_figure_heatmap_draw (cairo_t                   *cr,
       _latent_figure_set_font (cr, style, 0.9, FALSE);
       _latent_figure_set_color_mix (cr, style, 0.7);
       cairo_move_to (cr, x0, y0 + mh + f * 1.5);
-      cairo_show_text (cr, hm->note);
+      _latent_figure_show_text (cr, hm->note);
     }
   cairo_restore (cr);
   return TRUE;

@@ -179,7 +179,7 @@ draw_scree_legend (cairo_t                 *cr,
   cairo_fill (cr);
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, x + swatch + f * 0.5, y + f * 0.35);
-  cairo_show_text (cr, bars);
+  _latent_figure_show_text (cr, bars);
   x += swatch + f * 0.5 + _latent_figure_text_width (cr, bars) + f * 1.5;
 
   latent_palette_color (1, &r, &g, &b);
@@ -192,7 +192,7 @@ draw_scree_legend (cairo_t                 *cr,
   cairo_fill (cr);
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, x + swatch * 2.0 + f * 0.5, y + f * 0.35);
-  cairo_show_text (cr, line);
+  _latent_figure_show_text (cr, line);
 
   if (part->noise_variance != NULL && part->n_noise > 0)
     {
@@ -207,7 +207,7 @@ draw_scree_legend (cairo_t                 *cr,
       _latent_figure_set_color_mix (cr, style, 0.7);
       cairo_move_to (cr, l->plot_x + l->plot_w - _latent_figure_text_width (cr, noise), y + f * 0.35);
       if (isfinite (mean))
-        cairo_show_text (cr, noise);
+        _latent_figure_show_text (cr, noise);
     }
   cairo_restore (cr);
 }
@@ -275,7 +275,7 @@ _latent_figure_scree_draw (LatentSnapshot          *snapshot,
         {
           cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
           cairo_move_to (cr, x, top_y + l.font * 1.4);
-          cairo_show_text (cr, buf);
+          _latent_figure_show_text (cr, buf);
         }
       else
         {
@@ -401,13 +401,13 @@ draw_component_tiles (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 0.9, FALSE);
   _latent_figure_set_color_mix (cr, style, 0.7);
   cairo_move_to (cr, bar_x + bar_w + f * 1.2, bar_y + f * 0.7);
-  cairo_show_text (cr, scale_note);
+  _latent_figure_show_text (cr, scale_note);
   if (n < part->n_components)
     {
       g_autofree char *more = g_strdup_printf (_("the first %u of %u components"), n, part->n_components);
 
       cairo_move_to (cr, f, bar_y + f * 0.7);
-      cairo_show_text (cr, more);
+      _latent_figure_show_text (cr, more);
     }
   cairo_restore (cr);
 }

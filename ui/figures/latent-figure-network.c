@@ -241,7 +241,7 @@ _latent_figure_units_draw (LatentSnapshot          *snapshot,
   _latent_figure_set_font (cr, style, 0.85, FALSE);
   _latent_figure_set_color_mix (cr, style, 0.7);
   cairo_move_to (cr, round ((width - _latent_figure_text_width (cr, note)) / 2.0), round (bar_y) + f * 3.3);
-  cairo_show_text (cr, note);
+  _latent_figure_show_text (cr, note);
   cairo_restore (cr);
 }
 

@@ -39,6 +39,26 @@ void             _latent_figure_set_color_mix  (cairo_t                 *cr,
                                                 double                   strength);
 double           _latent_figure_text_width     (cairo_t                 *cr,
                                                 const char              *text);
+/* Text at the current point, in the current source and font, as
+ * cairo_show_text () draws it; kept as text in SVG (latent-figure-text.c). */
+void             _latent_figure_show_text      (cairo_t                 *cr,
+                                                const char              *text);
+/* The same over a halo: the glyphs' outline stroked @halo_width wide. */
+void             _latent_figure_show_halo_text (cairo_t                 *cr,
+                                                const char              *text,
+                                                double                   r,
+                                                double                   g,
+                                                double                   b,
+                                                double                   alpha,
+                                                double                   halo_width);
+/* On @surface (an SVG surface), text is appended to @elements as SVG
+ * <text> elements instead of drawn ... */
+void             _latent_figure_keep_text      (cairo_surface_t         *surface,
+                                                GString                 *elements);
+/* ... which go on top of the finished document @svg. FALSE when @svg has
+ * no end tag. */
+gboolean         _latent_figure_insert_text    (GByteArray              *svg,
+                                                GString                 *elements);
 /* A label in the current source over a halo of the background. */
 void             _latent_figure_halo_text      (cairo_t                 *cr,
                                                 const LatentFigureStyle *style,

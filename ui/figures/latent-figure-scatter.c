@@ -1228,7 +1228,7 @@ draw_density_note (cairo_t                 *cr,
       cairo_fill (cr);
       _latent_figure_set_color_mix (cr, style, 0.8);
       cairo_move_to (cr, x, y + f * 1.1);
-      cairo_show_text (cr, text);
+      _latent_figure_show_text (cr, text);
     }
   cairo_restore (cr);
 }
@@ -1498,15 +1498,9 @@ draw_centroid_number (cairo_t                 *cr,
   cairo_save (cr);
   _latent_figure_set_font (cr, style, 0.85, TRUE);
   latent_figure_style_get_background (style, &br, &bg, &bb);
-  cairo_move_to (cr, x, y);
-  cairo_text_path (cr, text);
-  cairo_set_source_rgb (cr, br, bg, bb);
-  cairo_set_line_width (cr, MAX (3.0, font * 0.25));
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  cairo_stroke (cr);
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, x, y);
-  cairo_show_text (cr, text);
+  _latent_figure_show_halo_text (cr, text, br, bg, bb, 1.0, MAX (3.0, font * 0.25));
   cairo_restore (cr);
 }
 
@@ -1653,7 +1647,7 @@ draw_legend (cairo_t                 *cr,
   _latent_figure_set_font (cr, style, 1.0, TRUE);
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, l->legend_x, y);
-  cairo_show_text (cr, legend_title (l));
+  _latent_figure_show_text (cr, legend_title (l));
   y += line * 0.4;
 
   _latent_figure_set_font (cr, style, 1.0, FALSE);
@@ -1669,7 +1663,7 @@ draw_legend (cairo_t                 *cr,
       cairo_fill (cr);
       _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
-      cairo_show_text (cr, text);
+      _latent_figure_show_text (cr, text);
     }
   if (l->n_more > 0)
     {
@@ -1678,7 +1672,7 @@ draw_legend (cairo_t                 *cr,
       y += line;
       _latent_figure_set_color_mix (cr, style, 0.6);
       cairo_move_to (cr, l->legend_x, y - f * 0.5 + f * 0.35);
-      cairo_show_text (cr, more);
+      _latent_figure_show_text (cr, more);
     }
   if (l->rows_entry && y + line <= l->plot_y + l->plot_h)
     {
@@ -1691,7 +1685,7 @@ draw_legend (cairo_t                 *cr,
       cairo_fill (cr);
       _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
-      cairo_show_text (cr, rows_text ());
+      _latent_figure_show_text (cr, rows_text ());
     }
   if (l->neutral_model && y + line <= l->plot_y + l->plot_h)
     {
@@ -1713,7 +1707,7 @@ draw_legend (cairo_t                 *cr,
       cairo_stroke (cr);
       _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
-      cairo_show_text (cr, model_text (l));
+      _latent_figure_show_text (cr, model_text (l));
     }
   if (l->extra_entry && y + line <= l->plot_y + l->plot_h)
     {
@@ -1721,7 +1715,7 @@ draw_legend (cairo_t                 *cr,
       draw_cross (cr, style, l->legend_x + l->swatch / 2.0, y - f * 0.5, cross_radius (l, points->extras->n_extra));
       _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, l->legend_x + l->swatch + f * 0.5, y - f * 0.5 + f * 0.35);
-      cairo_show_text (cr, points->extras->extra_name);
+      _latent_figure_show_text (cr, points->extras->extra_name);
     }
   /* What the two line styles of the ellipses mean. */
   if (l->mixture && snapshot->mixture.covariances != NULL)
@@ -1741,7 +1735,7 @@ draw_legend (cairo_t                 *cr,
           cairo_set_dash (cr, NULL, 0, 0.0);
           _latent_figure_set_color_mix (cr, style, 1.0);
           cairo_move_to (cr, l->legend_x + l->swatch * 2.0 + f * 0.5, y - f * 0.5 + f * 0.35);
-          cairo_show_text (cr, sigma == 1 ? "1σ" : "2σ");
+          _latent_figure_show_text (cr, sigma == 1 ? "1σ" : "2σ");
         }
     }
   cairo_restore (cr);

@@ -308,14 +308,14 @@ draw_title (cairo_t                 *cr,
   _latent_figure_set_color_mix (cr, style, 0.9);
   title_w = _latent_figure_text_width (cr, title);
   cairo_move_to (cr, l->plot_x, baseline);
-  cairo_show_text (cr, title);
+  _latent_figure_show_text (cr, title);
   _latent_figure_set_font (cr, style, 0.95, FALSE);
   _latent_figure_set_color_mix (cr, style, strip->hover >= 0 ? 1.0 : 0.75);
   readout_w = _latent_figure_text_width (cr, readout);
   if (l->plot_x + title_w + f < width - f * 0.5 - readout_w)
     {
       cairo_move_to (cr, width - f * 0.5 - readout_w, baseline);
-      cairo_show_text (cr, readout);
+      _latent_figure_show_text (cr, readout);
     }
   cairo_restore (cr);
 }

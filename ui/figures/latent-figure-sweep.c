@@ -338,15 +338,9 @@ draw_best (cairo_t                 *cr,
   ty = MAX (top - f * 0.6, l->plot_y + f * 1.2);
   /* A halo keeps it readable where there is no room above a tall bar. */
   latent_figure_style_get_background (style, &br, &bg, &bb);
-  cairo_move_to (cr, tx, ty);
-  cairo_text_path (cr, text);
-  cairo_set_source_rgb (cr, br, bg, bb);
-  cairo_set_line_width (cr, 3.0);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  cairo_stroke (cr);
   _latent_figure_set_color_mix (cr, style, 1.0);
   cairo_move_to (cr, tx, ty);
-  cairo_show_text (cr, text);
+  _latent_figure_show_halo_text (cr, text, br, bg, bb, 1.0, 3.0);
   /* The best bar is a stub at zero, the label perhaps far above it over
    * taller neighbours: a dotted line joins them. */
   if (y - 3.0 > ty + f * 0.5)
@@ -384,7 +378,7 @@ draw_legend (cairo_t                 *cr,
       cairo_fill (cr);
       _latent_figure_set_color_mix (cr, style, 1.0);
       cairo_move_to (cr, l->legend_x + swatch + f * 0.5, y - f * 0.5 + f * 0.35);
-      cairo_show_text (cr, which == 0 ? "BIC" : "AIC");
+      _latent_figure_show_text (cr, which == 0 ? "BIC" : "AIC");
     }
   cairo_restore (cr);
 }

@@ -300,7 +300,7 @@ _latent_figure_tile_caption (cairo_t                 *cr,
     text = cut;
   _latent_figure_set_color_mix (cr, style, 0.85);
   cairo_move_to (cr, x + (width - ext.x_advance) / 2.0, baseline);
-  cairo_show_text (cr, text);
+  _latent_figure_show_text (cr, text);
   cairo_restore (cr);
 }
 
@@ -357,7 +357,7 @@ _latent_figure_colorbar (cairo_t                 *cr,
       else
         cairo_move_to (cr, CLAMP (x + at - ext.x_advance / 2.0, x - f, x + width + f - ext.x_advance),
                        y + height + f * 1.2);
-      cairo_show_text (cr, labels[i]);
+      _latent_figure_show_text (cr, labels[i]);
     }
   cairo_restore (cr);
 }
