@@ -80,6 +80,34 @@ on_failure (LatentWindow *self)
  * with Open Folder that leaves by itself. Others ask through
  * win.show-notice (text, folder): the export dialog does. */
 
+/* libadwaita 1.2 leaves a toast's close button nameless (an icon): a
+ * screen reader says "button". Named once the toast is shown, which for a
+ * toast queued behind another is after that one leaves. */
+static void
+name_toast_buttons (GtkWidget *widget,
+                    gboolean   in_toast)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    if (in_toast && GTK_IS_BUTTON (child) && gtk_button_get_label (GTK_BUTTON (child)) == NULL)
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Dismiss"), -1);
+    else if (in_toast || g_str_equal (G_OBJECT_TYPE_NAME (child), "AdwToastWidget"))
+      name_toast_buttons (child, TRUE);
+}
+
+static gboolean
+name_toast_buttons_later (gpointer user_data)
+{
+  name_toast_buttons (user_data, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_toast_dismissed (AdwToast  *toast,
+                    GtkWidget *overlay)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, name_toast_buttons_later, g_object_ref (overlay), g_object_unref);
+}
+
 static void
 on_show_notice (GSimpleAction *action,
                 GVariant      *parameter,
@@ -99,7 +127,9 @@ on_show_notice (GSimpleAction *action,
       adw_toast_set_action_name (toast, "win.show-folder");
       adw_toast_set_action_target_value (toast, g_variant_new_string (folder));
     }
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), self->toast_overlay, 0);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  name_toast_buttons (GTK_WIDGET (self->toast_overlay), FALSE);
 }
 
 /* In the file manager; a failure is said in the error bar, nothing more. */
