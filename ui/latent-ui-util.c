@@ -55,10 +55,15 @@ setup_captioned (GtkSignalListItemFactory *factory,
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *label = gtk_label_new (caption);
+  GtkWidget *choice = gtk_label_new (NULL);
 
   gtk_widget_add_css_class (label, "header-caption");
   gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), gtk_label_new (NULL));
+  /* In a narrow window the choice gives way first ("Winner-take-…"),
+   * its whole name in the list and the tooltip. */
+  gtk_label_set_ellipsize (GTK_LABEL (choice), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (choice), 4);
+  gtk_box_append (GTK_BOX (box), choice);
   gtk_list_item_set_child (item, box);
 }
 

@@ -1,6 +1,8 @@
 /* test-layout.c — the main window at its default 1200 × 800 shows every
  * label whole, for every algorithm: none ellipsized, none pushed outside the
- * window or the scrolled pane it sits in, and the window does not grow
+ * window or the scrolled pane it sits in, and the window does not grow;
+ * at 800 × 600 it fits, the timeline is long enough to scrub, and shrunk
+ * and grown again the sidebar keeps its width (issue 40, item 16)
  *
  * Needs a display (the ui suite runs it under xvfb-run); skips without one.
  *
@@ -327,6 +329,90 @@ test_timeline_trails (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The widest child's minimum, for saying what does not fit. */
+static void
+say_widest (GtkWidget *widget,
+            int        depth)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      int minimum = 0;
+
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+      if (minimum > 300 && depth < 12)
+        {
+          g_test_message ("%*s%s %s: at least %d wide", depth * 2, "", G_OBJECT_TYPE_NAME (child),
+                          gtk_widget_get_name (child), minimum);
+          say_widest (child, depth + 1);
+        }
+    }
+}
+
+static GtkWidget *
+find_by_id (GtkWidget  *window,
+            GType       type,
+            const char *id)
+{
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+
+  collect (window, type, all);
+  for (guint i = 0; i < all->len; i++)
+    if (g_strcmp0 (gtk_buildable_get_buildable_id (all->pdata[i]), id) == 0)
+      return all->pdata[i];
+  return NULL;
+}
+
+/* 800 × 600, every algorithm: the window's minimum fits in it, the
+ * timeline has room to scrub (it was a 15 px stub), and the sidebar is
+ * the width it was at 1200 after the window shrank and grew (it kept
+ * half the window). */
+static void
+test_narrow (void)
+{
+  const LatentAlgorithm * const *all = latent_registry_list ();
+  LatentApplication *application = shared_application ();
+  GtkWidget *window, *timeline, *paned;
+  GtkDropDown *dropdown;
+  int minimum = 0, sidebar_wide, sidebar_again;
+
+  window = GTK_WIDGET (latent_window_new (GTK_APPLICATION (application)));
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  settle ();
+  timeline = find_by_id (window, GTK_TYPE_SCALE, "timeline");
+  g_assert_nonnull (timeline);
+  paned = gtk_widget_get_ancestor (GTK_WIDGET (find_by_id (window, LATENT_TYPE_FIGURE_VIEW, "figure_view")),
+                                   GTK_TYPE_PANED);
+  g_assert_nonnull (paned);
+  sidebar_wide = gtk_widget_get_width (gtk_paned_get_start_child (GTK_PANED (paned)));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  settle ();
+  dropdown = find_algorithm_dropdown (window);
+  for (guint a = 0; all[a]; a++)
+    {
+      gtk_drop_down_set_selected (dropdown, a);
+      settle ();
+      gtk_widget_measure (window, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+      g_test_message ("%s at 800 × 600: window %d × %d, at least %d wide; timeline %d wide", all[a]->id,
+                      gtk_widget_get_width (window), gtk_widget_get_height (window), minimum,
+                      gtk_widget_get_width (timeline));
+      if (minimum > 800)
+        {
+          say_widest (window, 0);
+          g_test_fail_printf ("%s: the window needs %d pixels, more than 800", all[a]->id, minimum);
+        }
+      g_assert_cmpint (gtk_widget_get_width (timeline), >=, 400);
+    }
+
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  settle ();
+  sidebar_again = gtk_widget_get_width (gtk_paned_get_start_child (GTK_PANED (paned)));
+  g_test_message ("sidebar %d wide at 1200, %d after 800 and back", sidebar_wide, sidebar_again);
+  g_assert_cmpint (ABS (sidebar_again - sidebar_wide), <=, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -342,6 +428,7 @@ main (int   argc,
   g_resources_register (latent_ui_get_resource ());
 
   g_test_add_func ("/layout/every-algorithm", test_every_algorithm);
+  g_test_add_func ("/layout/narrow", test_narrow);
   g_test_add_func ("/layout/finished-epochs", test_finished_epochs);
   g_test_add_func ("/layout/timeline-trails", test_timeline_trails);
   return g_test_run ();

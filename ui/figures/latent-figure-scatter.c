@@ -347,6 +347,38 @@ data_bounds (const Points *points,
   layout->ymax = ymax + pad;
 }
 
+/* Axes whose spans are within this factor of each other are taken to
+ * measure the same kind of thing (blobs' coordinates, an embedding, Iris'
+ * centimetres): one unit is as long across as up, so a spherical
+ * component is drawn round. Spans further apart (age against income)
+ * fill the plot each. */
+#define SAME_UNITS_RATIO 4.0
+
+/* The shorter span widened about its middle to the plot's proportion. */
+static void
+equal_aspect (Layout *layout)
+{
+  double xspan = layout->xmax - layout->xmin, yspan = layout->ymax - layout->ymin;
+  double per_x = xspan / layout->plot_w, per_y = yspan / layout->plot_h;
+
+  if (!(xspan > 0 && yspan > 0) || MAX (xspan, yspan) > SAME_UNITS_RATIO * MIN (xspan, yspan))
+    return;
+  if (per_x > per_y)
+    {
+      double grow = (per_x * layout->plot_h - yspan) / 2;
+
+      layout->ymin -= grow;
+      layout->ymax += grow;
+    }
+  else
+    {
+      double grow = (per_y * layout->plot_w - xspan) / 2;
+
+      layout->xmin -= grow;
+      layout->xmax += grow;
+    }
+}
+
 static double
 widest_tick (cairo_t                 *cr,
              const LatentFigureTicks *ticks)
@@ -462,6 +494,8 @@ compute_layout (LatentSnapshot          *snapshot,
   cairo_destroy (cr);
   if (layout->plot_w < MIN_PLOT_SIZE || layout->plot_h < MIN_PLOT_SIZE)
     return FALSE;
+  if (!(style->has_view && style->view[1] > style->view[0] && style->view[3] > style->view[2]))
+    equal_aspect (layout);
 
   _latent_figure_nice_ticks (layout->xmin, layout->xmax, MAX (layout->plot_w / (f * 7.0), 3.0), &layout->xticks);
   _latent_figure_nice_ticks (layout->ymin, layout->ymax, MAX (layout->plot_h / (f * 3.5), 3.0), &layout->yticks);
