@@ -2586,17 +2586,17 @@ test_linear_projection (void)
 
   latent_figure_style_init (&style);
   g_assert_true (latent_figure_scatter_bounds (snap, &style, 800, 600, view, plot));
-  /* The window is the latent coordinates (row 0 at 8, 8), not the data's. */
+  /* The window is the latent coordinates (row 0 at 8, 8), not the data's;
+   * scores keep equal units, so one axis is widened to the plot's shape. */
   g_assert_cmpfloat (view[1], >, 8.0);
-  g_assert_cmpfloat (view[1], <, 9.0);
   g_assert_cmpfloat (view[3], >, 8.0);
-  g_assert_cmpfloat (view[3], <, 9.0);
+  g_assert_cmpfloat (MIN (view[1], view[3]), <, 9.0);
   g_assert_true (latent_figure_scatter_locate (snap, &style, 800, 600, 8.0, 8.0, &px, &py));
-  /* Top right, just inside the margin the plot keeps around the data. */
-  g_assert_cmpfloat (px, >, plot[0] + 0.9 * plot[2]);
+  /* Top right, just inside the margin the plot keeps around the data on
+   * the axis not widened. */
   g_assert_cmpfloat (px, <, plot[0] + plot[2]);
-  g_assert_cmpfloat (py, <, plot[1] + 0.1 * plot[3]);
   g_assert_cmpfloat (py, >, plot[1]);
+  g_assert_true (px > plot[0] + 0.9 * plot[2] || py < plot[1] + 0.1 * plot[3]);
   g_assert_cmpint (latent_figure_scatter_pick (snap, &style, 800, 600, px + 1, py - 1, 6.0), ==, 0);
 
   surface = render (snap, LATENT_FIGURE_SCATTER, &style, 800, 600);
