@@ -160,6 +160,15 @@ struct _LatentAlgorithm
   const char            *component_name;
   const LatentParamSpec *params;
   guint                  n_params;
+  /* The iterations a second the window shows by default: a pace to watch
+   * where each iteration is something to see and a run takes tens (an EM
+   * step moves every ellipse); 0 where a run takes thousands that each
+   * change little (mini-batches): then it goes as fast as the work, and
+   * the view shows the newest state once a display frame. */
+  double                 pace;
+  /* Optional, translatable: the pace's unit where an iteration is not
+   * called one, marked with N_() ("mini-batches/s"); NULL: "iterations/s". */
+  const char            *pace_unit;
 
   /* Optional: whether @params fit @dataset (k ≤ rows, components ≤
    * columns…); the error names the parameter. init calls it too, so the

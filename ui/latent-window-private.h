@@ -54,6 +54,7 @@ struct _LatentWindow
   LatentFigureView      *figure_view;
   LatentCurveView       *curve_view;
   GtkScale              *speed_scale;
+  GtkLabel              *pace_unit_label;
   GtkCheckButton        *fast_check;
   GtkScale              *timeline;
   GtkAdjustment         *timeline_adjustment;
@@ -79,6 +80,7 @@ struct _LatentWindow
   char                  *pending_follow;   /* a run's folder, followed once its data is there */
   LatentWindowError      error_source;
   gboolean               scrubbing;     /* setting the timeline from code */
+  gboolean               pacing;        /* setting the pace's controls from code */
   gboolean               splitting;     /* setting the split controls from code */
 
   /* The figures the View drop-down offers for the snapshot shown. */

@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "latent-sweep-dialog.h"
+#include "latent-ui-util.h"
 
 /* The timeline: its extent is the frames kept, its value the session's
  * position; a drag moves the position. */
@@ -85,16 +86,72 @@ on_going_on_note (LatentWindow *self)
   latent_param_panel_set_note (self->param_panel, latent_session_get_going_on_note (self->session));
 }
 
+/* The pace: the session's speed, which the scale and the check show in
+ * the algorithm's unit. Each algorithm starts at its own (k-means' four
+ * iterations a second, the autoencoder's mini-batches as fast as they
+ * go), and a pace a person sets is remembered for that algorithm. */
+
+static void
+on_speed (LatentWindow *self)
+{
+  double speed = latent_session_get_speed (self->session);
+
+  self->pacing = TRUE;
+  gtk_check_button_set_active (self->fast_check, speed <= 0);
+  if (speed > 0)
+    gtk_range_set_value (GTK_RANGE (self->speed_scale), speed);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->speed_scale), speed > 0);
+  self->pacing = FALSE;
+}
+
 static void
 on_speed_changed (LatentWindow *self)
 {
+  const LatentAlgorithm *algorithm = latent_session_get_algorithm (self->session);
+  g_autoptr(GSettings) settings = latent_settings_open ();
   double speed = gtk_check_button_get_active (self->fast_check)
                  ? 0 : gtk_range_get_value (GTK_RANGE (self->speed_scale));
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->speed_scale), speed > 0);
+  if (self->pacing)
+    return;
   latent_session_set_speed (self->session, speed);
-  if (self->settings)
-    g_settings_set_double (self->settings, "speed", speed);
+  if (settings && algorithm)
+    {
+      g_autoptr(GVariant) paces = g_settings_get_value (settings, "paces");
+      g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{sd}"));
+      GVariantIter iter;
+      const char *id;
+      double value;
+
+      g_variant_iter_init (&iter, paces);
+      while (g_variant_iter_next (&iter, "{&sd}", &id, &value))
+        if (!g_str_equal (id, algorithm->id))
+          g_variant_builder_add (&builder, "{sd}", id, value);
+      g_variant_builder_add (&builder, "{sd}", algorithm->id, speed);
+      g_settings_set_value (settings, "paces", g_variant_builder_end (&builder));
+    }
+}
+
+static void
+on_algorithm_pace (LatentWindow *self)
+{
+  const LatentAlgorithm *algorithm = latent_session_get_algorithm (self->session);
+  g_autoptr(GSettings) settings = latent_settings_open ();
+  double speed;
+
+  if (algorithm == NULL)
+    return;
+  speed = algorithm->pace;
+  if (settings)
+    {
+      g_autoptr(GVariant) paces = g_settings_get_value (settings, "paces");
+
+      g_variant_lookup (paces, algorithm->id, "d", &speed);
+    }
+  gtk_label_set_text (self->pace_unit_label, algorithm->pace_unit ? _(algorithm->pace_unit) : _("iterations/s"));
+  latent_session_set_speed (self->session, speed);
+  on_speed (self);
 }
 
 /* Run controls */
@@ -250,8 +307,9 @@ _latent_window_init_run (LatentWindow *self)
   g_signal_connect_swapped (self->timeline_adjustment, "value-changed", G_CALLBACK (on_timeline_changed), self);
   g_signal_connect_swapped (self->speed_scale, "value-changed", G_CALLBACK (on_speed_changed), self);
   g_signal_connect_swapped (self->fast_check, "toggled", G_CALLBACK (on_speed_changed), self);
-  /* The controls' first values; remembered ones come as changes. */
-  on_speed_changed (self);
+  g_signal_connect_swapped (self->session, "notify::speed", G_CALLBACK (on_speed), self);
+  g_signal_connect_swapped (self->session, "notify::algorithm", G_CALLBACK (on_algorithm_pace), self);
+  on_algorithm_pace (self);
   g_signal_connect_swapped (self->session, "notify::position", G_CALLBACK (on_position), self);
   g_signal_connect_swapped (self->session, "notify::going-on-note", G_CALLBACK (on_going_on_note), self);
   g_signal_connect_swapped (self->session, "iteration", G_CALLBACK (on_iteration), self);

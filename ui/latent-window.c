@@ -251,7 +251,19 @@ _latent_window_update_status (LatentWindow *self)
           g_string_append_printf (s, " · %s %.8g", name, frame->objective);
         }
       if (running && latent_session_get_rate (session) > 0)
-        g_string_append_printf (s, _(" · %.0f it/s"), latent_session_get_rate (session));
+        {
+          const char *unit = algorithm->pace_unit ? _(algorithm->pace_unit) : _("iterations/s");
+          double pace = latent_session_get_speed (session), rate = latent_session_get_rate (session);
+
+          /* Said when the pace is what holds the run back, so that a slow
+           * run is not taken for slow work. */
+          if (pace > 0 && rate > 0.7 * pace)
+            /* TRANSLATORS: " · paced at 4 iterations/s" */
+            g_string_append_printf (s, _(" · paced at %g %s"), pace, unit);
+          else
+            /* TRANSLATORS: " · 250 mini-batches/s" */
+            g_string_append_printf (s, _(" · %.0f %s"), rate, unit);
+        }
     }
   else if (end == NULL)  /* a failed start is only "failed" */
     {
@@ -273,7 +285,7 @@ _latent_window_update_status (LatentWindow *self)
     g_string_append_printf (s, _(" · followed from %s"), following);
   else if (following)
     g_string_append_printf (s, _(" · following %s"), following);
-  else if (frame)
+  else if (frame && !running && end == NULL)
     g_string_append (s, _(" · paused"));
   /* Run now, and the new data will replace this run when it comes. */
   if (self->loading)
@@ -837,12 +849,6 @@ latent_window_constructed (GObject *object)
       gtk_window_set_default_size (GTK_WINDOW (self), width, height);
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
-      {
-        double speed = g_settings_get_double (self->settings, "speed");
-        gtk_check_button_set_active (self->fast_check, speed <= 0);
-        if (speed > 0)
-          gtk_range_set_value (GTK_RANGE (self->speed_scale), speed);
-      }
       device = g_settings_get_string (self->settings, "device");
       latent_memory_set_budget ((guint64) g_settings_get_uint (self->settings, "memory-budget") << 20);
       apply_style (self->settings);
@@ -954,6 +960,7 @@ latent_window_class_init (LatentWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, figure_view);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, curve_view);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, speed_scale);
+  gtk_widget_class_bind_template_child (widget_class, LatentWindow, pace_unit_label);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, fast_check);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, LatentWindow, timeline_adjustment);

@@ -263,6 +263,7 @@ static const LatentAlgorithm fa_algorithm = {
   .title = N_("Factor analysis"),
   .short_title = N_("factor analysis"),
   .objective_name = N_("mean log-likelihood"),
+  .pace = 10,
   .family = LATENT_FAMILY_LINEAR,
   .flags = LATENT_ALGORITHM_ENCODER | LATENT_ALGORITHM_FACTORS,
   .figures = latent_linear_figures,

@@ -1280,6 +1280,7 @@ static const LatentAlgorithm gmm_algorithm = {
   .title = N_("Gaussian mixture (EM)"),
   .short_title = N_("GMM"),
   .objective_name = N_("mean log-likelihood"),
+  .pace = 8,
   .family = LATENT_FAMILY_MIXTURE,
   .figures = gmm_figures,
   .params = gmm_params,

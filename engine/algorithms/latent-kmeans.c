@@ -1143,6 +1143,7 @@ static const LatentAlgorithm kmeans_algorithm = {
   .title = N_("k-means"),
   .short_title = N_("k-means"),
   .objective_name = N_("inertia"),
+  .pace = 4,
   .family = LATENT_FAMILY_CLUSTERS,
   .figures = kmeans_figures,
   .params = kmeans_params,

@@ -246,6 +246,7 @@ static const LatentAlgorithm pca_algorithm = {
   .title = N_("Principal component analysis"),
   .short_title = N_("PCA"),
   .objective_name = N_("explained variance ratio"),
+  .pace = 5,
   .family = LATENT_FAMILY_LINEAR,
   .flags = LATENT_ALGORITHM_ENCODER,
   .figures = latent_linear_figures,

@@ -283,6 +283,7 @@ static const LatentAlgorithm ppca_algorithm = {
   .title = N_("Probabilistic PCA (EM)"),
   .short_title = N_("probabilistic PCA"),
   .objective_name = N_("mean log-likelihood"),
+  .pace = 10,
   .family = LATENT_FAMILY_LINEAR,
   .flags = LATENT_ALGORITHM_ENCODER,
   .figures = latent_linear_figures,

@@ -324,6 +324,7 @@ static const LatentAlgorithm spca_algorithm = {
   .title = N_("Sparse PCA"),
   .short_title = N_("sparse PCA"),
   .objective_name = N_("cost"),
+  .pace = 10,
   .family = LATENT_FAMILY_LINEAR,
   .flags = LATENT_ALGORITHM_ENCODER,
   .figures = latent_linear_figures,

@@ -430,6 +430,7 @@ static const LatentAlgorithm tsne_algorithm = {
   .title = N_("t-SNE"),
   .short_title = N_("t-SNE"),
   .objective_name = N_("KL divergence"),
+  .pace = 0,
   .family = LATENT_FAMILY_EMBEDDING,
   .flags = LATENT_ALGORITHM_ENCODER,
   .figures = tsne_figures,

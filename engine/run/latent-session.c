@@ -221,7 +221,14 @@ on_run_iteration (LatentRun             *run,
   self->iterations = record->iteration;
   notify (self, PROP_NEWEST);
   g_signal_emit (self, signals[ITERATION], 0, record);
-  if (now - self->rate_time > G_USEC_PER_SEC / 2)
+  /* Timed from the first iteration, not the start: compiling the kernels
+   * or a pause before Run is not the pace of the work. */
+  if (self->rate_time == 0)
+    {
+      self->rate_time = now;
+      self->rate_iterations = record->iteration;
+    }
+  else if (now - self->rate_time > G_USEC_PER_SEC / 2)
     {
       self->rate = (record->iteration - self->rate_iterations) * (double) G_USEC_PER_SEC /
                    (now - self->rate_time);
@@ -366,7 +373,7 @@ forget_run (LatentSession *self,
 {
   self->iterations = 0;
   self->rate = 0;
-  self->rate_time = g_get_monotonic_time ();
+  self->rate_time = 0;
   self->rate_iterations = from;
   set_string (self, &self->end, NULL, PROP_END);
   notify (self, PROP_NEWEST);
@@ -585,6 +592,7 @@ latent_session_play (LatentSession *self)
       return;
     }
   self->running = TRUE;
+  self->rate_time = 0;
   latent_frames_set_follow (self->frames, TRUE);
   move_timeline (self, self->iterations);
   latent_run_play (self->run);
@@ -1081,6 +1089,14 @@ latent_session_set_speed (LatentSession *self,
   if (self->run)
     latent_run_set_speed (self->run, per_second);
   notify (self, PROP_SPEED);
+}
+
+double
+latent_session_get_speed (LatentSession *self)
+{
+  g_return_val_if_fail (LATENT_IS_SESSION (self), 0);
+
+  return self->speed;
 }
 
 void

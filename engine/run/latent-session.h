@@ -93,6 +93,7 @@ void                   latent_session_set_seed        (LatentSession         *se
                                                        guint64                seed);
 void                   latent_session_set_speed       (LatentSession         *self,
                                                        double                 per_second);
+double                 latent_session_get_speed       (LatentSession         *self);
 
 /* Chooses a device (auto, cpu, gpu or off). A device that is not there is
  * replaced by the best one that is, or the C reference path, and FALSE

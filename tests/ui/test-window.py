@@ -70,6 +70,17 @@ def iteration():
     return int(m.group(1)) if m else None
 
 
+def set_pace(value):
+    """The run shown at @value iterations a second: "As fast as possible"
+    off (the default of the mini-batch learners and the filters), then the
+    slider "Speed"."""
+    fast = app.find('check box', 'As fast as possible', what='the check box "As fast as possible"')
+    if ui.is_checked(fast):
+        ui.click(fast)
+        ui.wait_until(lambda: not ui.is_checked(fast), 5, '"As fast as possible" to turn off')
+    ui.set_value(app.find('slider', 'Speed', what='the slider "Speed"'), value)
+
+
 def wait_status(pattern, timeout, what):
     return ui.wait_until(lambda: re.search(pattern, status()), timeout,
                          lambda: f'{what} (status: {status()!r})')
@@ -558,7 +569,7 @@ def step_wta():
     ui.set_value(app.find('spin button', 'Hidden units', what='the spin button "Hidden units"'), 64)
     ui.set_value(app.find('spin button', 'Epochs', what='the spin button "Epochs"'), 20)
     # 30 mini-batches a second: an epoch of the 9,000 training rows in 3 s.
-    ui.set_value(app.find('slider', 'Speed', what='the slider "Speed"'), 30)
+    set_pace(30)
     # The run re-initialises after each change above: Run once it is ready.
     wait_status(r'iteration 0 of .*paused', 30, 'the autoencoder to initialise')
     time.sleep(1)
@@ -780,8 +791,7 @@ def step_convolve():
     log(f'  σ = 6: {n} pixels of the figure changed; status {status()!r}')
 
     # Slow enough to see every pass go by.
-    speed = app.find('slider', 'Speed', what='the slider "Speed"')
-    ui.set_value(speed, 4)
+    set_pace(4)
     spin = app.find('spin button', 'Passes', what='the spin button "Passes"')
     ui.set_value(spin, 5)
     wait_status(r'pass 5 of 5 .*done', 30, 'the five passes to run after Passes changed')

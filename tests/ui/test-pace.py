@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+# test-pace.py — each algorithm runs at a pace worth watching, in its own
+# unit, and says when the pace is what holds it back (issue 40, item 8):
+# k-means a few iterations a second, the autoencoder's mini-batches as
+# fast as they go; a pace set for one algorithm is kept for it
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Run through run-ui-test.sh. Accessible names used: "Run", "Status",
+# "Speed", "As fast as possible", "Algorithm", "Clusters".
+
+import os
+import re
+import sys
+import time
+
+if not os.environ.get('LATENT_EXECUTABLE'):
+    print('SKIP: LATENT_EXECUTABLE is not set; run this through run-ui-test.sh')
+    sys.exit(77)
+
+import latent_ui as ui  # noqa: E402
+from latent_ui import Failure, log  # noqa: E402
+
+app = ui.App()
+status, wait_status = app.status, app.wait_status
+
+
+def pace():
+    """(the slider's value, whether "As fast as possible" is on, the unit
+    shown after the slider)."""
+    slider = app.find('slider', 'Speed', what='the slider "Speed"')
+    fast = app.find('check box', 'As fast as possible', what='the check box "As fast as possible"')
+    units = [ui.text_of(n) for n in ui.find_all(app.window, lambda n: ui.role_of(n) == 'label'
+                                                and ui.text_of(n).endswith('/s') and ui.is_showing(n))]
+    ui._safe(slider.clear_cache)
+    return float(slider.value), ui.is_checked(fast), units[0] if units else None
+
+
+def step_start():
+    app.start()
+    app.button('Run', timeout=30, what='a push button named "Run"')
+    wait_status(r'(?i)blobs .*k-means', 30, 'the blobs to load with k-means')
+    value, fast, unit = pace()
+    log(f'  k-means: {value:g} {unit}, as fast as possible {fast}')
+    if fast or value != 4 or unit != 'iterations/s':
+        raise Failure(f'k-means starts at {value:g} {unit} (as fast as possible: {fast}), not 4 iterations/s')
+
+
+def step_paced():
+    """Slowed to 2, with more clusters to take longer: the status says the
+    pace holds the run back."""
+    ui.set_value(app.find('slider', 'Speed', what='the slider "Speed"'), 2)
+    ui.set_value(app.find('spin button', 'Clusters', what='the spin button "Clusters"'), 12)
+    wait_status(r'iteration 0 of .*paused', 30, 'k-means to initialise with 12 clusters')
+    app.press('Run')
+    said = ui.wait_until(lambda: status() if 'paced at 2 iterations/s' in status() else None, 15,
+                         lambda: f'the status to say the run is paced (it reads {status()!r})')
+    log(f'  while running: {said!r}')
+    # It said "running · paused" while it ran.
+    if not said.endswith(' · running'):
+        raise Failure(f'the running status does not end in "running": {said!r}')
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-pace-kmeans.png'))
+    app.press('Pause')
+    said = ui.wait_until(lambda: status() if status().endswith(' · paused') else None, 10,
+                         lambda: f'the status to end in "paused" (it reads {status()!r})')
+    log(f'  paused: {said!r}')
+
+
+def step_autoencoder():
+    """On 10,000 images, long enough to see its mini-batches a second."""
+    app.choose_menu_item('Dataset', 'Fashion-MNIST, first 10,000')
+    wait_status(r'10000 × 784', 60, 'the first 10,000 Fashion-MNIST images to load')
+    app.select_dropdown('Algorithm', 'Winner-take-all autoencoder')
+    wait_status(r'Winner-take-all', 30, 'the autoencoder to be chosen')
+    value, fast, unit = pace()
+    log(f'  autoencoder: as fast as possible {fast}, unit {unit}')
+    if not fast or unit != 'mini-batches/s':
+        raise Failure(f'the autoencoder starts with as fast as possible {fast}, unit {unit!r}; '
+                      'it should run its mini-batches as fast as they go')
+    app.press('Run')
+    said = ui.wait_until(lambda: status() if re.search(r' · \d+ mini-batches/s', status()) else None, 30,
+                         lambda: f'the status to give the mini-batches a second (it reads {status()!r})')
+    log(f'  while running: {said!r}')
+    if 'paced' in said:
+        raise Failure(f'the autoencoder says it is paced while it goes as fast as it can: {said!r}')
+    app.press('Pause')
+
+
+def step_kept():
+    app.select_dropdown('Algorithm', 'k-means')
+    time.sleep(0.5)
+    value, fast, unit = pace()
+    log(f'  k-means again: {value:g} {unit}, as fast as possible {fast}')
+    if fast or value != 2 or unit != 'iterations/s':
+        raise Failure(f'k-means came back at {value:g} {unit} (as fast as possible: {fast}), not the 2 set for it')
+
+
+def main():
+    ui.run_steps('ui-pace', app, [
+        ('k-means starts at 4 iterations/s', step_start),
+        ('slowed to 2, the status says the pace holds it back', step_paced),
+        ('the autoencoder runs its mini-batches as fast as they go', step_autoencoder),
+        ('back to k-means: its 2 iterations/s are kept', step_kept),
+    ])
+    status_code = app.stop()
+    if status_code != 0:
+        log(f'FAIL: the application exited with status {status_code} when asked to quit')
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
