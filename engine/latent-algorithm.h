@@ -167,7 +167,7 @@ struct _LatentAlgorithm
    * the view shows the newest state once a display frame. */
   double                 pace;
   /* Optional, translatable: the pace's unit where an iteration is not
-   * called one, marked with N_() ("mini-batches/s"); NULL: "iterations/s". */
+   * called one, marked with N_() ("epochs/s"); NULL: "iterations/s". */
   const char            *pace_unit;
 
   /* Optional: whether @params fit @dataset (k ≤ rows, components ≤
@@ -216,6 +216,10 @@ struct _LatentAlgorithm
    * budget is spent. */
   gboolean        (*converged) (gpointer        state);
   void            (*free)      (gpointer        state);
+  /* Optional: the iterations in one unit of pace, when it is not one (a
+   * mini-batch learner paced in epochs: its steps per epoch), so that a
+   * pace means as much on 1,000 rows as on 60,000. */
+  guint           (*pace_steps) (gpointer       state);
 
   /* Adds the result's own members to the open result object of
    * latent_result_to_json (the common ones are written already). */

@@ -51,7 +51,8 @@ struct _LatentRun
   /* Guarded by mutex: commands … */
   int                    steps_wanted;   /* -1: run freely */
   gboolean               stop;
-  double                 per_second;
+  double                 per_second;     /* pace units (latent_run_set_speed) */
+  guint                  pace_steps;     /* iterations in one, set after init */
   /* … and the outbox. */
   GArray                *outbox_records;
   LatentSnapshot        *outbox_snapshot;
@@ -139,6 +140,14 @@ schedule_drain (LatentRun *self)
   g_source_attach (self->outbox_source, self->context);
 }
 
+/* Microseconds between iterations at the pace set, 0 for none; under the
+ * mutex. */
+static gint64
+step_interval (LatentRun *self)
+{
+  return self->per_second > 0 ? (gint64) (G_USEC_PER_SEC / (self->per_second * self->pace_steps)) : 0;
+}
+
 /* LAST_STEP: when the last step ended (0 for a forced snapshot). */
 static gboolean
 publish (LatentRun            *self,
@@ -161,7 +170,7 @@ publish (LatentRun            *self,
   wanted = force;
   if (!wanted && self->outbox_snapshot == NULL && now - self->last_publish >= PUBLISH_INTERVAL_US)
     {
-      const gint64 next_due = self->per_second > 0 ? last_step + (gint64) (G_USEC_PER_SEC / self->per_second) : 0;
+      const gint64 next_due = self->per_second > 0 ? last_step + step_interval (self) : 0;
 
       wanted = now + self->publish_cost <= next_due ||
                now - self->last_publish >= SNAPSHOT_SPACING * self->publish_cost;
@@ -249,6 +258,8 @@ worker (gpointer data)
   latent_algorithm_set_init_progress (NULL, NULL);
   g_mutex_lock (&self->mutex);
   self->init_ms = (g_get_monotonic_time () - start) / 1000.0;
+  if (state != NULL && self->algorithm->pace_steps != NULL)
+    self->pace_steps = MAX (1, self->algorithm->pace_steps (state));
   g_mutex_unlock (&self->mutex);
   if (state == NULL)
     {
@@ -336,7 +347,7 @@ worker (gpointer data)
               continue;
             }
           /* The speed limit, waited out so that pause and stop still answer. */
-          due = self->per_second > 0 ? last_step + (gint64) (G_USEC_PER_SEC / self->per_second) : 0;
+          due = self->per_second > 0 ? last_step + step_interval (self) : 0;
           if (due > g_get_monotonic_time ())
             {
               g_cond_wait_until (&self->cond, &self->mutex, due);
@@ -567,6 +578,7 @@ latent_run_init (LatentRun *self)
   self->history = g_array_new (FALSE, FALSE, sizeof (LatentIterationRecord));
   self->state = LATENT_RUN_INITIALISING;
   self->worker_state = LATENT_RUN_INITIALISING;
+  self->pace_steps = 1;
 }
 
 LatentRun *
@@ -682,6 +694,18 @@ latent_run_set_speed (LatentRun *self,
   self->per_second = MAX (0, per_second);
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->mutex);
+}
+
+guint
+latent_run_get_pace_steps (LatentRun *self)
+{
+  guint steps;
+
+  g_return_val_if_fail (LATENT_IS_RUN (self), 1);
+  g_mutex_lock (&self->mutex);
+  steps = self->pace_steps;
+  g_mutex_unlock (&self->mutex);
+  return steps;
 }
 
 LatentRunState

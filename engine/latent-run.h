@@ -55,9 +55,12 @@ void                   latent_run_play         (LatentRun             *self);
 void                   latent_run_pause        (LatentRun             *self);
 void                   latent_run_step         (LatentRun             *self);
 void                   latent_run_stop         (LatentRun             *self);
-/* Iterations per second; 0 means as fast as possible. */
+/* The algorithm's pace units per second (iterations, or epochs where it
+ * has pace_steps); 0 means as fast as possible. */
 void                   latent_run_set_speed    (LatentRun             *self,
                                                 double                 per_second);
+/* Iterations in one pace unit: 1 until the run has initialised. */
+guint                  latent_run_get_pace_steps (LatentRun           *self);
 LatentRunState         latent_run_get_state    (LatentRun             *self);
 LatentSnapshot        *latent_run_get_snapshot (LatentRun             *self);
 /* Records delivered so far, in iteration order. */

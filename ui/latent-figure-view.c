@@ -62,6 +62,7 @@ struct _LatentFigureView
   double          pointer_y;
   char           *description;  /* the accessible description last set */
   char           *placeholder;  /* said in the middle while there is no figure */
+  cairo_surface_t *placeholder_image; /* shown under it, faded */
 
   /* The filter figure: where the split is, what a drag moves, and the
    * images as surfaces, made once for each dataset and snapshot. */
@@ -284,6 +285,24 @@ draw_placeholder (LatentFigureView *self,
 
   if (self->placeholder == NULL)
     return;
+  if (self->placeholder_image != NULL)
+    {
+      const int iw = cairo_image_surface_get_width (self->placeholder_image);
+      const int ih = cairo_image_surface_get_height (self->placeholder_image);
+      const double scale = MIN ((double) width / iw, (double) height / ih);
+      const double r = self->dark ? 0.14 : 0.98;
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+      /* The image as it is, faded behind the words so both read. */
+      cairo_translate (cr, (width - iw * scale) / 2, (height - ih * scale) / 2);
+      cairo_scale (cr, scale, scale);
+      cairo_set_source_surface (cr, self->placeholder_image, 0, 0);
+      cairo_paint (cr);
+      cairo_identity_matrix (cr);
+      cairo_set_source_rgba (cr, r, r, r, 0.6);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+    }
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), self->placeholder);
   attrs = pango_attr_list_new ();
   pango_attr_list_insert (attrs, pango_attr_scale_new (1.4));
@@ -1196,12 +1215,15 @@ latent_figure_view_get_snapshot (LatentFigureView *self)
 
 void
 latent_figure_view_set_placeholder (LatentFigureView *self,
-                                    const char       *text)
+                                    const char       *text,
+                                    cairo_surface_t  *image)
 {
   g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
 
-  if (g_strcmp0 (text, self->placeholder) == 0)
+  if (g_strcmp0 (text, self->placeholder) == 0 && image == self->placeholder_image)
     return;
+  g_clear_pointer (&self->placeholder_image, cairo_surface_destroy);
+  self->placeholder_image = image ? cairo_surface_reference (image) : NULL;
   g_free (self->placeholder);
   self->placeholder = g_strdup (text);
   update_description (self);
@@ -1251,6 +1273,7 @@ latent_figure_view_dispose (GObject *object)
   g_clear_pointer (&self->trail, g_array_unref);
   g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->placeholder, g_free);
+  g_clear_pointer (&self->placeholder_image, cairo_surface_destroy);
   G_OBJECT_CLASS (latent_figure_view_parent_class)->dispose (object);
 }
 

@@ -165,6 +165,7 @@ update_placeholder (LatentWindow   *self,
 {
   LatentSession *session = self->session;
   g_autoptr(GString) text = NULL;
+  cairo_surface_t *image = NULL;
 
   LatentDataset *dataset = latent_session_get_dataset (session);
   const LatentAlgorithm *algorithm = latent_session_get_algorithm (session);
@@ -176,9 +177,12 @@ update_placeholder (LatentWindow   *self,
   if (frame == NULL && dataset != NULL && latent_algorithm_has_flag (algorithm, LATENT_ALGORITHM_SUPERVISED) &&
       !latent_dataset_has_labels (dataset) &&
       latent_dataset_get_image_shape (dataset, &width, &height, &channels, &single) && single)
-    text = g_string_new (_("A classifier learns from labelled rows; this image’s pixels have none.\n"
-                           "The convolution filter (under Filters) works on the image itself,\n"
-                           "and k-means shows its colours as segments."));
+    {
+      text = g_string_new (_("A classifier learns from labelled rows; this image’s pixels have none.\n"
+                             "The convolution filter (under Filters) works on the image itself,\n"
+                             "and k-means shows its colours as segments."));
+      image = latent_figure_dataset_image (dataset);
+    }
   else if (frame == NULL && latent_session_get_end (session) == NULL &&
       latent_session_get_state (session) == LATENT_SESSION_INITIALISING)
     {
@@ -188,7 +192,9 @@ update_placeholder (LatentWindow   *self,
       if (latent_session_get_compiling (session))
         g_string_append_printf (text, "\n%s", _("Compiling kernels…"));
     }
-  latent_figure_view_set_placeholder (self->figure_view, text ? text->str : NULL);
+  latent_figure_view_set_placeholder (self->figure_view, text ? text->str : NULL, image);
+  if (image)
+    cairo_surface_destroy (image);
 }
 
 void
@@ -261,8 +267,8 @@ _latent_window_update_status (LatentWindow *self)
             /* TRANSLATORS: " · paced at 4 iterations/s" */
             g_string_append_printf (s, _(" · paced at %g %s"), pace, unit);
           else
-            /* TRANSLATORS: " · 250 mini-batches/s" */
-            g_string_append_printf (s, _(" · %.0f %s"), rate, unit);
+            /* TRANSLATORS: " · 250 iterations/s", " · 1.2 epochs/s" */
+            g_string_append_printf (s, _(" · %.*f %s"), rate < 10 ? 1 : 0, rate, unit);
         }
     }
   else if (end == NULL)  /* a failed start is only "failed" */

@@ -180,6 +180,13 @@ logreg_check (LatentDataset  *dataset,
   return TRUE;
 }
 
+/* Paced in epochs: as many a second on 1,000 rows as on 60,000. */
+static guint
+logreg_pace_steps (gpointer data)
+{
+  return ((LatentLogreg *) data)->steps_per_epoch;
+}
+
 static void
 logreg_free (gpointer data)
 {
@@ -735,8 +742,8 @@ static const LatentAlgorithm logreg_algorithm = {
   .title = N_("Logistic regression"),
   .short_title = N_("Logistic regression"),
   .objective_name = N_("mini-batch loss"),  /* the last step's; the epoch's is a metric */
-  .pace = 0,
-  .pace_unit = N_("steps/s"),
+  .pace = 20,
+  .pace_unit = N_("epochs/s"),
   .objective_name_for = logreg_objective_name,
   .family = LATENT_FAMILY_CLASSIFIER,
   .flags = LATENT_ALGORITHM_SUPERVISED | LATENT_ALGORITHM_SHARES,
@@ -752,6 +759,7 @@ static const LatentAlgorithm logreg_algorithm = {
   .objective = logreg_objective,
   .converged = logreg_converged,
   .free = logreg_free,
+  .pace_steps = logreg_pace_steps,
   .write_json = logreg_write_json,
 };
 

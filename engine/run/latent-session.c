@@ -230,8 +230,9 @@ on_run_iteration (LatentRun             *run,
     }
   else if (now - self->rate_time > G_USEC_PER_SEC / 2)
     {
+      /* In the pace's units, as the window shows the pace. */
       self->rate = (record->iteration - self->rate_iterations) * (double) G_USEC_PER_SEC /
-                   (now - self->rate_time);
+                   ((now - self->rate_time) * latent_run_get_pace_steps (run));
       self->rate_time = now;
       self->rate_iterations = record->iteration;
       notify (self, PROP_RATE);

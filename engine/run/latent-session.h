@@ -47,7 +47,7 @@ typedef enum {
  *   position (guint)             — writable: the iteration the timeline is at;
  *                                  setting it shows the frame kept for it;
  *   newest (guint)               — the newest iteration the run has reported;
- *   rate (double)                — iterations a second lately;
+ *   rate (double)                — the pace's units a second lately;
  *   end (string)                 — how the run ended: "converged", "failed"…, or NULL;
  *   init-progress (string)       — "start 3 of 30" until the first frame, or NULL;
  *   going-on-note (string)       — what the panel says while a run goes on

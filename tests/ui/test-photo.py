@@ -10,7 +10,8 @@
 # regression then crashed the window (the status read k-means' parameters
 # as logistic regression's). Now the error bar names the photo and its
 # missing labels, the figure's text names the convolution filter, and the
-# convolution filter then runs on the photo. Accessible names used:
+# convolution filter then runs on the photo. The photo shows, faded, under
+# the words. Accessible names used:
 # "Dataset", "Algorithm", "Figure", "Error", "Run", "Status".
 
 import os
@@ -66,6 +67,15 @@ def step_classifier():
     if 'convolution filter' not in said:
         raise Failure(f'the figure does not point to the convolution filter: {said!r}')
     app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-photo-classifier.png'))
+    # The photo shows under the words (it was blank): most of the figure
+    # is not the background, where the words alone cover a few per cent.
+    shot = app.screenshot(os.path.join(ui.scratch_dir(), 'photo-figure.png'), app.find(None, 'Figure'))
+    hist = ui.colour_histogram(shot)
+    total = sum(hist.values())
+    drawn = sum(n for rgb, n in hist.items() if min(rgb) < 240)
+    log(f'  {drawn} of {total} pixels of the figure drawn on')
+    if drawn < total * 0.3:
+        raise Failure(f'the figure does not show the photo: {drawn} of {total} pixels drawn on')
 
 
 def step_filter():

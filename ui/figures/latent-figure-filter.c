@@ -332,6 +332,21 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
   return surface;
 }
 
+cairo_surface_t *
+latent_figure_dataset_image (LatentDataset *dataset)
+{
+  guint w = 0, h = 0, c = 0;
+  gboolean single = FALSE;
+
+  g_return_val_if_fail (dataset != NULL, NULL);
+
+  if (!latent_dataset_get_image_shape (dataset, &w, &h, &c, &single) || !single || c == 0 || c > 4
+      || (guint64) w * h != latent_dataset_get_n_rows (dataset) || latent_dataset_get_n_cols (dataset) != c
+      || latent_dataset_get_data (dataset) == NULL)
+    return NULL;
+  return _latent_figure_values_surface (latent_dataset_get_data (dataset), w, h, c);
+}
+
 static const SurfaceInfo *
 surface_info (cairo_surface_t *surface)
 {

@@ -175,6 +175,10 @@ void             latent_figure_render          (LatentSnapshot          *snapsho
 cairo_surface_t *latent_figure_filter_surface  (LatentSnapshot          *snapshot,
                                                 gboolean                 filtered);
 
+/* @dataset's image, when it is one image whose rows are its pixels (a
+ * photo), as it is; NULL otherwise. Free with cairo_surface_destroy (). */
+cairo_surface_t *latent_figure_dataset_image   (LatentDataset           *dataset);
+
 /* Where the filter figure draws its images, for views that zoom, pan and
  * move the split. */
 typedef struct {
