@@ -253,6 +253,23 @@ class Results(unittest.TestCase):
         self.assertRegex(svg, r'<text [^>]*font-weight="bold"[^>]*>k-means · K = 2 · iteration \d+')
         self.assertRegex(svg, r'<text [^>]*transform="rotate\(-90\.00 [^>]*>y</text>')
         self.assertNotIn("<symbol", svg)
+
+    def test_figure_numbers_in_the_locale(self):
+        """In German the figure's numbers all take a decimal comma: the ticks
+        kept points while the header had commas (issue 40, item 17). The
+        locale is built here (localedef), so the machine needs none."""
+        locales = self.path("locales")
+        os.makedirs(locales)
+        subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8", os.path.join(locales, "de_DE.UTF-8")],
+                       check=True, capture_output=True)
+        env = dict(os.environ, LOCPATH=locales, LC_ALL="de_DE.UTF-8", LANGUAGE="C")
+        p = subprocess.run([CLI, "run", "gmm", "--data", "iris", "--param", "k=3", "--export", self.path("de.svg")],
+                           capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        texts = re.findall(r"<text [^>]*>([^<]*)</text>", read(self.path("de.svg")))
+        decimals = [t for t in texts if re.search(r"\d[.,]\d", t)]
+        self.assertTrue(any(re.fullmatch(r"−?\d+,\d+", t) for t in texts), texts)
+        self.assertEqual([t for t in decimals if re.search(r"\d\.\d", t)], [], texts)
         # A start of several rounds says how far it is: each restart, and
         # every tenth of k-means++'s centers.
         p = run("run", "kmeans", "--data", "moons:n=500,seed=1", "--param", "k=2", "--param", "restarts=3",

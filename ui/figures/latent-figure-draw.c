@@ -159,13 +159,12 @@ _latent_figure_format_tick (double  value,
 {
   char tmp[G_ASCII_DTOSTR_BUF_SIZE];
 
+  /* In the locale's digits, as the figure's other numbers ("2,5" in
+   * German): a figure is read, not parsed. */
   if (fabs (value) >= 1e6)
-    g_ascii_formatd (tmp, sizeof tmp, "%.3g", value);
+    g_snprintf (tmp, sizeof tmp, "%.3g", value);
   else
-    {
-      g_autofree char *fmt = g_strdup_printf ("%%.%df", decimals);
-      g_ascii_formatd (tmp, sizeof tmp, fmt, value);
-    }
+    g_snprintf (tmp, sizeof tmp, "%.*f", decimals, value);
   /* A typographic minus lines up with the digits. */
   if (tmp[0] == '-')
     g_snprintf (buf, size, "−%s", tmp + 1);

@@ -790,7 +790,7 @@ draw_footer (cairo_t                 *cr,
 
   g_string_append_printf (s, "%u × %u · %s", l->images.image_width, l->images.image_height,
                           _(layouts[CLAMP (channels, 1u, 4u)]));
-  g_ascii_formatd (number, sizeof number, zoom >= 10.0 ? "%.0f" : "%.1f", zoom);
+  g_snprintf (number, sizeof number, zoom >= 10.0 ? "%.0f" : "%.1f", zoom);
   /* Translators: how large the image is drawn, "shown at 250 %". */
   g_string_append_printf (s, _(" · shown at %s %%"), number);
   if (view[1] - view[0] < l->images.image_width - 1e-6)
@@ -808,13 +808,13 @@ draw_footer (cairo_t                 *cr,
       g_string_append_printf (s, _(" · signed: grey is 0, black −%s, white +%s"), scale, scale);
       if (clipped >= 1e-4)
         {
-          g_ascii_formatd (number, sizeof number, clipped >= 0.1 ? "%.0f" : "%.1f", 100.0 * clipped);
+          g_snprintf (number, sizeof number, clipped >= 0.1 ? "%.0f" : "%.1f", 100.0 * clipped);
           g_string_append_printf (s, _(" · %s %% beyond, shown clipped"), number);
         }
     }
   else if (clipped >= 1e-4)
     {
-      g_ascii_formatd (number, sizeof number, clipped >= 0.1 ? "%.0f" : "%.1f", 100.0 * clipped);
+      g_snprintf (number, sizeof number, clipped >= 0.1 ? "%.0f" : "%.1f", 100.0 * clipped);
       g_string_append_printf (s, _(" · %s %% of the result outside 0–1, shown clipped"), number);
     }
 

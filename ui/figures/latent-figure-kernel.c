@@ -17,7 +17,7 @@ format_ms (double ms)
 {
   char number[G_ASCII_DTOSTR_BUF_SIZE];
 
-  g_ascii_formatd (number, sizeof number, ms < 10.0 ? "%.2f" : ms < 100.0 ? "%.1f" : "%.0f", ms);
+  g_snprintf (number, sizeof number, ms < 10.0 ? "%.2f" : ms < 100.0 ? "%.1f" : "%.0f", ms);
   /* Translators: milliseconds, "2.14 ms". */
   return g_strdup_printf (_("%s ms"), number);
 }

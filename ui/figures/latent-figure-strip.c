@@ -93,7 +93,7 @@ format_value (double  value,
       g_strlcpy (buf, "—", size);
       return;
     }
-  g_ascii_formatd (tmp, sizeof tmp, "%.7g", value);
+  g_snprintf (tmp, sizeof tmp, "%.7g", value);
   if (tmp[0] == '-')
     g_snprintf (buf, size, "−%s", tmp + 1);
   else
