@@ -62,6 +62,7 @@ struct _LatentFigureView
   double          pointer_y;
   char           *description;  /* the accessible description last set */
   char           *placeholder;  /* said in the middle while there is no figure */
+  gint64          hover_row;    /* the scatter's row under the pointer, ringed; -1 for none */
   cairo_surface_t *placeholder_image; /* shown under it, faded */
 
   /* The filter figure: where the split is, what a drag moves, and the
@@ -414,6 +415,44 @@ cancel_density (LatentFigureView *self)
   g_clear_object (&self->density_cancel);
 }
 
+/* The row the tooltip describes, ringed in the figure's ink over a halo,
+ * so a person sees which point it is among its neighbours. */
+static void
+ring_hovered (LatentFigureView        *self,
+              const LatentFigureStyle *style,
+              cairo_t                 *cr,
+              int                      width,
+              int                      height)
+{
+  double x, y, r, g, b;
+
+  if (self->hover_row < 0 || !is_scatter (self)
+      || !latent_figure_scatter_row_at (self->snapshot, style, width, height, (guint) self->hover_row, &x, &y))
+    return;
+  cairo_save (cr);
+  cairo_new_path (cr);
+  cairo_arc (cr, x, y, 7.0, 0, 2 * G_PI);
+  latent_figure_style_get_background (style, &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_set_line_width (cr, 4.0);
+  cairo_stroke_preserve (cr);
+  latent_figure_style_get_foreground (style, &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_set_line_width (cr, 2.0);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+set_hover_row (LatentFigureView *self,
+               gint64            row)
+{
+  if (row == self->hover_row)
+    return;
+  self->hover_row = row;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 latent_figure_view_snapshot (GtkWidget   *widget,
                              GtkSnapshot *snapshot)
@@ -435,6 +474,7 @@ latent_figure_view_snapshot (GtkWidget   *widget,
     request_density (self, &style, width, height);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   latent_figure_render (self->snapshot, self->kind, &style, cr, width, height);
+  ring_hovered (self, &style, cr, width, height);
   cairo_destroy (cr);
 }
 
@@ -749,6 +789,7 @@ on_leave (GtkEventControllerMotion *controller,
           LatentFigureView         *self)
 {
   self->has_pointer = FALSE;
+  set_hover_row (self, -1);
 }
 
 static gboolean
@@ -992,6 +1033,38 @@ confusion_tooltip (LatentFigureView *self,
   return TRUE;
 }
 
+/* Every column of a narrow table, one a line ("petal_length 1.4"); of a
+ * wide one, the columns on the axes. */
+#define TOOLTIP_MAX_COLUMNS 8
+
+static void
+append_row_values (GString                 *text,
+                   LatentDataset           *dataset,
+                   guint                    row,
+                   const LatentFigureStyle *style)
+{
+  const guint d = latent_dataset_get_n_cols (dataset);
+  const float *x;
+
+  /* A file streamed from disk keeps no rows in memory. */
+  if (latent_dataset_get_data (dataset) == NULL || row >= latent_dataset_get_n_rows (dataset))
+    return;
+  x = latent_dataset_get_row (dataset, row);
+  for (guint j = 0; j < d; j++)
+    {
+      const char *name = latent_dataset_get_column_name (dataset, j);
+      gboolean on_axis = style->axis_columns[0] == j + 1 || style->axis_columns[1] == j + 1;
+
+      if (d > TOOLTIP_MAX_COLUMNS && !on_axis)
+        continue;
+      if (name)
+        g_string_append_printf (text, "\n%s %g", name, x[j]);
+      else
+        /* Translators: an unnamed column's value in a tooltip, "column 3  0.25" */
+        g_string_append_printf (text, _("\ncolumn %u %g"), j + 1, x[j]);
+    }
+}
+
 static gboolean
 latent_figure_view_query_tooltip (GtkWidget  *widget,
                                   int         x,
@@ -1023,6 +1096,7 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
   latent_figure_view_get_style (self, &style);
   row = latent_figure_scatter_pick (self->snapshot, &style, gtk_widget_get_width (widget),
                                     gtk_widget_get_height (widget), x, y, 6.0);
+  set_hover_row (self, row);
   if (row < 0)
     return FALSE;
 
@@ -1051,8 +1125,11 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
       if (z != NULL)
         g_string_append_printf (text, " · (%.3g, %.3g)", z[0], z[1]);
     }
-  /* An image row shows itself, so a person sees what lies where. */
+  /* An image row shows itself, so a person sees what lies where; a row
+   * of a table its values. */
   image = latent_figure_row_image (ds, (guint) row, TOOLTIP_ROW_IMAGE_SIZE);
+  if (image == NULL)
+    append_row_values (text, ds, (guint) row, &style);
   if (image != NULL)
     tooltip_with_image (tooltip, text->str, image);
   else
@@ -1069,6 +1146,8 @@ latent_figure_view_set_snapshot (LatentFigureView *self,
   if (snapshot == self->snapshot)
     return;
 
+  if (snapshot == NULL || self->snapshot == NULL || snapshot->dataset != self->snapshot->dataset)
+    self->hover_row = -1;
   /* The trail comes from the frames before it: set_history. */
   g_array_set_size (self->trail, 0);
   self->n_trail = 0;
@@ -1372,6 +1451,7 @@ latent_figure_view_init (LatentFigureView *self)
 
   self->trail = g_array_new (FALSE, FALSE, sizeof (float));
   self->split = -1.0;
+  self->hover_row = -1;
   /* Focusable, so the run's keys work without a text field taking them,
    * and + − 0 and the arrows zoom and pan. */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);

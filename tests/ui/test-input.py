@@ -244,6 +244,54 @@ def step_run():
     shot('all')
 
 
+def step_hover():
+    """The pointer on a point: the point is ringed and the tooltip gives its
+    values, a line a column (issue 40, item 14: it gave only the row, the
+    label and the cluster)."""
+    path = shots['all']
+    w, h, data = raw_rgb(path)
+    target = None
+    # A point of a cluster colour near the middle of the figure's left half.
+    for radius in range(0, min(w, h) // 3, 3):
+        for dx, dy in ((radius, 0), (-radius, 0), (0, radius), (0, -radius)):
+            x, y = int(w * 0.35) + dx, h // 2 + dy
+            px = data[3 * (y * w + x):3 * (y * w + x) + 3]
+            if any(max(abs(px[c] - ui.PALETTE[i][c]) for c in range(3)) <= 6 for i in range(3)):
+                target = (x, y)
+                break
+        if target:
+            break
+    if target is None:
+        raise Failure('no point found in the left half of the scatter')
+    fx, fy, _, _ = ui.screen_rect(figure())
+    # The screenshots are shaved by 3 pixels at each edge.
+    sx, sy = fx + 3 + target[0], fy + 3 + target[1]
+    before = ui.screenshot(os.path.join(SCRATCH, 'hover-before.png'))
+    xdotool('mousemove', sx, sy)
+    xdotool('mousemove', sx + 1, sy)
+    time.sleep(2.0)
+    after = ui.screenshot(os.path.join(ui.artifacts_dir(), 'ui-input-hover.png'))
+    wa, ha, da = raw_rgb(before)
+    _, _, db = raw_rgb(after)
+
+    def differs(x, y):
+        i = 3 * (y * wa + x)
+        return max(abs(da[i + c] - db[i + c]) for c in range(3)) > 40
+    # The ring's upper half, above the pointer, where no tooltip comes.
+    ring = sum(1 for y in range(sy - 10, sy - 3) for x in range(sx - 10, sx + 11) if differs(x, y))
+    changed = [(x, y) for y in range(sy + 4, min(ha, sy + 300)) for x in range(max(0, sx - 200), min(wa, sx + 400))
+               if differs(x, y)]
+    tall = (max(y for _, y in changed) - min(y for _, y in changed)) if changed else 0
+    log(f'  hovered the point at ({target[0]}, {target[1]}) of the figure: {ring} pixels of a ring above it, '
+        f'a tooltip {tall} pixels tall below; saved {after}')
+    if ring < 12:
+        raise Failure(f'the hovered point is not ringed ({ring} pixels changed above it)')
+    # "Row … · label … · cluster …", then x1 and x2: three lines.
+    if tall < 45:
+        raise Failure(f'the tooltip is {tall} pixels tall: one line, without the row\'s values')
+    rest_pointer()
+
+
 def step_wheel():
     # Left of and above the centre, so that a zoom about the centre shows.
     fx, fy = 0.3, 0.35
@@ -427,6 +475,7 @@ def main():
         ('start the window on its default dataset', step_start),
         ('every toggle button of the window has a name', step_window_names),
         ('run to convergence, and look at the figure', step_run),
+        ('the pointer on a point rings it, and the tooltip gives its values', step_hover),
         ('the wheel zooms the scatter about the pointer', step_wheel),
         ('+, −, =, the arrows and 0 zoom and pan the focused scatter', step_keys),
         ('the dialogs\' drop-downs have names', step_dialogs),

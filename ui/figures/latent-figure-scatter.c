@@ -1910,6 +1910,35 @@ scatter_layout (LatentSnapshot          *snapshot,
 }
 
 gboolean
+latent_figure_scatter_row_at (LatentSnapshot          *snapshot,
+                              const LatentFigureStyle *style,
+                              int                      width,
+                              int                      height,
+                              guint                    row,
+                              double                  *px,
+                              double                  *py)
+{
+  Points points;
+  Layout layout;
+  gboolean inside = FALSE;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, FALSE);
+
+  if (!scatter_layout (snapshot, style, width, height, &points, &layout))
+    return FALSE;
+  if (row < points.n)
+    {
+      double x = map_x (&layout, point_x (&points, row)), y = map_y (&layout, point_y (&points, row));
+
+      inside = x >= 0 && x <= layout.plot_w && y >= 0 && y <= layout.plot_h;
+      *px = layout.plot_x + x;
+      *py = layout.plot_y + y;
+    }
+  points_clear (&points);
+  return inside;
+}
+
+gboolean
 latent_figure_scatter_locate (LatentSnapshot          *snapshot,
                               const LatentFigureStyle *style,
                               int                      width,

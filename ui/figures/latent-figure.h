@@ -211,6 +211,15 @@ gboolean         latent_figure_scatter_locate  (LatentSnapshot          *snapsho
                                                 double                  *px,
                                                 double                  *py);
 /* The data window the scatter shows (all the data unless style->has_view). */
+/* Where row @row is drawn in the scatter of @width × @height; FALSE when
+ * it is not drawn (out of the window, or no such row). */
+gboolean         latent_figure_scatter_row_at  (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                guint                    row,
+                                                double                  *px,
+                                                double                  *py);
 gboolean         latent_figure_scatter_bounds  (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
