@@ -254,6 +254,17 @@ class Results(unittest.TestCase):
         self.assertRegex(svg, r'<text [^>]*transform="rotate\(-90\.00 [^>]*>y</text>')
         self.assertNotIn("<symbol", svg)
 
+    def test_kernel_heading_whole(self):
+        """The gradient's kernel inset said "Kernel 3 × 3 (X; Y is its tran…" in a
+        window's figure: its bracket now goes on a second line (issue 40, item 10)."""
+        p = run("run", "convolve", "--data", "pattern:width=640,height=480", "--param", "filter=gradient",
+                "--export", self.path("g.svg"), "--size", "840x420")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        texts = re.findall(r"<text [^>]*>([^<]*)</text>", read(self.path("g.svg")))
+        self.assertIn("Kernel 3 × 3", texts)
+        self.assertIn("(x; y transposed)", texts)
+        self.assertEqual([t for t in texts if "…" in t], [])
+
     def test_figure_numbers_in_the_locale(self):
         """In German the figure's numbers all take a decimal comma: the ticks
         kept points while the header had commas (issue 40, item 17). The

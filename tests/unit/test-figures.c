@@ -3467,6 +3467,44 @@ test_filter_surface (void)
   g_assert_null (latent_figure_filter_surface (grey, TRUE));
 }
 
+/* A gradient magnitude of a soft photo: values 0 and up, 99.5 % below
+ * 0.12, came out near black. It is drawn brightened, white at that
+ * quantile (the footer says "brightened ×8.3"); a result filling 0 to 1
+ * is drawn as it is (issue 40, item 10). */
+static void
+test_filter_dark_result (void)
+{
+  g_autoptr(LatentSnapshot) dark = filter_snapshot (64, 48, 1, sobel_x);
+  g_autoptr(LatentSnapshot) bright = filter_snapshot (64, 48, 1, sobel_x);
+  cairo_surface_t *surface;
+  const guint8 *data;
+  double sum = 0;
+  guint8 top = 0;
+
+  for (guint i = 0; i < 64 * 48; i++)
+    dark->filter.image[i] = 0.12f * (i % 97) / 96.0f;
+  surface = latent_figure_filter_surface (dark, TRUE);
+  data = cairo_image_surface_get_data (surface);
+  for (int y = 0; y < 48; y++)
+    for (int x = 0; x < 64; x++)
+      {
+        guint8 v = data[y * cairo_image_surface_get_stride (surface) + 4 * x];
+
+        sum += v;
+        top = MAX (top, v);
+      }
+  g_test_message ("dark result: mean %.1f, brightest %u of 255", sum / (64 * 48), top);
+  g_assert_cmpuint (top, >=, 250);
+  g_assert_cmpfloat (sum / (64 * 48), >, 100);
+  cairo_surface_destroy (surface);
+
+  /* after_value's mirrored gradient fills 0 to 1: as it is. */
+  surface = latent_figure_filter_surface (bright, TRUE);
+  data = cairo_image_surface_get_data (surface);
+  g_assert_cmpuint (data[4 * 0], ==, (guint) (after_value (0, 0, 0, 64, 48) * 255 + 0.5f));
+  cairo_surface_destroy (surface);
+}
+
 /* Nothing to show, or not the filter's figure: a message, never a crash. */
 static void
 test_filter_messages (void)
@@ -5451,6 +5489,7 @@ main (int   argc,
   g_test_add_func ("/figures/filter/kernel-colours", test_filter_kernel_colours);
   g_test_add_func ("/figures/filter/timings", test_filter_timings);
   g_test_add_func ("/figures/filter/surface", test_filter_surface);
+  g_test_add_func ("/figures/filter/dark-result", test_filter_dark_result);
   g_test_add_func ("/figures/filter/messages", test_filter_messages);
   g_test_add_func ("/figures/filter/large", test_filter_large);
   ADD ("/figures/filter/export", test_filter_export);

@@ -25,8 +25,10 @@ void        _latent_figure_kernel_cells      (cairo_t                 *cr,
 char       *_latent_figure_kernel_weight_label (double                 value);
 /* "Kernel 13 × 13", and what a gradient magnitude leaves out of it. */
 char       *_latent_figure_kernel_heading    (LatentSnapshot          *snapshot);
-/* A bold line at baseline y, cut with an ellipsis to @room. */
-void        _latent_figure_filter_heading    (cairo_t                 *cr,
+/* A bold line at baseline y, cut with an ellipsis to @room; one that does
+ * not fit but has a bracket goes on in a second line from it ("(x; y
+ * transposed)"). Returns the lines drawn, 1 or 2. */
+guint       _latent_figure_filter_heading    (cairo_t                 *cr,
                                               const LatentFigureStyle *style,
                                               double                   x,
                                               double                   y,

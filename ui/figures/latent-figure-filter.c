@@ -27,6 +27,8 @@
 #define SIGNED_QUANTILE 0.995
 /* …but the scale is at least this part of the largest |value|. */
 #define SIGNED_MIN_SCALE 0.05
+/* A result of values 0 and up whose 99.5 % lie below this is stretched. */
+#define DARK_RESULT 0.25
 /* Values read to find that scale, at most. */
 #define SIGNED_SAMPLES (1u << 20)
 
@@ -34,7 +36,8 @@
 typedef struct {
   double   clipped;     /* the share of values the picture cannot show */
   gboolean is_signed;   /* grey is 0, black −scale, white +scale */
-  double   scale;
+  double   scale;       /* unsigned: white is scale (below 1 for a dark
+                         * result, such as a gradient magnitude), or 0 */
 } SurfaceInfo;
 
 static const cairo_user_data_key_t info_key;
@@ -111,14 +114,18 @@ keeps_image (LatentSnapshot *snapshot)
   return TRUE;
 }
 
-/* The scale of a signed result (black at −scale, white at +scale), or 0
- * when it is shown as an image: its kernel keeps images images, or nothing
- * in it fell below 0. Alpha does not count. */
+/* How a result that is not an image is shown: a signed one (values below
+ * 0) with black at −scale and white at +scale; a dark one of values 0 and
+ * up (a gradient magnitude, whose edges came out near black) with white
+ * at scale. Both scales hold 99.5 % of the values. 0 when it is shown as it
+ * is: its kernel keeps images images, or its values fill 0 to 1. Alpha
+ * does not count. */
 static double
-signed_scale (LatentSnapshot *snapshot,
+result_scale (LatentSnapshot *snapshot,
               const float    *values,
               gsize           n_pixels,
-              guint           channels)
+              guint           channels,
+              gboolean       *is_signed)
 {
   const guint colours = channels == 2 || channels == 4 ? channels - 1 : channels;
   const gsize stride = MAX ((gsize) 1, n_pixels / SIGNED_SAMPLES);
@@ -128,6 +135,7 @@ signed_scale (LatentSnapshot *snapshot,
   gsize total = 0, seen = 0;
   guint bins = 1024, b;
 
+  *is_signed = FALSE;
   if (keeps_image (snapshot))
     return 0.0;
   for (gsize i = 0; i < n_pixels; i++)
@@ -140,7 +148,7 @@ signed_scale (LatentSnapshot *snapshot,
         negative = negative || v < -CLIP_SLACK;
         largest = MAX (largest, fabs (v));
       }
-  if (!negative || !(largest > 0.0))
+  if (!(largest > 0.0))
     return 0.0;
 
   /* A quantile of |value| from a histogram of an even sample. */
@@ -157,8 +165,12 @@ signed_scale (LatentSnapshot *snapshot,
       }
   for (b = 0; b < bins && seen < SIGNED_QUANTILE * total; b++)
     seen += counts[b];
-  quantile = largest * b / bins;
-  return MAX (quantile, SIGNED_MIN_SCALE * largest);
+  quantile = MAX (largest * b / bins, SIGNED_MIN_SCALE * largest);
+  *is_signed = negative;
+  /* Brightened only where it is dark: a quarter of the range or less. */
+  if (!negative && quantile > DARK_RESULT)
+    return 0.0;
+  return quantile;
 }
 
 static inline guint32
@@ -208,13 +220,15 @@ fill_signed (cairo_surface_t *surface,
     }
 }
 
-/* Values in [0, 1], as an image's: grey, grey and alpha, RGB or RGBA. */
+/* Values in [0, 1], as an image's: grey, grey and alpha, RGB or RGBA;
+ * the colours times @gain (alpha as it is). */
 static void
 fill_unsigned (cairo_surface_t *surface,
                const float     *values,
                guint            width,
                guint            height,
                guint            channels,
+               float            gain,
                gsize           *clipped)
 {
   guint8 *data = cairo_image_surface_get_data (surface);
@@ -231,7 +245,7 @@ fill_unsigned (cairo_surface_t *surface,
         case 1:
           for (guint x = 0; x < width; x++, p++)
             {
-              guint32 v = to_byte (p[0], clipped);
+              guint32 v = to_byte (p[0] * gain, clipped);
               row[x] = 0xff000000u | (v << 16) | (v << 8) | v;
             }
           break;
@@ -239,21 +253,22 @@ fill_unsigned (cairo_surface_t *surface,
           for (guint x = 0; x < width; x++, p += 2)
             {
               guint32 a = to_byte (p[1], clipped);
-              guint32 v = premultiply (to_byte (p[0], clipped), a);
+              guint32 v = premultiply (to_byte (p[0] * gain, clipped), a);
               row[x] = (a << 24) | (v << 16) | (v << 8) | v;
             }
           break;
         case 3:
           for (guint x = 0; x < width; x++, p += 3)
-            row[x] = 0xff000000u | (to_byte (p[0], clipped) << 16) | (to_byte (p[1], clipped) << 8)
-                     | to_byte (p[2], clipped);
+            row[x] = 0xff000000u | (to_byte (p[0] * gain, clipped) << 16) | (to_byte (p[1] * gain, clipped) << 8)
+                     | to_byte (p[2] * gain, clipped);
           break;
         default:
           for (guint x = 0; x < width; x++, p += 4)
             {
               guint32 a = to_byte (p[3], clipped);
-              row[x] = (a << 24) | (premultiply (to_byte (p[0], clipped), a) << 16)
-                       | (premultiply (to_byte (p[1], clipped), a) << 8) | premultiply (to_byte (p[2], clipped), a);
+              row[x] = (a << 24) | (premultiply (to_byte (p[0] * gain, clipped), a) << 16)
+                       | (premultiply (to_byte (p[1] * gain, clipped), a) << 8)
+                       | premultiply (to_byte (p[2] * gain, clipped), a);
             }
           break;
         }
@@ -281,7 +296,7 @@ _latent_figure_values_surface (const float *values,
       return NULL;
     }
   cairo_surface_flush (surface);
-  fill_unsigned (surface, values, width, height, channels, &clipped);
+  fill_unsigned (surface, values, width, height, channels, 1.0f, &clipped);
   cairo_surface_mark_dirty (surface);
   return surface;
 }
@@ -296,6 +311,7 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
   gboolean alpha;
   gsize clipped = 0;
   SurfaceInfo *info;
+  gboolean is_signed = FALSE;
   double scale;
 
   g_return_val_if_fail (snapshot != NULL, NULL);
@@ -306,8 +322,8 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
   if (values == NULL || width > 32767 || height > 32767)
     return NULL;
 
-  scale = filtered ? signed_scale (snapshot, values, (gsize) width * height, channels) : 0.0;
-  alpha = scale == 0.0 && (channels == 2 || channels == 4);
+  scale = filtered ? result_scale (snapshot, values, (gsize) width * height, channels, &is_signed) : 0.0;
+  alpha = !is_signed && (channels == 2 || channels == 4);
   surface = cairo_image_surface_create (alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, width, height);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
@@ -315,16 +331,16 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
       return NULL;
     }
   cairo_surface_flush (surface);
-  if (scale > 0.0)
+  if (is_signed)
     fill_signed (surface, values, width, height, channels, scale, &clipped);
   else
-    fill_unsigned (surface, values, width, height, channels, &clipped);
+    fill_unsigned (surface, values, width, height, channels, scale > 0.0 ? (float) (1.0 / scale) : 1.0f, &clipped);
   cairo_surface_mark_dirty (surface);
 
   /* The figure says how it shows the result, and how much of it the
    * picture cannot show. */
   info = g_new0 (SurfaceInfo, 1);
-  info->is_signed = scale > 0.0;
+  info->is_signed = is_signed;
   info->scale = scale;
   info->clipped = (double) clipped / ((gsize) width * height
                                       * (info->is_signed && (channels == 2 || channels == 4) ? channels - 1 : channels));
@@ -665,13 +681,13 @@ draw_side (cairo_t                 *cr,
       const double scale = _latent_figure_kernel_scale (part->kernel, size);
       double cell, kx;
 
-      /* Room for the timings under it comes first. */
-      side = MIN (l->side_w, room - f * 1.7 - f * 3.0 - _latent_figure_filter_timings_height (snapshot, style) - f);
+      /* Room for the timings under it comes first; a long heading may
+       * take two lines. */
+      side = MIN (l->side_w, room - f * 2.9 - f * 3.0 - _latent_figure_filter_timings_height (snapshot, style) - f);
       cell = floor (side / size);
       if (cell >= 1.0)
         {
-          _latent_figure_filter_heading (cr, style, l->side_x, y + f, l->side_w, heading);
-          y += f * 1.7;
+          y += f * 1.7 + f * 1.2 * (_latent_figure_filter_heading (cr, style, l->side_x, y + f, l->side_w, heading) - 1);
           kx = round (l->side_x + (l->side_w - cell * size) / 2.0);
           _latent_figure_kernel_cells (cr, style, part->kernel, size, kx, y, cell, size <= INSET_ANNOTATED_SIZE);
           y += cell * size + f * 0.8;
@@ -811,6 +827,16 @@ draw_footer (cairo_t                 *cr,
           g_snprintf (number, sizeof number, clipped >= 0.1 ? "%.0f" : "%.1f", 100.0 * clipped);
           g_string_append_printf (s, _(" · %s %% beyond, shown clipped"), number);
         }
+    }
+  else if (info != NULL && info->scale > 0.0)
+    {
+      char scale[64];
+
+      _latent_figure_format_tick (info->scale, info->scale >= 0.1 ? 2 : 3, scale, sizeof scale);
+      g_snprintf (number, sizeof number, "%.1f", 1.0 / info->scale);
+      /* Translators: a dark result (values 0 to 0.24, as a gradient
+       * magnitude's) drawn brighter: "brightened ×4.2: white is 0.24". */
+      g_string_append_printf (s, _(" · brightened ×%s: white is %s"), number, scale);
     }
   else if (clipped >= 1e-4)
     {

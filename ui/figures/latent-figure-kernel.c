@@ -174,28 +174,25 @@ _latent_figure_kernel_heading (LatentSnapshot *snapshot)
   const LatentFilterPart *part = &snapshot->filter;
 
   if (g_strcmp0 (latent_filters_value (snapshot), "gradient") == 0)
-    /* Translators: the gradient magnitude combines two kernels; the figure shows one. */
-    return g_strdup_printf (_("Kernel %u × %u (X; Y is its transpose)"), part->kernel_size,
+    /* Translators: the gradient magnitude combines two kernels; the figure
+     * shows the one across (x), the one up (y) is it transposed. Short:
+     * it heads a narrow inset. */
+    return g_strdup_printf (_("Kernel %u × %u (x; y transposed)"), part->kernel_size,
                             part->kernel_size);
   return g_strdup_printf (_("Kernel %u × %u"), part->kernel_size, part->kernel_size);
 }
 
-void
-_latent_figure_filter_heading (cairo_t                 *cr,
-                               const LatentFigureStyle *style,
-                               double                   x,
-                               double                   y,
-                               double                   room,
-                               const char              *text)
+/* @text cut with an ellipsis rather than run past @room. */
+static void
+show_fitted (cairo_t    *cr,
+             double      x,
+             double      y,
+             double      room,
+             const char *text)
 {
-  g_autofree char *fitted = NULL;
+  g_autofree char *fitted = g_strdup (text);
   glong n = g_utf8_strlen (text, -1);
 
-  cairo_save (cr);
-  _latent_figure_set_font (cr, style, 0.95, TRUE);
-  _latent_figure_set_color_mix (cr, style, 0.9);
-  fitted = g_strdup (text);
-  /* Cut with an ellipsis rather than run past the edge. */
   while (n > 1 && _latent_figure_text_width (cr, fitted) > room)
     {
       g_autofree char *head = g_utf8_substring (text, 0, --n);
@@ -204,7 +201,35 @@ _latent_figure_filter_heading (cairo_t                 *cr,
     }
   cairo_move_to (cr, x, y);
   _latent_figure_show_text (cr, fitted);
+}
+
+guint
+_latent_figure_filter_heading (cairo_t                 *cr,
+                               const LatentFigureStyle *style,
+                               double                   x,
+                               double                   y,
+                               double                   room,
+                               const char              *text)
+{
+  const char *bracket = strstr (text, " (");
+  guint lines = 1;
+
+  cairo_save (cr);
+  _latent_figure_set_font (cr, style, 0.95, TRUE);
+  _latent_figure_set_color_mix (cr, style, 0.9);
+  if (bracket != NULL && _latent_figure_text_width (cr, text) > room)
+    {
+      g_autofree char *head = g_strndup (text, bracket - text);
+
+      show_fitted (cr, x, y, room, head);
+      _latent_figure_set_font (cr, style, 0.9, FALSE);
+      show_fitted (cr, x, y + MAX (style->font_size, 1.0) * 1.2, room, bracket + 1);
+      lines = 2;
+    }
+  else
+    show_fitted (cr, x, y, room, text);
   cairo_restore (cr);
+  return lines;
 }
 
 /* Time per pass ------------------------------------------------------------------- */
@@ -395,6 +420,7 @@ _latent_figure_kernel_draw (LatentSnapshot          *snapshot,
   x0 = round (f + label_w + (avail_w - side) / 2.0);
   y0 = round (top + f * 2.0);
 
+  /* The large figure has the width for one line. */
   _latent_figure_filter_heading (cr, style, f, top + f * 0.8, width - 2.0 * f, heading);
   _latent_figure_kernel_cells (cr, style, part->kernel, size, x0, y0, cell, TRUE);
 
