@@ -88,7 +88,8 @@ def step_autoencoder():
     log(f'  while running: {said!r}, then {later!r}: {steps} mini-batches in 2 s')
     if steps < 40:
         raise Failure(f'{steps} mini-batches in 2 s: the pace holds the autoencoder back')
-    app.press('Pause')
+    # Its five epochs take a few seconds more.
+    wait_status(r'finished \d+ epochs', 60, 'the autoencoder to finish')
 
 
 def step_kept():
