@@ -1065,6 +1065,29 @@ append_row_values (GString                 *text,
     }
 }
 
+/* An autoencoder's tile: which unit, how often it wins, and its weights
+ * large: 1,024 tiles of 10 px each say little by themselves. */
+#define TOOLTIP_UNIT_SIZE 168
+
+static gboolean
+unit_tooltip (LatentFigureView *self,
+              int               x,
+              int               y,
+              GtkTooltip       *tooltip)
+{
+  LatentFigureStyle style;
+  g_autofree char *text = NULL;
+  cairo_surface_t *image = NULL;
+
+  latent_figure_view_get_style (self, &style);
+  if (latent_figure_weights_pick (self->snapshot, latent_figure_view_get_shown_kind (self), &style,
+                                  gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)),
+                                  x, y, TOOLTIP_UNIT_SIZE, &text, &image) < 0)
+    return FALSE;
+  tooltip_with_image (tooltip, text, image);
+  return TRUE;
+}
+
 static gboolean
 latent_figure_view_query_tooltip (GtkWidget  *widget,
                                   int         x,
@@ -1091,6 +1114,9 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
     }
   if (self->snapshot != NULL && latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_CONFUSION)
     return confusion_tooltip (self, x, y, tooltip);
+  if (self->snapshot != NULL && (latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_WEIGHTS
+                                 || latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_WINNERS))
+    return unit_tooltip (self, x, y, tooltip);
   if (!is_scatter (self))
     return FALSE;
   latent_figure_view_get_style (self, &style);

@@ -12,6 +12,7 @@
 
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -92,6 +93,46 @@ def step_autoencoder():
     wait_status(r'finished \d+ epochs', 60, 'the autoencoder to finish')
 
 
+def step_tile_hover():
+    """The autoencoder's weights: hovering a tile shows its unit, its wins
+    and its weights large (issue 40, item 9)."""
+    app.select_dropdown('View', 'Weights')
+    time.sleep(1.0)
+    figure = app.find(None, 'Figure', what='the figure')
+    fx, fy, fw, fh = ui.screen_rect(figure)
+    subprocess.run(['xdotool', 'mousemove', str(fx + 5), str(fy + 5)], check=True)
+    time.sleep(1.0)
+    before = ui.screenshot(os.path.join(ui.scratch_dir(), 'tiles-before.png'))
+    # The middle of the figure is inside the grid of tiles (64 or more).
+    x, y = fx + fw // 2, fy + fh // 2
+    subprocess.run(['xdotool', 'mousemove', str(x), str(y)], check=True)
+    time.sleep(0.3)
+    subprocess.run(['xdotool', 'mousemove', str(x + 1), str(y)], check=True)
+    time.sleep(2.0)
+    after = ui.screenshot(os.path.join(ui.artifacts_dir(), 'ui-pace-tile-hover.png'))
+    box = changed_box(before, after, below=y + 4)
+    log(f'  hovered the middle of the tiles; the screen changed below the pointer in {box}; saved {after}')
+    # The weights at 168 pixels, under a line of text.
+    if box is None or box[3] - box[1] < 168:
+        raise Failure(f'no tooltip with the unit\'s weights large appeared over a tile (changed: {box})')
+
+
+def changed_box(a, b, below):
+    """The box (x0, y0, x1, y1) of the screen that differs between two
+    screenshots below row @below, or None."""
+    w, h = ui.image_size(a)
+    da = subprocess.run([ui.CONVERT, a, '-alpha', 'off', '-depth', '8', 'rgb:-'], check=True, capture_output=True).stdout
+    db = subprocess.run([ui.CONVERT, b, '-alpha', 'off', '-depth', '8', 'rgb:-'], check=True, capture_output=True).stdout
+    xs, ys = [], []
+    for yy in range(below, h, 2):
+        for xx in range(0, w, 2):
+            i = 3 * (yy * w + xx)
+            if max(abs(da[i + c] - db[i + c]) for c in range(3)) > 40:
+                xs.append(xx)
+                ys.append(yy)
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
 def step_kept():
     app.select_dropdown('Algorithm', 'k-means')
     time.sleep(0.5)
@@ -105,7 +146,8 @@ def main():
     ui.run_steps('ui-pace', app, [
         ('k-means starts at 4 iterations/s', step_start),
         ('slowed to 2, the status says the pace holds it back', step_paced),
-        ('the autoencoder runs its mini-batches as fast as they go', step_autoencoder),
+        ('the autoencoder runs two epochs a second, its mini-batches unheld', step_autoencoder),
+        ('hovering a tile of its weights shows the unit large', step_tile_hover),
         ('back to k-means: its 2 iterations/s are kept', step_kept),
     ])
     status_code = app.stop()

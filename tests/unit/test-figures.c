@@ -3819,6 +3819,41 @@ tile_pixel (cairo_surface_t *surface,
   return latent_test_pixel (surface, (int) (r.x + fx * r.w), (int) (r.y + fy * r.h));
 }
 
+/* Hovering a tile names its unit and shows its weights large (issue 40,
+ * item 9: 1,024 tiles of 10 px could not be read); between tiles, none. */
+static void
+test_autoencoder_pick (void)
+{
+  g_autoptr(LatentSnapshot) snap = autoencoder_snapshot (TRUE, 6, 100);
+  LatentFigureStyle style;
+
+  latent_figure_style_init (&style);
+  for (guint k = 0; k < 2; k++)
+    {
+      LatentFigureKind kind = k ? LATENT_FIGURE_WINNERS : LATENT_FIGURE_WEIGHTS;
+
+      for (guint unit = 0; unit < 6; unit++)
+        {
+          Rect r = locate_unit (snap, kind, &style, 800, 600, unit);
+          g_autofree char *text = NULL;
+          g_autofree char *wanted = g_strdup_printf ("Unit %u", unit + 1);
+          cairo_surface_t *image = NULL;
+
+          g_assert_cmpint (latent_figure_weights_pick (snap, kind, &style, 800, 600, r.x + r.w / 2, r.y + r.h / 2,
+                                                       168, &text, &image), ==, unit);
+          g_assert_true (g_str_has_prefix (text, wanted));
+          if (unit == 0)
+            g_test_message ("%s", text);
+          g_assert_cmpint (MAX (cairo_image_surface_get_width (image), cairo_image_surface_get_height (image)), ==, 168);
+          cairo_surface_destroy (image);
+          g_assert_cmpint (latent_figure_weights_pick (snap, kind, &style, 800, 600, r.x - 1, r.y - 1, 168, NULL, NULL),
+                           !=, unit);
+        }
+    }
+  g_assert_cmpint (latent_figure_weights_pick (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 2, 2, 168, NULL, NULL),
+                   ==, -1);
+}
+
 static void
 test_autoencoder_kinds (void)
 {
@@ -5494,6 +5529,7 @@ main (int   argc,
   g_test_add_func ("/figures/filter/large", test_filter_large);
   ADD ("/figures/filter/export", test_filter_export);
   g_test_add_func ("/figures/autoencoder/kinds", test_autoencoder_kinds);
+  g_test_add_func ("/figures/autoencoder/pick", test_autoencoder_pick);
   g_test_add_func ("/figures/autoencoder/weights", test_autoencoder_weights);
   g_test_add_func ("/figures/autoencoder/winners", test_autoencoder_winners);
   g_test_add_func ("/figures/autoencoder/many", test_autoencoder_many);

@@ -297,6 +297,22 @@ gboolean         latent_figure_weights_locate  (LatentSnapshot          *snapsho
                                                 double                  *tile_width,
                                                 double                  *tile_height);
 
+/* The hidden unit whose tile lies under figure position (@x, @y) in the
+ * weights figure (@kind as above), -1 for none; for the unit, @text (may
+ * be NULL) gets "Unit 17 · 412 wins (4.1 %)" and @image (may be NULL) its
+ * weights as an image @size pixels on its longer side (free with
+ * cairo_surface_destroy ()). */
+gint64           latent_figure_weights_pick    (LatentSnapshot          *snapshot,
+                                                LatentFigureKind         kind,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                double                   x,
+                                                double                   y,
+                                                int                      size,
+                                                char                   **text,
+                                                cairo_surface_t        **image);
+
 /* The cell of the confusion figure under figure position (x, y): the true
  * class (its row) and the predicted one (its column); FALSE off the cells,
  * or when the figure draws none. @style NULL is the default style. */
