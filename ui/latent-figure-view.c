@@ -32,6 +32,8 @@
 #define WHEEL_ZOOM 1.2
 #define KEY_ZOOM 1.5
 #define KEY_PAN 0.1
+/* Tiles are magnified up to this: a 10 px tile to 160. */
+#define TILES_MAX_MAGNIFY 16.0
 
 typedef enum {
   DRAG_NONE,
@@ -63,6 +65,9 @@ struct _LatentFigureView
   char           *description;  /* the accessible description last set */
   char           *placeholder;  /* said in the middle while there is no figure */
   gint64          hover_row;    /* the scatter's row under the pointer, ringed; -1 for none */
+  GtkWidget      *enlarged;     /* a tile clicked, large in a popover; NULL */
+  guint           enlarge_source; /* waits out a double-click before it opens */
+  double          click_x, click_y;
   cairo_surface_t *placeholder_image; /* shown under it, faded */
 
   /* The filter figure: where the split is, what a drag moves, and the
@@ -111,6 +116,85 @@ is_scatter (LatentFigureView *self)
   return self->snapshot && (shown == LATENT_FIGURE_SCATTER || shown == LATENT_FIGURE_BIPLOT);
 }
 
+static void view_changed (LatentFigureView *self);
+
+/* Figures of tiles: zoomed as a picture, magnified about the pointer;
+ * view[] is then the window of the figure shown, in its own pixels (x0,
+ * x1, y0, y1, y down). */
+static gboolean
+is_tiles (LatentFigureView *self)
+{
+  switch (self->snapshot ? latent_figure_view_get_shown_kind (self) : LATENT_FIGURE_AUTO)
+    {
+    case LATENT_FIGURE_IMAGES:
+    case LATENT_FIGURE_COMPONENTS:
+    case LATENT_FIGURE_WEIGHTS:
+    case LATENT_FIGURE_WINNERS:
+    case LATENT_FIGURE_PROTOTYPES:
+    case LATENT_FIGURE_UNITS:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* Widget position → position in the unmagnified figure. */
+static void
+tiles_to_figure (LatentFigureView *self,
+                 double            x,
+                 double            y,
+                 double           *fx,
+                 double           *fy)
+{
+  const double m = self->has_view ? gtk_widget_get_width (GTK_WIDGET (self)) / (self->view[1] - self->view[0]) : 1.0;
+
+  *fx = self->has_view ? self->view[0] + x / m : x;
+  *fy = self->has_view ? self->view[2] + y / m : y;
+}
+
+/* The window @span wide with its top left at (@x0, @y0), kept inside the
+ * figure; the whole figure again when it is that wide. */
+static void
+set_tiles_window (LatentFigureView *self,
+                  double            x0,
+                  double            y0,
+                  double            span)
+{
+  const double w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  const double tall = span * h / w;
+
+  if (span >= w - 0.5)
+    {
+      self->has_view = FALSE;
+      view_changed (self);
+      return;
+    }
+  span = MAX (span, w / TILES_MAX_MAGNIFY);
+  x0 = CLAMP (x0, 0.0, w - span);
+  y0 = CLAMP (y0, 0.0, h - span * h / w);
+  self->view[0] = x0;
+  self->view[1] = x0 + span;
+  self->view[2] = y0;
+  self->view[3] = y0 + tall;
+  self->has_view = TRUE;
+  view_changed (self);
+}
+
+static void
+tiles_zoom (LatentFigureView *self,
+            double            px,
+            double            py,
+            double            factor)
+{
+  const double w = gtk_widget_get_width (GTK_WIDGET (self));
+  const double span = (self->has_view ? self->view[1] - self->view[0] : w) * factor;
+  double fx, fy;
+
+  tiles_to_figure (self, px, py, &fx, &fy);
+  /* The point under the pointer stays under it. */
+  set_tiles_window (self, fx - px * span / w, fy - py * span / w, span);
+}
+
 /* How the figure is zoomed, in words; NULL for figures that do not zoom. */
 static const char *
 keys_hint (LatentFigureView *self)
@@ -121,6 +205,9 @@ keys_hint (LatentFigureView *self)
   if (is_scatter (self))
     return _("Scroll or press + and − to zoom, drag or press the arrow keys to pan, "
              "0 or a double-click to see all the data.");
+  if (is_tiles (self))
+    return _("Scroll or press + and − to magnify the tiles, drag or press the arrow keys to pan, "
+             "0 or a double-click to see them all; a tile's tooltip shows it large.");
   return NULL;
 }
 
@@ -183,6 +270,15 @@ update_description (LatentFigureView *self)
                                  floor (v[2]), MAX (ceil (v[3]) - 1.0, floor (v[2])));
       else
         where = g_strdup (_("Showing the whole image."));
+    }
+  else if (is_tiles (self))
+    {
+      if (self->has_view)
+        /* Translators: how much the tiles are magnified, "Magnified 3.2 times." */
+        where = g_strdup_printf (_("Magnified %.1f times."),
+                                 gtk_widget_get_width (GTK_WIDGET (self)) / (v[1] - v[0]));
+      else
+        where = g_strdup (_("Showing every tile."));
     }
   else if (self->has_view)
     {
@@ -473,6 +569,14 @@ latent_figure_view_snapshot (GtkWidget   *widget,
   if (style.density_later)
     request_density (self, &style, width, height);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* Magnified tiles: the same figure, drawn larger, so it stays sharp. */
+  if (is_tiles (self) && self->has_view)
+    {
+      const double m = width / (self->view[1] - self->view[0]);
+
+      cairo_scale (cr, m, m);
+      cairo_translate (cr, -self->view[0], -self->view[2]);
+    }
   latent_figure_render (self->snapshot, self->kind, &style, cr, width, height);
   ring_hovered (self, &style, cr, width, height);
   cairo_destroy (cr);
@@ -623,6 +727,11 @@ zoom_at (LatentFigureView *self,
 {
   double x, y, nx, ny, view[4];
 
+  if (is_tiles (self))
+    {
+      tiles_zoom (self, px, py, factor);
+      return TRUE;
+    }
   if (is_filter (self))
     {
       LatentFigureFilterLayout layout;
@@ -657,6 +766,12 @@ zoom_centre (LatentFigureView *self,
   LatentFigureStyle style;
   double view[4];
 
+  if (is_tiles (self))
+    {
+      tiles_zoom (self, gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+                  gtk_widget_get_height (GTK_WIDGET (self)) / 2.0, factor);
+      return TRUE;
+    }
   if (is_filter (self))
     {
       LatentFigureFilterLayout layout;
@@ -684,6 +799,12 @@ pan (LatentFigureView *self,
 {
   double w = self->view[1] - self->view[0], h = self->view[3] - self->view[2];
 
+  if (is_tiles (self))
+    {
+      /* Its rows count down from the top, as an image's. */
+      set_tiles_window (self, self->view[0] + dx * w, self->view[2] - dy * h, w);
+      return TRUE;
+    }
   if (is_filter (self))
     {
       LatentFigureFilterLayout layout;
@@ -725,7 +846,7 @@ on_key_pressed (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 LatentFigureView      *self)
 {
-  if ((!is_filter (self) && !is_scatter (self)) || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+  if ((!is_filter (self) && !is_scatter (self) && !is_tiles (self)) || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
     return FALSE;
   switch (keyval)
     {
@@ -801,7 +922,7 @@ on_scroll (GtkEventControllerScroll *controller,
   double px = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
   double py = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
 
-  if (!is_scatter (self) && !is_filter (self))
+  if (!is_scatter (self) && !is_filter (self) && !is_tiles (self))
     return FALSE;
   /* Scrolls come to the widget under the pointer, so the pointer is known;
    * the centre only if the scroll came before any motion. */
@@ -842,6 +963,12 @@ on_drag_begin (GtkGestureDrag   *gesture,
           return;
         }
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  if (is_tiles (self) && self->has_view)
+    {
+      self->drag_mode = DRAG_PAN;
+      memcpy (self->drag_view, self->view, sizeof self->drag_view);
       return;
     }
   if (!is_scatter (self) || !to_data (self, x, y, &dx, &dy, self->drag_view))
@@ -890,6 +1017,14 @@ on_drag_update (GtkGestureDrag   *gesture,
       on_filter_drag_update (self, offset_x, offset_y);
       return;
     }
+  if (is_tiles (self))
+    {
+      const double m = gtk_widget_get_width (GTK_WIDGET (self)) / (self->drag_view[1] - self->drag_view[0]);
+
+      set_tiles_window (self, self->drag_view[0] - offset_x / m, self->drag_view[2] - offset_y / m,
+                        self->drag_view[1] - self->drag_view[0]);
+      return;
+    }
   latent_figure_view_get_style (self, &style);
   if (!latent_figure_scatter_bounds (self->snapshot, &style, gtk_widget_get_width (GTK_WIDGET (self)),
                                      gtk_widget_get_height (GTK_WIDGET (self)), view, plot))
@@ -907,6 +1042,59 @@ on_drag_update (GtkGestureDrag   *gesture,
   view_changed (self);
 }
 
+/* A click on a tile of the weights: the unit large in a popover that stays
+ * until clicked away, where the tooltip leaves with the pointer. Opened
+ * once no second click came, so a double-click still shows every tile. */
+#define ENLARGED_SIZE 336
+
+static gboolean
+open_enlarged (gpointer user_data)
+{
+  LatentFigureView *self = user_data;
+  LatentFigureStyle style;
+  g_autofree char *text = NULL;
+  cairo_surface_t *image = NULL;
+  GtkWidget *box, *label, *picture;
+  double fx, fy;
+
+  self->enlarge_source = 0;
+  latent_figure_view_get_style (self, &style);
+  tiles_to_figure (self, self->click_x, self->click_y, &fx, &fy);
+  if (self->snapshot == NULL
+      || latent_figure_weights_pick (self->snapshot, latent_figure_view_get_shown_kind (self), &style,
+                                     gtk_widget_get_width (GTK_WIDGET (self)),
+                                     gtk_widget_get_height (GTK_WIDGET (self)), fx, fy, ENLARGED_SIZE, &text,
+                                     &image) < 0)
+    return G_SOURCE_REMOVE;
+  g_clear_pointer (&self->enlarged, gtk_widget_unparent);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (box), label);
+  {
+    g_autoptr(GBytes) bytes = g_bytes_new (cairo_image_surface_get_data (image),
+                                           (gsize) cairo_image_surface_get_stride (image)
+                                           * cairo_image_surface_get_height (image));
+    g_autoptr(GdkTexture) texture = gdk_memory_texture_new (cairo_image_surface_get_width (image),
+                                                            cairo_image_surface_get_height (image),
+                                                            GDK_MEMORY_DEFAULT, bytes,
+                                                            cairo_image_surface_get_stride (image));
+
+    picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
+    gtk_picture_set_can_shrink (GTK_PICTURE (picture), FALSE);
+  }
+  cairo_surface_destroy (image);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (picture), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+  gtk_box_append (GTK_BOX (box), picture);
+  self->enlarged = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (self->enlarged), box);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->enlarged),
+                               &(GdkRectangle) { (int) self->click_x, (int) self->click_y, 1, 1 });
+  gtk_widget_set_parent (self->enlarged, GTK_WIDGET (self));
+  gtk_popover_popup (GTK_POPOVER (self->enlarged));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_double_click (GtkGestureClick  *gesture,
                  int               n_press,
@@ -915,8 +1103,29 @@ on_double_click (GtkGestureClick  *gesture,
                  LatentFigureView *self)
 {
   gtk_widget_grab_focus (GTK_WIDGET (self));
+  g_clear_handle_id (&self->enlarge_source, g_source_remove);
   if (n_press == 2 && self->has_view)
     show_all (self);
+}
+
+static void
+on_click_released (GtkGestureClick  *gesture,
+                   int               n_press,
+                   double            x,
+                   double            y,
+                   LatentFigureView *self)
+{
+  int wait = 400;
+
+  if (n_press != 1 || self->snapshot == NULL
+      || (latent_figure_view_get_shown_kind (self) != LATENT_FIGURE_WEIGHTS
+          && latent_figure_view_get_shown_kind (self) != LATENT_FIGURE_WINNERS))
+    return;
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-double-click-time", &wait, NULL);
+  self->click_x = x;
+  self->click_y = y;
+  g_clear_handle_id (&self->enlarge_source, g_source_remove);
+  self->enlarge_source = g_timeout_add (wait, open_enlarged, self);
 }
 
 static void
@@ -1078,11 +1287,13 @@ unit_tooltip (LatentFigureView *self,
   LatentFigureStyle style;
   g_autofree char *text = NULL;
   cairo_surface_t *image = NULL;
+  double fx, fy;
 
   latent_figure_view_get_style (self, &style);
+  tiles_to_figure (self, x, y, &fx, &fy);
   if (latent_figure_weights_pick (self->snapshot, latent_figure_view_get_shown_kind (self), &style,
                                   gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)),
-                                  x, y, TOOLTIP_UNIT_SIZE, &text, &image) < 0)
+                                  fx, fy, TOOLTIP_UNIT_SIZE, &text, &image) < 0)
     return FALSE;
   tooltip_with_image (tooltip, text, image);
   return TRUE;
@@ -1366,6 +1577,19 @@ latent_figure_view_reset (LatentFigureView *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT]);
 }
 
+/* A popover is placed by its parent. */
+static void
+latent_figure_view_size_allocate (GtkWidget *widget,
+                                  int        width,
+                                  int        height,
+                                  int        baseline)
+{
+  LatentFigureView *self = LATENT_FIGURE_VIEW (widget);
+
+  if (self->enlarged != NULL)
+    gtk_popover_present (GTK_POPOVER (self->enlarged));
+}
+
 static void
 latent_figure_view_dispose (GObject *object)
 {
@@ -1373,6 +1597,8 @@ latent_figure_view_dispose (GObject *object)
 
   clear_surfaces (self);
   cancel_density (self);
+  g_clear_handle_id (&self->enlarge_source, g_source_remove);
+  g_clear_pointer (&self->enlarged, gtk_widget_unparent);
   g_clear_pointer (&self->density, cairo_surface_destroy);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   g_clear_pointer (&self->trail, g_array_unref);
@@ -1463,6 +1689,7 @@ latent_figure_view_class_init (LatentFigureViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   widget_class->snapshot = latent_figure_view_snapshot;
+  widget_class->size_allocate = latent_figure_view_size_allocate;
   widget_class->query_tooltip = latent_figure_view_query_tooltip;
   widget_class->map = latent_figure_view_map;
   gtk_widget_class_set_css_name (widget_class, "latentfigureview");
@@ -1496,6 +1723,7 @@ latent_figure_view_init (LatentFigureView *self)
 
   click = gtk_gesture_click_new ();
   g_signal_connect (click, "pressed", G_CALLBACK (on_double_click), self);
+  g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
   motion = gtk_event_controller_motion_new ();

@@ -117,6 +117,48 @@ def step_tile_hover():
         raise Failure(f'no tooltip with the unit\'s weights large appeared over a tile (changed: {box})')
 
 
+def description():
+    figure = app.find(None, 'Figure', what='the figure')
+    ui._safe(figure.clear_cache)
+    return ui._safe(lambda: figure.description, '') or ''
+
+
+def step_tile_zoom():
+    """The wheel magnifies the tiles about the pointer, a click shows the
+    tile under it large until clicked away, a double-click shows them all
+    (issue 40, item 9)."""
+    figure = app.find(None, 'Figure', what='the figure')
+    fx, fy, fw, fh = ui.screen_rect(figure)
+    x, y = fx + fw // 2, fy + fh // 2
+    subprocess.run(['xdotool', 'mousemove', str(x), str(y)], check=True)
+    time.sleep(0.3)
+    for _ in range(4):
+        subprocess.run(['xdotool', 'click', '4'], check=True)
+        time.sleep(0.15)
+    said = ui.wait_until(lambda: re.search(r'Magnified ([\d.]+) times', description()), 5,
+                         lambda: f'the figure to say it is magnified ({description()!r})')
+    log(f'  four notches: {said.group(0)!r}')
+    if abs(float(said.group(1)) - 1.2 ** 4) > 0.05:
+        raise Failure(f'four notches magnified {said.group(1)} times, not 1.2⁴')
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-pace-tiles-magnified.png'))
+    subprocess.run(['xdotool', 'click', '1'], check=True)
+
+    def enlarged():
+        found = ui.find_all(app.node, lambda n: ui.name_of(n).startswith('Unit ') and ui.is_showing(n))
+        return found[0] if found else None
+    node = ui.wait_until(enlarged, 5, 'a click on a tile to show its unit large')
+    log(f'  clicked: {ui.describe(node)}, {ui.screen_rect(node)[2]} px wide')
+    if ui.screen_rect(node)[2] < 300:
+        raise Failure(f'the clicked tile is shown {ui.screen_rect(node)[2]} px wide, not large')
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-pace-tile-enlarged.png'))
+    subprocess.run(['xdotool', 'key', 'Escape'], check=True)
+    ui.wait_until(lambda: enlarged() is None, 5, 'Escape to close the enlarged tile')
+    subprocess.run(['xdotool', 'mousemove', str(x), str(y)], check=True)
+    subprocess.run(['xdotool', 'click', '--repeat', '2', '--delay', '80', '1'], check=True)
+    ui.wait_until(lambda: 'Showing every tile' in description(), 5,
+                  lambda: f'a double-click to show every tile again ({description()!r})')
+
+
 def changed_box(a, b, below):
     """The box (x0, y0, x1, y1) of the screen that differs between two
     screenshots below row @below, or None."""
@@ -148,6 +190,7 @@ def main():
         ('slowed to 2, the status says the pace holds it back', step_paced),
         ('the autoencoder runs two epochs a second, its mini-batches unheld', step_autoencoder),
         ('hovering a tile of its weights shows the unit large', step_tile_hover),
+        ('the wheel magnifies the tiles, a click enlarges one, a double-click shows all', step_tile_zoom),
         ('back to k-means: its 2 iterations/s are kept', step_kept),
     ])
     status_code = app.stop()
