@@ -69,6 +69,7 @@ struct _LatentFigureView
   guint           enlarge_source; /* waits out a double-click before it opens */
   double          click_x, click_y;
   cairo_surface_t *placeholder_image; /* shown under it, faded */
+  LatentDataset  *placeholder_photo;  /* whose image that is */
 
   /* The filter figure: where the split is, what a drag moves, and the
    * images as surfaces, made once for each dataset and snapshot. */
@@ -1532,14 +1533,20 @@ latent_figure_view_get_snapshot (LatentFigureView *self)
 void
 latent_figure_view_set_placeholder (LatentFigureView *self,
                                     const char       *text,
-                                    cairo_surface_t  *image)
+                                    LatentDataset    *photo)
 {
   g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
 
-  if (g_strcmp0 (text, self->placeholder) == 0 && image == self->placeholder_image)
+  if (g_strcmp0 (text, self->placeholder) == 0 && photo == self->placeholder_photo)
     return;
-  g_clear_pointer (&self->placeholder_image, cairo_surface_destroy);
-  self->placeholder_image = image ? cairo_surface_reference (image) : NULL;
+  /* A photo's pixels made into an image once, not on every status line. */
+  if (photo != self->placeholder_photo)
+    {
+      g_clear_pointer (&self->placeholder_image, cairo_surface_destroy);
+      g_set_object (&self->placeholder_photo, photo);
+      if (photo != NULL)
+        self->placeholder_image = latent_figure_dataset_image (photo);
+    }
   g_free (self->placeholder);
   self->placeholder = g_strdup (text);
   update_description (self);
@@ -1605,6 +1612,7 @@ latent_figure_view_dispose (GObject *object)
   g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->placeholder, g_free);
   g_clear_pointer (&self->placeholder_image, cairo_surface_destroy);
+  g_clear_object (&self->placeholder_photo);
   G_OBJECT_CLASS (latent_figure_view_parent_class)->dispose (object);
 }
 

@@ -29,11 +29,11 @@ void            latent_figure_view_set_history  (LatentFigureView  *self,
 /* A new run or dataset: forget trails and zoom. */
 void            latent_figure_view_reset        (LatentFigureView  *self);
 /* Said in the middle (and as the accessible description) while there is no
- * figure: what it waits for, over @image faded when not NULL (the photo a
- * classifier cannot start on). NULL for nothing. */
+ * figure: what it waits for, over @photo's image faded when not NULL (the
+ * photo a classifier cannot start on). NULL for nothing. */
 void            latent_figure_view_set_placeholder (LatentFigureView *self,
                                                     const char       *text,
-                                                    cairo_surface_t  *image);
+                                                    LatentDataset    *photo);
 void            latent_figure_view_set_dark     (LatentFigureView  *self,
                                                  gboolean           dark);
 void            latent_figure_view_set_colour_by_class (LatentFigureView *self,

@@ -165,7 +165,7 @@ update_placeholder (LatentWindow   *self,
 {
   LatentSession *session = self->session;
   g_autoptr(GString) text = NULL;
-  cairo_surface_t *image = NULL;
+  LatentDataset *photo = NULL;
 
   LatentDataset *dataset = latent_session_get_dataset (session);
   const LatentAlgorithm *algorithm = latent_session_get_algorithm (session);
@@ -181,7 +181,7 @@ update_placeholder (LatentWindow   *self,
       text = g_string_new (_("A classifier learns from labelled rows; this image’s pixels have none.\n"
                              "The convolution filter (under Filters) works on the image itself,\n"
                              "and k-means shows its colours as segments."));
-      image = latent_figure_dataset_image (dataset);
+      photo = dataset;
     }
   else if (frame == NULL && latent_session_get_end (session) == NULL &&
       latent_session_get_state (session) == LATENT_SESSION_INITIALISING)
@@ -192,9 +192,7 @@ update_placeholder (LatentWindow   *self,
       if (latent_session_get_compiling (session))
         g_string_append_printf (text, "\n%s", _("Compiling kernels…"));
     }
-  latent_figure_view_set_placeholder (self->figure_view, text ? text->str : NULL, image);
-  if (image)
-    cairo_surface_destroy (image);
+  latent_figure_view_set_placeholder (self->figure_view, text ? text->str : NULL, photo);
 }
 
 void

@@ -814,3 +814,35 @@ def run_steps(label, app, steps):
         app.stop()
         sys.exit(1)
     log(f'all {total} steps passed')
+
+
+def run_and_quit(label, app, steps):
+    """run_steps, then Quit: the exit status for sys.exit, 1 when the
+    application did not end cleanly when asked to quit."""
+    run_steps(label, app, steps)
+    status = app.stop()
+    if status != 0:
+        log(f'FAIL: the application exited with status {status} when asked to quit')
+        return 1
+    return 0
+
+
+def changed_box(before, after, below=0):
+    """The bounding box (x0, y0, x1, y1) of the pixels that differ between two
+    screenshots of the same size, from row @below down, or None."""
+    diff_path = os.path.join(scratch_dir(), 'diff.png')
+    if below > 0:
+        for name in ('before', 'after'):
+            path = os.path.join(scratch_dir(), f'changed-{name}.png')
+            subprocess.run([CONVERT, before if name == 'before' else after, '-crop', f'+0+{below}', '+repage', path],
+                           check=True, capture_output=True)
+            before, after = (path, after) if name == 'before' else (before, path)
+    diff = subprocess.run(['/usr/bin/compare', '-metric', 'AE', '-fuzz', '5%', before, after,
+                           '-compose', 'src', diff_path], capture_output=True, text=True)
+    trim = subprocess.run([CONVERT, diff_path, '-fuzz', '5%', '-trim', 'info:'],
+                          capture_output=True, text=True).stdout
+    m = re.search(r' (\d+)x(\d+) \d+x\d+\+(\d+)\+(\d+)', trim)
+    if not m or diff.returncode == 0:
+        return None
+    w, h, x, y = map(int, m.groups())
+    return x, y + below, x + w, y + below + h

@@ -125,21 +125,6 @@ def step_kmeans_on_it():
         raise Failure(f'k-means on the embedding should match the digits to 0.85 or more: {text!r}')
 
 
-def changed_box(before, after):
-    """The bounding box (x0, y0, x1, y1) of the pixels that differ between two
-    screenshots of the same size, or None."""
-    diff = subprocess.run(['/usr/bin/compare', '-metric', 'AE', '-fuzz', '5%', before, after,
-                           '-compose', 'src', os.path.join(SCRATCH, 'diff.png')],
-                          capture_output=True, text=True)
-    trim = subprocess.run(['/usr/bin/convert', os.path.join(SCRATCH, 'diff.png'), '-fuzz', '5%', '-trim',
-                           'info:'], capture_output=True, text=True).stdout
-    m = re.search(r' (\d+)x(\d+) \d+x\d+\+(\d+)\+(\d+)', trim)
-    if not m or diff.returncode == 0:
-        return None
-    w, h, x, y = map(int, m.groups())
-    return x, y, x + w, y + h
-
-
 def step_hover_image():
     app.choose_menu_item('Dataset', 'Fashion-MNIST, first 10,000')
     wait_status(r'10000 × 784', 60, 'the first 10,000 Fashion-MNIST images to load')
@@ -175,7 +160,7 @@ def step_hover_image():
     subprocess.run(['xdotool', 'mousemove', str(fx + target[0] + 1), str(fy + target[1])], check=True)
     time.sleep(2.0)
     after = ui.screenshot(os.path.join(ui.artifacts_dir(), 'ui-embedding-hover.png'))
-    box = changed_box(before, after)
+    box = ui.changed_box(before, after)
     log(f'  hovered ({target[0]}, {target[1]}) of the figure; the screen changed in {box}; saved {after}')
     # A tooltip of text alone is a line high; with the image, 112 pixels more.
     if box is None or box[3] - box[1] < 112:
@@ -183,18 +168,13 @@ def step_hover_image():
 
 
 def main():
-    ui.run_steps('ui-embedding', app, [
+    return ui.run_and_quit('ui-embedding', app, [
         ('start the window and open the digits', step_start),
         ('t-SNE runs live: several iterations seen, the digits apart at the end', step_live),
         ('UMAP on the digits runs to the end and keeps their neighbours', step_umap),
         ('Use Its Features, then k-means on the embedding matches the digits', step_kmeans_on_it),
         ('t-SNE of 10,000 Fashion-MNIST images: hovering a point shows its image', step_hover_image),
     ])
-    status_code = app.stop()
-    if status_code != 0:
-        log(f'FAIL: the application exited with status {status_code} when asked to quit')
-        return 1
-    return 0
 
 
 if __name__ == '__main__':

@@ -322,7 +322,7 @@ def step_record_tiles():
 
 
 def main():
-    ui.run_steps('ui-export', app, [
+    return ui.run_and_quit('ui-export', app, [
         ('start the window and run k-means on its default dataset', step_start),
         ('Main Menu ▸ Export…: the view\'s size, "Keep aspect ratio" on', step_open),
         ('linked: Width moves Height by the view\'s ratio, and back', step_linked),
@@ -335,11 +335,6 @@ def main():
         ('k-means\' run recorded from the window as WebM and GIF', step_record_kmeans),
         ('the autoencoder\'s tiles recorded from the window as WebM', step_record_tiles),
     ])
-    status = app.stop()
-    if status != 0:
-        log(f'FAIL: the application exited with status {status} when asked to quit')
-        return 1
-    return 0
 
 
 if __name__ == '__main__':

@@ -209,7 +209,7 @@ def step_clusters_as_classes():
 
 
 def main():
-    ui.run_steps('ui-network', app, [
+    return ui.run_and_quit('ui-network', app, [
         ('start the window and open the moons', step_start),
         ('Neural network with layers of 8 and 4 and a learning rate of 0.01', step_network),
         ('the decision regions redraw as it learns and end around the moons', step_live_regions),
@@ -218,11 +218,6 @@ def main():
         ('few-shot episodes with the shots curve: three methods drawn', step_shots_curve),
         ('k-means, Use Its Clusters as Classes, then UMAP coloured by the clusters', step_clusters_as_classes),
     ])
-    status_code = app.stop()
-    if status_code != 0:
-        log(f'FAIL: the application exited with status {status_code} when asked to quit')
-        return 1
-    return 0
 
 
 if __name__ == '__main__':

@@ -110,7 +110,7 @@ def step_tile_hover():
     subprocess.run(['xdotool', 'mousemove', str(x + 1), str(y)], check=True)
     time.sleep(2.0)
     after = ui.screenshot(os.path.join(ui.artifacts_dir(), 'ui-pace-tile-hover.png'))
-    box = changed_box(before, after, below=y + 4)
+    box = ui.changed_box(before, after, below=y + 4)
     log(f'  hovered the middle of the tiles; the screen changed below the pointer in {box}; saved {after}')
     # The weights at 168 pixels, under a line of text.
     if box is None or box[3] - box[1] < 168:
@@ -159,22 +159,6 @@ def step_tile_zoom():
                   lambda: f'a double-click to show every tile again ({description()!r})')
 
 
-def changed_box(a, b, below):
-    """The box (x0, y0, x1, y1) of the screen that differs between two
-    screenshots below row @below, or None."""
-    w, h = ui.image_size(a)
-    da = subprocess.run([ui.CONVERT, a, '-alpha', 'off', '-depth', '8', 'rgb:-'], check=True, capture_output=True).stdout
-    db = subprocess.run([ui.CONVERT, b, '-alpha', 'off', '-depth', '8', 'rgb:-'], check=True, capture_output=True).stdout
-    xs, ys = [], []
-    for yy in range(below, h, 2):
-        for xx in range(0, w, 2):
-            i = 3 * (yy * w + xx)
-            if max(abs(da[i + c] - db[i + c]) for c in range(3)) > 40:
-                xs.append(xx)
-                ys.append(yy)
-    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
-
-
 def step_kept():
     app.select_dropdown('Algorithm', 'k-means')
     time.sleep(0.5)
@@ -185,7 +169,7 @@ def step_kept():
 
 
 def main():
-    ui.run_steps('ui-pace', app, [
+    return ui.run_and_quit('ui-pace', app, [
         ('k-means starts at 4 iterations/s', step_start),
         ('slowed to 2, the status says the pace holds it back', step_paced),
         ('the autoencoder runs two epochs a second, its mini-batches unheld', step_autoencoder),
@@ -193,11 +177,6 @@ def main():
         ('the wheel magnifies the tiles, a click enlarges one, a double-click shows all', step_tile_zoom),
         ('back to k-means: its 2 iterations/s are kept', step_kept),
     ])
-    status_code = app.stop()
-    if status_code != 0:
-        log(f'FAIL: the application exited with status {status_code} when asked to quit')
-        return 1
-    return 0
 
 
 if __name__ == '__main__':

@@ -86,16 +86,11 @@ def step_filter():
 
 
 def main():
-    ui.run_steps('ui-photo', app, [
+    return ui.run_and_quit('ui-photo', app, [
         ('open a photo', step_start),
         ('choose a classifier: the window stays and points to the filters', step_classifier),
         ('the convolution filter runs on the photo', step_filter),
     ])
-    status_code = app.stop()
-    if status_code != 0:
-        log(f'FAIL: the application exited with status {status_code} when asked to quit')
-        return 1
-    return 0
 
 
 if __name__ == '__main__':

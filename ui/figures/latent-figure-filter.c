@@ -45,25 +45,33 @@ static const cairo_user_data_key_t half_key;
 
 /* The dataset is one image whose rows are its pixels. */
 static gboolean
-image_shape (LatentSnapshot *snapshot,
-             guint          *width,
-             guint          *height,
-             guint          *channels)
+dataset_shape (LatentDataset *dataset,
+               guint         *width,
+               guint         *height,
+               guint         *channels)
 {
   gboolean single = FALSE;
   guint w = 0, h = 0, c = 0;
 
-  if (snapshot->dataset == NULL
-      || !latent_dataset_get_image_shape (snapshot->dataset, &w, &h, &c, &single) || !single
+  if (dataset == NULL || !latent_dataset_get_image_shape (dataset, &w, &h, &c, &single) || !single
       || w == 0 || h == 0 || c == 0 || c > 4
-      || (guint64) w * h != latent_dataset_get_n_rows (snapshot->dataset)
-      || latent_dataset_get_n_cols (snapshot->dataset) != c
-      || (snapshot->filter.image != NULL && snapshot->n_cols != 0 && snapshot->n_cols != c))
+      || (guint64) w * h != latent_dataset_get_n_rows (dataset) || latent_dataset_get_n_cols (dataset) != c)
     return FALSE;
   *width = w;
   *height = h;
   *channels = c;
   return TRUE;
+}
+
+/* ... and the snapshot's result has as many channels. */
+static gboolean
+image_shape (LatentSnapshot *snapshot,
+             guint          *width,
+             guint          *height,
+             guint          *channels)
+{
+  return dataset_shape (snapshot->dataset, width, height, channels)
+         && !(snapshot->filter.image != NULL && snapshot->n_cols != 0 && snapshot->n_cols != *channels);
 }
 
 /* Surfaces ------------------------------------------------------------------ */
@@ -351,14 +359,11 @@ latent_figure_filter_surface (LatentSnapshot *snapshot,
 cairo_surface_t *
 latent_figure_dataset_image (LatentDataset *dataset)
 {
-  guint w = 0, h = 0, c = 0;
-  gboolean single = FALSE;
+  guint w, h, c;
 
   g_return_val_if_fail (dataset != NULL, NULL);
 
-  if (!latent_dataset_get_image_shape (dataset, &w, &h, &c, &single) || !single || c == 0 || c > 4
-      || (guint64) w * h != latent_dataset_get_n_rows (dataset) || latent_dataset_get_n_cols (dataset) != c
-      || latent_dataset_get_data (dataset) == NULL)
+  if (!dataset_shape (dataset, &w, &h, &c) || latent_dataset_get_data (dataset) == NULL)
     return NULL;
   return _latent_figure_values_surface (latent_dataset_get_data (dataset), w, h, c);
 }
