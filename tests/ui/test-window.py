@@ -570,8 +570,10 @@ def step_wta():
         wait_status(r'(?i)blobs.*winner-take-all', 20, 'the blobs to load with WTA')
     ui.set_value(app.find('spin button', 'Hidden units', what='the spin button "Hidden units"'), 64)
     ui.set_value(app.find('spin button', 'Epochs', what='the spin button "Epochs"'), 20)
-    # 30 mini-batches a second: an epoch of the 9,000 training rows in 3 s.
-    set_pace(30)
+    # The autoencoder is paced in epochs: one a second, so its twenty take
+    # 20 s at least, time to see the tiles change and pause it (30 a second
+    # ended the run before Pause).
+    set_pace(1)
     # The run re-initialises after each change above: Run once it is ready.
     wait_status(r'iteration 0 of .*paused', 30, 'the autoencoder to initialise')
     time.sleep(1)
