@@ -1,7 +1,8 @@
-/* latent-kernel-dialog.c — type the weights of a convolution kernel of your own
+/* latent-kernel-dialog.c — draw a convolution kernel of your own
  *
- * A grid of entries, one per weight, that grows and shrinks about its
- * centre with the size. Apply writes the kernel file the engine reads
+ * The kernel as a heat map (latent-kernel-grid.c) that grows and shrinks
+ * about its centre with the size, one entry for the selected weight, and
+ * presets to start from. Apply writes the kernel file the engine reads
  * (filter = @FILE), so a kernel drawn here is also one latent-cli can use.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -17,26 +18,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latent-kernel-grid.h"
 #include "latent-ui-util.h"
 
 struct _LatentKernelDialog
 {
-  GtkWindow        parent_instance;
+  GtkWindow         parent_instance;
 
-  GtkSpinButton   *size_spin;
-  GtkCheckButton  *normalise_check;
-  GtkSpinButton   *divisor_spin;
-  GtkSpinButton   *offset_spin;
-  GtkGrid         *weights_grid;
-  GtkLabel        *summary_label;
-  GtkLabel        *error_label;
-  GtkButton       *apply_button;
+  GtkSpinButton    *size_spin;
+  GtkCheckButton   *normalise_check;
+  GtkSpinButton    *divisor_spin;
+  GtkSpinButton    *offset_spin;
+  LatentKernelGrid *grid;
+  GtkLabel         *position_label;
+  GtkEntry         *weight_entry;
+  GtkLabel         *scale_label;
+  GtkLabel         *summary_label;
+  GtkLabel         *error_label;
+  GtkButton        *apply_button;
 
-  guint            size;        /* of the grid shown: odd */
-  GPtrArray       *entries;     /* GtkEntry, size × size, row-major */
-  GArray          *exact;       /* double, size × size: the weight each entry
-                                 * was filled with, which its text rounds */
-  gboolean         filling;     /* setting entries from code */
+  guint             size;       /* of the kernel shown: odd */
+  GArray           *weights;    /* double, size × size, row-major: exact, so a
+                                 * kernel opened here (a Gaussian) goes back
+                                 * the same kernel, separable as it ran */
+  gboolean          typed_ok;   /* the entry's text is a number */
+  double            original;   /* the selected weight before typing */
+  gboolean          filling;    /* setting the entry from code */
 };
 
 G_DEFINE_FINAL_TYPE (LatentKernelDialog, latent_kernel_dialog, GTK_TYPE_WINDOW)
@@ -55,58 +62,6 @@ show_error (LatentKernelDialog *self,
   gtk_widget_set_visible (GTK_WIDGET (self->summary_label), message == NULL);
 }
 
-/* Characters an entry shows; format_weight () writes no more. */
-#define WEIGHT_CHARS 8
-
-/* "0.1134", "−2", "1.95e-5": up to four significant digits, in at most
- * WEIGHT_CHARS characters, so the whole number shows. */
-static void
-format_weight (double  value,
-               char   *buf,
-               gsize   size)
-{
-  static const char * const formats[] = { "%.4g", "%.3g", "%.2g", "%.1g" };
-  char mantissa[G_ASCII_DTOSTR_BUF_SIZE];
-  char *e;
-  int exponent;
-
-  if (value == 0.0 || !isfinite (value))
-    {
-      g_strlcpy (buf, value == 0.0 ? "0" : "nan", size);
-      return;
-    }
-  if (fabs (value) >= 1e-3 && fabs (value) < 1e7)
-    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-      {
-        g_ascii_formatd (buf, size, formats[i], value);
-        if (strlen (buf) <= WEIGHT_CHARS && strchr (buf, 'e') == NULL)
-          return;
-      }
-  /* Exponents without padding: "1.95e-5", not "1.95e-05". */
-  for (guint digits = 2;; digits--)
-    {
-      g_autofree char *format = g_strdup_printf ("%%.%ue", digits);
-
-      g_ascii_formatd (mantissa, sizeof mantissa, format, value);
-      e = strchr (mantissa, 'e');
-      exponent = atoi (e + 1);
-      *e = '\0';
-      /* Trailing zeros say nothing: "1.00" is "1". */
-      if (strchr (mantissa, '.') != NULL)
-        {
-          char *end = mantissa + strlen (mantissa) - 1;
-
-          while (*end == '0')
-            *end-- = '\0';
-          if (*end == '.')
-            *end = '\0';
-        }
-      g_snprintf (buf, size, "%se%d", mantissa, exponent);
-      if (strlen (buf) <= WEIGHT_CHARS || digits == 0)
-        return;
-    }
-}
-
 /* Entry text → weight; FALSE for text that is no finite number. Commas
  * are taken for decimal points, as a person in Germany types them. */
 static gboolean
@@ -122,85 +77,52 @@ parse_weight (const char *text,
       return TRUE;
     }
   *value = g_ascii_strtod (copy, &end);
-  return end != NULL && *end == '\0' && isfinite (*value);
+  return end != NULL && *end == '\0' && isfinite (*value) && fabs (*value) <= G_MAXFLOAT;
 }
 
-/* Entry @k's weight: the one it was filled with while its text is still
- * that weight's, so a kernel opened here (a Gaussian) is the same kernel,
- * separable as the window ran it, not one rounded to what the entries
- * show; what a person typed otherwise. */
-static gboolean
-weight_at (LatentKernelDialog *self,
-           guint               k,
-           double             *value)
+static double *
+weight_ref (LatentKernelDialog *self,
+            guint               cell)
 {
-  const char *text = gtk_editable_get_text (g_ptr_array_index (self->entries, k));
-  double exact = g_array_index (self->exact, double, k);
-  char shown[G_ASCII_DTOSTR_BUF_SIZE];
-
-  format_weight (exact, shown, sizeof shown);
-  if (g_str_equal (text, shown))
-    {
-      *value = exact;
-      return TRUE;
-    }
-  return parse_weight (text, value);
+  return &g_array_index (self->weights, double, cell);
 }
 
 static void on_changed (LatentKernelDialog *self);
 
-/* Builds a grid of @size, each weight from @values (size × size) or 0. */
+/* The selected weight into the entry, in full: six significant digits, in
+ * the person's locale as the grid's cells are. */
 static void
-build_grid (LatentKernelDialog *self,
-            guint               size,
-            const double       *values)
+fill_entry (LatentKernelDialog *self)
 {
-  GtkWidget *child;
+  guint cell = latent_kernel_grid_get_selected (self->grid);
+  g_autofree char *text = NULL;
+  g_autofree char *position = NULL;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->weights_grid))))
-    gtk_grid_remove (self->weights_grid, child);
-  g_ptr_array_set_size (self->entries, 0);
-  g_array_set_size (self->exact, 0);
-  self->size = size;
-
+  if (cell >= self->weights->len)
+    return;
+  text = g_strdup_printf ("%.6g", *weight_ref (self, cell));
+  /* Translators: the row and column of the weight being edited. */
+  position = g_strdup_printf (_("Row %u, column %u"), cell / self->size + 1, cell % self->size + 1);
+  gtk_label_set_text (self->position_label, position);
+  self->original = *weight_ref (self, cell);
   self->filling = TRUE;
-  for (guint j = 0; j < size; j++)
-    for (guint i = 0; i < size; i++)
-      {
-        GtkWidget *entry = gtk_entry_new ();
-        /* Translators: the accessible name of one weight; rows and columns count from 1. */
-        g_autofree char *name = g_strdup_printf (_("Weight %u,%u"), j + 1, i + 1);
-        double value = values ? values[j * size + i] : 0.0;
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-        format_weight (value, buf, sizeof buf);
-        gtk_editable_set_text (GTK_EDITABLE (entry), buf);
-        /* Room for every character format_weight () writes. */
-        gtk_editable_set_width_chars (GTK_EDITABLE (entry), WEIGHT_CHARS);
-        gtk_editable_set_max_width_chars (GTK_EDITABLE (entry), WEIGHT_CHARS);
-        gtk_editable_set_alignment (GTK_EDITABLE (entry), 1.0);
-        gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_NUMBER);
-        gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-        g_signal_connect_swapped (entry, "changed", G_CALLBACK (on_changed), self);
-        gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-        gtk_grid_attach (self->weights_grid, entry, i, j, 1, 1);
-        g_ptr_array_add (self->entries, entry);
-        g_array_append_val (self->exact, value);
-      }
+  gtk_editable_set_text (GTK_EDITABLE (self->weight_entry), text);
   self->filling = FALSE;
-  on_changed (self);
+  self->typed_ok = TRUE;
 }
 
-/* The weights as typed, centre kept: for a grid of another size. */
-static double *
-current_values (LatentKernelDialog *self)
+/* @values (size × size) become the kernel shown. */
+static void
+set_weights (LatentKernelDialog *self,
+             guint               size,
+             const double       *values)
 {
-  double *values = g_new0 (double, (gsize) self->size * self->size);
-
-  for (guint k = 0; k < self->entries->len; k++)
-    if (!weight_at (self, k, &values[k]))
-      values[k] = 0.0;
-  return values;
+  g_array_set_size (self->weights, 0);
+  g_array_append_vals (self->weights, values, size * size);
+  self->size = size;
+  latent_kernel_grid_set_weights (self->grid, size, values);
+  fill_entry (self);
+  on_changed (self);
 }
 
 LatentFilter *
@@ -223,22 +145,18 @@ latent_kernel_dialog_get_filter (LatentKernelDialog  *self,
                    spin_size, LATENT_FILTER_MAX_SIZE);
       return NULL;
     }
-  weights = g_new (float, (gsize) self->size * self->size);
-  for (guint j = 0; j < self->size; j++)
-    for (guint i = 0; i < self->size; i++)
-      {
-        const guint k = j * self->size + i;
-        const char *text = gtk_editable_get_text (g_ptr_array_index (self->entries, k));
-        double value;
+  if (!self->typed_ok)
+    {
+      guint cell = latent_kernel_grid_get_selected (self->grid);
 
-        if (!weight_at (self, k, &value) || fabs (value) > G_MAXFLOAT)
-          {
-            g_set_error (error, LATENT_FILTER_ERROR, LATENT_FILTER_ERROR_INVALID,
-                         _("Weight %u,%u: “%s” is not a number"), j + 1, i + 1, text);
-            return NULL;
-          }
-        weights[j * self->size + i] = (float) value;
-      }
+      g_set_error (error, LATENT_FILTER_ERROR, LATENT_FILTER_ERROR_INVALID,
+                   _("Weight %u,%u: “%s” is not a number"), cell / self->size + 1, cell % self->size + 1,
+                   gtk_editable_get_text (GTK_EDITABLE (self->weight_entry)));
+      return NULL;
+    }
+  weights = g_new (float, self->weights->len);
+  for (guint k = 0; k < self->weights->len; k++)
+    weights[k] = (float) *weight_ref (self, k);
   filter = latent_filter_new (self->size, weights, gtk_spin_button_get_value (self->divisor_spin),
                               gtk_spin_button_get_value (self->offset_spin), error);
   if (filter == NULL)
@@ -255,13 +173,19 @@ on_changed (LatentKernelDialog *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(LatentFilter) filter = NULL;
   gboolean normalise = gtk_check_button_get_active (self->normalise_check);
-  char sum[G_ASCII_DTOSTR_BUF_SIZE];
   g_autofree char *summary = NULL;
+  g_autofree char *scale = latent_kernel_grid_dup_scale (self->grid);
+  g_autofree char *format = NULL;
+  double sum;
 
-  if (self->filling)
+  if (self->filling || self->weights->len == 0)
     return;
   /* The divisor is the sum while normalising: nothing to type. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->divisor_spin), !normalise);
+  if (*scale != '\0')
+    /* Translators: %s is a power of ten, "× 10⁻⁶": the cells' numbers are the weights divided by it. */
+    format = g_strdup_printf (_("Cells show the weights %s"), scale);
+  latent_label_set_text (self->scale_label, format ? format : "", _("Number Format"));
   filter = latent_kernel_dialog_get_filter (self, &error);
   show_error (self, error ? error->message : NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->apply_button), filter != NULL);
@@ -270,14 +194,69 @@ on_changed (LatentKernelDialog *self)
       latent_label_set_text (self->summary_label, "", _("Kernel Summary"));
       return;
     }
-  format_weight (latent_filter_get_sum (filter), sum, sizeof sum);
+  sum = latent_filter_get_sum (filter);
   if (self->size == 1)
-    summary = g_strdup_printf (_("Sum of the weights %s"), sum);
+    summary = g_strdup_printf (_("Sum of the weights %.4g"), sum);
   else if (latent_filter_is_separable (filter))
-    summary = g_strdup_printf (_("Sum of the weights %s · separable: the fast two-pass method can run it"), sum);
+    summary = g_strdup_printf (_("Sum of the weights %.4g · separable: the fast two-pass method can run it"), sum);
   else
-    summary = g_strdup_printf (_("Sum of the weights %s · not separable"), sum);
+    summary = g_strdup_printf (_("Sum of the weights %.4g · not separable"), sum);
   latent_label_set_text (self->summary_label, summary, _("Kernel Summary"));
+}
+
+static void
+on_selected (LatentKernelDialog *self)
+{
+  fill_entry (self);
+  on_changed (self);
+}
+
+/* The entry's text is the selected weight as soon as it is a number; text
+ * that is none leaves the weight it had, kept when another is selected. */
+static void
+on_weight_changed (LatentKernelDialog *self)
+{
+  guint cell = latent_kernel_grid_get_selected (self->grid);
+  double value;
+
+  if (self->filling || cell >= self->weights->len)
+    return;
+  self->typed_ok = parse_weight (gtk_editable_get_text (GTK_EDITABLE (self->weight_entry)), &value);
+  *weight_ref (self, cell) = self->typed_ok ? value : self->original;
+  latent_kernel_grid_set_weights (self->grid, self->size, (const double *) self->weights->data);
+  on_changed (self);
+}
+
+/* Enter: on to the next weight, back on the grid, as in a spreadsheet. */
+static void
+on_weight_activate (LatentKernelDialog *self)
+{
+  guint cell = latent_kernel_grid_get_selected (self->grid);
+
+  if (!self->typed_ok)
+    return;
+  gtk_widget_grab_focus (GTK_WIDGET (self->grid));
+  if (cell + 1 < self->weights->len)
+    latent_kernel_grid_set_selected (self->grid, cell + 1);
+}
+
+/* Typing on the grid starts the entry with what was typed. */
+static void
+on_grid_edit (LatentKernelDialog *self,
+              const char         *text)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self->weight_entry));
+  if (text != NULL && *text != '\0')
+    {
+      gtk_editable_set_text (GTK_EDITABLE (self->weight_entry), text);
+      gtk_editable_set_position (GTK_EDITABLE (self->weight_entry), -1);
+    }
+}
+
+static void
+on_clear_weight (LatentKernelDialog *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->weight_entry), "0");
 }
 
 static void
@@ -285,22 +264,15 @@ on_size_changed (LatentKernelDialog *self)
 {
   double value = gtk_spin_button_get_value (self->size_spin);
   guint size = (guint) value;
-  g_autofree double *old = NULL;
   g_autofree double *values = NULL;
   int shift;
 
-  if (value != size || size % 2 == 0 || size < 1 || size > LATENT_FILTER_MAX_SIZE)
+  if (value != size || size % 2 == 0 || size < 1 || size > LATENT_FILTER_MAX_SIZE || size == self->size)
     {
       /* Left as typed, and said why it cannot be. */
       on_changed (self);
       return;
     }
-  if (size == self->size)
-    {
-      on_changed (self);
-      return;
-    }
-  old = current_values (self);
   values = g_new0 (double, (gsize) size * size);
   /* Grown or cut about the centre. */
   shift = ((int) self->size - (int) size) / 2;
@@ -310,19 +282,69 @@ on_size_changed (LatentKernelDialog *self)
         int oj = (int) j + shift, oi = (int) i + shift;
 
         if (oj >= 0 && oi >= 0 && oj < (int) self->size && oi < (int) self->size)
-          values[j * size + i] = old[oj * self->size + oi];
+          values[j * size + i] = *weight_ref (self, oj * self->size + oi);
       }
-  build_grid (self, size, values);
+  set_weights (self, size, values);
 }
 
 static void
 on_clear (LatentKernelDialog *self)
 {
-  self->filling = TRUE;
-  for (guint k = 0; k < self->entries->len; k++)
-    gtk_editable_set_text (g_ptr_array_index (self->entries, k), "0");
-  self->filling = FALSE;
-  on_changed (self);
+  g_autofree double *zeros = g_new0 (double, self->weights->len);
+
+  set_weights (self, self->size, zeros);
+}
+
+/* @filter's weights, divisor and offset become the kernel shown. */
+static void
+show_filter (LatentKernelDialog *self,
+             const LatentFilter *filter)
+{
+  guint size = latent_filter_get_size (filter);
+  const float *weights = latent_filter_get_weights (filter);
+  g_autofree double *values = g_new (double, (gsize) size * size);
+
+  for (guint k = 0; k < size * size; k++)
+    values[k] = weights[k];
+  gtk_spin_button_set_value (self->divisor_spin, latent_filter_get_divisor (filter));
+  gtk_spin_button_set_value (self->offset_spin, latent_filter_get_offset (filter));
+  /* The weights first, so the size spin finds them the right size. */
+  set_weights (self, size, values);
+  gtk_spin_button_set_value (self->size_spin, size);
+}
+
+/* A preset at the size shown where it has one (a blur), else its own
+ * 3 × 3; a Gaussian's σ fills the size as the engine's default size
+ * (2·⌈3σ⌉ + 1) would for it. */
+static void
+on_preset (GtkWidget  *widget,
+           const char *action,
+           GVariant   *parameter)
+{
+  LatentKernelDialog *self = LATENT_KERNEL_DIALOG (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  guint size = MAX (self->size, 3);
+  g_autoptr(LatentFilter) filter = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (name, "identity"))
+    {
+      g_autofree double *values = g_new0 (double, (gsize) self->size * self->size);
+
+      values[self->weights->len / 2] = 1.0;
+      gtk_spin_button_set_value (self->divisor_spin, 1.0);
+      gtk_spin_button_set_value (self->offset_spin, 0.0);
+      set_weights (self, self->size, values);
+      return;
+    }
+  filter = latent_filter_new_preset (name, size, MAX ((size - 1) / 6.0, 0.5), 1.0, 0.0, &error);
+  if (filter == NULL)
+    {
+      show_error (self, error->message);
+      return;
+    }
+  gtk_check_button_set_active (self->normalise_check, FALSE);
+  show_filter (self, filter);
 }
 
 char *
@@ -395,8 +417,7 @@ latent_kernel_dialog_finalize (GObject *object)
 {
   LatentKernelDialog *self = LATENT_KERNEL_DIALOG (object);
 
-  g_clear_pointer (&self->entries, g_ptr_array_unref);
-  g_clear_pointer (&self->exact, g_array_unref);
+  g_clear_pointer (&self->weights, g_array_unref);
   G_OBJECT_CLASS (latent_kernel_dialog_parent_class)->finalize (object);
 }
 
@@ -412,20 +433,30 @@ latent_kernel_dialog_class_init (LatentKernelDialogClass *klass)
   signals[APPLIED] = g_signal_new ("applied", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                    NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
+  g_type_ensure (LATENT_TYPE_KERNEL_GRID);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/latent/Latent/latent-kernel-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, size_spin);
   gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, normalise_check);
   gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, divisor_spin);
   gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, offset_spin);
-  gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, weights_grid);
+  gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, grid);
+  gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, position_label);
+  gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, weight_entry);
+  gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, scale_label);
   gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, summary_label);
   gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, error_label);
   gtk_widget_class_bind_template_child (widget_class, LatentKernelDialog, apply_button);
   gtk_widget_class_bind_template_callback (widget_class, on_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_size_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_clear);
+  gtk_widget_class_bind_template_callback (widget_class, on_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_weight_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_weight_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_grid_edit);
+  gtk_widget_class_bind_template_callback (widget_class, on_clear_weight);
   gtk_widget_class_bind_template_callback (widget_class, on_apply);
   gtk_widget_class_bind_template_callback (widget_class, gtk_window_destroy);
+  gtk_widget_class_install_action (widget_class, "kernel.preset", "s", on_preset);
   /* Escape closes, as in a dialog. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -433,8 +464,7 @@ latent_kernel_dialog_class_init (LatentKernelDialogClass *klass)
 static void
 latent_kernel_dialog_init (LatentKernelDialog *self)
 {
-  self->entries = g_ptr_array_new ();
-  self->exact = g_array_new (FALSE, FALSE, sizeof (double));
+  self->weights = g_array_new (FALSE, FALSE, sizeof (double));
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->apply_button));
 }
@@ -445,23 +475,11 @@ latent_kernel_dialog_new (GtkWindow          *parent,
 {
   LatentKernelDialog *self = g_object_new (LATENT_TYPE_KERNEL_DIALOG, "transient-for", parent, NULL);
   static const double identity[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
-  g_autofree double *values = NULL;
-  guint size = 3;
 
   if (filter != NULL)
-    {
-      const float *weights = latent_filter_get_weights (filter);
-
-      size = latent_filter_get_size (filter);
-      values = g_new (double, (gsize) size * size);
-      for (guint k = 0; k < size * size; k++)
-        values[k] = weights[k];
-      gtk_spin_button_set_value (self->divisor_spin, latent_filter_get_divisor (filter));
-      gtk_spin_button_set_value (self->offset_spin, latent_filter_get_offset (filter));
-    }
-  /* The grid first, so the size spin finds it the right size. */
-  build_grid (self, size, values ? values : identity);
-  gtk_spin_button_set_value (self->size_spin, size);
-  on_changed (self);
+    show_filter (self, filter);
+  else
+    set_weights (self, 3, identity);
+  gtk_widget_grab_focus (GTK_WIDGET (self->grid));
   return GTK_WIDGET (self);
 }

@@ -85,11 +85,60 @@ def step_filter():
     log(f'  status: {status()!r}')
 
 
+def step_kernel_editor():
+    """Issue 40, item 10: the kernel editor is a heat map. A preset from its
+    menu, a real click on a cell, a number typed on the grid and Enter:
+    the weight changes, the selection moves on, and Apply filters with it."""
+    app.press('Edit Kernel…')
+    dialog = ui.wait_until(lambda: next((w for w in app.windows() if ui.name_of(w) == 'Custom Kernel'), None),
+                           10, 'the kernel editor')
+    time.sleep(1)
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-kernel-editor-open.png'), dialog)
+    app.choose_menu_item('Preset', 'Sobel X')
+    entry = app.find(None, 'Selected weight', what='the entry of the selected weight')
+    grid = app.find(None, 'Weights', what='the heat map')
+    size = app.find(None, 'Kernel size')
+    ui.wait_until(lambda: ui.text_of(size) == '3' or None, 5,
+                  lambda: f'the preset to make the kernel 3 × 3 (size {ui.text_of(size)!r})')
+    x, y, w, h = ui.screen_rect(grid)
+    cell = min(min(w, h) // 3, 52)
+    x0, y0 = x + (w - 3 * cell) // 2, y + (h - 3 * cell) // 2
+    # The top left cell: Sobel X's −1.
+    ui.rawinput.click(x0 + cell // 2, y0 + cell // 2, 1)
+    ui.wait_until(lambda: ui.text_of(entry) == '-1' or None, 5,
+                  lambda: f'a click on the top left cell to select it (entry {ui.text_of(entry)!r})')
+    ui.type_text('4')
+    ui.wait_until(lambda: ui.text_of(entry) == '4' or None, 5,
+                  lambda: f'typing on the grid to edit the weight (entry {ui.text_of(entry)!r})')
+    ui.press_key('Return')
+    # Enter goes on to the next weight, Sobel X's 0.
+    ui.wait_until(lambda: ui.text_of(entry) == '0' or None, 5,
+                  lambda: f'Enter to move on to the next weight (entry {ui.text_of(entry)!r})')
+    summary = app.find(None, 'Kernel Summary')
+    ui.wait_until(lambda: 'not separable' in ui.text_of(summary) or None, 5,
+                  lambda: f'the summary to say the kernel is not separable ({ui.text_of(summary)!r})')
+    log(f'  summary: {ui.text_of(summary)!r}')
+    shot = app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-kernel-editor.png'), dialog)
+    # The heat map is drawn: deep red (the 4 and the 2s) and deep blue (the −1 and −2).
+    hist = ui.colour_histogram(shot)
+    red = sum(n for (r, g, b), n in hist.items() if r > 150 and g < 90 and b < 90)
+    blue = sum(n for (r, g, b), n in hist.items() if b > 150 and r < 90)
+    log(f'  heat map: {red} red and {blue} blue pixels')
+    if red < 500 or blue < 500:
+        raise Failure(f'the heat map shows no deep colours ({red} red, {blue} blue pixels)')
+    app.press('Apply')
+    ui.wait_until(lambda: dialog not in app.windows() or None, 10, 'the kernel editor to close')
+    # Not separable now: another method than the last run's.
+    wait_status(r'(Direct 2-D|Tiled 2-D|FFT) · .*done', 60, 'the drawn kernel to run on the photo')
+    log(f'  status: {status()!r}')
+
+
 def main():
     return ui.run_and_quit('ui-photo', app, [
         ('open a photo', step_start),
         ('choose a classifier: the window stays and points to the filters', step_classifier),
         ('the convolution filter runs on the photo', step_filter),
+        ('draw a kernel on the heat map and apply it', step_kernel_editor),
     ])
 
 
