@@ -1043,7 +1043,7 @@ on_drag_update (GtkGestureDrag   *gesture,
   view_changed (self);
 }
 
-/* A click on a tile of the weights: the unit large in a popover that stays
+/* A click on a tile: its image large in a popover that stays
  * until clicked away, where the tooltip leaves with the pointer. Opened
  * once no second click came, so a double-click still shows every tile. */
 #define ENLARGED_SIZE 336
@@ -1062,7 +1062,7 @@ open_enlarged (gpointer user_data)
   latent_figure_view_get_style (self, &style);
   tiles_to_figure (self, self->click_x, self->click_y, &fx, &fy);
   if (self->snapshot == NULL
-      || latent_figure_weights_pick (self->snapshot, latent_figure_view_get_shown_kind (self), &style,
+      || latent_figure_tile_pick (self->snapshot, latent_figure_view_get_shown_kind (self), &style,
                                      gtk_widget_get_width (GTK_WIDGET (self)),
                                      gtk_widget_get_height (GTK_WIDGET (self)), fx, fy, ENLARGED_SIZE, &text,
                                      &image) < 0)
@@ -1118,9 +1118,7 @@ on_click_released (GtkGestureClick  *gesture,
 {
   int wait = 400;
 
-  if (n_press != 1 || self->snapshot == NULL
-      || (latent_figure_view_get_shown_kind (self) != LATENT_FIGURE_WEIGHTS
-          && latent_figure_view_get_shown_kind (self) != LATENT_FIGURE_WINNERS))
+  if (n_press != 1 || self->snapshot == NULL || !is_tiles (self))
     return;
   g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-double-click-time", &wait, NULL);
   self->click_x = x;
@@ -1275,12 +1273,13 @@ append_row_values (GString                 *text,
     }
 }
 
-/* An autoencoder's tile: which unit, how often it wins, and its weights
- * large: 1,024 tiles of 10 px each say little by themselves. */
-#define TOOLTIP_UNIT_SIZE 168
+/* A tile: what it is (a unit and how often it wins, a cluster and its
+ * size, a class) and its image large: 1,024 tiles of 10 px each say
+ * little by themselves. */
+#define TOOLTIP_TILE_SIZE 168
 
 static gboolean
-unit_tooltip (LatentFigureView *self,
+tile_tooltip (LatentFigureView *self,
               int               x,
               int               y,
               GtkTooltip       *tooltip)
@@ -1292,9 +1291,9 @@ unit_tooltip (LatentFigureView *self,
 
   latent_figure_view_get_style (self, &style);
   tiles_to_figure (self, x, y, &fx, &fy);
-  if (latent_figure_weights_pick (self->snapshot, latent_figure_view_get_shown_kind (self), &style,
+  if (latent_figure_tile_pick (self->snapshot, latent_figure_view_get_shown_kind (self), &style,
                                   gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)),
-                                  fx, fy, TOOLTIP_UNIT_SIZE, &text, &image) < 0)
+                                  fx, fy, TOOLTIP_TILE_SIZE, &text, &image) < 0)
     return FALSE;
   tooltip_with_image (tooltip, text, image);
   return TRUE;
@@ -1326,9 +1325,8 @@ latent_figure_view_query_tooltip (GtkWidget  *widget,
     }
   if (self->snapshot != NULL && latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_CONFUSION)
     return confusion_tooltip (self, x, y, tooltip);
-  if (self->snapshot != NULL && (latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_WEIGHTS
-                                 || latent_figure_view_get_shown_kind (self) == LATENT_FIGURE_WINNERS))
-    return unit_tooltip (self, x, y, tooltip);
+  if (self->snapshot != NULL && is_tiles (self))
+    return tile_tooltip (self, x, y, tooltip);
   if (!is_scatter (self))
     return FALSE;
   latent_figure_view_get_style (self, &style);

@@ -168,6 +168,39 @@ def step_kept():
         raise Failure(f'k-means came back at {value:g} {unit} (as fast as possible: {fast}), not the 2 set for it')
 
 
+def step_means_click():
+    """k-means' means of the images: a click on one shows it large under
+    its cluster and size, as the autoencoder's tiles do (issue 40, item 9:
+    every tile figure)."""
+    app.press('Run')
+    wait_status(r'iteration [3-9]', 60, 'k-means to run a few iterations on the images')
+    app.press('Pause')
+    wait_status(r' · paused', 10, 'k-means to pause')
+    figure = app.find(None, 'Figure', what='the figure')
+    fx, fy, fw, fh = ui.screen_rect(figure)
+
+    def enlarged():
+        found = ui.find_all(app.node, lambda n: ui.name_of(n).startswith('cluster ') and ui.is_showing(n))
+        return found[0] if found else None
+    # Somewhere in the middle half of the figure lies a mean, not a gap.
+    for fx_, fy_ in [(0.5, 0.5), (0.4, 0.45), (0.6, 0.55), (0.45, 0.35), (0.55, 0.65), (0.3, 0.5)]:
+        x, y = int(fx + fw * fx_), int(fy + fh * fy_)
+        subprocess.run(['xdotool', 'mousemove', str(x), str(y), 'click', '1'], check=True)
+        try:
+            node = ui.wait_until(enlarged, 2, 'a click on a mean to show it large')
+            break
+        except Failure:
+            continue
+    else:
+        raise Failure('no click in the middle of the means showed one large')
+    log(f'  clicked at {x},{y}: {ui.describe(node)}, {ui.screen_rect(node)[2]} px wide')
+    if not re.match(r'cluster \d+ · n = \d+', ui.name_of(node)) or ui.screen_rect(node)[2] < 300:
+        raise Failure(f'the clicked mean is shown as {ui.describe(node)}, {ui.screen_rect(node)[2]} px wide')
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-pace-mean-enlarged.png'))
+    subprocess.run(['xdotool', 'key', 'Escape'], check=True)
+    ui.wait_until(lambda: enlarged() is None, 5, 'Escape to close the enlarged mean')
+
+
 def main():
     return ui.run_and_quit('ui-pace', app, [
         ('k-means starts at 4 iterations/s', step_start),
@@ -176,6 +209,7 @@ def main():
         ('hovering a tile of its weights shows the unit large', step_tile_hover),
         ('the wheel magnifies the tiles, a click enlarges one, a double-click shows all', step_tile_zoom),
         ('back to k-means: its 2 iterations/s are kept', step_kept),
+        ('a click on a mean of the images shows it large', step_means_click),
     ])
 
 

@@ -572,6 +572,19 @@ test_weights (void)
   cairo_surface_destroy (surface);
 }
 
+/* Hovering or clicking a class's image names the class and shows the
+ * image large, as drawn (issue 40, item 9: every tile figure). */
+static void
+test_pick (void)
+{
+  g_autoptr(LatentSnapshot) prototypes = classifier_snapshot (&test_prototype, TRUE);
+  g_autoptr(LatentSnapshot) weights = classifier_snapshot (&test_logreg, TRUE);
+
+  g_assert_cmpuint (check_tile_pick (prototypes, LATENT_FIGURE_PROTOTYPES, "Class "), ==,
+                    prototypes->classifier.n_classes);
+  g_assert_cmpuint (check_tile_pick (weights, LATENT_FIGURE_WEIGHTS, "Class "), ==, weights->classifier.n_classes);
+}
+
 /* The wrong queries are framed in the palette's wrong colour, the right
  * ones in its right colour. */
 static void
@@ -785,6 +798,7 @@ main (int   argc,
   g_test_add_func ("/figures-classifier/confusion-many", test_confusion_many);
   g_test_add_func ("/figures-classifier/regions", test_regions);
   g_test_add_func ("/figures-classifier/weights", test_weights);
+  g_test_add_func ("/figures-classifier/pick", test_pick);
   g_test_add_func ("/figures-classifier/episode", test_episode);
   g_test_add_func ("/figures-classifier/episode-axes", test_episode_axes);
   g_test_add_func ("/figures-classifier/curves", test_curves);

@@ -3839,19 +3839,32 @@ test_autoencoder_pick (void)
           g_autofree char *wanted = g_strdup_printf ("Unit %u", unit + 1);
           cairo_surface_t *image = NULL;
 
-          g_assert_cmpint (latent_figure_weights_pick (snap, kind, &style, 800, 600, r.x + r.w / 2, r.y + r.h / 2,
+          g_assert_cmpint (latent_figure_tile_pick (snap, kind, &style, 800, 600, r.x + r.w / 2, r.y + r.h / 2,
                                                        168, &text, &image), ==, unit);
           g_assert_true (g_str_has_prefix (text, wanted));
           if (unit == 0)
             g_test_message ("%s", text);
           g_assert_cmpint (MAX (cairo_image_surface_get_width (image), cairo_image_surface_get_height (image)), ==, 168);
           cairo_surface_destroy (image);
-          g_assert_cmpint (latent_figure_weights_pick (snap, kind, &style, 800, 600, r.x - 1, r.y - 1, 168, NULL, NULL),
+          g_assert_cmpint (latent_figure_tile_pick (snap, kind, &style, 800, 600, r.x - 1, r.y - 1, 168, NULL, NULL),
                            !=, unit);
         }
     }
-  g_assert_cmpint (latent_figure_weights_pick (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 2, 2, 168, NULL, NULL),
+  g_assert_cmpint (latent_figure_tile_pick (snap, LATENT_FIGURE_WEIGHTS, &style, 800, 600, 2, 2, 168, NULL, NULL),
                    ==, -1);
+}
+
+/* The same for the other figures of tiles: means, components. */
+static void
+test_tile_pick (void)
+{
+  g_autoptr(LatentSnapshot) means = images_snapshot (8, 8, 40, 5);
+  g_autoptr(LatentSnapshot) pca = linear_snapshot ("pca", TRUE);
+  g_autoptr(LatentSnapshot) units = autoencoder_snapshot (TRUE, 6, 100);
+
+  g_assert_cmpuint (check_tile_pick (means, LATENT_FIGURE_IMAGES, "cluster 1 · n = "), ==, 5);
+  g_assert_cmpuint (check_tile_pick (pca, LATENT_FIGURE_COMPONENTS, "PC 1"), ==, 3);
+  g_assert_cmpuint (check_tile_pick (units, LATENT_FIGURE_WEIGHTS, "Unit 1"), ==, 6);
 }
 
 static void
@@ -5530,6 +5543,7 @@ main (int   argc,
   ADD ("/figures/filter/export", test_filter_export);
   g_test_add_func ("/figures/autoencoder/kinds", test_autoencoder_kinds);
   g_test_add_func ("/figures/autoencoder/pick", test_autoencoder_pick);
+  g_test_add_func ("/figures/tile-pick", test_tile_pick);
   g_test_add_func ("/figures/autoencoder/weights", test_autoencoder_weights);
   g_test_add_func ("/figures/autoencoder/winners", test_autoencoder_winners);
   g_test_add_func ("/figures/autoencoder/many", test_autoencoder_many);

@@ -645,81 +645,89 @@ latent_figure_weights_locate (LatentSnapshot          *snapshot,
   return FALSE;
 }
 
-gint64
-latent_figure_weights_pick (LatentSnapshot          *snapshot,
-                            LatentFigureKind         kind,
-                            const LatentFigureStyle *style,
-                            int                      width,
-                            int                      height,
-                            double                   x,
-                            double                   y,
-                            int                      size,
-                            char                   **text,
-                            cairo_surface_t        **image)
+static gint64
+pick_unit (LatentSnapshot          *snapshot,
+           const LatentFigureStyle *style,
+           gboolean                 by_wins,
+           double                   top,
+           int                      width,
+           int                      height,
+           double                   x,
+           double                   y,
+           int                      size,
+           char                   **text,
+           cairo_surface_t        **image)
 {
   g_auto(Layout) layout = { 0 };
   const LatentAutoencoderPart *part = &snapshot->autoencoder;
-  double top, tx, ty;
+  gint64 pos;
+  guint unit;
 
-  g_return_val_if_fail (snapshot != NULL && style != NULL, -1);
-
-  if ((kind != LATENT_FIGURE_WEIGHTS && kind != LATENT_FIGURE_WINNERS)
-      || !latent_algorithm_offers_figure (snapshot->algorithm, kind == LATENT_FIGURE_WINNERS ? "winners" : "weights")
-      || snapshot->dataset == NULL || part->encoder_weights == NULL
-      || (kind == LATENT_FIGURE_WINNERS && part->unit_wins == NULL))
+  if (snapshot->dataset == NULL || part->encoder_weights == NULL || (by_wins && part->unit_wins == NULL)
+      || !compute_layout (snapshot, style, by_wins, top, width, height, &layout) || !layout.images)
     return -1;
-  top = _latent_figure_header (NULL, snapshot, style, width, NULL);
-  if (!compute_layout (snapshot, style, kind == LATENT_FIGURE_WINNERS, top, width, height, &layout)
-      || !layout.images)
+  pos = _latent_figure_tile_at (&layout.grid, layout.n_shown, x, y);
+  if (pos < 0)
     return -1;
-  for (guint pos = 0; pos < layout.n_shown; pos++)
+  unit = layout.order[pos];
+  if (text != NULL)
     {
-      guint unit = layout.order[pos];
+      g_autoptr(GString) s = g_string_new (NULL);
+      guint64 total = 0;
+
+      /* Translators: a hidden unit in a tooltip, counting from 1. */
+      g_string_append_printf (s, _("Unit %u"), unit + 1);
+      for (guint u = 0; part->unit_wins != NULL && u < layout.n_units; u++)
+        total += part->unit_wins[u];
+      if (part->unit_wins != NULL && total > 0)
+        /* Translators: how often a unit won its rows, "· 412 wins (4.1 %)". */
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u win (%.1f %%)", " · %u wins (%.1f %%)",
+                                                part->unit_wins[unit]),
+                                part->unit_wins[unit], 100.0 * part->unit_wins[unit] / total);
+      if (is_dead (snapshot, &layout, unit))
+        g_string_append (s, _(" · dead: no win in the last epoch"));
+      *text = g_string_free (g_steal_pointer (&s), FALSE);
+    }
+  if (image != NULL)
+    {
       const float *values = part->encoder_weights + (gsize) unit * layout.d;
 
-      _latent_figure_tile_origin (&layout.grid, pos, 0, &tx, &ty);
-      if (x < tx || y < ty || x >= tx + layout.grid.tile_w || y >= ty + layout.grid.tile_h)
-        continue;
-      if (text != NULL)
-        {
-          g_autoptr(GString) s = g_string_new (NULL);
-          guint64 total = 0;
-
-          /* Translators: a hidden unit in a tooltip, counting from 1. */
-          g_string_append_printf (s, _("Unit %u"), unit + 1);
-          for (guint u = 0; part->unit_wins != NULL && u < layout.n_units; u++)
-            total += part->unit_wins[u];
-          if (part->unit_wins != NULL && total > 0)
-            /* Translators: how often a unit won its rows, "· 412 wins (4.1 %)". */
-            g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u win (%.1f %%)", " · %u wins (%.1f %%)",
-                                                    part->unit_wins[unit]),
-                                    part->unit_wins[unit], 100.0 * part->unit_wins[unit] / total);
-          if (is_dead (snapshot, &layout, unit))
-            g_string_append (s, _(" · dead: no win in the last epoch"));
-          *text = g_string_free (g_steal_pointer (&s), FALSE);
-        }
-      if (image != NULL)
-        {
-          cairo_surface_t *tile = _latent_figure_diverging_tile (values, layout.img_w, layout.img_h, layout.channels,
-                                                                 unit_scale (values, layout.d), FALSE);
-          const double scale = (double) size / MAX (layout.img_w, layout.img_h);
-          cairo_t *cr;
-
-          /* Large, each weight a block of pixels: what the tile is too
-           * small to show. */
-          *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (layout.img_w * scale),
-                                               (int) ceil (layout.img_h * scale));
-          cr = cairo_create (*image);
-          cairo_scale (cr, scale, scale);
-          cairo_set_source_surface (cr, tile, 0, 0);
-          cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-          cairo_paint (cr);
-          cairo_destroy (cr);
-          cairo_surface_destroy (tile);
-        }
-      return unit;
+      *image = _latent_figure_enlarge_tile (_latent_figure_diverging_tile (values, layout.img_w, layout.img_h,
+                                                                           layout.channels,
+                                                                           unit_scale (values, layout.d), FALSE),
+                                            size);
     }
-  return -1;
+  return unit;
+}
+
+static gint64
+pick_weights (LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              double                   top,
+              int                      width,
+              int                      height,
+              double                   x,
+              double                   y,
+              int                      size,
+              char                   **text,
+              cairo_surface_t        **image)
+{
+  return pick_unit (snapshot, style, FALSE, top, width, height, x, y, size, text, image);
+}
+
+static gint64
+pick_winners (LatentSnapshot          *snapshot,
+              const LatentFigureStyle *style,
+              double                   top,
+              int                      width,
+              int                      height,
+              double                   x,
+              double                   y,
+              int                      size,
+              char                   **text,
+              cairo_surface_t        **image)
+{
+  return pick_unit (snapshot, style, TRUE, top, width, height, x, y, size, text, image);
 }
 
 const LatentFigureKindRow _latent_figure_autoencoder_kinds[] = {
@@ -727,12 +735,14 @@ const LatentFigureKindRow _latent_figure_autoencoder_kinds[] = {
     .title = N_("Weights"),
     .draw = _latent_figure_weights_draw,
     .applies = _latent_figure_applies_with_data,
+    .pick = pick_weights,
     .only_some = TRUE,
     .per_family = TRUE, .family = LATENT_FAMILY_AUTOENCODER },
   { .kind = LATENT_FIGURE_WINNERS,
     .title = N_("Weights by wins"),
     .draw = _latent_figure_winners_draw,
     .applies = _latent_figure_applies_with_data,
+    .pick = pick_winners,
     .only_some = TRUE },
   { .kind = LATENT_FIGURE_AUTO }
 };

@@ -150,6 +150,93 @@ scale_label (double value,
 
 /* Weights and prototypes ------------------------------------------------------ */
 
+/* The classes' images: weights times their pixel's spread on one
+ * diverging scale, or prototypes on one grey range, as the data look. */
+typedef struct {
+  gboolean prototypes;
+  guint    m, d, img_w, img_h, channels;
+  float   *scaled;       /* weights × sd, m × d; NULL for prototypes */
+  double   scale, lo, hi;
+} ClassTiles;
+
+static void
+class_tiles_init (ClassTiles     *t,
+                  LatentSnapshot *snapshot,
+                  gboolean        prototypes)
+{
+  gboolean single;
+
+  memset (t, 0, sizeof *t);
+  t->prototypes = prototypes;
+  t->m = snapshot->classifier.n_classes;
+  t->d = snapshot->n_cols ? snapshot->n_cols : latent_dataset_get_n_cols (snapshot->dataset);
+  t->scale = 1.0;
+  t->hi = 1.0;
+  latent_dataset_get_image_shape (snapshot->dataset, &t->img_w, &t->img_h, &t->channels, &single);
+  if (!prototypes)
+    {
+      /* A weight times its pixel's spread is what the pixel can add to the
+       * score: a border pixel that is always 0 adds nothing, however large
+       * its weight in data units. */
+      g_autofree double *mean = g_new (double, t->d);
+      g_autofree double *sd = g_new (double, t->d);
+
+      column_stats (snapshot->dataset, FALSE, mean, sd);
+      t->scaled = g_new (float, (gsize) t->m * t->d);
+      for (gsize i = 0; i < (gsize) t->m * t->d; i++)
+        t->scaled[i] = (float) (class_rows (snapshot)[i] * sd[i % t->d]);
+      t->scale = percentile_scale (t->scaled, (gsize) t->m * t->d);
+    }
+  else
+    {
+      g_autofree const float **images = g_new (const float *, MAX (t->m, 1u));
+
+      for (guint c = 0; c < t->m; c++)
+        images[c] = class_rows (snapshot) + (gsize) c * t->d;
+      _latent_figure_image_range (images, t->m, t->d, &t->lo, &t->hi);
+    }
+}
+
+static cairo_surface_t *
+class_tile (const ClassTiles        *t,
+            LatentSnapshot          *snapshot,
+            const LatentFigureStyle *style,
+            guint                    c)
+{
+  if (t->prototypes)
+    return _latent_figure_grey_tile (class_rows (snapshot) + (gsize) c * t->d, t->img_w, t->img_h, t->channels,
+                                     t->lo, t->hi);
+  return _latent_figure_diverging_tile (t->scaled + (gsize) c * t->d, t->img_w, t->img_h, t->channels, t->scale,
+                                        style->dark);
+}
+
+static void
+class_tiles_clear (ClassTiles *t)
+{
+  g_clear_pointer (&t->scaled, g_free);
+}
+
+/* Where the class images lie under @top: the weights keep room for their
+ * colour bar. */
+static gboolean
+class_grid (LatentSnapshot          *snapshot,
+            const LatentFigureStyle *style,
+            gboolean                 prototypes,
+            double                   top,
+            int                      width,
+            int                      height,
+            LatentFigureTileGrid    *grid)
+{
+  const double f = MAX (style->font_size, 1.0), footer = prototypes ? 0.0 : f * 3.2;
+  const double y = round (top + f * 0.5);
+  guint img_w, img_h, channels;
+  gboolean single;
+
+  latent_dataset_get_image_shape (snapshot->dataset, &img_w, &img_h, &channels, &single);
+  return _latent_figure_tile_grid (style, img_w, img_h, snapshot->classifier.n_classes, 1, f, y, width - 2.0 * f,
+                                   height - y - f - footer, grid);
+}
+
 /* The classes as images: weights on the diverging map, prototypes in grey
  * as the data look; each framed in its class's colour over its name. */
 static void
@@ -162,48 +249,21 @@ draw_class_tiles (cairo_t                 *cr,
                   int                      height)
 {
   const double f = MAX (style->font_size, 1.0), footer = prototypes ? 0.0 : f * 3.2;
-  const guint m = snapshot->classifier.n_classes, d = snapshot->n_cols ? snapshot->n_cols
-                                                             : latent_dataset_get_n_cols (snapshot->dataset);
   g_auto(GStrv) names = class_names (snapshot);
-  g_autofree const float **images = g_new (const float *, m);
-  g_autofree float *scaled = NULL;
   LatentFigureTileGrid grid;
-  guint img_w, img_h, channels;
-  gboolean single;
-  double lo = 0.0, hi = 1.0, scale = 1.0, y;
+  ClassTiles tiles;
+  double scale;
 
-  latent_dataset_get_image_shape (snapshot->dataset, &img_w, &img_h, &channels, &single);
-  y = round (top + f * 0.5);
-  if (!_latent_figure_tile_grid (style, img_w, img_h, m, 1, f, y, width - 2.0 * f, height - y - f - footer, &grid))
+  if (!class_grid (snapshot, style, prototypes, top, width, height, &grid))
     {
       _latent_figure_message (cr, style, width, height, _("Too small to show the classes"));
       return;
     }
-  if (!prototypes)
+  class_tiles_init (&tiles, snapshot, prototypes);
+  scale = tiles.scale;
+  for (guint c = 0; c < tiles.m; c++)
     {
-      /* A weight times its pixel's spread is what the pixel can add to the
-       * score: a border pixel that is always 0 adds nothing, however large
-       * its weight in data units. */
-      g_autofree double *mean = g_new (double, d);
-      g_autofree double *sd = g_new (double, d);
-
-      column_stats (snapshot->dataset, FALSE, mean, sd);
-      scaled = g_new (float, (gsize) m * d);
-      for (gsize i = 0; i < (gsize) m * d; i++)
-        scaled[i] = (float) (class_rows (snapshot)[i] * sd[i % d]);
-      scale = percentile_scale (scaled, (gsize) m * d);
-    }
-  for (guint c = 0; c < m; c++)
-    images[c] = (prototypes ? class_rows (snapshot) : scaled) + (gsize) c * d;
-  if (prototypes)
-    _latent_figure_image_range (images, m, d, &lo, &hi);
-
-  for (guint c = 0; c < m; c++)
-    {
-      cairo_surface_t *image = prototypes
-                               ? _latent_figure_grey_tile (images[c], img_w, img_h, channels, lo, hi)
-                               : _latent_figure_diverging_tile (images[c], img_w, img_h, channels, scale,
-                                                                style->dark);
+      cairo_surface_t *image = class_tile (&tiles, snapshot, style, c);
       double x0, y0, r, g, b;
 
       _latent_figure_tile_origin (&grid, c, 0, &x0, &y0);
@@ -215,6 +275,7 @@ draw_class_tiles (cairo_t                 *cr,
         _latent_figure_tile_caption (cr, style, x0 - grid.frame, y0 + grid.tile_h + grid.frame + f * 1.15,
                                      grid.tile_w + 2 * grid.frame + round (f * 0.8) - f * 0.2, names[c], NULL);
     }
+  class_tiles_clear (&tiles);
 
   if (!prototypes)
     {
@@ -330,6 +391,77 @@ _latent_figure_prototypes_draw (LatentSnapshot          *snapshot,
                                 int                      height)
 {
   draw_classes (snapshot, style, cr, top, width, height, TRUE);
+}
+
+/* The class whose image lies under (@x, @y): its name, and for
+ * prototypes how many training rows it has. */
+static gint64
+pick_class (LatentSnapshot          *snapshot,
+            const LatentFigureStyle *style,
+            gboolean                 prototypes,
+            double                   top,
+            int                      width,
+            int                      height,
+            double                   x,
+            double                   y,
+            int                      size,
+            char                   **text,
+            cairo_surface_t        **image)
+{
+  LatentFigureTileGrid grid;
+  gint64 c;
+
+  if (!_latent_figure_classifier_has_model (snapshot) || !_latent_figure_dataset_has_image_rows (snapshot->dataset)
+      || !class_grid (snapshot, style, prototypes, top, width, height, &grid))
+    return -1;
+  c = _latent_figure_tile_at (&grid, snapshot->classifier.n_classes, x, y);
+  if (c < 0)
+    return -1;
+  if (text != NULL)
+    {
+      g_auto(GStrv) names = class_names (snapshot);
+
+      *text = g_strdup_printf (prototypes ? _("Class %s · its mean") : _("Class %s · its weights"), names[c]);
+    }
+  if (image != NULL)
+    {
+      ClassTiles tiles;
+
+      class_tiles_init (&tiles, snapshot, prototypes);
+      *image = _latent_figure_enlarge_tile (class_tile (&tiles, snapshot, style, (guint) c), size);
+      class_tiles_clear (&tiles);
+    }
+  return c;
+}
+
+static gint64
+pick_class_weights (LatentSnapshot          *snapshot,
+                    const LatentFigureStyle *style,
+                    double                   top,
+                    int                      width,
+                    int                      height,
+                    double                   x,
+                    double                   y,
+                    int                      size,
+                    char                   **text,
+                    cairo_surface_t        **image)
+{
+  return pick_class (snapshot, style, FALSE, top, width, height, x, y, size, text, image);
+}
+
+static gint64
+pick_prototype (LatentSnapshot          *snapshot,
+                const LatentFigureStyle *style,
+                double                   top,
+                int                      width,
+                int                      height,
+                double                   x,
+                double                   y,
+                int                      size,
+                char                   **text,
+                cairo_surface_t        **image)
+{
+  return pick_class (snapshot, style, TRUE, top, width, height, x, y, size, text, image);
 }
 
 /* Decision regions ------------------------------------------------------------ */
@@ -770,6 +902,7 @@ const LatentFigureKindRow _latent_figure_classes_kinds[] = {
     .title = N_("Class weights"),
     .draw = _latent_figure_class_weights_draw,
     .applies = _latent_figure_applies_with_data,
+    .pick = pick_class_weights,
     .only_some = TRUE,
     .per_family = TRUE, .family = LATENT_FAMILY_CLASSIFIER },
   { .kind = LATENT_FIGURE_REGIONS,
@@ -781,6 +914,7 @@ const LatentFigureKindRow _latent_figure_classes_kinds[] = {
     .title = N_("Class means"),
     .draw = _latent_figure_prototypes_draw,
     .applies = _latent_figure_applies_with_data,
+    .pick = pick_prototype,
     .only_some = TRUE },
   { .kind = LATENT_FIGURE_AUTO }
 };

@@ -37,13 +37,13 @@ tile_values (LatentSnapshot *snapshot,
 static gboolean
 compute_layout (LatentSnapshot          *snapshot,
                 const LatentFigureStyle *style,
+                double                   top,
                 int                      width,
                 int                      height,
                 Layout                  *layout)
 {
   const LatentClustersPart *part = &snapshot->clusters;
   const double f = MAX (style->font_size, 1.0);
-  double top;
   gboolean single;
 
   memset (layout, 0, sizeof *layout);
@@ -56,7 +56,6 @@ compute_layout (LatentSnapshot          *snapshot,
                   && snapshot->n_cols == latent_dataset_get_n_cols (snapshot->dataset);
   layout->n_tiles = layout->means ? part->k
                                   : MIN (latent_dataset_get_n_rows (snapshot->dataset), MAX_SAMPLES);
-  top = _latent_figure_header (NULL, snapshot, style, width, NULL);
   return _latent_figure_tile_grid (style, layout->img_w, layout->img_h, layout->n_tiles, 1,
                                    f, top, width - 2.0 * f, height - top - f, &layout->grid);
 }
@@ -222,7 +221,7 @@ _latent_figure_images_draw (LatentSnapshot          *snapshot,
   double lo, hi;
 
   /* The layout places the tiles itself, so views can find them. */
-  if (compute_layout (snapshot, style, width, height, &layout))
+  if (compute_layout (snapshot, style, top, width, height, &layout))
     {
       const CaptionForm form = caption_form (cr, snapshot, style, &layout);
 
@@ -249,7 +248,9 @@ latent_figure_images_locate (LatentSnapshot          *snapshot,
   g_return_val_if_fail (snapshot != NULL, FALSE);
   g_return_val_if_fail (style != NULL, FALSE);
 
-  if (!compute_layout (snapshot, style, width, height, &layout) || index >= layout.n_tiles)
+  if (!compute_layout (snapshot, style, _latent_figure_header (NULL, snapshot, style, width, NULL), width, height,
+                       &layout)
+      || index >= layout.n_tiles)
     return FALSE;
   _latent_figure_tile_origin (&layout.grid, index, 0, &tx, &ty);
   if (x) *x = tx;
@@ -257,6 +258,40 @@ latent_figure_images_locate (LatentSnapshot          *snapshot,
   if (tile_width) *tile_width = layout.grid.tile_w;
   if (tile_height) *tile_height = layout.grid.tile_h;
   return TRUE;
+}
+
+static gint64
+pick_image (LatentSnapshot          *snapshot,
+            const LatentFigureStyle *style,
+            double                   top,
+            int                      width,
+            int                      height,
+            double                   x,
+            double                   y,
+            int                      size,
+            char                   **text,
+            cairo_surface_t        **image)
+{
+  Layout layout;
+  gint64 index;
+  double lo, hi;
+
+  if (!compute_layout (snapshot, style, top, width, height, &layout))
+    return -1;
+  index = _latent_figure_tile_at (&layout.grid, layout.n_tiles, x, y);
+  if (index < 0)
+    return -1;
+  if (text != NULL)
+    *text = caption_text (snapshot, &layout, (guint) index, CAPTION_LONG);
+  if (image != NULL)
+    {
+      value_range (snapshot, &layout, &lo, &hi);
+      *image = _latent_figure_enlarge_tile (_latent_figure_grey_tile (tile_values (snapshot, &layout, (guint) index),
+                                                                      layout.img_w, layout.img_h, layout.channels,
+                                                                      lo, hi),
+                                            size);
+    }
+  return index;
 }
 
 static gboolean
@@ -276,6 +311,7 @@ const LatentFigureKindRow _latent_figure_images_kinds[] = {
   { .kind = LATENT_FIGURE_IMAGES,
     .title = N_("Images"),
     .draw = _latent_figure_images_draw,
-    .applies = applies_images },
+    .applies = applies_images,
+    .pick = pick_image },
   { .kind = LATENT_FIGURE_AUTO }
 };

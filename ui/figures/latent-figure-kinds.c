@@ -318,6 +318,31 @@ latent_figure_list_kinds (LatentSnapshot   *snapshot,
   return n;
 }
 
+gint64
+latent_figure_tile_pick (LatentSnapshot          *snapshot,
+                         LatentFigureKind         kind,
+                         const LatentFigureStyle *style,
+                         int                      width,
+                         int                      height,
+                         double                   x,
+                         double                   y,
+                         int                      size,
+                         char                   **text,
+                         cairo_surface_t        **image)
+{
+  const LatentFigureKindRow *row;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, -1);
+
+  if (kind <= LATENT_FIGURE_AUTO || kind >= LATENT_FIGURE_N_KINDS
+      || !latent_figure_kind_applies (snapshot, kind, NULL))
+    return -1;
+  row = find_row (kind, snapshot);
+  if (row == NULL || row->pick == NULL)
+    return -1;
+  return row->pick (snapshot, style, _latent_figure_header (NULL, snapshot, style, width, NULL), width, height,
+                    x, y, size, text, image);
+}
 
 void
 _latent_figure_render_kind (LatentSnapshot          *snapshot,

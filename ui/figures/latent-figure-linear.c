@@ -337,6 +337,45 @@ out:
   cairo_restore (cr);
 }
 
+/* The grid of component images under @top, and how many it shows. */
+static gboolean
+component_grid (LatentSnapshot          *snapshot,
+                const LatentFigureStyle *style,
+                double                   top,
+                int                      width,
+                int                      height,
+                LatentFigureTileGrid    *grid,
+                guint                   *n)
+{
+  const double f = MAX (style->font_size, 1.0);
+  guint w, h, channels;
+  gboolean single;
+
+  *n = MIN (snapshot->linear.n_components, MAX_COMPONENT_TILES);
+  latent_dataset_get_image_shape (snapshot->dataset, &w, &h, &channels, &single);
+  /* Room below for the colour bar. */
+  return _latent_figure_tile_grid (style, w, h, *n, 1, f, top, width - 2.0 * f, height - top - f - f * 3.4, grid);
+}
+
+/* Component @i as an image on its own symmetric scale. */
+static cairo_surface_t *
+component_tile (LatentSnapshot          *snapshot,
+                const LatentFigureStyle *style,
+                guint                    i)
+{
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+  const float *values = snapshot->linear.components + (gsize) i * d;
+  guint w, h, channels;
+  gboolean single;
+  double scale = 0.0;
+
+  latent_dataset_get_image_shape (snapshot->dataset, &w, &h, &channels, &single);
+  for (guint j = 0; j < d; j++)
+    if (isfinite (values[j]))
+      scale = MAX (scale, fabs (values[j]));
+  return _latent_figure_diverging_tile (values, w, h, channels, scale, style->dark);
+}
+
 /* Components as images, each on its own symmetric scale. */
 static void
 draw_component_tiles (cairo_t                 *cr,
@@ -348,30 +387,21 @@ draw_component_tiles (cairo_t                 *cr,
 {
   const LatentLinearPart *part = &snapshot->linear;
   const double f = MAX (style->font_size, 1.0);
-  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  const guint n = MIN (part->n_components, MAX_COMPONENT_TILES);
   const double footer = f * 3.4;
   const char *scale_note = _("each component on its own scale");
   LatentFigureTileGrid grid;
-  guint w, h, channels;
-  gboolean single;
+  guint n;
   double bar_w, bar_x, bar_y;
 
-  latent_dataset_get_image_shape (snapshot->dataset, &w, &h, &channels, &single);
-  if (!_latent_figure_tile_grid (style, w, h, n, 1, f, top, width - 2.0 * f, height - top - f - footer, &grid))
+  if (!component_grid (snapshot, style, top, width, height, &grid, &n))
     return;
 
   for (guint i = 0; i < n; i++)
     {
-      const float *values = part->components + (gsize) i * d;
-      cairo_surface_t *image;
-      double scale = 0.0, x, y;
+      cairo_surface_t *image = component_tile (snapshot, style, i);
+      double x, y;
 
-      for (guint j = 0; j < d; j++)
-        if (isfinite (values[j]))
-          scale = MAX (scale, fabs (values[j]));
       _latent_figure_tile_origin (&grid, i, 0, &x, &y);
-      image = _latent_figure_diverging_tile (values, w, h, channels, scale, style->dark);
       cairo_save (cr);
       _latent_figure_set_color_mix (cr, style, 0.3);
       _latent_figure_draw_tile (cr, image, x, y, grid.tile_w, grid.tile_h, grid.frame);
@@ -444,6 +474,35 @@ draw_components (LatentSnapshot          *snapshot,
   cairo_restore (cr);
 }
 
+static gint64
+pick_component (LatentSnapshot          *snapshot,
+                const LatentFigureStyle *style,
+                double                   top,
+                int                      width,
+                int                      height,
+                double                   x,
+                double                   y,
+                int                      size,
+                char                   **text,
+                cairo_surface_t        **image)
+{
+  LatentFigureTileGrid grid;
+  guint n;
+  gint64 i;
+
+  if (!_latent_figure_linear_has_components (snapshot) || !_latent_figure_dataset_has_image_rows (snapshot->dataset)
+      || !component_grid (snapshot, style, top, width, height, &grid, &n))
+    return -1;
+  i = _latent_figure_tile_at (&grid, n, x, y);
+  if (i < 0)
+    return -1;
+  if (text != NULL)
+    *text = _latent_figure_linear_component_caption (snapshot, (guint) i);
+  if (image != NULL)
+    *image = _latent_figure_enlarge_tile (component_tile (snapshot, style, (guint) i), size);
+  return i;
+}
+
 const LatentFigureKindRow _latent_figure_linear_kinds[] = {
   { .kind = LATENT_FIGURE_SCREE,
     .title = N_("Scree plot"),
@@ -454,6 +513,7 @@ const LatentFigureKindRow _latent_figure_linear_kinds[] = {
     .title = N_("Components"),
     .draw = draw_components,
     .applies = _latent_figure_applies_with_data,
+    .pick = pick_component,
     .only_some = TRUE },
   { .kind = LATENT_FIGURE_AUTO }
 };

@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Cells a side of each unit's map. */
 #define MAP_CELLS 40
@@ -154,6 +155,71 @@ first_layer_images (const LatentClassifierPart *part,
   return images;
 }
 
+/* The units' tiles: first-layer weights of image rows, or each unit's
+ * answer over the plane of 2-D data; FALSE without a network for the data. */
+typedef struct {
+  gboolean images;
+  guint    n_units, img_w, img_h, channels, n_values;
+  float   *values;       /* n_units × n_values */
+  double   scale;
+} Units;
+
+static gboolean
+units_init (Units          *u,
+            LatentSnapshot *snapshot)
+{
+  const LatentClassifierPart *part = &snapshot->classifier;
+  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
+
+  memset (u, 0, sizeof *u);
+  if (part->n_layers < 2 || part->network == NULL || part->layer_sizes[0] != d)
+    return FALSE;
+  u->images = _latent_figure_dataset_has_image_rows (snapshot->dataset);
+  u->scale = 1;
+  if (u->images)
+    {
+      gboolean single;
+
+      latent_dataset_get_image_shape (snapshot->dataset, &u->img_w, &u->img_h, &u->channels, &single);
+      u->n_units = MIN (part->layer_sizes[1], MAX_UNITS);
+      u->n_values = d;
+      u->values = first_layer_images (part, u->n_units, d, &u->scale);
+    }
+  else
+    {
+      u->img_w = u->img_h = MAP_CELLS;
+      u->channels = 1;
+      u->n_values = MAP_CELLS * MAP_CELLS;
+      u->n_units = MIN (hidden_units (part), MAX_UNITS);
+      u->values = unit_maps (part, snapshot->dataset, u->n_units);
+    }
+  return TRUE;
+}
+
+static cairo_surface_t *
+unit_tile (const Units             *u,
+           const LatentFigureStyle *style,
+           guint                    unit)
+{
+  return _latent_figure_diverging_tile (u->values + (gsize) unit * u->n_values, u->img_w, u->img_h, u->channels,
+                                        u->scale, style->dark);
+}
+
+static gboolean
+units_grid (const Units             *u,
+            const LatentFigureStyle *style,
+            double                   top,
+            int                      width,
+            int                      height,
+            LatentFigureTileGrid    *grid)
+{
+  const double f = MAX (style->font_size, 1.0), footer = f * 4.4;
+  const double y = round (top + f * 0.5);
+
+  return _latent_figure_tile_grid (style, u->img_w, u->img_h, u->n_units, 1, f, y, width - 2.0 * f,
+                                   height - y - f - footer, grid);
+}
+
 static void
 _latent_figure_units_draw (LatentSnapshot          *snapshot,
                            const LatentFigureStyle *style,
@@ -164,39 +230,28 @@ _latent_figure_units_draw (LatentSnapshot          *snapshot,
 {
   const LatentClassifierPart *part = &snapshot->classifier;
   const double f = MAX (style->font_size, 1.0), footer = f * 4.4;
-  const gboolean images = _latent_figure_dataset_has_image_rows (snapshot->dataset);
-  const guint d = latent_dataset_get_n_cols (snapshot->dataset);
-  guint n_units, img_w = MAP_CELLS, img_h = MAP_CELLS, channels = 1, n_values = MAP_CELLS * MAP_CELLS;
-  g_autofree float *values = NULL;
   g_autofree char *low = NULL, *middle = NULL, *high = NULL;
   LatentFigureTileGrid grid;
-  double scale = 1, y, bar_w, bar_y;
+  double bar_w, bar_y;
   const char *note;
+  Units u;
 
   cairo_save (cr);
-  if (part->n_layers < 2 || part->network == NULL || part->layer_sizes[0] != d)
+  if (!units_init (&u, snapshot))
     {
       _latent_figure_message (cr, style, width, height, _("No network yet"));
       cairo_restore (cr);
       return;
     }
-  if (images)
+  if (u.images)
     {
-      gboolean single;
-
-      latent_dataset_get_image_shape (snapshot->dataset, &img_w, &img_h, &channels, &single);
-      n_units = MIN (part->layer_sizes[1], MAX_UNITS);
-      n_values = d;
-      values = first_layer_images (part, n_units, d, &scale);
-      low = g_strdup_printf ("%.3g", -scale);
+      low = g_strdup_printf ("%.3g", -u.scale);
       middle = g_strdup ("0");
-      high = g_strdup_printf ("%.3g", scale);
+      high = g_strdup_printf ("%.3g", u.scale);
       note = _("first layer: weight × the pixel's standard deviation");
     }
   else
     {
-      n_units = MIN (hidden_units (part), MAX_UNITS);
-      values = unit_maps (part, snapshot->dataset, n_units);
       low = g_strdup (part->tanh_units ? "−1" : "0");
       middle = g_strdup (part->tanh_units ? "0" : "½");
       high = g_strdup (part->tanh_units ? "1" : _("most"));
@@ -204,25 +259,24 @@ _latent_figure_units_draw (LatentSnapshot          *snapshot,
                               : _("each unit's answer over the plane, up to its largest");
     }
 
-  y = round (top + f * 0.5);
-  if (!_latent_figure_tile_grid (style, img_w, img_h, n_units, 1, f, y, width - 2.0 * f, height - y - f - footer, &grid))
+  if (!units_grid (&u, style, top, width, height, &grid))
     {
       _latent_figure_message (cr, style, width, height, _("Too small to show the units"));
+      g_free (u.values);
       cairo_restore (cr);
       return;
     }
-  for (guint u = 0; u < n_units; u++)
+  for (guint k = 0; k < u.n_units; k++)
     {
-      cairo_surface_t *tile = _latent_figure_diverging_tile (values + (gsize) u * n_values, img_w, img_h, channels,
-                                                             scale, style->dark);
+      cairo_surface_t *tile = unit_tile (&u, style, k);
       guint layer, unit;
       double x0, y0;
 
-      _latent_figure_tile_origin (&grid, u, 0, &x0, &y0);
+      _latent_figure_tile_origin (&grid, k, 0, &x0, &y0);
       _latent_figure_set_color_mix (cr, style, 0.35);
       _latent_figure_draw_tile (cr, tile, x0, y0, grid.tile_w, grid.tile_h, grid.frame);
       cairo_surface_destroy (tile);
-      unit_place (part, u, &layer, &unit);
+      unit_place (part, k, &layer, &unit);
       if (grid.caption > 0.0)
         {
           /* Translators: a hidden unit of a network, by layer and number. */
@@ -233,6 +287,7 @@ _latent_figure_units_draw (LatentSnapshot          *snapshot,
                                        grid.tile_w + 2 * grid.frame, caption, short_caption);
         }
     }
+  g_free (u.values);
 
   bar_w = MIN (width - 2.0 * f, f * 16.0);
   bar_y = MIN (grid.y0 - grid.frame + grid.rows * grid.pitch_y, height - f - footer) + f * 0.4;
@@ -243,6 +298,39 @@ _latent_figure_units_draw (LatentSnapshot          *snapshot,
   cairo_move_to (cr, round ((width - _latent_figure_text_width (cr, note)) / 2.0), round (bar_y) + f * 3.3);
   _latent_figure_show_text (cr, note);
   cairo_restore (cr);
+}
+
+static gint64
+pick_unit (LatentSnapshot          *snapshot,
+           const LatentFigureStyle *style,
+           double                   top,
+           int                      width,
+           int                      height,
+           double                   x,
+           double                   y,
+           int                      size,
+           char                   **text,
+           cairo_surface_t        **image)
+{
+  LatentFigureTileGrid grid;
+  gint64 k = -1;
+  Units u;
+
+  if (!units_init (&u, snapshot))
+    return -1;
+  if (units_grid (&u, style, top, width, height, &grid))
+    k = _latent_figure_tile_at (&grid, u.n_units, x, y);
+  if (k >= 0 && text != NULL)
+    {
+      guint layer, unit;
+
+      unit_place (&snapshot->classifier, (guint) k, &layer, &unit);
+      *text = g_strdup_printf (_("Layer %u · %u"), layer, unit + 1);
+    }
+  if (k >= 0 && image != NULL)
+    *image = _latent_figure_enlarge_tile (unit_tile (&u, style, (guint) k), size);
+  g_free (u.values);
+  return k;
 }
 
 /* Maps need the plane of two columns; images need the first layer's weights. */
@@ -270,6 +358,7 @@ const LatentFigureKindRow _latent_figure_network_kinds[] = {
     .title = N_("Hidden units"),
     .draw = _latent_figure_units_draw,
     .applies = applies_units,
+    .pick = pick_unit,
     .only_some = TRUE },
   { .kind = LATENT_FIGURE_AUTO }
 };

@@ -229,6 +229,22 @@ typedef void (*LatentFigureDrawFunc) (LatentSnapshot          *snapshot,
                                       int                      width,
                                       int                      height);
 
+/* The tile of a figure of tiles under figure position (@x, @y), -1 for
+ * none; for a tile, @text (may be NULL) gets what it is ("cluster 3 · n =
+ * 412") and @image (may be NULL) the tile's image @size pixels on its
+ * longer side, each value a block of pixels. Laid out as the kind's draw
+ * lays it out under @top. */
+typedef gint64 (*LatentFigurePickFunc) (LatentSnapshot          *snapshot,
+                                        const LatentFigureStyle *style,
+                                        double                   top,
+                                        int                      width,
+                                        int                      height,
+                                        double                   x,
+                                        double                   y,
+                                        int                      size,
+                                        char                   **text,
+                                        cairo_surface_t        **image);
+
 /* What the data must be for a kind, beyond the algorithm offering it. */
 typedef gboolean (*LatentFigureAppliesFunc) (LatentSnapshot  *snapshot,
                                              GError         **error);
@@ -244,6 +260,7 @@ typedef struct {
   const char              *title;       /* N_(): for a person */
   LatentFigureDrawFunc     draw;
   LatentFigureAppliesFunc  applies;     /* NULL: any data */
+  LatentFigurePickFunc     pick;        /* NULL: no tiles to pick */
   /* Few algorithms offer the kind: asked of another, it names those that
    * do rather than saying the one asked does not. */
   gboolean                 only_some;
@@ -341,6 +358,16 @@ gboolean         _latent_figure_tile_grid      (const LatentFigureStyle *style,
                                                 double                   width,
                                                 double                   height,
                                                 LatentFigureTileGrid    *grid);
+/* The cell (of the first @n_cells) whose first image lies under (@x, @y),
+ * or -1. */
+gint64           _latent_figure_tile_at        (const LatentFigureTileGrid *grid,
+                                                guint                    n_cells,
+                                                double                   x,
+                                                double                   y);
+/* @tile (img_w × img_h, taken) scaled to @size pixels on its longer side,
+ * each value a block of pixels: what a small tile cannot show. */
+cairo_surface_t *_latent_figure_enlarge_tile   (cairo_surface_t         *tile,
+                                                int                      size);
 /* Top-left of image @image (0 … per_cell − 1) of cell @cell. */
 void             _latent_figure_tile_origin    (const LatentFigureTileGrid *grid,
                                                 guint                    cell,

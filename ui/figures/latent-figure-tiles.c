@@ -117,6 +117,42 @@ _latent_figure_tile_origin (const LatentFigureTileGrid *grid,
   *y = grid->y0 + (cell / grid->cols) * grid->pitch_y;
 }
 
+gint64
+_latent_figure_tile_at (const LatentFigureTileGrid *grid,
+                        guint                       n_cells,
+                        double                      x,
+                        double                      y)
+{
+  for (guint cell = 0; cell < n_cells; cell++)
+    {
+      double tx, ty;
+
+      _latent_figure_tile_origin (grid, cell, 0, &tx, &ty);
+      if (x >= tx && y >= ty && x < tx + grid->tile_w && y < ty + grid->tile_h)
+        return cell;
+    }
+  return -1;
+}
+
+cairo_surface_t *
+_latent_figure_enlarge_tile (cairo_surface_t *tile,
+                             int              size)
+{
+  const int w = cairo_image_surface_get_width (tile), h = cairo_image_surface_get_height (tile);
+  const double scale = (double) size / MAX (MAX (w, h), 1);
+  cairo_surface_t *large = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * scale),
+                                                       (int) ceil (h * scale));
+  cairo_t *cr = cairo_create (large);
+
+  cairo_scale (cr, scale, scale);
+  cairo_set_source_surface (cr, tile, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (tile);
+  return large;
+}
+
 void
 _latent_figure_image_range (const float * const *images,
                             guint                n_images,

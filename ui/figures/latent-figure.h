@@ -297,12 +297,14 @@ gboolean         latent_figure_weights_locate  (LatentSnapshot          *snapsho
                                                 double                  *tile_width,
                                                 double                  *tile_height);
 
-/* The hidden unit whose tile lies under figure position (@x, @y) in the
- * weights figure (@kind as above), -1 for none; for the unit, @text (may
- * be NULL) gets "Unit 17 · 412 wins (4.1 %)" and @image (may be NULL) its
- * weights as an image @size pixels on its longer side (free with
+/* The tile under figure position (@x, @y) in a figure of tiles (@kind:
+ * the means, components, weights, winners, class weights or prototypes of
+ * image rows), -1 for none: its index (a unit, a cluster, a class). For
+ * a tile, @text (may be NULL) gets what it is ("Unit 17 · 412 wins
+ * (4.1 %)", "cluster 3 · n = 412") and @image (may be NULL) the tile's
+ * image @size pixels on its longer side (free with
  * cairo_surface_destroy ()). */
-gint64           latent_figure_weights_pick    (LatentSnapshot          *snapshot,
+gint64           latent_figure_tile_pick       (LatentSnapshot          *snapshot,
                                                 LatentFigureKind         kind,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
