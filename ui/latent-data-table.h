@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "latent-dataset.h"
+#include "latent-session.h"
 
 G_BEGIN_DECLS
 
@@ -19,7 +19,13 @@ G_DECLARE_FINAL_TYPE (LatentDataTable, latent_data_table, LATENT, DATA_TABLE, Gt
 /* A window transient for @parent over the rows of @dataset: the row number,
  * one column per dataset column (its value, %g) and the class when the
  * dataset has labels. Every column sorts by its header. */
-GtkWidget *latent_data_table_new (GtkWindow     *parent,
-                                  LatentDataset *dataset);
+/* The session's data, with the results of the snapshot it shows
+ * (cluster, code, prediction) as they come. ::rows-selected (GtkBitset
+ * *rows): the dataset rows a person selected. */
+GtkWidget *latent_data_table_new         (GtkWindow       *parent,
+                                          LatentSession   *session);
+/* Selects @rows (dataset rows) and scrolls to the first. */
+void       latent_data_table_select_rows (LatentDataTable *self,
+                                          GtkBitset       *rows);
 
 G_END_DECLS

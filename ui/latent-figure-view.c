@@ -39,7 +39,12 @@ typedef enum {
   DRAG_NONE,
   DRAG_PAN,
   DRAG_SPLIT,
+  DRAG_LASSO,
 } DragMode;
+
+/* Selected rows past this many are not ringed one by one: a ring per
+ * point would cover the figure. */
+#define MAX_RINGED 20000
 
 struct _LatentFigureView
 {
@@ -64,6 +69,8 @@ struct _LatentFigureView
   double          pointer_y;
   char           *description;  /* the accessible description last set */
   char           *placeholder;  /* said in the middle while there is no figure */
+  GtkBitset      *selected;     /* the rows selected here or in the data table */
+  GArray         *lasso;        /* double x, y pairs while Shift-dragging */
   gint64          hover_row;    /* the scatter's row under the pointer, ringed; -1 for none */
   GtkWidget      *enlarged;     /* a tile clicked, large in a popover; NULL */
   guint           enlarge_source; /* waits out a double-click before it opens */
@@ -75,7 +82,7 @@ struct _LatentFigureView
    * images as surfaces, made once for each dataset and snapshot. */
   double          split;
   DragMode        drag_mode;
-  double          drag_x;
+  double          drag_x, drag_y;
   cairo_surface_t *before;
   LatentDataset  *before_dataset;
   cairo_surface_t *after;
@@ -100,6 +107,9 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum { ROWS_SELECTED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 /* The filter figure is on screen: the images, not the scatter, zoom. */
 static gboolean
@@ -294,6 +304,16 @@ update_description (LatentFigureView *self)
   else
     where = g_strdup (_("Showing all the data."));
 
+  if (is_scatter (self) && self->selected != NULL && !gtk_bitset_is_empty (self->selected))
+    {
+      guint64 n = gtk_bitset_get_size (self->selected);
+      /* Translators: rows selected in the data table or with the lasso, ringed in the scatter. */
+      g_autofree char *selected = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%lu row selected.",
+                                                                "%lu rows selected.", n), (unsigned long) n);
+
+      set_description (self, g_strdup_printf ("%s %s %s", hint, where, selected));
+      return;
+    }
   set_description (self, g_strdup_printf ("%s %s", hint, where));
 }
 
@@ -540,6 +560,92 @@ ring_hovered (LatentFigureView        *self,
   cairo_restore (cr);
 }
 
+/* The selected rows ringed in the accent colour over a halo, and the
+ * lasso being drawn. */
+static void
+draw_selection (LatentFigureView        *self,
+                const LatentFigureStyle *style,
+                cairo_t                 *cr,
+                int                      width,
+                int                      height)
+{
+  double r, g, b;
+
+  if (!is_scatter (self))
+    return;
+  cairo_save (cr);
+  if (!gtk_bitset_is_empty (self->selected))
+    {
+      guint64 n = MIN (gtk_bitset_get_size (self->selected), MAX_RINGED);
+      g_autofree guint *rows = g_new (guint, n);
+      g_autofree double *xy = g_new (double, 2 * n);
+      GtkBitsetIter iter;
+      guint row, k = 0, drawn;
+
+      for (gboolean more = gtk_bitset_iter_init_first (&iter, self->selected, &row); more && k < n;
+           more = gtk_bitset_iter_next (&iter, &row))
+        rows[k++] = row;
+      drawn = latent_figure_scatter_rows_at (self->snapshot, style, width, height, rows, k, xy);
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          for (guint i = 0; i < drawn; i++)
+            {
+              cairo_new_sub_path (cr);
+              cairo_arc (cr, xy[2 * i], xy[2 * i + 1], 4.5, 0, 2 * G_PI);
+            }
+          if (pass == 0)
+            {
+              latent_figure_style_get_background (style, &r, &g, &b);
+              cairo_set_line_width (cr, 3.5);
+            }
+          else
+            {
+              /* GNOME's accent blue: the selection's colour in the table too. */
+              r = 0.21, g = 0.52, b = 0.89;
+              cairo_set_line_width (cr, 1.6);
+            }
+          cairo_set_source_rgb (cr, r, g, b);
+          cairo_stroke (cr);
+        }
+    }
+  if (self->drag_mode == DRAG_LASSO && self->lasso->len >= 4)
+    {
+      const double *p = (const double *) self->lasso->data;
+      const double dash[] = { 4.0, 3.0 };
+
+      cairo_move_to (cr, p[0], p[1]);
+      for (guint i = 1; i < self->lasso->len / 2; i++)
+        cairo_line_to (cr, p[2 * i], p[2 * i + 1]);
+      cairo_close_path (cr);
+      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.12);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
+      cairo_set_line_width (cr, 1.5);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+void
+latent_figure_view_set_selected_rows (LatentFigureView *self,
+                                      GtkBitset        *rows)
+{
+  g_return_if_fail (LATENT_IS_FIGURE_VIEW (self));
+
+  g_clear_pointer (&self->selected, gtk_bitset_unref);
+  self->selected = rows ? gtk_bitset_copy (rows) : gtk_bitset_new_empty ();
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+GtkBitset *
+latent_figure_view_get_selected_rows (LatentFigureView *self)
+{
+  g_return_val_if_fail (LATENT_IS_FIGURE_VIEW (self), NULL);
+  return self->selected;
+}
+
 static void
 set_hover_row (LatentFigureView *self,
                gint64            row)
@@ -579,6 +685,7 @@ latent_figure_view_snapshot (GtkWidget   *widget,
       cairo_translate (cr, -self->view[0], -self->view[2]);
     }
   latent_figure_render (self->snapshot, self->kind, &style, cr, width, height);
+  draw_selection (self, &style, cr, width, height);
   ring_hovered (self, &style, cr, width, height);
   cairo_destroy (cr);
 }
@@ -974,8 +1081,42 @@ on_drag_begin (GtkGestureDrag   *gesture,
     }
   if (!is_scatter (self) || !to_data (self, x, y, &dx, &dy, self->drag_view))
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+  else if (gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture)) & GDK_SHIFT_MASK)
+    {
+      /* Shift-drag draws a lasso around the rows to select. */
+      self->drag_mode = DRAG_LASSO;
+      self->drag_x = x;
+      self->drag_y = y;
+      g_array_set_size (self->lasso, 0);
+      g_array_append_vals (self->lasso, (double[2]) { x, y }, 2);
+    }
   else
     self->drag_mode = DRAG_PAN;
+}
+
+/* The lasso closed: the rows inside become the selection. */
+static void
+on_drag_end (GtkGestureDrag   *gesture,
+             double            offset_x,
+             double            offset_y,
+             LatentFigureView *self)
+{
+  LatentFigureStyle style;
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(GtkBitset) selected = gtk_bitset_new_empty ();
+
+  if (self->drag_mode != DRAG_LASSO)
+    return;
+  self->drag_mode = DRAG_NONE;
+  latent_figure_view_get_style (self, &style);
+  rows = latent_figure_scatter_rows_in (self->snapshot, &style, gtk_widget_get_width (GTK_WIDGET (self)),
+                                        gtk_widget_get_height (GTK_WIDGET (self)),
+                                        (const double *) self->lasso->data, self->lasso->len / 2);
+  g_array_set_size (self->lasso, 0);
+  for (guint i = 0; i < rows->len; i++)
+    gtk_bitset_add (selected, g_array_index (rows, guint, i));
+  latent_figure_view_set_selected_rows (self, selected);
+  g_signal_emit (self, signals[ROWS_SELECTED], 0, self->selected);
 }
 
 static void
@@ -1013,6 +1154,12 @@ on_drag_update (GtkGestureDrag   *gesture,
 
   if (self->drag_mode == DRAG_NONE)
     return;
+  if (self->drag_mode == DRAG_LASSO)
+    {
+      g_array_append_vals (self->lasso, (double[2]) { self->drag_x + offset_x, self->drag_y + offset_y }, 2);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
   if (is_filter (self))
     {
       on_filter_drag_update (self, offset_x, offset_y);
@@ -1383,7 +1530,12 @@ latent_figure_view_set_snapshot (LatentFigureView *self,
     return;
 
   if (snapshot == NULL || self->snapshot == NULL || snapshot->dataset != self->snapshot->dataset)
-    self->hover_row = -1;
+    {
+      self->hover_row = -1;
+      /* Rows of other data. */
+      if (self->selected != NULL)
+        gtk_bitset_remove_all (self->selected);
+    }
   /* The trail comes from the frames before it: set_history. */
   g_array_set_size (self->trail, 0);
   self->n_trail = 0;
@@ -1607,6 +1759,8 @@ latent_figure_view_dispose (GObject *object)
   g_clear_pointer (&self->density, cairo_surface_destroy);
   g_clear_pointer (&self->snapshot, latent_snapshot_unref);
   g_clear_pointer (&self->trail, g_array_unref);
+  g_clear_pointer (&self->selected, gtk_bitset_unref);
+  g_clear_pointer (&self->lasso, g_array_unref);
   g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->placeholder, g_free);
   g_clear_pointer (&self->placeholder_image, cairo_surface_destroy);
@@ -1681,6 +1835,10 @@ latent_figure_view_class_init (LatentFigureViewClass *klass)
   object_class->get_property = latent_figure_view_get_property;
   object_class->set_property = latent_figure_view_set_property;
 
+  /* ::rows-selected (GtkBitset *rows): a lasso selected these rows. */
+  signals[ROWS_SELECTED] = g_signal_new ("rows-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                         NULL, NULL, G_TYPE_NONE, 1, GTK_TYPE_BITSET);
+
   properties[PROP_KIND] =
     g_param_spec_enum ("kind", NULL, NULL, LATENT_TYPE_FIGURE_KIND, LATENT_FIGURE_AUTO,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1709,6 +1867,8 @@ latent_figure_view_init (LatentFigureView *self)
   GtkGesture *drag, *click;
 
   self->trail = g_array_new (FALSE, FALSE, sizeof (float));
+  self->selected = gtk_bitset_new_empty ();
+  self->lasso = g_array_new (FALSE, FALSE, sizeof (double));
   self->split = -1.0;
   self->hover_row = -1;
   /* Focusable, so the run's keys work without a text field taking them,
@@ -1725,6 +1885,7 @@ latent_figure_view_init (LatentFigureView *self)
   drag = gtk_gesture_drag_new ();
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
 
   click = gtk_gesture_click_new ();

@@ -64,4 +64,10 @@ void             latent_figure_view_zoom_actual (LatentFigureView  *self);
  * keys then pan, and the window leaves them to it. */
 gboolean         latent_figure_view_get_zoomed  (LatentFigureView  *self);
 
+/* The rows ringed as selected (a copy of @rows; NULL for none); a lasso
+ * (Shift-drag on a scatter) sets them and emits ::rows-selected. */
+void              latent_figure_view_set_selected_rows (LatentFigureView *self,
+                                                        GtkBitset        *rows);
+GtkBitset        *latent_figure_view_get_selected_rows (LatentFigureView *self);
+
 G_END_DECLS

@@ -514,18 +514,28 @@ on_export_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* The loaded rows in a table of their own. */
+/* The loaded rows in a table of their own, with the result shown; rows
+ * selected there are ringed in the figure, and a lasso in the figure
+ * selects its rows there. */
 static void
 on_data_table_action (GSimpleAction *action,
                       GVariant      *parameter,
                       gpointer       user_data)
 {
   LatentWindow *self = user_data;
-  LatentDataset *dataset = latent_session_get_dataset (self->session);
+  GtkWidget *table;
 
-  if (dataset == NULL)
+  if (latent_session_get_dataset (self->session) == NULL)
     return;
-  gtk_window_present (GTK_WINDOW (latent_data_table_new (GTK_WINDOW (self), dataset)));
+  table = latent_data_table_new (GTK_WINDOW (self), self->session);
+  g_signal_connect_object (table, "rows-selected", G_CALLBACK (latent_figure_view_set_selected_rows),
+                           self->figure_view, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->figure_view, "rows-selected", G_CALLBACK (latent_data_table_select_rows), table,
+                           G_CONNECT_SWAPPED);
+  if (!gtk_bitset_is_empty (latent_figure_view_get_selected_rows (self->figure_view)))
+    latent_data_table_select_rows (LATENT_DATA_TABLE (table),
+                                   latent_figure_view_get_selected_rows (self->figure_view));
+  gtk_window_present (GTK_WINDOW (table));
 }
 
 /* The result shown, as latent-cli --json or --csv writes it: the name says

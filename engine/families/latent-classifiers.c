@@ -129,6 +129,26 @@ latent_classifiers_get_confusion (LatentSnapshot *snapshot,
   return part->confusion[(gsize) truth * part->n_classes + predicted];
 }
 
+const gint32 *
+latent_classifiers_get_predictions (LatentSnapshot *snapshot,
+                                    LatentDataset **dataset,
+                                    const gint32  **rows,
+                                    guint          *n)
+{
+  const LatentClassifierPart *part;
+
+  g_return_val_if_fail (snapshot != NULL && dataset != NULL && rows != NULL && n != NULL, NULL);
+
+  part = &snapshot->classifier;
+  if (latent_snapshot_get_family (snapshot) != LATENT_FAMILY_CLASSIFIER || part->test_predictions == NULL
+      || part->test_rows == NULL)
+    return NULL;
+  *dataset = part->test_dataset;
+  *rows = part->test_rows;
+  *n = part->n_test;
+  return part->test_predictions;
+}
+
 void
 latent_classifiers_write_json (LatentSnapshot *snap,
                                JsonBuilder    *builder)

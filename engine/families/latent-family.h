@@ -96,6 +96,12 @@ guint        latent_classifiers_get_confusion (LatentSnapshot *snapshot,
                                                guint           truth,
                                                guint           predicted,
                                                guint          *total);
+/* A classifier's predicted class of each of @n test rows (@rows, rows of
+ * @dataset), or NULL before any. */
+const gint32 *latent_classifiers_get_predictions (LatentSnapshot *snapshot,
+                                                  LatentDataset **dataset,
+                                                  const gint32  **rows,
+                                                  guint          *n);
 /* The filtered image, interleaved as the dataset's pixels; NULL before it. */
 const float *latent_filters_get_image      (LatentSnapshot *snapshot);
 /* The method that ran ("direct"), or NULL. */

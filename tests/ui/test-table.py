@@ -16,6 +16,7 @@
 import csv
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -117,7 +118,8 @@ def step_headers():
                                                 'the column headers')]
     log(f'  headers: {names}')
     wanted = ['Row'] + iris_columns() + ['Label']
-    if names != wanted:
+    # k-means' first snapshot already gives each row a cluster.
+    if names[:6] != wanted or names[6:] not in ([], ['Cluster']):
         raise Failure(f'the headers are {names}, not {wanted}')
     state['headers'] = dict(headers(window))
 
@@ -128,8 +130,8 @@ def step_rows():
     rows = ui.wait_until(lambda: visible_rows(window) or None, 10, 'rows in the table')
     log(f'  {len(rows)} rows on screen; first {rows[0]}, last {rows[-1]}')
     for i, row in enumerate(rows[:5]):
-        if len(row) != 6:
-            raise Failure(f'row {i} has {len(row)} cells, not 6: {row}')
+        if len(row) not in (6, 7):
+            raise Failure(f'row {i} has {len(row)} cells, not 6 (and a cluster): {row}')
         if row[0] != str(i + 1):
             raise Failure(f'row {i} on screen is numbered {row[0]!r}, not {i + 1}')
         if row[5] != 'setosa':
@@ -165,6 +167,82 @@ def step_sort():
     app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-table-descending.png'), state['window'])
 
 
+def figure_description():
+    figure = app.find(None, 'Figure', what='the figure')
+    ui._safe(figure.clear_cache)
+    return ui._safe(lambda: figure.description, '') or ''
+
+
+def selection_text():
+    return ui.text_of(ui.find(state['window'], None, 'Selection', what='the table\'s selection line'))
+
+
+def step_results():
+    """Issue 40, item 13: the result's columns beside the inputs."""
+    app.press('Run')
+    ui.wait_until(lambda: re.search(r'converged|finished', status()), 60,
+                  lambda: f'k-means to converge (status: {status()!r})')
+    window = state['window']
+    names = [n for n, _ in ui.wait_until(lambda: (lambda h: h if 'Cluster' in [n for n, _ in h] else None)(
+        headers(window)), 10, 'a "Cluster" column')]
+    state['headers'] = dict(headers(window))
+    time.sleep(1.0)
+    rows = visible_rows(window)
+    clusters = {row[names.index('Cluster')] for row in rows}
+    log(f'  headers {names}; clusters on screen {sorted(clusters)}')
+    if not clusters or not clusters <= {'1', '2', '3'}:
+        raise Failure(f'the Cluster column reads {sorted(clusters)}, not clusters 1 to 3')
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-table-results.png'), window)
+
+
+def step_select_rows():
+    """Rows selected in the table (a click, then Shift+click four rows on)
+    are ringed in the figure, which says how many."""
+    window = state['window']
+    cells = ui.find_all(window, lambda n: ui.role_of(n) in ('table cell', 'cell', 'grid cell'))
+    cells.sort(key=lambda n: (ui.extents_of(n)[1], ui.extents_of(n)[0]))
+    firsts = []
+    for c in cells:
+        if ui.extents_of(c)[3] > 0 and ui.extents_of(c)[1] > 0 and ui.extents_of(c)[1] not in [ui.extents_of(f)[1] for f in firsts]:
+            firsts.append(c)
+    ui.raw_click(firsts[0])
+    time.sleep(0.3)
+    subprocess.run(['xdotool', 'keydown', 'shift'], check=True)
+    ui.raw_click(firsts[3])
+    subprocess.run(['xdotool', 'keyup', 'shift'], check=True)
+    ui.wait_until(lambda: '4 rows selected' in selection_text(), 5,
+                  lambda: f'the table to say 4 rows are selected ({selection_text()!r})')
+    said = ui.wait_until(lambda: re.search(r'4 rows selected', figure_description()), 5,
+                         lambda: f'the figure to ring the 4 rows ({figure_description()!r})')
+    log(f'  table: {selection_text()!r}; figure: {said.group(0)!r}')
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-table-selected.png'))
+
+
+def step_lasso():
+    """A lasso (Shift-drag) around points in the figure selects their rows
+    in the table."""
+    figure = app.find(None, 'Figure', what='the figure')
+    fx, fy, fw, fh = ui.screen_rect(figure)
+    # The right part of the figure: the table window covers its left.
+    points = [(0.62, 0.25), (0.97, 0.25), (0.97, 0.85), (0.62, 0.85)]
+    xs = [int(fx + fw * a) for a, _ in points]
+    ys = [int(fy + fh * b) for _, b in points]
+    cmd = ['xdotool', 'mousemove', str(xs[0]), str(ys[0]), 'keydown', 'shift', 'mousedown', '1']
+    for x, y in list(zip(xs, ys))[1:] + [(xs[0], ys[0])]:
+        cmd += ['mousemove', '--sync', str(x), str(y), 'sleep', '0.1']
+    cmd += ['mouseup', '1', 'keyup', 'shift']
+    subprocess.run(cmd, check=True)
+    said = ui.wait_until(lambda: re.search(r'(\d+) rows? selected', figure_description()), 5,
+                         lambda: f'the lasso to select rows ({figure_description()!r})')
+    n = int(said.group(1))
+    ui.wait_until(lambda: selection_text().startswith(f'{n} row'), 5,
+                  lambda: f'the table to select the {n} rows of the lasso ({selection_text()!r})')
+    log(f'  lasso: figure {said.group(0)!r}, table {selection_text()!r}')
+    if n == 4:
+        raise Failure('the lasso left the 4 rows selected in the table')
+    app.screenshot(os.path.join(ui.artifacts_dir(), 'ui-table-lasso.png'))
+
+
 def close_with(key):
     window = state['window']
     ui.click(state['headers']['Row'])  # the table window has the keyboard
@@ -187,6 +265,9 @@ def main():
         ('the headers: Row, the four Iris columns, Label', step_headers),
         ('the first rows are Iris\'s, numbered, with their classes', step_rows),
         ('a header sorts ascending, then descending', step_sort),
+        ('after a run, the clusters beside the rows', step_results),
+        ('rows selected in the table are ringed in the figure', step_select_rows),
+        ('a lasso in the figure selects its rows in the table', step_lasso),
         ('Escape closes the table, and Ctrl+W closes it opened again', step_close),
     ])
 

@@ -1938,6 +1938,100 @@ latent_figure_scatter_row_at (LatentSnapshot          *snapshot,
   return inside;
 }
 
+/* Even–odd rule: a ray to the right crosses the outline an odd number
+ * of times from inside. */
+static gboolean
+inside_polygon (const double *polygon,
+                guint         n_points,
+                double        x,
+                double        y)
+{
+  gboolean inside = FALSE;
+
+  for (guint i = 0, j = n_points - 1; i < n_points; j = i++)
+    {
+      double xi = polygon[2 * i], yi = polygon[2 * i + 1], xj = polygon[2 * j], yj = polygon[2 * j + 1];
+
+      if ((yi > y) != (yj > y) && x < xi + (y - yi) / (yj - yi) * (xj - xi))
+        inside = !inside;
+    }
+  return inside;
+}
+
+GArray *
+latent_figure_scatter_rows_in (LatentSnapshot          *snapshot,
+                               const LatentFigureStyle *style,
+                               int                      width,
+                               int                      height,
+                               const double            *polygon,
+                               guint                    n_points)
+{
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  double lo_x = G_MAXDOUBLE, lo_y = G_MAXDOUBLE, hi_x = -G_MAXDOUBLE, hi_y = -G_MAXDOUBLE;
+  Points points;
+  Layout layout;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, rows);
+  g_return_val_if_fail (polygon != NULL || n_points == 0, rows);
+
+  if (n_points < 3 || !scatter_layout (snapshot, style, width, height, &points, &layout))
+    return rows;
+  for (guint i = 0; i < n_points; i++)
+    {
+      lo_x = MIN (lo_x, polygon[2 * i]), hi_x = MAX (hi_x, polygon[2 * i]);
+      lo_y = MIN (lo_y, polygon[2 * i + 1]), hi_y = MAX (hi_y, polygon[2 * i + 1]);
+    }
+  for (guint row = 0; row < points.n; row++)
+    {
+      double x = map_x (&layout, point_x (&points, row)), y = map_y (&layout, point_y (&points, row));
+
+      /* Only points drawn: inside the plot. */
+      if (!(x >= 0 && x <= layout.plot_w && y >= 0 && y <= layout.plot_h))
+        continue;
+      x += layout.plot_x;
+      y += layout.plot_y;
+      if (x >= lo_x && x <= hi_x && y >= lo_y && y <= hi_y && inside_polygon (polygon, n_points, x, y))
+        g_array_append_val (rows, row);
+    }
+  points_clear (&points);
+  return rows;
+}
+
+guint
+latent_figure_scatter_rows_at (LatentSnapshot          *snapshot,
+                               const LatentFigureStyle *style,
+                               int                      width,
+                               int                      height,
+                               const guint             *rows,
+                               guint                    n_rows,
+                               double                  *xy)
+{
+  Points points;
+  Layout layout;
+  guint n = 0;
+
+  g_return_val_if_fail (snapshot != NULL && style != NULL, 0);
+
+  if (n_rows == 0 || !scatter_layout (snapshot, style, width, height, &points, &layout))
+    return 0;
+  for (guint i = 0; i < n_rows; i++)
+    {
+      double x, y;
+
+      if (rows[i] >= points.n)
+        continue;
+      x = map_x (&layout, point_x (&points, rows[i]));
+      y = map_y (&layout, point_y (&points, rows[i]));
+      if (!(x >= 0 && x <= layout.plot_w && y >= 0 && y <= layout.plot_h))
+        continue;
+      xy[2 * n] = layout.plot_x + x;
+      xy[2 * n + 1] = layout.plot_y + y;
+      n++;
+    }
+  points_clear (&points);
+  return n;
+}
+
 gboolean
 latent_figure_scatter_locate (LatentSnapshot          *snapshot,
                               const LatentFigureStyle *style,

@@ -220,6 +220,24 @@ gboolean         latent_figure_scatter_row_at  (LatentSnapshot          *snapsho
                                                 guint                    row,
                                                 double                  *px,
                                                 double                  *py);
+/* The rows drawn inside @polygon (@n_points x, y pairs in figure
+ * pixels, closed implicitly), ascending: a lasso's. Free with
+ * g_array_unref (). */
+GArray          *latent_figure_scatter_rows_in (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                const double            *polygon,
+                                                guint                    n_points);
+/* Where each of @rows is drawn, as x, y pairs into @xy (2 × @n_rows),
+ * skipping those not drawn; how many were. */
+guint            latent_figure_scatter_rows_at (LatentSnapshot          *snapshot,
+                                                const LatentFigureStyle *style,
+                                                int                      width,
+                                                int                      height,
+                                                const guint             *rows,
+                                                guint                    n_rows,
+                                                double                  *xy);
 gboolean         latent_figure_scatter_bounds  (LatentSnapshot          *snapshot,
                                                 const LatentFigureStyle *style,
                                                 int                      width,
