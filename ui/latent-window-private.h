@@ -25,6 +25,7 @@
 #include "latent-experiment.h"
 #include "latent-figure-view.h"
 #include "latent-param-panel.h"
+#include "latent-run-history.h"
 #include "latent-session.h"
 
 G_BEGIN_DECLS
@@ -72,6 +73,7 @@ struct _LatentWindow
   /* The data, the algorithm, the run and its frames: the window shows
    * them and passes the person's choices on. */
   LatentSession         *session;
+  LatentRunHistory      *runs;          /* the runs since the window opened */
   GCancellable          *loading;
   /* The test data's spec, for an experiment to keep; and an opened
    * experiment's view, shown once its data has loaded. */

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "latent-runs-window.h"
 #include "latent-sweep-dialog.h"
 #include "latent-ui-util.h"
 
@@ -283,7 +284,19 @@ on_sweep_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The runs since the window opened, two side by side. */
+static void
+on_compare_runs_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  LatentWindow *self = user_data;
+
+  gtk_window_present (GTK_WINDOW (latent_runs_window_new (GTK_WINDOW (self), self->runs)));
+}
+
 static const GActionEntry run_actions[] = {
+  { "compare-runs", on_compare_runs_action },
   { "sweep", on_sweep_action },
   { "run", on_run_action },
   { "pause", on_pause_action },

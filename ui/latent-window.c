@@ -900,6 +900,7 @@ latent_window_dispose (GObject *object)
   if (self->loading)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
+  g_clear_object (&self->runs);
   /* Before the window and its device go, no thread may be left in the
    * compiler; the window is off the screen before the session waits for
    * a build under way. */
@@ -1004,6 +1005,7 @@ static void
 latent_window_init (LatentWindow *self)
 {
   self->session = latent_session_new ();
+  self->runs = latent_run_history_new (self->session);
   gtk_widget_init_template (GTK_WIDGET (self));
   for (guint i = 0; i < G_N_ELEMENTS (session_notes); i++)
     g_signal_connect_swapped (self->session, session_notes[i].property, session_notes[i].callback, self);
