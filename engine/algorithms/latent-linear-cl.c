@@ -208,8 +208,12 @@ pack_rows (LatentLinearCl  *lcl,
   const guint n = lcl->n, d = lcl->d, kp = (n + per - 1) / per;
   const guint units = MAX (1, latent_cl_get_info (lcl->cl)->compute_units);
   const guint blocks = MIN (kp, 16 * units), per_item = (kp + blocks - 1) / blocks;
-  /* 16 columns a work-item (the CPU shape's kernels). */
-  const gsize global[2] = { (d + 15) / 16, (kp + per_item - 1) / per_item };
+  /* 16 columns a work-item (the CPU shape's kernels); every column for
+   * the quads, which stream their rows. */
+  const gsize global[2] = { per == 4 ? 1 : (d + 15) / 16, (kp + per_item - 1) / per_item };
+  /* A work-group a block: left to choose, PoCL put every block in one
+   * work-group, which one thread runs. */
+  const gsize local[2] = { 1, 1 };
   g_autofree cl_int *sums = g_new (cl_int, global[1] * d);
   g_autofree cl_int *off = g_new (cl_int, global[0] * global[1]);
   cl_mem sums_buf = NULL, off_buf = NULL;
@@ -218,7 +222,8 @@ pack_rows (LatentLinearCl  *lcl,
 
   ok = latent_cl_create_buffer (lcl->cl, packed, CL_MEM_READ_WRITE, (gsize) kp * d * sizeof (cl_int), NULL,
                                 per == 2 ? "row pairs" : "row quads", error) &&
-       latent_cl_create_buffer (lcl->cl, &sums_buf, CL_MEM_WRITE_ONLY, global[1] * d * sizeof (cl_int), NULL,
+       /* Read too: the quads add to their block's sums as they go. */
+       latent_cl_create_buffer (lcl->cl, &sums_buf, CL_MEM_READ_WRITE, global[1] * d * sizeof (cl_int), NULL,
                                 "partial sums", error) &&
        latent_cl_create_buffer (lcl->cl, &off_buf, CL_MEM_WRITE_ONLY, global[0] * global[1] * sizeof (cl_int),
                                 NULL, "values off the grid", error) &&
@@ -230,7 +235,8 @@ pack_rows (LatentLinearCl  *lcl,
                                      LATENT_CL_ARG (*packed), LATENT_CL_ARG (sums_buf), LATENT_CL_ARG (off_buf),
                                      LATENT_CL_ARG (grid), LATENT_CL_ARG (n), LATENT_CL_ARG (d),
                                      LATENT_CL_ARG (per_item), LATENT_CL_ARG_END)) &&
-       latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, kernel, 2, NULL, global, NULL, 0, NULL, NULL),
+       latent_cl_check (clEnqueueNDRangeKernel (lcl->queue, kernel, 2, NULL, global, per == 4 ? local : NULL, 0,
+                                                NULL, NULL),
                         "clEnqueueNDRangeKernel", name, error) &&
        latent_cl_check (clEnqueueReadBuffer (lcl->queue, sums_buf, CL_FALSE, 0, global[1] * d * sizeof (cl_int),
                                              sums, 0, NULL, NULL), "clEnqueueReadBuffer", name, error) &&

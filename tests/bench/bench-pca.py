@@ -13,7 +13,11 @@
 #   numpy-eigh:  centre, Xc.T @ Xc, eigh (the route scikit-learn >= 1.5 takes
 #                by default for this shape), Debian's NumPy and PyPI's;
 #   sklearn-randomized, sklearn-full: Debian's scikit-learn PCA;
-#   sklearn-default: the current scikit-learn from PyPI, its default solver.
+#   sklearn-default: the current scikit-learn from PyPI, its default solver;
+#   sklearnex-full, sklearnex-default: the same with Intel's extension
+#                (scikit-learn-intelex, oneDAL) patched in, when the venv has it:
+#                oneDAL's covariance method, the fastest CPU PCA we know.
+# Every peer line names the BLAS (and OpenMP) threadpoolctl finds loaded.
 # Each reports the explained-variance ratio of its 50 components, so the
 # answers can be seen to match.
 #
@@ -38,10 +42,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_machine import machine_record  # noqa: E402
+from bench_machine import machine_record, peers_python  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-VENV_PYTHON = Path.home() / ".cache" / "latent" / "peers-venv" / "bin" / "python"
 COMPONENTS, FACTORS, FA_ROWS = 50, 10, 10000
 
 PEER_SCRIPT = r"""
@@ -51,6 +54,18 @@ import sklearn
 from sklearn.decomposition import PCA, FactorAnalysis
 
 which, repeat, components, factors, fa_rows = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+try:
+    import sklearnex
+except ImportError:
+    sklearnex = None
+
+def pools():
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return None
+    return [{k: p.get(k) for k in ("user_api", "internal_api", "num_threads", "version", "architecture")}
+            for p in threadpool_info()]
 path = os.environ.get("LATENT_FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist")
 with gzip.open(os.path.join(path, "train-images-idx3-ubyte.gz")) as f:
     x = (np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 784).astype(np.float32) / np.float32(255))
@@ -83,7 +98,19 @@ else:
 for name, fit in cases:
     ms, ratio = timed(fit)
     print(json.dumps({"bench": "pca", "impl": f"{name}-{which}", "numpy": np.__version__,
-                      "sklearn": sklearn.__version__, "ms": ms, "explained_variance_ratio": ratio}), flush=True)
+                      "sklearn": sklearn.__version__, "ms": ms, "explained_variance_ratio": ratio,
+                      "pools": pools()}), flush=True)
+if sklearnex is not None:
+    # The extension's own estimator: stock scikit-learn stays unpatched.
+    from sklearnex.decomposition import PCA as ExPCA
+    for name, solver in (("sklearnex-full", "full"), ("sklearnex-default", "auto")):
+        def fit(solver=solver):
+            p = ExPCA(components, svd_solver=solver, random_state=0).fit(x)
+            return float(p.explained_variance_ratio_.sum())
+        ms, ratio = timed(fit)
+        print(json.dumps({"bench": "pca", "impl": f"{name}-{which}", "sklearnex": getattr(sklearnex, "__version__", None),
+                          "sklearn": sklearn.__version__, "ms": ms, "explained_variance_ratio": ratio,
+                          "pools": pools()}), flush=True)
 
 xf = x[:fa_rows]
 for method in ("randomized", "lapack"):
@@ -149,8 +176,8 @@ def main():
     results.append(fa)
 
     peers = [("debian", "/usr/bin/python3")]
-    if not args.no_pypi and VENV_PYTHON.exists():
-        peers.append(("pypi", str(VENV_PYTHON)))
+    if not args.no_pypi and peers_python():
+        peers.append(("pypi", peers_python()))
     for which, python in peers:
         p = subprocess.run([python, "-c", PEER_SCRIPT, which, str(args.repeat), str(COMPONENTS), str(FACTORS),
                             str(FA_ROWS)],
