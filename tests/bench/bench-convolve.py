@@ -101,7 +101,8 @@ def main():
     parser.add_argument("--shapes", default="3840x2160,640x480", help="image sizes, WxH,…")
     parser.add_argument("--quick", action="store_true", help="auto only")
     args = parser.parse_args()
-    print(json.dumps(machine_record(**vars(args))), flush=True)
+    # default=str: the build directory is a Path.
+    print(json.dumps(machine_record(**vars(args)), default=str), flush=True)
 
     bench = args.build_dir / "tests" / "bench" / "latent-bench-convolve"
     if not bench.exists():
