@@ -198,13 +198,25 @@ def bench_sklearn(python, flavour, algorithm, source, centers, k, counts, repeat
         raise RuntimeError(f"{HELPER.name} under {python} printed {len(lines)} results, "
                            f"expected {len(counts)}")
     first = lines[0]
-    return per_iteration(f"sklearn-{first['sklearn']}-{algorithm}-{flavour}", k, first["n"], first["d"],
+    name = {"faiss": f"faiss-{flavour}", "sklearnex": f"sklearnex-{flavour}"}.get(
+        algorithm, f"sklearn-{first['sklearn']}-{algorithm}-{flavour}")
+    return per_iteration(name, k, first["n"], first["d"],
                          [line["n_iter"] for line in lines],
                          [line["fit_ms_median"] for line in lines],
                          [line["fit_ms"] for line in lines],
                          {"python": first["python"], "numpy": first["numpy"],
                           "executable": first["executable"], "threadpools": first["threadpools"],
                           "inertia": lines[-1]["inertia"]}, paired=True)
+
+
+def faster_peers(python):
+    """Intel's extension and FAISS, where the Python at hand has them."""
+    have = []
+    for algorithm, module in (("sklearnex", "sklearnex"), ("faiss", "faiss")):
+        proc = subprocess.run([python, "-c", f"import {module}"], capture_output=True, env=peer_env())
+        if proc.returncode == 0:
+            have.append(algorithm)
+    return tuple(have)
 
 
 def bench_seed_latent(build_dir, spec, k, repeat):
@@ -333,7 +345,7 @@ def main():
                              lambda: bench_latent(build_dir, spec, centers, k, "off",
                                                   REFERENCE_ITERATIONS, REFERENCE_REPEAT), True))
             for python, flavour in peers:
-                for algorithm in ("lloyd", "elkan"):
+                for algorithm in ("lloyd", "elkan") + faster_peers(python):
                     jobs.append((f"sklearn-{algorithm}-{flavour}",
                                  lambda python=python, flavour=flavour, algorithm=algorithm:
                                  bench_sklearn(python, flavour, algorithm, source, centers, k, ITERATIONS,
@@ -364,7 +376,8 @@ def main():
 
             latent = next((r for r in records if r["impl"] == "latent-opencl" and r["per_iteration_ms"]),
                           None) or best("latent-")
-            peer = best("sklearn-")
+            # The fastest of every peer: stock scikit-learn, Intel's extension, FAISS.
+            peer = best(("sklearn-", "sklearnex-", "faiss-"))
             paired = ([p / q for p, q in zip(peer["rounds_ms"], latent["rounds_ms"]) if p and q]
                       if latent and peer and len(latent["rounds_ms"]) == len(peer["rounds_ms"]) else [])
             emit({"bench": "kmeans-summary", "k": k, "n": rows,

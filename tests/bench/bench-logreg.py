@@ -31,7 +31,9 @@
 #                      a person gets it; 1000 iterations took 300 s for 0.1
 #                      point more) under /usr/bin/python3 and the peers venv's
 #                      python (tests/peers/setup-venv.sh); the fit alone is
-#                      timed (the data loaded and standardised first).
+#                      timed (the data loaded and standardised first);
+#   sklearnex-lbfgs-pypi: the same fit by Intel's extension's own
+#                      LogisticRegression (oneDAL), where the venv has it.
 # The peers run with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset: NumPy's
 # BLAS chooses its own kernels and cache sizes.
 #
@@ -94,6 +96,10 @@ def peer_main(solver, label, l2):
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
+
+    if label.startswith("sklearnex"):
+        # Intel's extension's own estimator (oneDAL).
+        from sklearnex.linear_model import LogisticRegression
 
     def load(name, offset):
         with gzip.open(FASHION_MNIST_DIR / name) as f:
@@ -224,8 +230,11 @@ def main():
                   "note": f"no venv at {VENV}: run tests/peers/setup-venv.sh"})
             failed = True
     for source, python in pythons:
-        for solver in solvers:
-            label = f"sklearn-{solver}-{source}"
+        # Intel's extension where the Python has it: lbfgs, which it speeds up.
+        has_ex = subprocess.run([python, "-c", "import sklearnex"], capture_output=True,
+                                env=peer_env()).returncode == 0
+        for solver, ex in [(s, False) for s in solvers] + ([("lbfgs", True)] if has_ex else []):
+            label = f"sklearn{'ex' if ex else ''}-{solver}-{source}"
             try:
                 out = run([python, Path(__file__).resolve(), "--peer", solver, "--label", label,
                            "--l2", str(args.l2)], env=peer_env())

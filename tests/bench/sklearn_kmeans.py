@@ -6,7 +6,10 @@
 # the PyPI venv's), so every peer runs exactly this code:
 #
 #   python sklearn_kmeans.py --data-dir DIR --rows N --centers C.csv \
-#                            --iterations 5,25 --repeat 3 [--algorithm lloyd|elkan]
+#                            --iterations 5,25 --repeat 3 [--algorithm lloyd|elkan|sklearnex|faiss]
+#
+# sklearnex is Intel's extension's own KMeans (oneDAL, Lloyd), faiss FAISS's
+# Kmeans from the same centers (faiss-cpu), both from the peers venv.
 #
 # One JSON line per iteration count: the fit() times of every repeat (after
 # one warm-up fit), their median, the iterations actually run and the inertia.
@@ -61,9 +64,31 @@ def blas_info():
             for pool in threadpool_info()]
 
 
+class FaissFit:
+    """FAISS's k-means from given centers, with what the records read of a fit."""
+
+    def __init__(self, x, centers, iterations):
+        import faiss
+        self.km = faiss.Kmeans(x.shape[1], centers.shape[0], niter=iterations, seed=0,
+                               max_points_per_centroid=x.shape[0], verbose=False)
+        self.x, self.centers, self.n_iter_ = x, centers, iterations
+
+    def fit(self, _x):
+        self.km.train(self.x, init_centroids=self.centers)
+        self.inertia_ = float(self.km.obj[-1]) if len(self.km.obj) else float("nan")
+        return self
+
+
 def fit_ms(x, centers, iterations, algorithm):
-    km = KMeans(n_clusters=centers.shape[0], init=centers, n_init=1,
-                max_iter=iterations, tol=0, algorithm=algorithm)
+    if algorithm == "faiss":
+        km = FaissFit(x, centers, iterations)
+    elif algorithm == "sklearnex":
+        from sklearnex.cluster import KMeans as ExKMeans
+        km = ExKMeans(n_clusters=centers.shape[0], init=centers, n_init=1, max_iter=iterations, tol=0,
+                      algorithm="lloyd")
+    else:
+        km = KMeans(n_clusters=centers.shape[0], init=centers, n_init=1,
+                    max_iter=iterations, tol=0, algorithm=algorithm)
     start = time.perf_counter()
     km.fit(x)
     return (time.perf_counter() - start) * 1000, km
@@ -104,7 +129,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--make-centers", type=int, metavar="K")
     parser.add_argument("--time-init", type=int, metavar="K")
-    parser.add_argument("--algorithm", choices=("lloyd", "elkan"), default="lloyd")
+    parser.add_argument("--algorithm", choices=("lloyd", "elkan", "sklearnex", "faiss"), default="lloyd")
     args = parser.parse_args()
 
     x = np.load(args.npy) if args.npy else read_idx_images(args.data_dir, args.rows)
