@@ -20,9 +20,10 @@
 #   numpy-debian:       tests/peers/wta_numpy.py under /usr/bin/python3;
 #   numpy-pypi:         the same under the peers venv's python
 #                       (tests/peers/setup-venv.sh);
-#   torch-pypi:         wta_numpy.WtaTorch (autograd, torch.optim.SGD) in the
-#                       venv, when torch imports there (it is not in
-#                       requirements.txt: see README.md).
+#   torch-pypi:         wta_numpy.WtaTorch (autograd, torch.optim.SGD) under
+#                       $LATENT_TORCH_VENV (default ~/.cache/latent/torch-venv)
+#                       or the peers venv, whichever's torch imports (it is
+#                       not in requirements.txt: see README.md).
 # The peers pick winners with np.argpartition and torch.topk rather than
 # the stable sort the peers test needs for Latent's tie rule (to the lower
 # row): the same code but for exact ties among positive activations, in
@@ -60,7 +61,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_machine import cpu_model, git_commit, mem_total_gib, os_name
+from bench_machine import cpu_model, git_commit, mem_total_gib, os_name, torch_python
 
 HERE = Path(__file__).resolve().parent
 SOURCE_ROOT = HERE.parents[1]
@@ -259,13 +260,12 @@ def main():
         else:
             peers.append(("numpy-pypi", str(venv_python), "numpy"))
             if not args.no_torch:
-                has_torch = subprocess.run([str(venv_python), "-c", "import torch"], capture_output=True,
-                                           env=peer_env()).returncode == 0
-                if has_torch:
-                    peers.append(("torch-pypi", str(venv_python), "torch"))
+                python = torch_python()
+                if python:
+                    peers.append(("torch-pypi", python, "torch"))
                 else:
                     emit({"bench": "wta-note", "impl": "torch-pypi",
-                          "note": f"torch does not import in {venv_python}: "
+                          "note": f"torch imports neither in the torch venv nor in {venv_python}: "
                                   f"{venv_python} -m pip install torch (see tests/bench/README.md)"})
     for label, python, kind in peers:
         try:

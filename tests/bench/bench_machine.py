@@ -61,6 +61,19 @@ def peers_python():
     return py if os.path.exists(py) else None
 
 
+def torch_python():
+    """A python whose torch imports: $LATENT_TORCH_VENV's (default
+    ~/.cache/latent/torch-venv, PyTorch's 5 GB kept apart), else the peers
+    venv's; None without one."""
+    import os
+    venv = os.environ.get("LATENT_TORCH_VENV") or os.path.expanduser("~/.cache/latent/torch-venv")
+    for py in (os.path.join(venv, "bin", "python"), peers_python()):
+        if py and os.path.exists(py) and subprocess.run([py, "-c", "import torch"],
+                                                         capture_output=True).returncode == 0:
+            return py
+    return None
+
+
 def fashion_mnist_all():
     """All 70,000 Fashion-MNIST images (training then test), float32 in [0, 1]."""
     import gzip
