@@ -58,7 +58,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_machine import cpu_model, git_commit, mem_total_gib, os_name
+from bench_machine import cpu_model, git_commit, mem_total_gib, os_name, threadpools
 
 HERE = Path(__file__).resolve().parent
 DEBIAN_PYTHON = "/usr/bin/python3"
@@ -123,7 +123,8 @@ def peer_main(solver, label, l2):
               "numpy": np.__version__, "sklearn": sklearn.__version__, "solver": solver, "C": c,
               "max_iter": MAX_ITER[solver], "n_iter": int(np.max(model.n_iter_)), "converged": converged,
               "seconds": seconds, "test_accuracy": float((model.predict(x_test) == y_test).mean()),
-              "train_accuracy": float((model.predict(x_train) == y_train).mean())}
+              "train_accuracy": float((model.predict(x_train) == y_train).mean()), "cpu": cpu_model(),
+              "threadpools": threadpools()}
     print(json.dumps(record), flush=True)
     return 0
 

@@ -46,6 +46,18 @@ def git_commit():
         return None
 
 
+def threadpools():
+    """The BLAS and OpenMP pools loaded in this Python, as threadpoolctl
+    finds them (which OpenBLAS kernel runs: "Prescott", "SkylakeX"), or
+    None without threadpoolctl."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return None
+    return [{key: pool.get(key) for key in ("user_api", "internal_api", "num_threads", "version", "architecture")}
+            for pool in threadpool_info()]
+
+
 def machine_record(**settings):
     """The first JSON line of a benchmark: where it ran and with what."""
     import os

@@ -20,6 +20,8 @@ import numpy as np
 import sklearn
 from sklearn.mixture import GaussianMixture
 
+from bench_machine import cpu_model, threadpools
+
 
 def main():
     parser = argparse.ArgumentParser()
@@ -46,7 +48,8 @@ def main():
         fit()
         runs = [fit() for _ in range(args.repeat)]
         times = [r[0] * 1000 for r in runs]
-        print(json.dumps({"impl": f"sklearn-{sklearn.__version__}", "iterations": count,
+        print(json.dumps({"impl": f"sklearn-{sklearn.__version__}", "cpu": cpu_model(), "threadpools": threadpools(),
+                          "iterations": count,
                           "times_ms": times, "median_ms": statistics.median(times),
                           "log_likelihood": runs[-1][1].lower_bound_, "dtype": str(x.dtype)}), flush=True)
 
