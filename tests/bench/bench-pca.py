@@ -59,13 +59,9 @@ try:
 except ImportError:
     sklearnex = None
 
-def pools():
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        return None
-    return [{k: p.get(k) for k in ("user_api", "internal_api", "num_threads", "version", "architecture")}
-            for p in threadpool_info()]
+# bench_machine's folder, where this script's driver lives.
+sys.path.insert(0, sys.argv[6])
+from bench_machine import threadpools as pools
 path = os.environ.get("LATENT_FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist")
 with gzip.open(os.path.join(path, "train-images-idx3-ubyte.gz")) as f:
     x = (np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 784).astype(np.float32) / np.float32(255))
@@ -180,7 +176,7 @@ def main():
         peers.append(("pypi", peers_python()))
     for which, python in peers:
         p = subprocess.run([python, "-c", PEER_SCRIPT, which, str(args.repeat), str(COMPONENTS), str(FACTORS),
-                            str(FA_ROWS)],
+                            str(FA_ROWS), str(Path(__file__).resolve().parent)],
                            capture_output=True, text=True, env=peer_env())
         if p.returncode != 0:
             print(f"bench-pca: {which} peers failed: {p.stderr[-2000:]}", file=sys.stderr)

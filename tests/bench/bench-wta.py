@@ -61,7 +61,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_machine import cpu_model, git_commit, mem_total_gib, os_name, torch_python
+from bench_machine import cpu_model, git_commit, mem_total_gib, os_name, threadpools, torch_python
 
 HERE = Path(__file__).resolve().parent
 SOURCE_ROOT = HERE.parents[1]
@@ -111,15 +111,6 @@ def load_fashion_mnist():
     return x * (np.float32(1) / x.max())
 
 
-def blas_info():
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        return None
-    return [{key: pool.get(key) for key in ("user_api", "internal_api", "num_threads", "version", "architecture")}
-            for pool in threadpool_info()]
-
-
 def peer_main(kind, label, warmup, epochs):
     import numpy as np
 
@@ -148,7 +139,7 @@ def peer_main(kind, label, warmup, epochs):
         def batches(epoch):
             order = np.random.default_rng(epoch).permutation(N_ROWS)
             return order[:STEPS_PER_EPOCH * BATCH].reshape(STEPS_PER_EPOCH, BATCH)
-    record["threadpools"] = blas_info()
+    record["threadpools"] = threadpools()
 
     seconds, losses, dead = [], [], []
     for epoch in range(warmup + epochs):

@@ -41,6 +41,8 @@ import numpy as np
 import sklearn
 from sklearn.cluster import KMeans, kmeans_plusplus
 
+from bench_machine import threadpools
+
 
 def read_idx_images(data_dir, rows):
     for name in ("train-images-idx3-ubyte.gz", "train-images-idx3-ubyte"):
@@ -52,16 +54,6 @@ def read_idx_images(data_dir, rows):
             # Scaled as latent-cli scales them: uint8 / 255 in float32.
             return pixels.reshape(-1, 784)[:rows].astype(np.float32) / np.float32(255)
     sys.exit(f"sklearn_kmeans.py: no train-images-idx3-ubyte[.gz] in {data_dir}")
-
-
-def blas_info():
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        return None
-    return [{key: pool.get(key) for key in ("user_api", "internal_api", "num_threads",
-                                            "version", "architecture")}
-            for pool in threadpool_info()]
 
 
 class FaissFit:
@@ -143,7 +135,7 @@ def main():
         "numpy": np.__version__,
         "python": platform.python_version(),
         "executable": sys.executable,
-        "threadpools": blas_info(),
+        "threadpools": threadpools(),
     }
     if args.time_init:
         time_init(x, args.time_init, args.repeat, facts)
