@@ -431,7 +431,6 @@ on_copy (LatentExportDialog *self)
 {
   int width = gtk_spin_button_get_value_as_int (self->width_spin);
   int height = gtk_spin_button_get_value_as_int (self->height_spin);
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autoptr(GError) error = NULL;
   /* Magnified as the file would be. */
@@ -443,11 +442,7 @@ on_copy (LatentExportDialog *self)
       show_message (self, error->message);
       return;
     }
-  /* Cairo's ARGB32 is premultiplied native-endian: GDK's default format. */
-  bytes = g_bytes_new (cairo_image_surface_get_data (surface),
-                       (gsize) cairo_image_surface_get_stride (surface) * height);
-  texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes,
-                                    cairo_image_surface_get_stride (surface));
+  texture = latent_texture_new_for_surface (surface);
   gdk_clipboard_set_texture (gtk_widget_get_clipboard (GTK_WIDGET (self)), texture);
   cairo_surface_destroy (surface);
   show_message (self, NULL);

@@ -19,6 +19,7 @@
 
 #include "latent-figure-view.h"
 #include "latent-family.h"
+#include "latent-ui-util.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -1220,13 +1221,7 @@ open_enlarged (gpointer user_data)
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_box_append (GTK_BOX (box), label);
   {
-    g_autoptr(GBytes) bytes = g_bytes_new (cairo_image_surface_get_data (image),
-                                           (gsize) cairo_image_surface_get_stride (image)
-                                           * cairo_image_surface_get_height (image));
-    g_autoptr(GdkTexture) texture = gdk_memory_texture_new (cairo_image_surface_get_width (image),
-                                                            cairo_image_surface_get_height (image),
-                                                            GDK_MEMORY_DEFAULT, bytes,
-                                                            cairo_image_surface_get_stride (image));
+    g_autoptr(GdkTexture) texture = latent_texture_new_for_surface (image);
 
     picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
     gtk_picture_set_can_shrink (GTK_PICTURE (picture), FALSE);
@@ -1322,11 +1317,7 @@ tooltip_with_image (GtkTooltip      *tooltip,
                     const char      *text,
                     cairo_surface_t *image)
 {
-  /* Cairo's ARGB32 is GDK's default memory format. */
-  int width = cairo_image_surface_get_width (image), height = cairo_image_surface_get_height (image);
-  int stride = cairo_image_surface_get_stride (image);
-  g_autoptr(GBytes) bytes = g_bytes_new (cairo_image_surface_get_data (image), (gsize) stride * height);
-  g_autoptr(GdkTexture) texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes, stride);
+  g_autoptr(GdkTexture) texture = latent_texture_new_for_surface (image);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *label = gtk_label_new (text);
   GtkWidget *picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));

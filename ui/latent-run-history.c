@@ -17,6 +17,7 @@
 
 #include "latent-family.h"
 #include "latent-figure.h"
+#include "latent-ui-util.h"
 
 /* The thumbnail is the figure drawn at this size and shown at a third of
  * it: drawn that small, its header would fill it. */
@@ -46,17 +47,13 @@ render_thumbnail (LatentSnapshot *snapshot)
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, THUMB_W, THUMB_H);
   cairo_t *cr = cairo_create (surface);
   LatentFigureStyle style;
-  g_autoptr(GBytes) bytes = NULL;
   GdkTexture *texture;
 
   latent_figure_style_init (&style);
   latent_figure_render (snapshot, LATENT_FIGURE_AUTO, &style, cr, THUMB_W, THUMB_H);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
-  bytes = g_bytes_new (cairo_image_surface_get_data (surface),
-                       (gsize) cairo_image_surface_get_stride (surface) * THUMB_H);
-  texture = gdk_memory_texture_new (THUMB_W, THUMB_H, GDK_MEMORY_DEFAULT, bytes,
-                                    cairo_image_surface_get_stride (surface));
+  texture = latent_texture_new_for_surface (surface);
   cairo_surface_destroy (surface);
   return texture;
 }

@@ -259,3 +259,17 @@ latent_dup_file_stem (const char *dataset_name)
   g_strdelimit (stem, "/\\:", '-');
   return stem;
 }
+
+GdkTexture *
+latent_texture_new_for_surface (cairo_surface_t *surface)
+{
+  const int height = cairo_image_surface_get_height (surface), stride = cairo_image_surface_get_stride (surface);
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (cairo_image_surface_get_format (surface) == CAIRO_FORMAT_ARGB32, NULL);
+
+  /* Cairo's ARGB32 is premultiplied native-endian: GDK's default format. */
+  bytes = g_bytes_new (cairo_image_surface_get_data (surface), (gsize) stride * height);
+  return gdk_memory_texture_new (cairo_image_surface_get_width (surface), height, GDK_MEMORY_DEFAULT, bytes,
+                                 stride);
+}

@@ -77,4 +77,8 @@ GtkFileChooserNative *latent_save_chooser_new (GtkWindow            *parent,
  * characters that would make it a path. */
 char                 *latent_dup_file_stem    (const char           *dataset_name);
 
+/* A texture of @surface's pixels (a flushed Cairo ARGB32 image surface,
+ * which stays the caller's): for a GtkPicture, a tooltip, the clipboard. */
+GdkTexture           *latent_texture_new_for_surface (cairo_surface_t *surface);
+
 G_END_DECLS
