@@ -647,8 +647,8 @@ latent_figure_weights_locate (LatentSnapshot          *snapshot,
 
 static gint64
 pick_unit (LatentSnapshot          *snapshot,
+           LatentFigureKind         kind,
            const LatentFigureStyle *style,
-           gboolean                 by_wins,
            double                   top,
            int                      width,
            int                      height,
@@ -660,6 +660,7 @@ pick_unit (LatentSnapshot          *snapshot,
 {
   g_auto(Layout) layout = { 0 };
   const LatentAutoencoderPart *part = &snapshot->autoencoder;
+  const gboolean by_wins = kind == LATENT_FIGURE_WINNERS;
   gint64 pos;
   guint unit;
 
@@ -700,49 +701,19 @@ pick_unit (LatentSnapshot          *snapshot,
   return unit;
 }
 
-static gint64
-pick_weights (LatentSnapshot          *snapshot,
-              const LatentFigureStyle *style,
-              double                   top,
-              int                      width,
-              int                      height,
-              double                   x,
-              double                   y,
-              int                      size,
-              char                   **text,
-              cairo_surface_t        **image)
-{
-  return pick_unit (snapshot, style, FALSE, top, width, height, x, y, size, text, image);
-}
-
-static gint64
-pick_winners (LatentSnapshot          *snapshot,
-              const LatentFigureStyle *style,
-              double                   top,
-              int                      width,
-              int                      height,
-              double                   x,
-              double                   y,
-              int                      size,
-              char                   **text,
-              cairo_surface_t        **image)
-{
-  return pick_unit (snapshot, style, TRUE, top, width, height, x, y, size, text, image);
-}
-
 const LatentFigureKindRow _latent_figure_autoencoder_kinds[] = {
   { .kind = LATENT_FIGURE_WEIGHTS,
     .title = N_("Weights"),
     .draw = _latent_figure_weights_draw,
     .applies = _latent_figure_applies_with_data,
-    .pick = pick_weights,
+    .pick = pick_unit,
     .only_some = TRUE,
     .per_family = TRUE, .family = LATENT_FAMILY_AUTOENCODER },
   { .kind = LATENT_FIGURE_WINNERS,
     .title = N_("Weights by wins"),
     .draw = _latent_figure_winners_draw,
     .applies = _latent_figure_applies_with_data,
-    .pick = pick_winners,
+    .pick = pick_unit,
     .only_some = TRUE },
   { .kind = LATENT_FIGURE_AUTO }
 };

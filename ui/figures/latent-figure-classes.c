@@ -397,8 +397,8 @@ _latent_figure_prototypes_draw (LatentSnapshot          *snapshot,
  * prototypes how many training rows it has. */
 static gint64
 pick_class (LatentSnapshot          *snapshot,
+            LatentFigureKind         kind,
             const LatentFigureStyle *style,
-            gboolean                 prototypes,
             double                   top,
             int                      width,
             int                      height,
@@ -408,6 +408,7 @@ pick_class (LatentSnapshot          *snapshot,
             char                   **text,
             cairo_surface_t        **image)
 {
+  const gboolean prototypes = kind == LATENT_FIGURE_PROTOTYPES;
   LatentFigureTileGrid grid;
   gint64 c;
 
@@ -432,36 +433,6 @@ pick_class (LatentSnapshot          *snapshot,
       class_tiles_clear (&tiles);
     }
   return c;
-}
-
-static gint64
-pick_class_weights (LatentSnapshot          *snapshot,
-                    const LatentFigureStyle *style,
-                    double                   top,
-                    int                      width,
-                    int                      height,
-                    double                   x,
-                    double                   y,
-                    int                      size,
-                    char                   **text,
-                    cairo_surface_t        **image)
-{
-  return pick_class (snapshot, style, FALSE, top, width, height, x, y, size, text, image);
-}
-
-static gint64
-pick_prototype (LatentSnapshot          *snapshot,
-                const LatentFigureStyle *style,
-                double                   top,
-                int                      width,
-                int                      height,
-                double                   x,
-                double                   y,
-                int                      size,
-                char                   **text,
-                cairo_surface_t        **image)
-{
-  return pick_class (snapshot, style, TRUE, top, width, height, x, y, size, text, image);
 }
 
 /* Decision regions ------------------------------------------------------------ */
@@ -902,7 +873,7 @@ const LatentFigureKindRow _latent_figure_classes_kinds[] = {
     .title = N_("Class weights"),
     .draw = _latent_figure_class_weights_draw,
     .applies = _latent_figure_applies_with_data,
-    .pick = pick_class_weights,
+    .pick = pick_class,
     .only_some = TRUE,
     .per_family = TRUE, .family = LATENT_FAMILY_CLASSIFIER },
   { .kind = LATENT_FIGURE_REGIONS,
@@ -914,7 +885,7 @@ const LatentFigureKindRow _latent_figure_classes_kinds[] = {
     .title = N_("Class means"),
     .draw = _latent_figure_prototypes_draw,
     .applies = _latent_figure_applies_with_data,
-    .pick = pick_prototype,
+    .pick = pick_class,
     .only_some = TRUE },
   { .kind = LATENT_FIGURE_AUTO }
 };

@@ -262,6 +262,7 @@ latent_figure_images_locate (LatentSnapshot          *snapshot,
 
 static gint64
 pick_image (LatentSnapshot          *snapshot,
+            LatentFigureKind         kind,
             const LatentFigureStyle *style,
             double                   top,
             int                      width,

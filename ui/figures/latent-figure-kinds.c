@@ -340,7 +340,7 @@ latent_figure_tile_pick (LatentSnapshot          *snapshot,
   row = find_row (kind, snapshot);
   if (row == NULL || row->pick == NULL)
     return -1;
-  return row->pick (snapshot, style, _latent_figure_header (NULL, snapshot, style, width, NULL), width, height,
+  return row->pick (snapshot, kind, style, _latent_figure_header (NULL, snapshot, style, width, NULL), width, height,
                     x, y, size, text, image);
 }
 

@@ -476,6 +476,7 @@ draw_components (LatentSnapshot          *snapshot,
 
 static gint64
 pick_component (LatentSnapshot          *snapshot,
+                LatentFigureKind         kind,
                 const LatentFigureStyle *style,
                 double                   top,
                 int                      width,

@@ -302,6 +302,7 @@ _latent_figure_units_draw (LatentSnapshot          *snapshot,
 
 static gint64
 pick_unit (LatentSnapshot          *snapshot,
+           LatentFigureKind         kind,
            const LatentFigureStyle *style,
            double                   top,
            int                      width,

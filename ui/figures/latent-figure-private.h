@@ -232,9 +232,10 @@ typedef void (*LatentFigureDrawFunc) (LatentSnapshot          *snapshot,
 /* The tile of a figure of tiles under figure position (@x, @y), -1 for
  * none; for a tile, @text (may be NULL) gets what it is ("cluster 3 · n =
  * 412") and @image (may be NULL) the tile's image @size pixels on its
- * longer side, each value a block of pixels. Laid out as the kind's draw
- * lays it out under @top. */
+ * longer side, each value a block of pixels. Laid out as @kind's draw
+ * lays it out under @top; one function serves a file's kinds. */
 typedef gint64 (*LatentFigurePickFunc) (LatentSnapshot          *snapshot,
+                                        LatentFigureKind         kind,
                                         const LatentFigureStyle *style,
                                         double                   top,
                                         int                      width,
