@@ -175,21 +175,28 @@ cell_layout (LatentKernelGrid *self,
 gboolean
 latent_kernel_grid_get_shows_values (LatentKernelGrid *self)
 {
-  int x0, y0, cell;
+  int x0, y0, cell, w, h;
+  guint longest = 0;
+  gsize chars = 0;
+  g_autoptr(PangoLayout) text = NULL;
 
   g_return_val_if_fail (LATENT_IS_KERNEL_GRID (self), FALSE);
 
+  if (self->weights->len == 0)
+    return FALSE;
   cell = layout (self, &x0, &y0);
+  /* Every cell in one format with digits of one width: the longest text
+   * is the widest, and the only one to lay out. */
   for (guint k = 0; k < self->weights->len; k++)
     {
-      g_autoptr(PangoLayout) text = cell_layout (self, k, cell);
-      int w, h;
+      g_autofree char *t = latent_kernel_grid_dup_cell_text (self, k);
 
-      pango_layout_get_pixel_size (text, &w, &h);
-      if (w + 4 > cell || h + 2 > cell)
-        return FALSE;
+      if (strlen (t) > chars)
+        chars = strlen (t), longest = k;
     }
-  return self->weights->len > 0;
+  text = cell_layout (self, longest, cell);
+  pango_layout_get_pixel_size (text, &w, &h);
+  return w + 4 <= cell && h + 2 <= cell;
 }
 
 /* White at 0, deepening to red (positive) or blue (negative) at the
