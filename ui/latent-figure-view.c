@@ -260,6 +260,7 @@ update_description (LatentFigureView *self)
   const char *hint = keys_hint (self);
   const double *v = self->view;
   g_autofree char *where = NULL;
+  g_autofree char *selected = NULL;
 
   /* With no figure, what it waits for. */
   if (self->snapshot == NULL && self->placeholder != NULL)
@@ -308,14 +309,12 @@ update_description (LatentFigureView *self)
   if (is_scatter (self) && self->selected != NULL && !gtk_bitset_is_empty (self->selected))
     {
       guint64 n = gtk_bitset_get_size (self->selected);
-      /* Translators: rows selected in the data table or with the lasso, ringed in the scatter. */
-      g_autofree char *selected = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%lu row selected.",
-                                                                "%lu rows selected.", n), (unsigned long) n);
 
-      set_description (self, g_strdup_printf ("%s %s %s", hint, where, selected));
-      return;
+      /* Translators: rows selected in the data table or with the lasso, ringed in the scatter. */
+      selected = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%lu row selected.", "%lu rows selected.", n),
+                                  (unsigned long) n);
     }
-  set_description (self, g_strdup_printf ("%s %s", hint, where));
+  set_description (self, g_strdup_printf ("%s %s%s%s", hint, where, selected ? " " : "", selected ? selected : ""));
 }
 
 /* Zoom or pan changed what is shown. */
